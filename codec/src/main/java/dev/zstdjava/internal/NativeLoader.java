@@ -1,0 +1,220 @@
+package dev.zstdjava.internal;
+
+import dev.zstdjava.NativeLibrary;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.SymbolLookup;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandle;
+import java.net.URL;
+import java.nio.file.FileSystems;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Finds and opens one native library. Sources, in order: the path in a system property, the copy bundled for this
+ * platform in a natives jar, the system library. A library older than the spec's minimum version is refused. When
+ * every source fails, one {@link UnsatisfiedLinkError} lists each attempt and why it failed.
+ */
+public final class NativeLoader {
+
+    /** System property naming the folder bundled libraries are extracted into (default {@code java.io.tmpdir}). */
+    public static final String TMPDIR_PROPERTY = "zstdjava.tmpdir";
+
+    /**
+     * What to load.
+     *
+     * @param name            short name, {@code zstd} or {@code lz4}
+     * @param property        system property holding an explicit path
+     * @param systemNames     names handed to the dynamic linker, in order
+     * @param versionFunction {@code unsigned (void)} function returning major*10000 + minor*100 + patch
+     * @param minVersion      lowest accepted version number in that encoding
+     */
+    public record Spec(String name, String property, List<String> systemNames, String versionFunction,
+                       int minVersion) {
+        String resourceFile(String os) {
+            return switch (os) {
+                case "windows" -> name + ".dll";
+                case "macos" -> "lib" + name + ".dylib";
+                default -> "lib" + name + ".so";
+            };
+        }
+    }
+
+    /** An opened library: where to look symbols up, and what it is. */
+    public record Loaded(SymbolLookup lookup, NativeLibrary info) {}
+
+    private static Path extractDir;
+
+    private NativeLoader() {}
+
+    /** Loads {@code spec} from the sources configured by system properties and the class path. */
+    public static Loaded load(Spec spec) {
+        return load(spec, System.getProperty(spec.property()), NativeLoader.class.getClassLoader(),
+                System.getProperty(TMPDIR_PROPERTY, System.getProperty("java.io.tmpdir")), spec.systemNames());
+    }
+
+    /**
+     * Loads {@code spec} from explicitly given sources (tests use this to exercise each source in turn).
+     *
+     * @param explicitPath the explicit path, or null
+     * @param resources    where to find the bundled copy, or null to skip it
+     * @param tmpDir       where to extract the bundled copy
+     * @param systemNames  system library names to try
+     */
+    public static Loaded load(Spec spec, String explicitPath, ClassLoader resources, String tmpDir,
+                              List<String> systemNames) {
+        List<String> attempts = new ArrayList<>();
+        if (explicitPath == null || explicitPath.isBlank()) {
+            attempts.add("system property " + spec.property() + ": not set");
+        } else {
+            Path p = Path.of(explicitPath).toAbsolutePath();
+            try {
+                if (!Files.isRegularFile(p)) {
+                    throw new IOException("no such file");
+                }
+                return open(spec, SymbolLookup.libraryLookup(p, Arena.global()), NativeLibrary.Source.SYSTEM_PROPERTY,
+                        p.toString());
+            } catch (Throwable e) {
+                attempts.add("system property " + spec.property() + "=" + explicitPath + ": " + reason(e));
+            }
+        }
+
+        String os = os();
+        String platform = os + "-" + arch();
+        String resource = "META-INF/zstd-java/native/" + platform + "/" + spec.resourceFile(os);
+        URL url = resources == null ? null : resources.getResource(resource);
+        if (url == null) {
+            attempts.add("bundled " + resource + ": not on the class path (add zstd-java-natives-" + platform + ")");
+        } else {
+            Path file = null;
+            try {
+                file = extract(url, spec.resourceFile(os), tmpDir);
+                return open(spec, SymbolLookup.libraryLookup(file, Arena.global()), NativeLibrary.Source.BUNDLED,
+                        file.toString());
+            } catch (Throwable e) {
+                String where = file == null ? tmpDir : file.toString();
+                attempts.add("bundled " + resource + " extracted into " + where + ": " + reason(e)
+                        + noexecHint(file == null ? Path.of(tmpDir) : file)
+                        + " (set -D" + TMPDIR_PROPERTY + " to a writable folder that allows executing code)");
+            }
+        }
+
+        for (String n : systemNames) {
+            try {
+                return open(spec, SymbolLookup.libraryLookup(n, Arena.global()), NativeLibrary.Source.SYSTEM, n);
+            } catch (Throwable e) {
+                attempts.add("system library " + n + ": " + reason(e));
+            }
+        }
+
+        StringBuilder msg = new StringBuilder("zstd-java could not load lib").append(spec.name())
+                .append(" for ").append(platform).append("; tried:");
+        for (int i = 0; i < attempts.size(); i++) {
+            msg.append("\n  ").append(i + 1).append(". ").append(attempts.get(i));
+        }
+        throw new UnsatisfiedLinkError(msg.toString());
+    }
+
+    private static Loaded open(Spec spec, SymbolLookup lookup, NativeLibrary.Source source, String location) {
+        var fn = lookup.find(spec.versionFunction()).orElseThrow(
+                () -> new IllegalStateException("symbol " + spec.versionFunction() + " not found: not lib" + spec.name()));
+        MethodHandle h = Linker.nativeLinker().downcallHandle(fn, FunctionDescriptor.of(ValueLayout.JAVA_INT));
+        int v;
+        try {
+            v = (int) h.invokeExact();
+        } catch (Throwable t) {
+            throw new IllegalStateException(spec.versionFunction() + " failed", t);
+        }
+        String version = (v / 10000) + "." + (v / 100 % 100) + "." + (v % 100);
+        if (v < spec.minVersion()) {
+            int m = spec.minVersion();
+            throw new IllegalStateException("version " + version + " is older than the minimum "
+                    + (m / 10000) + "." + (m / 100 % 100) + "." + (m % 100));
+        }
+        return new Loaded(lookup, new NativeLibrary(spec.name(), version, source, location));
+    }
+
+    private static synchronized Path extract(URL url, String fileName, String tmpDir) throws IOException {
+        Path base = Path.of(tmpDir).toAbsolutePath();
+        if (extractDir == null || !extractDir.getParent().equals(base) || !Files.isDirectory(extractDir)) {
+            Files.createDirectories(base);
+            Path dir = FileSystems.getDefault().supportedFileAttributeViews().contains("posix")
+                    ? Files.createTempDirectory(base, "zstd-java-",
+                            PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")))
+                    : Files.createTempDirectory(base, "zstd-java-");
+            dir.toFile().deleteOnExit();
+            extractDir = dir;
+        }
+        Path file = extractDir.resolve(fileName);
+        if (!Files.exists(file)) {
+            Path part = extractDir.resolve(fileName + ".part");
+            try (InputStream in = url.openStream()) {
+                Files.copy(in, part, StandardCopyOption.REPLACE_EXISTING);
+            }
+            Files.move(part, file, StandardCopyOption.ATOMIC_MOVE);
+            file.toFile().deleteOnExit();
+        }
+        return file;
+    }
+
+    private static String noexecHint(Path p) {
+        try {
+            Path real = p.toAbsolutePath();
+            Path mountInfo = Path.of("/proc/self/mountinfo");
+            if (!Files.isReadable(mountInfo)) {
+                return "";
+            }
+            String best = "";
+            boolean noexec = false;
+            for (String line : Files.readAllLines(mountInfo)) {
+                String[] f = line.split(" ");
+                if (f.length < 6) {
+                    continue;
+                }
+                String mount = f[4];
+                if (real.startsWith(mount) && mount.length() >= best.length()) {
+                    best = mount;
+                    noexec = (("," + f[5] + ",").contains(",noexec,"));
+                }
+            }
+            return noexec ? "; " + best + " is mounted noexec" : "";
+        } catch (IOException | RuntimeException e) {
+            return "";
+        }
+    }
+
+    private static String reason(Throwable e) {
+        String m = e.getMessage();
+        return m == null ? e.getClass().getSimpleName() : m;
+    }
+
+    static String os() {
+        String n = System.getProperty("os.name", "").toLowerCase(Locale.ROOT);
+        if (n.contains("win")) {
+            return "windows";
+        }
+        if (n.contains("mac") || n.contains("darwin")) {
+            return "macos";
+        }
+        return n.contains("linux") ? "linux" : n.replace(' ', '_');
+    }
+
+    static String arch() {
+        String a = System.getProperty("os.arch", "").toLowerCase(Locale.ROOT);
+        return switch (a) {
+            case "amd64", "x86_64", "x64" -> "x86_64";
+            case "aarch64", "arm64" -> "aarch64";
+            default -> a;
+        };
+    }
+}

@@ -1,0 +1,391 @@
+package dev.zstdjava.internal;
+
+import dev.zstdjava.NativeLibrary;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemoryLayout;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.StructLayout;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandle;
+import java.util.List;
+
+import static dev.zstdjava.internal.Binder.INT;
+import static dev.zstdjava.internal.Binder.PTR;
+import static dev.zstdjava.internal.Binder.SIZE_T;
+import static dev.zstdjava.internal.Binder.fn;
+
+/**
+ * Every libzstd function this library calls, bound once. Functions that move data come in two forms: {@code ...H}
+ * (critical: heap segments allowed, used for heap memory and short calls) and the regular form (native memory;
+ * lets the JVM reach safepoints during long calls). Callers check every bound before calling.
+ *
+ * <p>Return values follow zstd: a {@code size_t} that, read as a signed {@code long}, is negative exactly when it
+ * is an error code ({@code (size_t)-code} with code below 128); {@link #isError} tests that without a native call.
+ */
+public final class ZstdNative {
+    private ZstdNative() {}
+
+    public static final NativeLibrary LIBRARY;
+    /** The library version as major*10000 + minor*100 + patch. */
+    public static final int VERSION_NUMBER;
+
+    // ZSTD_cParameter
+    public static final int C_COMPRESSION_LEVEL = 100;
+    public static final int C_WINDOW_LOG = 101;
+    public static final int C_STRATEGY = 107;
+    public static final int C_ENABLE_LONG_DISTANCE_MATCHING = 160;
+    public static final int C_CONTENT_SIZE_FLAG = 200;
+    public static final int C_CHECKSUM_FLAG = 201;
+    public static final int C_DICT_ID_FLAG = 202;
+    public static final int C_NB_WORKERS = 400;
+    // ZSTD_dParameter
+    public static final int D_WINDOW_LOG_MAX = 100;
+    // ZSTD_ResetDirective
+    public static final int RESET_SESSION_ONLY = 1;
+    public static final int RESET_PARAMETERS = 2;
+    public static final int RESET_SESSION_AND_PARAMETERS = 3;
+    // ZSTD_getFrameContentSize results
+    public static final long CONTENTSIZE_UNKNOWN = -1L;
+    public static final long CONTENTSIZE_ERROR = -2L;
+
+    private static final StructLayout BOUNDS = MemoryLayout.structLayout(
+            SIZE_T.withName("error"), INT.withName("lowerBound"), INT.withName("upperBound"));
+
+    static final MethodHandle CREATE_CCTX, FREE_CCTX, CREATE_DCTX, FREE_DCTX;
+    static final MethodHandle CCTX_SET_PARAMETER, CCTX_RESET, DCTX_SET_PARAMETER, DCTX_RESET;
+    static final MethodHandle COMPRESS2, COMPRESS2_H, DECOMPRESS_DCTX, DECOMPRESS_DCTX_H;
+    static final MethodHandle COMPRESS_STREAM2_SIMPLE, COMPRESS_STREAM2_SIMPLE_H;
+    static final MethodHandle DECOMPRESS_STREAM_SIMPLE, DECOMPRESS_STREAM_SIMPLE_H;
+    static final MethodHandle GET_FRAME_CONTENT_SIZE_H, FIND_DECOMPRESSED_SIZE_H, FIND_FRAME_COMPRESSED_SIZE_H;
+    static final MethodHandle DECOMPRESS_BOUND_H;
+    static final MethodHandle IS_ERROR, GET_ERROR_CODE, GET_ERROR_NAME;
+    static final MethodHandle MIN_C_LEVEL, MAX_C_LEVEL, DEFAULT_C_LEVEL, C_PARAM_GET_BOUNDS, D_PARAM_GET_BOUNDS;
+    static final MethodHandle C_STREAM_IN_SIZE, C_STREAM_OUT_SIZE, D_STREAM_IN_SIZE, D_STREAM_OUT_SIZE;
+
+    static {
+        NativeLoader.Loaded lib = NativeLoader.load(new NativeLoader.Spec("zstd", "zstdjava.zstd.path",
+                List.of("libzstd.so.1", "libzstd.so", "libzstd.1.dylib", "libzstd.dylib", "zstd.dll", "libzstd.dll"),
+                "ZSTD_versionNumber", 10400));
+        LIBRARY = lib.info();
+        Binder b = new Binder(lib);
+        CREATE_CCTX = b.bind("ZSTD_createCCtx", fn(PTR));
+        FREE_CCTX = b.bind("ZSTD_freeCCtx", fn(SIZE_T, PTR));
+        CREATE_DCTX = b.bind("ZSTD_createDCtx", fn(PTR));
+        FREE_DCTX = b.bind("ZSTD_freeDCtx", fn(SIZE_T, PTR));
+        CCTX_SET_PARAMETER = b.critical("ZSTD_CCtx_setParameter", fn(SIZE_T, PTR, INT, INT));
+        CCTX_RESET = b.critical("ZSTD_CCtx_reset", fn(SIZE_T, PTR, INT));
+        DCTX_SET_PARAMETER = b.critical("ZSTD_DCtx_setParameter", fn(SIZE_T, PTR, INT, INT));
+        DCTX_RESET = b.critical("ZSTD_DCtx_reset", fn(SIZE_T, PTR, INT));
+        var fiveArgs = fn(SIZE_T, PTR, PTR, SIZE_T, PTR, SIZE_T);
+        COMPRESS2 = b.bind("ZSTD_compress2", fiveArgs);
+        COMPRESS2_H = b.critical("ZSTD_compress2", fiveArgs);
+        DECOMPRESS_DCTX = b.bind("ZSTD_decompressDCtx", fiveArgs);
+        DECOMPRESS_DCTX_H = b.critical("ZSTD_decompressDCtx", fiveArgs);
+        var simpleArgs = fn(SIZE_T, PTR, PTR, SIZE_T, PTR, PTR, SIZE_T, PTR);
+        var cSimpleArgs = fn(SIZE_T, PTR, PTR, SIZE_T, PTR, PTR, SIZE_T, PTR, INT);
+        COMPRESS_STREAM2_SIMPLE = b.optional("ZSTD_compressStream2_simpleArgs", cSimpleArgs, false);
+        COMPRESS_STREAM2_SIMPLE_H = b.optional("ZSTD_compressStream2_simpleArgs", cSimpleArgs, true);
+        DECOMPRESS_STREAM_SIMPLE = b.optional("ZSTD_decompressStream_simpleArgs", simpleArgs, false);
+        DECOMPRESS_STREAM_SIMPLE_H = b.optional("ZSTD_decompressStream_simpleArgs", simpleArgs, true);
+        GET_FRAME_CONTENT_SIZE_H = b.critical("ZSTD_getFrameContentSize", fn(SIZE_T, PTR, SIZE_T));
+        FIND_DECOMPRESSED_SIZE_H = b.critical("ZSTD_findDecompressedSize", fn(SIZE_T, PTR, SIZE_T));
+        FIND_FRAME_COMPRESSED_SIZE_H = b.critical("ZSTD_findFrameCompressedSize", fn(SIZE_T, PTR, SIZE_T));
+        DECOMPRESS_BOUND_H = b.optional("ZSTD_decompressBound", fn(SIZE_T, PTR, SIZE_T), true);
+        IS_ERROR = b.critical("ZSTD_isError", fn(INT, SIZE_T));
+        GET_ERROR_CODE = b.critical("ZSTD_getErrorCode", fn(INT, SIZE_T));
+        GET_ERROR_NAME = b.critical("ZSTD_getErrorName", fn(PTR, SIZE_T));
+        MIN_C_LEVEL = b.critical("ZSTD_minCLevel", fn(INT));
+        MAX_C_LEVEL = b.critical("ZSTD_maxCLevel", fn(INT));
+        DEFAULT_C_LEVEL = b.optional("ZSTD_defaultCLevel", fn(INT), true);
+        C_PARAM_GET_BOUNDS = b.critical("ZSTD_cParam_getBounds", fn(BOUNDS, INT));
+        D_PARAM_GET_BOUNDS = b.critical("ZSTD_dParam_getBounds", fn(BOUNDS, INT));
+        C_STREAM_IN_SIZE = b.critical("ZSTD_CStreamInSize", fn(SIZE_T));
+        C_STREAM_OUT_SIZE = b.critical("ZSTD_CStreamOutSize", fn(SIZE_T));
+        D_STREAM_IN_SIZE = b.critical("ZSTD_DStreamInSize", fn(SIZE_T));
+        D_STREAM_OUT_SIZE = b.critical("ZSTD_DStreamOutSize", fn(SIZE_T));
+        int v;
+        try {
+            v = (int) b.critical("ZSTD_versionNumber", fn(INT)).invokeExact();
+        } catch (Throwable t) {
+            throw new ExceptionInInitializerError(t);
+        }
+        VERSION_NUMBER = v;
+    }
+
+    /** Calls below this many bytes of work use the critical form even on native memory (no thread transition). */
+    public static final long CRITICAL_LIMIT = 16 * 1024;
+
+    /** @return true when {@code code}, a zstd {@code size_t} result, is an error */
+    public static boolean isError(long code) {
+        return code < 0;
+    }
+
+    // ---- contexts ------------------------------------------------------------------------------------------------
+
+    public static MemorySegment createCCtx() {
+        try {
+            MemorySegment p = (MemorySegment) CREATE_CCTX.invokeExact();
+            if (p.address() == 0) {
+                throw new OutOfMemoryError("ZSTD_createCCtx returned NULL");
+            }
+            return p;
+        } catch (Error | RuntimeException e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new AssertionError(t);
+        }
+    }
+
+    public static void freeCCtx(MemorySegment cctx) {
+        try {
+            long ignored = (long) FREE_CCTX.invokeExact(cctx);
+        } catch (Throwable t) {
+            throw new AssertionError(t);
+        }
+    }
+
+    public static MemorySegment createDCtx() {
+        try {
+            MemorySegment p = (MemorySegment) CREATE_DCTX.invokeExact();
+            if (p.address() == 0) {
+                throw new OutOfMemoryError("ZSTD_createDCtx returned NULL");
+            }
+            return p;
+        } catch (Error | RuntimeException e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new AssertionError(t);
+        }
+    }
+
+    public static void freeDCtx(MemorySegment dctx) {
+        try {
+            long ignored = (long) FREE_DCTX.invokeExact(dctx);
+        } catch (Throwable t) {
+            throw new AssertionError(t);
+        }
+    }
+
+    public static long cctxSetParameter(MemorySegment cctx, int param, int value) {
+        try {
+            return (long) CCTX_SET_PARAMETER.invokeExact(cctx, param, value);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    public static long cctxReset(MemorySegment cctx, int directive) {
+        try {
+            return (long) CCTX_RESET.invokeExact(cctx, directive);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    public static long dctxSetParameter(MemorySegment dctx, int param, int value) {
+        try {
+            return (long) DCTX_SET_PARAMETER.invokeExact(dctx, param, value);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    public static long dctxReset(MemorySegment dctx, int directive) {
+        try {
+            return (long) DCTX_RESET.invokeExact(dctx, directive);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    // ---- one-shot ------------------------------------------------------------------------------------------------
+
+    /** ZSTD_compress2 with {@code dst[dstOff, dstOff+dstCap)} and {@code src[srcOff, srcOff+srcLen)}; bounds pre-checked. */
+    public static long compress2(MemorySegment cctx, MemorySegment dst, long dstCap, MemorySegment src, long srcLen,
+                                 boolean critical) {
+        try {
+            return critical
+                    ? (long) COMPRESS2_H.invokeExact(cctx, dst, dstCap, src, srcLen)
+                    : (long) COMPRESS2.invokeExact(cctx, dst, dstCap, src, srcLen);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    public static long decompressDCtx(MemorySegment dctx, MemorySegment dst, long dstCap, MemorySegment src,
+                                      long srcLen, boolean critical) {
+        try {
+            return critical
+                    ? (long) DECOMPRESS_DCTX_H.invokeExact(dctx, dst, dstCap, src, srcLen)
+                    : (long) DECOMPRESS_DCTX.invokeExact(dctx, dst, dstCap, src, srcLen);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    // ---- streaming -----------------------------------------------------------------------------------------------
+
+    /** ZSTD_compressStream2_simpleArgs; {@code dstPos}/{@code srcPos} point to native {@code size_t}s. */
+    public static long compressStream2(MemorySegment cctx, MemorySegment dst, long dstCap, MemorySegment dstPos,
+                                       MemorySegment src, long srcLen, MemorySegment srcPos, int endOp,
+                                       boolean critical) {
+        try {
+            return critical
+                    ? (long) COMPRESS_STREAM2_SIMPLE_H.invokeExact(cctx, dst, dstCap, dstPos, src, srcLen, srcPos, endOp)
+                    : (long) COMPRESS_STREAM2_SIMPLE.invokeExact(cctx, dst, dstCap, dstPos, src, srcLen, srcPos, endOp);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** ZSTD_decompressStream_simpleArgs; {@code dstPos}/{@code srcPos} point to native {@code size_t}s. */
+    public static long decompressStream(MemorySegment dctx, MemorySegment dst, long dstCap, MemorySegment dstPos,
+                                        MemorySegment src, long srcLen, MemorySegment srcPos, boolean critical) {
+        try {
+            return critical
+                    ? (long) DECOMPRESS_STREAM_SIMPLE_H.invokeExact(dctx, dst, dstCap, dstPos, src, srcLen, srcPos)
+                    : (long) DECOMPRESS_STREAM_SIMPLE.invokeExact(dctx, dst, dstCap, dstPos, src, srcLen, srcPos);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    public static long cStreamInSize() {
+        return sizeConstant(C_STREAM_IN_SIZE);
+    }
+
+    public static long cStreamOutSize() {
+        return sizeConstant(C_STREAM_OUT_SIZE);
+    }
+
+    public static long dStreamInSize() {
+        return sizeConstant(D_STREAM_IN_SIZE);
+    }
+
+    public static long dStreamOutSize() {
+        return sizeConstant(D_STREAM_OUT_SIZE);
+    }
+
+    // ---- frames --------------------------------------------------------------------------------------------------
+
+    public static long getFrameContentSize(MemorySegment src, long srcLen) {
+        try {
+            return (long) GET_FRAME_CONTENT_SIZE_H.invokeExact(src, srcLen);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    public static long findDecompressedSize(MemorySegment src, long srcLen) {
+        try {
+            return (long) FIND_DECOMPRESSED_SIZE_H.invokeExact(src, srcLen);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    public static long findFrameCompressedSize(MemorySegment src, long srcLen) {
+        try {
+            return (long) FIND_FRAME_COMPRESSED_SIZE_H.invokeExact(src, srcLen);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    public static long decompressBound(MemorySegment src, long srcLen) {
+        try {
+            return (long) DECOMPRESS_BOUND_H.invokeExact(src, srcLen);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    // ---- errors and constants ------------------------------------------------------------------------------------
+
+    /** @return zstd's stable error code ({@code ZSTD_ErrorCode}) of an error result */
+    public static int errorCode(long code) {
+        try {
+            return (int) GET_ERROR_CODE.invokeExact(code);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** @return zstd's readable description of an error result */
+    public static String errorName(long code) {
+        try {
+            MemorySegment s = (MemorySegment) GET_ERROR_NAME.invokeExact(code);
+            return s.address() == 0 ? "unknown error" : s.reinterpret(4096).getString(0);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    public static int minCLevel() {
+        return intConstant(MIN_C_LEVEL);
+    }
+
+    public static int maxCLevel() {
+        return intConstant(MAX_C_LEVEL);
+    }
+
+    /** @return ZSTD_defaultCLevel(), or 3 (its value in every release) on libraries older than 1.5.0 */
+    public static int defaultCLevel() {
+        try {
+            return (int) DEFAULT_C_LEVEL.invokeExact();
+        } catch (UnsupportedOperationException e) {
+            return 3;
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** @return {lower, upper} bounds of a compression parameter, or null if the library does not know it */
+    public static int[] cParamBounds(int param) {
+        return bounds(C_PARAM_GET_BOUNDS, param);
+    }
+
+    /** @return {lower, upper} bounds of a decompression parameter, or null if the library does not know it */
+    public static int[] dParamBounds(int param) {
+        return bounds(D_PARAM_GET_BOUNDS, param);
+    }
+
+    private static int[] bounds(MethodHandle h, int param) {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment r = (MemorySegment) h.invokeExact((java.lang.foreign.SegmentAllocator) a, param);
+            if (isError(r.get(ValueLayout.JAVA_LONG, 0))) {
+                return null;
+            }
+            return new int[] {r.get(ValueLayout.JAVA_INT, 8), r.get(ValueLayout.JAVA_INT, 12)};
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    private static long sizeConstant(MethodHandle h) {
+        try {
+            return (long) h.invokeExact();
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    private static int intConstant(MethodHandle h) {
+        try {
+            return (int) h.invokeExact();
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    static RuntimeException rethrow(Throwable t) {
+        if (t instanceof RuntimeException r) {
+            throw r;
+        }
+        if (t instanceof Error e) {
+            throw e;
+        }
+        throw new IllegalStateException(t);
+    }
+}

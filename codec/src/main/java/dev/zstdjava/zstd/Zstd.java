@@ -1,0 +1,174 @@
+package dev.zstdjava.zstd;
+
+import dev.zstdjava.NativeLibrary;
+import dev.zstdjava.internal.ZstdNative;
+
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Static zstd convenience: one-shot {@code byte[]} compression and decompression, and library facts.
+ *
+ * <p><b>Thread safety:</b> every method is thread-safe. Calls reuse native contexts: a platform thread keeps its own
+ * pair; virtual threads borrow from a small shared pool (so a million virtual threads do not make a million
+ * contexts) and never block while holding one.
+ *
+ * <p><b>Allocation:</b> {@link #compress(byte[], int)} and {@link #decompress(byte[])} allocate only the returned
+ * array (see {@link ZstdCompressor#compress(byte[])} and {@link ZstdDecompressor#decompress(byte[])}).
+ */
+public final class Zstd {
+    private static final int MIN_LEVEL = ZstdNative.minCLevel();
+    private static final int MAX_LEVEL = ZstdNative.maxCLevel();
+    private static final int DEFAULT_LEVEL = ZstdNative.defaultCLevel();
+
+    private Zstd() {}
+
+    /** @return which libzstd this library runs on, its version and where it was loaded from */
+    public static NativeLibrary library() {
+        return ZstdNative.LIBRARY;
+    }
+
+    /** @return the fastest (negative) level the library accepts, -131072 in zstd 1.5 */
+    public static int minLevel() {
+        return MIN_LEVEL;
+    }
+
+    /** @return the strongest level, 22 */
+    public static int maxLevel() {
+        return MAX_LEVEL;
+    }
+
+    /** @return zstd's default level, 3 */
+    public static int defaultLevel() {
+        return DEFAULT_LEVEL;
+    }
+
+    // zstd.h: ZSTD_COMPRESSBOUND. Worst-case frame size for srcSize input bytes (single-pass compression).
+    /**
+     * @param srcSize input size in bytes, {@code >= 0}
+     * @return the largest frame zstd can produce for that input; a destination this large never fails
+     */
+    public static long compressBound(long srcSize) {
+        if (srcSize < 0) {
+            throw new IllegalArgumentException("srcSize must be >= 0, got " + srcSize);
+        }
+        long margin = srcSize < (128 << 10) ? ((128 << 10) - srcSize) >> 11 : 0;
+        return srcSize + (srcSize >>> 8) + margin;
+    }
+
+    /** Compresses {@code src} at the default level into a new array holding one frame. */
+    public static byte[] compress(byte[] src) {
+        return compress(src, DEFAULT_LEVEL);
+    }
+
+    /**
+     * Compresses {@code src} at {@code level} into a new array holding one frame.
+     *
+     * @throws IllegalArgumentException if {@code level} is outside {@link #minLevel()}..{@link #maxLevel()}
+     */
+    public static byte[] compress(byte[] src, int level) {
+        if (level < MIN_LEVEL || level > MAX_LEVEL) {
+            throw new IllegalArgumentException("zstd level " + level + " is out of range " + MIN_LEVEL + ".." + MAX_LEVEL);
+        }
+        ZstdCompressor c = Contexts.compressor();
+        try {
+            c.level(level);
+            return c.compress(src, 0, src.length);
+        } finally {
+            Contexts.release(c);
+        }
+    }
+
+    /**
+     * Decompresses all frames in {@code src}, refusing output over 512 MiB.
+     *
+     * @throws dev.zstdjava.DecompressionLimitException if the output would exceed 512 MiB
+     * @throws ZstdException                            if the input is malformed or truncated
+     */
+    public static byte[] decompress(byte[] src) {
+        return decompress(src, ZstdDecompressor.DEFAULT_MAX_DECOMPRESSED_SIZE);
+    }
+
+    /**
+     * Decompresses all frames in {@code src}, refusing output over {@code maxDecompressedSize} bytes before
+     * allocating it.
+     */
+    public static byte[] decompress(byte[] src, long maxDecompressedSize) {
+        if (maxDecompressedSize < 0) {
+            throw new IllegalArgumentException("maxDecompressedSize must be >= 0, got " + maxDecompressedSize);
+        }
+        ZstdDecompressor d = Contexts.decompressor();
+        try {
+            return d.decompress(src, 0, src.length, maxDecompressedSize);
+        } finally {
+            Contexts.release(d);
+        }
+    }
+
+    /** Per-thread contexts for platform threads, a bounded shared pool for virtual threads. */
+    private static final class Contexts {
+        private static final int POOL_LIMIT = 4 * Runtime.getRuntime().availableProcessors();
+        private static final ThreadLocal<ZstdCompressor> COMPRESSOR = new ThreadLocal<>();
+        private static final ThreadLocal<ZstdDecompressor> DECOMPRESSOR = new ThreadLocal<>();
+        private static final ConcurrentLinkedQueue<ZstdCompressor> COMPRESSORS = new ConcurrentLinkedQueue<>();
+        private static final ConcurrentLinkedQueue<ZstdDecompressor> DECOMPRESSORS = new ConcurrentLinkedQueue<>();
+        private static final AtomicInteger POOLED_C = new AtomicInteger();
+        private static final AtomicInteger POOLED_D = new AtomicInteger();
+
+        static ZstdCompressor compressor() {
+            if (!Thread.currentThread().isVirtual()) {
+                ZstdCompressor c = COMPRESSOR.get();
+                if (c == null) {
+                    c = ZstdCompressor.create();
+                    COMPRESSOR.set(c);
+                }
+                return c;
+            }
+            ZstdCompressor c = COMPRESSORS.poll();
+            if (c == null) {
+                return ZstdCompressor.create();
+            }
+            POOLED_C.decrementAndGet();
+            return c;
+        }
+
+        static ZstdDecompressor decompressor() {
+            if (!Thread.currentThread().isVirtual()) {
+                ZstdDecompressor d = DECOMPRESSOR.get();
+                if (d == null) {
+                    d = ZstdDecompressor.create();
+                    DECOMPRESSOR.set(d);
+                }
+                return d;
+            }
+            ZstdDecompressor d = DECOMPRESSORS.poll();
+            if (d == null) {
+                return ZstdDecompressor.create();
+            }
+            POOLED_D.decrementAndGet();
+            return d;
+        }
+
+        static void release(ZstdCompressor c) {
+            if (Thread.currentThread().isVirtual()) {
+                if (POOLED_C.incrementAndGet() <= POOL_LIMIT) {
+                    COMPRESSORS.offer(c);
+                } else {
+                    POOLED_C.decrementAndGet();
+                    c.close();
+                }
+            }
+        }
+
+        static void release(ZstdDecompressor d) {
+            if (Thread.currentThread().isVirtual()) {
+                if (POOLED_D.incrementAndGet() <= POOL_LIMIT) {
+                    DECOMPRESSORS.offer(d);
+                } else {
+                    POOLED_D.decrementAndGet();
+                    d.close();
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,312 @@
+package dev.zstdjava.zstd;
+
+import dev.zstdjava.internal.Guard;
+import dev.zstdjava.internal.LibC;
+import dev.zstdjava.internal.ZstdNative;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteBuffer;
+import java.nio.ReadOnlyBufferException;
+
+/**
+ * A zstd compressor: one native {@code ZSTD_CCtx} with fixed parameters, reused by every call. Each call writes one
+ * complete zstd frame.
+ *
+ * <p><b>Thread safety:</b> one call at a time. A call from a second thread while one runs, or any call after
+ * {@link #close()}, throws {@link IllegalStateException}; memory is never freed under a running call. Use one
+ * instance per thread, or {@link Zstd}'s static methods, which keep one per thread.
+ *
+ * <p><b>Allocation:</b> the {@link MemorySegment}, caller-destination {@code byte[]} and {@link ByteBuffer} forms
+ * allocate nothing on the Java heap or natively (heap arrays are read and written in place through critical
+ * downcalls). {@link #compress(byte[])} allocates exactly the returned array: it compresses into a native scratch
+ * buffer owned by this compressor (kept between calls up to 1 MiB) and copies the frame out once.
+ *
+ * <p>Close it when done; a compressor that is dropped unclosed is freed by a {@link java.lang.ref.Cleaner}.
+ */
+public final class ZstdCompressor implements AutoCloseable {
+    private static final long KEEP_SCRATCH = 1 << 20;
+
+    private final Native state;
+    private final Guard guard;
+    private int level;
+
+    /** Native memory of one compressor; freed by {@link Guard}. Must not reference the compressor. */
+    private static final class Native implements Runnable {
+        final MemorySegment cctx = ZstdNative.createCCtx();
+        MemorySegment scratch = MemorySegment.NULL;
+
+        MemorySegment scratch(long size) {
+            if (scratch.byteSize() < size) {
+                LibC.free(scratch);
+                scratch = MemorySegment.NULL;
+                scratch = LibC.malloc(size);
+            }
+            return scratch;
+        }
+
+        void trimScratch() {
+            if (scratch.byteSize() > KEEP_SCRATCH) {
+                LibC.free(scratch);
+                scratch = MemorySegment.NULL;
+            }
+        }
+
+        @Override
+        public void run() {
+            ZstdNative.freeCCtx(cctx);
+            LibC.free(scratch);
+        }
+    }
+
+    private ZstdCompressor(Builder b) {
+        this.state = new Native();
+        this.guard = new Guard(this, "ZstdCompressor", state);
+        try {
+            this.level = b.level;
+            set(ZstdNative.C_COMPRESSION_LEVEL, b.level, "level");
+            if (b.checksum) {
+                set(ZstdNative.C_CHECKSUM_FLAG, 1, "checksum");
+            }
+            if (!b.contentSize) {
+                set(ZstdNative.C_CONTENT_SIZE_FLAG, 0, "contentSize");
+            }
+            if (b.windowLog != 0) {
+                set(ZstdNative.C_WINDOW_LOG, b.windowLog, "windowLog");
+            }
+            if (b.longDistanceMatching) {
+                set(ZstdNative.C_ENABLE_LONG_DISTANCE_MATCHING, 1, "longDistanceMatching");
+            }
+            if (b.workers != 0) {
+                set(ZstdNative.C_NB_WORKERS, b.workers, "workers");
+            }
+            if (b.strategy != null) {
+                set(ZstdNative.C_STRATEGY, b.strategy.nativeValue(), "strategy");
+            }
+        } catch (RuntimeException e) {
+            guard.close();
+            throw e;
+        }
+    }
+
+    /** @return a compressor at zstd's default level (3) */
+    public static ZstdCompressor create() {
+        return builder().build();
+    }
+
+    /** @return a compressor at {@code level} ({@link Zstd#minLevel()}..{@link Zstd#maxLevel()}; negative is faster) */
+    public static ZstdCompressor create(int level) {
+        return builder().level(level).build();
+    }
+
+    /** @return a builder for a compressor with other parameters */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** @return the compression level this compressor uses */
+    public int level() {
+        return level;
+    }
+
+    /** Sets the level on a cached compressor of {@link Zstd}'s static methods; one native call when it changes. */
+    void level(int newLevel) {
+        if (newLevel != level) {
+            guard.enter();
+            try {
+                set(ZstdNative.C_COMPRESSION_LEVEL, newLevel, "level");
+                level = newLevel;
+            } finally {
+                guard.exit();
+            }
+        }
+    }
+
+    private void set(int param, int value, String name) {
+        long r = ZstdNative.cctxSetParameter(state.cctx, param, value);
+        if (ZstdNative.isError(r)) {
+            int[] bounds = ZstdNative.cParamBounds(param);
+            throw new IllegalArgumentException("zstd parameter " + name + " = " + value + " rejected: "
+                    + ZstdNative.errorName(r) + (bounds == null ? "" : " (valid range " + bounds[0] + ".." + bounds[1] + ")"));
+        }
+    }
+
+    /**
+     * Compresses all of {@code src} into the start of {@code dst} as one frame.
+     *
+     * @param src native or heap memory to compress
+     * @param dst where the frame goes; {@link Zstd#compressBound(long)} bytes always suffice
+     * @return the frame's size in bytes
+     * @throws ZstdException            if {@code dst} is too small (error code 70) or zstd fails
+     * @throws IllegalArgumentException if {@code dst} is read-only
+     * @throws IllegalStateException    if this compressor is closed or in use by another thread
+     */
+    public long compress(MemorySegment src, MemorySegment dst) {
+        Checks.writable(dst);
+        long srcLen = src.byteSize();
+        long dstCap = dst.byteSize();
+        boolean critical = Checks.critical(src, dst, srcLen);
+        long r;
+        guard.enter();
+        try {
+            r = ZstdNative.compress2(state.cctx, dst, dstCap, src, srcLen, critical);
+        } finally {
+            guard.exit();
+        }
+        if (ZstdNative.isError(r)) {
+            throw Checks.error(r, "zstd compress", Checks.sizes(srcLen, dstCap));
+        }
+        return r;
+    }
+
+    /**
+     * Compresses {@code src[srcOff, srcOff+srcLen)} into {@code dst[dstOff, dstOff+dstLen)}, reading and writing the
+     * arrays in place.
+     *
+     * @return the frame's size in bytes, written at {@code dst[dstOff]}
+     * @throws IndexOutOfBoundsException if a range lies outside its array
+     * @throws ZstdException             if the destination range is too small or zstd fails
+     */
+    public int compress(byte[] src, int srcOff, int srcLen, byte[] dst, int dstOff, int dstLen) {
+        Checks.range(src, srcOff, srcLen, "src");
+        Checks.range(dst, dstOff, dstLen, "dst");
+        long r;
+        guard.enter();
+        try {
+            r = ZstdNative.compress2(state.cctx, MemorySegment.ofArray(dst).asSlice(dstOff, dstLen), dstLen,
+                    MemorySegment.ofArray(src).asSlice(srcOff, srcLen), srcLen, true);
+        } finally {
+            guard.exit();
+        }
+        if (ZstdNative.isError(r)) {
+            throw Checks.error(r, "zstd compress", Checks.sizes(srcLen, dstLen));
+        }
+        return (int) r;
+    }
+
+    /** @return a new array holding one frame with all of {@code src} */
+    public byte[] compress(byte[] src) {
+        return compress(src, 0, src.length);
+    }
+
+    /**
+     * Compresses {@code src[off, off+len)}.
+     *
+     * @return a new array of exactly the frame's size
+     */
+    public byte[] compress(byte[] src, int off, int len) {
+        Checks.range(src, off, len, "src");
+        long bound = Zstd.compressBound(len);
+        guard.enter();
+        try {
+            MemorySegment out = state.scratch(bound);
+            long r = ZstdNative.compress2(state.cctx, out, bound, MemorySegment.ofArray(src).asSlice(off, len), len,
+                    true);
+            if (ZstdNative.isError(r)) {
+                throw Checks.error(r, "zstd compress", Checks.sizes(len, bound));
+            }
+            if (r > Checks.MAX_ARRAY) {
+                throw new ZstdException("zstd compress", 0, "frame too large for a byte[]", r + " bytes");
+            }
+            byte[] frame = new byte[(int) r];
+            MemorySegment.copy(out, ValueLayout.JAVA_BYTE, 0, frame, 0, frame.length);
+            state.trimScratch();
+            return frame;
+        } finally {
+            guard.exit();
+        }
+    }
+
+    /**
+     * Compresses the remaining bytes of {@code src} into {@code dst} at its position. On success {@code src}'s
+     * position moves to its limit and {@code dst}'s position past the frame; on failure neither moves.
+     *
+     * @return the frame's size in bytes
+     * @throws ReadOnlyBufferException if {@code dst} is read-only
+     */
+    public int compress(ByteBuffer src, ByteBuffer dst) {
+        if (dst.isReadOnly()) {
+            throw new ReadOnlyBufferException();
+        }
+        int n = (int) compress(MemorySegment.ofBuffer(src), MemorySegment.ofBuffer(dst));
+        src.position(src.limit());
+        dst.position(dst.position() + n);
+        return n;
+    }
+
+    /** Frees the native context now, or when the call in progress returns. Idempotent. */
+    @Override
+    public void close() {
+        guard.close();
+    }
+
+    /**
+     * Parameters of a {@link ZstdCompressor}. Values are checked by zstd itself when {@link #build()} applies them;
+     * a rejected value gives an {@link IllegalArgumentException} with the valid range.
+     */
+    public static final class Builder {
+        private int level = Zstd.defaultLevel();
+        private boolean checksum;
+        private boolean contentSize = true;
+        private int windowLog;
+        private boolean longDistanceMatching;
+        private int workers;
+        private ZstdStrategy strategy;
+
+        private Builder() {}
+
+        /** Compression level, {@link Zstd#minLevel()}..{@link Zstd#maxLevel()}; default 3. */
+        public Builder level(int level) {
+            if (level < Zstd.minLevel() || level > Zstd.maxLevel()) {
+                throw new IllegalArgumentException("zstd level " + level + " is out of range "
+                        + Zstd.minLevel() + ".." + Zstd.maxLevel());
+            }
+            this.level = level;
+            return this;
+        }
+
+        /** Append a 32-bit content checksum (XXH64) to each frame; default off. */
+        public Builder checksum(boolean checksum) {
+            this.checksum = checksum;
+            return this;
+        }
+
+        /** Write the content size into the frame header; default on. */
+        public Builder contentSize(boolean contentSize) {
+            this.contentSize = contentSize;
+            return this;
+        }
+
+        /** log2 of the match window (10..31 on 64-bit); 0 lets the level decide (default). */
+        public Builder windowLog(int windowLog) {
+            this.windowLog = windowLog;
+            return this;
+        }
+
+        /** Long-distance matching, for large inputs with far repetitions; default off. */
+        public Builder longDistanceMatching(boolean enabled) {
+            this.longDistanceMatching = enabled;
+            return this;
+        }
+
+        /** Worker threads inside zstd (0 = compress on the calling thread, the default). */
+        public Builder workers(int workers) {
+            if (workers < 0) {
+                throw new IllegalArgumentException("workers must be >= 0, got " + workers);
+            }
+            this.workers = workers;
+            return this;
+        }
+
+        /** Match-finding strategy; null (default) lets the level decide. */
+        public Builder strategy(ZstdStrategy strategy) {
+            this.strategy = strategy;
+            return this;
+        }
+
+        /** @return a new compressor with these parameters */
+        public ZstdCompressor build() {
+            return new ZstdCompressor(this);
+        }
+    }
+}

@@ -1,0 +1,303 @@
+package dev.zstdjava.zstd;
+
+import dev.zstdjava.DecompressionLimitException;
+import dev.zstdjava.internal.Guard;
+import dev.zstdjava.internal.LibC;
+import dev.zstdjava.internal.ZstdNative;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteBuffer;
+import java.nio.ReadOnlyBufferException;
+
+/**
+ * A zstd decompressor: one native {@code ZSTD_DCtx}, reused by every call. Input may hold several concatenated
+ * frames and skippable frames; frames without a declared content size (written by streaming encoders) are accepted.
+ *
+ * <p><b>Limits:</b> {@link #decompress(byte[])} refuses, before allocating, output larger than
+ * {@link Builder#maxDecompressedSize(long)} (default 512 MiB); for frames that do not declare their size the output
+ * grows as it is decoded and the call fails as soon as it would pass the limit. The caller-destination forms are
+ * bounded by the destination's size. {@link Builder#windowLogMax(int)} caps the memory a frame may ask for.
+ *
+ * <p><b>Thread safety:</b> one call at a time, as {@link ZstdCompressor}: a concurrent call or a call after
+ * {@link #close()} throws {@link IllegalStateException}, and closing never frees memory under a running call.
+ *
+ * <p><b>Allocation:</b> the {@link MemorySegment}, caller-destination {@code byte[]} and {@link ByteBuffer} forms
+ * allocate nothing. {@link #decompress(byte[])} allocates exactly the returned array when the frames declare their
+ * size; otherwise it decodes into a growing native scratch buffer and copies the result out once.
+ */
+public final class ZstdDecompressor implements AutoCloseable {
+    /** Default for {@link Builder#maxDecompressedSize(long)}: 512 MiB. */
+    public static final long DEFAULT_MAX_DECOMPRESSED_SIZE = 512L << 20;
+    private static final long KEEP_SCRATCH = 1 << 20;
+
+    private final Native state;
+    private final Guard guard;
+    private final long maxDecompressedSize;
+
+    private static final class Native implements Runnable {
+        final MemorySegment dctx = ZstdNative.createDCtx();
+        /** Two native size_t: output position, input position (for the streaming fallback). */
+        final MemorySegment positions = LibC.malloc(16);
+        MemorySegment scratch = MemorySegment.NULL;
+
+        @Override
+        public void run() {
+            ZstdNative.freeDCtx(dctx);
+            LibC.free(positions);
+            LibC.free(scratch);
+        }
+    }
+
+    private ZstdDecompressor(Builder b) {
+        this.state = new Native();
+        this.guard = new Guard(this, "ZstdDecompressor", state);
+        this.maxDecompressedSize = b.maxDecompressedSize;
+        if (b.windowLogMax != 0) {
+            long r = ZstdNative.dctxSetParameter(state.dctx, ZstdNative.D_WINDOW_LOG_MAX, b.windowLogMax);
+            if (ZstdNative.isError(r)) {
+                int[] bounds = ZstdNative.dParamBounds(ZstdNative.D_WINDOW_LOG_MAX);
+                guard.close();
+                throw new IllegalArgumentException("zstd windowLogMax = " + b.windowLogMax + " rejected: "
+                        + ZstdNative.errorName(r) + (bounds == null ? "" : " (valid range " + bounds[0] + ".." + bounds[1] + ")"));
+            }
+        }
+    }
+
+    /** @return a decompressor with the default limits */
+    public static ZstdDecompressor create() {
+        return builder().build();
+    }
+
+    /** @return a builder for a decompressor with other limits */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** @return the largest output {@link #decompress(byte[])} produces, in bytes */
+    public long maxDecompressedSize() {
+        return maxDecompressedSize;
+    }
+
+    /**
+     * Decompresses all frames in {@code src} into the start of {@code dst}.
+     *
+     * @return the number of bytes written
+     * @throws ZstdException            if the input is malformed or truncated, or {@code dst} is too small
+     * @throws IllegalArgumentException if {@code dst} is read-only
+     * @throws IllegalStateException    if this decompressor is closed or in use by another thread
+     */
+    public long decompress(MemorySegment src, MemorySegment dst) {
+        Checks.writable(dst);
+        long srcLen = src.byteSize();
+        long dstCap = dst.byteSize();
+        if (srcLen == 0) {
+            throw emptyInput();
+        }
+        boolean critical = Checks.critical(src, dst, dstCap);
+        long r;
+        guard.enter();
+        try {
+            r = ZstdNative.decompressDCtx(state.dctx, dst, dstCap, src, srcLen, critical);
+        } finally {
+            guard.exit();
+        }
+        if (ZstdNative.isError(r)) {
+            throw Checks.error(r, "zstd decompress", Checks.sizes(srcLen, dstCap));
+        }
+        return r;
+    }
+
+    /**
+     * Decompresses {@code src[srcOff, srcOff+srcLen)} into {@code dst[dstOff, dstOff+dstLen)}, in place.
+     *
+     * @return the number of bytes written at {@code dst[dstOff]}
+     * @throws IndexOutOfBoundsException if a range lies outside its array
+     * @throws ZstdException             if the input is malformed or the destination range too small
+     */
+    public int decompress(byte[] src, int srcOff, int srcLen, byte[] dst, int dstOff, int dstLen) {
+        Checks.range(src, srcOff, srcLen, "src");
+        Checks.range(dst, dstOff, dstLen, "dst");
+        if (srcLen == 0) {
+            throw emptyInput();
+        }
+        long r;
+        guard.enter();
+        try {
+            r = ZstdNative.decompressDCtx(state.dctx, MemorySegment.ofArray(dst).asSlice(dstOff, dstLen), dstLen,
+                    MemorySegment.ofArray(src).asSlice(srcOff, srcLen), srcLen, true);
+        } finally {
+            guard.exit();
+        }
+        if (ZstdNative.isError(r)) {
+            throw Checks.error(r, "zstd decompress", Checks.sizes(srcLen, dstLen));
+        }
+        return (int) r;
+    }
+
+    /**
+     * Decompresses all frames in {@code src}.
+     *
+     * @return a new array of exactly the decompressed size
+     * @throws DecompressionLimitException if the output would exceed {@link #maxDecompressedSize()}
+     * @throws ZstdException               if the input is malformed or truncated
+     */
+    public byte[] decompress(byte[] src) {
+        return decompress(src, 0, src.length, maxDecompressedSize);
+    }
+
+    /** Decompresses {@code src[off, off+len)}; see {@link #decompress(byte[])}. */
+    public byte[] decompress(byte[] src, int off, int len) {
+        return decompress(src, off, len, maxDecompressedSize);
+    }
+
+    byte[] decompress(byte[] src, int off, int len, long limit) {
+        Checks.range(src, off, len, "src");
+        if (len == 0) {
+            throw emptyInput();
+        }
+        limit = Math.min(limit, Checks.MAX_ARRAY);
+        MemorySegment in = MemorySegment.ofArray(src).asSlice(off, len);
+        guard.enter();
+        try {
+            long size = ZstdNative.findDecompressedSize(in, len);
+            if (size == ZstdNative.CONTENTSIZE_ERROR) {
+                throw new ZstdException("zstd decompress", ZstdException.SRC_SIZE_WRONG,
+                        "input is not a sequence of complete zstd frames",
+                        "input " + len + " bytes (bad magic number, truncated frame or trailing garbage)");
+            }
+            if (size == ZstdNative.CONTENTSIZE_UNKNOWN) {
+                return decompressUnknownSize(in, len, limit);
+            }
+            if (size > limit) {
+                throw new DecompressionLimitException("zstd decompress", size, limit);
+            }
+            byte[] out = new byte[(int) size];
+            long r = ZstdNative.decompressDCtx(state.dctx, MemorySegment.ofArray(out), size, in, len, true);
+            if (ZstdNative.isError(r)) {
+                throw Checks.error(r, "zstd decompress", Checks.sizes(len, size));
+            }
+            if (r != size) {
+                throw new ZstdException("zstd decompress", ZstdException.CORRUPTION_DETECTED,
+                        "decoded size differs from the declared content size", "declared " + size + ", decoded " + r);
+            }
+            return out;
+        } finally {
+            guard.exit();
+        }
+    }
+
+    /** Streams frames of unknown size into the scratch buffer, growing it up to {@code limit}, then copies out. */
+    private byte[] decompressUnknownSize(MemorySegment in, long len, long limit) {
+        MemorySegment pos = state.positions;
+        ZstdNative.dctxReset(state.dctx, ZstdNative.RESET_SESSION_ONLY);
+        long cap = Math.min(Math.max(len * 4, 64 << 10), limit + 1);
+        if (state.scratch.byteSize() < cap) {
+            LibC.free(state.scratch);
+            state.scratch = MemorySegment.NULL;
+            state.scratch = LibC.malloc(cap);
+        } else {
+            cap = Math.min(state.scratch.byteSize(), limit + 1);
+        }
+        pos.set(ValueLayout.JAVA_LONG, 0, 0L);
+        pos.set(ValueLayout.JAVA_LONG, 8, 0L);
+        try {
+            long lastIn = -1;
+            long lastOut = -1;
+            while (true) {
+                long r = ZstdNative.decompressStream(state.dctx, state.scratch, cap, pos, in, len, pos.asSlice(8), true);
+                if (ZstdNative.isError(r)) {
+                    throw Checks.error(r, "zstd decompress", "input " + len + " bytes, decoded "
+                            + pos.get(ValueLayout.JAVA_LONG, 0) + " bytes so far");
+                }
+                long outPos = pos.get(ValueLayout.JAVA_LONG, 0);
+                long inPos = pos.get(ValueLayout.JAVA_LONG, 8);
+                if (outPos > limit) {
+                    throw new DecompressionLimitException("zstd decompress", outPos, limit);
+                }
+                if (r == 0 && inPos == len) {
+                    byte[] out = new byte[(int) outPos];
+                    MemorySegment.copy(state.scratch, ValueLayout.JAVA_BYTE, 0, out, 0, out.length);
+                    return out;
+                }
+                if (outPos == lastOut && inPos == lastIn) {
+                    throw new ZstdException("zstd decompress", ZstdException.CORRUPTION_DETECTED,
+                            "decoder made no progress", "input " + len + " bytes, at input byte " + inPos);
+                }
+                lastOut = outPos;
+                lastIn = inPos;
+                if (outPos == cap) {
+                    cap = Math.min(cap * 2, limit + 1);
+                    state.scratch = LibC.realloc(state.scratch, cap);
+                } else if (inPos == len) {
+                    throw new ZstdException("zstd decompress", ZstdException.SRC_SIZE_WRONG,
+                            "truncated input: the last frame is incomplete",
+                            "input " + len + " bytes, decoded " + outPos + " bytes");
+                }
+            }
+        } catch (RuntimeException e) {
+            ZstdNative.dctxReset(state.dctx, ZstdNative.RESET_SESSION_ONLY);
+            throw e;
+        } finally {
+            if (state.scratch.byteSize() > KEEP_SCRATCH) {
+                LibC.free(state.scratch);
+                state.scratch = MemorySegment.NULL;
+            }
+        }
+    }
+
+    /**
+     * Decompresses the remaining bytes of {@code src} into {@code dst} at its position. On success {@code src}'s
+     * position moves to its limit and {@code dst}'s position past the output; on failure neither moves.
+     *
+     * @return the number of bytes written
+     */
+    public int decompress(ByteBuffer src, ByteBuffer dst) {
+        if (dst.isReadOnly()) {
+            throw new ReadOnlyBufferException();
+        }
+        int n = (int) decompress(MemorySegment.ofBuffer(src), MemorySegment.ofBuffer(dst));
+        src.position(src.limit());
+        dst.position(dst.position() + n);
+        return n;
+    }
+
+    private static ZstdException emptyInput() {
+        return new ZstdException("zstd decompress", ZstdException.SRC_SIZE_WRONG, "input is empty",
+                "a zstd frame is at least 9 bytes");
+    }
+
+    /** Frees the native context now, or when the call in progress returns. Idempotent. */
+    @Override
+    public void close() {
+        guard.close();
+    }
+
+    /** Limits of a {@link ZstdDecompressor}. */
+    public static final class Builder {
+        private long maxDecompressedSize = DEFAULT_MAX_DECOMPRESSED_SIZE;
+        private int windowLogMax;
+
+        private Builder() {}
+
+        /** Largest output of {@link #decompress(byte[])}, in bytes (default 512 MiB; at most 2^31-9). */
+        public Builder maxDecompressedSize(long bytes) {
+            if (bytes < 0) {
+                throw new IllegalArgumentException("maxDecompressedSize must be >= 0, got " + bytes);
+            }
+            this.maxDecompressedSize = bytes;
+            return this;
+        }
+
+        /** Refuse frames whose window is larger than 2^windowLogMax bytes (10..31; 0 = zstd's default, 27). */
+        public Builder windowLogMax(int windowLogMax) {
+            this.windowLogMax = windowLogMax;
+            return this;
+        }
+
+        /** @return a new decompressor with these limits */
+        public ZstdDecompressor build() {
+            return new ZstdDecompressor(this);
+        }
+    }
+}

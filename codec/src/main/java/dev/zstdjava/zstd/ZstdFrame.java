@@ -1,0 +1,106 @@
+package dev.zstdjava.zstd;
+
+import dev.zstdjava.internal.ZstdNative;
+
+import java.lang.foreign.MemorySegment;
+import java.util.Objects;
+
+/**
+ * Reads zstd frame headers without decompressing. Stateless and thread-safe; allocates nothing (the
+ * {@code byte[]} forms read the array in place).
+ */
+public final class ZstdFrame {
+    /** Returned by {@link #contentSize} when the frame does not declare its size (streaming encoders). */
+    public static final long UNKNOWN_SIZE = -1;
+
+    private ZstdFrame() {}
+
+    // zstd.h: ZSTD_getFrameContentSize. Reads only the header of the first frame.
+    /**
+     * The decompressed size the first frame declares in its header.
+     *
+     * @return the size in bytes, or {@link #UNKNOWN_SIZE} if the frame does not declare it
+     * @throws ZstdException if {@code src} does not start with a complete zstd frame header
+     */
+    public static long contentSize(MemorySegment src) {
+        long r = ZstdNative.getFrameContentSize(src, src.byteSize());
+        if (r == ZstdNative.CONTENTSIZE_ERROR) {
+            throw notAFrame("zstd frame content size", src.byteSize());
+        }
+        return r == ZstdNative.CONTENTSIZE_UNKNOWN ? UNKNOWN_SIZE : r;
+    }
+
+    /** {@link #contentSize(MemorySegment)} of {@code src[off, off+len)}. */
+    public static long contentSize(byte[] src, int off, int len) {
+        return contentSize(slice(src, off, len));
+    }
+
+    // zstd.h: ZSTD_findDecompressedSize. Walks every frame's block headers; no decompression.
+    /**
+     * The total decompressed size of all frames in {@code src}.
+     *
+     * @return the size in bytes, or {@link #UNKNOWN_SIZE} if any frame does not declare its size
+     * @throws ZstdException if {@code src} is not a sequence of complete frames
+     */
+    public static long decompressedSize(MemorySegment src) {
+        long r = ZstdNative.findDecompressedSize(src, src.byteSize());
+        if (r == ZstdNative.CONTENTSIZE_ERROR) {
+            throw notAFrame("zstd decompressed size", src.byteSize());
+        }
+        return r == ZstdNative.CONTENTSIZE_UNKNOWN ? UNKNOWN_SIZE : r;
+    }
+
+    /** {@link #decompressedSize(MemorySegment)} of {@code src[off, off+len)}. */
+    public static long decompressedSize(byte[] src, int off, int len) {
+        return decompressedSize(slice(src, off, len));
+    }
+
+    // zstd.h: ZSTD_findFrameCompressedSize. Size of the first frame, skippable frames included.
+    /**
+     * The compressed size of the first frame in {@code src}: where the next frame, if any, begins.
+     *
+     * @throws ZstdException if the first frame is malformed or incomplete
+     */
+    public static long compressedSize(MemorySegment src) {
+        long r = ZstdNative.findFrameCompressedSize(src, src.byteSize());
+        if (ZstdNative.isError(r)) {
+            throw Checks.error(r, "zstd frame compressed size", "input " + src.byteSize() + " bytes");
+        }
+        return r;
+    }
+
+    /** {@link #compressedSize(MemorySegment)} of {@code src[off, off+len)}. */
+    public static long compressedSize(byte[] src, int off, int len) {
+        return compressedSize(slice(src, off, len));
+    }
+
+    // zstd.h: ZSTD_decompressBound. An upper bound valid even for frames without a declared size.
+    /**
+     * An upper bound of the decompressed size of all frames in {@code src}, also for frames that do not declare
+     * their size (then computed from the block count).
+     *
+     * @throws ZstdException if {@code src} is not a sequence of complete frames
+     */
+    public static long decompressBound(MemorySegment src) {
+        long r = ZstdNative.decompressBound(src, src.byteSize());
+        if (r == ZstdNative.CONTENTSIZE_ERROR) {
+            throw notAFrame("zstd decompress bound", src.byteSize());
+        }
+        return r;
+    }
+
+    /** {@link #decompressBound(MemorySegment)} of {@code src[off, off+len)}. */
+    public static long decompressBound(byte[] src, int off, int len) {
+        return decompressBound(slice(src, off, len));
+    }
+
+    private static MemorySegment slice(byte[] src, int off, int len) {
+        Objects.checkFromIndexSize(off, len, Objects.requireNonNull(src, "src").length);
+        return MemorySegment.ofArray(src).asSlice(off, len);
+    }
+
+    private static ZstdException notAFrame(String op, long len) {
+        return new ZstdException(op, ZstdException.SRC_SIZE_WRONG, "not a complete zstd frame",
+                "input " + len + " bytes (bad magic number, truncated frame or trailing garbage)");
+    }
+}
