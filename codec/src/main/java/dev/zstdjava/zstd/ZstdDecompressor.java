@@ -34,6 +34,7 @@ public final class ZstdDecompressor implements AutoCloseable {
     private final Native state;
     private final Guard guard;
     private final long maxDecompressedSize;
+    private final int windowLogMax;
 
     private static final class Native implements Runnable {
         final MemorySegment dctx = ZstdNative.createDCtx();
@@ -53,6 +54,7 @@ public final class ZstdDecompressor implements AutoCloseable {
         this.state = new Native();
         this.guard = new Guard(this, "ZstdDecompressor", state);
         this.maxDecompressedSize = b.maxDecompressedSize;
+        this.windowLogMax = b.windowLogMax;
         if (b.windowLogMax != 0) {
             long r = ZstdNative.dctxSetParameter(state.dctx, ZstdNative.D_WINDOW_LOG_MAX, b.windowLogMax);
             if (ZstdNative.isError(r)) {
@@ -208,7 +210,8 @@ public final class ZstdDecompressor implements AutoCloseable {
                 long r = ZstdNative.decompressStream(state.dctx, state.scratch, cap, pos, in, len, pos.asSlice(8), true);
                 if (ZstdNative.isError(r)) {
                     throw Checks.error(r, "zstd decompress", "input " + len + " bytes, decoded "
-                            + pos.get(ValueLayout.JAVA_LONG, 0) + " bytes so far");
+                            + pos.get(ValueLayout.JAVA_LONG, 0) + " bytes so far"
+                            + (windowLogMax == 0 ? "" : ", windowLogMax " + windowLogMax));
                 }
                 long outPos = pos.get(ValueLayout.JAVA_LONG, 0);
                 long inPos = pos.get(ValueLayout.JAVA_LONG, 8);
