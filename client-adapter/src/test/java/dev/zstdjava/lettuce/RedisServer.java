@@ -35,7 +35,10 @@ final class RedisServer implements AutoCloseable {
         return start(false);
     }
 
-    /** Starts a server; {@code cluster} makes it a cluster node with no slots yet. */
+    /**
+     * Starts a server; {@code cluster} makes it a cluster node with no slots yet. The node timeout (3 s) also sets how
+     * long a new master waits before its cluster state turns ok; short, but tolerant of a busy machine.
+     */
     static RedisServer start(boolean cluster) {
         Path binary = TestEnv.serverBinary();
         IOException last = null;
@@ -48,7 +51,7 @@ final class RedisServer implements AutoCloseable {
                         "--daemonize", "no", "--protected-mode", "yes"));
                 if (cluster) {
                     cmd.addAll(List.of("--cluster-enabled", "yes", "--cluster-config-file",
-                            dir.resolve("nodes.conf").toString(), "--cluster-node-timeout", "5000"));
+                            dir.resolve("nodes.conf").toString(), "--cluster-node-timeout", "3000"));
                 }
                 Process p = new ProcessBuilder(cmd).redirectErrorStream(true)
                         .redirectOutput(dir.resolve("server.log").toFile()).start();
