@@ -45,16 +45,21 @@ public final class Lz4Native {
     /** {@code LZ4F_ERROR_dstMaxSize_tooSmall}. */
     public static final int LZ4F_ERROR_DST_MAX_SIZE_TOO_SMALL = 11;
 
+    /** {@code LZ4F_frameInfo_t}, 32 bytes on every 64-bit ABI. */
+    public static final StructLayout FRAME_INFO = MemoryLayout.structLayout(
+            INT.withName("blockSizeID"),
+            INT.withName("blockMode"),
+            INT.withName("contentChecksumFlag"),
+            INT.withName("frameType"),
+            ValueLayout.JAVA_LONG.withName("contentSize"),
+            INT.withName("dictID"),
+            INT.withName("blockChecksumFlag"));
+    private static final long FRAME_INFO_CONTENT_SIZE =
+            FRAME_INFO.byteOffset(MemoryLayout.PathElement.groupElement("contentSize"));
+
     /** {@code LZ4F_preferences_t} (with its embedded {@code LZ4F_frameInfo_t}), 56 bytes on every 64-bit ABI. */
     public static final StructLayout PREFERENCES = MemoryLayout.structLayout(
-            MemoryLayout.structLayout(
-                    INT.withName("blockSizeID"),
-                    INT.withName("blockMode"),
-                    INT.withName("contentChecksumFlag"),
-                    INT.withName("frameType"),
-                    ValueLayout.JAVA_LONG.withName("contentSize"),
-                    INT.withName("dictID"),
-                    INT.withName("blockChecksumFlag")).withName("frameInfo"),
+            FRAME_INFO.withName("frameInfo"),
             INT.withName("compressionLevel"),
             INT.withName("autoFlush"),
             INT.withName("favorDecSpeed"),
@@ -85,7 +90,7 @@ public final class Lz4Native {
     static final MethodHandle F_COMPRESS_FRAME, F_COMPRESS_FRAME_H, F_COMPRESS_FRAME_BOUND, F_COMPRESS_BOUND;
     static final MethodHandle F_COMPRESS_BEGIN, F_COMPRESS_UPDATE, F_COMPRESS_UPDATE_H;
     static final MethodHandle F_FLUSH, F_FLUSH_H, F_COMPRESS_END, F_COMPRESS_END_H;
-    static final MethodHandle F_DECOMPRESS, F_DECOMPRESS_H, F_GET_ERROR_NAME;
+    static final MethodHandle F_DECOMPRESS, F_DECOMPRESS_H, F_GET_FRAME_INFO_H, F_GET_ERROR_NAME;
 
     static {
         NativeLoader.Loaded lib = NativeLoader.load(new NativeLoader.Spec("lz4", "zstdjava.lz4.path",
@@ -134,6 +139,8 @@ public final class Lz4Native {
         var decompressArgs = fn(SIZE_T, PTR, PTR, PTR, PTR, PTR, PTR);
         F_DECOMPRESS = b.bind("LZ4F_decompress", decompressArgs);
         F_DECOMPRESS_H = b.critical("LZ4F_decompress", decompressArgs);
+        // size_t LZ4F_getFrameInfo(dctx, LZ4F_frameInfo_t*, src, size_t* srcSize): decodes (and checks) a header
+        F_GET_FRAME_INFO_H = b.critical("LZ4F_getFrameInfo", fn(SIZE_T, PTR, PTR, PTR, PTR));
         F_GET_ERROR_NAME = b.critical("LZ4F_getErrorName", fn(PTR, SIZE_T));
         int v;
         try {
@@ -147,9 +154,22 @@ public final class Lz4Native {
     /** Calls below this many bytes of work use the critical form even on native memory (no thread transition). */
     public static final long CRITICAL_LIMIT = 16 * 1024;
 
+    /**
+     * Heap arrays above this many bytes of work (system property {@code zstdjava.criticalHeapLimit}, default 1 MiB,
+     * shared with zstd) are staged through native memory or processed in pieces instead of being accessed in place
+     * by one long critical call: a critical downcall holds off safepoints, and so every GC, until it returns. The
+     * compressors scale it down for the slower HC levels.
+     */
+    public static final long HEAP_CRITICAL_LIMIT = Long.getLong("zstdjava.criticalHeapLimit", 1L << 20);
+
     /** @return true when the call may use the critical form: heap memory, or little work */
     public static boolean critical(MemorySegment a, MemorySegment b, long work) {
         return work < CRITICAL_LIMIT || !a.isNative() || !b.isNative();
+    }
+
+    /** @return the heap work limit for compression at a GLIDE-style lz4 level (smaller for slower HC levels) */
+    public static long heapLimit(int level) {
+        return HEAP_CRITICAL_LIMIT >> (level <= 0 ? 0 : level <= 9 ? 4 : 5);
     }
 
     // ---- block format --------------------------------------------------------------------------------------------
@@ -412,6 +432,26 @@ public final class Lz4Native {
         } catch (Throwable t) {
             throw rethrow(t);
         }
+    }
+
+    /**
+     * {@code LZ4F_getFrameInfo} at the start of a frame: decodes and verifies the header (its checksum included),
+     * fills {@code info} ({@link #FRAME_INFO}) and consumes the header; decoding continues after it.
+     * {@code srcSize} is a native {@code size_t}: on entry the bytes available, on return the header size.
+     *
+     * @return the hint for the next {@link #decompress} call, or an error code
+     */
+    public static long getFrameInfo(MemorySegment dctx, MemorySegment info, MemorySegment src, MemorySegment srcSize) {
+        try {
+            return (long) F_GET_FRAME_INFO_H.invokeExact(dctx, info, src, srcSize);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** @return the content size of a filled {@link #FRAME_INFO}, 0 when the frame does not declare it */
+    public static long frameInfoContentSize(MemorySegment info) {
+        return info.get(ValueLayout.JAVA_LONG, FRAME_INFO_CONTENT_SIZE);
     }
 
     // ---- errors --------------------------------------------------------------------------------------------------

@@ -10,8 +10,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * Static LZ4 block-format convenience: one-shot {@code byte[]} compression and decompression, bounds, and library
  * facts. For frames (self-describing, checksummed, streamable) see {@link Lz4Frame}.
  *
- * <p><b>Thread safety:</b> every method is thread-safe. Compression reuses native states: a platform thread keeps its
- * own compressor; virtual threads borrow from a small shared pool. Decompression needs no state.
+ * <p><b>Thread safety:</b> every method is thread-safe. Calls reuse native states: a platform thread keeps its own
+ * compressor and decompressor; virtual threads borrow from a small shared pool.
  *
  * <p><b>Allocation:</b> {@link #compress(byte[], int)} and {@link #decompress(byte[], int)} allocate only the
  * returned array (see {@link Lz4Compressor#compress(byte[])} and
@@ -20,8 +20,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class Lz4 {
     /** {@code LZ4_MAX_INPUT_SIZE}: the largest input one LZ4 block holds, 0x7E000000 bytes. */
     public static final int MAX_INPUT_SIZE = Lz4Native.MAX_INPUT_SIZE;
-
-    private static final Lz4Decompressor DECOMPRESSOR = Lz4Decompressor.create();
 
     private Lz4() {}
 
@@ -72,12 +70,17 @@ public final class Lz4 {
      * @throws Lz4Exception if the block is malformed or does not decode to exactly that many bytes
      */
     public static byte[] decompress(byte[] src, int decompressedLength) {
-        return DECOMPRESSOR.decompress(src, 0, src.length, decompressedLength);
+        return decompress(src, 0, src.length, decompressedLength);
     }
 
     /** {@link #decompress(byte[], int)} of the block {@code src[off, off+len)}. */
     public static byte[] decompress(byte[] src, int off, int len, int decompressedLength) {
-        return DECOMPRESSOR.decompress(src, off, len, decompressedLength);
+        Lz4Decompressor d = Contexts.decompressor();
+        try {
+            return d.decompress(src, off, len, decompressedLength);
+        } finally {
+            Contexts.release(d);
+        }
     }
 
     /** Per-thread compressors for platform threads, a bounded shared pool for virtual threads. */
@@ -86,6 +89,37 @@ public final class Lz4 {
         private static final ThreadLocal<Lz4Compressor> COMPRESSOR = new ThreadLocal<>();
         private static final ConcurrentLinkedQueue<Lz4Compressor> POOL = new ConcurrentLinkedQueue<>();
         private static final AtomicInteger POOLED = new AtomicInteger();
+        private static final ThreadLocal<Lz4Decompressor> DECOMPRESSOR = new ThreadLocal<>();
+        private static final ConcurrentLinkedQueue<Lz4Decompressor> D_POOL = new ConcurrentLinkedQueue<>();
+        private static final AtomicInteger D_POOLED = new AtomicInteger();
+
+        static Lz4Decompressor decompressor() {
+            if (!Thread.currentThread().isVirtual()) {
+                Lz4Decompressor d = DECOMPRESSOR.get();
+                if (d == null) {
+                    d = Lz4Decompressor.create();
+                    DECOMPRESSOR.set(d);
+                }
+                return d;
+            }
+            Lz4Decompressor d = D_POOL.poll();
+            if (d == null) {
+                return Lz4Decompressor.create();
+            }
+            D_POOLED.decrementAndGet();
+            return d;
+        }
+
+        static void release(Lz4Decompressor d) {
+            if (Thread.currentThread().isVirtual()) {
+                if (D_POOLED.incrementAndGet() <= POOL_LIMIT) {
+                    D_POOL.offer(d);
+                } else {
+                    D_POOLED.decrementAndGet();
+                    d.close();
+                }
+            }
+        }
 
         static Lz4Compressor compressor() {
             if (!Thread.currentThread().isVirtual()) {

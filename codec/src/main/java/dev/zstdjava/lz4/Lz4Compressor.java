@@ -3,6 +3,7 @@ package dev.zstdjava.lz4;
 import dev.zstdjava.internal.Guard;
 import dev.zstdjava.internal.LibC;
 import dev.zstdjava.internal.Lz4Native;
+import dev.zstdjava.internal.Scratch;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -23,9 +24,12 @@ import java.nio.ReadOnlyBufferException;
  * instance per thread, or {@link Lz4}'s static methods, which keep one per thread.
  *
  * <p><b>Allocation:</b> the {@link MemorySegment}, caller-destination {@code byte[]} and {@link ByteBuffer} forms
- * allocate nothing on the Java heap or natively (heap arrays are read and written in place through critical
- * downcalls). {@link #compress(byte[])} allocates exactly the returned array: it compresses into a native scratch
- * buffer owned by this compressor (kept between calls up to 1 MiB) and copies the block out once. The state itself
+ * allocate nothing on the Java heap. Heap arrays are read and written in place through critical downcalls, which
+ * hold off safepoints (GC) for their length; above {@code zstdjava.criticalHeapLimit} bytes of input (default
+ * 1 MiB for the fast levels, a sixteenth of it for HC 1..9, a thirty-second for HC 10..12) heap data is staged
+ * through a native buffer of this compressor instead, one copy each way. {@link #compress(byte[])} allocates exactly
+ * the returned array: it compresses into that native buffer and copies the block out once. The buffer is kept
+ * between calls up to 1 MiB. The state itself
  * ({@code LZ4_sizeofState()} bytes, about 16 KiB, or {@code LZ4_sizeofStateHC()}, about 256 KiB) is allocated when
  * the compressor is created.
  *
@@ -39,19 +43,20 @@ public final class Lz4Compressor implements AutoCloseable {
     /** lz4's default compressor ({@code LZ4_compress_default}, acceleration 1). */
     public static final int DEFAULT_LEVEL = 0;
 
-    private static final long KEEP_SCRATCH = 1 << 20;
     private static final int STATE_SIZE = Lz4Native.sizeofState();
     private static final int STATE_SIZE_HC = Lz4Native.sizeofStateHC();
 
     private final Native state;
     private final Guard guard;
     private int level;
+    /** Heap inputs above this size are staged through native memory; smaller for the slower HC levels. */
+    private long heapLimit;
 
     /** Native memory of one compressor; freed by {@link Guard}. Must not reference the compressor. */
     private static final class Native implements Runnable {
         MemorySegment fast = MemorySegment.NULL;
         MemorySegment hc = MemorySegment.NULL;
-        MemorySegment scratch = MemorySegment.NULL;
+        final Scratch scratch = new Scratch();
 
         /** The state for {@code level}, allocated and initialised on first use. */
         MemorySegment forLevel(int level) {
@@ -69,27 +74,11 @@ public final class Lz4Compressor implements AutoCloseable {
             return fast;
         }
 
-        MemorySegment scratch(long size) {
-            if (scratch.byteSize() < size) {
-                LibC.free(scratch);
-                scratch = MemorySegment.NULL;
-                scratch = LibC.malloc(size);
-            }
-            return scratch;
-        }
-
-        void trimScratch() {
-            if (scratch.byteSize() > KEEP_SCRATCH) {
-                LibC.free(scratch);
-                scratch = MemorySegment.NULL;
-            }
-        }
-
         @Override
         public void run() {
             LibC.free(fast);
             LibC.free(hc);
-            LibC.free(scratch);
+            scratch.free();
         }
     }
 
@@ -98,6 +87,7 @@ public final class Lz4Compressor implements AutoCloseable {
         this.state = new Native();
         this.guard = new Guard(this, "Lz4Compressor", state);
         this.level = level;
+        this.heapLimit = Lz4Native.heapLimit(level);
         try {
             state.forLevel(level);
         } catch (RuntimeException | Error e) {
@@ -133,6 +123,7 @@ public final class Lz4Compressor implements AutoCloseable {
             try {
                 state.forLevel(newLevel);
                 level = newLevel;
+                heapLimit = Lz4Native.heapLimit(newLevel);
             } finally {
                 guard.exit();
             }
@@ -161,11 +152,10 @@ public final class Lz4Compressor implements AutoCloseable {
         long srcLen = src.byteSize();
         long dstCap = dst.byteSize();
         checkInput(srcLen);
-        boolean critical = Lz4Native.critical(src, dst, srcLen);
         int r;
         guard.enter();
         try {
-            r = run(src, dst, (int) srcLen, Lz4Checks.capacity(dstCap), critical);
+            r = compress0(src, (int) srcLen, dst, dstCap);
         } finally {
             guard.exit();
         }
@@ -190,8 +180,8 @@ public final class Lz4Compressor implements AutoCloseable {
         int r;
         guard.enter();
         try {
-            r = run(MemorySegment.ofArray(src).asSlice(srcOff, srcLen), MemorySegment.ofArray(dst).asSlice(dstOff, dstLen),
-                    srcLen, dstLen, true);
+            r = compress0(MemorySegment.ofArray(src).asSlice(srcOff, srcLen), srcLen,
+                    MemorySegment.ofArray(dst).asSlice(dstOff, dstLen), dstLen);
         } finally {
             guard.exit();
         }
@@ -217,16 +207,22 @@ public final class Lz4Compressor implements AutoCloseable {
         int bound = Lz4.maxCompressedLength(len);
         guard.enter();
         try {
-            MemorySegment out = state.scratch(bound);
-            int r = run(MemorySegment.ofArray(src).asSlice(off, len), out, len, bound, true);
+            boolean stage = len > heapLimit;
+            MemorySegment out = state.scratch.get((long) bound + (stage ? len : 0));
+            MemorySegment in = MemorySegment.ofArray(src).asSlice(off, len);
+            if (stage) {
+                in = out.asSlice(bound, len);
+                MemorySegment.copy(src, off, in, ValueLayout.JAVA_BYTE, 0, len);
+            }
+            int r = run(in, out, len, bound, !stage);
             if (r <= 0) {
                 throw tooSmall(len, bound);
             }
             byte[] block = new byte[r];
             MemorySegment.copy(out, ValueLayout.JAVA_BYTE, 0, block, 0, r);
-            state.trimScratch();
             return block;
         } finally {
+            state.scratch.trim();
             guard.exit();
         }
     }
@@ -246,6 +242,35 @@ public final class Lz4Compressor implements AutoCloseable {
         src.position(src.limit());
         dst.position(dst.position() + n);
         return n;
+    }
+
+    /** The one compression call: in place when possible, staged through native memory for large heap arrays. */
+    private int compress0(MemorySegment src, int srcLen, MemorySegment dst, long dstCap) {
+        int cap = Lz4Checks.capacity(dstCap);
+        if (src.isNative() && dst.isNative()) {
+            return run(src, dst, srcLen, cap, srcLen < Lz4Native.CRITICAL_LIMIT);
+        }
+        if (srcLen <= heapLimit) {
+            return run(src, dst, srcLen, cap, true);
+        }
+        long inSize = src.isNative() ? 0 : srcLen;
+        int outCap = dst.isNative() ? cap : Math.min(cap, Lz4.maxCompressedLength(srcLen));
+        try {
+            MemorySegment buf = state.scratch.get(inSize + (dst.isNative() ? 0 : outCap));
+            MemorySegment in = src;
+            if (inSize > 0) {
+                in = buf.asSlice(0, srcLen);
+                MemorySegment.copy(src, 0, in, 0, srcLen);
+            }
+            MemorySegment out = dst.isNative() ? dst : buf.asSlice(inSize, outCap);
+            int r = run(in, out, srcLen, outCap, false);
+            if (r > 0 && !dst.isNative()) {
+                MemorySegment.copy(out, 0, dst, 0, r);
+            }
+            return r;
+        } finally {
+            state.scratch.trim();
+        }
     }
 
     private int run(MemorySegment src, MemorySegment dst, int srcLen, int dstCap, boolean critical) {

@@ -1,6 +1,8 @@
 package dev.zstdjava.lz4;
 
+import dev.zstdjava.internal.Guard;
 import dev.zstdjava.internal.Lz4Native;
+import dev.zstdjava.internal.Scratch;
 
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
@@ -13,12 +15,15 @@ import java.nio.ReadOnlyBufferException;
  * decoder never writes past the destination and reports malformed input as an {@link Lz4Exception} naming the input
  * offset where decoding stopped.
  *
- * <p><b>Thread safety:</b> thread-safe. The decoders need no native state, so one instance may serve any number of
- * threads at once; {@link #close()} only makes later calls throw {@link IllegalStateException}.
+ * <p><b>Thread safety:</b> one call at a time, as {@link Lz4Compressor}: a concurrent call or a call after
+ * {@link #close()} throws {@link IllegalStateException}, and closing never frees memory under a running call. Use one
+ * instance per thread, or {@link Lz4}'s static methods, which keep one per thread.
  *
  * <p><b>Allocation:</b> the {@link MemorySegment}, caller-destination {@code byte[]} and {@link ByteBuffer} forms
- * allocate nothing (heap arrays are decoded in place through critical downcalls).
- * {@link #decompress(byte[], int, int, int)} allocates exactly the returned array and decodes straight into it.
+ * allocate nothing on the Java heap; heap arrays are decoded in place through critical downcalls up to
+ * {@code zstdjava.criticalHeapLimit} bytes of output (default 1 MiB) and staged through a native buffer of this
+ * decompressor above it (kept between calls up to 1 MiB). {@link #decompress(byte[], int, int, int)} allocates
+ * exactly the returned array.
  */
 public final class Lz4Decompressor implements AutoCloseable {
     /**
@@ -27,11 +32,16 @@ public final class Lz4Decompressor implements AutoCloseable {
      */
     static final int MAX_RATIO = 255;
 
-    private volatile boolean closed;
+    private final Scratch scratch;
+    private final Guard guard;
 
-    private Lz4Decompressor() {}
+    private Lz4Decompressor() {
+        Scratch s = new Scratch();
+        this.scratch = s;
+        this.guard = new Guard(this, "Lz4Decompressor", s::free);
+    }
 
-    /** @return a decompressor (no native resources; thread-safe) */
+    /** @return a decompressor; it holds native memory only while staging large heap arrays */
     public static Lz4Decompressor create() {
         return new Lz4Decompressor();
     }
@@ -45,13 +55,11 @@ public final class Lz4Decompressor implements AutoCloseable {
      * @throws IllegalArgumentException if {@code dst} is read-only
      */
     public long decompress(MemorySegment src, MemorySegment dst) {
-        open();
         Lz4Checks.writable(dst);
         long srcLen = src.byteSize();
         long dstCap = dst.byteSize();
         checkInput(srcLen, dstCap, "lz4 decompress");
-        int cap = Lz4Checks.capacity(dstCap);
-        int r = Lz4Native.decompressSafe(src, dst, (int) srcLen, cap, Lz4Native.critical(src, dst, cap));
+        int r = decompress0(src, (int) srcLen, dst, Lz4Checks.capacity(dstCap), false);
         if (r < 0) {
             throw malformed("lz4 decompress", r, srcLen, dstCap);
         }
@@ -66,12 +74,11 @@ public final class Lz4Decompressor implements AutoCloseable {
      * @throws Lz4Exception              if the block is malformed or the destination range too small
      */
     public int decompress(byte[] src, int srcOff, int srcLen, byte[] dst, int dstOff, int dstLen) {
-        open();
         Lz4Checks.range(src, srcOff, srcLen, "src");
         Lz4Checks.range(dst, dstOff, dstLen, "dst");
         checkInput(srcLen, dstLen, "lz4 decompress");
-        int r = Lz4Native.decompressSafe(MemorySegment.ofArray(src).asSlice(srcOff, srcLen),
-                MemorySegment.ofArray(dst).asSlice(dstOff, dstLen), srcLen, dstLen, true);
+        int r = decompress0(MemorySegment.ofArray(src).asSlice(srcOff, srcLen), srcLen,
+                MemorySegment.ofArray(dst).asSlice(dstOff, dstLen), dstLen, false);
         if (r < 0) {
             throw malformed("lz4 decompress", r, srcLen, dstLen);
         }
@@ -97,7 +104,6 @@ public final class Lz4Decompressor implements AutoCloseable {
      * @throws Lz4Exception if the block is malformed or does not decode to exactly that many bytes
      */
     public byte[] decompress(byte[] src, int off, int len, int decompressedLength) {
-        open();
         Lz4Checks.range(src, off, len, "src");
         if (decompressedLength < 0 || decompressedLength > Lz4Checks.MAX_ARRAY) {
             throw new IllegalArgumentException("decompressedLength must be 0.." + Lz4Checks.MAX_ARRAY + ", got "
@@ -110,8 +116,8 @@ public final class Lz4Decompressor implements AutoCloseable {
                     + "x, so at most " + (long) MAX_RATIO * len + " bytes)");
         }
         byte[] out = new byte[decompressedLength];
-        int r = Lz4Native.decompressSafe(MemorySegment.ofArray(src).asSlice(off, len), MemorySegment.ofArray(out),
-                len, decompressedLength, true);
+        int r = decompress0(MemorySegment.ofArray(src).asSlice(off, len), len, MemorySegment.ofArray(out),
+                decompressedLength, false);
         if (r < 0) {
             throw malformed("lz4 decompress", r, len, decompressedLength);
         }
@@ -149,13 +155,11 @@ public final class Lz4Decompressor implements AutoCloseable {
      * @throws Lz4Exception if the block is malformed
      */
     public long decompressPartial(MemorySegment src, MemorySegment dst) {
-        open();
         Lz4Checks.writable(dst);
         long srcLen = src.byteSize();
         long dstCap = dst.byteSize();
         checkInput(srcLen, dstCap, "lz4 decompress partial");
-        int cap = Lz4Checks.capacity(dstCap);
-        int r = Lz4Native.decompressPartial(src, dst, (int) srcLen, cap, cap, Lz4Native.critical(src, dst, cap));
+        int r = decompress0(src, (int) srcLen, dst, Lz4Checks.capacity(dstCap), true);
         if (r < 0) {
             throw malformed("lz4 decompress partial", r, srcLen, dstCap);
         }
@@ -169,22 +173,59 @@ public final class Lz4Decompressor implements AutoCloseable {
      * @return the number of bytes written at {@code dst[dstOff]}
      */
     public int decompressPartial(byte[] src, int srcOff, int srcLen, byte[] dst, int dstOff, int dstLen) {
-        open();
         Lz4Checks.range(src, srcOff, srcLen, "src");
         Lz4Checks.range(dst, dstOff, dstLen, "dst");
         checkInput(srcLen, dstLen, "lz4 decompress partial");
-        int r = Lz4Native.decompressPartial(MemorySegment.ofArray(src).asSlice(srcOff, srcLen),
-                MemorySegment.ofArray(dst).asSlice(dstOff, dstLen), srcLen, dstLen, dstLen, true);
+        int r = decompress0(MemorySegment.ofArray(src).asSlice(srcOff, srcLen), srcLen,
+                MemorySegment.ofArray(dst).asSlice(dstOff, dstLen), dstLen, true);
         if (r < 0) {
             throw malformed("lz4 decompress partial", r, srcLen, dstLen);
         }
         return r;
     }
 
-    private void open() {
-        if (closed) {
-            throw new IllegalStateException("Lz4Decompressor is closed");
+    /**
+     * The one decoding call: in place when possible, staged through native memory for large heap arrays.
+     *
+     * @return bytes written, or lz4's negative error result
+     */
+    private int decompress0(MemorySegment src, int srcLen, MemorySegment dst, int dstCap, boolean partial) {
+        guard.enter();
+        try {
+            if (src.isNative() && dst.isNative()) {
+                return decode(src, srcLen, dst, dstCap, partial, dstCap < Lz4Native.CRITICAL_LIMIT);
+            }
+            if (dstCap <= Lz4Native.HEAP_CRITICAL_LIMIT) {
+                return decode(src, srcLen, dst, dstCap, partial, true);
+            }
+            long inSize = src.isNative() ? 0 : srcLen;
+            long outCap = dst.isNative() ? 0 : dstCap;
+            try {
+                MemorySegment buf = scratch.get(inSize + outCap);
+                MemorySegment in = src;
+                if (inSize > 0) {
+                    in = buf.asSlice(0, srcLen);
+                    MemorySegment.copy(src, 0, in, 0, srcLen);
+                }
+                MemorySegment out = dst.isNative() ? dst : buf.asSlice(inSize, dstCap);
+                int r = decode(in, srcLen, out, dstCap, partial, false);
+                if (r > 0 && !dst.isNative()) {
+                    MemorySegment.copy(out, 0, dst, 0, r);
+                }
+                return r;
+            } finally {
+                scratch.trim();
+            }
+        } finally {
+            guard.exit();
         }
+    }
+
+    private static int decode(MemorySegment src, int srcLen, MemorySegment dst, int dstCap, boolean partial,
+                              boolean critical) {
+        return partial
+                ? Lz4Native.decompressPartial(src, dst, srcLen, dstCap, dstCap, critical)
+                : Lz4Native.decompressSafe(src, dst, srcLen, dstCap, critical);
     }
 
     private static void checkInput(long srcLen, long dstCap, String op) {
@@ -204,9 +245,9 @@ public final class Lz4Decompressor implements AutoCloseable {
                 + " input offset " + at + " of " + srcLen + " input bytes, output capacity " + dstCap + " bytes");
     }
 
-    /** Makes later calls throw {@link IllegalStateException}; there is nothing native to free. Idempotent. */
+    /** Frees the staging buffer now, or when the call in progress returns. Idempotent. */
     @Override
     public void close() {
-        closed = true;
+        guard.close();
     }
 }

@@ -3,6 +3,7 @@ package dev.zstdjava.lz4;
 import dev.zstdjava.internal.Guard;
 import dev.zstdjava.internal.LibC;
 import dev.zstdjava.internal.Lz4Native;
+import dev.zstdjava.internal.Scratch;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -21,26 +22,33 @@ import java.util.Objects;
  * <p><b>Thread safety:</b> one call at a time. A call from a second thread while one runs, or any call after
  * {@link #close()}, throws {@link IllegalStateException}; memory is never freed under a running call.
  *
- * <p><b>Allocation:</b> the {@link MemorySegment}, caller-destination {@code byte[]} and {@link ByteBuffer} one-shot
- * forms and every streaming step allocate nothing (lz4 sizes its internal buffers on first use and keeps them).
- * {@link #compress(byte[])} allocates exactly the returned array: it compresses into a native scratch buffer owned by
- * this compressor (kept between calls up to 1 MiB) and copies the frame out once.
+ * <p><b>Allocation:</b> on native memory the one-shot forms and every streaming step allocate nothing (lz4 sizes its
+ * internal buffers on first use and keeps them). Heap arrays and heap buffers are used in place through critical
+ * downcalls up to {@code zstdjava.criticalHeapLimit} bytes of work (default 1 MiB for the fast levels, less for HC,
+ * as {@link Lz4Compressor}) and staged through a native buffer of this compressor above it, which is kept between
+ * calls up to 1 MiB. {@link #compress(byte[])} allocates exactly the returned array: it compresses into that native
+ * buffer and copies the frame out once.
  *
  * <p>Close it when done; a compressor that is dropped unclosed is freed by a {@link java.lang.ref.Cleaner}.
  */
 public final class Lz4FrameCompressor implements AutoCloseable {
-    private static final long KEEP_SCRATCH = 1 << 20;
+    private static final int FRAME = 0;
+    private static final int UPDATE = 1;
+    private static final int FLUSH = 2;
+    private static final int END = 3;
 
     private final Native state;
     private final Guard guard;
     private Lz4Frame.Options options;
     private boolean inFrame;
+    /** Heap work above this many bytes is staged through native memory; smaller for the slower HC levels. */
+    private long heapLimit;
 
     /** Native memory of one compressor; freed by {@link Guard}. Must not reference the compressor. */
     private static final class Native implements Runnable {
         final MemorySegment cctx;
         final MemorySegment prefs;
-        MemorySegment scratch = MemorySegment.NULL;
+        final Scratch scratch = new Scratch();
 
         Native() {
             MemorySegment p = LibC.malloc(Lz4Native.PREFERENCES.byteSize());
@@ -53,27 +61,11 @@ public final class Lz4FrameCompressor implements AutoCloseable {
             prefs = p;
         }
 
-        MemorySegment scratch(long size) {
-            if (scratch.byteSize() < size) {
-                LibC.free(scratch);
-                scratch = MemorySegment.NULL;
-                scratch = LibC.malloc(size);
-            }
-            return scratch;
-        }
-
-        void trimScratch() {
-            if (scratch.byteSize() > KEEP_SCRATCH) {
-                LibC.free(scratch);
-                scratch = MemorySegment.NULL;
-            }
-        }
-
         @Override
         public void run() {
             Lz4Native.freeCompressionContext(cctx);
             LibC.free(prefs);
-            LibC.free(scratch);
+            scratch.free();
         }
     }
 
@@ -115,6 +107,7 @@ public final class Lz4FrameCompressor implements AutoCloseable {
         Lz4Native.preferences(state.prefs, o.frameLevel(), o.blockSize().id(), o.blockIndependent(),
                 o.blockChecksum(), o.contentChecksum(), 0, false, false);
         options = o;
+        heapLimit = Lz4Native.heapLimit(o.level());
         inFrame = false;
     }
 
@@ -140,10 +133,9 @@ public final class Lz4FrameCompressor implements AutoCloseable {
         long srcLen = src.byteSize();
         long dstCap = dst.byteSize();
         checkFrameCapacity(srcLen, dstCap);
-        boolean critical = Lz4Native.critical(src, dst, srcLen);
         guard.enter();
         try {
-            return frame(src, srcLen, dst, dstCap, critical);
+            return frame(src, srcLen, dst, dstCap);
         } finally {
             guard.exit();
         }
@@ -162,7 +154,7 @@ public final class Lz4FrameCompressor implements AutoCloseable {
         guard.enter();
         try {
             return (int) frame(MemorySegment.ofArray(src).asSlice(srcOff, srcLen), srcLen,
-                    MemorySegment.ofArray(dst).asSlice(dstOff, dstLen), dstLen, true);
+                    MemorySegment.ofArray(dst).asSlice(dstOff, dstLen), dstLen);
         } finally {
             guard.exit();
         }
@@ -183,16 +175,25 @@ public final class Lz4FrameCompressor implements AutoCloseable {
         long bound = maxCompressedLength(len);
         guard.enter();
         try {
-            MemorySegment out = state.scratch(bound);
-            long r = frame(MemorySegment.ofArray(src).asSlice(off, len), len, out, bound, true);
+            boolean stage = len > heapLimit;
+            MemorySegment out = state.scratch.get(bound + (stage ? len : 0));
+            MemorySegment in = MemorySegment.ofArray(src).asSlice(off, len);
+            if (stage) {
+                in = out.asSlice(bound, len);
+                MemorySegment.copy(src, off, in, ValueLayout.JAVA_BYTE, 0, len);
+            }
+            inFrame = false;
+            Lz4Native.preferencesContentSize(state.prefs, options.contentSize() ? 1 : 0);
+            long r = check(Lz4Native.compressFrame(state.cctx, out, bound, in, len, state.prefs, !stage),
+                    "lz4 frame compress", len, bound);
             if (r > Lz4Checks.MAX_ARRAY) {
                 throw new Lz4Exception("lz4 frame compress", 0, "frame of " + r + " bytes is too large for a byte[]");
             }
             byte[] frame = new byte[(int) r];
             MemorySegment.copy(out, ValueLayout.JAVA_BYTE, 0, frame, 0, frame.length);
-            state.trimScratch();
             return frame;
         } finally {
+            state.scratch.trim();
             guard.exit();
         }
     }
@@ -214,14 +215,58 @@ public final class Lz4FrameCompressor implements AutoCloseable {
         return n;
     }
 
-    private long frame(MemorySegment src, long srcLen, MemorySegment dst, long dstCap, boolean critical) {
+    private long frame(MemorySegment src, long srcLen, MemorySegment dst, long dstCap) {
         inFrame = false;
         Lz4Native.preferencesContentSize(state.prefs, options.contentSize() ? 1 : 0); // lz4 writes the real size
-        long r = Lz4Native.compressFrame(state.cctx, dst, dstCap, src, srcLen, state.prefs, critical);
+        return check(call(FRAME, src, srcLen, dst, dstCap, srcLen), "lz4 frame compress", srcLen, dstCap);
+    }
+
+    private static long check(long r, String op, long srcLen, long dstCap) {
         if (Lz4Native.isError(r)) {
-            throw Lz4Checks.frameError(r, "lz4 frame compress", Lz4Checks.sizes(srcLen, dstCap));
+            throw Lz4Checks.frameError(r, op, Lz4Checks.sizes(srcLen, dstCap));
         }
         return r;
+    }
+
+    /**
+     * One native step: in place when possible, staged through native memory when heap memory would otherwise be
+     * held by a critical call for more than {@link #heapLimit} bytes of work.
+     */
+    private long call(int op, MemorySegment src, long srcLen, MemorySegment dst, long dstCap, long work) {
+        if (src.isNative() && dst.isNative()) {
+            return invoke(op, src, srcLen, dst, dstCap, work < Lz4Native.CRITICAL_LIMIT);
+        }
+        if (work <= heapLimit) {
+            return invoke(op, src, srcLen, dst, dstCap, true);
+        }
+        long inSize = src.isNative() ? 0 : srcLen;
+        long need = op == FRAME ? maxCompressedLength(srcLen) : updateBound(op == UPDATE ? srcLen : 0);
+        long outCap = dst.isNative() ? dstCap : Math.min(dstCap, need);
+        try {
+            MemorySegment buf = state.scratch.get(inSize + (dst.isNative() ? 0 : outCap));
+            MemorySegment in = src;
+            if (inSize > 0) {
+                in = buf.asSlice(0, srcLen);
+                MemorySegment.copy(src, 0, in, 0, srcLen);
+            }
+            MemorySegment out = dst.isNative() ? dst : buf.asSlice(inSize, outCap);
+            long r = invoke(op, in, srcLen, out, outCap, false);
+            if (r > 0 && !dst.isNative()) {
+                MemorySegment.copy(out, 0, dst, 0, r);
+            }
+            return r;
+        } finally {
+            state.scratch.trim();
+        }
+    }
+
+    private long invoke(int op, MemorySegment src, long srcLen, MemorySegment dst, long dstCap, boolean critical) {
+        return switch (op) {
+            case FRAME -> Lz4Native.compressFrame(state.cctx, dst, dstCap, src, srcLen, state.prefs, critical);
+            case UPDATE -> Lz4Native.compressUpdate(state.cctx, dst, dstCap, src, srcLen, critical);
+            case FLUSH -> Lz4Native.flush(state.cctx, dst, dstCap, critical);
+            default -> Lz4Native.compressEnd(state.cctx, dst, dstCap, critical);
+        };
     }
 
     private void checkFrameCapacity(long srcLen, long dstCap) {
@@ -302,11 +347,10 @@ public final class Lz4FrameCompressor implements AutoCloseable {
         long srcLen = src.byteSize();
         long dstCap = dst.byteSize();
         checkStreamCapacity("lz4 frame update", srcLen, dstCap);
-        boolean critical = Lz4Native.critical(src, dst, srcLen + options.blockSize().bytes());
         guard.enter();
         try {
             requireFrame();
-            long r = Lz4Native.compressUpdate(state.cctx, dst, dstCap, src, srcLen, critical);
+            long r = call(UPDATE, src, srcLen, dst, dstCap, srcLen + options.blockSize().bytes());
             return streamResult(r, "lz4 frame update", srcLen, dstCap);
         } finally {
             guard.exit();
@@ -323,11 +367,10 @@ public final class Lz4FrameCompressor implements AutoCloseable {
         Lz4Checks.writable(dst);
         long dstCap = dst.byteSize();
         checkStreamCapacity("lz4 frame flush", 0, dstCap);
-        boolean critical = Lz4Native.critical(dst, dst, options.blockSize().bytes());
         guard.enter();
         try {
             requireFrame();
-            long r = Lz4Native.flush(state.cctx, dst, dstCap, critical);
+            long r = call(FLUSH, MemorySegment.NULL, 0, dst, dstCap, options.blockSize().bytes());
             return streamResult(r, "lz4 frame flush", 0, dstCap);
         } finally {
             guard.exit();
@@ -345,11 +388,10 @@ public final class Lz4FrameCompressor implements AutoCloseable {
         Lz4Checks.writable(dst);
         long dstCap = dst.byteSize();
         checkStreamCapacity("lz4 frame end", 0, dstCap);
-        boolean critical = Lz4Native.critical(dst, dst, options.blockSize().bytes());
         guard.enter();
         try {
             requireFrame();
-            long r = Lz4Native.compressEnd(state.cctx, dst, dstCap, critical);
+            long r = call(END, MemorySegment.NULL, 0, dst, dstCap, options.blockSize().bytes());
             long n = streamResult(r, "lz4 frame end", 0, dstCap);
             inFrame = false;
             return n;

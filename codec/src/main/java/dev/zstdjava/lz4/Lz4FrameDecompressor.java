@@ -28,7 +28,9 @@ import java.nio.ReadOnlyBufferException;
  * {@link #close()}, throws {@link IllegalStateException}; memory is never freed under a running call.
  *
  * <p><b>Allocation:</b> the {@link MemorySegment}, caller-destination {@code byte[]} and {@link ByteBuffer} forms and
- * {@link #update} allocate nothing (lz4 sizes its internal buffers on first use and keeps them).
+ * {@link #update} allocate nothing (lz4 sizes its internal buffers on first use and keeps them). Heap memory is
+ * decoded in place, at most {@code zstdjava.criticalHeapLimit} bytes (default 1 MiB) of input and of output per
+ * critical downcall, so no call holds off safepoints for long.
  * {@link #decompress(byte[])} allocates exactly the returned array when the first frame declares its content size;
  * otherwise it decodes into a growing native scratch buffer and copies the result out once.
  */
@@ -53,10 +55,12 @@ public final class Lz4FrameDecompressor implements AutoCloseable {
         final MemorySegment sizes;
         final MemorySegment dstSize;
         final MemorySegment srcSize;
+        /** An {@code LZ4F_frameInfo_t} for {@code LZ4F_getFrameInfo}. */
+        final MemorySegment info;
         MemorySegment scratch = MemorySegment.NULL;
 
         Native() {
-            MemorySegment s = LibC.malloc(16);
+            MemorySegment s = LibC.malloc(16 + Lz4Native.FRAME_INFO.byteSize());
             try {
                 dctx = Lz4Native.createDecompressionContext();
             } catch (RuntimeException | Error e) {
@@ -66,6 +70,7 @@ public final class Lz4FrameDecompressor implements AutoCloseable {
             sizes = s;
             dstSize = s.asSlice(0, 8);
             srcSize = s.asSlice(8, 8);
+            info = s.asSlice(16, Lz4Native.FRAME_INFO.byteSize());
         }
 
         @Override
@@ -115,10 +120,9 @@ public final class Lz4FrameDecompressor implements AutoCloseable {
         long srcLen = src.byteSize();
         long dstCap = dst.byteSize();
         checkInput(srcLen);
-        boolean critical = Lz4Native.critical(src, dst, Math.max(srcLen, dstCap));
         guard.enter();
         try {
-            return decodeInto(src, srcLen, dst, dstCap, critical);
+            return decodeInto(src, srcLen, dst, dstCap);
         } finally {
             guard.exit();
         }
@@ -138,7 +142,7 @@ public final class Lz4FrameDecompressor implements AutoCloseable {
         guard.enter();
         try {
             return (int) decodeInto(MemorySegment.ofArray(src).asSlice(srcOff, srcLen), srcLen,
-                    MemorySegment.ofArray(dst).asSlice(dstOff, dstLen), dstLen, true);
+                    MemorySegment.ofArray(dst).asSlice(dstOff, dstLen), dstLen);
         } finally {
             guard.exit();
         }
@@ -167,15 +171,15 @@ public final class Lz4FrameDecompressor implements AutoCloseable {
         MemorySegment in = MemorySegment.ofArray(src).asSlice(off, len);
         guard.enter();
         try {
-            long declared = len >= 7 && in.get(ValueLayout.JAVA_INT_UNALIGNED.withOrder(java.nio.ByteOrder.LITTLE_ENDIAN),
-                    0) == Lz4Frame.MAGIC ? declaredSize(in) : Lz4Frame.UNKNOWN_SIZE;
+            start();
+            long declared = declaredSize(in, len);
             if (declared > limit) {
+                Lz4Native.resetDecompressionContext(state.dctx);
                 throw new DecompressionLimitException("lz4 frame decompress", declared, limit);
             }
-            if (declared >= 0) {
+            if (declared > 0) { // the header is consumed: decoding continues after it
                 byte[] out = new byte[(int) declared];
-                start();
-                long n = step(in, len, MemorySegment.ofArray(out), declared, true);
+                long n = step(in, len, MemorySegment.ofArray(out), declared);
                 if (n == declared) {
                     return out;
                 }
@@ -187,12 +191,26 @@ public final class Lz4FrameDecompressor implements AutoCloseable {
         }
     }
 
-    private static long declaredSize(MemorySegment in) {
-        try {
-            return Lz4Frame.contentSize(in);
-        } catch (Lz4Exception e) {
-            return Lz4Frame.UNKNOWN_SIZE; // let the decoder report the malformed header with its own words
+    /**
+     * The content size the first frame declares, read by lz4 itself so the header checksum is verified before the
+     * size is trusted. On success the header is consumed ({@link #inPos} moves past it).
+     *
+     * @return the declared size, or 0 when unknown (or the input does not start with a regular frame)
+     */
+    private long declaredSize(MemorySegment in, long len) {
+        if (len < 7 || in.get(ValueLayout.JAVA_INT_UNALIGNED.withOrder(java.nio.ByteOrder.LITTLE_ENDIAN), 0)
+                != Lz4Frame.MAGIC) {
+            return 0; // a skippable frame or garbage: the decoder reports it
         }
+        state.srcSize.set(ValueLayout.JAVA_LONG, 0, Math.min(len, Lz4Frame.HEADER_SIZE_MAX));
+        long r = Lz4Native.getFrameInfo(state.dctx, state.info, in, state.srcSize);
+        if (Lz4Native.isError(r)) {
+            Lz4Native.resetDecompressionContext(state.dctx);
+            throw Lz4Checks.frameError(r, "lz4 frame decompress", "bad frame header; input " + len + " bytes");
+        }
+        inPos = state.srcSize.get(ValueLayout.JAVA_LONG, 0);
+        long size = Lz4Native.frameInfoContentSize(state.info);
+        return size < 0 ? Long.MAX_VALUE : size;
     }
 
     /**
@@ -224,9 +242,9 @@ public final class Lz4FrameDecompressor implements AutoCloseable {
         outPos = 0;
     }
 
-    private long decodeInto(MemorySegment src, long srcLen, MemorySegment dst, long dstCap, boolean critical) {
+    private long decodeInto(MemorySegment src, long srcLen, MemorySegment dst, long dstCap) {
         start();
-        long n = step(src, srcLen, dst, dstCap, critical);
+        long n = step(src, srcLen, dst, dstCap);
         if (n == FULL) {
             Lz4Native.resetDecompressionContext(state.dctx);
             throw new Lz4Exception("lz4 frame decompress", Lz4Exception.DST_MAX_SIZE_TOO_SMALL,
@@ -249,7 +267,7 @@ public final class Lz4FrameDecompressor implements AutoCloseable {
         try {
             start();
             while (true) {
-                long n = step(in, len, state.scratch, cap, true);
+                long n = step(in, len, state.scratch, cap);
                 if (n != FULL) {
                     byte[] out = new byte[(int) n];
                     MemorySegment.copy(state.scratch, ValueLayout.JAVA_BYTE, 0, out, 0, out.length);
@@ -276,14 +294,22 @@ public final class Lz4FrameDecompressor implements AutoCloseable {
      * @return the total output size, or {@link #FULL} if {@code dst} filled up first (positions kept for a retry
      *         with a larger, content-preserving destination)
      */
-    private long step(MemorySegment src, long srcLen, MemorySegment dst, long dstCap, boolean critical) {
+    private long step(MemorySegment src, long srcLen, MemorySegment dst, long dstCap) {
+        boolean heap = !src.isNative() || !dst.isNative();
         boolean frameDone = false;
         while (true) {
             if (inPos == srcLen && frameDone) {
                 return outPos;
             }
-            state.dstSize.set(ValueLayout.JAVA_LONG, 0, dstCap - outPos);
-            state.srcSize.set(ValueLayout.JAVA_LONG, 0, srcLen - inPos);
+            long inAvail = srcLen - inPos;
+            long outAvail = dstCap - outPos;
+            boolean critical = heap || Math.max(inAvail, outAvail) < Lz4Native.CRITICAL_LIMIT;
+            if (heap) { // bound each critical call: heap memory is decoded in pieces
+                inAvail = Math.min(inAvail, Lz4Native.HEAP_CRITICAL_LIMIT);
+                outAvail = Math.min(outAvail, Lz4Native.HEAP_CRITICAL_LIMIT);
+            }
+            state.dstSize.set(ValueLayout.JAVA_LONG, 0, outAvail);
+            state.srcSize.set(ValueLayout.JAVA_LONG, 0, inAvail);
             long r = Lz4Native.decompress(state.dctx, dst.asSlice(outPos), state.dstSize, src.asSlice(inPos),
                     state.srcSize, critical);
             long wrote = state.dstSize.get(ValueLayout.JAVA_LONG, 0);
@@ -333,13 +359,15 @@ public final class Lz4FrameDecompressor implements AutoCloseable {
         Lz4Checks.writable(dst);
         long srcLen = src.byteSize();
         long dstCap = dst.byteSize();
-        boolean critical = Lz4Native.critical(src, dst, Math.max(srcLen, dstCap));
+        boolean heap = !src.isNative() || !dst.isNative();
+        boolean critical = heap || Math.max(srcLen, dstCap) < Lz4Native.CRITICAL_LIMIT;
         guard.enter();
         try {
             consumed = 0;
             produced = 0;
-            state.dstSize.set(ValueLayout.JAVA_LONG, 0, dstCap);
-            state.srcSize.set(ValueLayout.JAVA_LONG, 0, srcLen);
+            // heap memory: bound the critical call; the caller loops on consumed()/produced() anyway
+            state.dstSize.set(ValueLayout.JAVA_LONG, 0, heap ? Math.min(dstCap, Lz4Native.HEAP_CRITICAL_LIMIT) : dstCap);
+            state.srcSize.set(ValueLayout.JAVA_LONG, 0, heap ? Math.min(srcLen, Lz4Native.HEAP_CRITICAL_LIMIT) : srcLen);
             long r = Lz4Native.decompress(state.dctx, dst, state.dstSize, src, state.srcSize, critical);
             long wrote = state.dstSize.get(ValueLayout.JAVA_LONG, 0);
             long read = state.srcSize.get(ValueLayout.JAVA_LONG, 0);
