@@ -1,6 +1,9 @@
 package dev.zstdjava.lettuce;
 
 import dev.zstdjava.DecompressionLimitException;
+import dev.zstdjava.lz4.Lz4Compressor;
+import dev.zstdjava.lz4.Lz4Decompressor;
+import dev.zstdjava.lz4.Lz4Exception;
 import dev.zstdjava.zstd.ZstdCompressor;
 import dev.zstdjava.zstd.ZstdDecompressor;
 import dev.zstdjava.zstd.ZstdException;
@@ -20,6 +23,8 @@ final class Coder implements AutoCloseable {
     private final CompressionConfig config;
     private ZstdCompressor zstdCompressor;
     private ZstdDecompressor zstdDecompressor;
+    private Lz4Compressor lz4Compressor;
+    private Lz4Decompressor lz4Decompressor;
     private byte[] scratch = new byte[0];
 
     Coder(CompressionConfig config) {
@@ -48,7 +53,7 @@ final class Coder implements AutoCloseable {
     long compressPayload(MemorySegment src, MemorySegment dst) {
         return switch (config.backend()) {
             case ZSTD -> zstdCompressor().compress(src, dst);
-            case LZ4 -> throw new UnsupportedOperationException("lz4 backend is not available in this build");
+            case LZ4 -> lz4Compressor().compress(src, dst);
         };
     }
 
@@ -64,7 +69,7 @@ final class Coder implements AutoCloseable {
     byte[] decompressPayload(CompressionBackend backend, MemorySegment payload) {
         return switch (backend) {
             case ZSTD -> decompressZstd(payload);
-            case LZ4 -> throw new UnsupportedOperationException("lz4 backend is not available in this build");
+            case LZ4 -> decompressLz4(payload);
         };
     }
 
@@ -95,6 +100,26 @@ final class Coder implements AutoCloseable {
         return out;
     }
 
+    /** The payload is the original length (unsigned 32-bit little-endian), then one raw LZ4 block. */
+    private byte[] decompressLz4(MemorySegment payload) {
+        if (payload.byteSize() < ValueFormat.LZ4_LENGTH_SIZE) {
+            throw new Lz4Exception("lz4 decompress", Lz4Exception.DECOMPRESSION_FAILED,
+                    "payload of " + payload.byteSize() + " bytes is shorter than its 4-byte length prefix");
+        }
+        long declared = Integer.toUnsignedLong(payload.get(ValueFormat.LE_INT, 0));
+        long max = config.maxDecompressedSize();
+        if (declared > max) {
+            throw new DecompressionLimitException("lz4 decompress", declared, max);
+        }
+        byte[] out = new byte[(int) declared];
+        long n = lz4Decompressor().decompress(payload.asSlice(ValueFormat.LZ4_LENGTH_SIZE), MemorySegment.ofArray(out));
+        if (n != declared) {
+            throw new Lz4Exception("lz4 decompress", Lz4Exception.DECOMPRESSION_FAILED,
+                    "block decoded to " + n + " bytes, its length prefix says " + declared);
+        }
+        return out;
+    }
+
     /** Frames declaring size 0 still have to be valid frames. */
     private long decodeEmpty(MemorySegment payload) {
         return zstdDecompressor().decompress(payload, MemorySegment.ofArray(scratch(1)).asSlice(0, 1));
@@ -105,6 +130,20 @@ final class Coder implements AutoCloseable {
             zstdCompressor = ZstdCompressor.create(config.level());
         }
         return zstdCompressor;
+    }
+
+    private Lz4Compressor lz4Compressor() {
+        if (lz4Compressor == null) {
+            lz4Compressor = Lz4Compressor.create(config.level());
+        }
+        return lz4Compressor;
+    }
+
+    private Lz4Decompressor lz4Decompressor() {
+        if (lz4Decompressor == null) {
+            lz4Decompressor = Lz4Decompressor.create();
+        }
+        return lz4Decompressor;
     }
 
     private ZstdDecompressor zstdDecompressor() {
@@ -121,6 +160,12 @@ final class Coder implements AutoCloseable {
         }
         if (zstdDecompressor != null) {
             zstdDecompressor.close();
+        }
+        if (lz4Compressor != null) {
+            lz4Compressor.close();
+        }
+        if (lz4Decompressor != null) {
+            lz4Decompressor.close();
         }
     }
 }

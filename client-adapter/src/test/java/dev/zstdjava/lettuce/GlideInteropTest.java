@@ -90,7 +90,7 @@ class GlideInteropTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = CompressionBackend.class, names = "ZSTD") // LZ4 joins when the lz4 codec lands
+    @EnumSource(CompressionBackend.class)
     void glideWritesLettuceReads(CompressionBackend backend) throws Exception {
         Map<String, byte[]> values = values("g2l-" + backend);
         String stats = glide("write", backend.name().toLowerCase(), values);
@@ -136,7 +136,7 @@ class GlideInteropTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = CompressionBackend.class, names = "ZSTD") // LZ4 joins when the lz4 codec lands
+    @EnumSource(CompressionBackend.class)
     void lettuceWritesGlideReads(CompressionBackend backend) throws Exception {
         Map<String, byte[]> values = values("l2g-" + backend);
         CompressingCodec<byte[], byte[]> codec = codec(backend);

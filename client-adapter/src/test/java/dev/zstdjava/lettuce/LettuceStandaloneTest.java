@@ -334,6 +334,20 @@ class LettuceStandaloneTest {
         raw.sync().set(k("huge"), huge);
         RuntimeException e = assertThrows(RuntimeException.class, () -> c.get(k("huge")));
         assertLimitError(e);
+        // lz4 with lying lengths: returned as stored; with a huge declared length: the limit error
+        byte[] lz4Good = CompressingCodec.wrap(ByteArrayCodec.INSTANCE,
+                CompressionConfig.builder().backend(CompressionBackend.LZ4).build()).compressor().compress(good);
+        byte[] block = Arrays.copyOfRange(lz4Good, 9, lz4Good.length);
+        byte[] lyingLonger = ValueCompressorTest.lz4Stored(good.length + 1, block);
+        byte[] lyingShorter = ValueCompressorTest.lz4Stored(good.length - 1, block);
+        raw.sync().set(k("lz4good"), lz4Good);
+        raw.sync().set(k("lz4longer"), lyingLonger);
+        raw.sync().set(k("lz4shorter"), lyingShorter);
+        raw.sync().set(k("lz4huge"), ValueCompressorTest.lz4Stored(0xFFFF_FFF0L, block));
+        assertArrayEquals(good, c.get(k("lz4good")));
+        assertArrayEquals(lyingLonger, c.get(k("lz4longer")));
+        assertArrayEquals(lyingShorter, c.get(k("lz4shorter")));
+        assertLimitError(assertThrows(RuntimeException.class, () -> c.get(k("lz4huge"))));
         // in the middle of an MGET: that command fails, the next ones work
         RuntimeException e2 = assertThrows(RuntimeException.class, () -> c.mget(k("good"), k("huge"), k("good")));
         assertLimitError(e2);

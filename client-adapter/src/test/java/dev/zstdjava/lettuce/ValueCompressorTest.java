@@ -315,4 +315,83 @@ class ValueCompressorTest {
         assertTrue(s.valuesCompressed() > 8 * 250, s.toString());
         assertEquals(s.valuesCompressed(), s.valuesDecompressed());
     }
+
+    static ValueCompressor lz4() {
+        return ValueCompressor.create(CompressionConfig.builder().backend(CompressionBackend.LZ4).build());
+    }
+
+    @Test
+    void lz4HeaderLengthPrefixAndRawBlock() {
+        ValueCompressor vc = lz4();
+        byte[] value = text(1000);
+        byte[] stored = vc.compress(value);
+        assertTrue(stored.length < value.length);
+        assertArrayEquals(new byte[] {0, 1, 2, 0, 2, (byte) 0xe8, 0x03, 0, 0}, Arrays.copyOf(stored, 9),
+                "header, then 1000 as unsigned 32-bit little-endian");
+        byte[] block = Arrays.copyOfRange(stored, 9, stored.length);
+        assertArrayEquals(value, dev.zstdjava.lz4.Lz4Decompressor.create().decompress(block, value.length),
+                "the rest is one raw LZ4 block");
+        assertArrayEquals(value, vc.decompress(stored));
+        assertEquals(stored.length, vc.stats().compressedBytes());
+    }
+
+    @Test
+    void eachBackendReadsTheOther() {
+        ValueCompressor zstd = ValueCompressor.create(CompressionConfig.defaults());
+        ValueCompressor lz4 = lz4();
+        byte[] value = text(20_000);
+        assertArrayEquals(value, zstd.decompress(lz4.compress(value)));
+        assertArrayEquals(value, lz4.decompress(zstd.compress(value)));
+        // an lz4 value is not "already compressed" for a zstd writer: it compresses it again (GLIDE does the same)
+        byte[] lz4Stored = lz4.compress(new byte[10_000]);
+        byte[] twice = zstd.compress(concat(lz4Stored, new byte[5000]));
+        assertEquals(1, twice[4]);
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {-128, -1, 0, 1, 9, 12})
+    void lz4LevelsFollowGlidesMapping(int level) {
+        ValueCompressor vc = ValueCompressor.create(
+                CompressionConfig.builder().backend(CompressionBackend.LZ4).level(level).build());
+        byte[] value = text(100_000);
+        byte[] stored = vc.compress(value);
+        assertTrue(stored.length < value.length / 5, "level " + level + ": " + stored.length);
+        assertArrayEquals(value, vc.decompress(stored));
+    }
+
+    static byte[] lz4Stored(long declaredLength, byte[] block) {
+        byte[] len = {(byte) declaredLength, (byte) (declaredLength >>> 8), (byte) (declaredLength >>> 16),
+                (byte) (declaredLength >>> 24)};
+        return concat(new byte[] {0, 1, 2, 0, 2}, len, block);
+    }
+
+    @Test
+    void lyingLz4LengthsAreReturnedRawAndCounted() {
+        ValueCompressor vc = lz4();
+        byte[] value = text(5000);
+        byte[] good = vc.compress(value);
+        byte[] block = Arrays.copyOfRange(good, 9, good.length);
+        byte[] longer = lz4Stored(5001, block);
+        byte[] shorter = lz4Stored(4999, block);
+        byte[] zero = lz4Stored(0, block);
+        byte[] noPrefix = {0, 1, 2, 0, 2, 1, 2};
+        byte[] truncatedBlock = lz4Stored(5000, Arrays.copyOf(block, block.length - 5));
+        for (byte[] bad : new byte[][] {longer, shorter, zero, noPrefix, truncatedBlock}) {
+            assertSame(bad, vc.decompress(bad));
+        }
+        assertEquals(5, vc.stats().decompressionFailures());
+        assertEquals(0, vc.stats().valuesDecompressed());
+    }
+
+    @Test
+    void hugeLz4DeclaredSizeIsRefusedBeforeAllocating() {
+        ValueCompressor vc = lz4();
+        byte[] huge = lz4Stored(0xFFFF_FFFFL, new byte[] {0x10, 'a'});
+        DecompressionLimitException e = assertThrows(DecompressionLimitException.class, () -> vc.decompress(huge));
+        assertEquals(0xFFFF_FFFFL, e.size());
+        assertEquals(512L << 20, e.limit());
+        ValueCompressor small = ValueCompressor.create(CompressionConfig.builder().maxDecompressedSize(4999).build());
+        assertThrows(DecompressionLimitException.class, () -> small.decompress(lz4().compress(text(5000))));
+        assertArrayEquals(text(4999), small.decompress(lz4().compress(text(4999))));
+    }
 }
