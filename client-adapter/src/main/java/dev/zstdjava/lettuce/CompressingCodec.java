@@ -38,8 +38,9 @@ import java.util.Objects;
  *
  * <p><b>Encoding</b> writes the header and the compressed bytes straight into Lettuce's target {@link ByteBuf}
  * (through its native address or backing array). For {@link ByteArrayCodec} the value array is compressed in place;
- * delegates that are {@link ToByteBufEncoder}s (such as {@code StringCodec}) encode into a pooled buffer first; other
- * delegates' {@link ByteBuffer}s are compressed from where they are. No intermediate {@code byte[]} is made.
+ * delegates that are {@link ToByteBufEncoder}s (such as {@code StringCodec}) encode into a buffer borrowed from the
+ * target's pooled allocator first; other delegates' {@link ByteBuffer}s are compressed from where they are. No
+ * intermediate {@code byte[]} is made (except for composite target buffers, which have no single address).
  * <b>Decoding</b> reads the buffer Lettuce hands over in place, without keeping it, and allocates only the
  * decompressed value (passed to the delegate as a heap buffer; for {@link ByteArrayCodec} returned directly).
  *
@@ -217,7 +218,7 @@ public final class CompressingCodec<K, V> implements RedisCodec<K, V>, ToByteBuf
         int index = b.readerIndex();
         int length = b.readableBytes();
         if (b.hasMemoryAddress()) {
-            return MemorySegment.ofAddress(b.memoryAddress() + index).reinterpret(length).asReadOnly();
+            return MemorySegment.ofAddress(b.memoryAddress() + index).reinterpret(length);
         }
         if (b.hasArray()) {
             return MemorySegment.ofArray(b.array()).asSlice(b.arrayOffset() + index, length);

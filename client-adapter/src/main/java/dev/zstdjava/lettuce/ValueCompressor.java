@@ -45,10 +45,12 @@ import java.util.concurrent.atomic.LongAdder;
  * <p><b>Thread safety:</b> thread-safe; one instance serves any number of threads and connections. Native zstd/lz4
  * contexts are kept in a small lock-free pool and reused; they are freed when garbage-collected.
  *
- * <p><b>Allocation:</b> {@link #compress(MemorySegment, MemorySegment)} and
- * {@link #compress(ByteBuffer, ByteBuffer)} allocate nothing once the pool is warm. The array forms allocate only
- * the returned array. Decompression allocates the returned value; zstd frames that do not declare their size are
- * decoded through a reusable buffer and copied out once.
+ * <p><b>Allocation:</b> {@link #compress(MemorySegment, MemorySegment)} and {@link #compress(ByteBuffer, ByteBuffer)}
+ * allocate nothing once the pool is warm (compressed output goes straight to the destination, and when it would not
+ * be smaller the value is copied there instead). The array forms allocate only the returned array (compressing
+ * through a reusable scratch array). Decompression allocates the returned value; zstd frames that do not declare
+ * their size (GLIDE writes such frames) are decoded through a reusable buffer and copied out once. Apart from that,
+ * a call may leave a few small wrapper objects that the JIT does not always remove.
  */
 public final class ValueCompressor {
     private final CompressionConfig config;
