@@ -101,7 +101,7 @@ public final class ZstdNative {
     static final MethodHandle CREATE_DDICT, CREATE_DDICT_ADVANCED, FREE_DDICT;
     static final MethodHandle CCTX_REF_CDICT, DCTX_REF_DDICT, CCTX_LOAD_DICTIONARY_ADVANCED, DCTX_LOAD_DICTIONARY_ADVANCED;
     static final MethodHandle GET_DICT_ID_FROM_FRAME_H, GET_DICT_ID_FROM_DICT_H;
-    static final MethodHandle ZDICT_TRAIN, ZDICT_OPTIMIZE_FAST_COVER, ZDICT_IS_ERROR, ZDICT_GET_ERROR_NAME;
+    static final MethodHandle ZDICT_TRAIN, ZDICT_OPTIMIZE_FAST_COVER, ZDICT_IS_ERROR, ZDICT_GET_ERROR_NAME, ZDICT_GET_DICT_HEADER_SIZE;
 
     static {
         NativeLoader.Loaded lib = NativeLoader.load(new NativeLoader.Spec("zstd", "zstdjava.zstd.path",
@@ -165,6 +165,7 @@ public final class ZstdNative {
         ZDICT_OPTIMIZE_FAST_COVER = b.optional("ZDICT_optimizeTrainFromBuffer_fastCover",
                 fn(SIZE_T, PTR, SIZE_T, PTR, PTR, INT, PTR), false);
         ZDICT_IS_ERROR = b.critical("ZDICT_isError", fn(INT, SIZE_T));
+        ZDICT_GET_DICT_HEADER_SIZE = b.critical("ZDICT_getDictHeaderSize", fn(SIZE_T, PTR, SIZE_T));
         ZDICT_GET_ERROR_NAME = b.critical("ZDICT_getErrorName", fn(PTR, SIZE_T));
         int v;
         try {
@@ -457,6 +458,15 @@ public final class ZstdNative {
                                          MemorySegment sizes, int nbSamples, MemorySegment params) {
         try {
             return (long) ZDICT_OPTIMIZE_FAST_COVER.invokeExact(dict, capacity, samples, sizes, nbSamples, params);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** ZDICT_getDictHeaderSize: the size of the header and entropy tables, or an error code. */
+    public static long dictHeaderSize(MemorySegment dict, long size) {
+        try {
+            return (long) ZDICT_GET_DICT_HEADER_SIZE.invokeExact(dict, size);
         } catch (Throwable t) {
             throw rethrow(t);
         }

@@ -25,6 +25,8 @@ public final class ZstdDictionary {
     /** Smallest dictionary capacity zstd's trainer accepts ({@code ZDICT_DICTSIZE_MIN}). */
     public static final int MIN_CAPACITY = 256;
     private static final int DICT_MAGIC = 0xEC30A437;
+    /** {@code ZSTD_error_dictionary_creation_failed}. */
+    private static final int DICTIONARY_CREATION_FAILED = 11;
 
     private final byte[] content;
     private final long id;
@@ -269,11 +271,18 @@ public final class ZstdDictionary {
                     how = "ZDICT_trainFromBuffer";
                     r = ZstdNative.trainFromBuffer(dict, capacity, samples, nativeSizes, sizes.length);
                 }
+                String detail = how + " with " + sizes.length + " samples totalling " + total + " bytes for a "
+                        + capacity + "-byte dictionary: too few or too small samples? zstd needs more than 5 samples"
+                        + " of at least 8 bytes and works best with thousands totalling ~100x the capacity";
                 if (ZstdNative.zdictIsError(r)) {
                     throw new ZstdException("zstd dictionary training", ZstdNative.errorCode(r),
-                            ZstdNative.zdictErrorName(r), how + " with " + sizes.length + " samples totalling " + total
-                            + " bytes for a " + capacity + "-byte dictionary: too few or too small samples? zstd"
-                            + " needs at least 5 samples and works best with thousands totalling ~100x the capacity");
+                            ZstdNative.zdictErrorName(r), detail);
+                }
+                long header = ZstdNative.dictHeaderSize(dict, r);
+                if (ZstdNative.zdictIsError(header) || r - header <= 8) {
+                    // zstd "succeeds" with entropy tables and only its 8 bytes of padding when samples are too short
+                    throw new ZstdException("zstd dictionary training", DICTIONARY_CREATION_FAILED,
+                            "the trained dictionary has no content", detail);
                 }
                 byte[] out = new byte[(int) r];
                 MemorySegment.copy(dict, ValueLayout.JAVA_BYTE, 0, out, 0, out.length);
