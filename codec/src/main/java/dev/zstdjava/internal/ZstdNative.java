@@ -55,7 +55,6 @@ public final class ZstdNative {
     public static final int E_END = 2;
     // ZSTD_dictLoadMethod_e, ZSTD_dictContentType_e
     public static final int DLM_BY_COPY = 0;
-    public static final int DCT_AUTO = 0;
     public static final int DCT_RAW_CONTENT = 1;
 
     /** {@code ZSTD_compressionParameters}: seven 32-bit fields, passed by value. */
@@ -99,7 +98,7 @@ public final class ZstdNative {
     static final MethodHandle C_STREAM_IN_SIZE, C_STREAM_OUT_SIZE, D_STREAM_IN_SIZE, D_STREAM_OUT_SIZE;
     static final MethodHandle CREATE_CDICT, CREATE_CDICT_ADVANCED, GET_CPARAMS, FREE_CDICT;
     static final MethodHandle CREATE_DDICT, CREATE_DDICT_ADVANCED, FREE_DDICT;
-    static final MethodHandle CCTX_REF_CDICT, DCTX_REF_DDICT, CCTX_LOAD_DICTIONARY_ADVANCED, DCTX_LOAD_DICTIONARY_ADVANCED;
+    static final MethodHandle CCTX_REF_CDICT, DCTX_REF_DDICT;
     static final MethodHandle GET_DICT_ID_FROM_FRAME_H, GET_DICT_ID_FROM_DICT_H;
     static final MethodHandle ZDICT_TRAIN, ZDICT_OPTIMIZE_FAST_COVER, ZDICT_IS_ERROR, ZDICT_GET_ERROR_NAME, ZDICT_GET_DICT_HEADER_SIZE;
 
@@ -155,10 +154,6 @@ public final class ZstdNative {
         FREE_DDICT = b.bind("ZSTD_freeDDict", fn(SIZE_T, PTR));
         CCTX_REF_CDICT = b.critical("ZSTD_CCtx_refCDict", fn(SIZE_T, PTR, PTR));
         DCTX_REF_DDICT = b.critical("ZSTD_DCtx_refDDict", fn(SIZE_T, PTR, PTR));
-        CCTX_LOAD_DICTIONARY_ADVANCED = b.bind("ZSTD_CCtx_loadDictionary_advanced",
-                fn(SIZE_T, PTR, PTR, SIZE_T, INT, INT));
-        DCTX_LOAD_DICTIONARY_ADVANCED = b.bind("ZSTD_DCtx_loadDictionary_advanced",
-                fn(SIZE_T, PTR, PTR, SIZE_T, INT, INT));
         GET_DICT_ID_FROM_FRAME_H = b.critical("ZSTD_getDictID_fromFrame", fn(INT, PTR, SIZE_T));
         GET_DICT_ID_FROM_DICT_H = b.critical("ZSTD_getDictID_fromDict", fn(INT, PTR, SIZE_T));
         ZDICT_TRAIN = b.bind("ZDICT_trainFromBuffer", fn(SIZE_T, PTR, SIZE_T, PTR, PTR, INT));
@@ -400,26 +395,6 @@ public final class ZstdNative {
     public static long dctxRefDDict(MemorySegment dctx, MemorySegment ddict) {
         try {
             return (long) DCTX_REF_DDICT.invokeExact(dctx, ddict);
-        } catch (Throwable t) {
-            throw rethrow(t);
-        }
-    }
-
-    /** ZSTD_CCtx_loadDictionary_advanced, by copy; {@code dict} is native memory. */
-    public static long cctxLoadDictionary(MemorySegment cctx, MemorySegment dict, long size, boolean rawContent) {
-        try {
-            return (long) CCTX_LOAD_DICTIONARY_ADVANCED.invokeExact(cctx, dict, size, DLM_BY_COPY,
-                    rawContent ? DCT_RAW_CONTENT : DCT_AUTO);
-        } catch (Throwable t) {
-            throw rethrow(t);
-        }
-    }
-
-    /** ZSTD_DCtx_loadDictionary_advanced, by copy; {@code dict} is native memory. */
-    public static long dctxLoadDictionary(MemorySegment dctx, MemorySegment dict, long size, boolean rawContent) {
-        try {
-            return (long) DCTX_LOAD_DICTIONARY_ADVANCED.invokeExact(dctx, dict, size, DLM_BY_COPY,
-                    rawContent ? DCT_RAW_CONTENT : DCT_AUTO);
         } catch (Throwable t) {
             throw rethrow(t);
         }

@@ -7,6 +7,7 @@ import dev.zstdjava.internal.ZstdNative;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.lang.ref.Reference;
 import java.util.Objects;
 
 /**
@@ -204,6 +205,7 @@ public final class ZstdDecompressStream implements AutoCloseable {
             return r;
         } finally {
             guard.exit();
+            Reference.reachabilityFence(this); // the Cleaner must not free the context during the call
         }
     }
 

@@ -348,6 +348,19 @@ class ZstdDictionaryTest {
     }
 
     @Test
+    void corruptDictionaryIsRejected() {
+        byte[] bad = phonesDict.toByteArray();
+        java.util.Arrays.fill(bad, 8, 100, (byte) 0xFF); // entropy tables destroyed, magic and id intact
+        ZstdDictionary d = ZstdDictionary.of(bad);
+        assertEquals(phonesDict.id(), d.id());
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> d.forCompression(3));
+        assertTrue(e.getMessage().contains("id " + phonesDict.id()), e.getMessage());
+        assertThrows(IllegalArgumentException.class, d::forDecompression);
+        assertThrows(IllegalArgumentException.class, () -> phonesDict.forCompression(Zstd.maxLevel() + 1));
+        assertEquals(0, ZstdFrame.dictionaryId(new byte[] {1, 2, 3}, 0, 3));
+    }
+
+    @Test
     void closingADictionaryInUseKeepsItAliveForItsUsers() {
         ZstdCompressionDictionary cd = phonesDict.forCompression(3);
         ZstdDecompressionDictionary dd = phonesDict.forDecompression();

@@ -340,6 +340,24 @@ class ZstdStreamTest {
     }
 
     @Test
+    void outputStreamWithWorkersStagesHeapArraysAndFlushes() throws IOException {
+        byte[] data = data(5_000_000, 77);
+        ByteArrayOutputStream sink = new ByteArrayOutputStream();
+        try (ZstdOutputStream out = new ZstdOutputStream(sink, ZstdCompressStream.builder().workers(2).checksum(true))) {
+            out.write(data, 0, 1_000_003);
+            out.flush();
+            try (var jni = new com.github.luben.zstd.ZstdInputStream(new ByteArrayInputStream(sink.toByteArray()))) {
+                jni.setContinuous(true);
+                assertArrayEquals(Arrays.copyOf(data, 1_000_003), readAll(jni, 65536));
+            }
+            for (int i = 1_000_003; i < data.length; i += 333_331) {
+                out.write(data, i, Math.min(333_331, data.length - i));
+            }
+        }
+        assertArrayEquals(data, decompress(sink.toByteArray(), 100_000));
+    }
+
+    @Test
     void segmentFlushReturnsZeroWhenDone() {
         byte[] data = new byte[100_000];
         Arrays.fill(data, (byte) 'x');
