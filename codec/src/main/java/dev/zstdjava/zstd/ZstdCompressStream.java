@@ -18,11 +18,13 @@ import java.util.Objects;
  * <p>Example: {@code while (s.end(in, out) != 0) { drain(out, s.produced()); }}
  *
  * <p><b>Memory:</b> native and heap segments are both accepted. Heap memory is read and written in place through
- * critical downcalls (no copy), except with {@link Builder#workers(int) workers}: then zstd's threads work while the
- * call may wait for them, so heap input and output pass through native staging buffers of
- * {@link #recommendedInputSize()} and {@link #recommendedOutputSize()} bytes (one copy each way; a call then takes at
- * most that much input). zstd copies the input it takes into its own window, so segments need not stay valid
- * after a call.
+ * critical downcalls, each on at most {@code zstdjava.criticalHeapLimit} bytes (default 1 MiB) of input and of
+ * output, so that no call holds off the garbage collector for long: on larger heap segments a call makes partial
+ * progress, which {@link #consumed()} and {@link #produced()} report as always. With
+ * {@link Builder#workers(int) workers}, zstd's threads run while a call may wait for them, so calls are never
+ * critical and heap input and output pass through native staging buffers of {@link #recommendedInputSize()} and
+ * {@link #recommendedOutputSize()} bytes (one copy each way). zstd copies the input it takes into its own window,
+ * so segments need not stay valid after a call.
  *
  * <p><b>Thread safety:</b> one call at a time; a concurrent call or a call after {@link #close()} throws
  * {@link IllegalStateException}. <b>Allocation:</b> none per call; positions live in native memory allocated with
@@ -31,6 +33,8 @@ import java.util.Objects;
 public final class ZstdCompressStream implements AutoCloseable {
     private static final long IN_SIZE = ZstdNative.cStreamInSize();
     private static final long OUT_SIZE = ZstdNative.cStreamOutSize();
+    /** Most heap bytes one critical call reads or writes (zstdjava.criticalHeapLimit, at least 4 KiB). */
+    static final long HEAP_WINDOW = Math.max(ZstdNative.HEAP_CRITICAL_LIMIT, 4096);
 
     private final Native state;
     private final Guard guard;
@@ -141,7 +145,7 @@ public final class ZstdCompressStream implements AutoCloseable {
      * Takes input from {@code src} and flushes ({@code ZSTD_e_flush}): once it returns 0, everything given so far
      * is in the output as complete blocks a decoder can read, and the frame stays open.
      *
-     * @return bytes still waiting in zstd; call again with more output space until 0
+     * @return 0 when done; otherwise call again with the input not yet consumed and more output space
      */
     public long flush(MemorySegment src, MemorySegment dst) {
         return step(src, 0, src.byteSize(), dst, 0, dst.byteSize(), ZstdNative.E_FLUSH);
@@ -151,7 +155,8 @@ public final class ZstdCompressStream implements AutoCloseable {
      * Takes input from {@code src} and ends the frame ({@code ZSTD_e_end}); once it returns 0 the frame is complete
      * and the next call starts a new one.
      *
-     * @return bytes still waiting in zstd; call again with more output space (and no new input) until 0
+     * @return 0 when the frame is complete; otherwise call again with the input not yet consumed (and no new input)
+     *         and more output space
      */
     public long end(MemorySegment src, MemorySegment dst) {
         return step(src, 0, src.byteSize(), dst, 0, dst.byteSize(), ZstdNative.E_END);
@@ -193,14 +198,28 @@ public final class ZstdCompressStream implements AutoCloseable {
             if (workers > 0 && (!src.isNative() || !dst.isNative())) {
                 r = staged(src, srcStart, srcEnd, dst, dstStart, dstEnd, op);
             } else {
+                boolean heap = !src.isNative() || !dst.isNative();
+                long sEnd = srcEnd;
+                long dEnd = dstEnd;
+                int callOp = op;
+                if (heap) { // bound the critical call: at most HEAP_WINDOW bytes in and out
+                    if (srcEnd - srcStart > HEAP_WINDOW) {
+                        sEnd = srcStart + HEAP_WINDOW;
+                        callOp = ZstdNative.E_CONTINUE; // flush or end only once the last input is in reach
+                    }
+                    dEnd = Math.min(dstEnd, dstStart + HEAP_WINDOW);
+                }
                 MemorySegment pos = state.pos;
                 pos.set(ValueLayout.JAVA_LONG, 0, dstStart);
                 pos.set(ValueLayout.JAVA_LONG, 8, srcStart);
-                boolean critical = workers == 0 && (!src.isNative() || !dst.isNative()
-                        || (srcEnd - srcStart) + (dstEnd - dstStart) < ZstdNative.CRITICAL_LIMIT);
-                r = ZstdNative.compressStream2(state.cctx, dst, dstEnd, pos, src, srcEnd, state.srcPos, op, critical);
+                boolean critical = workers == 0
+                        && (heap || (sEnd - srcStart) + (dEnd - dstStart) < ZstdNative.CRITICAL_LIMIT);
+                r = ZstdNative.compressStream2(state.cctx, dst, dEnd, pos, src, sEnd, state.srcPos, callOp, critical);
                 consumed = pos.get(ValueLayout.JAVA_LONG, 8) - srcStart;
                 produced = pos.get(ValueLayout.JAVA_LONG, 0) - dstStart;
+                if (callOp != op && !ZstdNative.isError(r)) {
+                    r = Math.max(r, 1); // input is left, so the flush or end is not done
+                }
             }
             if (ZstdNative.isError(r)) {
                 ZstdNative.cctxReset(state.cctx, ZstdNative.RESET_SESSION_ONLY);

@@ -24,8 +24,10 @@ import java.util.Objects;
  * <p><b>End of input:</b> {@link #isFrameComplete()} tells whether the input so far ended exactly on a frame
  * boundary; input that stops inside a frame is truncated.
  *
- * <p><b>Memory:</b> heap segments are read and written in place through critical downcalls; native segments use
- * regular calls for large work. <b>Thread safety:</b> one call at a time; a concurrent call or a call after
+ * <p><b>Memory:</b> heap segments are read and written in place through critical downcalls, each on at most
+ * {@code zstdjava.criticalHeapLimit} bytes (default 1 MiB) of input and of output so that no call holds off the
+ * garbage collector for long (a call on larger heap segments makes partial progress); native segments use regular
+ * calls for large work. <b>Thread safety:</b> one call at a time; a concurrent call or a call after
  * {@link #close()} throws {@link IllegalStateException}. <b>Allocation:</b> none per call. Unclosed instances are
  * freed by a {@link java.lang.ref.Cleaner}.
  */
@@ -179,11 +181,15 @@ public final class ZstdDecompressStream implements AutoCloseable {
                 int id = ZstdNative.getDictIdFromFrame(src.asSlice(srcStart, srcEnd - srcStart), srcEnd - srcStart);
                 frameDict = id != 0 ? id & 0xFFFFFFFFL : srcEnd - srcStart >= HEADER_MAX ? 0 : DictionaryErrors.UNKNOWN;
             }
+            boolean heap = !src.isNative() || !dst.isNative();
+            if (heap) { // bound the critical call: at most HEAP_WINDOW bytes in and out
+                srcEnd = Math.min(srcEnd, srcStart + ZstdCompressStream.HEAP_WINDOW);
+                dstEnd = Math.min(dstEnd, dstStart + ZstdCompressStream.HEAP_WINDOW);
+            }
             MemorySegment pos = state.pos;
             pos.set(ValueLayout.JAVA_LONG, 0, dstStart);
             pos.set(ValueLayout.JAVA_LONG, 8, srcStart);
-            boolean critical = !src.isNative() || !dst.isNative()
-                    || (srcEnd - srcStart) + (dstEnd - dstStart) < ZstdNative.CRITICAL_LIMIT;
+            boolean critical = heap || (srcEnd - srcStart) + (dstEnd - dstStart) < ZstdNative.CRITICAL_LIMIT;
             long r = ZstdNative.decompressStream(state.dctx, dst, dstEnd, pos, src, srcEnd, state.srcPos, critical);
             if (ZstdNative.isError(r)) {
                 ZstdNative.dctxReset(state.dctx, ZstdNative.RESET_SESSION_ONLY);

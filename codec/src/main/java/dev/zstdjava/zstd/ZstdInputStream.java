@@ -25,14 +25,13 @@ import java.util.Objects;
  *
  * <p><b>Thread safety:</b> not thread-safe (one reader). <b>Allocation:</b> one input buffer of
  * {@link ZstdDecompressStream#recommendedInputSize()} bytes per stream; output is decoded straight into the caller's
- * array (critical downcalls, at most 1 MiB per call), so no byte is copied in Java.
+ * array (critical downcalls of at most {@code zstdjava.criticalHeapLimit} bytes, default 1 MiB), so no byte is
+ * copied in Java.
  *
  * <p><b>Errors:</b> I/O failures of the underlying stream are {@link IOException}s; malformed, truncated or
  * wrong-dictionary data gives a {@link ZstdException} (unchecked) whose message says what and where.
  */
 public final class ZstdInputStream extends InputStream {
-    private static final int MAX_CALL_OUTPUT = 1 << 20;
-
     private final InputStream in;
     private final ZstdDecompressStream stream;
     private final boolean owned;
@@ -112,7 +111,7 @@ public final class ZstdInputStream extends InputStream {
             return 0;
         }
         MemorySegment dst = segment(b);
-        long dstEnd = off + Math.min(len, MAX_CALL_OUTPUT);
+        long dstEnd = (long) off + len;
         while (true) {
             stream.step(bufSeg, inPos, inLen, dst, off, dstEnd);
             inPos += (int) stream.consumed();

@@ -358,6 +358,42 @@ class ZstdStreamTest {
     }
 
     @Test
+    void largeHeapSegmentsProgressInBoundedStepsAndEndOneFrame() throws IOException {
+        byte[] data = data(5_000_000, 99);
+        byte[] out = new byte[(int) Zstd.compressBound(data.length)];
+        int calls = 0;
+        long in = 0;
+        long at = 0;
+        try (ZstdCompressStream c = ZstdCompressStream.create(1)) {
+            long left;
+            do {
+                left = c.end(MemorySegment.ofArray(data).asSlice(in), MemorySegment.ofArray(out).asSlice(at));
+                assertTrue(c.consumed() <= ZstdCompressStream.HEAP_WINDOW && c.produced() <= ZstdCompressStream.HEAP_WINDOW);
+                in += c.consumed();
+                at += c.produced();
+                calls++;
+            } while (left != 0);
+        }
+        assertEquals(data.length, in);
+        assertTrue(calls > data.length / ZstdCompressStream.HEAP_WINDOW, calls + " calls");
+        byte[] frame = Arrays.copyOf(out, (int) at);
+        assertEquals(at, ZstdFrame.compressedSize(frame, 0, frame.length), "one frame");
+        byte[] back = new byte[data.length];
+        long got = 0;
+        long used = 0;
+        try (ZstdDecompressStream d = ZstdDecompressStream.create()) {
+            while (used < frame.length || !d.isFrameComplete()) {
+                d.decompress(MemorySegment.ofArray(frame).asSlice(used), MemorySegment.ofArray(back).asSlice(got));
+                assertTrue(d.produced() <= ZstdCompressStream.HEAP_WINDOW);
+                used += d.consumed();
+                got += d.produced();
+            }
+        }
+        assertEquals(data.length, got);
+        assertArrayEquals(data, back);
+    }
+
+    @Test
     void segmentFlushReturnsZeroWhenDone() {
         byte[] data = new byte[100_000];
         Arrays.fill(data, (byte) 'x');
