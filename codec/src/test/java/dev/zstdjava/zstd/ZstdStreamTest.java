@@ -394,6 +394,42 @@ class ZstdStreamTest {
     }
 
     @Test
+    void segmentCallsAllocateNothing() throws ReflectiveOperationException {
+        // through reflection: the test sources are compiled as part of the module, which does not read
+        // java.management; the tests run on the class path
+        Object threads = Class.forName("java.lang.management.ManagementFactory").getMethod("getThreadMXBean")
+                .invoke(null);
+        var allocatedBytes = Class.forName("com.sun.management.ThreadMXBean")
+                .getMethod("getThreadAllocatedBytes", long.class);
+        long id = Thread.currentThread().threadId();
+        try (ZstdCompressStream c = ZstdCompressStream.create(1); ZstdDecompressStream d = ZstdDecompressStream.create();
+             Arena a = Arena.ofConfined()) {
+            byte[] heapIn = new byte[64];
+            MemorySegment[] srcs = {a.allocate(64), MemorySegment.ofArray(heapIn)};
+            MemorySegment[] dsts = {a.allocate(4096), MemorySegment.ofArray(new byte[4096])};
+            MemorySegment back = a.allocate(4096);
+            for (int kind = 0; kind < 2; kind++) {
+                MemorySegment src = srcs[kind];
+                MemorySegment dst = dsts[kind];
+                MemorySegment empty = dst.asSlice(0, 0);
+                long before = 0;
+                for (int i = 0; i < 60_000; i++) {
+                    if (i == 50_000) {
+                        before = (long) allocatedBytes.invoke(threads, id);
+                    }
+                    c.flush(src, dst);
+                    d.decompress(empty, back);
+                }
+                long allocated = (long) allocatedBytes.invoke(threads, id) - before;
+                System.out.println("segment stream calls, " + (kind == 0 ? "native" : "heap") + " memory: "
+                        + allocated + " bytes allocated in 20,000 calls");
+                // 10,000 x (flush + decompress): nothing but the measuring call's own boxing
+                assertTrue(allocated < 1024, (kind == 0 ? "native" : "heap") + ": " + allocated + " bytes");
+            }
+        }
+    }
+
+    @Test
     void segmentFlushReturnsZeroWhenDone() {
         byte[] data = new byte[100_000];
         Arrays.fill(data, (byte) 'x');
