@@ -43,6 +43,8 @@ public final class ZstdInputStream extends InputStream {
     private long compressedRead;
     private boolean continuous;
     private boolean closed;
+    /** Set when a read failed: the decoder lost its place, so later reads must not make up data. */
+    private Throwable failure;
     private byte[] lastArray;
     private MemorySegment lastSeg;
 
@@ -107,9 +109,21 @@ public final class ZstdInputStream extends InputStream {
         if (closed) {
             throw new IOException("ZstdInputStream is closed");
         }
+        if (failure != null) {
+            throw new IOException("ZstdInputStream failed earlier: " + failure, failure);
+        }
         if (len == 0) {
             return 0;
         }
+        try {
+            return read0(b, off, len);
+        } catch (IOException | RuntimeException | Error e) {
+            failure = e;
+            throw e;
+        }
+    }
+
+    private int read0(byte[] b, int off, int len) throws IOException {
         MemorySegment dst = segment(b);
         long dstEnd = (long) off + len;
         while (true) {

@@ -44,6 +44,8 @@ public final class ZstdOutputStream extends OutputStream {
     private byte[] lastArray;
     private MemorySegment lastSeg;
     private boolean closed;
+    /** Set when a write failed: the frame is broken, so nothing more may be appended to it. */
+    private Throwable failure;
 
     /** Compresses at zstd's default level into {@code out}. */
     public ZstdOutputStream(OutputStream out) {
@@ -95,10 +97,15 @@ public final class ZstdOutputStream extends OutputStream {
         MemorySegment src = segment(b);
         long p = off;
         long end = (long) off + len;
-        while (p < end) {
-            stream.step(src, p, Math.min(end, p + IN_CHUNK), bufSeg, 0, buf.length, ZstdNative.E_CONTINUE);
-            p += stream.consumed();
-            drain();
+        try {
+            while (p < end) {
+                stream.step(src, p, Math.min(end, p + IN_CHUNK), bufSeg, 0, buf.length, ZstdNative.E_CONTINUE);
+                p += stream.consumed();
+                drain();
+            }
+        } catch (IOException | RuntimeException | Error e) {
+            failure = e;
+            throw e;
         }
     }
 
@@ -106,11 +113,19 @@ public final class ZstdOutputStream extends OutputStream {
     @Override
     public void flush() throws IOException {
         ensureOpen();
-        finishBlocks(ZstdNative.E_FLUSH);
+        try {
+            finishBlocks(ZstdNative.E_FLUSH);
+        } catch (IOException | RuntimeException | Error e) {
+            failure = e;
+            throw e;
+        }
         out.flush();
     }
 
-    /** Ends the frame, writes it out and closes the underlying stream (and the owned context). Idempotent. */
+    /**
+     * Ends the frame, writes it out and closes the underlying stream (and the owned context). After a failed write
+     * the frame is not ended (it would hide the loss); the underlying stream is closed all the same. Idempotent.
+     */
     @Override
     public void close() throws IOException {
         if (closed) {
@@ -118,8 +133,10 @@ public final class ZstdOutputStream extends OutputStream {
         }
         closed = true;
         try (OutputStream o = out) {
-            finishBlocks(ZstdNative.E_END);
-            o.flush();
+            if (failure == null) {
+                finishBlocks(ZstdNative.E_END);
+                o.flush();
+            }
         } finally {
             if (owned) {
                 stream.close();
@@ -153,6 +170,9 @@ public final class ZstdOutputStream extends OutputStream {
     private void ensureOpen() throws IOException {
         if (closed) {
             throw new IOException("ZstdOutputStream is closed");
+        }
+        if (failure != null) {
+            throw new IOException("ZstdOutputStream failed earlier, the frame is incomplete: " + failure, failure);
         }
     }
 }

@@ -165,6 +165,12 @@ class ZstdStreamTest {
             ZstdException e = assertThrows(ZstdException.class, () -> decompress(part, 4096), "cut at " + cut);
             assertTrue(e.getMessage().contains("truncated"), e.getMessage());
         }
+        // after the error the stream stays failed instead of decoding from a lost position
+        try (ZstdInputStream in = new ZstdInputStream(new ByteArrayInputStream(Arrays.copyOf(frame, 100)))) {
+            assertThrows(ZstdException.class, () -> readAll(in, 4096));
+            IOException again = assertThrows(IOException.class, in::read);
+            assertTrue(again.getCause() instanceof ZstdException, again.toString());
+        }
         // a complete frame followed by a truncated one
         byte[] two = Arrays.copyOf(frame, frame.length * 2 - 3);
         System.arraycopy(frame, 0, two, frame.length, frame.length - 3);
@@ -253,6 +259,35 @@ class ZstdStreamTest {
             }
             assertArrayEquals(new byte[] {1, 2, 3}, Zstd.decompress(bytes.toByteArray()));
         }
+    }
+
+    @Test
+    void failedWriteLeavesTheFrameUnended() throws IOException {
+        ByteArrayOutputStream sink = new ByteArrayOutputStream();
+        OutputStream flaky = new OutputStream() {
+            int writes;
+
+            @Override
+            public void write(int b) {
+                sink.write(b);
+            }
+
+            @Override
+            public void write(byte[] b, int off, int len) throws IOException {
+                if (++writes == 2) {
+                    throw new IOException("disk full");
+                }
+                sink.write(b, off, len);
+            }
+        };
+        ZstdOutputStream out = new ZstdOutputStream(flaky, 1);
+        byte[] data = data(2_000_000, 3);
+        assertThrows(IOException.class, () -> out.write(data));
+        IOException again = assertThrows(IOException.class, () -> out.write(1));
+        assertTrue(again.getMessage().contains("disk full"), again.getMessage());
+        out.close();
+        // what reached the sink is a frame with a hole: never a clean, complete-looking frame
+        assertThrows(ZstdException.class, () -> decompress(sink.toByteArray(), 65536));
     }
 
     @Test
