@@ -1,0 +1,238 @@
+package dev.zstdjava.bench.e2e;
+
+import dev.zstdjava.lettuce.CompressingCodec;
+import dev.zstdjava.lettuce.CompressionBackend;
+import dev.zstdjava.lettuce.CompressionConfig;
+import glide.api.GlideClient;
+import glide.api.models.Batch;
+import glide.api.models.GlideString;
+import glide.api.models.configuration.CompressionConfiguration;
+import glide.api.models.configuration.GlideClientConfiguration;
+import glide.api.models.configuration.NodeAddress;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.codec.ByteArrayCodec;
+import io.lettuce.core.codec.CompressionCodec;
+import io.lettuce.core.codec.RedisCodec;
+import io.lettuce.core.output.StatusOutput;
+import io.lettuce.core.output.ValueOutput;
+import io.lettuce.core.protocol.AsyncCommand;
+import io.lettuce.core.protocol.Command;
+import io.lettuce.core.protocol.CommandArgs;
+import io.lettuce.core.protocol.CommandType;
+import io.lettuce.core.protocol.RedisCommand;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/** The clients the benchmark compares, behind one blocking batch interface (callers are virtual threads). */
+final class Clients {
+    private static final long TIMEOUT_S = 60;
+
+    private Clients() {}
+
+    /** Every client in the comparison. {@code family} + {@code backend} pair a compressed client with its plain twin. */
+    enum Kind {
+        LETTUCE("lettuce", "Lettuce, no compression (baseline)", "lettuce", null),
+        LETTUCE_ZSTD("lettuce-zstd", "Lettuce + zstd-java, zstd level 3", "lettuce", "zstd"),
+        LETTUCE_LZ4("lettuce-lz4", "Lettuce + zstd-java, lz4 level 0", "lettuce", "lz4"),
+        LETTUCE_GZIP("lettuce-gzip", "Lettuce's own CompressionCodec, GZIP", "lettuce", "gzip"),
+        GLIDE("glide", "Java GLIDE 2.5.2-rc1, no compression", "glide", null),
+        GLIDE_ZSTD("glide-zstd", "Java GLIDE 2.5.2-rc1, zstd level 3", "glide", "zstd"),
+        GLIDE_LZ4("glide-lz4", "Java GLIDE 2.5.2-rc1, lz4 level 0", "glide", "lz4");
+
+        final String id;
+        final String label;
+        final String family;
+        final String backend;
+
+        Kind(String id, String label, String family, String backend) {
+            this.id = id;
+            this.label = label;
+            this.family = family;
+            this.backend = backend;
+        }
+
+        boolean glide() {
+            return family.equals("glide");
+        }
+
+        /** @return the same client without compression */
+        Kind plainTwin() {
+            return glide() ? GLIDE : LETTUCE;
+        }
+
+        static Kind byId(String id) {
+            for (Kind k : values()) {
+                if (k.id.equalsIgnoreCase(id.trim())) {
+                    return k;
+                }
+            }
+            throw new IllegalArgumentException("unknown client '" + id + "'; known: lettuce, lettuce-zstd, "
+                    + "lettuce-lz4, lettuce-gzip, glide, glide-zstd, glide-lz4");
+        }
+    }
+
+    /** A connected client: SET or GET a batch of {@code n} keys as one pipeline, blocking until every reply is in. */
+    interface Kv extends AutoCloseable {
+        void set(byte[][] keys, byte[][] values, int n) throws Exception;
+
+        /** @return the values read, null where a key is missing */
+        byte[][] get(byte[][] keys, int n) throws Exception;
+
+        @Override
+        void close();
+    }
+
+    static Kv open(Kind kind, RedisClient lettuce, String host, int port) throws Exception {
+        return switch (kind) {
+            case LETTUCE -> new LettuceKv(lettuce, ByteArrayCodec.INSTANCE);
+            case LETTUCE_ZSTD -> new LettuceKv(lettuce, CompressingCodec.wrap(ByteArrayCodec.INSTANCE,
+                    CompressionConfig.builder().backend(CompressionBackend.ZSTD).level(3).build()));
+            case LETTUCE_LZ4 -> new LettuceKv(lettuce, CompressingCodec.wrap(ByteArrayCodec.INSTANCE,
+                    CompressionConfig.builder().backend(CompressionBackend.LZ4).level(0).build()));
+            case LETTUCE_GZIP -> new LettuceKv(lettuce,
+                    CompressionCodec.valueCompressor(ByteArrayCodec.INSTANCE, CompressionCodec.CompressionType.GZIP));
+            case GLIDE -> new GlideKv(host, port, null, 0);
+            case GLIDE_ZSTD -> new GlideKv(host, port, glide.api.models.configuration.CompressionBackend.ZSTD, 3);
+            case GLIDE_LZ4 -> new GlideKv(host, port, glide.api.models.configuration.CompressionBackend.LZ4, 0);
+        };
+    }
+
+    /**
+     * One Lettuce connection (Lettuce multiplexes every caller on it). A batch is dispatched as one write and one
+     * flush ({@code StatefulConnection.dispatch(Collection)}), which is Lettuce's pipelining.
+     */
+    static final class LettuceKv implements Kv {
+        private final StatefulRedisConnection<byte[], byte[]> conn;
+        private final RedisCodec<byte[], byte[]> codec;
+
+        LettuceKv(RedisClient client, RedisCodec<byte[], byte[]> codec) {
+            this.codec = codec;
+            this.conn = client.connect(codec);
+        }
+
+        @Override
+        public void set(byte[][] keys, byte[][] values, int n) throws Exception {
+            List<AsyncCommand<byte[], byte[], String>> cmds = new ArrayList<>(n);
+            for (int i = 0; i < n; i++) {
+                CommandArgs<byte[], byte[]> args = new CommandArgs<>(codec).addKey(keys[i]).addValue(values[i]);
+                cmds.add(new AsyncCommand<>(new Command<>(CommandType.SET, new StatusOutput<>(codec), args)));
+            }
+            dispatch(cmds);
+            for (AsyncCommand<byte[], byte[], String> c : cmds) {
+                String r = c.get(TIMEOUT_S, TimeUnit.SECONDS);
+                if (!"OK".equals(r)) {
+                    throw new IllegalStateException("SET replied " + r);
+                }
+            }
+        }
+
+        @Override
+        public byte[][] get(byte[][] keys, int n) throws Exception {
+            List<AsyncCommand<byte[], byte[], byte[]>> cmds = new ArrayList<>(n);
+            for (int i = 0; i < n; i++) {
+                CommandArgs<byte[], byte[]> args = new CommandArgs<>(codec).addKey(keys[i]);
+                cmds.add(new AsyncCommand<>(new Command<>(CommandType.GET, new ValueOutput<>(codec), args)));
+            }
+            dispatch(cmds);
+            byte[][] out = new byte[n][];
+            for (int i = 0; i < n; i++) {
+                out[i] = cmds.get(i).get(TIMEOUT_S, TimeUnit.SECONDS);
+            }
+            return out;
+        }
+
+        @SuppressWarnings({"unchecked", "rawtypes"})
+        private <T> void dispatch(List<AsyncCommand<byte[], byte[], T>> cmds) {
+            if (cmds.size() == 1) {
+                conn.dispatch(cmds.get(0));
+            } else {
+                conn.dispatch((List<? extends RedisCommand<byte[], byte[], ?>>) (List) cmds);
+            }
+        }
+
+        @Override
+        public void close() {
+            conn.close();
+        }
+    }
+
+    /**
+     * One Java GLIDE client (one multiplexed connection). A batch is a non-atomic {@link Batch} (GLIDE's pipeline)
+     * with binary output; a single request is a plain {@code set}/{@code get}.
+     */
+    static final class GlideKv implements Kv {
+        private final GlideClient client;
+
+        GlideKv(String host, int port, glide.api.models.configuration.CompressionBackend backend, int level)
+                throws Exception {
+            GlideClientConfiguration.GlideClientConfigurationBuilder<?, ?> b = GlideClientConfiguration.builder()
+                    .address(NodeAddress.builder().host(host).port(port).build())
+                    .requestTimeout(30_000)
+                    .inflightRequestsLimit(100_000);
+            if (backend != null) {
+                b.compressionConfiguration(CompressionConfiguration.builder().enabled(true).backend(backend)
+                        .compressionLevel(level).build());
+            }
+            this.client = GlideClient.createClient(b.build()).get(60, TimeUnit.SECONDS);
+        }
+
+        @Override
+        public void set(byte[][] keys, byte[][] values, int n) throws Exception {
+            if (n == 1) {
+                String r = client.set(GlideString.of(keys[0]), GlideString.of(values[0])).get(TIMEOUT_S, TimeUnit.SECONDS);
+                if (!"OK".equals(r)) {
+                    throw new IllegalStateException("SET replied " + r);
+                }
+                return;
+            }
+            Batch batch = new Batch(false).withBinaryOutput();
+            for (int i = 0; i < n; i++) {
+                batch.set(GlideString.of(keys[i]), GlideString.of(values[i]));
+            }
+            Object[] r = client.exec(batch, true).get(TIMEOUT_S, TimeUnit.SECONDS);
+            if (r == null || r.length != n) {
+                throw new IllegalStateException("pipeline of " + n + " SETs returned " + (r == null ? "null" : r.length + " replies"));
+            }
+            for (Object o : r) {
+                String s = o instanceof GlideString g ? g.getString() : String.valueOf(o);
+                if (!"OK".equals(s)) {
+                    throw new IllegalStateException("SET replied " + s);
+                }
+            }
+        }
+
+        @Override
+        public byte[][] get(byte[][] keys, int n) throws Exception {
+            byte[][] out = new byte[n][];
+            if (n == 1) {
+                GlideString g = client.get(GlideString.of(keys[0])).get(TIMEOUT_S, TimeUnit.SECONDS);
+                out[0] = g == null ? null : g.getBytes();
+                return out;
+            }
+            Batch batch = new Batch(false).withBinaryOutput();
+            for (int i = 0; i < n; i++) {
+                batch.get(GlideString.of(keys[i]));
+            }
+            Object[] r = client.exec(batch, true).get(TIMEOUT_S, TimeUnit.SECONDS);
+            if (r == null || r.length != n) {
+                throw new IllegalStateException("pipeline of " + n + " GETs returned " + (r == null ? "null" : r.length + " replies"));
+            }
+            for (int i = 0; i < n; i++) {
+                out[i] = r[i] instanceof GlideString g ? g.getBytes() : null;
+            }
+            return out;
+        }
+
+        @Override
+        public void close() {
+            try {
+                client.close();
+            } catch (Exception e) {
+                throw new IllegalStateException("closing GLIDE client", e);
+            }
+        }
+    }
+}
