@@ -30,13 +30,13 @@ final class Charts {
      */
     static void bars(Path file, String title, String yLabel, List<String> groups, List<String> series,
                      double[][] values, double reference, boolean percent) throws IOException {
-        int groupWidth = Math.max(60, series.size() * 12 + 16);
+        int groupWidth = Math.max(70, series.size() * 14 + 20);
         int left = 80;
         int right = 30;
         int top = 60;
         int bottom = 130;
         int plotW = groups.size() * groupWidth;
-        int width = Math.max(700, left + plotW + right);
+        int width = Math.max(1000, left + plotW + right);
         int height = 520;
         int plotH = height - top - bottom;
         BufferedImage img = new BufferedImage(width, height, BufferedImage.TYPE_INT_RGB);
@@ -68,7 +68,7 @@ final class Charts {
             java.util.function.DoubleUnaryOperator y = v -> top + plotH - (v - lo) / (hi - lo) * plotH;
 
             g.setColor(Color.BLACK);
-            g.setFont(new Font(Font.SANS_SERIF, Font.BOLD, 16));
+            g.setFont(new Font(Font.SANS_SERIF, Font.BOLD, 15));
             g.drawString(title, left, 28);
 
             // grid and axis labels

@@ -203,7 +203,8 @@ final class Report {
                 + "batch) and waiting for its replies. Lettuce pipelines by dispatching the batch's commands in one "
                 + "write and flush on its one shared connection; GLIDE sends a non-atomic `Batch` (its pipeline) on "
                 + "its one multiplexed connection. Latency is per request: a batch counts once, from sending to its "
-                + "last reply.");
+                + "last reply. Lettuce encodes and decodes values (so compresses and decompresses) on the connection's "
+                + "event-loop thread, for every codec.");
         line("- CPU per op: CPU time of the whole benchmark process (all client threads, GC, GLIDE's native "
                 + "threads) during the phase, divided by the commands. Wire bytes: the server's "
                 + "`total_net_input_bytes` (SET phase) and `total_net_output_bytes` (GET phase) growth per command. "
