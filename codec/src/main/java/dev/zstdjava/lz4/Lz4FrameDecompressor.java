@@ -310,8 +310,8 @@ public final class Lz4FrameDecompressor implements AutoCloseable {
             }
             state.dstSize.set(ValueLayout.JAVA_LONG, 0, outAvail);
             state.srcSize.set(ValueLayout.JAVA_LONG, 0, inAvail);
-            long r = Lz4Native.decompress(state.dctx, dst.asSlice(outPos), state.dstSize, src.asSlice(inPos),
-                    state.srcSize, critical);
+            long r = Lz4Native.decompress(state.dctx, outPos == 0 ? dst : dst.asSlice(outPos), state.dstSize,
+                    inPos == 0 ? src : src.asSlice(inPos), state.srcSize, critical);
             long wrote = state.dstSize.get(ValueLayout.JAVA_LONG, 0);
             long read = state.srcSize.get(ValueLayout.JAVA_LONG, 0);
             if (Lz4Native.isError(r)) {

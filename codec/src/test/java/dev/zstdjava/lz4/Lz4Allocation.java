@@ -21,6 +21,18 @@ final class Lz4Allocation {
 
     private Lz4Allocation() {}
 
+    /** @return heap bytes per run of {@code op}, measured after as many warm-up runs (so the JIT has compiled it) */
+    static long perCall(Runnable op, int runs) {
+        for (int i = 0; i < runs; i++) {
+            op.run();
+        }
+        long before = currentThreadAllocatedBytes();
+        for (int i = 0; i < runs; i++) {
+            op.run();
+        }
+        return (currentThreadAllocatedBytes() - before) / runs;
+    }
+
     static long currentThreadAllocatedBytes() {
         try {
             return (long) ALLOCATED.invoke(BEAN);
