@@ -214,6 +214,12 @@ class Lz4BadInputTest {
             DecompressionLimitException limit = assertThrows(DecompressionLimitException.class, () -> d.decompress(huge));
             assertEquals(1L << 40, limit.size());
             assertEquals(Lz4Frame.DEFAULT_MAX_DECOMPRESSED_SIZE, limit.limit());
+            // under the limit but impossible for this input: refused without allocating the claimed 400 MB
+            byte[] forged = withContentSize(frame, 400_000_000);
+            long allocated = Lz4Allocation.currentThreadAllocatedBytes();
+            Lz4Exception e = assertThrows(Lz4Exception.class, () -> d.decompress(forged));
+            assertTrue(Lz4Allocation.currentThreadAllocatedBytes() - allocated < 1 << 20, "no large allocation");
+            assertTrue(e.getMessage().contains("impossible"), e.getMessage());
         }
     }
 
