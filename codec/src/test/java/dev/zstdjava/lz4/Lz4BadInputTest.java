@@ -333,4 +333,43 @@ class Lz4BadInputTest {
         in.close();
         assertThrows(IOException.class, in::read);
     }
+
+    @Test
+    void streamsStayFailedAfterAnError() throws IOException {
+        ByteArrayOutputStream sink = new ByteArrayOutputStream();
+        java.io.OutputStream flaky = new java.io.OutputStream() {
+            int writes;
+
+            @Override
+            public void write(int b) {
+                sink.write(b);
+            }
+
+            @Override
+            public void write(byte[] b, int off, int len) throws IOException {
+                if (++writes == 3) {
+                    throw new IOException("disk full");
+                }
+                sink.write(b, off, len);
+            }
+        };
+        byte[] data = TestData.generate(Kind.TEXT, 1_000_000, 3);
+        Lz4FrameOutputStream out = new Lz4FrameOutputStream(flaky);
+        assertThrows(IOException.class, () -> out.write(data));
+        IOException again = assertThrows(IOException.class, () -> out.write(1));
+        assertTrue(again.getMessage().contains("disk full"), again.getMessage());
+        assertThrows(IOException.class, out::flush);
+        assertThrows(IOException.class, out::close, "close reports the incomplete frame");
+        Lz4Exception truncated = assertThrows(Lz4Exception.class, () -> Lz4Frame.decompress(sink.toByteArray()));
+        assertTrue(truncated.getMessage().contains("truncated"), "the frame was left unended: " + truncated);
+
+        byte[] frame = Lz4Frame.compress(data);
+        byte[] corrupt = frame.clone();
+        corrupt[corrupt.length / 2] ^= 0x40;
+        try (InputStream in = new Lz4FrameInputStream(new ByteArrayInputStream(corrupt))) {
+            assertThrows(Lz4Exception.class, in::readAllBytes);
+            IOException later = assertThrows(IOException.class, in::read);
+            assertTrue(later.getCause() instanceof Lz4Exception, later.toString());
+        }
+    }
 }
