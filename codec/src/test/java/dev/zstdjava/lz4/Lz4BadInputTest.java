@@ -112,6 +112,9 @@ class Lz4BadInputTest {
                 assertTrue(e.getMessage().contains("maxCompressedLength(10000) = " + Lz4.maxCompressedLength(10_000)),
                         e.getMessage());
                 assertThrows(Lz4Exception.class, () -> x.compress(MemorySegment.ofArray(random), MemorySegment.ofArray(new byte[0])));
+                try (Lz4Compressor fresh = Lz4Compressor.create(x.level())) {
+                    assertArrayEquals(fresh.compress(DATA), x.compress(DATA), "the same output after a failed call");
+                }
             }
             // lz4's int limits are checked in Java, before any native call (this segment has no real memory)
             MemorySegment huge = MemorySegment.NULL.reinterpret(Lz4.MAX_INPUT_SIZE + 1L);
