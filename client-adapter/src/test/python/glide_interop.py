@@ -5,7 +5,7 @@ usage: glide_interop.py MODE PORT BACKEND IN_FILE OUT_FILE
                   OUT_FILE gets GLIDE's statistics as JSON
            read:  GET every key of IN_FILE (the even ones with GET, the odd ones in one MGET);
                   OUT_FILE gets the entries read, a missing key as length -1
-  BACKEND  zstd | lz4 | none (no compression configured)
+  BACKEND  zstd | lz4 | none (no compression configured), optionally with a level: zstd:19, lz4:-5
 Entry files: repeated [u32 big-endian key length][key][i32 big-endian value length, -1 = nil][value].
 """
 import asyncio
@@ -52,7 +52,9 @@ def write_entries(path, entries):
 async def main(mode, port, backend, in_file, out_file):
     compression = None
     if backend != "none":
-        compression = CompressionConfiguration(enabled=True, backend=CompressionBackend[backend.upper()])
+        name, _, level = backend.partition(":")
+        compression = CompressionConfiguration(enabled=True, backend=CompressionBackend[name.upper()],
+                                               compression_level=int(level) if level else None)
     config = GlideClientConfiguration([NodeAddress("127.0.0.1", int(port))], compression=compression,
                                       request_timeout=10000)
     client = await GlideClient.create(config)
