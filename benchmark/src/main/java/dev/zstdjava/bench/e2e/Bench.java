@@ -69,7 +69,7 @@ final class Bench {
     }
 
     /** Measures one client in one cell; {@code keys.length} keys, value {@code i} is {@code values[i % values.length]}. */
-    Results.Row run(Clients.Kv kv, Clients.Kind kind, Results.Cell cell, byte[][] keys, byte[][] values,
+    Results.Row run(Clients.Kv kv, Clients.Kind kind, Results.Cell cell, int round, byte[][] keys, byte[][] values,
                     double seconds, double warmupSeconds) throws Exception {
         int warmKeys = Math.min(keys.length, 2000);
         deleteKeys(keys, keys.length);
@@ -85,7 +85,7 @@ final class Bench {
         String stored = storedForm(keys);
         long before = mismatches.get();
         Results.Phase get = phase(kv, cell, keys, keys.length, values, false, seconds, new Histogram(3), kind);
-        return new Results.Row(cell, kind, keys.length, set, get, memPerKey,
+        return new Results.Row(cell, kind, round, keys.length, set, get, memPerKey,
                 (double) (usedAfter - usedBefore) / keys.length, stored, mismatches.get() - before);
     }
 

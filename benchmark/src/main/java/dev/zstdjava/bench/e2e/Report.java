@@ -32,12 +32,44 @@ final class Report {
                 long mismatches, String firstMismatch) {}
 
     private final Meta meta;
+    private final List<Row> rawRows;
     private final List<Row> rows;
     private final StringBuilder md = new StringBuilder();
 
-    private Report(Meta meta, List<Row> rows) {
+    private Report(Meta meta, List<Row> rawRows) {
         this.meta = meta;
-        this.rows = rows;
+        this.rawRows = rawRows;
+        this.rows = combineRounds(rawRows);
+    }
+
+    /**
+     * @return one row per cell and client: each phase from its fastest round (interference from other processes
+     *         only ever slows a round down), memory averaged, mismatches summed
+     */
+    static List<Row> combineRounds(List<Row> raw) {
+        Map<String, List<Row>> groups = new java.util.LinkedHashMap<>();
+        for (Row r : raw) {
+            groups.computeIfAbsent(r.cell().label() + "|" + r.client().id, x -> new ArrayList<>()).add(r);
+        }
+        List<Row> out = new ArrayList<>();
+        for (List<Row> g : groups.values()) {
+            Row first = g.get(0);
+            Results.Phase set = first.set();
+            Results.Phase get = first.get();
+            double mem = 0;
+            double used = 0;
+            long mismatches = 0;
+            for (Row r : g) {
+                set = r.set().opsPerSec() > set.opsPerSec() ? r.set() : set;
+                get = r.get().opsPerSec() > get.opsPerSec() ? r.get() : get;
+                mem += r.memPerKey();
+                used += r.usedPerKey();
+                mismatches += r.mismatches();
+            }
+            out.add(new Row(first.cell(), first.client(), 0, first.keys(), set, get, mem / g.size(), used / g.size(),
+                    first.storedForm(), mismatches));
+        }
+        return out;
     }
 
     /** @return the Markdown file written */
@@ -195,6 +227,11 @@ final class Report {
         line("- Matrix: values " + String.join(", ", meta.datasets().stream().map(Datasets.Dataset::name).toList())
                 + "; requests in flight " + o.inflight + "; commands per pipelined batch " + o.batch + "; "
                 + o.keys + " keys per cell.");
+        if (o.rounds > 1) {
+            line("- The whole matrix ran " + o.rounds + " times (rounds); for each client and cell the tables show "
+                    + "each phase's fastest round (other processes can only slow a round down) and the mean memory. "
+                    + "The CSV has every round.");
+        }
         line(f("- Each client in each cell: %.2f s unmeasured SETs and GETs, then the SET phase (at least %.2f s and "
                 + "until every key is written), server memory, then the GET phase (at least %.2f s, every key read "
                 + "and checked). Before the matrix, %.2f s of SETs and GETs per client warm the JVM. The order of the "
@@ -473,15 +510,15 @@ final class Report {
 
     private String csv() {
         StringBuilder sb = new StringBuilder();
-        sb.append("dataset,inflight,batch,client,keys,set_ops,set_seconds,set_ops_per_s,set_p50_us,set_p99_us,"
+        sb.append("dataset,inflight,batch,client,round,keys,set_ops,set_seconds,set_ops_per_s,set_p50_us,set_p99_us,"
                 + "set_p999_us,set_cpu_us_per_op,set_net_in_bytes_per_op,get_ops,get_seconds,get_ops_per_s,get_p50_us,"
                 + "get_p99_us,get_p999_us,get_cpu_us_per_op,get_net_out_bytes_per_op,memory_usage_bytes_per_key,"
                 + "used_memory_bytes_per_key,stored_form,mismatches\n");
-        for (Row r : rows) {
+        for (Row r : rawRows) {
             Results.Phase s = r.set();
             Results.Phase g = r.get();
-            sb.append(f("%s,%d,%d,%s,%d,%d,%.4f,%.1f,%.1f,%.1f,%.1f,%.3f,%.1f,%d,%.4f,%.1f,%.1f,%.1f,%.1f,%.3f,%.1f,%.1f,%.1f,%s,%d%n",
-                    r.cell().dataset(), r.cell().inflight(), r.cell().batch(), r.client().id, r.keys(),
+            sb.append(f("%s,%d,%d,%s,%d,%d,%d,%.4f,%.1f,%.1f,%.1f,%.1f,%.3f,%.1f,%d,%.4f,%.1f,%.1f,%.1f,%.1f,%.3f,%.1f,%.1f,%.1f,%s,%d%n",
+                    r.cell().dataset(), r.cell().inflight(), r.cell().batch(), r.client().id, r.round(), r.keys(),
                     s.ops(), s.nanos() / 1e9, s.opsPerSec(), s.micros(50), s.micros(99), s.micros(99.9),
                     s.cpuMicrosPerOp(), s.inPerOp(),
                     g.ops(), g.nanos() / 1e9, g.opsPerSec(), g.micros(50), g.micros(99), g.micros(99.9),

@@ -53,7 +53,8 @@ final class Results {
      * @param usedPerKey    {@code used_memory} growth over the SET phase divided by the key count, bytes
      * @param storedForm    how sampled stored values look on the server (e.g. "zstd 100%")
      * @param mismatches    GETs that did not return what was written
+     * @param round         which pass over the matrix (1..), 0 for rows combining every round
      */
-    record Row(Cell cell, Clients.Kind client, int keys, Phase set, Phase get, double memPerKey, double usedPerKey,
-               String storedForm, long mismatches) {}
+    record Row(Cell cell, Clients.Kind client, int round, int keys, Phase set, Phase get, double memPerKey,
+               double usedPerKey, String storedForm, long mismatches) {}
 }

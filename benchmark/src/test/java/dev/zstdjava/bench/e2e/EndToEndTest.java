@@ -33,7 +33,7 @@ class EndToEndTest {
         int status;
         try (PrintStream err = new PrintStream(log, true, StandardCharsets.UTF_8)) {
             status = EndToEnd.run(new String[] {"--sizes", "100,json", "--inflight", "3", "--batch", "1,5",
-                    "--keys", "200", "--seconds", "0.05", "--warmup", "0.01", "--global-warmup", "0.05",
+                    "--keys", "200", "--rounds", "2", "--seconds", "0.05", "--warmup", "0.01", "--global-warmup", "0.05",
                     "--no-progress", "--out", out.toString()}, err);
         }
         String logText = log.toString(StandardCharsets.UTF_8);
@@ -42,6 +42,7 @@ class EndToEndTest {
 
         String md = Files.readString(out);
         assertTrue(md.contains("**0 mismatches**"), md);
+        assertTrue(md.contains("ran 2 times (rounds)"), md);
         assertFalse(md.contains("did not run here"), "a client did not run:\n" + md);
         for (Clients.Kind k : Clients.Kind.values()) {
             assertTrue(md.contains("| " + k.id + " |"), k.id + " missing from the report");
@@ -52,16 +53,18 @@ class EndToEndTest {
         }
 
         List<String> csv = Files.readAllLines(dir.resolve("e2e/results.csv"));
-        // header + 2 value sets x 1 in-flight x 2 batches x 7 clients
-        assertEquals(1 + 2 * 2 * Clients.Kind.values().length, csv.size(), String.join("\n", csv));
+        // header + 2 rounds x 2 value sets x 1 in-flight x 2 batches x 7 clients
+        assertEquals(1 + 2 * 2 * 2 * Clients.Kind.values().length, csv.size(), String.join("\n", csv));
+        assertEquals("round", csv.get(0).split(",")[4]);
         for (String line : csv.subList(1, csv.size())) {
             String[] f = line.split(",");
             assertEquals("0", f[f.length - 1], "mismatches in " + line);
-            assertTrue(Double.parseDouble(f[7]) > 0, "no SET throughput in " + line);
-            assertTrue(Long.parseLong(f[13]) >= 200, "fewer GETs than keys in " + line);
+            assertTrue(f[4].equals("1") || f[4].equals("2"), "round " + f[4]);
+            assertTrue(Double.parseDouble(f[8]) > 0, "no SET throughput in " + line);
+            assertTrue(Long.parseLong(f[14]) >= 200, "fewer GETs than keys in " + line);
             if (f[0].equals("json") && (f[3].endsWith("zstd") || f[3].endsWith("lz4"))) {
-                assertTrue(f[23].startsWith(f[3].endsWith("zstd") ? "zstd 100%" : "lz4 100%"),
-                        "json values not stored compressed by " + f[3] + ": " + f[23]);
+                assertTrue(f[24].startsWith(f[3].endsWith("zstd") ? "zstd 100%" : "lz4 100%"),
+                        "json values not stored compressed by " + f[3] + ": " + f[24]);
             }
         }
         for (String png : List.of("memory-saved.png", "set-throughput-ratio.png", "get-throughput-ratio.png")) {
@@ -100,7 +103,7 @@ class EndToEndTest {
                     public void close() {}
                 };
                 byte[][] values = Datasets.load("1k", Path.of(System.getProperty("zstdjava.corpus", "../shared/corpus"))).values();
-                Results.Row row = bench.run(lossy, Clients.Kind.LETTUCE_ZSTD, new Results.Cell("1 KiB", 2, 3),
+                Results.Row row = bench.run(lossy, Clients.Kind.LETTUCE_ZSTD, new Results.Cell("1 KiB", 2, 3), 1,
                         Bench.keys(50), values, 0.0, 0.0);
                 assertEquals(1, row.mismatches(), "the GET phase reads every key exactly once at 0 s");
                 assertEquals(1, bench.mismatches());
@@ -133,6 +136,28 @@ class EndToEndTest {
         }
         assertEquals("4 KiB", Datasets.load("4k", corpus).name());
         assertThrows(IllegalArgumentException.class, () -> Datasets.parseSize("big"));
+    }
+
+    @Test
+    void roundsCombineToEachPhasesFastestRound() {
+        Results.Cell cell = new Results.Cell("json", 1, 20);
+        org.HdrHistogram.Histogram h = new org.HdrHistogram.Histogram(3);
+        Results.Phase slowSet = new Results.Phase(1000, 2_000_000_000L, h, 0, 0, 0);
+        Results.Phase fastSet = new Results.Phase(1000, 1_000_000_000L, h, 0, 0, 0);
+        Results.Phase slowGet = new Results.Phase(1000, 4_000_000_000L, h, 0, 0, 0);
+        Results.Phase fastGet = new Results.Phase(1000, 3_000_000_000L, h, 0, 0, 0);
+        List<Results.Row> combined = Report.combineRounds(List.of(
+                new Results.Row(cell, Clients.Kind.LETTUCE_ZSTD, 1, 10, fastSet, slowGet, 600, 610, "zstd 100%", 0),
+                new Results.Row(cell, Clients.Kind.LETTUCE_ZSTD, 2, 10, slowSet, fastGet, 700, 630, "zstd 100%", 2),
+                new Results.Row(cell, Clients.Kind.LETTUCE, 1, 10, slowSet, slowGet, 2000, 2010, "plain 100%", 0)));
+        assertEquals(2, combined.size());
+        Results.Row z = combined.get(0);
+        assertSame(fastSet, z.set());
+        assertSame(fastGet, z.get());
+        assertEquals(650, z.memPerKey(), 1e-9);
+        assertEquals(620, z.usedPerKey(), 1e-9);
+        assertEquals(2, z.mismatches());
+        assertEquals(Clients.Kind.LETTUCE, combined.get(1).client());
     }
 
     @Test
