@@ -194,6 +194,7 @@ public final class EndToEnd {
 
     static int run(Options o, PrintStream err) throws Exception {
         Instant started = Instant.now();
+        double loadAtStart = java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
         List<Datasets.Dataset> datasets = new ArrayList<>();
         for (String s : o.sizes) {
             datasets.add(Datasets.load(s, o.corpus));
@@ -286,7 +287,7 @@ public final class EndToEnd {
                     }
                 }
             }
-            Report.Meta meta = new Report.Meta(o, started, Duration.between(started, Instant.now()), version,
+            Report.Meta meta = new Report.Meta(o, started, Duration.between(started, Instant.now()), loadAtStart, version,
                     serverDesc, datasets, kinds, unavailable, bench.mismatches(), bench.firstMismatch());
             Path written = Report.write(meta, rows);
             err.println("e2e: report written to " + written.toAbsolutePath().normalize());

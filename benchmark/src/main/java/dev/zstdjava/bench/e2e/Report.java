@@ -27,7 +27,8 @@ final class Report {
     static final int TARGET_BATCH = 20;
 
     /** Everything about the run except the rows. */
-    record Meta(EndToEnd.Options options, Instant started, Duration took, String serverVersion, String serverDesc,
+    record Meta(EndToEnd.Options options, Instant started, Duration took, double loadAtStart, String serverVersion,
+                String serverDesc,
                 List<Datasets.Dataset> datasets, List<Kind> clients, Map<Kind, String> unavailable,
                 long mismatches, String firstMismatch) {}
 
@@ -223,7 +224,8 @@ final class Report {
         line("- Server: " + meta.serverVersion() + ", " + meta.serverDesc() + ".");
         line("- Machine: " + os.getAvailableProcessors() + " CPUs, " + os.getName() + " " + os.getVersion() + " "
                 + os.getArch() + "; Java " + System.getProperty("java.vm.name") + " " + Runtime.version()
-                + f("; load average %.2f at the end of the run.", os.getSystemLoadAverage()));
+                + f("; load average %.2f at the start of the run, %.2f at the end.", meta.loadAtStart(),
+                os.getSystemLoadAverage()));
         line("- Matrix: values " + String.join(", ", meta.datasets().stream().map(Datasets.Dataset::name).toList())
                 + "; requests in flight " + o.inflight + "; commands per pipelined batch " + o.batch + "; "
                 + o.keys + " keys per cell.");
