@@ -30,9 +30,11 @@ final class Charts {
      */
     static void bars(Path file, String title, String yLabel, List<String> groups, List<String> series,
                      double[][] values, double reference, boolean percent) throws IOException {
-        int groupWidth = Math.max(70, series.size() * 14 + 20);
         int left = 80;
         int right = 30;
+        // groups fill at least a 1000-pixel-wide image; bars stay at most 40 pixels wide
+        int groupWidth = Math.max(Math.max(70, series.size() * 14 + 20),
+                Math.min(series.size() * 40 + 40, (1000 - left - right) / Math.max(1, groups.size())));
         int top = 60;
         int bottom = 130;
         int plotW = groups.size() * groupWidth;
@@ -88,7 +90,7 @@ final class Charts {
             g.setTransform(saved);
 
             // bars
-            int barW = Math.max(4, (groupWidth - 16) / Math.max(1, series.size()));
+            int barW = Math.min(40, Math.max(4, (groupWidth - 16) / Math.max(1, series.size())));
             for (int gi = 0; gi < groups.size(); gi++) {
                 int x0 = left + gi * groupWidth + 8;
                 for (int si = 0; si < series.size(); si++) {
@@ -100,6 +102,12 @@ final class Charts {
                     int y1 = (int) Math.round(y.applyAsDouble(Math.min(0, v)));
                     g.setColor(PALETTE[si % PALETTE.length]);
                     g.fillRect(x0 + si * barW, y0, barW - 1, Math.max(1, y1 - y0));
+                    if (barW >= 28) { // room for the value above the bar
+                        String s = percent ? String.format(Locale.ROOT, "%.0f%%", v * 100)
+                                : String.format(Locale.ROOT, "%.2f", v);
+                        g.setColor(Color.DARK_GRAY);
+                        g.drawString(s, x0 + si * barW + (barW - 1 - fm.stringWidth(s)) / 2, y0 - 3);
+                    }
                 }
                 // group label, rotated
                 g.setColor(Color.BLACK);
