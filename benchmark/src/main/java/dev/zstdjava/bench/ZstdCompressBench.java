@@ -50,7 +50,7 @@ public class ZstdCompressBench {
             level = in.level;
             c = ZstdCompressor.create(in.level);
             int bound = (int) Zstd.compressBound(raw.length);
-            arena = Arena.ofShared();
+            arena = Arena.ofConfined();
             src = Check.nativeCopy(arena, raw, raw.length);
             dst = arena.allocate(bound, 64);
             dstArray = new byte[bound];
@@ -136,7 +136,7 @@ public class ZstdCompressBench {
         @Setup(Level.Trial)
         public void setup(ZstdInput in) {
             c = new ZstdNativeCompressor(in.level);
-            arena = Arena.ofShared();
+            arena = Arena.ofConfined();
             src = Check.nativeCopy(arena, in.raw, in.raw.length);
             dst = arena.allocate(c.maxCompressedLength(in.raw.length), 64);
             int n = c.compress(src, dst);

@@ -47,7 +47,7 @@ public class ZstdDecompressBench {
         public void setup(ZstdInput in) {
             frame = in.frame;
             d = ZstdDecompressor.create();
-            arena = Arena.ofShared();
+            arena = Arena.ofConfined();
             src = Check.nativeCopy(arena, frame, frame.length);
             dst = arena.allocate(Math.max(1, in.raw.length), 64);
             dstArray = new byte[in.raw.length];
@@ -127,7 +127,7 @@ public class ZstdDecompressBench {
         @Setup(Level.Trial)
         public void setup(ZstdInput in) {
             d = new ZstdNativeDecompressor();
-            arena = Arena.ofShared();
+            arena = Arena.ofConfined();
             src = Check.nativeCopy(arena, in.frame, in.frame.length);
             dst = arena.allocate(Math.max(1, in.raw.length), 64);
             Check.same("aircompressor native", in.raw, Check.bytes(dst, d.decompress(src, dst)), in.raw.length);
