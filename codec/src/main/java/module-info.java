@@ -4,4 +4,5 @@
 module dev.zstdjava.codec {
     exports dev.zstdjava;
     exports dev.zstdjava.zstd;
+    exports dev.zstdjava.lz4;
 }

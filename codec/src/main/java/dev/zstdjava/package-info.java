@@ -3,6 +3,7 @@
  *
  * <ul>
  *   <li>{@link dev.zstdjava.zstd} – zstd one-shot compression, decompression and frame inspection;</li>
+ *   <li>{@link dev.zstdjava.lz4} – LZ4 block and frame formats;</li>
  *   <li>{@link dev.zstdjava.NativeLibrary} – which native library was loaded and from where.</li>
  * </ul>
  *

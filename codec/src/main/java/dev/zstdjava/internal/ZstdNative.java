@@ -116,6 +116,15 @@ public final class ZstdNative {
     /** Calls below this many bytes of work use the critical form even on native memory (no thread transition). */
     public static final long CRITICAL_LIMIT = 16 * 1024;
 
+    /**
+     * Heap arrays above this many bytes (system property {@code zstdjava.criticalHeapLimit}, default 1 MiB) are
+     * staged through native memory instead of being accessed in place. A critical downcall keeps its thread in the
+     * Java state, so no safepoint, and therefore no GC of any collector, can start until it returns: JEP 423's
+     * region pinning (G1) covers JNI critical regions, not FFM critical calls. Staging bounds that pause to about
+     * what compressing 1 MiB at level 3 takes (a few milliseconds) at the price of one copy per direction.
+     */
+    public static final long HEAP_CRITICAL_LIMIT = Long.getLong("zstdjava.criticalHeapLimit", 1L << 20);
+
     /** @return true when {@code code}, a zstd {@code size_t} result, is an error */
     public static boolean isError(long code) {
         return code < 0;

@@ -23,11 +23,6 @@ final class Checks {
         }
     }
 
-    /** Native memory is safe to read for a long call without holding off safepoints. */
-    static boolean critical(MemorySegment src, MemorySegment dst, long work) {
-        return work < ZstdNative.CRITICAL_LIMIT || !src.isNative() || !dst.isNative();
-    }
-
     static ZstdException error(long code, String operation, String detail) {
         return new ZstdException(operation, ZstdNative.errorCode(code), ZstdNative.errorName(code), detail);
     }

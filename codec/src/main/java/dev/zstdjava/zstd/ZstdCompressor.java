@@ -1,7 +1,7 @@
 package dev.zstdjava.zstd;
 
 import dev.zstdjava.internal.Guard;
-import dev.zstdjava.internal.LibC;
+import dev.zstdjava.internal.Scratch;
 import dev.zstdjava.internal.ZstdNative;
 
 import java.lang.foreign.MemorySegment;
@@ -18,44 +18,31 @@ import java.nio.ReadOnlyBufferException;
  * instance per thread, or {@link Zstd}'s static methods, which keep one per thread.
  *
  * <p><b>Allocation:</b> the {@link MemorySegment}, caller-destination {@code byte[]} and {@link ByteBuffer} forms
- * allocate nothing on the Java heap or natively (heap arrays are read and written in place through critical
- * downcalls). {@link #compress(byte[])} allocates exactly the returned array: it compresses into a native scratch
- * buffer owned by this compressor (kept between calls up to 1 MiB) and copies the frame out once.
+ * allocate nothing on the Java heap. Heap arrays are read and written in place through critical downcalls, which
+ * hold off safepoints (GC) for their length; above {@code zstdjava.criticalHeapLimit} bytes of input (default 1 MiB
+ * at levels up to 5, a quarter of it up to level 12, a sixteenth above) heap data is staged through a native
+ * buffer of this compressor instead, one copy each way. {@link #compress(byte[])} allocates exactly the returned
+ * array: it compresses into the native buffer and copies the frame out once. The buffer is kept between calls up
+ * to 1 MiB.
  *
  * <p>Close it when done; a compressor that is dropped unclosed is freed by a {@link java.lang.ref.Cleaner}.
  */
 public final class ZstdCompressor implements AutoCloseable {
-    private static final long KEEP_SCRATCH = 1 << 20;
-
     private final Native state;
     private final Guard guard;
     private int level;
+    /** Heap inputs above this size are staged through native memory; smaller for slower (higher) levels. */
+    private long heapLimit;
 
     /** Native memory of one compressor; freed by {@link Guard}. Must not reference the compressor. */
     private static final class Native implements Runnable {
         final MemorySegment cctx = ZstdNative.createCCtx();
-        MemorySegment scratch = MemorySegment.NULL;
-
-        MemorySegment scratch(long size) {
-            if (scratch.byteSize() < size) {
-                LibC.free(scratch);
-                scratch = MemorySegment.NULL;
-                scratch = LibC.malloc(size);
-            }
-            return scratch;
-        }
-
-        void trimScratch() {
-            if (scratch.byteSize() > KEEP_SCRATCH) {
-                LibC.free(scratch);
-                scratch = MemorySegment.NULL;
-            }
-        }
+        final Scratch scratch = new Scratch();
 
         @Override
         public void run() {
             ZstdNative.freeCCtx(cctx);
-            LibC.free(scratch);
+            scratch.free();
         }
     }
 
@@ -64,6 +51,7 @@ public final class ZstdCompressor implements AutoCloseable {
         this.guard = new Guard(this, "ZstdCompressor", state);
         try {
             this.level = b.level;
+            this.heapLimit = heapLimit(b.level);
             set(ZstdNative.C_COMPRESSION_LEVEL, b.level, "level");
             if (b.checksum) {
                 set(ZstdNative.C_CHECKSUM_FLAG, 1, "checksum");
@@ -116,10 +104,15 @@ public final class ZstdCompressor implements AutoCloseable {
             try {
                 set(ZstdNative.C_COMPRESSION_LEVEL, newLevel, "level");
                 level = newLevel;
+                heapLimit = heapLimit(newLevel);
             } finally {
                 guard.exit();
             }
         }
+    }
+
+    private static long heapLimit(int level) {
+        return ZstdNative.HEAP_CRITICAL_LIMIT >> (level <= 5 ? 0 : level <= 12 ? 2 : 4);
     }
 
     private void set(int param, int value, String name) {
@@ -145,17 +138,41 @@ public final class ZstdCompressor implements AutoCloseable {
         Checks.writable(dst);
         long srcLen = src.byteSize();
         long dstCap = dst.byteSize();
-        boolean critical = Checks.critical(src, dst, srcLen);
         long r;
         guard.enter();
         try {
-            r = ZstdNative.compress2(state.cctx, dst, dstCap, src, srcLen, critical);
+            r = compress0(src, srcLen, dst, dstCap);
         } finally {
             guard.exit();
         }
         if (ZstdNative.isError(r)) {
             throw Checks.error(r, "zstd compress", Checks.sizes(srcLen, dstCap));
         }
+        return r;
+    }
+
+    /** The one compression call: in place when possible, staged through native memory for large heap arrays. */
+    private long compress0(MemorySegment src, long srcLen, MemorySegment dst, long dstCap) {
+        if (src.isNative() && dst.isNative()) {
+            return ZstdNative.compress2(state.cctx, dst, dstCap, src, srcLen, srcLen < ZstdNative.CRITICAL_LIMIT);
+        }
+        if (srcLen <= heapLimit) {
+            return ZstdNative.compress2(state.cctx, dst, dstCap, src, srcLen, true);
+        }
+        long inSize = src.isNative() ? 0 : srcLen;
+        long outCap = dst.isNative() ? dstCap : Math.min(dstCap, Zstd.compressBound(srcLen));
+        MemorySegment buf = state.scratch.get(inSize + (dst.isNative() ? 0 : outCap));
+        MemorySegment in = src;
+        if (inSize > 0) {
+            in = buf.asSlice(0, srcLen);
+            MemorySegment.copy(src, 0, in, 0, srcLen);
+        }
+        MemorySegment out = dst.isNative() ? dst : buf.asSlice(inSize, outCap);
+        long r = ZstdNative.compress2(state.cctx, out, outCap, in, srcLen, false);
+        if (!ZstdNative.isError(r) && !dst.isNative()) {
+            MemorySegment.copy(out, 0, dst, 0, r);
+        }
+        state.scratch.trim();
         return r;
     }
 
@@ -173,8 +190,8 @@ public final class ZstdCompressor implements AutoCloseable {
         long r;
         guard.enter();
         try {
-            r = ZstdNative.compress2(state.cctx, MemorySegment.ofArray(dst).asSlice(dstOff, dstLen), dstLen,
-                    MemorySegment.ofArray(src).asSlice(srcOff, srcLen), srcLen, true);
+            r = compress0(MemorySegment.ofArray(src).asSlice(srcOff, srcLen), srcLen,
+                    MemorySegment.ofArray(dst).asSlice(dstOff, dstLen), dstLen);
         } finally {
             guard.exit();
         }
@@ -199,9 +216,15 @@ public final class ZstdCompressor implements AutoCloseable {
         long bound = Zstd.compressBound(len);
         guard.enter();
         try {
-            MemorySegment out = state.scratch(bound);
-            long r = ZstdNative.compress2(state.cctx, out, bound, MemorySegment.ofArray(src).asSlice(off, len), len,
-                    true);
+            boolean stage = len > heapLimit;
+            MemorySegment buf = state.scratch.get(bound + (stage ? len : 0));
+            MemorySegment in = MemorySegment.ofArray(src).asSlice(off, len);
+            if (stage) {
+                in = buf.asSlice(bound, len);
+                MemorySegment.copy(src, off, in, ValueLayout.JAVA_BYTE, 0, len);
+            }
+            MemorySegment out = buf;
+            long r = ZstdNative.compress2(state.cctx, out, bound, in, len, !stage);
             if (ZstdNative.isError(r)) {
                 throw Checks.error(r, "zstd compress", Checks.sizes(len, bound));
             }
@@ -210,9 +233,9 @@ public final class ZstdCompressor implements AutoCloseable {
             }
             byte[] frame = new byte[(int) r];
             MemorySegment.copy(out, ValueLayout.JAVA_BYTE, 0, frame, 0, frame.length);
-            state.trimScratch();
             return frame;
         } finally {
+            state.scratch.trim();
             guard.exit();
         }
     }

@@ -3,6 +3,7 @@ package dev.zstdjava.zstd;
 import dev.zstdjava.DecompressionLimitException;
 import dev.zstdjava.internal.Guard;
 import dev.zstdjava.internal.LibC;
+import dev.zstdjava.internal.Scratch;
 import dev.zstdjava.internal.ZstdNative;
 
 import java.lang.foreign.MemorySegment;
@@ -23,29 +24,30 @@ import java.nio.ReadOnlyBufferException;
  * {@link #close()} throws {@link IllegalStateException}, and closing never frees memory under a running call.
  *
  * <p><b>Allocation:</b> the {@link MemorySegment}, caller-destination {@code byte[]} and {@link ByteBuffer} forms
- * allocate nothing. {@link #decompress(byte[])} allocates exactly the returned array when the frames declare their
+ * allocate nothing on the Java heap; heap arrays are used in place up to {@code zstdjava.criticalHeapLimit} bytes of
+ * output (default 1 MiB) and staged through a native buffer above it (see {@link ZstdCompressor}). {@link #decompress(byte[])} allocates exactly the returned array when the frames declare their
  * size; otherwise it decodes into a growing native scratch buffer and copies the result out once.
  */
 public final class ZstdDecompressor implements AutoCloseable {
     /** Default for {@link Builder#maxDecompressedSize(long)}: 512 MiB. */
     public static final long DEFAULT_MAX_DECOMPRESSED_SIZE = 512L << 20;
-    private static final long KEEP_SCRATCH = 1 << 20;
 
     private final Native state;
     private final Guard guard;
     private final long maxDecompressedSize;
+    private final int windowLogMax;
 
     private static final class Native implements Runnable {
         final MemorySegment dctx = ZstdNative.createDCtx();
         /** Two native size_t: output position, input position (for the streaming fallback). */
         final MemorySegment positions = LibC.malloc(16);
-        MemorySegment scratch = MemorySegment.NULL;
+        final Scratch scratch = new Scratch();
 
         @Override
         public void run() {
             ZstdNative.freeDCtx(dctx);
             LibC.free(positions);
-            LibC.free(scratch);
+            scratch.free();
         }
     }
 
@@ -53,6 +55,7 @@ public final class ZstdDecompressor implements AutoCloseable {
         this.state = new Native();
         this.guard = new Guard(this, "ZstdDecompressor", state);
         this.maxDecompressedSize = b.maxDecompressedSize;
+        this.windowLogMax = b.windowLogMax;
         if (b.windowLogMax != 0) {
             long r = ZstdNative.dctxSetParameter(state.dctx, ZstdNative.D_WINDOW_LOG_MAX, b.windowLogMax);
             if (ZstdNative.isError(r)) {
@@ -94,11 +97,10 @@ public final class ZstdDecompressor implements AutoCloseable {
         if (srcLen == 0) {
             throw emptyInput();
         }
-        boolean critical = Checks.critical(src, dst, dstCap);
         long r;
         guard.enter();
         try {
-            r = ZstdNative.decompressDCtx(state.dctx, dst, dstCap, src, srcLen, critical);
+            r = decompress0(src, srcLen, dst, dstCap);
         } finally {
             guard.exit();
         }
@@ -106,6 +108,34 @@ public final class ZstdDecompressor implements AutoCloseable {
             throw Checks.error(r, "zstd decompress", Checks.sizes(srcLen, dstCap));
         }
         return r;
+    }
+
+    /** The one decompression call: in place when possible, staged through native memory for large heap arrays. */
+    private long decompress0(MemorySegment src, long srcLen, MemorySegment dst, long dstCap) {
+        if (src.isNative() && dst.isNative()) {
+            return ZstdNative.decompressDCtx(state.dctx, dst, dstCap, src, srcLen, dstCap < ZstdNative.CRITICAL_LIMIT);
+        }
+        if (dstCap <= ZstdNative.HEAP_CRITICAL_LIMIT) {
+            return ZstdNative.decompressDCtx(state.dctx, dst, dstCap, src, srcLen, true);
+        }
+        long inSize = src.isNative() ? 0 : srcLen;
+        long outCap = dst.isNative() ? 0 : dstCap;
+        try {
+            MemorySegment buf = state.scratch.get(inSize + outCap);
+            MemorySegment in = src;
+            if (inSize > 0) {
+                in = buf.asSlice(0, srcLen);
+                MemorySegment.copy(src, 0, in, 0, srcLen);
+            }
+            MemorySegment out = dst.isNative() ? dst : buf.asSlice(inSize, dstCap);
+            long r = ZstdNative.decompressDCtx(state.dctx, out, dstCap, in, srcLen, false);
+            if (!ZstdNative.isError(r) && !dst.isNative()) {
+                MemorySegment.copy(out, 0, dst, 0, r);
+            }
+            return r;
+        } finally {
+            state.scratch.trim();
+        }
     }
 
     /**
@@ -124,8 +154,8 @@ public final class ZstdDecompressor implements AutoCloseable {
         long r;
         guard.enter();
         try {
-            r = ZstdNative.decompressDCtx(state.dctx, MemorySegment.ofArray(dst).asSlice(dstOff, dstLen), dstLen,
-                    MemorySegment.ofArray(src).asSlice(srcOff, srcLen), srcLen, true);
+            r = decompress0(MemorySegment.ofArray(src).asSlice(srcOff, srcLen), srcLen,
+                    MemorySegment.ofArray(dst).asSlice(dstOff, dstLen), dstLen);
         } finally {
             guard.exit();
         }
@@ -173,7 +203,7 @@ public final class ZstdDecompressor implements AutoCloseable {
                 throw new DecompressionLimitException("zstd decompress", size, limit);
             }
             byte[] out = new byte[(int) size];
-            long r = ZstdNative.decompressDCtx(state.dctx, MemorySegment.ofArray(out), size, in, len, true);
+            long r = decompress0(in, len, MemorySegment.ofArray(out), size);
             if (ZstdNative.isError(r)) {
                 throw Checks.error(r, "zstd decompress", Checks.sizes(len, size));
             }
@@ -187,37 +217,41 @@ public final class ZstdDecompressor implements AutoCloseable {
         }
     }
 
-    /** Streams frames of unknown size into the scratch buffer, growing it up to {@code limit}, then copies out. */
+    /**
+     * Streams frames of unknown size into the scratch buffer, growing it up to {@code limit}, then copies out.
+     * Each native call produces at most {@link ZstdNative#HEAP_CRITICAL_LIMIT} bytes, so a critical call on the
+     * heap input stays short.
+     */
     private byte[] decompressUnknownSize(MemorySegment in, long len, long limit) {
         MemorySegment pos = state.positions;
+        MemorySegment inPosPtr = pos.asSlice(8);
         ZstdNative.dctxReset(state.dctx, ZstdNative.RESET_SESSION_ONLY);
         long cap = Math.min(Math.max(len * 4, 64 << 10), limit + 1);
-        if (state.scratch.byteSize() < cap) {
-            LibC.free(state.scratch);
-            state.scratch = MemorySegment.NULL;
-            state.scratch = LibC.malloc(cap);
-        } else {
-            cap = Math.min(state.scratch.byteSize(), limit + 1);
-        }
+        state.scratch.get(cap);
+        cap = Math.min(state.scratch.current().byteSize(), limit + 1);
         pos.set(ValueLayout.JAVA_LONG, 0, 0L);
         pos.set(ValueLayout.JAVA_LONG, 8, 0L);
         try {
             long lastIn = -1;
             long lastOut = -1;
             while (true) {
-                long r = ZstdNative.decompressStream(state.dctx, state.scratch, cap, pos, in, len, pos.asSlice(8), true);
+                long outPos = pos.get(ValueLayout.JAVA_LONG, 0);
+                long window = Math.min(cap, outPos + ZstdNative.HEAP_CRITICAL_LIMIT);
+                long r = ZstdNative.decompressStream(state.dctx, state.scratch.current(), window, pos, in, len,
+                        inPosPtr, true);
                 if (ZstdNative.isError(r)) {
                     throw Checks.error(r, "zstd decompress", "input " + len + " bytes, decoded "
-                            + pos.get(ValueLayout.JAVA_LONG, 0) + " bytes so far");
+                            + pos.get(ValueLayout.JAVA_LONG, 0) + " bytes so far"
+                            + (windowLogMax == 0 ? "" : ", windowLogMax " + windowLogMax));
                 }
-                long outPos = pos.get(ValueLayout.JAVA_LONG, 0);
+                outPos = pos.get(ValueLayout.JAVA_LONG, 0);
                 long inPos = pos.get(ValueLayout.JAVA_LONG, 8);
                 if (outPos > limit) {
                     throw new DecompressionLimitException("zstd decompress", outPos, limit);
                 }
                 if (r == 0 && inPos == len) {
                     byte[] out = new byte[(int) outPos];
-                    MemorySegment.copy(state.scratch, ValueLayout.JAVA_BYTE, 0, out, 0, out.length);
+                    MemorySegment.copy(state.scratch.current(), ValueLayout.JAVA_BYTE, 0, out, 0, out.length);
                     return out;
                 }
                 if (outPos == lastOut && inPos == lastIn) {
@@ -228,8 +262,8 @@ public final class ZstdDecompressor implements AutoCloseable {
                 lastIn = inPos;
                 if (outPos == cap) {
                     cap = Math.min(cap * 2, limit + 1);
-                    state.scratch = LibC.realloc(state.scratch, cap);
-                } else if (inPos == len) {
+                    state.scratch.grow(cap);
+                } else if (inPos == len && outPos < window) {
                     throw new ZstdException("zstd decompress", ZstdException.SRC_SIZE_WRONG,
                             "truncated input: the last frame is incomplete",
                             "input " + len + " bytes, decoded " + outPos + " bytes");
@@ -239,10 +273,7 @@ public final class ZstdDecompressor implements AutoCloseable {
             ZstdNative.dctxReset(state.dctx, ZstdNative.RESET_SESSION_ONLY);
             throw e;
         } finally {
-            if (state.scratch.byteSize() > KEEP_SCRATCH) {
-                LibC.free(state.scratch);
-                state.scratch = MemorySegment.NULL;
-            }
+            state.scratch.trim();
         }
     }
 

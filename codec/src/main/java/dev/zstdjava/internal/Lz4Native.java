@@ -1,0 +1,488 @@
+package dev.zstdjava.internal;
+
+import dev.zstdjava.NativeLibrary;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemoryLayout;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.StructLayout;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.VarHandle;
+import java.util.List;
+
+import static dev.zstdjava.internal.Binder.INT;
+import static dev.zstdjava.internal.Binder.PTR;
+import static dev.zstdjava.internal.Binder.SIZE_T;
+import static dev.zstdjava.internal.Binder.fn;
+import static dev.zstdjava.internal.Binder.proc;
+
+/**
+ * Every liblz4 function this library calls, bound once: the block format ({@code lz4.h}, {@code lz4hc.h}) and the
+ * frame format ({@code lz4frame.h}). Functions that move data come in two forms: {@code ...H} (critical: heap
+ * segments allowed, used for heap memory and short calls) and the regular form (native memory only; lets the JVM
+ * reach safepoints during long calls). Callers check every bound before calling.
+ *
+ * <p>The unsafe {@code LZ4_decompress_fast} family is deliberately not bound: only the bounds-checked decoders
+ * ({@code LZ4_decompress_safe}, {@code LZ4_decompress_safe_partial}, {@code LZ4F_decompress}) are reachable.
+ *
+ * <p>Frame results follow {@code LZ4F_isError}: a {@code size_t} that, read as a signed {@code long}, is negative
+ * exactly when it is an error ({@code (size_t)-code}, {@code code} one of {@code LZ4F_errorCodes}).
+ */
+public final class Lz4Native {
+    private Lz4Native() {}
+
+    public static final NativeLibrary LIBRARY;
+    /** The library version as major*10000 + minor*100 + patch. */
+    public static final int VERSION_NUMBER;
+
+    /** {@code LZ4_MAX_INPUT_SIZE}: the largest block {@code LZ4_compress*} accepts. */
+    public static final int MAX_INPUT_SIZE = 0x7E000000;
+    /** {@code LZ4F_VERSION}: the frame API version passed to the context constructors. */
+    public static final int LZ4F_VERSION = 100;
+    /** {@code LZ4F_HEADER_SIZE_MAX}. */
+    public static final int LZ4F_HEADER_SIZE_MAX = 19;
+    /** {@code LZ4F_ERROR_dstMaxSize_tooSmall}. */
+    public static final int LZ4F_ERROR_DST_MAX_SIZE_TOO_SMALL = 11;
+
+    /** {@code LZ4F_frameInfo_t}, 32 bytes on every 64-bit ABI. */
+    public static final StructLayout FRAME_INFO = MemoryLayout.structLayout(
+            INT.withName("blockSizeID"),
+            INT.withName("blockMode"),
+            INT.withName("contentChecksumFlag"),
+            INT.withName("frameType"),
+            ValueLayout.JAVA_LONG.withName("contentSize"),
+            INT.withName("dictID"),
+            INT.withName("blockChecksumFlag"));
+    private static final long FRAME_INFO_CONTENT_SIZE =
+            FRAME_INFO.byteOffset(MemoryLayout.PathElement.groupElement("contentSize"));
+
+    /** {@code LZ4F_preferences_t} (with its embedded {@code LZ4F_frameInfo_t}), 56 bytes on every 64-bit ABI. */
+    public static final StructLayout PREFERENCES = MemoryLayout.structLayout(
+            FRAME_INFO.withName("frameInfo"),
+            INT.withName("compressionLevel"),
+            INT.withName("autoFlush"),
+            INT.withName("favorDecSpeed"),
+            MemoryLayout.sequenceLayout(3, INT).withName("reserved"));
+
+    private static final VarHandle P_BLOCK_SIZE_ID = prefField("frameInfo", "blockSizeID");
+    private static final VarHandle P_BLOCK_MODE = prefField("frameInfo", "blockMode");
+    private static final VarHandle P_CONTENT_CHECKSUM = prefField("frameInfo", "contentChecksumFlag");
+    private static final VarHandle P_CONTENT_SIZE = prefField("frameInfo", "contentSize");
+    private static final VarHandle P_BLOCK_CHECKSUM = prefField("frameInfo", "blockChecksumFlag");
+    private static final VarHandle P_LEVEL = prefField("compressionLevel");
+    private static final VarHandle P_AUTO_FLUSH = prefField("autoFlush");
+    private static final VarHandle P_FAVOR_DEC_SPEED = prefField("favorDecSpeed");
+
+    private static VarHandle prefField(String... path) {
+        MemoryLayout.PathElement[] p = new MemoryLayout.PathElement[path.length];
+        for (int i = 0; i < path.length; i++) {
+            p[i] = MemoryLayout.PathElement.groupElement(path[i]);
+        }
+        // (segment, long offset) coordinates; fixed at offset 0 so callers pass only the segment
+        return java.lang.invoke.MethodHandles.insertCoordinates(PREFERENCES.varHandle(p), 1, 0L);
+    }
+
+    static final MethodHandle SIZEOF_STATE, SIZEOF_STATE_HC, INIT_STREAM, INIT_STREAM_HC;
+    static final MethodHandle COMPRESS_FAST, COMPRESS_FAST_H, COMPRESS_HC, COMPRESS_HC_H;
+    static final MethodHandle DECOMPRESS_SAFE, DECOMPRESS_SAFE_H, DECOMPRESS_PARTIAL, DECOMPRESS_PARTIAL_H;
+    static final MethodHandle F_CREATE_CCTX, F_FREE_CCTX, F_CREATE_DCTX, F_FREE_DCTX, F_RESET_DCTX;
+    static final MethodHandle F_COMPRESS_FRAME, F_COMPRESS_FRAME_H, F_COMPRESS_FRAME_BOUND, F_COMPRESS_BOUND;
+    static final MethodHandle F_COMPRESS_BEGIN, F_COMPRESS_UPDATE, F_COMPRESS_UPDATE_H;
+    static final MethodHandle F_FLUSH, F_FLUSH_H, F_COMPRESS_END, F_COMPRESS_END_H;
+    static final MethodHandle F_DECOMPRESS, F_DECOMPRESS_H, F_GET_FRAME_INFO_H, F_GET_ERROR_NAME;
+
+    static {
+        NativeLoader.Loaded lib = NativeLoader.load(new NativeLoader.Spec("lz4", "zstdjava.lz4.path",
+                List.of("liblz4.so.1", "liblz4.so", "liblz4.1.dylib", "liblz4.dylib", "lz4.dll", "liblz4.dll"),
+                "LZ4_versionNumber", 10900));
+        LIBRARY = lib.info();
+        Binder b = new Binder(lib);
+        SIZEOF_STATE = b.critical("LZ4_sizeofState", fn(INT));
+        SIZEOF_STATE_HC = b.critical("LZ4_sizeofStateHC", fn(INT));
+        INIT_STREAM = b.critical("LZ4_initStream", fn(PTR, PTR, SIZE_T));
+        INIT_STREAM_HC = b.critical("LZ4_initStreamHC", fn(PTR, PTR, SIZE_T));
+        // int f(void* state, const char* src, char* dst, int srcSize, int dstCapacity, int accelerationOrLevel)
+        var compressArgs = fn(INT, PTR, PTR, PTR, INT, INT, INT);
+        COMPRESS_FAST = b.bind("LZ4_compress_fast_extState_fastReset", compressArgs);
+        COMPRESS_FAST_H = b.critical("LZ4_compress_fast_extState_fastReset", compressArgs);
+        COMPRESS_HC = b.bind("LZ4_compress_HC_extStateHC_fastReset", compressArgs);
+        COMPRESS_HC_H = b.critical("LZ4_compress_HC_extStateHC_fastReset", compressArgs);
+        var safeArgs = fn(INT, PTR, PTR, INT, INT);
+        DECOMPRESS_SAFE = b.bind("LZ4_decompress_safe", safeArgs);
+        DECOMPRESS_SAFE_H = b.critical("LZ4_decompress_safe", safeArgs);
+        var partialArgs = fn(INT, PTR, PTR, INT, INT, INT);
+        DECOMPRESS_PARTIAL = b.bind("LZ4_decompress_safe_partial", partialArgs);
+        DECOMPRESS_PARTIAL_H = b.critical("LZ4_decompress_safe_partial", partialArgs);
+
+        F_CREATE_CCTX = b.bind("LZ4F_createCompressionContext", fn(SIZE_T, PTR, INT));
+        F_FREE_CCTX = b.bind("LZ4F_freeCompressionContext", fn(SIZE_T, PTR));
+        F_CREATE_DCTX = b.bind("LZ4F_createDecompressionContext", fn(SIZE_T, PTR, INT));
+        F_FREE_DCTX = b.bind("LZ4F_freeDecompressionContext", fn(SIZE_T, PTR));
+        F_RESET_DCTX = b.critical("LZ4F_resetDecompressionContext", proc(PTR));
+        // size_t LZ4F_compressFrame_usingCDict(cctx, dst, dstCap, src, srcSize, cdict, prefs): reuses the cctx
+        var frameArgs = fn(SIZE_T, PTR, PTR, SIZE_T, PTR, SIZE_T, PTR, PTR);
+        F_COMPRESS_FRAME = b.bind("LZ4F_compressFrame_usingCDict", frameArgs);
+        F_COMPRESS_FRAME_H = b.critical("LZ4F_compressFrame_usingCDict", frameArgs);
+        F_COMPRESS_FRAME_BOUND = b.critical("LZ4F_compressFrameBound", fn(SIZE_T, SIZE_T, PTR));
+        F_COMPRESS_BOUND = b.critical("LZ4F_compressBound", fn(SIZE_T, SIZE_T, PTR));
+        F_COMPRESS_BEGIN = b.critical("LZ4F_compressBegin", fn(SIZE_T, PTR, PTR, SIZE_T, PTR));
+        var updateArgs = fn(SIZE_T, PTR, PTR, SIZE_T, PTR, SIZE_T, PTR);
+        F_COMPRESS_UPDATE = b.bind("LZ4F_compressUpdate", updateArgs);
+        F_COMPRESS_UPDATE_H = b.critical("LZ4F_compressUpdate", updateArgs);
+        var endArgs = fn(SIZE_T, PTR, PTR, SIZE_T, PTR);
+        F_FLUSH = b.bind("LZ4F_flush", endArgs);
+        F_FLUSH_H = b.critical("LZ4F_flush", endArgs);
+        F_COMPRESS_END = b.bind("LZ4F_compressEnd", endArgs);
+        F_COMPRESS_END_H = b.critical("LZ4F_compressEnd", endArgs);
+        // size_t LZ4F_decompress(dctx, dst, size_t* dstSize, src, size_t* srcSize, const opts*)
+        var decompressArgs = fn(SIZE_T, PTR, PTR, PTR, PTR, PTR, PTR);
+        F_DECOMPRESS = b.bind("LZ4F_decompress", decompressArgs);
+        F_DECOMPRESS_H = b.critical("LZ4F_decompress", decompressArgs);
+        // size_t LZ4F_getFrameInfo(dctx, LZ4F_frameInfo_t*, src, size_t* srcSize): decodes (and checks) a header
+        F_GET_FRAME_INFO_H = b.critical("LZ4F_getFrameInfo", fn(SIZE_T, PTR, PTR, PTR, PTR));
+        F_GET_ERROR_NAME = b.critical("LZ4F_getErrorName", fn(PTR, SIZE_T));
+        int v;
+        try {
+            v = (int) b.critical("LZ4_versionNumber", fn(INT)).invokeExact();
+        } catch (Throwable t) {
+            throw new ExceptionInInitializerError(t);
+        }
+        VERSION_NUMBER = v;
+    }
+
+    /** Calls below this many bytes of work use the critical form even on native memory (no thread transition). */
+    public static final long CRITICAL_LIMIT = 16 * 1024;
+
+    /**
+     * Heap arrays above this many bytes of work (system property {@code zstdjava.criticalHeapLimit}, default 1 MiB,
+     * shared with zstd) are staged through native memory or processed in pieces instead of being accessed in place
+     * by one long critical call: a critical downcall holds off safepoints, and so every GC, until it returns. The
+     * compressors scale it down for the slower HC levels.
+     */
+    public static final long HEAP_CRITICAL_LIMIT = Long.getLong("zstdjava.criticalHeapLimit", 1L << 20);
+
+    /** @return true when the call may use the critical form: heap memory, or little work */
+    public static boolean critical(MemorySegment a, MemorySegment b, long work) {
+        return work < CRITICAL_LIMIT || !a.isNative() || !b.isNative();
+    }
+
+    /** @return the heap work limit for compression at a GLIDE-style lz4 level (smaller for slower HC levels) */
+    public static long heapLimit(int level) {
+        return HEAP_CRITICAL_LIMIT >> (level <= 0 ? 0 : level <= 9 ? 4 : 5);
+    }
+
+    // ---- block format --------------------------------------------------------------------------------------------
+
+    /** @return {@code LZ4_sizeofState()}, the bytes of a fast compression state */
+    public static int sizeofState() {
+        try {
+            return (int) SIZEOF_STATE.invokeExact();
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** @return {@code LZ4_sizeofStateHC()}, the bytes of an HC compression state */
+    public static int sizeofStateHC() {
+        try {
+            return (int) SIZEOF_STATE_HC.invokeExact();
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** Initialises {@code state} (malloc'd, {@link #sizeofState()} bytes) once; throws if lz4 refuses it. */
+    public static void initStream(MemorySegment state) {
+        try {
+            MemorySegment r = (MemorySegment) INIT_STREAM.invokeExact(state, state.byteSize());
+            if (r.address() == 0) {
+                throw new IllegalStateException("LZ4_initStream refused a state of " + state.byteSize() + " bytes");
+            }
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** Initialises {@code state} (malloc'd, {@link #sizeofStateHC()} bytes) once; throws if lz4 refuses it. */
+    public static void initStreamHC(MemorySegment state) {
+        try {
+            MemorySegment r = (MemorySegment) INIT_STREAM_HC.invokeExact(state, state.byteSize());
+            if (r.address() == 0) {
+                throw new IllegalStateException("LZ4_initStreamHC refused a state of " + state.byteSize() + " bytes");
+            }
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** {@code LZ4_compress_fast_extState_fastReset}: compressed size, or 0 when {@code dst} is too small. */
+    public static int compressFast(MemorySegment state, MemorySegment src, MemorySegment dst, int srcSize,
+                                   int dstCapacity, int acceleration, boolean critical) {
+        try {
+            return critical
+                    ? (int) COMPRESS_FAST_H.invokeExact(state, src, dst, srcSize, dstCapacity, acceleration)
+                    : (int) COMPRESS_FAST.invokeExact(state, src, dst, srcSize, dstCapacity, acceleration);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** {@code LZ4_compress_HC_extStateHC_fastReset}: compressed size, or 0 when {@code dst} is too small. */
+    public static int compressHC(MemorySegment state, MemorySegment src, MemorySegment dst, int srcSize,
+                                 int dstCapacity, int level, boolean critical) {
+        try {
+            return critical
+                    ? (int) COMPRESS_HC_H.invokeExact(state, src, dst, srcSize, dstCapacity, level)
+                    : (int) COMPRESS_HC.invokeExact(state, src, dst, srcSize, dstCapacity, level);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** {@code LZ4_decompress_safe}: bytes written, or a negative number when the input is malformed. */
+    public static int decompressSafe(MemorySegment src, MemorySegment dst, int srcSize, int dstCapacity,
+                                     boolean critical) {
+        try {
+            return critical
+                    ? (int) DECOMPRESS_SAFE_H.invokeExact(src, dst, srcSize, dstCapacity)
+                    : (int) DECOMPRESS_SAFE.invokeExact(src, dst, srcSize, dstCapacity);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** {@code LZ4_decompress_safe_partial}: bytes written (at most {@code target}), or negative when malformed. */
+    public static int decompressPartial(MemorySegment src, MemorySegment dst, int srcSize, int target,
+                                        int dstCapacity, boolean critical) {
+        try {
+            return critical
+                    ? (int) DECOMPRESS_PARTIAL_H.invokeExact(src, dst, srcSize, target, dstCapacity)
+                    : (int) DECOMPRESS_PARTIAL.invokeExact(src, dst, srcSize, target, dstCapacity);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    // ---- frame format: contexts ----------------------------------------------------------------------------------
+
+    public static MemorySegment createCompressionContext() {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment slot = a.allocate(PTR);
+            long r = (long) F_CREATE_CCTX.invokeExact(slot, LZ4F_VERSION);
+            MemorySegment p = slot.get(ValueLayout.ADDRESS, 0);
+            if (isError(r) || p.address() == 0) {
+                throw new OutOfMemoryError("LZ4F_createCompressionContext failed: " + errorName(r));
+            }
+            return p;
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    public static void freeCompressionContext(MemorySegment cctx) {
+        try {
+            long ignored = (long) F_FREE_CCTX.invokeExact(cctx);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    public static MemorySegment createDecompressionContext() {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment slot = a.allocate(PTR);
+            long r = (long) F_CREATE_DCTX.invokeExact(slot, LZ4F_VERSION);
+            MemorySegment p = slot.get(ValueLayout.ADDRESS, 0);
+            if (isError(r) || p.address() == 0) {
+                throw new OutOfMemoryError("LZ4F_createDecompressionContext failed: " + errorName(r));
+            }
+            return p;
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    public static void freeDecompressionContext(MemorySegment dctx) {
+        try {
+            long ignored = (long) F_FREE_DCTX.invokeExact(dctx);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    public static void resetDecompressionContext(MemorySegment dctx) {
+        try {
+            F_RESET_DCTX.invokeExact(dctx);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    // ---- frame format: preferences -------------------------------------------------------------------------------
+
+    /**
+     * Fills a {@link #PREFERENCES} segment (zeroing it first, as lz4 requires for the reserved fields).
+     *
+     * @param blockSizeId   {@code LZ4F_blockSizeID_t}: 4 (64 KB) .. 7 (4 MB)
+     * @param contentSize   the size to declare in the header, or 0 for none
+     */
+    public static void preferences(MemorySegment prefs, int level, int blockSizeId, boolean blockIndependent,
+                                   boolean blockChecksum, boolean contentChecksum, long contentSize,
+                                   boolean autoFlush, boolean favorDecompressionSpeed) {
+        prefs.fill((byte) 0);
+        P_BLOCK_SIZE_ID.set(prefs, blockSizeId);
+        P_BLOCK_MODE.set(prefs, blockIndependent ? 1 : 0);
+        P_CONTENT_CHECKSUM.set(prefs, contentChecksum ? 1 : 0);
+        P_CONTENT_SIZE.set(prefs, contentSize);
+        P_BLOCK_CHECKSUM.set(prefs, blockChecksum ? 1 : 0);
+        P_LEVEL.set(prefs, level);
+        P_AUTO_FLUSH.set(prefs, autoFlush ? 1 : 0);
+        P_FAVOR_DEC_SPEED.set(prefs, favorDecompressionSpeed ? 1 : 0);
+    }
+
+    /** Sets the declared content size of a {@link #PREFERENCES} segment (0 = not declared). */
+    public static void preferencesContentSize(MemorySegment prefs, long contentSize) {
+        P_CONTENT_SIZE.set(prefs, contentSize);
+    }
+
+    // ---- frame format: compression -------------------------------------------------------------------------------
+
+    /** {@code LZ4F_compressFrame_usingCDict} without a dictionary: one whole frame through a reused context. */
+    public static long compressFrame(MemorySegment cctx, MemorySegment dst, long dstCap, MemorySegment src,
+                                     long srcLen, MemorySegment prefs, boolean critical) {
+        try {
+            return critical
+                    ? (long) F_COMPRESS_FRAME_H.invokeExact(cctx, dst, dstCap, src, srcLen, MemorySegment.NULL, prefs)
+                    : (long) F_COMPRESS_FRAME.invokeExact(cctx, dst, dstCap, src, srcLen, MemorySegment.NULL, prefs);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    public static long compressFrameBound(long srcLen, MemorySegment prefs) {
+        try {
+            return (long) F_COMPRESS_FRAME_BOUND.invokeExact(srcLen, prefs);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    public static long compressBound(long srcLen, MemorySegment prefs) {
+        try {
+            return (long) F_COMPRESS_BOUND.invokeExact(srcLen, prefs);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** {@code LZ4F_compressBegin}; {@code dst} must be native or heap with at least 19 bytes. */
+    public static long compressBegin(MemorySegment cctx, MemorySegment dst, long dstCap, MemorySegment prefs) {
+        try {
+            return (long) F_COMPRESS_BEGIN.invokeExact(cctx, dst, dstCap, prefs);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    public static long compressUpdate(MemorySegment cctx, MemorySegment dst, long dstCap, MemorySegment src,
+                                      long srcLen, boolean critical) {
+        try {
+            return critical
+                    ? (long) F_COMPRESS_UPDATE_H.invokeExact(cctx, dst, dstCap, src, srcLen, MemorySegment.NULL)
+                    : (long) F_COMPRESS_UPDATE.invokeExact(cctx, dst, dstCap, src, srcLen, MemorySegment.NULL);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    public static long flush(MemorySegment cctx, MemorySegment dst, long dstCap, boolean critical) {
+        try {
+            return critical
+                    ? (long) F_FLUSH_H.invokeExact(cctx, dst, dstCap, MemorySegment.NULL)
+                    : (long) F_FLUSH.invokeExact(cctx, dst, dstCap, MemorySegment.NULL);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    public static long compressEnd(MemorySegment cctx, MemorySegment dst, long dstCap, boolean critical) {
+        try {
+            return critical
+                    ? (long) F_COMPRESS_END_H.invokeExact(cctx, dst, dstCap, MemorySegment.NULL)
+                    : (long) F_COMPRESS_END.invokeExact(cctx, dst, dstCap, MemorySegment.NULL);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    // ---- frame format: decompression -----------------------------------------------------------------------------
+
+    /**
+     * {@code LZ4F_decompress}. {@code dstSize} and {@code srcSize} are native {@code size_t}s: on entry the capacity
+     * of {@code dst} and the bytes available in {@code src}; on return the bytes written and read.
+     *
+     * @return the hint for the next call (0 when a frame ended), or an error code
+     */
+    public static long decompress(MemorySegment dctx, MemorySegment dst, MemorySegment dstSize, MemorySegment src,
+                                  MemorySegment srcSize, boolean critical) {
+        try {
+            return critical
+                    ? (long) F_DECOMPRESS_H.invokeExact(dctx, dst, dstSize, src, srcSize, MemorySegment.NULL)
+                    : (long) F_DECOMPRESS.invokeExact(dctx, dst, dstSize, src, srcSize, MemorySegment.NULL);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /**
+     * {@code LZ4F_getFrameInfo} at the start of a frame: decodes and verifies the header (its checksum included),
+     * fills {@code info} ({@link #FRAME_INFO}) and consumes the header; decoding continues after it.
+     * {@code srcSize} is a native {@code size_t}: on entry the bytes available, on return the header size.
+     *
+     * @return the hint for the next {@link #decompress} call, or an error code
+     */
+    public static long getFrameInfo(MemorySegment dctx, MemorySegment info, MemorySegment src, MemorySegment srcSize) {
+        try {
+            return (long) F_GET_FRAME_INFO_H.invokeExact(dctx, info, src, srcSize);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** @return the content size of a filled {@link #FRAME_INFO}, 0 when the frame does not declare it */
+    public static long frameInfoContentSize(MemorySegment info) {
+        return info.get(ValueLayout.JAVA_LONG, FRAME_INFO_CONTENT_SIZE);
+    }
+
+    // ---- errors --------------------------------------------------------------------------------------------------
+
+    /** @return true when {@code code}, an LZ4F {@code size_t} result, is an error */
+    public static boolean isError(long code) {
+        return code < 0;
+    }
+
+    /** @return the {@code LZ4F_errorCodes} value of an error result */
+    public static int errorCode(long code) {
+        return (int) -code;
+    }
+
+    /** @return lz4's description of an LZ4F error result, for example {@code "ERROR_decompressionFailed"} */
+    public static String errorName(long code) {
+        try {
+            MemorySegment s = (MemorySegment) F_GET_ERROR_NAME.invokeExact(code);
+            return s.address() == 0 ? "unknown error" : s.reinterpret(4096).getString(0);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    static RuntimeException rethrow(Throwable t) {
+        if (t instanceof RuntimeException r) {
+            throw r;
+        }
+        if (t instanceof Error e) {
+            throw e;
+        }
+        throw new IllegalStateException(t);
+    }
+}

@@ -1,0 +1,302 @@
+package dev.zstdjava.lz4;
+
+import dev.zstdjava.internal.Guard;
+import dev.zstdjava.internal.LibC;
+import dev.zstdjava.internal.Lz4Native;
+import dev.zstdjava.internal.Scratch;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteBuffer;
+import java.nio.ReadOnlyBufferException;
+
+/**
+ * An LZ4 block compressor: one native compression state, initialised once and reused by every call
+ * ({@code LZ4_compress_fast_extState_fastReset} or {@code LZ4_compress_HC_extStateHC_fastReset}). Each call writes
+ * one raw LZ4 block (no frame, no size header): the caller keeps the decompressed size to decode it.
+ *
+ * <p><b>Levels</b> (as Valkey GLIDE numbers them): {@code 0} is lz4's default compressor; {@code -1..-128} is the fast
+ * compressor with acceleration {@code -level} (faster, larger output); {@code 1..12} is LZ4 HC at that level
+ * (slower, smaller output; 1 and 2 are the same "mid" level, 9 is lz4's HC default, 10..12 are optimal parsing).
+ *
+ * <p><b>Thread safety:</b> one call at a time. A call from a second thread while one runs, or any call after
+ * {@link #close()}, throws {@link IllegalStateException}; memory is never freed under a running call. Use one
+ * instance per thread, or {@link Lz4}'s static methods, which keep one per thread.
+ *
+ * <p><b>Allocation:</b> the {@link MemorySegment}, caller-destination {@code byte[]} and {@link ByteBuffer} forms
+ * allocate nothing on the Java heap. Heap arrays are read and written in place through critical downcalls, which
+ * hold off safepoints (GC) for their length; above {@code zstdjava.criticalHeapLimit} bytes of input (default
+ * 1 MiB for the fast levels, a sixteenth of it for HC 1..9, a thirty-second for HC 10..12) heap data is staged
+ * through a native buffer of this compressor instead, one copy each way. {@link #compress(byte[])} allocates exactly
+ * the returned array: it compresses into that native buffer and copies the block out once. The buffer is kept
+ * between calls up to 1 MiB. The state itself
+ * ({@code LZ4_sizeofState()} bytes, about 16 KiB, or {@code LZ4_sizeofStateHC()}, about 256 KiB) is allocated when
+ * the compressor is created.
+ *
+ * <p>Close it when done; a compressor that is dropped unclosed is freed by a {@link java.lang.ref.Cleaner}.
+ */
+public final class Lz4Compressor implements AutoCloseable {
+    /** The fastest level: the fast compressor with acceleration 128. */
+    public static final int MIN_LEVEL = -128;
+    /** The strongest level: HC level 12. */
+    public static final int MAX_LEVEL = 12;
+    /** lz4's default compressor ({@code LZ4_compress_default}, acceleration 1). */
+    public static final int DEFAULT_LEVEL = 0;
+
+    private static final int STATE_SIZE = Lz4Native.sizeofState();
+    private static final int STATE_SIZE_HC = Lz4Native.sizeofStateHC();
+
+    private final Native state;
+    private final Guard guard;
+    private int level;
+    /** Heap inputs above this size are staged through native memory; smaller for the slower HC levels. */
+    private long heapLimit;
+
+    /** Native memory of one compressor; freed by {@link Guard}. Must not reference the compressor. */
+    private static final class Native implements Runnable {
+        MemorySegment fast = MemorySegment.NULL;
+        MemorySegment hc = MemorySegment.NULL;
+        final Scratch scratch = new Scratch();
+
+        /** The state for {@code level}, allocated and initialised on first use. */
+        MemorySegment forLevel(int level) {
+            if (level > 0) {
+                if (hc.address() == 0) {
+                    hc = LibC.malloc(STATE_SIZE_HC);
+                    Lz4Native.initStreamHC(hc);
+                }
+                return hc;
+            }
+            if (fast.address() == 0) {
+                fast = LibC.malloc(STATE_SIZE);
+                Lz4Native.initStream(fast);
+            }
+            return fast;
+        }
+
+        @Override
+        public void run() {
+            LibC.free(fast);
+            LibC.free(hc);
+            scratch.free();
+        }
+    }
+
+    private Lz4Compressor(int level) {
+        checkLevel(level);
+        this.state = new Native();
+        this.guard = new Guard(this, "Lz4Compressor", state);
+        this.level = level;
+        this.heapLimit = Lz4Native.heapLimit(level);
+        try {
+            state.forLevel(level);
+        } catch (RuntimeException | Error e) {
+            guard.close();
+            throw e;
+        }
+    }
+
+    /** @return a compressor using lz4's default compressor (level 0) */
+    public static Lz4Compressor create() {
+        return new Lz4Compressor(DEFAULT_LEVEL);
+    }
+
+    /**
+     * @param level {@code 0} default, {@code -1..-128} fast with acceleration {@code -level}, {@code 1..12} HC
+     * @return a compressor at {@code level}
+     * @throws IllegalArgumentException if {@code level} is outside {@code -128..12}
+     */
+    public static Lz4Compressor create(int level) {
+        return new Lz4Compressor(level);
+    }
+
+    /** @return the level this compressor uses */
+    public int level() {
+        return level;
+    }
+
+    /** Changes the level of a cached compressor of {@link Lz4}'s static methods; allocates the HC state once. */
+    void level(int newLevel) {
+        if (newLevel != level) {
+            checkLevel(newLevel);
+            guard.enter();
+            try {
+                state.forLevel(newLevel);
+                level = newLevel;
+                heapLimit = Lz4Native.heapLimit(newLevel);
+            } finally {
+                guard.exit();
+            }
+        }
+    }
+
+    static void checkLevel(int level) {
+        if (level < MIN_LEVEL || level > MAX_LEVEL) {
+            throw new IllegalArgumentException("lz4 level " + level + " is out of range " + MIN_LEVEL + ".." + MAX_LEVEL
+                    + " (0 = default, negative = fast with that acceleration, 1..12 = HC)");
+        }
+    }
+
+    /**
+     * Compresses all of {@code src} into the start of {@code dst} as one raw LZ4 block.
+     *
+     * @param src native or heap memory to compress, at most {@link Lz4#MAX_INPUT_SIZE} bytes
+     * @param dst where the block goes; {@link Lz4#maxCompressedLength(int)} bytes always suffice
+     * @return the block's size in bytes
+     * @throws Lz4Exception             if {@code dst} is too small or {@code src} too large
+     * @throws IllegalArgumentException if {@code dst} is read-only
+     * @throws IllegalStateException    if this compressor is closed or in use by another thread
+     */
+    public long compress(MemorySegment src, MemorySegment dst) {
+        Lz4Checks.writable(dst);
+        long srcLen = src.byteSize();
+        long dstCap = dst.byteSize();
+        checkInput(srcLen);
+        int r;
+        guard.enter();
+        try {
+            r = compress0(src, (int) srcLen, dst, dstCap);
+        } finally {
+            guard.exit();
+        }
+        if (r <= 0) {
+            throw tooSmall(srcLen, dstCap);
+        }
+        return r;
+    }
+
+    /**
+     * Compresses {@code src[srcOff, srcOff+srcLen)} into {@code dst[dstOff, dstOff+dstLen)}, reading and writing the
+     * arrays in place.
+     *
+     * @return the block's size in bytes, written at {@code dst[dstOff]}
+     * @throws IndexOutOfBoundsException if a range lies outside its array
+     * @throws Lz4Exception              if the destination range is too small
+     */
+    public int compress(byte[] src, int srcOff, int srcLen, byte[] dst, int dstOff, int dstLen) {
+        Lz4Checks.range(src, srcOff, srcLen, "src");
+        Lz4Checks.range(dst, dstOff, dstLen, "dst");
+        checkInput(srcLen);
+        int r;
+        guard.enter();
+        try {
+            r = compress0(MemorySegment.ofArray(src).asSlice(srcOff, srcLen), srcLen,
+                    MemorySegment.ofArray(dst).asSlice(dstOff, dstLen), dstLen);
+        } finally {
+            guard.exit();
+        }
+        if (r <= 0) {
+            throw tooSmall(srcLen, dstLen);
+        }
+        return r;
+    }
+
+    /** @return a new array holding all of {@code src} as one raw LZ4 block */
+    public byte[] compress(byte[] src) {
+        return compress(src, 0, src.length);
+    }
+
+    /**
+     * Compresses {@code src[off, off+len)}.
+     *
+     * @return a new array of exactly the block's size
+     */
+    public byte[] compress(byte[] src, int off, int len) {
+        Lz4Checks.range(src, off, len, "src");
+        checkInput(len);
+        int bound = Lz4.maxCompressedLength(len);
+        guard.enter();
+        try {
+            boolean stage = len > heapLimit;
+            MemorySegment out = state.scratch.get((long) bound + (stage ? len : 0));
+            MemorySegment in = MemorySegment.ofArray(src).asSlice(off, len);
+            if (stage) {
+                in = out.asSlice(bound, len);
+                MemorySegment.copy(src, off, in, ValueLayout.JAVA_BYTE, 0, len);
+            }
+            int r = run(in, out, len, bound, !stage);
+            if (r <= 0) {
+                throw tooSmall(len, bound);
+            }
+            byte[] block = new byte[r];
+            MemorySegment.copy(out, ValueLayout.JAVA_BYTE, 0, block, 0, r);
+            return block;
+        } finally {
+            state.scratch.trim();
+            guard.exit();
+        }
+    }
+
+    /**
+     * Compresses the remaining bytes of {@code src} into {@code dst} at its position. On success {@code src}'s
+     * position moves to its limit and {@code dst}'s position past the block; on failure neither moves.
+     *
+     * @return the block's size in bytes
+     * @throws ReadOnlyBufferException if {@code dst} is read-only
+     */
+    public int compress(ByteBuffer src, ByteBuffer dst) {
+        if (dst.isReadOnly()) {
+            throw new ReadOnlyBufferException();
+        }
+        int n = (int) compress(MemorySegment.ofBuffer(src), MemorySegment.ofBuffer(dst));
+        src.position(src.limit());
+        dst.position(dst.position() + n);
+        return n;
+    }
+
+    /** The one compression call: in place when possible, staged through native memory for large heap arrays. */
+    private int compress0(MemorySegment src, int srcLen, MemorySegment dst, long dstCap) {
+        int cap = Lz4Checks.capacity(dstCap);
+        if (src.isNative() && dst.isNative()) {
+            return run(src, dst, srcLen, cap, srcLen < Lz4Native.CRITICAL_LIMIT);
+        }
+        if (srcLen <= heapLimit) {
+            return run(src, dst, srcLen, cap, true);
+        }
+        long inSize = src.isNative() ? 0 : srcLen;
+        int outCap = dst.isNative() ? cap : Math.min(cap, Lz4.maxCompressedLength(srcLen));
+        try {
+            MemorySegment buf = state.scratch.get(inSize + (dst.isNative() ? 0 : outCap));
+            MemorySegment in = src;
+            if (inSize > 0) {
+                in = buf.asSlice(0, srcLen);
+                MemorySegment.copy(src, 0, in, 0, srcLen);
+            }
+            MemorySegment out = dst.isNative() ? dst : buf.asSlice(inSize, outCap);
+            int r = run(in, out, srcLen, outCap, false);
+            if (r > 0 && !dst.isNative()) {
+                MemorySegment.copy(out, 0, dst, 0, r);
+            }
+            return r;
+        } finally {
+            state.scratch.trim();
+        }
+    }
+
+    private int run(MemorySegment src, MemorySegment dst, int srcLen, int dstCap, boolean critical) {
+        int l = level;
+        MemorySegment s = state.forLevel(l);
+        return l > 0
+                ? Lz4Native.compressHC(s, src, dst, srcLen, dstCap, l, critical)
+                : Lz4Native.compressFast(s, src, dst, srcLen, dstCap, l < 0 ? -l : 1, critical);
+    }
+
+    private static void checkInput(long srcLen) {
+        if (srcLen > Lz4.MAX_INPUT_SIZE) {
+            throw new Lz4Exception("lz4 compress", 0, "input of " + srcLen + " bytes exceeds the lz4 block limit of "
+                    + Lz4.MAX_INPUT_SIZE + " bytes (LZ4_MAX_INPUT_SIZE); split it or use Lz4Frame");
+        }
+    }
+
+    private static Lz4Exception tooSmall(long srcLen, long dstCap) {
+        return new Lz4Exception("lz4 compress", 0, "destination too small: " + Lz4Checks.sizes(srcLen, dstCap)
+                + "; Lz4.maxCompressedLength(" + srcLen + ") = " + Lz4.maxCompressedLength((int) srcLen)
+                + " bytes always suffice");
+    }
+
+    /** Frees the native state now, or when the call in progress returns. Idempotent. */
+    @Override
+    public void close() {
+        guard.close();
+    }
+}

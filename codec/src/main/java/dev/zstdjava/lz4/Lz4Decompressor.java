@@ -1,0 +1,253 @@
+package dev.zstdjava.lz4;
+
+import dev.zstdjava.internal.Guard;
+import dev.zstdjava.internal.Lz4Native;
+import dev.zstdjava.internal.Scratch;
+
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
+import java.nio.ReadOnlyBufferException;
+
+/**
+ * An LZ4 block decompressor over lz4's bounds-checked decoders only ({@code LZ4_decompress_safe} and
+ * {@code LZ4_decompress_safe_partial}; the unsafe {@code LZ4_decompress_fast} family is never used). A raw block does
+ * not record its decompressed size: the caller gives it, exactly or as an upper bound (the destination's size). The
+ * decoder never writes past the destination and reports malformed input as an {@link Lz4Exception} naming the input
+ * offset where decoding stopped.
+ *
+ * <p><b>Thread safety:</b> one call at a time, as {@link Lz4Compressor}: a concurrent call or a call after
+ * {@link #close()} throws {@link IllegalStateException}, and closing never frees memory under a running call. Use one
+ * instance per thread, or {@link Lz4}'s static methods, which keep one per thread.
+ *
+ * <p><b>Allocation:</b> the {@link MemorySegment}, caller-destination {@code byte[]} and {@link ByteBuffer} forms
+ * allocate nothing on the Java heap; heap arrays are decoded in place through critical downcalls up to
+ * {@code zstdjava.criticalHeapLimit} bytes of output (default 1 MiB) and staged through a native buffer of this
+ * decompressor above it (kept between calls up to 1 MiB). {@link #decompress(byte[], int, int, int)} allocates
+ * exactly the returned array.
+ */
+public final class Lz4Decompressor implements AutoCloseable {
+    /**
+     * LZ4 expands at most 255 times: each input byte yields at most 255 output bytes. A claimed decompressed size
+     * above that is refused before any allocation.
+     */
+    static final int MAX_RATIO = 255;
+
+    private final Scratch scratch;
+    private final Guard guard;
+
+    private Lz4Decompressor() {
+        Scratch s = new Scratch();
+        this.scratch = s;
+        this.guard = new Guard(this, "Lz4Decompressor", s::free);
+    }
+
+    /** @return a decompressor; it holds native memory only while staging large heap arrays */
+    public static Lz4Decompressor create() {
+        return new Lz4Decompressor();
+    }
+
+    /**
+     * Decompresses one raw LZ4 block, all of {@code src}, into the start of {@code dst}.
+     *
+     * @param dst at least as large as the decompressed size (exact size or an upper bound)
+     * @return the number of bytes written
+     * @throws Lz4Exception             if the block is malformed or truncated, or {@code dst} too small
+     * @throws IllegalArgumentException if {@code dst} is read-only
+     */
+    public long decompress(MemorySegment src, MemorySegment dst) {
+        Lz4Checks.writable(dst);
+        long srcLen = src.byteSize();
+        long dstCap = dst.byteSize();
+        checkInput(srcLen, dstCap, "lz4 decompress");
+        int r = decompress0(src, (int) srcLen, dst, Lz4Checks.capacity(dstCap), false);
+        if (r < 0) {
+            throw malformed("lz4 decompress", r, srcLen, dstCap);
+        }
+        return r;
+    }
+
+    /**
+     * Decompresses the block {@code src[srcOff, srcOff+srcLen)} into {@code dst[dstOff, dstOff+dstLen)}, in place.
+     *
+     * @return the number of bytes written at {@code dst[dstOff]}
+     * @throws IndexOutOfBoundsException if a range lies outside its array
+     * @throws Lz4Exception              if the block is malformed or the destination range too small
+     */
+    public int decompress(byte[] src, int srcOff, int srcLen, byte[] dst, int dstOff, int dstLen) {
+        Lz4Checks.range(src, srcOff, srcLen, "src");
+        Lz4Checks.range(dst, dstOff, dstLen, "dst");
+        checkInput(srcLen, dstLen, "lz4 decompress");
+        int r = decompress0(MemorySegment.ofArray(src).asSlice(srcOff, srcLen), srcLen,
+                MemorySegment.ofArray(dst).asSlice(dstOff, dstLen), dstLen, false);
+        if (r < 0) {
+            throw malformed("lz4 decompress", r, srcLen, dstLen);
+        }
+        return r;
+    }
+
+    /**
+     * Decompresses the block {@code src} whose decompressed size is exactly {@code decompressedLength}.
+     *
+     * @return a new array of {@code decompressedLength} bytes
+     * @throws Lz4Exception if the block is malformed or does not decode to exactly that many bytes
+     */
+    public byte[] decompress(byte[] src, int decompressedLength) {
+        return decompress(src, 0, src.length, decompressedLength);
+    }
+
+    /**
+     * Decompresses the block {@code src[off, off+len)} whose decompressed size is exactly {@code decompressedLength}.
+     * A length that no valid block of {@code len} bytes can produce (over 255 times {@code len}) is refused before
+     * allocating.
+     *
+     * @return a new array of {@code decompressedLength} bytes
+     * @throws Lz4Exception if the block is malformed or does not decode to exactly that many bytes
+     */
+    public byte[] decompress(byte[] src, int off, int len, int decompressedLength) {
+        Lz4Checks.range(src, off, len, "src");
+        if (decompressedLength < 0 || decompressedLength > Lz4Checks.MAX_ARRAY) {
+            throw new IllegalArgumentException("decompressedLength must be 0.." + Lz4Checks.MAX_ARRAY + ", got "
+                    + decompressedLength);
+        }
+        checkInput(len, decompressedLength, "lz4 decompress");
+        if ((long) decompressedLength > (long) MAX_RATIO * len) {
+            throw new Lz4Exception("lz4 decompress", 0, "declared decompressed size " + decompressedLength
+                    + " bytes is impossible for a block of " + len + " bytes (lz4 expands at most " + MAX_RATIO
+                    + "x, so at most " + (long) MAX_RATIO * len + " bytes)");
+        }
+        byte[] out = new byte[decompressedLength];
+        int r = decompress0(MemorySegment.ofArray(src).asSlice(off, len), len, MemorySegment.ofArray(out),
+                decompressedLength, false);
+        if (r < 0) {
+            throw malformed("lz4 decompress", r, len, decompressedLength);
+        }
+        if (r != decompressedLength) {
+            throw new Lz4Exception("lz4 decompress", 0, "block decoded to " + r + " bytes, but the declared"
+                    + " decompressed size is " + decompressedLength + " bytes (input " + len + " bytes)");
+        }
+        return out;
+    }
+
+    /**
+     * Decompresses the remaining bytes of {@code src} (one block) into {@code dst} at its position. On success
+     * {@code src}'s position moves to its limit and {@code dst}'s position past the output; on failure neither moves.
+     *
+     * @return the number of bytes written
+     * @throws ReadOnlyBufferException if {@code dst} is read-only
+     */
+    public int decompress(ByteBuffer src, ByteBuffer dst) {
+        if (dst.isReadOnly()) {
+            throw new ReadOnlyBufferException();
+        }
+        int n = (int) decompress(MemorySegment.ofBuffer(src), MemorySegment.ofBuffer(dst));
+        src.position(src.limit());
+        dst.position(dst.position() + n);
+        return n;
+    }
+
+    /**
+     * Decodes only the first {@code dst.byteSize()} bytes of the block {@code src} (or the whole block if it is
+     * shorter), stopping early: cheaper than a full decode when only a prefix is needed.
+     * {@code src} must be exactly one whole block; given trailing bytes after the block, lz4 may produce wrong
+     * (never out-of-bounds) output.
+     *
+     * @return the number of bytes written, at most {@code dst.byteSize()}
+     * @throws Lz4Exception if the block is malformed
+     */
+    public long decompressPartial(MemorySegment src, MemorySegment dst) {
+        Lz4Checks.writable(dst);
+        long srcLen = src.byteSize();
+        long dstCap = dst.byteSize();
+        checkInput(srcLen, dstCap, "lz4 decompress partial");
+        int r = decompress0(src, (int) srcLen, dst, Lz4Checks.capacity(dstCap), true);
+        if (r < 0) {
+            throw malformed("lz4 decompress partial", r, srcLen, dstCap);
+        }
+        return r;
+    }
+
+    /**
+     * {@link #decompressPartial(MemorySegment, MemorySegment)} from the block {@code src[srcOff, srcOff+srcLen)}
+     * into {@code dst[dstOff, dstOff+dstLen)}, in place: decodes at most {@code dstLen} bytes.
+     *
+     * @return the number of bytes written at {@code dst[dstOff]}
+     */
+    public int decompressPartial(byte[] src, int srcOff, int srcLen, byte[] dst, int dstOff, int dstLen) {
+        Lz4Checks.range(src, srcOff, srcLen, "src");
+        Lz4Checks.range(dst, dstOff, dstLen, "dst");
+        checkInput(srcLen, dstLen, "lz4 decompress partial");
+        int r = decompress0(MemorySegment.ofArray(src).asSlice(srcOff, srcLen), srcLen,
+                MemorySegment.ofArray(dst).asSlice(dstOff, dstLen), dstLen, true);
+        if (r < 0) {
+            throw malformed("lz4 decompress partial", r, srcLen, dstLen);
+        }
+        return r;
+    }
+
+    /**
+     * The one decoding call: in place when possible, staged through native memory for large heap arrays.
+     *
+     * @return bytes written, or lz4's negative error result
+     */
+    private int decompress0(MemorySegment src, int srcLen, MemorySegment dst, int dstCap, boolean partial) {
+        guard.enter();
+        try {
+            if (src.isNative() && dst.isNative()) {
+                return decode(src, srcLen, dst, dstCap, partial, dstCap < Lz4Native.CRITICAL_LIMIT);
+            }
+            if (dstCap <= Lz4Native.HEAP_CRITICAL_LIMIT) {
+                return decode(src, srcLen, dst, dstCap, partial, true);
+            }
+            long inSize = src.isNative() ? 0 : srcLen;
+            long outCap = dst.isNative() ? 0 : dstCap;
+            try {
+                MemorySegment buf = scratch.get(inSize + outCap);
+                MemorySegment in = src;
+                if (inSize > 0) {
+                    in = buf.asSlice(0, srcLen);
+                    MemorySegment.copy(src, 0, in, 0, srcLen);
+                }
+                MemorySegment out = dst.isNative() ? dst : buf.asSlice(inSize, dstCap);
+                int r = decode(in, srcLen, out, dstCap, partial, false);
+                if (r > 0 && !dst.isNative()) {
+                    MemorySegment.copy(out, 0, dst, 0, r);
+                }
+                return r;
+            } finally {
+                scratch.trim();
+            }
+        } finally {
+            guard.exit();
+        }
+    }
+
+    private static int decode(MemorySegment src, int srcLen, MemorySegment dst, int dstCap, boolean partial,
+                              boolean critical) {
+        return partial
+                ? Lz4Native.decompressPartial(src, dst, srcLen, dstCap, dstCap, critical)
+                : Lz4Native.decompressSafe(src, dst, srcLen, dstCap, critical);
+    }
+
+    private static void checkInput(long srcLen, long dstCap, String op) {
+        if (srcLen == 0) {
+            throw new Lz4Exception(op, 0, "input is empty (an lz4 block is at least 1 byte); output capacity "
+                    + dstCap + " bytes");
+        }
+        if (srcLen > Integer.MAX_VALUE) {
+            throw new Lz4Exception(op, 0, "input of " + srcLen + " bytes exceeds the lz4 block limit of "
+                    + Integer.MAX_VALUE + " bytes");
+        }
+    }
+
+    private static Lz4Exception malformed(String op, int r, long srcLen, long dstCap) {
+        long at = -(long) r - 1;
+        return new Lz4Exception(op, 0, "malformed or truncated block, or destination too small: decoding stopped at"
+                + " input offset " + at + " of " + srcLen + " input bytes, output capacity " + dstCap + " bytes");
+    }
+
+    /** Frees the staging buffer now, or when the call in progress returns. Idempotent. */
+    @Override
+    public void close() {
+        guard.close();
+    }
+}

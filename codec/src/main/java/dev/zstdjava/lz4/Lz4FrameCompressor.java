@@ -1,0 +1,432 @@
+package dev.zstdjava.lz4;
+
+import dev.zstdjava.internal.Guard;
+import dev.zstdjava.internal.LibC;
+import dev.zstdjava.internal.Lz4Native;
+import dev.zstdjava.internal.Scratch;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteBuffer;
+import java.nio.ReadOnlyBufferException;
+import java.util.Objects;
+
+/**
+ * An LZ4 frame compressor: one native {@code LZ4F_cctx} and its preferences, reused by every call. Two ways to use it:
+ * <ul>
+ *   <li>one-shot: {@code compress(...)} writes one complete frame per call (four API shapes);</li>
+ *   <li>streaming over memory segments: {@link #begin}, then {@link #update} any number of times, {@link #flush} when
+ *       the data written so far must be decodable, and {@link #end}. Each step writes into a caller segment.</li>
+ * </ul>
+ *
+ * <p><b>Thread safety:</b> one call at a time. A call from a second thread while one runs, or any call after
+ * {@link #close()}, throws {@link IllegalStateException}; memory is never freed under a running call.
+ *
+ * <p><b>Allocation:</b> on native memory the one-shot forms and every streaming step allocate nothing (lz4 sizes its
+ * internal buffers on first use and keeps them). Heap arrays and heap buffers are used in place through critical
+ * downcalls up to {@code zstdjava.criticalHeapLimit} bytes of work (default 1 MiB for the fast levels, less for HC,
+ * as {@link Lz4Compressor}) and staged through a native buffer of this compressor above it, which is kept between
+ * calls up to 1 MiB. {@link #compress(byte[])} allocates exactly the returned array: it compresses into that native
+ * buffer and copies the frame out once.
+ *
+ * <p>Close it when done; a compressor that is dropped unclosed is freed by a {@link java.lang.ref.Cleaner}.
+ */
+public final class Lz4FrameCompressor implements AutoCloseable {
+    private static final int FRAME = 0;
+    private static final int UPDATE = 1;
+    private static final int FLUSH = 2;
+    private static final int END = 3;
+
+    private final Native state;
+    private final Guard guard;
+    private Lz4Frame.Options options;
+    private boolean inFrame;
+    /** Heap work above this many bytes is staged through native memory; smaller for the slower HC levels. */
+    private long heapLimit;
+
+    /** Native memory of one compressor; freed by {@link Guard}. Must not reference the compressor. */
+    private static final class Native implements Runnable {
+        final MemorySegment cctx;
+        final MemorySegment prefs;
+        final Scratch scratch = new Scratch();
+
+        Native() {
+            MemorySegment p = LibC.malloc(Lz4Native.PREFERENCES.byteSize());
+            try {
+                cctx = Lz4Native.createCompressionContext();
+            } catch (RuntimeException | Error e) {
+                LibC.free(p);
+                throw e;
+            }
+            prefs = p;
+        }
+
+        @Override
+        public void run() {
+            Lz4Native.freeCompressionContext(cctx);
+            LibC.free(prefs);
+            scratch.free();
+        }
+    }
+
+    private Lz4FrameCompressor(Lz4Frame.Options options) {
+        Objects.requireNonNull(options, "options");
+        this.state = new Native();
+        this.guard = new Guard(this, "Lz4FrameCompressor", state);
+        apply(options);
+    }
+
+    /** @return a compressor writing frames with {@link Lz4Frame.Options#DEFAULT} */
+    public static Lz4FrameCompressor create() {
+        return new Lz4FrameCompressor(Lz4Frame.Options.DEFAULT);
+    }
+
+    /** @return a compressor writing frames with {@code options} */
+    public static Lz4FrameCompressor create(Lz4Frame.Options options) {
+        return new Lz4FrameCompressor(options);
+    }
+
+    /** @return the options of the frames this compressor writes */
+    public Lz4Frame.Options options() {
+        return options;
+    }
+
+    /** Changes the options of a cached compressor of {@link Lz4Frame}'s static methods (Java writes only). */
+    void options(Lz4Frame.Options newOptions) {
+        if (!newOptions.equals(options)) {
+            guard.enter();
+            try {
+                apply(newOptions);
+            } finally {
+                guard.exit();
+            }
+        }
+    }
+
+    private void apply(Lz4Frame.Options o) {
+        Lz4Native.preferences(state.prefs, o.frameLevel(), o.blockSize().id(), o.blockIndependent(),
+                o.blockChecksum(), o.contentChecksum(), 0, false, false);
+        options = o;
+        heapLimit = Lz4Native.heapLimit(o.level());
+        inFrame = false;
+    }
+
+    /** @return {@link Lz4Frame#maxCompressedLength(long, Lz4Frame.Options)} with this compressor's options */
+    public long maxCompressedLength(long srcLen) {
+        return Lz4Frame.maxCompressedLength(srcLen, options);
+    }
+
+    // ---- one-shot ------------------------------------------------------------------------------------------------
+
+    /**
+     * Compresses all of {@code src} into the start of {@code dst} as one complete frame. Abandons a streamed frame
+     * in progress.
+     *
+     * @param dst at least {@link #maxCompressedLength(long)} bytes (lz4 requires the worst case up front)
+     * @return the frame's size in bytes
+     * @throws Lz4Exception             if {@code dst} is smaller than {@link #maxCompressedLength(long)}
+     * @throws IllegalArgumentException if {@code dst} is read-only
+     * @throws IllegalStateException    if this compressor is closed or in use by another thread
+     */
+    public long compress(MemorySegment src, MemorySegment dst) {
+        Lz4Checks.writable(dst);
+        long srcLen = src.byteSize();
+        long dstCap = dst.byteSize();
+        checkFrameCapacity(srcLen, dstCap);
+        guard.enter();
+        try {
+            return frame(src, srcLen, dst, dstCap);
+        } finally {
+            guard.exit();
+        }
+    }
+
+    /**
+     * Compresses {@code src[srcOff, srcOff+srcLen)} into {@code dst[dstOff, dstOff+dstLen)} as one frame, in place.
+     *
+     * @return the frame's size in bytes, written at {@code dst[dstOff]}
+     * @throws Lz4Exception if {@code dstLen} is smaller than {@link #maxCompressedLength(long)}
+     */
+    public int compress(byte[] src, int srcOff, int srcLen, byte[] dst, int dstOff, int dstLen) {
+        Lz4Checks.range(src, srcOff, srcLen, "src");
+        Lz4Checks.range(dst, dstOff, dstLen, "dst");
+        checkFrameCapacity(srcLen, dstLen);
+        guard.enter();
+        try {
+            return (int) frame(MemorySegment.ofArray(src).asSlice(srcOff, srcLen), srcLen,
+                    MemorySegment.ofArray(dst).asSlice(dstOff, dstLen), dstLen);
+        } finally {
+            guard.exit();
+        }
+    }
+
+    /** @return a new array holding all of {@code src} as one frame */
+    public byte[] compress(byte[] src) {
+        return compress(src, 0, src.length);
+    }
+
+    /**
+     * Compresses {@code src[off, off+len)} as one frame.
+     *
+     * @return a new array of exactly the frame's size
+     */
+    public byte[] compress(byte[] src, int off, int len) {
+        Lz4Checks.range(src, off, len, "src");
+        long bound = maxCompressedLength(len);
+        guard.enter();
+        try {
+            boolean stage = len > heapLimit;
+            MemorySegment out = state.scratch.get(bound + (stage ? len : 0));
+            MemorySegment in = MemorySegment.ofArray(src).asSlice(off, len);
+            if (stage) {
+                in = out.asSlice(bound, len);
+                MemorySegment.copy(src, off, in, ValueLayout.JAVA_BYTE, 0, len);
+            }
+            inFrame = false;
+            Lz4Native.preferencesContentSize(state.prefs, options.contentSize() ? 1 : 0);
+            long r = check(Lz4Native.compressFrame(state.cctx, out, bound, in, len, state.prefs, !stage),
+                    "lz4 frame compress", len, bound);
+            if (r > Lz4Checks.MAX_ARRAY) {
+                throw new Lz4Exception("lz4 frame compress", 0, "frame of " + r + " bytes is too large for a byte[]");
+            }
+            byte[] frame = new byte[(int) r];
+            MemorySegment.copy(out, ValueLayout.JAVA_BYTE, 0, frame, 0, frame.length);
+            return frame;
+        } finally {
+            state.scratch.trim();
+            guard.exit();
+        }
+    }
+
+    /**
+     * Compresses the remaining bytes of {@code src} into {@code dst} at its position as one frame. On success
+     * {@code src}'s position moves to its limit and {@code dst}'s position past the frame; on failure neither moves.
+     *
+     * @return the frame's size in bytes
+     * @throws ReadOnlyBufferException if {@code dst} is read-only
+     */
+    public int compress(ByteBuffer src, ByteBuffer dst) {
+        if (dst.isReadOnly()) {
+            throw new ReadOnlyBufferException();
+        }
+        int n = (int) compress(MemorySegment.ofBuffer(src), MemorySegment.ofBuffer(dst));
+        src.position(src.limit());
+        dst.position(dst.position() + n);
+        return n;
+    }
+
+    private long frame(MemorySegment src, long srcLen, MemorySegment dst, long dstCap) {
+        inFrame = false;
+        Lz4Native.preferencesContentSize(state.prefs, options.contentSize() ? 1 : 0); // lz4 writes the real size
+        return check(call(FRAME, src, srcLen, dst, dstCap, srcLen), "lz4 frame compress", srcLen, dstCap);
+    }
+
+    private static long check(long r, String op, long srcLen, long dstCap) {
+        if (Lz4Native.isError(r)) {
+            throw Lz4Checks.frameError(r, op, Lz4Checks.sizes(srcLen, dstCap));
+        }
+        return r;
+    }
+
+    /**
+     * One native step: in place when possible, staged through native memory when heap memory would otherwise be
+     * held by a critical call for more than {@link #heapLimit} bytes of work.
+     */
+    private long call(int op, MemorySegment src, long srcLen, MemorySegment dst, long dstCap, long work) {
+        if (src.isNative() && dst.isNative()) {
+            return invoke(op, src, srcLen, dst, dstCap, work < Lz4Native.CRITICAL_LIMIT);
+        }
+        if (work <= heapLimit) {
+            return invoke(op, src, srcLen, dst, dstCap, true);
+        }
+        long inSize = src.isNative() ? 0 : srcLen;
+        long need = op == FRAME ? maxCompressedLength(srcLen) : updateBound(op == UPDATE ? srcLen : 0);
+        long outCap = dst.isNative() ? dstCap : Math.min(dstCap, need);
+        try {
+            MemorySegment buf = state.scratch.get(inSize + (dst.isNative() ? 0 : outCap));
+            MemorySegment in = src;
+            if (inSize > 0) {
+                in = buf.asSlice(0, srcLen);
+                MemorySegment.copy(src, 0, in, 0, srcLen);
+            }
+            MemorySegment out = dst.isNative() ? dst : buf.asSlice(inSize, outCap);
+            long r = invoke(op, in, srcLen, out, outCap, false);
+            if (r > 0 && !dst.isNative()) {
+                MemorySegment.copy(out, 0, dst, 0, r);
+            }
+            return r;
+        } finally {
+            state.scratch.trim();
+        }
+    }
+
+    private long invoke(int op, MemorySegment src, long srcLen, MemorySegment dst, long dstCap, boolean critical) {
+        return switch (op) {
+            case FRAME -> Lz4Native.compressFrame(state.cctx, dst, dstCap, src, srcLen, state.prefs, critical);
+            case UPDATE -> Lz4Native.compressUpdate(state.cctx, dst, dstCap, src, srcLen, critical);
+            case FLUSH -> Lz4Native.flush(state.cctx, dst, dstCap, critical);
+            default -> Lz4Native.compressEnd(state.cctx, dst, dstCap, critical);
+        };
+    }
+
+    private void checkFrameCapacity(long srcLen, long dstCap) {
+        long bound = maxCompressedLength(srcLen);
+        if (dstCap < bound) {
+            throw new Lz4Exception("lz4 frame compress", Lz4Exception.DST_MAX_SIZE_TOO_SMALL,
+                    "destination too small: " + Lz4Checks.sizes(srcLen, dstCap) + "; a one-shot frame needs"
+                            + " maxCompressedLength(" + srcLen + ") = " + bound + " bytes");
+        }
+    }
+
+    // ---- streaming -----------------------------------------------------------------------------------------------
+
+    /**
+     * Starts a frame without a declared content size and writes its header (at most 19 bytes) into {@code dst}.
+     * Abandons a frame in progress.
+     *
+     * @return the header's size in bytes
+     * @throws Lz4Exception if {@code dst} has fewer than 19 bytes
+     */
+    public long begin(MemorySegment dst) {
+        return begin(dst, Lz4Frame.UNKNOWN_SIZE);
+    }
+
+    /**
+     * Starts a frame declaring {@code contentSize} bytes of content (checked by {@link #end}) and writes its header.
+     *
+     * @param contentSize the exact number of bytes the frame will hold, or {@link Lz4Frame#UNKNOWN_SIZE}
+     * @return the header's size in bytes
+     */
+    public long begin(MemorySegment dst, long contentSize) {
+        Lz4Checks.writable(dst);
+        if (contentSize < Lz4Frame.UNKNOWN_SIZE) {
+            throw new IllegalArgumentException("contentSize must be >= 0 or UNKNOWN_SIZE, got " + contentSize);
+        }
+        long dstCap = dst.byteSize();
+        if (dstCap < Lz4Frame.HEADER_SIZE_MAX) {
+            throw new Lz4Exception("lz4 frame begin", Lz4Exception.DST_MAX_SIZE_TOO_SMALL, "destination of " + dstCap
+                    + " bytes is smaller than the largest frame header (" + Lz4Frame.HEADER_SIZE_MAX + " bytes)");
+        }
+        guard.enter();
+        try {
+            inFrame = false;
+            Lz4Native.preferencesContentSize(state.prefs, Math.max(contentSize, 0));
+            long r = Lz4Native.compressBegin(state.cctx, dst, dstCap, state.prefs);
+            if (Lz4Native.isError(r)) {
+                throw Lz4Checks.frameError(r, "lz4 frame begin", "output capacity " + dstCap + " bytes");
+            }
+            inFrame = true;
+            return r;
+        } finally {
+            guard.exit();
+        }
+    }
+
+    /**
+     * @return the destination size {@link #update} needs for {@code srcLen} input bytes (it includes a block lz4 may
+     *         already hold buffered); {@link #flush} and {@link #end} need {@code updateBound(0)}
+     */
+    public long updateBound(long srcLen) {
+        if (srcLen < 0) {
+            throw new IllegalArgumentException("srcLen must be >= 0, got " + srcLen);
+        }
+        return Lz4Frame.updateBound(srcLen, options);
+    }
+
+    /**
+     * Compresses all of {@code src} into the frame, writing the blocks it completes into {@code dst}; the rest stays
+     * buffered in the context.
+     *
+     * @param dst at least {@link #updateBound(long) updateBound(src.byteSize())} bytes
+     * @return the number of bytes written into {@code dst} (0 when everything was buffered)
+     * @throws Lz4Exception          if {@code dst} is too small (checked before calling lz4; the frame stays usable)
+     * @throws IllegalStateException if no frame was begun
+     */
+    public long update(MemorySegment src, MemorySegment dst) {
+        Lz4Checks.writable(dst);
+        long srcLen = src.byteSize();
+        long dstCap = dst.byteSize();
+        checkStreamCapacity("lz4 frame update", srcLen, dstCap);
+        guard.enter();
+        try {
+            requireFrame();
+            long r = call(UPDATE, src, srcLen, dst, dstCap, srcLen + options.blockSize().bytes());
+            return streamResult(r, "lz4 frame update", srcLen, dstCap);
+        } finally {
+            guard.exit();
+        }
+    }
+
+    /**
+     * Compresses whatever is buffered into {@code dst}, so that everything given so far can be decoded.
+     *
+     * @param dst at least {@link #updateBound(long) updateBound(0)} bytes
+     * @return the number of bytes written
+     */
+    public long flush(MemorySegment dst) {
+        Lz4Checks.writable(dst);
+        long dstCap = dst.byteSize();
+        checkStreamCapacity("lz4 frame flush", 0, dstCap);
+        guard.enter();
+        try {
+            requireFrame();
+            long r = call(FLUSH, MemorySegment.NULL, 0, dst, dstCap, options.blockSize().bytes());
+            return streamResult(r, "lz4 frame flush", 0, dstCap);
+        } finally {
+            guard.exit();
+        }
+    }
+
+    /**
+     * Compresses whatever is buffered and writes the end mark and checksum, completing the frame.
+     *
+     * @param dst at least {@link #updateBound(long) updateBound(0)} bytes
+     * @return the number of bytes written
+     * @throws Lz4Exception if the frame declared a content size that differs from the bytes given
+     */
+    public long end(MemorySegment dst) {
+        Lz4Checks.writable(dst);
+        long dstCap = dst.byteSize();
+        checkStreamCapacity("lz4 frame end", 0, dstCap);
+        guard.enter();
+        try {
+            requireFrame();
+            long r = call(END, MemorySegment.NULL, 0, dst, dstCap, options.blockSize().bytes());
+            long n = streamResult(r, "lz4 frame end", 0, dstCap);
+            inFrame = false;
+            return n;
+        } finally {
+            guard.exit();
+        }
+    }
+
+    private void requireFrame() {
+        if (!inFrame) {
+            throw new IllegalStateException("no LZ4 frame in progress: call begin(dst) first (a failed step or a"
+                    + " one-shot compress also ends the frame)");
+        }
+    }
+
+    private void checkStreamCapacity(String op, long srcLen, long dstCap) {
+        long bound = updateBound(srcLen);
+        if (dstCap < bound) {
+            throw new Lz4Exception(op, Lz4Exception.DST_MAX_SIZE_TOO_SMALL, "destination too small: "
+                    + Lz4Checks.sizes(srcLen, dstCap) + "; this step needs updateBound(" + srcLen + ") = " + bound
+                    + " bytes");
+        }
+    }
+
+    private long streamResult(long r, String op, long srcLen, long dstCap) {
+        if (Lz4Native.isError(r)) {
+            inFrame = false; // lz4 leaves the context undefined after an error
+            throw Lz4Checks.frameError(r, op, Lz4Checks.sizes(srcLen, dstCap));
+        }
+        return r;
+    }
+
+    /** Frees the native context now, or when the call in progress returns. Idempotent. */
+    @Override
+    public void close() {
+        guard.close();
+    }
+}

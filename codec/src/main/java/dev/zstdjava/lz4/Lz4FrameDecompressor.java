@@ -1,0 +1,426 @@
+package dev.zstdjava.lz4;
+
+import dev.zstdjava.DecompressionLimitException;
+import dev.zstdjava.internal.Guard;
+import dev.zstdjava.internal.LibC;
+import dev.zstdjava.internal.Lz4Native;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteBuffer;
+import java.nio.ReadOnlyBufferException;
+
+/**
+ * An LZ4 frame decompressor: one native {@code LZ4F_dctx}, reused by every call. Input may hold several
+ * concatenated frames and skippable frames; header, block and content checksums are verified when present.
+ * <ul>
+ *   <li>one-shot: {@code decompress(...)} decodes every frame of the input (four API shapes);</li>
+ *   <li>streaming over memory segments: {@link #update} decodes as much as the given input and output allow and
+ *       reports {@link #consumed()} and {@link #produced()}; call it again with the rest.</li>
+ * </ul>
+ *
+ * <p><b>Limits:</b> {@link #decompress(byte[])} refuses output larger than {@link #maxDecompressedSize()} (default
+ * 512 MiB) before allocating when the frame declares its size, and as soon as it passes the limit otherwise. The
+ * caller-destination forms are bounded by the destination. {@link #update} refuses a frame whose output passes the
+ * limit.
+ *
+ * <p><b>Thread safety:</b> one call at a time. A call from a second thread while one runs, or any call after
+ * {@link #close()}, throws {@link IllegalStateException}; memory is never freed under a running call.
+ *
+ * <p><b>Allocation:</b> the {@link MemorySegment}, caller-destination {@code byte[]} and {@link ByteBuffer} forms and
+ * {@link #update} allocate nothing (lz4 sizes its internal buffers on first use and keeps them). Heap memory is
+ * decoded in place, at most {@code zstdjava.criticalHeapLimit} bytes (default 1 MiB) of input and of output per
+ * critical downcall, so no call holds off safepoints for long.
+ * {@link #decompress(byte[])} allocates exactly the returned array when the first frame declares its content size;
+ * otherwise it decodes into a growing native scratch buffer and copies the result out once.
+ */
+public final class Lz4FrameDecompressor implements AutoCloseable {
+    private static final long KEEP_SCRATCH = 1 << 20;
+    /** {@link #step} result when the destination filled up before the input was decoded. */
+    private static final long FULL = -1;
+
+    private final Native state;
+    private final Guard guard;
+    private final long maxDecompressedSize;
+    private long consumed;
+    private long produced;
+    private long frameOutput;
+    /** Positions of the one-shot loop, kept across {@link #step} calls. */
+    private long inPos;
+    private long outPos;
+
+    private static final class Native implements Runnable {
+        final MemorySegment dctx;
+        /** Two native size_t: destination size (offset 0), source size (offset 8), in and out of LZ4F_decompress. */
+        final MemorySegment sizes;
+        final MemorySegment dstSize;
+        final MemorySegment srcSize;
+        /** An {@code LZ4F_frameInfo_t} for {@code LZ4F_getFrameInfo}. */
+        final MemorySegment info;
+        MemorySegment scratch = MemorySegment.NULL;
+
+        Native() {
+            MemorySegment s = LibC.malloc(16 + Lz4Native.FRAME_INFO.byteSize());
+            try {
+                dctx = Lz4Native.createDecompressionContext();
+            } catch (RuntimeException | Error e) {
+                LibC.free(s);
+                throw e;
+            }
+            sizes = s;
+            dstSize = s.asSlice(0, 8);
+            srcSize = s.asSlice(8, 8);
+            info = s.asSlice(16, Lz4Native.FRAME_INFO.byteSize());
+        }
+
+        @Override
+        public void run() {
+            Lz4Native.freeDecompressionContext(dctx);
+            LibC.free(sizes);
+            LibC.free(scratch);
+        }
+    }
+
+    private Lz4FrameDecompressor(long maxDecompressedSize) {
+        if (maxDecompressedSize < 0) {
+            throw new IllegalArgumentException("maxDecompressedSize must be >= 0, got " + maxDecompressedSize);
+        }
+        this.maxDecompressedSize = maxDecompressedSize;
+        this.state = new Native();
+        this.guard = new Guard(this, "Lz4FrameDecompressor", state);
+    }
+
+    /** @return a decompressor limited to {@link Lz4Frame#DEFAULT_MAX_DECOMPRESSED_SIZE} (512 MiB) per output */
+    public static Lz4FrameDecompressor create() {
+        return new Lz4FrameDecompressor(Lz4Frame.DEFAULT_MAX_DECOMPRESSED_SIZE);
+    }
+
+    /** @return a decompressor refusing outputs (and streamed frames) over {@code maxDecompressedSize} bytes */
+    public static Lz4FrameDecompressor create(long maxDecompressedSize) {
+        return new Lz4FrameDecompressor(maxDecompressedSize);
+    }
+
+    /** @return the largest output of {@link #decompress(byte[])} and of one frame through {@link #update}, in bytes */
+    public long maxDecompressedSize() {
+        return maxDecompressedSize;
+    }
+
+    // ---- one-shot ------------------------------------------------------------------------------------------------
+
+    /**
+     * Decompresses all frames in {@code src} into the start of {@code dst}.
+     *
+     * @return the number of bytes written
+     * @throws Lz4Exception             if the input is malformed or truncated, or {@code dst} is too small
+     * @throws IllegalArgumentException if {@code dst} is read-only
+     * @throws IllegalStateException    if this decompressor is closed or in use by another thread
+     */
+    public long decompress(MemorySegment src, MemorySegment dst) {
+        Lz4Checks.writable(dst);
+        long srcLen = src.byteSize();
+        long dstCap = dst.byteSize();
+        checkInput(srcLen);
+        guard.enter();
+        try {
+            return decodeInto(src, srcLen, dst, dstCap);
+        } finally {
+            guard.exit();
+        }
+    }
+
+    /**
+     * Decompresses all frames in {@code src[srcOff, srcOff+srcLen)} into {@code dst[dstOff, dstOff+dstLen)}, in
+     * place.
+     *
+     * @return the number of bytes written at {@code dst[dstOff]}
+     * @throws Lz4Exception if the input is malformed or the destination range too small
+     */
+    public int decompress(byte[] src, int srcOff, int srcLen, byte[] dst, int dstOff, int dstLen) {
+        Lz4Checks.range(src, srcOff, srcLen, "src");
+        Lz4Checks.range(dst, dstOff, dstLen, "dst");
+        checkInput(srcLen);
+        guard.enter();
+        try {
+            return (int) decodeInto(MemorySegment.ofArray(src).asSlice(srcOff, srcLen), srcLen,
+                    MemorySegment.ofArray(dst).asSlice(dstOff, dstLen), dstLen);
+        } finally {
+            guard.exit();
+        }
+    }
+
+    /**
+     * Decompresses all frames in {@code src}.
+     *
+     * @return a new array of exactly the decompressed size
+     * @throws DecompressionLimitException if the output would exceed {@link #maxDecompressedSize()}
+     * @throws Lz4Exception                if the input is malformed or truncated
+     */
+    public byte[] decompress(byte[] src) {
+        return decompress(src, 0, src.length, maxDecompressedSize);
+    }
+
+    /** Decompresses all frames in {@code src[off, off+len)}; see {@link #decompress(byte[])}. */
+    public byte[] decompress(byte[] src, int off, int len) {
+        return decompress(src, off, len, maxDecompressedSize);
+    }
+
+    byte[] decompress(byte[] src, int off, int len, long limit) {
+        Lz4Checks.range(src, off, len, "src");
+        checkInput(len);
+        limit = Math.min(limit, Lz4Checks.MAX_ARRAY);
+        MemorySegment in = MemorySegment.ofArray(src).asSlice(off, len);
+        guard.enter();
+        try {
+            start();
+            long declared = declaredSize(in, len);
+            if (declared > limit) {
+                Lz4Native.resetDecompressionContext(state.dctx);
+                throw new DecompressionLimitException("lz4 frame decompress", declared, limit);
+            }
+            if (declared > 0) { // the header is consumed: decoding continues after it
+                byte[] out = new byte[(int) declared];
+                long n = step(in, len, MemorySegment.ofArray(out), declared);
+                if (n == declared) {
+                    return out;
+                }
+                // more output than the first frame declares: concatenated frames; decode them all below
+            }
+            return decodeGrowing(in, len, limit);
+        } finally {
+            guard.exit();
+        }
+    }
+
+    /**
+     * The content size the first frame declares, read by lz4 itself so the header checksum is verified before the
+     * size is trusted. On success the header is consumed ({@link #inPos} moves past it).
+     *
+     * @return the declared size, or 0 when unknown (or the input does not start with a regular frame)
+     */
+    private long declaredSize(MemorySegment in, long len) {
+        if (len < 7 || in.get(ValueLayout.JAVA_INT_UNALIGNED.withOrder(java.nio.ByteOrder.LITTLE_ENDIAN), 0)
+                != Lz4Frame.MAGIC) {
+            return 0; // a skippable frame or garbage: the decoder reports it
+        }
+        state.srcSize.set(ValueLayout.JAVA_LONG, 0, Math.min(len, Lz4Frame.HEADER_SIZE_MAX));
+        long r = Lz4Native.getFrameInfo(state.dctx, state.info, in, state.srcSize);
+        if (Lz4Native.isError(r)) {
+            Lz4Native.resetDecompressionContext(state.dctx);
+            throw Lz4Checks.frameError(r, "lz4 frame decompress", "bad frame header; input " + len + " bytes");
+        }
+        inPos = state.srcSize.get(ValueLayout.JAVA_LONG, 0);
+        long size = Lz4Native.frameInfoContentSize(state.info);
+        return size < 0 ? Long.MAX_VALUE : size;
+    }
+
+    /**
+     * Decompresses the remaining bytes of {@code src} into {@code dst} at its position. On success {@code src}'s
+     * position moves to its limit and {@code dst}'s position past the output; on failure neither moves.
+     *
+     * @return the number of bytes written
+     */
+    public int decompress(ByteBuffer src, ByteBuffer dst) {
+        if (dst.isReadOnly()) {
+            throw new ReadOnlyBufferException();
+        }
+        int n = (int) decompress(MemorySegment.ofBuffer(src), MemorySegment.ofBuffer(dst));
+        src.position(src.limit());
+        dst.position(dst.position() + n);
+        return n;
+    }
+
+    private static void checkInput(long srcLen) {
+        if (srcLen == 0) {
+            throw new Lz4Exception("lz4 frame decompress", Lz4Exception.FRAME_TYPE_UNKNOWN,
+                    "input is empty (an LZ4 frame is at least 7 bytes)");
+        }
+    }
+
+    private void start() {
+        Lz4Native.resetDecompressionContext(state.dctx);
+        inPos = 0;
+        outPos = 0;
+    }
+
+    private long decodeInto(MemorySegment src, long srcLen, MemorySegment dst, long dstCap) {
+        start();
+        long n = step(src, srcLen, dst, dstCap);
+        if (n == FULL) {
+            Lz4Native.resetDecompressionContext(state.dctx);
+            throw new Lz4Exception("lz4 frame decompress", Lz4Exception.DST_MAX_SIZE_TOO_SMALL,
+                    "destination too small: " + Lz4Checks.sizes(srcLen, dstCap) + "; filled it after reading "
+                            + inPos + " input bytes and more output follows");
+        }
+        return n;
+    }
+
+    /** Decodes into a native scratch buffer that grows up to {@code limit + 1} bytes, then copies out once. */
+    private byte[] decodeGrowing(MemorySegment in, long len, long limit) {
+        long cap = Math.min(Math.max(len * 4, 64 << 10), limit + 1);
+        if (state.scratch.byteSize() < cap) {
+            LibC.free(state.scratch);
+            state.scratch = MemorySegment.NULL;
+            state.scratch = LibC.malloc(cap);
+        } else {
+            cap = Math.min(state.scratch.byteSize(), limit + 1);
+        }
+        try {
+            start();
+            while (true) {
+                long n = step(in, len, state.scratch, cap);
+                if (n != FULL) {
+                    byte[] out = new byte[(int) n];
+                    MemorySegment.copy(state.scratch, ValueLayout.JAVA_BYTE, 0, out, 0, out.length);
+                    return out;
+                }
+                if (cap > limit) {
+                    Lz4Native.resetDecompressionContext(state.dctx);
+                    throw new DecompressionLimitException("lz4 frame decompress", outPos, limit);
+                }
+                cap = Math.min(cap * 2, limit + 1);
+                state.scratch = LibC.realloc(state.scratch, cap);
+            }
+        } finally {
+            if (state.scratch.byteSize() > KEEP_SCRATCH) {
+                LibC.free(state.scratch);
+                state.scratch = MemorySegment.NULL;
+            }
+        }
+    }
+
+    /**
+     * Runs LZ4F_decompress from {@link #inPos}/{@link #outPos} until every frame of the input is decoded.
+     *
+     * @return the total output size, or {@link #FULL} if {@code dst} filled up first (positions kept for a retry
+     *         with a larger, content-preserving destination)
+     */
+    private long step(MemorySegment src, long srcLen, MemorySegment dst, long dstCap) {
+        boolean heap = !src.isNative() || !dst.isNative();
+        boolean frameDone = false;
+        while (true) {
+            if (inPos == srcLen && frameDone) {
+                return outPos;
+            }
+            long inAvail = srcLen - inPos;
+            long outAvail = dstCap - outPos;
+            boolean critical = heap || Math.max(inAvail, outAvail) < Lz4Native.CRITICAL_LIMIT;
+            if (heap) { // bound each critical call: heap memory is decoded in pieces
+                inAvail = Math.min(inAvail, Lz4Native.HEAP_CRITICAL_LIMIT);
+                outAvail = Math.min(outAvail, Lz4Native.HEAP_CRITICAL_LIMIT);
+            }
+            state.dstSize.set(ValueLayout.JAVA_LONG, 0, outAvail);
+            state.srcSize.set(ValueLayout.JAVA_LONG, 0, inAvail);
+            long r = Lz4Native.decompress(state.dctx, dst.asSlice(outPos), state.dstSize, src.asSlice(inPos),
+                    state.srcSize, critical);
+            long wrote = state.dstSize.get(ValueLayout.JAVA_LONG, 0);
+            long read = state.srcSize.get(ValueLayout.JAVA_LONG, 0);
+            if (Lz4Native.isError(r)) {
+                Lz4Native.resetDecompressionContext(state.dctx);
+                throw Lz4Checks.frameError(r, "lz4 frame decompress", "input " + srcLen + " bytes, error near input"
+                        + " offset " + (inPos + read) + ", " + (outPos + wrote) + " bytes decoded, output capacity "
+                        + dstCap + " bytes");
+            }
+            inPos += read;
+            outPos += wrote;
+            frameDone = r == 0;
+            if (frameDone) {
+                continue;
+            }
+            if (inPos == srcLen) {
+                Lz4Native.resetDecompressionContext(state.dctx);
+                throw new Lz4Exception("lz4 frame decompress", Lz4Exception.FRAME_SIZE_WRONG,
+                        "truncated input: the last frame is incomplete after " + srcLen + " input bytes ("
+                                + outPos + " bytes decoded; the decoder expects " + r + " more input bytes)");
+            }
+            if (read == 0 && wrote == 0) {
+                if (outPos == dstCap) {
+                    return FULL;
+                }
+                Lz4Native.resetDecompressionContext(state.dctx);
+                throw new Lz4Exception("lz4 frame decompress", 0, "decoder made no progress at input offset "
+                        + inPos + " of " + srcLen + " bytes");
+            }
+        }
+    }
+
+    // ---- streaming -----------------------------------------------------------------------------------------------
+
+    /**
+     * Decodes from {@code src} into {@code dst} as far as both allow, continuing the frame in progress; concatenated
+     * frames follow one another. Afterwards {@link #consumed()} bytes of {@code src} were read and {@link #produced()}
+     * bytes written at the start of {@code dst}; give the unread input again in the next call.
+     *
+     * @return 0 when a frame has just been completed (the next byte starts a new frame), otherwise a hint of how many
+     *         input bytes the decoder would like next
+     * @throws Lz4Exception                if the input is malformed (the frame is abandoned; see {@link #reset()})
+     * @throws DecompressionLimitException if the current frame's output passes {@link #maxDecompressedSize()}
+     */
+    public long update(MemorySegment src, MemorySegment dst) {
+        Lz4Checks.writable(dst);
+        long srcLen = src.byteSize();
+        long dstCap = dst.byteSize();
+        boolean heap = !src.isNative() || !dst.isNative();
+        boolean critical = heap || Math.max(srcLen, dstCap) < Lz4Native.CRITICAL_LIMIT;
+        guard.enter();
+        try {
+            consumed = 0;
+            produced = 0;
+            // heap memory: bound the critical call; the caller loops on consumed()/produced() anyway
+            state.dstSize.set(ValueLayout.JAVA_LONG, 0, heap ? Math.min(dstCap, Lz4Native.HEAP_CRITICAL_LIMIT) : dstCap);
+            state.srcSize.set(ValueLayout.JAVA_LONG, 0, heap ? Math.min(srcLen, Lz4Native.HEAP_CRITICAL_LIMIT) : srcLen);
+            long r = Lz4Native.decompress(state.dctx, dst, state.dstSize, src, state.srcSize, critical);
+            long wrote = state.dstSize.get(ValueLayout.JAVA_LONG, 0);
+            long read = state.srcSize.get(ValueLayout.JAVA_LONG, 0);
+            if (Lz4Native.isError(r)) {
+                Lz4Native.resetDecompressionContext(state.dctx);
+                frameOutput = 0;
+                throw Lz4Checks.frameError(r, "lz4 frame decompress", "error within the " + srcLen
+                        + " input bytes of this step, output capacity " + dstCap + " bytes");
+            }
+            consumed = read;
+            produced = wrote;
+            frameOutput += wrote;
+            if (frameOutput > maxDecompressedSize) {
+                long reached = frameOutput;
+                Lz4Native.resetDecompressionContext(state.dctx);
+                frameOutput = 0;
+                throw new DecompressionLimitException("lz4 frame decompress", reached, maxDecompressedSize);
+            }
+            if (r == 0) {
+                frameOutput = 0;
+            }
+            return r;
+        } finally {
+            guard.exit();
+        }
+    }
+
+    /** @return the input bytes the last {@link #update} read */
+    public long consumed() {
+        return consumed;
+    }
+
+    /** @return the output bytes the last {@link #update} wrote */
+    public long produced() {
+        return produced;
+    }
+
+    /** Abandons the frame in progress: the next {@link #update} expects the start of a frame. */
+    public void reset() {
+        guard.enter();
+        try {
+            Lz4Native.resetDecompressionContext(state.dctx);
+            frameOutput = 0;
+            consumed = 0;
+            produced = 0;
+        } finally {
+            guard.exit();
+        }
+    }
+
+    /** Frees the native context now, or when the call in progress returns. Idempotent. */
+    @Override
+    public void close() {
+        guard.close();
+    }
+}

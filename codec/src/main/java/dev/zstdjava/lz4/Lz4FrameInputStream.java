@@ -1,0 +1,112 @@
+package dev.zstdjava.lz4;
+
+import dev.zstdjava.DecompressionLimitException;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.lang.foreign.MemorySegment;
+import java.util.Objects;
+
+/**
+ * Reads the content of LZ4 frames from an underlying stream ({@code LZ4F_decompress}). Concatenated frames are read
+ * one after another and skippable frames are skipped; checksums are verified when present. A stream that ends inside
+ * a frame, or malformed data, raises {@link Lz4Exception}; output past the limit raises
+ * {@link DecompressionLimitException} (both unchecked, as elsewhere in this library); an empty underlying stream
+ * reads as empty.
+ *
+ * <p><b>Thread safety:</b> not thread-safe; use from one thread at a time.
+ *
+ * <p><b>Allocation:</b> the constructor allocates a native context and a 64 KiB heap input buffer; reads then decode
+ * straight into the caller's array (at most 64 KiB per native call) and allocate nothing. Close the stream to free
+ * the context (a {@link java.lang.ref.Cleaner} frees an unclosed stream).
+ */
+public final class Lz4FrameInputStream extends InputStream {
+    private static final int CHUNK = 64 << 10;
+
+    private final InputStream in;
+    private final Lz4FrameDecompressor decompressor;
+    private final long maxDecompressedSize;
+    private final byte[] buf = new byte[CHUNK];
+    private final byte[] one = new byte[1];
+    private int bufPos;
+    private int bufLen;
+    private boolean eof;
+    private boolean inFrame;
+    private long total;
+    private boolean closed;
+
+    /** Reads frames from {@code in}, refusing more than 512 MiB of content in total. */
+    public Lz4FrameInputStream(InputStream in) {
+        this(in, Lz4Frame.DEFAULT_MAX_DECOMPRESSED_SIZE);
+    }
+
+    /** Reads frames from {@code in}, refusing more than {@code maxDecompressedSize} bytes of content in total. */
+    public Lz4FrameInputStream(InputStream in, long maxDecompressedSize) {
+        this.in = Objects.requireNonNull(in, "in");
+        if (maxDecompressedSize < 0) {
+            throw new IllegalArgumentException("maxDecompressedSize must be >= 0, got " + maxDecompressedSize);
+        }
+        this.maxDecompressedSize = maxDecompressedSize;
+        this.decompressor = Lz4FrameDecompressor.create(Long.MAX_VALUE);
+    }
+
+    @Override
+    public int read() throws IOException {
+        int n = read(one, 0, 1);
+        return n <= 0 ? -1 : one[0] & 0xFF;
+    }
+
+    @Override
+    public int read(byte[] b, int off, int len) throws IOException {
+        Objects.checkFromIndexSize(off, len, b.length);
+        if (closed) {
+            throw new IOException("stream closed");
+        }
+        if (len == 0) {
+            return 0;
+        }
+        while (true) {
+            if (bufPos == bufLen && !eof) {
+                int n = in.read(buf, 0, buf.length);
+                if (n < 0) {
+                    eof = true;
+                } else {
+                    bufPos = 0;
+                    bufLen = n;
+                }
+            }
+            boolean noInput = bufPos == bufLen;
+            if (noInput && eof && !inFrame) {
+                return -1;
+            }
+            int want = Math.min(len, CHUNK);
+            long hint = decompressor.update(MemorySegment.ofArray(buf).asSlice(bufPos, bufLen - bufPos),
+                    MemorySegment.ofArray(b).asSlice(off, want));
+            int read = (int) decompressor.consumed();
+            int wrote = (int) decompressor.produced();
+            bufPos += read;
+            inFrame = hint != 0;
+            if (wrote > 0) {
+                total += wrote;
+                if (total > maxDecompressedSize) {
+                    throw new DecompressionLimitException("lz4 frame input stream", total, maxDecompressedSize);
+                }
+                return wrote;
+            }
+            if (noInput && eof && read == 0) {
+                throw new Lz4Exception("lz4 frame input stream", Lz4Exception.FRAME_SIZE_WRONG,
+                        "truncated input: the stream ended inside a frame after " + total + " decoded bytes");
+            }
+        }
+    }
+
+    /** Frees the native context and closes the underlying stream. Idempotent. */
+    @Override
+    public void close() throws IOException {
+        if (!closed) {
+            closed = true;
+            decompressor.close();
+            in.close();
+        }
+    }
+}

@@ -1,0 +1,152 @@
+package dev.zstdjava.lz4;
+
+import dev.zstdjava.internal.Guard;
+import dev.zstdjava.internal.LibC;
+
+import java.io.FilterOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.Objects;
+
+/**
+ * Writes one LZ4 frame to an underlying stream ({@code LZ4F_compressUpdate}): the header on the first write, blocks
+ * as they fill, and the end mark and checksum on {@link #finish()} or {@link #close()}. {@link #flush()} compresses
+ * the buffered data so the reader can decode everything written so far.
+ *
+ * <p><b>Thread safety:</b> not thread-safe; use from one thread at a time.
+ *
+ * <p><b>Allocation:</b> the constructor allocates a native context, a 64 KiB native input buffer, and a native and a
+ * heap output buffer of {@link Lz4FrameCompressor#updateBound(long)} bytes (a little over one block); writes then
+ * allocate nothing. Close the stream to free them (a {@link java.lang.ref.Cleaner} frees an unclosed stream).
+ * Compression errors surface as {@link Lz4Exception}, I/O errors of the underlying stream as {@link IOException}.
+ */
+public final class Lz4FrameOutputStream extends FilterOutputStream {
+    private static final int CHUNK = 64 << 10;
+
+    private final Lz4FrameCompressor compressor;
+    private final Buffers buffers;
+    private final Guard guard;
+    private final byte[] heapOut;
+    private final byte[] one = new byte[1];
+    private boolean started;
+    private boolean finished;
+    private boolean closed;
+
+    private static final class Buffers implements Runnable {
+        MemorySegment in = MemorySegment.NULL;
+        MemorySegment out = MemorySegment.NULL;
+
+        @Override
+        public void run() {
+            LibC.free(in);
+            LibC.free(out);
+        }
+    }
+
+    /** A stream writing a frame with {@link Lz4Frame.Options#DEFAULT} to {@code out}. */
+    public Lz4FrameOutputStream(OutputStream out) {
+        this(out, Lz4Frame.Options.DEFAULT);
+    }
+
+    /** A stream writing a frame with {@code options} (the content size is not declared) to {@code out}. */
+    public Lz4FrameOutputStream(OutputStream out, Lz4Frame.Options options) {
+        super(Objects.requireNonNull(out, "out"));
+        Objects.requireNonNull(options, "options");
+        this.compressor = Lz4FrameCompressor.create(options);
+        this.buffers = new Buffers();
+        this.guard = new Guard(this, "Lz4FrameOutputStream", buffers);
+        try {
+            long outSize = Math.max(compressor.updateBound(CHUNK), Lz4Frame.HEADER_SIZE_MAX);
+            buffers.in = LibC.malloc(CHUNK);
+            buffers.out = LibC.malloc(outSize);
+            this.heapOut = new byte[(int) outSize];
+        } catch (RuntimeException | Error e) {
+            guard.close();
+            compressor.close();
+            throw e;
+        }
+    }
+
+    @Override
+    public void write(int b) throws IOException {
+        one[0] = (byte) b;
+        write(one, 0, 1);
+    }
+
+    @Override
+    public void write(byte[] b, int off, int len) throws IOException {
+        Objects.checkFromIndexSize(off, len, b.length);
+        ensureWritable();
+        start();
+        while (len > 0) {
+            int n = Math.min(len, CHUNK);
+            MemorySegment.copy(b, off, buffers.in, ValueLayout.JAVA_BYTE, 0, n);
+            emit(compressor.update(buffers.in.asSlice(0, n), buffers.out));
+            off += n;
+            len -= n;
+        }
+    }
+
+    /** Compresses the buffered data into the underlying stream and flushes it. */
+    @Override
+    public void flush() throws IOException {
+        ensureWritable();
+        if (started) {
+            emit(compressor.flush(buffers.out));
+        }
+        out.flush();
+    }
+
+    /** Completes the frame (end mark, checksum) without closing the underlying stream. Idempotent. */
+    public void finish() throws IOException {
+        if (closed) {
+            throw new IOException("stream closed");
+        }
+        if (!finished) {
+            start();
+            emit(compressor.end(buffers.out));
+            finished = true;
+        }
+    }
+
+    /** Completes the frame, closes the underlying stream and frees the native memory. Idempotent. */
+    @Override
+    public void close() throws IOException {
+        if (closed) {
+            return;
+        }
+        try {
+            finish();
+            out.close();
+        } finally {
+            closed = true;
+            compressor.close();
+            guard.close();
+        }
+    }
+
+    private void ensureWritable() throws IOException {
+        if (closed) {
+            throw new IOException("stream closed");
+        }
+        if (finished) {
+            throw new IOException("frame finished: no more writes");
+        }
+    }
+
+    private void start() throws IOException {
+        if (!started) {
+            emit(compressor.begin(buffers.out));
+            started = true;
+        }
+    }
+
+    private void emit(long n) throws IOException {
+        if (n > 0) {
+            MemorySegment.copy(buffers.out, ValueLayout.JAVA_BYTE, 0, heapOut, 0, (int) n);
+            out.write(heapOut, 0, (int) n);
+        }
+    }
+}

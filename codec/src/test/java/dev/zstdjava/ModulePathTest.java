@@ -1,0 +1,52 @@
+package dev.zstdjava;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.net.URL;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The codec works as a named module with {@code --enable-native-access=dev.zstdjava.codec}, as the README says. */
+class ModulePathTest {
+
+    @Test
+    void runsAsANamedModuleWithoutNativeAccessWarnings(@TempDir Path dir) throws Exception {
+        Path codecClasses = Path.of("target/classes").toAbsolutePath();
+        assertTrue(Files.exists(codecClasses.resolve("module-info.class")), "compiled module descriptor");
+        URL natives = getClass().getClassLoader().getResource("META-INF/zstd-java/native/linux-x86_64/libzstd.so");
+        assertNotNull(natives);
+        String nativesRoot = natives.getPath().substring(0, natives.getPath().indexOf("META-INF"));
+        if (nativesRoot.startsWith("file:")) { // inside a jar: file:/...jar!/
+            nativesRoot = nativesRoot.substring(5, nativesRoot.length() - 2);
+        }
+        Path main = dir.resolve("Main.java");
+        Files.writeString(main, """
+                public class Main {
+                    public static void main(String[] a) {
+                        if (!dev.zstdjava.zstd.Zstd.class.getModule().isNamed()) throw new AssertionError("not a module");
+                        byte[] data = "module path ".repeat(50).getBytes();
+                        byte[] back = dev.zstdjava.zstd.Zstd.decompress(dev.zstdjava.zstd.Zstd.compress(data));
+                        System.out.println(java.util.Arrays.equals(data, back) + " " + dev.zstdjava.zstd.Zstd.library().version()
+                                + " " + dev.zstdjava.zstd.Zstd.class.getModule().getName());
+                    }
+                }
+                """);
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        Process p = new ProcessBuilder(java, "--module-path", codecClasses.toString(),
+                "--add-modules", "dev.zstdjava.codec", "--enable-native-access=dev.zstdjava.codec",
+                "-cp", nativesRoot, main.toString()).start();
+        String out = new String(p.getInputStream().readAllBytes()).trim();
+        String err = new String(p.getErrorStream().readAllBytes());
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS));
+        assertEquals(0, p.exitValue(), err);
+        assertEquals("true 1.5.7 dev.zstdjava.codec", out, err);
+        assertFalse(err.contains("WARNING"), err);
+    }
+}

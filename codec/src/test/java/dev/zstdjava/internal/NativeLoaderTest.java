@@ -1,0 +1,105 @@
+package dev.zstdjava.internal;
+
+import dev.zstdjava.NativeLibrary;
+import dev.zstdjava.zstd.Zstd;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.ValueLayout;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Each of the loader's three sources, the version floor, and the message when all of them fail. */
+class NativeLoaderTest {
+    private static final NativeLoader.Spec ZSTD = new NativeLoader.Spec("zstd", "zstdjava.zstd.path",
+            List.of("libzstd.so.1"), "ZSTD_versionNumber", 10400);
+    private static final ClassLoader CL = NativeLoaderTest.class.getClassLoader();
+
+    @Test
+    void defaultRunUsesTheBundledLibrary() {
+        NativeLibrary lib = Zstd.library();
+        assertEquals(NativeLibrary.Source.BUNDLED, lib.source());
+        assertEquals("1.5.7", lib.version());
+        assertTrue(lib.location().endsWith("libzstd.so"), lib.location());
+    }
+
+    @Test
+    void explicitPathComesFirst(@TempDir Path dir) throws IOException {
+        Path copy = dir.resolve("my-libzstd.so");
+        try (InputStream in = CL.getResourceAsStream("META-INF/zstd-java/native/linux-x86_64/libzstd.so")) {
+            assertNotNull(in, "natives jar on the test class path");
+            Files.copy(in, copy);
+        }
+        NativeLoader.Loaded l = NativeLoader.load(ZSTD, copy.toString(), CL, dir.toString(), List.of("libzstd.so.1"));
+        assertEquals(NativeLibrary.Source.SYSTEM_PROPERTY, l.info().source());
+        assertEquals(copy.toAbsolutePath().toString(), l.info().location());
+        assertEquals("1.5.7", l.info().version());
+        assertEquals(10507, callVersion(l));
+    }
+
+    @Test
+    void bundledCopyIsExtractedIntoAPrivateFolder(@TempDir Path dir) {
+        NativeLoader.Loaded l = NativeLoader.load(ZSTD, null, CL, dir.toString(), List.of());
+        assertEquals(NativeLibrary.Source.BUNDLED, l.info().source());
+        Path file = Path.of(l.info().location());
+        assertTrue(file.startsWith(dir), file.toString());
+        assertTrue(file.getParent().getFileName().toString().startsWith("zstd-java-"));
+        assertEquals(10507, callVersion(l));
+    }
+
+    @Test
+    void systemLibraryIsTheFallback() {
+        NativeLoader.Loaded l = NativeLoader.load(ZSTD, null, null, "/nonexistent", List.of("libzstd.so.1"));
+        assertEquals(NativeLibrary.Source.SYSTEM, l.info().source());
+        assertEquals("libzstd.so.1", l.info().location());
+        assertTrue(callVersion(l) >= 10400);
+    }
+
+    @Test
+    void tooOldLibrariesAreRefused() {
+        NativeLoader.Spec future = new NativeLoader.Spec("zstd", "zstdjava.zstd.path", List.of("libzstd.so.1"),
+                "ZSTD_versionNumber", 99_00_00);
+        UnsatisfiedLinkError e = assertThrows(UnsatisfiedLinkError.class,
+                () -> NativeLoader.load(future, null, null, "/tmp", List.of("libzstd.so.1")));
+        assertTrue(e.getMessage().contains("older than the minimum 99.0.0"), e.getMessage());
+    }
+
+    @Test
+    void whenEverythingFailsOneErrorListsEveryAttempt(@TempDir Path dir) throws IOException {
+        Path notADir = Files.writeString(dir.resolve("file"), "x");
+        UnsatisfiedLinkError e = assertThrows(UnsatisfiedLinkError.class, () -> NativeLoader.load(ZSTD,
+                dir.resolve("missing.so").toString(), CL, notADir.resolve("sub").toString(),
+                List.of("libzstd-does-not-exist.so.9")));
+        String m = e.getMessage();
+        assertTrue(m.startsWith("zstd-java could not load libzstd for linux-x86_64; tried:"), m);
+        assertTrue(m.contains("1. system property zstdjava.zstd.path=" + dir.resolve("missing.so")), m);
+        assertTrue(m.contains("2. bundled META-INF/zstd-java/native/linux-x86_64/libzstd.so"), m);
+        assertTrue(m.contains("set -Dzstdjava.tmpdir"), m);
+        assertTrue(m.contains("3. system library libzstd-does-not-exist.so.9"), m);
+
+        UnsatisfiedLinkError noJar = assertThrows(UnsatisfiedLinkError.class, () -> NativeLoader.load(ZSTD, null,
+                null, dir.toString(), List.of()));
+        assertTrue(noJar.getMessage().contains("not on the class path (add zstd-java-natives-linux-x86_64)"),
+                noJar.getMessage());
+        assertTrue(noJar.getMessage().contains("1. system property zstdjava.zstd.path: not set"), noJar.getMessage());
+    }
+
+    private static int callVersion(NativeLoader.Loaded l) {
+        try {
+            return (int) Linker.nativeLinker().downcallHandle(l.lookup().find("ZSTD_versionNumber").orElseThrow(),
+                    FunctionDescriptor.of(ValueLayout.JAVA_INT)).invokeExact();
+        } catch (Throwable t) {
+            throw new AssertionError(t);
+        }
+    }
+}

@@ -1,0 +1,330 @@
+package dev.zstdjava.lz4;
+
+import dev.zstdjava.DecompressionLimitException;
+import dev.zstdjava.TestData;
+import dev.zstdjava.TestData.Kind;
+import net.jpountz.xxhash.XXHashFactory;
+import org.junit.jupiter.api.Test;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteBuffer;
+import java.nio.ReadOnlyBufferException;
+import java.util.Arrays;
+import java.util.SplittableRandom;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Malformed blocks and frames, lying sizes, small destinations, limits and misuse: clear exceptions, no crash. */
+class Lz4BadInputTest {
+    static final byte[] DATA = TestData.generate(Kind.TEXT, 50_000, 99);
+
+    // ---- blocks --------------------------------------------------------------------------------------------------
+
+    @Test
+    void truncatedBlocksAreRejected() {
+        byte[] block = Lz4.compress(DATA, 0);
+        try (Lz4Decompressor d = Lz4Decompressor.create()) {
+            for (int len = 1; len < block.length; len += len < 64 ? 1 : 97) {
+                int l = len;
+                Lz4Exception e = assertThrows(Lz4Exception.class, () -> d.decompress(block, 0, l, DATA.length),
+                        "prefix of " + len + " bytes");
+                assertTrue(e.getMessage().contains("lz4 decompress"), e.getMessage());
+            }
+            Lz4Exception e = assertThrows(Lz4Exception.class, () -> d.decompress(block, 0, 0, 10));
+            assertTrue(e.getMessage().contains("empty"), e.getMessage());
+        }
+    }
+
+    @Test
+    void corruptBlocksNeverWritePastTheDestination() {
+        byte[] block = Lz4.compress(DATA, 0);
+        SplittableRandom r = new SplittableRandom(5);
+        int failures = 0;
+        try (Lz4Decompressor d = Lz4Decompressor.create(); Arena a = Arena.ofConfined()) {
+            MemorySegment src = a.allocate(block.length);
+            MemorySegment guarded = a.allocate(DATA.length + 4096);
+            for (int trial = 0; trial < 3000; trial++) {
+                byte[] bad = block.clone();
+                for (int k = 1 + r.nextInt(4); k > 0; k--) {
+                    bad[r.nextInt(bad.length)] ^= (byte) (1 + r.nextInt(255));
+                }
+                MemorySegment.copy(bad, 0, src, ValueLayout.JAVA_BYTE, 0, bad.length);
+                guarded.fill((byte) 0x5A);
+                int cap = trial % 2 == 0 ? DATA.length : DATA.length / 2;
+                try {
+                    long n = d.decompress(src, guarded.asSlice(0, cap));
+                    assertTrue(n <= cap);
+                } catch (Lz4Exception e) {
+                    failures++;
+                    assertTrue(e.getMessage().contains("input offset"), e.getMessage());
+                }
+                for (long i = cap; i < guarded.byteSize(); i++) {
+                    assertEquals(0x5A, guarded.get(ValueLayout.JAVA_BYTE, i) & 0xFF, "byte past the destination");
+                }
+                // the exact-size form must fail or give exactly the declared size
+                try {
+                    assertEquals(DATA.length, d.decompress(bad, DATA.length).length);
+                } catch (Lz4Exception expected) {
+                    // fine: corruption detected
+                }
+            }
+        }
+        assertTrue(failures > 1000, "most corruptions are detected by the decoder: " + failures);
+    }
+
+    @Test
+    void lyingSizesAreRejected() {
+        byte[] block = Lz4.compress(DATA, 9);
+        try (Lz4Decompressor d = Lz4Decompressor.create()) {
+            Lz4Exception small = assertThrows(Lz4Exception.class, () -> d.decompress(block, DATA.length - 1));
+            assertTrue(small.getMessage().contains("output capacity " + (DATA.length - 1)), small.getMessage());
+            Lz4Exception big = assertThrows(Lz4Exception.class, () -> d.decompress(block, DATA.length + 1));
+            assertTrue(big.getMessage().contains("decoded to " + DATA.length), big.getMessage());
+            // impossible for any block of that size: refused before allocating 2 GiB
+            Lz4Exception absurd = assertThrows(Lz4Exception.class, () -> d.decompress(new byte[] {0x10, 'a'},
+                    Integer.MAX_VALUE - 8));
+            assertTrue(absurd.getMessage().contains("at most 255x") || absurd.getMessage().contains("255"),
+                    absurd.getMessage());
+            assertThrows(IllegalArgumentException.class, () -> d.decompress(block, -1));
+            byte[] out = new byte[100];
+            assertThrows(Lz4Exception.class, () -> d.decompress(block, 0, block.length, out, 0, out.length),
+                    "destination smaller than the content");
+        }
+    }
+
+    @Test
+    void tooSmallCompressionDestinationsAndLimits() {
+        try (Lz4Compressor c = Lz4Compressor.create(0); Lz4Compressor hc = Lz4Compressor.create(9)) {
+            byte[] random = TestData.generate(Kind.INCOMPRESSIBLE, 10_000, 1);
+            for (Lz4Compressor x : new Lz4Compressor[] {c, hc}) {
+                byte[] dst = new byte[random.length];
+                Lz4Exception e = assertThrows(Lz4Exception.class,
+                        () -> x.compress(random, 0, random.length, dst, 0, dst.length));
+                assertTrue(e.getMessage().contains("maxCompressedLength(10000) = " + Lz4.maxCompressedLength(10_000)),
+                        e.getMessage());
+                assertThrows(Lz4Exception.class, () -> x.compress(MemorySegment.ofArray(random), MemorySegment.ofArray(new byte[0])));
+            }
+            // lz4's int limits are checked in Java, before any native call (this segment has no real memory)
+            MemorySegment huge = MemorySegment.NULL.reinterpret(Lz4.MAX_INPUT_SIZE + 1L);
+            Lz4Exception e = assertThrows(Lz4Exception.class, () -> c.compress(huge, MemorySegment.ofArray(new byte[64])));
+            assertTrue(e.getMessage().contains("LZ4_MAX_INPUT_SIZE"), e.getMessage());
+            try (Lz4Decompressor d = Lz4Decompressor.create()) {
+                MemorySegment tooLong = MemorySegment.NULL.reinterpret(Integer.MAX_VALUE + 1L);
+                assertThrows(Lz4Exception.class, () -> d.decompress(tooLong, MemorySegment.ofArray(new byte[64])));
+            }
+            assertThrows(IllegalArgumentException.class, () -> Lz4.maxCompressedLength(-1));
+            assertThrows(IllegalArgumentException.class, () -> Lz4.maxCompressedLength(Lz4.MAX_INPUT_SIZE + 1));
+        }
+    }
+
+    @Test
+    void misuseGivesClearErrors() {
+        assertThrows(IllegalArgumentException.class, () -> Lz4Compressor.create(13));
+        assertThrows(IllegalArgumentException.class, () -> Lz4Compressor.create(-129));
+        assertThrows(IllegalArgumentException.class, () -> Lz4.compress(DATA, 99));
+        Lz4Compressor c = Lz4Compressor.create(5);
+        c.close();
+        c.close();
+        IllegalStateException closed = assertThrows(IllegalStateException.class, () -> c.compress(DATA));
+        assertTrue(closed.getMessage().contains("closed"));
+        Lz4Decompressor d = Lz4Decompressor.create();
+        d.close();
+        assertThrows(IllegalStateException.class, () -> d.decompress(Lz4.compress(DATA), DATA.length));
+        try (Lz4Compressor open = Lz4Compressor.create()) {
+            MemorySegment ro = MemorySegment.ofArray(new byte[100_000]).asReadOnly();
+            assertThrows(IllegalArgumentException.class, () -> open.compress(MemorySegment.ofArray(DATA), ro));
+            assertThrows(ReadOnlyBufferException.class,
+                    () -> open.compress(ByteBuffer.wrap(DATA), ByteBuffer.allocate(100_000).asReadOnlyBuffer()));
+            assertThrows(IndexOutOfBoundsException.class, () -> open.compress(DATA, 10, DATA.length, new byte[10], 0, 10));
+        }
+    }
+
+    // ---- frames --------------------------------------------------------------------------------------------------
+
+    static final Lz4Frame.Options CHECKED = Lz4Frame.Options.DEFAULT.withBlockChecksum(true);
+
+    @Test
+    void everyTruncationOfAFrameIsRejected() throws IOException {
+        byte[] data = Arrays.copyOf(DATA, 5000);
+        byte[] frame = Lz4Frame.compress(data, CHECKED.withContentSize(false));
+        try (Lz4FrameDecompressor d = Lz4FrameDecompressor.create()) {
+            for (int len = 0; len < frame.length; len++) {
+                int l = len;
+                Lz4Exception e = assertThrows(Lz4Exception.class, () -> d.decompress(frame, 0, l), "prefix " + len);
+                assertTrue(e.getMessage().startsWith("lz4 frame decompress"), e.getMessage());
+                byte[] out = new byte[data.length];
+                assertThrows(Lz4Exception.class, () -> d.decompress(frame, 0, l, out, 0, out.length), "prefix " + len);
+                if (len > 0 && len % 7 == 0) {
+                    try (InputStream in = new Lz4FrameInputStream(new ByteArrayInputStream(frame, 0, len))) {
+                        assertThrows(Lz4Exception.class, in::readAllBytes, "stream prefix " + len);
+                    }
+                }
+            }
+            assertArrayEquals(data, d.decompress(frame), "the decompressor still works afterwards");
+        }
+    }
+
+    @Test
+    void everyCorruptionOfAFrameIsDetected() {
+        byte[] data = Arrays.copyOf(DATA, 3000);
+        byte[] frame = Lz4Frame.compress(data, CHECKED);
+        try (Lz4FrameDecompressor d = Lz4FrameDecompressor.create()) {
+            for (int i = 0; i < frame.length; i++) {
+                for (int bit = 0; bit < 8; bit += 3) {
+                    byte[] bad = frame.clone();
+                    bad[i] ^= (byte) (1 << bit);
+                    try {
+                        byte[] out = d.decompress(bad);
+                        assertArrayEquals(data, out, "a corruption at byte " + i + " went unnoticed");
+                    } catch (Lz4Exception e) {
+                        assertTrue(e.getMessage().contains("LZ4F error") || e.getMessage().contains("truncated"),
+                                e.getMessage());
+                    } catch (DecompressionLimitException e) {
+                        // the 1-byte header checksum let a flipped content-size bit through: the huge size is
+                        // refused before anything is allocated
+                        assertTrue(i >= 6 && i < 14, "only the content size field can claim a huge size: " + i);
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
+    void lyingContentSizesAreRejected() {
+        byte[] data = Arrays.copyOf(DATA, 20_000);
+        byte[] frame = Lz4Frame.compress(data);
+        assertEquals(data.length, Lz4Frame.contentSize(frame, 0, frame.length));
+        try (Lz4FrameDecompressor d = Lz4FrameDecompressor.create()) {
+            for (long lie : new long[] {data.length - 1, data.length + 1, 1}) {
+                byte[] bad = withContentSize(frame, lie);
+                Lz4Exception e = assertThrows(Lz4Exception.class, () -> d.decompress(bad), "declared " + lie);
+                assertTrue(e.getMessage().contains("LZ4F error"), e.getMessage());
+            }
+            // a declared size over the limit is refused before anything is allocated or decoded
+            byte[] huge = withContentSize(frame, 1L << 40);
+            DecompressionLimitException limit = assertThrows(DecompressionLimitException.class, () -> d.decompress(huge));
+            assertEquals(1L << 40, limit.size());
+            assertEquals(Lz4Frame.DEFAULT_MAX_DECOMPRESSED_SIZE, limit.limit());
+        }
+    }
+
+    /** Rewrites the content size field and the header checksum (XXH32 of the descriptor, second byte). */
+    static byte[] withContentSize(byte[] frame, long size) {
+        byte[] bad = frame.clone();
+        assertEquals(0x08, bad[4] & 0x08, "frame declares its size");
+        ByteBuffer.wrap(bad, 6, 8).order(java.nio.ByteOrder.LITTLE_ENDIAN).putLong(size);
+        int hash = XXHashFactory.fastestJavaInstance().hash32().hash(bad, 4, 10, 0);
+        bad[14] = (byte) (hash >>> 8);
+        return bad;
+    }
+
+    @Test
+    void decompressionIsBoundedByTheLimit() throws IOException {
+        byte[] data = TestData.generate(Kind.REPETITIVE, 3_000_000, 1);
+        byte[] declared = Lz4Frame.compress(data);
+        byte[] undeclared = Lz4Frame.compress(data, Lz4Frame.Options.DEFAULT.withContentSize(false));
+        for (byte[] frame : new byte[][] {declared, undeclared}) {
+            DecompressionLimitException e = assertThrows(DecompressionLimitException.class,
+                    () -> Lz4Frame.decompress(frame, 1_000_000));
+            assertEquals(1_000_000, e.limit());
+            assertArrayEquals(data, Lz4Frame.decompress(frame, data.length), "exactly at the limit is fine");
+            try (InputStream in = new Lz4FrameInputStream(new ByteArrayInputStream(frame), 2_000_000)) {
+                assertThrows(DecompressionLimitException.class, in::readAllBytes);
+            }
+            try (Lz4FrameDecompressor d = Lz4FrameDecompressor.create(100_000); Arena a = Arena.ofConfined()) {
+                MemorySegment src = a.allocate(frame.length);
+                MemorySegment.copy(frame, 0, src, ValueLayout.JAVA_BYTE, 0, frame.length);
+                MemorySegment out = a.allocate(64 << 10);
+                assertThrows(DecompressionLimitException.class, () -> {
+                    long in = 0;
+                    while (true) {
+                        d.update(src.asSlice(in), out);
+                        in += d.consumed();
+                    }
+                });
+                assertThrows(DecompressionLimitException.class, () -> d.decompress(frame));
+            }
+        }
+        assertThrows(IllegalArgumentException.class, () -> Lz4Frame.decompress(declared, -1));
+    }
+
+    @Test
+    void notFramesAndTrailingGarbage() throws IOException {
+        byte[] frame = Lz4Frame.compress(Arrays.copyOf(DATA, 1000));
+        byte[] zstdLike = {0x28, (byte) 0xB5, 0x2F, (byte) 0xFD, 0, 0, 0, 0, 0, 0};
+        Lz4Exception e = assertThrows(Lz4Exception.class, () -> Lz4Frame.decompress(zstdLike));
+        assertEquals(Lz4Exception.FRAME_TYPE_UNKNOWN, e.errorCode(), e.getMessage());
+        assertThrows(Lz4Exception.class, () -> Lz4Frame.contentSize(zstdLike, 0, zstdLike.length));
+        assertThrows(Lz4Exception.class, () -> Lz4Frame.decompress(new byte[0]));
+        byte[] trailing = Lz4FrameTest.concat(frame, new byte[] {1, 2, 3, 4, 5, 6, 7, 8});
+        assertThrows(Lz4Exception.class, () -> Lz4Frame.decompress(trailing));
+        try (InputStream in = new Lz4FrameInputStream(new ByteArrayInputStream(trailing))) {
+            assertThrows(Lz4Exception.class, in::readAllBytes);
+        }
+        try (InputStream in = new Lz4FrameInputStream(new ByteArrayInputStream(zstdLike))) {
+            assertThrows(Lz4Exception.class, in::read);
+        }
+    }
+
+    @Test
+    void tooSmallFrameDestinations() {
+        byte[] data = TestData.generate(Kind.TEXT, 200_000, 4);
+        try (Lz4FrameCompressor c = Lz4FrameCompressor.create(); Lz4FrameDecompressor d = Lz4FrameDecompressor.create();
+             Arena a = Arena.ofConfined()) {
+            byte[] small = new byte[(int) c.maxCompressedLength(data.length) - 1];
+            Lz4Exception e = assertThrows(Lz4Exception.class, () -> c.compress(data, 0, data.length, small, 0, small.length));
+            assertEquals(Lz4Exception.DST_MAX_SIZE_TOO_SMALL, e.errorCode());
+            byte[] frame = c.compress(data);
+            byte[] out = new byte[data.length - 1];
+            e = assertThrows(Lz4Exception.class, () -> d.decompress(frame, 0, frame.length, out, 0, out.length));
+            assertTrue(e.getMessage().contains("destination too small"), e.getMessage());
+            assertArrayEquals(data, d.decompress(frame), "usable after the failure");
+
+            // streaming: a too-small step is refused before lz4 sees it, and the frame continues
+            MemorySegment src = MemorySegment.ofArray(data);
+            MemorySegment dst = a.allocate(c.updateBound(data.length));
+            assertThrows(IllegalStateException.class, () -> c.update(src, dst), "update before begin");
+            ByteArrayOutputStream f = new ByteArrayOutputStream();
+            f.writeBytes(dst.asSlice(0, c.begin(dst)).toArray(ValueLayout.JAVA_BYTE));
+            assertThrows(Lz4Exception.class, () -> c.update(src, dst.asSlice(0, 1000)));
+            assertThrows(Lz4Exception.class, () -> c.begin(dst.asSlice(0, 18)));
+            f.writeBytes(dst.asSlice(0, c.update(src, dst)).toArray(ValueLayout.JAVA_BYTE));
+            f.writeBytes(dst.asSlice(0, c.end(dst)).toArray(ValueLayout.JAVA_BYTE));
+            assertArrayEquals(data, Lz4Frame.decompress(f.toByteArray()));
+            assertThrows(IllegalStateException.class, () -> c.end(dst), "no frame in progress after end");
+
+            // a declared content size is enforced at the end
+            c.begin(dst, 10);
+            c.update(MemorySegment.ofArray(new byte[9]), dst);
+            Lz4Exception wrong = assertThrows(Lz4Exception.class, () -> c.end(dst));
+            assertEquals(Lz4Exception.FRAME_SIZE_WRONG, wrong.errorCode(), wrong.getMessage());
+        }
+    }
+
+    @Test
+    void closedFrameObjectsRefuseWork() throws IOException {
+        Lz4FrameCompressor c = Lz4FrameCompressor.create();
+        c.close();
+        assertThrows(IllegalStateException.class, () -> c.compress(DATA));
+        Lz4FrameDecompressor d = Lz4FrameDecompressor.create();
+        d.close();
+        assertThrows(IllegalStateException.class, () -> d.decompress(Lz4Frame.compress(DATA)));
+        Lz4FrameOutputStream out = new Lz4FrameOutputStream(new ByteArrayOutputStream());
+        out.write(DATA);
+        out.close();
+        out.close();
+        assertThrows(IOException.class, () -> out.write(1));
+        Lz4FrameInputStream in = new Lz4FrameInputStream(new ByteArrayInputStream(Lz4Frame.compress(DATA)));
+        in.close();
+        assertThrows(IOException.class, in::read);
+    }
+}

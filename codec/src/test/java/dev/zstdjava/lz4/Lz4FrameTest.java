@@ -1,0 +1,423 @@
+package dev.zstdjava.lz4;
+
+import dev.zstdjava.TestData;
+import dev.zstdjava.TestData.Kind;
+import dev.zstdjava.internal.Lz4Native;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Frame format round trips: one-shot shapes, options, the segment streaming API and the streams. */
+class Lz4FrameTest {
+    static final int[] SIZES = {0, 1, 17, 1000, 65_536, 65_537, (1 << 20) + 3};
+    static final int BIG = 16 << 20;
+    static final int[] LEVELS = {-5, 0, 9};
+
+    enum Shape { SEGMENT_NATIVE, SEGMENT_HEAP, ARRAY_OFFSETS, ARRAY_NEW, BUFFER_DIRECT, STATIC }
+
+    static Stream<Arguments> cases() {
+        List<Arguments> out = new ArrayList<>();
+        for (Kind kind : Kind.values()) {
+            for (int size : SIZES) {
+                for (int level : LEVELS) {
+                    out.add(Arguments.of(kind, size, level));
+                }
+            }
+            out.add(Arguments.of(kind, BIG, 0));
+            out.add(Arguments.of(kind, BIG, 3));
+        }
+        return out.stream();
+    }
+
+    @ParameterizedTest(name = "{0} {1} B level {2}")
+    @MethodSource("cases")
+    void oneShotRoundTripsInEveryShape(Kind kind, int size, int level) {
+        byte[] data = TestData.generate(kind, size, size * 17L + level);
+        Lz4Frame.Options options = Lz4Frame.Options.DEFAULT.withLevel(level)
+                .withBlockSize(size == BIG ? Lz4Frame.BlockSize.MB_4 : Lz4Frame.BlockSize.KB_64);
+        Shape[] shapes = size == BIG ? new Shape[] {Shape.SEGMENT_NATIVE, Shape.ARRAY_NEW} : Shape.values();
+        try (Lz4FrameCompressor c = Lz4FrameCompressor.create(options);
+             Lz4FrameDecompressor d = Lz4FrameDecompressor.create()) {
+            byte[] reference = null;
+            for (Shape shape : shapes) {
+                byte[] frame = compress(c, options, shape, data);
+                assertTrue(frame.length <= Lz4Frame.maxCompressedLength(size, options));
+                assertEquals(size == 0 ? Lz4Frame.UNKNOWN_SIZE : size, Lz4Frame.contentSize(frame, 0, frame.length),
+                        "content size declared in the header");
+                if (reference == null) {
+                    reference = frame;
+                } else {
+                    assertArrayEquals(reference, frame, "the same frame in every shape (" + shape + ")");
+                }
+                assertArrayEquals(data, decompress(d, shape, frame, size), "round trip through " + shape);
+            }
+        }
+    }
+
+    static byte[] compress(Lz4FrameCompressor c, Lz4Frame.Options options, Shape shape, byte[] data) {
+        int bound = (int) c.maxCompressedLength(data.length);
+        switch (shape) {
+            case SEGMENT_NATIVE -> {
+                try (Arena a = Arena.ofConfined()) {
+                    MemorySegment src = a.allocate(Math.max(1, data.length)).asSlice(0, data.length);
+                    MemorySegment.copy(data, 0, src, ValueLayout.JAVA_BYTE, 0, data.length);
+                    MemorySegment dst = a.allocate(bound);
+                    long n = c.compress(src, dst);
+                    return dst.asSlice(0, n).toArray(ValueLayout.JAVA_BYTE);
+                }
+            }
+            case SEGMENT_HEAP -> {
+                byte[] out = new byte[bound];
+                long n = c.compress(MemorySegment.ofArray(data), MemorySegment.ofArray(out));
+                return Arrays.copyOf(out, (int) n);
+            }
+            case ARRAY_OFFSETS -> {
+                byte[] src = new byte[data.length + 7];
+                System.arraycopy(data, 0, src, 5, data.length);
+                byte[] out = new byte[bound + 11];
+                int n = c.compress(src, 5, data.length, out, 3, bound);
+                return Arrays.copyOfRange(out, 3, 3 + n);
+            }
+            case ARRAY_NEW -> {
+                return c.compress(data);
+            }
+            case BUFFER_DIRECT -> {
+                ByteBuffer src = ByteBuffer.allocateDirect(data.length).put(data).flip();
+                ByteBuffer dst = ByteBuffer.allocateDirect(bound);
+                int n = c.compress(src, dst);
+                assertEquals(n, dst.position());
+                byte[] out = new byte[n];
+                dst.flip().get(out);
+                return out;
+            }
+            case STATIC -> {
+                return Lz4Frame.compress(data, options);
+            }
+            default -> throw new AssertionError(shape);
+        }
+    }
+
+    static byte[] decompress(Lz4FrameDecompressor d, Shape shape, byte[] frame, int size) {
+        switch (shape) {
+            case SEGMENT_NATIVE -> {
+                try (Arena a = Arena.ofConfined()) {
+                    MemorySegment src = a.allocate(frame.length);
+                    MemorySegment.copy(frame, 0, src, ValueLayout.JAVA_BYTE, 0, frame.length);
+                    MemorySegment dst = a.allocate(size + 100L);
+                    long n = d.decompress(src, dst);
+                    return dst.asSlice(0, n).toArray(ValueLayout.JAVA_BYTE);
+                }
+            }
+            case SEGMENT_HEAP -> {
+                byte[] out = new byte[size];
+                assertEquals(size, d.decompress(MemorySegment.ofArray(frame), MemorySegment.ofArray(out)));
+                return out;
+            }
+            case ARRAY_OFFSETS -> {
+                byte[] src = new byte[frame.length + 9];
+                System.arraycopy(frame, 0, src, 4, frame.length);
+                byte[] out = new byte[size + 10];
+                int n = d.decompress(src, 4, frame.length, out, 6, size + 4);
+                return Arrays.copyOfRange(out, 6, 6 + n);
+            }
+            case ARRAY_NEW -> {
+                return d.decompress(frame);
+            }
+            case BUFFER_DIRECT -> {
+                ByteBuffer src = ByteBuffer.allocateDirect(frame.length).put(frame).flip();
+                ByteBuffer dst = ByteBuffer.allocateDirect(size);
+                assertEquals(size, d.decompress(src, dst));
+                byte[] out = new byte[size];
+                dst.flip().get(out);
+                return out;
+            }
+            case STATIC -> {
+                return Lz4Frame.decompress(frame);
+            }
+            default -> throw new AssertionError(shape);
+        }
+    }
+
+    static Stream<Lz4Frame.Options> optionVariants() {
+        Lz4Frame.Options d = Lz4Frame.Options.DEFAULT;
+        List<Lz4Frame.Options> out = new ArrayList<>();
+        for (Lz4Frame.BlockSize bs : Lz4Frame.BlockSize.values()) {
+            out.add(d.withBlockSize(bs));
+            out.add(d.withBlockSize(bs).withBlockIndependent(false).withBlockChecksum(true));
+        }
+        out.add(d.withContentChecksum(false).withContentSize(false));
+        out.add(d.withBlockChecksum(true).withContentChecksum(false).withLevel(12));
+        out.add(d.withBlockIndependent(false).withLevel(-128));
+        out.add(d.withLevel(1));
+        return out.stream();
+    }
+
+    @ParameterizedTest
+    @MethodSource("optionVariants")
+    void optionsRoundTripAndMatchLz4sBounds(Lz4Frame.Options options) {
+        byte[] data = TestData.generate(Kind.TEXT, 5_000_000, 11);
+        byte[] frame = Lz4Frame.compress(data, options);
+        assertArrayEquals(data, Lz4Frame.decompress(frame));
+        assertEquals(options.contentSize() ? data.length : Lz4Frame.UNKNOWN_SIZE,
+                Lz4Frame.contentSize(frame, 0, frame.length));
+        int flg = frame[4] & 0xFF;
+        assertEquals(options.blockIndependent() || data.length <= options.blockSize().bytes(), (flg & 0x20) != 0,
+                "block independence flag");
+        assertEquals(options.blockChecksum(), (flg & 0x10) != 0, "block checksum flag");
+        assertEquals(options.contentChecksum(), (flg & 0x04) != 0, "content checksum flag");
+        assertEquals(options.blockSize().ordinal() + 4, (frame[5] >> 4) & 7, "block size id");
+
+        // the Java bounds equal liblz4's own for many sizes
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment prefs = a.allocate(Lz4Native.PREFERENCES);
+            Lz4Native.preferences(prefs, options.frameLevel(), options.blockSize().ordinal() + 4,
+                    options.blockIndependent(), options.blockChecksum(), options.contentChecksum(), 0, false, false);
+            for (long n : new long[] {0, 1, 65_535, 65_536, 65_537, 262_144, 1 << 20, 4 << 20, (4 << 20) + 1,
+                    123_456_789L, 3L << 30}) {
+                assertEquals(Lz4Native.compressFrameBound(n, prefs), Lz4Frame.maxCompressedLength(n, options),
+                        "LZ4F_compressFrameBound(" + n + ")");
+                assertEquals(Lz4Native.compressBound(n, prefs), Lz4Frame.updateBound(n, options),
+                        "LZ4F_compressBound(" + n + ")");
+            }
+        }
+    }
+
+    @Test
+    void concatenatedFramesDecodeAsOne() {
+        byte[] a = TestData.generate(Kind.TEXT, 100_000, 1);
+        byte[] b = TestData.generate(Kind.INCOMPRESSIBLE, 70_000, 2);
+        byte[] both = concat(Lz4Frame.compress(a), Lz4Frame.compress(b, Lz4Frame.Options.DEFAULT.withContentSize(false)));
+        assertArrayEquals(concat(a, b), Lz4Frame.decompress(both), "first frame declares a size, more follows");
+        byte[] skippable = {0x50, 0x2A, 0x4D, 0x18, 3, 0, 0, 0, 9, 9, 9};
+        assertArrayEquals(concat(a, b), Lz4Frame.decompress(concat(skippable, both)), "skippable frames are skipped");
+        try (Lz4FrameDecompressor d = Lz4FrameDecompressor.create()) {
+            byte[] out = new byte[a.length + b.length];
+            assertEquals(out.length, d.decompress(both, 0, both.length, out, 0, out.length));
+            assertArrayEquals(concat(a, b), out);
+        }
+    }
+
+    @Test
+    void segmentStreamingRoundTripsInPieces() {
+        SplittableRandom r = new SplittableRandom(42);
+        byte[] data = TestData.generate(Kind.TEXT, 3_000_000, 9);
+        for (Lz4Frame.Options options : new Lz4Frame.Options[] {Lz4Frame.Options.DEFAULT,
+                Lz4Frame.Options.DEFAULT.withBlockIndependent(false).withBlockSize(Lz4Frame.BlockSize.MB_1).withLevel(9)}) {
+            try (Arena arena = Arena.ofConfined(); Lz4FrameCompressor c = Lz4FrameCompressor.create(options);
+                 Lz4FrameDecompressor d = Lz4FrameDecompressor.create()) {
+                MemorySegment src = arena.allocate(data.length);
+                MemorySegment.copy(data, 0, src, ValueLayout.JAVA_BYTE, 0, data.length);
+                MemorySegment out = arena.allocate(c.updateBound(200_000));
+                ByteArrayOutputStream frame = new ByteArrayOutputStream();
+                long n = c.begin(out, data.length);
+                frame.write(out.asSlice(0, n).toArray(ValueLayout.JAVA_BYTE), 0, (int) n);
+                int pos = 0;
+                while (pos < data.length) {
+                    int piece = Math.min(data.length - pos, r.nextInt(200_000));
+                    n = c.update(src.asSlice(pos, piece), out);
+                    frame.writeBytes(out.asSlice(0, n).toArray(ValueLayout.JAVA_BYTE));
+                    pos += piece;
+                    if (r.nextInt(10) == 0) {
+                        n = c.flush(out);
+                        frame.writeBytes(out.asSlice(0, n).toArray(ValueLayout.JAVA_BYTE));
+                    }
+                }
+                n = c.end(out);
+                frame.writeBytes(out.asSlice(0, n).toArray(ValueLayout.JAVA_BYTE));
+                byte[] f = frame.toByteArray();
+                assertEquals(data.length, Lz4Frame.contentSize(f, 0, f.length));
+                assertArrayEquals(data, Lz4Frame.decompress(f));
+
+                // decode in pieces: tiny and varied input and output windows
+                MemorySegment fs = arena.allocate(f.length);
+                MemorySegment.copy(f, 0, fs, ValueLayout.JAVA_BYTE, 0, f.length);
+                MemorySegment back = arena.allocate(data.length);
+                long in = 0;
+                long produced = 0;
+                long hint = -1;
+                while (hint != 0) {
+                    long inPiece = Math.min(f.length - in, 1 + r.nextInt(70_000));
+                    long outPiece = Math.min(data.length - produced, r.nextInt(10) == 0 ? 1 : r.nextInt(100_000));
+                    hint = d.update(fs.asSlice(in, inPiece), back.asSlice(produced, outPiece));
+                    in += d.consumed();
+                    produced += d.produced();
+                }
+                assertEquals(f.length, in);
+                assertEquals(data.length, produced);
+                assertArrayEquals(data, back.toArray(ValueLayout.JAVA_BYTE));
+            }
+        }
+    }
+
+    @Test
+    void outputStreamToInputStream() throws IOException {
+        SplittableRandom r = new SplittableRandom(7);
+        for (Kind kind : Kind.values()) {
+            byte[] data = TestData.generate(kind, 2_500_000, kind.ordinal());
+            ByteArrayOutputStream sink = new ByteArrayOutputStream();
+            try (Lz4FrameOutputStream out = new Lz4FrameOutputStream(sink,
+                    Lz4Frame.Options.DEFAULT.withBlockSize(Lz4Frame.BlockSize.KB_256).withBlockChecksum(true))) {
+                int pos = 0;
+                while (pos < data.length) {
+                    int n = Math.min(data.length - pos, r.nextInt(5) == 0 ? 1 : r.nextInt(300_000));
+                    if (n == 1) {
+                        out.write(data[pos]);
+                    } else {
+                        out.write(data, pos, n);
+                    }
+                    pos += n;
+                    if (r.nextInt(20) == 0) {
+                        out.flush();
+                    }
+                }
+            }
+            byte[] frame = sink.toByteArray();
+            assertArrayEquals(data, Lz4Frame.decompress(frame), kind + ": one-shot decode of the streamed frame");
+            try (Lz4FrameInputStream in = new Lz4FrameInputStream(new ByteArrayInputStream(frame))) {
+                assertArrayEquals(data, readInPieces(in, r), kind + ": stream decode");
+            }
+        }
+    }
+
+    @Test
+    void inputStreamReadsConcatenatedFramesAndEmptyInput() throws IOException {
+        byte[] a = TestData.generate(Kind.TEXT, 300_000, 1);
+        byte[] b = TestData.generate(Kind.REPETITIVE, 200_000, 2);
+        ByteArrayOutputStream sink = new ByteArrayOutputStream();
+        try (Lz4FrameOutputStream out = new Lz4FrameOutputStream(sink)) {
+            out.write(a);
+        }
+        sink.writeBytes(Lz4Frame.compress(b));
+        try (Lz4FrameOutputStream out = new Lz4FrameOutputStream(sink)) {
+            out.flush(); // an empty frame
+        }
+        try (InputStream in = new Lz4FrameInputStream(new ByteArrayInputStream(sink.toByteArray()))) {
+            assertArrayEquals(concat(a, b), in.readAllBytes());
+            assertEquals(-1, in.read());
+        }
+        try (InputStream in = new Lz4FrameInputStream(new ByteArrayInputStream(new byte[0]))) {
+            assertEquals(-1, in.read(), "no frames: empty content");
+        }
+        ByteArrayOutputStream empty = new ByteArrayOutputStream();
+        new Lz4FrameOutputStream(empty).close();
+        assertArrayEquals(new byte[0], Lz4Frame.decompress(empty.toByteArray()), "a frame with no content");
+    }
+
+    @Test
+    void streamingCallsAllocateNothingOnTheHeap() {
+        byte[] data = TestData.generate(Kind.TEXT, 4096, 5);
+        try (Arena a = Arena.ofConfined(); Lz4FrameCompressor c = Lz4FrameCompressor.create();
+             Lz4FrameDecompressor d = Lz4FrameDecompressor.create()) {
+            MemorySegment src = a.allocate(data.length);
+            MemorySegment.copy(data, 0, src, ValueLayout.JAVA_BYTE, 0, data.length);
+            MemorySegment out = a.allocate(c.updateBound(data.length));
+            MemorySegment back = a.allocate(data.length);
+            long before = 0;
+            int rounds = 40_000;
+            for (int i = 0; i < 2 * rounds; i++) {
+                if (i == rounds) { // the first half warms up the JIT
+                    before = Lz4Allocation.currentThreadAllocatedBytes();
+                }
+                c.begin(out);
+                c.update(src, out);
+                c.flush(out);
+                c.end(out);
+                d.reset();
+                d.update(src.asSlice(0, 0), back);
+            }
+            long perRound = (Lz4Allocation.currentThreadAllocatedBytes() - before) / rounds;
+            assertTrue(perRound < 64, "heap bytes per begin/update/flush/end/reset/update round: " + perRound);
+        }
+    }
+
+    @Test
+    void staticAndInstanceFramesMatchUnderManyThreads() throws Exception {
+        byte[] data = TestData.generate(Kind.TEXT, 200_000, 3);
+        byte[] expected = Lz4Frame.compress(data);
+        List<Thread> threads = new ArrayList<>();
+        List<Throwable> errors = java.util.Collections.synchronizedList(new ArrayList<>());
+        for (int t = 0; t < 8; t++) {
+            Thread.Builder builder = t % 2 == 0 ? Thread.ofPlatform() : Thread.ofVirtual();
+            threads.add(builder.start(() -> {
+                try {
+                    for (int i = 0; i < 30; i++) {
+                        assertArrayEquals(expected, Lz4Frame.compress(data));
+                        assertArrayEquals(data, Lz4Frame.decompress(expected));
+                        assertArrayEquals(data, Lz4.decompress(Lz4.compress(data, i % 3 - 1), data.length));
+                    }
+                } catch (Throwable e) {
+                    errors.add(e);
+                }
+            }));
+        }
+        for (Thread t : threads) {
+            t.join();
+        }
+        assertEquals(List.of(), errors);
+    }
+
+    @Test
+    void levelsMapLikeTheBlockApi() {
+        assertEquals(0, Lz4Frame.Options.DEFAULT.withLevel(0).frameLevel());
+        assertEquals(0, Lz4Frame.Options.DEFAULT.withLevel(-1).frameLevel(), "acceleration 1");
+        assertEquals(-4, Lz4Frame.Options.DEFAULT.withLevel(-5).frameLevel(), "LZ4F acceleration = 1 - level = 5");
+        assertEquals(2, Lz4Frame.Options.DEFAULT.withLevel(1).frameLevel(), "HC 1 runs as HC 2");
+        assertEquals(12, Lz4Frame.Options.DEFAULT.withLevel(12).frameLevel());
+        byte[] data = TestData.generate(Kind.TEXT, 1_000_000, 3);
+        int fast = Lz4Frame.compress(data, Lz4Frame.Options.DEFAULT.withLevel(-20)).length;
+        int dflt = Lz4Frame.compress(data).length;
+        int hc = Lz4Frame.compress(data, Lz4Frame.Options.DEFAULT.withLevel(9)).length;
+        assertTrue(fast > dflt && dflt > hc, fast + " " + dflt + " " + hc);
+        assertThrows(IllegalArgumentException.class, () -> Lz4Frame.Options.DEFAULT.withLevel(13));
+        assertThrows(IllegalArgumentException.class, () -> Lz4Frame.Options.DEFAULT.withLevel(-129));
+    }
+
+    static byte[] readInPieces(InputStream in, SplittableRandom r) throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        byte[] buf = new byte[200_000];
+        while (true) {
+            if (r.nextInt(50) == 0) {
+                int b = in.read();
+                if (b < 0) {
+                    break;
+                }
+                out.write(b);
+                continue;
+            }
+            int n = in.read(buf, 0, 1 + r.nextInt(buf.length - 1));
+            if (n < 0) {
+                break;
+            }
+            out.write(buf, 0, n);
+        }
+        return out.toByteArray();
+    }
+
+    static byte[] concat(byte[]... parts) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        for (byte[] p : parts) {
+            out.writeBytes(p);
+        }
+        return out.toByteArray();
+    }
+}

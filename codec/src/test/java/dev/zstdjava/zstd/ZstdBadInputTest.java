@@ -1,0 +1,242 @@
+package dev.zstdjava.zstd;
+
+import com.github.luben.zstd.ZstdOutputStream;
+import dev.zstdjava.CompressionException;
+import dev.zstdjava.DecompressionLimitException;
+import dev.zstdjava.TestData;
+import dev.zstdjava.TestData.Kind;
+import org.junit.jupiter.api.Test;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
+import java.nio.ReadOnlyBufferException;
+import java.util.Arrays;
+import java.util.SplittableRandom;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Malformed input and misuse give the documented exception, and the JVM survives all of it. */
+class ZstdBadInputTest {
+    private static final byte[] DATA = TestData.generate(Kind.TEXT, 20_000, 42);
+
+    @Test
+    void everyTruncationIsAnError() {
+        byte[] frame;
+        try (ZstdCompressor c = ZstdCompressor.builder().checksum(true).build()) {
+            frame = c.compress(DATA);
+        }
+        try (ZstdDecompressor d = ZstdDecompressor.create()) {
+            byte[] dst = new byte[DATA.length];
+            for (int n = 0; n < frame.length; n++) {
+                int len = n;
+                ZstdException e = assertThrows(ZstdException.class, () -> d.decompress(frame, 0, len), "prefix " + n);
+                assertTrue(e.getMessage().contains(n == 0 ? "empty" : "input " + n + " bytes"), e.getMessage());
+                assertThrows(ZstdException.class, () -> d.decompress(frame, 0, len, dst, 0, dst.length));
+            }
+            assertArrayEquals(DATA, d.decompress(frame), "the decompressor still works after errors");
+        }
+    }
+
+    @Test
+    void truncatedStreamedFrameIsAnErrorNotShortData() throws IOException {
+        ByteArrayOutputStream bos = new ByteArrayOutputStream();
+        try (ZstdOutputStream zos = new ZstdOutputStream(bos, 3)) {
+            zos.write(TestData.generate(Kind.TEXT, 300_000, 5));
+        }
+        byte[] frame = bos.toByteArray();
+        assertEquals(ZstdFrame.UNKNOWN_SIZE, ZstdFrame.contentSize(frame, 0, frame.length));
+        for (int cut : new int[] {frame.length - 1, frame.length - 5, frame.length / 2, 20}) {
+            ZstdException e = assertThrows(ZstdException.class, () -> Zstd.decompress(Arrays.copyOf(frame, cut)));
+            assertTrue(e.getMessage().contains("truncated") || e.errorCode() != 0, e.getMessage());
+        }
+    }
+
+    @Test
+    void bitFlipsAreDetectedOrHarmless() {
+        byte[] frame;
+        try (ZstdCompressor c = ZstdCompressor.builder().checksum(true).build()) {
+            frame = c.compress(DATA);
+        }
+        SplittableRandom r = new SplittableRandom(1);
+        int detected = 0;
+        for (int i = 0; i < 3000; i++) {
+            byte[] bad = frame.clone();
+            bad[r.nextInt(bad.length)] ^= (byte) (1 << r.nextInt(8));
+            try {
+                byte[] out = Zstd.decompress(bad);
+                assertArrayEquals(DATA, out, "a flip that decodes must decode to the original (checksummed frame)");
+            } catch (CompressionException e) {
+                detected++;
+            }
+        }
+        assertTrue(detected > 2700, "most flips detected: " + detected);
+    }
+
+    @Test
+    void randomFramesNeverCrash() {
+        SplittableRandom r = new SplittableRandom(2);
+        byte[] dst = new byte[1 << 16];
+        try (ZstdDecompressor d = ZstdDecompressor.builder().maxDecompressedSize(1 << 20).build()) {
+            for (int i = 0; i < 5000; i++) {
+                byte[] junk = new byte[1 + r.nextInt(300)];
+                r.nextBytes(junk);
+                if (i % 2 == 0 && junk.length >= 4) { // valid magic number, random rest
+                    junk[0] = 0x28; junk[1] = (byte) 0xB5; junk[2] = 0x2F; junk[3] = (byte) 0xFD;
+                }
+                try {
+                    byte[] out = d.decompress(junk);
+                    assertTrue(out.length <= 1 << 20);
+                } catch (CompressionException expected) {
+                    // documented outcome
+                }
+                try {
+                    d.decompress(junk, 0, junk.length, dst, 0, dst.length);
+                } catch (CompressionException expected) {
+                    // documented outcome
+                }
+            }
+        }
+    }
+
+    @Test
+    void destinationTooSmall() {
+        try (ZstdCompressor c = ZstdCompressor.create(); ZstdDecompressor d = ZstdDecompressor.create()) {
+            ZstdException e = assertThrows(ZstdException.class,
+                    () -> c.compress(DATA, 0, DATA.length, new byte[100], 0, 100));
+            assertEquals(ZstdException.DST_SIZE_TOO_SMALL, e.errorCode());
+            assertTrue(e.getMessage().contains("output capacity 100 bytes"), e.getMessage());
+            byte[] frame = c.compress(DATA);
+            e = assertThrows(ZstdException.class,
+                    () -> d.decompress(frame, 0, frame.length, new byte[DATA.length - 1], 0, DATA.length - 1));
+            assertEquals(ZstdException.DST_SIZE_TOO_SMALL, e.errorCode());
+            ByteBuffer small = ByteBuffer.allocateDirect(10);
+            ByteBuffer src = ByteBuffer.wrap(frame);
+            assertThrows(ZstdException.class, () -> d.decompress(src, small));
+            assertEquals(0, src.position(), "positions unchanged on failure");
+            assertEquals(0, small.position());
+        }
+    }
+
+    @Test
+    void badOffsetsAndLengths() {
+        byte[] buf = new byte[100];
+        try (ZstdCompressor c = ZstdCompressor.create(); ZstdDecompressor d = ZstdDecompressor.create()) {
+            assertThrows(IndexOutOfBoundsException.class, () -> c.compress(buf, -1, 10, new byte[200], 0, 200));
+            assertThrows(IndexOutOfBoundsException.class, () -> c.compress(buf, 0, -1, new byte[200], 0, 200));
+            assertThrows(IndexOutOfBoundsException.class, () -> c.compress(buf, 50, 51, new byte[200], 0, 200));
+            assertThrows(IndexOutOfBoundsException.class,
+                    () -> c.compress(buf, Integer.MAX_VALUE, Integer.MAX_VALUE, new byte[200], 0, 200));
+            assertThrows(IndexOutOfBoundsException.class, () -> c.compress(buf, 0, 10, new byte[200], 150, 51));
+            assertThrows(IndexOutOfBoundsException.class, () -> c.compress(buf, 1, Integer.MAX_VALUE));
+            assertThrows(IndexOutOfBoundsException.class, () -> d.decompress(buf, 90, 20));
+            assertThrows(IndexOutOfBoundsException.class, () -> d.decompress(buf, 0, 10, new byte[10], -5, 10));
+            assertThrows(IndexOutOfBoundsException.class, () -> ZstdFrame.contentSize(buf, 99, 2));
+            assertThrows(NullPointerException.class, () -> c.compress(null, 0, 0, buf, 0, 10));
+        }
+    }
+
+    @Test
+    void readOnlyDestinations() {
+        try (ZstdCompressor c = ZstdCompressor.create(); Arena arena = Arena.ofConfined()) {
+            MemorySegment dst = arena.allocate(1000).asReadOnly();
+            assertThrows(IllegalArgumentException.class, () -> c.compress(MemorySegment.ofArray(DATA), dst));
+            assertThrows(ReadOnlyBufferException.class,
+                    () -> c.compress(ByteBuffer.wrap(DATA), ByteBuffer.allocate(30_000).asReadOnlyBuffer()));
+            // a read-only source is fine
+            ByteBuffer out = ByteBuffer.allocate(30_000);
+            int n = c.compress(ByteBuffer.wrap(DATA).asReadOnlyBuffer(), out);
+            assertArrayEquals(DATA, Zstd.decompress(Arrays.copyOf(out.array(), n)));
+        }
+    }
+
+    @Test
+    void decompressionLimitIsCheckedBeforeAllocating() throws IOException {
+        byte[] frame = Zstd.compress(DATA);
+        try (ZstdDecompressor d = ZstdDecompressor.builder().maxDecompressedSize(DATA.length - 1).build()) {
+            DecompressionLimitException e = assertThrows(DecompressionLimitException.class, () -> d.decompress(frame));
+            assertEquals(DATA.length, e.size());
+            assertEquals(DATA.length - 1, e.limit());
+        }
+        assertArrayEquals(DATA, Zstd.decompress(frame, DATA.length), "exactly at the limit is fine");
+
+        // a 17-byte frame that claims 1 TiB: refused from its header, nothing allocated
+        byte[] liar = {0x28, (byte) 0xB5, 0x2F, (byte) 0xFD, (byte) 0xC0, 0x58, 0, 0, 0, 0, 0, 1, 0, 0,
+                0x01, 0, 0};
+        assertEquals(1L << 40, ZstdFrame.contentSize(liar, 0, liar.length));
+        DecompressionLimitException e = assertThrows(DecompressionLimitException.class, () -> Zstd.decompress(liar));
+        assertEquals(1L << 40, e.size());
+        assertEquals(512L << 20, e.limit());
+
+        // a frame without declared size is stopped as soon as it passes the limit
+        ByteArrayOutputStream bos = new ByteArrayOutputStream();
+        try (ZstdOutputStream zos = new ZstdOutputStream(bos, 3)) {
+            zos.write(new byte[5 << 20]);
+        }
+        byte[] bomb = bos.toByteArray();
+        assertTrue(bomb.length < 1000, "5 MiB of zeros is a tiny frame");
+        e = assertThrows(DecompressionLimitException.class, () -> Zstd.decompress(bomb, 1 << 20));
+        assertEquals(1 << 20, e.limit());
+        assertEquals(5 << 20, Zstd.decompress(bomb, 5 << 20).length);
+    }
+
+    @Test
+    void windowLimit() {
+        byte[] big = TestData.generate(Kind.TEXT, 3 << 20, 9);
+        byte[] frame;
+        try (ZstdCompressor c = ZstdCompressor.builder().windowLog(22).contentSize(false).build()) {
+            frame = c.compress(big);
+        }
+        try (ZstdDecompressor d = ZstdDecompressor.builder().windowLogMax(20).build()) {
+            ZstdException e = assertThrows(ZstdException.class, () -> d.decompress(frame));
+            assertEquals(16, e.errorCode(), e.getMessage()); // ZSTD_error_frameParameter_windowTooLarge
+            assertTrue(e.getMessage().contains("windowLogMax 20"), e.getMessage());
+        }
+        try (ZstdDecompressor d = ZstdDecompressor.builder().windowLogMax(22).build()) {
+            assertArrayEquals(big, d.decompress(frame));
+        }
+        assertThrows(IllegalArgumentException.class, () -> ZstdDecompressor.builder().windowLogMax(99).build());
+    }
+
+    @Test
+    void invalidParameters() {
+        assertThrows(IllegalArgumentException.class, () -> ZstdCompressor.create(23));
+        assertThrows(IllegalArgumentException.class, () -> Zstd.compress(DATA, -200_000));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> ZstdCompressor.builder().windowLog(5).build());
+        assertTrue(e.getMessage().contains("valid range 10..31"), e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> ZstdCompressor.builder().workers(-1));
+        assertThrows(IllegalArgumentException.class, () -> Zstd.decompress(DATA, -1));
+        assertThrows(IllegalArgumentException.class, () -> Zstd.compressBound(-1));
+    }
+
+    @Test
+    void emptyAndGarbageInput() {
+        ZstdException e = assertThrows(ZstdException.class, () -> Zstd.decompress(new byte[0]));
+        assertTrue(e.getMessage().contains("empty"), e.getMessage());
+        byte[] frame = Zstd.compress(DATA);
+        byte[] trailing = Arrays.copyOf(frame, frame.length + 3);
+        assertThrows(ZstdException.class, () -> Zstd.decompress(trailing));
+        assertThrows(ZstdException.class, () -> ZstdFrame.contentSize(new byte[] {1, 2, 3, 4, 5, 6}, 0, 6));
+        assertArrayEquals(new byte[0], Zstd.decompress(Zstd.compress(new byte[0])), "empty data round-trips");
+    }
+
+    @Test
+    void closedContextsThrow() {
+        ZstdCompressor c = ZstdCompressor.create();
+        ZstdDecompressor d = ZstdDecompressor.create();
+        c.close();
+        d.close();
+        c.close(); // idempotent
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> c.compress(DATA));
+        assertTrue(e.getMessage().contains("closed"), e.getMessage());
+        assertThrows(IllegalStateException.class, () -> d.decompress(Zstd.compress(DATA)));
+        assertThrows(IllegalStateException.class,
+                () -> c.compress(MemorySegment.ofArray(DATA), MemorySegment.ofArray(new byte[30_000])));
+    }
+}

@@ -1,0 +1,210 @@
+package dev.zstdjava.zstd;
+
+import dev.zstdjava.TestData;
+import dev.zstdjava.TestData.Kind;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Thread safety, lifetime under contention, and no native memory growth. */
+class ZstdConcurrencyTest {
+
+    @Test
+    void manyPlatformAndVirtualThreadsOnTheStaticApi() throws Exception {
+        List<byte[]> inputs = new ArrayList<>();
+        for (int i = 0; i < 16; i++) {
+            inputs.add(TestData.generate(Kind.values()[i % 3], 100 + i * 3000, i));
+        }
+        for (ExecutorService pool : new ExecutorService[] {Executors.newFixedThreadPool(8),
+                Executors.newVirtualThreadPerTaskExecutor()}) {
+            try (pool) {
+                List<Future<Integer>> results = new ArrayList<>();
+                for (int t = 0; t < 64; t++) {
+                    int seed = t;
+                    results.add(pool.submit(() -> {
+                        int ok = 0;
+                        for (int i = 0; i < 100; i++) {
+                            byte[] data = inputs.get((seed + i) % inputs.size());
+                            int level = (seed + i) % 7 - 2;
+                            if (level == 0) {
+                                level = 3;
+                            }
+                            byte[] frame = Zstd.compress(data, level);
+                            assertArrayEquals(data, Zstd.decompress(frame));
+                            ok++;
+                        }
+                        return ok;
+                    }));
+                }
+                for (Future<Integer> f : results) {
+                    assertEquals(100, f.get());
+                }
+            }
+        }
+    }
+
+    @Test
+    void sharedInstanceRefusesConcurrentCallsInsteadOfCorrupting() throws Exception {
+        byte[] data = TestData.generate(Kind.TEXT, 256 << 10, 3);
+        AtomicInteger refused = new AtomicInteger();
+        AtomicInteger done = new AtomicInteger();
+        try (ZstdCompressor c = ZstdCompressor.create(5); ExecutorService pool = Executors.newFixedThreadPool(4)) {
+            List<Future<?>> fs = new ArrayList<>();
+            for (int t = 0; t < 4; t++) {
+                fs.add(pool.submit(() -> {
+                    for (int i = 0; i < 50; i++) {
+                        try {
+                            byte[] frame = c.compress(data);
+                            assertArrayEquals(data, Zstd.decompress(frame));
+                            done.incrementAndGet();
+                        } catch (IllegalStateException e) {
+                            assertTrue(e.getMessage().contains("in use by another thread"), e.getMessage());
+                            refused.incrementAndGet();
+                        }
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> f : fs) {
+                f.get();
+            }
+        }
+        assertEquals(200, done.get() + refused.get());
+        assertTrue(done.get() > 0);
+    }
+
+    @Test
+    void closeDuringACallWaitsForIt() throws Exception {
+        byte[] big = TestData.generate(Kind.TEXT, 24 << 20, 4);
+        for (int round = 0; round < 3; round++) {
+            ZstdCompressor c = ZstdCompressor.create(7);
+            CountDownLatch started = new CountDownLatch(1);
+            try (ExecutorService pool = Executors.newSingleThreadExecutor()) {
+                Future<byte[]> inFlight = pool.submit(() -> {
+                    started.countDown();
+                    return c.compress(big);
+                });
+                started.await();
+                Thread.sleep(30 + round * 40L);
+                c.close(); // must not free the context under the running call
+                byte[] frame = inFlight.get();
+                assertArrayEquals(big, Zstd.decompress(frame), "the call that was running completes correctly");
+            }
+            assertThrows(IllegalStateException.class, () -> c.compress(big));
+        }
+    }
+
+    @Test
+    void closingFromManyThreadsWhileOthersCompress() throws Exception {
+        byte[] data = TestData.generate(Kind.TEXT, 64 << 10, 5);
+        for (int round = 0; round < 200; round++) {
+            ZstdCompressor c = ZstdCompressor.create();
+            ZstdDecompressor d = ZstdDecompressor.create();
+            CountDownLatch go = new CountDownLatch(1);
+            try (ExecutorService pool = Executors.newFixedThreadPool(4)) {
+                List<Future<?>> fs = new ArrayList<>();
+                for (int t = 0; t < 4; t++) {
+                    boolean closer = t >= 2;
+                    fs.add(pool.submit(() -> {
+                        go.await();
+                        if (closer) {
+                            c.close();
+                            d.close();
+                            return null;
+                        }
+                        for (int i = 0; i < 5; i++) {
+                            try {
+                                byte[] frame = c.compress(data);
+                                assertArrayEquals(data, d.decompress(frame));
+                            } catch (IllegalStateException expected) {
+                                // closed, or in use by the other worker
+                            }
+                        }
+                        return null;
+                    }));
+                }
+                go.countDown();
+                for (Future<?> f : fs) {
+                    f.get();
+                }
+            }
+            assertThrows(IllegalStateException.class, () -> c.compress(data));
+        }
+    }
+
+    @Test
+    void noNativeMemoryGrowthOverALongLoop() throws IOException {
+        byte[] data = TestData.generate(Kind.TEXT, 100_000, 6);
+        loop(data, 2_000); // warm up: allocator arenas, JIT, per-thread contexts
+        long before = rssKiB();
+        loop(data, 20_000);
+        long after = rssKiB();
+        long growthMiB = (after - before) / 1024;
+        System.out.println("RSS before " + before / 1024 + " MiB, after 20000 iterations " + after / 1024
+                + " MiB, growth " + growthMiB + " MiB");
+        assertTrue(growthMiB < 64, "native memory grew by " + growthMiB + " MiB");
+    }
+
+    @Test
+    void unclosedContextsAreFreedByTheCleaner() throws Exception {
+        byte[] data = TestData.generate(Kind.TEXT, 100_000, 7);
+        dropUnclosed(data, 300);
+        System.gc();
+        Thread.sleep(200);
+        long before = rssKiB();
+        // each dropped pair holds ~1.5 MiB of native workspace: 3000 leaked pairs would be several GiB
+        for (int i = 0; i < 10; i++) {
+            dropUnclosed(data, 300);
+            System.gc();
+            Thread.sleep(50);
+        }
+        long after = rssKiB();
+        long growthMiB = (after - before) / 1024;
+        System.out.println("RSS growth after dropping 3000 unclosed compressor/decompressor pairs: " + growthMiB + " MiB");
+        assertTrue(growthMiB < 256, "unclosed contexts leaked " + growthMiB + " MiB");
+    }
+
+    private static void dropUnclosed(byte[] data, int n) {
+        for (int i = 0; i < n; i++) {
+            ZstdCompressor c = ZstdCompressor.create(3);
+            ZstdDecompressor d = ZstdDecompressor.create();
+            byte[] frame = c.compress(data);
+            assertEquals(data.length, d.decompress(frame).length);
+        }
+    }
+
+    private static void loop(byte[] data, int n) {
+        for (int i = 0; i < n; i++) {
+            if (i % 10 == 0) {
+                try (ZstdCompressor c = ZstdCompressor.create(1); ZstdDecompressor d = ZstdDecompressor.create()) {
+                    assertEquals(data.length, d.decompress(c.compress(data)).length);
+                }
+            } else {
+                assertEquals(data.length, Zstd.decompress(Zstd.compress(data, 1)).length);
+            }
+        }
+    }
+
+    static long rssKiB() throws IOException {
+        for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+            if (line.startsWith("VmRSS:")) {
+                return Long.parseLong(line.replaceAll("[^0-9]", ""));
+            }
+        }
+        throw new IllegalStateException("no VmRSS in /proc/self/status");
+    }
+}
