@@ -32,6 +32,16 @@ final class Check {
         same(who, raw, back, n);
     }
 
+    /** Fails unless {@code block[0, len)} is a raw lz4 block that decompresses to {@code raw}. */
+    static void lz4Block(String who, byte[] raw, byte[] block, int len) {
+        byte[] back = new byte[raw.length];
+        int n;
+        try (dev.zstdjava.lz4.Lz4Decompressor d = dev.zstdjava.lz4.Lz4Decompressor.create()) {
+            n = d.decompress(block, 0, len, back, 0, back.length);
+        }
+        same(who, raw, back, n);
+    }
+
     /** Fails unless {@code out[0, len)} equals {@code raw}. */
     static void same(String who, byte[] raw, byte[] out, long len) {
         if (len != raw.length || !Arrays.equals(raw, 0, raw.length, out, 0, raw.length)) {

@@ -20,7 +20,7 @@ import java.util.Set;
  * The benchmark profiles: which cells run, for how long, and the matching C reference cases.
  *
  * <pre>
- *   suite quick|full DIR [--cref PATH] [--only zstd|lz4]
+ *   suite quick|full DIR [--cref PATH] [--only zstd|lz4] [--dry-run]
  * </pre>
  *
  * Writes DIR/jmh-GROUP.json (JMH results with {@code -prof gc}), DIR/jmh-GROUP.log (JMH's console output),
@@ -53,7 +53,7 @@ public final class Suite {
         }
 
         long crefSeconds() {
-            return crefCases().size() * 2L * (warmupMs * warmups + (long) iterations * iterationMs) / 1000;
+            return crefCases().size() * 2L * (crefWarmupMs(this) + (long) iterations * iterationMs) / 1000;
         }
 
         /** C reference cases (codec:level:payload) covering every payload and level of the groups */
@@ -151,8 +151,10 @@ public final class Suite {
         }
         String cref = null;
         String only = null;
+        boolean dryRun = false;
         for (int i = 2; i < args.length; i++) {
             switch (args[i]) {
+                case "--dry-run" -> dryRun = true;
                 case "--cref" -> cref = args[++i];
                 case "--only" -> only = args[++i];
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
@@ -167,6 +169,14 @@ public final class Suite {
                 Math.max(1, Math.round(p.estimateSeconds() / 60.0)));
         if (!lz4Present()) {
             System.out.println("bench: the lz4 suites are not in this build; lz4 cells skipped");
+        }
+        if (dryRun) {
+            for (Group g : p.groups()) {
+                System.out.printf("  %-24s %4d cells: %s x %s x %s=%s%n", g.name(), g.cells(), g.methods(),
+                        g.payloads(), g.paramName(), g.paramValues());
+            }
+            System.out.printf("  C reference: %d cases, about %d s%n", p.crefCases().size(), p.crefSeconds());
+            return;
         }
         java.util.Properties env = new java.util.Properties();
         env.setProperty("profile", p.name());
@@ -227,7 +237,7 @@ public final class Suite {
         pa.addAll(names);
         BenchMain.main(prepend("payloads", pa));
         List<String> cmd = new ArrayList<>(List.of(exe.toString(), payloads.toString(),
-                String.valueOf(p.warmups() * p.warmupMs()), String.valueOf(p.iterationMs()),
+                String.valueOf(crefWarmupMs(p)), String.valueOf(p.iterationMs()),
                 String.valueOf(p.iterations())));
         cmd.addAll(cases);
         System.out.printf("bench: C reference: %d cases (%s)%n", cases.size(), exe);
@@ -238,6 +248,11 @@ public final class Suite {
         if (rc != 0) {
             throw new IOException("C reference failed (exit " + rc + "): " + String.join(" ", cmd));
         }
+    }
+
+    /** C needs no JIT warm-up, only warm caches and clocks: at most one second */
+    static int crefWarmupMs(Profile p) {
+        return Math.min(1000, p.warmups() * p.warmupMs());
     }
 
     private static String[] prepend(String first, List<String> rest) {
