@@ -19,6 +19,7 @@ import java.util.Properties;
  *   java -jar benchmarks.jar [JMH options]          plain JMH (e.g. -prof gc, -prof async, -p payload=text-1k)
  *   java -jar benchmarks.jar suite quick|full DIR    runs a profile's cells, JSON results into DIR
  *   java -jar benchmarks.jar payloads DIR [NAME...]  writes the payloads as DIR/NAME.bin (for the C reference)
+ *   java -jar benchmarks.jar alloc OUT.jsonl NAME... exact B/op of this library's forms (see AllocProbe)
  *   java -jar benchmarks.jar report DIR OUT.md [--title T]  turns DIR's results into a Markdown report
  * </pre>
  *
@@ -38,6 +39,10 @@ public final class BenchMain {
                 }
                 case "payloads" -> {
                     writePayloads(Arrays.copyOfRange(args, 1, args.length));
+                    return;
+                }
+                case "alloc" -> {
+                    AllocProbe.main(Arrays.copyOfRange(args, 1, args.length));
                     return;
                 }
                 case "report" -> {

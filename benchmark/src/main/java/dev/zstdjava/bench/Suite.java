@@ -24,7 +24,8 @@ import java.util.Set;
  * </pre>
  *
  * Writes DIR/jmh-GROUP.json (JMH results with {@code -prof gc}), DIR/jmh-GROUP.log (JMH's console output),
- * DIR/payloads/*.bin and, with {@code --cref}, DIR/cref.jsonl (the C reference's results).
+ * DIR/payloads/*.bin, DIR/alloc-probe.jsonl ({@link AllocProbe}), DIR/env.properties and, with {@code --cref},
+ * DIR/cref.jsonl (the C reference's results).
  */
 public final class Suite {
     private Suite() {
@@ -192,6 +193,15 @@ public final class Suite {
         if (cref != null) {
             runCref(p, dir, Path.of(cref));
         }
+        Set<String> probe = new LinkedHashSet<>();
+        for (Group g : p.groups()) {
+            probe.addAll(g.payloads());
+        }
+        System.out.printf("bench: allocation probe (exact B/op of zstd-java's forms): %s%n", probe);
+        List<String> pa = new ArrayList<>();
+        pa.add(dir.resolve("alloc-probe.jsonl").toString());
+        pa.addAll(probe);
+        AllocProbe.main(pa.toArray(String[]::new));
         int n = 0;
         for (Group g : p.groups()) {
             n++;

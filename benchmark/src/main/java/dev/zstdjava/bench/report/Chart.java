@@ -33,15 +33,19 @@ final class Chart {
         int w = Math.max(640, left + right + groupW * groups.size());
         int h = 420 + bottom - 70;
         int plotH = h - top - bottom;
-        double max = Double.isNaN(refLine) ? 0 : refLine;
+        // the axis follows the bars (whiskers taller than twice the largest bar are cut at the top)
+        double maxBar = Double.isNaN(refLine) ? 0 : refLine;
+        double maxWhisker = 0;
         for (int s = 0; s < values.length; s++) {
             for (int g = 0; g < values[s].length; g++) {
-                double v = values[s][g] + (Double.isNaN(errors[s][g]) ? 0 : errors[s][g]);
+                double v = values[s][g];
                 if (!Double.isNaN(v)) {
-                    max = Math.max(max, v);
+                    maxBar = Math.max(maxBar, v);
+                    maxWhisker = Math.max(maxWhisker, v + (Double.isNaN(errors[s][g]) ? 0 : errors[s][g]));
                 }
             }
         }
+        double max = Math.min(Math.max(maxBar, maxWhisker), 2 * maxBar);
         max = niceCeil(max <= 0 ? 1 : max * 1.05);
 
         BufferedImage img = new BufferedImage(w, h, BufferedImage.TYPE_INT_RGB);
