@@ -46,11 +46,19 @@ public final class Suite {
     /** A profile: its groups and its timing. */
     record Profile(String name, List<Group> groups, int warmups, int warmupMs, int iterations, int iterationMs,
                    int forks) {
-        /** rough wall time: fork start and setup, plus warm-up and measurement, per cell */
+        /** rough wall time on an idle machine: per cell fork start, setup and iterations; the 64 MiB payload's
+         * setup adds more; then the C reference and the allocation probe */
         long estimateSeconds() {
             long perCell = 2 + (long) (warmups * warmupMs + iterations * iterationMs) / 1000;
-            long cells = groups.stream().mapToLong(Group::cells).sum();
-            return cells * perCell * forks + crefSeconds();
+            long total = 0;
+            Set<String> payloads = new LinkedHashSet<>();
+            for (Group g : groups) {
+                long big = g.payloads().contains("text-64m") ? g.methods().size() * (long) g.paramValues().size() : 0;
+                total += g.cells() * perCell * forks + big * 8;
+                payloads.addAll(g.payloads());
+            }
+            long probe = payloads.size() * 18L * (payloads.contains("text-64m") ? 2 : 1);
+            return total + crefSeconds() + probe;
         }
 
         long crefSeconds() {
@@ -112,7 +120,7 @@ public final class Suite {
                     g.add(new Group("lz4-decompress", "Lz4DecompressBench", LZ4_HEADLINE, QUICK_PAYLOADS, "mode",
                             List.of("default")));
                 }
-                return new Profile(name, g, 2, 500, 3, 500, 1);
+                return new Profile(name, g, 2, 500, 5, 200, 1);
             }
             case "full" -> {
                 if (zstd) {
