@@ -37,6 +37,7 @@ public final class Guard {
     @SuppressWarnings("unused") // accessed through STATE
     private volatile int state;
     private final String what;
+    private final Once free;
     private final Cleaner.Cleanable cleanable;
 
     /**
@@ -46,7 +47,8 @@ public final class Guard {
      */
     public Guard(Object owner, String what, Runnable free) {
         this.what = what;
-        this.cleanable = CLEANER.register(owner, new Once(free));
+        this.free = new Once(free);
+        this.cleanable = CLEANER.register(owner, this::close); // refers to the guard, never to the owner
     }
 
     /** Admits the calling thread, or throws if the object is closed or in use by another thread. */
@@ -60,7 +62,7 @@ public final class Guard {
     public void exit() {
         if (!STATE.compareAndSet(this, BUSY, IDLE)) {
             STATE.setVolatile(this, CLOSED);
-            cleanable.clean();
+            release();
         }
     }
 
@@ -76,7 +78,7 @@ public final class Guard {
             int s = (int) STATE.getVolatile(this);
             if (s == IDLE) {
                 if (STATE.compareAndSet(this, IDLE, CLOSED)) {
-                    cleanable.clean();
+                    release();
                     return;
                 }
             } else if (s == BUSY) {
@@ -87,6 +89,11 @@ public final class Guard {
                 return;
             }
         }
+    }
+
+    private void release() {
+        free.run();
+        cleanable.clean(); // unregisters; the action (close) finds CLOSED and returns
     }
 
     private IllegalStateException refused() {

@@ -49,6 +49,40 @@ public final class ZstdNative {
     public static final long CONTENTSIZE_UNKNOWN = -1L;
     public static final long CONTENTSIZE_ERROR = -2L;
 
+    // ZSTD_EndDirective
+    public static final int E_CONTINUE = 0;
+    public static final int E_FLUSH = 1;
+    public static final int E_END = 2;
+    // ZSTD_dictLoadMethod_e, ZSTD_dictContentType_e
+    public static final int DLM_BY_COPY = 0;
+    public static final int DCT_RAW_CONTENT = 1;
+
+    /** {@code ZSTD_compressionParameters}: seven 32-bit fields, passed by value. */
+    private static final StructLayout C_PARAMS = MemoryLayout.structLayout(
+            INT.withName("windowLog"), INT.withName("chainLog"), INT.withName("hashLog"), INT.withName("searchLog"),
+            INT.withName("minMatch"), INT.withName("targetLength"), INT.withName("strategy"));
+    /** {@code ZSTD_customMem}: alloc, free, opaque; all NULL selects malloc/free. */
+    private static final StructLayout CUSTOM_MEM = MemoryLayout.structLayout(
+            PTR.withName("customAlloc"), PTR.withName("customFree"), PTR.withName("opaque"));
+    /** {@code ZDICT_params_t}. */
+    private static final StructLayout ZDICT_PARAMS = MemoryLayout.structLayout(
+            INT.withName("compressionLevel"), INT.withName("notificationLevel"), INT.withName("dictID"));
+    /** {@code ZDICT_fastCover_params_t} (zdict.h, zstd 1.4.5 and later). */
+    public static final StructLayout FAST_COVER_PARAMS = MemoryLayout.structLayout(
+            INT.withName("k"), INT.withName("d"), INT.withName("f"), INT.withName("steps"), INT.withName("nbThreads"),
+            MemoryLayout.paddingLayout(4), ValueLayout.JAVA_DOUBLE.withName("splitPoint"), INT.withName("accel"),
+            INT.withName("shrinkDict"), INT.withName("shrinkDictMaxRegression"), ZDICT_PARAMS.withName("zParams"));
+    public static final long FC_K = offset("k"), FC_D = offset("d"), FC_F = offset("f"), FC_STEPS = offset("steps"),
+            FC_THREADS = offset("nbThreads"), FC_SPLIT_POINT = offset("splitPoint"), FC_ACCEL = offset("accel"),
+            FC_LEVEL = FAST_COVER_PARAMS.byteOffset(MemoryLayout.PathElement.groupElement("zParams"),
+                    MemoryLayout.PathElement.groupElement("compressionLevel")),
+            FC_DICT_ID = FAST_COVER_PARAMS.byteOffset(MemoryLayout.PathElement.groupElement("zParams"),
+                    MemoryLayout.PathElement.groupElement("dictID"));
+
+    private static long offset(String field) {
+        return FAST_COVER_PARAMS.byteOffset(MemoryLayout.PathElement.groupElement(field));
+    }
+
     private static final StructLayout BOUNDS = MemoryLayout.structLayout(
             SIZE_T.withName("error"), INT.withName("lowerBound"), INT.withName("upperBound"));
 
@@ -62,6 +96,11 @@ public final class ZstdNative {
     static final MethodHandle IS_ERROR, GET_ERROR_CODE, GET_ERROR_NAME;
     static final MethodHandle MIN_C_LEVEL, MAX_C_LEVEL, DEFAULT_C_LEVEL, C_PARAM_GET_BOUNDS, D_PARAM_GET_BOUNDS;
     static final MethodHandle C_STREAM_IN_SIZE, C_STREAM_OUT_SIZE, D_STREAM_IN_SIZE, D_STREAM_OUT_SIZE;
+    static final MethodHandle CREATE_CDICT, CREATE_CDICT_ADVANCED, GET_CPARAMS, FREE_CDICT;
+    static final MethodHandle CREATE_DDICT, CREATE_DDICT_ADVANCED, FREE_DDICT;
+    static final MethodHandle CCTX_REF_CDICT, DCTX_REF_DDICT;
+    static final MethodHandle GET_DICT_ID_FROM_FRAME_H, GET_DICT_ID_FROM_DICT_H;
+    static final MethodHandle ZDICT_TRAIN, ZDICT_OPTIMIZE_FAST_COVER, ZDICT_IS_ERROR, ZDICT_GET_ERROR_NAME, ZDICT_GET_DICT_HEADER_SIZE;
 
     static {
         NativeLoader.Loaded lib = NativeLoader.load(new NativeLoader.Spec("zstd", "zstdjava.zstd.path",
@@ -104,6 +143,25 @@ public final class ZstdNative {
         C_STREAM_OUT_SIZE = b.critical("ZSTD_CStreamOutSize", fn(SIZE_T));
         D_STREAM_IN_SIZE = b.critical("ZSTD_DStreamInSize", fn(SIZE_T));
         D_STREAM_OUT_SIZE = b.critical("ZSTD_DStreamOutSize", fn(SIZE_T));
+        CREATE_CDICT = b.bind("ZSTD_createCDict", fn(PTR, PTR, SIZE_T, INT));
+        GET_CPARAMS = b.optional("ZSTD_getCParams", fn(C_PARAMS, INT, ValueLayout.JAVA_LONG, SIZE_T), true);
+        CREATE_CDICT_ADVANCED = b.optional("ZSTD_createCDict_advanced",
+                fn(PTR, PTR, SIZE_T, INT, INT, C_PARAMS, CUSTOM_MEM), false);
+        FREE_CDICT = b.bind("ZSTD_freeCDict", fn(SIZE_T, PTR));
+        CREATE_DDICT = b.bind("ZSTD_createDDict", fn(PTR, PTR, SIZE_T));
+        CREATE_DDICT_ADVANCED = b.optional("ZSTD_createDDict_advanced",
+                fn(PTR, PTR, SIZE_T, INT, INT, CUSTOM_MEM), false);
+        FREE_DDICT = b.bind("ZSTD_freeDDict", fn(SIZE_T, PTR));
+        CCTX_REF_CDICT = b.critical("ZSTD_CCtx_refCDict", fn(SIZE_T, PTR, PTR));
+        DCTX_REF_DDICT = b.critical("ZSTD_DCtx_refDDict", fn(SIZE_T, PTR, PTR));
+        GET_DICT_ID_FROM_FRAME_H = b.critical("ZSTD_getDictID_fromFrame", fn(INT, PTR, SIZE_T));
+        GET_DICT_ID_FROM_DICT_H = b.critical("ZSTD_getDictID_fromDict", fn(INT, PTR, SIZE_T));
+        ZDICT_TRAIN = b.bind("ZDICT_trainFromBuffer", fn(SIZE_T, PTR, SIZE_T, PTR, PTR, INT));
+        ZDICT_OPTIMIZE_FAST_COVER = b.optional("ZDICT_optimizeTrainFromBuffer_fastCover",
+                fn(SIZE_T, PTR, SIZE_T, PTR, PTR, INT, PTR), false);
+        ZDICT_IS_ERROR = b.critical("ZDICT_isError", fn(INT, SIZE_T));
+        ZDICT_GET_DICT_HEADER_SIZE = b.critical("ZDICT_getDictHeaderSize", fn(SIZE_T, PTR, SIZE_T));
+        ZDICT_GET_ERROR_NAME = b.critical("ZDICT_getErrorName", fn(PTR, SIZE_T));
         int v;
         try {
             v = (int) b.critical("ZSTD_versionNumber", fn(INT)).invokeExact();
@@ -274,6 +332,145 @@ public final class ZstdNative {
 
     public static long dStreamOutSize() {
         return sizeConstant(D_STREAM_OUT_SIZE);
+    }
+
+    // ---- dictionaries --------------------------------------------------------------------------------------------
+
+    /**
+     * ZSTD_createCDict (auto content type) or, for raw content, ZSTD_createCDict_advanced with the level's
+     * parameters. The dictionary bytes are copied; {@code dict} must be native memory.
+     *
+     * @return the CDict, or NULL when zstd rejects the dictionary or memory is short
+     */
+    public static MemorySegment createCDict(MemorySegment dict, long size, int level, boolean rawContent) {
+        try {
+            if (!rawContent) {
+                return (MemorySegment) CREATE_CDICT.invokeExact(dict, size, level);
+            }
+            try (Arena a = Arena.ofConfined()) {
+                MemorySegment cParams = (MemorySegment) GET_CPARAMS.invokeExact(
+                        (java.lang.foreign.SegmentAllocator) a, level, 0L, size);
+                MemorySegment mem = a.allocate(CUSTOM_MEM);
+                return (MemorySegment) CREATE_CDICT_ADVANCED.invokeExact(dict, size, DLM_BY_COPY, DCT_RAW_CONTENT,
+                        cParams, mem);
+            }
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    public static void freeCDict(MemorySegment cdict) {
+        try {
+            long ignored = (long) FREE_CDICT.invokeExact(cdict);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** ZSTD_createDDict, or ZSTD_createDDict_advanced for raw content; copies {@code dict} (native memory). */
+    public static MemorySegment createDDict(MemorySegment dict, long size, boolean rawContent) {
+        try {
+            if (!rawContent) {
+                return (MemorySegment) CREATE_DDICT.invokeExact(dict, size);
+            }
+            try (Arena a = Arena.ofConfined()) {
+                MemorySegment mem = a.allocate(CUSTOM_MEM);
+                return (MemorySegment) CREATE_DDICT_ADVANCED.invokeExact(dict, size, DLM_BY_COPY, DCT_RAW_CONTENT,
+                        mem);
+            }
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    public static void freeDDict(MemorySegment ddict) {
+        try {
+            long ignored = (long) FREE_DDICT.invokeExact(ddict);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** ZSTD_CCtx_refCDict; NULL returns the context to no-dictionary mode. */
+    public static long cctxRefCDict(MemorySegment cctx, MemorySegment cdict) {
+        try {
+            return (long) CCTX_REF_CDICT.invokeExact(cctx, cdict);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** ZSTD_DCtx_refDDict; NULL returns the context to no-dictionary mode. */
+    public static long dctxRefDDict(MemorySegment dctx, MemorySegment ddict) {
+        try {
+            return (long) DCTX_REF_DDICT.invokeExact(dctx, ddict);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** @return the dictionary id a frame header names, as an unsigned int; 0 if none or unreadable */
+    public static int getDictIdFromFrame(MemorySegment src, long srcLen) {
+        try {
+            return (int) GET_DICT_ID_FROM_FRAME_H.invokeExact(src, srcLen);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** @return the id of a zstd-format dictionary, as an unsigned int; 0 for raw content */
+    public static int getDictIdFromDict(MemorySegment dict, long size) {
+        try {
+            return (int) GET_DICT_ID_FROM_DICT_H.invokeExact(dict, size);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** ZDICT_trainFromBuffer; all memory native. Returns the dictionary size or a ZDICT error code. */
+    public static long trainFromBuffer(MemorySegment dict, long capacity, MemorySegment samples, MemorySegment sizes,
+                                       int nbSamples) {
+        try {
+            return (long) ZDICT_TRAIN.invokeExact(dict, capacity, samples, sizes, nbSamples);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** ZDICT_optimizeTrainFromBuffer_fastCover; {@code params} ({@link #FAST_COVER_PARAMS}) is updated in place. */
+    public static long optimizeFastCover(MemorySegment dict, long capacity, MemorySegment samples,
+                                         MemorySegment sizes, int nbSamples, MemorySegment params) {
+        try {
+            return (long) ZDICT_OPTIMIZE_FAST_COVER.invokeExact(dict, capacity, samples, sizes, nbSamples, params);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** ZDICT_getDictHeaderSize: the size of the header and entropy tables, or an error code. */
+    public static long dictHeaderSize(MemorySegment dict, long size) {
+        try {
+            return (long) ZDICT_GET_DICT_HEADER_SIZE.invokeExact(dict, size);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    public static boolean zdictIsError(long code) {
+        try {
+            return (int) ZDICT_IS_ERROR.invokeExact(code) != 0;
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    public static String zdictErrorName(long code) {
+        try {
+            MemorySegment s = (MemorySegment) ZDICT_GET_ERROR_NAME.invokeExact(code);
+            return s.address() == 0 ? "unknown error" : s.reinterpret(4096).getString(0);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
     }
 
     // ---- frames --------------------------------------------------------------------------------------------------

@@ -276,9 +276,17 @@ public final class Lz4Compressor implements AutoCloseable {
     private int run(MemorySegment src, MemorySegment dst, int srcLen, int dstCap, boolean critical) {
         int l = level;
         MemorySegment s = state.forLevel(l);
-        return l > 0
+        int r = l > 0
                 ? Lz4Native.compressHC(s, src, dst, srcLen, dstCap, l, critical)
                 : Lz4Native.compressFast(s, src, dst, srcLen, dstCap, l < 0 ? -l : 1, critical);
+        if (r <= 0) { // an aborted compression: start the next one from a freshly initialised state
+            if (l > 0) {
+                Lz4Native.initStreamHC(s);
+            } else {
+                Lz4Native.initStream(s);
+            }
+        }
+        return r;
     }
 
     private static void checkInput(long srcLen) {

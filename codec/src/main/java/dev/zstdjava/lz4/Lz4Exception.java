@@ -7,7 +7,10 @@ import dev.zstdjava.CompressionException;
  * limits. The message names the operation, the offsets and the sizes involved.
  *
  * <p>{@link #errorCode()} is the frame API's {@code LZ4F_errorCodes} value when the frame decoder or encoder reported
- * the error, and {@code 0} for block-format errors and for problems found in Java before lz4 was called.
+ * the error; for frame problems found in Java it is the matching code (a destination below the required bound:
+ * {@link #DST_MAX_SIZE_TOO_SMALL}; empty input or not a frame: {@link #FRAME_TYPE_UNKNOWN}; input ending inside a
+ * frame: {@link #FRAME_SIZE_WRONG}). It is {@code 0} for block-format errors (the block decoder reports only where it
+ * stopped, which the message gives as an input offset) and for size limits.
  */
 public final class Lz4Exception extends CompressionException {
     private static final long serialVersionUID = 1L;
@@ -35,7 +38,7 @@ public final class Lz4Exception extends CompressionException {
         this.errorCode = errorCode;
     }
 
-    /** @return the {@code LZ4F_errorCodes} value reported by the frame API, or 0 (block format, or found in Java) */
+    /** @return the {@code LZ4F_errorCodes} value of a frame error, or 0 for block-format errors and size limits */
     public int errorCode() {
         return errorCode;
     }

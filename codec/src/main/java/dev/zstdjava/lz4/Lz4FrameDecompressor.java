@@ -20,7 +20,9 @@ import java.nio.ReadOnlyBufferException;
  * </ul>
  *
  * <p><b>Limits:</b> {@link #decompress(byte[])} refuses output larger than {@link #maxDecompressedSize()} (default
- * 512 MiB) before allocating when the frame declares its size, and as soon as it passes the limit otherwise. The
+ * 512 MiB) before allocating when the frame declares its size, and as soon as it passes the limit otherwise. A
+ * declared size is trusted only after lz4 has verified the header checksum, and only if the input could hold it
+ * (lz4 expands at most 255 times), so a short forged header cannot make it allocate a large array. The
  * caller-destination forms are bounded by the destination. {@link #update} refuses a frame whose output passes the
  * limit.
  *
@@ -177,6 +179,12 @@ public final class Lz4FrameDecompressor implements AutoCloseable {
                 Lz4Native.resetDecompressionContext(state.dctx);
                 throw new DecompressionLimitException("lz4 frame decompress", declared, limit);
             }
+            if (declared > (long) Lz4Decompressor.MAX_RATIO * len) {
+                Lz4Native.resetDecompressionContext(state.dctx);
+                throw new Lz4Exception("lz4 frame decompress", Lz4Exception.FRAME_SIZE_WRONG, "the frame declares "
+                        + declared + " bytes of content, impossible for " + len + " input bytes (lz4 expands at most "
+                        + Lz4Decompressor.MAX_RATIO + "x); refused before allocating");
+            }
             if (declared > 0) { // the header is consumed: decoding continues after it
                 byte[] out = new byte[(int) declared];
                 long n = step(in, len, MemorySegment.ofArray(out), declared);
@@ -310,8 +318,8 @@ public final class Lz4FrameDecompressor implements AutoCloseable {
             }
             state.dstSize.set(ValueLayout.JAVA_LONG, 0, outAvail);
             state.srcSize.set(ValueLayout.JAVA_LONG, 0, inAvail);
-            long r = Lz4Native.decompress(state.dctx, dst.asSlice(outPos), state.dstSize, src.asSlice(inPos),
-                    state.srcSize, critical);
+            long r = Lz4Native.decompress(state.dctx, outPos == 0 ? dst : dst.asSlice(outPos), state.dstSize,
+                    inPos == 0 ? src : src.asSlice(inPos), state.srcSize, critical);
             long wrote = state.dstSize.get(ValueLayout.JAVA_LONG, 0);
             long read = state.srcSize.get(ValueLayout.JAVA_LONG, 0);
             if (Lz4Native.isError(r)) {

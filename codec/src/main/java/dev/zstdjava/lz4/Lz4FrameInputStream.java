@@ -16,6 +16,9 @@ import java.util.Objects;
  *
  * <p><b>Thread safety:</b> not thread-safe; use from one thread at a time.
  *
+ * <p>After a failed read the stream stays failed: later reads throw {@link IOException} (with the first failure as
+ * cause) instead of decoding from a lost position.
+ *
  * <p><b>Allocation:</b> the constructor allocates a native context and a 64 KiB heap input buffer; reads then decode
  * straight into the caller's array (at most 64 KiB per native call) and allocate nothing. Close the stream to free
  * the context (a {@link java.lang.ref.Cleaner} frees an unclosed stream).
@@ -34,6 +37,8 @@ public final class Lz4FrameInputStream extends InputStream {
     private boolean inFrame;
     private long total;
     private boolean closed;
+    /** Set when a read failed: the decoder lost its place, so later reads must not make up data. */
+    private Throwable failure;
 
     /** Reads frames from {@code in}, refusing more than 512 MiB of content in total. */
     public Lz4FrameInputStream(InputStream in) {
@@ -60,11 +65,23 @@ public final class Lz4FrameInputStream extends InputStream {
     public int read(byte[] b, int off, int len) throws IOException {
         Objects.checkFromIndexSize(off, len, b.length);
         if (closed) {
-            throw new IOException("stream closed");
+            throw new IOException("Lz4FrameInputStream is closed");
+        }
+        if (failure != null) {
+            throw new IOException("Lz4FrameInputStream failed earlier: " + failure, failure);
         }
         if (len == 0) {
             return 0;
         }
+        try {
+            return read0(b, off, len);
+        } catch (IOException | RuntimeException | Error e) {
+            failure = e;
+            throw e;
+        }
+    }
+
+    private int read0(byte[] b, int off, int len) throws IOException {
         while (true) {
             if (bufPos == bufLen && !eof) {
                 int n = in.read(buf, 0, buf.length);

@@ -15,7 +15,11 @@ import java.util.Objects;
  * as they fill, and the end mark and checksum on {@link #finish()} or {@link #close()}. {@link #flush()} compresses
  * the buffered data so the reader can decode everything written so far.
  *
- * <p><b>Thread safety:</b> not thread-safe; use from one thread at a time.
+ * <p><b>Thread safety:</b> not thread-safe; use from one thread at a time (a concurrent call throws
+ * {@link IllegalStateException}).
+ *
+ * <p><b>Errors:</b> after a failed write or flush the stream stays failed: later calls throw {@link IOException} and
+ * {@link #close()} does not end the frame, so a reader sees it truncated rather than silently short.
  *
  * <p><b>Allocation:</b> the constructor allocates a native context, a 64 KiB native input buffer, and a native and a
  * heap output buffer of {@link Lz4FrameCompressor#updateBound(long)} bytes (a little over one block); writes then
@@ -33,6 +37,8 @@ public final class Lz4FrameOutputStream extends FilterOutputStream {
     private boolean started;
     private boolean finished;
     private boolean closed;
+    /** Set when a write failed: the frame is broken, so nothing more may be appended to it. */
+    private Throwable failure;
 
     private static final class Buffers implements Runnable {
         MemorySegment in = MemorySegment.NULL;
@@ -79,13 +85,21 @@ public final class Lz4FrameOutputStream extends FilterOutputStream {
     public void write(byte[] b, int off, int len) throws IOException {
         Objects.checkFromIndexSize(off, len, b.length);
         ensureWritable();
-        start();
-        while (len > 0) {
-            int n = Math.min(len, CHUNK);
-            MemorySegment.copy(b, off, buffers.in, ValueLayout.JAVA_BYTE, 0, n);
-            emit(compressor.update(buffers.in.asSlice(0, n), buffers.out));
-            off += n;
-            len -= n;
+        guard.enter();
+        try {
+            start();
+            while (len > 0) {
+                int n = Math.min(len, CHUNK);
+                MemorySegment.copy(b, off, buffers.in, ValueLayout.JAVA_BYTE, 0, n);
+                emit(compressor.update(buffers.in.asSlice(0, n), buffers.out));
+                off += n;
+                len -= n;
+            }
+        } catch (IOException | RuntimeException | Error e) {
+            failure = e;
+            throw e;
+        } finally {
+            guard.exit();
         }
     }
 
@@ -93,47 +107,85 @@ public final class Lz4FrameOutputStream extends FilterOutputStream {
     @Override
     public void flush() throws IOException {
         ensureWritable();
-        if (started) {
-            emit(compressor.flush(buffers.out));
+        guard.enter();
+        try {
+            if (started) {
+                emit(compressor.flush(buffers.out));
+            }
+            out.flush();
+        } catch (IOException | RuntimeException | Error e) {
+            failure = e;
+            throw e;
+        } finally {
+            guard.exit();
         }
-        out.flush();
     }
 
-    /** Completes the frame (end mark, checksum) without closing the underlying stream. Idempotent. */
+    /**
+     * Completes the frame (end mark, checksum) without closing the underlying stream. Idempotent.
+     *
+     * @throws IOException if the stream is closed or an earlier write failed (the frame is then left unended)
+     */
     public void finish() throws IOException {
         if (closed) {
-            throw new IOException("stream closed");
+            throw new IOException("Lz4FrameOutputStream is closed");
+        }
+        if (failure != null) {
+            throw failedEarlier();
         }
         if (!finished) {
-            start();
-            emit(compressor.end(buffers.out));
-            finished = true;
+            guard.enter();
+            try {
+                start();
+                emit(compressor.end(buffers.out));
+                finished = true;
+            } catch (IOException | RuntimeException | Error e) {
+                failure = e;
+                throw e;
+            } finally {
+                guard.exit();
+            }
         }
     }
 
-    /** Completes the frame, closes the underlying stream and frees the native memory. Idempotent. */
+    /**
+     * Completes the frame, closes the underlying stream and frees the native memory. After a failed write the frame
+     * is not ended (that would hide the loss); the underlying stream is closed all the same. Idempotent.
+     */
     @Override
     public void close() throws IOException {
         if (closed) {
             return;
         }
-        try {
-            finish();
-            out.close();
+        try (OutputStream o = out) {
+            if (failure == null) {
+                finish();
+                o.flush();
+            }
         } finally {
             closed = true;
             compressor.close();
             guard.close();
         }
+        if (failure != null) {
+            throw failedEarlier();
+        }
     }
 
     private void ensureWritable() throws IOException {
         if (closed) {
-            throw new IOException("stream closed");
+            throw new IOException("Lz4FrameOutputStream is closed");
+        }
+        if (failure != null) {
+            throw failedEarlier();
         }
         if (finished) {
-            throw new IOException("frame finished: no more writes");
+            throw new IOException("Lz4FrameOutputStream: the frame is finished, no more writes");
         }
+    }
+
+    private IOException failedEarlier() {
+        return new IOException("Lz4FrameOutputStream failed earlier, the frame is incomplete: " + failure, failure);
     }
 
     private void start() throws IOException {

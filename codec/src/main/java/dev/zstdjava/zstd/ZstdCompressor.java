@@ -38,11 +38,15 @@ public final class ZstdCompressor implements AutoCloseable {
     private static final class Native implements Runnable {
         final MemorySegment cctx = ZstdNative.createCCtx();
         final Scratch scratch = new Scratch();
+        SharedDict dict;
 
         @Override
         public void run() {
             ZstdNative.freeCCtx(cctx);
             scratch.free();
+            if (dict != null) {
+                dict.release();
+            }
         }
     }
 
@@ -70,6 +74,14 @@ public final class ZstdCompressor implements AutoCloseable {
             }
             if (b.strategy != null) {
                 set(ZstdNative.C_STRATEGY, b.strategy.nativeValue(), "strategy");
+            }
+            if (b.dictionary != null) {
+                MemorySegment cdict = b.dictionary.shared().acquire();
+                state.dict = b.dictionary.shared();
+                long r = ZstdNative.cctxRefCDict(state.cctx, cdict);
+                if (ZstdNative.isError(r)) {
+                    throw Checks.error(r, "zstd reference dictionary", b.dictionary.toString());
+                }
             }
         } catch (RuntimeException e) {
             guard.close();
@@ -275,6 +287,7 @@ public final class ZstdCompressor implements AutoCloseable {
         private boolean longDistanceMatching;
         private int workers;
         private ZstdStrategy strategy;
+        private ZstdCompressionDictionary dictionary;
 
         private Builder() {}
 
@@ -324,6 +337,15 @@ public final class ZstdCompressor implements AutoCloseable {
         /** Match-finding strategy; null (default) lets the level decide. */
         public Builder strategy(ZstdStrategy strategy) {
             this.strategy = strategy;
+            return this;
+        }
+
+        /**
+         * Compress with this digested dictionary; its level and parameters apply instead of {@link #level(int)}.
+         * The compressor keeps the dictionary alive until closed. Null (default) for none.
+         */
+        public Builder dictionary(ZstdCompressionDictionary dictionary) {
+            this.dictionary = dictionary;
             return this;
         }
 

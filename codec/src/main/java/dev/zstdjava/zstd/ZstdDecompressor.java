@@ -36,18 +36,23 @@ public final class ZstdDecompressor implements AutoCloseable {
     private final Guard guard;
     private final long maxDecompressedSize;
     private final int windowLogMax;
+    private final ZstdDecompressionDictionary dictionary;
 
     private static final class Native implements Runnable {
         final MemorySegment dctx = ZstdNative.createDCtx();
         /** Two native size_t: output position, input position (for the streaming fallback). */
         final MemorySegment positions = LibC.malloc(16);
         final Scratch scratch = new Scratch();
+        SharedDict dict;
 
         @Override
         public void run() {
             ZstdNative.freeDCtx(dctx);
             LibC.free(positions);
             scratch.free();
+            if (dict != null) {
+                dict.release();
+            }
         }
     }
 
@@ -56,6 +61,7 @@ public final class ZstdDecompressor implements AutoCloseable {
         this.guard = new Guard(this, "ZstdDecompressor", state);
         this.maxDecompressedSize = b.maxDecompressedSize;
         this.windowLogMax = b.windowLogMax;
+        this.dictionary = b.dictionary;
         if (b.windowLogMax != 0) {
             long r = ZstdNative.dctxSetParameter(state.dctx, ZstdNative.D_WINDOW_LOG_MAX, b.windowLogMax);
             if (ZstdNative.isError(r)) {
@@ -65,6 +71,25 @@ public final class ZstdDecompressor implements AutoCloseable {
                         + ZstdNative.errorName(r) + (bounds == null ? "" : " (valid range " + bounds[0] + ".." + bounds[1] + ")"));
             }
         }
+        if (b.dictionary != null) {
+            try {
+                MemorySegment ddict = b.dictionary.shared().acquire();
+                state.dict = b.dictionary.shared();
+                long r = ZstdNative.dctxRefDDict(state.dctx, ddict);
+                if (ZstdNative.isError(r)) {
+                    throw Checks.error(r, "zstd reference dictionary", b.dictionary.toString());
+                }
+            } catch (RuntimeException e) {
+                guard.close();
+                throw e;
+            }
+        }
+    }
+
+    /** A decoding error; names the dictionary ids when a wrong or missing dictionary may be the cause. */
+    private ZstdException decodeError(long r, String detail, MemorySegment src, long srcLen) {
+        int frameDict = ZstdNative.getDictIdFromFrame(src, srcLen);
+        return DictionaryErrors.decodeError(r, "zstd decompress", detail, frameDict & 0xFFFFFFFFL, dictionary);
     }
 
     /** @return a decompressor with the default limits */
@@ -105,7 +130,7 @@ public final class ZstdDecompressor implements AutoCloseable {
             guard.exit();
         }
         if (ZstdNative.isError(r)) {
-            throw Checks.error(r, "zstd decompress", Checks.sizes(srcLen, dstCap));
+            throw decodeError(r, Checks.sizes(srcLen, dstCap), src, srcLen);
         }
         return r;
     }
@@ -160,7 +185,8 @@ public final class ZstdDecompressor implements AutoCloseable {
             guard.exit();
         }
         if (ZstdNative.isError(r)) {
-            throw Checks.error(r, "zstd decompress", Checks.sizes(srcLen, dstLen));
+            throw decodeError(r, Checks.sizes(srcLen, dstLen), MemorySegment.ofArray(src).asSlice(srcOff, srcLen),
+                    srcLen);
         }
         return (int) r;
     }
@@ -205,7 +231,7 @@ public final class ZstdDecompressor implements AutoCloseable {
             byte[] out = new byte[(int) size];
             long r = decompress0(in, len, MemorySegment.ofArray(out), size);
             if (ZstdNative.isError(r)) {
-                throw Checks.error(r, "zstd decompress", Checks.sizes(len, size));
+                throw decodeError(r, Checks.sizes(len, size), in, len);
             }
             if (r != size) {
                 throw new ZstdException("zstd decompress", ZstdException.CORRUPTION_DETECTED,
@@ -240,9 +266,9 @@ public final class ZstdDecompressor implements AutoCloseable {
                 long r = ZstdNative.decompressStream(state.dctx, state.scratch.current(), window, pos, in, len,
                         inPosPtr, true);
                 if (ZstdNative.isError(r)) {
-                    throw Checks.error(r, "zstd decompress", "input " + len + " bytes, decoded "
+                    throw decodeError(r, "input " + len + " bytes, decoded "
                             + pos.get(ValueLayout.JAVA_LONG, 0) + " bytes so far"
-                            + (windowLogMax == 0 ? "" : ", windowLogMax " + windowLogMax));
+                            + (windowLogMax == 0 ? "" : ", windowLogMax " + windowLogMax), in, len);
                 }
                 outPos = pos.get(ValueLayout.JAVA_LONG, 0);
                 long inPos = pos.get(ValueLayout.JAVA_LONG, 8);
@@ -308,6 +334,7 @@ public final class ZstdDecompressor implements AutoCloseable {
     public static final class Builder {
         private long maxDecompressedSize = DEFAULT_MAX_DECOMPRESSED_SIZE;
         private int windowLogMax;
+        private ZstdDecompressionDictionary dictionary;
 
         private Builder() {}
 
@@ -323,6 +350,15 @@ public final class ZstdDecompressor implements AutoCloseable {
         /** Refuse frames whose window is larger than 2^windowLogMax bytes (10..31; 0 = zstd's default, 27). */
         public Builder windowLogMax(int windowLogMax) {
             this.windowLogMax = windowLogMax;
+            return this;
+        }
+
+        /**
+         * Decompress with this digested dictionary; the decompressor keeps it alive until closed. Null (default) for
+         * none. A frame that names another dictionary id fails with a message naming both ids.
+         */
+        public Builder dictionary(ZstdDecompressionDictionary dictionary) {
+            this.dictionary = dictionary;
             return this;
         }
 

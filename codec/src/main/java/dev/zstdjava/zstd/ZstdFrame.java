@@ -94,6 +94,22 @@ public final class ZstdFrame {
         return decompressBound(slice(src, off, len));
     }
 
+    // zstd.h: ZSTD_getDictID_fromFrame. Reads only the header of the first frame.
+    /**
+     * The id of the dictionary the first frame was compressed with, as its header records it.
+     *
+     * @return the id (an unsigned 32-bit value in a long), or 0 if the frame names no dictionary (none was used,
+     *         the id was left out, or it is raw content) or the header is incomplete or not a zstd frame
+     */
+    public static long dictionaryId(MemorySegment src) {
+        return ZstdNative.getDictIdFromFrame(src, src.byteSize()) & 0xFFFFFFFFL;
+    }
+
+    /** {@link #dictionaryId(MemorySegment)} of {@code src[off, off+len)}. */
+    public static long dictionaryId(byte[] src, int off, int len) {
+        return dictionaryId(slice(src, off, len));
+    }
+
     private static MemorySegment slice(byte[] src, int off, int len) {
         Objects.checkFromIndexSize(off, len, Objects.requireNonNull(src, "src").length);
         return MemorySegment.ofArray(src).asSlice(off, len);

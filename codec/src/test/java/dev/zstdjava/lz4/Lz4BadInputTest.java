@@ -112,6 +112,9 @@ class Lz4BadInputTest {
                 assertTrue(e.getMessage().contains("maxCompressedLength(10000) = " + Lz4.maxCompressedLength(10_000)),
                         e.getMessage());
                 assertThrows(Lz4Exception.class, () -> x.compress(MemorySegment.ofArray(random), MemorySegment.ofArray(new byte[0])));
+                try (Lz4Compressor fresh = Lz4Compressor.create(x.level())) {
+                    assertArrayEquals(fresh.compress(DATA), x.compress(DATA), "the same output after a failed call");
+                }
             }
             // lz4's int limits are checked in Java, before any native call (this segment has no real memory)
             MemorySegment huge = MemorySegment.NULL.reinterpret(Lz4.MAX_INPUT_SIZE + 1L);
@@ -214,6 +217,12 @@ class Lz4BadInputTest {
             DecompressionLimitException limit = assertThrows(DecompressionLimitException.class, () -> d.decompress(huge));
             assertEquals(1L << 40, limit.size());
             assertEquals(Lz4Frame.DEFAULT_MAX_DECOMPRESSED_SIZE, limit.limit());
+            // under the limit but impossible for this input: refused without allocating the claimed 400 MB
+            byte[] forged = withContentSize(frame, 400_000_000);
+            long allocated = Lz4Allocation.currentThreadAllocatedBytes();
+            Lz4Exception e = assertThrows(Lz4Exception.class, () -> d.decompress(forged));
+            assertTrue(Lz4Allocation.currentThreadAllocatedBytes() - allocated < 1 << 20, "no large allocation");
+            assertTrue(e.getMessage().contains("impossible"), e.getMessage());
         }
     }
 
@@ -326,5 +335,44 @@ class Lz4BadInputTest {
         Lz4FrameInputStream in = new Lz4FrameInputStream(new ByteArrayInputStream(Lz4Frame.compress(DATA)));
         in.close();
         assertThrows(IOException.class, in::read);
+    }
+
+    @Test
+    void streamsStayFailedAfterAnError() throws IOException {
+        ByteArrayOutputStream sink = new ByteArrayOutputStream();
+        java.io.OutputStream flaky = new java.io.OutputStream() {
+            int writes;
+
+            @Override
+            public void write(int b) {
+                sink.write(b);
+            }
+
+            @Override
+            public void write(byte[] b, int off, int len) throws IOException {
+                if (++writes == 3) {
+                    throw new IOException("disk full");
+                }
+                sink.write(b, off, len);
+            }
+        };
+        byte[] data = TestData.generate(Kind.TEXT, 1_000_000, 3);
+        Lz4FrameOutputStream out = new Lz4FrameOutputStream(flaky);
+        assertThrows(IOException.class, () -> out.write(data));
+        IOException again = assertThrows(IOException.class, () -> out.write(1));
+        assertTrue(again.getMessage().contains("disk full"), again.getMessage());
+        assertThrows(IOException.class, out::flush);
+        assertThrows(IOException.class, out::close, "close reports the incomplete frame");
+        Lz4Exception truncated = assertThrows(Lz4Exception.class, () -> Lz4Frame.decompress(sink.toByteArray()));
+        assertTrue(truncated.getMessage().contains("truncated"), "the frame was left unended: " + truncated);
+
+        byte[] frame = Lz4Frame.compress(data);
+        byte[] corrupt = frame.clone();
+        corrupt[corrupt.length / 2] ^= 0x40;
+        try (InputStream in = new Lz4FrameInputStream(new ByteArrayInputStream(corrupt))) {
+            assertThrows(Lz4Exception.class, in::readAllBytes);
+            IOException later = assertThrows(IOException.class, in::read);
+            assertTrue(later.getCause() instanceof Lz4Exception, later.toString());
+        }
     }
 }

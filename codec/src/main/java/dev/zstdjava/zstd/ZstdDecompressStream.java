@@ -1,0 +1,258 @@
+package dev.zstdjava.zstd;
+
+import dev.zstdjava.DecompressionLimitException;
+import dev.zstdjava.internal.Guard;
+import dev.zstdjava.internal.LibC;
+import dev.zstdjava.internal.ZstdNative;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.ref.Reference;
+import java.util.Objects;
+
+/**
+ * Streaming zstd decompression over {@link MemorySegment}s ({@code ZSTD_decompressStream}): give compressed input
+ * in pieces of any size; each call writes what it can. After each call {@link #consumed()} and {@link #produced()}
+ * tell how far it got. Concatenated frames, skippable frames and frames without a declared size are decoded in
+ * sequence. {@link ZstdInputStream} wraps this class.
+ *
+ * <p><b>Limit:</b> the output since creation or {@link #reset()} is bounded by
+ * {@link Builder#maxDecompressedSize(long)} (default 512 MiB, as {@link ZstdDecompressor}); a call never writes more
+ * than one byte past the limit and then throws {@link DecompressionLimitException}. {@link Builder#windowLogMax(int)}
+ * caps the window memory a frame may ask for.
+ *
+ * <p><b>End of input:</b> {@link #isFrameComplete()} tells whether the input so far ended exactly on a frame
+ * boundary; input that stops inside a frame is truncated.
+ *
+ * <p><b>Memory:</b> heap segments are read and written in place through critical downcalls, each on at most
+ * {@code zstdjava.criticalHeapLimit} bytes (default 1 MiB) of input and of output so that no call holds off the
+ * garbage collector for long (a call on larger heap segments makes partial progress); native segments use regular
+ * calls for large work. <b>Thread safety:</b> one call at a time; a concurrent call or a call after
+ * {@link #close()} throws {@link IllegalStateException}. <b>Allocation:</b> none per call. Unclosed instances are
+ * freed by a {@link java.lang.ref.Cleaner}.
+ */
+public final class ZstdDecompressStream implements AutoCloseable {
+    private static final long IN_SIZE = ZstdNative.dStreamInSize();
+    private static final long OUT_SIZE = ZstdNative.dStreamOutSize();
+    /** ZSTD_FRAMEHEADERSIZE_MAX: a header is always readable from this many bytes. */
+    private static final long HEADER_MAX = 18;
+
+    private final Native state;
+    private final Guard guard;
+    private final long maxDecompressedSize;
+    private final ZstdDecompressionDictionary dictionary;
+    private long consumed;
+    private long produced;
+    private long total;
+    private boolean frameComplete = true;
+    private long frameDict = DictionaryErrors.UNKNOWN;
+
+    private static final class Native implements Runnable {
+        final MemorySegment dctx = ZstdNative.createDCtx();
+        final MemorySegment pos = LibC.malloc(16);
+        final MemorySegment srcPos = pos.asSlice(8);
+        SharedDict dict;
+
+        @Override
+        public void run() {
+            ZstdNative.freeDCtx(dctx);
+            LibC.free(pos);
+            if (dict != null) {
+                dict.release();
+            }
+        }
+    }
+
+    private ZstdDecompressStream(Builder b) {
+        this.state = new Native();
+        this.guard = new Guard(this, "ZstdDecompressStream", state);
+        this.maxDecompressedSize = b.maxDecompressedSize;
+        this.dictionary = b.dictionary;
+        try {
+            if (b.windowLogMax != 0) {
+                long r = ZstdNative.dctxSetParameter(state.dctx, ZstdNative.D_WINDOW_LOG_MAX, b.windowLogMax);
+                if (ZstdNative.isError(r)) {
+                    int[] bounds = ZstdNative.dParamBounds(ZstdNative.D_WINDOW_LOG_MAX);
+                    throw new IllegalArgumentException("zstd windowLogMax = " + b.windowLogMax + " rejected: "
+                            + ZstdNative.errorName(r)
+                            + (bounds == null ? "" : " (valid range " + bounds[0] + ".." + bounds[1] + ")"));
+                }
+            }
+            if (b.dictionary != null) {
+                MemorySegment ddict = b.dictionary.shared().acquire();
+                state.dict = b.dictionary.shared();
+                long r = ZstdNative.dctxRefDDict(state.dctx, ddict);
+                if (ZstdNative.isError(r)) {
+                    throw Checks.error(r, "zstd reference dictionary", b.dictionary.toString());
+                }
+            }
+        } catch (RuntimeException e) {
+            guard.close();
+            throw e;
+        }
+    }
+
+    /** @return a stream with the default limits and no dictionary */
+    public static ZstdDecompressStream create() {
+        return builder().build();
+    }
+
+    /** @return a builder for a stream with other limits or a dictionary */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** @return {@code ZSTD_DStreamInSize()}: an input piece size that suits zstd (one block plus header) */
+    public static long recommendedInputSize() {
+        return IN_SIZE;
+    }
+
+    /** @return {@code ZSTD_DStreamOutSize()}: an output size that holds one decoded block (128 KiB) */
+    public static long recommendedOutputSize() {
+        return OUT_SIZE;
+    }
+
+    /** @return the output limit since creation or {@link #reset()}, in bytes */
+    public long maxDecompressedSize() {
+        return maxDecompressedSize;
+    }
+
+    /**
+     * Decompresses from {@code src} into {@code dst}.
+     *
+     * @return 0 when a frame was just completed and fully written out; otherwise a hint of the next input size
+     * @throws ZstdException               if the input is malformed or needs another dictionary (the message names
+     *                                     the dictionary ids)
+     * @throws DecompressionLimitException if the output passes {@link #maxDecompressedSize()}
+     */
+    public long decompress(MemorySegment src, MemorySegment dst) {
+        return step(src, 0, src.byteSize(), dst, 0, dst.byteSize());
+    }
+
+    /** @return bytes of {@code src} the last call read */
+    public long consumed() {
+        return consumed;
+    }
+
+    /** @return bytes the last call wrote at the start of {@code dst} */
+    public long produced() {
+        return produced;
+    }
+
+    /** @return bytes written since creation or {@link #reset()} (counted against the limit) */
+    public long totalProduced() {
+        return total;
+    }
+
+    /**
+     * @return true when no frame is partly decoded: nothing was given yet, or the last frame was completed and
+     * written out. False at the end of the input means the input is truncated.
+     */
+    public boolean isFrameComplete() {
+        return frameComplete;
+    }
+
+    /** Abandons any frame in progress and restarts the output count; dictionary and limits stay. */
+    public void reset() {
+        guard.enter();
+        try {
+            ZstdNative.dctxReset(state.dctx, ZstdNative.RESET_SESSION_ONLY);
+            consumed = 0;
+            produced = 0;
+            total = 0;
+            frameComplete = true;
+        } finally {
+            guard.exit();
+        }
+    }
+
+    /** One ZSTD_decompressStream call on {@code src[srcStart, srcEnd)} into {@code dst[dstStart, dstEnd)}. */
+    long step(MemorySegment src, long srcStart, long srcEnd, MemorySegment dst, long dstStart, long dstEnd) {
+        Objects.checkFromToIndex(srcStart, srcEnd, src.byteSize());
+        Objects.checkFromToIndex(dstStart, dstEnd, dst.byteSize());
+        Checks.writable(dst);
+        guard.enter();
+        try {
+            long room = maxDecompressedSize - total; // >= 0: passing the limit throws
+            if (dstEnd - dstStart > room) {
+                dstEnd = dstStart + room + 1; // one byte more tells "over the limit" from "exactly at it"
+            }
+            if (frameComplete && srcEnd > srcStart) {
+                int id = ZstdNative.getDictIdFromFrame(src.asSlice(srcStart, srcEnd - srcStart), srcEnd - srcStart);
+                frameDict = id != 0 ? id & 0xFFFFFFFFL : srcEnd - srcStart >= HEADER_MAX ? 0 : DictionaryErrors.UNKNOWN;
+            }
+            boolean heap = !src.isNative() || !dst.isNative();
+            if (heap) { // bound the critical call: at most HEAP_WINDOW bytes in and out
+                srcEnd = Math.min(srcEnd, srcStart + ZstdCompressStream.HEAP_WINDOW);
+                dstEnd = Math.min(dstEnd, dstStart + ZstdCompressStream.HEAP_WINDOW);
+            }
+            MemorySegment pos = state.pos;
+            pos.set(ValueLayout.JAVA_LONG, 0, dstStart);
+            pos.set(ValueLayout.JAVA_LONG, 8, srcStart);
+            boolean critical = heap || (srcEnd - srcStart) + (dstEnd - dstStart) < ZstdNative.CRITICAL_LIMIT;
+            long r = ZstdNative.decompressStream(state.dctx, dst, dstEnd, pos, src, srcEnd, state.srcPos, critical);
+            if (ZstdNative.isError(r)) {
+                ZstdNative.dctxReset(state.dctx, ZstdNative.RESET_SESSION_ONLY);
+                frameComplete = true;
+                throw DictionaryErrors.decodeError(r, "zstd decompress stream",
+                        "after " + total + " decompressed bytes", frameDict, dictionary);
+            }
+            consumed = pos.get(ValueLayout.JAVA_LONG, 8) - srcStart;
+            produced = pos.get(ValueLayout.JAVA_LONG, 0) - dstStart;
+            total += produced;
+            if (total > maxDecompressedSize) {
+                ZstdNative.dctxReset(state.dctx, ZstdNative.RESET_SESSION_ONLY);
+                frameComplete = true;
+                throw new DecompressionLimitException("zstd decompress stream", total, maxDecompressedSize);
+            }
+            if (consumed > 0 || produced > 0) {
+                frameComplete = r == 0;
+            }
+            return r;
+        } finally {
+            guard.exit();
+            Reference.reachabilityFence(this); // the Cleaner must not free the context during the call
+        }
+    }
+
+    /** Frees the native context now, or when the call in progress returns. Idempotent. */
+    @Override
+    public void close() {
+        guard.close();
+    }
+
+    /** Limits and dictionary of a {@link ZstdDecompressStream} (and of a {@link ZstdInputStream}). */
+    public static final class Builder {
+        private long maxDecompressedSize = ZstdDecompressor.DEFAULT_MAX_DECOMPRESSED_SIZE;
+        private int windowLogMax;
+        private ZstdDecompressionDictionary dictionary;
+
+        private Builder() {}
+
+        /** Largest total output in bytes (default 512 MiB); {@link Long#MAX_VALUE} for no limit. */
+        public Builder maxDecompressedSize(long bytes) {
+            if (bytes < 0) {
+                throw new IllegalArgumentException("maxDecompressedSize must be >= 0, got " + bytes);
+            }
+            this.maxDecompressedSize = bytes;
+            return this;
+        }
+
+        /** Refuse frames whose window is larger than 2^windowLogMax bytes (10..31; 0 = zstd's default, 27). */
+        public Builder windowLogMax(int windowLogMax) {
+            this.windowLogMax = windowLogMax;
+            return this;
+        }
+
+        /** Decompress with this digested dictionary; the stream keeps it alive until closed. Null (default): none. */
+        public Builder dictionary(ZstdDecompressionDictionary dictionary) {
+            this.dictionary = dictionary;
+            return this;
+        }
+
+        /** @return a new stream with these settings */
+        public ZstdDecompressStream build() {
+            return new ZstdDecompressStream(this);
+        }
+    }
+}

@@ -1,0 +1,187 @@
+package dev.zstdjava.zstd;
+
+import dev.zstdjava.DecompressionLimitException;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.lang.foreign.MemorySegment;
+import java.util.Objects;
+
+/**
+ * An {@link InputStream} that decompresses zstd data read from an underlying stream: any number of concatenated
+ * frames, skippable frames, frames with or without a declared content size.
+ *
+ * <p><b>End of input:</b> when the underlying stream ends exactly after a frame, {@code read} returns -1 (an empty
+ * underlying stream holds zero frames and reads as empty). When it ends inside a frame, {@code read} throws a
+ * {@link ZstdException} saying the input is truncated, so short data is never returned silently. In
+ * {@link #continuous(boolean) continuous} mode (for files still being written) it returns -1 instead and a later
+ * {@code read} continues where it stopped once more data is there.
+ *
+ * <p><b>Limit:</b> the total output is bounded by {@link ZstdDecompressStream.Builder#maxDecompressedSize(long)}
+ * (default 512 MiB); past it, {@code read} throws {@link DecompressionLimitException}.
+ *
+ * <p><b>Context:</b> built from settings, the stream owns its native context and frees it on {@link #close()}; given
+ * a {@link ZstdDecompressStream}, it borrows it (resetting it first) and leaves it open.
+ *
+ * <p><b>Thread safety:</b> not thread-safe (one reader). <b>Allocation:</b> one input buffer of
+ * {@link ZstdDecompressStream#recommendedInputSize()} bytes per stream; output is decoded straight into the caller's
+ * array (critical downcalls of at most {@code zstdjava.criticalHeapLimit} bytes, default 1 MiB), so no byte is
+ * copied in Java.
+ *
+ * <p><b>Errors:</b> I/O failures of the underlying stream are {@link IOException}s; malformed, truncated or
+ * wrong-dictionary data gives a {@link ZstdException} (unchecked) whose message says what and where.
+ */
+public final class ZstdInputStream extends InputStream {
+    private final InputStream in;
+    private final ZstdDecompressStream stream;
+    private final boolean owned;
+    private final byte[] buf;
+    private final MemorySegment bufSeg;
+    private final byte[] one = new byte[1];
+    private int inPos;
+    private int inLen;
+    private long compressedRead;
+    private boolean continuous;
+    private boolean closed;
+    /** Set when a read failed: the decoder lost its place, so later reads must not make up data. */
+    private Throwable failure;
+    private byte[] lastArray;
+    private MemorySegment lastSeg;
+
+    /** Decompresses {@code in} with the default limit (512 MiB) and no dictionary. */
+    public ZstdInputStream(InputStream in) {
+        this(in, ZstdDecompressStream.builder());
+    }
+
+    /** Decompresses {@code in} with these settings (limit, dictionary); owns its context. */
+    public ZstdInputStream(InputStream in, ZstdDecompressStream.Builder settings) {
+        this(in, settings.build(), true);
+    }
+
+    /** Decompresses {@code in} with a borrowed context: reset now, left open on {@link #close()}. */
+    public ZstdInputStream(InputStream in, ZstdDecompressStream context) {
+        this(in, reset(context), false);
+    }
+
+    private ZstdInputStream(InputStream in, ZstdDecompressStream stream, boolean owned) {
+        this.in = Objects.requireNonNull(in, "in");
+        this.stream = stream;
+        this.owned = owned;
+        this.buf = new byte[(int) Math.min(ZstdDecompressStream.recommendedInputSize(), 1 << 20)];
+        this.bufSeg = MemorySegment.ofArray(buf);
+    }
+
+    private static ZstdDecompressStream reset(ZstdDecompressStream s) {
+        Objects.requireNonNull(s, "context").reset();
+        return s;
+    }
+
+    /**
+     * Continuous mode, for a file that is still being appended to: at the end of the underlying stream inside a
+     * frame, {@code read} returns -1 instead of failing, and later reads pick up new data. Default off.
+     *
+     * @return this stream
+     */
+    public ZstdInputStream continuous(boolean continuous) {
+        this.continuous = continuous;
+        return this;
+    }
+
+    @Override
+    public int read() throws IOException {
+        int n;
+        do {
+            n = read(one, 0, 1);
+        } while (n == 0);
+        return n < 0 ? -1 : one[0] & 0xFF;
+    }
+
+    /**
+     * Reads up to {@code len} decompressed bytes; blocks until at least one is available or the input ends.
+     *
+     * @return the number of bytes read, or -1 at the end of the last frame
+     * @throws ZstdException               if the input is malformed, truncated or needs another dictionary
+     * @throws DecompressionLimitException if the output passes the limit
+     */
+    @Override
+    public int read(byte[] b, int off, int len) throws IOException {
+        Objects.checkFromIndexSize(off, len, b.length);
+        if (closed) {
+            throw new IOException("ZstdInputStream is closed");
+        }
+        if (failure != null) {
+            throw new IOException("ZstdInputStream failed earlier: " + failure, failure);
+        }
+        if (len == 0) {
+            return 0;
+        }
+        try {
+            return read0(b, off, len);
+        } catch (IOException | RuntimeException | Error e) {
+            failure = e;
+            throw e;
+        }
+    }
+
+    private int read0(byte[] b, int off, int len) throws IOException {
+        MemorySegment dst = segment(b);
+        long dstEnd = (long) off + len;
+        while (true) {
+            stream.step(bufSeg, inPos, inLen, dst, off, dstEnd);
+            inPos += (int) stream.consumed();
+            int n = (int) stream.produced();
+            if (n > 0) {
+                return n;
+            }
+            if (inPos < inLen) {
+                if (stream.consumed() == 0) {
+                    throw new ZstdException("zstd decompress stream", ZstdException.CORRUPTION_DETECTED,
+                            "decoder made no progress", "after " + compressedRead + " compressed bytes");
+                }
+                continue; // a frame ended, or zstd took a header: go on with the input at hand
+            }
+            int got = in.read(buf, 0, buf.length);
+            if (got < 0) {
+                if (stream.isFrameComplete() || continuous) {
+                    return -1;
+                }
+                throw new ZstdException("zstd decompress stream", ZstdException.SRC_SIZE_WRONG,
+                        "truncated input: the stream ended inside a frame",
+                        "after " + compressedRead + " compressed bytes, " + stream.totalProduced()
+                                + " decompressed bytes");
+            }
+            inPos = 0;
+            inLen = got;
+            compressedRead += got;
+        }
+    }
+
+    /** @return decompressed bytes read so far */
+    public long decompressedBytes() {
+        return stream.totalProduced();
+    }
+
+    /** Closes the underlying stream and the owned context. Idempotent. */
+    @Override
+    public void close() throws IOException {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        try {
+            in.close();
+        } finally {
+            if (owned) {
+                stream.close();
+            }
+        }
+    }
+
+    private MemorySegment segment(byte[] b) {
+        if (b != lastArray) {
+            lastArray = b;
+            lastSeg = MemorySegment.ofArray(b);
+        }
+        return lastSeg;
+    }
+}

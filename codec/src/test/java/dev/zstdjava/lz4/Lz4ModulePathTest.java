@@ -1,0 +1,53 @@
+package dev.zstdjava.lz4;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.net.URL;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The lz4 package is exported and loads its bundled liblz4 when the codec runs as a named module. */
+class Lz4ModulePathTest {
+
+    @Test
+    void lz4WorksFromTheNamedModule(@TempDir Path dir) throws Exception {
+        Path codecClasses = Path.of("target/classes").toAbsolutePath();
+        assertTrue(Files.exists(codecClasses.resolve("module-info.class")), "compiled module descriptor");
+        URL natives = getClass().getClassLoader().getResource("META-INF/zstd-java/native/linux-x86_64/liblz4.so");
+        assertNotNull(natives, "bundled liblz4 on the test class path");
+        String nativesRoot = natives.getPath().substring(0, natives.getPath().indexOf("META-INF"));
+        if (nativesRoot.startsWith("file:")) { // inside a jar: file:/...jar!/
+            nativesRoot = nativesRoot.substring(5, nativesRoot.length() - 2);
+        }
+        Path main = dir.resolve("Main.java");
+        Files.writeString(main, """
+                import dev.zstdjava.lz4.*;
+                public class Main {
+                    public static void main(String[] a) {
+                        byte[] data = "module path ".repeat(50).getBytes();
+                        boolean block = java.util.Arrays.equals(data, Lz4.decompress(Lz4.compress(data, 9), data.length));
+                        boolean frame = java.util.Arrays.equals(data, Lz4Frame.decompress(Lz4Frame.compress(data)));
+                        System.out.println(block + " " + frame + " " + Lz4.library().version() + " "
+                                + Lz4.library().source() + " " + Lz4.class.getModule().getName());
+                    }
+                }
+                """);
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        Process p = new ProcessBuilder(java, "--module-path", codecClasses.toString(),
+                "--add-modules", "dev.zstdjava.codec", "--enable-native-access=dev.zstdjava.codec",
+                "-cp", nativesRoot, main.toString()).start();
+        String out = new String(p.getInputStream().readAllBytes()).trim();
+        String err = new String(p.getErrorStream().readAllBytes());
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS));
+        assertEquals(0, p.exitValue(), err);
+        assertEquals("true true 1.10.0 BUNDLED dev.zstdjava.codec", out, err);
+        assertFalse(err.contains("WARNING"), err);
+    }
+}
