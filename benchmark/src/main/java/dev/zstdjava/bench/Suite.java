@@ -150,7 +150,16 @@ public final class Suite {
                 }
                 return new Profile(name, g, 3, 1000, 5, 1000, 1);
             }
-            default -> throw new IllegalArgumentException("unknown profile '" + name + "' (quick or full)");
+            case "smoke" -> { // every group of the full profile on one small payload, minimal time: checks the plumbing
+                List<Group> small = new ArrayList<>();
+                for (Group x : profile("full", only).groups()) {
+                    small.add(new Group(x.name(), x.benchClass(), x.methods(),
+                            x.payloads().contains("text-1k") ? List.of("text-1k") : x.payloads(), x.paramName(),
+                            x.paramValues()));
+                }
+                return new Profile(name, small, 1, 100, 2, 100, 1);
+            }
+            default -> throw new IllegalArgumentException("unknown profile '" + name + "' (quick, full or smoke)");
         }
     }
 

@@ -585,7 +585,7 @@ public final class Report {
                 }
             }
             List<String> ws = LABEL.keySet().stream().filter(who::contains).toList();
-            b.append("**").append(op).append("**, ops/ms (ratio to C)\n\n| level | ratio |");
+            b.append("**").append(op).append("**, ops/ms (ratio to C)\n\n| level | compression ratio |");
             for (String w : ws) {
                 b.append(' ').append(SHORT.get(w)).append(" |");
             }
@@ -890,6 +890,42 @@ public final class Report {
                     Chart.bars(dir.resolve(name), codec + " " + op + (codec.equals("zstd") ? " level 3" : " default")
                                     + ": throughput relative to " + refName, "throughput / " + refName, ps,
                             series.stream().map(SHORT::get).toList(), v, e, 1.0, refName + " = 1.0");
+                    made.add(name);
+                }
+            }
+            List<String> levels = new ArrayList<>();
+            for (String l : settings("zstd")) {
+                if (cell("zstd", "compress", "c", "text-64k", l) != null) {
+                    levels.add(l);
+                }
+            }
+            levels.sort((x, y) -> Integer.compare(Integer.parseInt(x), Integer.parseInt(y)));
+            if (levels.size() > 1) {
+                for (String op : List.of("compress", "decompress")) {
+                    Set<String> who = new LinkedHashSet<>();
+                    for (String l : levels) {
+                        for (String w : contestants("zstd", op, l)) {
+                            if (!w.equals("c") && cell("zstd", op, w, "text-64k", l) != null) {
+                                who.add(w);
+                            }
+                        }
+                    }
+                    List<String> series = LABEL.keySet().stream().filter(who::contains).toList();
+                    double[][] v = new double[series.size()][levels.size()];
+                    double[][] e = new double[series.size()][levels.size()];
+                    for (int si = 0; si < series.size(); si++) {
+                        for (int g = 0; g < levels.size(); g++) {
+                            Cell x = cell("zstd", op, series.get(si), "text-64k", levels.get(g));
+                            Cell rc = cell("zstd", op, "c", "text-64k", levels.get(g));
+                            v[si][g] = r(x, rc);
+                            e[si][g] = x == null || rc == null ? Double.NaN
+                                    : v[si][g] * (nz(x.error) / x.score + nz(rc.error) / rc.score);
+                        }
+                    }
+                    String name = "zstd-levels-" + op + ".png";
+                    Chart.bars(dir.resolve(name), "zstd " + op + " text-64k by level: throughput relative to C",
+                            "throughput / C", levels.stream().map(l -> "level " + l).toList(),
+                            series.stream().map(SHORT::get).toList(), v, e, 1.0, "C = 1.0");
                     made.add(name);
                 }
             }
