@@ -148,7 +148,7 @@ public final class Suite {
                     g.add(new Group("lz4-modes-decompress", "Lz4DecompressBench",
                             List.of("zstdjava_segment", "lz4java_jni"), all, "mode", List.of("fast8", "hc9")));
                 }
-                return new Profile(name, g, 3, 1000, 5, 1000, 1);
+                return new Profile(name, g, 2, 400, 5, 400, 1);
             }
             case "smoke" -> { // every group of the full profile on one small payload, minimal time: checks the plumbing
                 List<Group> small = new ArrayList<>();
