@@ -1,10 +1,9 @@
 package dev.zstdjava.lz4;
 
+import dev.zstdjava.internal.ContextCache;
 import dev.zstdjava.NativeLibrary;
 import dev.zstdjava.internal.Lz4Native;
 
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Static LZ4 block-format convenience: one-shot {@code byte[]} compression and decompression, bounds, and library
@@ -18,6 +17,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * {@link Lz4Decompressor#decompress(byte[], int, int, int)}); the bounds are computed in Java.
  */
 public final class Lz4 {
+    private static final ContextCache<Lz4Compressor> COMPRESSORS = new ContextCache<>(Lz4Compressor::create, Lz4Compressor::close);
+    private static final ContextCache<Lz4Decompressor> DECOMPRESSORS = new ContextCache<>(Lz4Decompressor::create, Lz4Decompressor::close);
+
     /** {@code LZ4_MAX_INPUT_SIZE}: the largest input one LZ4 block holds, 0x7E000000 bytes. */
     public static final int MAX_INPUT_SIZE = Lz4Native.MAX_INPUT_SIZE;
 
@@ -55,12 +57,12 @@ public final class Lz4 {
      */
     public static byte[] compress(byte[] src, int level) {
         Lz4Compressor.checkLevel(level);
-        Lz4Compressor c = Contexts.compressor();
+        Lz4Compressor c = COMPRESSORS.acquire();
         try {
             c.level(level);
             return c.compress(src, 0, src.length);
         } finally {
-            Contexts.release(c);
+            COMPRESSORS.release(c);
         }
     }
 
@@ -75,78 +77,11 @@ public final class Lz4 {
 
     /** {@link #decompress(byte[], int)} of the block {@code src[off, off+len)}. */
     public static byte[] decompress(byte[] src, int off, int len, int decompressedLength) {
-        Lz4Decompressor d = Contexts.decompressor();
+        Lz4Decompressor d = DECOMPRESSORS.acquire();
         try {
             return d.decompress(src, off, len, decompressedLength);
         } finally {
-            Contexts.release(d);
-        }
-    }
-
-    /** Per-thread compressors for platform threads, a bounded shared pool for virtual threads. */
-    private static final class Contexts {
-        private static final int POOL_LIMIT = 4 * Runtime.getRuntime().availableProcessors();
-        private static final ThreadLocal<Lz4Compressor> COMPRESSOR = new ThreadLocal<>();
-        private static final ConcurrentLinkedQueue<Lz4Compressor> POOL = new ConcurrentLinkedQueue<>();
-        private static final AtomicInteger POOLED = new AtomicInteger();
-        private static final ThreadLocal<Lz4Decompressor> DECOMPRESSOR = new ThreadLocal<>();
-        private static final ConcurrentLinkedQueue<Lz4Decompressor> D_POOL = new ConcurrentLinkedQueue<>();
-        private static final AtomicInteger D_POOLED = new AtomicInteger();
-
-        static Lz4Decompressor decompressor() {
-            if (!Thread.currentThread().isVirtual()) {
-                Lz4Decompressor d = DECOMPRESSOR.get();
-                if (d == null) {
-                    d = Lz4Decompressor.create();
-                    DECOMPRESSOR.set(d);
-                }
-                return d;
-            }
-            Lz4Decompressor d = D_POOL.poll();
-            if (d == null) {
-                return Lz4Decompressor.create();
-            }
-            D_POOLED.decrementAndGet();
-            return d;
-        }
-
-        static void release(Lz4Decompressor d) {
-            if (Thread.currentThread().isVirtual()) {
-                if (D_POOLED.incrementAndGet() <= POOL_LIMIT) {
-                    D_POOL.offer(d);
-                } else {
-                    D_POOLED.decrementAndGet();
-                    d.close();
-                }
-            }
-        }
-
-        static Lz4Compressor compressor() {
-            if (!Thread.currentThread().isVirtual()) {
-                Lz4Compressor c = COMPRESSOR.get();
-                if (c == null) {
-                    c = Lz4Compressor.create();
-                    COMPRESSOR.set(c);
-                }
-                return c;
-            }
-            Lz4Compressor c = POOL.poll();
-            if (c == null) {
-                return Lz4Compressor.create();
-            }
-            POOLED.decrementAndGet();
-            return c;
-        }
-
-        static void release(Lz4Compressor c) {
-            if (Thread.currentThread().isVirtual()) {
-                if (POOLED.incrementAndGet() <= POOL_LIMIT) {
-                    POOL.offer(c);
-                } else {
-                    POOLED.decrementAndGet();
-                    c.close();
-                }
-            }
+            DECOMPRESSORS.release(d);
         }
     }
 }

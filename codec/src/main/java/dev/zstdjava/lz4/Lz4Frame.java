@@ -1,10 +1,9 @@
 package dev.zstdjava.lz4;
 
+import dev.zstdjava.internal.ContextCache;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.Objects;
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Static LZ4 frame-format ({@code LZ4F}) convenience: one-shot {@code byte[]} compression and decompression,
@@ -23,6 +22,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * Java.
  */
 public final class Lz4Frame {
+    private static final ContextCache<Lz4FrameCompressor> COMPRESSORS = new ContextCache<>(Lz4FrameCompressor::create, Lz4FrameCompressor::close);
+    private static final ContextCache<Lz4FrameDecompressor> DECOMPRESSORS = new ContextCache<>(Lz4FrameDecompressor::create, Lz4FrameDecompressor::close);
+
     /** Returned by {@link #contentSize} when the frame does not declare its size. */
     public static final long UNKNOWN_SIZE = -1;
     /** Default decompression limit of the byte[]-returning and stream forms: 512 MiB. */
@@ -175,12 +177,12 @@ public final class Lz4Frame {
     /** Compresses {@code src[off, off+len)} with {@code options} into a new array holding one frame. */
     public static byte[] compress(byte[] src, int off, int len, Options options) {
         Objects.requireNonNull(options, "options");
-        Lz4FrameCompressor c = Contexts.compressor();
+        Lz4FrameCompressor c = COMPRESSORS.acquire();
         try {
             c.options(options);
             return c.compress(src, off, len);
         } finally {
-            Contexts.release(c);
+            COMPRESSORS.release(c);
         }
     }
 
@@ -204,11 +206,11 @@ public final class Lz4Frame {
         if (maxDecompressedSize < 0) {
             throw new IllegalArgumentException("maxDecompressedSize must be >= 0, got " + maxDecompressedSize);
         }
-        Lz4FrameDecompressor d = Contexts.decompressor();
+        Lz4FrameDecompressor d = DECOMPRESSORS.acquire();
         try {
             return d.decompress(src, off, len, maxDecompressedSize);
         } finally {
-            Contexts.release(d);
+            DECOMPRESSORS.release(d);
         }
     }
 
@@ -251,72 +253,5 @@ public final class Lz4Frame {
     private static Lz4Exception notAFrame(long len, String why) {
         return new Lz4Exception("lz4 frame content size", Lz4Exception.FRAME_TYPE_UNKNOWN,
                 "not an LZ4 frame header: " + why + "; input " + len + " bytes");
-    }
-
-    /** Per-thread contexts for platform threads, a bounded shared pool for virtual threads. */
-    private static final class Contexts {
-        private static final int POOL_LIMIT = 4 * Runtime.getRuntime().availableProcessors();
-        private static final ThreadLocal<Lz4FrameCompressor> COMPRESSOR = new ThreadLocal<>();
-        private static final ThreadLocal<Lz4FrameDecompressor> DECOMPRESSOR = new ThreadLocal<>();
-        private static final ConcurrentLinkedQueue<Lz4FrameCompressor> COMPRESSORS = new ConcurrentLinkedQueue<>();
-        private static final ConcurrentLinkedQueue<Lz4FrameDecompressor> DECOMPRESSORS = new ConcurrentLinkedQueue<>();
-        private static final AtomicInteger POOLED_C = new AtomicInteger();
-        private static final AtomicInteger POOLED_D = new AtomicInteger();
-
-        static Lz4FrameCompressor compressor() {
-            if (!Thread.currentThread().isVirtual()) {
-                Lz4FrameCompressor c = COMPRESSOR.get();
-                if (c == null) {
-                    c = Lz4FrameCompressor.create();
-                    COMPRESSOR.set(c);
-                }
-                return c;
-            }
-            Lz4FrameCompressor c = COMPRESSORS.poll();
-            if (c == null) {
-                return Lz4FrameCompressor.create();
-            }
-            POOLED_C.decrementAndGet();
-            return c;
-        }
-
-        static Lz4FrameDecompressor decompressor() {
-            if (!Thread.currentThread().isVirtual()) {
-                Lz4FrameDecompressor d = DECOMPRESSOR.get();
-                if (d == null) {
-                    d = Lz4FrameDecompressor.create();
-                    DECOMPRESSOR.set(d);
-                }
-                return d;
-            }
-            Lz4FrameDecompressor d = DECOMPRESSORS.poll();
-            if (d == null) {
-                return Lz4FrameDecompressor.create();
-            }
-            POOLED_D.decrementAndGet();
-            return d;
-        }
-
-        static void release(Lz4FrameCompressor c) {
-            if (Thread.currentThread().isVirtual()) {
-                if (POOLED_C.incrementAndGet() <= POOL_LIMIT) {
-                    COMPRESSORS.offer(c);
-                } else {
-                    POOLED_C.decrementAndGet();
-                    c.close();
-                }
-            }
-        }
-
-        static void release(Lz4FrameDecompressor d) {
-            if (Thread.currentThread().isVirtual()) {
-                if (POOLED_D.incrementAndGet() <= POOL_LIMIT) {
-                    DECOMPRESSORS.offer(d);
-                } else {
-                    POOLED_D.decrementAndGet();
-                    d.close();
-                }
-            }
-        }
     }
 }

@@ -1,10 +1,9 @@
 package dev.zstdjava.zstd;
 
 import dev.zstdjava.NativeLibrary;
+import dev.zstdjava.internal.ContextCache;
 import dev.zstdjava.internal.ZstdNative;
 
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Static zstd convenience: one-shot {@code byte[]} compression and decompression, and library facts.
@@ -20,6 +19,10 @@ public final class Zstd {
     private static final int MIN_LEVEL = ZstdNative.minCLevel();
     private static final int MAX_LEVEL = ZstdNative.maxCLevel();
     private static final int DEFAULT_LEVEL = ZstdNative.defaultCLevel();
+    private static final ContextCache<ZstdCompressor> COMPRESSORS =
+            new ContextCache<>(ZstdCompressor::create, ZstdCompressor::close);
+    private static final ContextCache<ZstdDecompressor> DECOMPRESSORS =
+            new ContextCache<>(ZstdDecompressor::create, ZstdDecompressor::close);
 
     private Zstd() {}
 
@@ -70,12 +73,12 @@ public final class Zstd {
         if (level < MIN_LEVEL || level > MAX_LEVEL) {
             throw new IllegalArgumentException("zstd level " + level + " is out of range " + MIN_LEVEL + ".." + MAX_LEVEL);
         }
-        ZstdCompressor c = Contexts.compressor();
+        ZstdCompressor c = COMPRESSORS.acquire();
         try {
             c.level(level);
             return c.compress(src, 0, src.length);
         } finally {
-            Contexts.release(c);
+            COMPRESSORS.release(c);
         }
     }
 
@@ -97,78 +100,11 @@ public final class Zstd {
         if (maxDecompressedSize < 0) {
             throw new IllegalArgumentException("maxDecompressedSize must be >= 0, got " + maxDecompressedSize);
         }
-        ZstdDecompressor d = Contexts.decompressor();
+        ZstdDecompressor d = DECOMPRESSORS.acquire();
         try {
             return d.decompress(src, 0, src.length, maxDecompressedSize);
         } finally {
-            Contexts.release(d);
-        }
-    }
-
-    /** Per-thread contexts for platform threads, a bounded shared pool for virtual threads. */
-    private static final class Contexts {
-        private static final int POOL_LIMIT = 4 * Runtime.getRuntime().availableProcessors();
-        private static final ThreadLocal<ZstdCompressor> COMPRESSOR = new ThreadLocal<>();
-        private static final ThreadLocal<ZstdDecompressor> DECOMPRESSOR = new ThreadLocal<>();
-        private static final ConcurrentLinkedQueue<ZstdCompressor> COMPRESSORS = new ConcurrentLinkedQueue<>();
-        private static final ConcurrentLinkedQueue<ZstdDecompressor> DECOMPRESSORS = new ConcurrentLinkedQueue<>();
-        private static final AtomicInteger POOLED_C = new AtomicInteger();
-        private static final AtomicInteger POOLED_D = new AtomicInteger();
-
-        static ZstdCompressor compressor() {
-            if (!Thread.currentThread().isVirtual()) {
-                ZstdCompressor c = COMPRESSOR.get();
-                if (c == null) {
-                    c = ZstdCompressor.create();
-                    COMPRESSOR.set(c);
-                }
-                return c;
-            }
-            ZstdCompressor c = COMPRESSORS.poll();
-            if (c == null) {
-                return ZstdCompressor.create();
-            }
-            POOLED_C.decrementAndGet();
-            return c;
-        }
-
-        static ZstdDecompressor decompressor() {
-            if (!Thread.currentThread().isVirtual()) {
-                ZstdDecompressor d = DECOMPRESSOR.get();
-                if (d == null) {
-                    d = ZstdDecompressor.create();
-                    DECOMPRESSOR.set(d);
-                }
-                return d;
-            }
-            ZstdDecompressor d = DECOMPRESSORS.poll();
-            if (d == null) {
-                return ZstdDecompressor.create();
-            }
-            POOLED_D.decrementAndGet();
-            return d;
-        }
-
-        static void release(ZstdCompressor c) {
-            if (Thread.currentThread().isVirtual()) {
-                if (POOLED_C.incrementAndGet() <= POOL_LIMIT) {
-                    COMPRESSORS.offer(c);
-                } else {
-                    POOLED_C.decrementAndGet();
-                    c.close();
-                }
-            }
-        }
-
-        static void release(ZstdDecompressor d) {
-            if (Thread.currentThread().isVirtual()) {
-                if (POOLED_D.incrementAndGet() <= POOL_LIMIT) {
-                    DECOMPRESSORS.offer(d);
-                } else {
-                    POOLED_D.decrementAndGet();
-                    d.close();
-                }
-            }
+            DECOMPRESSORS.release(d);
         }
     }
 }

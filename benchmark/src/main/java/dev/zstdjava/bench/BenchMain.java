@@ -1,0 +1,135 @@
+package dev.zstdjava.bench;
+
+import dev.zstdjava.bench.report.Report;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Properties;
+
+/**
+ * Entry point of {@code benchmarks.jar}.
+ *
+ * <pre>
+ *   java -jar benchmarks.jar [JMH options]          plain JMH (e.g. -prof gc, -prof async, -p payload=text-1k)
+ *   java -jar benchmarks.jar suite quick|full DIR    runs a profile's cells, JSON results into DIR
+ *   java -jar benchmarks.jar payloads DIR [NAME...]  writes the payloads as DIR/NAME.bin (for the C reference)
+ *   java -jar benchmarks.jar alloc OUT.jsonl NAME... exact B/op of this library's forms (see AllocProbe)
+ *   java -jar benchmarks.jar report DIR OUT.md [--title T]  turns DIR's results into a Markdown report
+ * </pre>
+ *
+ * <p>{@code -prof async} works without options: the async-profiler library that this jar carries is extracted
+ * once and passed to JMH as {@code libPath}.
+ */
+public final class BenchMain {
+    private BenchMain() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        if (args.length > 0) {
+            switch (args[0]) {
+                case "suite" -> {
+                    Suite.main(Arrays.copyOfRange(args, 1, args.length));
+                    return;
+                }
+                case "payloads" -> {
+                    writePayloads(Arrays.copyOfRange(args, 1, args.length));
+                    return;
+                }
+                case "alloc" -> {
+                    AllocProbe.main(Arrays.copyOfRange(args, 1, args.length));
+                    return;
+                }
+                case "report" -> {
+                    Report.main(Arrays.copyOfRange(args, 1, args.length));
+                    return;
+                }
+                default -> {
+                }
+            }
+        }
+        org.openjdk.jmh.Main.main(withAsyncProfilerPath(args));
+    }
+
+    private static void writePayloads(String[] args) throws IOException {
+        if (args.length < 1) {
+            throw new IllegalArgumentException("usage: payloads DIR [NAME...]");
+        }
+        Path dir = Path.of(args[0]);
+        Files.createDirectories(dir);
+        List<String> names = args.length > 1 ? List.of(args).subList(1, args.length) : Payloads.names();
+        for (String n : names) {
+            Path f = dir.resolve(n + ".bin");
+            byte[] b = Payloads.load(n);
+            if (!Files.exists(f) || Files.size(f) != b.length || !Arrays.equals(Files.readAllBytes(f), b)) {
+                Files.write(f, b);
+            }
+        }
+    }
+
+    /** Adds {@code libPath=...} to every {@code -prof async[:opts]} that has none. */
+    static String[] withAsyncProfilerPath(String[] args) throws IOException {
+        List<String> out = new ArrayList<>(List.of(args));
+        for (int i = 0; i < out.size(); i++) {
+            String a = out.get(i);
+            String spec = null;
+            int at = -1;
+            if (a.equals("-prof") && i + 1 < out.size()) {
+                spec = out.get(i + 1);
+                at = i + 1;
+            } else if (a.startsWith("-prof") && a.length() > 5) {
+                spec = a.substring(5);
+                at = i;
+            }
+            if (spec != null && (spec.equals("async") || spec.startsWith("async:")) && !spec.contains("libPath=")) {
+                String lib = asyncProfilerLibrary().toString();
+                String fixed = spec.equals("async") ? "async:libPath=" + lib : spec + ";libPath=" + lib;
+                out.set(at, at == i ? "-prof" + fixed : fixed);
+            }
+        }
+        return out.toArray(String[]::new);
+    }
+
+    /** Extracts the async-profiler library for this platform from the jar (once per version) and returns it. */
+    static Path asyncProfilerLibrary() throws IOException {
+        String os = System.getProperty("os.name").toLowerCase();
+        String arch = System.getProperty("os.arch");
+        String dir;
+        if (os.contains("linux")) {
+            dir = arch.equals("aarch64") || arch.equals("arm64") ? "linux-arm64" : "linux-x64";
+        } else if (os.contains("mac")) {
+            dir = "macos";
+        } else {
+            throw new IOException("async-profiler has no library for " + os + "/" + arch);
+        }
+        String version = "unknown";
+        try (InputStream in = BenchMain.class.getResourceAsStream(
+                "/META-INF/maven/tools.profiler/async-profiler/pom.properties")) {
+            if (in != null) {
+                Properties p = new Properties();
+                p.load(in);
+                version = p.getProperty("version", version);
+            }
+        }
+        Path target = Path.of(System.getProperty("java.io.tmpdir"), "zstd-java-bench",
+                "async-profiler-" + version + "-" + dir, "libasyncProfiler.so");
+        try (InputStream in = BenchMain.class.getResourceAsStream("/" + dir + "/libasyncProfiler.so")) {
+            if (in == null) {
+                throw new IOException("this jar carries no async-profiler library for " + dir);
+            }
+            byte[] bytes = in.readAllBytes();
+            if (!Files.exists(target) || Files.size(target) != bytes.length) {
+                Files.createDirectories(target.getParent());
+                Path tmp = Files.createTempFile(target.getParent(), "lib", ".tmp");
+                Files.write(tmp, bytes);
+                Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            }
+        }
+        return target;
+    }
+}

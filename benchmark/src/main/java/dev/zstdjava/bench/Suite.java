@@ -1,0 +1,291 @@
+package dev.zstdjava.bench;
+
+import dev.zstdjava.bench.report.Env;
+import org.openjdk.jmh.profile.GCProfiler;
+import org.openjdk.jmh.results.format.ResultFormatType;
+import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
+import org.openjdk.jmh.runner.options.OptionsBuilder;
+import org.openjdk.jmh.runner.options.TimeValue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The benchmark profiles: which cells run, for how long, and the matching C reference cases.
+ *
+ * <pre>
+ *   suite quick|full DIR [--cref PATH] [--only zstd|lz4] [--dry-run]
+ * </pre>
+ *
+ * Writes DIR/jmh-GROUP.json (JMH results with {@code -prof gc}), DIR/jmh-GROUP.log (JMH's console output),
+ * DIR/payloads/*.bin, DIR/alloc-probe.jsonl ({@link AllocProbe}), DIR/env.properties and, with {@code --cref},
+ * DIR/cref.jsonl (the C reference's results).
+ */
+public final class Suite {
+    private Suite() {
+    }
+
+    /** One JMH run: some methods of one class over a parameter grid. */
+    record Group(String name, String benchClass, List<String> methods, List<String> payloads, String paramName,
+                 List<String> paramValues) {
+        String include() {
+            return "dev\\.zstdjava\\.bench\\." + benchClass + "\\.(" + String.join("|", methods) + ")$";
+        }
+
+        int cells() {
+            return methods.size() * payloads.size() * paramValues.size();
+        }
+    }
+
+    /** A profile: its groups and its timing. */
+    record Profile(String name, List<Group> groups, int warmups, int warmupMs, int iterations, int iterationMs,
+                   int forks) {
+        /** rough wall time on an idle machine: per cell fork start, setup and iterations; the 64 MiB payload's
+         * setup adds more; then the C reference and the allocation probe */
+        long estimateSeconds() {
+            long perCell = 2 + (long) (warmups * warmupMs + iterations * iterationMs) / 1000;
+            long total = 0;
+            Set<String> payloads = new LinkedHashSet<>();
+            for (Group g : groups) {
+                long big = g.payloads().contains("text-64m") ? g.methods().size() * (long) g.paramValues().size() : 0;
+                total += g.cells() * perCell * forks + big * 8;
+                payloads.addAll(g.payloads());
+            }
+            long probe = payloads.size() * 18L * (payloads.contains("text-64m") ? 2 : 1);
+            return total + crefSeconds() + probe;
+        }
+
+        long crefSeconds() {
+            return crefCases().size() * 2L * (crefWarmupMs(this) + (long) iterations * iterationMs) / 1000;
+        }
+
+        /** C reference cases (codec:level:payload) covering every payload and level of the groups */
+        List<String> crefCases() {
+            Set<String> cases = new LinkedHashSet<>();
+            for (Group g : groups) {
+                String codec = g.benchClass.startsWith("Lz4") ? "lz4" : "zstd";
+                for (String v : g.paramValues) {
+                    String level = codec.equals("lz4") ? String.valueOf(Lz4Modes.level(v)) : v;
+                    for (String p : g.payloads) {
+                        cases.add(codec + ":" + level + ":" + p);
+                    }
+                }
+            }
+            return new ArrayList<>(cases);
+        }
+    }
+
+    static final List<String> ZSTD_ALL = List.of("zstdjava_segment", "zstdjava_arrayDst", "zstdjava_arrayNew",
+            "zstdjava_buffer", "zstdjava_static", "zstdjni_static", "zstdjni_ctxArray", "zstdjni_ctxDirect",
+            "aircompressor_java", "aircompressor_native");
+    static final List<String> ZSTD_HEADLINE = List.of("zstdjava_segment", "zstdjava_arrayDst", "zstdjava_arrayNew",
+            "zstdjni_static", "zstdjni_ctxDirect");
+    static final List<String> LZ4_ALL = List.of("zstdjava_segment", "zstdjava_arrayDst", "zstdjava_arrayNew",
+            "zstdjava_buffer", "lz4java_jni", "lz4java_jniArrayNew", "aircompressor_java", "aircompressor_native");
+    static final List<String> LZ4_HEADLINE = List.of("zstdjava_segment", "zstdjava_arrayDst", "zstdjava_arrayNew",
+            "lz4java_jni");
+    static final List<String> QUICK_PAYLOADS = List.of("text-128", "text-1k", "text-64k");
+
+    static boolean lz4Present() {
+        try {
+            Class.forName("dev.zstdjava.bench.Lz4CompressBench");
+            return true;
+        } catch (ClassNotFoundException e) {
+            return false;
+        }
+    }
+
+    static Profile profile(String name, String only) {
+        List<Group> g = new ArrayList<>();
+        boolean zstd = only == null || only.equals("zstd");
+        boolean lz4 = (only == null || only.equals("lz4")) && lz4Present();
+        List<String> all = Payloads.names();
+        switch (name) {
+            case "quick" -> {
+                if (zstd) {
+                    g.add(new Group("zstd-compress", "ZstdCompressBench", ZSTD_HEADLINE, QUICK_PAYLOADS, "level",
+                            List.of("3")));
+                    g.add(new Group("zstd-decompress", "ZstdDecompressBench", ZSTD_HEADLINE, QUICK_PAYLOADS,
+                            "level", List.of("3")));
+                }
+                if (lz4) {
+                    g.add(new Group("lz4-compress", "Lz4CompressBench", LZ4_HEADLINE, QUICK_PAYLOADS, "mode",
+                            List.of("default")));
+                    g.add(new Group("lz4-decompress", "Lz4DecompressBench", LZ4_HEADLINE, QUICK_PAYLOADS, "mode",
+                            List.of("default")));
+                }
+                return new Profile(name, g, 2, 500, 5, 200, 1);
+            }
+            case "full" -> {
+                if (zstd) {
+                    g.add(new Group("zstd-compress", "ZstdCompressBench", ZSTD_ALL, all, "level", List.of("3")));
+                    g.add(new Group("zstd-decompress", "ZstdDecompressBench", ZSTD_ALL, all, "level", List.of("3")));
+                    List<String> lv = List.of("1", "9", "19");
+                    g.add(new Group("zstd-levels-compress", "ZstdCompressBench",
+                            List.of("zstdjava_segment", "zstdjava_arrayDst", "zstdjava_arrayNew", "zstdjni_static",
+                                    "zstdjni_ctxDirect", "aircompressor_native"), List.of("text-64k"), "level", lv));
+                    g.add(new Group("zstd-levels-decompress", "ZstdDecompressBench",
+                            List.of("zstdjava_segment", "zstdjava_arrayDst", "zstdjava_arrayNew", "zstdjni_static",
+                                    "zstdjni_ctxDirect", "aircompressor_java", "aircompressor_native"),
+                            List.of("text-64k"), "level", lv));
+                }
+                if (lz4) {
+                    g.add(new Group("lz4-compress", "Lz4CompressBench", LZ4_ALL, all, "mode", List.of("default")));
+                    g.add(new Group("lz4-decompress", "Lz4DecompressBench", LZ4_ALL, all, "mode",
+                            List.of("default")));
+                    g.add(new Group("lz4-fast8-compress", "Lz4CompressBench",
+                            List.of("zstdjava_segment", "zstdjava_arrayDst", "lz4java_jni", "aircompressor_native"),
+                            all, "mode", List.of("fast8")));
+                    g.add(new Group("lz4-hc9-compress", "Lz4CompressBench",
+                            List.of("zstdjava_segment", "zstdjava_arrayDst", "lz4java_jni"), all, "mode",
+                            List.of("hc9")));
+                    g.add(new Group("lz4-modes-decompress", "Lz4DecompressBench",
+                            List.of("zstdjava_segment", "lz4java_jni"), all, "mode", List.of("fast8", "hc9")));
+                }
+                return new Profile(name, g, 2, 400, 5, 400, 1);
+            }
+            case "smoke" -> { // every group of the full profile on one small payload, minimal time: checks the plumbing
+                List<Group> small = new ArrayList<>();
+                for (Group x : profile("full", only).groups()) {
+                    small.add(new Group(x.name(), x.benchClass(), x.methods(),
+                            x.payloads().contains("text-1k") ? List.of("text-1k") : x.payloads(), x.paramName(),
+                            x.paramValues()));
+                }
+                return new Profile(name, small, 1, 100, 2, 100, 1);
+            }
+            default -> throw new IllegalArgumentException("unknown profile '" + name + "' (quick, full or smoke)");
+        }
+    }
+
+    public static void main(String[] args) throws Exception {
+        if (args.length < 2) {
+            throw new IllegalArgumentException("usage: suite quick|full DIR [--cref PATH] [--only zstd|lz4]");
+        }
+        String cref = null;
+        String only = null;
+        boolean dryRun = false;
+        for (int i = 2; i < args.length; i++) {
+            switch (args[i]) {
+                case "--dry-run" -> dryRun = true;
+                case "--cref" -> cref = args[++i];
+                case "--only" -> only = args[++i];
+                default -> throw new IllegalArgumentException("unknown option " + args[i]);
+            }
+        }
+        Profile p = profile(args[0], only);
+        Path dir = Path.of(args[1]);
+        Files.createDirectories(dir);
+        long cells = p.groups().stream().mapToLong(Group::cells).sum();
+        System.out.printf("bench: profile %s, %d JMH cells in %d groups%s, about %d min on an idle machine%n",
+                p.name(), cells, p.groups().size(), cref == null ? "" : " plus the C reference",
+                Math.max(1, Math.round(p.estimateSeconds() / 60.0)));
+        if (!lz4Present()) {
+            System.out.println("bench: the lz4 suites are not in this build; lz4 cells skipped");
+        }
+        if (dryRun) {
+            for (Group g : p.groups()) {
+                System.out.printf("  %-24s %4d cells: %s x %s x %s=%s%n", g.name(), g.cells(), g.methods(),
+                        g.payloads(), g.paramName(), g.paramValues());
+            }
+            System.out.printf("  C reference: %d cases, about %d s%n", p.crefCases().size(), p.crefSeconds());
+            return;
+        }
+        java.util.Properties env = new java.util.Properties();
+        env.setProperty("profile", p.name());
+        env.setProperty("timing", p.warmups() + " x " + p.warmupMs() + " ms warm-up, " + p.iterations() + " x "
+                + p.iterationMs() + " ms measurement, " + p.forks() + " fork(s) per cell");
+        env.setProperty("started", java.time.Instant.now().toString());
+        env.setProperty("load.before", Env.load());
+        env.setProperty("cpu", Env.cpu());
+        env.setProperty("cores", String.valueOf(Runtime.getRuntime().availableProcessors()));
+        env.setProperty("memory", Env.memory());
+        env.setProperty("os", System.getProperty("os.name") + " " + System.getProperty("os.version") + " "
+                + System.getProperty("os.arch"));
+        if (cref != null) {
+            runCref(p, dir, Path.of(cref));
+        }
+        Set<String> probe = new LinkedHashSet<>();
+        for (Group g : p.groups()) {
+            probe.addAll(g.payloads());
+        }
+        System.out.printf("bench: allocation probe (exact B/op of zstd-java's forms): %s%n", probe);
+        List<String> pa = new ArrayList<>();
+        pa.add(dir.resolve("alloc-probe.jsonl").toString());
+        pa.addAll(probe);
+        AllocProbe.main(pa.toArray(String[]::new));
+        int n = 0;
+        for (Group g : p.groups()) {
+            n++;
+            Path json = dir.resolve("jmh-" + g.name() + ".json");
+            Path log = dir.resolve("jmh-" + g.name() + ".log");
+            System.out.printf("bench: [%d/%d] %s: %d cells (progress: tail -f %s)%n", n, p.groups().size(),
+                    g.name(), g.cells(), log);
+            ChainedOptionsBuilder o = new OptionsBuilder()
+                    .include(g.include())
+                    .param("payload", g.payloads().toArray(String[]::new))
+                    .param(g.paramName(), g.paramValues().toArray(String[]::new))
+                    .warmupIterations(p.warmups())
+                    .warmupTime(TimeValue.milliseconds(p.warmupMs()))
+                    .measurementIterations(p.iterations())
+                    .measurementTime(TimeValue.milliseconds(p.iterationMs()))
+                    .forks(p.forks())
+                    .addProfiler(GCProfiler.class)
+                    .resultFormat(ResultFormatType.JSON)
+                    .result(json.toString())
+                    .output(log.toString())
+                    .shouldFailOnError(false);
+            new Runner(o.build()).run();
+            if (Files.readString(log).contains("<failure>")) {
+                System.out.println("bench: some cells of " + g.name() + " failed; see " + log);
+            }
+        }
+        env.setProperty("finished", java.time.Instant.now().toString());
+        env.setProperty("load.after", Env.load());
+        try (var w = Files.newBufferedWriter(dir.resolve("env.properties"))) {
+            env.store(w, "benchmark run environment");
+        }
+    }
+
+    private static void runCref(Profile p, Path dir, Path exe) throws Exception {
+        List<String> cases = p.crefCases();
+        Path payloads = dir.resolve("payloads");
+        Set<String> names = new LinkedHashSet<>();
+        for (String c : cases) {
+            names.add(c.substring(c.lastIndexOf(':') + 1));
+        }
+        List<String> pa = new ArrayList<>();
+        pa.add(payloads.toString());
+        pa.addAll(names);
+        BenchMain.main(prepend("payloads", pa));
+        List<String> cmd = new ArrayList<>(List.of(exe.toString(), payloads.toString(),
+                String.valueOf(crefWarmupMs(p)), String.valueOf(p.iterationMs()),
+                String.valueOf(p.iterations())));
+        cmd.addAll(cases);
+        System.out.printf("bench: C reference: %d cases (%s)%n", cases.size(), exe);
+        Path out = dir.resolve("cref.jsonl");
+        Process proc = new ProcessBuilder(cmd).redirectOutput(out.toFile())
+                .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        int rc = proc.waitFor();
+        if (rc != 0) {
+            throw new IOException("C reference failed (exit " + rc + "): " + String.join(" ", cmd));
+        }
+    }
+
+    /** C needs no JIT warm-up, only warm caches and clocks: at most one second */
+    static int crefWarmupMs(Profile p) {
+        return Math.min(1000, p.warmups() * p.warmupMs());
+    }
+
+    private static String[] prepend(String first, List<String> rest) {
+        List<String> l = new ArrayList<>();
+        l.add(first);
+        l.addAll(rest);
+        return l.toArray(String[]::new);
+    }
+}

@@ -1,0 +1,63 @@
+package dev.zstdjava.internal;
+
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+
+/**
+ * Contexts for the static convenience methods: each platform thread keeps its own; virtual threads borrow from a
+ * small shared pool (at most four per core kept idle), so a million virtual threads do not make a million native
+ * contexts. Nothing blocks: an empty pool makes a new context, a full one closes the returned context. Contexts held
+ * by dead platform threads are freed by their {@link Guard}'s Cleaner.
+ *
+ * @param <T> a context type
+ */
+public final class ContextCache<T> {
+    private static final int POOL_LIMIT = 4 * Runtime.getRuntime().availableProcessors();
+
+    private final Supplier<T> factory;
+    private final Consumer<T> closer;
+    private final ThreadLocal<T> perThread = new ThreadLocal<>();
+    private final ConcurrentLinkedQueue<T> pool = new ConcurrentLinkedQueue<>();
+    private final AtomicInteger pooled = new AtomicInteger();
+
+    /**
+     * @param factory makes a context
+     * @param closer  closes a context that does not fit the pool
+     */
+    public ContextCache(Supplier<T> factory, Consumer<T> closer) {
+        this.factory = factory;
+        this.closer = closer;
+    }
+
+    /** @return a context for the calling thread; hand it back with {@link #release} */
+    public T acquire() {
+        if (!Thread.currentThread().isVirtual()) {
+            T c = perThread.get();
+            if (c == null) {
+                c = factory.get();
+                perThread.set(c);
+            }
+            return c;
+        }
+        T c = pool.poll();
+        if (c == null) {
+            return factory.get();
+        }
+        pooled.decrementAndGet();
+        return c;
+    }
+
+    /** Returns a context from {@link #acquire}, on the same thread. */
+    public void release(T c) {
+        if (Thread.currentThread().isVirtual()) {
+            if (pooled.incrementAndGet() <= POOL_LIMIT) {
+                pool.offer(c);
+            } else {
+                pooled.decrementAndGet();
+                closer.accept(c);
+            }
+        }
+    }
+}
