@@ -1,5 +1,6 @@
 package dev.zstdjava.lz4;
 
+import dev.zstdjava.internal.Bounds;
 import dev.zstdjava.internal.Guard;
 import dev.zstdjava.internal.LibC;
 import dev.zstdjava.internal.Lz4Native;
@@ -148,7 +149,7 @@ public final class Lz4Compressor implements AutoCloseable {
      * @throws IllegalStateException    if this compressor is closed or in use by another thread
      */
     public long compress(MemorySegment src, MemorySegment dst) {
-        Lz4Checks.writable(dst);
+        Lz4Bounds.writable(dst);
         long srcLen = src.byteSize();
         long dstCap = dst.byteSize();
         checkInput(srcLen);
@@ -174,8 +175,8 @@ public final class Lz4Compressor implements AutoCloseable {
      * @throws Lz4Exception              if the destination range is too small
      */
     public int compress(byte[] src, int srcOff, int srcLen, byte[] dst, int dstOff, int dstLen) {
-        Lz4Checks.range(src, srcOff, srcLen, "src");
-        Lz4Checks.range(dst, dstOff, dstLen, "dst");
+        Lz4Bounds.range(src, srcOff, srcLen, "src");
+        Lz4Bounds.range(dst, dstOff, dstLen, "dst");
         checkInput(srcLen);
         int r;
         guard.enter();
@@ -202,7 +203,7 @@ public final class Lz4Compressor implements AutoCloseable {
      * @return a new array of exactly the block's size
      */
     public byte[] compress(byte[] src, int off, int len) {
-        Lz4Checks.range(src, off, len, "src");
+        Lz4Bounds.range(src, off, len, "src");
         checkInput(len);
         int bound = Lz4.maxCompressedLength(len);
         guard.enter();
@@ -297,7 +298,7 @@ public final class Lz4Compressor implements AutoCloseable {
     }
 
     private static Lz4Exception tooSmall(long srcLen, long dstCap) {
-        return new Lz4Exception("lz4 compress", 0, "destination too small: " + Lz4Checks.sizes(srcLen, dstCap)
+        return new Lz4Exception("lz4 compress", 0, "destination too small: " + Lz4Bounds.sizes(srcLen, dstCap)
                 + "; Lz4.maxCompressedLength(" + srcLen + ") = " + Lz4.maxCompressedLength((int) srcLen)
                 + " bytes always suffice");
     }

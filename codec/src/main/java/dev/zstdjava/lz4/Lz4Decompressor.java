@@ -1,5 +1,6 @@
 package dev.zstdjava.lz4;
 
+import dev.zstdjava.internal.Bounds;
 import dev.zstdjava.internal.Guard;
 import dev.zstdjava.internal.Lz4Native;
 import dev.zstdjava.internal.Scratch;
@@ -55,7 +56,7 @@ public final class Lz4Decompressor implements AutoCloseable {
      * @throws IllegalArgumentException if {@code dst} is read-only
      */
     public long decompress(MemorySegment src, MemorySegment dst) {
-        Lz4Checks.writable(dst);
+        Lz4Bounds.writable(dst);
         long srcLen = src.byteSize();
         long dstCap = dst.byteSize();
         checkInput(srcLen, dstCap, "lz4 decompress");
@@ -74,8 +75,8 @@ public final class Lz4Decompressor implements AutoCloseable {
      * @throws Lz4Exception              if the block is malformed or the destination range too small
      */
     public int decompress(byte[] src, int srcOff, int srcLen, byte[] dst, int dstOff, int dstLen) {
-        Lz4Checks.range(src, srcOff, srcLen, "src");
-        Lz4Checks.range(dst, dstOff, dstLen, "dst");
+        Lz4Bounds.range(src, srcOff, srcLen, "src");
+        Lz4Bounds.range(dst, dstOff, dstLen, "dst");
         checkInput(srcLen, dstLen, "lz4 decompress");
         int r = decompress0(MemorySegment.ofArray(src).asSlice(srcOff, srcLen), srcLen,
                 MemorySegment.ofArray(dst).asSlice(dstOff, dstLen), dstLen, false);
@@ -104,9 +105,9 @@ public final class Lz4Decompressor implements AutoCloseable {
      * @throws Lz4Exception if the block is malformed or does not decode to exactly that many bytes
      */
     public byte[] decompress(byte[] src, int off, int len, int decompressedLength) {
-        Lz4Checks.range(src, off, len, "src");
-        if (decompressedLength < 0 || decompressedLength > Lz4Checks.MAX_ARRAY) {
-            throw new IllegalArgumentException("decompressedLength must be 0.." + Lz4Checks.MAX_ARRAY + ", got "
+        Lz4Bounds.range(src, off, len, "src");
+        if (decompressedLength < 0 || decompressedLength > Lz4Bounds.MAX_ARRAY) {
+            throw new IllegalArgumentException("decompressedLength must be 0.." + Lz4Bounds.MAX_ARRAY + ", got "
                     + decompressedLength);
         }
         checkInput(len, decompressedLength, "lz4 decompress");
@@ -155,7 +156,7 @@ public final class Lz4Decompressor implements AutoCloseable {
      * @throws Lz4Exception if the block is malformed
      */
     public long decompressPartial(MemorySegment src, MemorySegment dst) {
-        Lz4Checks.writable(dst);
+        Lz4Bounds.writable(dst);
         long srcLen = src.byteSize();
         long dstCap = dst.byteSize();
         checkInput(srcLen, dstCap, "lz4 decompress partial");
@@ -173,8 +174,8 @@ public final class Lz4Decompressor implements AutoCloseable {
      * @return the number of bytes written at {@code dst[dstOff]}
      */
     public int decompressPartial(byte[] src, int srcOff, int srcLen, byte[] dst, int dstOff, int dstLen) {
-        Lz4Checks.range(src, srcOff, srcLen, "src");
-        Lz4Checks.range(dst, dstOff, dstLen, "dst");
+        Lz4Bounds.range(src, srcOff, srcLen, "src");
+        Lz4Bounds.range(dst, dstOff, dstLen, "dst");
         checkInput(srcLen, dstLen, "lz4 decompress partial");
         int r = decompress0(MemorySegment.ofArray(src).asSlice(srcOff, srcLen), srcLen,
                 MemorySegment.ofArray(dst).asSlice(dstOff, dstLen), dstLen, true);

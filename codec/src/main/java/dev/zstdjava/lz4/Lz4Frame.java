@@ -1,5 +1,6 @@
 package dev.zstdjava.lz4;
 
+import dev.zstdjava.internal.Bounds;
 import dev.zstdjava.internal.ContextCache;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -246,7 +247,7 @@ public final class Lz4Frame {
 
     /** {@link #contentSize(MemorySegment)} of {@code src[off, off+len)}. */
     public static long contentSize(byte[] src, int off, int len) {
-        Lz4Checks.range(src, off, len, "src");
+        Lz4Bounds.range(src, off, len, "src");
         return contentSize(MemorySegment.ofArray(src).asSlice(off, len));
     }
 

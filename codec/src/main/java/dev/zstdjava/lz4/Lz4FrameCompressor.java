@@ -1,5 +1,6 @@
 package dev.zstdjava.lz4;
 
+import dev.zstdjava.internal.Bounds;
 import dev.zstdjava.internal.Guard;
 import dev.zstdjava.internal.LibC;
 import dev.zstdjava.internal.Lz4Native;
@@ -129,7 +130,7 @@ public final class Lz4FrameCompressor implements AutoCloseable {
      * @throws IllegalStateException    if this compressor is closed or in use by another thread
      */
     public long compress(MemorySegment src, MemorySegment dst) {
-        Lz4Checks.writable(dst);
+        Lz4Bounds.writable(dst);
         long srcLen = src.byteSize();
         long dstCap = dst.byteSize();
         checkFrameCapacity(srcLen, dstCap);
@@ -148,8 +149,8 @@ public final class Lz4FrameCompressor implements AutoCloseable {
      * @throws Lz4Exception if {@code dstLen} is smaller than {@link #maxCompressedLength(long)}
      */
     public int compress(byte[] src, int srcOff, int srcLen, byte[] dst, int dstOff, int dstLen) {
-        Lz4Checks.range(src, srcOff, srcLen, "src");
-        Lz4Checks.range(dst, dstOff, dstLen, "dst");
+        Lz4Bounds.range(src, srcOff, srcLen, "src");
+        Lz4Bounds.range(dst, dstOff, dstLen, "dst");
         checkFrameCapacity(srcLen, dstLen);
         guard.enter();
         try {
@@ -171,7 +172,7 @@ public final class Lz4FrameCompressor implements AutoCloseable {
      * @return a new array of exactly the frame's size
      */
     public byte[] compress(byte[] src, int off, int len) {
-        Lz4Checks.range(src, off, len, "src");
+        Lz4Bounds.range(src, off, len, "src");
         long bound = maxCompressedLength(len);
         guard.enter();
         try {
@@ -186,7 +187,7 @@ public final class Lz4FrameCompressor implements AutoCloseable {
             Lz4Native.preferencesContentSize(state.prefs, options.contentSize() ? 1 : 0);
             long r = check(Lz4Native.compressFrame(state.cctx, out, bound, in, len, state.prefs, !stage),
                     "lz4 frame compress", len, bound);
-            if (r > Lz4Checks.MAX_ARRAY) {
+            if (r > Lz4Bounds.MAX_ARRAY) {
                 throw new Lz4Exception("lz4 frame compress", 0, "frame of " + r + " bytes is too large for a byte[]");
             }
             byte[] frame = new byte[(int) r];
@@ -223,7 +224,7 @@ public final class Lz4FrameCompressor implements AutoCloseable {
 
     private static long check(long r, String op, long srcLen, long dstCap) {
         if (Lz4Native.isError(r)) {
-            throw Lz4Checks.frameError(r, op, Lz4Checks.sizes(srcLen, dstCap));
+            throw Lz4Checks.frameError(r, op, Lz4Bounds.sizes(srcLen, dstCap));
         }
         return r;
     }
@@ -273,7 +274,7 @@ public final class Lz4FrameCompressor implements AutoCloseable {
         long bound = maxCompressedLength(srcLen);
         if (dstCap < bound) {
             throw new Lz4Exception("lz4 frame compress", Lz4Exception.DST_MAX_SIZE_TOO_SMALL,
-                    "destination too small: " + Lz4Checks.sizes(srcLen, dstCap) + "; a one-shot frame needs"
+                    "destination too small: " + Lz4Bounds.sizes(srcLen, dstCap) + "; a one-shot frame needs"
                             + " maxCompressedLength(" + srcLen + ") = " + bound + " bytes");
         }
     }
@@ -298,7 +299,7 @@ public final class Lz4FrameCompressor implements AutoCloseable {
      * @return the header's size in bytes
      */
     public long begin(MemorySegment dst, long contentSize) {
-        Lz4Checks.writable(dst);
+        Lz4Bounds.writable(dst);
         if (contentSize < Lz4Frame.UNKNOWN_SIZE) {
             throw new IllegalArgumentException("contentSize must be >= 0 or UNKNOWN_SIZE, got " + contentSize);
         }
@@ -343,7 +344,7 @@ public final class Lz4FrameCompressor implements AutoCloseable {
      * @throws IllegalStateException if no frame was begun
      */
     public long update(MemorySegment src, MemorySegment dst) {
-        Lz4Checks.writable(dst);
+        Lz4Bounds.writable(dst);
         long srcLen = src.byteSize();
         long dstCap = dst.byteSize();
         checkStreamCapacity("lz4 frame update", srcLen, dstCap);
@@ -364,7 +365,7 @@ public final class Lz4FrameCompressor implements AutoCloseable {
      * @return the number of bytes written
      */
     public long flush(MemorySegment dst) {
-        Lz4Checks.writable(dst);
+        Lz4Bounds.writable(dst);
         long dstCap = dst.byteSize();
         checkStreamCapacity("lz4 frame flush", 0, dstCap);
         guard.enter();
@@ -385,7 +386,7 @@ public final class Lz4FrameCompressor implements AutoCloseable {
      * @throws Lz4Exception if the frame declared a content size that differs from the bytes given
      */
     public long end(MemorySegment dst) {
-        Lz4Checks.writable(dst);
+        Lz4Bounds.writable(dst);
         long dstCap = dst.byteSize();
         checkStreamCapacity("lz4 frame end", 0, dstCap);
         guard.enter();
@@ -411,7 +412,7 @@ public final class Lz4FrameCompressor implements AutoCloseable {
         long bound = updateBound(srcLen);
         if (dstCap < bound) {
             throw new Lz4Exception(op, Lz4Exception.DST_MAX_SIZE_TOO_SMALL, "destination too small: "
-                    + Lz4Checks.sizes(srcLen, dstCap) + "; this step needs updateBound(" + srcLen + ") = " + bound
+                    + Lz4Bounds.sizes(srcLen, dstCap) + "; this step needs updateBound(" + srcLen + ") = " + bound
                     + " bytes");
         }
     }
@@ -419,7 +420,7 @@ public final class Lz4FrameCompressor implements AutoCloseable {
     private long streamResult(long r, String op, long srcLen, long dstCap) {
         if (Lz4Native.isError(r)) {
             inFrame = false; // lz4 leaves the context undefined after an error
-            throw Lz4Checks.frameError(r, op, Lz4Checks.sizes(srcLen, dstCap));
+            throw Lz4Checks.frameError(r, op, Lz4Bounds.sizes(srcLen, dstCap));
         }
         return r;
     }

@@ -1,5 +1,6 @@
 package dev.zstdjava.zstd;
 
+import dev.zstdjava.internal.Bounds;
 import dev.zstdjava.internal.Guard;
 import dev.zstdjava.internal.LibC;
 import dev.zstdjava.internal.ZstdNative;
@@ -191,7 +192,7 @@ public final class ZstdCompressStream implements AutoCloseable {
     long step(MemorySegment src, long srcStart, long srcEnd, MemorySegment dst, long dstStart, long dstEnd, int op) {
         Objects.checkFromToIndex(srcStart, srcEnd, src.byteSize());
         Objects.checkFromToIndex(dstStart, dstEnd, dst.byteSize());
-        Checks.writable(dst);
+        Bounds.writable(dst);
         long r;
         guard.enter();
         try {
@@ -223,7 +224,7 @@ public final class ZstdCompressStream implements AutoCloseable {
             }
             if (ZstdNative.isError(r)) {
                 ZstdNative.cctxReset(state.cctx, ZstdNative.RESET_SESSION_ONLY);
-                throw Checks.error(r, "zstd compress stream", Checks.sizes(srcEnd - srcStart, dstEnd - dstStart)
+                throw Checks.error(r, "zstd compress stream", Bounds.sizes(srcEnd - srcStart, dstEnd - dstStart)
                         + "; the frame in progress was abandoned");
             }
             return r;

@@ -1,5 +1,6 @@
 package dev.zstdjava.zstd;
 
+import dev.zstdjava.internal.Bounds;
 import dev.zstdjava.internal.Guard;
 import dev.zstdjava.internal.Scratch;
 import dev.zstdjava.internal.ZstdNative;
@@ -147,7 +148,7 @@ public final class ZstdCompressor implements AutoCloseable {
      * @throws IllegalStateException    if this compressor is closed or in use by another thread
      */
     public long compress(MemorySegment src, MemorySegment dst) {
-        Checks.writable(dst);
+        Bounds.writable(dst);
         long srcLen = src.byteSize();
         long dstCap = dst.byteSize();
         long r;
@@ -158,7 +159,7 @@ public final class ZstdCompressor implements AutoCloseable {
             guard.exit();
         }
         if (ZstdNative.isError(r)) {
-            throw Checks.error(r, "zstd compress", Checks.sizes(srcLen, dstCap));
+            throw Checks.error(r, "zstd compress", Bounds.sizes(srcLen, dstCap));
         }
         return r;
     }
@@ -197,8 +198,8 @@ public final class ZstdCompressor implements AutoCloseable {
      * @throws ZstdException             if the destination range is too small or zstd fails
      */
     public int compress(byte[] src, int srcOff, int srcLen, byte[] dst, int dstOff, int dstLen) {
-        Checks.range(src, srcOff, srcLen, "src");
-        Checks.range(dst, dstOff, dstLen, "dst");
+        Bounds.range(src, srcOff, srcLen, "src");
+        Bounds.range(dst, dstOff, dstLen, "dst");
         long r;
         guard.enter();
         try {
@@ -208,7 +209,7 @@ public final class ZstdCompressor implements AutoCloseable {
             guard.exit();
         }
         if (ZstdNative.isError(r)) {
-            throw Checks.error(r, "zstd compress", Checks.sizes(srcLen, dstLen));
+            throw Checks.error(r, "zstd compress", Bounds.sizes(srcLen, dstLen));
         }
         return (int) r;
     }
@@ -224,7 +225,7 @@ public final class ZstdCompressor implements AutoCloseable {
      * @return a new array of exactly the frame's size
      */
     public byte[] compress(byte[] src, int off, int len) {
-        Checks.range(src, off, len, "src");
+        Bounds.range(src, off, len, "src");
         long bound = Zstd.compressBound(len);
         guard.enter();
         try {
@@ -238,9 +239,9 @@ public final class ZstdCompressor implements AutoCloseable {
             MemorySegment out = buf;
             long r = ZstdNative.compress2(state.cctx, out, bound, in, len, !stage);
             if (ZstdNative.isError(r)) {
-                throw Checks.error(r, "zstd compress", Checks.sizes(len, bound));
+                throw Checks.error(r, "zstd compress", Bounds.sizes(len, bound));
             }
-            if (r > Checks.MAX_ARRAY) {
+            if (r > Bounds.MAX_ARRAY) {
                 throw new ZstdException("zstd compress", 0, "frame too large for a byte[]", r + " bytes");
             }
             byte[] frame = new byte[(int) r];

@@ -1,5 +1,6 @@
 package dev.zstdjava.zstd;
 
+import dev.zstdjava.internal.Bounds;
 import dev.zstdjava.DecompressionLimitException;
 import dev.zstdjava.internal.Guard;
 import dev.zstdjava.internal.LibC;
@@ -170,7 +171,7 @@ public final class ZstdDecompressStream implements AutoCloseable {
     long step(MemorySegment src, long srcStart, long srcEnd, MemorySegment dst, long dstStart, long dstEnd) {
         Objects.checkFromToIndex(srcStart, srcEnd, src.byteSize());
         Objects.checkFromToIndex(dstStart, dstEnd, dst.byteSize());
-        Checks.writable(dst);
+        Bounds.writable(dst);
         guard.enter();
         try {
             long room = maxDecompressedSize - total; // >= 0: passing the limit throws

@@ -1,5 +1,6 @@
 package dev.zstdjava.zstd;
 
+import dev.zstdjava.internal.Bounds;
 import dev.zstdjava.DecompressionLimitException;
 import dev.zstdjava.internal.Guard;
 import dev.zstdjava.internal.LibC;
@@ -116,7 +117,7 @@ public final class ZstdDecompressor implements AutoCloseable {
      * @throws IllegalStateException    if this decompressor is closed or in use by another thread
      */
     public long decompress(MemorySegment src, MemorySegment dst) {
-        Checks.writable(dst);
+        Bounds.writable(dst);
         long srcLen = src.byteSize();
         long dstCap = dst.byteSize();
         if (srcLen == 0) {
@@ -130,7 +131,7 @@ public final class ZstdDecompressor implements AutoCloseable {
             guard.exit();
         }
         if (ZstdNative.isError(r)) {
-            throw decodeError(r, Checks.sizes(srcLen, dstCap), src, srcLen);
+            throw decodeError(r, Bounds.sizes(srcLen, dstCap), src, srcLen);
         }
         return r;
     }
@@ -171,8 +172,8 @@ public final class ZstdDecompressor implements AutoCloseable {
      * @throws ZstdException             if the input is malformed or the destination range too small
      */
     public int decompress(byte[] src, int srcOff, int srcLen, byte[] dst, int dstOff, int dstLen) {
-        Checks.range(src, srcOff, srcLen, "src");
-        Checks.range(dst, dstOff, dstLen, "dst");
+        Bounds.range(src, srcOff, srcLen, "src");
+        Bounds.range(dst, dstOff, dstLen, "dst");
         if (srcLen == 0) {
             throw emptyInput();
         }
@@ -185,7 +186,7 @@ public final class ZstdDecompressor implements AutoCloseable {
             guard.exit();
         }
         if (ZstdNative.isError(r)) {
-            throw decodeError(r, Checks.sizes(srcLen, dstLen), MemorySegment.ofArray(src).asSlice(srcOff, srcLen),
+            throw decodeError(r, Bounds.sizes(srcLen, dstLen), MemorySegment.ofArray(src).asSlice(srcOff, srcLen),
                     srcLen);
         }
         return (int) r;
@@ -208,11 +209,11 @@ public final class ZstdDecompressor implements AutoCloseable {
     }
 
     byte[] decompress(byte[] src, int off, int len, long limit) {
-        Checks.range(src, off, len, "src");
+        Bounds.range(src, off, len, "src");
         if (len == 0) {
             throw emptyInput();
         }
-        limit = Math.min(limit, Checks.MAX_ARRAY);
+        limit = Math.min(limit, Bounds.MAX_ARRAY);
         MemorySegment in = MemorySegment.ofArray(src).asSlice(off, len);
         guard.enter();
         try {
@@ -231,7 +232,7 @@ public final class ZstdDecompressor implements AutoCloseable {
             byte[] out = new byte[(int) size];
             long r = decompress0(in, len, MemorySegment.ofArray(out), size);
             if (ZstdNative.isError(r)) {
-                throw decodeError(r, Checks.sizes(len, size), in, len);
+                throw decodeError(r, Bounds.sizes(len, size), in, len);
             }
             if (r != size) {
                 throw new ZstdException("zstd decompress", ZstdException.CORRUPTION_DETECTED,

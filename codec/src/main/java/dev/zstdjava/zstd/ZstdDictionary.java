@@ -1,5 +1,6 @@
 package dev.zstdjava.zstd;
 
+import dev.zstdjava.internal.Bounds;
 import dev.zstdjava.internal.LibC;
 import dev.zstdjava.internal.ZstdNative;
 
@@ -149,9 +150,9 @@ public final class ZstdDictionary {
         private int dictionaryId;
 
         private Trainer(int capacity) {
-            if (capacity < MIN_CAPACITY || capacity > Checks.MAX_ARRAY) {
+            if (capacity < MIN_CAPACITY || capacity > Bounds.MAX_ARRAY) {
                 throw new IllegalArgumentException("dictionary capacity " + capacity + " is out of range "
-                        + MIN_CAPACITY + ".." + Checks.MAX_ARRAY);
+                        + MIN_CAPACITY + ".." + Bounds.MAX_ARRAY);
             }
             this.capacity = capacity;
         }

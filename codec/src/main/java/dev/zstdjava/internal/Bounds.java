@@ -1,0 +1,30 @@
+package dev.zstdjava.internal;
+
+import java.lang.foreign.MemorySegment;
+import java.util.Objects;
+
+/** Argument checks every codec makes before a native call. */
+public final class Bounds {
+    private Bounds() {}
+
+    /** Largest {@code byte[]} the JVM reliably allocates. */
+    public static final int MAX_ARRAY = Integer.MAX_VALUE - 8;
+
+    /** {@code a[off, off+len)} lies inside {@code a}; otherwise {@link IndexOutOfBoundsException} (or NPE naming it). */
+    public static void range(byte[] a, int off, int len, String name) {
+        Objects.requireNonNull(a, name);
+        Objects.checkFromIndexSize(off, len, a.length);
+    }
+
+    /** Native code may write to {@code dst}: a read-only segment is an {@link IllegalArgumentException}. */
+    public static void writable(MemorySegment dst) {
+        if (dst.isReadOnly()) {
+            throw new IllegalArgumentException("destination segment is read-only");
+        }
+    }
+
+    /** The sizes part of an error message. */
+    public static String sizes(long srcLen, long dstCap) {
+        return "input " + srcLen + " bytes, output capacity " + dstCap + " bytes";
+    }
+}
