@@ -23,6 +23,16 @@ public final class Bounds {
         }
     }
 
+    /**
+     * A heap segment starting at {@code a[off]}, for passing to native code together with an explicit length (the
+     * range must have been checked with {@link #range}). Offset 0, the common case, makes one view instead of two,
+     * which keeps the call small enough for escape analysis to remove it.
+     */
+    public static MemorySegment at(byte[] a, int off) {
+        MemorySegment whole = MemorySegment.ofArray(a);
+        return off == 0 ? whole : whole.asSlice(off);
+    }
+
     /** The sizes part of an error message. */
     public static String sizes(long srcLen, long dstCap) {
         return "input " + srcLen + " bytes, output capacity " + dstCap + " bytes";

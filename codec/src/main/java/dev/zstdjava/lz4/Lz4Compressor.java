@@ -149,7 +149,7 @@ public final class Lz4Compressor implements AutoCloseable {
      * @throws IllegalStateException    if this compressor is closed or in use by another thread
      */
     public long compress(MemorySegment src, MemorySegment dst) {
-        Lz4Bounds.writable(dst);
+        Bounds.writable(dst);
         long srcLen = src.byteSize();
         long dstCap = dst.byteSize();
         checkInput(srcLen);
@@ -175,14 +175,13 @@ public final class Lz4Compressor implements AutoCloseable {
      * @throws Lz4Exception              if the destination range is too small
      */
     public int compress(byte[] src, int srcOff, int srcLen, byte[] dst, int dstOff, int dstLen) {
-        Lz4Bounds.range(src, srcOff, srcLen, "src");
-        Lz4Bounds.range(dst, dstOff, dstLen, "dst");
+        Bounds.range(src, srcOff, srcLen, "src");
+        Bounds.range(dst, dstOff, dstLen, "dst");
         checkInput(srcLen);
         int r;
         guard.enter();
         try {
-            r = compress0(MemorySegment.ofArray(src).asSlice(srcOff, srcLen), srcLen,
-                    MemorySegment.ofArray(dst).asSlice(dstOff, dstLen), dstLen);
+            r = compress0(Bounds.at(src, srcOff), srcLen, Bounds.at(dst, dstOff), dstLen);
         } finally {
             guard.exit();
         }
@@ -203,7 +202,7 @@ public final class Lz4Compressor implements AutoCloseable {
      * @return a new array of exactly the block's size
      */
     public byte[] compress(byte[] src, int off, int len) {
-        Lz4Bounds.range(src, off, len, "src");
+        Bounds.range(src, off, len, "src");
         checkInput(len);
         int bound = Lz4.maxCompressedLength(len);
         guard.enter();
@@ -298,7 +297,7 @@ public final class Lz4Compressor implements AutoCloseable {
     }
 
     private static Lz4Exception tooSmall(long srcLen, long dstCap) {
-        return new Lz4Exception("lz4 compress", 0, "destination too small: " + Lz4Bounds.sizes(srcLen, dstCap)
+        return new Lz4Exception("lz4 compress", 0, "destination too small: " + Bounds.sizes(srcLen, dstCap)
                 + "; Lz4.maxCompressedLength(" + srcLen + ") = " + Lz4.maxCompressedLength((int) srcLen)
                 + " bytes always suffice");
     }

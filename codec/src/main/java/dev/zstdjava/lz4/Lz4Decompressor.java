@@ -56,7 +56,7 @@ public final class Lz4Decompressor implements AutoCloseable {
      * @throws IllegalArgumentException if {@code dst} is read-only
      */
     public long decompress(MemorySegment src, MemorySegment dst) {
-        Lz4Bounds.writable(dst);
+        Bounds.writable(dst);
         long srcLen = src.byteSize();
         long dstCap = dst.byteSize();
         checkInput(srcLen, dstCap, "lz4 decompress");
@@ -75,11 +75,10 @@ public final class Lz4Decompressor implements AutoCloseable {
      * @throws Lz4Exception              if the block is malformed or the destination range too small
      */
     public int decompress(byte[] src, int srcOff, int srcLen, byte[] dst, int dstOff, int dstLen) {
-        Lz4Bounds.range(src, srcOff, srcLen, "src");
-        Lz4Bounds.range(dst, dstOff, dstLen, "dst");
+        Bounds.range(src, srcOff, srcLen, "src");
+        Bounds.range(dst, dstOff, dstLen, "dst");
         checkInput(srcLen, dstLen, "lz4 decompress");
-        int r = decompress0(MemorySegment.ofArray(src).asSlice(srcOff, srcLen), srcLen,
-                MemorySegment.ofArray(dst).asSlice(dstOff, dstLen), dstLen, false);
+        int r = decompress0(Bounds.at(src, srcOff), srcLen, Bounds.at(dst, dstOff), dstLen, false);
         if (r < 0) {
             throw malformed("lz4 decompress", r, srcLen, dstLen);
         }
@@ -105,9 +104,9 @@ public final class Lz4Decompressor implements AutoCloseable {
      * @throws Lz4Exception if the block is malformed or does not decode to exactly that many bytes
      */
     public byte[] decompress(byte[] src, int off, int len, int decompressedLength) {
-        Lz4Bounds.range(src, off, len, "src");
-        if (decompressedLength < 0 || decompressedLength > Lz4Bounds.MAX_ARRAY) {
-            throw new IllegalArgumentException("decompressedLength must be 0.." + Lz4Bounds.MAX_ARRAY + ", got "
+        Bounds.range(src, off, len, "src");
+        if (decompressedLength < 0 || decompressedLength > Bounds.MAX_ARRAY) {
+            throw new IllegalArgumentException("decompressedLength must be 0.." + Bounds.MAX_ARRAY + ", got "
                     + decompressedLength);
         }
         checkInput(len, decompressedLength, "lz4 decompress");
@@ -117,7 +116,7 @@ public final class Lz4Decompressor implements AutoCloseable {
                     + "x, so at most " + (long) MAX_RATIO * len + " bytes)");
         }
         byte[] out = new byte[decompressedLength];
-        int r = decompress0(MemorySegment.ofArray(src).asSlice(off, len), len, MemorySegment.ofArray(out),
+        int r = decompress0(Bounds.at(src, off), len, MemorySegment.ofArray(out),
                 decompressedLength, false);
         if (r < 0) {
             throw malformed("lz4 decompress", r, len, decompressedLength);
@@ -156,7 +155,7 @@ public final class Lz4Decompressor implements AutoCloseable {
      * @throws Lz4Exception if the block is malformed
      */
     public long decompressPartial(MemorySegment src, MemorySegment dst) {
-        Lz4Bounds.writable(dst);
+        Bounds.writable(dst);
         long srcLen = src.byteSize();
         long dstCap = dst.byteSize();
         checkInput(srcLen, dstCap, "lz4 decompress partial");
@@ -174,11 +173,10 @@ public final class Lz4Decompressor implements AutoCloseable {
      * @return the number of bytes written at {@code dst[dstOff]}
      */
     public int decompressPartial(byte[] src, int srcOff, int srcLen, byte[] dst, int dstOff, int dstLen) {
-        Lz4Bounds.range(src, srcOff, srcLen, "src");
-        Lz4Bounds.range(dst, dstOff, dstLen, "dst");
+        Bounds.range(src, srcOff, srcLen, "src");
+        Bounds.range(dst, dstOff, dstLen, "dst");
         checkInput(srcLen, dstLen, "lz4 decompress partial");
-        int r = decompress0(MemorySegment.ofArray(src).asSlice(srcOff, srcLen), srcLen,
-                MemorySegment.ofArray(dst).asSlice(dstOff, dstLen), dstLen, true);
+        int r = decompress0(Bounds.at(src, srcOff), srcLen, Bounds.at(dst, dstOff), dstLen, true);
         if (r < 0) {
             throw malformed("lz4 decompress partial", r, srcLen, dstLen);
         }

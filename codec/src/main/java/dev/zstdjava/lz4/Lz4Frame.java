@@ -247,7 +247,7 @@ public final class Lz4Frame {
 
     /** {@link #contentSize(MemorySegment)} of {@code src[off, off+len)}. */
     public static long contentSize(byte[] src, int off, int len) {
-        Lz4Bounds.range(src, off, len, "src");
+        Bounds.range(src, off, len, "src");
         return contentSize(MemorySegment.ofArray(src).asSlice(off, len));
     }
 

@@ -130,7 +130,7 @@ public final class Lz4FrameCompressor implements AutoCloseable {
      * @throws IllegalStateException    if this compressor is closed or in use by another thread
      */
     public long compress(MemorySegment src, MemorySegment dst) {
-        Lz4Bounds.writable(dst);
+        Bounds.writable(dst);
         long srcLen = src.byteSize();
         long dstCap = dst.byteSize();
         checkFrameCapacity(srcLen, dstCap);
@@ -149,8 +149,8 @@ public final class Lz4FrameCompressor implements AutoCloseable {
      * @throws Lz4Exception if {@code dstLen} is smaller than {@link #maxCompressedLength(long)}
      */
     public int compress(byte[] src, int srcOff, int srcLen, byte[] dst, int dstOff, int dstLen) {
-        Lz4Bounds.range(src, srcOff, srcLen, "src");
-        Lz4Bounds.range(dst, dstOff, dstLen, "dst");
+        Bounds.range(src, srcOff, srcLen, "src");
+        Bounds.range(dst, dstOff, dstLen, "dst");
         checkFrameCapacity(srcLen, dstLen);
         guard.enter();
         try {
@@ -172,7 +172,7 @@ public final class Lz4FrameCompressor implements AutoCloseable {
      * @return a new array of exactly the frame's size
      */
     public byte[] compress(byte[] src, int off, int len) {
-        Lz4Bounds.range(src, off, len, "src");
+        Bounds.range(src, off, len, "src");
         long bound = maxCompressedLength(len);
         guard.enter();
         try {
@@ -187,7 +187,7 @@ public final class Lz4FrameCompressor implements AutoCloseable {
             Lz4Native.preferencesContentSize(state.prefs, options.contentSize() ? 1 : 0);
             long r = check(Lz4Native.compressFrame(state.cctx, out, bound, in, len, state.prefs, !stage),
                     "lz4 frame compress", len, bound);
-            if (r > Lz4Bounds.MAX_ARRAY) {
+            if (r > Bounds.MAX_ARRAY) {
                 throw new Lz4Exception("lz4 frame compress", 0, "frame of " + r + " bytes is too large for a byte[]");
             }
             byte[] frame = new byte[(int) r];
@@ -224,7 +224,7 @@ public final class Lz4FrameCompressor implements AutoCloseable {
 
     private static long check(long r, String op, long srcLen, long dstCap) {
         if (Lz4Native.isError(r)) {
-            throw Lz4Checks.frameError(r, op, Lz4Bounds.sizes(srcLen, dstCap));
+            throw Lz4Checks.frameError(r, op, Bounds.sizes(srcLen, dstCap));
         }
         return r;
     }
@@ -274,7 +274,7 @@ public final class Lz4FrameCompressor implements AutoCloseable {
         long bound = maxCompressedLength(srcLen);
         if (dstCap < bound) {
             throw new Lz4Exception("lz4 frame compress", Lz4Exception.DST_MAX_SIZE_TOO_SMALL,
-                    "destination too small: " + Lz4Bounds.sizes(srcLen, dstCap) + "; a one-shot frame needs"
+                    "destination too small: " + Bounds.sizes(srcLen, dstCap) + "; a one-shot frame needs"
                             + " maxCompressedLength(" + srcLen + ") = " + bound + " bytes");
         }
     }
@@ -299,7 +299,7 @@ public final class Lz4FrameCompressor implements AutoCloseable {
      * @return the header's size in bytes
      */
     public long begin(MemorySegment dst, long contentSize) {
-        Lz4Bounds.writable(dst);
+        Bounds.writable(dst);
         if (contentSize < Lz4Frame.UNKNOWN_SIZE) {
             throw new IllegalArgumentException("contentSize must be >= 0 or UNKNOWN_SIZE, got " + contentSize);
         }
@@ -344,7 +344,7 @@ public final class Lz4FrameCompressor implements AutoCloseable {
      * @throws IllegalStateException if no frame was begun
      */
     public long update(MemorySegment src, MemorySegment dst) {
-        Lz4Bounds.writable(dst);
+        Bounds.writable(dst);
         long srcLen = src.byteSize();
         long dstCap = dst.byteSize();
         checkStreamCapacity("lz4 frame update", srcLen, dstCap);
@@ -365,7 +365,7 @@ public final class Lz4FrameCompressor implements AutoCloseable {
      * @return the number of bytes written
      */
     public long flush(MemorySegment dst) {
-        Lz4Bounds.writable(dst);
+        Bounds.writable(dst);
         long dstCap = dst.byteSize();
         checkStreamCapacity("lz4 frame flush", 0, dstCap);
         guard.enter();
@@ -386,7 +386,7 @@ public final class Lz4FrameCompressor implements AutoCloseable {
      * @throws Lz4Exception if the frame declared a content size that differs from the bytes given
      */
     public long end(MemorySegment dst) {
-        Lz4Bounds.writable(dst);
+        Bounds.writable(dst);
         long dstCap = dst.byteSize();
         checkStreamCapacity("lz4 frame end", 0, dstCap);
         guard.enter();
@@ -412,7 +412,7 @@ public final class Lz4FrameCompressor implements AutoCloseable {
         long bound = updateBound(srcLen);
         if (dstCap < bound) {
             throw new Lz4Exception(op, Lz4Exception.DST_MAX_SIZE_TOO_SMALL, "destination too small: "
-                    + Lz4Bounds.sizes(srcLen, dstCap) + "; this step needs updateBound(" + srcLen + ") = " + bound
+                    + Bounds.sizes(srcLen, dstCap) + "; this step needs updateBound(" + srcLen + ") = " + bound
                     + " bytes");
         }
     }
@@ -420,7 +420,7 @@ public final class Lz4FrameCompressor implements AutoCloseable {
     private long streamResult(long r, String op, long srcLen, long dstCap) {
         if (Lz4Native.isError(r)) {
             inFrame = false; // lz4 leaves the context undefined after an error
-            throw Lz4Checks.frameError(r, op, Lz4Bounds.sizes(srcLen, dstCap));
+            throw Lz4Checks.frameError(r, op, Bounds.sizes(srcLen, dstCap));
         }
         return r;
     }

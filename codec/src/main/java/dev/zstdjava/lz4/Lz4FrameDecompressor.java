@@ -119,7 +119,7 @@ public final class Lz4FrameDecompressor implements AutoCloseable {
      * @throws IllegalStateException    if this decompressor is closed or in use by another thread
      */
     public long decompress(MemorySegment src, MemorySegment dst) {
-        Lz4Bounds.writable(dst);
+        Bounds.writable(dst);
         long srcLen = src.byteSize();
         long dstCap = dst.byteSize();
         checkInput(srcLen);
@@ -139,8 +139,8 @@ public final class Lz4FrameDecompressor implements AutoCloseable {
      * @throws Lz4Exception if the input is malformed or the destination range too small
      */
     public int decompress(byte[] src, int srcOff, int srcLen, byte[] dst, int dstOff, int dstLen) {
-        Lz4Bounds.range(src, srcOff, srcLen, "src");
-        Lz4Bounds.range(dst, dstOff, dstLen, "dst");
+        Bounds.range(src, srcOff, srcLen, "src");
+        Bounds.range(dst, dstOff, dstLen, "dst");
         checkInput(srcLen);
         guard.enter();
         try {
@@ -168,9 +168,9 @@ public final class Lz4FrameDecompressor implements AutoCloseable {
     }
 
     byte[] decompress(byte[] src, int off, int len, long limit) {
-        Lz4Bounds.range(src, off, len, "src");
+        Bounds.range(src, off, len, "src");
         checkInput(len);
-        limit = Math.min(limit, Lz4Bounds.MAX_ARRAY);
+        limit = Math.min(limit, Bounds.MAX_ARRAY);
         MemorySegment in = MemorySegment.ofArray(src).asSlice(off, len);
         guard.enter();
         try {
@@ -257,7 +257,7 @@ public final class Lz4FrameDecompressor implements AutoCloseable {
         if (n == FULL) {
             Lz4Native.resetDecompressionContext(state.dctx);
             throw new Lz4Exception("lz4 frame decompress", Lz4Exception.DST_MAX_SIZE_TOO_SMALL,
-                    "destination too small: " + Lz4Bounds.sizes(srcLen, dstCap) + "; filled it after reading "
+                    "destination too small: " + Bounds.sizes(srcLen, dstCap) + "; filled it after reading "
                             + inPos + " input bytes and more output follows");
         }
         return n;
@@ -365,7 +365,7 @@ public final class Lz4FrameDecompressor implements AutoCloseable {
      * @throws DecompressionLimitException if the current frame's output passes {@link #maxDecompressedSize()}
      */
     public long update(MemorySegment src, MemorySegment dst) {
-        Lz4Bounds.writable(dst);
+        Bounds.writable(dst);
         long srcLen = src.byteSize();
         long dstCap = dst.byteSize();
         boolean heap = !src.isNative() || !dst.isNative();

@@ -203,8 +203,11 @@ public final class ZstdCompressor implements AutoCloseable {
         long r;
         guard.enter();
         try {
-            r = compress0(MemorySegment.ofArray(src).asSlice(srcOff, srcLen), srcLen,
-                    MemorySegment.ofArray(dst).asSlice(dstOff, dstLen), dstLen);
+            // the common case in one small inlinable step, so escape analysis removes the array views
+            r = srcLen <= heapLimit
+                    ? ZstdNative.compress2(state.cctx, Bounds.at(dst, dstOff), dstLen, Bounds.at(src, srcOff), srcLen, true)
+                    : compress0(MemorySegment.ofArray(src).asSlice(srcOff, srcLen), srcLen,
+                            MemorySegment.ofArray(dst).asSlice(dstOff, dstLen), dstLen);
         } finally {
             guard.exit();
         }

@@ -180,8 +180,12 @@ public final class ZstdDecompressor implements AutoCloseable {
         long r;
         guard.enter();
         try {
-            r = decompress0(MemorySegment.ofArray(src).asSlice(srcOff, srcLen), srcLen,
-                    MemorySegment.ofArray(dst).asSlice(dstOff, dstLen), dstLen);
+            // the common case in one small inlinable step, so escape analysis removes the array views
+            r = dstLen <= ZstdNative.HEAP_CRITICAL_LIMIT
+                    ? ZstdNative.decompressDCtx(state.dctx, Bounds.at(dst, dstOff), dstLen, Bounds.at(src, srcOff), srcLen,
+                            true)
+                    : decompress0(MemorySegment.ofArray(src).asSlice(srcOff, srcLen), srcLen,
+                            MemorySegment.ofArray(dst).asSlice(dstOff, dstLen), dstLen);
         } finally {
             guard.exit();
         }
