@@ -7,6 +7,17 @@ import java.util.Objects;
 public final class Bounds {
     private Bounds() {}
 
+    /**
+     * Heap arrays above this many bytes are staged through native memory instead of being passed to a critical
+     * downcall (system property {@code zstdjava.criticalHeapLimit}, default 1 MiB; a negative value never stages).
+     */
+    public static final long HEAP_CRITICAL_LIMIT = heapCriticalLimit();
+
+    private static long heapCriticalLimit() {
+        long v = Long.getLong("zstdjava.criticalHeapLimit", 1L << 20);
+        return v < 0 ? Long.MAX_VALUE : v;
+    }
+
     /** Largest {@code byte[]} the JVM reliably allocates. */
     public static final int MAX_ARRAY = Integer.MAX_VALUE - 8;
 

@@ -160,7 +160,7 @@ public final class Lz4Native {
      * by one long critical call: a critical downcall holds off safepoints, and so every GC, until it returns. The
      * compressors scale it down for the slower HC levels.
      */
-    public static final long HEAP_CRITICAL_LIMIT = Long.getLong("zstdjava.criticalHeapLimit", 1L << 20);
+    public static final long HEAP_CRITICAL_LIMIT = Bounds.HEAP_CRITICAL_LIMIT;
 
     /** @return true when the call may use the critical form: heap memory, or little work */
     public static boolean critical(MemorySegment a, MemorySegment b, long work) {

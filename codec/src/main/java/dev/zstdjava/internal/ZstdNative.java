@@ -181,7 +181,7 @@ public final class ZstdNative {
      * region pinning (G1) covers JNI critical regions, not FFM critical calls. Staging bounds that pause to about
      * what compressing 1 MiB at level 3 takes (a few milliseconds) at the price of one copy per direction.
      */
-    public static final long HEAP_CRITICAL_LIMIT = Long.getLong("zstdjava.criticalHeapLimit", 1L << 20);
+    public static final long HEAP_CRITICAL_LIMIT = Bounds.HEAP_CRITICAL_LIMIT;
 
     /** @return true when {@code code}, a zstd {@code size_t} result, is an error */
     public static boolean isError(long code) {

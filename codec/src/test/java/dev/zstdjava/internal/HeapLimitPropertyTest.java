@@ -1,0 +1,48 @@
+package dev.zstdjava.internal;
+
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** {@code -Dzstdjava.criticalHeapLimit}: the default, an explicit value, and a negative value (never stage). */
+class HeapLimitPropertyTest {
+
+    /** Prints the limit the property gives, after a 4 MiB heap round trip through zstd and lz4. */
+    public static void main(String[] args) {
+        byte[] data = new byte[4 << 20];
+        for (int i = 0; i < data.length; i++) {
+            data[i] = (byte) (i % 251 < 200 ? 'a' + i % 7 : i);
+        }
+        byte[] z = dev.zstdjava.zstd.Zstd.compress(data);
+        byte[] l = dev.zstdjava.lz4.Lz4.compress(data, 0);
+        boolean ok = java.util.Arrays.equals(data, dev.zstdjava.zstd.Zstd.decompress(z))
+                && java.util.Arrays.equals(data, dev.zstdjava.lz4.Lz4.decompress(l, data.length));
+        System.out.println(ok + " " + Bounds.HEAP_CRITICAL_LIMIT + " " + ZstdNative.HEAP_CRITICAL_LIMIT + " "
+                + Lz4Native.HEAP_CRITICAL_LIMIT);
+    }
+
+    @Test
+    void propertySetsTheLimitForBothCodecs() throws Exception {
+        assertEquals("true 1048576 1048576 1048576", run(null));
+        assertEquals("true 65536 65536 65536", run("65536"));
+        assertEquals("true " + Long.MAX_VALUE + " " + Long.MAX_VALUE + " " + Long.MAX_VALUE, run("-1"));
+    }
+
+    private static String run(String value) throws Exception {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        ProcessBuilder pb = value == null
+                ? new ProcessBuilder(java, "--enable-native-access=ALL-UNNAMED", "-cp",
+                        System.getProperty("java.class.path"), HeapLimitPropertyTest.class.getName())
+                : new ProcessBuilder(java, "--enable-native-access=ALL-UNNAMED", "-Dzstdjava.criticalHeapLimit=" + value,
+                        "-cp", System.getProperty("java.class.path"), HeapLimitPropertyTest.class.getName());
+        Process p = pb.redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes()).trim();
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS));
+        assertEquals(0, p.exitValue(), out);
+        return out;
+    }
+}
