@@ -69,42 +69,11 @@ public final class ZstdCompressStream implements AutoCloseable {
         this.guard = new Guard(this, "ZstdCompressStream", state);
         this.workers = b.workers;
         try {
-            set(ZstdNative.C_COMPRESSION_LEVEL, b.level, "level");
-            if (b.checksum) {
-                set(ZstdNative.C_CHECKSUM_FLAG, 1, "checksum");
-            }
-            if (b.windowLog != 0) {
-                set(ZstdNative.C_WINDOW_LOG, b.windowLog, "windowLog");
-            }
-            if (b.longDistanceMatching) {
-                set(ZstdNative.C_ENABLE_LONG_DISTANCE_MATCHING, 1, "longDistanceMatching");
-            }
-            if (b.workers != 0) {
-                set(ZstdNative.C_NB_WORKERS, b.workers, "workers");
-            }
-            if (b.strategy != null) {
-                set(ZstdNative.C_STRATEGY, b.strategy.nativeValue(), "strategy");
-            }
-            if (b.dictionary != null) {
-                MemorySegment cdict = b.dictionary.shared().acquire();
-                state.dict = b.dictionary.shared();
-                long r = ZstdNative.cctxRefCDict(state.cctx, cdict);
-                if (ZstdNative.isError(r)) {
-                    throw Checks.error(r, "zstd reference dictionary", b.dictionary.toString());
-                }
-            }
+            state.dict = Checks.applyParameters(state.cctx, b.level, b.checksum, true, b.windowLog,
+                    b.longDistanceMatching, b.workers, b.strategy, b.dictionary);
         } catch (RuntimeException e) {
             guard.close();
             throw e;
-        }
-    }
-
-    private void set(int param, int value, String name) {
-        long r = ZstdNative.cctxSetParameter(state.cctx, param, value);
-        if (ZstdNative.isError(r)) {
-            int[] bounds = ZstdNative.cParamBounds(param);
-            throw new IllegalArgumentException("zstd parameter " + name + " = " + value + " rejected: "
-                    + ZstdNative.errorName(r) + (bounds == null ? "" : " (valid range " + bounds[0] + ".." + bounds[1] + ")"));
         }
     }
 

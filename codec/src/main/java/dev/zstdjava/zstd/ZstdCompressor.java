@@ -57,33 +57,8 @@ public final class ZstdCompressor implements AutoCloseable {
         try {
             this.level = b.level;
             this.heapLimit = heapLimit(b.level);
-            set(ZstdNative.C_COMPRESSION_LEVEL, b.level, "level");
-            if (b.checksum) {
-                set(ZstdNative.C_CHECKSUM_FLAG, 1, "checksum");
-            }
-            if (!b.contentSize) {
-                set(ZstdNative.C_CONTENT_SIZE_FLAG, 0, "contentSize");
-            }
-            if (b.windowLog != 0) {
-                set(ZstdNative.C_WINDOW_LOG, b.windowLog, "windowLog");
-            }
-            if (b.longDistanceMatching) {
-                set(ZstdNative.C_ENABLE_LONG_DISTANCE_MATCHING, 1, "longDistanceMatching");
-            }
-            if (b.workers != 0) {
-                set(ZstdNative.C_NB_WORKERS, b.workers, "workers");
-            }
-            if (b.strategy != null) {
-                set(ZstdNative.C_STRATEGY, b.strategy.nativeValue(), "strategy");
-            }
-            if (b.dictionary != null) {
-                MemorySegment cdict = b.dictionary.shared().acquire();
-                state.dict = b.dictionary.shared();
-                long r = ZstdNative.cctxRefCDict(state.cctx, cdict);
-                if (ZstdNative.isError(r)) {
-                    throw Checks.error(r, "zstd reference dictionary", b.dictionary.toString());
-                }
-            }
+            state.dict = Checks.applyParameters(state.cctx, b.level, b.checksum, b.contentSize, b.windowLog,
+                    b.longDistanceMatching, b.workers, b.strategy, b.dictionary);
         } catch (RuntimeException e) {
             guard.close();
             throw e;
@@ -115,7 +90,7 @@ public final class ZstdCompressor implements AutoCloseable {
         if (newLevel != level) {
             guard.enter();
             try {
-                set(ZstdNative.C_COMPRESSION_LEVEL, newLevel, "level");
+                Checks.setParameter(state.cctx, ZstdNative.C_COMPRESSION_LEVEL, newLevel, "level");
                 level = newLevel;
                 heapLimit = heapLimit(newLevel);
             } finally {
@@ -126,15 +101,6 @@ public final class ZstdCompressor implements AutoCloseable {
 
     private static long heapLimit(int level) {
         return ZstdNative.HEAP_CRITICAL_LIMIT >> (level <= 5 ? 0 : level <= 12 ? 2 : 4);
-    }
-
-    private void set(int param, int value, String name) {
-        long r = ZstdNative.cctxSetParameter(state.cctx, param, value);
-        if (ZstdNative.isError(r)) {
-            int[] bounds = ZstdNative.cParamBounds(param);
-            throw new IllegalArgumentException("zstd parameter " + name + " = " + value + " rejected: "
-                    + ZstdNative.errorName(r) + (bounds == null ? "" : " (valid range " + bounds[0] + ".." + bounds[1] + ")"));
-        }
     }
 
     /**
