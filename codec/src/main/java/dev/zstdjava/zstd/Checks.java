@@ -56,6 +56,32 @@ final class Checks {
         return dictionary.shared();
     }
 
+    /**
+     * Applies a decompression builder's window limit to a fresh context and references its dictionary (returned so
+     * the caller can keep it alive and release it when freed; null when there is none).
+     */
+    static SharedDict applyDecompressionParameters(MemorySegment dctx, int windowLogMax,
+                                                   ZstdDecompressionDictionary dictionary) {
+        if (windowLogMax != 0) {
+            long r = ZstdNative.dctxSetParameter(dctx, ZstdNative.D_WINDOW_LOG_MAX, windowLogMax);
+            if (ZstdNative.isError(r)) {
+                int[] bounds = ZstdNative.dParamBounds(ZstdNative.D_WINDOW_LOG_MAX);
+                throw new IllegalArgumentException("zstd windowLogMax = " + windowLogMax + " rejected: "
+                        + ZstdNative.errorName(r) + (bounds == null ? "" : " (valid range " + bounds[0] + ".." + bounds[1] + ")"));
+            }
+        }
+        if (dictionary == null) {
+            return null;
+        }
+        MemorySegment ddict = dictionary.shared().acquire();
+        long r = ZstdNative.dctxRefDDict(dctx, ddict);
+        if (ZstdNative.isError(r)) {
+            dictionary.shared().release();
+            throw error(r, "zstd reference dictionary", dictionary.toString());
+        }
+        return dictionary.shared();
+    }
+
     static ZstdException error(long code, String operation, String detail) {
         return new ZstdException(operation, ZstdNative.errorCode(code), ZstdNative.errorName(code), detail);
     }

@@ -70,23 +70,7 @@ public final class ZstdDecompressStream implements AutoCloseable {
         this.maxDecompressedSize = b.maxDecompressedSize;
         this.dictionary = b.dictionary;
         try {
-            if (b.windowLogMax != 0) {
-                long r = ZstdNative.dctxSetParameter(state.dctx, ZstdNative.D_WINDOW_LOG_MAX, b.windowLogMax);
-                if (ZstdNative.isError(r)) {
-                    int[] bounds = ZstdNative.dParamBounds(ZstdNative.D_WINDOW_LOG_MAX);
-                    throw new IllegalArgumentException("zstd windowLogMax = " + b.windowLogMax + " rejected: "
-                            + ZstdNative.errorName(r)
-                            + (bounds == null ? "" : " (valid range " + bounds[0] + ".." + bounds[1] + ")"));
-                }
-            }
-            if (b.dictionary != null) {
-                MemorySegment ddict = b.dictionary.shared().acquire();
-                state.dict = b.dictionary.shared();
-                long r = ZstdNative.dctxRefDDict(state.dctx, ddict);
-                if (ZstdNative.isError(r)) {
-                    throw Checks.error(r, "zstd reference dictionary", b.dictionary.toString());
-                }
-            }
+            state.dict = Checks.applyDecompressionParameters(state.dctx, b.windowLogMax, b.dictionary);
         } catch (RuntimeException e) {
             guard.close();
             throw e;

@@ -63,27 +63,11 @@ public final class ZstdDecompressor implements AutoCloseable {
         this.maxDecompressedSize = b.maxDecompressedSize;
         this.windowLogMax = b.windowLogMax;
         this.dictionary = b.dictionary;
-        if (b.windowLogMax != 0) {
-            long r = ZstdNative.dctxSetParameter(state.dctx, ZstdNative.D_WINDOW_LOG_MAX, b.windowLogMax);
-            if (ZstdNative.isError(r)) {
-                int[] bounds = ZstdNative.dParamBounds(ZstdNative.D_WINDOW_LOG_MAX);
-                guard.close();
-                throw new IllegalArgumentException("zstd windowLogMax = " + b.windowLogMax + " rejected: "
-                        + ZstdNative.errorName(r) + (bounds == null ? "" : " (valid range " + bounds[0] + ".." + bounds[1] + ")"));
-            }
-        }
-        if (b.dictionary != null) {
-            try {
-                MemorySegment ddict = b.dictionary.shared().acquire();
-                state.dict = b.dictionary.shared();
-                long r = ZstdNative.dctxRefDDict(state.dctx, ddict);
-                if (ZstdNative.isError(r)) {
-                    throw Checks.error(r, "zstd reference dictionary", b.dictionary.toString());
-                }
-            } catch (RuntimeException e) {
-                guard.close();
-                throw e;
-            }
+        try {
+            state.dict = Checks.applyDecompressionParameters(state.dctx, b.windowLogMax, b.dictionary);
+        } catch (RuntimeException e) {
+            guard.close();
+            throw e;
         }
     }
 
