@@ -48,12 +48,12 @@ final class Coder implements AutoCloseable {
     /**
      * Compresses {@code src} into {@code dst} as the configured backend's payload (without the header).
      *
-     * @return the payload size; throws if it does not fit in {@code dst} or the backend fails
+     * @return the payload size, or -1 when it does not fit in {@code dst}; throws if the backend fails
      */
     long compressPayload(MemorySegment src, MemorySegment dst) {
         return switch (config.backend()) {
-            case ZSTD -> zstdCompressor().compress(src, dst);
-            case LZ4 -> lz4Compressor().compress(src, dst);
+            case ZSTD -> zstdCompressor().tryCompress(src, dst);
+            case LZ4 -> lz4Compressor().tryCompress(src, dst);
         };
     }
 

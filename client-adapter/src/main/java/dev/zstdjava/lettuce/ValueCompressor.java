@@ -198,7 +198,9 @@ public final class ValueCompressor {
         try {
             payload = c.compressPayload(value, dst.asSlice(prefix, room));
         } catch (RuntimeException | LinkageError | OutOfMemoryError e) {
-            // does not fit in fewer bytes than the value (incompressible), or the backend failed: store as is
+            payload = -1; // the backend failed: store as is
+        }
+        if (payload < 0) { // also when it does not fit in fewer bytes than the value (incompressible)
             skipped.increment();
             return -1;
         }

@@ -149,21 +149,36 @@ public final class Lz4Compressor implements AutoCloseable {
      * @throws IllegalStateException    if this compressor is closed or in use by another thread
      */
     public long compress(MemorySegment src, MemorySegment dst) {
+        long r = tryCompress(src, dst);
+        if (r < 0) {
+            throw tooSmall(src.byteSize(), dst.byteSize());
+        }
+        return r;
+    }
+
+    /**
+     * As {@link #compress(MemorySegment, MemorySegment)}, but a block that does not fit in {@code dst} is reported by
+     * the result instead of an exception: for "store it compressed only if that is smaller", where not fitting is
+     * the expected answer for incompressible data and an exception per value would cost more than compressing it.
+     *
+     * @return the block's size in bytes, or {@code -1} when it does not fit in {@code dst} (whose content is then
+     *         unspecified)
+     * @throws Lz4Exception             if {@code src} is larger than {@link Lz4#MAX_INPUT_SIZE}
+     * @throws IllegalArgumentException if {@code dst} is read-only
+     * @throws IllegalStateException    if this compressor is closed or in use by another thread
+     */
+    public long tryCompress(MemorySegment src, MemorySegment dst) {
         Bounds.writable(dst);
         long srcLen = src.byteSize();
-        long dstCap = dst.byteSize();
         checkInput(srcLen);
         int r;
         guard.enter();
         try {
-            r = compress0(src, (int) srcLen, dst, dstCap);
+            r = compress0(src, (int) srcLen, dst, dst.byteSize());
         } finally {
             guard.exit();
         }
-        if (r <= 0) {
-            throw tooSmall(srcLen, dstCap);
-        }
-        return r;
+        return r > 0 ? r : -1;
     }
 
     /**

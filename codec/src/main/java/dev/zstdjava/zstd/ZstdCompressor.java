@@ -114,20 +114,44 @@ public final class ZstdCompressor implements AutoCloseable {
      * @throws IllegalStateException    if this compressor is closed or in use by another thread
      */
     public long compress(MemorySegment src, MemorySegment dst) {
+        long r = compressOrError(src, dst);
+        if (ZstdNative.isError(r)) {
+            throw Checks.error(r, "zstd compress", Bounds.sizes(src.byteSize(), dst.byteSize()));
+        }
+        return r;
+    }
+
+    /**
+     * As {@link #compress(MemorySegment, MemorySegment)}, but a frame that does not fit in {@code dst} is reported by
+     * the result instead of an exception: for "store it compressed only if that is smaller", where not fitting is
+     * the expected answer for incompressible data and an exception per value would cost more than compressing it.
+     *
+     * @return the frame's size in bytes, or {@code -1} when it does not fit in {@code dst} (whose content is then
+     *         unspecified)
+     * @throws ZstdException            if zstd fails for any other reason
+     * @throws IllegalArgumentException if {@code dst} is read-only
+     * @throws IllegalStateException    if this compressor is closed or in use by another thread
+     */
+    public long tryCompress(MemorySegment src, MemorySegment dst) {
+        long r = compressOrError(src, dst);
+        if (ZstdNative.isError(r)) {
+            if (-r == ZstdException.DST_SIZE_TOO_SMALL) {
+                return -1;
+            }
+            throw Checks.error(r, "zstd compress", Bounds.sizes(src.byteSize(), dst.byteSize()));
+        }
+        return r;
+    }
+
+    /** @return the frame's size or a zstd error result */
+    private long compressOrError(MemorySegment src, MemorySegment dst) {
         Bounds.writable(dst);
-        long srcLen = src.byteSize();
-        long dstCap = dst.byteSize();
-        long r;
         guard.enter();
         try {
-            r = compress0(src, srcLen, dst, dstCap);
+            return compress0(src, src.byteSize(), dst, dst.byteSize());
         } finally {
             guard.exit();
         }
-        if (ZstdNative.isError(r)) {
-            throw Checks.error(r, "zstd compress", Bounds.sizes(srcLen, dstCap));
-        }
-        return r;
     }
 
     /** The one compression call: in place when possible, staged through native memory for large heap arrays. */

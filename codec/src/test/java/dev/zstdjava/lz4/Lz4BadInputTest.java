@@ -130,6 +130,38 @@ class Lz4BadInputTest {
     }
 
     @Test
+    void tryCompressReportsADestinationTooSmallWithoutThrowing() {
+        byte[] random = new byte[4096];
+        new SplittableRandom(5).nextBytes(random);
+        for (int level : new int[] {0, -5, 9}) {
+            try (Arena a = Arena.ofConfined(); Lz4Compressor c = Lz4Compressor.create(level);
+                 Lz4Decompressor d = Lz4Decompressor.create()) {
+                byte[] block = c.compress(DATA);
+                for (boolean nativeMemory : new boolean[] {false, true}) {
+                    MemorySegment src = nativeMemory ? a.allocate(DATA.length) : MemorySegment.ofArray(DATA.clone());
+                    MemorySegment.copy(MemorySegment.ofArray(DATA), 0, src, 0, DATA.length);
+                    MemorySegment exact = nativeMemory ? a.allocate(block.length) : MemorySegment.ofArray(new byte[block.length]);
+                    assertEquals(block.length, c.tryCompress(src, exact), "level " + level);
+                    assertArrayEquals(block, exact.toArray(ValueLayout.JAVA_BYTE));
+                    assertEquals(-1, c.tryCompress(src, exact.asSlice(0, block.length - 1)), "level " + level);
+                    assertEquals(-1, c.tryCompress(MemorySegment.ofArray(random),
+                            MemorySegment.ofArray(new byte[random.length - 1])));
+                    // usable afterwards, same block, and it decodes
+                    assertEquals(block.length, c.tryCompress(src, exact));
+                    assertArrayEquals(block, exact.toArray(ValueLayout.JAVA_BYTE));
+                    assertArrayEquals(DATA, d.decompress(block, DATA.length));
+                }
+                assertThrows(IllegalArgumentException.class, () -> c.tryCompress(MemorySegment.ofArray(DATA),
+                        MemorySegment.ofArray(new byte[100]).asReadOnly()));
+            }
+        }
+        Lz4Compressor closed = Lz4Compressor.create(0);
+        closed.close();
+        assertThrows(IllegalStateException.class,
+                () -> closed.tryCompress(MemorySegment.ofArray(DATA), MemorySegment.ofArray(new byte[DATA.length])));
+    }
+
+    @Test
     void misuseGivesClearErrors() {
         assertThrows(IllegalArgumentException.class, () -> Lz4Compressor.create(13));
         assertThrows(IllegalArgumentException.class, () -> Lz4Compressor.create(-129));

@@ -11,6 +11,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
 import java.nio.ReadOnlyBufferException;
 import java.util.Arrays;
@@ -121,6 +122,39 @@ class ZstdBadInputTest {
             assertEquals(0, src.position(), "positions unchanged on failure");
             assertEquals(0, small.position());
         }
+    }
+
+    @Test
+    void tryCompressReportsADestinationTooSmallWithoutThrowing() {
+        byte[] random = new byte[4096];
+        new SplittableRandom(3).nextBytes(random);
+        try (Arena a = Arena.ofConfined(); ZstdCompressor c = ZstdCompressor.create();
+             ZstdDecompressor d = ZstdDecompressor.create()) {
+            byte[] frame = c.compress(DATA);
+            for (boolean nativeMemory : new boolean[] {false, true}) {
+                MemorySegment src = nativeMemory ? a.allocate(DATA.length) : MemorySegment.ofArray(DATA.clone());
+                MemorySegment.copy(MemorySegment.ofArray(DATA), 0, src, 0, DATA.length);
+                // zstd may need a little more room than the frame's final size, so the bound is used to fit
+                long bound = Zstd.compressBound(DATA.length);
+                MemorySegment dst = nativeMemory ? a.allocate(bound) : MemorySegment.ofArray(new byte[(int) bound]);
+                assertEquals(frame.length, c.tryCompress(src, dst));
+                assertArrayEquals(frame, dst.asSlice(0, frame.length).toArray(ValueLayout.JAVA_BYTE));
+                assertEquals(-1, c.tryCompress(src, dst.asSlice(0, frame.length - 1)), "native " + nativeMemory);
+                assertEquals(-1, c.tryCompress(src, dst.asSlice(0, 0)), "native " + nativeMemory);
+                // random data does not fit in fewer bytes than itself
+                MemorySegment r = MemorySegment.ofArray(random);
+                assertEquals(-1, c.tryCompress(r, MemorySegment.ofArray(new byte[random.length - 1])));
+                // the compressor is usable afterwards and gives the same frame
+                assertEquals(frame.length, c.tryCompress(src, dst));
+                assertArrayEquals(DATA, d.decompress(dst.asSlice(0, frame.length).toArray(ValueLayout.JAVA_BYTE)));
+            }
+            assertThrows(IllegalArgumentException.class,
+                    () -> c.tryCompress(MemorySegment.ofArray(DATA), MemorySegment.ofArray(new byte[100]).asReadOnly()));
+        }
+        ZstdCompressor closed = ZstdCompressor.create();
+        closed.close();
+        assertThrows(IllegalStateException.class,
+                () -> closed.tryCompress(MemorySegment.ofArray(DATA), MemorySegment.ofArray(new byte[DATA.length])));
     }
 
     @Test
