@@ -44,6 +44,12 @@ import java.util.Objects;
  * <b>Decoding</b> reads the buffer Lettuce hands over in place, without keeping it, and allocates only the
  * decompressed value (passed to the delegate as a heap buffer; for {@link ByteArrayCodec} returned directly).
  *
+ * <p><b>Which thread does the work:</b> Lettuce runs codecs on the connection's event-loop thread, so every value of
+ * a connection is compressed and decompressed on that one thread. When many threads share a connection and that
+ * thread is the bottleneck, compress on the calling threads instead: Lettuce's {@link ByteArrayCodec} plus one shared
+ * {@link ValueCompressor} ({@code compress} before the command, {@code decompress} after it). The stored bytes are
+ * the same either way, so the two read each other's values.
+ *
  * <p><b>Thread safety:</b> thread-safe if the delegate is; one instance serves every connection.
  */
 public final class CompressingCodec<K, V> implements RedisCodec<K, V>, ToByteBufEncoder<K, V> {

@@ -305,6 +305,39 @@ class LettuceStandaloneTest {
     }
 
     @Test
+    void valuesCompressedOnTheCallingThreadAndThroughTheCodecReadEachOther() throws Exception {
+        // the README's "which thread compresses" pattern: ByteArrayCodec + ValueCompressor on the caller's threads
+        ValueCompressor values = ValueCompressor.create(CompressionConfig.defaults());
+        byte[] big = text(3000);
+        byte[] small = text(40);
+        byte[] random = random(2000, 9);
+        raw.sync().set(k("caller"), values.compress(big));
+        raw.sync().set(k("caller-small"), values.compress(small));
+        raw.sync().set(k("caller-random"), values.compress(random));
+        assertCompressedStored(raw.sync().get(k("caller")), big.length);
+        assertArrayEquals(small, raw.sync().get(k("caller-small")), "below the minimum size: stored as it is");
+        assertArrayEquals(random, raw.sync().get(k("caller-random")), "incompressible: stored as it is");
+        // the codec reads what the caller compressed ...
+        assertArrayEquals(big, bytes.sync().get(k("caller")));
+        assertArrayEquals(small, bytes.sync().get(k("caller-small")));
+        assertArrayEquals(random, bytes.sync().get(k("caller-random")));
+        // ... and the caller reads what the codec compressed, from many threads at once
+        bytes.sync().set(k("codec"), big);
+        byte[] stored = raw.sync().get(k("codec"));
+        assertArrayEquals(stored, values.compress(big), "both ways store the same bytes");
+        try (var pool = java.util.concurrent.Executors.newFixedThreadPool(4)) {
+            var futures = new java.util.ArrayList<java.util.concurrent.Future<byte[]>>();
+            for (int i = 0; i < 32; i++) {
+                futures.add(pool.submit(() -> values.decompress(raw.sync().get(k("codec")))));
+            }
+            for (var f : futures) {
+                assertArrayEquals(big, f.get(10, TimeUnit.SECONDS));
+            }
+        }
+        assertEquals(32, values.stats().valuesDecompressed());
+    }
+
+    @Test
     void plainValuesWrittenWithoutCompressionReadBack() {
         byte[] v = text(4000);
         raw.sync().set(k("plain"), v);

@@ -3,6 +3,7 @@ package dev.zstdjava.bench.e2e;
 import dev.zstdjava.lettuce.CompressingCodec;
 import dev.zstdjava.lettuce.CompressionBackend;
 import dev.zstdjava.lettuce.CompressionConfig;
+import dev.zstdjava.lettuce.ValueCompressor;
 import glide.api.GlideClient;
 import glide.api.models.Batch;
 import glide.api.models.GlideString;
@@ -37,6 +38,10 @@ final class Clients {
         LETTUCE("lettuce", "Lettuce, no compression (baseline)", "lettuce", null),
         LETTUCE_ZSTD("lettuce-zstd", "Lettuce + zstd-java, zstd level 3", "lettuce", "zstd"),
         LETTUCE_LZ4("lettuce-lz4", "Lettuce + zstd-java, lz4 level 0", "lettuce", "lz4"),
+        LETTUCE_ZSTD_CALLER("lettuce-zstd-caller", "Lettuce + zstd-java, zstd level 3, compressed on the calling thread",
+                "lettuce", "zstd"),
+        LETTUCE_LZ4_CALLER("lettuce-lz4-caller", "Lettuce + zstd-java, lz4 level 0, compressed on the calling thread",
+                "lettuce", "lz4"),
         LETTUCE_GZIP("lettuce-gzip", "Lettuce's own CompressionCodec, GZIP", "lettuce", "gzip"),
         GLIDE("glide", "Java GLIDE 2.5.2-rc1, no compression", "glide", null),
         GLIDE_ZSTD("glide-zstd", "Java GLIDE 2.5.2-rc1, zstd level 3", "glide", "zstd"),
@@ -70,7 +75,7 @@ final class Clients {
                 }
             }
             throw new IllegalArgumentException("unknown client '" + id + "'; known: lettuce, lettuce-zstd, "
-                    + "lettuce-lz4, lettuce-gzip, glide, glide-zstd, glide-lz4");
+                    + "lettuce-lz4, lettuce-zstd-caller, lettuce-lz4-caller, lettuce-gzip, glide, glide-zstd, glide-lz4");
         }
     }
 
@@ -85,15 +90,18 @@ final class Clients {
         void close();
     }
 
+    private static final CompressionConfig ZSTD_3 = CompressionConfig.builder().backend(CompressionBackend.ZSTD).level(3).build();
+    private static final CompressionConfig LZ4_0 = CompressionConfig.builder().backend(CompressionBackend.LZ4).level(0).build();
+
     static Kv open(Kind kind, RedisClient lettuce, String host, int port) throws Exception {
         return switch (kind) {
-            case LETTUCE -> new LettuceKv(lettuce, ByteArrayCodec.INSTANCE);
-            case LETTUCE_ZSTD -> new LettuceKv(lettuce, CompressingCodec.wrap(ByteArrayCodec.INSTANCE,
-                    CompressionConfig.builder().backend(CompressionBackend.ZSTD).level(3).build()));
-            case LETTUCE_LZ4 -> new LettuceKv(lettuce, CompressingCodec.wrap(ByteArrayCodec.INSTANCE,
-                    CompressionConfig.builder().backend(CompressionBackend.LZ4).level(0).build()));
+            case LETTUCE -> new LettuceKv(lettuce, ByteArrayCodec.INSTANCE, null);
+            case LETTUCE_ZSTD -> new LettuceKv(lettuce, CompressingCodec.wrap(ByteArrayCodec.INSTANCE, ZSTD_3), null);
+            case LETTUCE_LZ4 -> new LettuceKv(lettuce, CompressingCodec.wrap(ByteArrayCodec.INSTANCE, LZ4_0), null);
+            case LETTUCE_ZSTD_CALLER -> new LettuceKv(lettuce, ByteArrayCodec.INSTANCE, ValueCompressor.create(ZSTD_3));
+            case LETTUCE_LZ4_CALLER -> new LettuceKv(lettuce, ByteArrayCodec.INSTANCE, ValueCompressor.create(LZ4_0));
             case LETTUCE_GZIP -> new LettuceKv(lettuce,
-                    CompressionCodec.valueCompressor(ByteArrayCodec.INSTANCE, CompressionCodec.CompressionType.GZIP));
+                    CompressionCodec.valueCompressor(ByteArrayCodec.INSTANCE, CompressionCodec.CompressionType.GZIP), null);
             case GLIDE -> new GlideKv(host, port, null, 0);
             case GLIDE_ZSTD -> new GlideKv(host, port, glide.api.models.configuration.CompressionBackend.ZSTD, 3);
             case GLIDE_LZ4 -> new GlideKv(host, port, glide.api.models.configuration.CompressionBackend.LZ4, 0);
@@ -107,9 +115,12 @@ final class Clients {
     static final class LettuceKv implements Kv {
         private final StatefulRedisConnection<byte[], byte[]> conn;
         private final RedisCodec<byte[], byte[]> codec;
+        /** Set when values are compressed and decompressed on the calling thread (the codec is then plain). */
+        private final ValueCompressor callerSide;
 
-        LettuceKv(RedisClient client, RedisCodec<byte[], byte[]> codec) {
+        LettuceKv(RedisClient client, RedisCodec<byte[], byte[]> codec, ValueCompressor callerSide) {
             this.codec = codec;
+            this.callerSide = callerSide;
             this.conn = client.connect(codec);
         }
 
@@ -117,7 +128,8 @@ final class Clients {
         public void set(byte[][] keys, byte[][] values, int n) throws Exception {
             List<AsyncCommand<byte[], byte[], String>> cmds = new ArrayList<>(n);
             for (int i = 0; i < n; i++) {
-                CommandArgs<byte[], byte[]> args = new CommandArgs<>(codec).addKey(keys[i]).addValue(values[i]);
+                byte[] v = callerSide == null ? values[i] : callerSide.compress(values[i]);
+                CommandArgs<byte[], byte[]> args = new CommandArgs<>(codec).addKey(keys[i]).addValue(v);
                 cmds.add(new AsyncCommand<>(new Command<>(CommandType.SET, new StatusOutput<>(codec), args)));
             }
             dispatch(cmds);
@@ -139,7 +151,8 @@ final class Clients {
             dispatch(cmds);
             byte[][] out = new byte[n][];
             for (int i = 0; i < n; i++) {
-                out[i] = cmds.get(i).get(TIMEOUT_S, TimeUnit.SECONDS);
+                byte[] stored = cmds.get(i).get(TIMEOUT_S, TimeUnit.SECONDS);
+                out[i] = callerSide == null || stored == null ? stored : callerSide.decompress(stored);
             }
             return out;
         }

@@ -243,7 +243,9 @@ final class Report {
                 + "write and flush on its one shared connection; GLIDE sends a non-atomic `Batch` (its pipeline) on "
                 + "its one multiplexed connection. Latency is per request: a batch counts once, from sending to its "
                 + "last reply. Lettuce encodes and decodes values (so compresses and decompresses) on the connection's "
-                + "event-loop thread, for every codec.");
+                + "event-loop thread, for every codec. The `-caller` clients use Lettuce's plain `ByteArrayCodec` and "
+                + "call this library's `ValueCompressor` on the requesting threads instead: `compress` before the SET "
+                + "is queued, `decompress` after the GET's reply; the bytes on the server are the same.");
         line("- CPU per op: CPU time of the whole benchmark process (all client threads, GC, GLIDE's native "
                 + "threads) during the phase, divided by the commands. Wire bytes: the server's "
                 + "`total_net_input_bytes` (SET phase) and `total_net_output_bytes` (GET phase) growth per command. "
@@ -293,9 +295,13 @@ final class Report {
         memoryTarget(json, Kind.LETTUCE_ZSTD, ZSTD_MEMORY_TARGET, Kind.GLIDE_ZSTD);
         memoryTarget(json, Kind.LETTUCE_LZ4, LZ4_MEMORY_TARGET, Kind.GLIDE_LZ4);
         setTarget(Kind.LETTUCE_LZ4, LZ4_SET_TARGET);
+        setTarget(Kind.LETTUCE_LZ4_CALLER, LZ4_SET_TARGET);
         setTarget(Kind.LETTUCE_ZSTD, ZSTD_SET_TARGET);
+        setTarget(Kind.LETTUCE_ZSTD_CALLER, ZSTD_SET_TARGET);
         overheadTarget("zstd", Kind.LETTUCE_ZSTD, Kind.GLIDE_ZSTD);
+        overheadTarget("zstd", Kind.LETTUCE_ZSTD_CALLER, Kind.GLIDE_ZSTD);
         overheadTarget("lz4", Kind.LETTUCE_LZ4, Kind.GLIDE_LZ4);
+        overheadTarget("lz4", Kind.LETTUCE_LZ4_CALLER, Kind.GLIDE_LZ4);
         line("");
         if (has(Kind.GLIDE)) {
             line("For reference, GLIDE's own SET throughput with compression ÷ without, pipelines of " + TARGET_BATCH
@@ -362,8 +368,11 @@ final class Report {
     }
 
     private void overheadTarget(String backend, Kind ours, Kind glide) {
-        String name = "Compression overhead (" + backend + ") at most GLIDE's, every cell, SET and GET";
-        if (!has(ours) || !has(glide) || !has(Kind.GLIDE)) {
+        String name = "Compression overhead (" + backend + ", " + ours.id + ") at most GLIDE's, every cell, SET and GET";
+        if (!has(ours)) {
+            return; // the client was not selected with --clients
+        }
+        if (!has(glide) || !has(Kind.GLIDE)) {
             line("| " + name + " | not measured (GLIDE " + backend + " did not run) | n/a |");
             return;
         }
@@ -477,12 +486,12 @@ final class Report {
         line("Each client against itself without compression: this library = lettuce-X ÷ lettuce, GLIDE = "
                 + "glide-X ÷ glide, same cell, same run. Target: ours >= GLIDE's in every cell.");
         line("");
-        line("| Values | In flight | Batch | Backend | SET ours | SET GLIDE | SET | GET ours | GET GLIDE | GET |");
+        line("| Values | In flight | Batch | Ours | SET ours | SET GLIDE | SET | GET ours | GET GLIDE | GET |");
         line("|---|---:|---:|---|---:|---:|---|---:|---:|---|");
         for (Cell c : cells()) {
-            for (String backend : new String[] {"zstd", "lz4"}) {
-                Kind ours = backend.equals("zstd") ? Kind.LETTUCE_ZSTD : Kind.LETTUCE_LZ4;
-                Kind glide = backend.equals("zstd") ? Kind.GLIDE_ZSTD : Kind.GLIDE_LZ4;
+            for (Kind ours : new Kind[] {Kind.LETTUCE_ZSTD, Kind.LETTUCE_ZSTD_CALLER, Kind.LETTUCE_LZ4,
+                    Kind.LETTUCE_LZ4_CALLER}) {
+                Kind glide = ours.backend.equals("zstd") ? Kind.GLIDE_ZSTD : Kind.GLIDE_LZ4;
                 if (!has(ours) || !has(glide)) {
                     continue;
                 }
@@ -490,7 +499,7 @@ final class Report {
                 double sg = ratio(c, glide, Kind.GLIDE, true);
                 double go = ratio(c, ours, Kind.LETTUCE, false);
                 double gg = ratio(c, glide, Kind.GLIDE, false);
-                line("| " + c.dataset() + " | " + c.inflight() + " | " + c.batch() + " | " + backend
+                line("| " + c.dataset() + " | " + c.inflight() + " | " + c.batch() + " | " + ours.id
                         + " | " + x(so) + " | " + x(sg) + " | " + verdict(so >= sg)
                         + " | " + x(go) + " | " + x(gg) + " | " + verdict(go >= gg) + " |");
             }
