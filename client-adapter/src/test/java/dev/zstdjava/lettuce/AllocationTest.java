@@ -76,6 +76,27 @@ class AllocationTest {
     }
 
     @Test
+    void incompressibleValuesAreStoredAsTheyAreWithoutAllocating() {
+        // such values are common (small or already compressed data); they must not cost an exception each
+        for (CompressionBackend backend : CompressionBackend.values()) {
+            ValueCompressor vc = ValueCompressor.create(CompressionConfig.builder().backend(backend).build());
+            for (int size : new int[] {100, 4096}) {
+                byte[] value = ValueCompressorTest.random(size, size);
+                try (Arena arena = Arena.ofConfined()) {
+                    MemorySegment src = arena.allocate(value.length);
+                    src.copyFrom(MemorySegment.ofArray(value));
+                    MemorySegment dst = arena.allocate(value.length);
+                    long before = vc.stats().valuesCompressed();
+                    long per = bytesPerCall(20_000, () -> (int) vc.compress(src, dst));
+                    assertEquals(before, vc.stats().valuesCompressed(), backend + ": random data was compressed");
+                    assertEquals(-1, dst.mismatch(src), backend + ": stored form differs from the value");
+                    assertTrue(per < 128, backend + ", " + size + " random bytes: heap bytes per call: " + per);
+                }
+            }
+        }
+    }
+
+    @Test
     void codecEncodesIntoPooledBuffersWithoutAllocating() {
         byte[] value = text(4096);
         String s = new String(value);
