@@ -126,6 +126,9 @@ public final class ZstdCompressor implements AutoCloseable {
      * the result instead of an exception: for "store it compressed only if that is smaller", where not fitting is
      * the expected answer for incompressible data and an exception per value would cost more than compressing it.
      *
+     * <p>zstd may need a few bytes more room than the finished frame takes, so a {@code dst} of exactly the frame's
+     * size can give {@code -1}; {@link Zstd#compressBound(long)} bytes always suffice.
+     *
      * @return the frame's size in bytes, or {@code -1} when it does not fit in {@code dst} (whose content is then
      *         unspecified)
      * @throws ZstdException            if zstd fails for any other reason
