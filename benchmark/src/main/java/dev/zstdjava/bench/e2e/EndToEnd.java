@@ -73,7 +73,7 @@ public final class EndToEnd {
 
     static final String USAGE_TEXT = """
             usage: ./e2e [--quick | --full] [options]
-              --quick              about 2 minutes: every cell once, short phases (0.3 s), 2000 keys
+              --quick              about 2.5 minutes: every cell once, short phases (0.3 s), 2000 keys
               --full               the default: every cell twice (best round kept), 1 s phases,
                                    5000 keys; about 13 minutes on 2 cores
               --host H [--port P]  use this server instead of starting one (only the tool's keys,
