@@ -1,16 +1,23 @@
 package dev.zstdjava.internal;
 
+import dev.zstdjava.NativeLibrary;
+
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
 import java.lang.foreign.MemoryLayout;
+import java.lang.foreign.MemorySegment;
 import java.lang.foreign.SymbolLookup;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 
 /**
- * Makes downcall handles for one library. Every binding in this package goes through here, so the calling
- * conventions (critical or not, which symbols are optional) are decided in one place.
+ * Makes the downcall handles of one library from declarations ({@link Fn}: symbol, signature, optional or
+ * required). Every binding in this package goes through here, so the calling conventions are decided in one place:
+ * {@link #regular} handles make the thread-state transition and take native memory only; {@link #critical} handles
+ * skip it and accept heap segments (how is the JDK-specific part, in {@link Ffm}). The wrappers call the handles
+ * through {@code static final} fields with {@code invokeExact} and turn failures into exceptions with
+ * {@link #rethrow}, the one error idiom of the bindings.
  */
 final class Binder {
     /** {@code size_t}: bound as {@code long}, which is exact on the 64-bit platforms this library supports. */
@@ -19,58 +26,107 @@ final class Binder {
     static final ValueLayout PTR = ValueLayout.ADDRESS;
 
     private static final Linker LINKER = Linker.nativeLinker();
+
     /**
-     * Critical calls skip the thread-state transition and may read and write heap arrays in place. They hold off
-     * safepoints (and so GC) for their length, so they are used for heap memory and for short calls only.
+     * One native function as the bindings declare it, once: its symbol, its C signature and whether older library
+     * versions may lack it (then its handles throw {@link UnsupportedOperationException} when called).
      */
-    private static final Linker.Option CRITICAL = Linker.Option.critical(true);
+    record Fn(String symbol, FunctionDescriptor descriptor, boolean required) {
+        /** A function returning {@code result}. */
+        static Fn of(String symbol, MemoryLayout result, MemoryLayout... args) {
+            return new Fn(symbol, FunctionDescriptor.of(result, args), true);
+        }
+
+        /** A {@code void} function. */
+        static Fn ofVoid(String symbol, MemoryLayout... args) {
+            return new Fn(symbol, FunctionDescriptor.ofVoid(args), true);
+        }
+
+        /** The same function, allowed to be missing from the loaded library. */
+        Fn optional() {
+            return new Fn(symbol, descriptor, false);
+        }
+    }
 
     private final SymbolLookup lookup;
     private final String library;
-    private final String version;
+    private final NativeLibrary info;
 
-    Binder(NativeLoader.Loaded loaded) {
-        this.lookup = loaded.lookup();
-        this.library = "lib" + loaded.info().name();
-        this.version = loaded.info().version();
+    private Binder(SymbolLookup lookup, String library, NativeLibrary info) {
+        this.lookup = lookup;
+        this.library = library;
+        this.info = info;
     }
 
-    static FunctionDescriptor fn(MemoryLayout result, MemoryLayout... args) {
-        return FunctionDescriptor.of(result, args);
+    /** Loads a library (see {@link NativeLoader}) to bind its functions. */
+    static Binder load(NativeLoader.Spec spec) {
+        NativeLoader.Loaded loaded = NativeLoader.load(spec);
+        return new Binder(loaded.lookup(), "lib" + loaded.info().name() + " " + loaded.info().version(),
+                loaded.info());
     }
 
-    static FunctionDescriptor proc(MemoryLayout... args) {
-        return FunctionDescriptor.ofVoid(args);
+    /** The C library of the process. */
+    static Binder libc() {
+        return new Binder(LINKER.defaultLookup(), "C library", null);
     }
 
-    /** A required symbol, regular (thread-state transition; native memory only). */
-    MethodHandle bind(String symbol, FunctionDescriptor fd) {
-        return LINKER.downcallHandle(require(symbol), fd);
+    /** @return what was loaded, for diagnostics (null for the C library) */
+    NativeLibrary info() {
+        return info;
     }
 
-    /** A required symbol, critical: heap segments allowed, no safepoint for the call's length. */
-    MethodHandle critical(String symbol, FunctionDescriptor fd) {
-        return LINKER.downcallHandle(require(symbol), fd, CRITICAL);
+    /** A handle with the thread-state transition: native memory only; lets the JVM reach safepoints meanwhile. */
+    MethodHandle regular(Fn fn) {
+        MemorySegment address = find(fn);
+        return address == null ? missing(fn) : LINKER.downcallHandle(address, fn.descriptor());
     }
 
     /**
-     * A symbol older library versions may lack: when absent, the handle throws {@link UnsupportedOperationException}
-     * naming the symbol and the loaded version.
+     * A handle without the thread-state transition that accepts heap segments. It holds off safepoints (and so GC)
+     * for the call's length: for heap memory and short calls only.
      */
-    MethodHandle optional(String symbol, FunctionDescriptor fd, boolean critical) {
-        var found = lookup.find(symbol);
+    MethodHandle critical(Fn fn) {
+        MemorySegment address = find(fn);
+        return address == null ? missing(fn) : Ffm.critical(LINKER, address, fn.descriptor());
+    }
+
+    private MemorySegment find(Fn fn) {
+        var found = lookup.find(fn.symbol());
         if (found.isPresent()) {
-            return critical ? LINKER.downcallHandle(found.get(), fd, CRITICAL) : LINKER.downcallHandle(found.get(), fd);
+            return found.get();
         }
-        var type = fd.toMethodType();
+        if (!fn.required()) {
+            return null;
+        }
+        throw new UnsatisfiedLinkError("symbol " + fn.symbol() + " not found in the loaded " + library);
+    }
+
+    /** A stand-in for an optional symbol the library lacks: throws naming the symbol and the loaded version. */
+    private MethodHandle missing(Fn fn) {
+        var type = fn.descriptor().toMethodType();
         var thrower = MethodHandles.throwException(type.returnType(), UnsupportedOperationException.class)
-                .bindTo(new UnsupportedOperationException(symbol + " is not available in the loaded " + library
-                        + " " + version + "; use the bundled natives or a newer system library"));
+                .bindTo(new UnsupportedOperationException(fn.symbol() + " is not available in the loaded " + library
+                        + "; use the bundled natives or a newer system library"));
         return MethodHandles.dropArguments(thrower, 0, type.parameterList());
     }
 
-    private java.lang.foreign.MemorySegment require(String symbol) {
-        return lookup.find(symbol).orElseThrow(() -> new UnsatisfiedLinkError(
-                "symbol " + symbol + " not found in the loaded " + library + " " + version));
+    /**
+     * The one error idiom of the bindings: {@code catch (Throwable t) { throw Binder.rethrow(t); }}. Unchecked
+     * exceptions and errors pass unchanged (a downcall declares {@code Throwable} but only ever throws those);
+     * anything else would be a bug here and becomes an {@link IllegalStateException}.
+     */
+    static RuntimeException rethrow(Throwable t) {
+        if (t instanceof RuntimeException r) {
+            throw r;
+        }
+        if (t instanceof Error e) {
+            throw e;
+        }
+        throw new IllegalStateException("unexpected checked exception from a downcall", t);
+    }
+
+    /** @return the NUL-terminated UTF-8 string a C function returned ({@code "unknown error"} for NULL) */
+    static String cString(MemorySegment s) {
+        return s.address() == 0 ? "unknown error" : Ffm.string(s.reinterpret(4096));
     }
 }

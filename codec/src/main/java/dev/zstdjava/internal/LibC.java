@@ -1,21 +1,20 @@
 package dev.zstdjava.internal;
 
-import java.lang.foreign.Linker;
+import dev.zstdjava.internal.Binder.Fn;
+
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
 
 import static dev.zstdjava.internal.Binder.PTR;
 import static dev.zstdjava.internal.Binder.SIZE_T;
+import static dev.zstdjava.internal.Binder.rethrow;
 
 /** {@code malloc}/{@code realloc}/{@code free} for scratch buffers that outlive one call and can grow. */
 public final class LibC {
-    private static final Linker LINKER = Linker.nativeLinker();
-    private static final MethodHandle MALLOC = LINKER.downcallHandle(
-            LINKER.defaultLookup().find("malloc").orElseThrow(), Binder.fn(PTR, SIZE_T));
-    private static final MethodHandle REALLOC = LINKER.downcallHandle(
-            LINKER.defaultLookup().find("realloc").orElseThrow(), Binder.fn(PTR, PTR, SIZE_T));
-    private static final MethodHandle FREE = LINKER.downcallHandle(
-            LINKER.defaultLookup().find("free").orElseThrow(), Binder.proc(PTR));
+    private static final Binder B = Binder.libc();
+    private static final MethodHandle MALLOC = B.regular(Fn.of("malloc", PTR, SIZE_T));
+    private static final MethodHandle REALLOC = B.regular(Fn.of("realloc", PTR, PTR, SIZE_T));
+    private static final MethodHandle FREE = B.regular(Fn.ofVoid("free", PTR));
 
     private LibC() {}
 
@@ -27,10 +26,8 @@ public final class LibC {
                 throw new OutOfMemoryError("malloc(" + size + ") failed");
             }
             return p.reinterpret(size);
-        } catch (Error | RuntimeException e) {
-            throw e;
         } catch (Throwable t) {
-            throw new AssertionError(t);
+            throw rethrow(t);
         }
     }
 
@@ -42,10 +39,8 @@ public final class LibC {
                 throw new OutOfMemoryError("realloc(" + size + ") failed");
             }
             return q.reinterpret(size);
-        } catch (Error | RuntimeException e) {
-            throw e;
         } catch (Throwable t) {
-            throw new AssertionError(t);
+            throw rethrow(t);
         }
     }
 
@@ -57,7 +52,7 @@ public final class LibC {
         try {
             FREE.invokeExact(p);
         } catch (Throwable t) {
-            throw new AssertionError(t);
+            throw rethrow(t);
         }
     }
 }

@@ -1,6 +1,7 @@
 package dev.zstdjava.internal;
 
 import dev.zstdjava.NativeLibrary;
+import dev.zstdjava.internal.Binder.Fn;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemoryLayout;
@@ -8,14 +9,13 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.StructLayout;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
-import java.lang.invoke.VarHandle;
 import java.util.List;
 
 import static dev.zstdjava.internal.Binder.INT;
 import static dev.zstdjava.internal.Binder.PTR;
 import static dev.zstdjava.internal.Binder.SIZE_T;
-import static dev.zstdjava.internal.Binder.fn;
-import static dev.zstdjava.internal.Binder.proc;
+import static dev.zstdjava.internal.Binder.cString;
+import static dev.zstdjava.internal.Binder.rethrow;
 
 /**
  * Every liblz4 function this library calls, bound once: the block format ({@code lz4.h}, {@code lz4hc.h}) and the
@@ -32,18 +32,14 @@ import static dev.zstdjava.internal.Binder.proc;
 public final class Lz4Native {
     private Lz4Native() {}
 
-    public static final NativeLibrary LIBRARY;
-    /** The library version as major*10000 + minor*100 + patch. */
-    public static final int VERSION_NUMBER;
-
     /** {@code LZ4_MAX_INPUT_SIZE}: the largest block {@code LZ4_compress*} accepts. */
     public static final int MAX_INPUT_SIZE = 0x7E000000;
     /** {@code LZ4F_VERSION}: the frame API version passed to the context constructors. */
-    public static final int LZ4F_VERSION = 100;
+    private static final int LZ4F_VERSION = 100;
     /** {@code LZ4F_HEADER_SIZE_MAX}. */
-    public static final int LZ4F_HEADER_SIZE_MAX = 19;
+    static final int LZ4F_HEADER_SIZE_MAX = 19;
     /** {@code LZ4F_ERROR_dstMaxSize_tooSmall}. */
-    public static final int LZ4F_ERROR_DST_MAX_SIZE_TOO_SMALL = 11;
+    static final int LZ4F_ERROR_DST_MAX_SIZE_TOO_SMALL = 11;
 
     /** {@code LZ4F_frameInfo_t}, 32 bytes on every 64-bit ABI. */
     public static final StructLayout FRAME_INFO = MemoryLayout.structLayout(
@@ -65,90 +61,90 @@ public final class Lz4Native {
             INT.withName("favorDecSpeed"),
             MemoryLayout.sequenceLayout(3, INT).withName("reserved"));
 
-    private static final VarHandle P_BLOCK_SIZE_ID = prefField("frameInfo", "blockSizeID");
-    private static final VarHandle P_BLOCK_MODE = prefField("frameInfo", "blockMode");
-    private static final VarHandle P_CONTENT_CHECKSUM = prefField("frameInfo", "contentChecksumFlag");
-    private static final VarHandle P_CONTENT_SIZE = prefField("frameInfo", "contentSize");
-    private static final VarHandle P_BLOCK_CHECKSUM = prefField("frameInfo", "blockChecksumFlag");
-    private static final VarHandle P_LEVEL = prefField("compressionLevel");
-    private static final VarHandle P_AUTO_FLUSH = prefField("autoFlush");
-    private static final VarHandle P_FAVOR_DEC_SPEED = prefField("favorDecSpeed");
+    // byte offsets of the preferences fields (plain offsets, not layout VarHandles: those differ between JDKs)
+    private static final long P_BLOCK_SIZE_ID = prefField("frameInfo", "blockSizeID");
+    private static final long P_BLOCK_MODE = prefField("frameInfo", "blockMode");
+    private static final long P_CONTENT_CHECKSUM = prefField("frameInfo", "contentChecksumFlag");
+    private static final long P_CONTENT_SIZE = prefField("frameInfo", "contentSize");
+    private static final long P_BLOCK_CHECKSUM = prefField("frameInfo", "blockChecksumFlag");
+    private static final long P_LEVEL = prefField("compressionLevel");
+    private static final long P_AUTO_FLUSH = prefField("autoFlush");
+    private static final long P_FAVOR_DEC_SPEED = prefField("favorDecSpeed");
 
-    private static VarHandle prefField(String... path) {
+    private static long prefField(String... path) {
         MemoryLayout.PathElement[] p = new MemoryLayout.PathElement[path.length];
         for (int i = 0; i < path.length; i++) {
             p[i] = MemoryLayout.PathElement.groupElement(path[i]);
         }
-        // (segment, long offset) coordinates; fixed at offset 0 so callers pass only the segment
-        return java.lang.invoke.MethodHandles.insertCoordinates(PREFERENCES.varHandle(p), 1, 0L);
+        return PREFERENCES.byteOffset(p);
     }
 
-    static final MethodHandle SIZEOF_STATE, SIZEOF_STATE_HC, INIT_STREAM, INIT_STREAM_HC;
-    static final MethodHandle COMPRESS_FAST, COMPRESS_FAST_H, COMPRESS_HC, COMPRESS_HC_H;
-    static final MethodHandle DECOMPRESS_SAFE, DECOMPRESS_SAFE_H, DECOMPRESS_PARTIAL, DECOMPRESS_PARTIAL_H;
-    static final MethodHandle F_CREATE_CCTX, F_FREE_CCTX, F_CREATE_DCTX, F_FREE_DCTX, F_RESET_DCTX;
-    static final MethodHandle F_COMPRESS_FRAME, F_COMPRESS_FRAME_H, F_COMPRESS_FRAME_BOUND, F_COMPRESS_BOUND;
-    static final MethodHandle F_COMPRESS_BEGIN, F_COMPRESS_UPDATE, F_COMPRESS_UPDATE_H;
-    static final MethodHandle F_FLUSH, F_FLUSH_H, F_COMPRESS_END, F_COMPRESS_END_H;
-    static final MethodHandle F_DECOMPRESS, F_DECOMPRESS_H, F_GET_FRAME_INFO_H, F_GET_ERROR_NAME;
+    private static final Binder B = Binder.load(new NativeLoader.Spec("lz4", "zstdjava.lz4.path",
+            List.of("liblz4.so.1", "liblz4.so", "liblz4.1.dylib", "liblz4.dylib", "lz4.dll", "liblz4.dll"),
+            "LZ4_versionNumber", 10900));
 
-    static {
-        NativeLoader.Loaded lib = NativeLoader.load(new NativeLoader.Spec("lz4", "zstdjava.lz4.path",
-                List.of("liblz4.so.1", "liblz4.so", "liblz4.1.dylib", "liblz4.dylib", "lz4.dll", "liblz4.dll"),
-                "LZ4_versionNumber", 10900));
-        LIBRARY = lib.info();
-        Binder b = new Binder(lib);
-        SIZEOF_STATE = b.critical("LZ4_sizeofState", fn(INT));
-        SIZEOF_STATE_HC = b.critical("LZ4_sizeofStateHC", fn(INT));
-        INIT_STREAM = b.critical("LZ4_initStream", fn(PTR, PTR, SIZE_T));
-        INIT_STREAM_HC = b.critical("LZ4_initStreamHC", fn(PTR, PTR, SIZE_T));
-        // int f(void* state, const char* src, char* dst, int srcSize, int dstCapacity, int accelerationOrLevel)
-        var compressArgs = fn(INT, PTR, PTR, PTR, INT, INT, INT);
-        COMPRESS_FAST = b.bind("LZ4_compress_fast_extState_fastReset", compressArgs);
-        COMPRESS_FAST_H = b.critical("LZ4_compress_fast_extState_fastReset", compressArgs);
-        COMPRESS_HC = b.bind("LZ4_compress_HC_extStateHC_fastReset", compressArgs);
-        COMPRESS_HC_H = b.critical("LZ4_compress_HC_extStateHC_fastReset", compressArgs);
-        var safeArgs = fn(INT, PTR, PTR, INT, INT);
-        DECOMPRESS_SAFE = b.bind("LZ4_decompress_safe", safeArgs);
-        DECOMPRESS_SAFE_H = b.critical("LZ4_decompress_safe", safeArgs);
-        var partialArgs = fn(INT, PTR, PTR, INT, INT, INT);
-        DECOMPRESS_PARTIAL = b.bind("LZ4_decompress_safe_partial", partialArgs);
-        DECOMPRESS_PARTIAL_H = b.critical("LZ4_decompress_safe_partial", partialArgs);
+    // ---- every liblz4 function used, declared once: symbol and signature (all required) ----------------------
+    private static final Fn
+            FN_SIZEOF_STATE = Fn.of("LZ4_sizeofState", INT),
+            FN_SIZEOF_STATE_HC = Fn.of("LZ4_sizeofStateHC", INT),
+            FN_INIT_STREAM = Fn.of("LZ4_initStream", PTR, PTR, SIZE_T),
+            FN_INIT_STREAM_HC = Fn.of("LZ4_initStreamHC", PTR, PTR, SIZE_T),
+            // int f(void* state, const char* src, char* dst, int srcSize, int dstCapacity, int accelerationOrLevel)
+            FN_COMPRESS_FAST = Fn.of("LZ4_compress_fast_extState_fastReset", INT, PTR, PTR, PTR, INT, INT, INT),
+            FN_COMPRESS_HC = Fn.of("LZ4_compress_HC_extStateHC_fastReset", INT, PTR, PTR, PTR, INT, INT, INT),
+            FN_DECOMPRESS_SAFE = Fn.of("LZ4_decompress_safe", INT, PTR, PTR, INT, INT),
+            FN_DECOMPRESS_PARTIAL = Fn.of("LZ4_decompress_safe_partial", INT, PTR, PTR, INT, INT, INT),
+            FN_CREATE_CCTX = Fn.of("LZ4F_createCompressionContext", SIZE_T, PTR, INT),
+            FN_FREE_CCTX = Fn.of("LZ4F_freeCompressionContext", SIZE_T, PTR),
+            FN_CREATE_DCTX = Fn.of("LZ4F_createDecompressionContext", SIZE_T, PTR, INT),
+            FN_FREE_DCTX = Fn.of("LZ4F_freeDecompressionContext", SIZE_T, PTR),
+            FN_RESET_DCTX = Fn.ofVoid("LZ4F_resetDecompressionContext", PTR),
+            // size_t LZ4F_compressFrame_usingCDict(cctx, dst, dstCap, src, srcSize, cdict, prefs): reuses the cctx
+            FN_COMPRESS_FRAME = Fn.of("LZ4F_compressFrame_usingCDict", SIZE_T, PTR, PTR, SIZE_T, PTR, SIZE_T, PTR, PTR),
+            FN_COMPRESS_FRAME_BOUND = Fn.of("LZ4F_compressFrameBound", SIZE_T, SIZE_T, PTR),
+            FN_COMPRESS_BOUND = Fn.of("LZ4F_compressBound", SIZE_T, SIZE_T, PTR),
+            FN_COMPRESS_BEGIN = Fn.of("LZ4F_compressBegin", SIZE_T, PTR, PTR, SIZE_T, PTR),
+            FN_COMPRESS_UPDATE = Fn.of("LZ4F_compressUpdate", SIZE_T, PTR, PTR, SIZE_T, PTR, SIZE_T, PTR),
+            FN_FLUSH = Fn.of("LZ4F_flush", SIZE_T, PTR, PTR, SIZE_T, PTR),
+            FN_COMPRESS_END = Fn.of("LZ4F_compressEnd", SIZE_T, PTR, PTR, SIZE_T, PTR),
+            // size_t LZ4F_decompress(dctx, dst, size_t* dstSize, src, size_t* srcSize, const opts*)
+            FN_DECOMPRESS = Fn.of("LZ4F_decompress", SIZE_T, PTR, PTR, PTR, PTR, PTR, PTR),
+            // size_t LZ4F_getFrameInfo(dctx, LZ4F_frameInfo_t*, src, size_t* srcSize): decodes (and checks) a header
+            FN_GET_FRAME_INFO = Fn.of("LZ4F_getFrameInfo", SIZE_T, PTR, PTR, PTR, PTR),
+            FN_GET_ERROR_NAME = Fn.of("LZ4F_getErrorName", PTR, SIZE_T),
+            FN_VERSION_NUMBER = Fn.of("LZ4_versionNumber", INT);
 
-        F_CREATE_CCTX = b.bind("LZ4F_createCompressionContext", fn(SIZE_T, PTR, INT));
-        F_FREE_CCTX = b.bind("LZ4F_freeCompressionContext", fn(SIZE_T, PTR));
-        F_CREATE_DCTX = b.bind("LZ4F_createDecompressionContext", fn(SIZE_T, PTR, INT));
-        F_FREE_DCTX = b.bind("LZ4F_freeDecompressionContext", fn(SIZE_T, PTR));
-        F_RESET_DCTX = b.critical("LZ4F_resetDecompressionContext", proc(PTR));
-        // size_t LZ4F_compressFrame_usingCDict(cctx, dst, dstCap, src, srcSize, cdict, prefs): reuses the cctx
-        var frameArgs = fn(SIZE_T, PTR, PTR, SIZE_T, PTR, SIZE_T, PTR, PTR);
-        F_COMPRESS_FRAME = b.bind("LZ4F_compressFrame_usingCDict", frameArgs);
-        F_COMPRESS_FRAME_H = b.critical("LZ4F_compressFrame_usingCDict", frameArgs);
-        F_COMPRESS_FRAME_BOUND = b.critical("LZ4F_compressFrameBound", fn(SIZE_T, SIZE_T, PTR));
-        F_COMPRESS_BOUND = b.critical("LZ4F_compressBound", fn(SIZE_T, SIZE_T, PTR));
-        F_COMPRESS_BEGIN = b.critical("LZ4F_compressBegin", fn(SIZE_T, PTR, PTR, SIZE_T, PTR));
-        var updateArgs = fn(SIZE_T, PTR, PTR, SIZE_T, PTR, SIZE_T, PTR);
-        F_COMPRESS_UPDATE = b.bind("LZ4F_compressUpdate", updateArgs);
-        F_COMPRESS_UPDATE_H = b.critical("LZ4F_compressUpdate", updateArgs);
-        var endArgs = fn(SIZE_T, PTR, PTR, SIZE_T, PTR);
-        F_FLUSH = b.bind("LZ4F_flush", endArgs);
-        F_FLUSH_H = b.critical("LZ4F_flush", endArgs);
-        F_COMPRESS_END = b.bind("LZ4F_compressEnd", endArgs);
-        F_COMPRESS_END_H = b.critical("LZ4F_compressEnd", endArgs);
-        // size_t LZ4F_decompress(dctx, dst, size_t* dstSize, src, size_t* srcSize, const opts*)
-        var decompressArgs = fn(SIZE_T, PTR, PTR, PTR, PTR, PTR, PTR);
-        F_DECOMPRESS = b.bind("LZ4F_decompress", decompressArgs);
-        F_DECOMPRESS_H = b.critical("LZ4F_decompress", decompressArgs);
-        // size_t LZ4F_getFrameInfo(dctx, LZ4F_frameInfo_t*, src, size_t* srcSize): decodes (and checks) a header
-        F_GET_FRAME_INFO_H = b.critical("LZ4F_getFrameInfo", fn(SIZE_T, PTR, PTR, PTR, PTR));
-        F_GET_ERROR_NAME = b.critical("LZ4F_getErrorName", fn(PTR, SIZE_T));
-        int v;
+    // ---- the handles: regular (transition, native memory) or critical (heap memory, short calls); ...H = critical --
+    static final MethodHandle SIZEOF_STATE = B.critical(FN_SIZEOF_STATE), SIZEOF_STATE_HC = B.critical(FN_SIZEOF_STATE_HC),
+            INIT_STREAM = B.critical(FN_INIT_STREAM), INIT_STREAM_HC = B.critical(FN_INIT_STREAM_HC);
+    static final MethodHandle COMPRESS_FAST = B.regular(FN_COMPRESS_FAST), COMPRESS_FAST_H = B.critical(FN_COMPRESS_FAST),
+            COMPRESS_HC = B.regular(FN_COMPRESS_HC), COMPRESS_HC_H = B.critical(FN_COMPRESS_HC);
+    static final MethodHandle DECOMPRESS_SAFE = B.regular(FN_DECOMPRESS_SAFE),
+            DECOMPRESS_SAFE_H = B.critical(FN_DECOMPRESS_SAFE), DECOMPRESS_PARTIAL = B.regular(FN_DECOMPRESS_PARTIAL),
+            DECOMPRESS_PARTIAL_H = B.critical(FN_DECOMPRESS_PARTIAL);
+    static final MethodHandle F_CREATE_CCTX = B.regular(FN_CREATE_CCTX), F_FREE_CCTX = B.regular(FN_FREE_CCTX),
+            F_CREATE_DCTX = B.regular(FN_CREATE_DCTX), F_FREE_DCTX = B.regular(FN_FREE_DCTX),
+            F_RESET_DCTX = B.critical(FN_RESET_DCTX);
+    static final MethodHandle F_COMPRESS_FRAME = B.regular(FN_COMPRESS_FRAME),
+            F_COMPRESS_FRAME_H = B.critical(FN_COMPRESS_FRAME),
+            F_COMPRESS_FRAME_BOUND = B.critical(FN_COMPRESS_FRAME_BOUND), F_COMPRESS_BOUND = B.critical(FN_COMPRESS_BOUND);
+    static final MethodHandle F_COMPRESS_BEGIN = B.critical(FN_COMPRESS_BEGIN),
+            F_COMPRESS_UPDATE = B.regular(FN_COMPRESS_UPDATE), F_COMPRESS_UPDATE_H = B.critical(FN_COMPRESS_UPDATE);
+    static final MethodHandle F_FLUSH = B.regular(FN_FLUSH), F_FLUSH_H = B.critical(FN_FLUSH),
+            F_COMPRESS_END = B.regular(FN_COMPRESS_END), F_COMPRESS_END_H = B.critical(FN_COMPRESS_END);
+    static final MethodHandle F_DECOMPRESS = B.regular(FN_DECOMPRESS), F_DECOMPRESS_H = B.critical(FN_DECOMPRESS),
+            F_GET_FRAME_INFO_H = B.critical(FN_GET_FRAME_INFO), F_GET_ERROR_NAME = B.critical(FN_GET_ERROR_NAME);
+
+    public static final NativeLibrary LIBRARY = B.info();
+    /** The library version as major*10000 + minor*100 + patch. */
+    static final int VERSION_NUMBER = versionNumber(B.critical(FN_VERSION_NUMBER));
+
+    private static int versionNumber(MethodHandle h) {
         try {
-            v = (int) b.critical("LZ4_versionNumber", fn(INT)).invokeExact();
+            return (int) h.invokeExact();
         } catch (Throwable t) {
-            throw new ExceptionInInitializerError(t);
+            throw rethrow(t);
         }
-        VERSION_NUMBER = v;
     }
 
     /** Calls below this many bytes of work use the critical form even on native memory (no thread transition). */
@@ -161,11 +157,6 @@ public final class Lz4Native {
      * compressors scale it down for the slower HC levels.
      */
     public static final long HEAP_CRITICAL_LIMIT = Bounds.HEAP_CRITICAL_LIMIT;
-
-    /** @return true when the call may use the critical form: heap memory, or little work */
-    public static boolean critical(MemorySegment a, MemorySegment b, long work) {
-        return work < CRITICAL_LIMIT || !a.isNative() || !b.isNative();
-    }
 
     /** @return the heap work limit for compression at a GLIDE-style lz4 level (smaller for slower HC levels) */
     public static long heapLimit(int level) {
@@ -330,19 +321,19 @@ public final class Lz4Native {
                                    boolean blockChecksum, boolean contentChecksum, long contentSize,
                                    boolean autoFlush, boolean favorDecompressionSpeed) {
         prefs.fill((byte) 0);
-        P_BLOCK_SIZE_ID.set(prefs, blockSizeId);
-        P_BLOCK_MODE.set(prefs, blockIndependent ? 1 : 0);
-        P_CONTENT_CHECKSUM.set(prefs, contentChecksum ? 1 : 0);
-        P_CONTENT_SIZE.set(prefs, contentSize);
-        P_BLOCK_CHECKSUM.set(prefs, blockChecksum ? 1 : 0);
-        P_LEVEL.set(prefs, level);
-        P_AUTO_FLUSH.set(prefs, autoFlush ? 1 : 0);
-        P_FAVOR_DEC_SPEED.set(prefs, favorDecompressionSpeed ? 1 : 0);
+        prefs.set(ValueLayout.JAVA_INT, P_BLOCK_SIZE_ID, blockSizeId);
+        prefs.set(ValueLayout.JAVA_INT, P_BLOCK_MODE, blockIndependent ? 1 : 0);
+        prefs.set(ValueLayout.JAVA_INT, P_CONTENT_CHECKSUM, contentChecksum ? 1 : 0);
+        prefs.set(ValueLayout.JAVA_LONG, P_CONTENT_SIZE, contentSize);
+        prefs.set(ValueLayout.JAVA_INT, P_BLOCK_CHECKSUM, blockChecksum ? 1 : 0);
+        prefs.set(ValueLayout.JAVA_INT, P_LEVEL, level);
+        prefs.set(ValueLayout.JAVA_INT, P_AUTO_FLUSH, autoFlush ? 1 : 0);
+        prefs.set(ValueLayout.JAVA_INT, P_FAVOR_DEC_SPEED, favorDecompressionSpeed ? 1 : 0);
     }
 
     /** Sets the declared content size of a {@link #PREFERENCES} segment (0 = not declared). */
     public static void preferencesContentSize(MemorySegment prefs, long contentSize) {
-        P_CONTENT_SIZE.set(prefs, contentSize);
+        prefs.set(ValueLayout.JAVA_LONG, P_CONTENT_SIZE, contentSize);
     }
 
     // ---- frame format: compression -------------------------------------------------------------------------------
@@ -470,19 +461,9 @@ public final class Lz4Native {
     public static String errorName(long code) {
         try {
             MemorySegment s = (MemorySegment) F_GET_ERROR_NAME.invokeExact(code);
-            return s.address() == 0 ? "unknown error" : s.reinterpret(4096).getString(0);
+            return cString(s);
         } catch (Throwable t) {
             throw rethrow(t);
         }
-    }
-
-    static RuntimeException rethrow(Throwable t) {
-        if (t instanceof RuntimeException r) {
-            throw r;
-        }
-        if (t instanceof Error e) {
-            throw e;
-        }
-        throw new IllegalStateException(t);
     }
 }

@@ -1,6 +1,7 @@
 package dev.zstdjava.internal;
 
 import dev.zstdjava.NativeLibrary;
+import dev.zstdjava.internal.Binder.Fn;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemoryLayout;
@@ -13,7 +14,8 @@ import java.util.List;
 import static dev.zstdjava.internal.Binder.INT;
 import static dev.zstdjava.internal.Binder.PTR;
 import static dev.zstdjava.internal.Binder.SIZE_T;
-import static dev.zstdjava.internal.Binder.fn;
+import static dev.zstdjava.internal.Binder.cString;
+import static dev.zstdjava.internal.Binder.rethrow;
 
 /**
  * Every libzstd function this library calls, bound once. Functions that move data come in two forms: {@code ...H}
@@ -25,10 +27,6 @@ import static dev.zstdjava.internal.Binder.fn;
  */
 public final class ZstdNative {
     private ZstdNative() {}
-
-    public static final NativeLibrary LIBRARY;
-    /** The library version as major*10000 + minor*100 + patch. */
-    public static final int VERSION_NUMBER;
 
     // ZSTD_cParameter
     public static final int C_COMPRESSION_LEVEL = 100;
@@ -54,8 +52,8 @@ public final class ZstdNative {
     public static final int E_FLUSH = 1;
     public static final int E_END = 2;
     // ZSTD_dictLoadMethod_e, ZSTD_dictContentType_e
-    public static final int DLM_BY_COPY = 0;
-    public static final int DCT_RAW_CONTENT = 1;
+    private static final int DLM_BY_COPY = 0;
+    private static final int DCT_RAW_CONTENT = 1;
 
     /** {@code ZSTD_compressionParameters}: seven 32-bit fields, passed by value. */
     private static final StructLayout C_PARAMS = MemoryLayout.structLayout(
@@ -86,90 +84,103 @@ public final class ZstdNative {
     private static final StructLayout BOUNDS = MemoryLayout.structLayout(
             SIZE_T.withName("error"), INT.withName("lowerBound"), INT.withName("upperBound"));
 
-    static final MethodHandle CREATE_CCTX, FREE_CCTX, CREATE_DCTX, FREE_DCTX;
-    static final MethodHandle CCTX_SET_PARAMETER, CCTX_RESET, DCTX_SET_PARAMETER, DCTX_RESET;
-    static final MethodHandle COMPRESS2, COMPRESS2_H, DECOMPRESS_DCTX, DECOMPRESS_DCTX_H;
-    static final MethodHandle COMPRESS_STREAM2_SIMPLE, COMPRESS_STREAM2_SIMPLE_H;
-    static final MethodHandle DECOMPRESS_STREAM_SIMPLE, DECOMPRESS_STREAM_SIMPLE_H;
-    static final MethodHandle GET_FRAME_CONTENT_SIZE_H, FIND_DECOMPRESSED_SIZE_H, FIND_FRAME_COMPRESSED_SIZE_H;
-    static final MethodHandle DECOMPRESS_BOUND_H;
-    static final MethodHandle IS_ERROR, GET_ERROR_CODE, GET_ERROR_NAME;
-    static final MethodHandle MIN_C_LEVEL, MAX_C_LEVEL, DEFAULT_C_LEVEL, C_PARAM_GET_BOUNDS, D_PARAM_GET_BOUNDS;
-    static final MethodHandle C_STREAM_IN_SIZE, C_STREAM_OUT_SIZE, D_STREAM_IN_SIZE, D_STREAM_OUT_SIZE;
-    static final MethodHandle CREATE_CDICT, CREATE_CDICT_ADVANCED, GET_CPARAMS, FREE_CDICT;
-    static final MethodHandle CREATE_DDICT, CREATE_DDICT_ADVANCED, FREE_DDICT;
-    static final MethodHandle CCTX_REF_CDICT, DCTX_REF_DDICT;
-    static final MethodHandle GET_DICT_ID_FROM_FRAME_H, GET_DICT_ID_FROM_DICT_H;
-    static final MethodHandle ZDICT_TRAIN, ZDICT_OPTIMIZE_FAST_COVER, ZDICT_IS_ERROR, ZDICT_GET_ERROR_NAME, ZDICT_GET_DICT_HEADER_SIZE;
+    private static final Binder B = Binder.load(new NativeLoader.Spec("zstd", "zstdjava.zstd.path",
+            List.of("libzstd.so.1", "libzstd.so", "libzstd.1.dylib", "libzstd.dylib", "zstd.dll", "libzstd.dll"),
+            "ZSTD_versionNumber", 10400));
 
-    static {
-        NativeLoader.Loaded lib = NativeLoader.load(new NativeLoader.Spec("zstd", "zstdjava.zstd.path",
-                List.of("libzstd.so.1", "libzstd.so", "libzstd.1.dylib", "libzstd.dylib", "zstd.dll", "libzstd.dll"),
-                "ZSTD_versionNumber", 10400));
-        LIBRARY = lib.info();
-        Binder b = new Binder(lib);
-        CREATE_CCTX = b.bind("ZSTD_createCCtx", fn(PTR));
-        FREE_CCTX = b.bind("ZSTD_freeCCtx", fn(SIZE_T, PTR));
-        CREATE_DCTX = b.bind("ZSTD_createDCtx", fn(PTR));
-        FREE_DCTX = b.bind("ZSTD_freeDCtx", fn(SIZE_T, PTR));
-        CCTX_SET_PARAMETER = b.critical("ZSTD_CCtx_setParameter", fn(SIZE_T, PTR, INT, INT));
-        CCTX_RESET = b.critical("ZSTD_CCtx_reset", fn(SIZE_T, PTR, INT));
-        DCTX_SET_PARAMETER = b.critical("ZSTD_DCtx_setParameter", fn(SIZE_T, PTR, INT, INT));
-        DCTX_RESET = b.critical("ZSTD_DCtx_reset", fn(SIZE_T, PTR, INT));
-        var fiveArgs = fn(SIZE_T, PTR, PTR, SIZE_T, PTR, SIZE_T);
-        COMPRESS2 = b.bind("ZSTD_compress2", fiveArgs);
-        COMPRESS2_H = b.critical("ZSTD_compress2", fiveArgs);
-        DECOMPRESS_DCTX = b.bind("ZSTD_decompressDCtx", fiveArgs);
-        DECOMPRESS_DCTX_H = b.critical("ZSTD_decompressDCtx", fiveArgs);
-        var simpleArgs = fn(SIZE_T, PTR, PTR, SIZE_T, PTR, PTR, SIZE_T, PTR);
-        var cSimpleArgs = fn(SIZE_T, PTR, PTR, SIZE_T, PTR, PTR, SIZE_T, PTR, INT);
-        COMPRESS_STREAM2_SIMPLE = b.optional("ZSTD_compressStream2_simpleArgs", cSimpleArgs, false);
-        COMPRESS_STREAM2_SIMPLE_H = b.optional("ZSTD_compressStream2_simpleArgs", cSimpleArgs, true);
-        DECOMPRESS_STREAM_SIMPLE = b.optional("ZSTD_decompressStream_simpleArgs", simpleArgs, false);
-        DECOMPRESS_STREAM_SIMPLE_H = b.optional("ZSTD_decompressStream_simpleArgs", simpleArgs, true);
-        GET_FRAME_CONTENT_SIZE_H = b.critical("ZSTD_getFrameContentSize", fn(SIZE_T, PTR, SIZE_T));
-        FIND_DECOMPRESSED_SIZE_H = b.critical("ZSTD_findDecompressedSize", fn(SIZE_T, PTR, SIZE_T));
-        FIND_FRAME_COMPRESSED_SIZE_H = b.critical("ZSTD_findFrameCompressedSize", fn(SIZE_T, PTR, SIZE_T));
-        DECOMPRESS_BOUND_H = b.optional("ZSTD_decompressBound", fn(SIZE_T, PTR, SIZE_T), true);
-        IS_ERROR = b.critical("ZSTD_isError", fn(INT, SIZE_T));
-        GET_ERROR_CODE = b.critical("ZSTD_getErrorCode", fn(INT, SIZE_T));
-        GET_ERROR_NAME = b.critical("ZSTD_getErrorName", fn(PTR, SIZE_T));
-        MIN_C_LEVEL = b.critical("ZSTD_minCLevel", fn(INT));
-        MAX_C_LEVEL = b.critical("ZSTD_maxCLevel", fn(INT));
-        DEFAULT_C_LEVEL = b.optional("ZSTD_defaultCLevel", fn(INT), true);
-        C_PARAM_GET_BOUNDS = b.critical("ZSTD_cParam_getBounds", fn(BOUNDS, INT));
-        D_PARAM_GET_BOUNDS = b.critical("ZSTD_dParam_getBounds", fn(BOUNDS, INT));
-        C_STREAM_IN_SIZE = b.critical("ZSTD_CStreamInSize", fn(SIZE_T));
-        C_STREAM_OUT_SIZE = b.critical("ZSTD_CStreamOutSize", fn(SIZE_T));
-        D_STREAM_IN_SIZE = b.critical("ZSTD_DStreamInSize", fn(SIZE_T));
-        D_STREAM_OUT_SIZE = b.critical("ZSTD_DStreamOutSize", fn(SIZE_T));
-        CREATE_CDICT = b.bind("ZSTD_createCDict", fn(PTR, PTR, SIZE_T, INT));
-        GET_CPARAMS = b.optional("ZSTD_getCParams", fn(C_PARAMS, INT, ValueLayout.JAVA_LONG, SIZE_T), true);
-        CREATE_CDICT_ADVANCED = b.optional("ZSTD_createCDict_advanced",
-                fn(PTR, PTR, SIZE_T, INT, INT, C_PARAMS, CUSTOM_MEM), false);
-        FREE_CDICT = b.bind("ZSTD_freeCDict", fn(SIZE_T, PTR));
-        CREATE_DDICT = b.bind("ZSTD_createDDict", fn(PTR, PTR, SIZE_T));
-        CREATE_DDICT_ADVANCED = b.optional("ZSTD_createDDict_advanced",
-                fn(PTR, PTR, SIZE_T, INT, INT, CUSTOM_MEM), false);
-        FREE_DDICT = b.bind("ZSTD_freeDDict", fn(SIZE_T, PTR));
-        CCTX_REF_CDICT = b.critical("ZSTD_CCtx_refCDict", fn(SIZE_T, PTR, PTR));
-        DCTX_REF_DDICT = b.critical("ZSTD_DCtx_refDDict", fn(SIZE_T, PTR, PTR));
-        GET_DICT_ID_FROM_FRAME_H = b.critical("ZSTD_getDictID_fromFrame", fn(INT, PTR, SIZE_T));
-        GET_DICT_ID_FROM_DICT_H = b.critical("ZSTD_getDictID_fromDict", fn(INT, PTR, SIZE_T));
-        ZDICT_TRAIN = b.bind("ZDICT_trainFromBuffer", fn(SIZE_T, PTR, SIZE_T, PTR, PTR, INT));
-        ZDICT_OPTIMIZE_FAST_COVER = b.optional("ZDICT_optimizeTrainFromBuffer_fastCover",
-                fn(SIZE_T, PTR, SIZE_T, PTR, PTR, INT, PTR), false);
-        ZDICT_IS_ERROR = b.critical("ZDICT_isError", fn(INT, SIZE_T));
-        ZDICT_GET_DICT_HEADER_SIZE = b.critical("ZDICT_getDictHeaderSize", fn(SIZE_T, PTR, SIZE_T));
-        ZDICT_GET_ERROR_NAME = b.critical("ZDICT_getErrorName", fn(PTR, SIZE_T));
-        int v;
-        try {
-            v = (int) b.critical("ZSTD_versionNumber", fn(INT)).invokeExact();
-        } catch (Throwable t) {
-            throw new ExceptionInInitializerError(t);
-        }
-        VERSION_NUMBER = v;
-    }
+    // ---- every libzstd function used, declared once: symbol, signature, optional (missing before some version) --
+    private static final Fn
+            FN_CREATE_CCTX = Fn.of("ZSTD_createCCtx", PTR),
+            FN_FREE_CCTX = Fn.of("ZSTD_freeCCtx", SIZE_T, PTR),
+            FN_CREATE_DCTX = Fn.of("ZSTD_createDCtx", PTR),
+            FN_FREE_DCTX = Fn.of("ZSTD_freeDCtx", SIZE_T, PTR),
+            FN_CCTX_SET_PARAMETER = Fn.of("ZSTD_CCtx_setParameter", SIZE_T, PTR, INT, INT),
+            FN_CCTX_RESET = Fn.of("ZSTD_CCtx_reset", SIZE_T, PTR, INT),
+            FN_DCTX_SET_PARAMETER = Fn.of("ZSTD_DCtx_setParameter", SIZE_T, PTR, INT, INT),
+            FN_DCTX_RESET = Fn.of("ZSTD_DCtx_reset", SIZE_T, PTR, INT),
+            FN_COMPRESS2 = Fn.of("ZSTD_compress2", SIZE_T, PTR, PTR, SIZE_T, PTR, SIZE_T),
+            FN_DECOMPRESS_DCTX = Fn.of("ZSTD_decompressDCtx", SIZE_T, PTR, PTR, SIZE_T, PTR, SIZE_T),
+            FN_COMPRESS_STREAM2_SIMPLE = Fn.of("ZSTD_compressStream2_simpleArgs",
+                    SIZE_T, PTR, PTR, SIZE_T, PTR, PTR, SIZE_T, PTR, INT).optional(),
+            FN_DECOMPRESS_STREAM_SIMPLE = Fn.of("ZSTD_decompressStream_simpleArgs",
+                    SIZE_T, PTR, PTR, SIZE_T, PTR, PTR, SIZE_T, PTR).optional(),
+            FN_GET_FRAME_CONTENT_SIZE = Fn.of("ZSTD_getFrameContentSize", SIZE_T, PTR, SIZE_T),
+            FN_FIND_DECOMPRESSED_SIZE = Fn.of("ZSTD_findDecompressedSize", SIZE_T, PTR, SIZE_T),
+            FN_FIND_FRAME_COMPRESSED_SIZE = Fn.of("ZSTD_findFrameCompressedSize", SIZE_T, PTR, SIZE_T),
+            FN_DECOMPRESS_BOUND = Fn.of("ZSTD_decompressBound", SIZE_T, PTR, SIZE_T).optional(),
+            FN_GET_ERROR_CODE = Fn.of("ZSTD_getErrorCode", INT, SIZE_T),
+            FN_GET_ERROR_NAME = Fn.of("ZSTD_getErrorName", PTR, SIZE_T),
+            FN_MIN_C_LEVEL = Fn.of("ZSTD_minCLevel", INT),
+            FN_MAX_C_LEVEL = Fn.of("ZSTD_maxCLevel", INT),
+            FN_DEFAULT_C_LEVEL = Fn.of("ZSTD_defaultCLevel", INT).optional(),
+            FN_C_PARAM_GET_BOUNDS = Fn.of("ZSTD_cParam_getBounds", BOUNDS, INT),
+            FN_D_PARAM_GET_BOUNDS = Fn.of("ZSTD_dParam_getBounds", BOUNDS, INT),
+            FN_C_STREAM_IN_SIZE = Fn.of("ZSTD_CStreamInSize", SIZE_T),
+            FN_C_STREAM_OUT_SIZE = Fn.of("ZSTD_CStreamOutSize", SIZE_T),
+            FN_D_STREAM_IN_SIZE = Fn.of("ZSTD_DStreamInSize", SIZE_T),
+            FN_D_STREAM_OUT_SIZE = Fn.of("ZSTD_DStreamOutSize", SIZE_T),
+            FN_CREATE_CDICT = Fn.of("ZSTD_createCDict", PTR, PTR, SIZE_T, INT),
+            FN_GET_CPARAMS = Fn.of("ZSTD_getCParams", C_PARAMS, INT, ValueLayout.JAVA_LONG, SIZE_T).optional(),
+            FN_CREATE_CDICT_ADVANCED = Fn.of("ZSTD_createCDict_advanced",
+                    PTR, PTR, SIZE_T, INT, INT, C_PARAMS, CUSTOM_MEM).optional(),
+            FN_FREE_CDICT = Fn.of("ZSTD_freeCDict", SIZE_T, PTR),
+            FN_CREATE_DDICT = Fn.of("ZSTD_createDDict", PTR, PTR, SIZE_T),
+            FN_CREATE_DDICT_ADVANCED = Fn.of("ZSTD_createDDict_advanced",
+                    PTR, PTR, SIZE_T, INT, INT, CUSTOM_MEM).optional(),
+            FN_FREE_DDICT = Fn.of("ZSTD_freeDDict", SIZE_T, PTR),
+            FN_CCTX_REF_CDICT = Fn.of("ZSTD_CCtx_refCDict", SIZE_T, PTR, PTR),
+            FN_DCTX_REF_DDICT = Fn.of("ZSTD_DCtx_refDDict", SIZE_T, PTR, PTR),
+            FN_GET_DICT_ID_FROM_FRAME = Fn.of("ZSTD_getDictID_fromFrame", INT, PTR, SIZE_T),
+            FN_GET_DICT_ID_FROM_DICT = Fn.of("ZSTD_getDictID_fromDict", INT, PTR, SIZE_T),
+            FN_ZDICT_TRAIN = Fn.of("ZDICT_trainFromBuffer", SIZE_T, PTR, SIZE_T, PTR, PTR, INT),
+            FN_ZDICT_OPTIMIZE_FAST_COVER = Fn.of("ZDICT_optimizeTrainFromBuffer_fastCover",
+                    SIZE_T, PTR, SIZE_T, PTR, PTR, INT, PTR).optional(),
+            FN_ZDICT_IS_ERROR = Fn.of("ZDICT_isError", INT, SIZE_T),
+            FN_ZDICT_GET_DICT_HEADER_SIZE = Fn.of("ZDICT_getDictHeaderSize", SIZE_T, PTR, SIZE_T),
+            FN_ZDICT_GET_ERROR_NAME = Fn.of("ZDICT_getErrorName", PTR, SIZE_T),
+            FN_VERSION_NUMBER = Fn.of("ZSTD_versionNumber", INT);
+
+    // ---- the handles: regular (transition, native memory) or critical (heap memory, short calls); ...H = critical --
+    static final MethodHandle CREATE_CCTX = B.regular(FN_CREATE_CCTX), FREE_CCTX = B.regular(FN_FREE_CCTX),
+            CREATE_DCTX = B.regular(FN_CREATE_DCTX), FREE_DCTX = B.regular(FN_FREE_DCTX);
+    static final MethodHandle CCTX_SET_PARAMETER = B.critical(FN_CCTX_SET_PARAMETER),
+            CCTX_RESET = B.critical(FN_CCTX_RESET), DCTX_SET_PARAMETER = B.critical(FN_DCTX_SET_PARAMETER),
+            DCTX_RESET = B.critical(FN_DCTX_RESET);
+    static final MethodHandle COMPRESS2 = B.regular(FN_COMPRESS2), COMPRESS2_H = B.critical(FN_COMPRESS2),
+            DECOMPRESS_DCTX = B.regular(FN_DECOMPRESS_DCTX), DECOMPRESS_DCTX_H = B.critical(FN_DECOMPRESS_DCTX);
+    static final MethodHandle COMPRESS_STREAM2_SIMPLE = B.regular(FN_COMPRESS_STREAM2_SIMPLE),
+            COMPRESS_STREAM2_SIMPLE_H = B.critical(FN_COMPRESS_STREAM2_SIMPLE),
+            DECOMPRESS_STREAM_SIMPLE = B.regular(FN_DECOMPRESS_STREAM_SIMPLE),
+            DECOMPRESS_STREAM_SIMPLE_H = B.critical(FN_DECOMPRESS_STREAM_SIMPLE);
+    static final MethodHandle GET_FRAME_CONTENT_SIZE_H = B.critical(FN_GET_FRAME_CONTENT_SIZE),
+            FIND_DECOMPRESSED_SIZE_H = B.critical(FN_FIND_DECOMPRESSED_SIZE),
+            FIND_FRAME_COMPRESSED_SIZE_H = B.critical(FN_FIND_FRAME_COMPRESSED_SIZE),
+            DECOMPRESS_BOUND_H = B.critical(FN_DECOMPRESS_BOUND);
+    static final MethodHandle GET_ERROR_CODE = B.critical(FN_GET_ERROR_CODE),
+            GET_ERROR_NAME = B.critical(FN_GET_ERROR_NAME);
+    static final MethodHandle MIN_C_LEVEL = B.critical(FN_MIN_C_LEVEL), MAX_C_LEVEL = B.critical(FN_MAX_C_LEVEL),
+            DEFAULT_C_LEVEL = B.critical(FN_DEFAULT_C_LEVEL), C_PARAM_GET_BOUNDS = B.critical(FN_C_PARAM_GET_BOUNDS),
+            D_PARAM_GET_BOUNDS = B.critical(FN_D_PARAM_GET_BOUNDS);
+    static final MethodHandle C_STREAM_IN_SIZE = B.critical(FN_C_STREAM_IN_SIZE),
+            C_STREAM_OUT_SIZE = B.critical(FN_C_STREAM_OUT_SIZE), D_STREAM_IN_SIZE = B.critical(FN_D_STREAM_IN_SIZE),
+            D_STREAM_OUT_SIZE = B.critical(FN_D_STREAM_OUT_SIZE);
+    static final MethodHandle CREATE_CDICT = B.regular(FN_CREATE_CDICT), GET_CPARAMS = B.critical(FN_GET_CPARAMS),
+            CREATE_CDICT_ADVANCED = B.regular(FN_CREATE_CDICT_ADVANCED), FREE_CDICT = B.regular(FN_FREE_CDICT);
+    static final MethodHandle CREATE_DDICT = B.regular(FN_CREATE_DDICT),
+            CREATE_DDICT_ADVANCED = B.regular(FN_CREATE_DDICT_ADVANCED), FREE_DDICT = B.regular(FN_FREE_DDICT);
+    static final MethodHandle CCTX_REF_CDICT = B.critical(FN_CCTX_REF_CDICT),
+            DCTX_REF_DDICT = B.critical(FN_DCTX_REF_DDICT);
+    static final MethodHandle GET_DICT_ID_FROM_FRAME_H = B.critical(FN_GET_DICT_ID_FROM_FRAME),
+            GET_DICT_ID_FROM_DICT_H = B.critical(FN_GET_DICT_ID_FROM_DICT);
+    static final MethodHandle ZDICT_TRAIN = B.regular(FN_ZDICT_TRAIN),
+            ZDICT_OPTIMIZE_FAST_COVER = B.regular(FN_ZDICT_OPTIMIZE_FAST_COVER),
+            ZDICT_IS_ERROR = B.critical(FN_ZDICT_IS_ERROR),
+            ZDICT_GET_DICT_HEADER_SIZE = B.critical(FN_ZDICT_GET_DICT_HEADER_SIZE),
+            ZDICT_GET_ERROR_NAME = B.critical(FN_ZDICT_GET_ERROR_NAME);
+
+    public static final NativeLibrary LIBRARY = B.info();
+    /** The library version as major*10000 + minor*100 + patch. */
+    static final int VERSION_NUMBER = intConstant(B.critical(FN_VERSION_NUMBER));
 
     /** Calls below this many bytes of work use the critical form even on native memory (no thread transition). */
     public static final long CRITICAL_LIMIT = 16 * 1024;
@@ -197,10 +208,8 @@ public final class ZstdNative {
                 throw new OutOfMemoryError("ZSTD_createCCtx returned NULL");
             }
             return p;
-        } catch (Error | RuntimeException e) {
-            throw e;
         } catch (Throwable t) {
-            throw new AssertionError(t);
+            throw rethrow(t);
         }
     }
 
@@ -208,7 +217,7 @@ public final class ZstdNative {
         try {
             long ignored = (long) FREE_CCTX.invokeExact(cctx);
         } catch (Throwable t) {
-            throw new AssertionError(t);
+            throw rethrow(t);
         }
     }
 
@@ -219,10 +228,8 @@ public final class ZstdNative {
                 throw new OutOfMemoryError("ZSTD_createDCtx returned NULL");
             }
             return p;
-        } catch (Error | RuntimeException e) {
-            throw e;
         } catch (Throwable t) {
-            throw new AssertionError(t);
+            throw rethrow(t);
         }
     }
 
@@ -230,7 +237,7 @@ public final class ZstdNative {
         try {
             long ignored = (long) FREE_DCTX.invokeExact(dctx);
         } catch (Throwable t) {
-            throw new AssertionError(t);
+            throw rethrow(t);
         }
     }
 
@@ -467,7 +474,7 @@ public final class ZstdNative {
     public static String zdictErrorName(long code) {
         try {
             MemorySegment s = (MemorySegment) ZDICT_GET_ERROR_NAME.invokeExact(code);
-            return s.address() == 0 ? "unknown error" : s.reinterpret(4096).getString(0);
+            return cString(s);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -522,7 +529,7 @@ public final class ZstdNative {
     public static String errorName(long code) {
         try {
             MemorySegment s = (MemorySegment) GET_ERROR_NAME.invokeExact(code);
-            return s.address() == 0 ? "unknown error" : s.reinterpret(4096).getString(0);
+            return cString(s);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -583,15 +590,5 @@ public final class ZstdNative {
         } catch (Throwable t) {
             throw rethrow(t);
         }
-    }
-
-    static RuntimeException rethrow(Throwable t) {
-        if (t instanceof RuntimeException r) {
-            throw r;
-        }
-        if (t instanceof Error e) {
-            throw e;
-        }
-        throw new IllegalStateException(t);
     }
 }
