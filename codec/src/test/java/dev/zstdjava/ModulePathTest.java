@@ -3,6 +3,7 @@ package dev.zstdjava;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.File;
 import java.net.URL;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,22 +27,17 @@ class ModulePathTest {
         if (nativesRoot.startsWith("file:")) { // inside a jar: file:/...jar!/
             nativesRoot = nativesRoot.substring(5, nativesRoot.length() - 2);
         }
-        Path main = dir.resolve("Main.java");
-        Files.writeString(main, """
-                public class Main {
-                    public static void main(String[] a) {
-                        if (!dev.zstdjava.zstd.Zstd.class.getModule().isNamed()) throw new AssertionError("not a module");
-                        byte[] data = "module path ".repeat(50).getBytes();
-                        byte[] back = dev.zstdjava.zstd.Zstd.decompress(dev.zstdjava.zstd.Zstd.compress(data));
-                        System.out.println(java.util.Arrays.equals(data, back) + " " + dev.zstdjava.zstd.Zstd.library().version()
-                                + " " + dev.zstdjava.zstd.Zstd.class.getModule().getName());
-                    }
-                }
-                """);
+        // the main class, precompiled (runtimes without jdk.compiler cannot run a source file), copied alone
+        String mainClass = modulecheck.ZstdMain.class.getName();
+        Path classFile = Path.of(modulecheck.ZstdMain.class.getProtectionDomain().getCodeSource().getLocation().toURI())
+                .resolve(mainClass.replace('.', '/') + ".class");
+        Path copy = dir.resolve(mainClass.replace('.', '/') + ".class");
+        Files.createDirectories(copy.getParent());
+        Files.copy(classFile, copy);
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         Process p = new ProcessBuilder(java, "--module-path", codecClasses.toString(),
                 "--add-modules", "dev.zstdjava.codec", "--enable-native-access=dev.zstdjava.codec",
-                "-cp", nativesRoot, main.toString()).start();
+                "-cp", dir + File.pathSeparator + nativesRoot, mainClass).start();
         String out = new String(p.getInputStream().readAllBytes()).trim();
         String err = new String(p.getErrorStream().readAllBytes());
         assertTrue(p.waitFor(60, TimeUnit.SECONDS));

@@ -37,27 +37,18 @@ class ModulePathTest {
             }
         }
         assertNotNull(nativesRoot, "natives on the test class path");
-        Path main = dir.resolve("Main.java");
-        Files.writeString(main, """
-                import dev.zstdjava.lettuce.*;
-                public class Main {
-                    public static void main(String[] a) {
-                        if (!CompressingCodec.class.getModule().isNamed()) throw new AssertionError("not a module");
-                        var codec = CompressingCodec.wrap(io.lettuce.core.codec.StringCodec.UTF8, CompressionConfig.defaults());
-                        String v = "module path ".repeat(100);
-                        var buf = io.netty.buffer.Unpooled.directBuffer();
-                        codec.encodeValue(v, buf);
-                        String back = codec.decodeValue(buf.nioBuffer());
-                        System.out.println(v.equals(back) + " " + (buf.readableBytes() < v.length()) + " "
-                                + CompressingCodec.class.getModule().getName());
-                    }
-                }
-                """);
+        // the main class, precompiled (runtimes without jdk.compiler cannot run a source file), copied alone
+        String mainClass = modulecheck.LettuceMain.class.getName();
+        Path classFile = Path.of(modulecheck.LettuceMain.class.getProtectionDomain().getCodeSource().getLocation().toURI())
+                .resolve(mainClass.replace('.', '/') + ".class");
+        Path copy = dir.resolve(mainClass.replace('.', '/') + ".class");
+        Files.createDirectories(copy.getParent());
+        Files.copy(classFile, copy);
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         Process p = new ProcessBuilder(java, "--module-path", String.join(File.pathSeparator, modulePath),
                 "--add-modules", "dev.zstdjava.lettuce",
                 "--enable-native-access=dev.zstdjava.codec,dev.zstdjava.lettuce",
-                "-cp", nativesRoot, main.toString()).start();
+                "-cp", dir + File.pathSeparator + nativesRoot, mainClass).start();
         String out = new String(p.getInputStream().readAllBytes()).trim();
         String err = new String(p.getErrorStream().readAllBytes());
         assertTrue(p.waitFor(60, TimeUnit.SECONDS));

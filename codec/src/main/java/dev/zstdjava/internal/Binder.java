@@ -24,6 +24,11 @@ final class Binder {
     static final ValueLayout.OfLong SIZE_T = ValueLayout.JAVA_LONG;
     static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT;
     static final ValueLayout PTR = ValueLayout.ADDRESS;
+    /**
+     * A {@code const} pointer: memory the function only reads. Where heap arguments are copied for a call (JDK 21),
+     * these are not copied back; a buffer passed as input and output at once is then written back only once.
+     */
+    static final ValueLayout IN = ValueLayout.ADDRESS.withName(Ffm.CONST);
 
     private static final Linker LINKER = Linker.nativeLinker();
 
@@ -87,7 +92,7 @@ final class Binder {
      */
     MethodHandle critical(Fn fn) {
         MemorySegment address = find(fn);
-        return address == null ? missing(fn) : Ffm.critical(LINKER, address, fn.descriptor());
+        return address == null ? missing(fn) : Ffm.JDK.critical(LINKER, address, fn.descriptor());
     }
 
     private MemorySegment find(Fn fn) {
@@ -127,6 +132,6 @@ final class Binder {
 
     /** @return the NUL-terminated UTF-8 string a C function returned ({@code "unknown error"} for NULL) */
     static String cString(MemorySegment s) {
-        return s.address() == 0 ? "unknown error" : Ffm.string(s.reinterpret(4096));
+        return s.address() == 0 ? "unknown error" : Ffm.JDK.string(s.reinterpret(4096));
     }
 }

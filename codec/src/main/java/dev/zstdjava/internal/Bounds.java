@@ -10,10 +10,22 @@ public final class Bounds {
     /**
      * Heap arrays above this many bytes are staged through native memory instead of being passed to a critical
      * downcall (system property {@code zstdjava.criticalHeapLimit}, default 1 MiB; a negative value never stages).
+     * On JDK 21, whose downcalls refuse heap segments, it is 0 whatever the property says: heap arrays are always
+     * staged.
      */
     public static final long HEAP_CRITICAL_LIMIT = heapCriticalLimit();
 
+    /**
+     * Most heap bytes one critical call reads or writes where a long operation on heap memory is cut into pieces
+     * (streams, frames of unknown size): {@code zstdjava.criticalHeapLimit}, at least 4 KiB, on every JDK.
+     */
+    public static final long HEAP_WINDOW = Math.max(propertyLimit(), 4096);
+
     private static long heapCriticalLimit() {
+        return Ffm.HEAP_IN_DOWNCALLS ? propertyLimit() : 0;
+    }
+
+    private static long propertyLimit() {
         long v = Long.getLong("zstdjava.criticalHeapLimit", 1L << 20);
         return v < 0 ? Long.MAX_VALUE : v;
     }

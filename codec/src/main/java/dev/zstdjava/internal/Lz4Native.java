@@ -11,6 +11,7 @@ import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
 import java.util.List;
 
+import static dev.zstdjava.internal.Binder.IN;
 import static dev.zstdjava.internal.Binder.INT;
 import static dev.zstdjava.internal.Binder.PTR;
 import static dev.zstdjava.internal.Binder.SIZE_T;
@@ -83,34 +84,34 @@ public final class Lz4Native {
             List.of("liblz4.so.1", "liblz4.so", "liblz4.1.dylib", "liblz4.dylib", "lz4.dll", "liblz4.dll"),
             "LZ4_versionNumber", 10900));
 
-    // ---- every liblz4 function used, declared once: symbol and signature (all required) ----------------------
+    // ---- every liblz4 function used, declared once: symbol and signature (all required); IN = const pointer ---
     private static final Fn
             FN_SIZEOF_STATE = Fn.of("LZ4_sizeofState", INT),
             FN_SIZEOF_STATE_HC = Fn.of("LZ4_sizeofStateHC", INT),
             FN_INIT_STREAM = Fn.of("LZ4_initStream", PTR, PTR, SIZE_T),
             FN_INIT_STREAM_HC = Fn.of("LZ4_initStreamHC", PTR, PTR, SIZE_T),
             // int f(void* state, const char* src, char* dst, int srcSize, int dstCapacity, int accelerationOrLevel)
-            FN_COMPRESS_FAST = Fn.of("LZ4_compress_fast_extState_fastReset", INT, PTR, PTR, PTR, INT, INT, INT),
-            FN_COMPRESS_HC = Fn.of("LZ4_compress_HC_extStateHC_fastReset", INT, PTR, PTR, PTR, INT, INT, INT),
-            FN_DECOMPRESS_SAFE = Fn.of("LZ4_decompress_safe", INT, PTR, PTR, INT, INT),
-            FN_DECOMPRESS_PARTIAL = Fn.of("LZ4_decompress_safe_partial", INT, PTR, PTR, INT, INT, INT),
+            FN_COMPRESS_FAST = Fn.of("LZ4_compress_fast_extState_fastReset", INT, PTR, IN, PTR, INT, INT, INT),
+            FN_COMPRESS_HC = Fn.of("LZ4_compress_HC_extStateHC_fastReset", INT, PTR, IN, PTR, INT, INT, INT),
+            FN_DECOMPRESS_SAFE = Fn.of("LZ4_decompress_safe", INT, IN, PTR, INT, INT),
+            FN_DECOMPRESS_PARTIAL = Fn.of("LZ4_decompress_safe_partial", INT, IN, PTR, INT, INT, INT),
             FN_CREATE_CCTX = Fn.of("LZ4F_createCompressionContext", SIZE_T, PTR, INT),
             FN_FREE_CCTX = Fn.of("LZ4F_freeCompressionContext", SIZE_T, PTR),
             FN_CREATE_DCTX = Fn.of("LZ4F_createDecompressionContext", SIZE_T, PTR, INT),
             FN_FREE_DCTX = Fn.of("LZ4F_freeDecompressionContext", SIZE_T, PTR),
             FN_RESET_DCTX = Fn.ofVoid("LZ4F_resetDecompressionContext", PTR),
             // size_t LZ4F_compressFrame_usingCDict(cctx, dst, dstCap, src, srcSize, cdict, prefs): reuses the cctx
-            FN_COMPRESS_FRAME = Fn.of("LZ4F_compressFrame_usingCDict", SIZE_T, PTR, PTR, SIZE_T, PTR, SIZE_T, PTR, PTR),
-            FN_COMPRESS_FRAME_BOUND = Fn.of("LZ4F_compressFrameBound", SIZE_T, SIZE_T, PTR),
-            FN_COMPRESS_BOUND = Fn.of("LZ4F_compressBound", SIZE_T, SIZE_T, PTR),
-            FN_COMPRESS_BEGIN = Fn.of("LZ4F_compressBegin", SIZE_T, PTR, PTR, SIZE_T, PTR),
-            FN_COMPRESS_UPDATE = Fn.of("LZ4F_compressUpdate", SIZE_T, PTR, PTR, SIZE_T, PTR, SIZE_T, PTR),
-            FN_FLUSH = Fn.of("LZ4F_flush", SIZE_T, PTR, PTR, SIZE_T, PTR),
-            FN_COMPRESS_END = Fn.of("LZ4F_compressEnd", SIZE_T, PTR, PTR, SIZE_T, PTR),
+            FN_COMPRESS_FRAME = Fn.of("LZ4F_compressFrame_usingCDict", SIZE_T, PTR, PTR, SIZE_T, IN, SIZE_T, IN, IN),
+            FN_COMPRESS_FRAME_BOUND = Fn.of("LZ4F_compressFrameBound", SIZE_T, SIZE_T, IN),
+            FN_COMPRESS_BOUND = Fn.of("LZ4F_compressBound", SIZE_T, SIZE_T, IN),
+            FN_COMPRESS_BEGIN = Fn.of("LZ4F_compressBegin", SIZE_T, PTR, PTR, SIZE_T, IN),
+            FN_COMPRESS_UPDATE = Fn.of("LZ4F_compressUpdate", SIZE_T, PTR, PTR, SIZE_T, IN, SIZE_T, IN),
+            FN_FLUSH = Fn.of("LZ4F_flush", SIZE_T, PTR, PTR, SIZE_T, IN),
+            FN_COMPRESS_END = Fn.of("LZ4F_compressEnd", SIZE_T, PTR, PTR, SIZE_T, IN),
             // size_t LZ4F_decompress(dctx, dst, size_t* dstSize, src, size_t* srcSize, const opts*)
-            FN_DECOMPRESS = Fn.of("LZ4F_decompress", SIZE_T, PTR, PTR, PTR, PTR, PTR, PTR),
+            FN_DECOMPRESS = Fn.of("LZ4F_decompress", SIZE_T, PTR, PTR, PTR, IN, PTR, IN),
             // size_t LZ4F_getFrameInfo(dctx, LZ4F_frameInfo_t*, src, size_t* srcSize): decodes (and checks) a header
-            FN_GET_FRAME_INFO = Fn.of("LZ4F_getFrameInfo", SIZE_T, PTR, PTR, PTR, PTR),
+            FN_GET_FRAME_INFO = Fn.of("LZ4F_getFrameInfo", SIZE_T, PTR, PTR, IN, PTR),
             FN_GET_ERROR_NAME = Fn.of("LZ4F_getErrorName", PTR, SIZE_T),
             FN_VERSION_NUMBER = Fn.of("LZ4_versionNumber", INT);
 
@@ -157,6 +158,9 @@ public final class Lz4Native {
      * compressors scale it down for the slower HC levels.
      */
     public static final long HEAP_CRITICAL_LIMIT = Bounds.HEAP_CRITICAL_LIMIT;
+
+    /** Most heap bytes one critical call reads or writes when heap work is cut into pieces: {@link Bounds#HEAP_WINDOW}. */
+    public static final long HEAP_WINDOW = Bounds.HEAP_WINDOW;
 
     /** @return the heap work limit for compression at a GLIDE-style lz4 level (smaller for slower HC levels) */
     public static long heapLimit(int level) {

@@ -11,6 +11,7 @@ import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
 import java.util.List;
 
+import static dev.zstdjava.internal.Binder.IN;
 import static dev.zstdjava.internal.Binder.INT;
 import static dev.zstdjava.internal.Binder.PTR;
 import static dev.zstdjava.internal.Binder.SIZE_T;
@@ -88,7 +89,7 @@ public final class ZstdNative {
             List.of("libzstd.so.1", "libzstd.so", "libzstd.1.dylib", "libzstd.dylib", "zstd.dll", "libzstd.dll"),
             "ZSTD_versionNumber", 10400));
 
-    // ---- every libzstd function used, declared once: symbol, signature, optional (missing before some version) --
+    // ---- every libzstd function used, declared once: symbol, signature (IN = const pointer), optional -----------
     private static final Fn
             FN_CREATE_CCTX = Fn.of("ZSTD_createCCtx", PTR),
             FN_FREE_CCTX = Fn.of("ZSTD_freeCCtx", SIZE_T, PTR),
@@ -98,16 +99,16 @@ public final class ZstdNative {
             FN_CCTX_RESET = Fn.of("ZSTD_CCtx_reset", SIZE_T, PTR, INT),
             FN_DCTX_SET_PARAMETER = Fn.of("ZSTD_DCtx_setParameter", SIZE_T, PTR, INT, INT),
             FN_DCTX_RESET = Fn.of("ZSTD_DCtx_reset", SIZE_T, PTR, INT),
-            FN_COMPRESS2 = Fn.of("ZSTD_compress2", SIZE_T, PTR, PTR, SIZE_T, PTR, SIZE_T),
-            FN_DECOMPRESS_DCTX = Fn.of("ZSTD_decompressDCtx", SIZE_T, PTR, PTR, SIZE_T, PTR, SIZE_T),
+            FN_COMPRESS2 = Fn.of("ZSTD_compress2", SIZE_T, PTR, PTR, SIZE_T, IN, SIZE_T),
+            FN_DECOMPRESS_DCTX = Fn.of("ZSTD_decompressDCtx", SIZE_T, PTR, PTR, SIZE_T, IN, SIZE_T),
             FN_COMPRESS_STREAM2_SIMPLE = Fn.of("ZSTD_compressStream2_simpleArgs",
-                    SIZE_T, PTR, PTR, SIZE_T, PTR, PTR, SIZE_T, PTR, INT).optional(),
+                    SIZE_T, PTR, PTR, SIZE_T, PTR, IN, SIZE_T, PTR, INT).optional(),
             FN_DECOMPRESS_STREAM_SIMPLE = Fn.of("ZSTD_decompressStream_simpleArgs",
-                    SIZE_T, PTR, PTR, SIZE_T, PTR, PTR, SIZE_T, PTR).optional(),
-            FN_GET_FRAME_CONTENT_SIZE = Fn.of("ZSTD_getFrameContentSize", SIZE_T, PTR, SIZE_T),
-            FN_FIND_DECOMPRESSED_SIZE = Fn.of("ZSTD_findDecompressedSize", SIZE_T, PTR, SIZE_T),
-            FN_FIND_FRAME_COMPRESSED_SIZE = Fn.of("ZSTD_findFrameCompressedSize", SIZE_T, PTR, SIZE_T),
-            FN_DECOMPRESS_BOUND = Fn.of("ZSTD_decompressBound", SIZE_T, PTR, SIZE_T).optional(),
+                    SIZE_T, PTR, PTR, SIZE_T, PTR, IN, SIZE_T, PTR).optional(),
+            FN_GET_FRAME_CONTENT_SIZE = Fn.of("ZSTD_getFrameContentSize", SIZE_T, IN, SIZE_T),
+            FN_FIND_DECOMPRESSED_SIZE = Fn.of("ZSTD_findDecompressedSize", SIZE_T, IN, SIZE_T),
+            FN_FIND_FRAME_COMPRESSED_SIZE = Fn.of("ZSTD_findFrameCompressedSize", SIZE_T, IN, SIZE_T),
+            FN_DECOMPRESS_BOUND = Fn.of("ZSTD_decompressBound", SIZE_T, IN, SIZE_T).optional(),
             FN_GET_ERROR_CODE = Fn.of("ZSTD_getErrorCode", INT, SIZE_T),
             FN_GET_ERROR_NAME = Fn.of("ZSTD_getErrorName", PTR, SIZE_T),
             FN_MIN_C_LEVEL = Fn.of("ZSTD_minCLevel", INT),
@@ -130,13 +131,13 @@ public final class ZstdNative {
             FN_FREE_DDICT = Fn.of("ZSTD_freeDDict", SIZE_T, PTR),
             FN_CCTX_REF_CDICT = Fn.of("ZSTD_CCtx_refCDict", SIZE_T, PTR, PTR),
             FN_DCTX_REF_DDICT = Fn.of("ZSTD_DCtx_refDDict", SIZE_T, PTR, PTR),
-            FN_GET_DICT_ID_FROM_FRAME = Fn.of("ZSTD_getDictID_fromFrame", INT, PTR, SIZE_T),
-            FN_GET_DICT_ID_FROM_DICT = Fn.of("ZSTD_getDictID_fromDict", INT, PTR, SIZE_T),
+            FN_GET_DICT_ID_FROM_FRAME = Fn.of("ZSTD_getDictID_fromFrame", INT, IN, SIZE_T),
+            FN_GET_DICT_ID_FROM_DICT = Fn.of("ZSTD_getDictID_fromDict", INT, IN, SIZE_T),
             FN_ZDICT_TRAIN = Fn.of("ZDICT_trainFromBuffer", SIZE_T, PTR, SIZE_T, PTR, PTR, INT),
             FN_ZDICT_OPTIMIZE_FAST_COVER = Fn.of("ZDICT_optimizeTrainFromBuffer_fastCover",
                     SIZE_T, PTR, SIZE_T, PTR, PTR, INT, PTR).optional(),
             FN_ZDICT_IS_ERROR = Fn.of("ZDICT_isError", INT, SIZE_T),
-            FN_ZDICT_GET_DICT_HEADER_SIZE = Fn.of("ZDICT_getDictHeaderSize", SIZE_T, PTR, SIZE_T),
+            FN_ZDICT_GET_DICT_HEADER_SIZE = Fn.of("ZDICT_getDictHeaderSize", SIZE_T, IN, SIZE_T),
             FN_ZDICT_GET_ERROR_NAME = Fn.of("ZDICT_getErrorName", PTR, SIZE_T),
             FN_VERSION_NUMBER = Fn.of("ZSTD_versionNumber", INT);
 
@@ -193,6 +194,9 @@ public final class ZstdNative {
      * what compressing 1 MiB at level 3 takes (a few milliseconds) at the price of one copy per direction.
      */
     public static final long HEAP_CRITICAL_LIMIT = Bounds.HEAP_CRITICAL_LIMIT;
+
+    /** Most heap bytes one critical call reads or writes when heap work is cut into pieces: {@link Bounds#HEAP_WINDOW}. */
+    public static final long HEAP_WINDOW = Bounds.HEAP_WINDOW;
 
     /** @return true when {@code code}, a zstd {@code size_t} result, is an error */
     public static boolean isError(long code) {

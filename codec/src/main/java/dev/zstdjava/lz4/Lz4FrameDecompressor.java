@@ -314,13 +314,15 @@ public final class Lz4FrameDecompressor implements AutoCloseable {
             long outAvail = dstCap - outPos;
             boolean critical = heap || Math.max(inAvail, outAvail) < Lz4Native.CRITICAL_LIMIT;
             if (heap) { // bound each critical call: heap memory is decoded in pieces
-                inAvail = Math.min(inAvail, Lz4Native.HEAP_CRITICAL_LIMIT);
-                outAvail = Math.min(outAvail, Lz4Native.HEAP_CRITICAL_LIMIT);
+                inAvail = Math.min(inAvail, Lz4Native.HEAP_WINDOW);
+                outAvail = Math.min(outAvail, Lz4Native.HEAP_WINDOW);
             }
             state.dstSize.set(ValueLayout.JAVA_LONG, 0, outAvail);
             state.srcSize.set(ValueLayout.JAVA_LONG, 0, inAvail);
-            long r = Lz4Native.decompress(state.dctx, outPos == 0 ? dst : dst.asSlice(outPos), state.dstSize,
-                    inPos == 0 ? src : src.asSlice(inPos), state.srcSize, critical);
+            // heap pieces are exact slices: on JDK 21 each heap argument of a critical call is copied for the call
+            long r = Lz4Native.decompress(state.dctx, heap ? dst.asSlice(outPos, outAvail) : outPos == 0 ? dst
+                    : dst.asSlice(outPos), state.dstSize, heap ? src.asSlice(inPos, inAvail) : inPos == 0 ? src
+                    : src.asSlice(inPos), state.srcSize, critical);
             long wrote = state.dstSize.get(ValueLayout.JAVA_LONG, 0);
             long read = state.srcSize.get(ValueLayout.JAVA_LONG, 0);
             if (Lz4Native.isError(r)) {
@@ -375,8 +377,8 @@ public final class Lz4FrameDecompressor implements AutoCloseable {
             consumed = 0;
             produced = 0;
             // heap memory: bound the critical call; the caller loops on consumed()/produced() anyway
-            state.dstSize.set(ValueLayout.JAVA_LONG, 0, heap ? Math.min(dstCap, Lz4Native.HEAP_CRITICAL_LIMIT) : dstCap);
-            state.srcSize.set(ValueLayout.JAVA_LONG, 0, heap ? Math.min(srcLen, Lz4Native.HEAP_CRITICAL_LIMIT) : srcLen);
+            state.dstSize.set(ValueLayout.JAVA_LONG, 0, heap ? Math.min(dstCap, Lz4Native.HEAP_WINDOW) : dstCap);
+            state.srcSize.set(ValueLayout.JAVA_LONG, 0, heap ? Math.min(srcLen, Lz4Native.HEAP_WINDOW) : srcLen);
             long r = Lz4Native.decompress(state.dctx, dst, state.dstSize, src, state.srcSize, critical);
             long wrote = state.dstSize.get(ValueLayout.JAVA_LONG, 0);
             long read = state.srcSize.get(ValueLayout.JAVA_LONG, 0);

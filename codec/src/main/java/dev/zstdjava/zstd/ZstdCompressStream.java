@@ -35,7 +35,7 @@ public final class ZstdCompressStream implements AutoCloseable {
     private static final long IN_SIZE = ZstdNative.cStreamInSize();
     private static final long OUT_SIZE = ZstdNative.cStreamOutSize();
     /** Most heap bytes one critical call reads or writes (zstdjava.criticalHeapLimit, at least 4 KiB). */
-    static final long HEAP_WINDOW = Math.max(ZstdNative.HEAP_CRITICAL_LIMIT, 4096);
+    static final long HEAP_WINDOW = ZstdNative.HEAP_WINDOW;
 
     private final Native state;
     private final Guard guard;

@@ -234,7 +234,7 @@ public final class ZstdDecompressor implements AutoCloseable {
 
     /**
      * Streams frames of unknown size into the scratch buffer, growing it up to {@code limit}, then copies out.
-     * Each native call produces at most {@link ZstdNative#HEAP_CRITICAL_LIMIT} bytes, so a critical call on the
+     * Each native call produces at most {@link ZstdNative#HEAP_WINDOW} bytes, so a critical call on the
      * heap input stays short.
      */
     private byte[] decompressUnknownSize(MemorySegment in, long len, long limit) {
@@ -251,7 +251,7 @@ public final class ZstdDecompressor implements AutoCloseable {
             long lastOut = -1;
             while (true) {
                 long outPos = pos.get(ValueLayout.JAVA_LONG, 0);
-                long window = Math.min(cap, outPos + ZstdNative.HEAP_CRITICAL_LIMIT);
+                long window = Math.min(cap, outPos + ZstdNative.HEAP_WINDOW);
                 long r = ZstdNative.decompressStream(state.dctx, state.scratch.current(), window, pos, in, len,
                         inPosPtr, true);
                 if (ZstdNative.isError(r)) {

@@ -253,7 +253,7 @@ public final class ZstdDictionary {
         private ZstdDictionary trainNative(MemorySegment samples, long[] sizes, long total) {
             MemorySegment dict = LibC.malloc(capacity);
             try (Arena a = Arena.ofConfined()) {
-                MemorySegment nativeSizes = a.allocate(ValueLayout.JAVA_LONG, sizes.length);
+                MemorySegment nativeSizes = a.allocate(8L * sizes.length, 8); // (layout, count) means another thing on JDK 21
                 MemorySegment.copy(sizes, 0, nativeSizes, ValueLayout.JAVA_LONG, 0, sizes.length);
                 long r;
                 String how;

@@ -3,6 +3,7 @@ package dev.zstdjava.lz4;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.File;
 import java.net.URL;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,23 +27,17 @@ class Lz4ModulePathTest {
         if (nativesRoot.startsWith("file:")) { // inside a jar: file:/...jar!/
             nativesRoot = nativesRoot.substring(5, nativesRoot.length() - 2);
         }
-        Path main = dir.resolve("Main.java");
-        Files.writeString(main, """
-                import dev.zstdjava.lz4.*;
-                public class Main {
-                    public static void main(String[] a) {
-                        byte[] data = "module path ".repeat(50).getBytes();
-                        boolean block = java.util.Arrays.equals(data, Lz4.decompress(Lz4.compress(data, 9), data.length));
-                        boolean frame = java.util.Arrays.equals(data, Lz4Frame.decompress(Lz4Frame.compress(data)));
-                        System.out.println(block + " " + frame + " " + Lz4.library().version() + " "
-                                + Lz4.library().source() + " " + Lz4.class.getModule().getName());
-                    }
-                }
-                """);
+        // the main class, precompiled (runtimes without jdk.compiler cannot run a source file), copied alone
+        String mainClass = modulecheck.Lz4Main.class.getName();
+        Path classFile = Path.of(modulecheck.Lz4Main.class.getProtectionDomain().getCodeSource().getLocation().toURI())
+                .resolve(mainClass.replace('.', '/') + ".class");
+        Path copy = dir.resolve(mainClass.replace('.', '/') + ".class");
+        Files.createDirectories(copy.getParent());
+        Files.copy(classFile, copy);
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         Process p = new ProcessBuilder(java, "--module-path", codecClasses.toString(),
                 "--add-modules", "dev.zstdjava.codec", "--enable-native-access=dev.zstdjava.codec",
-                "-cp", nativesRoot, main.toString()).start();
+                "-cp", dir + File.pathSeparator + nativesRoot, mainClass).start();
         String out = new String(p.getInputStream().readAllBytes()).trim();
         String err = new String(p.getErrorStream().readAllBytes());
         assertTrue(p.waitFor(60, TimeUnit.SECONDS));

@@ -126,7 +126,13 @@ public final class Env {
         }
         MemorySegment s = (MemorySegment) Linker.nativeLinker()
                 .downcallHandle(f.get(), FunctionDescriptor.of(ValueLayout.ADDRESS)).invokeExact();
-        return s.reinterpret(64).getString(0);
+        // read the C string by hand: MemorySegment.getString is getUtf8String on JDK 21, which this module also runs on
+        MemorySegment text = s.reinterpret(64);
+        StringBuilder b = new StringBuilder();
+        for (long i = 0; i < text.byteSize() && text.get(ValueLayout.JAVA_BYTE, i) != 0; i++) {
+            b.append((char) text.get(ValueLayout.JAVA_BYTE, i));
+        }
+        return b.toString();
     }
 
     /** Asks aircompressor's bundled library (a copy of the jar resource it loads) for its version. */
