@@ -46,6 +46,13 @@ public final class Zstd {
         return DEFAULT_LEVEL;
     }
 
+    /** Throws an {@link IllegalArgumentException} naming the range unless {@code level} is a level zstd accepts. */
+    static void checkLevel(int level) {
+        if (level < MIN_LEVEL || level > MAX_LEVEL) {
+            throw new IllegalArgumentException("zstd level " + level + " is out of range " + MIN_LEVEL + ".." + MAX_LEVEL);
+        }
+    }
+
     // zstd.h: ZSTD_COMPRESSBOUND. Worst-case frame size for srcSize input bytes (single-pass compression).
     /**
      * @param srcSize input size in bytes, {@code >= 0}
@@ -70,9 +77,7 @@ public final class Zstd {
      * @throws IllegalArgumentException if {@code level} is outside {@link #minLevel()}..{@link #maxLevel()}
      */
     public static byte[] compress(byte[] src, int level) {
-        if (level < MIN_LEVEL || level > MAX_LEVEL) {
-            throw new IllegalArgumentException("zstd level " + level + " is out of range " + MIN_LEVEL + ".." + MAX_LEVEL);
-        }
+        checkLevel(level);
         ZstdCompressor c = COMPRESSORS.acquire();
         try {
             c.level(level);

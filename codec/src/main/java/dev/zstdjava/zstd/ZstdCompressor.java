@@ -9,6 +9,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
 import java.nio.ReadOnlyBufferException;
+import java.util.Objects;
 
 /**
  * A zstd compressor: one native {@code ZSTD_CCtx} with fixed parameters, reused by every call. Each call writes one
@@ -51,14 +52,13 @@ public final class ZstdCompressor implements AutoCloseable {
         }
     }
 
-    private ZstdCompressor(Builder b) {
+    private ZstdCompressor(ZstdCompressionParameters p) {
         this.state = new Native();
         this.guard = new Guard(this, "ZstdCompressor", state);
         try {
-            this.level = b.level;
-            this.heapLimit = heapLimit(b.level);
-            state.dict = Checks.applyParameters(state.cctx, b.level, b.checksum, b.contentSize, b.windowLog,
-                    b.longDistanceMatching, b.workers, b.strategy, b.dictionary);
+            this.level = p.level();
+            this.heapLimit = heapLimit(p.level());
+            state.dict = p.applyTo(state.cctx);
         } catch (RuntimeException e) {
             guard.close();
             throw e;
@@ -73,6 +73,11 @@ public final class ZstdCompressor implements AutoCloseable {
     /** @return a compressor at {@code level} ({@link Zstd#minLevel()}..{@link Zstd#maxLevel()}; negative is faster) */
     public static ZstdCompressor create(int level) {
         return builder().level(level).build();
+    }
+
+    /** @return a compressor with these parameters */
+    public static ZstdCompressor create(ZstdCompressionParameters parameters) {
+        return new ZstdCompressor(Objects.requireNonNull(parameters, "parameters"));
     }
 
     /** @return a builder for a compressor with other parameters */
@@ -273,82 +278,83 @@ public final class ZstdCompressor implements AutoCloseable {
     }
 
     /**
-     * Parameters of a {@link ZstdCompressor}. Values are checked by zstd itself when {@link #build()} applies them;
-     * a rejected value gives an {@link IllegalArgumentException} with the valid range.
+     * Parameters of a {@link ZstdCompressor}: a {@link ZstdCompressionParameters} being put together, where each
+     * option is described. Values are checked when they are set.
      */
     public static final class Builder {
-        private int level = Zstd.defaultLevel();
-        private boolean checksum;
-        private boolean contentSize = true;
-        private int windowLog;
-        private boolean longDistanceMatching;
-        private int workers;
-        private ZstdStrategy strategy;
-        private ZstdCompressionDictionary dictionary;
+        private ZstdCompressionParameters parameters = ZstdCompressionParameters.defaults();
 
         private Builder() {}
 
-        /** Compression level, {@link Zstd#minLevel()}..{@link Zstd#maxLevel()}; default 3. */
-        public Builder level(int level) {
-            if (level < Zstd.minLevel() || level > Zstd.maxLevel()) {
-                throw new IllegalArgumentException("zstd level " + level + " is out of range "
-                        + Zstd.minLevel() + ".." + Zstd.maxLevel());
-            }
-            this.level = level;
-            return this;
-        }
-
-        /** Append a 32-bit content checksum (XXH64) to each frame; default off. */
-        public Builder checksum(boolean checksum) {
-            this.checksum = checksum;
-            return this;
-        }
-
-        /** Write the content size into the frame header; default on. */
-        public Builder contentSize(boolean contentSize) {
-            this.contentSize = contentSize;
-            return this;
-        }
-
-        /** log2 of the match window (10..31 on 64-bit); 0 lets the level decide (default). */
-        public Builder windowLog(int windowLog) {
-            this.windowLog = windowLog;
-            return this;
-        }
-
-        /** Long-distance matching, for large inputs with far repetitions; default off. */
-        public Builder longDistanceMatching(boolean enabled) {
-            this.longDistanceMatching = enabled;
-            return this;
-        }
-
-        /** Worker threads inside zstd (0 = compress on the calling thread, the default). */
-        public Builder workers(int workers) {
-            if (workers < 0) {
-                throw new IllegalArgumentException("workers must be >= 0, got " + workers);
-            }
-            this.workers = workers;
-            return this;
-        }
-
-        /** Match-finding strategy; null (default) lets the level decide. */
-        public Builder strategy(ZstdStrategy strategy) {
-            this.strategy = strategy;
+        /** Sets all parameters at once, replacing what was set before. */
+        public Builder parameters(ZstdCompressionParameters parameters) {
+            this.parameters = Objects.requireNonNull(parameters, "parameters");
             return this;
         }
 
         /**
-         * Compress with this digested dictionary; its level and parameters apply instead of {@link #level(int)}.
-         * The compressor keeps the dictionary alive until closed. Null (default) for none.
+         * Sets {@link ZstdCompressionParameters#level()}.
+         *
+         * @throws IllegalArgumentException if the value is out of range
          */
+        public Builder level(int level) {
+            parameters = parameters.withLevel(level);
+            return this;
+        }
+
+        /** Sets {@link ZstdCompressionParameters#checksum()}. */
+        public Builder checksum(boolean checksum) {
+            parameters = parameters.withChecksum(checksum);
+            return this;
+        }
+
+        /** Sets {@link ZstdCompressionParameters#contentSize()}. */
+        public Builder contentSize(boolean contentSize) {
+            parameters = parameters.withContentSize(contentSize);
+            return this;
+        }
+
+        /**
+         * Sets {@link ZstdCompressionParameters#windowLog()}.
+         *
+         * @throws IllegalArgumentException if the value is out of range
+         */
+        public Builder windowLog(int windowLog) {
+            parameters = parameters.withWindowLog(windowLog);
+            return this;
+        }
+
+        /** Sets {@link ZstdCompressionParameters#longDistanceMatching()}. */
+        public Builder longDistanceMatching(boolean enabled) {
+            parameters = parameters.withLongDistanceMatching(enabled);
+            return this;
+        }
+
+        /**
+         * Sets {@link ZstdCompressionParameters#workers()}.
+         *
+         * @throws IllegalArgumentException if the value is out of range
+         */
+        public Builder workers(int workers) {
+            parameters = parameters.withWorkers(workers);
+            return this;
+        }
+
+        /** Sets {@link ZstdCompressionParameters#strategy()}. */
+        public Builder strategy(ZstdStrategy strategy) {
+            parameters = parameters.withStrategy(strategy);
+            return this;
+        }
+
+        /** Sets {@link ZstdCompressionParameters#dictionary()}. */
         public Builder dictionary(ZstdCompressionDictionary dictionary) {
-            this.dictionary = dictionary;
+            parameters = parameters.withDictionary(dictionary);
             return this;
         }
 
         /** @return a new compressor with these parameters */
         public ZstdCompressor build() {
-            return new ZstdCompressor(this);
+            return new ZstdCompressor(parameters);
         }
     }
 }

@@ -64,13 +64,13 @@ public final class ZstdDecompressStream implements AutoCloseable {
         }
     }
 
-    private ZstdDecompressStream(Builder b) {
+    private ZstdDecompressStream(ZstdDecompressionParameters p) {
         this.state = new Native();
         this.guard = new Guard(this, "ZstdDecompressStream", state);
-        this.maxDecompressedSize = b.maxDecompressedSize;
-        this.dictionary = b.dictionary;
+        this.maxDecompressedSize = p.maxDecompressedSize();
+        this.dictionary = p.dictionary();
         try {
-            state.dict = Checks.applyDecompressionParameters(state.dctx, b.windowLogMax, b.dictionary);
+            state.dict = p.applyTo(state.dctx);
         } catch (RuntimeException e) {
             guard.close();
             throw e;
@@ -80,6 +80,11 @@ public final class ZstdDecompressStream implements AutoCloseable {
     /** @return a stream with the default limits and no dictionary */
     public static ZstdDecompressStream create() {
         return builder().build();
+    }
+
+    /** @return a stream with these limits and dictionary */
+    public static ZstdDecompressStream create(ZstdDecompressionParameters parameters) {
+        return new ZstdDecompressStream(Objects.requireNonNull(parameters, "parameters"));
     }
 
     /** @return a builder for a stream with other limits or a dictionary */
@@ -206,38 +211,51 @@ public final class ZstdDecompressStream implements AutoCloseable {
         guard.close();
     }
 
-    /** Limits and dictionary of a {@link ZstdDecompressStream} (and of a {@link ZstdInputStream}). */
+    /**
+     * Limits and dictionary of a {@link ZstdDecompressStream} (and of a {@link ZstdInputStream}): a
+     * {@link ZstdDecompressionParameters} being put together, where each option is described. Values are checked
+     * when they are set.
+     */
     public static final class Builder {
-        private long maxDecompressedSize = ZstdDecompressor.DEFAULT_MAX_DECOMPRESSED_SIZE;
-        private int windowLogMax;
-        private ZstdDecompressionDictionary dictionary;
+        private ZstdDecompressionParameters parameters = ZstdDecompressionParameters.defaults();
 
         private Builder() {}
 
-        /** Largest total output in bytes (default 512 MiB); {@link Long#MAX_VALUE} for no limit. */
+        /** Sets all parameters at once, replacing what was set before. */
+        public Builder parameters(ZstdDecompressionParameters parameters) {
+            this.parameters = Objects.requireNonNull(parameters, "parameters");
+            return this;
+        }
+
+        /**
+         * Sets {@link ZstdDecompressionParameters#maxDecompressedSize()}.
+         *
+         * @throws IllegalArgumentException if the value is out of range
+         */
         public Builder maxDecompressedSize(long bytes) {
-            if (bytes < 0) {
-                throw new IllegalArgumentException("maxDecompressedSize must be >= 0, got " + bytes);
-            }
-            this.maxDecompressedSize = bytes;
+            parameters = parameters.withMaxDecompressedSize(bytes);
             return this;
         }
 
-        /** Refuse frames whose window is larger than 2^windowLogMax bytes (10..31; 0 = zstd's default, 27). */
+        /**
+         * Sets {@link ZstdDecompressionParameters#windowLogMax()}.
+         *
+         * @throws IllegalArgumentException if the value is out of range
+         */
         public Builder windowLogMax(int windowLogMax) {
-            this.windowLogMax = windowLogMax;
+            parameters = parameters.withWindowLogMax(windowLogMax);
             return this;
         }
 
-        /** Decompress with this digested dictionary; the stream keeps it alive until closed. Null (default): none. */
+        /** Sets {@link ZstdDecompressionParameters#dictionary()}. */
         public Builder dictionary(ZstdDecompressionDictionary dictionary) {
-            this.dictionary = dictionary;
+            parameters = parameters.withDictionary(dictionary);
             return this;
         }
 
         /** @return a new stream with these settings */
         public ZstdDecompressStream build() {
-            return new ZstdDecompressStream(this);
+            return new ZstdDecompressStream(parameters);
         }
     }
 }

@@ -11,6 +11,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
 import java.nio.ReadOnlyBufferException;
+import java.util.Objects;
 
 /**
  * A zstd decompressor: one native {@code ZSTD_DCtx}, reused by every call. Input may hold several concatenated
@@ -57,14 +58,14 @@ public final class ZstdDecompressor implements AutoCloseable {
         }
     }
 
-    private ZstdDecompressor(Builder b) {
+    private ZstdDecompressor(ZstdDecompressionParameters p) {
         this.state = new Native();
         this.guard = new Guard(this, "ZstdDecompressor", state);
-        this.maxDecompressedSize = b.maxDecompressedSize;
-        this.windowLogMax = b.windowLogMax;
-        this.dictionary = b.dictionary;
+        this.maxDecompressedSize = p.maxDecompressedSize();
+        this.windowLogMax = p.windowLogMax();
+        this.dictionary = p.dictionary();
         try {
-            state.dict = Checks.applyDecompressionParameters(state.dctx, b.windowLogMax, b.dictionary);
+            state.dict = p.applyTo(state.dctx);
         } catch (RuntimeException e) {
             guard.close();
             throw e;
@@ -80,6 +81,11 @@ public final class ZstdDecompressor implements AutoCloseable {
     /** @return a decompressor with the default limits */
     public static ZstdDecompressor create() {
         return builder().build();
+    }
+
+    /** @return a decompressor with these limits */
+    public static ZstdDecompressor create(ZstdDecompressionParameters parameters) {
+        return new ZstdDecompressor(Objects.requireNonNull(parameters, "parameters"));
     }
 
     /** @return a builder for a decompressor with other limits */
@@ -319,41 +325,50 @@ public final class ZstdDecompressor implements AutoCloseable {
         guard.close();
     }
 
-    /** Limits of a {@link ZstdDecompressor}. */
+    /**
+     * Limits of a {@link ZstdDecompressor}: a {@link ZstdDecompressionParameters} being put together, where each
+     * option is described. Values are checked when they are set.
+     */
     public static final class Builder {
-        private long maxDecompressedSize = DEFAULT_MAX_DECOMPRESSED_SIZE;
-        private int windowLogMax;
-        private ZstdDecompressionDictionary dictionary;
+        private ZstdDecompressionParameters parameters = ZstdDecompressionParameters.defaults();
 
         private Builder() {}
 
-        /** Largest output of {@link #decompress(byte[])}, in bytes (default 512 MiB; at most 2^31-9). */
-        public Builder maxDecompressedSize(long bytes) {
-            if (bytes < 0) {
-                throw new IllegalArgumentException("maxDecompressedSize must be >= 0, got " + bytes);
-            }
-            this.maxDecompressedSize = bytes;
-            return this;
-        }
-
-        /** Refuse frames whose window is larger than 2^windowLogMax bytes (10..31; 0 = zstd's default, 27). */
-        public Builder windowLogMax(int windowLogMax) {
-            this.windowLogMax = windowLogMax;
+        /** Sets all parameters at once, replacing what was set before. */
+        public Builder parameters(ZstdDecompressionParameters parameters) {
+            this.parameters = Objects.requireNonNull(parameters, "parameters");
             return this;
         }
 
         /**
-         * Decompress with this digested dictionary; the decompressor keeps it alive until closed. Null (default) for
-         * none. A frame that names another dictionary id fails with a message naming both ids.
+         * Sets {@link ZstdDecompressionParameters#maxDecompressedSize()}.
+         *
+         * @throws IllegalArgumentException if the value is out of range
          */
+        public Builder maxDecompressedSize(long bytes) {
+            parameters = parameters.withMaxDecompressedSize(bytes);
+            return this;
+        }
+
+        /**
+         * Sets {@link ZstdDecompressionParameters#windowLogMax()}.
+         *
+         * @throws IllegalArgumentException if the value is out of range
+         */
+        public Builder windowLogMax(int windowLogMax) {
+            parameters = parameters.withWindowLogMax(windowLogMax);
+            return this;
+        }
+
+        /** Sets {@link ZstdDecompressionParameters#dictionary()}. */
         public Builder dictionary(ZstdDecompressionDictionary dictionary) {
-            this.dictionary = dictionary;
+            parameters = parameters.withDictionary(dictionary);
             return this;
         }
 
         /** @return a new decompressor with these limits */
         public ZstdDecompressor build() {
-            return new ZstdDecompressor(this);
+            return new ZstdDecompressor(parameters);
         }
     }
 }
