@@ -58,9 +58,7 @@ public final class ZstdCompressStream implements AutoCloseable {
             LibC.free(pos);
             LibC.free(stageIn);
             LibC.free(stageOut);
-            if (dict != null) {
-                dict.release();
-            }
+            SharedDict.release(dict);
         }
     }
 
@@ -68,12 +66,7 @@ public final class ZstdCompressStream implements AutoCloseable {
         this.state = new Native();
         this.guard = new Guard(this, "ZstdCompressStream", state);
         this.workers = p.workers();
-        try {
-            state.dict = p.applyTo(state.cctx);
-        } catch (RuntimeException e) {
-            guard.close();
-            throw e;
-        }
+        guard.setUp(() -> state.dict = p.applyTo(state.cctx));
     }
 
     /** @return a stream at zstd's default level */
@@ -253,74 +246,11 @@ public final class ZstdCompressStream implements AutoCloseable {
     }
 
     /**
-     * Parameters of a {@link ZstdCompressStream} (and of a {@link ZstdOutputStream}): a
-     * {@link ZstdCompressionParameters} being put together, where each option is described. Values are checked
-     * when they are set.
+     * Parameters of a {@link ZstdCompressStream} (and of a {@link ZstdOutputStream}), set one at a time and checked
+     * as they are set; each option is described on {@link ZstdCompressionParameters}.
      */
-    public static final class Builder {
-        private ZstdCompressionParameters parameters = ZstdCompressionParameters.defaults();
-
+    public static final class Builder extends CompressionSetters<Builder> {
         private Builder() {}
-
-        /** Sets all parameters at once, replacing what was set before. */
-        public Builder parameters(ZstdCompressionParameters parameters) {
-            this.parameters = Objects.requireNonNull(parameters, "parameters");
-            return this;
-        }
-
-        /**
-         * Sets {@link ZstdCompressionParameters#level()}.
-         *
-         * @throws IllegalArgumentException if the value is out of range
-         */
-        public Builder level(int level) {
-            parameters = parameters.withLevel(level);
-            return this;
-        }
-
-        /** Sets {@link ZstdCompressionParameters#checksum()}. */
-        public Builder checksum(boolean checksum) {
-            parameters = parameters.withChecksum(checksum);
-            return this;
-        }
-
-        /**
-         * Sets {@link ZstdCompressionParameters#windowLog()}.
-         *
-         * @throws IllegalArgumentException if the value is out of range
-         */
-        public Builder windowLog(int windowLog) {
-            parameters = parameters.withWindowLog(windowLog);
-            return this;
-        }
-
-        /** Sets {@link ZstdCompressionParameters#longDistanceMatching()}. */
-        public Builder longDistanceMatching(boolean enabled) {
-            parameters = parameters.withLongDistanceMatching(enabled);
-            return this;
-        }
-
-        /**
-         * Sets {@link ZstdCompressionParameters#workers()}.
-         *
-         * @throws IllegalArgumentException if the value is out of range
-         */
-        public Builder workers(int workers) {
-            parameters = parameters.withWorkers(workers);
-            return this;
-        }
-
-        /** Sets {@link ZstdCompressionParameters#strategy()}. */
-        public Builder strategy(ZstdStrategy strategy) {
-            parameters = parameters.withStrategy(strategy);
-            return this;
-        }
-
-        /** Sets {@link ZstdCompressionParameters#dictionary()}. */
-        public Builder dictionary(ZstdCompressionDictionary dictionary) {
-            parameters = parameters.withDictionary(dictionary);
-            return this;
-        }
 
         /** @return a new stream with these parameters */
         public ZstdCompressStream build() {

@@ -6,7 +6,6 @@ import dev.zstdjava.internal.Scratch;
 import dev.zstdjava.internal.ZstdNative;
 
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
 import java.nio.ReadOnlyBufferException;
 import java.util.Objects;
@@ -46,23 +45,16 @@ public final class ZstdCompressor implements AutoCloseable {
         public void run() {
             ZstdNative.freeCCtx(cctx);
             scratch.free();
-            if (dict != null) {
-                dict.release();
-            }
+            SharedDict.release(dict);
         }
     }
 
     private ZstdCompressor(ZstdCompressionParameters p) {
         this.state = new Native();
         this.guard = new Guard(this, "ZstdCompressor", state);
-        try {
-            this.level = p.level();
-            this.heapLimit = heapLimit(p.level());
-            state.dict = p.applyTo(state.cctx);
-        } catch (RuntimeException e) {
-            guard.close();
-            throw e;
-        }
+        this.level = p.level();
+        this.heapLimit = heapLimit(p.level());
+        guard.setUp(() -> state.dict = p.applyTo(state.cctx));
     }
 
     /** @return a compressor at zstd's default level (3) */
@@ -170,19 +162,11 @@ public final class ZstdCompressor implements AutoCloseable {
         if (srcLen <= heapLimit) {
             return ZstdNative.compress2(state.cctx, dst, dstCap, src, srcLen, true);
         }
-        long inSize = src.isNative() ? 0 : srcLen;
         long outCap = dst.isNative() ? dstCap : Math.min(dstCap, Zstd.compressBound(srcLen));
-        MemorySegment buf = state.scratch.get(inSize + (dst.isNative() ? 0 : outCap));
-        MemorySegment in = src;
-        if (inSize > 0) {
-            in = buf.asSlice(0, srcLen);
-            MemorySegment.copy(src, 0, in, 0, srcLen);
-        }
-        MemorySegment out = dst.isNative() ? dst : buf.asSlice(inSize, outCap);
+        MemorySegment in = state.scratch.stageInput(src, srcLen, dst, outCap);
+        MemorySegment out = state.scratch.stagedOutput(src, srcLen, dst, outCap);
         long r = ZstdNative.compress2(state.cctx, out, outCap, in, srcLen, false);
-        if (!ZstdNative.isError(r) && !dst.isNative()) {
-            MemorySegment.copy(out, 0, dst, 0, r);
-        }
+        Scratch.unstage(out, dst, r);
         state.scratch.trim();
         return r;
     }
@@ -231,23 +215,15 @@ public final class ZstdCompressor implements AutoCloseable {
         guard.enter();
         try {
             boolean stage = len > heapLimit;
-            MemorySegment buf = state.scratch.get(bound + (stage ? len : 0));
-            MemorySegment in = MemorySegment.ofArray(src).asSlice(off, len);
-            if (stage) {
-                in = buf.asSlice(bound, len);
-                MemorySegment.copy(src, off, in, ValueLayout.JAVA_BYTE, 0, len);
-            }
-            MemorySegment out = buf;
-            long r = ZstdNative.compress2(state.cctx, out, bound, in, len, !stage);
+            MemorySegment in = state.scratch.input(src, off, len, bound, stage);
+            long r = ZstdNative.compress2(state.cctx, state.scratch.current(), bound, in, len, !stage);
             if (ZstdNative.isError(r)) {
                 throw Checks.error(r, "zstd compress", Bounds.sizes(len, bound));
             }
             if (r > Bounds.MAX_ARRAY) {
                 throw new ZstdException("zstd compress", 0, "frame too large for a byte[]", r + " bytes");
             }
-            byte[] frame = new byte[(int) r];
-            MemorySegment.copy(out, ValueLayout.JAVA_BYTE, 0, frame, 0, frame.length);
-            return frame;
+            return state.scratch.copyOut((int) r);
         } finally {
             state.scratch.trim();
             guard.exit();
@@ -262,13 +238,7 @@ public final class ZstdCompressor implements AutoCloseable {
      * @throws ReadOnlyBufferException if {@code dst} is read-only
      */
     public int compress(ByteBuffer src, ByteBuffer dst) {
-        if (dst.isReadOnly()) {
-            throw new ReadOnlyBufferException();
-        }
-        int n = (int) compress(MemorySegment.ofBuffer(src), MemorySegment.ofBuffer(dst));
-        src.position(src.limit());
-        dst.position(dst.position() + n);
-        return n;
+        return Bounds.advance(src, dst, compress(MemorySegment.ofBuffer(src), Bounds.writable(dst)));
     }
 
     /** Frees the native context now, or when the call in progress returns. Idempotent. */
@@ -278,79 +248,11 @@ public final class ZstdCompressor implements AutoCloseable {
     }
 
     /**
-     * Parameters of a {@link ZstdCompressor}: a {@link ZstdCompressionParameters} being put together, where each
-     * option is described. Values are checked when they are set.
+     * Parameters of a {@link ZstdCompressor}, set one at a time and checked as they are set; each option is
+     * described on {@link ZstdCompressionParameters}.
      */
-    public static final class Builder {
-        private ZstdCompressionParameters parameters = ZstdCompressionParameters.defaults();
-
+    public static final class Builder extends CompressionSetters<Builder> {
         private Builder() {}
-
-        /** Sets all parameters at once, replacing what was set before. */
-        public Builder parameters(ZstdCompressionParameters parameters) {
-            this.parameters = Objects.requireNonNull(parameters, "parameters");
-            return this;
-        }
-
-        /**
-         * Sets {@link ZstdCompressionParameters#level()}.
-         *
-         * @throws IllegalArgumentException if the value is out of range
-         */
-        public Builder level(int level) {
-            parameters = parameters.withLevel(level);
-            return this;
-        }
-
-        /** Sets {@link ZstdCompressionParameters#checksum()}. */
-        public Builder checksum(boolean checksum) {
-            parameters = parameters.withChecksum(checksum);
-            return this;
-        }
-
-        /** Sets {@link ZstdCompressionParameters#contentSize()}. */
-        public Builder contentSize(boolean contentSize) {
-            parameters = parameters.withContentSize(contentSize);
-            return this;
-        }
-
-        /**
-         * Sets {@link ZstdCompressionParameters#windowLog()}.
-         *
-         * @throws IllegalArgumentException if the value is out of range
-         */
-        public Builder windowLog(int windowLog) {
-            parameters = parameters.withWindowLog(windowLog);
-            return this;
-        }
-
-        /** Sets {@link ZstdCompressionParameters#longDistanceMatching()}. */
-        public Builder longDistanceMatching(boolean enabled) {
-            parameters = parameters.withLongDistanceMatching(enabled);
-            return this;
-        }
-
-        /**
-         * Sets {@link ZstdCompressionParameters#workers()}.
-         *
-         * @throws IllegalArgumentException if the value is out of range
-         */
-        public Builder workers(int workers) {
-            parameters = parameters.withWorkers(workers);
-            return this;
-        }
-
-        /** Sets {@link ZstdCompressionParameters#strategy()}. */
-        public Builder strategy(ZstdStrategy strategy) {
-            parameters = parameters.withStrategy(strategy);
-            return this;
-        }
-
-        /** Sets {@link ZstdCompressionParameters#dictionary()}. */
-        public Builder dictionary(ZstdCompressionDictionary dictionary) {
-            parameters = parameters.withDictionary(dictionary);
-            return this;
-        }
 
         /** @return a new compressor with these parameters */
         public ZstdCompressor build() {

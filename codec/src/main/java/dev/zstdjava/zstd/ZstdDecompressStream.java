@@ -58,9 +58,7 @@ public final class ZstdDecompressStream implements AutoCloseable {
         public void run() {
             ZstdNative.freeDCtx(dctx);
             LibC.free(pos);
-            if (dict != null) {
-                dict.release();
-            }
+            SharedDict.release(dict);
         }
     }
 
@@ -69,12 +67,7 @@ public final class ZstdDecompressStream implements AutoCloseable {
         this.guard = new Guard(this, "ZstdDecompressStream", state);
         this.maxDecompressedSize = p.maxDecompressedSize();
         this.dictionary = p.dictionary();
-        try {
-            state.dict = p.applyTo(state.dctx);
-        } catch (RuntimeException e) {
-            guard.close();
-            throw e;
-        }
+        guard.setUp(() -> state.dict = p.applyTo(state.dctx));
     }
 
     /** @return a stream with the default limits and no dictionary */
@@ -212,46 +205,11 @@ public final class ZstdDecompressStream implements AutoCloseable {
     }
 
     /**
-     * Limits and dictionary of a {@link ZstdDecompressStream} (and of a {@link ZstdInputStream}): a
-     * {@link ZstdDecompressionParameters} being put together, where each option is described. Values are checked
-     * when they are set.
+     * Limits and dictionary of a {@link ZstdDecompressStream} (and of a {@link ZstdInputStream}), set one at a time
+     * and checked as they are set; each option is described on {@link ZstdDecompressionParameters}.
      */
-    public static final class Builder {
-        private ZstdDecompressionParameters parameters = ZstdDecompressionParameters.defaults();
-
+    public static final class Builder extends DecompressionSetters<Builder> {
         private Builder() {}
-
-        /** Sets all parameters at once, replacing what was set before. */
-        public Builder parameters(ZstdDecompressionParameters parameters) {
-            this.parameters = Objects.requireNonNull(parameters, "parameters");
-            return this;
-        }
-
-        /**
-         * Sets {@link ZstdDecompressionParameters#maxDecompressedSize()}.
-         *
-         * @throws IllegalArgumentException if the value is out of range
-         */
-        public Builder maxDecompressedSize(long bytes) {
-            parameters = parameters.withMaxDecompressedSize(bytes);
-            return this;
-        }
-
-        /**
-         * Sets {@link ZstdDecompressionParameters#windowLogMax()}.
-         *
-         * @throws IllegalArgumentException if the value is out of range
-         */
-        public Builder windowLogMax(int windowLogMax) {
-            parameters = parameters.withWindowLogMax(windowLogMax);
-            return this;
-        }
-
-        /** Sets {@link ZstdDecompressionParameters#dictionary()}. */
-        public Builder dictionary(ZstdDecompressionDictionary dictionary) {
-            parameters = parameters.withDictionary(dictionary);
-            return this;
-        }
 
         /** @return a new stream with these settings */
         public ZstdDecompressStream build() {

@@ -10,7 +10,6 @@ import dev.zstdjava.internal.ZstdNative;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
-import java.nio.ReadOnlyBufferException;
 import java.util.Objects;
 
 /**
@@ -52,9 +51,7 @@ public final class ZstdDecompressor implements AutoCloseable {
             ZstdNative.freeDCtx(dctx);
             LibC.free(positions);
             scratch.free();
-            if (dict != null) {
-                dict.release();
-            }
+            SharedDict.release(dict);
         }
     }
 
@@ -64,12 +61,7 @@ public final class ZstdDecompressor implements AutoCloseable {
         this.maxDecompressedSize = p.maxDecompressedSize();
         this.windowLogMax = p.windowLogMax();
         this.dictionary = p.dictionary();
-        try {
-            state.dict = p.applyTo(state.dctx);
-        } catch (RuntimeException e) {
-            guard.close();
-            throw e;
-        }
+        guard.setUp(() -> state.dict = p.applyTo(state.dctx));
     }
 
     /** A decoding error; names the dictionary ids when a wrong or missing dictionary may be the cause. */
@@ -134,20 +126,11 @@ public final class ZstdDecompressor implements AutoCloseable {
         if (dstCap <= ZstdNative.HEAP_CRITICAL_LIMIT) {
             return ZstdNative.decompressDCtx(state.dctx, dst, dstCap, src, srcLen, true);
         }
-        long inSize = src.isNative() ? 0 : srcLen;
-        long outCap = dst.isNative() ? 0 : dstCap;
         try {
-            MemorySegment buf = state.scratch.get(inSize + outCap);
-            MemorySegment in = src;
-            if (inSize > 0) {
-                in = buf.asSlice(0, srcLen);
-                MemorySegment.copy(src, 0, in, 0, srcLen);
-            }
-            MemorySegment out = dst.isNative() ? dst : buf.asSlice(inSize, dstCap);
+            MemorySegment in = state.scratch.stageInput(src, srcLen, dst, dstCap);
+            MemorySegment out = state.scratch.stagedOutput(src, srcLen, dst, dstCap);
             long r = ZstdNative.decompressDCtx(state.dctx, out, dstCap, in, srcLen, false);
-            if (!ZstdNative.isError(r) && !dst.isNative()) {
-                MemorySegment.copy(out, 0, dst, 0, r);
-            }
+            Scratch.unstage(out, dst, r);
             return r;
         } finally {
             state.scratch.trim();
@@ -305,13 +288,7 @@ public final class ZstdDecompressor implements AutoCloseable {
      * @return the number of bytes written
      */
     public int decompress(ByteBuffer src, ByteBuffer dst) {
-        if (dst.isReadOnly()) {
-            throw new ReadOnlyBufferException();
-        }
-        int n = (int) decompress(MemorySegment.ofBuffer(src), MemorySegment.ofBuffer(dst));
-        src.position(src.limit());
-        dst.position(dst.position() + n);
-        return n;
+        return Bounds.advance(src, dst, decompress(MemorySegment.ofBuffer(src), Bounds.writable(dst)));
     }
 
     private static ZstdException emptyInput() {
@@ -326,45 +303,11 @@ public final class ZstdDecompressor implements AutoCloseable {
     }
 
     /**
-     * Limits of a {@link ZstdDecompressor}: a {@link ZstdDecompressionParameters} being put together, where each
-     * option is described. Values are checked when they are set.
+     * Limits and dictionary of a {@link ZstdDecompressor}, set one at a time and checked as they are set; each
+     * option is described on {@link ZstdDecompressionParameters}.
      */
-    public static final class Builder {
-        private ZstdDecompressionParameters parameters = ZstdDecompressionParameters.defaults();
-
+    public static final class Builder extends DecompressionSetters<Builder> {
         private Builder() {}
-
-        /** Sets all parameters at once, replacing what was set before. */
-        public Builder parameters(ZstdDecompressionParameters parameters) {
-            this.parameters = Objects.requireNonNull(parameters, "parameters");
-            return this;
-        }
-
-        /**
-         * Sets {@link ZstdDecompressionParameters#maxDecompressedSize()}.
-         *
-         * @throws IllegalArgumentException if the value is out of range
-         */
-        public Builder maxDecompressedSize(long bytes) {
-            parameters = parameters.withMaxDecompressedSize(bytes);
-            return this;
-        }
-
-        /**
-         * Sets {@link ZstdDecompressionParameters#windowLogMax()}.
-         *
-         * @throws IllegalArgumentException if the value is out of range
-         */
-        public Builder windowLogMax(int windowLogMax) {
-            parameters = parameters.withWindowLogMax(windowLogMax);
-            return this;
-        }
-
-        /** Sets {@link ZstdDecompressionParameters#dictionary()}. */
-        public Builder dictionary(ZstdDecompressionDictionary dictionary) {
-            parameters = parameters.withDictionary(dictionary);
-            return this;
-        }
 
         /** @return a new decompressor with these limits */
         public ZstdDecompressor build() {
