@@ -156,6 +156,13 @@ class ZstdRoundTripTest extends AbstractRoundTripTest {
     }
 
     @Test
+    void levelConstantsAreTheLibrarysOwn() {
+        assertEquals(dev.zstdjava.internal.ZstdNative.minCLevel(), Zstd.MIN_LEVEL, "ZSTD_minCLevel()");
+        assertEquals(dev.zstdjava.internal.ZstdNative.maxCLevel(), Zstd.MAX_LEVEL, "ZSTD_maxCLevel()");
+        assertEquals(dev.zstdjava.internal.ZstdNative.defaultCLevel(), Zstd.DEFAULT_LEVEL, "ZSTD_defaultCLevel()");
+    }
+
+    @Test
     void frameHelpers() {
         byte[] a = TestData.generate(Kind.TEXT, 5000, 1);
         byte[] b = TestData.generate(Kind.TEXT, 7000, 2);
