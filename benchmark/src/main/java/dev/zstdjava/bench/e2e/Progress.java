@@ -19,11 +19,23 @@ final class Progress implements AutoCloseable {
     private volatile String label = "starting";
     private volatile boolean closed;
 
+    /**
+     * {@code Console.isTerminal()} where it exists (JDK 22+, where {@code System.console()} is also non-null when
+     * redirected); on JDK 21, which this module is compiled for, a console exists only on a terminal.
+     */
+    private static boolean isTerminal(java.io.Console c) {
+        try {
+            return (boolean) java.io.Console.class.getMethod("isTerminal").invoke(c);
+        } catch (ReflectiveOperationException e) {
+            return true;
+        }
+    }
+
     Progress(PrintStream out, double totalWork, boolean enabled) {
         this.out = out;
         this.totalWork = Math.max(totalWork, 1e-9);
         java.io.Console c = System.console();
-        this.terminal = enabled && c != null && c.isTerminal();
+        this.terminal = enabled && c != null && isTerminal(c);
         if (terminal) {
             painter = Thread.ofPlatform().daemon().name("e2e-progress").start(this::paintLoop);
         } else {
