@@ -137,7 +137,11 @@ class AllocationTest {
             ByteBuffer direct = ByteBuffer.allocateDirect(stored.length);
             direct.put(stored).flip();
             long per = bytesPerCall(10_000, () -> codec.decodeValue(direct).length);
-            assertTrue(per < value.length + 16 + 512, "heap bytes per decode of a 4096-byte value: " + per);
+            // JDK 21 refuses heap memory in downcalls: frames without a size are decoded from an array in pieces,
+            // each piece's input copied through a native arena made for the call (README, JDK 21)
+            long jdk21Staging = Runtime.version().feature() < 22 && stored == withoutSize ? 2048 : 0;
+            assertTrue(per < value.length + 16 + 512 + jdk21Staging, "heap bytes per decode of a 4096-byte value: "
+                    + per);
         }
     }
 }
