@@ -1,9 +1,9 @@
 package dev.zstdjava.bench.e2e;
 
 import dev.zstdjava.lettuce.CompressingCodec;
-import dev.zstdjava.lettuce.CompressionBackend;
-import dev.zstdjava.lettuce.CompressionConfig;
-import dev.zstdjava.lettuce.ValueCompressor;
+import dev.zstdjava.values.CompressionBackend;
+import dev.zstdjava.values.CompressionConfig;
+import dev.zstdjava.values.ValueCompressor;
 import glide.api.GlideClient;
 import glide.api.models.Batch;
 import glide.api.models.GlideString;
