@@ -55,6 +55,7 @@ import java.util.concurrent.atomic.LongAdder;
  */
 public final class ValueCompressor {
     private final CompressionConfig config;
+    private final DictionaryManager dictionaries;
     private final CoderPool pool;
     private final LongAdder valuesCompressed = new LongAdder();
     private final LongAdder valuesDecompressed = new LongAdder();
@@ -65,14 +66,37 @@ public final class ValueCompressor {
     private final LongAdder decompressionFailures = new LongAdder();
     private final LongAdder sizeLimitErrors = new LongAdder();
 
-    private ValueCompressor(CompressionConfig config) {
+    private ValueCompressor(CompressionConfig config, DictionaryManager dictionaries) {
         this.config = Objects.requireNonNull(config, "config");
-        this.pool = new CoderPool(config);
+        this.dictionaries = dictionaries;
+        this.pool = new CoderPool(config, dictionaries);
     }
 
     /** @return a compressor with {@code config}; create one per configuration and share it */
     public static ValueCompressor create(CompressionConfig config) {
-        return new ValueCompressor(config);
+        return new ValueCompressor(config, null);
+    }
+
+    /**
+     * A compressor that compresses with the current dictionary of {@code dictionaries} (zstd only) and reads values
+     * compressed with any dictionary it has loaded; see {@link DictionaryManager}. The stored form is the same
+     * header followed by a standard zstd frame that records the dictionary id. Readers without that dictionary (Valkey
+     * GLIDE, earlier versions of this library) cannot decode such values: turn dictionaries on only once every reader
+     * runs a version that has them.
+     *
+     * @throws IllegalArgumentException if the backend is not zstd
+     */
+    public static ValueCompressor create(CompressionConfig config, DictionaryManager dictionaries) {
+        Objects.requireNonNull(dictionaries, "dictionaries");
+        if (config.backend() != CompressionBackend.ZSTD) {
+            throw new IllegalArgumentException("dictionaries need the zstd backend, not " + config.backend());
+        }
+        return new ValueCompressor(config, dictionaries);
+    }
+
+    /** @return the dictionaries this compressor uses, or null when it uses none */
+    public DictionaryManager dictionaries() {
+        return dictionaries;
     }
 
     /** @return the configuration this compressor applies */
@@ -199,14 +223,23 @@ public final class ValueCompressor {
             skipped.increment();
             return -1;
         }
+        DictionaryManager.Entry dict = null;
+        if (dictionaries != null) {
+            dictionaries.sample(value);
+            dict = dictionaries.current();
+        }
         long payload;
         try {
-            payload = c.compressPayload(value, dst.asSlice(prefix, room));
+            payload = dict == null ? c.compressPayload(value, dst.asSlice(prefix, room))
+                    : c.compressPayload(dict, value, dst.asSlice(prefix, room));
         } catch (RuntimeException | LinkageError | OutOfMemoryError e) {
             payload = -1; // the backend failed: store as is
         }
         if (payload < 0) { // also when it does not fit in fewer bytes than the value (incompressible)
             skipped.increment();
+            if (dict != null) {
+                dict.countWrite(n, n, false);
+            }
             return -1;
         }
         ValueFormat.writeHeader(dst, backend);
@@ -214,6 +247,9 @@ public final class ValueCompressor {
             dst.set(ValueFormat.LE_INT, ValueFormat.HEADER_SIZE, (int) n);
         }
         long stored = prefix + payload;
+        if (dict != null) {
+            dict.countWrite(n, stored, true);
+        }
         valuesCompressed.increment();
         originalBytes.add(n);
         compressedBytes.add(stored);
@@ -283,6 +319,8 @@ public final class ValueCompressor {
         } catch (DecompressionLimitException e) {
             sizeLimitErrors.increment();
             throw e;
+        } catch (MissingDictionaryException e) {
+            throw e; // never return a dictionary frame as stored bytes
         } catch (RuntimeException | LinkageError e) {
             decompressionFailures.increment();
             return null;
