@@ -6,7 +6,10 @@ import dev.zstdjava.testkit.TestValues;
 import dev.zstdjava.values.CompressionBackend;
 import dev.zstdjava.values.CompressionConfig;
 import dev.zstdjava.values.CompressionStats;
+import dev.zstdjava.values.DictionaryManager;
+import dev.zstdjava.values.MissingDictionaryException;
 import dev.zstdjava.values.ValueCompressor;
+import dev.zstdjava.zstd.ZstdDictionary;
 import io.lettuce.core.GetExArgs;
 import io.lettuce.core.KeyValue;
 import io.lettuce.core.RedisClient;
@@ -19,6 +22,7 @@ import io.lettuce.core.api.async.RedisAsyncCommands;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.lettuce.core.codec.StringCodec;
+import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -42,6 +46,7 @@ import static dev.zstdjava.testkit.TestValues.text;
 import static org.junit.jupiter.api.Assertions.*;
 
 /** The codec against a real server: every value-carrying command family, sizes, APIs, stored bytes. */
+@DisabledIfSystemProperty(named = "zstdjava.skipServerTests", matches = "true", disabledReason = "left out with -Dzstdjava.skipServerTests=true")
 class LettuceStandaloneTest {
     static RedisServer server;
     static RedisClient client;
@@ -134,6 +139,41 @@ class LettuceStandaloneTest {
             }
             assertArrayEquals(b, raw.sync().get(k("bin" + n)), "random bytes do not compress: stored as is");
         }
+    }
+
+    /** A value compressed with a dictionary trained here, which no other compressor has. */
+    static byte[] dictionaryValue(long[] idOut) {
+        List<byte[]> records = TestValues.jsonRecords(400, 5);
+        byte[] dict = ZstdDictionary.train(records, 4 << 10).toByteArray();
+        idOut[0] = ZstdDictionary.of(dict).id();
+        try (DictionaryManager m = DictionaryManager.given(dict).build()) {
+            return ValueCompressor.create(CompressionConfig.defaults(), m).compress(records.get(17));
+        }
+    }
+
+    @Test
+    void aValueThatNeedsAMissingDictionaryFailsThatCommandOnly() throws Exception {
+        long[] id = new long[1];
+        byte[] stored = dictionaryValue(id);
+        raw.sync().set(k("dict"), stored);
+        raw.sync().set(k("plain"), k("plain value"));
+        // sync: the command fails with the codec's exception (possibly wrapped by Lettuce), never with the raw bytes
+        Exception e = assertThrows(Exception.class, () -> bytes.sync().get(k("dict")));
+        Throwable t = e;
+        while (t != null && !(t instanceof MissingDictionaryException)) {
+            t = t.getCause();
+        }
+        assertNotNull(t, "MissingDictionaryException in the cause chain of " + e);
+        assertEquals(id[0], ((MissingDictionaryException) t).dictionaryId());
+        // the connection stays usable: the next commands on it work, also in one pipeline with a failing one
+        assertArrayEquals(k("plain value"), bytes.sync().get(k("plain")));
+        var failing = bytes.async().get(k("dict"));
+        var after = bytes.async().get(k("plain"));
+        assertArrayEquals(k("plain value"), after.get(10, TimeUnit.SECONDS));
+        assertThrows(java.util.concurrent.ExecutionException.class, () -> failing.get(10, TimeUnit.SECONDS));
+        String v = TestValues.json(3000);
+        assertEquals("OK", strings.sync().set("after", v));
+        assertEquals(v, strings.sync().get("after"));
     }
 
     @Test

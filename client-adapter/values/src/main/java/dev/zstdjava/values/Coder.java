@@ -1,5 +1,6 @@
 package dev.zstdjava.values;
 
+import dev.zstdjava.CompressionException;
 import dev.zstdjava.DecompressionLimitException;
 import dev.zstdjava.lz4.Lz4Compressor;
 import dev.zstdjava.lz4.Lz4Decompressor;
@@ -91,6 +92,7 @@ final class Coder implements AutoCloseable {
      * @param payload the bytes after the header
      * @return the original value
      * @throws DecompressionLimitException if it would be larger than the configured maximum
+     * @throws MissingDictionaryException  if it is a zstd frame that declares a dictionary
      * @throws RuntimeException            if the payload does not decode
      */
     byte[] decompressPayload(CompressionBackend backend, MemorySegment payload) {
@@ -111,7 +113,13 @@ final class Coder implements AutoCloseable {
             if (e == null) {
                 throw dictionaries.missing(dictId);
             }
-            byte[] out = decompressZstd(payload, dictionaryDecompressor(e));
+            byte[] out;
+            try {
+                out = decompressZstd(payload, dictionaryDecompressor(e));
+            } catch (ZstdException x) { // a dictionary frame is never returned as stored, even when it is corrupt
+                throw new CompressionException("zstd decompress", "a value compressed with dictionary " + dictId
+                        + " does not decode with the loaded dictionary of that id: " + x.getMessage(), x);
+            }
             e.valuesRead.increment();
             return out;
         }
