@@ -330,7 +330,7 @@ class DictionaryManagerTest {
     void oneTrainerAtATimeAcrossClientsOfAStore() throws Exception {
         InMemoryDictionaryStore store = new InMemoryDictionaryStore();
         try (DictionaryManager a = DictionaryManager.managed(store).minSamples(300)
-                .retrainInterval(Duration.ofMinutes(10)).build();
+                .refreshInterval(Duration.ofMillis(50)).retrainInterval(Duration.ofMinutes(10)).build();
              DictionaryManager b = DictionaryManager.managed(store).minSamples(300)
                      .refreshInterval(Duration.ofMillis(50)).retrainInterval(Duration.ofMinutes(10)).build()) {
             ValueCompressor va = ValueCompressor.create(CompressionConfig.defaults(), a);
@@ -344,6 +344,61 @@ class DictionaryManagerTest {
             assertEquals(1, a.trainingStats().trained() + b.trainingStats().trained());
             assertEquals(1, store.list().size());
             assertEquals(a.currentId(), b.currentId());
+        }
+    }
+
+    /** Records of another shape than {@link #TRAIN}'s: what an application writing new data looks like. */
+    static List<byte[]> otherRecords(int n, long seed) {
+        Random r = new Random(seed);
+        List<byte[]> out = new ArrayList<>(n);
+        String[] langs = {"en", "fr", "de", "ja", "pt"};
+        for (int i = 0; i < n; i++) {
+            out.add(("<user login=\"u" + Long.toString(r.nextLong() & 0xffffffffL, 36) + "\" followers=\""
+                    + r.nextInt(100000) + "\" lang=\"" + langs[r.nextInt(langs.length)] + "\" verified=\""
+                    + r.nextBoolean() + "\"><bio>Writes about " + (r.nextBoolean() ? "databases" : "compilers")
+                    + " and " + (r.nextBoolean() ? "cycling" : "gardening") + " since " + (1990 + r.nextInt(35))
+                    + "</bio><location>" + (r.nextBoolean() ? "Berlin, Germany" : "Porto, Portugal")
+                    + "</location></user>").getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+        }
+        return out;
+    }
+
+    @Test
+    void driftToOtherValuesRetrainsAfterTheInterval() throws Exception {
+        InMemoryDictionaryStore store = new InMemoryDictionaryStore();
+        try (DictionaryManager m = DictionaryManager.managed(store).minSamples(300)
+                .retrainInterval(Duration.ofMillis(500)).build()) {
+            ValueCompressor vc = ValueCompressor.create(CompressionConfig.defaults(), m);
+            TRAIN.forEach(vc::compress);
+            await("a first dictionary", () -> m.currentId() != 0);
+            long first = m.currentId();
+            // more of the same values: the baseline window, no drift
+            for (int round = 0; round < 3; round++) {
+                TRAIN.forEach(vc::compress);
+                Thread.sleep(250);
+            }
+            assertEquals(first, m.currentId());
+            assertEquals(1, m.trainingStats().trained());
+            // the application now writes other values: the saved fraction falls, a new dictionary is trained
+            List<byte[]> other = otherRecords(3000, 9);
+            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            while (m.currentId() == first) {
+                assertTrue(System.nanoTime() < deadline, "no retraining after drift: " + m.trainingStats());
+                other.forEach(vc::compress);
+                Thread.sleep(100);
+            }
+            TrainingStats t = m.trainingStats();
+            assertEquals(2, t.adopted(), t.toString());
+            TrainingEvent last = t.recent().get(t.recent().size() - 1);
+            assertEquals(TrainingEvent.Kind.ADOPTED, last.kind());
+            assertEquals(m.currentId(), last.dictionaryId());
+            assertTrue(last.savedAfter() >= last.savedBefore() + 0.05, "adopted over the first dictionary: " + last);
+            // values of both shapes keep reading back
+            byte[] a = TRAIN.get(0);
+            byte[] b = other.get(0);
+            assertArrayEquals(a, vc.decompress(vc.compress(a)));
+            assertArrayEquals(b, vc.decompress(vc.compress(b)));
+            assertEquals(2, m.dictionaryStats().size());
         }
     }
 
