@@ -208,6 +208,44 @@ class LettuceDictionaryTest {
     }
 
     @Test
+    void aServerRestartKeepsTheDictionariesAndARestartedClientReloadsThem() throws Exception {
+        byte[] dict = ZstdDictionary.train(TRAIN, 16 << 10).toByteArray();
+        long id = ZstdDictionary.of(dict).id();
+        try (LettuceDictionaryStore s = store()) {
+            s.putIfAbsent(id, dict);
+        }
+        try (LettuceDictionaryStore s = store(); DictionaryManager m = DictionaryManager.shared(s).build()) {
+            CompressingCodec<byte[], byte[]> codec = CompressingCodec.wrap(ByteArrayCodec.INSTANCE,
+                    ValueCompressor.create(CompressionConfig.defaults(), m));
+            try (StatefulRedisConnection<byte[], byte[]> conn = client.connect(codec)) {
+                for (int i = 0; i < 50; i++) {
+                    conn.sync().set(k("r" + i), VALUES.get(i));
+                }
+                server.restart();
+                // the running client reconnects and keeps reading and writing with its loaded dictionary
+                assertArrayEquals(VALUES.get(0), conn.sync().get(k("r0")));
+                conn.sync().set(k("r50"), VALUES.get(50));
+                assertEquals(id, frameDictId(raw.sync().get(k("r50"))));
+            }
+        }
+        // a restarted client loads the dictionaries from the restarted server before build() returns
+        try (LettuceDictionaryStore s = store(); DictionaryManager m = DictionaryManager.shared(s).build()) {
+            assertTrue(m.isLoaded(id));
+            assertEquals(id, m.currentId());
+            assertEquals(List.of(new DictionaryInfo(id, 1, dict.length)), m.published());
+            CompressingCodec<byte[], byte[]> codec = CompressingCodec.wrap(ByteArrayCodec.INSTANCE,
+                    ValueCompressor.create(CompressionConfig.defaults(), m));
+            try (StatefulRedisConnection<byte[], byte[]> conn = client.connect(codec)) {
+                for (int i = 0; i <= 50; i++) {
+                    assertArrayEquals(VALUES.get(i), conn.sync().get(k("r" + i)));
+                }
+            }
+            byte[] next = ZstdDictionary.train(VALUES, 4 << 10).toByteArray();
+            assertEquals(2, s.putIfAbsent(ZstdDictionary.of(next).id(), next).sequence(), "the counter survived");
+        }
+    }
+
+    @Test
     void corruptAndOversizedEntriesAreRejectedAlone() throws Exception {
         byte[] good = ZstdDictionary.train(TRAIN, 16 << 10).toByteArray();
         long goodId = ZstdDictionary.of(good).id();

@@ -98,6 +98,8 @@ public final class DictionaryManager implements AutoCloseable {
     private final AtomicBoolean training = new AtomicBoolean();
     private final AtomicBoolean refreshQueued = new AtomicBoolean();
     private volatile long knownVersion = Long.MIN_VALUE;
+    private final Object eventLock = new Object();
+    private long nextLeaseAttempt = System.nanoTime();
     private volatile boolean closed;
 
     // training state: only the io thread and the trainer thread touch it
@@ -441,7 +443,7 @@ public final class DictionaryManager implements AutoCloseable {
             }
             return;
         }
-        if (sampler.size() < minSamples) {
+        if (sampler.size() < minSamples || System.nanoTime() - nextLeaseAttempt < 0) {
             return;
         }
         boolean lease;
@@ -452,7 +454,12 @@ public final class DictionaryManager implements AutoCloseable {
             return;
         }
         if (!lease) {
-            return; // another client trains (or trained within the retrain interval); its dictionary will load
+            // another client trains (or one trained within the retrain interval; its dictionary will load): ask
+            // again later, not every check, so that many clients cost the server little
+            long backoff = Math.clamp(retrainInterval.toNanos() / 10, TimeUnit.SECONDS.toNanos(1),
+                    TimeUnit.SECONDS.toNanos(60));
+            nextLeaseAttempt = System.nanoTime() + backoff;
+            return;
         }
         List<byte[]> samples = sampler.samples();
         sampler.reset();
@@ -539,11 +546,11 @@ public final class DictionaryManager implements AutoCloseable {
             event(TrainingEvent.Kind.REJECTED, dict.id(), samples.size(), before, after, e.getMessage());
             return;
         }
-        io.execute(this::refresh);
         adopted.increment();
         event(TrainingEvent.Kind.ADOPTED, dict.id(), samples.size(), before, after,
                 String.format(java.util.Locale.ROOT, "published; held-out saved fraction %.1f%% against %.1f%%",
                         100 * after, 100 * before));
+        refresh(); // load it here, on the trainer thread: it compresses from now on
     }
 
     /** Saved fraction of {@code samples} as the compressor would store them (header included, never larger). */
@@ -570,13 +577,14 @@ public final class DictionaryManager implements AutoCloseable {
         return original == 0 ? 0 : 1 - (double) stored / original;
     }
 
-    private synchronized void event(TrainingEvent.Kind kind, long id, int samples, double before, double after,
-                                    String reason) {
+    private void event(TrainingEvent.Kind kind, long id, int samples, double before, double after, String reason) {
         TrainingEvent e = new TrainingEvent(Instant.now(), kind, id, samples, before, after, reason);
-        if (events.size() == MAX_EVENTS) {
-            events.removeFirst();
+        synchronized (eventLock) {
+            if (events.size() == MAX_EVENTS) {
+                events.removeFirst();
+            }
+            events.addLast(e);
         }
-        events.addLast(e);
         System.Logger.Level lvl = kind == TrainingEvent.Kind.FAILED ? System.Logger.Level.WARNING
                 : System.Logger.Level.INFO;
         LOG.log(lvl, "zstd dictionary training: " + kind + " " + (id == 0 ? "" : "id " + id + " ") + reason);
@@ -635,9 +643,13 @@ public final class DictionaryManager implements AutoCloseable {
     }
 
     /** @return training counters and the most recent training events (all zero unless managed) */
-    public synchronized TrainingStats trainingStats() {
+    public TrainingStats trainingStats() {
+        List<TrainingEvent> recent;
+        synchronized (eventLock) {
+            recent = List.copyOf(events);
+        }
         return new TrainingStats(trained.sum(), adopted.sum(), rejectedTrainings.sum(), failedTrainings.sum(),
-                sampler == null ? 0 : sampler.size(), List.copyOf(events));
+                sampler == null ? 0 : sampler.size(), recent);
     }
 
     /** Stops the background threads. Compressors using this manager must not be used afterwards. Idempotent. */
