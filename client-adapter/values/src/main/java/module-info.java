@@ -8,7 +8,9 @@
 module dev.zstdjava.values {
     requires transitive dev.zstdjava.codec;
     requires static micrometer.core;
+    requires static spring.data.redis;
 
     exports dev.zstdjava.values;
     exports dev.zstdjava.values.micrometer;
+    exports dev.zstdjava.values.spring;
 }
