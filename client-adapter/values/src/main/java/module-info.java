@@ -9,8 +9,10 @@ module dev.zstdjava.values {
     requires transitive dev.zstdjava.codec;
     requires static micrometer.core;
     requires static spring.data.redis;
+    requires static redis.clients.jedis;
 
     exports dev.zstdjava.values;
     exports dev.zstdjava.values.micrometer;
     exports dev.zstdjava.values.spring;
+    exports dev.zstdjava.values.jedis;
 }
