@@ -10,9 +10,12 @@ module dev.zstdjava.values {
     requires static micrometer.core;
     requires static spring.data.redis;
     requires static redis.clients.jedis;
+    requires static redisson;
+    requires static io.netty.buffer;
 
     exports dev.zstdjava.values;
     exports dev.zstdjava.values.micrometer;
     exports dev.zstdjava.values.spring;
     exports dev.zstdjava.values.jedis;
+    exports dev.zstdjava.values.redisson;
 }
