@@ -13,6 +13,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
 import redis.clients.jedis.RedisClient;
 
 import java.nio.charset.StandardCharsets;
@@ -27,6 +28,7 @@ import static dev.zstdjava.testkit.TestValues.text;
 import static org.junit.jupiter.api.Assertions.*;
 
 /** The Micrometer binder reports exactly what a compressor did with real traffic through Jedis on a real server. */
+@DisabledIfSystemProperty(named = "zstdjava.skipServerTests", matches = "true", disabledReason = "left out with -Dzstdjava.skipServerTests=true")
 class CompressionMetricsTest {
     static RedisServer server;
     static RedisClient jedis;

@@ -10,6 +10,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
 import org.redisson.Redisson;
 import org.redisson.api.RBucket;
 import org.redisson.api.RMap;
@@ -30,6 +31,7 @@ import static dev.zstdjava.testkit.TestValues.text;
 import static org.junit.jupiter.api.Assertions.*;
 
 /** Redisson 3.52 on a real server with the compressing codec; Jedis looks at the stored bytes. */
+@DisabledIfSystemProperty(named = "zstdjava.skipServerTests", matches = "true", disabledReason = "left out with -Dzstdjava.skipServerTests=true")
 class CompressingRedissonCodecTest {
     static RedisServer server;
     static RedissonClient redisson;

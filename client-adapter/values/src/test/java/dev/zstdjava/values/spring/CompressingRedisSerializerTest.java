@@ -9,6 +9,7 @@ import dev.zstdjava.values.ValueFormat;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
@@ -29,6 +30,7 @@ import static dev.zstdjava.testkit.TestValues.text;
 import static org.junit.jupiter.api.Assertions.*;
 
 /** The Spring serializer on a real server, over Spring's Lettuce and Jedis connection factories. */
+@DisabledIfSystemProperty(named = "zstdjava.skipServerTests", matches = "true", disabledReason = "left out with -Dzstdjava.skipServerTests=true")
 class CompressingRedisSerializerTest {
     enum Driver { LETTUCE, JEDIS }
 
