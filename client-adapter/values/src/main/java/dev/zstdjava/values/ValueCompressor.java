@@ -81,6 +81,10 @@ public final class ValueCompressor {
     private final LongAdder compressedBytes = new LongAdder();
     private final LongAdder decompressedBytes = new LongAdder();
     private final LongAdder skipped = new LongAdder();
+    private final LongAdder skippedDisabled = new LongAdder();
+    private final LongAdder skippedTooSmall = new LongAdder();
+    private final LongAdder skippedAlreadyCompressed = new LongAdder();
+    private final LongAdder skippedNotSmaller = new LongAdder();
     private final LongAdder decompressionFailures = new LongAdder();
     private final LongAdder sizeLimitErrors = new LongAdder();
     private final LongAdder compressionFailures = new LongAdder();
@@ -157,7 +161,8 @@ public final class ValueCompressor {
     public CompressionStats stats() {
         return new CompressionStats(valuesCompressed.sum(), valuesDecompressed.sum(), originalBytes.sum(),
                 compressedBytes.sum(), decompressedBytes.sum(), skipped.sum(), decompressionFailures.sum(),
-                sizeLimitErrors.sum(), compressionFailures.sum());
+                sizeLimitErrors.sum(), compressionFailures.sum(), skippedDisabled.sum(), skippedTooSmall.sum(),
+                skippedAlreadyCompressed.sum(), skippedNotSmaller.sum());
     }
 
     // ---------------------------------------------------------------------------------------------- compression
@@ -216,7 +221,7 @@ public final class ValueCompressor {
     public byte[] compress(byte[] value) {
         Objects.requireNonNull(value, "value");
         if (!wantsCompression(value.length)) {
-            skipped.increment();
+            skipUnwanted();
             return value;
         }
         Coder c = pool.acquire();
@@ -237,7 +242,17 @@ public final class ValueCompressor {
      * {@link CompressionConfig#minCompressionSize()} themselves before encoding a value. Allocates nothing.
      */
     public void countSkipped() {
+        skipUnwanted();
+    }
+
+    /** Counts a value stored as it is because compression is disabled or the value is below the minimum size. */
+    private void skipUnwanted() {
+        skip(config.enabled() ? skippedTooSmall : skippedDisabled);
+    }
+
+    private void skip(LongAdder reason) {
         skipped.increment();
+        reason.increment();
     }
 
     private boolean wantsCompression(long n) {
@@ -247,7 +262,7 @@ public final class ValueCompressor {
     /** @return the stored size written to {@code dst} (capacity at least the value's size), or -1: store as is */
     long tryCompress(MemorySegment value, MemorySegment dst) {
         if (!wantsCompression(value.byteSize())) {
-            skipped.increment();
+            skipUnwanted();
             return -1;
         }
         Coder c = pool.acquire();
@@ -261,9 +276,12 @@ public final class ValueCompressor {
     private long tryCompress(Coder c, MemorySegment value, MemorySegment dst) {
         long n = value.byteSize();
         CompressionBackend backend = config.backend();
-        if (!wantsCompression(n) || (ValueFormat.hasHeader(value)
-                && value.get(ValueLayout.JAVA_BYTE, ValueFormat.BACKEND_OFFSET) == backend.id())) {
-            skipped.increment();
+        if (!wantsCompression(n)) {
+            skipUnwanted();
+            return -1;
+        }
+        if (ValueFormat.hasHeader(value) && value.get(ValueLayout.JAVA_BYTE, ValueFormat.BACKEND_OFFSET) == backend.id()) {
+            skip(skippedAlreadyCompressed);
             return -1;
         }
         long stored;
@@ -271,10 +289,11 @@ public final class ValueCompressor {
             stored = encode(c, backend, value, dst, n - 1); // the stored form must be strictly smaller than the value
         } catch (RuntimeException | LinkageError | OutOfMemoryError e) {
             compressionFailed(e); // store as is: always correct data
-            stored = -1;
-        }
-        if (stored < 0) { // also when it does not fit in fewer bytes than the value (incompressible)
             skipped.increment();
+            return -1;
+        }
+        if (stored < 0) { // it does not fit in fewer bytes than the value (incompressible)
+            skip(skippedNotSmaller);
             return -1;
         }
         valuesCompressed.increment();

@@ -29,8 +29,10 @@ import java.util.function.ToLongFunction;
  *   <caption>meters</caption>
  *   <tr><th>name</th><th>unit</th><th>counts</th></tr>
  *   <tr><td>{@code zstdjava.values.compressed}</td><td>values</td><td>values stored compressed</td></tr>
- *   <tr><td>{@code zstdjava.values.skipped}</td><td>values</td><td>values stored as they are (disabled, below the
- *       minimum size, already compressed, not smaller when compressed, compression failed)</td></tr>
+ *   <tr><td>{@code zstdjava.values.skipped}</td><td>values</td><td>values stored as they are, one series per
+ *       {@code reason}: {@code disabled}, {@code too-small} (below the minimum size), {@code already-compressed},
+ *       {@code not-smaller} (compressing would not make them smaller), {@code failed} (the backend failed; each kind
+ *       of failure is also logged once: alert on this one)</td></tr>
  *   <tr><td>{@code zstdjava.values.compression.input}</td><td>bytes</td><td>size of the values stored compressed,
  *       before compression</td></tr>
  *   <tr><td>{@code zstdjava.values.compression.output}</td><td>bytes</td><td>size of those values as stored, header
@@ -89,8 +91,13 @@ public final class CompressionMetrics implements MeterBinder {
     @Override
     public void bindTo(MeterRegistry registry) {
         counter(registry, "compressed", null, "values stored compressed", CompressionStats::valuesCompressed);
-        counter(registry, "skipped", null, "values stored as they are: compression disabled, below the minimum size,"
-                + " already compressed, not smaller when compressed, or compression failed", CompressionStats::skipped);
+        skipped(registry, "disabled", "compression is disabled", CompressionStats::skippedDisabled);
+        skipped(registry, "too-small", "shorter than the minimum size", CompressionStats::skippedTooSmall);
+        skipped(registry, "already-compressed", "already carry this backend's header",
+                CompressionStats::skippedAlreadyCompressed);
+        skipped(registry, "not-smaller", "compressing would not make them smaller", CompressionStats::skippedNotSmaller);
+        skipped(registry, "failed", "the backend failed (each kind of failure is logged once)",
+                CompressionStats::compressionFailures);
         counter(registry, "compression.input", BaseUnits.BYTES,
                 "size of the values stored compressed, before compression", CompressionStats::originalBytes);
         counter(registry, "compression.output", BaseUnits.BYTES,
@@ -109,12 +116,22 @@ public final class CompressionMetrics implements MeterBinder {
                 CompressionStats::sizeLimitErrors);
     }
 
+    private void skipped(MeterRegistry registry, String reason, String why, ToLongFunction<CompressionStats> read) {
+        counter(registry, "skipped", null, "values stored as they are; reason " + reason + ": " + why, read,
+                tags.and("reason", reason));
+    }
+
     private void counter(MeterRegistry registry, String name, String unit, String description,
             ToLongFunction<CompressionStats> read) {
+        counter(registry, name, unit, description, read, tags);
+    }
+
+    private void counter(MeterRegistry registry, String name, String unit, String description,
+            ToLongFunction<CompressionStats> read, Tags meterTags) {
         FunctionCounter.builder(PREFIX + name, compressor, c -> read.applyAsLong(c.stats()))
                 .description(description)
                 .baseUnit(unit)
-                .tags(tags)
+                .tags(meterTags)
                 .register(registry);
     }
 }

@@ -49,6 +49,10 @@ class CompressionMetricsTest {
         }
     }
 
+    static byte[] client(byte[] key) {
+        return jedis.get(key);
+    }
+
     static byte[] k(String s) {
         return s.getBytes(StandardCharsets.UTF_8);
     }
@@ -56,6 +60,10 @@ class CompressionMetricsTest {
     static double count(SimpleMeterRegistry r, String name) {
         FunctionCounter c = r.get(CompressionMetrics.PREFIX + name).functionCounter();
         return c.count();
+    }
+
+    static double skipped(SimpleMeterRegistry r, String reason) {
+        return r.get(CompressionMetrics.PREFIX + "skipped").tag("reason", reason).functionCounter().count();
     }
 
     @Test
@@ -78,7 +86,13 @@ class CompressionMetricsTest {
         }
         jedis.set(k("m:small"), vc.compress(text(63)));           // below the minimum size
         jedis.set(k("m:random"), vc.compress(random(5000, 1)));   // not smaller when compressed
-        long stored = 0;
+        byte[] already = vc.compress(text(2000));
+        jedis.set(k("m:already"), vc.compress(already));           // already compressed: stored as it is
+        compressible++;
+        original += 2000;
+        long stored = client(k("m:already")).length;
+        decompressedBytes += 2000;
+        assertArrayEquals(text(2000), vc.decompress(client(k("m:already"))));
         for (int n = 100; n <= 60_000; n *= 3) {
             for (String kind : List.of("text", "json")) {
                 byte[] s = jedis.get(k("m:" + kind + ":" + n));
@@ -101,7 +115,13 @@ class CompressionMetricsTest {
 
         CompressionStats s = vc.stats();
         assertEquals(compressible, count(registry, "compressed"));
-        assertEquals(2, count(registry, "skipped"));
+        assertEquals(1, skipped(registry, "too-small"));
+        assertEquals(1, skipped(registry, "not-smaller"));
+        assertEquals(1, skipped(registry, "already-compressed"));
+        assertEquals(0, skipped(registry, "disabled"));
+        assertEquals(0, skipped(registry, "failed"));
+        assertEquals(s.skipped(), registry.find(CompressionMetrics.PREFIX + "skipped").functionCounters().stream()
+                .mapToDouble(FunctionCounter::count).sum(), "the reasons add up to stats().skipped()");
         assertEquals(original, count(registry, "compression.input"));
         assertEquals(stored, count(registry, "compression.output"), "bytes as the server holds them");
         assertEquals(original - stored, count(registry, "compression.saved"));
@@ -125,6 +145,7 @@ class CompressionMetricsTest {
         assertSame(lz4, CompressionMetrics.monitor(registry, lz4, "cache", "a"));
         Set<String> names = registry.getMeters().stream().map(m -> m.getId().getName())
                 .collect(Collectors.toCollection(TreeSet::new));
+        assertEquals(5, registry.find("zstdjava.values.skipped").functionCounters().size(), "one series per reason");
         assertEquals(new TreeSet<>(List.of("zstdjava.values.compressed", "zstdjava.values.skipped",
                 "zstdjava.values.compression.input", "zstdjava.values.compression.output",
                 "zstdjava.values.compression.saved", "zstdjava.values.decompressed",
@@ -137,6 +158,7 @@ class CompressionMetricsTest {
             assertEquals("lz4", id.getTag("backend"), id.getName());
             assertEquals("a", id.getTag("cache"), id.getName());
             assertNotNull(id.getDescription(), id.getName());
+            assertEquals(id.getName().equals("zstdjava.values.skipped"), id.getTag("reason") != null, id.getName());
             boolean bytes = id.getName().contains(".compression.") || id.getName().endsWith(".output");
             assertEquals(bytes ? "bytes" : null, id.getBaseUnit(), id.getName());
         }
