@@ -6,10 +6,8 @@ import dev.zstdjava.testkit.TestValues;
 import dev.zstdjava.values.CompressionBackend;
 import dev.zstdjava.values.CompressionConfig;
 import dev.zstdjava.values.CompressionStats;
-import dev.zstdjava.values.DictionaryManager;
 import dev.zstdjava.values.MissingDictionaryException;
 import dev.zstdjava.values.ValueCompressor;
-import dev.zstdjava.zstd.ZstdDictionary;
 import io.lettuce.core.GetExArgs;
 import io.lettuce.core.KeyValue;
 import io.lettuce.core.RedisClient;
@@ -141,20 +139,10 @@ class LettuceStandaloneTest {
         }
     }
 
-    /** A value compressed with a dictionary trained here, which no other compressor has. */
-    static byte[] dictionaryValue(long[] idOut) {
-        List<byte[]> records = TestValues.jsonRecords(400, 5);
-        byte[] dict = ZstdDictionary.train(records, 4 << 10).toByteArray();
-        idOut[0] = ZstdDictionary.of(dict).id();
-        try (DictionaryManager m = DictionaryManager.given(dict).build()) {
-            return ValueCompressor.create(CompressionConfig.defaults(), m).compress(records.get(17));
-        }
-    }
-
     @Test
     void aValueThatNeedsAMissingDictionaryFailsThatCommandOnly() throws Exception {
         long[] id = new long[1];
-        byte[] stored = dictionaryValue(id);
+        byte[] stored = TestValues.dictionaryValue(id);
         raw.sync().set(k("dict"), stored);
         raw.sync().set(k("plain"), k("plain value"));
         // sync: the command fails with the codec's exception (possibly wrapped by Lettuce), never with the raw bytes

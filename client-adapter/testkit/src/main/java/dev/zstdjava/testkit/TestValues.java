@@ -1,7 +1,13 @@
 package dev.zstdjava.testkit;
 
+import dev.zstdjava.zstd.ZstdCompressionDictionary;
+import dev.zstdjava.zstd.ZstdCompressor;
+import dev.zstdjava.zstd.ZstdDictionary;
+
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Random;
 
 /** Test values the adapters' tests share: repetitive text, JSON-like text, seeded random bytes, crafted stored forms. */
@@ -77,5 +83,25 @@ public final class TestValues {
         byte[] len = {(byte) declaredLength, (byte) (declaredLength >>> 8), (byte) (declaredLength >>> 16),
                 (byte) (declaredLength >>> 24)};
         return concat(new byte[] {0, 1, 2, 0, 2}, len, block);
+    }
+
+    /** A zstd frame made with a trained dictionary, behind the value format's zstd header. */
+    public static byte[] dictionaryValue(long[] idOut) {
+        List<byte[]> samples = new ArrayList<>();
+        for (int i = 0; i < 400; i++) {
+            samples.add(("{\"user\":" + i + ",\"name\":\"user-" + (i * 7919 % 1000) + "\",\"plan\":\""
+                    + (i % 3 == 0 ? "free" : "pro") + "\",\"region\":\"eu-" + (i % 5) + "\",\"active\":"
+                    + (i % 2 == 0) + "}").getBytes(StandardCharsets.UTF_8));
+        }
+        ZstdDictionary dict = ZstdDictionary.train(samples, 4 << 10);
+        idOut[0] = dict.id();
+        try (ZstdCompressionDictionary cd = dict.forCompression(3);
+             ZstdCompressor c = ZstdCompressor.builder().dictionary(cd).build()) {
+            byte[] frame = c.compress(samples.get(17));
+            byte[] stored = new byte[5 + frame.length];
+            System.arraycopy(new byte[] {0, 1, 2, 0, 1}, 0, stored, 0, 5);
+            System.arraycopy(frame, 0, stored, 5, frame.length);
+            return stored;
+        }
     }
 }

@@ -31,7 +31,7 @@ import java.util.concurrent.atomic.LongAdder;
  * the value is stored as it is. Compression never throws (Lettuce closes the connection when encoding throws): when
  * the backend fails, the value is stored as it is, which is always correct data, the failure is counted in
  * {@link CompressionStats#compressionFailures()} and each kind of failure is logged once (logger
- * {@code dev.zstdjava.lettuce.ValueCompressor}, level WARNING), so a broken setup is visible.
+ * {@code dev.zstdjava.values.ValueCompressor}, level WARNING), so a broken setup is visible.
  *
  * <h2>Reading</h2>
  * A value that does not start with the magic bytes, or is shorter than the header, is returned as it is. The
@@ -82,6 +82,10 @@ public final class ValueCompressor {
     private final LongAdder compressedBytes = new LongAdder();
     private final LongAdder decompressedBytes = new LongAdder();
     private final LongAdder skipped = new LongAdder();
+    private final LongAdder skippedDisabled = new LongAdder();
+    private final LongAdder skippedTooSmall = new LongAdder();
+    private final LongAdder skippedAlreadyCompressed = new LongAdder();
+    private final LongAdder skippedNotSmaller = new LongAdder();
     private final LongAdder decompressionFailures = new LongAdder();
     private final LongAdder sizeLimitErrors = new LongAdder();
     private final LongAdder compressionFailures = new LongAdder();
@@ -184,7 +188,8 @@ public final class ValueCompressor {
     public CompressionStats stats() {
         return new CompressionStats(valuesCompressed.sum(), valuesDecompressed.sum(), originalBytes.sum(),
                 compressedBytes.sum(), decompressedBytes.sum(), skipped.sum(), decompressionFailures.sum(),
-                sizeLimitErrors.sum(), compressionFailures.sum());
+                sizeLimitErrors.sum(), compressionFailures.sum(), skippedDisabled.sum(), skippedTooSmall.sum(),
+                skippedAlreadyCompressed.sum(), skippedNotSmaller.sum());
     }
 
     // ---------------------------------------------------------------------------------------------- compression
@@ -243,7 +248,7 @@ public final class ValueCompressor {
     public byte[] compress(byte[] value) {
         Objects.requireNonNull(value, "value");
         if (!wantsCompression(value.length)) {
-            skipped.increment();
+            skipUnwanted();
             return value;
         }
         Coder c = pool.acquire();
@@ -264,7 +269,17 @@ public final class ValueCompressor {
      * {@link CompressionConfig#minCompressionSize()} themselves before encoding a value. Allocates nothing.
      */
     public void countSkipped() {
+        skipUnwanted();
+    }
+
+    /** Counts a value stored as it is because compression is disabled or the value is below the minimum size. */
+    private void skipUnwanted() {
+        skip(config.enabled() ? skippedTooSmall : skippedDisabled);
+    }
+
+    private void skip(LongAdder reason) {
         skipped.increment();
+        reason.increment();
     }
 
     private boolean wantsCompression(long n) {
@@ -274,7 +289,7 @@ public final class ValueCompressor {
     /** @return the stored size written to {@code dst} (capacity at least the value's size), or -1: store as is */
     long tryCompress(MemorySegment value, MemorySegment dst) {
         if (!wantsCompression(value.byteSize())) {
-            skipped.increment();
+            skipUnwanted();
             return -1;
         }
         Coder c = pool.acquire();
@@ -288,9 +303,12 @@ public final class ValueCompressor {
     private long tryCompress(Coder c, MemorySegment value, MemorySegment dst) {
         long n = value.byteSize();
         CompressionBackend backend = config.backend();
-        if (!wantsCompression(n) || (ValueFormat.hasHeader(value)
-                && value.get(ValueLayout.JAVA_BYTE, ValueFormat.BACKEND_OFFSET) == backend.id())) {
-            skipped.increment();
+        if (!wantsCompression(n)) {
+            skipUnwanted();
+            return -1;
+        }
+        if (ValueFormat.hasHeader(value) && value.get(ValueLayout.JAVA_BYTE, ValueFormat.BACKEND_OFFSET) == backend.id()) {
+            skip(skippedAlreadyCompressed);
             return -1;
         }
         DictionaryManager.Entry dict = null;
@@ -304,17 +322,17 @@ public final class ValueCompressor {
             stored = encode(c, backend, dict, value, dst, n - 1);
         } catch (RuntimeException | LinkageError | OutOfMemoryError e) {
             compressionFailed(e); // store as is: always correct data
-            stored = -1;
-        }
-        if (stored < 0) { // also when it does not fit in fewer bytes than the value (incompressible)
             skipped.increment();
-            if (dict != null) {
-                dict.countWrite(n, n, false);
-            }
-            return -1;
+            stored = -2;
         }
         if (dict != null) {
-            dict.countWrite(n, stored, true);
+            dict.countWrite(n, stored < 0 ? n : stored, stored >= 0);
+        }
+        if (stored == -1) { // it does not fit in fewer bytes than the value (incompressible)
+            skip(skippedNotSmaller);
+        }
+        if (stored < 0) {
+            return -1;
         }
         valuesCompressed.increment();
         originalBytes.add(n);
@@ -409,11 +427,13 @@ public final class ValueCompressor {
 
     /**
      * Decodes {@code stored} in place without keeping a reference to it: for adapters that read the client's own
-     * buffers (wrap them with {@link MemorySegment#ofBuffer} or {@link MemorySegment#ofArray}).
+     * buffers (wrap them with {@link MemorySegment#ofBuffer} or {@link MemorySegment#ofArray}). Fails and counts
+     * exactly as {@link #decompress(byte[])} does.
      *
      * @return a new array with the original value, or {@code null} when {@code stored} is to be returned as it is
-     *         (no header, or a payload counted in {@link CompressionStats#decompressionFailures()})
+     *         (no header, or a malformed payload counted in {@link CompressionStats#decompressionFailures()})
      * @throws DecompressionLimitException if the value would decompress to more than the configured maximum
+     * @throws MissingDictionaryException  if the value is a zstd frame that needs a dictionary
      */
     public byte[] decompressOrNull(MemorySegment stored) {
         if (!ValueFormat.hasHeader(stored)) {

@@ -1,15 +1,11 @@
 package dev.zstdjava.values;
 
-import dev.zstdjava.zstd.ZstdCompressionDictionary;
-import dev.zstdjava.zstd.ZstdCompressor;
-import dev.zstdjava.zstd.ZstdDictionary;
+import dev.zstdjava.testkit.TestValues;
 import dev.zstdjava.zstd.ZstdException;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -24,30 +20,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class ErrorPolicyTest {
 
-    /** A zstd frame made with a trained dictionary, behind the value format's zstd header. */
-    static byte[] dictionaryValue(long[] idOut) {
-        List<byte[]> samples = new ArrayList<>();
-        for (int i = 0; i < 400; i++) {
-            samples.add(("{\"user\":" + i + ",\"name\":\"user-" + (i * 7919 % 1000) + "\",\"plan\":\""
-                    + (i % 3 == 0 ? "free" : "pro") + "\",\"region\":\"eu-" + (i % 5) + "\",\"active\":"
-                    + (i % 2 == 0) + "}").getBytes(StandardCharsets.UTF_8));
-        }
-        ZstdDictionary dict = ZstdDictionary.train(samples, 4 << 10);
-        idOut[0] = dict.id();
-        try (ZstdCompressionDictionary cd = dict.forCompression(3);
-             ZstdCompressor c = ZstdCompressor.builder().dictionary(cd).build()) {
-            byte[] frame = c.compress(samples.get(17));
-            byte[] stored = new byte[5 + frame.length];
-            System.arraycopy(new byte[] {0, 1, 2, 0, 1}, 0, stored, 0, 5);
-            System.arraycopy(frame, 0, stored, 5, frame.length);
-            return stored;
-        }
-    }
-
     @Test
     void aFrameThatNeedsADictionaryIsNeverReturnedAsStored() {
         long[] id = new long[1];
-        byte[] stored = dictionaryValue(id);
+        byte[] stored = TestValues.dictionaryValue(id);
         assertTrue(id[0] != 0);
         ValueCompressor vc = ValueCompressor.create(CompressionConfig.defaults());
         MissingDictionaryException e = assertThrows(MissingDictionaryException.class, () -> vc.decompress(stored));

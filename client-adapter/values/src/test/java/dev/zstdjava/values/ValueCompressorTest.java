@@ -369,4 +369,26 @@ class ValueCompressorTest {
         assertThrows(DecompressionLimitException.class, () -> small.decompress(lz4().compress(text(5000))));
         assertArrayEquals(text(4999), small.decompress(lz4().compress(text(4999))));
     }
+
+    @Test
+    void skippedValuesAreCountedByReason() {
+        ValueCompressor vc = ValueCompressor.create(CompressionConfig.defaults());
+        byte[] stored = vc.compress(text(1000));
+        assertSame(stored, vc.compress(stored), "already compressed");
+        vc.compress(text(10));
+        vc.compress(random(1000, 5));
+        vc.countSkipped();
+        ValueCompressor off = ValueCompressor.create(CompressionConfig.builder().enabled(false).build());
+        off.compress(text(1000));
+        off.countSkipped();
+        CompressionStats s = vc.stats();
+        assertEquals(1, s.skippedAlreadyCompressed());
+        assertEquals(2, s.skippedTooSmall());
+        assertEquals(1, s.skippedNotSmaller());
+        assertEquals(0, s.skippedDisabled());
+        assertEquals(0, s.compressionFailures());
+        assertEquals(4, s.skipped());
+        assertEquals(2, off.stats().skippedDisabled());
+        assertEquals(2, off.stats().skipped());
+    }
 }
