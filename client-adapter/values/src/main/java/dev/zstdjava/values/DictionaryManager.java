@@ -293,10 +293,12 @@ public final class DictionaryManager implements AutoCloseable {
     private synchronized void refresh() {
         long version = store.version();
         List<DictionaryInfo> listed = store.list();
+        boolean complete = true;
         for (DictionaryInfo info : listed) {
             Entry known = find(info.id());
-            if (known != null && known.sequence == info.sequence() || rejected.containsKey(info.id())) {
-                continue;
+            if (known != null && (known.given || known.sequence == info.sequence())
+                    || rejected.containsKey(info.id())) {
+                continue; // a given dictionary stays given (and current in given mode), whatever the store says
             }
             if (known != null) { // fetched before it was listed: now its place in the order is known
                 add(new Entry(known, info.sequence()));
@@ -312,7 +314,8 @@ public final class DictionaryManager implements AutoCloseable {
                 bytes = store.get(info.id());
             } catch (RuntimeException e) {
                 LOG.log(System.Logger.Level.WARNING, "reading zstd dictionary " + info.id() + " failed: " + e);
-                continue; // retried on the next refresh
+                complete = false; // retried on the next check
+                continue;
             }
             if (bytes == null) {
                 continue;
@@ -327,7 +330,9 @@ public final class DictionaryManager implements AutoCloseable {
                 add(e);
             }
         }
-        knownVersion = version;
+        if (complete) {
+            knownVersion = version;
+        }
     }
 
     /** A dictionary a frame names that the store's list does not show: loaded for reading only. */

@@ -110,6 +110,26 @@ class DictionaryManagerTest {
     }
 
     @Test
+    void givenModeWithAStoreReadsPublishedDictionariesButCompressesWithTheGivenOne() throws Exception {
+        InMemoryDictionaryStore store = new InMemoryDictionaryStore();
+        store.putIfAbsent(id(DICT_A), DICT_A);
+        store.putIfAbsent(id(DICT_B), DICT_B);
+        byte[] storedB;
+        try (DictionaryManager b = DictionaryManager.given(DICT_B).build()) {
+            storedB = ValueCompressor.create(CompressionConfig.defaults(), b).compress(VALUES.get(6));
+        }
+        try (DictionaryManager m = DictionaryManager.given(DICT_A).store(store).refreshInterval(Duration.ofMillis(20))
+                .build()) {
+            Thread.sleep(100); // a few refreshes
+            assertEquals(id(DICT_A), m.currentId(), "the given dictionary compresses, also when the store lists it");
+            assertTrue(m.isLoaded(id(DICT_B)));
+            ValueCompressor vc = ValueCompressor.create(CompressionConfig.defaults(), m);
+            assertEquals(id(DICT_A), frameDictId(vc.compress(VALUES.get(6))));
+            assertArrayEquals(VALUES.get(6), vc.decompress(storedB));
+        }
+    }
+
+    @Test
     void aDictionaryFrameIsNeverReturnedAsStored() {
         byte[] stored;
         try (DictionaryManager a = DictionaryManager.given(DICT_A).build()) {
