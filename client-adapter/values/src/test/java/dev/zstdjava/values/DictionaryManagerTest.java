@@ -166,8 +166,11 @@ class DictionaryManagerTest {
             return inner.get(id);
         }
 
+        final Set<String> publishers = ConcurrentHashMap.newKeySet();
+
         @Override
         public DictionaryInfo putIfAbsent(long id, byte[] dictionary) {
+            publishers.add(Thread.currentThread().getName());
             return inner.putIfAbsent(id, dictionary);
         }
 
@@ -292,8 +295,9 @@ class DictionaryManagerTest {
 
     @Test
     void managedModeTrainsChecksPublishesAndASecondClientUsesIt() throws Exception {
-        InMemoryDictionaryStore store = new InMemoryDictionaryStore();
-        try (DictionaryManager m = DictionaryManager.managed(store).minSamples(300)
+        WatchedStore watched = new WatchedStore();
+        InMemoryDictionaryStore store = watched.inner;
+        try (DictionaryManager m = DictionaryManager.managed(watched).minSamples(300)
                 .retrainInterval(Duration.ofMinutes(10)).build()) {
             ValueCompressor vc = ValueCompressor.create(CompressionConfig.defaults(), m);
             List<byte[]> written = new ArrayList<>();
@@ -310,6 +314,8 @@ class DictionaryManagerTest {
             TrainingEvent adopted = t.recent().get(1);
             assertTrue(adopted.savedAfter() >= adopted.savedBefore() + 0.05, adopted.toString());
             assertEquals(List.of(id), store.list().stream().map(DictionaryInfo::id).toList());
+            assertEquals(Set.of("zstd-java-dictionary-trainer"), watched.publishers, "trained and published off the"
+                    + " writing thread");
             for (byte[] v : VALUES) {
                 byte[] s = vc.compress(v);
                 assertEquals(id, frameDictId(s));
