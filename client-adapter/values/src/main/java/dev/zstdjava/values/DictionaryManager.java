@@ -63,6 +63,14 @@ import java.util.concurrent.atomic.LongAdder;
  * round-trip a probe value; an entry that fails is rejected (listed in the log, counted, its values unreadable) and
  * does not affect any other dictionary or value.
  *
+ * <h2>Readers without the dictionary</h2>
+ * Valkey GLIDE has no dictionaries: its Python (2.5.3) and Java (2.5.2-rc1) clients return a dictionary-compressed
+ * value as the stored bytes, header included, and log a warning. Builds of this library from before dictionaries did
+ * the same; from the release that has this class on, a reader without the dictionary fails the read with
+ * {@link MissingDictionaryException}. Turn dictionaries on only when every reader of the keys runs such a release,
+ * and keep GLIDE readers off those keys. Deleting a published dictionary makes the values compressed with it
+ * unreadable.
+ *
  * <p><b>Thread safety:</b> thread-safe; share one manager between the compressors of a process. Background work runs
  * on two daemon threads of its own (loading, and training when managed). {@link #close()} stops them.
  *

@@ -45,10 +45,19 @@ import java.util.concurrent.atomic.LongAdder;
  *       {@linkplain CompressionConfig#maxDecompressedSize() maxDecompressedSize} bytes raises
  *       {@link DecompressionLimitException}, before any output is allocated when the size is declared (always for
  *       lz4; for zstd frames that declare their content size) and as soon as the limit is passed otherwise;</li>
- *   <li>a zstd frame that declares a dictionary ID raises {@link MissingDictionaryException};</li>
+ *   <li>a zstd frame that declares a dictionary ID raises {@link MissingDictionaryException}, unless this
+ *       compressor was made with a {@link DictionaryManager} that has that dictionary loaded (then it is decoded with
+ *       it; the manager fetches a missing one on its own thread); such a frame that does not decode with its
+ *       dictionary fails with a {@link dev.zstdjava.CompressionException} too, never returned as stored;</li>
  *   <li>a library that cannot be loaded ({@link LinkageError}), a misused context ({@link IllegalStateException}),
  *       a zstd error that is not about the payload (memory, parameters) and anything unexpected propagate.</li>
  * </ul>
+ *
+ * <h2>Dictionaries (opt-in)</h2>
+ * A compressor made with {@link #create(CompressionConfig, DictionaryManager)} compresses with the manager's current
+ * dictionary: the same header, then a standard zstd frame that records the dictionary ID. Without a manager, values
+ * are written exactly as without this feature. See {@link DictionaryManager} for the modes, and what readers that
+ * lack the dictionary (GLIDE, earlier versions of this library) see.
  *
  * <h2>Creation</h2>
  * {@link #create} checks that the configured backend works (its library loads and a small value makes the round
