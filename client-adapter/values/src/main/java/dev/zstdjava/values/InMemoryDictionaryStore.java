@@ -23,6 +23,10 @@ public final class InMemoryDictionaryStore implements DictionaryStore {
     private String leaseOwner;
     private long leaseUntilNanos;
 
+    /** An empty store. */
+    public InMemoryDictionaryStore() {
+    }
+
     @Override
     public synchronized List<DictionaryInfo> list() {
         return new ArrayList<>(infos.values());
