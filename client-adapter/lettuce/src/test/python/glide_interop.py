@@ -1,10 +1,12 @@
-"""Drives the real Valkey GLIDE Python client for the interop tests of zstd-java-lettuce.
+"""Drives the real Valkey GLIDE Python client for the interop tests of zstd-java-lettuce and the cross-client tests.
 
 usage: glide_interop.py MODE PORT BACKEND IN_FILE OUT_FILE
   MODE     write: SET every entry of IN_FILE (the even ones with SET, the odd ones in one MSET);
                   OUT_FILE gets GLIDE's statistics as JSON
            read:  GET every key of IN_FILE (the even ones with GET, the odd ones in one MGET);
                   OUT_FILE gets the entries read, a missing key as length -1
+           read-each: GET every key with its own command; a failed GET is recorded as length -2 followed by
+                  [u32 big-endian length][the error as UTF-8 text] instead of stopping the script
   BACKEND  zstd | lz4 | none (no compression configured), optionally with a level: zstd:19, lz4:-5
 Entry files: repeated [u32 big-endian key length][key][i32 big-endian value length, -1 = nil][value].
 """
@@ -69,6 +71,21 @@ async def main(mode, port, backend, in_file, out_file):
                 await client.mset({key: value for key, value in odd})
             with open(out_file, "w") as f:
                 json.dump(await client.get_statistics(), f)
+        elif mode == "read-each":
+            with open(out_file, "wb") as f:
+                for key, _ in entries:
+                    f.write(struct.pack(">I", len(key)))
+                    f.write(key)
+                    try:
+                        value = await client.get(key)
+                    except Exception as e:  # recorded per key: the test decides what is expected
+                        text = (type(e).__name__ + ": " + str(e)).encode("utf-8")
+                        f.write(struct.pack(">i", -2))
+                        f.write(struct.pack(">I", len(text)))
+                        f.write(text)
+                        continue
+                    f.write(struct.pack(">i", -1 if value is None else len(value)))
+                    f.write(value or b"")
         elif mode == "read":
             got = {}
             for key, _ in even:

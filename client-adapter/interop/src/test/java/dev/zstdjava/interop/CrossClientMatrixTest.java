@@ -63,14 +63,15 @@ import static org.junit.jupiter.api.Assertions.*;
  * Every supported client reads what every other writes, on one real server, for both backends: Lettuce
  * ({@code CompressingCodec}), Spring Data Redis over Lettuce and over Jedis ({@code CompressingRedisSerializer}),
  * Redisson ({@code CompressingRedissonCodec}), Jedis ({@code CompressingJedis}) and the real GLIDE clients (Java in
- * this JVM, Python through {@code src/test/python/glide_matrix.py}) with their own compression; plus values written
+ * this JVM, Python through the Lettuce module's {@code src/test/python/glide_interop.py}) with their own compression; plus values written
  * without compression before it was turned on, and values over the decompression limit.
  */
 @DisabledIfSystemProperty(named = "zstdjava.skipServerTests", matches = "true", disabledReason = "left out with -Dzstdjava.skipServerTests=true")
 class CrossClientMatrixTest {
     /** The decompression limit the clients of this library read with in this test. */
     static final long LIMIT = 100_000;
-    static final Path SCRIPT = Path.of("src/test/python/glide_matrix.py").toAbsolutePath();
+    /** The Lettuce module's GLIDE driver script, whose read-each mode records per-key errors. */
+    static final Path SCRIPT = Path.of("../lettuce/src/test/python/glide_interop.py").toAbsolutePath();
 
     enum Kind { LETTUCE, SPRING_LETTUCE, SPRING_JEDIS, REDISSON, JEDIS, GLIDE_JAVA, GLIDE_PYTHON }
 
@@ -281,7 +282,7 @@ class CrossClientMatrixTest {
                     public Map<String, Outcome> read(List<String> keys) throws Exception {
                         Map<String, byte[]> in = new LinkedHashMap<>();
                         keys.forEach(k -> in.put(k, null));
-                        Path out = python("read", name, in);
+                        Path out = python("read-each", name, in);
                         Map<String, Outcome> got = new LinkedHashMap<>();
                         try (DataInputStream d = new DataInputStream(Files.newInputStream(out))) {
                             while (d.available() > 0) {
