@@ -531,11 +531,10 @@ public final class DictionaryManager implements AutoCloseable {
         try {
             dict = ZstdDictionary.trainer(dictionaryCapacity).level(Math.max(0, level)).train(trainSet);
         } catch (RuntimeException e) {
-            failedTrainings.increment();
             event(TrainingEvent.Kind.FAILED, 0, samples.size(), Double.NaN, Double.NaN, e.getMessage());
+            failedTrainings.increment();
             return;
         }
-        trained.increment();
         double before = savedFraction(heldOut, current == null ? null : current.compressionDictionary(level));
         double after;
         try (ZstdCompressionDictionary cd = dict.forCompression(level)) {
@@ -543,26 +542,27 @@ public final class DictionaryManager implements AutoCloseable {
         }
         event(TrainingEvent.Kind.TRAINED, dict.id(), samples.size(), before, after,
                 dict.size() + "-byte dictionary from " + trainSet.size() + " samples, checked on " + held);
+        trained.increment(); // counters after events: whoever sees a count sees its event
         if (after - before < minImprovement) {
-            rejectedTrainings.increment();
             event(TrainingEvent.Kind.REJECTED, dict.id(), samples.size(), before, after,
                     String.format(java.util.Locale.ROOT, "held-out saved fraction %.1f%% against %.1f%% %s: +%.1f"
                                     + " points, needs +%.1f (Builder.minImprovement)", 100 * after, 100 * before,
                             current == null ? "without a dictionary" : "with dictionary " + current.id,
                             100 * (after - before), 100 * minImprovement));
+            rejectedTrainings.increment();
             return;
         }
         try {
             store.putIfAbsent(dict.id(), dict.toByteArray());
         } catch (DictionaryCollisionException e) {
-            rejectedTrainings.increment();
             event(TrainingEvent.Kind.REJECTED, dict.id(), samples.size(), before, after, e.getMessage());
+            rejectedTrainings.increment();
             return;
         }
-        adopted.increment();
         event(TrainingEvent.Kind.ADOPTED, dict.id(), samples.size(), before, after,
                 String.format(java.util.Locale.ROOT, "published; held-out saved fraction %.1f%% against %.1f%%",
                         100 * after, 100 * before));
+        adopted.increment();
         refresh(); // load it here, on the trainer thread: it compresses from now on
     }
 
@@ -657,12 +657,16 @@ public final class DictionaryManager implements AutoCloseable {
 
     /** @return training counters and the most recent training events (all zero unless managed) */
     public TrainingStats trainingStats() {
+        // counters first, then events: each event is recorded before its counter, so every count read has its event
+        long t = trained.sum();
+        long a = adopted.sum();
+        long r = rejectedTrainings.sum();
+        long f = failedTrainings.sum();
         List<TrainingEvent> recent;
         synchronized (eventLock) {
             recent = List.copyOf(events);
         }
-        return new TrainingStats(trained.sum(), adopted.sum(), rejectedTrainings.sum(), failedTrainings.sum(),
-                sampler == null ? 0 : sampler.size(), recent);
+        return new TrainingStats(t, a, r, f, sampler == null ? 0 : sampler.size(), recent);
     }
 
     /** Stops the background threads. Compressors using this manager must not be used afterwards. Idempotent. */

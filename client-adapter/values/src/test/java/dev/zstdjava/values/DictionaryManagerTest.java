@@ -93,6 +93,20 @@ class DictionaryManagerTest {
     }
 
     @Test
+    void theDecompressionLimitHoldsWithDictionaries() {
+        try (DictionaryManager m = DictionaryManager.given(DICT_A).build()) {
+            byte[] big = text(100_000);
+            byte[] stored = ValueCompressor.create(CompressionConfig.defaults(), m).compress(big);
+            assertEquals(id(DICT_A), frameDictId(stored));
+            ValueCompressor limited = ValueCompressor.create(
+                    CompressionConfig.builder().maxDecompressedSize(10_000).build(), m);
+            assertThrows(dev.zstdjava.DecompressionLimitException.class, () -> limited.decompress(stored));
+            assertEquals(1, limited.stats().sizeLimitErrors());
+            assertArrayEquals(VALUES.get(0), limited.decompress(limited.compress(VALUES.get(0))));
+        }
+    }
+
+    @Test
     void newestGivenCompressesAndAllDecompress() {
         byte[] storedA;
         try (DictionaryManager a = DictionaryManager.given(DICT_A).build()) {
