@@ -10,6 +10,8 @@ import io.lettuce.core.SetArgs;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
+import io.lettuce.core.pubsub.RedisPubSubAdapter;
+import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import io.lettuce.core.codec.ByteArrayCodec;
 
 import java.nio.charset.StandardCharsets;
@@ -31,6 +33,8 @@ import java.util.Objects;
  *   <li>{@code <prefix>index}: a hash from id to {@code "<sequence> <size>"}, what {@link #list()} reads;</li>
  *   <li>{@code <prefix>lease}: the training lease ({@code SET NX PX}).</li>
  * </ul>
+ * Each publication is also announced on the pub/sub channel {@code <prefix>published} (the id as message), which
+ * {@link #subscribe} listens to on a connection of its own, so other clients load a new dictionary at once.
  * Publishing writes the entry, the counter and the index in one script, so they never disagree. Deleting a
  * dictionary ({@code DEL <prefix>dict:<id>} and {@code HDEL <prefix>index <id>}) makes every value compressed with it
  * unreadable; there is deliberately no method for it. Entries larger than {@link Builder#maxDictionarySize} are
@@ -53,6 +57,7 @@ public final class LettuceDictionaryStore implements DictionaryStore, AutoClosea
             local seq = redis.call('INCR', KEYS[3])
             local meta = seq .. ' ' .. string.len(ARGV[1])
             redis.call('HSET', KEYS[2], ARGV[2], meta)
+            redis.call('PUBLISH', ARGV[3], ARGV[2])
             return meta
             """;
     private static final String RELEASE = """
@@ -61,6 +66,9 @@ public final class LettuceDictionaryStore implements DictionaryStore, AutoClosea
             """;
 
     private final StatefulConnection<byte[], byte[]> connection;
+    private final java.util.function.Supplier<StatefulRedisPubSubConnection<byte[], byte[]>> pubSub;
+    private final Duration timeout;
+    private final byte[] channel;
     private final RedisClusterCommands<byte[], byte[]> commands;
     private final String prefix;
     private final int maxDictionarySize;
@@ -69,14 +77,19 @@ public final class LettuceDictionaryStore implements DictionaryStore, AutoClosea
     private final byte[] leaseKey;
 
     private LettuceDictionaryStore(StatefulConnection<byte[], byte[]> connection,
-                                   RedisClusterCommands<byte[], byte[]> commands, Builder b) {
+                                   RedisClusterCommands<byte[], byte[]> commands,
+                                   java.util.function.Supplier<StatefulRedisPubSubConnection<byte[], byte[]>> pubSub,
+                                   Builder b) {
         this.connection = connection;
+        this.pubSub = pubSub;
+        this.timeout = b.timeout;
         this.commands = commands;
         this.prefix = b.prefix;
         this.maxDictionarySize = b.maxDictionarySize;
         this.seqKey = key("seq");
         this.indexKey = key("index");
         this.leaseKey = key("lease");
+        this.channel = key("published");
         connection.setTimeout(b.timeout);
     }
 
@@ -157,7 +170,7 @@ public final class LettuceDictionaryStore implements DictionaryStore, AutoClosea
         }
         byte[] idBytes = Long.toString(id).getBytes(StandardCharsets.US_ASCII);
         byte[] meta = commands.eval(PUBLISH, ScriptOutputType.VALUE, new byte[][] {dictKey(id), indexKey, seqKey},
-                dictionary, idBytes);
+                dictionary, idBytes, channel);
         if (meta == null) {
             throw new DictionaryCollisionException(id);
         }
@@ -175,6 +188,30 @@ public final class LettuceDictionaryStore implements DictionaryStore, AutoClosea
             return Long.parseLong(new String(v, StandardCharsets.US_ASCII));
         } catch (NumberFormatException e) {
             throw new IllegalStateException("the publication counter " + prefix + "seq is not a number", e);
+        }
+    }
+
+    /**
+     * Listens to {@code <prefix>published} on a pub/sub connection of its own; {@code onPublished} runs on Lettuce's
+     * I/O thread for every publication.
+     */
+    @Override
+    public AutoCloseable subscribe(Runnable onPublished) {
+        Objects.requireNonNull(onPublished, "onPublished");
+        StatefulRedisPubSubConnection<byte[], byte[]> c = pubSub.get();
+        try {
+            c.setTimeout(timeout);
+            c.addListener(new RedisPubSubAdapter<>() {
+                @Override
+                public void message(byte[] ch, byte[] message) {
+                    onPublished.run();
+                }
+            });
+            c.sync().subscribe(channel);
+            return c::close;
+        } catch (RuntimeException e) {
+            c.close();
+            throw e;
         }
     }
 
@@ -247,13 +284,14 @@ public final class LettuceDictionaryStore implements DictionaryStore, AutoClosea
         /** Opens the store's own connection to a standalone server. */
         public LettuceDictionaryStore connect(RedisClient client, RedisURI uri) {
             var c = client.connect(ByteArrayCodec.INSTANCE, uri);
-            return new LettuceDictionaryStore(c, c.sync(), this);
+            return new LettuceDictionaryStore(c, c.sync(), () -> client.connectPubSub(ByteArrayCodec.INSTANCE, uri),
+                    this);
         }
 
         /** Opens the store's own connection to a cluster (all keys are in the slot of the prefix's hash tag). */
         public LettuceDictionaryStore connect(RedisClusterClient client) {
             var c = client.connect(ByteArrayCodec.INSTANCE);
-            return new LettuceDictionaryStore(c, c.sync(), this);
+            return new LettuceDictionaryStore(c, c.sync(), () -> client.connectPubSub(ByteArrayCodec.INSTANCE), this);
         }
     }
 }

@@ -198,6 +198,9 @@ class LettuceClusterTest {
             // a second client loads the published dictionary before build() returns
             try (LettuceDictionaryStore store2 = LettuceDictionaryStore.builder().connect(cluster);
                  DictionaryManager second = DictionaryManager.shared(store2).refreshInterval(Duration.ofHours(1))
+                         .notifications(false).build();
+                 LettuceDictionaryStore store3 = LettuceDictionaryStore.builder().connect(cluster);
+                 DictionaryManager third = DictionaryManager.shared(store3).refreshInterval(Duration.ofHours(1))
                          .build();
                  StatefulRedisClusterConnection<byte[], byte[]> conn2 = cluster.connect(CompressingCodec.wrap(
                          ByteArrayCodec.INSTANCE, ValueCompressor.create(CompressionConfig.defaults(), second)))) {
@@ -228,6 +231,12 @@ class LettuceClusterTest {
                 }
                 assertArrayEquals(values.get(0), conn2.sync().get(key));
                 assertEquals(newerId, second.currentId(), "the newest published compresses");
+                // a client subscribed to publications (the default) got it without reading such a value
+                deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+                while (third.currentId() != newerId) {
+                    assertTrue(System.nanoTime() < deadline, "publication of " + newerId + " not announced");
+                    Thread.sleep(20);
+                }
             }
         } finally {
             for (RedisServer n : nodes) {

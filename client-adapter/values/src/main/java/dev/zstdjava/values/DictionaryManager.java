@@ -55,7 +55,8 @@ import java.util.concurrent.atomic.LongAdder;
  * <h2>Loading and reading</h2>
  * {@link Builder#build()} loads every published dictionary (with {@link Builder#loadTimeout a timeout}) before it
  * returns. Afterwards the manager checks the store's {@linkplain DictionaryStore#version() publication counter}
- * every {@link Builder#refreshInterval refresh interval} on its own thread. A value whose dictionary is not loaded
+ * every {@link Builder#refreshInterval refresh interval} on its own thread, and, when the store announces publications
+ * ({@link DictionaryStore#subscribe}), as soon as one is announced. A value whose dictionary is not loaded
  * fails its read with {@link MissingDictionaryException} (never returned as stored bytes) and makes the manager fetch
  * that dictionary on its own thread, never the caller's or an event loop's; once loaded, reading succeeds.
  * Dictionaries read from a store are input like any other: larger than {@link Builder#maxDictionarySize} is refused
@@ -109,6 +110,7 @@ public final class DictionaryManager implements AutoCloseable {
     private final Object eventLock = new Object();
     private long nextLeaseAttempt = System.nanoTime();
     private volatile boolean closed;
+    private volatile AutoCloseable subscription;
 
     // training state: only the io thread and the trainer thread touch it
     private final ArrayDeque<TrainingEvent> events = new ArrayDeque<>();
@@ -182,7 +184,7 @@ public final class DictionaryManager implements AutoCloseable {
         return new Builder(Mode.SHARED, Objects.requireNonNull(store, "store"));
     }
 
-    private void start(List<byte[]> given, Duration loadTimeout, Duration refreshInterval) {
+    private void start(List<byte[]> given, Duration loadTimeout, Duration refreshInterval, boolean notifications) {
         for (int i = 0; i < given.size(); i++) {
             byte[] d = given.get(i);
             long id = headerId(d);
@@ -217,6 +219,14 @@ public final class DictionaryManager implements AutoCloseable {
             }
             long every = Math.max(1, refreshInterval.toMillis());
             io.scheduleWithFixedDelay(this::checkVersion, every, every, TimeUnit.MILLISECONDS);
+            if (notifications) {
+                try {
+                    subscription = store.subscribe(this::refreshSoon);
+                } catch (RuntimeException e) {
+                    LOG.log(System.Logger.Level.WARNING, "subscribing to dictionary publications failed (new"
+                            + " dictionaries arrive with the periodic check instead): " + e);
+                }
+            }
         }
         if (mode == Mode.MANAGED) {
             sampler.collecting(true);
@@ -286,6 +296,25 @@ public final class DictionaryManager implements AutoCloseable {
     }
 
     // ------------------------------------------------------------------------------------------------ loading
+
+    /** A publication was announced: check the store on the io thread (once, however many announcements queue). */
+    private void refreshSoon() {
+        if (closed || !refreshQueued.compareAndSet(false, true)) {
+            return;
+        }
+        try {
+            io.execute(() -> {
+                refreshQueued.set(false);
+                try {
+                    refresh();
+                } catch (RuntimeException e) {
+                    LOG.log(System.Logger.Level.WARNING, "loading a newly published dictionary failed: " + e);
+                }
+            });
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            refreshQueued.set(false);
+        }
+    }
 
     private void checkVersion() {
         try {
@@ -673,6 +702,15 @@ public final class DictionaryManager implements AutoCloseable {
     @Override
     public void close() {
         closed = true;
+        AutoCloseable sub = subscription;
+        if (sub != null) {
+            subscription = null;
+            try {
+                sub.close();
+            } catch (Exception e) {
+                LOG.log(System.Logger.Level.WARNING, "ending the dictionary subscription failed: " + e);
+            }
+        }
         io.shutdownNow();
         if (trainerThread != null) {
             trainerThread.shutdownNow();
@@ -779,6 +817,7 @@ public final class DictionaryManager implements AutoCloseable {
         private long sampleBytesPerSecond = 1L << 20;
         private double minImprovement = 0.05;
         private double driftThreshold = 0.05;
+        private boolean notifications = true;
 
         private Builder(Mode mode, DictionaryStore store) {
             this.mode = mode;
@@ -806,6 +845,16 @@ public final class DictionaryManager implements AutoCloseable {
         /** How long {@link #build()} may take to load the published dictionaries (default 10 s). */
         public Builder loadTimeout(Duration timeout) {
             this.loadTimeout = Objects.requireNonNull(timeout, "timeout");
+            return this;
+        }
+
+        /**
+         * Whether to subscribe to the store's publication notifications ({@link DictionaryStore#subscribe}), so that
+         * a dictionary another client publishes arrives at once rather than with the next periodic check (default
+         * true; off, for example, where the server refuses SUBSCRIBE).
+         */
+        public Builder notifications(boolean on) {
+            this.notifications = on;
             return this;
         }
 
@@ -905,7 +954,7 @@ public final class DictionaryManager implements AutoCloseable {
             }
             DictionaryManager m = new DictionaryManager(this);
             try {
-                m.start(given, loadTimeout, refreshInterval);
+                m.start(given, loadTimeout, refreshInterval, notifications);
             } catch (RuntimeException e) {
                 m.close();
                 throw e;

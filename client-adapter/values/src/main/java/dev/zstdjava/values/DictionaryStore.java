@@ -50,6 +50,19 @@ public interface DictionaryStore {
     long version();
 
     /**
+     * Asks the store to call {@code onPublished} soon after any client publishes a dictionary (for example on a
+     * pub/sub message), so that new dictionaries arrive before the next periodic {@link #version()} check. The
+     * callback must return quickly (it may run on a client's I/O thread): the manager only schedules a check from it.
+     *
+     * @return a handle that ends the notifications, or null when this store has none (the default: the manager's
+     *         periodic check alone finds new dictionaries)
+     * @throws RuntimeException if subscribing fails (the manager logs it and relies on the periodic check)
+     */
+    default AutoCloseable subscribe(Runnable onPublished) {
+        return null;
+    }
+
+    /**
      * Tries to take the training lease for {@code ttl}: granted only when no lease is held (by anyone, {@code owner}
      * included) or the last one expired or was released, so one client trains at a time and trainings are at least
      * {@code ttl} apart. The default grants it always, for stores used by one process only.

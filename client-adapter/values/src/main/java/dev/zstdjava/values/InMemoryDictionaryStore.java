@@ -22,6 +22,7 @@ public final class InMemoryDictionaryStore implements DictionaryStore {
     private long sequence;
     private String leaseOwner;
     private long leaseUntilNanos;
+    private final List<Runnable> listeners = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     /** An empty store. */
     public InMemoryDictionaryStore() {
@@ -51,6 +52,7 @@ public final class InMemoryDictionaryStore implements DictionaryStore {
         DictionaryInfo info = new DictionaryInfo(id, ++sequence, dictionary.length);
         entries.put(id, dictionary.clone());
         infos.put(id, info);
+        listeners.forEach(Runnable::run);
         return info;
     }
 
@@ -61,6 +63,14 @@ public final class InMemoryDictionaryStore implements DictionaryStore {
     public synchronized void putUnchecked(long id, byte[] bytes) {
         entries.put(id, bytes.clone());
         infos.put(id, new DictionaryInfo(id, ++sequence, bytes.length));
+        listeners.forEach(Runnable::run);
+    }
+
+    /** Calls {@code onPublished} after every publication, on the publishing thread. */
+    @Override
+    public AutoCloseable subscribe(Runnable onPublished) {
+        listeners.add(Objects.requireNonNull(onPublished, "onPublished"));
+        return () -> listeners.remove(onPublished);
     }
 
     @Override

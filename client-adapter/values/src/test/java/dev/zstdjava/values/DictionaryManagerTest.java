@@ -239,6 +239,19 @@ class DictionaryManagerTest {
     }
 
     @Test
+    void aPublicationAnnouncedByTheStoreArrivesBeforeTheNextCheck() throws Exception {
+        InMemoryDictionaryStore store = new InMemoryDictionaryStore();
+        try (DictionaryManager m = DictionaryManager.shared(store).refreshInterval(Duration.ofHours(1)).build();
+             DictionaryManager quiet = DictionaryManager.shared(store).refreshInterval(Duration.ofHours(1))
+                     .notifications(false).build()) {
+            store.putIfAbsent(id(DICT_A), DICT_A);
+            await("the announced dictionary", () -> m.currentId() == id(DICT_A));
+            Thread.sleep(200);
+            assertEquals(0, quiet.currentId(), "without notifications only the periodic check would find it");
+        }
+    }
+
+    @Test
     void corruptEntriesAreRejectedWithoutAffectingOthers() throws Exception {
         InMemoryDictionaryStore store = new InMemoryDictionaryStore();
         store.putIfAbsent(id(DICT_A), DICT_A);
