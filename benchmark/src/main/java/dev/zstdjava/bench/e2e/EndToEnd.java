@@ -230,14 +230,14 @@ public final class EndToEnd {
             String serverDesc;
             if (o.link != null) {
                 link = NetworkLink.create(o.link);
+                o.linkDescription = link.describe();
+                err.println("e2e: link " + o.linkDescription);
                 server = ServerProcess.start(ServerProcess.findBinary(o.serverBinary), link.launcher(),
                         link.serverAddress(), NetworkLink.SERVER_PORT, "no");
                 host = link.serverAddress();
                 port = server.port();
-                o.linkDescription = link.describe();
                 serverDesc = "started by the tool inside network namespace " + link.namespace() + " on " + host + ":"
                         + port + " (" + server.binary().getFileName() + ", --save '' --appendonly no)";
-                err.println("e2e: link " + o.linkDescription);
             } else if (host == null) {
                 server = ServerProcess.start(ServerProcess.findBinary(o.serverBinary));
                 host = ServerProcess.HOST;
