@@ -105,16 +105,12 @@ class NetworkLinkTest {
     void tinyMatrixOverAShapedLinkReadsEveryValueBackAndLeavesNothingBehind(@TempDir Path dir) throws Exception {
         needRoot();
         Path out = dir.resolve("link.md");
+        // realistic 4000-byte values from the repository's test data, and the repeated ones
+        String corpus = System.getProperty("zstdjava.testdata", "../testdata");
         ByteArrayOutputStream log = new ByteArrayOutputStream();
-        int status;
-        try (PrintStream err = new PrintStream(log, true, StandardCharsets.UTF_8)) {
-            // realistic 4000-byte values from the repository's test data, and the repeated ones
-            String corpus = System.getProperty("zstdjava.testdata", "../testdata");
-            status = EndToEnd.run(new String[] {"--link", "1gbit", "--sizes", "repeat4000,4000", "--corpus", corpus,
-                    "--inflight", "1,100",
-                    "--keys", "200", "--rounds", "1", "--seconds", "0.05", "--warmup", "0.01", "--global-warmup", "0.05",
-                    "--no-progress", "--out", out.toString()}, err);
-        }
+        int status = run(log, "--link", "1gbit", "--sizes", "repeat4000,4000", "--corpus", corpus, "--inflight", "1,100",
+                "--keys", "200", "--rounds", "1", "--seconds", "0.05", "--warmup", "0.01", "--global-warmup", "0.05",
+                "--no-progress", "--out", out.toString());
         String logText = log.toString(StandardCharsets.UTF_8);
         Matcher names = Pattern.compile("network namespace (zstdjava-e2e-([0-9a-f]{6}))").matcher(logText);
         assertTrue(names.find(), "no namespace named in the log:\n" + logText);
@@ -174,16 +170,19 @@ class NetworkLinkTest {
         Files.writeString(broken, "#!/bin/sh\nexit 1\n");
         assertTrue(broken.toFile().setExecutable(true));
         ByteArrayOutputStream log = new ByteArrayOutputStream();
-        int status;
-        try (PrintStream err = new PrintStream(log, true, StandardCharsets.UTF_8)) {
-            status = EndToEnd.run(new String[] {"--link", "100mbit", "--server-binary", broken.toString(), "--sizes",
-                    "repeat100", "--no-progress", "--out", dir.resolve("x.md").toString()}, err);
-        }
+        int status = run(log, "--link", "100mbit", "--server-binary", broken.toString(), "--sizes", "repeat100",
+                "--no-progress", "--out", dir.resolve("x.md").toString());
         String logText = log.toString(StandardCharsets.UTF_8);
         assertEquals(EndToEnd.FAILED, status, logText);
         Matcher names = Pattern.compile("(zstdjava-e2e-([0-9a-f]{6}))").matcher(logText);
         assertTrue(names.find(), "the failure does not name the namespace:\n" + logText);
         assertNothingLeft(names.group(1), names.group(2));
+    }
+
+    private static int run(ByteArrayOutputStream log, String... args) {
+        try (PrintStream err = new PrintStream(log, true, StandardCharsets.UTF_8)) {
+            return EndToEnd.run(args, err);
+        }
     }
 
     private static void assertNothingLeft(String ns, String id) throws Exception {
