@@ -256,6 +256,7 @@ final class NetworkLink implements AutoCloseable {
     private void build() throws IOException {
         exec(List.of(ip, "netns", "add", namespace));
         exec(List.of(ip, "link", "add", hostVeth, "type", "veth", "peer", "name", nsVeth, "netns", namespace));
+        noIpv6();
         exec(List.of(ip, "addr", "add", hostAddress + "/30", "dev", hostVeth));
         exec(List.of(ip, "-n", namespace, "addr", "add", serverAddress + "/30", "dev", nsVeth));
         exec(List.of(ip, "-n", namespace, "link", "set", "lo", "up"));
@@ -270,6 +271,18 @@ final class NetworkLink implements AutoCloseable {
                     "burst", Long.toString(burst), "latency", TBF_LATENCY));
             exec(cmd);
         }
+    }
+
+    /** Turns IPv6 off on both ends before they come up, so the pair carries no fe80:: addresses or traffic. */
+    private void noIpv6() throws IOException {
+        Path hostSide = Path.of("/proc/sys/net/ipv6/conf", hostVeth, "disable_ipv6");
+        if (!Files.exists(hostSide)) {
+            return; // no IPv6 in this kernel
+        }
+        Files.writeString(hostSide, "1");
+        List<String> cmd = new ArrayList<>(launcher());
+        cmd.addAll(List.of("sh", "-c", "echo 1 > /proc/sys/net/ipv6/conf/" + nsVeth + "/disable_ipv6"));
+        exec(cmd);
     }
 
     /** @return the command prefix that runs a program inside the namespace */
@@ -311,7 +324,7 @@ final class NetworkLink implements AutoCloseable {
     /** @return one sentence for the report */
     String describe() {
         return rate + " each way: veth pair " + hostVeth + " (" + hostAddress + "/30, the clients' side) and " + nsVeth
-                + " (" + serverAddress + "/30) in network namespace " + namespace + ", each end shaped by `tc qdisc "
+                + " (" + serverAddress + "/30; no other address, IPv6 off) in network namespace " + namespace + ", each end shaped by `tc qdisc "
                 + "... root tbf rate " + rate + " burst " + burst + " latency " + TBF_LATENCY + "` (no added delay)";
     }
 

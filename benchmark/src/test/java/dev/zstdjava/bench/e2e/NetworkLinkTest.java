@@ -162,6 +162,9 @@ class NetworkLinkTest {
             String inside = NetworkLink.exec(List.of("ip", "-n", ns, "-4", "-o", "addr", "show"));
             assertTrue(inside.contains(link.serverAddress() + "/30"), inside);
             assertEquals(2, inside.strip().lines().count(), "only lo and the veth end inside:\n" + inside);
+            String inside6 = NetworkLink.exec(List.of("ip", "-n", ns, "-6", "-o", "addr", "show", "dev", link.nsVeth()));
+            String host6 = NetworkLink.exec(List.of("ip", "-6", "-o", "addr", "show", "dev", link.hostVeth()));
+            assertEquals("", inside6 + host6, "IPv6 addresses on the pair");
         }
         assertNothingLeft(ns, id);
 
