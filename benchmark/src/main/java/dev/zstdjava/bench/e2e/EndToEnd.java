@@ -88,7 +88,7 @@ public final class EndToEnd {
               --corpus DIR         folder holding json/ (default ../shared/corpus)
               --out FILE.md        report (default docs/end-to-end.md, with --quick
                                    benchmark/target/e2e-quick/end-to-end.md); charts and CSV go to FILE/
-              --sizes LIST         value sets, e.g. 100,1k,4k,json
+              --sizes LIST         value sets, e.g. 100,1k,4k,json,repeat4000
               --inflight LIST      requests in flight, e.g. 1,64
               --batch LIST         commands per pipelined batch, e.g. 1,20
               --clients LIST       lettuce,lettuce-zstd,lettuce-lz4,lettuce-gzip,glide,glide-zstd,glide-lz4
