@@ -106,7 +106,7 @@ class NetworkLinkTest {
         needRoot();
         Path out = dir.resolve("link.md");
         // realistic 4000-byte values from the repository's test data, and the repeated ones
-        String corpus = System.getProperty("zstdjava.testdata", "../testdata");
+        String corpus = EndToEndTest.testdata().toString();
         ByteArrayOutputStream log = new ByteArrayOutputStream();
         int status = run(log, "--link", "1gbit", "--sizes", "repeat4000,4000", "--corpus", corpus, "--inflight", "1,100",
                 "--keys", "200", "--rounds", "1", "--seconds", "0.05", "--warmup", "0.01", "--global-warmup", "0.05",
