@@ -56,6 +56,9 @@ final class NetworkLink implements AutoCloseable {
     private final String serverAddress;
     private final Thread hook;
     private boolean closed;
+    /** What this instance made, so that teardown never removes another run's namespace or pair of the same name. */
+    private volatile boolean madeNamespace;
+    private volatile boolean madePair;
 
     private NetworkLink(String ip, String tc, String rate, long bitsPerSecond, String id, int subnet) {
         this.ip = ip;
@@ -205,16 +208,24 @@ final class NetworkLink implements AutoCloseable {
      * @throws IOException           when a command fails (its output is in the message)
      */
     static NetworkLink create(String rate) throws IOException {
-        long bits = parseRate(rate);
-        String lacking = missing();
-        if (lacking != null) {
-            throw new IllegalStateException("--link needs " + lacking);
-        }
         String id = System.getenv(ID_ENV);
         if (id == null || !ID.matcher(id).matches()) {
             byte[] b = new byte[3];
             new SecureRandom().nextBytes(b);
             id = HexFormat.of().formatHex(b);
+        }
+        return create(rate, id);
+    }
+
+    /** {@link #create(String)} with the names' id given (6 lower-case hex digits). */
+    static NetworkLink create(String rate, String id) throws IOException {
+        long bits = parseRate(rate);
+        String lacking = missing();
+        if (lacking != null) {
+            throw new IllegalStateException("--link needs " + lacking);
+        }
+        if (!ID.matcher(id).matches()) {
+            throw new IllegalArgumentException("link id " + id + " is not 6 lower-case hex digits");
         }
         NetworkLink link = new NetworkLink(tool("ip"), tool("tc"), rate.trim().toLowerCase(Locale.ROOT), bits, id,
                 freeSubnet(tool("ip")));
@@ -255,7 +266,9 @@ final class NetworkLink implements AutoCloseable {
 
     private void build() throws IOException {
         exec(List.of(ip, "netns", "add", namespace));
+        madeNamespace = true;
         exec(List.of(ip, "link", "add", hostVeth, "type", "veth", "peer", "name", nsVeth, "netns", namespace));
+        madePair = true;
         noIpv6();
         exec(List.of(ip, "addr", "add", hostAddress + "/30", "dev", hostVeth));
         exec(List.of(ip, "-n", namespace, "addr", "add", serverAddress + "/30", "dev", nsVeth));
@@ -333,13 +346,19 @@ final class NetworkLink implements AutoCloseable {
             return;
         }
         closed = true;
-        try {
-            killAll();
-        } catch (IOException | RuntimeException ignored) {
-            // the namespace may not exist (a failed build)
+        if (madeNamespace) {
+            try {
+                killAll();
+            } catch (IOException | RuntimeException ignored) {
+                // already gone
+            }
         }
-        quiet(List.of(ip, "link", "del", hostVeth)); // removes both ends
-        quiet(List.of(ip, "netns", "del", namespace));
+        if (madePair) {
+            quiet(List.of(ip, "link", "del", hostVeth)); // removes both ends
+        }
+        if (madeNamespace) {
+            quiet(List.of(ip, "netns", "del", namespace));
+        }
     }
 
     /** Stops every process still in the namespace (only the ones this run started can be there). */

@@ -168,6 +168,16 @@ class NetworkLinkTest {
         }
         assertNothingLeft(ns, id);
 
+        // a second run that happens to pick the same names fails, and leaves the first run's link alone
+        try (NetworkLink first = NetworkLink.create("100mbit")) {
+            String firstId = first.namespace().substring(NetworkLink.NAMESPACE_PREFIX.length());
+            java.io.IOException clash = assertThrows(java.io.IOException.class,
+                    () -> NetworkLink.create("100mbit", firstId).close());
+            assertTrue(clash.getMessage().contains("netns add " + first.namespace()), clash.getMessage());
+            assertTrue(NetworkLink.exec(List.of("ip", "netns", "list")).contains(first.namespace()));
+            assertTrue(NetworkLink.exec(List.of("ip", "-o", "link", "show", first.hostVeth())).contains("tbf"));
+        }
+
         // a server that does not start: the run fails, and the link it built is gone
         Path broken = dir.resolve("not-a-server");
         Files.writeString(broken, "#!/bin/sh\nexit 1\n");
