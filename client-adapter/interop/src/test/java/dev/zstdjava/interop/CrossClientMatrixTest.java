@@ -25,9 +25,7 @@ import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
-import org.redisson.Redisson;
 import org.redisson.api.RedissonClient;
-import org.redisson.config.Config;
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
@@ -139,11 +137,7 @@ class CrossClientMatrixTest {
         server = RedisServer.start();
         jedis = RedisClient.create(RedisServer.HOST, server.port());
         lettuce = io.lettuce.core.RedisClient.create(RedisURI.create(RedisServer.HOST, server.port()));
-        Config config = new Config();
-        config.useSingleServer().setAddress("redis://" + RedisServer.HOST + ":" + server.port())
-                .setConnectionMinimumIdleSize(1).setConnectionPoolSize(2)
-                .setSubscriptionConnectionMinimumIdleSize(0).setSubscriptionConnectionPoolSize(1);
-        redisson = Redisson.create(config);
+        redisson = TestClients.redisson(server);
         RedisStandaloneConfiguration conf = new RedisStandaloneConfiguration(RedisServer.HOST, server.port());
         LettuceConnectionFactory lf = new LettuceConnectionFactory(conf);
         lf.afterPropertiesSet();

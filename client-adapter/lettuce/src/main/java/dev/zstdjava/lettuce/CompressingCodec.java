@@ -3,7 +3,6 @@ package dev.zstdjava.lettuce;
 import dev.zstdjava.DecompressionLimitException;
 import dev.zstdjava.values.CompressionConfig;
 import dev.zstdjava.values.ValueCompressor;
-import dev.zstdjava.values.ValueFormat;
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.lettuce.core.codec.RedisCodec;
 import io.lettuce.core.codec.ToByteBufEncoder;
@@ -120,7 +119,7 @@ public final class CompressingCodec<K, V> implements RedisCodec<K, V>, ToByteBuf
     @Override
     @SuppressWarnings("unchecked")
     public V decodeValue(ByteBuffer bytes) {
-        if (bytes != null && ValueFormat.hasHeader(bytes)) {
+        if (bytes != null && compressor.mayDecode(bytes)) {
             byte[] original = compressor.decompressOrNull(MemorySegment.ofBuffer(bytes));
             if (original != null) {
                 return byteArrays ? (V) original : delegate.decodeValue(ByteBuffer.wrap(original));

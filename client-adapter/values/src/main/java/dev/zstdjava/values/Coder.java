@@ -10,14 +10,25 @@ import dev.zstdjava.zstd.ZstdDecompressor;
 import dev.zstdjava.zstd.ZstdException;
 import dev.zstdjava.zstd.ZstdFrame;
 
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
+import java.util.zip.DataFormatException;
+import java.util.zip.GZIPInputStream;
+import java.util.zip.Inflater;
+import java.util.zip.ZipException;
 
 /**
  * The native contexts and scratch memory one thread uses for one call of a {@link ValueCompressor}. Not
  * thread-safe: {@link CoderPool} lends each instance to one thread at a time. Contexts are created on first use.
  */
 final class Coder implements AutoCloseable {
+    private static final ValueLayout.OfInt BE_INT = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
+
     /** Scratch arrays up to this size are kept between calls. */
     static final int KEEP_SCRATCH = 1 << 20;
 
@@ -173,6 +184,87 @@ final class Coder implements AutoCloseable {
     }
 
     /** The payload is the original length (unsigned 32-bit little-endian), then one raw LZ4 block. */
+    /**
+     * Decodes a value in one of the other clients' formats, bounded by the configured maximum.
+     *
+     * @return the original value, or {@code null} for {@link LegacyFormat#REDISSON_LZ4} when the value is not one
+     * @throws DecompressionLimitException if it would be larger than the configured maximum
+     * @throws UncheckedIOException        if a gzip or zlib stream is malformed (ZstdException, Lz4Exception for
+     *                                     the others)
+     */
+    byte[] decompressLegacy(LegacyFormat format, MemorySegment stored) {
+        long max = config.maxDecompressedSize();
+        return switch (format) {
+            case LETTUCE_GZIP -> gunzip(stored.toArray(ValueLayout.JAVA_BYTE), max);
+            case LETTUCE_DEFLATE -> inflate(stored.toArray(ValueLayout.JAVA_BYTE), max);
+            case REDISSON_ZSTD -> {
+                int declared = stored.get(BE_INT, 0);
+                if (declared < 0) {
+                    throw new ZstdException("zstd decompress", ZstdException.CORRUPTION_DETECTED,
+                            "negative length prefix", "declared " + declared);
+                }
+                if (declared > max) {
+                    throw new DecompressionLimitException("zstd decompress", declared, max);
+                }
+                byte[] out = decompressZstd(stored.asSlice(4));
+                if (out.length != declared) {
+                    throw new ZstdException("zstd decompress", ZstdException.CORRUPTION_DETECTED,
+                            "decoded size differs from the length prefix", "declared " + declared + ", decoded "
+                            + out.length);
+                }
+                yield out;
+            }
+            case REDISSON_LZ4 -> {
+                int declared = stored.get(BE_INT, 0);
+                yield declared <= 0 || declared > max ? null : lz4Block(stored.asSlice(4), declared);
+            }
+        };
+    }
+
+    private static byte[] gunzip(byte[] in, long max) {
+        try (GZIPInputStream gz = new GZIPInputStream(new ByteArrayInputStream(in), 8192)) {
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            byte[] buf = new byte[8192];
+            long total = 0;
+            for (int n; (n = gz.read(buf)) > 0; ) {
+                total += n;
+                if (total > max) {
+                    throw new DecompressionLimitException("gzip decompress", total, max);
+                }
+                out.write(buf, 0, n);
+            }
+            return out.toByteArray();
+        } catch (IOException e) {
+            throw new UncheckedIOException("malformed gzip stream", e);
+        }
+    }
+
+    private static byte[] inflate(byte[] in, long max) {
+        Inflater inflater = new Inflater();
+        try {
+            inflater.setInput(in);
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            byte[] buf = new byte[8192];
+            long total = 0;
+            while (!inflater.finished()) {
+                int n = inflater.inflate(buf);
+                if (n == 0 && (inflater.needsInput() || inflater.needsDictionary())) {
+                    throw new UncheckedIOException(new ZipException("truncated zlib stream"));
+                }
+                total += n;
+                if (total > max) {
+                    throw new DecompressionLimitException("zlib decompress", total, max);
+                }
+                out.write(buf, 0, n);
+            }
+            return out.toByteArray();
+        } catch (DataFormatException e) {
+            throw new UncheckedIOException(new ZipException("malformed zlib stream: " + e.getMessage()));
+        } finally {
+            inflater.end();
+        }
+    }
+
     private byte[] decompressLz4(MemorySegment payload) {
         if (payload.byteSize() < ValueFormat.LZ4_LENGTH_SIZE) {
             throw new Lz4Exception("lz4 decompress", Lz4Exception.DECOMPRESSION_FAILED,
@@ -183,8 +275,13 @@ final class Coder implements AutoCloseable {
         if (declared > max) {
             throw new DecompressionLimitException("lz4 decompress", declared, max);
         }
+        return lz4Block(payload.asSlice(ValueFormat.LZ4_LENGTH_SIZE), declared);
+    }
+
+    /** Decodes one raw LZ4 block that must decode to exactly {@code declared} bytes (within the limit). */
+    private byte[] lz4Block(MemorySegment block, long declared) {
         byte[] out = new byte[(int) declared];
-        long n = lz4Decompressor().decompress(payload.asSlice(ValueFormat.LZ4_LENGTH_SIZE), MemorySegment.ofArray(out));
+        long n = lz4Decompressor().decompress(block, MemorySegment.ofArray(out));
         if (n != declared) {
             throw new Lz4Exception("lz4 decompress", Lz4Exception.DECOMPRESSION_FAILED,
                     "block decoded to " + n + " bytes, its length prefix says " + declared);

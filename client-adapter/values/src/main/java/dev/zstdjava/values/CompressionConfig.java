@@ -1,6 +1,9 @@
 package dev.zstdjava.values;
 
+import java.util.Collections;
+import java.util.EnumSet;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * Settings of transparent value compression: which backend and level, from what size values are compressed, and
@@ -30,6 +33,7 @@ public final class CompressionConfig {
     private final int minCompressionSize;
     private final long maxDecompressedSize;
     private final boolean enabled;
+    private final Set<LegacyFormat> legacyFormats;
 
     private CompressionConfig(Builder b) {
         this.backend = b.backend;
@@ -37,6 +41,7 @@ public final class CompressionConfig {
         this.minCompressionSize = b.minCompressionSize;
         this.maxDecompressedSize = b.maxDecompressedSize;
         this.enabled = b.enabled;
+        this.legacyFormats = Collections.unmodifiableSet(b.legacyFormats.clone());
     }
 
     /** @return zstd, level 3, values from 64 bytes, at most 512 MiB decompressed, enabled */
@@ -57,6 +62,7 @@ public final class CompressionConfig {
         b.minCompressionSize = minCompressionSize;
         b.maxDecompressedSize = maxDecompressedSize;
         b.enabled = enabled;
+        b.legacyFormats = legacyFormats.isEmpty() ? EnumSet.noneOf(LegacyFormat.class) : EnumSet.copyOf(legacyFormats);
         return b;
     }
 
@@ -85,22 +91,31 @@ public final class CompressionConfig {
         return enabled;
     }
 
+    /**
+     * @return the other clients' formats that are read besides the shared one (migration; empty by default). New
+     *         values are always written in the shared format.
+     */
+    public Set<LegacyFormat> legacyFormats() {
+        return legacyFormats;
+    }
+
     @Override
     public boolean equals(Object o) {
         return o instanceof CompressionConfig c && c.backend == backend && c.level == level
                 && c.minCompressionSize == minCompressionSize && c.maxDecompressedSize == maxDecompressedSize
-                && c.enabled == enabled;
+                && c.enabled == enabled && c.legacyFormats.equals(legacyFormats);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(backend, level, minCompressionSize, maxDecompressedSize, enabled);
+        return Objects.hash(backend, level, minCompressionSize, maxDecompressedSize, enabled, legacyFormats);
     }
 
     @Override
     public String toString() {
         return "CompressionConfig[backend=" + backend + ", level=" + level + ", minCompressionSize="
-                + minCompressionSize + ", maxDecompressedSize=" + maxDecompressedSize + ", enabled=" + enabled + "]";
+                + minCompressionSize + ", maxDecompressedSize=" + maxDecompressedSize + ", enabled=" + enabled
+                + (legacyFormats.isEmpty() ? "" : ", legacyFormats=" + legacyFormats) + "]";
     }
 
     /**
@@ -113,6 +128,7 @@ public final class CompressionConfig {
         private int minCompressionSize = DEFAULT_MIN_COMPRESSION_SIZE;
         private long maxDecompressedSize = DEFAULT_MAX_DECOMPRESSED_SIZE;
         private boolean enabled = true;
+        private EnumSet<LegacyFormat> legacyFormats = EnumSet.noneOf(LegacyFormat.class);
 
         private Builder() {}
 
@@ -143,6 +159,21 @@ public final class CompressionConfig {
         /** Compress new values (default true); when false, values are stored as they are but still decompressed. */
         public Builder enabled(boolean enabled) {
             this.enabled = enabled;
+            return this;
+        }
+
+        /**
+         * Also read values written by other clients' own compression (see {@link LegacyFormat}), bounded by the same
+         * limit, so that data written before switching to this library stays readable; new values are written in
+         * the shared format. Replaces earlier calls; none by default. Enable only the formats your data was written
+         * with: they are recognised by signatures that plain values can share.
+         */
+        public Builder readLegacy(LegacyFormat... formats) {
+            EnumSet<LegacyFormat> set = EnumSet.noneOf(LegacyFormat.class);
+            for (LegacyFormat f : formats) {
+                set.add(Objects.requireNonNull(f, "format"));
+            }
+            this.legacyFormats = set;
             return this;
         }
 

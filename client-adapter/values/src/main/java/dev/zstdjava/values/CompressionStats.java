@@ -23,9 +23,11 @@ package dev.zstdjava.values;
  * @param skippedTooSmall          values stored as they are because they are shorter than the minimum size
  * @param skippedAlreadyCompressed values stored as they are because they already carry this backend's header
  * @param skippedNotSmaller        values stored as they are because compressing them would not make them smaller
+ * @param legacyDecompressed       values read in one of the configured {@link LegacyFormat}s (also counted in
+ *                                 {@code valuesDecompressed} and {@code decompressedBytes})
  */
 public record CompressionStats(long valuesCompressed, long valuesDecompressed, long originalBytes,
         long compressedBytes, long decompressedBytes, long skipped, long decompressionFailures,
         long sizeLimitErrors, long compressionFailures, long skippedDisabled, long skippedTooSmall,
-        long skippedAlreadyCompressed, long skippedNotSmaller) {
+        long skippedAlreadyCompressed, long skippedNotSmaller, long legacyDecompressed) {
 }

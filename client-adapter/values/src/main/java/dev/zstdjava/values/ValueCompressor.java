@@ -59,6 +59,12 @@ import java.util.concurrent.atomic.LongAdder;
  * are written exactly as without this feature. See {@link DictionaryManager} for the modes, and what readers that
  * lack the dictionary (GLIDE, earlier versions of this library) see.
  *
+ * <h2>Migrating from other clients' compression</h2>
+ * With {@link CompressionConfig.Builder#readLegacy} a compressor also reads values that Lettuce's
+ * {@code CompressionCodec} (gzip, deflate) or Redisson's {@code ZStdCodec}/{@code LZ4Codec} wrote, bounded by the same
+ * limit and counted in {@link CompressionStats#legacyDecompressed()}; see {@link LegacyFormat} for how each is
+ * recognised. Values are still written in the shared format only.
+ *
  * <h2>Creation</h2>
  * {@link #create} checks that the configured backend works (its library loads and a small value makes the round
  * trip) and throws {@link IllegalStateException} naming every library location tried if not.
@@ -95,6 +101,7 @@ public final class ValueCompressor {
     private final LongAdder skippedTooSmall = new LongAdder();
     private final LongAdder skippedAlreadyCompressed = new LongAdder();
     private final LongAdder skippedNotSmaller = new LongAdder();
+    private final LongAdder legacyDecompressed = new LongAdder();
     private final LongAdder decompressionFailures = new LongAdder();
     private final LongAdder sizeLimitErrors = new LongAdder();
     private final LongAdder compressionFailures = new LongAdder();
@@ -198,7 +205,7 @@ public final class ValueCompressor {
         return new CompressionStats(valuesCompressed.sum(), valuesDecompressed.sum(), originalBytes.sum(),
                 compressedBytes.sum(), decompressedBytes.sum(), skipped.sum(), decompressionFailures.sum(),
                 sizeLimitErrors.sum(), compressionFailures.sum(), skippedDisabled.sum(), skippedTooSmall.sum(),
-                skippedAlreadyCompressed.sum(), skippedNotSmaller.sum());
+                skippedAlreadyCompressed.sum(), skippedNotSmaller.sum(), legacyDecompressed.sum());
     }
 
     // ---------------------------------------------------------------------------------------------- compression
@@ -270,6 +277,15 @@ public final class ValueCompressor {
         } finally {
             pool.release(c);
         }
+    }
+
+    /**
+     * Tells adapters whether a stored value has to go through {@link #decompressOrNull} at all: it carries the
+     * shared header, or this compressor {@linkplain CompressionConfig#legacyFormats() reads other formats} too.
+     * Reads absolutely; allocates nothing.
+     */
+    public boolean mayDecode(ByteBuffer stored) {
+        return ValueFormat.hasHeader(stored) || !config.legacyFormats().isEmpty();
     }
 
     /**
@@ -404,7 +420,7 @@ public final class ValueCompressor {
      * @throws DecompressionLimitException if the value would decompress to more than the configured maximum
      */
     public ByteBuffer decompress(ByteBuffer stored) {
-        if (!ValueFormat.hasHeader(stored)) {
+        if (!mayDecode(stored)) {
             return stored;
         }
         byte[] out = decompressOrNull(MemorySegment.ofBuffer(stored));
@@ -445,19 +461,32 @@ public final class ValueCompressor {
      * @throws MissingDictionaryException  if the value is a zstd frame that needs a dictionary
      */
     public byte[] decompressOrNull(MemorySegment stored) {
-        if (!ValueFormat.hasHeader(stored)) {
-            return null;
-        }
-        CompressionBackend backend = CompressionBackend.ofId(stored.get(ValueLayout.JAVA_BYTE, ValueFormat.BACKEND_OFFSET));
-        if (backend == null) {
-            decompressionFailures.increment();
-            return null;
+        CompressionBackend backend = null;
+        LegacyFormat legacy = null;
+        if (ValueFormat.hasHeader(stored)) {
+            backend = CompressionBackend.ofId(stored.get(ValueLayout.JAVA_BYTE, ValueFormat.BACKEND_OFFSET));
+            if (backend == null) {
+                decompressionFailures.increment();
+                return null;
+            }
+        } else {
+            legacy = config.legacyFormats().isEmpty() ? null : LegacyFormat.recognise(config.legacyFormats(), stored);
+            if (legacy == null) {
+                return null;
+            }
         }
         Coder c = pool.acquire();
         try {
-            byte[] out = c.decompressPayload(backend, stored.asSlice(ValueFormat.HEADER_SIZE));
+            byte[] out = legacy == null ? c.decompressPayload(backend, stored.asSlice(ValueFormat.HEADER_SIZE))
+                    : c.decompressLegacy(legacy, stored);
+            if (out == null) {
+                return null; // an lz4 length prefix that does not fit: a plain value
+            }
             valuesDecompressed.increment();
             decompressedBytes.add(out.length);
+            if (legacy != null) {
+                legacyDecompressed.increment();
+            }
             return out;
         } catch (DecompressionLimitException e) {
             sizeLimitErrors.increment();
@@ -469,6 +498,11 @@ public final class ValueCompressor {
             decompressionFailures.increment();
             return null;
         } catch (Lz4Exception e) { // lz4 fails only on the payload: the safe decoder reports malformed input
+            if (legacy != LegacyFormat.REDISSON_LZ4) { // no signature: most such failures are plain values
+                decompressionFailures.increment();
+            }
+            return null;
+        } catch (java.io.UncheckedIOException e) { // a malformed gzip or zlib stream (legacy formats)
             decompressionFailures.increment();
             return null;
         } finally {

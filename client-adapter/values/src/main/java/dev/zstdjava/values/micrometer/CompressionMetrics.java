@@ -40,6 +40,9 @@ import java.util.function.ToLongFunction;
  *   <tr><td>{@code zstdjava.values.compression.saved}</td><td>bytes</td><td>input minus output: what compression
  *       saved on the values it compressed</td></tr>
  *   <tr><td>{@code zstdjava.values.decompressed}</td><td>values</td><td>stored values decompressed</td></tr>
+ *   <tr><td>{@code zstdjava.values.legacy.decompressed}</td><td>values</td><td>of those, values read in another
+ *       client's format ({@link dev.zstdjava.values.CompressionConfig#legacyFormats()}): watch it fall to zero
+ *       before turning migration reading off</td></tr>
  *   <tr><td>{@code zstdjava.values.decompression.output}</td><td>bytes</td><td>size of the decompressed values</td></tr>
  *   <tr><td>{@code zstdjava.values.decompression.failures}</td><td>values</td><td>values carrying the header whose
  *       payload did not decode (returned as stored)</td></tr>
@@ -106,6 +109,8 @@ public final class CompressionMetrics implements MeterBinder {
                 "bytes saved by compression on the values stored compressed",
                 s -> s.originalBytes() - s.compressedBytes());
         counter(registry, "decompressed", null, "stored values decompressed", CompressionStats::valuesDecompressed);
+        counter(registry, "legacy.decompressed", null, "stored values read in another client's format (migration)",
+                CompressionStats::legacyDecompressed);
         counter(registry, "decompression.output", BaseUnits.BYTES, "size of the decompressed values",
                 CompressionStats::decompressedBytes);
         counter(registry, "decompression.failures", null,

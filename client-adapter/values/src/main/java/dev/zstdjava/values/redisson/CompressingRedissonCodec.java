@@ -112,7 +112,7 @@ public class CompressingRedissonCodec extends BaseCodec {
 
     private Decoder<Object> decoding(Decoder<Object> plainDecoder) {
         return (buf, state) -> {
-            if (hasHeader(buf)) {
+            if (hasHeader(buf) || !compressor.config().legacyFormats().isEmpty()) {
                 byte[] original = compressor.decompressOrNull(MemorySegment.ofBuffer(buf.nioBuffer()));
                 if (original != null) {
                     buf.readerIndex(buf.writerIndex());

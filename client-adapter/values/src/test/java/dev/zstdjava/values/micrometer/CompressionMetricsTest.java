@@ -130,6 +130,7 @@ class CompressionMetricsTest {
         assertEquals(decompressedBytes, count(registry, "decompression.output"));
         assertEquals(1, count(registry, "decompression.failures"));
         assertEquals(1, count(registry, "decompression.limit.exceeded"));
+        assertEquals(0, count(registry, "legacy.decompressed"));
         assertEquals(s.valuesCompressed(), count(registry, "compressed"));
         assertEquals(s.decompressionFailures(), count(registry, "decompression.failures"));
 
@@ -148,7 +149,7 @@ class CompressionMetricsTest {
         assertEquals(5, registry.find("zstdjava.values.skipped").functionCounters().size(), "one series per reason");
         assertEquals(new TreeSet<>(List.of("zstdjava.values.compressed", "zstdjava.values.skipped",
                 "zstdjava.values.compression.input", "zstdjava.values.compression.output",
-                "zstdjava.values.compression.saved", "zstdjava.values.decompressed",
+                "zstdjava.values.compression.saved", "zstdjava.values.decompressed", "zstdjava.values.legacy.decompressed",
                 "zstdjava.values.decompression.output", "zstdjava.values.decompression.failures",
                 "zstdjava.values.decompression.limit.exceeded")), names);
         for (Meter m : registry.getMeters()) {
