@@ -1,12 +1,12 @@
 package dev.zstdjava.values;
 
+import dev.zstdjava.testkit.ModulePathRun;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.concurrent.TimeUnit;
+import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.*;
 
@@ -21,13 +21,6 @@ class ValuesModulePathTest {
         Path classes = Path.of("target/classes").toAbsolutePath();
         Path codecClasses = Path.of("../../codec/target/classes").toAbsolutePath();
         assertTrue(Files.exists(classes.resolve("module-info.class")), "compiled module descriptor");
-        String nativesRoot = null;
-        for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
-            if (entry.contains("zstd-java-natives") || entry.endsWith("native/target/classes")) {
-                nativesRoot = entry;
-            }
-        }
-        assertNotNull(nativesRoot, "natives on the test class path");
         Path main = dir.resolve("Main.java");
         Files.writeString(main, """
                 import dev.zstdjava.values.*;
@@ -43,16 +36,11 @@ class ValuesModulePathTest {
                     }
                 }
                 """);
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Process p = new ProcessBuilder(java, "--module-path", classes + File.pathSeparator + codecClasses,
-                "--add-modules", "dev.zstdjava.values", "--enable-native-access=dev.zstdjava.codec",
-                "-cp", nativesRoot, main.toString()).start();
-        String out = new String(p.getInputStream().readAllBytes()).trim();
-        String err = new String(p.getErrorStream().readAllBytes());
-        assertTrue(p.waitFor(60, TimeUnit.SECONDS));
-        assertEquals(0, p.exitValue(), err);
-        assertTrue(out.startsWith("true true dev.zstdjava.values "), out + err);
-        assertTrue(out.endsWith(" false"), "no optional module resolved: " + out);
-        assertFalse(err.contains("WARNING"), err);
+        ModulePathRun run = ModulePathRun.run(List.of(classes, codecClasses), entry -> false, "dev.zstdjava.values",
+                "dev.zstdjava.codec", main);
+        assertEquals(0, run.exit(), run.err());
+        assertTrue(run.out().startsWith("true true dev.zstdjava.values "), run.out() + run.err());
+        assertTrue(run.out().endsWith(" false"), "no optional module resolved: " + run.out());
+        assertFalse(run.err().contains("WARNING"), run.err());
     }
 }
