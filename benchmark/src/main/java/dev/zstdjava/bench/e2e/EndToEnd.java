@@ -99,10 +99,13 @@ public final class EndToEnd {
               --corpus DIR         folder holding json/ (default ../shared/corpus, else the repository's testdata/)
               --out FILE.md        report (default docs/end-to-end.md, with --quick
                                    benchmark/target/e2e-quick/end-to-end.md); charts and CSV go to FILE/
-              --sizes LIST         value sets, e.g. 100,1k,4k,json,repeat4000
+              --sizes LIST         value sets, e.g. 100,1k,4k,json,repeat4000,records (records: small
+                                   JSON records)
               --inflight LIST      requests in flight, e.g. 1,64
               --batch LIST         commands per pipelined batch, e.g. 1,20
-              --clients LIST       lettuce,lettuce-zstd,lettuce-lz4,lettuce-gzip,glide,glide-zstd,glide-lz4
+              --clients LIST       lettuce,lettuce-zstd,lettuce-lz4,lettuce-gzip,glide,glide-zstd,glide-lz4,
+                                   lettuce-zstd-dict (its dictionaries, under zstd-java:e2e-dict:{...}:,
+                                   are deleted at the end)
               --keys N             keys written per cell
               --rounds N           passes over the whole matrix; per client and cell the report
                                    keeps each phase's fastest round (the CSV has every round)

@@ -143,6 +143,13 @@ class EndToEndTest {
             }
         }
         assertEquals("4 KiB", Datasets.load("4k", corpus).name());
+        Datasets.Dataset records = Datasets.load("records", corpus);
+        assertTrue(records.values().length >= 150, "only " + records.values().length + " records");
+        assertTrue(records.meanSize() >= 150 && records.meanSize() <= 320, "mean record size " + records.meanSize());
+        for (byte[] v : records.values()) {
+            assertEquals('{', v[0]);
+            assertEquals(v.length, JsonSpans.parse(v).end());
+        }
         assertThrows(IllegalArgumentException.class, () -> Datasets.parseSize("big"));
     }
 

@@ -80,6 +80,30 @@ class AllocationTest {
     }
 
     @Test
+    void dictionaryCompressionAndDecompressionAllocateAsWithout() {
+        java.util.List<byte[]> records = TestValues.jsonRecords(2000, 3);
+        byte[] dict = dev.zstdjava.zstd.ZstdDictionary.train(records, 16 << 10).toByteArray();
+        try (dev.zstdjava.values.DictionaryManager m = dev.zstdjava.values.DictionaryManager.given(dict).build();
+             Arena arena = Arena.ofConfined()) {
+            ValueCompressor vc = ValueCompressor.create(CompressionConfig.defaults(), m);
+            byte[] value = records.get(7);
+            MemorySegment src = arena.allocate(value.length);
+            src.copyFrom(MemorySegment.ofArray(value));
+            MemorySegment dst = arena.allocate(value.length);
+            long per = bytesPerCall(20_000, () -> (int) vc.compress(src, dst));
+            assertTrue(per < 128, "heap bytes per compress(MemorySegment, MemorySegment) with a dictionary: " + per);
+            byte[] stored = vc.compress(value);
+            assertEquals(m.currentId(), dev.zstdjava.zstd.ZstdFrame.dictionaryId(stored, 5, stored.length - 5));
+            MemorySegment in = arena.allocate(stored.length);
+            in.copyFrom(MemorySegment.ofArray(stored));
+            long perRead = bytesPerCall(20_000, () -> vc.decompressOrNull(in).length);
+            // the returned array (value.length + its 16-byte header, rounded to 8) plus a few small wrappers
+            assertTrue(perRead < value.length + 16 + 128, "heap bytes per decompress with a dictionary: " + perRead
+                    + " for a " + value.length + "-byte value");
+        }
+    }
+
+    @Test
     void incompressibleValuesAreStoredAsTheyAreWithoutAllocating() {
         // such values are common (small or already compressed data); they must not cost an exception each
         for (CompressionBackend backend : CompressionBackend.values()) {

@@ -93,4 +93,22 @@ class JavaGlideInteropTest {
             }
         }
     }
+
+    /** The Java GLIDE client, like the Python one, returns a dictionary-compressed value as its stored bytes. */
+    @org.junit.jupiter.api.Test
+    void glideReturnsDictionaryCompressedValuesAsStoredBytes() throws Exception {
+        Map<String, byte[]> stored = new java.util.LinkedHashMap<>();
+        Map<String, byte[]> values = GlideInteropTest.dictionaryValues("java-dict", stored);
+        stored.forEach((k, v) -> raw.sync().set(GlideInteropTest.key(k), v));
+        try (GlideClient g = glide(CompressionBackend.ZSTD)) {
+            for (String k : values.keySet()) {
+                GlideString got = g.get(GlideString.of(k)).get(10, TimeUnit.SECONDS);
+                assertArrayEquals(stored.get(k), got.getBytes(), k);
+            }
+            // the client keeps working
+            byte[] v = GlideInteropTest.key("after ".repeat(40));
+            assertEquals("OK", g.set(GlideString.of("after"), GlideString.of(v)).get(10, TimeUnit.SECONDS));
+            assertArrayEquals(v, g.get(GlideString.of("after")).get(10, TimeUnit.SECONDS).getBytes());
+        }
+    }
 }

@@ -2,6 +2,10 @@ package dev.zstdjava.lettuce;
 
 import dev.zstdjava.testkit.RedisServer;
 import dev.zstdjava.values.CompressionConfig;
+import dev.zstdjava.values.DictionaryManager;
+import dev.zstdjava.values.MissingDictionaryException;
+import dev.zstdjava.values.ValueCompressor;
+import dev.zstdjava.zstd.ZstdFrame;
 import io.lettuce.core.KeyValue;
 import io.lettuce.core.Range;
 import io.lettuce.core.RedisClient;
@@ -20,6 +24,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -143,6 +148,103 @@ class LettuceClusterTest {
                 }
             }
             assertEquals(SlotHash.SLOT_COUNT, total);
+        }
+    }
+
+    /**
+     * Dictionaries on the cluster: managed mode publishes in one slot (the prefix's hash tag), values spread over
+     * every master use it, a second client picks it up at creation, and a value whose dictionary a client lacks fails
+     * only its command until the dictionary is fetched. Flushes every master at the end.
+     */
+    @Test
+    void dictionariesOnTheCluster() throws Exception {
+        List<byte[]> train = dev.zstdjava.testkit.TestValues.jsonRecords(3000, 31);
+        List<byte[]> values = dev.zstdjava.testkit.TestValues.jsonRecords(300, 32);
+        String prefix = LettuceDictionaryStore.DEFAULT_PREFIX;
+        try (StatefulRedisClusterConnection<byte[], byte[]> raw = cluster.connect(ByteArrayCodec.INSTANCE);
+             LettuceDictionaryStore store = LettuceDictionaryStore.builder().connect(cluster);
+             DictionaryManager m = DictionaryManager.managed(store).minSamples(500).build();
+             StatefulRedisClusterConnection<byte[], byte[]> conn = cluster.connect(CompressingCodec.wrap(
+                     ByteArrayCodec.INSTANCE, ValueCompressor.create(CompressionConfig.defaults(), m)))) {
+            List<RedisFuture<String>> sets = new ArrayList<>();
+            for (int i = 0; i < train.size(); i++) {
+                sets.add(conn.async().set(("t:" + i).getBytes(StandardCharsets.UTF_8), train.get(i)));
+            }
+            for (RedisFuture<String> f : sets) {
+                assertEquals("OK", f.get(30, TimeUnit.SECONDS));
+            }
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (m.currentId() == 0) {
+                assertTrue(System.nanoTime() < deadline, "no dictionary adopted: " + m.trainingStats());
+                Thread.sleep(20);
+            }
+            long id = m.currentId();
+            int slot = SlotHash.getSlot(prefix + "seq");
+            for (String k : new String[] {"index", "lease", "dict:" + id}) {
+                assertEquals(slot, SlotHash.getSlot(prefix + k), k);
+            }
+            assertNotNull(raw.sync().get((prefix + "dict:" + id).getBytes(StandardCharsets.UTF_8)));
+            java.util.Set<Integer> slots = new java.util.HashSet<>();
+            for (int i = 0; i < values.size(); i++) {
+                byte[] key = ("v:" + i).getBytes(StandardCharsets.UTF_8);
+                slots.add(SlotHash.getSlot(key));
+                conn.sync().set(key, values.get(i));
+                byte[] stored = raw.sync().get(key);
+                assertEquals(id, ZstdFrame.dictionaryId(stored, 5, stored.length - 5));
+                assertArrayEquals(values.get(i), conn.sync().get(key));
+            }
+            assertTrue(slots.size() > 250, "values spread over " + slots.size() + " slots");
+
+            // a second client loads the published dictionary before build() returns
+            try (LettuceDictionaryStore store2 = LettuceDictionaryStore.builder().connect(cluster);
+                 DictionaryManager second = DictionaryManager.shared(store2).refreshInterval(Duration.ofHours(1))
+                         .notifications(false).build();
+                 LettuceDictionaryStore store3 = LettuceDictionaryStore.builder().connect(cluster);
+                 DictionaryManager third = DictionaryManager.shared(store3).refreshInterval(Duration.ofHours(1))
+                         .build();
+                 StatefulRedisClusterConnection<byte[], byte[]> conn2 = cluster.connect(CompressingCodec.wrap(
+                         ByteArrayCodec.INSTANCE, ValueCompressor.create(CompressionConfig.defaults(), second)))) {
+                assertEquals(id, second.currentId());
+                for (int i = 0; i < values.size(); i += 3) {
+                    assertArrayEquals(values.get(i), conn2.sync().get(("v:" + i).getBytes(StandardCharsets.UTF_8)));
+                }
+                // another dictionary published after it started: its values fail until fetched, the rest work
+                byte[] newer = dev.zstdjava.zstd.ZstdDictionary.train(values, 4 << 10).toByteArray();
+                long newerId = dev.zstdjava.zstd.ZstdDictionary.of(newer).id();
+                byte[] key = "newer".getBytes(StandardCharsets.UTF_8);
+                try (DictionaryManager w = DictionaryManager.given(newer).build()) {
+                    raw.sync().set(key, ValueCompressor.create(CompressionConfig.defaults(), w).compress(values.get(0)));
+                }
+                store.putIfAbsent(newerId, newer);
+                Exception e = assertThrows(Exception.class, () -> conn2.sync().get(key));
+                Throwable t = e;
+                while (t != null && !(t instanceof MissingDictionaryException)) {
+                    t = t.getCause();
+                }
+                assertNotNull(t, e.toString());
+                assertEquals(newerId, ((MissingDictionaryException) t).dictionaryId());
+                assertArrayEquals(values.get(1), conn2.sync().get("v:1".getBytes(StandardCharsets.UTF_8)));
+                deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+                while (!second.isLoaded(newerId)) {
+                    assertTrue(System.nanoTime() < deadline, "dictionary " + newerId + " not fetched");
+                    Thread.sleep(20);
+                }
+                assertArrayEquals(values.get(0), conn2.sync().get(key));
+                assertEquals(newerId, second.currentId(), "the newest published compresses");
+                // a client subscribed to publications (the default) got it without reading such a value
+                deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+                while (third.currentId() != newerId) {
+                    assertTrue(System.nanoTime() < deadline, "publication of " + newerId + " not announced");
+                    Thread.sleep(20);
+                }
+            }
+        } finally {
+            for (RedisServer n : nodes) {
+                try (StatefulRedisConnection<String, String> c =
+                             setupClient.connect(StringCodec.UTF8, RedisURI.create(RedisServer.HOST, n.port()))) {
+                    c.sync().flushall();
+                }
+            }
         }
     }
 }

@@ -21,14 +21,16 @@ import java.util.concurrent.TimeUnit;
 public final class RedisServer implements AutoCloseable {
     public static final String HOST = "127.0.0.1";
 
-    private final Process process;
+    private Process process;
     private final int port;
     private final Path dir;
+    private final List<String> cmd;
 
-    private RedisServer(Process process, int port, Path dir) {
+    private RedisServer(Process process, int port, Path dir, List<String> cmd) {
         this.process = process;
         this.port = port;
         this.dir = dir;
+        this.cmd = cmd;
     }
 
     public static RedisServer start() {
@@ -55,7 +57,7 @@ public final class RedisServer implements AutoCloseable {
                 }
                 Process p = new ProcessBuilder(cmd).redirectErrorStream(true)
                         .redirectOutput(dir.resolve("server.log").toFile()).start();
-                RedisServer server = new RedisServer(p, port, dir);
+                RedisServer server = new RedisServer(p, port, dir, cmd);
                 if (server.awaitPing()) {
                     return server;
                 }
@@ -71,6 +73,24 @@ public final class RedisServer implements AutoCloseable {
 
     public int port() {
         return port;
+    }
+
+    /**
+     * Writes the data set to disk ({@code SAVE}), stops the server and starts it again on the same port and folder,
+     * so it comes back with the same data, as after a planned restart. Clients see their connections drop.
+     */
+    public void restart() throws IOException {
+        String saved = command("SAVE");
+        if (!saved.startsWith("+OK")) {
+            throw new IOException("SAVE answered " + saved.trim());
+        }
+        stopProcess();
+        process = new ProcessBuilder(cmd).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("server.log").toFile())).start();
+        if (!awaitPing()) {
+            throw new IOException("server on port " + port + " did not come back after a restart; its log:\n"
+                    + Files.readString(dir.resolve("server.log")));
+        }
     }
 
     /** Sends one inline command over a fresh socket and returns the raw reply. */
@@ -118,6 +138,15 @@ public final class RedisServer implements AutoCloseable {
 
     @Override
     public void close() {
+        stopProcess();
+        try (var files = Files.walk(dir)) {
+            files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+        } catch (IOException ignored) {
+            // best effort: a temp folder
+        }
+    }
+
+    private void stopProcess() {
         process.destroy();
         try {
             if (!process.waitFor(10, TimeUnit.SECONDS)) {
@@ -126,11 +155,6 @@ public final class RedisServer implements AutoCloseable {
         } catch (InterruptedException e) {
             process.destroyForcibly();
             Thread.currentThread().interrupt();
-        }
-        try (var files = Files.walk(dir)) {
-            files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
-        } catch (IOException ignored) {
-            // best effort: a temp folder
         }
     }
 }

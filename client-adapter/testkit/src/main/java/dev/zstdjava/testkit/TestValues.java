@@ -49,6 +49,35 @@ public final class TestValues {
         return sb.substring(0, n);
     }
 
+    private static final String[] CITIES = {"Paris", "Lyon", "Berlin", "Madrid", "Oslo", "Lisbon", "Vienna", "Prague"};
+    private static final String[] TAGS = {"music", "theatre", "opera", "family", "outdoor", "sports", "dance", "jazz"};
+
+    /**
+     * @return {@code n} small JSON records (about 150-300 bytes each) of one schema with seeded varying fields, like
+     *         the event or user records applications keep as values: what dictionaries are for
+     */
+    public static java.util.List<byte[]> jsonRecords(int n, long seed) {
+        Random r = new Random(seed);
+        java.util.List<byte[]> out = new java.util.ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            StringBuilder sb = new StringBuilder(256);
+            sb.append("{\"id\":").append(100000 + r.nextInt(900000))
+                    .append(",\"name\":\"event-").append(Integer.toHexString(r.nextInt()))
+                    .append("\",\"city\":\"").append(CITIES[r.nextInt(CITIES.length)])
+                    .append("\",\"start\":\"2026-").append(1 + r.nextInt(12)).append('-').append(1 + r.nextInt(28))
+                    .append("T").append(r.nextInt(24)).append(":00:00Z\",\"price\":").append(r.nextInt(20000) / 100.0)
+                    .append(",\"seats\":").append(r.nextInt(5000)).append(",\"tags\":[");
+            int tags = 1 + r.nextInt(3);
+            for (int t = 0; t < tags; t++) {
+                sb.append(t == 0 ? "" : ",").append('"').append(TAGS[r.nextInt(TAGS.length)]).append('"');
+            }
+            sb.append("],\"soldOut\":").append(r.nextBoolean()).append(",\"venue\":{\"id\":")
+                    .append(r.nextInt(400)).append(",\"capacity\":").append(100 * (1 + r.nextInt(80))).append("}}");
+            out.add(sb.toString().getBytes(StandardCharsets.US_ASCII));
+        }
+        return out;
+    }
+
     /** @return an lz4 stored value (header, then {@code declaredLength} as unsigned 32-bit little-endian) around {@code block} */
     public static byte[] lz4Stored(long declaredLength, byte[] block) {
         byte[] len = {(byte) declaredLength, (byte) (declaredLength >>> 8), (byte) (declaredLength >>> 16),

@@ -1,5 +1,6 @@
 package dev.zstdjava.values;
 
+import dev.zstdjava.CompressionException;
 import dev.zstdjava.DecompressionLimitException;
 import dev.zstdjava.lz4.Lz4Compressor;
 import dev.zstdjava.lz4.Lz4Decompressor;
@@ -37,9 +38,18 @@ final class Coder implements AutoCloseable {
     private Lz4Compressor lz4Compressor;
     private Lz4Decompressor lz4Decompressor;
     private byte[] scratch = new byte[0];
+    /** Decompressors bound to dictionaries, a few per coder, replaced round-robin. */
+    private static final int DICT_DECOMPRESSORS = 4;
+    private final DictionaryManager dictionaries;
+    private final long[] dictIds = new long[DICT_DECOMPRESSORS];
+    private final ZstdDecompressor[] dictDecompressors = new ZstdDecompressor[DICT_DECOMPRESSORS];
+    private int nextDictSlot;
+    private DictionaryManager.Entry compressEntry;
+    private ZstdCompressor dictCompressor;
 
-    Coder(CompressionConfig config) {
+    Coder(CompressionConfig config, DictionaryManager dictionaries) {
         this.config = config;
+        this.dictionaries = dictionaries;
     }
 
     /** @return a heap array of at least {@code size} bytes, reused between calls */
@@ -69,6 +79,24 @@ final class Coder implements AutoCloseable {
     }
 
     /**
+     * Compresses {@code src} into {@code dst} as one zstd frame with the dictionary {@code entry} (the frame records
+     * its id). The compressor is rebuilt only when the current dictionary changes.
+     *
+     * @return the payload size, or -1 when it does not fit in {@code dst}; throws if zstd fails
+     */
+    long compressPayload(DictionaryManager.Entry entry, MemorySegment src, MemorySegment dst) {
+        if (entry != compressEntry) {
+            ZstdCompressor c = ZstdCompressor.builder().dictionary(entry.compressionDictionary(config.level())).build();
+            if (dictCompressor != null) {
+                dictCompressor.close();
+            }
+            dictCompressor = c;
+            compressEntry = entry;
+        }
+        return dictCompressor.tryCompress(src, dst);
+    }
+
+    /**
      * Decodes one payload.
      *
      * @param backend the backend named by the header
@@ -86,10 +114,48 @@ final class Coder implements AutoCloseable {
     }
 
     private byte[] decompressZstd(MemorySegment payload) {
-        long dictionaryId = ZstdFrame.dictionaryId(payload);
-        if (dictionaryId != 0) {
-            throw new MissingDictionaryException(dictionaryId);
+        long dictId = ZstdFrame.dictionaryId(payload);
+        if (dictId != 0) {
+            if (dictionaries == null) {
+                throw new MissingDictionaryException(dictId, "this ValueCompressor has no dictionaries configured"
+                        + " (ValueCompressor.create(config, DictionaryManager))");
+            }
+            DictionaryManager.Entry e = dictionaries.find(dictId);
+            if (e == null) {
+                throw dictionaries.missing(dictId);
+            }
+            byte[] out;
+            try {
+                out = decompressZstd(payload, dictionaryDecompressor(e));
+            } catch (ZstdException x) { // a dictionary frame is never returned as stored, even when it is corrupt
+                throw new CompressionException("zstd decompress", "a value compressed with dictionary " + dictId
+                        + " does not decode with the loaded dictionary of that id: " + x.getMessage(), x);
+            }
+            e.valuesRead.increment();
+            return out;
         }
+        return decompressZstd(payload, zstdDecompressor());
+    }
+
+    private ZstdDecompressor dictionaryDecompressor(DictionaryManager.Entry e) {
+        for (int i = 0; i < DICT_DECOMPRESSORS; i++) {
+            if (dictIds[i] == e.id && dictDecompressors[i] != null) {
+                return dictDecompressors[i];
+            }
+        }
+        int slot = nextDictSlot;
+        nextDictSlot = (slot + 1) % DICT_DECOMPRESSORS;
+        ZstdDecompressor d = ZstdDecompressor.builder().maxDecompressedSize(config.maxDecompressedSize())
+                .dictionary(e.decompression).build();
+        if (dictDecompressors[slot] != null) {
+            dictDecompressors[slot].close();
+        }
+        dictDecompressors[slot] = d;
+        dictIds[slot] = e.id;
+        return d;
+    }
+
+    private byte[] decompressZstd(MemorySegment payload, ZstdDecompressor decompressor) {
         long max = config.maxDecompressedSize();
         long size = ZstdFrame.decompressedSize(payload);
         if (size == ZstdFrame.UNKNOWN_SIZE) {
@@ -99,7 +165,7 @@ final class Coder implements AutoCloseable {
             byte[] in = scratch(len);
             MemorySegment.copy(payload, ValueLayout.JAVA_BYTE, 0, in, 0, len);
             try {
-                return zstdDecompressor().decompress(in, 0, len);
+                return decompressor.decompress(in, 0, len);
             } finally {
                 trimScratch();
             }
@@ -108,7 +174,8 @@ final class Coder implements AutoCloseable {
             throw new DecompressionLimitException("zstd decompress", size, max);
         }
         byte[] out = new byte[(int) size];
-        long n = size == 0 ? decodeEmpty(payload) : zstdDecompressor().decompress(payload, MemorySegment.ofArray(out));
+        long n = size == 0 ? decodeEmpty(payload, decompressor)
+                : decompressor.decompress(payload, MemorySegment.ofArray(out));
         if (n != size) {
             throw new ZstdException("zstd decompress", ZstdException.CORRUPTION_DETECTED,
                     "decoded size differs from the declared content size", "declared " + size + ", decoded " + n);
@@ -223,8 +290,8 @@ final class Coder implements AutoCloseable {
     }
 
     /** Frames declaring size 0 still have to be valid frames. */
-    private long decodeEmpty(MemorySegment payload) {
-        return zstdDecompressor().decompress(payload, MemorySegment.ofArray(scratch(1)).asSlice(0, 1));
+    private long decodeEmpty(MemorySegment payload, ZstdDecompressor decompressor) {
+        return decompressor.decompress(payload, MemorySegment.ofArray(scratch(1)).asSlice(0, 1));
     }
 
     private ZstdCompressor zstdCompressor() {
@@ -268,6 +335,14 @@ final class Coder implements AutoCloseable {
         }
         if (lz4Decompressor != null) {
             lz4Decompressor.close();
+        }
+        if (dictCompressor != null) {
+            dictCompressor.close();
+        }
+        for (ZstdDecompressor d : dictDecompressors) {
+            if (d != null) {
+                d.close();
+            }
         }
     }
 }

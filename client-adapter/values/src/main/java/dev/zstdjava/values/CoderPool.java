@@ -10,10 +10,12 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  */
 final class CoderPool {
     private final CompressionConfig config;
+    private final DictionaryManager dictionaries;
     private final AtomicReferenceArray<Coder> slots;
 
-    CoderPool(CompressionConfig config) {
+    CoderPool(CompressionConfig config, DictionaryManager dictionaries) {
         this.config = config;
+        this.dictionaries = dictionaries;
         this.slots = new AtomicReferenceArray<>(Math.max(4, 2 * Runtime.getRuntime().availableProcessors()));
     }
 
@@ -27,7 +29,7 @@ final class CoderPool {
                 return c;
             }
         }
-        return new Coder(config);
+        return new Coder(config, dictionaries);
     }
 
     void release(Coder c) {

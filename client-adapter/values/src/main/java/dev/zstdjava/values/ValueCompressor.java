@@ -45,10 +45,19 @@ import java.util.concurrent.atomic.LongAdder;
  *       {@linkplain CompressionConfig#maxDecompressedSize() maxDecompressedSize} bytes raises
  *       {@link DecompressionLimitException}, before any output is allocated when the size is declared (always for
  *       lz4; for zstd frames that declare their content size) and as soon as the limit is passed otherwise;</li>
- *   <li>a zstd frame that declares a dictionary ID raises {@link MissingDictionaryException};</li>
+ *   <li>a zstd frame that declares a dictionary ID raises {@link MissingDictionaryException}, unless this
+ *       compressor was made with a {@link DictionaryManager} that has that dictionary loaded (then it is decoded with
+ *       it; the manager fetches a missing one on its own thread); such a frame that does not decode with its
+ *       dictionary fails with a {@link dev.zstdjava.CompressionException} too, never returned as stored;</li>
  *   <li>a library that cannot be loaded ({@link LinkageError}), a misused context ({@link IllegalStateException}),
  *       a zstd error that is not about the payload (memory, parameters) and anything unexpected propagate.</li>
  * </ul>
+ *
+ * <h2>Dictionaries (opt-in)</h2>
+ * A compressor made with {@link #create(CompressionConfig, DictionaryManager)} compresses with the manager's current
+ * dictionary: the same header, then a standard zstd frame that records the dictionary ID. Without a manager, values
+ * are written exactly as without this feature. See {@link DictionaryManager} for the modes, and what readers that
+ * lack the dictionary (GLIDE, earlier versions of this library) see.
  *
  * <h2>Migrating from other clients' compression</h2>
  * With {@link CompressionConfig.Builder#readLegacy} a compressor also reads values that Lettuce's
@@ -80,6 +89,7 @@ import java.util.concurrent.atomic.LongAdder;
  */
 public final class ValueCompressor {
     private final CompressionConfig config;
+    private final DictionaryManager dictionaries;
     private final CoderPool pool;
     private final LongAdder valuesCompressed = new LongAdder();
     private final LongAdder valuesDecompressed = new LongAdder();
@@ -99,9 +109,10 @@ public final class ValueCompressor {
     /** Kinds of compression failure already logged (by exception class), so each is logged once per compressor. */
     private final Set<Class<?>> loggedFailures = ConcurrentHashMap.newKeySet();
 
-    private ValueCompressor(CompressionConfig config) {
+    private ValueCompressor(CompressionConfig config, DictionaryManager dictionaries) {
         this.config = Objects.requireNonNull(config, "config");
-        this.pool = new CoderPool(config);
+        this.dictionaries = dictionaries;
+        this.pool = new CoderPool(config, dictionaries);
     }
 
     /**
@@ -112,9 +123,34 @@ public final class ValueCompressor {
      *                               library does not load, every location tried
      */
     public static ValueCompressor create(CompressionConfig config) {
-        ValueCompressor vc = new ValueCompressor(config);
+        ValueCompressor vc = new ValueCompressor(config, null);
         vc.probe();
         return vc;
+    }
+
+    /**
+     * A compressor that compresses with the current dictionary of {@code dictionaries} (zstd only) and reads values
+     * compressed with any dictionary it has loaded; see {@link DictionaryManager}. The stored form is the same
+     * header followed by a standard zstd frame that records the dictionary id. Readers without that dictionary (Valkey
+     * GLIDE, earlier versions of this library) cannot decode such values: turn dictionaries on only once every reader
+     * runs a version that has them.
+     *
+     * @throws IllegalArgumentException if the backend is not zstd
+     * @throws IllegalStateException    if the backend does not work, as {@link #create(CompressionConfig)}
+     */
+    public static ValueCompressor create(CompressionConfig config, DictionaryManager dictionaries) {
+        Objects.requireNonNull(dictionaries, "dictionaries");
+        if (config.backend() != CompressionBackend.ZSTD) {
+            throw new IllegalArgumentException("dictionaries need the zstd backend, not " + config.backend());
+        }
+        ValueCompressor vc = new ValueCompressor(config, dictionaries);
+        vc.probe();
+        return vc;
+    }
+
+    /** @return the dictionaries this compressor uses, or null when it uses none */
+    public DictionaryManager dictionaries() {
+        return dictionaries;
     }
 
     /** One round trip through a pooled coder with the configured backend. */
@@ -128,7 +164,7 @@ public final class ValueCompressor {
         Coder c = pool.acquire();
         try {
             MemorySegment stored = MemorySegment.ofArray(new byte[sample.length + 64]);
-            long n = encode(c, backend, MemorySegment.ofArray(sample), stored, stored.byteSize());
+            long n = encode(c, backend, null, MemorySegment.ofArray(sample), stored, stored.byteSize());
             if (n < 0) {
                 throw new IllegalStateException("a " + sample.length + "-byte repetitive value did not compress");
             }
@@ -300,16 +336,27 @@ public final class ValueCompressor {
             skip(skippedAlreadyCompressed);
             return -1;
         }
+        DictionaryManager.Entry dict = null;
+        if (dictionaries != null) {
+            dictionaries.sample(value);
+            dict = dictionaries.current();
+        }
         long stored;
         try {
-            stored = encode(c, backend, value, dst, n - 1); // the stored form must be strictly smaller than the value
+            // the stored form must be strictly smaller than the value
+            stored = encode(c, backend, dict, value, dst, n - 1);
         } catch (RuntimeException | LinkageError | OutOfMemoryError e) {
             compressionFailed(e); // store as is: always correct data
             skipped.increment();
-            return -1;
+            stored = -2;
         }
-        if (stored < 0) { // it does not fit in fewer bytes than the value (incompressible)
+        if (dict != null) {
+            dict.countWrite(n, stored < 0 ? n : stored, stored >= 0);
+        }
+        if (stored == -1) { // it does not fit in fewer bytes than the value (incompressible)
             skip(skippedNotSmaller);
+        }
+        if (stored < 0) {
             return -1;
         }
         valuesCompressed.increment();
@@ -324,13 +371,15 @@ public final class ValueCompressor {
      *
      * @return the stored size, or -1 when it does not fit in {@code max} bytes; throws when the backend fails
      */
-    private static long encode(Coder c, CompressionBackend backend, MemorySegment value, MemorySegment dst, long max) {
+    private static long encode(Coder c, CompressionBackend backend, DictionaryManager.Entry dict, MemorySegment value,
+                               MemorySegment dst, long max) {
         int prefix = ValueFormat.prefixSize(backend);
         long room = Math.min(max, dst.byteSize()) - prefix;
         if (room < 1) {
             return -1;
         }
-        long payload = c.compressPayload(value, dst.asSlice(prefix, room));
+        long payload = dict == null ? c.compressPayload(value, dst.asSlice(prefix, room))
+                : c.compressPayload(dict, value, dst.asSlice(prefix, room));
         if (payload < 0) {
             return -1;
         }
