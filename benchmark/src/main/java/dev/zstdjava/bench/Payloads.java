@@ -71,6 +71,21 @@ public final class Payloads {
         return size != null ? "generated text, " + size + " B" : FILES.get(name);
     }
 
+    /**
+     * Writes each payload as {@code dir/NAME.bin} (the C reference reads them there); a file that already holds the
+     * same bytes is left alone.
+     */
+    public static void writeAll(Path dir, List<String> names) throws IOException {
+        Files.createDirectories(dir);
+        for (String n : names) {
+            Path f = dir.resolve(n + ".bin");
+            byte[] b = load(n);
+            if (!Files.exists(f) || Files.size(f) != b.length || !java.util.Arrays.equals(Files.readAllBytes(f), b)) {
+                Files.write(f, b);
+            }
+        }
+    }
+
     /** @return the corpus folder (see the class comment) */
     public static Path corpusDir() {
         String p = System.getProperty("zstdjava.corpus");

@@ -1,5 +1,6 @@
 package dev.zstdjava.bench.e2e;
 
+import dev.zstdjava.bench.chart.BarChart;
 import dev.zstdjava.bench.e2e.Clients.Kind;
 import dev.zstdjava.bench.e2e.Results.Cell;
 import dev.zstdjava.bench.e2e.Results.Row;
@@ -522,9 +523,9 @@ final class Report {
                 }
             }
             String phase = set ? "SET" : "GET";
-            Charts.bars(dir.resolve(phase.toLowerCase(Locale.ROOT) + "-throughput-ratio.png"),
-                    phase + " throughput ÷ Lettuce without compression (if = in flight, b = batch)",
-                    "throughput vs baseline", groups, names, v, 1.0, false);
+            new BarChart(phase + " throughput ÷ Lettuce without compression (if = in flight, b = batch)",
+                    "throughput vs baseline", groups, names, v, null, 1.0, "Lettuce without compression = 1.0", false)
+                    .writePng(dir.resolve(phase.toLowerCase(Locale.ROOT) + "-throughput-ratio.png"));
         }
         List<Kind> comp = compressedKinds();
         List<String> ds = meta.datasets().stream().map(Datasets.Dataset::name).toList();
@@ -534,8 +535,8 @@ final class Report {
                 m[s][g] = saved(ds.get(g), comp.get(s));
             }
         }
-        Charts.bars(dir.resolve("memory-saved.png"), "Server memory saved vs Lettuce without compression (MEMORY USAGE)",
-                "memory saved", ds, comp.stream().map(k -> k.id).toList(), m, Double.NaN, true);
+        BarChart.of("Server memory saved vs Lettuce without compression (MEMORY USAGE)", "memory saved", ds,
+                comp.stream().map(k -> k.id).toList(), m, Double.NaN, true).writePng(dir.resolve("memory-saved.png"));
     }
 
     // ---- CSV ----

@@ -4,6 +4,10 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
 import javax.imageio.ImageIO;
 import java.awt.image.BufferedImage;
 import java.io.ByteArrayOutputStream;
@@ -21,6 +25,9 @@ import static org.junit.jupiter.api.Assertions.*;
  * and charts are there.
  */
 class EndToEndTest {
+    private static final ObjectMapper WHOLE_VALUE = new ObjectMapper()
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+
     @BeforeAll
     static void headless() {
         System.setProperty("java.awt.headless", "true");
@@ -125,9 +132,8 @@ class EndToEndTest {
         assertTrue(json.meanSize() > 1700 && json.meanSize() < 2300, "mean JSON value size " + json.meanSize());
         for (byte[] v : json.values()) {
             assertTrue(v.length >= Datasets.JSON_MIN && v.length <= Datasets.JSON_MAX, "size " + v.length);
-            JsonSpans.Node n = JsonSpans.parse(v); // a whole JSON value, nothing left over
-            assertTrue(v[0] == '{' || v[0] == '[', "not an object or array");
-            assertEquals(v.length, n.end());
+            JsonNode n = WHOLE_VALUE.readTree(v); // a whole JSON value, nothing left over
+            assertTrue(n.isObject() || n.isArray(), "not an object or array");
         }
         for (String spec : List.of("100", "1k", "4k")) {
             Datasets.Dataset d = Datasets.load(spec, corpus);
@@ -170,6 +176,41 @@ class EndToEndTest {
             assertEquals(EndToEnd.USAGE, EndToEnd.run(new String[] {"--bogus"}, err));
             assertEquals(EndToEnd.OK, EndToEnd.run(new String[] {"--help"}, err));
         }
-        assertTrue(log.toString(StandardCharsets.UTF_8).contains("usage: ./e2e"));
+        String text = log.toString(StandardCharsets.UTF_8);
+        assertTrue(text.contains("Usage: ./e2e"), text);
+        assertTrue(text.contains("--inflight must be at least 1, got 0"), text);
+        assertTrue(text.contains("unknown client 'jedis'"), text);
+        assertTrue(text.contains("Unknown option: '--bogus'"), text);
+    }
+
+    @Test
+    void quickSetsItsDefaultsOnlyWhereTheCommandLineDoesNot() {
+        EndToEnd.Options quick = EndToEnd.parse(new String[] {"--keys", "300", "--quick"});
+        assertEquals("quick", quick.mode);
+        assertEquals(300, quick.keys);
+        assertEquals(1, quick.rounds);
+        assertEquals(0.3, quick.seconds);
+        assertEquals(EndToEnd.QUICK_OUT, quick.out);
+        EndToEnd.Options full = EndToEnd.parse(new String[] {"--clients", "glide-zstd", "--sizes", "1k,json"});
+        assertEquals("full", full.mode);
+        assertEquals(5_000, full.keys);
+        assertEquals(EndToEnd.FULL_OUT, full.out);
+        assertEquals(List.of(Clients.Kind.LETTUCE, Clients.Kind.GLIDE_ZSTD), full.clients);
+        assertEquals(List.of("1k", "json"), full.sizes);
+    }
+
+    @Test
+    void jsonValuesAreCutWithTheirOwnBytes() throws Exception {
+        byte[] doc = "{\"skip\": {\"x\": [1, 2]}, \"a\": [ {\"s\": \"a b\\\"c \\u00f1\"} , [1.5e-3, 2] ], \"b\": 1}"
+                .getBytes(StandardCharsets.UTF_8);
+        List<byte[]> kids = JsonValues.children(doc, "a");
+        assertEquals(2, kids.size());
+        assertEquals("{\"s\":\"a b\\\"c \\u00f1\"}", new String(kids.get(0), StandardCharsets.UTF_8));
+        assertEquals("[1.5e-3,2]", new String(kids.get(1), StandardCharsets.UTF_8));
+        assertEquals("{\"x\":[1,2]}", new String(JsonValues.member(doc, "skip"), StandardCharsets.UTF_8));
+        assertEquals(List.of("{\"x\":[1,2]}", "[{\"s\":\"a b\\\"c \\u00f1\"},[1.5e-3,2]]", "1"),
+                JsonValues.children(doc).stream().map(b -> new String(b, StandardCharsets.UTF_8)).toList());
+        java.io.IOException e = assertThrows(java.io.IOException.class, () -> JsonValues.member(doc, "nope"));
+        assertTrue(e.getMessage().contains("no member 'nope'"), e.getMessage());
     }
 }
