@@ -299,9 +299,10 @@ public final class EndToEnd {
                     }
                 }
             }
-            Report.Meta meta = new Report.Meta(o, started, Duration.between(started, Instant.now()), loadAtStart, version,
-                    serverDesc, datasets, kinds, unavailable, bench.mismatches(), bench.firstMismatch());
-            Path written = Report.write(meta, rows);
+            EndToEndReport.Meta meta = new EndToEndReport.Meta(o, started, Duration.between(started, Instant.now()),
+                    loadAtStart, version, serverDesc, datasets, kinds, unavailable, bench.mismatches(),
+                    bench.firstMismatch());
+            Path written = EndToEndReport.write(meta, rows);
             err.println("e2e: report written to " + written.toAbsolutePath().normalize());
             if (bench.mismatches() > 0) {
                 err.println("e2e: FAILED: " + bench.mismatches() + " GETs did not return what was written; first: "

@@ -153,7 +153,7 @@ class EndToEndTest {
         Results.Phase fastSet = new Results.Phase(1000, 1_000_000_000L, h, 0, 0, 0);
         Results.Phase slowGet = new Results.Phase(1000, 4_000_000_000L, h, 0, 0, 0);
         Results.Phase fastGet = new Results.Phase(1000, 3_000_000_000L, h, 0, 0, 0);
-        List<Results.Row> combined = Report.combineRounds(List.of(
+        List<Results.Row> combined = EndToEndReport.combineRounds(List.of(
                 new Results.Row(cell, Clients.Kind.LETTUCE_ZSTD, 1, 10, fastSet, slowGet, 600, 610, "zstd 100%", 0),
                 new Results.Row(cell, Clients.Kind.LETTUCE_ZSTD, 2, 10, slowSet, fastGet, 700, 630, "zstd 100%", 2),
                 new Results.Row(cell, Clients.Kind.LETTUCE, 1, 10, slowSet, slowGet, 2000, 2010, "plain 100%", 0)));

@@ -20,7 +20,7 @@ import java.util.Locale;
 import java.util.Map;
 
 /** Writes the Markdown report, its PNG charts and the raw CSV. */
-final class Report {
+final class EndToEndReport {
     static final double ZSTD_MEMORY_TARGET = 0.49;
     static final double LZ4_MEMORY_TARGET = 0.28;
     static final double ZSTD_SET_TARGET = 0.80;
@@ -38,7 +38,7 @@ final class Report {
     private final List<Row> rows;
     private final StringBuilder md = new StringBuilder();
 
-    private Report(Meta meta, List<Row> rawRows) {
+    private EndToEndReport(Meta meta, List<Row> rawRows) {
         this.meta = meta;
         this.rawRows = rawRows;
         this.rows = combineRounds(rawRows);
@@ -80,7 +80,7 @@ final class Report {
         String base = out.getFileName().toString().replaceFirst("\\.md$", "");
         Path dir = out.resolveSibling(base);
         Files.createDirectories(dir);
-        Report r = new Report(meta, rows);
+        EndToEndReport r = new EndToEndReport(meta, rows);
         Files.writeString(dir.resolve("results.csv"), r.csv(), StandardCharsets.UTF_8);
         r.charts(dir);
         Files.writeString(out, r.markdown(base), StandardCharsets.UTF_8);
