@@ -1,5 +1,7 @@
 package dev.zstdjava.lettuce;
 
+import dev.zstdjava.testkit.TestEnv;
+import dev.zstdjava.testkit.ValkeyServer;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
@@ -41,7 +43,7 @@ class GlideInteropTest {
     static final Path SCRIPT = Path.of("src/test/python/glide_interop.py").toAbsolutePath();
     static final int[] SIZES = {0, 1, 5, 6, 62, 63, 64, 65, 66, 100, 128, 1000, 4096, 65_536, 1 << 20};
 
-    static RedisServer server;
+    static ValkeyServer server;
     static RedisClient client;
     static StatefulRedisConnection<byte[], byte[]> raw;
 
@@ -51,8 +53,8 @@ class GlideInteropTest {
     @BeforeAll
     static void start() {
         assertTrue(Files.isRegularFile(SCRIPT), "missing " + SCRIPT);
-        server = RedisServer.start();
-        client = RedisClient.create(RedisURI.create(RedisServer.HOST, server.port()));
+        server = ValkeyServer.start();
+        client = RedisClient.create(RedisURI.create(ValkeyServer.HOST, server.port()));
         raw = client.connect(ByteArrayCodec.INSTANCE);
     }
 

@@ -1,5 +1,6 @@
 package dev.zstdjava.lettuce;
 
+import dev.zstdjava.testkit.ValkeyServer;
 import glide.api.GlideClient;
 import glide.api.models.GlideString;
 import glide.api.models.configuration.CompressionConfiguration;
@@ -27,14 +28,14 @@ import static org.junit.jupiter.api.Assertions.*;
  */
 @DisabledIfSystemProperty(named = "zstdjava.skipServerTests", matches = "true", disabledReason = "left out with -Dzstdjava.skipServerTests=true")
 class JavaGlideInteropTest {
-    static RedisServer server;
+    static ValkeyServer server;
     static RedisClient client;
     static StatefulRedisConnection<byte[], byte[]> raw;
 
     @BeforeAll
     static void start() {
-        server = RedisServer.start();
-        client = RedisClient.create(RedisURI.create(RedisServer.HOST, server.port()));
+        server = ValkeyServer.start();
+        client = RedisClient.create(RedisURI.create(ValkeyServer.HOST, server.port()));
         raw = client.connect(ByteArrayCodec.INSTANCE);
     }
 
@@ -53,7 +54,7 @@ class JavaGlideInteropTest {
                 ? glide.api.models.configuration.CompressionBackend.ZSTD
                 : glide.api.models.configuration.CompressionBackend.LZ4;
         return GlideClient.createClient(GlideClientConfiguration.builder()
-                .address(NodeAddress.builder().host(RedisServer.HOST).port(server.port()).build())
+                .address(NodeAddress.builder().host(ValkeyServer.HOST).port(server.port()).build())
                 .requestTimeout(10_000)
                 .compressionConfiguration(CompressionConfiguration.builder().enabled(true).backend(b).build())
                 .build()).get(30, TimeUnit.SECONDS);

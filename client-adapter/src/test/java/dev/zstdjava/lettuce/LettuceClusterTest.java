@@ -1,5 +1,6 @@
 package dev.zstdjava.lettuce;
 
+import dev.zstdjava.testkit.ValkeyServer;
 import io.lettuce.core.KeyValue;
 import io.lettuce.core.Range;
 import io.lettuce.core.RedisClient;
@@ -30,26 +31,26 @@ import static org.junit.jupiter.api.Assertions.*;
 /** A 3-master cluster on loopback, the codec on {@link RedisClusterClient}, one key in every slot. */
 @DisabledIfSystemProperty(named = "zstdjava.skipServerTests", matches = "true", disabledReason = "left out with -Dzstdjava.skipServerTests=true")
 class LettuceClusterTest {
-    static final List<RedisServer> nodes = new ArrayList<>();
+    static final List<ValkeyServer> nodes = new ArrayList<>();
     static RedisClient setupClient;
     static RedisClusterClient cluster;
 
     @BeforeAll
     static void startCluster() throws Exception {
         for (int i = 0; i < 3; i++) {
-            nodes.add(RedisServer.start(true));
+            nodes.add(ValkeyServer.start(true));
         }
         setupClient = RedisClient.create();
         List<StatefulRedisConnection<String, String>> admin = new ArrayList<>();
-        for (RedisServer n : nodes) {
-            admin.add(setupClient.connect(StringCodec.UTF8, RedisURI.create(RedisServer.HOST, n.port())));
+        for (ValkeyServer n : nodes) {
+            admin.add(setupClient.connect(StringCodec.UTF8, RedisURI.create(ValkeyServer.HOST, n.port())));
         }
         int[][] ranges = {{0, 5460}, {5461, 10922}, {10923, 16383}};
         for (int i = 0; i < 3; i++) {
             assertEquals("OK", admin.get(i).sync().clusterAddSlotsRange(Range.create(ranges[i][0], ranges[i][1])));
         }
         for (int i = 1; i < 3; i++) {
-            assertEquals("OK", admin.get(0).sync().clusterMeet(RedisServer.HOST, nodes.get(i).port()));
+            assertEquals("OK", admin.get(0).sync().clusterMeet(ValkeyServer.HOST, nodes.get(i).port()));
         }
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (true) {
@@ -67,7 +68,7 @@ class LettuceClusterTest {
             Thread.sleep(50);
         }
         admin.forEach(StatefulRedisConnection::close);
-        cluster = RedisClusterClient.create(RedisURI.create(RedisServer.HOST, nodes.get(0).port()));
+        cluster = RedisClusterClient.create(RedisURI.create(ValkeyServer.HOST, nodes.get(0).port()));
     }
 
     @AfterAll
@@ -78,7 +79,7 @@ class LettuceClusterTest {
         if (setupClient != null) {
             setupClient.shutdown(0, 2, TimeUnit.SECONDS);
         }
-        nodes.forEach(RedisServer::close);
+        nodes.forEach(ValkeyServer::close);
     }
 
     static String value(int slot) {
@@ -132,9 +133,9 @@ class LettuceClusterTest {
             assertArrayEquals(value(8).getBytes(StandardCharsets.UTF_8), small);
             // every master holds its share
             long total = 0;
-            for (RedisServer n : nodes) {
+            for (ValkeyServer n : nodes) {
                 try (StatefulRedisConnection<String, String> c =
-                             setupClient.connect(StringCodec.UTF8, RedisURI.create(RedisServer.HOST, n.port()))) {
+                             setupClient.connect(StringCodec.UTF8, RedisURI.create(ValkeyServer.HOST, n.port()))) {
                     long size = c.sync().dbsize();
                     assertTrue(size > 5000, "node " + n.port() + " holds " + size + " keys");
                     total += size;

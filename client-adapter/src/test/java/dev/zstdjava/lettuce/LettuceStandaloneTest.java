@@ -1,5 +1,6 @@
 package dev.zstdjava.lettuce;
 
+import dev.zstdjava.testkit.ValkeyServer;
 import dev.zstdjava.DecompressionLimitException;
 import io.lettuce.core.GetExArgs;
 import io.lettuce.core.KeyValue;
@@ -39,7 +40,7 @@ import static org.junit.jupiter.api.Assertions.*;
 /** The codec against a real server: every value-carrying command family, sizes, APIs, stored bytes. */
 @DisabledIfSystemProperty(named = "zstdjava.skipServerTests", matches = "true", disabledReason = "left out with -Dzstdjava.skipServerTests=true")
 class LettuceStandaloneTest {
-    static RedisServer server;
+    static ValkeyServer server;
     static RedisClient client;
     static CompressingCodec<String, String> stringCodec;
     static CompressingCodec<byte[], byte[]> bytesCodec;
@@ -49,8 +50,8 @@ class LettuceStandaloneTest {
 
     @BeforeAll
     static void start() {
-        server = RedisServer.start();
-        client = RedisClient.create(RedisURI.create(RedisServer.HOST, server.port()));
+        server = ValkeyServer.start();
+        client = RedisClient.create(RedisURI.create(ValkeyServer.HOST, server.port()));
         stringCodec = CompressingCodec.wrap(StringCodec.UTF8, CompressionConfig.defaults());
         bytesCodec = CompressingCodec.wrap(ByteArrayCodec.INSTANCE, CompressionConfig.defaults());
         strings = client.connect(stringCodec);

@@ -4,6 +4,8 @@ import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 
+import dev.zstdjava.testkit.TestEnv;
+import dev.zstdjava.testkit.ValkeyServer;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -215,7 +217,7 @@ public final class EndToEnd {
         for (String s : o.sizes) {
             datasets.add(Datasets.load(s, o.corpus));
         }
-        ServerProcess server = null;
+        ValkeyServer server = null;
         RedisClient lettuce = null;
         Bench bench = null;
         Map<Clients.Kind, Clients.Kv> open = new EnumMap<>(Clients.Kind.class);
@@ -224,8 +226,9 @@ public final class EndToEnd {
             int port = o.port;
             String serverDesc;
             if (host == null) {
-                server = ServerProcess.start(ServerProcess.findBinary(o.serverBinary));
-                host = ServerProcess.HOST;
+                server = ValkeyServer.start(TestEnv.serverBinary(o.serverBinary,
+                        "; run tools/test-env.sh, pass --server-binary, or --host"));
+                host = ValkeyServer.HOST;
                 port = server.port();
                 serverDesc = "started by the tool on " + host + ":" + port + " (" + server.binary().getFileName()
                         + ", --save '' --appendonly no)";

@@ -6,6 +6,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import com.fasterxml.jackson.databind.DeserializationFeature;
+import dev.zstdjava.testkit.ValkeyServer;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
@@ -89,10 +90,10 @@ class EndToEndTest {
 
     @Test
     void aWrongValueIsCountedAsAMismatch() throws Exception {
-        try (ServerProcess server = ServerProcess.start(ServerProcess.findBinary(null))) {
+        try (ValkeyServer server = ValkeyServer.start()) {
             io.lettuce.core.RedisClient client = io.lettuce.core.RedisClient.create(
-                    io.lettuce.core.RedisURI.create(ServerProcess.HOST, server.port()));
-            Bench bench = new Bench(ServerProcess.HOST, server.port(), client);
+                    io.lettuce.core.RedisURI.create(ValkeyServer.HOST, server.port()));
+            Bench bench = new Bench(ValkeyServer.HOST, server.port(), client);
             try (Clients.Kv real = bench.open(Clients.Kind.LETTUCE_ZSTD)) {
                 // a client that loses one byte of one value on the way back
                 Clients.Kv lossy = new Clients.Kv() {
