@@ -173,7 +173,8 @@ public final class Suite implements Callable<Integer> {
     @Parameters(index = "1", paramLabel = "DIR", description = "results folder")
     Path dir;
 
-    @Option(names = "--cref", paramLabel = "PATH", description = "the C reference executable (cref.c, built by ./bench)")
+    @Option(names = "--cref", paramLabel = "PATH",
+            description = "the C reference executable (cref.c, built by ./bench)")
     Path cref;
 
     /** the codecs a run can be limited to */

@@ -67,24 +67,24 @@ public final class EndToEnd {
         String serverBinary;
 
         @Option(names = "--corpus", paramLabel = "DIR", description = "folder holding json/ (default: the shared "
-                + "corpus, ../shared/corpus, else the repository's testdata/; see Payloads.corpusDir)")
+                + "corpus ../shared/corpus if there is one, else the repository's testdata/)")
         Path corpus;
 
         @Option(names = "--out", paramLabel = "FILE.md", description = "report (default docs/end-to-end.md, with "
                 + "--quick benchmark/target/e2e-quick/end-to-end.md); charts and CSV go to FILE/")
         Path out = FULL_OUT;
 
-        @Option(names = "--sizes", split = ",", paramLabel = "LIST", description = "value sets, e.g. 100,1k,4k,json")
+        @Option(names = "--sizes", split = ",", paramLabel = "SET", description = "value sets, e.g. 100,1k,4k,json")
         List<String> sizes = List.of("100", "1k", "4k", "json");
 
-        @Option(names = "--inflight", split = ",", paramLabel = "LIST", description = "requests in flight, e.g. 1,64")
+        @Option(names = "--inflight", split = ",", paramLabel = "N", description = "requests in flight, e.g. 1,64")
         List<Integer> inflight = List.of(1, 64);
 
-        @Option(names = "--batch", split = ",", paramLabel = "LIST", description = "commands per pipelined batch, "
+        @Option(names = "--batch", split = ",", paramLabel = "N", description = "commands per pipelined batch, "
                 + "e.g. 1,20")
         List<Integer> batch = List.of(1, 20);
 
-        @Option(names = "--clients", split = ",", paramLabel = "LIST", converter = KindConverter.class,
+        @Option(names = "--clients", split = ",", paramLabel = "CLIENT", converter = KindConverter.class,
                 description = "lettuce,lettuce-zstd,lettuce-lz4,lettuce-zstd-caller,lettuce-lz4-caller,"
                         + "lettuce-gzip,glide,glide-zstd,glide-lz4 (lettuce, the baseline, is always measured)")
         List<Clients.Kind> clients = List.of(Clients.Kind.values());

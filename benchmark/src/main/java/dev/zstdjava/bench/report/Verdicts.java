@@ -47,7 +47,8 @@ final class Verdicts {
         for (String codec : List.of("zstd", "lz4")) {
             String set = headSetting(codec);
             if (res.payloads(codec, set).isEmpty()) {
-                out.add(new Target(codec + " targets", new Verdict("not measured", "no " + codec + " cells in this run")));
+                out.add(new Target(codec + " targets",
+                        new Verdict("not measured", "no " + codec + " cells in this run")));
                 continue;
             }
             double smallBar = codec.equals("zstd") ? 0.97 : 0.95;
