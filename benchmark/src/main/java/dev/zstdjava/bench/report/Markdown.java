@@ -81,7 +81,7 @@ final class Markdown {
     }
 
     private void targets(StringBuilder b) {
-        b.append("## Targets\n\n");
+        b.append("## Targets: speed and allocation against C and the JNI libraries\n\n");
         b.append("Each target is checked on every measured cell it covers. *met* = holds on every cell; "
                 + "*within noise* = fails on the score but the gap is inside the combined error bars; *missed* = "
                 + "fails beyond the error bars; *not measured* = the run has no such cells. The worst cell is "

@@ -69,7 +69,7 @@ final class Verdicts {
             out.add(new Target(codec + " 0 B/op (< 1) for `MemorySegment` and caller-destination paths (JMH)",
                     zeroAlloc(codec)));
             out.add(new Target(codec + " the same, allocation probe: every payload, the call compiled on its own "
-                    + "rather than inlined into the benchmark loop (stricter than the target)", zeroAllocProbe(codec)));
+                    + "rather than inlined into the benchmark loop (stricter than the target asks)", zeroAllocProbe(codec)));
             out.add(new Target(codec + " `byte[]` -> new `byte[]` allocates only the returned array (JMH)",
                     onlyArray(codec, set, false)));
             out.add(new Target(codec + " the same, allocation probe (call compiled on its own)",

@@ -137,6 +137,7 @@ class EndToEndTest {
         // the repository's synthetic status records (the shared corpus gives about 1,000 API objects of ~2 KiB)
         assertTrue(json.values().length >= 50, "only " + json.values().length + " JSON values");
         assertTrue(json.description().contains("66 synthetic statuses.ndjson records"), json.description());
+        assertTrue(json.meanSize() > 1024 && json.meanSize() < 2048, "mean JSON value size " + json.meanSize());
         for (byte[] v : json.values()) {
             assertTrue(v.length >= Datasets.JSON_MIN && v.length <= Datasets.JSON_MAX, "size " + v.length);
             JsonNode n = WHOLE_VALUE.readTree(v); // a whole JSON value, nothing left over
