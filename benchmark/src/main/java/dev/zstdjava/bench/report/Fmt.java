@@ -1,6 +1,6 @@
 package dev.zstdjava.bench.report;
 
-import dev.zstdjava.bench.report.Results.Cell;
+import dev.zstdjava.bench.report.Measurements.Cell;
 
 import java.util.Locale;
 

@@ -1,7 +1,7 @@
 package dev.zstdjava.bench.report;
 
 import dev.zstdjava.bench.Payloads;
-import dev.zstdjava.bench.report.Results.Cell;
+import dev.zstdjava.bench.report.Measurements.Cell;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -20,14 +20,14 @@ import static dev.zstdjava.bench.report.Fmt.pm;
 import static dev.zstdjava.bench.report.Fmt.r;
 import static dev.zstdjava.bench.report.Fmt.ratio;
 import static dev.zstdjava.bench.report.Fmt.size;
-import static dev.zstdjava.bench.report.Results.key;
-import static dev.zstdjava.bench.report.Results.payloadSize;
+import static dev.zstdjava.bench.report.Measurements.key;
+import static dev.zstdjava.bench.report.Measurements.payloadSize;
 
-/** Renders loaded {@link Results} and their {@link Verdicts} as the Markdown report; the headline is also printed. */
+/** Renders loaded {@link Measurements} and their {@link Verdicts} as the Markdown report; the headline is also printed. */
 final class Markdown {
-    private final Results res;
+    private final Measurements res;
 
-    Markdown(Results res) {
+    Markdown(Measurements res) {
         this.res = res;
     }
 

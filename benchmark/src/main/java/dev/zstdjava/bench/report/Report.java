@@ -13,7 +13,7 @@ import java.util.concurrent.Callable;
 /**
  * Turns a results folder (JMH JSON files from {@code suite}, {@code cref.jsonl} from the C reference,
  * {@code alloc-probe.jsonl}, {@code env.properties}) into a Markdown report with PNG charts beside it, and prints
- * the headline table. Loading is {@link Results}, the targets {@link Verdicts}, the text {@link Markdown}, the
+ * the headline table. Loading is {@link Measurements}, the targets {@link Verdicts}, the text {@link Markdown}, the
  * charts {@link ReportCharts}.
  *
  * <p>Charts go to a folder named after OUT.md without its extension (docs/benchmarks.md -> docs/benchmarks/).
@@ -47,7 +47,7 @@ public final class Report implements Callable<Integer> {
      * @return the headline tables
      */
     public static String write(Path dir, Path out, String title, String note) throws IOException {
-        Results results = Results.load(dir);
+        Measurements results = Measurements.load(dir);
         Path chartDir = chartDir(out);
         List<String> charts = new ReportCharts(results).write(chartDir);
         Markdown md = new Markdown(results);

@@ -1,7 +1,7 @@
 package dev.zstdjava.bench.report;
 
 import dev.zstdjava.bench.chart.BarChart;
-import dev.zstdjava.bench.report.Results.Cell;
+import dev.zstdjava.bench.report.Measurements.Cell;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -22,9 +22,9 @@ import static dev.zstdjava.bench.report.Fmt.r;
  * headline setting and per zstd level on text-64k, with error bars from both cells' errors.
  */
 final class ReportCharts {
-    private final Results res;
+    private final Measurements res;
 
-    ReportCharts(Results res) {
+    ReportCharts(Measurements res) {
         this.res = res;
     }
 

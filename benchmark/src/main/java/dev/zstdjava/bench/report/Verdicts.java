@@ -1,6 +1,6 @@
 package dev.zstdjava.bench.report;
 
-import dev.zstdjava.bench.report.Results.Cell;
+import dev.zstdjava.bench.report.Measurements.Cell;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -14,9 +14,9 @@ import static dev.zstdjava.bench.report.Contestants.headSetting;
 import static dev.zstdjava.bench.report.Fmt.bytes;
 import static dev.zstdjava.bench.report.Fmt.nz;
 import static dev.zstdjava.bench.report.Fmt.ratio;
-import static dev.zstdjava.bench.report.Results.RESOLVING_OPS;
-import static dev.zstdjava.bench.report.Results.key;
-import static dev.zstdjava.bench.report.Results.payloadSize;
+import static dev.zstdjava.bench.report.Measurements.RESOLVING_OPS;
+import static dev.zstdjava.bench.report.Measurements.key;
+import static dev.zstdjava.bench.report.Measurements.payloadSize;
 
 /**
  * The project's performance and allocation targets, each checked on every measured cell it covers, with the worst
@@ -31,10 +31,10 @@ final class Verdicts {
     record Target(String what, Verdict verdict) {
     }
 
-    private final Results res;
+    private final Measurements res;
     private final String warmupNote;
 
-    Verdicts(Results res) {
+    Verdicts(Measurements res) {
         this.res = res;
         this.warmupNote = "quick".equals(res.env("profile", null))
                 ? " (quick profile: after its short warm-up, B/op can still include allocation by code the JIT has "

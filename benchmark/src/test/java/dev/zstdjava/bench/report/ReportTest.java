@@ -29,9 +29,9 @@ class ReportTest {
 
     @Test
     void loadsJmhCrefProbeAndEnvironment() throws Exception {
-        Results r = Results.load(results);
+        Measurements r = Measurements.load(results);
         assertEquals(24, r.cells().size(), "2 ops x 2 payloads x (5 JMH contestants + C)");
-        Results.Cell seg = r.cell("zstd", "compress", "zstdjava_segment", "text-128", "3");
+        Measurements.Cell seg = r.cell("zstd", "compress", "zstdjava_segment", "text-128", "3");
         assertEquals(351.0, seg.score());
         assertEquals(14.0, seg.error());
         assertEquals(0.05, seg.alloc());
@@ -39,10 +39,10 @@ class ReportTest {
         assertEquals(400.0, seg.iterMs());
         // JMH writes an error it could not compute as the string "NaN"
         assertTrue(Double.isNaN(r.cell("zstd", "decompress", "zstdjava_arrayNew", "text-1k", "3").error()));
-        Results.Cell c = r.cell("zstd", "compress", "c", "text-128", "3");
+        Measurements.Cell c = r.cell("zstd", "compress", "c", "text-128", "3");
         assertEquals(346.0, c.score(), 1e-9, "the C reference's ns/op turned into ops/ms");
         assertEquals(1.61, c.error(), 1e-9);
-        assertEquals(144.0, r.probe().get(Results.key("zstd", "compress", "zstdjava_arrayDst", "text-128", "3")));
+        assertEquals(144.0, r.probe().get(Measurements.key("zstd", "compress", "zstdjava_arrayDst", "text-128", "3")));
         assertEquals("full", r.env("profile", "?"));
         assertEquals("1.37", r.jmhVersion());
         assertEquals("OpenJDK 64-Bit Server VM 25.0.3+9-LTS (25.0.3)", r.jdk());
@@ -54,7 +54,7 @@ class ReportTest {
 
     @Test
     void verdictsWeighScoresAgainstTheirErrorBars() throws Exception {
-        var targets = new Verdicts(Results.load(results)).targets();
+        var targets = new Verdicts(Measurements.load(results)).targets();
         assertEquals(10, targets.size());
         assertVerdict(targets.get(0), "met", "decompress text-1k: 0.99x (bar 0.97x, ±9.5%); 4 cells");
         // arr+dst/seg at 1 KiB is 0.95x, under the 0.97x bar, but the two error bars together span ±15%

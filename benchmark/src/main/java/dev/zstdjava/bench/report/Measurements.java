@@ -24,7 +24,7 @@ import java.util.stream.Stream;
  * {@code alloc-probe.jsonl} from the allocation probe, {@code env.properties} and the JMH logs' failures; and the
  * queries the verdicts and the Markdown ask of them.
  */
-final class Results {
+final class Measurements {
     /** One measured cell. score and error in ops/ms (error = JMH's 99.9% half-width, or the C run's sd); alloc B/op. */
     record Cell(String codec, String op, String contestant, String payload, String setting, double score,
                 double error, double alloc, int samples, double iterMs) {
@@ -52,7 +52,7 @@ final class Results {
     private String jmhVersion = "?";
     private String jdk = "?";
 
-    private Results() {
+    private Measurements() {
     }
 
     static String key(String codec, String op, String contestant, String payload, String setting) {
@@ -62,8 +62,8 @@ final class Results {
     // ---------------------------------------------------------------- loading
 
     /** @return the results in {@code dir} (files it does not know are ignored) */
-    static Results load(Path dir) throws IOException {
-        Results r = new Results();
+    static Measurements load(Path dir) throws IOException {
+        Measurements r = new Measurements();
         try (Stream<Path> files = Files.list(dir)) {
             for (Path f : files.sorted().toList()) {
                 String n = f.getFileName().toString();
