@@ -25,13 +25,15 @@ public final class ValkeyServer implements AutoCloseable {
     public static final String HOST = "127.0.0.1";
 
     private final Process process;
+    private final String host;
     private final int port;
     private final Path dir;
     private final Path binary;
     private final Thread hook;
 
-    private ValkeyServer(Process process, int port, Path dir, Path binary) {
+    private ValkeyServer(Process process, String host, int port, Path dir, Path binary) {
         this.process = process;
+        this.host = host;
         this.port = port;
         this.dir = dir;
         this.binary = binary;
@@ -55,7 +57,7 @@ public final class ValkeyServer implements AutoCloseable {
     }
 
     /**
-     * Starts a server that answers PING, trying five ports before giving up.
+     * Starts a server on {@link #HOST} that answers PING, trying five free ports before giving up.
      *
      * @param cluster make it a cluster node with no slots yet; the node timeout (3 s) also sets how long a new master
      *                waits before its cluster state turns ok: short, but tolerant of a busy machine
@@ -65,25 +67,7 @@ public final class ValkeyServer implements AutoCloseable {
         IOException last = null;
         for (int attempt = 0; attempt < 5; attempt++) {
             try {
-                int port = freePort();
-                Path dir = Files.createTempDirectory("zstdjava-valkey-" + port + "-");
-                List<String> cmd = new ArrayList<>(List.of(binary.toString(), "--port", Integer.toString(port),
-                        "--bind", HOST, "--save", "", "--appendonly", "no", "--dir", dir.toString(),
-                        "--daemonize", "no", "--protected-mode", "yes", "--loglevel", "warning"));
-                if (cluster) {
-                    cmd.addAll(List.of("--cluster-enabled", "yes", "--cluster-config-file",
-                            dir.resolve("nodes.conf").toString(), "--cluster-node-timeout", "3000"));
-                }
-                Process p = new ProcessBuilder(cmd).redirectErrorStream(true)
-                        .redirectOutput(dir.resolve("server.log").toFile()).start();
-                ValkeyServer server = new ValkeyServer(p, port, dir, binary);
-                if (server.awaitPing()) {
-                    return server;
-                }
-                Path log = dir.resolve("server.log");
-                String text = Files.exists(log) ? Files.readString(log) : "";
-                server.close();
-                last = new IOException(binary + " on port " + port + " did not answer PING; its log:\n" + text);
+                return launch(binary, List.of(), HOST, freePort(), true, cluster);
             } catch (IOException e) {
                 last = e;
             }
@@ -91,7 +75,48 @@ public final class ValkeyServer implements AutoCloseable {
         throw new IllegalStateException("could not start " + binary, last);
     }
 
-    /** @return the port it listens on, at {@link #HOST} */
+    /**
+     * Starts {@code binary} through {@code launcher} (a command prefix such as {@code ip netns exec NS} that execs
+     * the server, or empty), bound to {@code host}:{@code port} only; one attempt.
+     *
+     * @param protectedMode false for a non-loopback address only this run can reach (a private link), where the
+     *                      server's protected mode would refuse the clients
+     * @throws IOException when it could not be started or did not answer PING (with its log)
+     */
+    public static ValkeyServer start(Path binary, List<String> launcher, String host, int port, boolean protectedMode)
+            throws IOException {
+        return launch(binary, launcher, host, port, protectedMode, false);
+    }
+
+    private static ValkeyServer launch(Path binary, List<String> launcher, String host, int port,
+                                       boolean protectedMode, boolean cluster) throws IOException {
+        Path dir = Files.createTempDirectory("zstdjava-valkey-" + port + "-");
+        List<String> cmd = new ArrayList<>(launcher);
+        cmd.addAll(List.of(binary.toString(), "--port", Integer.toString(port), "--bind", host, "--save", "",
+                "--appendonly", "no", "--dir", dir.toString(), "--daemonize", "no",
+                "--protected-mode", protectedMode ? "yes" : "no", "--loglevel", "warning"));
+        if (cluster) {
+            cmd.addAll(List.of("--cluster-enabled", "yes", "--cluster-config-file",
+                    dir.resolve("nodes.conf").toString(), "--cluster-node-timeout", "3000"));
+        }
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true)
+                .redirectOutput(dir.resolve("server.log").toFile()).start();
+        ValkeyServer server = new ValkeyServer(p, host, port, dir, binary);
+        if (server.awaitPing()) {
+            return server;
+        }
+        Path log = dir.resolve("server.log");
+        String text = Files.exists(log) ? Files.readString(log) : "";
+        server.close();
+        throw new IOException(binary + " on " + host + ":" + port + " did not answer PING; its log:\n" + text);
+    }
+
+    /** @return the address it listens on ({@link #HOST} unless started on another) */
+    public String host() {
+        return host;
+    }
+
+    /** @return the port it listens on, at {@link #host()} */
     public int port() {
         return port;
     }
@@ -104,7 +129,7 @@ public final class ValkeyServer implements AutoCloseable {
     /** Sends one inline command over a fresh connection and returns the raw reply (its first 64 KiB). */
     public String command(String inline) throws IOException {
         try (Socket s = new Socket()) {
-            s.connect(new InetSocketAddress(HOST, port), 1000);
+            s.connect(new InetSocketAddress(host, port), 1000);
             s.setSoTimeout(5000);
             OutputStream out = s.getOutputStream();
             out.write((inline + "\r\n").getBytes(StandardCharsets.UTF_8));

@@ -74,7 +74,7 @@ public final class EndToEnd {
                 + "--quick benchmark/target/e2e-quick/end-to-end.md); charts and CSV go to FILE/")
         Path out = FULL_OUT;
 
-        @Option(names = "--sizes", split = ",", paramLabel = "SET", description = "value sets, e.g. 100,1k,4k,json")
+        @Option(names = "--sizes", split = ",", paramLabel = "SET", description = "value sets, e.g. 100,1k,4k,json,repeat4000")
         List<String> sizes = List.of("100", "1k", "4k", "json");
 
         @Option(names = "--inflight", split = ",", paramLabel = "N", description = "requests in flight, e.g. 1,64")
@@ -110,14 +110,29 @@ public final class EndToEnd {
         @Option(names = "--no-progress", description = "no progress bar")
         boolean noProgress;
 
+        @Option(names = "--link", paramLabel = "RATE", description = "start the server in a network namespace of "
+                + "its own, reachable only over a veth pair (169.254.x.y/30) shaped to RATE each way with tbf, e.g. "
+                + "100mbit, 1gbit, 10gbit; removed at the end. Needs root and iproute2. Unless given, --sizes "
+                + "100,repeat100,4000,repeat4000,json --inflight 1,100 --batch 1 (repeatN: one character repeated to N "
+                + "bytes, the values of the GLIDE compression benchmark)")
+        String link;
+
         @Option(names = {"-h", "--help"}, usageHelp = true, description = "this text")
         boolean help;
+
+        /** What the link is, for the report; set once it is built. */
+        String linkDescription;
+        /** --out was given (a link run then keeps it) */
+        boolean outGiven;
 
         /** quick or full */
         String mode = "full";
         boolean progress = true;
         String commandLine;
     }
+
+    /** What to do when no server binary is found. */
+    static final String SERVER_HINT = "; run tools/test-env.sh, pass --server-binary, or --host";
 
     /** Parses --clients entries. */
     static final class KindConverter implements CommandLine.ITypeConverter<Clients.Kind> {
@@ -137,6 +152,7 @@ public final class EndToEnd {
             o.corpus = dev.zstdjava.bench.Payloads.corpusDir();
         }
         o.progress = !o.noProgress;
+        o.outGiven = r.hasMatchedOption("--out");
         if (o.quickFlag && o.fullFlag) {
             throw new CommandLine.ParameterException(cli, "--quick and --full exclude each other");
         }
@@ -165,6 +181,9 @@ public final class EndToEnd {
             List<Clients.Kind> ks = new ArrayList<>(o.clients);
             ks.add(0, Clients.Kind.LETTUCE); // the baseline is always measured
             o.clients = List.copyOf(ks);
+        }
+        if (o.link != null) {
+            NetworkLink.applyDefaults(o, r::hasMatchedOption); // a bad rate or --host: IllegalArgumentException
         }
         positive(cli, "--keys", o.keys);
         positive(cli, "--rounds", o.rounds);
@@ -196,6 +215,10 @@ public final class EndToEnd {
             err.println("e2e: " + e.getMessage());
             e.getCommandLine().usage(err);
             return USAGE;
+        } catch (IllegalArgumentException e) {
+            err.println("e2e: " + e.getMessage());
+            new CommandLine(new Options()).usage(err);
+            return USAGE;
         }
         if (o.help) {
             new CommandLine(o).usage(err);
@@ -212,12 +235,18 @@ public final class EndToEnd {
 
     static int run(Options o, PrintStream err) throws Exception {
         Instant started = Instant.now();
+        String linkMissing = o.link == null ? null : NetworkLink.missing();
+        if (linkMissing != null) {
+            err.println("e2e: --link needs " + linkMissing + "; nothing was set up");
+            return FAILED;
+        }
         double loadAtStart = java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
         List<Datasets.Dataset> datasets = new ArrayList<>();
         for (String s : o.sizes) {
             datasets.add(Datasets.load(s, o.corpus));
         }
         ValkeyServer server = null;
+        NetworkLink link = null;
         RedisClient lettuce = null;
         Bench bench = null;
         Map<Clients.Kind, Clients.Kv> open = new EnumMap<>(Clients.Kind.class);
@@ -225,9 +254,18 @@ public final class EndToEnd {
             String host = o.host;
             int port = o.port;
             String serverDesc;
-            if (host == null) {
-                server = ValkeyServer.start(TestEnv.serverBinary(o.serverBinary,
-                        "; run tools/test-env.sh, pass --server-binary, or --host"));
+            if (o.link != null) {
+                link = NetworkLink.create(o.link);
+                o.linkDescription = link.describe();
+                err.println("e2e: link " + o.linkDescription);
+                server = ValkeyServer.start(TestEnv.serverBinary(o.serverBinary, SERVER_HINT), link.launcher(),
+                        link.serverAddress(), NetworkLink.SERVER_PORT, false);
+                host = link.serverAddress();
+                port = server.port();
+                serverDesc = "started by the tool inside network namespace " + link.namespace() + " on " + host + ":"
+                        + port + " (" + server.binary().getFileName() + ", --save '' --appendonly no)";
+            } else if (host == null) {
+                server = ValkeyServer.start(TestEnv.serverBinary(o.serverBinary, SERVER_HINT));
                 host = ValkeyServer.HOST;
                 port = server.port();
                 serverDesc = "started by the tool on " + host + ":" + port + " (" + server.binary().getFileName()
@@ -334,6 +372,9 @@ public final class EndToEnd {
             }
             if (server != null) {
                 server.close();
+            }
+            if (link != null) {
+                link.close();
             }
         }
     }

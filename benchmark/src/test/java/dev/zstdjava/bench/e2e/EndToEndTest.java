@@ -28,8 +28,11 @@ import static org.junit.jupiter.api.Assertions.*;
  */
 @DisabledIfSystemProperty(named = "zstdjava.skipServerTests", matches = "true", disabledReason = "left out with -Dzstdjava.skipServerTests=true")
 class EndToEndTest {
-    /** the repository's test data (set by the build), so that the test sees the same values everywhere */
-    private static final Path TESTDATA = Path.of(System.getProperty("zstdjava.testdata", "../testdata"));
+    /** The repository's test data (surefire sets {@code zstdjava.testdata}); the tests never need the shared corpus. */
+    static Path testdata() {
+        return Path.of(System.getProperty("zstdjava.testdata", "../testdata"));
+    }
+
     private static final ObjectMapper WHOLE_VALUE = new ObjectMapper()
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 
@@ -44,7 +47,7 @@ class EndToEndTest {
         ByteArrayOutputStream log = new ByteArrayOutputStream();
         int status;
         try (PrintStream err = new PrintStream(log, true, StandardCharsets.UTF_8)) {
-            status = EndToEnd.run(new String[] {"--corpus", TESTDATA.toString(), "--sizes", "100,json",
+            status = EndToEnd.run(new String[] {"--corpus", testdata().toString(), "--sizes", "100,json",
                     "--inflight", "3", "--batch", "1,5",
                     "--keys", "200", "--rounds", "2", "--seconds", "0.05", "--warmup", "0.01", "--global-warmup", "0.05",
                     "--no-progress", "--out", out.toString()}, err);
@@ -116,7 +119,7 @@ class EndToEndTest {
                     @Override
                     public void close() {}
                 };
-                byte[][] values = Datasets.load("1k", TESTDATA).values();
+                byte[][] values = Datasets.load("1k", testdata()).values();
                 Results.Row row = bench.run(lossy, Clients.Kind.LETTUCE_ZSTD, new Results.Cell("1 KiB", 2, 3), 1,
                         Bench.keys(50), values, 0.0, 0.0);
                 assertEquals(1, row.mismatches(), "the GET phase reads every key exactly once at 0 s");
@@ -132,7 +135,7 @@ class EndToEndTest {
 
     @Test
     void valueSetsAreRealJsonOfTheRightSizes() throws Exception {
-        Path corpus = TESTDATA;
+        Path corpus = testdata();
         Datasets.Dataset json = Datasets.load("json", corpus);
         // the repository's synthetic status records (the shared corpus gives about 1,000 API objects of ~2 KiB)
         assertTrue(json.values().length >= 50, "only " + json.values().length + " JSON values");
