@@ -29,6 +29,7 @@ final class Datasets {
     }
 
     static final String JSON = "json";
+    static final String RECORDS = "records";
     static final int JSON_MIN = 1024;
     static final int JSON_MAX = 3072;
     private static final int SIZED_DISTINCT = 2000;
@@ -42,6 +43,9 @@ final class Datasets {
         }
         if (spec.equalsIgnoreCase(JSON)) {
             return json(corpus);
+        }
+        if (spec.equalsIgnoreCase(RECORDS)) {
+            return records(corpus);
         }
         int size = parseSize(spec);
         return sized(size, corpus);
@@ -63,7 +67,8 @@ final class Datasets {
             }
             return n;
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("value set '" + spec + "' is neither 'json' nor a size like 100, 1k, 4k");
+            throw new IllegalArgumentException("value set '" + spec + "' is neither 'json', 'records' nor a size like 100,"
+                    + " 1k, 4k");
         }
     }
 
@@ -125,6 +130,33 @@ final class Datasets {
         sources.put("update-center.json plugins", JsonValues.children(read(dir, "update-center.json"), "plugins"));
         sources.put("amazon_cellphones.ndjson pages of records", amazonPages(read(dir, "amazon_cellphones.ndjson")));
         return select(dir, sources);
+    }
+
+    /**
+     * Small JSON records (about 150-300 bytes, minified), the kind of value dictionaries are for: the ticket-sale
+     * events of citm_catalog.json, or, without the shared corpus, the repository's synthetic product records.
+     */
+    static Dataset records(Path corpus) throws IOException {
+        Path dir = corpus.resolve("json");
+        List<byte[]> values = new ArrayList<>();
+        String source;
+        if (Files.exists(dir.resolve("citm_catalog.json"))) {
+            values.addAll(JsonValues.children(read(dir, "citm_catalog.json"), "events"));
+            source = "citm_catalog.json events";
+        } else {
+            for (String l : Files.readAllLines(dir.resolve("products.ndjson"))) {
+                if (!l.isBlank()) {
+                    values.add(l.strip().getBytes(StandardCharsets.UTF_8));
+                }
+            }
+            source = "synthetic products.ndjson records";
+        }
+        if (values.size() < 50) {
+            throw new IOException("only " + values.size() + " records found under " + dir);
+        }
+        byte[][] arr = values.toArray(new byte[0][]);
+        return new Dataset(RECORDS, String.format(java.util.Locale.ROOT, "small JSON records (%s, minified); %d"
+                + " values, mean %.0f bytes", source, arr.length, new Dataset(RECORDS, "", arr).meanSize()), arr);
     }
 
     /** The values of 1..3 KiB among {@code sources}, with a description naming how many came from each. */

@@ -4,8 +4,8 @@ import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 
+import dev.zstdjava.testkit.RedisServer;
 import dev.zstdjava.testkit.TestEnv;
-import dev.zstdjava.testkit.ValkeyServer;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -74,7 +74,8 @@ public final class EndToEnd {
                 + "--quick benchmark/target/e2e-quick/end-to-end.md); charts and CSV go to FILE/")
         Path out = FULL_OUT;
 
-        @Option(names = "--sizes", split = ",", paramLabel = "SET", description = "value sets, e.g. 100,1k,4k,json,repeat4000")
+        @Option(names = "--sizes", split = ",", paramLabel = "SET", description = "value sets, e.g. "
+                + "100,1k,4k,json,repeat4000,records (records: small JSON records)")
         List<String> sizes = List.of("100", "1k", "4k", "json");
 
         @Option(names = "--inflight", split = ",", paramLabel = "N", description = "requests in flight, e.g. 1,64")
@@ -86,7 +87,9 @@ public final class EndToEnd {
 
         @Option(names = "--clients", split = ",", paramLabel = "CLIENT", converter = KindConverter.class,
                 description = "lettuce,lettuce-zstd,lettuce-lz4,lettuce-zstd-caller,lettuce-lz4-caller,"
-                        + "lettuce-gzip,glide,glide-zstd,glide-lz4 (lettuce, the baseline, is always measured)")
+                        + "lettuce-gzip,glide,glide-zstd,glide-lz4,lettuce-zstd-dict (lettuce, the baseline, is always "
+                        + "measured; lettuce-zstd-dict's dictionaries, under zstd-java:e2e-dict:{...}:, are deleted at "
+                        + "the end)")
         List<Clients.Kind> clients = List.of(Clients.Kind.values());
 
         @Option(names = "--keys", paramLabel = "N", description = "keys written per cell")
@@ -245,7 +248,7 @@ public final class EndToEnd {
         for (String s : o.sizes) {
             datasets.add(Datasets.load(s, o.corpus));
         }
-        ValkeyServer server = null;
+        RedisServer server = null;
         NetworkLink link = null;
         RedisClient lettuce = null;
         Bench bench = null;
@@ -258,15 +261,15 @@ public final class EndToEnd {
                 link = NetworkLink.create(o.link);
                 o.linkDescription = link.describe();
                 err.println("e2e: link " + o.linkDescription);
-                server = ValkeyServer.start(TestEnv.serverBinary(o.serverBinary, SERVER_HINT), link.launcher(),
+                server = RedisServer.start(TestEnv.serverBinary(o.serverBinary, SERVER_HINT), link.launcher(),
                         link.serverAddress(), NetworkLink.SERVER_PORT, false);
                 host = link.serverAddress();
                 port = server.port();
                 serverDesc = "started by the tool inside network namespace " + link.namespace() + " on " + host + ":"
                         + port + " (" + server.binary().getFileName() + ", --save '' --appendonly no)";
             } else if (host == null) {
-                server = ValkeyServer.start(TestEnv.serverBinary(o.serverBinary, SERVER_HINT));
-                host = ValkeyServer.HOST;
+                server = RedisServer.start(TestEnv.serverBinary(o.serverBinary, SERVER_HINT), false);
+                host = RedisServer.HOST;
                 port = server.port();
                 serverDesc = "started by the tool on " + host + ":" + port + " (" + server.binary().getFileName()
                         + ", --save '' --appendonly no)";

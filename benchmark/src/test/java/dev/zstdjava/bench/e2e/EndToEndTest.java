@@ -6,7 +6,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import com.fasterxml.jackson.databind.DeserializationFeature;
-import dev.zstdjava.testkit.ValkeyServer;
+import dev.zstdjava.testkit.RedisServer;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
@@ -93,10 +93,10 @@ class EndToEndTest {
 
     @Test
     void aWrongValueIsCountedAsAMismatch() throws Exception {
-        try (ValkeyServer server = ValkeyServer.start()) {
+        try (RedisServer server = RedisServer.start()) {
             io.lettuce.core.RedisClient client = io.lettuce.core.RedisClient.create(
-                    io.lettuce.core.RedisURI.create(ValkeyServer.HOST, server.port()));
-            Bench bench = new Bench(ValkeyServer.HOST, server.port(), client);
+                    io.lettuce.core.RedisURI.create(RedisServer.HOST, server.port()));
+            Bench bench = new Bench(RedisServer.HOST, server.port(), client);
             try (Clients.Kv real = bench.open(Clients.Kind.LETTUCE_ZSTD)) {
                 // a client that loses one byte of one value on the way back
                 Clients.Kv lossy = new Clients.Kv() {
@@ -153,6 +153,13 @@ class EndToEndTest {
             }
         }
         assertEquals("4 KiB", Datasets.load("4k", corpus).name());
+        Datasets.Dataset records = Datasets.load("records", corpus);
+        assertTrue(records.values().length >= 150, "only " + records.values().length + " records");
+        assertTrue(records.meanSize() >= 150 && records.meanSize() <= 320, "mean record size " + records.meanSize());
+        for (byte[] v : records.values()) {
+            assertEquals('{', v[0]);
+            assertTrue(WHOLE_VALUE.readTree(v).isObject(), "not one whole JSON object"); // nothing left over
+        }
         assertThrows(IllegalArgumentException.class, () -> Datasets.parseSize("big"));
     }
 
