@@ -91,7 +91,7 @@ final class Datasets {
         java.io.ByteArrayOutputStream all = new java.io.ByteArrayOutputStream();
         for (Path f : jsonFiles(corpus)) {
             byte[] b = Files.readAllBytes(f);
-            all.writeBytes(JsonSpans.minify(b, 0, b.length));
+            all.writeBytes(JsonValues.minify(b, 0, b.length));
         }
         byte[] text = all.toByteArray();
         if (text.length < size * 2) {
@@ -118,20 +118,16 @@ final class Datasets {
                     .filter(l -> !l.isBlank()).map(l -> l.getBytes(java.nio.charset.StandardCharsets.UTF_8)).toList());
             return select(dir, sources);
         }
-        sources.put("twitter_timeline.json tweets", elements(JsonSpans.parse(read(dir, "twitter_timeline.json"))));
+        sources.put("twitter_timeline.json tweets", JsonValues.children(read(dir, "twitter_timeline.json")));
         List<byte[]> users = new ArrayList<>();
-        for (JsonSpans.Node s : JsonSpans.parse(read(dir, "twitter.json")).get("statuses").elements()) {
-            users.add(s.get("user").compact());
+        for (byte[] status : JsonValues.children(read(dir, "twitter.json"), "statuses")) {
+            users.add(JsonValues.member(status, "user"));
         }
         sources.put("twitter.json status users", users);
         sources.put("citm_catalog.json performances",
-                elements(JsonSpans.parse(read(dir, "citm_catalog.json")).get("performances")));
-        sources.put("github_events.json events", elements(JsonSpans.parse(read(dir, "github_events.json"))));
-        List<byte[]> plugins = new ArrayList<>();
-        for (JsonSpans.Node p : JsonSpans.parse(read(dir, "update-center.json")).get("plugins").members().values()) {
-            plugins.add(p.compact());
-        }
-        sources.put("update-center.json plugins", plugins);
+                JsonValues.children(read(dir, "citm_catalog.json"), "performances"));
+        sources.put("github_events.json events", JsonValues.children(read(dir, "github_events.json")));
+        sources.put("update-center.json plugins", JsonValues.children(read(dir, "update-center.json"), "plugins"));
         sources.put("amazon_cellphones.ndjson pages of records", amazonPages(read(dir, "amazon_cellphones.ndjson")));
         return select(dir, sources);
     }
@@ -145,9 +141,7 @@ final class Datasets {
         List<byte[]> values = new ArrayList<>();
         String source;
         if (Files.exists(dir.resolve("citm_catalog.json"))) {
-            for (JsonSpans.Node e : JsonSpans.parse(read(dir, "citm_catalog.json")).get("events").members().values()) {
-                values.add(e.compact());
-            }
+            values.addAll(JsonValues.children(read(dir, "citm_catalog.json"), "events"));
             source = "citm_catalog.json events";
         } else {
             for (String l : Files.readAllLines(dir.resolve("products.ndjson"))) {
@@ -198,14 +192,6 @@ final class Datasets {
             throw new IOException("missing corpus file " + p);
         }
         return Files.readAllBytes(p);
-    }
-
-    private static List<byte[]> elements(JsonSpans.Node array) {
-        List<byte[]> out = new ArrayList<>();
-        for (JsonSpans.Node n : array.elements()) {
-            out.add(n.compact());
-        }
-        return out;
     }
 
     /** Consecutive product records (one JSON array per line) grouped into JSON arrays of about 2 KiB. */

