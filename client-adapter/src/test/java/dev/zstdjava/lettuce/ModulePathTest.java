@@ -32,7 +32,7 @@ class ModulePathTest {
         for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
             if (RUNTIME_JARS.matcher(entry).matches()) {
                 modulePath.add(entry);
-            } else if (entry.contains("zstd-java-natives") || entry.endsWith("native/target/classes")) {
+            } else if (entry.contains("zstd-java-natives") || entry.matches(".*native/linux-[^/]+/target/classes")) {
                 nativesRoot = entry;
             }
         }
