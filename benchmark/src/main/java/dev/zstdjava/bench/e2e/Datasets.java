@@ -29,16 +29,23 @@ final class Datasets {
     }
 
     static final String JSON = "json";
+    static final String RECORDS = "records";
     static final int JSON_MIN = 1024;
     static final int JSON_MAX = 3072;
     private static final int SIZED_DISTINCT = 2000;
 
     private Datasets() {}
 
-    /** @param spec {@code json} or a size such as {@code 100}, {@code 1k}, {@code 4k} */
+    /** @param spec {@code json}, a size such as {@code 100}, {@code 1k}, {@code 4k}, or {@code repeat<size>} */
     static Dataset load(String spec, Path corpus) throws IOException {
+        if (RepeatedValues.matches(spec)) {
+            return RepeatedValues.load(spec);
+        }
         if (spec.equalsIgnoreCase(JSON)) {
             return json(corpus);
+        }
+        if (spec.equalsIgnoreCase(RECORDS)) {
+            return records(corpus);
         }
         int size = parseSize(spec);
         return sized(size, corpus);
@@ -60,7 +67,8 @@ final class Datasets {
             }
             return n;
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("value set '" + spec + "' is neither 'json' nor a size like 100, 1k, 4k");
+            throw new IllegalArgumentException("value set '" + spec + "' is neither 'json', 'records' nor a size like 100,"
+                    + " 1k, 4k");
         }
     }
 
@@ -104,6 +112,12 @@ final class Datasets {
     static Dataset json(Path corpus) throws IOException {
         Path dir = corpus.resolve("json");
         Map<String, List<byte[]>> sources = new LinkedHashMap<>();
+        if (!Files.exists(dir.resolve("twitter.json")) && Files.exists(dir.resolve("statuses.ndjson"))) {
+            // the repository's test data (no shared corpus): its synthetic status records, one per line
+            sources.put("synthetic statuses.ndjson records", Files.readAllLines(dir.resolve("statuses.ndjson")).stream()
+                    .filter(l -> !l.isBlank()).map(l -> l.getBytes(java.nio.charset.StandardCharsets.UTF_8)).toList());
+            return select(dir, sources);
+        }
         sources.put("twitter_timeline.json tweets", elements(JsonSpans.parse(read(dir, "twitter_timeline.json"))));
         List<byte[]> users = new ArrayList<>();
         for (JsonSpans.Node s : JsonSpans.parse(read(dir, "twitter.json")).get("statuses").elements()) {
@@ -119,7 +133,40 @@ final class Datasets {
         }
         sources.put("update-center.json plugins", plugins);
         sources.put("amazon_cellphones.ndjson pages of records", amazonPages(read(dir, "amazon_cellphones.ndjson")));
+        return select(dir, sources);
+    }
 
+    /**
+     * Small JSON records (about 150-300 bytes, minified), the kind of value dictionaries are for: the ticket-sale
+     * events of citm_catalog.json, or, without the shared corpus, the repository's synthetic product records.
+     */
+    static Dataset records(Path corpus) throws IOException {
+        Path dir = corpus.resolve("json");
+        List<byte[]> values = new ArrayList<>();
+        String source;
+        if (Files.exists(dir.resolve("citm_catalog.json"))) {
+            for (JsonSpans.Node e : JsonSpans.parse(read(dir, "citm_catalog.json")).get("events").members().values()) {
+                values.add(e.compact());
+            }
+            source = "citm_catalog.json events";
+        } else {
+            for (String l : Files.readAllLines(dir.resolve("products.ndjson"))) {
+                if (!l.isBlank()) {
+                    values.add(l.strip().getBytes(StandardCharsets.UTF_8));
+                }
+            }
+            source = "synthetic products.ndjson records";
+        }
+        if (values.size() < 50) {
+            throw new IOException("only " + values.size() + " records found under " + dir);
+        }
+        byte[][] arr = values.toArray(new byte[0][]);
+        return new Dataset(RECORDS, String.format(java.util.Locale.ROOT, "small JSON records (%s, minified); %d"
+                + " values, mean %.0f bytes", source, arr.length, new Dataset(RECORDS, "", arr).meanSize()), arr);
+    }
+
+    /** The values of 1..3 KiB among {@code sources}, with a description naming how many came from each. */
+    private static Dataset select(Path dir, Map<String, List<byte[]>> sources) throws IOException {
         List<byte[]> values = new ArrayList<>();
         StringBuilder desc = new StringBuilder("single API objects of " + JSON_MIN + ".." + JSON_MAX
                 + " bytes (minified) from the corpus: ");
