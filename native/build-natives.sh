@@ -1,41 +1,89 @@
 #!/usr/bin/env bash
-# Builds libzstd and liblz4 for one platform from the pinned sources in sources.lock.
+# Builds libzstd and liblz4 for every supported platform (or the ones named) from the pinned sources in sources.lock,
+# with the pinned zig toolchain in toolchain.lock.
 #
-#   build-natives.sh <output-dir> [platform]
+#   build-natives.sh <output-root> [platform...]      platforms: see PLATFORMS below; default: all of them
 #
-# Sources are downloaded once into ${ZSTDJAVA_SOURCE_CACHE:-~/.cache/zstd-java/sources} and verified by SHA-256 on
-# every use. The archive mirror is $ZSTDJAVA_DEBIAN_MIRROR when set, otherwise the Debian mirror this machine's apt
-# is configured with. Output: <output-dir>/libzstd.so, liblz4.so and natives.properties.
+# Output: <output-root>/<platform>/{libzstd.so,liblz4.so | libzstd.dylib,liblz4.dylib | zstd.dll,lz4.dll} and
+# natives.properties; <output-root>/licenses/ holds the libraries' licence texts from their source archives;
+# native/target/include/ their public headers. Everything is cached below ${ZSTDJAVA_CACHE:-~/.cache/zstd-java}:
+#   sources/   the release tarballs (SHA-256 checked on every use; override with ZSTDJAVA_SOURCE_CACHE)
+#   zig-<v>/   the toolchain, unpacked from its wheel (SHA-256 checked before unpacking)
+#   natives/<key>/<platform>/   finished libraries, keyed by the hash of every input (sources, toolchain, this script,
+#              target); set ZSTDJAVA_NATIVE_CACHE=off to always rebuild (tools/check-reproducible.sh does).
+# Environment: ZSTDJAVA_NATIVE_JOBS (parallel targets, default 2), ZSTDJAVA_DEBIAN_MIRROR (source archive mirror).
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-out=${1:?usage: build-natives.sh <output-dir> [platform]}
-platform=${2:-linux-x86_64}
-cache=${ZSTDJAVA_SOURCE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/zstd-java/sources}
-work="$here/target/native-build/$platform"
-mkdir -p "$out" "$cache" "$work"
+out_root=${1:?usage: build-natives.sh <output-root> [platform...]}
+shift
+cache_root=${ZSTDJAVA_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/zstd-java}
+src_cache=${ZSTDJAVA_SOURCE_CACHE:-$cache_root/sources}
+jobs=${ZSTDJAVA_NATIVE_JOBS:-2}
 
-case "$platform" in
-  linux-x86_64)  cc=${CC:-gcc} ;;
-  linux-aarch64) cc=${CC:-aarch64-linux-gnu-gcc} ;;
-  *) echo "build-natives: unsupported platform '$platform' (supported: linux-x86_64, linux-aarch64)" >&2; exit 1 ;;
-esac
-command -v "$cc" >/dev/null || { echo "build-natives: C compiler '$cc' not found; install gcc (and make)" >&2; exit 1; }
-command -v make >/dev/null || { echo "build-natives: 'make' not found; install make" >&2; exit 1; }
+# platform folder (as the Java loader names it) -> zig target
+declare -A TARGET=(
+  [linux-x86_64]=x86_64-linux-gnu.2.17
+  [linux-aarch64]=aarch64-linux-gnu.2.17
+  [linux-x86_64-musl]=x86_64-linux-musl
+  [linux-aarch64-musl]=aarch64-linux-musl
+  [macos-x86_64]=x86_64-macos.11.0
+  [macos-aarch64]=aarch64-macos.11.0
+  [windows-x86_64]=x86_64-windows-gnu
+  [windows-aarch64]=aarch64-windows-gnu
+)
+PLATFORMS="linux-x86_64 linux-aarch64 linux-x86_64-musl linux-aarch64-musl macos-x86_64 macos-aarch64 windows-x86_64 windows-aarch64"
 
+die() { echo "build-natives: $*" >&2; exit 1; }
+
+# ---------------------------------------------------------------------------------------------------------------
+# toolchain: zig from its PyPI wheel, pinned by version and SHA-256 (toolchain.lock), unpacked once into the cache
+lock_value() { sed -n "s/^$1[[:space:]]\+//p" "$here/toolchain.lock" | head -1; }
+zig_version=$(lock_value zig.version)
+zig_home="$cache_root/zig-$zig_version"
+zig="$zig_home/ziglang/zig"
+
+install_zig() {
+  [ -x "$zig" ] && return 0
+  local arch wheel_platform sha dl
+  arch=$(uname -m)
+  case "$arch" in
+    x86_64) wheel_platform=manylinux_2_12_x86_64; sha=$(lock_value zig.wheel.sha256.x86_64) ;;
+    *) die "the pinned zig toolchain is only set up for x86_64 Linux build machines (this is $(uname -s) $arch)" ;;
+  esac
+  command -v python3 >/dev/null || die "python3 (with pip) is needed once to download the zig toolchain wheel"
+  dl="$cache_root/zig-download"
+  rm -rf "$dl"; mkdir -p "$dl"
+  echo "build-natives: downloading zig $zig_version (ziglang wheel)" >&2
+  python3 -m pip download --quiet --disable-pip-version-check --no-deps --only-binary=:all: \
+    --platform "$wheel_platform" --python-version 3.11 --implementation py "ziglang==$zig_version" -d "$dl" >&2 \
+    || die "could not download ziglang==$zig_version with pip (python3 -m pip download); check pip's index access"
+  local whl actual
+  whl=$(ls "$dl"/ziglang-"$zig_version"-*.whl | head -1)
+  actual=$(sha256sum "$whl" | cut -d' ' -f1)
+  [ "$actual" = "$sha" ] || die "SHA-256 mismatch for $(basename "$whl"): expected $sha (toolchain.lock), got $actual"
+  rm -rf "$zig_home.part"; mkdir -p "$zig_home.part"
+  python3 "$here/unpack-wheel.py" "$whl" "$zig_home.part"
+  chmod +x "$zig_home.part/ziglang/zig"
+  rm -rf "$zig_home"; mv "$zig_home.part" "$zig_home"; rm -rf "$dl"
+  [ "$("$zig" version)" = "$zig_version" ] || die "unpacked zig does not report version $zig_version"
+}
+
+# ---------------------------------------------------------------------------------------------------------------
+# sources: pinned release tarballs, SHA-256 checked
 debian_mirror() {
   if [ -n "${ZSTDJAVA_DEBIAN_MIRROR:-}" ]; then echo "${ZSTDJAVA_DEBIAN_MIRROR%/}"; return; fi
   local m
   m=$( { cat /etc/apt/sources.list.d/*.sources 2>/dev/null | sed -n 's/^URIs:[[:space:]]*//p' | tr ' ' '\n';
          cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null | sed -n 's/^deb[[:space:]]\+\(\[[^]]*\][[:space:]]\+\)\?\([^[:space:]]*\).*/\2/p'; } \
        | grep -E '/debian/?$' | head -1)
-  [ -n "$m" ] || { echo "build-natives: no Debian mirror configured for apt; set ZSTDJAVA_DEBIAN_MIRROR to one (the URL that holds pool/)" >&2; exit 1; }
+  [ -n "$m" ] || die "no Debian mirror configured for apt; set ZSTDJAVA_DEBIAN_MIRROR to one (the URL that holds pool/)"
   echo "${m%/}"
 }
 
 fetch() { # name version path sha256 -> prints the verified archive path
   local name=$1 version=$2 path=$3 sha=$4 file actual
-  file="$cache/$(basename "$path")"
+  file="$src_cache/$(basename "$path")"
   if [ ! -f "$file" ] || [ "$(sha256sum "$file" | cut -d' ' -f1)" != "$sha" ]; then
     echo "build-natives: downloading $name $version sources" >&2
     curl -fsSL --retry 3 -o "$file.part" "$(debian_mirror)/pool/$path"
@@ -44,48 +92,153 @@ fetch() { # name version path sha256 -> prints the verified archive path
   actual=$(sha256sum "$file" | cut -d' ' -f1)
   if [ "$actual" != "$sha" ]; then
     rm -f "$file"
-    echo "build-natives: SHA-256 mismatch for $(basename "$path"): expected $sha, got $actual" >&2; exit 1
+    die "SHA-256 mismatch for $(basename "$path"): expected $sha, got $actual"
   fi
   echo "$file"
 }
 
-run() { # runs a build step quietly; shows its log when it fails
+# ---------------------------------------------------------------------------------------------------------------
+# one target
+#
+# Flags (all targets): -O3 (really: see below), hidden visibility with the libraries' own export macros (so every platform exports the
+# same API), no debug info, build paths mapped away. Hardening where the target supports it: stack protector (all but
+# Windows, whose MinGW runtime here has no __stack_chk_* support), _FORTIFY_SOURCE=2 (glibc and macOS; musl has
+# none), full RELRO on ELF. Linked stripped (-s); on macOS zig's linker writes the ad-hoc signature after stripping.
+build_target() { # platform out-dir
+  local platform=$1 dest=$2 target=${TARGET[$1]}
+  local work="$here/target/native-build/$platform"
+  rm -rf "$work"; mkdir -p "$work/obj"
   local log="$work/build.log"
-  if ! "$@" > "$log" 2>&1; then cat "$log" >&2; echo "build-natives: failed: $*" >&2; exit 1; fi
+  tar -xf "$zstd_archive" -C "$work" && mv "$work"/zstd-* "$work/zstd"
+  tar -xf "$lz4_archive" -C "$work" && mv "$work"/lz4-* "$work/lz4"
+  export ZIG_GLOBAL_CACHE_DIR="${ZSTDJAVA_ZIG_CACHE:-$cache_root/zig-cache}" ZIG_LOCAL_CACHE_DIR="$work/zig-local"
+
+  # zig cc turns -O3 into its ReleaseFast mode, which hands clang -O2 and keeps frame pointers; -Xclang -O3 and
+  # -fomit-frame-pointer give clang what the upstream Makefiles give gcc (-O3, no frame pointers)
+  local cflags=(-target "$target" -O3 -Xclang -O3 -fomit-frame-pointer -g0 -fvisibility=hidden -fno-ident "-ffile-prefix-map=$work=." -Wno-unused-command-line-argument)
+  local ldflags=(-target "$target" -shared -s)
+  local zstd_name lz4_name
+  case "$platform" in
+    linux-*-musl) cflags+=(-fPIC -fstack-protector-strong); ldflags+=(-Wl,-z,relro,-z,now)
+                  zstd_name=libzstd.so; lz4_name=liblz4.so ;;
+    linux-*)      cflags+=(-fPIC -fstack-protector-strong -D_FORTIFY_SOURCE=2); ldflags+=(-Wl,-z,relro,-z,now)
+                  zstd_name=libzstd.so; lz4_name=liblz4.so ;;
+    macos-*)      cflags+=(-fPIC -fstack-protector-strong -D_FORTIFY_SOURCE=2)
+                  zstd_name=libzstd.dylib; lz4_name=liblz4.dylib ;;
+    windows-*)    cflags+=(-DZSTD_DLL_EXPORT=1 -DLZ4_DLL_EXPORT=1)
+                  zstd_name=zstd.dll; lz4_name=lz4.dll ;;
+  esac
+
+  # zstd: the upstream Makefile's defaults for the shared library (legacy formats v0.5+), multithreaded
+  local z="$work/zstd/lib" files=() f
+  for f in "$z"/common/*.c "$z"/compress/*.c "$z"/decompress/*.c "$z"/dictBuilder/*.c "$z"/legacy/zstd_v0[5-7].c \
+           "$z"/decompress/huf_decompress_amd64.S; do files+=("$f"); done
+  local zdefs=(-DZSTD_MULTITHREAD -DXXH_NAMESPACE=ZSTD_ -DDEBUGLEVEL=0 -DZSTD_LEGACY_SUPPORT=5 "-I$z" "-I$z/common" "-I$z/legacy")
+  local objs=() o extra
+  for f in "${files[@]}"; do
+    o="$work/obj/zstd-$(basename "$(dirname "$f")")-$(basename "$f").o"
+    extra=()
+    # as upstream: the block decoder is faster without auto-vectorisation
+    [ "$(basename "$f")" = zstd_decompress_block.c ] && extra=(-fno-vectorize -fno-slp-vectorize)
+    "$zig" cc "${cflags[@]}" "${zdefs[@]}" "${extra[@]}" -c "$f" -o "$o" >>"$log" 2>&1 \
+      || { cat "$log" >&2; die "$platform: compiling $(basename "$f") failed"; }
+    objs+=("$o")
+  done
+  local zld=()
+  case "$platform" in
+    linux-*) zld=(-Wl,-soname,libzstd.so.1 -pthread) ;;
+    macos-*) zld=(-Wl,-install_name,@rpath/libzstd.1.dylib) ;;
+  esac
+  "$zig" cc "${ldflags[@]}" "${zld[@]}" -o "$work/$zstd_name" "${objs[@]}" >>"$log" 2>&1 \
+    || { cat "$log" >&2; die "$platform: linking libzstd failed"; }
+
+  # lz4: the block, HC and frame APIs; *_PUBLISH_STATIC_FUNCTIONS exports the fastReset and CDict entry points
+  local l="$work/lz4/lib" lobjs=()
+  for f in "$l"/lz4.c "$l"/lz4hc.c "$l"/lz4frame.c "$l"/xxhash.c; do
+    o="$work/obj/lz4-$(basename "$f").o"
+    "$zig" cc "${cflags[@]}" -DLZ4_PUBLISH_STATIC_FUNCTIONS -DLZ4F_PUBLISH_STATIC_FUNCTIONS -DXXH_NAMESPACE=LZ4_ \
+      -c "$f" -o "$o" >>"$log" 2>&1 || { cat "$log" >&2; die "$platform: compiling $(basename "$f") failed"; }
+    lobjs+=("$o")
+  done
+  local lld=()
+  case "$platform" in
+    linux-*) lld=(-Wl,-soname,liblz4.so.1) ;;
+    macos-*) lld=(-Wl,-install_name,@rpath/liblz4.1.dylib) ;;
+  esac
+  "$zig" cc "${ldflags[@]}" "${lld[@]}" -o "$work/$lz4_name" "${lobjs[@]}" >>"$log" 2>&1 \
+    || { cat "$log" >&2; die "$platform: linking liblz4 failed"; }
+
+  rm -rf "$dest.part"; mkdir -p "$dest.part"
+  cp "$work/$zstd_name" "$work/$lz4_name" "$dest.part/"
+  {
+    echo "platform=$platform"
+    echo "toolchain=zig $zig_version ($target)"
+    echo "zstd.version=$zstd_version"
+    echo "zstd.source.sha256=$zstd_sha"
+    echo "lz4.version=$lz4_version"
+    echo "lz4.source.sha256=$lz4_sha"
+  } > "$dest.part/natives.properties"
+  rm -rf "$dest"; mv "$dest.part" "$dest"
+  rm -rf "$work"
 }
 
-stamp_of() { sha256sum "$here/sources.lock" "$here/build-natives.sh" | sha256sum | cut -d' ' -f1; }
-stamp="$(stamp_of) $platform $cc"
-if [ -f "$out/libzstd.so" ] && [ -f "$out/liblz4.so" ] && [ "$(cat "$out/.stamp" 2>/dev/null)" = "$stamp" ]; then
-  echo "build-natives: $platform libraries are up to date" >&2; exit 0
+# ---------------------------------------------------------------------------------------------------------------
+platforms=("$@")
+[ ${#platforms[@]} -gt 0 ] || read -r -a platforms <<< "$PLATFORMS"
+for p in "${platforms[@]}"; do [ -n "${TARGET[$p]:-}" ] || die "unknown platform '$p' (supported: $PLATFORMS)"; done
+
+mkdir -p "$src_cache" "$out_root"
+while read -r name version path sha; do
+  case "$name" in
+    zstd) zstd_version=$version; zstd_sha=$sha; zstd_archive=$(fetch "$name" "$version" "$path" "$sha") ;;
+    lz4)  lz4_version=$version; lz4_sha=$sha; lz4_archive=$(fetch "$name" "$version" "$path" "$sha") ;;
+  esac
+done < "$here/sources.lock"
+install_zig
+
+# the public headers, for C programs that link against the built libraries (./bench's C reference, the toolchain
+# comparison): native/target/include
+inc="$here/target/include"
+if [ ! -f "$inc/.$zstd_sha-$lz4_sha" ]; then
+  rm -rf "$inc"; mkdir -p "$inc"
+  tar -xf "$zstd_archive" -C "$inc" --strip-components=2 --wildcards '*/lib/zstd.h' '*/lib/zstd_errors.h' '*/lib/zdict.h'
+  tar -xf "$lz4_archive" -C "$inc" --strip-components=2 --wildcards '*/lib/lz4.h' '*/lib/lz4hc.h' '*/lib/lz4frame.h'
+  touch "$inc/.$zstd_sha-$lz4_sha"
 fi
 
-jobs=$(nproc 2>/dev/null || echo 2)
-props="$out/natives.properties"
-: > "$props"
-echo "platform=$platform" >> "$props"
-while read -r name version path sha; do
-  case "$name" in ''|\#*) continue ;; esac
-  archive=$(fetch "$name" "$version" "$path" "$sha")
-  src="$work/$name"
-  rm -rf "$src"; mkdir -p "$src"
-  tar -xf "$archive" -C "$src" --strip-components=1
-  case "$name" in
-    zstd)
-      # multithreaded (ZSTD_MULTITHREAD), -O3 -fPIC
-      # flags go through the environment so the upstream Makefile can still add its own (-shared, ...)
-      CC="$cc" CFLAGS="-O3 -fPIC" CPPFLAGS="-DZSTD_MULTITHREAD" LDFLAGS="-pthread" \
-        run make -C "$src/lib" -j"$jobs" libzstd
-      so=$(ls "$src"/lib/libzstd.so.*.*.* | head -1)
-      cp "$so" "$out/libzstd.so" ;;
-    lz4)
-      # LZ4_PUBLISH_STATIC_FUNCTIONS exports the *_extState_fastReset entry points
-      CC="$cc" CFLAGS="-O3 -fPIC" CPPFLAGS="-DLZ4_PUBLISH_STATIC_FUNCTIONS" run make -C "$src/lib" -j"$jobs" liblz4
-      so=$(ls "$src"/lib/liblz4.so.*.*.* | head -1)
-      cp "$so" "$out/liblz4.so" ;;
-  esac
-  echo "$name.version=$version" >> "$props"
-  echo "$name.source.sha256=$sha" >> "$props"
-done < "$here/sources.lock"
-echo "$stamp" > "$out/.stamp"
-echo "build-natives: built $platform libraries into $out" >&2
+# every input of a platform's build: the build function with its flags, the target map, both lock files (sources and
+# toolchain by SHA-256)
+inputs_key=$( { declare -f build_target; declare -p TARGET; cat "$here/sources.lock" "$here/toolchain.lock"; } \
+  | sha256sum | cut -c1-16)
+start=$SECONDS
+pids=() names=()
+wait_one() {
+  local pid=${pids[0]} name=${names[0]}
+  pids=("${pids[@]:1}"); names=("${names[@]:1}")
+  wait "$pid" || die "$name: build failed"
+}
+for p in "${platforms[@]}"; do
+  cached="$cache_root/natives/$inputs_key/$p"
+  if [ "${ZSTDJAVA_NATIVE_CACHE:-on}" != off ] && [ -f "$cached/natives.properties" ]; then
+    continue
+  fi
+  [ ${#pids[@]} -lt "$jobs" ] || wait_one
+  echo "build-natives: building $p (${TARGET[$p]})" >&2
+  if [ "${ZSTDJAVA_NATIVE_CACHE:-on}" = off ]; then cached="$out_root/$p"; fi
+  build_target "$p" "$cached" &
+  pids+=($!); names+=("$p")
+done
+while [ ${#pids[@]} -gt 0 ]; do wait_one; done
+for p in "${platforms[@]}"; do
+  if [ "${ZSTDJAVA_NATIVE_CACHE:-on}" != off ]; then
+    rm -rf "$out_root/$p"; mkdir -p "$out_root/$p"
+    cp "$cache_root/natives/$inputs_key/$p"/* "$out_root/$p/"
+  fi
+done
+# the licence texts that travel with the binaries: zstd (BSD, or GPLv2 at the user's choice) and the lz4 library (BSD)
+mkdir -p "$out_root/licenses"
+tar -xOf "$zstd_archive" --no-wildcards-match-slash --wildcards '*/LICENSE' > "$out_root/licenses/zstd-LICENSE"
+tar -xOf "$zstd_archive" --no-wildcards-match-slash --wildcards '*/COPYING' > "$out_root/licenses/zstd-COPYING"
+tar -xOf "$lz4_archive" --wildcards '*/lib/LICENSE' > "$out_root/licenses/lz4-LICENSE"
+for f in "$out_root"/licenses/*; do [ -s "$f" ] || die "licence text $(basename "$f") not found in the source archive"; done
+echo "build-natives: ${platforms[*]} ready in $out_root ($((SECONDS - start)) s)" >&2

@@ -11,14 +11,19 @@ import java.util.Objects;
  * @param version  the version the library reports about itself, for example {@code "1.5.7"}
  * @param source   how the library was found
  * @param location the file that was loaded, or the system library name handed to the dynamic linker
+ * @param platform the platform zstd-java detected, as the natives jars name it: {@code <os>-<arch>[-musl]}, for
+ *                 example {@code linux-aarch64-musl} (the folder a bundled library was taken from)
  */
-public record NativeLibrary(String name, String version, Source source, String location) {
+public record NativeLibrary(String name, String version, Source source, String location, String platform) {
 
     /** How a native library was found; the loader tries them in this order. */
     public enum Source {
         /** The file named by the library's system property ({@code zstdjava.zstd.path}, {@code zstdjava.lz4.path}). */
         SYSTEM_PROPERTY,
-        /** The copy bundled in a {@code zstd-java-natives-<platform>} jar on the class or module path. */
+        /**
+         * The copy bundled in a {@code zstd-java-natives-<platform>} (or {@code zstd-java-natives-all}) jar on the
+         * class or module path.
+         */
         BUNDLED,
         /** The operating system's shared library ({@code libzstd.so.1}, {@code liblz4.so.1}, ...). */
         SYSTEM
@@ -29,10 +34,12 @@ public record NativeLibrary(String name, String version, Source source, String l
         Objects.requireNonNull(version, "version");
         Objects.requireNonNull(source, "source");
         Objects.requireNonNull(location, "location");
+        Objects.requireNonNull(platform, "platform");
     }
 
     @Override
     public String toString() {
-        return name + " " + version + " (" + source.name().toLowerCase(java.util.Locale.ROOT) + ": " + location + ")";
+        return name + " " + version + " for " + platform + " (" + source.name().toLowerCase(java.util.Locale.ROOT) + ": "
+                + location + ")";
     }
 }

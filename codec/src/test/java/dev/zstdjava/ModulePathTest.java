@@ -21,7 +21,8 @@ class ModulePathTest {
     void runsAsANamedModuleWithoutNativeAccessWarnings(@TempDir Path dir) throws Exception {
         Path codecClasses = Path.of("target/classes").toAbsolutePath();
         assertTrue(Files.exists(codecClasses.resolve("module-info.class")), "compiled module descriptor");
-        URL natives = getClass().getClassLoader().getResource("META-INF/zstd-java/native/linux-x86_64/libzstd.so");
+        URL natives = getClass().getClassLoader().getResource("META-INF/zstd-java/native/"
+                + dev.zstdjava.internal.NativePlatform.current().folder() + "/libzstd.so");
         assertNotNull(natives);
         String nativesRoot = natives.getPath().substring(0, natives.getPath().indexOf("META-INF"));
         if (nativesRoot.startsWith("file:")) { // inside a jar: file:/...jar!/

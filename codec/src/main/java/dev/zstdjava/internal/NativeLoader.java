@@ -18,12 +18,11 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * Finds and opens one native library. When the system property names a file, that file alone is loaded: if it does
  * not load, loading fails with the reason (a user who names a file means it). Otherwise, in order: the copy bundled
- * for this platform in a natives jar, then the system library. A library older than the spec's minimum version is refused. When
+ * for this platform ({@link NativePlatform}: os, arch and C library) in a natives jar, then the system library. A library older than the spec's minimum version is refused. When
  * every source fails, one {@link UnsatisfiedLinkError} lists each attempt and why it failed.
  */
 public final class NativeLoader {
@@ -74,6 +73,22 @@ public final class NativeLoader {
      */
     public static Loaded load(Spec spec, String explicitPath, ClassLoader resources, String tmpDir,
                               List<String> systemNames) {
+        return load(spec, explicitPath, resources, tmpDir, systemNames, NativePlatform.current());
+    }
+
+    /**
+     * Loads {@code spec} from explicitly given sources for the given platform (tests use this to exercise each
+     * source and platform in turn).
+     *
+     * @param explicitPath the explicit path, or null
+     * @param resources    where to find the bundled copy, or null to skip it
+     * @param tmpDir       where to extract the bundled copy
+     * @param systemNames  system library names to try
+     * @param platform     whose bundled folder to use
+     */
+    public static Loaded load(Spec spec, String explicitPath, ClassLoader resources, String tmpDir,
+                              List<String> systemNames, NativePlatform platform) {
+        String folder = platform.folder();
         List<String> attempts = new ArrayList<>();
         if (explicitPath == null || explicitPath.isBlank()) {
             attempts.add("system property " + spec.property() + ": not set");
@@ -84,7 +99,7 @@ public final class NativeLoader {
                     throw new IOException("no such file");
                 }
                 return open(spec, SymbolLookup.libraryLookup(p, Arena.global()), NativeLibrary.Source.SYSTEM_PROPERTY,
-                        p.toString());
+                        p.toString(), folder);
             } catch (Throwable e) {
                 // a file named explicitly is meant: no silent fallback to another copy
                 throw new UnsatisfiedLinkError("zstd-java could not load lib" + spec.name() + " from system property "
@@ -93,18 +108,19 @@ public final class NativeLoader {
             }
         }
 
-        String os = os();
-        String platform = os + "-" + arch();
-        String resource = "META-INF/zstd-java/native/" + platform + "/" + spec.resourceFile(os);
+        String os = platform.os();
+        String resource = "META-INF/zstd-java/native/" + folder + "/" + spec.resourceFile(os);
         URL url = resources == null ? null : resources.getResource(resource);
         if (url == null) {
-            attempts.add("bundled " + resource + ": not on the class path (add zstd-java-natives-" + platform + ")");
+            attempts.add("bundled " + resource + ": not on the class path (" + (platform.isBuilt()
+                    ? "add dev.zstdjava:" + platform.artifact() + " or dev.zstdjava:zstd-java-natives-all"
+                    : "no natives jar is built for " + folder + "; use a system library") + ")");
         } else {
             Path file = null;
             try {
                 file = extract(url, spec.resourceFile(os), tmpDir);
                 return open(spec, SymbolLookup.libraryLookup(file, Arena.global()), NativeLibrary.Source.BUNDLED,
-                        file.toString());
+                        file.toString(), folder);
             } catch (Throwable e) {
                 String where = file == null ? tmpDir : file.toString();
                 attempts.add("bundled " + resource + " extracted into " + where + ": " + reason(e)
@@ -115,21 +131,23 @@ public final class NativeLoader {
 
         for (String n : systemNames) {
             try {
-                return open(spec, SymbolLookup.libraryLookup(n, Arena.global()), NativeLibrary.Source.SYSTEM, n);
+                return open(spec, SymbolLookup.libraryLookup(n, Arena.global()), NativeLibrary.Source.SYSTEM, n,
+                        folder);
             } catch (Throwable e) {
                 attempts.add("system library " + n + ": " + reason(e));
             }
         }
 
         StringBuilder msg = new StringBuilder("zstd-java could not load lib").append(spec.name())
-                .append(" for ").append(platform).append("; tried:");
+                .append(" for ").append(folder).append(" (").append(platform.how()).append("); tried:");
         for (int i = 0; i < attempts.size(); i++) {
             msg.append("\n  ").append(i + 1).append(". ").append(attempts.get(i));
         }
         throw new UnsatisfiedLinkError(msg.toString());
     }
 
-    private static Loaded open(Spec spec, SymbolLookup lookup, NativeLibrary.Source source, String location) {
+    private static Loaded open(Spec spec, SymbolLookup lookup, NativeLibrary.Source source, String location,
+                               String platform) {
         var fn = lookup.find(spec.versionFunction()).orElseThrow(
                 () -> new IllegalStateException("symbol " + spec.versionFunction() + " not found: not lib" + spec.name()));
         MethodHandle h = Linker.nativeLinker().downcallHandle(fn, FunctionDescriptor.of(ValueLayout.JAVA_INT));
@@ -145,7 +163,7 @@ public final class NativeLoader {
             throw new IllegalStateException("version " + version + " is older than the minimum "
                     + (m / 10000) + "." + (m / 100 % 100) + "." + (m % 100));
         }
-        return new Loaded(lookup, new NativeLibrary(spec.name(), version, source, location));
+        return new Loaded(lookup, new NativeLibrary(spec.name(), version, source, location, platform));
     }
 
     private static synchronized Path extract(URL url, String fileName, String tmpDir) throws IOException {
@@ -200,25 +218,5 @@ public final class NativeLoader {
     private static String reason(Throwable e) {
         String m = e.getMessage();
         return m == null ? e.getClass().getSimpleName() : m;
-    }
-
-    static String os() {
-        String n = System.getProperty("os.name", "").toLowerCase(Locale.ROOT);
-        if (n.contains("win")) {
-            return "windows";
-        }
-        if (n.contains("mac") || n.contains("darwin")) {
-            return "macos";
-        }
-        return n.contains("linux") ? "linux" : n.replace(' ', '_');
-    }
-
-    static String arch() {
-        String a = System.getProperty("os.arch", "").toLowerCase(Locale.ROOT);
-        return switch (a) {
-            case "amd64", "x86_64", "x64" -> "x86_64";
-            case "aarch64", "arm64" -> "aarch64";
-            default -> a;
-        };
     }
 }

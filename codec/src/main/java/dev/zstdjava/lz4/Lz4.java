@@ -25,7 +25,10 @@ public final class Lz4 {
 
     private Lz4() {}
 
-    /** @return which liblz4 this library runs on, its version and where it was loaded from */
+    /**
+     * @return which liblz4 this library runs on, its version, the platform it was picked for
+     *         ({@code linux-aarch64-musl}, ...) and where it was loaded from
+     */
     public static NativeLibrary library() {
         return Lz4Native.LIBRARY;
     }

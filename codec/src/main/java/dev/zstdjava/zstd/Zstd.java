@@ -32,7 +32,10 @@ public final class Zstd {
 
     private Zstd() {}
 
-    /** @return which libzstd this library runs on, its version and where it was loaded from */
+    /**
+     * @return which libzstd this library runs on, its version, the platform it was picked for
+     *         ({@code linux-aarch64-musl}, ...) and where it was loaded from
+     */
     public static NativeLibrary library() {
         return ZstdNative.LIBRARY;
     }

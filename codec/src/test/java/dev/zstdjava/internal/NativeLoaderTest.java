@@ -31,12 +31,15 @@ class NativeLoaderTest {
         assertEquals(NativeLibrary.Source.BUNDLED, lib.source());
         assertEquals("1.5.7", lib.version());
         assertTrue(lib.location().endsWith("libzstd.so"), lib.location());
+        assertEquals(NativePlatform.current().folder(), lib.platform());
+        assertTrue(lib.toString().contains(" for " + lib.platform() + " (bundled: "), lib.toString());
     }
 
     @Test
     void explicitPathComesFirst(@TempDir Path dir) throws IOException {
         Path copy = dir.resolve("my-libzstd.so");
-        try (InputStream in = CL.getResourceAsStream("META-INF/zstd-java/native/linux-x86_64/libzstd.so")) {
+        String folder = NativePlatform.current().folder();
+        try (InputStream in = CL.getResourceAsStream("META-INF/zstd-java/native/" + folder + "/libzstd.so")) {
             assertNotNull(in, "natives jar on the test class path");
             Files.copy(in, copy);
         }
@@ -77,19 +80,21 @@ class NativeLoaderTest {
     @Test
     void whenEverythingFailsOneErrorListsEveryAttempt(@TempDir Path dir) throws IOException {
         Path notADir = Files.writeString(dir.resolve("file"), "x");
+        NativePlatform here = NativePlatform.current();
         UnsatisfiedLinkError e = assertThrows(UnsatisfiedLinkError.class, () -> NativeLoader.load(ZSTD,
                 null, CL, notADir.resolve("sub").toString(), List.of("libzstd-does-not-exist.so.9")));
         String m = e.getMessage();
-        assertTrue(m.startsWith("zstd-java could not load libzstd for linux-x86_64; tried:"), m);
+        assertTrue(m.startsWith("zstd-java could not load libzstd for " + here.folder() + " (" + here.how()
+                + "); tried:"), m);
         assertTrue(m.contains("1. system property zstdjava.zstd.path: not set"), m);
-        assertTrue(m.contains("2. bundled META-INF/zstd-java/native/linux-x86_64/libzstd.so"), m);
+        assertTrue(m.contains("2. bundled META-INF/zstd-java/native/" + here.folder() + "/libzstd.so"), m);
         assertTrue(m.contains("set -Dzstdjava.tmpdir"), m);
         assertTrue(m.contains("3. system library libzstd-does-not-exist.so.9"), m);
 
         UnsatisfiedLinkError noJar = assertThrows(UnsatisfiedLinkError.class, () -> NativeLoader.load(ZSTD, null,
                 null, dir.toString(), List.of()));
-        assertTrue(noJar.getMessage().contains("not on the class path (add zstd-java-natives-linux-x86_64)"),
-                noJar.getMessage());
+        assertTrue(noJar.getMessage().contains("not on the class path (add dev.zstdjava:zstd-java-natives-"
+                + here.folder() + " or dev.zstdjava:zstd-java-natives-all)"), noJar.getMessage());
     }
 
     @Test
@@ -105,6 +110,31 @@ class NativeLoaderTest {
         UnsatisfiedLinkError bad = assertThrows(UnsatisfiedLinkError.class, () -> NativeLoader.load(ZSTD,
                 notALibrary.toString(), CL, dir.toString(), List.of("libzstd.so.1")));
         assertTrue(bad.getMessage().contains("zstdjava.zstd.path=" + notALibrary), bad.getMessage());
+    }
+
+    @Test
+    void aPlatformWithoutBundledFilesNamesItselfAndTheArtifactThatServesIt(@TempDir Path dir) {
+        NativePlatform alpineArm = new NativePlatform("linux", "aarch64", true, "test");
+        UnsatisfiedLinkError e = assertThrows(UnsatisfiedLinkError.class, () -> NativeLoader.load(ZSTD, null, CL,
+                dir.toString(), List.of(), alpineArm));
+        assertTrue(e.getMessage().startsWith("zstd-java could not load libzstd for linux-aarch64-musl (test)"),
+                e.getMessage());
+        assertTrue(e.getMessage().contains("bundled META-INF/zstd-java/native/linux-aarch64-musl/libzstd.so: not on "
+                + "the class path (add dev.zstdjava:zstd-java-natives-linux-aarch64-musl or "
+                + "dev.zstdjava:zstd-java-natives-all)"), e.getMessage());
+
+        NativePlatform power = new NativePlatform("linux", "ppc64le", false, "test");
+        UnsatisfiedLinkError p = assertThrows(UnsatisfiedLinkError.class, () -> NativeLoader.load(ZSTD, null, CL,
+                dir.toString(), List.of(), power));
+        assertTrue(p.getMessage().contains("no natives jar is built for linux-ppc64le; use a system library"),
+                p.getMessage());
+    }
+
+    @Test
+    void windowsAndMacosFoldersHoldTheirOwnFileNames() {
+        assertEquals("zstd.dll", ZSTD.resourceFile("windows"));
+        assertEquals("libzstd.dylib", ZSTD.resourceFile("macos"));
+        assertEquals("libzstd.so", ZSTD.resourceFile("linux"));
     }
 
     private static int callVersion(NativeLoader.Loaded l) {

@@ -21,7 +21,8 @@ class Lz4ModulePathTest {
     void lz4WorksFromTheNamedModule(@TempDir Path dir) throws Exception {
         Path codecClasses = Path.of("target/classes").toAbsolutePath();
         assertTrue(Files.exists(codecClasses.resolve("module-info.class")), "compiled module descriptor");
-        URL natives = getClass().getClassLoader().getResource("META-INF/zstd-java/native/linux-x86_64/liblz4.so");
+        URL natives = getClass().getClassLoader().getResource("META-INF/zstd-java/native/"
+                + dev.zstdjava.internal.NativePlatform.current().folder() + "/liblz4.so");
         assertNotNull(natives, "bundled liblz4 on the test class path");
         String nativesRoot = natives.getPath().substring(0, natives.getPath().indexOf("META-INF"));
         if (nativesRoot.startsWith("file:")) { // inside a jar: file:/...jar!/

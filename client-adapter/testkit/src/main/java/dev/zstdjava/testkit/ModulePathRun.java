@@ -33,8 +33,9 @@ public record ModulePathRun(int exit, String out, String err) {
         for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
             if (alsoOnModulePath.test(entry)) {
                 path.add(entry);
-            } else if (entry.contains("zstd-java-natives") || entry.endsWith("native/target/classes")) {
-                nativesRoot = entry;
+            } else if (entry.contains("zstd-java-natives") || entry.matches(".*native/[a-z0-9_-]+/target/classes")) {
+                // every natives jar on the class path: the loader picks this platform's file
+                nativesRoot = nativesRoot == null ? entry : nativesRoot + File.pathSeparator + entry;
             }
         }
         if (nativesRoot == null) {
