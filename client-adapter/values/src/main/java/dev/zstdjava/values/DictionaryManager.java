@@ -100,6 +100,8 @@ public final class DictionaryManager implements AutoCloseable {
     private final String owner = UUID.randomUUID().toString();
 
     private volatile Snapshot snapshot = Snapshot.EMPTY;
+    /** Told the ID of every dictionary loaded from now on (see {@link #onLoaded}). */
+    private final List<java.util.function.LongConsumer> loadedListeners = new java.util.concurrent.CopyOnWriteArrayList<>();
     private final Map<Long, String> rejected = new ConcurrentHashMap<>();
     private final Set<Long> pendingFetches = ConcurrentHashMap.newKeySet();
     private final ScheduledExecutorService io;
@@ -468,6 +470,38 @@ public final class DictionaryManager implements AutoCloseable {
             current.compressionDictionary(level); // digest once, here, not on a writing thread
         }
         snapshot = new Snapshot(list.toArray(new Entry[0]), current);
+        if (list.size() > s.entries.length) { // a new ID, not a replacement
+            for (java.util.function.LongConsumer l : loadedListeners) {
+                try {
+                    l.accept(e.id);
+                } catch (RuntimeException ex) {
+                    LOG.log(System.Logger.Level.WARNING, "a dictionary listener failed", ex);
+                }
+            }
+        }
+    }
+
+    /**
+     * Calls {@code listener} with the ID of every dictionary loaded so far, then of each one loaded later (on the
+     * thread that loads it; keep it short, it must not call back into this manager's loading). Used by metrics
+     * binders that give each dictionary its own series.
+     */
+    public synchronized void onLoaded(java.util.function.LongConsumer listener) {
+        Objects.requireNonNull(listener, "listener");
+        for (Entry e : snapshot.entries) {
+            listener.accept(e.id);
+        }
+        loadedListeners.add(listener);
+    }
+
+    /** @return the counters of loaded dictionary {@code id}, or null when it is not loaded */
+    public DictionaryStats dictionaryStats(long id) {
+        for (DictionaryStats st : dictionaryStats()) {
+            if (st.id() == id) {
+                return st;
+            }
+        }
+        return null;
     }
 
     // ------------------------------------------------------------------------------------------------ training

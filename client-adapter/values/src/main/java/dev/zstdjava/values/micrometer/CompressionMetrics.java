@@ -58,8 +58,10 @@ import java.util.function.ToLongFunction;
  * {@code zstdjava.values.dictionary.trainings} (counter, tag {@code result}: {@code adopted}, {@code rejected},
  * {@code failed}), {@code zstdjava.values.dictionaries} (gauge: dictionaries loaded) and
  * {@code zstdjava.values.dictionary.current.saved.ratio} (gauge: the fraction the current dictionary saved on the
- * values offered while it was current, 0 without one). Figures of each dictionary:
- * {@link dev.zstdjava.values.DictionaryManager#dictionaryStats()}.
+ * values offered while it was current, 0 without one). Each loaded dictionary gets its own series, tagged
+ * {@code dictionary} (its ID), registered when it is loaded: {@code zstdjava.values.dictionary.values.written}
+ * (values compressed with it), {@code zstdjava.values.dictionary.saved} (bytes it saved, base unit bytes) and
+ * {@code zstdjava.values.dictionary.values.read} (values decompressed with it).
  *
  * <p>Names follow Micrometer's conventions (lower case, dot-separated; the registry renders them in its own style,
  * for example {@code zstdjava_values_compression_input_bytes_total} in Prometheus). Bind one compressor once per
@@ -144,6 +146,26 @@ public final class CompressionMetrics implements MeterBinder {
         Gauge.builder(PREFIX + "dictionary.current.saved.ratio", dictionaries, CompressionMetrics::currentSaved)
                 .description("fraction the current dictionary saved on the values offered while it was current")
                 .tags(tags).register(registry);
+        dictionaries.onLoaded(id -> {
+            perDictionary(registry, dictionaries, id, "dictionary.values.written", null,
+                    "values compressed with this dictionary", DictionaryStats::valuesWritten);
+            perDictionary(registry, dictionaries, id, "dictionary.saved", BaseUnits.BYTES,
+                    "bytes this dictionary saved on the values compressed with it", DictionaryStats::bytesSaved);
+            perDictionary(registry, dictionaries, id, "dictionary.values.read", null,
+                    "values decompressed with this dictionary", DictionaryStats::valuesRead);
+        });
+    }
+
+    private void perDictionary(MeterRegistry registry, DictionaryManager dictionaries, long id, String name,
+            String unit, String description, ToLongFunction<DictionaryStats> read) {
+        FunctionCounter.builder(PREFIX + name, dictionaries, d -> {
+                    DictionaryStats st = d.dictionaryStats(id);
+                    return st == null ? 0 : read.applyAsLong(st);
+                })
+                .description(description)
+                .baseUnit(unit)
+                .tags(tags.and("dictionary", Long.toString(id)))
+                .register(registry);
     }
 
     private static double currentSaved(DictionaryManager dictionaries) {

@@ -162,6 +162,25 @@ class CompressionMetricsTest {
             double expected = dicts.dictionaryStats().get(0).savedFraction();
             assertEquals(expected, saved, 1e-12);
             assertTrue(saved > 0.3, "a trained dictionary saves on small records: " + saved);
+            // the dictionary's own series, tagged with its ID
+            var st = dicts.dictionaryStats().get(0);
+            String id = Long.toString(st.id());
+            assertTrue(st.valuesWritten() > 900, "values written with the dictionary: " + st.valuesWritten());
+            assertEquals(st.valuesWritten(), registry.get("zstdjava.values.dictionary.values.written")
+                    .tag("dictionary", id).functionCounter().count());
+            assertEquals(st.bytesSaved(), registry.get("zstdjava.values.dictionary.saved").tag("dictionary", id)
+                    .functionCounter().count());
+            assertEquals("bytes", registry.get("zstdjava.values.dictionary.saved").functionCounter().getId()
+                    .getBaseUnit());
+            for (int i = 0; i < 10; i++) {
+                byte[] stored = vc.compress(records.get(1000 + i));
+                assertArrayEquals(records.get(1000 + i), vc.decompress(stored), "in memory " + i);
+                jedis.set(k("read:" + i), stored);
+                assertArrayEquals(records.get(1000 + i), vc.decompress(jedis.get(k("read:" + i))));
+            }
+            assertEquals(dicts.dictionaryStats().get(0).valuesRead(), registry.get("zstdjava.values.dictionary.values.read")
+                    .tag("dictionary", id).functionCounter().count());
+            assertTrue(dicts.dictionaryStats().get(0).valuesRead() >= 10);
             assertEquals(3, registry.find("zstdjava.values.dictionary.trainings").functionCounters().size());
             for (String result : List.of("adopted", "rejected", "failed")) {
                 assertEquals(0, registry.get("zstdjava.values.dictionary.trainings").tag("result", result)
