@@ -6,25 +6,28 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.SplittableRandom;
 
-/** Test inputs: the shared third-party corpus, and deterministic generated data of any size. */
+/**
+ * Test inputs: the repository's test data ({@code testdata/}: a Canterbury text, zstd golden vectors, synthetic JSON;
+ * provenance in its README), and deterministic generated data of any size. Nothing outside the repository.
+ */
 public final class TestData {
     private TestData() {}
 
     /** Kinds of generated data. */
     public enum Kind { INCOMPRESSIBLE, TEXT, REPETITIVE }
 
-    /** @return the shared corpus folder; fails loudly when it is missing */
+    /** @return the repository's {@code testdata/} folder (surefire sets {@code zstdjava.testdata}) */
     public static Path corpus() {
-        String p = System.getProperty("zstdjava.corpus");
-        Path dir = p != null ? Path.of(p) : Path.of("../../shared/corpus");
+        String p = System.getProperty("zstdjava.testdata");
+        Path dir = p != null ? Path.of(p) : Path.of("../testdata");
         if (!Files.isDirectory(dir)) {
-            throw new IllegalStateException("test corpus not found at " + dir.toAbsolutePath()
-                    + " (expected ../shared/corpus beside the repository; set -Dzstdjava.corpus)");
+            throw new IllegalStateException("test data folder not found at " + dir.toAbsolutePath()
+                    + " (it is testdata/ in the repository; set -Dzstdjava.testdata)");
         }
         return dir;
     }
 
-    /** @return the bytes of a corpus file, e.g. {@code "canterbury/alice29.txt"} */
+    /** @return the bytes of a test data file, e.g. {@code "canterbury/alice29.txt"} */
     public static byte[] corpusFile(String relative) {
         try {
             return Files.readAllBytes(corpus().resolve(relative));
@@ -55,6 +58,26 @@ public final class TestData {
                     pos += n;
                 }
             }
+        }
+        return out;
+    }
+
+    /**
+     * @return {@code size} bytes of fixed-width little-endian records (a counter, a slowly moving value, flags, a few
+     *     random words): compresses about like object code or a table of numbers
+     */
+    public static byte[] binary(int size, long seed) {
+        byte[] out = new byte[size];
+        SplittableRandom r = new SplittableRandom(seed);
+        java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(out).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        int value = 1000;
+        for (int i = 0; b.remaining() >= 16; i++) {
+            value += r.nextInt(17) - 8;
+            b.putInt(i).putInt(value).putShort((short) (r.nextInt(4) << 8)).putShort((short) r.nextInt(3))
+                    .putInt(r.nextInt(8) == 0 ? r.nextInt() : 0);
+        }
+        while (b.hasRemaining()) {
+            b.put((byte) r.nextInt());
         }
         return out;
     }

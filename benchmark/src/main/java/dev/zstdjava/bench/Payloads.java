@@ -52,7 +52,7 @@ public final class Payloads {
         if (size != null) {
             return text(size);
         }
-        String rel = FILES.get(name);
+        String rel = file(name);
         if (rel == null) {
             throw new IllegalArgumentException("unknown payload '" + name + "'; known: " + names());
         }
@@ -68,10 +68,34 @@ public final class Payloads {
     /** @return a short description: generated text or the corpus file */
     public static String describe(String name) {
         Integer size = TEXT.get(name);
-        return size != null ? "generated text, " + size + " B" : FILES.get(name);
+        return size != null ? "generated text, " + size + " B" : file(name);
     }
 
-    /** @return the corpus folder (see the class comment) */
+    /**
+     * Stand-ins from the repository's {@code testdata/} for corpus files it does not carry, used when the shared
+     * corpus is missing.
+     */
+    static final Map<String, String> FALLBACK = Map.of(
+            "json-small", "json/products.ndjson",
+            "json-large", "json/statuses.ndjson",
+            "binary", "golden/zstd/golden-compression/PR-3517-block-splitter-corruption-test");
+
+    private static volatile boolean fallbackNoted;
+
+    /** @return the corpus-relative path of file payload {@code name}, a stand-in when the corpus is the fallback */
+    public static String file(String name) {
+        String rel = FILES.get(name);
+        Path dir = corpusDir();
+        if (rel != null && !Files.exists(dir.resolve(rel)) && FALLBACK.containsKey(name)) {
+            return FALLBACK.get(name);
+        }
+        return rel;
+    }
+
+    /**
+     * @return the corpus folder (see the class comment); when no shared corpus is found, the repository's
+     *     {@code testdata/} (a note says so once)
+     */
     public static Path corpusDir() {
         String p = System.getProperty("zstdjava.corpus");
         if (p == null || p.isBlank()) {
@@ -80,12 +104,14 @@ public final class Payloads {
         if (p != null && !p.isBlank()) {
             return Path.of(p);
         }
+        Path repo = null;
         try {
             // benchmark/target/benchmarks.jar (or benchmark/target/classes) -> repository root
             Path code = Path.of(Payloads.class.getProtectionDomain().getCodeSource().getLocation().toURI());
             Path root = code.getParent() == null ? null : code.getParent().getParent();
             if (root != null && root.getParent() != null) {
-                Path c = root.getParent().resolve("../shared/corpus").normalize();
+                repo = root.getParent();
+                Path c = repo.resolve("../shared/corpus").normalize();
                 if (Files.isDirectory(c)) {
                     return c;
                 }
@@ -93,7 +119,17 @@ public final class Payloads {
         } catch (URISyntaxException | RuntimeException ignored) {
             // fall through to the working directory
         }
-        return Path.of("../shared/corpus").toAbsolutePath().normalize();
+        Path cwd = Path.of("../shared/corpus").toAbsolutePath().normalize();
+        if (Files.isDirectory(cwd)) {
+            return cwd;
+        }
+        Path testdata = (repo != null ? repo : Path.of("").toAbsolutePath()).resolve("testdata");
+        if (!fallbackNoted) {
+            fallbackNoted = true;
+            System.err.println("payloads: no shared corpus (../shared/corpus, -Dzstdjava.corpus or ZSTDJAVA_CORPUS); "
+                    + "using the repository's " + testdata + " with stand-ins for the files it lacks " + FALLBACK);
+        }
+        return testdata;
     }
 
     /**

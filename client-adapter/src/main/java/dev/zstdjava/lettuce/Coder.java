@@ -64,6 +64,7 @@ final class Coder implements AutoCloseable {
      * @param payload the bytes after the header
      * @return the original value
      * @throws DecompressionLimitException if it would be larger than the configured maximum
+     * @throws MissingDictionaryException  if it is a zstd frame that declares a dictionary
      * @throws RuntimeException            if the payload does not decode
      */
     byte[] decompressPayload(CompressionBackend backend, MemorySegment payload) {
@@ -74,6 +75,10 @@ final class Coder implements AutoCloseable {
     }
 
     private byte[] decompressZstd(MemorySegment payload) {
+        long dictionaryId = ZstdFrame.dictionaryId(payload);
+        if (dictionaryId != 0) {
+            throw new MissingDictionaryException(dictionaryId);
+        }
         long max = config.maxDecompressedSize();
         long size = ZstdFrame.decompressedSize(payload);
         if (size == ZstdFrame.UNKNOWN_SIZE) {

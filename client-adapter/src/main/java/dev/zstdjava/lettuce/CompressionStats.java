@@ -13,11 +13,14 @@ package dev.zstdjava.lettuce;
  * @param skipped               values stored as they are: compression disabled, shorter than the minimum size,
  *                              already compressed with this backend, not smaller when compressed, or compression
  *                              failed
- * @param decompressionFailures values that carry the header but have an unknown backend id or a payload that does
- *                              not decode; they were returned as stored
+ * @param decompressionFailures values that carry the header but have an unknown backend id or a malformed payload
+ *                              (corrupt, truncated); they were returned as stored
  * @param sizeLimitErrors       values refused because they would decompress to more than the configured maximum
+ * @param compressionFailures   values stored as they are because the backend failed (not counting values that do
+ *                              not get smaller); each is also in {@code skipped}, and each kind of failure is logged
+ *                              once
  */
 public record CompressionStats(long valuesCompressed, long valuesDecompressed, long originalBytes,
         long compressedBytes, long decompressedBytes, long skipped, long decompressionFailures,
-        long sizeLimitErrors) {
+        long sizeLimitErrors, long compressionFailures) {
 }

@@ -1,6 +1,8 @@
 package dev.zstdjava.lettuce;
 
 import dev.zstdjava.DecompressionLimitException;
+import dev.zstdjava.lz4.Lz4Exception;
+import dev.zstdjava.zstd.ZstdException;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -8,6 +10,8 @@ import java.nio.ByteBuffer;
 import java.nio.ReadOnlyBufferException;
 import java.util.Arrays;
 import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -22,17 +26,32 @@ import java.util.concurrent.atomic.LongAdder;
  * <h2>Writing</h2>
  * A value is stored compressed only when compression is {@linkplain CompressionConfig#enabled() enabled}, it is at
  * least {@linkplain CompressionConfig#minCompressionSize() minCompressionSize} bytes, it does not already carry the
- * header of the configured backend, and the result (header included) is strictly smaller than the value. Otherwise,
- * and whenever compression fails for any reason, the value is stored as it is. Compression never throws.
+ * header of the configured backend, and the result (header included) is strictly smaller than the value. Otherwise
+ * the value is stored as it is. Compression never throws (Lettuce closes the connection when encoding throws): when
+ * the backend fails, the value is stored as it is, which is always correct data, the failure is counted in
+ * {@link CompressionStats#compressionFailures()} and each kind of failure is logged once (logger
+ * {@code dev.zstdjava.lettuce.ValueCompressor}, level WARNING), so a broken setup is visible.
  *
  * <h2>Reading</h2>
  * A value that does not start with the magic bytes, or is shorter than the header, is returned as it is. The
- * version byte is not checked. The backend id picks the decoder, whatever backend is configured. A value with an
- * unknown backend id, or whose payload does not decode, is returned as it is and counted in
- * {@link CompressionStats#decompressionFailures()}: binary data can start with the magic bytes by chance. A value
- * that would decompress to more than {@linkplain CompressionConfig#maxDecompressedSize() maxDecompressedSize}
- * bytes raises {@link DecompressionLimitException}, before any output is allocated when the size is declared
- * (always for lz4; for zstd frames that declare their content size) and as soon as the limit is passed otherwise.
+ * version byte is not checked. The backend id picks the decoder, whatever backend is configured. Only a value the
+ * codec rejects as malformed is returned as it is and counted in {@link CompressionStats#decompressionFailures()}:
+ * an unknown backend id, a corrupt or truncated payload (binary data can start with the magic bytes by chance).
+ * Everything else fails the read with its exception, because returning the stored bytes would hand the caller
+ * compressed data as if it were the value:
+ * <ul>
+ *   <li>a value that would decompress to more than
+ *       {@linkplain CompressionConfig#maxDecompressedSize() maxDecompressedSize} bytes raises
+ *       {@link DecompressionLimitException}, before any output is allocated when the size is declared (always for
+ *       lz4; for zstd frames that declare their content size) and as soon as the limit is passed otherwise;</li>
+ *   <li>a zstd frame that declares a dictionary ID raises {@link MissingDictionaryException};</li>
+ *   <li>a library that cannot be loaded ({@link LinkageError}), a misused context ({@link IllegalStateException}),
+ *       a zstd error that is not about the payload (memory, parameters) and anything unexpected propagate.</li>
+ * </ul>
+ *
+ * <h2>Creation</h2>
+ * {@link #create} checks that the configured backend works (its library loads and a small value makes the round
+ * trip) and throws {@link IllegalStateException} naming every library location tried if not.
  *
  * <h2>Commands that cannot work on compressed values</h2>
  * The server sees only the stored bytes, so commands that read or change a string value's bytes on the server give
@@ -63,15 +82,69 @@ public final class ValueCompressor {
     private final LongAdder skipped = new LongAdder();
     private final LongAdder decompressionFailures = new LongAdder();
     private final LongAdder sizeLimitErrors = new LongAdder();
+    private final LongAdder compressionFailures = new LongAdder();
+    private static final System.Logger LOG = System.getLogger(ValueCompressor.class.getName());
+    /** Kinds of compression failure already logged (by exception class), so each is logged once per compressor. */
+    private final Set<Class<?>> loggedFailures = ConcurrentHashMap.newKeySet();
 
     private ValueCompressor(CompressionConfig config) {
         this.config = Objects.requireNonNull(config, "config");
         this.pool = new CoderPool(config);
     }
 
-    /** @return a compressor with {@code config}; create one per configuration and share it */
+    /**
+     * Makes a compressor with {@code config} after checking that its backend works: the native library loads and a
+     * small value compresses and decompresses. Create one per configuration and share it.
+     *
+     * @throws IllegalStateException if the backend does not work; the message names the reason and, when the
+     *                               library does not load, every location tried
+     */
     public static ValueCompressor create(CompressionConfig config) {
-        return new ValueCompressor(config);
+        ValueCompressor vc = new ValueCompressor(config);
+        vc.probe();
+        return vc;
+    }
+
+    /** One round trip through a pooled coder with the configured backend. */
+    private void probe() {
+        CompressionBackend backend = config.backend();
+        byte[] unit = "zstd-java backend check ".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        byte[] sample = new byte[256];
+        for (int i = 0; i < sample.length; i++) {
+            sample[i] = unit[i % unit.length];
+        }
+        Coder c = pool.acquire();
+        try {
+            MemorySegment stored = MemorySegment.ofArray(new byte[sample.length + 64]);
+            long n = encode(c, backend, MemorySegment.ofArray(sample), stored, stored.byteSize());
+            if (n < 0) {
+                throw new IllegalStateException("a " + sample.length + "-byte repetitive value did not compress");
+            }
+            byte[] back = c.decompressPayload(backend, stored.asSlice(ValueFormat.HEADER_SIZE, n - ValueFormat.HEADER_SIZE));
+            if (!Arrays.equals(sample, back)) {
+                throw new IllegalStateException("a round trip returned different bytes");
+            }
+        } catch (RuntimeException | LinkageError e) {
+            throw new IllegalStateException("zstd-java: the " + backend.name().toLowerCase(java.util.Locale.ROOT)
+                    + " backend does not work here: " + describe(e), e);
+        } finally {
+            pool.release(c);
+        }
+    }
+
+    /** @return the messages along a cause chain (a failed class initialisation hides the loader's in its cause) */
+    private static String describe(Throwable e) {
+        StringBuilder b = new StringBuilder();
+        java.util.Set<Throwable> seen = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        for (Throwable t = e; t != null && seen.add(t); t = t.getCause()) {
+            String m = t.getMessage();
+            if (m != null && !m.isBlank() && b.indexOf(m) < 0) {
+                b.append(b.length() == 0 ? "" : "; caused by: ").append(m);
+            } else if (b.length() == 0) {
+                b.append(t.getClass().getName());
+            }
+        }
+        return b.toString();
     }
 
     /** @return the configuration this compressor applies */
@@ -83,7 +156,7 @@ public final class ValueCompressor {
     public CompressionStats stats() {
         return new CompressionStats(valuesCompressed.sum(), valuesDecompressed.sum(), originalBytes.sum(),
                 compressedBytes.sum(), decompressedBytes.sum(), skipped.sum(), decompressionFailures.sum(),
-                sizeLimitErrors.sum());
+                sizeLimitErrors.sum(), compressionFailures.sum());
     }
 
     // ---------------------------------------------------------------------------------------------- compression
@@ -188,31 +261,53 @@ public final class ValueCompressor {
             skipped.increment();
             return -1;
         }
-        int prefix = ValueFormat.prefixSize(backend);
-        long room = n - 1 - prefix; // the stored form must be strictly smaller than the value
-        if (room < 1) {
-            skipped.increment();
-            return -1;
-        }
-        long payload;
+        long stored;
         try {
-            payload = c.compressPayload(value, dst.asSlice(prefix, room));
+            stored = encode(c, backend, value, dst, n - 1); // the stored form must be strictly smaller than the value
         } catch (RuntimeException | LinkageError | OutOfMemoryError e) {
-            payload = -1; // the backend failed: store as is
+            compressionFailed(e); // store as is: always correct data
+            stored = -1;
         }
-        if (payload < 0) { // also when it does not fit in fewer bytes than the value (incompressible)
+        if (stored < 0) { // also when it does not fit in fewer bytes than the value (incompressible)
             skipped.increment();
             return -1;
         }
-        ValueFormat.writeHeader(dst, backend);
-        if (backend == CompressionBackend.LZ4) {
-            dst.set(ValueFormat.LE_INT, ValueFormat.HEADER_SIZE, (int) n);
-        }
-        long stored = prefix + payload;
         valuesCompressed.increment();
         originalBytes.add(n);
         compressedBytes.add(stored);
         return stored;
+    }
+
+    /**
+     * Writes the stored form of {@code value} (header, then the backend's payload) to the start of {@code dst}, in at
+     * most {@code max} bytes.
+     *
+     * @return the stored size, or -1 when it does not fit in {@code max} bytes; throws when the backend fails
+     */
+    private static long encode(Coder c, CompressionBackend backend, MemorySegment value, MemorySegment dst, long max) {
+        int prefix = ValueFormat.prefixSize(backend);
+        long room = Math.min(max, dst.byteSize()) - prefix;
+        if (room < 1) {
+            return -1;
+        }
+        long payload = c.compressPayload(value, dst.asSlice(prefix, room));
+        if (payload < 0) {
+            return -1;
+        }
+        ValueFormat.writeHeader(dst, backend);
+        if (backend == CompressionBackend.LZ4) {
+            dst.set(ValueFormat.LE_INT, ValueFormat.HEADER_SIZE, (int) value.byteSize());
+        }
+        return prefix + payload;
+    }
+
+    /** Counts a failed compression and logs the first failure of each kind. */
+    private void compressionFailed(Throwable e) {
+        compressionFailures.increment();
+        if (loggedFailures.add(e.getClass())) {
+            LOG.log(System.Logger.Level.WARNING, "compression with " + config.backend() + " failed; values are stored "
+                    + "uncompressed while this lasts (logged once per kind of failure)", e);
+        }
     }
 
     // -------------------------------------------------------------------------------------------- decompression
@@ -252,6 +347,20 @@ public final class ValueCompressor {
         return out != null ? out : stored.toArray(ValueLayout.JAVA_BYTE);
     }
 
+    /**
+     * @return whether zstd rejected the payload itself (corrupt, truncated, unsupported frame), as opposed to the
+     *     environment (memory, parameters) or a missing dictionary
+     */
+    static boolean malformed(ZstdException e) {
+        return switch (e.errorCode()) {
+            case 0, // found in Java before calling zstd: empty, truncated, sizes that disagree
+                 10, 12, 14, 16, // prefix unknown, version unsupported, frame parameter unsupported, window too large
+                 ZstdException.CORRUPTION_DETECTED, ZstdException.CHECKSUM_WRONG, 24, // literals header wrong
+                 ZstdException.DST_SIZE_TOO_SMALL, ZstdException.SRC_SIZE_WRONG, 80, 82 -> true; // no progress
+            default -> false;
+        };
+    }
+
     /** @return the decompressed value, or null when {@code stored} is to be returned as it is */
     byte[] decompressOrNull(MemorySegment stored) {
         if (!ValueFormat.hasHeader(stored)) {
@@ -271,7 +380,13 @@ public final class ValueCompressor {
         } catch (DecompressionLimitException e) {
             sizeLimitErrors.increment();
             throw e;
-        } catch (RuntimeException | LinkageError e) {
+        } catch (ZstdException e) {
+            if (!malformed(e)) {
+                throw e;
+            }
+            decompressionFailures.increment();
+            return null;
+        } catch (Lz4Exception e) { // lz4 fails only on the payload: the safe decoder reports malformed input
             decompressionFailures.increment();
             return null;
         } finally {

@@ -4,6 +4,7 @@ import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.codec.ByteArrayCodec;
+import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -35,6 +36,7 @@ import static org.junit.jupiter.api.Assertions.*;
  * driven through {@code src/test/python/glide_interop.py}): GLIDE writes and this codec reads, this codec writes
  * and GLIDE reads, both backends, sizes around the threshold up to 1 MiB, and plain values.
  */
+@DisabledIfSystemProperty(named = "zstdjava.skipServerTests", matches = "true", disabledReason = "left out with -Dzstdjava.skipServerTests=true")
 class GlideInteropTest {
     static final Path SCRIPT = Path.of("src/test/python/glide_interop.py").toAbsolutePath();
     static final int[] SIZES = {0, 1, 5, 6, 62, 63, 64, 65, 66, 100, 128, 1000, 4096, 65_536, 1 << 20};

@@ -9,6 +9,7 @@ import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.codec.ByteArrayCodec;
+import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -24,6 +25,7 @@ import static org.junit.jupiter.api.Assertions.*;
  * Interop with the Java GLIDE client ({@code io.valkey:valkey-glide} from Maven Central, linux-x86_64 natives) in
  * the same JVM: GLIDE writes and this codec reads, and the reverse.
  */
+@DisabledIfSystemProperty(named = "zstdjava.skipServerTests", matches = "true", disabledReason = "left out with -Dzstdjava.skipServerTests=true")
 class JavaGlideInteropTest {
     static RedisServer server;
     static RedisClient client;

@@ -13,6 +13,7 @@ import io.lettuce.core.api.async.RedisAsyncCommands;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.lettuce.core.codec.StringCodec;
+import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -36,6 +37,7 @@ import static dev.zstdjava.lettuce.ValueCompressorTest.text;
 import static org.junit.jupiter.api.Assertions.*;
 
 /** The codec against a real server: every value-carrying command family, sizes, APIs, stored bytes. */
+@DisabledIfSystemProperty(named = "zstdjava.skipServerTests", matches = "true", disabledReason = "left out with -Dzstdjava.skipServerTests=true")
 class LettuceStandaloneTest {
     static RedisServer server;
     static RedisClient client;
@@ -136,6 +138,31 @@ class LettuceStandaloneTest {
             }
             assertArrayEquals(b, raw.sync().get(k("bin" + n)), "random bytes do not compress: stored as is");
         }
+    }
+
+    @Test
+    void aValueThatNeedsAMissingDictionaryFailsThatCommandOnly() throws Exception {
+        long[] id = new long[1];
+        byte[] stored = ErrorPolicyTest.dictionaryValue(id);
+        raw.sync().set(k("dict"), stored);
+        raw.sync().set(k("plain"), k("plain value"));
+        // sync: the command fails with the codec's exception (possibly wrapped by Lettuce), never with the raw bytes
+        Exception e = assertThrows(Exception.class, () -> bytes.sync().get(k("dict")));
+        Throwable t = e;
+        while (t != null && !(t instanceof MissingDictionaryException)) {
+            t = t.getCause();
+        }
+        assertNotNull(t, "MissingDictionaryException in the cause chain of " + e);
+        assertEquals(id[0], ((MissingDictionaryException) t).dictionaryId());
+        // the connection stays usable: the next commands on it work, also in one pipeline with a failing one
+        assertArrayEquals(k("plain value"), bytes.sync().get(k("plain")));
+        var failing = bytes.async().get(k("dict"));
+        var after = bytes.async().get(k("plain"));
+        assertArrayEquals(k("plain value"), after.get(10, TimeUnit.SECONDS));
+        assertThrows(java.util.concurrent.ExecutionException.class, () -> failing.get(10, TimeUnit.SECONDS));
+        String v = json(3000);
+        assertEquals("OK", strings.sync().set("after", v));
+        assertEquals(v, strings.sync().get("after"));
     }
 
     @Test

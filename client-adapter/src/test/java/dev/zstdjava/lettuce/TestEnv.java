@@ -7,12 +7,12 @@ import java.nio.file.Path;
 
 /**
  * Where the tests find their server binary and the Python with valkey-glide: installed by
- * {@code tools/redis-test-env.sh} into {@code $ZSTDJAVA_TEST_ENV} (default {@code ~/.cache/zstd-java/redis-test-env}).
+ * {@code tools/test-env.sh} (which {@code ./mvnw verify} runs first) into {@code $ZSTDJAVA_TEST_ENV} (default {@code ~/.cache/zstd-java/redis-test-env}).
  * System property {@code zstdjava.redisServer} overrides the server. Missing pieces fail the test with a message
  * saying how to install them.
  */
 final class TestEnv {
-    private static final String HINT = "; run tools/redis-test-env.sh (it is part of .ci/run) to install it";
+    private static final String HINT = "; ./mvnw verify installs it (tools/test-env.sh), or leave these tests out with -Dzstdjava.skipServerTests=true";
 
     private TestEnv() {}
 

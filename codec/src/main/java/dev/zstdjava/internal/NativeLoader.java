@@ -21,8 +21,9 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * Finds and opens one native library. Sources, in order: the path in a system property, the copy bundled for this
- * platform in a natives jar, the system library. A library older than the spec's minimum version is refused. When
+ * Finds and opens one native library. When the system property names a file, that file alone is loaded: if it does
+ * not load, loading fails with the reason (a user who names a file means it). Otherwise, in order: the copy bundled
+ * for this platform in a natives jar, then the system library. A library older than the spec's minimum version is refused. When
  * every source fails, one {@link UnsatisfiedLinkError} lists each attempt and why it failed.
  */
 public final class NativeLoader {
@@ -85,7 +86,10 @@ public final class NativeLoader {
                 return open(spec, SymbolLookup.libraryLookup(p, Arena.global()), NativeLibrary.Source.SYSTEM_PROPERTY,
                         p.toString());
             } catch (Throwable e) {
-                attempts.add("system property " + spec.property() + "=" + explicitPath + ": " + reason(e));
+                // a file named explicitly is meant: no silent fallback to another copy
+                throw new UnsatisfiedLinkError("zstd-java could not load lib" + spec.name() + " from system property "
+                        + spec.property() + "=" + explicitPath + ": " + reason(e)
+                        + " (an explicit path is used alone; unset the property to use the bundled or system library)");
             }
         }
 

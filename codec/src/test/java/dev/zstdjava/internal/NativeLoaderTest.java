@@ -78,11 +78,10 @@ class NativeLoaderTest {
     void whenEverythingFailsOneErrorListsEveryAttempt(@TempDir Path dir) throws IOException {
         Path notADir = Files.writeString(dir.resolve("file"), "x");
         UnsatisfiedLinkError e = assertThrows(UnsatisfiedLinkError.class, () -> NativeLoader.load(ZSTD,
-                dir.resolve("missing.so").toString(), CL, notADir.resolve("sub").toString(),
-                List.of("libzstd-does-not-exist.so.9")));
+                null, CL, notADir.resolve("sub").toString(), List.of("libzstd-does-not-exist.so.9")));
         String m = e.getMessage();
         assertTrue(m.startsWith("zstd-java could not load libzstd for linux-x86_64; tried:"), m);
-        assertTrue(m.contains("1. system property zstdjava.zstd.path=" + dir.resolve("missing.so")), m);
+        assertTrue(m.contains("1. system property zstdjava.zstd.path: not set"), m);
         assertTrue(m.contains("2. bundled META-INF/zstd-java/native/linux-x86_64/libzstd.so"), m);
         assertTrue(m.contains("set -Dzstdjava.tmpdir"), m);
         assertTrue(m.contains("3. system library libzstd-does-not-exist.so.9"), m);
@@ -91,7 +90,21 @@ class NativeLoaderTest {
                 null, dir.toString(), List.of()));
         assertTrue(noJar.getMessage().contains("not on the class path (add zstd-java-natives-linux-x86_64)"),
                 noJar.getMessage());
-        assertTrue(noJar.getMessage().contains("1. system property zstdjava.zstd.path: not set"), noJar.getMessage());
+    }
+
+    @Test
+    void anExplicitPathThatDoesNotLoadFailsWithoutFallingBack(@TempDir Path dir) throws IOException {
+        // the bundled copy and the system library would both load: the named file is still the only one tried
+        UnsatisfiedLinkError missing = assertThrows(UnsatisfiedLinkError.class, () -> NativeLoader.load(ZSTD,
+                dir.resolve("missing.so").toString(), CL, dir.toString(), List.of("libzstd.so.1")));
+        assertTrue(missing.getMessage().contains("system property zstdjava.zstd.path=" + dir.resolve("missing.so")
+                + ": no such file"), missing.getMessage());
+        assertTrue(missing.getMessage().contains("an explicit path is used alone"), missing.getMessage());
+
+        Path notALibrary = Files.writeString(dir.resolve("libzstd.so"), "not an ELF file");
+        UnsatisfiedLinkError bad = assertThrows(UnsatisfiedLinkError.class, () -> NativeLoader.load(ZSTD,
+                notALibrary.toString(), CL, dir.toString(), List.of("libzstd.so.1")));
+        assertTrue(bad.getMessage().contains("zstdjava.zstd.path=" + notALibrary), bad.getMessage());
     }
 
     private static int callVersion(NativeLoader.Loaded l) {

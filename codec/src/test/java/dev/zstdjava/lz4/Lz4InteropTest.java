@@ -6,6 +6,7 @@ import net.jpountz.lz4.LZ4Factory;
 import net.jpountz.lz4.LZ4FrameInputStream;
 import net.jpountz.lz4.LZ4FrameOutputStream;
 import net.jpountz.lz4.LZ4SafeDecompressor;
+import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -114,6 +115,7 @@ class Lz4InteropTest {
         }
     }
 
+    @DisabledIfSystemProperty(named = "zstdjava.skipCliTests", matches = "true", disabledReason = "left out with -Dzstdjava.skipCliTests=true")
     @Test
     void framesBothWaysWithTheLz4Cli(@TempDir Path dir) throws Exception {
         for (Kind kind : Kind.values()) {

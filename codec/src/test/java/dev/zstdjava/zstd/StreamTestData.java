@@ -1,5 +1,8 @@
 package dev.zstdjava.zstd;
 
+import dev.zstdjava.JsonRecords;
+import dev.zstdjava.TestData;
+
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -12,27 +15,23 @@ import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-/** Test data and helpers for the stream and dictionary tests: real corpus text, the zstd CLI. */
+/** Test data and helpers for the stream and dictionary tests: real text, JSON and binary records, the zstd CLI. */
 final class StreamTestData {
     private StreamTestData() {}
 
-    static Path corpus() {
-        String p = System.getProperty("zstdjava.corpus");
-        if (p == null) {
-            throw new IllegalStateException("system property zstdjava.corpus is not set (surefire sets it)");
-        }
-        return Path.of(p);
-    }
-
     private static byte[] base;
 
-    /** About 2 MiB of real text and binaries from the Calgary corpus. */
+    /**
+     * About 1.5 MiB of mixed material: a real English text (Canterbury's alice29.txt), a golden zstd input, synthetic
+     * JSON records and binary records.
+     */
     static synchronized byte[] base() throws IOException {
         if (base == null) {
             ByteArrayOutputStream b = new ByteArrayOutputStream();
-            for (String f : new String[] {"book1", "book2", "news", "obj2", "paper1", "pic", "progc", "trans"}) {
-                b.write(Files.readAllBytes(corpus().resolve("calgary").resolve(f)));
-            }
+            b.write(TestData.corpusFile("canterbury/alice29.txt"));
+            b.write(JsonRecords.document(600_000, 21));
+            b.write(TestData.binary(400_000, 22));
+            b.write(TestData.corpusFile("golden/zstd/golden-compression/large-literal-and-match-lengths"));
             base = b.toByteArray();
         }
         return base;

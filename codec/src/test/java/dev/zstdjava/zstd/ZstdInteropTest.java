@@ -3,7 +3,9 @@ package dev.zstdjava.zstd;
 import com.github.luben.zstd.ZstdCompressCtx;
 import com.github.luben.zstd.ZstdOutputStream;
 import dev.zstdjava.TestData;
+import dev.zstdjava.JsonRecords;
 import dev.zstdjava.TestData.Kind;
+import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -34,8 +36,8 @@ class ZstdInteropTest {
                 out.add(TestData.generate(k, size, size + k.ordinal()));
             }
         }
-        out.add(TestData.corpusFile("json/twitter.json"));
-        out.add(TestData.corpusFile("calgary/obj2"));
+        out.add(JsonRecords.document(600_000, 11));
+        out.add(TestData.binary(250_000, 12));
         return out;
     }
 
@@ -74,6 +76,7 @@ class ZstdInteropTest {
         }
     }
 
+    @DisabledIfSystemProperty(named = "zstdjava.skipCliTests", matches = "true", disabledReason = "left out with -Dzstdjava.skipCliTests=true")
     @Test
     void zstdCliBothDirections(@TempDir Path dir) throws Exception {
         int i = 0;

@@ -1,6 +1,7 @@
 package dev.zstdjava.zstd;
 
 import dev.zstdjava.DecompressionLimitException;
+import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -502,6 +503,7 @@ class ZstdStreamTest {
         assertArrayEquals(data, decompress(theirs.toByteArray(), 12345));
     }
 
+    @DisabledIfSystemProperty(named = "zstdjava.skipCliTests", matches = "true", disabledReason = "left out with -Dzstdjava.skipCliTests=true")
     @Test
     void zstdCliReadsOursAndWeReadTheCli(@TempDir Path dir) throws Exception {
         byte[] data = data(1_500_000, 33);

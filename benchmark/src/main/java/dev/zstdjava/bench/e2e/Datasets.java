@@ -104,6 +104,12 @@ final class Datasets {
     static Dataset json(Path corpus) throws IOException {
         Path dir = corpus.resolve("json");
         Map<String, List<byte[]>> sources = new LinkedHashMap<>();
+        if (!Files.exists(dir.resolve("twitter.json")) && Files.exists(dir.resolve("statuses.ndjson"))) {
+            // the repository's test data (no shared corpus): its synthetic status records, one per line
+            sources.put("synthetic statuses.ndjson records", Files.readAllLines(dir.resolve("statuses.ndjson")).stream()
+                    .filter(l -> !l.isBlank()).map(l -> l.getBytes(java.nio.charset.StandardCharsets.UTF_8)).toList());
+            return select(dir, sources);
+        }
         sources.put("twitter_timeline.json tweets", elements(JsonSpans.parse(read(dir, "twitter_timeline.json"))));
         List<byte[]> users = new ArrayList<>();
         for (JsonSpans.Node s : JsonSpans.parse(read(dir, "twitter.json")).get("statuses").elements()) {
@@ -119,7 +125,11 @@ final class Datasets {
         }
         sources.put("update-center.json plugins", plugins);
         sources.put("amazon_cellphones.ndjson pages of records", amazonPages(read(dir, "amazon_cellphones.ndjson")));
+        return select(dir, sources);
+    }
 
+    /** The values of 1..3 KiB among {@code sources}, with a description naming how many came from each. */
+    private static Dataset select(Path dir, Map<String, List<byte[]>> sources) throws IOException {
         List<byte[]> values = new ArrayList<>();
         StringBuilder desc = new StringBuilder("single API objects of " + JSON_MIN + ".." + JSON_MAX
                 + " bytes (minified) from the corpus: ");

