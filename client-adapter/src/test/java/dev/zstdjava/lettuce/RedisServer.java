@@ -21,14 +21,16 @@ import java.util.concurrent.TimeUnit;
 final class RedisServer implements AutoCloseable {
     static final String HOST = "127.0.0.1";
 
-    private final Process process;
+    private Process process;
     private final int port;
     private final Path dir;
+    private final List<String> cmd;
 
-    private RedisServer(Process process, int port, Path dir) {
+    private RedisServer(Process process, int port, Path dir, List<String> cmd) {
         this.process = process;
         this.port = port;
         this.dir = dir;
+        this.cmd = cmd;
     }
 
     static RedisServer start() {
@@ -40,6 +42,18 @@ final class RedisServer implements AutoCloseable {
      * long a new master waits before its cluster state turns ok; short, but tolerant of a busy machine.
      */
     static RedisServer start(boolean cluster) {
+        return start(cluster, false);
+    }
+
+    /**
+     * Starts a server that keeps its data: append-only file fsynced before every reply ({@code appendfsync always}),
+     * so every acknowledged write survives {@link #kill()} and {@link #restart()}; {@code DEBUG} is enabled.
+     */
+    static RedisServer startPersistent() {
+        return start(false, true);
+    }
+
+    private static RedisServer start(boolean cluster, boolean persistent) {
         Path binary = TestEnv.serverBinary();
         IOException last = null;
         for (int attempt = 0; attempt < 5; attempt++) {
@@ -47,15 +61,17 @@ final class RedisServer implements AutoCloseable {
             try {
                 Path dir = Files.createTempDirectory("zstdjava-redis-" + port + "-");
                 List<String> cmd = new ArrayList<>(List.of(binary.toString(), "--port", Integer.toString(port),
-                        "--bind", HOST, "--save", "", "--appendonly", "no", "--dir", dir.toString(),
-                        "--daemonize", "no", "--protected-mode", "yes"));
+                        "--bind", HOST, "--save", "", "--appendonly", persistent ? "yes" : "no", "--dir",
+                        dir.toString(), "--daemonize", "no", "--protected-mode", "yes"));
+                if (persistent) {
+                    cmd.addAll(List.of("--appendfsync", "always", "--enable-debug-command", "yes"));
+                }
                 if (cluster) {
                     cmd.addAll(List.of("--cluster-enabled", "yes", "--cluster-config-file",
                             dir.resolve("nodes.conf").toString(), "--cluster-node-timeout", "3000"));
                 }
-                Process p = new ProcessBuilder(cmd).redirectErrorStream(true)
-                        .redirectOutput(dir.resolve("server.log").toFile()).start();
-                RedisServer server = new RedisServer(p, port, dir);
+                Process p = launch(cmd, dir);
+                RedisServer server = new RedisServer(p, port, dir, cmd);
                 if (server.awaitPing()) {
                     return server;
                 }
@@ -67,6 +83,25 @@ final class RedisServer implements AutoCloseable {
             }
         }
         throw new IllegalStateException("could not start " + binary, last);
+    }
+
+    private static Process launch(List<String> cmd, Path dir) throws IOException {
+        return new ProcessBuilder(cmd).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("server.log").toFile())).start();
+    }
+
+    /** Kills the server at once (SIGKILL): no shutdown, no final save. */
+    void kill() throws InterruptedException {
+        process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+    }
+
+    /** Starts the server again on the same port and folder (so it loads what it persisted) and waits for PING. */
+    void restart() throws IOException {
+        process = launch(cmd, dir);
+        if (!awaitPing()) {
+            throw new IOException("the restarted server on port " + port + " did not answer PING; its log:\n"
+                    + Files.readString(dir.resolve("server.log")));
+        }
     }
 
     int port() {
