@@ -33,7 +33,12 @@ public final class ZstdOneShotFuzz {
         byte[] src = new byte[data.length + 7];
         System.arraycopy(data, 0, src, 3, data.length);
         Outcome range = Outcome.ofRange(DST, 5, LIMIT, () -> D.decompress(src, 3, data.length, DST, 5, LIMIT));
-        Outcome.okIfOk("byte[] range form", array, range);
+        // The new-array forms decode frames without a content size with libzstd's streaming decoder, the caller-
+        // destination forms with its one-shot decoder, and the two disagree on some malformed frames: the streaming
+        // one takes a compressed block of size 0 as the end of the frame, the one-shot one reports corruption (the
+        // fuzzer's finding-empty-compressed-block). So they must agree on bytes when both decode, and the
+        // caller-destination forms must agree with each other exactly.
+        Outcome.sameWhenBothOk("byte[] range form", array, range);
         if (data.length > NATIVE_SRC.byteSize()) {
             return;
         }
@@ -41,10 +46,10 @@ public final class ZstdOneShotFuzz {
         MemorySegment.copy(data, 0, nsrc, ValueLayout.JAVA_BYTE, 0, data.length);
         Outcome segment = Outcome.of(() -> NATIVE_DST.asSlice(0, D.decompress(nsrc, NATIVE_DST))
                 .toArray(ValueLayout.JAVA_BYTE));
-        Outcome.okIfOk("native segment form", array, segment);
+        Outcome.okIfOk("native segment form", range, segment);
         Outcome heapSeg = Outcome.of(() -> Arrays.copyOf(DST,
                 (int) D.decompress(MemorySegment.ofArray(data), MemorySegment.ofArray(DST).asSlice(0, LIMIT))));
-        Outcome.okIfOk("heap segment form", array, heapSeg);
+        Outcome.okIfOk("heap segment form", range, heapSeg);
         Outcome direct = Outcome.of(() -> {
             ByteBuffer in = NATIVE_SRC.asSlice(0, data.length).asByteBuffer();
             ByteBuffer out = NATIVE_DST.asByteBuffer().position(1);
@@ -57,6 +62,6 @@ public final class ZstdOneShotFuzz {
             out.flip().position(1).get(b);
             return b;
         });
-        Outcome.okIfOk("direct ByteBuffer form", array, direct);
+        Outcome.okIfOk("direct ByteBuffer form", range, direct);
     }
 }
