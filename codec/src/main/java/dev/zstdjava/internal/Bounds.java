@@ -1,6 +1,8 @@
 package dev.zstdjava.internal;
 
 import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
+import java.nio.ReadOnlyBufferException;
 import java.util.Objects;
 
 /** Argument checks every codec makes before a native call. */
@@ -42,6 +44,31 @@ public final class Bounds {
     public static MemorySegment at(byte[] a, int off) {
         MemorySegment whole = MemorySegment.ofArray(a);
         return off == 0 ? whole : whole.asSlice(off);
+    }
+
+    /**
+     * The destination of a {@code ByteBuffer} form, as a segment over its remaining bytes.
+     *
+     * @throws ReadOnlyBufferException if {@code dst} is read-only
+     */
+    public static MemorySegment writable(ByteBuffer dst) {
+        if (dst.isReadOnly()) {
+            throw new ReadOnlyBufferException();
+        }
+        return MemorySegment.ofBuffer(dst);
+    }
+
+    /**
+     * Ends a successful {@code ByteBuffer} call: {@code src}'s position moves to its limit and {@code dst}'s past the
+     * {@code written} bytes (on failure the call throws before this, so neither moves).
+     *
+     * @return {@code written}
+     */
+    public static int advance(ByteBuffer src, ByteBuffer dst, long written) {
+        int n = (int) written;
+        src.position(src.limit());
+        dst.position(dst.position() + n);
+        return n;
     }
 
     /** The sizes part of an error message. */

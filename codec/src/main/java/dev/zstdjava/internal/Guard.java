@@ -66,6 +66,19 @@ public final class Guard {
         }
     }
 
+    /**
+     * Runs the setup of a freshly guarded object (parameters, references); if it throws, frees the native memory at
+     * once and rethrows, so a failed constructor leaves nothing for the {@link Cleaner}.
+     */
+    public void setUp(Runnable setup) {
+        try {
+            setup.run();
+        } catch (RuntimeException | Error e) {
+            close();
+            throw e;
+        }
+    }
+
     /** @return true once {@link #close} was called */
     public boolean isClosed() {
         int s = (int) STATE.getVolatile(this);

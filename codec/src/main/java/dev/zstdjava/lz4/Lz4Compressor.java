@@ -7,7 +7,6 @@ import dev.zstdjava.internal.Lz4Native;
 import dev.zstdjava.internal.Scratch;
 
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
 import java.nio.ReadOnlyBufferException;
 
@@ -89,12 +88,7 @@ public final class Lz4Compressor implements AutoCloseable {
         this.guard = new Guard(this, "Lz4Compressor", state);
         this.level = level;
         this.heapLimit = Lz4Native.heapLimit(level);
-        try {
-            state.forLevel(level);
-        } catch (RuntimeException | Error e) {
-            guard.close();
-            throw e;
-        }
+        guard.setUp(() -> state.forLevel(level));
     }
 
     /** @return a compressor using lz4's default compressor (level 0) */
@@ -223,19 +217,12 @@ public final class Lz4Compressor implements AutoCloseable {
         guard.enter();
         try {
             boolean stage = len > heapLimit;
-            MemorySegment out = state.scratch.get((long) bound + (stage ? len : 0));
-            MemorySegment in = MemorySegment.ofArray(src).asSlice(off, len);
-            if (stage) {
-                in = out.asSlice(bound, len);
-                MemorySegment.copy(src, off, in, ValueLayout.JAVA_BYTE, 0, len);
-            }
-            int r = run(in, out, len, bound, !stage);
+            MemorySegment in = state.scratch.input(src, off, len, bound, stage);
+            int r = run(in, state.scratch.current(), len, bound, !stage);
             if (r <= 0) {
                 throw tooSmall(len, bound);
             }
-            byte[] block = new byte[r];
-            MemorySegment.copy(out, ValueLayout.JAVA_BYTE, 0, block, 0, r);
-            return block;
+            return state.scratch.copyOut(r);
         } finally {
             state.scratch.trim();
             guard.exit();
@@ -250,13 +237,7 @@ public final class Lz4Compressor implements AutoCloseable {
      * @throws ReadOnlyBufferException if {@code dst} is read-only
      */
     public int compress(ByteBuffer src, ByteBuffer dst) {
-        if (dst.isReadOnly()) {
-            throw new ReadOnlyBufferException();
-        }
-        int n = (int) compress(MemorySegment.ofBuffer(src), MemorySegment.ofBuffer(dst));
-        src.position(src.limit());
-        dst.position(dst.position() + n);
-        return n;
+        return Bounds.advance(src, dst, compress(MemorySegment.ofBuffer(src), Bounds.writable(dst)));
     }
 
     /** The one compression call: in place when possible, staged through native memory for large heap arrays. */
@@ -268,20 +249,12 @@ public final class Lz4Compressor implements AutoCloseable {
         if (srcLen <= heapLimit) {
             return run(src, dst, srcLen, cap, true);
         }
-        long inSize = src.isNative() ? 0 : srcLen;
         int outCap = dst.isNative() ? cap : Math.min(cap, Lz4.maxCompressedLength(srcLen));
         try {
-            MemorySegment buf = state.scratch.get(inSize + (dst.isNative() ? 0 : outCap));
-            MemorySegment in = src;
-            if (inSize > 0) {
-                in = buf.asSlice(0, srcLen);
-                MemorySegment.copy(src, 0, in, 0, srcLen);
-            }
-            MemorySegment out = dst.isNative() ? dst : buf.asSlice(inSize, outCap);
+            MemorySegment in = state.scratch.stageInput(src, srcLen, dst, outCap);
+            MemorySegment out = state.scratch.stagedOutput(src, srcLen, dst, outCap);
             int r = run(in, out, srcLen, outCap, false);
-            if (r > 0 && !dst.isNative()) {
-                MemorySegment.copy(out, 0, dst, 0, r);
-            }
+            Scratch.unstage(out, dst, r);
             return r;
         } finally {
             state.scratch.trim();

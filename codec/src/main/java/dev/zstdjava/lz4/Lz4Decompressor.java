@@ -136,13 +136,7 @@ public final class Lz4Decompressor implements AutoCloseable {
      * @throws ReadOnlyBufferException if {@code dst} is read-only
      */
     public int decompress(ByteBuffer src, ByteBuffer dst) {
-        if (dst.isReadOnly()) {
-            throw new ReadOnlyBufferException();
-        }
-        int n = (int) decompress(MemorySegment.ofBuffer(src), MemorySegment.ofBuffer(dst));
-        src.position(src.limit());
-        dst.position(dst.position() + n);
-        return n;
+        return Bounds.advance(src, dst, decompress(MemorySegment.ofBuffer(src), Bounds.writable(dst)));
     }
 
     /**
@@ -197,20 +191,11 @@ public final class Lz4Decompressor implements AutoCloseable {
             if (dstCap <= Lz4Native.HEAP_CRITICAL_LIMIT) {
                 return decode(src, srcLen, dst, dstCap, partial, true);
             }
-            long inSize = src.isNative() ? 0 : srcLen;
-            long outCap = dst.isNative() ? 0 : dstCap;
             try {
-                MemorySegment buf = scratch.get(inSize + outCap);
-                MemorySegment in = src;
-                if (inSize > 0) {
-                    in = buf.asSlice(0, srcLen);
-                    MemorySegment.copy(src, 0, in, 0, srcLen);
-                }
-                MemorySegment out = dst.isNative() ? dst : buf.asSlice(inSize, dstCap);
+                MemorySegment in = scratch.stageInput(src, srcLen, dst, dstCap);
+                MemorySegment out = scratch.stagedOutput(src, srcLen, dst, dstCap);
                 int r = decode(in, srcLen, out, dstCap, partial, false);
-                if (r > 0 && !dst.isNative()) {
-                    MemorySegment.copy(out, 0, dst, 0, r);
-                }
+                Scratch.unstage(out, dst, r);
                 return r;
             } finally {
                 scratch.trim();

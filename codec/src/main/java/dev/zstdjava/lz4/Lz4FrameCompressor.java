@@ -7,7 +7,6 @@ import dev.zstdjava.internal.Lz4Native;
 import dev.zstdjava.internal.Scratch;
 
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
 import java.nio.ReadOnlyBufferException;
 import java.util.Objects;
@@ -177,12 +176,8 @@ public final class Lz4FrameCompressor implements AutoCloseable {
         guard.enter();
         try {
             boolean stage = len > heapLimit;
-            MemorySegment out = state.scratch.get(bound + (stage ? len : 0));
-            MemorySegment in = MemorySegment.ofArray(src).asSlice(off, len);
-            if (stage) {
-                in = out.asSlice(bound, len);
-                MemorySegment.copy(src, off, in, ValueLayout.JAVA_BYTE, 0, len);
-            }
+            MemorySegment in = state.scratch.input(src, off, len, bound, stage);
+            MemorySegment out = state.scratch.current();
             inFrame = false;
             Lz4Native.preferencesContentSize(state.prefs, options.contentSize() ? 1 : 0);
             long r = check(Lz4Native.compressFrame(state.cctx, out, bound, in, len, state.prefs, !stage),
@@ -190,9 +185,7 @@ public final class Lz4FrameCompressor implements AutoCloseable {
             if (r > Bounds.MAX_ARRAY) {
                 throw new Lz4Exception("lz4 frame compress", 0, "frame of " + r + " bytes is too large for a byte[]");
             }
-            byte[] frame = new byte[(int) r];
-            MemorySegment.copy(out, ValueLayout.JAVA_BYTE, 0, frame, 0, frame.length);
-            return frame;
+            return state.scratch.copyOut((int) r);
         } finally {
             state.scratch.trim();
             guard.exit();
@@ -207,13 +200,7 @@ public final class Lz4FrameCompressor implements AutoCloseable {
      * @throws ReadOnlyBufferException if {@code dst} is read-only
      */
     public int compress(ByteBuffer src, ByteBuffer dst) {
-        if (dst.isReadOnly()) {
-            throw new ReadOnlyBufferException();
-        }
-        int n = (int) compress(MemorySegment.ofBuffer(src), MemorySegment.ofBuffer(dst));
-        src.position(src.limit());
-        dst.position(dst.position() + n);
-        return n;
+        return Bounds.advance(src, dst, compress(MemorySegment.ofBuffer(src), Bounds.writable(dst)));
     }
 
     private long frame(MemorySegment src, long srcLen, MemorySegment dst, long dstCap) {
@@ -240,21 +227,13 @@ public final class Lz4FrameCompressor implements AutoCloseable {
         if (work <= heapLimit) {
             return invoke(op, src, srcLen, dst, dstCap, true);
         }
-        long inSize = src.isNative() ? 0 : srcLen;
         long need = op == FRAME ? maxCompressedLength(srcLen) : updateBound(op == UPDATE ? srcLen : 0);
         long outCap = dst.isNative() ? dstCap : Math.min(dstCap, need);
         try {
-            MemorySegment buf = state.scratch.get(inSize + (dst.isNative() ? 0 : outCap));
-            MemorySegment in = src;
-            if (inSize > 0) {
-                in = buf.asSlice(0, srcLen);
-                MemorySegment.copy(src, 0, in, 0, srcLen);
-            }
-            MemorySegment out = dst.isNative() ? dst : buf.asSlice(inSize, outCap);
+            MemorySegment in = state.scratch.stageInput(src, srcLen, dst, outCap);
+            MemorySegment out = state.scratch.stagedOutput(src, srcLen, dst, outCap);
             long r = invoke(op, in, srcLen, out, outCap, false);
-            if (r > 0 && !dst.isNative()) {
-                MemorySegment.copy(out, 0, dst, 0, r);
-            }
+            Scratch.unstage(out, dst, r);
             return r;
         } finally {
             state.scratch.trim();

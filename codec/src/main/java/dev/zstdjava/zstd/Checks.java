@@ -3,6 +3,7 @@ package dev.zstdjava.zstd;
 import dev.zstdjava.internal.ZstdNative;
 
 import java.lang.foreign.MemorySegment;
+import java.util.function.ToLongFunction;
 
 /** Error translation and context setup shared by the zstd classes. */
 final class Checks {
@@ -12,74 +13,41 @@ final class Checks {
     static void setParameter(MemorySegment cctx, int param, int value, String name) {
         long r = ZstdNative.cctxSetParameter(cctx, param, value);
         if (ZstdNative.isError(r)) {
-            int[] bounds = ZstdNative.cParamBounds(param);
-            throw new IllegalArgumentException("zstd parameter " + name + " = " + value + " rejected: "
-                    + ZstdNative.errorName(r) + (bounds == null ? "" : " (valid range " + bounds[0] + ".." + bounds[1] + ")"));
+            throw rejected("zstd parameter " + name, value, r, ZstdNative.cParamBounds(param));
+        }
+    }
+
+    /** A value zstd refused: names it, zstd's reason and the valid range (when the library knows it). */
+    static IllegalArgumentException rejected(String name, int value, long code, int[] bounds) {
+        return new IllegalArgumentException(name + " = " + value + " rejected: " + ZstdNative.errorName(code)
+                + (bounds == null ? "" : " (valid range " + bounds[0] + ".." + bounds[1] + ")"));
+    }
+
+    /** @return {@code bounds}, or {lower, upper} when the library cannot tell (it predates the bounds query) */
+    static int[] bounds(int[] bounds, int lower, int upper) {
+        return bounds != null ? bounds : new int[] {lower, upper};
+    }
+
+    /** Throws an {@link IllegalArgumentException} naming the valid range unless {@code value} lies in it. */
+    static void inRange(String name, int value, int[] bounds) {
+        if (value < bounds[0] || value > bounds[1]) {
+            throw new IllegalArgumentException(name + " = " + value + " is out of range (valid range " + bounds[0]
+                    + ".." + bounds[1] + ")");
         }
     }
 
     /**
-     * Applies a builder's compression parameters to a fresh context, and references its dictionary (returned so the
-     * caller can keep it alive and release it when freed; null when there is none).
+     * References a dictionary from a fresh context ({@code ZSTD_CCtx_refCDict} or {@code ZSTD_DCtx_refDDict}).
+     *
+     * @return {@code shared}, acquired for the context; the caller releases it when it frees the context
      */
-    static SharedDict applyParameters(MemorySegment cctx, int level, boolean checksum, boolean contentSize,
-                                      int windowLog, boolean longDistanceMatching, int workers, ZstdStrategy strategy,
-                                      ZstdCompressionDictionary dictionary) {
-        setParameter(cctx, ZstdNative.C_COMPRESSION_LEVEL, level, "level");
-        if (checksum) {
-            setParameter(cctx, ZstdNative.C_CHECKSUM_FLAG, 1, "checksum");
-        }
-        if (!contentSize) {
-            setParameter(cctx, ZstdNative.C_CONTENT_SIZE_FLAG, 0, "contentSize");
-        }
-        if (windowLog != 0) {
-            setParameter(cctx, ZstdNative.C_WINDOW_LOG, windowLog, "windowLog");
-        }
-        if (longDistanceMatching) {
-            setParameter(cctx, ZstdNative.C_ENABLE_LONG_DISTANCE_MATCHING, 1, "longDistanceMatching");
-        }
-        if (workers != 0) {
-            setParameter(cctx, ZstdNative.C_NB_WORKERS, workers, "workers");
-        }
-        if (strategy != null) {
-            setParameter(cctx, ZstdNative.C_STRATEGY, strategy.nativeValue(), "strategy");
-        }
-        if (dictionary == null) {
-            return null;
-        }
-        MemorySegment cdict = dictionary.shared().acquire();
-        long r = ZstdNative.cctxRefCDict(cctx, cdict);
+    static SharedDict reference(SharedDict shared, ToLongFunction<MemorySegment> refCall, Object dictionary) {
+        long r = refCall.applyAsLong(shared.acquire());
         if (ZstdNative.isError(r)) {
-            dictionary.shared().release();
+            shared.release();
             throw error(r, "zstd reference dictionary", dictionary.toString());
         }
-        return dictionary.shared();
-    }
-
-    /**
-     * Applies a decompression builder's window limit to a fresh context and references its dictionary (returned so
-     * the caller can keep it alive and release it when freed; null when there is none).
-     */
-    static SharedDict applyDecompressionParameters(MemorySegment dctx, int windowLogMax,
-                                                   ZstdDecompressionDictionary dictionary) {
-        if (windowLogMax != 0) {
-            long r = ZstdNative.dctxSetParameter(dctx, ZstdNative.D_WINDOW_LOG_MAX, windowLogMax);
-            if (ZstdNative.isError(r)) {
-                int[] bounds = ZstdNative.dParamBounds(ZstdNative.D_WINDOW_LOG_MAX);
-                throw new IllegalArgumentException("zstd windowLogMax = " + windowLogMax + " rejected: "
-                        + ZstdNative.errorName(r) + (bounds == null ? "" : " (valid range " + bounds[0] + ".." + bounds[1] + ")"));
-            }
-        }
-        if (dictionary == null) {
-            return null;
-        }
-        MemorySegment ddict = dictionary.shared().acquire();
-        long r = ZstdNative.dctxRefDDict(dctx, ddict);
-        if (ZstdNative.isError(r)) {
-            dictionary.shared().release();
-            throw error(r, "zstd reference dictionary", dictionary.toString());
-        }
-        return dictionary.shared();
+        return shared;
     }
 
     static ZstdException error(long code, String operation, String detail) {

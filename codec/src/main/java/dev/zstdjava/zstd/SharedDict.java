@@ -32,6 +32,13 @@ final class SharedDict {
         return ptr;
     }
 
+    /** Drops a context's reference, if it holds one ({@code dict} may be null). */
+    static void release(SharedDict dict) {
+        if (dict != null) {
+            dict.release();
+        }
+    }
+
     /** Drops a context's reference. */
     void release() {
         boolean free;

@@ -16,9 +16,15 @@ import dev.zstdjava.internal.ZstdNative;
  * array (see {@link ZstdCompressor#compress(byte[])} and {@link ZstdDecompressor#decompress(byte[])}).
  */
 public final class Zstd {
-    private static final int MIN_LEVEL = ZstdNative.minCLevel();
-    private static final int MAX_LEVEL = ZstdNative.maxCLevel();
-    private static final int DEFAULT_LEVEL = ZstdNative.defaultCLevel();
+    /**
+     * The fastest (negative) level, {@code ZSTD_minCLevel()}: -131072 in every libzstd this library loads (1.4.0 and
+     * later). A compile-time constant, so reading it does not load the native library.
+     */
+    public static final int MIN_LEVEL = -131072;
+    /** The strongest level, {@code ZSTD_maxCLevel()}: 22. A compile-time constant, as {@link #MIN_LEVEL}. */
+    public static final int MAX_LEVEL = 22;
+    /** zstd's default level, {@code ZSTD_CLEVEL_DEFAULT}: 3. A compile-time constant, as {@link #MIN_LEVEL}. */
+    public static final int DEFAULT_LEVEL = 3;
     private static final ContextCache<ZstdCompressor> COMPRESSORS =
             new ContextCache<>(ZstdCompressor::create, ZstdCompressor::close);
     private static final ContextCache<ZstdDecompressor> DECOMPRESSORS =
@@ -31,19 +37,26 @@ public final class Zstd {
         return ZstdNative.LIBRARY;
     }
 
-    /** @return the fastest (negative) level the library accepts, -131072 in zstd 1.5 */
+    /** @return {@link #MIN_LEVEL}, the fastest (negative) level */
     public static int minLevel() {
         return MIN_LEVEL;
     }
 
-    /** @return the strongest level, 22 */
+    /** @return {@link #MAX_LEVEL}, the strongest level */
     public static int maxLevel() {
         return MAX_LEVEL;
     }
 
-    /** @return zstd's default level, 3 */
+    /** @return {@link #DEFAULT_LEVEL}, zstd's default level */
     public static int defaultLevel() {
         return DEFAULT_LEVEL;
+    }
+
+    /** Throws an {@link IllegalArgumentException} naming the range unless {@code level} is a level zstd accepts. */
+    static void checkLevel(int level) {
+        if (level < MIN_LEVEL || level > MAX_LEVEL) {
+            throw new IllegalArgumentException("zstd level " + level + " is out of range " + MIN_LEVEL + ".." + MAX_LEVEL);
+        }
     }
 
     // zstd.h: ZSTD_COMPRESSBOUND. Worst-case frame size for srcSize input bytes (single-pass compression).
@@ -70,9 +83,7 @@ public final class Zstd {
      * @throws IllegalArgumentException if {@code level} is outside {@link #minLevel()}..{@link #maxLevel()}
      */
     public static byte[] compress(byte[] src, int level) {
-        if (level < MIN_LEVEL || level > MAX_LEVEL) {
-            throw new IllegalArgumentException("zstd level " + level + " is out of range " + MIN_LEVEL + ".." + MAX_LEVEL);
-        }
+        checkLevel(level);
         ZstdCompressor c = COMPRESSORS.acquire();
         try {
             c.level(level);

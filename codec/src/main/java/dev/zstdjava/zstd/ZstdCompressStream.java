@@ -58,23 +58,15 @@ public final class ZstdCompressStream implements AutoCloseable {
             LibC.free(pos);
             LibC.free(stageIn);
             LibC.free(stageOut);
-            if (dict != null) {
-                dict.release();
-            }
+            SharedDict.release(dict);
         }
     }
 
-    private ZstdCompressStream(Builder b) {
+    private ZstdCompressStream(ZstdCompressionParameters p) {
         this.state = new Native();
         this.guard = new Guard(this, "ZstdCompressStream", state);
-        this.workers = b.workers;
-        try {
-            state.dict = Checks.applyParameters(state.cctx, b.level, b.checksum, true, b.windowLog,
-                    b.longDistanceMatching, b.workers, b.strategy, b.dictionary);
-        } catch (RuntimeException e) {
-            guard.close();
-            throw e;
-        }
+        this.workers = p.workers();
+        guard.setUp(() -> state.dict = p.applyTo(state.cctx));
     }
 
     /** @return a stream at zstd's default level */
@@ -85,6 +77,11 @@ public final class ZstdCompressStream implements AutoCloseable {
     /** @return a stream at {@code level} */
     public static ZstdCompressStream create(int level) {
         return builder().level(level).build();
+    }
+
+    /** @return a stream with these parameters */
+    public static ZstdCompressStream create(ZstdCompressionParameters parameters) {
+        return new ZstdCompressStream(Objects.requireNonNull(parameters, "parameters"));
     }
 
     /** @return a builder for a stream with other parameters */
@@ -249,75 +246,15 @@ public final class ZstdCompressStream implements AutoCloseable {
     }
 
     /**
-     * Parameters of a {@link ZstdCompressStream} (and of a {@link ZstdOutputStream}). zstd checks the values when
-     * {@link #build()} applies them; a rejected value gives an {@link IllegalArgumentException} with the valid range.
+     * Parameters of a {@link ZstdCompressStream} (and of a {@link ZstdOutputStream}), set one at a time and checked
+     * as they are set; each option is described on {@link ZstdCompressionParameters}.
      */
-    public static final class Builder {
-        private int level = Zstd.defaultLevel();
-        private boolean checksum;
-        private int windowLog;
-        private boolean longDistanceMatching;
-        private int workers;
-        private ZstdStrategy strategy;
-        private ZstdCompressionDictionary dictionary;
-
+    public static final class Builder extends CompressionSetters<Builder> {
         private Builder() {}
-
-        /** Compression level, {@link Zstd#minLevel()}..{@link Zstd#maxLevel()}; default 3. */
-        public Builder level(int level) {
-            if (level < Zstd.minLevel() || level > Zstd.maxLevel()) {
-                throw new IllegalArgumentException("zstd level " + level + " is out of range "
-                        + Zstd.minLevel() + ".." + Zstd.maxLevel());
-            }
-            this.level = level;
-            return this;
-        }
-
-        /** Append a content checksum to each frame; default off. */
-        public Builder checksum(boolean checksum) {
-            this.checksum = checksum;
-            return this;
-        }
-
-        /** log2 of the match window (10..31 on 64-bit); 0 lets the level decide (default). */
-        public Builder windowLog(int windowLog) {
-            this.windowLog = windowLog;
-            return this;
-        }
-
-        /** Long-distance matching, for large inputs with far repetitions; default off. */
-        public Builder longDistanceMatching(boolean enabled) {
-            this.longDistanceMatching = enabled;
-            return this;
-        }
-
-        /** Worker threads inside zstd (0 = on the calling thread, the default); see the class note on heap memory. */
-        public Builder workers(int workers) {
-            if (workers < 0) {
-                throw new IllegalArgumentException("workers must be >= 0, got " + workers);
-            }
-            this.workers = workers;
-            return this;
-        }
-
-        /** Match-finding strategy; null (default) lets the level decide. */
-        public Builder strategy(ZstdStrategy strategy) {
-            this.strategy = strategy;
-            return this;
-        }
-
-        /**
-         * Compress with this digested dictionary (its level applies); the stream keeps it alive until closed.
-         * Null (default) for none.
-         */
-        public Builder dictionary(ZstdCompressionDictionary dictionary) {
-            this.dictionary = dictionary;
-            return this;
-        }
 
         /** @return a new stream with these parameters */
         public ZstdCompressStream build() {
-            return new ZstdCompressStream(this);
+            return new ZstdCompressStream(parameters);
         }
     }
 }

@@ -6,9 +6,9 @@ import dev.zstdjava.internal.Scratch;
 import dev.zstdjava.internal.ZstdNative;
 
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
 import java.nio.ReadOnlyBufferException;
+import java.util.Objects;
 
 /**
  * A zstd compressor: one native {@code ZSTD_CCtx} with fixed parameters, reused by every call. Each call writes one
@@ -45,24 +45,16 @@ public final class ZstdCompressor implements AutoCloseable {
         public void run() {
             ZstdNative.freeCCtx(cctx);
             scratch.free();
-            if (dict != null) {
-                dict.release();
-            }
+            SharedDict.release(dict);
         }
     }
 
-    private ZstdCompressor(Builder b) {
+    private ZstdCompressor(ZstdCompressionParameters p) {
         this.state = new Native();
         this.guard = new Guard(this, "ZstdCompressor", state);
-        try {
-            this.level = b.level;
-            this.heapLimit = heapLimit(b.level);
-            state.dict = Checks.applyParameters(state.cctx, b.level, b.checksum, b.contentSize, b.windowLog,
-                    b.longDistanceMatching, b.workers, b.strategy, b.dictionary);
-        } catch (RuntimeException e) {
-            guard.close();
-            throw e;
-        }
+        this.level = p.level();
+        this.heapLimit = heapLimit(p.level());
+        guard.setUp(() -> state.dict = p.applyTo(state.cctx));
     }
 
     /** @return a compressor at zstd's default level (3) */
@@ -73,6 +65,11 @@ public final class ZstdCompressor implements AutoCloseable {
     /** @return a compressor at {@code level} ({@link Zstd#minLevel()}..{@link Zstd#maxLevel()}; negative is faster) */
     public static ZstdCompressor create(int level) {
         return builder().level(level).build();
+    }
+
+    /** @return a compressor with these parameters */
+    public static ZstdCompressor create(ZstdCompressionParameters parameters) {
+        return new ZstdCompressor(Objects.requireNonNull(parameters, "parameters"));
     }
 
     /** @return a builder for a compressor with other parameters */
@@ -165,19 +162,11 @@ public final class ZstdCompressor implements AutoCloseable {
         if (srcLen <= heapLimit) {
             return ZstdNative.compress2(state.cctx, dst, dstCap, src, srcLen, true);
         }
-        long inSize = src.isNative() ? 0 : srcLen;
         long outCap = dst.isNative() ? dstCap : Math.min(dstCap, Zstd.compressBound(srcLen));
-        MemorySegment buf = state.scratch.get(inSize + (dst.isNative() ? 0 : outCap));
-        MemorySegment in = src;
-        if (inSize > 0) {
-            in = buf.asSlice(0, srcLen);
-            MemorySegment.copy(src, 0, in, 0, srcLen);
-        }
-        MemorySegment out = dst.isNative() ? dst : buf.asSlice(inSize, outCap);
+        MemorySegment in = state.scratch.stageInput(src, srcLen, dst, outCap);
+        MemorySegment out = state.scratch.stagedOutput(src, srcLen, dst, outCap);
         long r = ZstdNative.compress2(state.cctx, out, outCap, in, srcLen, false);
-        if (!ZstdNative.isError(r) && !dst.isNative()) {
-            MemorySegment.copy(out, 0, dst, 0, r);
-        }
+        Scratch.unstage(out, dst, r);
         state.scratch.trim();
         return r;
     }
@@ -226,23 +215,15 @@ public final class ZstdCompressor implements AutoCloseable {
         guard.enter();
         try {
             boolean stage = len > heapLimit;
-            MemorySegment buf = state.scratch.get(bound + (stage ? len : 0));
-            MemorySegment in = MemorySegment.ofArray(src).asSlice(off, len);
-            if (stage) {
-                in = buf.asSlice(bound, len);
-                MemorySegment.copy(src, off, in, ValueLayout.JAVA_BYTE, 0, len);
-            }
-            MemorySegment out = buf;
-            long r = ZstdNative.compress2(state.cctx, out, bound, in, len, !stage);
+            MemorySegment in = state.scratch.input(src, off, len, bound, stage);
+            long r = ZstdNative.compress2(state.cctx, state.scratch.current(), bound, in, len, !stage);
             if (ZstdNative.isError(r)) {
                 throw Checks.error(r, "zstd compress", Bounds.sizes(len, bound));
             }
             if (r > Bounds.MAX_ARRAY) {
                 throw new ZstdException("zstd compress", 0, "frame too large for a byte[]", r + " bytes");
             }
-            byte[] frame = new byte[(int) r];
-            MemorySegment.copy(out, ValueLayout.JAVA_BYTE, 0, frame, 0, frame.length);
-            return frame;
+            return state.scratch.copyOut((int) r);
         } finally {
             state.scratch.trim();
             guard.exit();
@@ -257,13 +238,7 @@ public final class ZstdCompressor implements AutoCloseable {
      * @throws ReadOnlyBufferException if {@code dst} is read-only
      */
     public int compress(ByteBuffer src, ByteBuffer dst) {
-        if (dst.isReadOnly()) {
-            throw new ReadOnlyBufferException();
-        }
-        int n = (int) compress(MemorySegment.ofBuffer(src), MemorySegment.ofBuffer(dst));
-        src.position(src.limit());
-        dst.position(dst.position() + n);
-        return n;
+        return Bounds.advance(src, dst, compress(MemorySegment.ofBuffer(src), Bounds.writable(dst)));
     }
 
     /** Frees the native context now, or when the call in progress returns. Idempotent. */
@@ -273,82 +248,15 @@ public final class ZstdCompressor implements AutoCloseable {
     }
 
     /**
-     * Parameters of a {@link ZstdCompressor}. Values are checked by zstd itself when {@link #build()} applies them;
-     * a rejected value gives an {@link IllegalArgumentException} with the valid range.
+     * Parameters of a {@link ZstdCompressor}, set one at a time and checked as they are set; each option is
+     * described on {@link ZstdCompressionParameters}.
      */
-    public static final class Builder {
-        private int level = Zstd.defaultLevel();
-        private boolean checksum;
-        private boolean contentSize = true;
-        private int windowLog;
-        private boolean longDistanceMatching;
-        private int workers;
-        private ZstdStrategy strategy;
-        private ZstdCompressionDictionary dictionary;
-
+    public static final class Builder extends CompressionSetters<Builder> {
         private Builder() {}
-
-        /** Compression level, {@link Zstd#minLevel()}..{@link Zstd#maxLevel()}; default 3. */
-        public Builder level(int level) {
-            if (level < Zstd.minLevel() || level > Zstd.maxLevel()) {
-                throw new IllegalArgumentException("zstd level " + level + " is out of range "
-                        + Zstd.minLevel() + ".." + Zstd.maxLevel());
-            }
-            this.level = level;
-            return this;
-        }
-
-        /** Append a 32-bit content checksum (XXH64) to each frame; default off. */
-        public Builder checksum(boolean checksum) {
-            this.checksum = checksum;
-            return this;
-        }
-
-        /** Write the content size into the frame header; default on. */
-        public Builder contentSize(boolean contentSize) {
-            this.contentSize = contentSize;
-            return this;
-        }
-
-        /** log2 of the match window (10..31 on 64-bit); 0 lets the level decide (default). */
-        public Builder windowLog(int windowLog) {
-            this.windowLog = windowLog;
-            return this;
-        }
-
-        /** Long-distance matching, for large inputs with far repetitions; default off. */
-        public Builder longDistanceMatching(boolean enabled) {
-            this.longDistanceMatching = enabled;
-            return this;
-        }
-
-        /** Worker threads inside zstd (0 = compress on the calling thread, the default). */
-        public Builder workers(int workers) {
-            if (workers < 0) {
-                throw new IllegalArgumentException("workers must be >= 0, got " + workers);
-            }
-            this.workers = workers;
-            return this;
-        }
-
-        /** Match-finding strategy; null (default) lets the level decide. */
-        public Builder strategy(ZstdStrategy strategy) {
-            this.strategy = strategy;
-            return this;
-        }
-
-        /**
-         * Compress with this digested dictionary; its level and parameters apply instead of {@link #level(int)}.
-         * The compressor keeps the dictionary alive until closed. Null (default) for none.
-         */
-        public Builder dictionary(ZstdCompressionDictionary dictionary) {
-            this.dictionary = dictionary;
-            return this;
-        }
 
         /** @return a new compressor with these parameters */
         public ZstdCompressor build() {
-            return new ZstdCompressor(this);
+            return new ZstdCompressor(parameters);
         }
     }
 }

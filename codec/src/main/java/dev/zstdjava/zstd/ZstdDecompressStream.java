@@ -58,28 +58,26 @@ public final class ZstdDecompressStream implements AutoCloseable {
         public void run() {
             ZstdNative.freeDCtx(dctx);
             LibC.free(pos);
-            if (dict != null) {
-                dict.release();
-            }
+            SharedDict.release(dict);
         }
     }
 
-    private ZstdDecompressStream(Builder b) {
+    private ZstdDecompressStream(ZstdDecompressionParameters p) {
         this.state = new Native();
         this.guard = new Guard(this, "ZstdDecompressStream", state);
-        this.maxDecompressedSize = b.maxDecompressedSize;
-        this.dictionary = b.dictionary;
-        try {
-            state.dict = Checks.applyDecompressionParameters(state.dctx, b.windowLogMax, b.dictionary);
-        } catch (RuntimeException e) {
-            guard.close();
-            throw e;
-        }
+        this.maxDecompressedSize = p.maxDecompressedSize();
+        this.dictionary = p.dictionary();
+        guard.setUp(() -> state.dict = p.applyTo(state.dctx));
     }
 
     /** @return a stream with the default limits and no dictionary */
     public static ZstdDecompressStream create() {
         return builder().build();
+    }
+
+    /** @return a stream with these limits and dictionary */
+    public static ZstdDecompressStream create(ZstdDecompressionParameters parameters) {
+        return new ZstdDecompressStream(Objects.requireNonNull(parameters, "parameters"));
     }
 
     /** @return a builder for a stream with other limits or a dictionary */
@@ -206,38 +204,16 @@ public final class ZstdDecompressStream implements AutoCloseable {
         guard.close();
     }
 
-    /** Limits and dictionary of a {@link ZstdDecompressStream} (and of a {@link ZstdInputStream}). */
-    public static final class Builder {
-        private long maxDecompressedSize = ZstdDecompressor.DEFAULT_MAX_DECOMPRESSED_SIZE;
-        private int windowLogMax;
-        private ZstdDecompressionDictionary dictionary;
-
+    /**
+     * Limits and dictionary of a {@link ZstdDecompressStream} (and of a {@link ZstdInputStream}), set one at a time
+     * and checked as they are set; each option is described on {@link ZstdDecompressionParameters}.
+     */
+    public static final class Builder extends DecompressionSetters<Builder> {
         private Builder() {}
-
-        /** Largest total output in bytes (default 512 MiB); {@link Long#MAX_VALUE} for no limit. */
-        public Builder maxDecompressedSize(long bytes) {
-            if (bytes < 0) {
-                throw new IllegalArgumentException("maxDecompressedSize must be >= 0, got " + bytes);
-            }
-            this.maxDecompressedSize = bytes;
-            return this;
-        }
-
-        /** Refuse frames whose window is larger than 2^windowLogMax bytes (10..31; 0 = zstd's default, 27). */
-        public Builder windowLogMax(int windowLogMax) {
-            this.windowLogMax = windowLogMax;
-            return this;
-        }
-
-        /** Decompress with this digested dictionary; the stream keeps it alive until closed. Null (default): none. */
-        public Builder dictionary(ZstdDecompressionDictionary dictionary) {
-            this.dictionary = dictionary;
-            return this;
-        }
 
         /** @return a new stream with these settings */
         public ZstdDecompressStream build() {
-            return new ZstdDecompressStream(this);
+            return new ZstdDecompressStream(parameters);
         }
     }
 }

@@ -10,7 +10,7 @@ import dev.zstdjava.internal.ZstdNative;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
-import java.nio.ReadOnlyBufferException;
+import java.util.Objects;
 
 /**
  * A zstd decompressor: one native {@code ZSTD_DCtx}, reused by every call. Input may hold several concatenated
@@ -51,24 +51,17 @@ public final class ZstdDecompressor implements AutoCloseable {
             ZstdNative.freeDCtx(dctx);
             LibC.free(positions);
             scratch.free();
-            if (dict != null) {
-                dict.release();
-            }
+            SharedDict.release(dict);
         }
     }
 
-    private ZstdDecompressor(Builder b) {
+    private ZstdDecompressor(ZstdDecompressionParameters p) {
         this.state = new Native();
         this.guard = new Guard(this, "ZstdDecompressor", state);
-        this.maxDecompressedSize = b.maxDecompressedSize;
-        this.windowLogMax = b.windowLogMax;
-        this.dictionary = b.dictionary;
-        try {
-            state.dict = Checks.applyDecompressionParameters(state.dctx, b.windowLogMax, b.dictionary);
-        } catch (RuntimeException e) {
-            guard.close();
-            throw e;
-        }
+        this.maxDecompressedSize = p.maxDecompressedSize();
+        this.windowLogMax = p.windowLogMax();
+        this.dictionary = p.dictionary();
+        guard.setUp(() -> state.dict = p.applyTo(state.dctx));
     }
 
     /** A decoding error; names the dictionary ids when a wrong or missing dictionary may be the cause. */
@@ -80,6 +73,11 @@ public final class ZstdDecompressor implements AutoCloseable {
     /** @return a decompressor with the default limits */
     public static ZstdDecompressor create() {
         return builder().build();
+    }
+
+    /** @return a decompressor with these limits */
+    public static ZstdDecompressor create(ZstdDecompressionParameters parameters) {
+        return new ZstdDecompressor(Objects.requireNonNull(parameters, "parameters"));
     }
 
     /** @return a builder for a decompressor with other limits */
@@ -128,20 +126,11 @@ public final class ZstdDecompressor implements AutoCloseable {
         if (dstCap <= ZstdNative.HEAP_CRITICAL_LIMIT) {
             return ZstdNative.decompressDCtx(state.dctx, dst, dstCap, src, srcLen, true);
         }
-        long inSize = src.isNative() ? 0 : srcLen;
-        long outCap = dst.isNative() ? 0 : dstCap;
         try {
-            MemorySegment buf = state.scratch.get(inSize + outCap);
-            MemorySegment in = src;
-            if (inSize > 0) {
-                in = buf.asSlice(0, srcLen);
-                MemorySegment.copy(src, 0, in, 0, srcLen);
-            }
-            MemorySegment out = dst.isNative() ? dst : buf.asSlice(inSize, dstCap);
+            MemorySegment in = state.scratch.stageInput(src, srcLen, dst, dstCap);
+            MemorySegment out = state.scratch.stagedOutput(src, srcLen, dst, dstCap);
             long r = ZstdNative.decompressDCtx(state.dctx, out, dstCap, in, srcLen, false);
-            if (!ZstdNative.isError(r) && !dst.isNative()) {
-                MemorySegment.copy(out, 0, dst, 0, r);
-            }
+            Scratch.unstage(out, dst, r);
             return r;
         } finally {
             state.scratch.trim();
@@ -302,13 +291,7 @@ public final class ZstdDecompressor implements AutoCloseable {
      * @return the number of bytes written
      */
     public int decompress(ByteBuffer src, ByteBuffer dst) {
-        if (dst.isReadOnly()) {
-            throw new ReadOnlyBufferException();
-        }
-        int n = (int) decompress(MemorySegment.ofBuffer(src), MemorySegment.ofBuffer(dst));
-        src.position(src.limit());
-        dst.position(dst.position() + n);
-        return n;
+        return Bounds.advance(src, dst, decompress(MemorySegment.ofBuffer(src), Bounds.writable(dst)));
     }
 
     private static ZstdException emptyInput() {
@@ -322,41 +305,16 @@ public final class ZstdDecompressor implements AutoCloseable {
         guard.close();
     }
 
-    /** Limits of a {@link ZstdDecompressor}. */
-    public static final class Builder {
-        private long maxDecompressedSize = DEFAULT_MAX_DECOMPRESSED_SIZE;
-        private int windowLogMax;
-        private ZstdDecompressionDictionary dictionary;
-
+    /**
+     * Limits and dictionary of a {@link ZstdDecompressor}, set one at a time and checked as they are set; each
+     * option is described on {@link ZstdDecompressionParameters}.
+     */
+    public static final class Builder extends DecompressionSetters<Builder> {
         private Builder() {}
-
-        /** Largest output of {@link #decompress(byte[])}, in bytes (default 512 MiB; at most 2^31-9). */
-        public Builder maxDecompressedSize(long bytes) {
-            if (bytes < 0) {
-                throw new IllegalArgumentException("maxDecompressedSize must be >= 0, got " + bytes);
-            }
-            this.maxDecompressedSize = bytes;
-            return this;
-        }
-
-        /** Refuse frames whose window is larger than 2^windowLogMax bytes (10..31; 0 = zstd's default, 27). */
-        public Builder windowLogMax(int windowLogMax) {
-            this.windowLogMax = windowLogMax;
-            return this;
-        }
-
-        /**
-         * Decompress with this digested dictionary; the decompressor keeps it alive until closed. Null (default) for
-         * none. A frame that names another dictionary id fails with a message naming both ids.
-         */
-        public Builder dictionary(ZstdDecompressionDictionary dictionary) {
-            this.dictionary = dictionary;
-            return this;
-        }
 
         /** @return a new decompressor with these limits */
         public ZstdDecompressor build() {
-            return new ZstdDecompressor(this);
+            return new ZstdDecompressor(parameters);
         }
     }
 }

@@ -1,24 +1,26 @@
 package dev.zstdjava.lz4;
 
+import dev.zstdjava.AbstractRoundTripTest;
 import dev.zstdjava.TestData;
 import dev.zstdjava.TestData.Kind;
 import dev.zstdjava.internal.Lz4Native;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
-import java.util.Arrays;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.stream.Stream;
 
@@ -27,135 +29,59 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** Frame format round trips: one-shot shapes, options, the segment streaming API and the streams. */
-class Lz4FrameTest {
-    static final int[] SIZES = {0, 1, 17, 1000, 65_536, 65_537, (1 << 20) + 3};
+/**
+ * The frame format in every API shape through {@link AbstractRoundTripTest} (sizes 0 B..16 MiB, fast, default and HC
+ * levels, streams included), plus what only frames have: options and their bounds, concatenation, the segment
+ * streaming API, streams written in pieces, and allocation.
+ */
+class Lz4FrameTest extends AbstractRoundTripTest {
     static final int BIG = 16 << 20;
-    static final int[] LEVELS = {-5, 0, 9};
 
-    enum Shape { SEGMENT_NATIVE, SEGMENT_HEAP, ARRAY_OFFSETS, ARRAY_NEW, BUFFER_DIRECT, STATIC }
-
-    static Stream<Arguments> cases() {
-        List<Arguments> out = new ArrayList<>();
-        for (Kind kind : Kind.values()) {
-            for (int size : SIZES) {
-                for (int level : LEVELS) {
-                    out.add(Arguments.of(kind, size, level));
-                }
-            }
-            out.add(Arguments.of(kind, BIG, 0));
-            out.add(Arguments.of(kind, BIG, 3));
-        }
-        return out.stream();
+    @Override
+    protected int[] sizes() {
+        return new int[] {0, 1, 17, 1000, 65_536, 65_537, (1 << 20) + 3, BIG};
     }
 
-    @ParameterizedTest(name = "{0} {1} B level {2}")
-    @MethodSource("cases")
-    void oneShotRoundTripsInEveryShape(Kind kind, int size, int level) {
-        byte[] data = TestData.generate(kind, size, size * 17L + level);
-        Lz4Frame.Options options = Lz4Frame.Options.DEFAULT.withLevel(level)
+    @Override
+    protected int[] levels(int size) {
+        return size == BIG ? new int[] {0, 3} : new int[] {-5, 0, 9};
+    }
+
+    @Override
+    protected Set<Shape> shapes(int size) {
+        return size == BIG ? EnumSet.of(Shape.SEGMENT_NATIVE, Shape.ARRAY_NEW) : EnumSet.allOf(Shape.class);
+    }
+
+    @Override
+    protected int compressesFrom() {
+        return 65_536;
+    }
+
+    @Override
+    protected void checkCompressed(byte[] frame, int size) {
+        assertEquals(size == 0 ? Lz4Frame.UNKNOWN_SIZE : size, Lz4Frame.contentSize(frame, 0, frame.length),
+                "content size declared in the header");
+    }
+
+    static Lz4Frame.Options options(int level, int size) {
+        return Lz4Frame.Options.DEFAULT.withLevel(level)
                 .withBlockSize(size == BIG ? Lz4Frame.BlockSize.MB_4 : Lz4Frame.BlockSize.KB_64);
-        Shape[] shapes = size == BIG ? new Shape[] {Shape.SEGMENT_NATIVE, Shape.ARRAY_NEW} : Shape.values();
-        try (Lz4FrameCompressor c = Lz4FrameCompressor.create(options);
-             Lz4FrameDecompressor d = Lz4FrameDecompressor.create()) {
-            byte[] reference = null;
-            for (Shape shape : shapes) {
-                byte[] frame = compress(c, options, shape, data);
-                assertTrue(frame.length <= Lz4Frame.maxCompressedLength(size, options));
-                assertEquals(size == 0 ? Lz4Frame.UNKNOWN_SIZE : size, Lz4Frame.contentSize(frame, 0, frame.length),
-                        "content size declared in the header");
-                if (reference == null) {
-                    reference = frame;
-                } else {
-                    assertArrayEquals(reference, frame, "the same frame in every shape (" + shape + ")");
-                }
-                assertArrayEquals(data, decompress(d, shape, frame, size), "round trip through " + shape);
-            }
-        }
     }
 
-    static byte[] compress(Lz4FrameCompressor c, Lz4Frame.Options options, Shape shape, byte[] data) {
-        int bound = (int) c.maxCompressedLength(data.length);
-        switch (shape) {
-            case SEGMENT_NATIVE -> {
-                try (Arena a = Arena.ofConfined()) {
-                    MemorySegment src = a.allocate(Math.max(1, data.length)).asSlice(0, data.length);
-                    MemorySegment.copy(data, 0, src, ValueLayout.JAVA_BYTE, 0, data.length);
-                    MemorySegment dst = a.allocate(bound);
-                    long n = c.compress(src, dst);
-                    return dst.asSlice(0, n).toArray(ValueLayout.JAVA_BYTE);
-                }
-            }
-            case SEGMENT_HEAP -> {
-                byte[] out = new byte[bound];
-                long n = c.compress(MemorySegment.ofArray(data), MemorySegment.ofArray(out));
-                return Arrays.copyOf(out, (int) n);
-            }
-            case ARRAY_OFFSETS -> {
-                byte[] src = new byte[data.length + 7];
-                System.arraycopy(data, 0, src, 5, data.length);
-                byte[] out = new byte[bound + 11];
-                int n = c.compress(src, 5, data.length, out, 3, bound);
-                return Arrays.copyOfRange(out, 3, 3 + n);
-            }
-            case ARRAY_NEW -> {
-                return c.compress(data);
-            }
-            case BUFFER_DIRECT -> {
-                ByteBuffer src = ByteBuffer.allocateDirect(data.length).put(data).flip();
-                ByteBuffer dst = ByteBuffer.allocateDirect(bound);
-                int n = c.compress(src, dst);
-                assertEquals(n, dst.position());
-                byte[] out = new byte[n];
-                dst.flip().get(out);
-                return out;
-            }
-            case STATIC -> {
-                return Lz4Frame.compress(data, options);
-            }
-            default -> throw new AssertionError(shape);
-        }
-    }
-
-    static byte[] decompress(Lz4FrameDecompressor d, Shape shape, byte[] frame, int size) {
-        switch (shape) {
-            case SEGMENT_NATIVE -> {
-                try (Arena a = Arena.ofConfined()) {
-                    MemorySegment src = a.allocate(frame.length);
-                    MemorySegment.copy(frame, 0, src, ValueLayout.JAVA_BYTE, 0, frame.length);
-                    MemorySegment dst = a.allocate(size + 100L);
-                    long n = d.decompress(src, dst);
-                    return dst.asSlice(0, n).toArray(ValueLayout.JAVA_BYTE);
-                }
-            }
-            case SEGMENT_HEAP -> {
-                byte[] out = new byte[size];
-                assertEquals(size, d.decompress(MemorySegment.ofArray(frame), MemorySegment.ofArray(out)));
-                return out;
-            }
-            case ARRAY_OFFSETS -> {
-                byte[] src = new byte[frame.length + 9];
-                System.arraycopy(frame, 0, src, 4, frame.length);
-                byte[] out = new byte[size + 10];
-                int n = d.decompress(src, 4, frame.length, out, 6, size + 4);
-                return Arrays.copyOfRange(out, 6, 6 + n);
-            }
-            case ARRAY_NEW -> {
-                return d.decompress(frame);
-            }
-            case BUFFER_DIRECT -> {
-                ByteBuffer src = ByteBuffer.allocateDirect(frame.length).put(frame).flip();
-                ByteBuffer dst = ByteBuffer.allocateDirect(size);
-                assertEquals(size, d.decompress(src, dst));
-                byte[] out = new byte[size];
-                dst.flip().get(out);
-                return out;
-            }
-            case STATIC -> {
-                return Lz4Frame.decompress(frame);
-            }
-            default -> throw new AssertionError(shape);
-        }
+    @Override
+    protected Codec open(int level, int size) {
+        Lz4Frame.Options options = options(level, size);
+        Lz4FrameCompressor c = Lz4FrameCompressor.create(options);
+        Lz4FrameDecompressor d = Lz4FrameDecompressor.create();
+        Calls compress = new Calls(c::compress, c::compress, (src, n) -> c.compress(src), c::compress,
+                (src, n) -> Lz4Frame.compress(src, options));
+        Calls decompress = new Calls(d::decompress, d::decompress, (src, n) -> d.decompress(src), d::decompress,
+                (src, n) -> Lz4Frame.decompress(src));
+        return new Codec(c::maxCompressedLength, compress, decompress, out -> new Lz4FrameOutputStream(out, options),
+                Lz4FrameInputStream::new, () -> {
+            c.close();
+            d.close();
+        });
     }
 
     static Stream<Lz4Frame.Options> optionVariants() {

@@ -1,81 +1,67 @@
 package dev.zstdjava.zstd;
 
+import dev.zstdjava.AbstractRoundTripTest;
 import dev.zstdjava.TestData;
 import dev.zstdjava.TestData.Kind;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.Arguments;
-import org.junit.jupiter.params.provider.MethodSource;
 
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.List;
-import java.util.stream.Stream;
+import java.util.EnumSet;
+import java.util.Set;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** Every API shape round-trips every size and kind of data at several levels, and agrees with the others. */
-class ZstdRoundTripTest {
-    enum Shape { SEGMENT_NATIVE, SEGMENT_HEAP, ARRAY_WITH_DESTINATION, ARRAY_TO_NEW_ARRAY, BUFFER_DIRECT, BUFFER_HEAP }
-
-    private static final int[] SIZES = {0, 1, 7, 100, 1024, 4096, 65_536, 1 << 20, 16 << 20};
-
-    private static ZstdDecompressor decompressor;
-
-    @BeforeAll
-    static void open() {
-        decompressor = ZstdDecompressor.create();
+/**
+ * zstd in every API shape through {@link AbstractRoundTripTest} (sizes 0 B..16 MiB, levels from fast to strong,
+ * streams included), plus what only zstd has: parameters, the level range and frame helpers.
+ */
+class ZstdRoundTripTest extends AbstractRoundTripTest {
+    @Override
+    protected int[] sizes() {
+        return new int[] {0, 1, 7, 100, 1024, 4096, 65_536, 1 << 20, 16 << 20};
     }
 
-    @AfterAll
-    static void close() {
-        decompressor.close();
+    @Override
+    protected int[] levels(int size) {
+        return size >= (1 << 20) ? new int[] {1, 3} : size > 65_536 ? new int[] {-5, 3, 9} : new int[] {-5, 1, 3, 19};
     }
 
-    static Stream<Arguments> cases() {
-        List<Arguments> out = new ArrayList<>();
-        for (int size : SIZES) {
-            for (Kind kind : Kind.values()) {
-                int[] levels = size >= (1 << 20) ? new int[] {1, 3} : size > 65_536 ? new int[] {-5, 3, 9} : new int[] {-5, 1, 3, 19};
-                for (int level : levels) {
-                    out.add(Arguments.of(size, kind, level));
-                }
-            }
-        }
-        return out.stream();
+    @Override
+    protected Set<Shape> shapes(int size) {
+        return EnumSet.allOf(Shape.class);
     }
 
-    @ParameterizedTest(name = "{0} B {1} level {2}")
-    @MethodSource("cases")
-    void everyShapeRoundTrips(int size, Kind kind, int level) {
-        byte[] data = TestData.generate(kind, size, size * 31L + level);
-        try (ZstdCompressor c = ZstdCompressor.create(level)) {
-            byte[] reference = null;
-            for (Shape shape : Shape.values()) {
-                byte[] frame = compress(c, shape, data);
-                assertTrue(frame.length <= Zstd.compressBound(size), "frame within compressBound");
-                assertEquals(size, ZstdFrame.contentSize(frame, 0, frame.length), "declared content size");
-                if (reference == null) {
-                    reference = frame;
-                } else {
-                    assertArrayEquals(reference, frame, "same parameters give the same frame in every shape: " + shape);
-                }
-                for (Shape back : Shape.values()) {
-                    assertArrayEquals(data, decompress(back, frame, size), shape + " -> " + back);
-                }
-            }
-            if (kind == Kind.REPETITIVE && size >= 1024) {
-                assertTrue(reference.length < size / 20, "repetitive data compresses: " + reference.length);
-            }
-        }
+    @Override
+    protected int compressesFrom() {
+        return 1024;
+    }
+
+    @Override
+    protected void checkCompressed(byte[] frame, int size) {
+        assertEquals(size, ZstdFrame.contentSize(frame, 0, frame.length), "declared content size");
+    }
+
+    @Override
+    protected Codec open(int level, int size) {
+        ZstdCompressor c = ZstdCompressor.create(level);
+        ZstdDecompressor d = ZstdDecompressor.create();
+        Calls compress = new Calls(c::compress, c::compress, (src, n) -> c.compress(src), c::compress,
+                (src, n) -> Zstd.compress(src, level));
+        Calls decompress = new Calls(d::decompress, d::decompress, (src, n) -> d.decompress(src), d::decompress,
+                (src, n) -> Zstd.decompress(src));
+        return new Codec(Zstd::compressBound, compress, decompress, out -> new ZstdOutputStream(out, level),
+                ZstdInputStream::new, () -> {
+            c.close();
+            d.close();
+        });
     }
 
     @Test
@@ -122,6 +108,61 @@ class ZstdRoundTripTest {
     }
 
     @Test
+    void oneParameterSetServesEveryCompressor() throws java.io.IOException {
+        byte[] data = TestData.generate(Kind.TEXT, 100_000, 12);
+        ZstdCompressionParameters p = ZstdCompressionParameters.defaults().withLevel(7).withChecksum(true);
+        assertEquals(ZstdCompressionParameters.defaults().withChecksum(true).withLevel(7), p, "a value");
+        byte[] frame;
+        try (ZstdCompressor c = ZstdCompressor.create(p);
+             ZstdCompressor viaBuilder = ZstdCompressor.builder().parameters(p).build()) {
+            frame = c.compress(data);
+            assertArrayEquals(frame, viaBuilder.compress(data), "builder and record give the same compressor");
+            assertEquals(7, c.level());
+        }
+        assertEquals(0x04, frame[4] & 0x04, "checksum flag set");
+        java.io.ByteArrayOutputStream sink = new java.io.ByteArrayOutputStream();
+        try (ZstdOutputStream out = new ZstdOutputStream(sink, ZstdCompressStream.builder().parameters(p))) {
+            out.write(data);
+        }
+        byte[] streamed = sink.toByteArray();
+        assertEquals(0x04, streamed[4] & 0x04, "the stream builder applies the same checksum flag");
+        ZstdDecompressionParameters limits = ZstdDecompressionParameters.defaults().withMaxDecompressedSize(50_000);
+        try (ZstdDecompressor d = ZstdDecompressor.create(limits);
+             ZstdDecompressStream s = ZstdDecompressStream.builder().parameters(limits).build()) {
+            assertEquals(50_000, d.maxDecompressedSize());
+            assertEquals(50_000, s.maxDecompressedSize());
+            assertThrows(dev.zstdjava.DecompressionLimitException.class, () -> d.decompress(frame));
+        }
+        try (ZstdDecompressor d = ZstdDecompressor.create(limits.withMaxDecompressedSize(100_000))) {
+            assertArrayEquals(data, d.decompress(streamed));
+        }
+    }
+
+    @Test
+    void parametersAreCheckedWhenSet() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> ZstdCompressionParameters.defaults().withWindowLog(5));
+        int[] range = ZstdCompressionParameters.windowLogRange();
+        assertTrue(e.getMessage().contains("windowLog = 5") && e.getMessage().contains(
+                "valid range " + range[0] + ".." + range[1]), e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> ZstdCompressStream.builder().windowLog(range[1] + 1));
+        e = assertThrows(IllegalArgumentException.class, () -> ZstdCompressStream.builder().level(Zstd.maxLevel() + 1));
+        assertTrue(e.getMessage().contains(Zstd.minLevel() + ".." + Zstd.maxLevel()), e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> ZstdCompressionParameters.defaults().withWorkers(-1));
+        e = assertThrows(IllegalArgumentException.class, () -> ZstdDecompressStream.builder().windowLogMax(99));
+        assertTrue(e.getMessage().contains("windowLogMax = 99"), e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> ZstdDecompressor.builder().maxDecompressedSize(-1));
+        assertThrows(NullPointerException.class, () -> ZstdCompressor.create((ZstdCompressionParameters) null));
+    }
+
+    @Test
+    void levelConstantsAreTheLibrarysOwn() {
+        assertEquals(dev.zstdjava.internal.ZstdNative.minCLevel(), Zstd.MIN_LEVEL, "ZSTD_minCLevel()");
+        assertEquals(dev.zstdjava.internal.ZstdNative.maxCLevel(), Zstd.MAX_LEVEL, "ZSTD_maxCLevel()");
+        assertEquals(dev.zstdjava.internal.ZstdNative.defaultCLevel(), Zstd.DEFAULT_LEVEL, "ZSTD_defaultCLevel()");
+    }
+
+    @Test
     void frameHelpers() {
         byte[] a = TestData.generate(Kind.TEXT, 5000, 1);
         byte[] b = TestData.generate(Kind.TEXT, 7000, 2);
@@ -144,96 +185,5 @@ class ZstdRoundTripTest {
             assertEquals(fa.length, ZstdFrame.compressedSize(seg));
             assertEquals(12000, ZstdFrame.decompressedSize(seg));
         }
-    }
-
-    static byte[] compress(ZstdCompressor c, Shape shape, byte[] data) {
-        int bound = (int) Zstd.compressBound(data.length);
-        switch (shape) {
-            case SEGMENT_NATIVE -> {
-                try (Arena arena = Arena.ofConfined()) {
-                    MemorySegment src = arena.allocate(Math.max(1, data.length)).asSlice(0, data.length);
-                    MemorySegment.copy(data, 0, src, ValueLayout.JAVA_BYTE, 0, data.length);
-                    MemorySegment dst = arena.allocate(bound);
-                    long n = c.compress(src, dst);
-                    return dst.asSlice(0, n).toArray(ValueLayout.JAVA_BYTE);
-                }
-            }
-            case SEGMENT_HEAP -> {
-                byte[] dst = new byte[bound + 10];
-                long n = c.compress(MemorySegment.ofArray(data), MemorySegment.ofArray(dst).asSlice(10));
-                return Arrays.copyOfRange(dst, 10, 10 + (int) n);
-            }
-            case ARRAY_WITH_DESTINATION -> {
-                byte[] src = new byte[data.length + 13];
-                System.arraycopy(data, 0, src, 5, data.length);
-                byte[] dst = new byte[bound + 9];
-                int n = c.compress(src, 5, data.length, dst, 7, bound);
-                return Arrays.copyOfRange(dst, 7, 7 + n);
-            }
-            case ARRAY_TO_NEW_ARRAY -> {
-                return c.compress(data);
-            }
-            case BUFFER_DIRECT, BUFFER_HEAP -> {
-                boolean direct = shape == Shape.BUFFER_DIRECT;
-                ByteBuffer src = direct ? ByteBuffer.allocateDirect(data.length + 8) : ByteBuffer.allocate(data.length + 8);
-                src.position(3);
-                src.put(data);
-                src.flip().position(3);
-                ByteBuffer dst = direct ? ByteBuffer.allocateDirect(bound + 20) : ByteBuffer.allocate(bound + 20).slice(4, bound + 16);
-                dst.position(6);
-                int n = c.compress(src, dst);
-                assertEquals(src.limit(), src.position(), "source consumed");
-                assertEquals(6 + n, dst.position(), "destination advanced");
-                byte[] out = new byte[n];
-                dst.get(6, out);
-                return out;
-            }
-        }
-        throw new AssertionError(shape);
-    }
-
-    static byte[] decompress(Shape shape, byte[] frame, int size) {
-        ZstdDecompressor d = decompressor;
-        switch (shape) {
-            case SEGMENT_NATIVE -> {
-                try (Arena arena = Arena.ofConfined()) {
-                    MemorySegment src = arena.allocate(frame.length);
-                    MemorySegment.copy(frame, 0, src, ValueLayout.JAVA_BYTE, 0, frame.length);
-                    MemorySegment dst = arena.allocate(Math.max(1, size));
-                    long n = d.decompress(src, dst);
-                    return dst.asSlice(0, n).toArray(ValueLayout.JAVA_BYTE);
-                }
-            }
-            case SEGMENT_HEAP -> {
-                byte[] dst = new byte[size + 3];
-                long n = d.decompress(MemorySegment.ofArray(frame), MemorySegment.ofArray(dst).asSlice(3));
-                return Arrays.copyOfRange(dst, 3, 3 + (int) n);
-            }
-            case ARRAY_WITH_DESTINATION -> {
-                byte[] src = new byte[frame.length + 4];
-                System.arraycopy(frame, 0, src, 2, frame.length);
-                byte[] dst = new byte[size + 5];
-                int n = d.decompress(src, 2, frame.length, dst, 1, size);
-                return Arrays.copyOfRange(dst, 1, 1 + n);
-            }
-            case ARRAY_TO_NEW_ARRAY -> {
-                return d.decompress(frame);
-            }
-            case BUFFER_DIRECT, BUFFER_HEAP -> {
-                boolean direct = shape == Shape.BUFFER_DIRECT;
-                ByteBuffer src = direct ? ByteBuffer.allocateDirect(frame.length) : ByteBuffer.wrap(frame);
-                if (direct) {
-                    src.put(frame).flip();
-                }
-                ByteBuffer dst = direct ? ByteBuffer.allocateDirect(size + 2) : ByteBuffer.allocate(size + 2);
-                dst.position(2);
-                int n = d.decompress(src, dst);
-                assertEquals(0, src.remaining());
-                byte[] out = new byte[n];
-                dst.get(2, out);
-                return out;
-            }
-        }
-        throw new AssertionError(shape);
     }
 }

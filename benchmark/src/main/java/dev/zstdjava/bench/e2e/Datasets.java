@@ -35,8 +35,11 @@ final class Datasets {
 
     private Datasets() {}
 
-    /** @param spec {@code json} or a size such as {@code 100}, {@code 1k}, {@code 4k} */
+    /** @param spec {@code json}, a size such as {@code 100}, {@code 1k}, {@code 4k}, or {@code repeat<size>} */
     static Dataset load(String spec, Path corpus) throws IOException {
+        if (RepeatedValues.matches(spec)) {
+            return RepeatedValues.load(spec);
+        }
         if (spec.equalsIgnoreCase(JSON)) {
             return json(corpus);
         }

@@ -80,6 +80,11 @@ public final class EndToEnd {
         boolean outGiven;
 
         String commandLine;
+
+        /** {@code --link RATE}: the server behind a shaped veth pair in a namespace of its own; null on loopback */
+        String link;
+        /** What the link is, for the report; set once it is built. */
+        String linkDescription;
     }
 
     static final String USAGE_TEXT = """
@@ -94,7 +99,7 @@ public final class EndToEnd {
               --corpus DIR         folder holding json/ (default ../shared/corpus, else the repository's testdata/)
               --out FILE.md        report (default docs/end-to-end.md, with --quick
                                    benchmark/target/e2e-quick/end-to-end.md); charts and CSV go to FILE/
-              --sizes LIST         value sets, e.g. 100,1k,4k,json
+              --sizes LIST         value sets, e.g. 100,1k,4k,json,repeat4000
               --inflight LIST      requests in flight, e.g. 1,64
               --batch LIST         commands per pipelined batch, e.g. 1,20
               --clients LIST       lettuce,lettuce-zstd,lettuce-lz4,lettuce-gzip,glide,glide-zstd,glide-lz4
@@ -105,6 +110,12 @@ public final class EndToEnd {
               --warmup S           unmeasured SET and GET before each measured cell
               --global-warmup S    unmeasured SET and GET per client before the matrix
               --no-progress        no progress bar
+              --link RATE          start the server in a network namespace of its own, reachable only
+                                   over a veth pair (169.254.x.y/30) shaped to RATE each way with tbf,
+                                   e.g. 100mbit, 1gbit, 10gbit; removed at the end. Needs root and
+                                   iproute2. Unless given, --sizes 100,repeat100,4000,repeat4000,json
+                                   --inflight 1,100 --batch 1 (repeatN: one character repeated to N
+                                   bytes, the values of the GLIDE compression benchmark)
             """;
 
     static Options parse(String[] args) {
@@ -149,10 +160,14 @@ public final class EndToEnd {
                         case "--seconds" -> o.seconds = Double.parseDouble(v);
                         case "--warmup" -> o.warmup = Double.parseDouble(v);
                         case "--global-warmup" -> o.globalWarmup = Double.parseDouble(v);
+                        case "--link" -> o.link = v;
                         default -> throw new IllegalArgumentException("unknown option " + a);
                     }
                 }
             }
+        }
+        if (o.link != null) {
+            NetworkLink.applyDefaults(o, args);
         }
         for (int n : o.inflight) {
             positive("--inflight", n);
@@ -205,12 +220,18 @@ public final class EndToEnd {
 
     static int run(Options o, PrintStream err) throws Exception {
         Instant started = Instant.now();
+        String linkMissing = o.link == null ? null : NetworkLink.missing();
+        if (linkMissing != null) {
+            err.println("e2e: --link needs " + linkMissing + "; nothing was set up");
+            return FAILED;
+        }
         double loadAtStart = java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
         List<Datasets.Dataset> datasets = new ArrayList<>();
         for (String s : o.sizes) {
             datasets.add(Datasets.load(s, o.corpus));
         }
         ServerProcess server = null;
+        NetworkLink link = null;
         RedisClient lettuce = null;
         Bench bench = null;
         Map<Clients.Kind, Clients.Kv> open = new EnumMap<>(Clients.Kind.class);
@@ -218,7 +239,17 @@ public final class EndToEnd {
             String host = o.host;
             int port = o.port;
             String serverDesc;
-            if (host == null) {
+            if (o.link != null) {
+                link = NetworkLink.create(o.link);
+                o.linkDescription = link.describe();
+                err.println("e2e: link " + o.linkDescription);
+                server = ServerProcess.start(ServerProcess.findBinary(o.serverBinary), link.launcher(),
+                        link.serverAddress(), NetworkLink.SERVER_PORT, "no");
+                host = link.serverAddress();
+                port = server.port();
+                serverDesc = "started by the tool inside network namespace " + link.namespace() + " on " + host + ":"
+                        + port + " (" + server.binary().getFileName() + ", --save '' --appendonly no)";
+            } else if (host == null) {
                 server = ServerProcess.start(ServerProcess.findBinary(o.serverBinary));
                 host = ServerProcess.HOST;
                 port = server.port();
@@ -325,6 +356,9 @@ public final class EndToEnd {
             }
             if (server != null) {
                 server.close();
+            }
+            if (link != null) {
+                link.close();
             }
         }
     }

@@ -167,14 +167,14 @@ final class Report {
         return String.format(Locale.ROOT, fmt, args);
     }
 
-    private static String num(double v) {
+    static String num(double v) {
         if (Double.isNaN(v)) {
             return "n/a";
         }
         return v >= 100 ? f("%,.0f", v) : v >= 10 ? f("%.1f", v) : f("%.2f", v);
     }
 
-    private static String x(double v) {
+    static String x(double v) {
         return Double.isNaN(v) ? "n/a" : f("%.2fx", v);
     }
 
@@ -210,6 +210,9 @@ final class Report {
 
         setup(o);
         correctness();
+        if (o.link != null) {
+            md.append(LinkReport.section(o, meta.clients(), rows));
+        }
         targets();
         memory(assetDir);
         throughput(assetDir);
@@ -222,6 +225,9 @@ final class Report {
         line("## Setup");
         line("");
         line("- Server: " + meta.serverVersion() + ", " + meta.serverDesc() + ".");
+        if (o.linkDescription != null) {
+            line("- Link: " + o.linkDescription + ".");
+        }
         line("- Machine: " + os.getAvailableProcessors() + " CPUs, " + os.getName() + " " + os.getVersion() + " "
                 + os.getArch() + "; Java " + System.getProperty("java.vm.name") + " " + Runtime.version()
                 + f("; load average %.2f at the start of the run, %.2f at the end.", meta.loadAtStart(),
@@ -315,7 +321,7 @@ final class Report {
         line("");
     }
 
-    private static String verdict(boolean met) {
+    static String verdict(boolean met) {
         return met ? "met" : "**missed**";
     }
 

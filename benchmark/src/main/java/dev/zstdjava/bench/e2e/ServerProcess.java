@@ -24,13 +24,15 @@ final class ServerProcess implements AutoCloseable {
     static final String HOST = "127.0.0.1";
 
     private final Process process;
+    private final String host;
     private final int port;
     private final Path dir;
     private final Path binary;
     private final Thread hook;
 
-    private ServerProcess(Process process, int port, Path dir, Path binary) {
+    private ServerProcess(Process process, String host, int port, Path dir, Path binary) {
         this.process = process;
+        this.host = host;
         this.port = port;
         this.dir = dir;
         this.binary = binary;
@@ -41,22 +43,38 @@ final class ServerProcess implements AutoCloseable {
     static ServerProcess start(Path binary) throws IOException {
         IOException last = null;
         for (int attempt = 0; attempt < 5; attempt++) {
-            int port = freePort();
-            Path dir = Files.createTempDirectory("zstdjava-e2e-" + port + "-");
-            List<String> cmd = List.of(binary.toString(), "--port", Integer.toString(port), "--bind", HOST,
-                    "--save", "", "--appendonly", "no", "--dir", dir.toString(), "--daemonize", "no",
-                    "--protected-mode", "yes", "--loglevel", "warning");
-            Process p = new ProcessBuilder(cmd).redirectErrorStream(true)
-                    .redirectOutput(dir.resolve("server.log").toFile()).start();
-            ServerProcess server = new ServerProcess(p, port, dir, binary);
-            if (server.awaitPing()) {
-                return server;
+            try {
+                return start(binary, List.of(), HOST, freePort(), "yes");
+            } catch (IOException e) {
+                last = e;
             }
-            String log = Files.exists(dir.resolve("server.log")) ? Files.readString(dir.resolve("server.log")) : "";
-            server.close();
-            last = new IOException(binary + " on port " + port + " did not answer PING; its log:\n" + log);
         }
         throw last;
+    }
+
+    /**
+     * Starts {@code binary} through {@code launcher} (a command prefix such as {@code ip netns exec NS}, or empty),
+     * bound to {@code host}:{@code port} only.
+     *
+     * @param protectedMode {@code yes}, or {@code no} for a non-loopback address only this run can reach (a
+     *                      private link), where Valkey's protected mode would refuse the clients
+     */
+    static ServerProcess start(Path binary, List<String> launcher, String host, int port, String protectedMode)
+            throws IOException {
+        Path dir = Files.createTempDirectory("zstdjava-e2e-" + port + "-");
+        List<String> cmd = new java.util.ArrayList<>(launcher);
+        cmd.addAll(List.of(binary.toString(), "--port", Integer.toString(port), "--bind", host,
+                "--save", "", "--appendonly", "no", "--dir", dir.toString(), "--daemonize", "no",
+                "--protected-mode", protectedMode, "--loglevel", "warning"));
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true)
+                .redirectOutput(dir.resolve("server.log").toFile()).start();
+        ServerProcess server = new ServerProcess(p, host, port, dir, binary);
+        if (server.awaitPing()) {
+            return server;
+        }
+        String log = Files.exists(dir.resolve("server.log")) ? Files.readString(dir.resolve("server.log")) : "";
+        server.close();
+        throw new IOException(binary + " on " + host + ":" + port + " did not answer PING; its log:\n" + log);
     }
 
     /**
@@ -107,7 +125,7 @@ final class ServerProcess implements AutoCloseable {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
         while (System.nanoTime() < deadline && process.isAlive()) {
             try (Socket s = new Socket()) {
-                s.connect(new InetSocketAddress(HOST, port), 1000);
+                s.connect(new InetSocketAddress(host, port), 1000);
                 s.setSoTimeout(5000);
                 OutputStream out = s.getOutputStream();
                 out.write("PING\r\n".getBytes(StandardCharsets.US_ASCII));

@@ -1,0 +1,89 @@
+package dev.zstdjava.zstd;
+
+import dev.zstdjava.internal.ZstdNative;
+
+import java.lang.foreign.MemorySegment;
+
+/**
+ * One set of zstd decompression limits, checked once when it is made and applied to a native context by the
+ * decompressors that take it. {@link ZstdDecompressor.Builder} and {@link ZstdDecompressStream.Builder} (and so
+ * {@link ZstdInputStream}) hold one of these; each option is described here, once.
+ *
+ * <p>Every {@code with...} method returns a new value and throws {@link IllegalArgumentException}, naming the
+ * option, the value and the valid range, for a value zstd would refuse.
+ *
+ * <p><b>Thread safety:</b> immutable; safe to share. <b>Allocation:</b> each {@code with...} call makes one small
+ * object; applying it to a context allocates nothing on the Java heap.
+ *
+ * @param maxDecompressedSize the most output, in bytes, {@code >= 0}; default
+ *                            {@link ZstdDecompressor#DEFAULT_MAX_DECOMPRESSED_SIZE} (512 MiB). For
+ *                            {@link ZstdDecompressor} it bounds one {@code decompress(byte[])} result (which is at
+ *                            most {@code 2^31-9} bytes in any case) and is checked before the array is allocated;
+ *                            for {@link ZstdDecompressStream} it bounds the total output since creation or reset
+ *                            ({@link Long#MAX_VALUE} for no limit). Forms that write into the caller's destination
+ *                            are bounded by its size instead.
+ * @param windowLogMax        refuse frames whose window is larger than {@code 2^windowLogMax} bytes, which caps the
+ *                            memory a frame may make the decoder allocate; {@link #windowLogMaxRange()} (10..31 on
+ *                            64-bit), or 0 for zstd's default (27, 128 MiB)
+ * @param dictionary          a digested dictionary to decompress with; the decompressor keeps it alive until it is
+ *                            closed. A frame that names another dictionary id fails with a message naming both ids.
+ *                            Null (default): none.
+ */
+public record ZstdDecompressionParameters(long maxDecompressedSize, int windowLogMax,
+                                          ZstdDecompressionDictionary dictionary) {
+    /** zstd's range for {@code windowLogMax}, asked once: {lower, upper}. */
+    private static final int[] WINDOW_LOG_MAX =
+            Checks.bounds(ZstdNative.dParamBounds(ZstdNative.D_WINDOW_LOG_MAX), 10, 31);
+
+    /** Checks every value; see the class description for the ranges. */
+    public ZstdDecompressionParameters {
+        if (maxDecompressedSize < 0) {
+            throw new IllegalArgumentException("maxDecompressedSize must be >= 0, got " + maxDecompressedSize);
+        }
+        if (windowLogMax != 0) {
+            Checks.inRange("zstd windowLogMax", windowLogMax, WINDOW_LOG_MAX);
+        }
+    }
+
+    /** @return the defaults: 512 MiB, zstd's window limit, no dictionary */
+    public static ZstdDecompressionParameters defaults() {
+        return new ZstdDecompressionParameters(ZstdDecompressor.DEFAULT_MAX_DECOMPRESSED_SIZE, 0, null);
+    }
+
+    /** @return the {@code windowLogMax} values other than 0 that this libzstd accepts, {lower, upper} */
+    public static int[] windowLogMaxRange() {
+        return WINDOW_LOG_MAX.clone();
+    }
+
+    /** @return these limits with {@link #maxDecompressedSize()} set */
+    public ZstdDecompressionParameters withMaxDecompressedSize(long maxDecompressedSize) {
+        return new ZstdDecompressionParameters(maxDecompressedSize, windowLogMax, dictionary);
+    }
+
+    /** @return these limits with {@link #windowLogMax()} set */
+    public ZstdDecompressionParameters withWindowLogMax(int windowLogMax) {
+        return new ZstdDecompressionParameters(maxDecompressedSize, windowLogMax, dictionary);
+    }
+
+    /** @return these limits with {@link #dictionary()} set */
+    public ZstdDecompressionParameters withDictionary(ZstdDecompressionDictionary dictionary) {
+        return new ZstdDecompressionParameters(maxDecompressedSize, windowLogMax, dictionary);
+    }
+
+    /**
+     * Sets the window limit on a fresh {@code ZSTD_DCtx} and references the dictionary.
+     *
+     * @return the dictionary's shared handle, acquired for the context (the caller releases it when it frees the
+     *         context), or null when there is none
+     */
+    SharedDict applyTo(MemorySegment dctx) {
+        if (windowLogMax != 0) {
+            long r = ZstdNative.dctxSetParameter(dctx, ZstdNative.D_WINDOW_LOG_MAX, windowLogMax);
+            if (ZstdNative.isError(r)) {
+                throw Checks.rejected("zstd windowLogMax", windowLogMax, r, WINDOW_LOG_MAX);
+            }
+        }
+        return dictionary == null ? null
+                : Checks.reference(dictionary.shared(), dict -> ZstdNative.dctxRefDDict(dctx, dict), dictionary);
+    }
+}
