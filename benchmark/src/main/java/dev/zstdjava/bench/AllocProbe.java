@@ -150,13 +150,10 @@ public final class AllocProbe {
                 }));
     }
 
-    public static void main(String[] args) throws IOException {
-        if (args.length < 2) {
-            throw new IllegalArgumentException("usage: alloc OUT.jsonl PAYLOAD...");
-        }
-        List<String> payloads = List.of(args).subList(1, args.length);
+    /** Measures every form on each payload and writes one JSON line per form and payload to {@code file}. */
+    public static void run(Path file, List<String> payloads) throws IOException {
         byte[] warm = Payloads.load("text-1k");
-        try (PrintStream out = new PrintStream(Files.newOutputStream(Path.of(args[0])), true)) {
+        try (PrintStream out = new PrintStream(Files.newOutputStream(file), true)) {
             for (Named n : forms()) {
                 try (Arena wa = Arena.ofConfined()) {
                     Form w = n.factory.prepare(warm, wa);

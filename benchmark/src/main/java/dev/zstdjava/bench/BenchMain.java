@@ -1,6 +1,10 @@
 package dev.zstdjava.bench;
 
+import dev.zstdjava.bench.report.Env;
 import dev.zstdjava.bench.report.Report;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -8,7 +12,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Properties;
 
@@ -23,53 +26,57 @@ import java.util.Properties;
  *   java -jar benchmarks.jar report DIR OUT.md [--title T]  turns DIR's results into a Markdown report
  * </pre>
  *
- * <p>{@code -prof async} works without options: the async-profiler library that this jar carries is extracted
- * once and passed to JMH as {@code libPath}.
+ * Each command has {@code --help}. {@code -prof async} works without options: the async-profiler library that this
+ * jar carries is extracted once and passed to JMH as {@code libPath}.
  */
+@Command(name = "benchmarks.jar", mixinStandardHelpOptions = true, scope = CommandLine.ScopeType.INHERIT,
+        versionProvider = BenchMain.Versions.class,
+        description = {"zstd-java benchmarks. Without a command the arguments go to JMH (its options: -h as the only "
+                + "argument is JMH's help, --help this one)."},
+        subcommands = {Suite.class, Report.class})
 public final class BenchMain {
     private BenchMain() {
     }
 
     public static void main(String[] args) throws Exception {
-        if (args.length > 0) {
-            switch (args[0]) {
-                case "suite" -> {
-                    Suite.main(Arrays.copyOfRange(args, 1, args.length));
-                    return;
-                }
-                case "payloads" -> {
-                    writePayloads(Arrays.copyOfRange(args, 1, args.length));
-                    return;
-                }
-                case "alloc" -> {
-                    AllocProbe.main(Arrays.copyOfRange(args, 1, args.length));
-                    return;
-                }
-                case "report" -> {
-                    Report.main(Arrays.copyOfRange(args, 1, args.length));
-                    return;
-                }
-                default -> {
-                }
+        CommandLine cli = new CommandLine(new BenchMain());
+        if (args.length > 0 && (cli.getSubcommands().containsKey(args[0]) || args[0].equals("--help")
+                || args[0].equals("-V") || args[0].equals("--version"))) {
+            int status = cli.execute(args);
+            if (status != 0) {
+                System.exit(status);
             }
+            return;
         }
         org.openjdk.jmh.Main.main(withAsyncProfilerPath(args));
     }
 
-    private static void writePayloads(String[] args) throws IOException {
-        if (args.length < 1) {
-            throw new IllegalArgumentException("usage: payloads DIR [NAME...]");
+    /** -V: the versions the build recorded. */
+    static final class Versions implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            return new String[] {"zstd-java benchmarks " + Env.artifact("zstd-java"),
+                "zstd-jni " + Env.artifact("zstd-jni"),
+                "lz4-java " + Env.artifact("lz4-java"), "aircompressor-v3 " + Env.artifact("aircompressor-v3"),
+                "JMH " + Env.artifact("jmh"), "async-profiler " + Env.artifact("async-profiler")};
         }
-        Path dir = Path.of(args[0]);
-        Files.createDirectories(dir);
-        List<String> names = args.length > 1 ? List.of(args).subList(1, args.length) : Payloads.names();
-        for (String n : names) {
-            Path f = dir.resolve(n + ".bin");
-            byte[] b = Payloads.load(n);
-            if (!Files.exists(f) || Files.size(f) != b.length || !Arrays.equals(Files.readAllBytes(f), b)) {
-                Files.write(f, b);
-            }
-        }
+    }
+
+    @Command(name = "payloads",
+            description = "Writes the payloads as DIR/NAME.bin (for the C reference).")
+    int payloads(@Parameters(index = "0", paramLabel = "DIR") Path dir,
+                 @Parameters(index = "1..*", arity = "0..*", paramLabel = "NAME",
+                         description = "payloads (default: all)") List<String> names) throws IOException {
+        Payloads.writeAll(dir, names == null || names.isEmpty() ? Payloads.names() : names);
+        return 0;
+    }
+
+    @Command(name = "alloc",
+            description = "Exact B/op of this library's forms on each payload (see AllocProbe), as JSON lines.")
+    int alloc(@Parameters(index = "0", paramLabel = "OUT.jsonl") Path out,
+              @Parameters(index = "1..*", arity = "1..*", paramLabel = "NAME") List<String> names) throws IOException {
+        AllocProbe.run(out, names);
+        return 0;
     }
 
     /** Adds {@code libPath=...} to every {@code -prof async[:opts]} that has none. */

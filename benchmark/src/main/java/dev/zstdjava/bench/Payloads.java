@@ -72,6 +72,21 @@ public final class Payloads {
     }
 
     /**
+     * Writes each payload as {@code dir/NAME.bin} (the C reference reads them there); a file that already holds the
+     * same bytes is left alone.
+     */
+    public static void writeAll(Path dir, List<String> names) throws IOException {
+        Files.createDirectories(dir);
+        for (String n : names) {
+            Path f = dir.resolve(n + ".bin");
+            byte[] b = load(n);
+            if (!Files.exists(f) || Files.size(f) != b.length || !java.util.Arrays.equals(Files.readAllBytes(f), b)) {
+                Files.write(f, b);
+            }
+        }
+    }
+
+    /**
      * Stand-ins from the repository's {@code testdata/} for corpus files it does not carry, used when the shared
      * corpus is missing.
      */

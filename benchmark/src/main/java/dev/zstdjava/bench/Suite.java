@@ -7,6 +7,9 @@ import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -15,6 +18,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.Callable;
 
 /**
  * The benchmark profiles: which cells run, for how long, and the matching C reference cases.
@@ -27,9 +31,9 @@ import java.util.Set;
  * DIR/payloads/*.bin, DIR/alloc-probe.jsonl ({@link AllocProbe}), DIR/env.properties and, with {@code --cref},
  * DIR/cref.jsonl (the C reference's results).
  */
-public final class Suite {
-    private Suite() {
-    }
+@Command(name = "suite",
+        description = "Runs a profile's JMH cells, the C reference and the allocation probe; results into DIR.")
+public final class Suite implements Callable<Integer> {
 
     /** One JMH run: some methods of one class over a parameter grid. */
     record Group(String name, String benchClass, List<String> methods, List<String> payloads, String paramName,
@@ -163,23 +167,28 @@ public final class Suite {
         }
     }
 
-    public static void main(String[] args) throws Exception {
-        if (args.length < 2) {
-            throw new IllegalArgumentException("usage: suite quick|full DIR [--cref PATH] [--only zstd|lz4]");
-        }
-        String cref = null;
-        String only = null;
-        boolean dryRun = false;
-        for (int i = 2; i < args.length; i++) {
-            switch (args[i]) {
-                case "--dry-run" -> dryRun = true;
-                case "--cref" -> cref = args[++i];
-                case "--only" -> only = args[++i];
-                default -> throw new IllegalArgumentException("unknown option " + args[i]);
-            }
-        }
-        Profile p = profile(args[0], only);
-        Path dir = Path.of(args[1]);
+    @Parameters(index = "0", paramLabel = "PROFILE", description = "quick, full or smoke")
+    String profile;
+
+    @Parameters(index = "1", paramLabel = "DIR", description = "results folder")
+    Path dir;
+
+    @Option(names = "--cref", paramLabel = "PATH",
+            description = "the C reference executable (cref.c, built by ./bench)")
+    Path cref;
+
+    /** the codecs a run can be limited to */
+    enum Codec { zstd, lz4 }
+
+    @Option(names = "--only", paramLabel = "CODEC", description = "only this codec: ${COMPLETION-CANDIDATES}")
+    Codec only;
+
+    @Option(names = "--dry-run", description = "print the cells and the time estimate, run nothing")
+    boolean dryRun;
+
+    @Override
+    public Integer call() throws Exception {
+        Profile p = profile(profile, only == null ? null : only.name());
         Files.createDirectories(dir);
         long cells = p.groups().stream().mapToLong(Group::cells).sum();
         System.out.printf("bench: profile %s, %d JMH cells in %d groups%s, about %d min on an idle machine%n",
@@ -194,7 +203,7 @@ public final class Suite {
                         g.payloads(), g.paramName(), g.paramValues());
             }
             System.out.printf("  C reference: %d cases, about %d s%n", p.crefCases().size(), p.crefSeconds());
-            return;
+            return 0;
         }
         java.util.Properties env = new java.util.Properties();
         env.setProperty("profile", p.name());
@@ -208,17 +217,14 @@ public final class Suite {
         env.setProperty("os", System.getProperty("os.name") + " " + System.getProperty("os.version") + " "
                 + System.getProperty("os.arch"));
         if (cref != null) {
-            runCref(p, dir, Path.of(cref));
+            runCref(p, dir, cref);
         }
         Set<String> probe = new LinkedHashSet<>();
         for (Group g : p.groups()) {
             probe.addAll(g.payloads());
         }
         System.out.printf("bench: allocation probe (exact B/op of zstd-java's forms): %s%n", probe);
-        List<String> pa = new ArrayList<>();
-        pa.add(dir.resolve("alloc-probe.jsonl").toString());
-        pa.addAll(probe);
-        AllocProbe.main(pa.toArray(String[]::new));
+        AllocProbe.run(dir.resolve("alloc-probe.jsonl"), List.copyOf(probe));
         int n = 0;
         for (Group g : p.groups()) {
             n++;
@@ -250,6 +256,7 @@ public final class Suite {
         try (var w = Files.newBufferedWriter(dir.resolve("env.properties"))) {
             env.store(w, "benchmark run environment");
         }
+        return 0;
     }
 
     private static void runCref(Profile p, Path dir, Path exe) throws Exception {
@@ -259,10 +266,7 @@ public final class Suite {
         for (String c : cases) {
             names.add(c.substring(c.lastIndexOf(':') + 1));
         }
-        List<String> pa = new ArrayList<>();
-        pa.add(payloads.toString());
-        pa.addAll(names);
-        BenchMain.main(prepend("payloads", pa));
+        Payloads.writeAll(payloads, List.copyOf(names));
         List<String> cmd = new ArrayList<>(List.of(exe.toString(), payloads.toString(),
                 String.valueOf(crefWarmupMs(p)), String.valueOf(p.iterationMs()),
                 String.valueOf(p.iterations())));
@@ -280,12 +284,5 @@ public final class Suite {
     /** C needs no JIT warm-up, only warm caches and clocks: at most one second */
     static int crefWarmupMs(Profile p) {
         return Math.min(1000, p.warmups() * p.warmupMs());
-    }
-
-    private static String[] prepend(String first, List<String> rest) {
-        List<String> l = new ArrayList<>();
-        l.add(first);
-        l.addAll(rest);
-        return l.toArray(String[]::new);
     }
 }

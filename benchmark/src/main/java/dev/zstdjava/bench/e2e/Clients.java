@@ -1,9 +1,11 @@
 package dev.zstdjava.bench.e2e;
 
 import dev.zstdjava.lettuce.CompressingCodec;
-import dev.zstdjava.lettuce.CompressionBackend;
-import dev.zstdjava.lettuce.CompressionConfig;
-import dev.zstdjava.lettuce.ValueCompressor;
+import dev.zstdjava.lettuce.LettuceDictionaryStore;
+import dev.zstdjava.values.CompressionBackend;
+import dev.zstdjava.values.CompressionConfig;
+import dev.zstdjava.values.DictionaryManager;
+import dev.zstdjava.values.ValueCompressor;
 import glide.api.GlideClient;
 import glide.api.models.Batch;
 import glide.api.models.GlideString;
@@ -11,6 +13,7 @@ import glide.api.models.configuration.CompressionConfiguration;
 import glide.api.models.configuration.GlideClientConfiguration;
 import glide.api.models.configuration.NodeAddress;
 import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.lettuce.core.codec.CompressionCodec;
@@ -23,6 +26,7 @@ import io.lettuce.core.protocol.CommandArgs;
 import io.lettuce.core.protocol.CommandType;
 import io.lettuce.core.protocol.RedisCommand;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -40,6 +44,8 @@ final class Clients {
         LETTUCE_LZ4("lettuce-lz4", "Lettuce + zstd-java, lz4 level 0", "lettuce", "lz4"),
         LETTUCE_ZSTD_CALLER("lettuce-zstd-caller", "Lettuce + zstd-java, zstd level 3, compressed on the calling thread",
                 "lettuce", "zstd"),
+        LETTUCE_ZSTD_DICT("lettuce-zstd-dict", "Lettuce + zstd-java, zstd level 3 with a managed dictionary (trained on"
+                + " the values it writes, published in the server)", "lettuce", "zstd"),
         LETTUCE_LZ4_CALLER("lettuce-lz4-caller", "Lettuce + zstd-java, lz4 level 0, compressed on the calling thread",
                 "lettuce", "lz4"),
         LETTUCE_GZIP("lettuce-gzip", "Lettuce's own CompressionCodec, GZIP", "lettuce", "gzip"),
@@ -75,7 +81,7 @@ final class Clients {
                 }
             }
             throw new IllegalArgumentException("unknown client '" + id + "'; known: lettuce, lettuce-zstd, "
-                    + "lettuce-lz4, lettuce-zstd-caller, lettuce-lz4-caller, lettuce-gzip, glide, glide-zstd, glide-lz4");
+                    + "lettuce-lz4, lettuce-zstd-caller, lettuce-zstd-dict, lettuce-lz4-caller, lettuce-gzip, glide, glide-zstd, glide-lz4");
         }
     }
 
@@ -99,12 +105,56 @@ final class Clients {
             case LETTUCE_ZSTD -> new LettuceKv(lettuce, CompressingCodec.wrap(ByteArrayCodec.INSTANCE, ZSTD_3), null);
             case LETTUCE_LZ4 -> new LettuceKv(lettuce, CompressingCodec.wrap(ByteArrayCodec.INSTANCE, LZ4_0), null);
             case LETTUCE_ZSTD_CALLER -> new LettuceKv(lettuce, ByteArrayCodec.INSTANCE, ValueCompressor.create(ZSTD_3));
+            case LETTUCE_ZSTD_DICT -> dictionaryKv(lettuce, host, port);
             case LETTUCE_LZ4_CALLER -> new LettuceKv(lettuce, ByteArrayCodec.INSTANCE, ValueCompressor.create(LZ4_0));
             case LETTUCE_GZIP -> new LettuceKv(lettuce,
                     CompressionCodec.valueCompressor(ByteArrayCodec.INSTANCE, CompressionCodec.CompressionType.GZIP), null);
             case GLIDE -> new GlideKv(host, port, null, 0);
             case GLIDE_ZSTD -> new GlideKv(host, port, glide.api.models.configuration.CompressionBackend.ZSTD, 3);
             case GLIDE_LZ4 -> new GlideKv(host, port, glide.api.models.configuration.CompressionBackend.LZ4, 0);
+        };
+    }
+
+    /**
+     * The codec with a managed dictionary: the dictionaries live in the server under a prefix of this client's own
+     * (so an earlier run's dictionaries do not count), training starts after 500 sampled values and may repeat every
+     * 5 s when the values change (the value sets of a run follow one another).
+     */
+    static Kv dictionaryKv(RedisClient lettuce, String host, int port) {
+        String prefix = "zstd-java:e2e-dict:{" + Long.toHexString(System.nanoTime()) + "}:";
+        RedisURI uri = RedisURI.create(host, port);
+        LettuceDictionaryStore store = LettuceDictionaryStore.builder().keyPrefix(prefix).connect(lettuce, uri);
+        DictionaryManager dicts = DictionaryManager.managed(store).minSamples(500)
+                .retrainInterval(Duration.ofSeconds(5)).build();
+        LettuceKv kv = new LettuceKv(lettuce,
+                CompressingCodec.wrap(ByteArrayCodec.INSTANCE, ValueCompressor.create(ZSTD_3, dicts)), null);
+        return new Kv() {
+            @Override
+            public void set(byte[][] keys, byte[][] values, int n) throws Exception {
+                kv.set(keys, values, n);
+            }
+
+            @Override
+            public byte[][] get(byte[][] keys, int n) throws Exception {
+                return kv.get(keys, n);
+            }
+
+            @Override
+            public void close() {
+                kv.close();
+                dicts.close();
+                // a benchmark leaves no dictionaries behind (an application keeps them: its values need them)
+                List<byte[]> keys = new ArrayList<>();
+                for (String k : new String[] {"seq", "index", "lease"}) {
+                    keys.add((prefix + k).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                }
+                store.list().forEach(d -> keys.add((prefix + "dict:" + d.id())
+                        .getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+                try (StatefulRedisConnection<byte[], byte[]> admin = lettuce.connect(ByteArrayCodec.INSTANCE, uri)) {
+                    admin.sync().del(keys.toArray(new byte[0][]));
+                }
+                store.close();
+            }
         };
     }
 

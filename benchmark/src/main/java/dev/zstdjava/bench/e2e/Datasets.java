@@ -29,6 +29,7 @@ final class Datasets {
     }
 
     static final String JSON = "json";
+    static final String RECORDS = "records";
     static final int JSON_MIN = 1024;
     static final int JSON_MAX = 3072;
     private static final int SIZED_DISTINCT = 2000;
@@ -42,6 +43,9 @@ final class Datasets {
         }
         if (spec.equalsIgnoreCase(JSON)) {
             return json(corpus);
+        }
+        if (spec.equalsIgnoreCase(RECORDS)) {
+            return records(corpus);
         }
         int size = parseSize(spec);
         return sized(size, corpus);
@@ -63,7 +67,8 @@ final class Datasets {
             }
             return n;
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("value set '" + spec + "' is neither 'json' nor a size like 100, 1k, 4k");
+            throw new IllegalArgumentException("value set '" + spec + "' is neither 'json', 'records' nor a size like 100,"
+                    + " 1k, 4k");
         }
     }
 
@@ -86,7 +91,7 @@ final class Datasets {
         java.io.ByteArrayOutputStream all = new java.io.ByteArrayOutputStream();
         for (Path f : jsonFiles(corpus)) {
             byte[] b = Files.readAllBytes(f);
-            all.writeBytes(JsonSpans.minify(b, 0, b.length));
+            all.writeBytes(JsonValues.minify(b, 0, b.length));
         }
         byte[] text = all.toByteArray();
         if (text.length < size * 2) {
@@ -113,22 +118,45 @@ final class Datasets {
                     .filter(l -> !l.isBlank()).map(l -> l.getBytes(java.nio.charset.StandardCharsets.UTF_8)).toList());
             return select(dir, sources);
         }
-        sources.put("twitter_timeline.json tweets", elements(JsonSpans.parse(read(dir, "twitter_timeline.json"))));
+        sources.put("twitter_timeline.json tweets", JsonValues.children(read(dir, "twitter_timeline.json")));
         List<byte[]> users = new ArrayList<>();
-        for (JsonSpans.Node s : JsonSpans.parse(read(dir, "twitter.json")).get("statuses").elements()) {
-            users.add(s.get("user").compact());
+        for (byte[] status : JsonValues.children(read(dir, "twitter.json"), "statuses")) {
+            users.add(JsonValues.member(status, "user"));
         }
         sources.put("twitter.json status users", users);
         sources.put("citm_catalog.json performances",
-                elements(JsonSpans.parse(read(dir, "citm_catalog.json")).get("performances")));
-        sources.put("github_events.json events", elements(JsonSpans.parse(read(dir, "github_events.json"))));
-        List<byte[]> plugins = new ArrayList<>();
-        for (JsonSpans.Node p : JsonSpans.parse(read(dir, "update-center.json")).get("plugins").members().values()) {
-            plugins.add(p.compact());
-        }
-        sources.put("update-center.json plugins", plugins);
+                JsonValues.children(read(dir, "citm_catalog.json"), "performances"));
+        sources.put("github_events.json events", JsonValues.children(read(dir, "github_events.json")));
+        sources.put("update-center.json plugins", JsonValues.children(read(dir, "update-center.json"), "plugins"));
         sources.put("amazon_cellphones.ndjson pages of records", amazonPages(read(dir, "amazon_cellphones.ndjson")));
         return select(dir, sources);
+    }
+
+    /**
+     * Small JSON records (about 150-300 bytes, minified), the kind of value dictionaries are for: the ticket-sale
+     * events of citm_catalog.json, or, without the shared corpus, the repository's synthetic product records.
+     */
+    static Dataset records(Path corpus) throws IOException {
+        Path dir = corpus.resolve("json");
+        List<byte[]> values = new ArrayList<>();
+        String source;
+        if (Files.exists(dir.resolve("citm_catalog.json"))) {
+            values.addAll(JsonValues.children(read(dir, "citm_catalog.json"), "events"));
+            source = "citm_catalog.json events";
+        } else {
+            for (String l : Files.readAllLines(dir.resolve("products.ndjson"))) {
+                if (!l.isBlank()) {
+                    values.add(l.strip().getBytes(StandardCharsets.UTF_8));
+                }
+            }
+            source = "synthetic products.ndjson records";
+        }
+        if (values.size() < 50) {
+            throw new IOException("only " + values.size() + " records found under " + dir);
+        }
+        byte[][] arr = values.toArray(new byte[0][]);
+        return new Dataset(RECORDS, String.format(java.util.Locale.ROOT, "small JSON records (%s, minified); %d"
+                + " values, mean %.0f bytes", source, arr.length, new Dataset(RECORDS, "", arr).meanSize()), arr);
     }
 
     /** The values of 1..3 KiB among {@code sources}, with a description naming how many came from each. */
@@ -164,14 +192,6 @@ final class Datasets {
             throw new IOException("missing corpus file " + p);
         }
         return Files.readAllBytes(p);
-    }
-
-    private static List<byte[]> elements(JsonSpans.Node array) {
-        List<byte[]> out = new ArrayList<>();
-        for (JsonSpans.Node n : array.elements()) {
-            out.add(n.compact());
-        }
-        return out;
     }
 
     /** Consecutive product records (one JSON array per line) grouped into JSON arrays of about 2 KiB. */

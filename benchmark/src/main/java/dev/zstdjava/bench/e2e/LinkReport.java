@@ -91,9 +91,9 @@ final class LinkReport {
 
     private String phase(Cell c, Kind k, Phase p, double wirePerOp, boolean set) {
         double mbit = wirePerOp * p.opsPerSec() * 8 / 1e6;
-        return " | " + Report.num(p.opsPerSec()) + " | " + Report.x(ratio(c, k, Kind.LETTUCE, set))
-                + " | " + Report.num(p.micros(50)) + " / " + Report.num(p.micros(99))
-                + " | " + Report.num(wirePerOp) + " | " + f("%.1f (%.0f%%)", mbit, mbit * 1e6 / linkBits * 100);
+        return " | " + EndToEndReport.num(p.opsPerSec()) + " | " + EndToEndReport.x(ratio(c, k, Kind.LETTUCE, set))
+                + " | " + EndToEndReport.num(p.micros(50)) + " / " + EndToEndReport.num(p.micros(99))
+                + " | " + EndToEndReport.num(wirePerOp) + " | " + f("%.1f (%.0f%%)", mbit, mbit * 1e6 / linkBits * 100);
     }
 
     private double ratio(Cell c, Kind k, Kind base, boolean set) {
@@ -143,7 +143,7 @@ final class LinkReport {
             for (boolean set : new boolean[] {true, false}) {
                 double r = ratio(c, Kind.LETTUCE_ZSTD, Kind.LETTUCE, set);
                 if (!Double.isNaN(r)) {
-                    parts.add("b" + c.batch() + (set ? " SET " : " GET ") + Report.x(r));
+                    parts.add("b" + c.batch() + (set ? " SET " : " GET ") + EndToEndReport.x(r));
                     met &= r >= target;
                 }
             }
@@ -167,7 +167,7 @@ final class LinkReport {
                 met &= r >= AGAINST_GLIDE_TARGET;
                 if (r < worst) {
                     worst = r;
-                    worstAt = c.label() + (set ? " SET " : " GET ") + Report.x(r);
+                    worstAt = c.label() + (set ? " SET " : " GET ") + EndToEndReport.x(r);
                 }
             }
         }
@@ -187,7 +187,7 @@ final class LinkReport {
             for (boolean set : new boolean[] {true, false}) {
                 double a = (set ? z.set() : z.get()).micros(99);
                 double b = (set ? l.set() : l.get()).micros(99);
-                parts.add("b" + c.batch() + (set ? " SET " : " GET ") + Report.num(a) + " vs " + Report.num(b) + " µs");
+                parts.add("b" + c.batch() + (set ? " SET " : " GET ") + EndToEndReport.num(a) + " vs " + EndToEndReport.num(b) + " µs");
                 met &= a <= b;
             }
         }
@@ -198,7 +198,7 @@ final class LinkReport {
         if (parts.isEmpty()) {
             line("| " + name + " | not measured | n/a |");
         } else {
-            line("| " + name + " | " + String.join("; ", parts) + " | " + Report.verdict(met) + " |");
+            line("| " + name + " | " + String.join("; ", parts) + " | " + EndToEndReport.verdict(met) + " |");
         }
     }
 }

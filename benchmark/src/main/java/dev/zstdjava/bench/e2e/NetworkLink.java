@@ -109,20 +109,19 @@ final class NetworkLink implements AutoCloseable {
      * Sets a link run's matrix where the command line does not: {@link #LINK_SIZES}, {@link #LINK_INFLIGHT} and no
      * pipelining (the GLIDE benchmark sends single commands). Checks the rate and that {@code --host} is not given.
      */
-    static void applyDefaults(EndToEnd.Options o, String[] args) {
+    static void applyDefaults(EndToEnd.Options o, java.util.function.Predicate<String> given) {
         parseRate(o.link);
         if (o.host != null) {
             throw new IllegalArgumentException("--link starts its own server in a namespace; it cannot be combined "
                     + "with --host");
         }
-        List<String> given = List.of(args);
-        if (!given.contains("--sizes")) {
+        if (!given.test("--sizes")) {
             o.sizes = LINK_SIZES;
         }
-        if (!given.contains("--inflight")) {
+        if (!given.test("--inflight")) {
             o.inflight = LINK_INFLIGHT;
         }
-        if (!given.contains("--batch")) {
+        if (!given.test("--batch")) {
             o.batch = List.of(1);
         }
         if (!o.outGiven) { // never replace the loopback report

@@ -1,85 +1,71 @@
 package dev.zstdjava.bench.e2e;
 
+import me.tongfei.progressbar.ConsoleProgressBarConsumer;
+import me.tongfei.progressbar.ProgressBar;
+import me.tongfei.progressbar.ProgressBarBuilder;
+import me.tongfei.progressbar.ProgressBarStyle;
+
 import java.io.PrintStream;
 import java.util.Locale;
 
 /**
- * The progress bar on stderr: redrawn in place every 250 ms on a terminal; on anything else (a pipe, a log file,
- * a test) one line per finished step instead. Progress is measured in planned seconds of work.
+ * Progress on stderr, measured in planned seconds of work: on a terminal a progress bar (the progressbar library)
+ * with the current step, elapsed time and time left; on anything else (a pipe, a log file, a test) one line per
+ * finished step instead, since a redrawn bar would fill a log with carriage returns.
  */
 final class Progress implements AutoCloseable {
     private final PrintStream out;
-    private final boolean terminal;
-    private final double totalWork;
+    private final ProgressBar bar;
     private final long startNanos = System.nanoTime();
-    private final Thread painter;
-    private volatile double doneWork;
-    private volatile double stepWork;
-    private volatile long stepStart;
-    private volatile String label = "starting";
-    private volatile boolean closed;
+    private final double totalWork;
+    private double doneWork;
+    private double stepWork;
+    private String label = "starting";
 
     Progress(PrintStream out, double totalWork, boolean enabled) {
         this.out = out;
         this.totalWork = Math.max(totalWork, 1e-9);
         java.io.Console c = System.console();
-        this.terminal = enabled && c != null && c.isTerminal();
-        if (terminal) {
-            painter = Thread.ofPlatform().daemon().name("e2e-progress").start(this::paintLoop);
-        } else {
-            painter = null;
-        }
+        boolean terminal = enabled && c != null && c.isTerminal();
+        this.bar = terminal ? new ProgressBarBuilder()
+                .setTaskName("e2e")
+                .setInitialMax(Math.max(1, Math.round(totalWork * 1000)))
+                .setUnit(" s", 1000)
+                .setStyle(ProgressBarStyle.ASCII)
+                .setUpdateIntervalMillis(250)
+                .continuousUpdate()
+                .setConsumer(new ConsoleProgressBarConsumer(out))
+                .clearDisplayOnFinish()
+                .build() : null;
     }
 
     /** Starts a step expected to take {@code work} seconds. */
     void begin(String label, double work) {
         this.label = label;
         this.stepWork = work;
-        this.stepStart = System.nanoTime();
+        if (bar != null) {
+            bar.setExtraMessage(label);
+        }
     }
 
     /** Ends the current step. */
     void end() {
         doneWork += stepWork;
-        stepWork = 0;
-        if (!terminal) {
-            out.printf(Locale.ROOT, "e2e: %3.0f%% %s done (%s elapsed)%n", 100 * fraction(), label,
-                    clock((System.nanoTime() - startNanos) / 1e9));
+        if (bar != null) {
+            bar.stepTo(Math.round(doneWork * 1000));
+        } else {
+            out.printf(Locale.ROOT, "e2e: %3.0f%% %s done (%s elapsed)%n", 100 * Math.min(1, doneWork / totalWork),
+                    label, clock((System.nanoTime() - startNanos) / 1e9));
         }
+        stepWork = 0;
     }
 
+    /** Prints a line of its own (above the bar on a terminal). */
     void message(String text) {
-        if (terminal) {
+        if (bar != null) {
             out.print("\r\033[K");
         }
         out.println("e2e: " + text);
-    }
-
-    private double fraction() {
-        double inStep = Math.min(stepWork, (System.nanoTime() - stepStart) / 1e9);
-        return Math.min(1.0, (doneWork + Math.max(0, inStep)) / totalWork);
-    }
-
-    private void paintLoop() {
-        while (!closed) {
-            paint();
-            try {
-                Thread.sleep(250);
-            } catch (InterruptedException e) {
-                return;
-            }
-        }
-    }
-
-    private synchronized void paint() {
-        double f = fraction();
-        int width = 30;
-        int filled = (int) Math.round(f * width);
-        double elapsed = (System.nanoTime() - startNanos) / 1e9;
-        double left = f > 0.01 ? elapsed / f - elapsed : totalWork;
-        out.printf(Locale.ROOT, "\r\033[K[%s%s] %3.0f%%  %s elapsed, ~%s left  %s", "#".repeat(filled),
-                ".".repeat(width - filled), 100 * f, clock(elapsed), clock(left), label);
-        out.flush();
     }
 
     private static String clock(double seconds) {
@@ -89,16 +75,8 @@ final class Progress implements AutoCloseable {
 
     @Override
     public void close() {
-        closed = true;
-        if (painter != null) {
-            painter.interrupt();
-            try {
-                painter.join(1000);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            out.print("\r\033[K");
-            out.flush();
+        if (bar != null) {
+            bar.close();
         }
     }
 }

@@ -106,7 +106,7 @@ public final class Env {
     }
 
     /** @return a dependency's version as the build recorded it (versions.properties), or "?" */
-    static String artifact(String name) {
+    public static String artifact(String name) {
         try (InputStream in = Env.class.getResourceAsStream("/dev/zstdjava/bench/versions.properties")) {
             if (in != null) {
                 Properties p = new Properties();

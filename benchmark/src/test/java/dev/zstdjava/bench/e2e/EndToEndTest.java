@@ -5,6 +5,11 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import dev.zstdjava.testkit.RedisServer;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
 import javax.imageio.ImageIO;
 import java.awt.image.BufferedImage;
 import java.io.ByteArrayOutputStream;
@@ -23,14 +28,17 @@ import static org.junit.jupiter.api.Assertions.*;
  */
 @DisabledIfSystemProperty(named = "zstdjava.skipServerTests", matches = "true", disabledReason = "left out with -Dzstdjava.skipServerTests=true")
 class EndToEndTest {
-    @BeforeAll
-    static void headless() {
-        System.setProperty("java.awt.headless", "true");
-    }
-
     /** The repository's test data (surefire sets {@code zstdjava.testdata}); the tests never need the shared corpus. */
     static Path testdata() {
         return Path.of(System.getProperty("zstdjava.testdata", "../testdata"));
+    }
+
+    private static final ObjectMapper WHOLE_VALUE = new ObjectMapper()
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+
+    @BeforeAll
+    static void headless() {
+        System.setProperty("java.awt.headless", "true");
     }
 
     @Test
@@ -39,9 +47,10 @@ class EndToEndTest {
         ByteArrayOutputStream log = new ByteArrayOutputStream();
         int status;
         try (PrintStream err = new PrintStream(log, true, StandardCharsets.UTF_8)) {
-            status = EndToEnd.run(new String[] {"--sizes", "100,json", "--inflight", "3", "--batch", "1,5",
+            status = EndToEnd.run(new String[] {"--corpus", testdata().toString(), "--sizes", "100,json",
+                    "--inflight", "3", "--batch", "1,5",
                     "--keys", "200", "--rounds", "2", "--seconds", "0.05", "--warmup", "0.01", "--global-warmup", "0.05",
-                    "--no-progress", "--corpus", testdata().toString(), "--out", out.toString()}, err);
+                    "--no-progress", "--out", out.toString()}, err);
         }
         String logText = log.toString(StandardCharsets.UTF_8);
         assertEquals(EndToEnd.OK, status, logText);
@@ -84,10 +93,10 @@ class EndToEndTest {
 
     @Test
     void aWrongValueIsCountedAsAMismatch() throws Exception {
-        try (ServerProcess server = ServerProcess.start(ServerProcess.findBinary(null))) {
+        try (RedisServer server = RedisServer.start()) {
             io.lettuce.core.RedisClient client = io.lettuce.core.RedisClient.create(
-                    io.lettuce.core.RedisURI.create(ServerProcess.HOST, server.port()));
-            Bench bench = new Bench(ServerProcess.HOST, server.port(), client);
+                    io.lettuce.core.RedisURI.create(RedisServer.HOST, server.port()));
+            Bench bench = new Bench(RedisServer.HOST, server.port(), client);
             try (Clients.Kv real = bench.open(Clients.Kind.LETTUCE_ZSTD)) {
                 // a client that loses one byte of one value on the way back
                 Clients.Kv lossy = new Clients.Kv() {
@@ -128,13 +137,14 @@ class EndToEndTest {
     void valueSetsAreRealJsonOfTheRightSizes() throws Exception {
         Path corpus = testdata();
         Datasets.Dataset json = Datasets.load("json", corpus);
+        // the repository's synthetic status records (the shared corpus gives about 1,000 API objects of ~2 KiB)
         assertTrue(json.values().length >= 50, "only " + json.values().length + " JSON values");
+        assertTrue(json.description().contains("66 synthetic statuses.ndjson records"), json.description());
         assertTrue(json.meanSize() > 1024 && json.meanSize() < 2048, "mean JSON value size " + json.meanSize());
         for (byte[] v : json.values()) {
             assertTrue(v.length >= Datasets.JSON_MIN && v.length <= Datasets.JSON_MAX, "size " + v.length);
-            JsonSpans.Node n = JsonSpans.parse(v); // a whole JSON value, nothing left over
-            assertTrue(v[0] == '{' || v[0] == '[', "not an object or array");
-            assertEquals(v.length, n.end());
+            JsonNode n = WHOLE_VALUE.readTree(v); // a whole JSON value, nothing left over
+            assertTrue(n.isObject() || n.isArray(), "not an object or array");
         }
         for (String spec : List.of("100", "1k", "4k")) {
             Datasets.Dataset d = Datasets.load(spec, corpus);
@@ -143,6 +153,13 @@ class EndToEndTest {
             }
         }
         assertEquals("4 KiB", Datasets.load("4k", corpus).name());
+        Datasets.Dataset records = Datasets.load("records", corpus);
+        assertTrue(records.values().length >= 150, "only " + records.values().length + " records");
+        assertTrue(records.meanSize() >= 150 && records.meanSize() <= 320, "mean record size " + records.meanSize());
+        for (byte[] v : records.values()) {
+            assertEquals('{', v[0]);
+            assertTrue(WHOLE_VALUE.readTree(v).isObject(), "not one whole JSON object"); // nothing left over
+        }
         assertThrows(IllegalArgumentException.class, () -> Datasets.parseSize("big"));
     }
 
@@ -154,7 +171,7 @@ class EndToEndTest {
         Results.Phase fastSet = new Results.Phase(1000, 1_000_000_000L, h, 0, 0, 0);
         Results.Phase slowGet = new Results.Phase(1000, 4_000_000_000L, h, 0, 0, 0);
         Results.Phase fastGet = new Results.Phase(1000, 3_000_000_000L, h, 0, 0, 0);
-        List<Results.Row> combined = Report.combineRounds(List.of(
+        List<Results.Row> combined = EndToEndReport.combineRounds(List.of(
                 new Results.Row(cell, Clients.Kind.LETTUCE_ZSTD, 1, 10, fastSet, slowGet, 600, 610, "zstd 100%", 0),
                 new Results.Row(cell, Clients.Kind.LETTUCE_ZSTD, 2, 10, slowSet, fastGet, 700, 630, "zstd 100%", 2),
                 new Results.Row(cell, Clients.Kind.LETTUCE, 1, 10, slowSet, slowGet, 2000, 2010, "plain 100%", 0)));
@@ -177,6 +194,41 @@ class EndToEndTest {
             assertEquals(EndToEnd.USAGE, EndToEnd.run(new String[] {"--bogus"}, err));
             assertEquals(EndToEnd.OK, EndToEnd.run(new String[] {"--help"}, err));
         }
-        assertTrue(log.toString(StandardCharsets.UTF_8).contains("usage: ./e2e"));
+        String text = log.toString(StandardCharsets.UTF_8);
+        assertTrue(text.contains("Usage: ./e2e"), text);
+        assertTrue(text.contains("--inflight must be at least 1, got 0"), text);
+        assertTrue(text.contains("unknown client 'jedis'"), text);
+        assertTrue(text.contains("Unknown option: '--bogus'"), text);
+    }
+
+    @Test
+    void quickSetsItsDefaultsOnlyWhereTheCommandLineDoesNot() {
+        EndToEnd.Options quick = EndToEnd.parse(new String[] {"--keys", "300", "--quick"});
+        assertEquals("quick", quick.mode);
+        assertEquals(300, quick.keys);
+        assertEquals(1, quick.rounds);
+        assertEquals(0.3, quick.seconds);
+        assertEquals(EndToEnd.QUICK_OUT, quick.out);
+        EndToEnd.Options full = EndToEnd.parse(new String[] {"--clients", "glide-zstd", "--sizes", "1k,json"});
+        assertEquals("full", full.mode);
+        assertEquals(5_000, full.keys);
+        assertEquals(EndToEnd.FULL_OUT, full.out);
+        assertEquals(List.of(Clients.Kind.LETTUCE, Clients.Kind.GLIDE_ZSTD), full.clients);
+        assertEquals(List.of("1k", "json"), full.sizes);
+    }
+
+    @Test
+    void jsonValuesAreCutWithTheirOwnBytes() throws Exception {
+        byte[] doc = "{\"skip\": {\"x\": [1, 2]}, \"a\": [ {\"s\": \"a b\\\"c \\u00f1\"} , [1.5e-3, 2] ], \"b\": 1}"
+                .getBytes(StandardCharsets.UTF_8);
+        List<byte[]> kids = JsonValues.children(doc, "a");
+        assertEquals(2, kids.size());
+        assertEquals("{\"s\":\"a b\\\"c \\u00f1\"}", new String(kids.get(0), StandardCharsets.UTF_8));
+        assertEquals("[1.5e-3,2]", new String(kids.get(1), StandardCharsets.UTF_8));
+        assertEquals("{\"x\":[1,2]}", new String(JsonValues.member(doc, "skip"), StandardCharsets.UTF_8));
+        assertEquals(List.of("{\"x\":[1,2]}", "[{\"s\":\"a b\\\"c \\u00f1\"},[1.5e-3,2]]", "1"),
+                JsonValues.children(doc).stream().map(b -> new String(b, StandardCharsets.UTF_8)).toList());
+        java.io.IOException e = assertThrows(java.io.IOException.class, () -> JsonValues.member(doc, "nope"));
+        assertTrue(e.getMessage().contains("no member 'nope'"), e.getMessage());
     }
 }

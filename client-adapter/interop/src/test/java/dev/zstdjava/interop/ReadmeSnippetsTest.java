@@ -1,0 +1,109 @@
+package dev.zstdjava.interop;
+
+import dev.zstdjava.testkit.RedisServer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
+import org.junit.jupiter.api.io.TempDir;
+
+import javax.tools.DiagnosticCollector;
+import javax.tools.JavaCompiler;
+import javax.tools.JavaFileObject;
+import javax.tools.StandardJavaFileManager;
+import javax.tools.ToolProvider;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.lang.reflect.Method;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+/**
+ * The README's client snippets (each Java block after a {@code <!-- snippet: ... -->} marker) are complete programs:
+ * compiled here against the test class path, then run against a real server ({@code localhost:6379} in the text is
+ * replaced by the test server's address).
+ */
+@DisabledIfSystemProperty(named = "zstdjava.skipServerTests", matches = "true", disabledReason = "left out with -Dzstdjava.skipServerTests=true")
+class ReadmeSnippetsTest {
+    static final Path README = Path.of("../../README.md").toAbsolutePath().normalize();
+    static final Pattern SNIPPET = Pattern.compile("<!-- snippet:[^>]*-->\\s*```java\\n(.*?)```", Pattern.DOTALL);
+    static final Pattern CLASS = Pattern.compile("public class (\\w+)");
+
+    static RedisServer server;
+
+    @BeforeAll
+    static void start() {
+        server = RedisServer.start();
+    }
+
+    @AfterAll
+    static void stop() {
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    /** @return class name to source of every marked snippet */
+    static Map<String, String> snippets() throws Exception {
+        assertTrue(Files.isRegularFile(README), "missing " + README);
+        Map<String, String> out = new LinkedHashMap<>();
+        Matcher m = SNIPPET.matcher(Files.readString(README));
+        while (m.find()) {
+            Matcher c = CLASS.matcher(m.group(1));
+            assertTrue(c.find(), "a snippet without a public class:\n" + m.group(1));
+            assertNull(out.put(c.group(1), m.group(1)), "two snippets named " + c.group(1));
+        }
+        return out;
+    }
+
+    @Test
+    void everyClientSnippetCompilesAndRuns(@TempDir Path dir) throws Exception {
+        Map<String, String> snippets = snippets();
+        assertEquals(List.of("LettuceExample", "SpringExample", "RedissonExample", "JedisExample", "MetricsExample"),
+                new ArrayList<>(snippets.keySet()), "one snippet per client, in README order");
+        Path src = Files.createDirectories(dir.resolve("src"));
+        Path classes = Files.createDirectories(dir.resolve("classes"));
+        List<Path> files = new ArrayList<>();
+        for (Map.Entry<String, String> e : snippets.entrySet()) {
+            String code = e.getValue().replace("localhost:6379", RedisServer.HOST + ":" + server.port())
+                    .replace("\"localhost\", 6379", "\"" + RedisServer.HOST + "\", " + server.port());
+            Path f = src.resolve(e.getKey() + ".java");
+            Files.writeString(f, code);
+            files.add(f);
+        }
+        JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
+        DiagnosticCollector<JavaFileObject> diagnostics = new DiagnosticCollector<>();
+        try (StandardJavaFileManager fm = javac.getStandardFileManager(diagnostics, null, null)) {
+            boolean ok = javac.getTask(null, fm, diagnostics, List.of("-proc:none", "-Xlint:all", "-Werror",
+                            "-classpath", System.getProperty("java.class.path"), "-d", classes.toString()), null,
+                    fm.getJavaFileObjectsFromPaths(files)).call();
+            assertTrue(ok, "README snippets do not compile: " + diagnostics.getDiagnostics());
+        }
+        try (URLClassLoader loader = new URLClassLoader(new URL[] {classes.toUri().toURL()}, getClass().getClassLoader())) {
+            for (String name : snippets.keySet()) {
+                Method main = loader.loadClass(name).getMethod("main", String[].class);
+                PrintStream stdout = System.out;
+                ByteArrayOutputStream captured = new ByteArrayOutputStream();
+                System.setOut(new PrintStream(captured, true));
+                try {
+                    main.invoke(null, (Object) new String[0]);
+                } finally {
+                    System.setOut(stdout);
+                }
+                String printed = captured.toString().trim();
+                System.out.println(name + " printed: " + printed);
+                assertFalse(printed.isEmpty(), name + " printed nothing");
+            }
+        }
+    }
+}

@@ -1,0 +1,250 @@
+package dev.zstdjava.lettuce;
+
+import dev.zstdjava.testkit.RedisServer;
+import dev.zstdjava.values.CompressionConfig;
+import dev.zstdjava.values.DictionaryManager;
+import dev.zstdjava.values.MissingDictionaryException;
+import dev.zstdjava.values.ValueCompressor;
+import dev.zstdjava.zstd.ZstdFrame;
+import io.lettuce.core.KeyValue;
+import io.lettuce.core.Range;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisFuture;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.SlotHash;
+import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
+import io.lettuce.core.cluster.api.async.RedisAdvancedClusterAsyncCommands;
+import io.lettuce.core.codec.ByteArrayCodec;
+import io.lettuce.core.codec.StringCodec;
+import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+/** A 3-master cluster on loopback, the codec on {@link RedisClusterClient}, one key in every slot. */
+@DisabledIfSystemProperty(named = "zstdjava.skipServerTests", matches = "true", disabledReason = "left out with -Dzstdjava.skipServerTests=true")
+class LettuceClusterTest {
+    static final List<RedisServer> nodes = new ArrayList<>();
+    static RedisClient setupClient;
+    static RedisClusterClient cluster;
+
+    @BeforeAll
+    static void startCluster() throws Exception {
+        for (int i = 0; i < 3; i++) {
+            nodes.add(RedisServer.start(true));
+        }
+        setupClient = RedisClient.create();
+        List<StatefulRedisConnection<String, String>> admin = new ArrayList<>();
+        for (RedisServer n : nodes) {
+            admin.add(setupClient.connect(StringCodec.UTF8, RedisURI.create(RedisServer.HOST, n.port())));
+        }
+        int[][] ranges = {{0, 5460}, {5461, 10922}, {10923, 16383}};
+        for (int i = 0; i < 3; i++) {
+            assertEquals("OK", admin.get(i).sync().clusterAddSlotsRange(Range.create(ranges[i][0], ranges[i][1])));
+        }
+        for (int i = 1; i < 3; i++) {
+            assertEquals("OK", admin.get(0).sync().clusterMeet(RedisServer.HOST, nodes.get(i).port()));
+        }
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (true) {
+            boolean ok = true;
+            for (StatefulRedisConnection<String, String> a : admin) {
+                String info = a.sync().clusterInfo();
+                ok &= info.contains("cluster_state:ok") && info.contains("cluster_known_nodes:3");
+            }
+            if (ok) {
+                break;
+            }
+            if (System.nanoTime() > deadline) {
+                fail("cluster did not reach state ok: " + admin.get(0).sync().clusterInfo());
+            }
+            Thread.sleep(50);
+        }
+        admin.forEach(StatefulRedisConnection::close);
+        cluster = RedisClusterClient.create(RedisURI.create(RedisServer.HOST, nodes.get(0).port()));
+    }
+
+    @AfterAll
+    static void stopCluster() {
+        if (cluster != null) {
+            cluster.shutdown(0, 2, TimeUnit.SECONDS);
+        }
+        if (setupClient != null) {
+            setupClient.shutdown(0, 2, TimeUnit.SECONDS);
+        }
+        nodes.forEach(RedisServer::close);
+    }
+
+    static String value(int slot) {
+        return slot % 8 == 0 ? "short-" + slot
+                : ("{\"slot\":" + slot + ",\"payload\":\"" + "abcdefgh".repeat(8 + slot % 100) + "\"}");
+    }
+
+    @Test
+    void everySlotRoundTripsThroughTheCodec() throws Exception {
+        String[] keyOfSlot = new String[SlotHash.SLOT_COUNT];
+        int found = 0;
+        for (int i = 0; found < SlotHash.SLOT_COUNT; i++) {
+            String key = "key:" + i;
+            int slot = SlotHash.getSlot(key);
+            if (keyOfSlot[slot] == null) {
+                keyOfSlot[slot] = key;
+                found++;
+            }
+        }
+        CompressingCodec<String, String> codec = CompressingCodec.wrap(StringCodec.UTF8, CompressionConfig.defaults());
+        try (StatefulRedisClusterConnection<String, String> conn = cluster.connect(codec);
+             StatefulRedisClusterConnection<byte[], byte[]> raw = cluster.connect(ByteArrayCodec.INSTANCE)) {
+            RedisAdvancedClusterAsyncCommands<String, String> a = conn.async();
+            List<RedisFuture<String>> sets = new ArrayList<>();
+            for (int slot = 0; slot < SlotHash.SLOT_COUNT; slot++) {
+                sets.add(a.set(keyOfSlot[slot], value(slot)));
+            }
+            for (RedisFuture<String> f : sets) {
+                assertEquals("OK", f.get(30, TimeUnit.SECONDS));
+            }
+            // MGET over keys of many slots: Lettuce splits it per node and reassembles
+            for (int from = 0; from < SlotHash.SLOT_COUNT; from += 1024) {
+                String[] keys = Arrays.copyOfRange(keyOfSlot, from, from + 1024);
+                List<KeyValue<String, String>> got = a.mget(keys).get(30, TimeUnit.SECONDS);
+                for (int i = 0; i < keys.length; i++) {
+                    assertEquals(value(from + i), got.get(i).getValue(), keys[i]);
+                }
+            }
+            // MSET across slots, then read back one by one on the sync API
+            Map<String, String> batch = new LinkedHashMap<>();
+            for (int slot = 0; slot < SlotHash.SLOT_COUNT; slot += 97) {
+                batch.put(keyOfSlot[slot], value(slot).toUpperCase());
+            }
+            assertEquals("OK", conn.sync().mset(batch));
+            batch.forEach((k, v) -> assertEquals(v, conn.sync().get(k)));
+            // stored compressed where it helps; keys hash to the same slots as plain keys
+            byte[] stored = raw.sync().get(keyOfSlot[1].getBytes(StandardCharsets.UTF_8));
+            assertArrayEquals(new byte[] {0, 1, 2, 0, 1}, Arrays.copyOf(stored, 5));
+            assertTrue(stored.length < value(1).length());
+            byte[] small = raw.sync().get(keyOfSlot[8].getBytes(StandardCharsets.UTF_8));
+            assertArrayEquals(value(8).getBytes(StandardCharsets.UTF_8), small);
+            // every master holds its share
+            long total = 0;
+            for (RedisServer n : nodes) {
+                try (StatefulRedisConnection<String, String> c =
+                             setupClient.connect(StringCodec.UTF8, RedisURI.create(RedisServer.HOST, n.port()))) {
+                    long size = c.sync().dbsize();
+                    assertTrue(size > 5000, "node " + n.port() + " holds " + size + " keys");
+                    total += size;
+                }
+            }
+            assertEquals(SlotHash.SLOT_COUNT, total);
+        }
+    }
+
+    /**
+     * Dictionaries on the cluster: managed mode publishes in one slot (the prefix's hash tag), values spread over
+     * every master use it, a second client picks it up at creation, and a value whose dictionary a client lacks fails
+     * only its command until the dictionary is fetched. Flushes every master at the end.
+     */
+    @Test
+    void dictionariesOnTheCluster() throws Exception {
+        List<byte[]> train = dev.zstdjava.testkit.TestValues.jsonRecords(3000, 31);
+        List<byte[]> values = dev.zstdjava.testkit.TestValues.jsonRecords(300, 32);
+        String prefix = LettuceDictionaryStore.DEFAULT_PREFIX;
+        try (StatefulRedisClusterConnection<byte[], byte[]> raw = cluster.connect(ByteArrayCodec.INSTANCE);
+             LettuceDictionaryStore store = LettuceDictionaryStore.builder().connect(cluster);
+             DictionaryManager m = DictionaryManager.managed(store).minSamples(500).build();
+             StatefulRedisClusterConnection<byte[], byte[]> conn = cluster.connect(CompressingCodec.wrap(
+                     ByteArrayCodec.INSTANCE, ValueCompressor.create(CompressionConfig.defaults(), m)))) {
+            List<RedisFuture<String>> sets = new ArrayList<>();
+            for (int i = 0; i < train.size(); i++) {
+                sets.add(conn.async().set(("t:" + i).getBytes(StandardCharsets.UTF_8), train.get(i)));
+            }
+            for (RedisFuture<String> f : sets) {
+                assertEquals("OK", f.get(30, TimeUnit.SECONDS));
+            }
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (m.currentId() == 0) {
+                assertTrue(System.nanoTime() < deadline, "no dictionary adopted: " + m.trainingStats());
+                Thread.sleep(20);
+            }
+            long id = m.currentId();
+            int slot = SlotHash.getSlot(prefix + "seq");
+            for (String k : new String[] {"index", "lease", "dict:" + id}) {
+                assertEquals(slot, SlotHash.getSlot(prefix + k), k);
+            }
+            assertNotNull(raw.sync().get((prefix + "dict:" + id).getBytes(StandardCharsets.UTF_8)));
+            java.util.Set<Integer> slots = new java.util.HashSet<>();
+            for (int i = 0; i < values.size(); i++) {
+                byte[] key = ("v:" + i).getBytes(StandardCharsets.UTF_8);
+                slots.add(SlotHash.getSlot(key));
+                conn.sync().set(key, values.get(i));
+                byte[] stored = raw.sync().get(key);
+                assertEquals(id, ZstdFrame.dictionaryId(stored, 5, stored.length - 5));
+                assertArrayEquals(values.get(i), conn.sync().get(key));
+            }
+            assertTrue(slots.size() > 250, "values spread over " + slots.size() + " slots");
+
+            // a second client loads the published dictionary before build() returns
+            try (LettuceDictionaryStore store2 = LettuceDictionaryStore.builder().connect(cluster);
+                 DictionaryManager second = DictionaryManager.shared(store2).refreshInterval(Duration.ofHours(1))
+                         .notifications(false).build();
+                 LettuceDictionaryStore store3 = LettuceDictionaryStore.builder().connect(cluster);
+                 DictionaryManager third = DictionaryManager.shared(store3).refreshInterval(Duration.ofHours(1))
+                         .build();
+                 StatefulRedisClusterConnection<byte[], byte[]> conn2 = cluster.connect(CompressingCodec.wrap(
+                         ByteArrayCodec.INSTANCE, ValueCompressor.create(CompressionConfig.defaults(), second)))) {
+                assertEquals(id, second.currentId());
+                for (int i = 0; i < values.size(); i += 3) {
+                    assertArrayEquals(values.get(i), conn2.sync().get(("v:" + i).getBytes(StandardCharsets.UTF_8)));
+                }
+                // another dictionary published after it started: its values fail until fetched, the rest work
+                byte[] newer = dev.zstdjava.zstd.ZstdDictionary.train(values, 4 << 10).toByteArray();
+                long newerId = dev.zstdjava.zstd.ZstdDictionary.of(newer).id();
+                byte[] key = "newer".getBytes(StandardCharsets.UTF_8);
+                try (DictionaryManager w = DictionaryManager.given(newer).build()) {
+                    raw.sync().set(key, ValueCompressor.create(CompressionConfig.defaults(), w).compress(values.get(0)));
+                }
+                store.putIfAbsent(newerId, newer);
+                Exception e = assertThrows(Exception.class, () -> conn2.sync().get(key));
+                Throwable t = e;
+                while (t != null && !(t instanceof MissingDictionaryException)) {
+                    t = t.getCause();
+                }
+                assertNotNull(t, e.toString());
+                assertEquals(newerId, ((MissingDictionaryException) t).dictionaryId());
+                assertArrayEquals(values.get(1), conn2.sync().get("v:1".getBytes(StandardCharsets.UTF_8)));
+                deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+                while (!second.isLoaded(newerId)) {
+                    assertTrue(System.nanoTime() < deadline, "dictionary " + newerId + " not fetched");
+                    Thread.sleep(20);
+                }
+                assertArrayEquals(values.get(0), conn2.sync().get(key));
+                assertEquals(newerId, second.currentId(), "the newest published compresses");
+                // a client subscribed to publications (the default) got it without reading such a value
+                deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+                while (third.currentId() != newerId) {
+                    assertTrue(System.nanoTime() < deadline, "publication of " + newerId + " not announced");
+                    Thread.sleep(20);
+                }
+            }
+        } finally {
+            for (RedisServer n : nodes) {
+                try (StatefulRedisConnection<String, String> c =
+                             setupClient.connect(StringCodec.UTF8, RedisURI.create(RedisServer.HOST, n.port()))) {
+                    c.sync().flushall();
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,46 @@
+package dev.zstdjava.values;
+
+import java.util.concurrent.atomic.AtomicReferenceArray;
+
+/**
+ * A fixed set of slots holding idle {@link Coder}s. Thread-safe and lock-free; borrowing and returning allocate
+ * nothing once the slots are filled. A thread starts looking at the slot its id points to, so threads that run
+ * often (Netty event loops) tend to keep their own coder. When every slot is taken a new coder is made, and a coder
+ * that finds no free slot on return is closed.
+ */
+final class CoderPool {
+    private final CompressionConfig config;
+    private final DictionaryManager dictionaries;
+    private final AtomicReferenceArray<Coder> slots;
+
+    CoderPool(CompressionConfig config, DictionaryManager dictionaries) {
+        this.config = config;
+        this.dictionaries = dictionaries;
+        this.slots = new AtomicReferenceArray<>(Math.max(4, 2 * Runtime.getRuntime().availableProcessors()));
+    }
+
+    Coder acquire() {
+        int n = slots.length();
+        int start = (int) (Thread.currentThread().threadId() % n);
+        for (int i = 0; i < n; i++) {
+            int idx = (start + i) % n;
+            Coder c = slots.get(idx);
+            if (c != null && slots.compareAndSet(idx, c, null)) {
+                return c;
+            }
+        }
+        return new Coder(config, dictionaries);
+    }
+
+    void release(Coder c) {
+        int n = slots.length();
+        int start = (int) (Thread.currentThread().threadId() % n);
+        for (int i = 0; i < n; i++) {
+            int idx = (start + i) % n;
+            if (slots.get(idx) == null && slots.compareAndSet(idx, null, c)) {
+                return;
+            }
+        }
+        c.close();
+    }
+}

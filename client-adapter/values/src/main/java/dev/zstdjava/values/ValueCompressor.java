@@ -1,0 +1,518 @@
+package dev.zstdjava.values;
+
+import dev.zstdjava.DecompressionLimitException;
+import dev.zstdjava.lz4.Lz4Exception;
+import dev.zstdjava.zstd.ZstdException;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteBuffer;
+import java.nio.ReadOnlyBufferException;
+import java.util.Arrays;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * Compresses and decompresses single values in Valkey GLIDE's format, independent of any client library: use it to
+ * build serializers for Jedis, Redisson or Spring Data Redis; the Lettuce adapter ({@code dev.zstdjava.lettuce.CompressingCodec}
+ * in {@code zstd-java-lettuce}) uses it too.
+ *
+ * <h2>Format</h2>
+ * A compressed value is a 5-byte header (magic {@code 00 01 02}, version {@code 00}, backend id {@code 01} zstd or
+ * {@code 02} lz4) followed by one zstd frame, or by the original length (unsigned 32-bit little-endian) and one raw
+ * LZ4 block.
+ *
+ * <h2>Writing</h2>
+ * A value is stored compressed only when compression is {@linkplain CompressionConfig#enabled() enabled}, it is at
+ * least {@linkplain CompressionConfig#minCompressionSize() minCompressionSize} bytes, it does not already carry the
+ * header of the configured backend, and the result (header included) is strictly smaller than the value. Otherwise
+ * the value is stored as it is. Compression never throws (Lettuce closes the connection when encoding throws): when
+ * the backend fails, the value is stored as it is, which is always correct data, the failure is counted in
+ * {@link CompressionStats#compressionFailures()} and each kind of failure is logged once (logger
+ * {@code dev.zstdjava.values.ValueCompressor}, level WARNING), so a broken setup is visible.
+ *
+ * <h2>Reading</h2>
+ * A value that does not start with the magic bytes, or is shorter than the header, is returned as it is. The
+ * version byte is not checked. The backend id picks the decoder, whatever backend is configured. Only a value the
+ * codec rejects as malformed is returned as it is and counted in {@link CompressionStats#decompressionFailures()}:
+ * an unknown backend id, a corrupt or truncated payload (binary data can start with the magic bytes by chance).
+ * Everything else fails the read with its exception, because returning the stored bytes would hand the caller
+ * compressed data as if it were the value:
+ * <ul>
+ *   <li>a value that would decompress to more than
+ *       {@linkplain CompressionConfig#maxDecompressedSize() maxDecompressedSize} bytes raises
+ *       {@link DecompressionLimitException}, before any output is allocated when the size is declared (always for
+ *       lz4; for zstd frames that declare their content size) and as soon as the limit is passed otherwise;</li>
+ *   <li>a zstd frame that declares a dictionary ID raises {@link MissingDictionaryException}, unless this
+ *       compressor was made with a {@link DictionaryManager} that has that dictionary loaded (then it is decoded with
+ *       it; the manager fetches a missing one on its own thread); such a frame that does not decode with its
+ *       dictionary fails with a {@link dev.zstdjava.CompressionException} too, never returned as stored;</li>
+ *   <li>a library that cannot be loaded ({@link LinkageError}), a misused context ({@link IllegalStateException}),
+ *       a zstd error that is not about the payload (memory, parameters) and anything unexpected propagate.</li>
+ * </ul>
+ *
+ * <h2>Dictionaries (opt-in)</h2>
+ * A compressor made with {@link #create(CompressionConfig, DictionaryManager)} compresses with the manager's current
+ * dictionary: the same header, then a standard zstd frame that records the dictionary ID. Without a manager, values
+ * are written exactly as without this feature. See {@link DictionaryManager} for the modes, and what readers that
+ * lack the dictionary (GLIDE, earlier versions of this library) see.
+ *
+ * <h2>Migrating from other clients' compression</h2>
+ * With {@link CompressionConfig.Builder#readLegacy} a compressor also reads values that Lettuce's
+ * {@code CompressionCodec} (gzip, deflate) or Redisson's {@code ZStdCodec}/{@code LZ4Codec} wrote, bounded by the same
+ * limit and counted in {@link CompressionStats#legacyDecompressed()}; see {@link LegacyFormat} for how each is
+ * recognised. Values are still written in the shared format only.
+ *
+ * <h2>Creation</h2>
+ * {@link #create} checks that the configured backend works (its library loads and a small value makes the round
+ * trip) and throws {@link IllegalStateException} naming every library location tried if not.
+ *
+ * <h2>Commands that cannot work on compressed values</h2>
+ * The server sees only the stored bytes, so commands that read or change a string value's bytes on the server give
+ * wrong results or errors on compressed values: {@code APPEND}, {@code GETRANGE}/{@code SUBSTR}, {@code SETRANGE},
+ * {@code STRLEN}, {@code LCS}, {@code INCR}, {@code INCRBY}, {@code INCRBYFLOAT}, {@code DECR}, {@code DECRBY}, and
+ * the bit operations {@code GETBIT}, {@code SETBIT}, {@code BITCOUNT}, {@code BITPOS}, {@code BITFIELD},
+ * {@code BITFIELD_RO}, {@code BITOP}. Values shorter than the minimum size are never compressed, so small counters
+ * keep working, but do not rely on that: keep such keys out of compression (use a separate connection without it).
+ *
+ * <p><b>Thread safety:</b> thread-safe; one instance serves any number of threads and connections. Native zstd/lz4
+ * contexts are kept in a small lock-free pool and reused; they are freed when garbage-collected.
+ *
+ * <p><b>Allocation:</b> {@link #compress(MemorySegment, MemorySegment)} and {@link #compress(ByteBuffer, ByteBuffer)}
+ * allocate nothing once the pool is warm (compressed output goes straight to the destination, and when it would not
+ * be smaller the value is copied there instead). The array forms allocate only the returned array (compressing
+ * through a reusable scratch array). Decompression allocates the returned value; zstd frames that do not declare
+ * their size (GLIDE writes such frames) are decoded through a reusable buffer and copied out once. Apart from that,
+ * a call may leave a few small wrapper objects that the JIT does not always remove.
+ */
+public final class ValueCompressor {
+    private final CompressionConfig config;
+    private final DictionaryManager dictionaries;
+    private final CoderPool pool;
+    private final LongAdder valuesCompressed = new LongAdder();
+    private final LongAdder valuesDecompressed = new LongAdder();
+    private final LongAdder originalBytes = new LongAdder();
+    private final LongAdder compressedBytes = new LongAdder();
+    private final LongAdder decompressedBytes = new LongAdder();
+    private final LongAdder skipped = new LongAdder();
+    private final LongAdder skippedDisabled = new LongAdder();
+    private final LongAdder skippedTooSmall = new LongAdder();
+    private final LongAdder skippedAlreadyCompressed = new LongAdder();
+    private final LongAdder skippedNotSmaller = new LongAdder();
+    private final LongAdder legacyDecompressed = new LongAdder();
+    private final LongAdder decompressionFailures = new LongAdder();
+    private final LongAdder sizeLimitErrors = new LongAdder();
+    private final LongAdder compressionFailures = new LongAdder();
+    private static final System.Logger LOG = System.getLogger(ValueCompressor.class.getName());
+    /** Kinds of compression failure already logged (by exception class), so each is logged once per compressor. */
+    private final Set<Class<?>> loggedFailures = ConcurrentHashMap.newKeySet();
+
+    private ValueCompressor(CompressionConfig config, DictionaryManager dictionaries) {
+        this.config = Objects.requireNonNull(config, "config");
+        this.dictionaries = dictionaries;
+        this.pool = new CoderPool(config, dictionaries);
+    }
+
+    /**
+     * Makes a compressor with {@code config} after checking that its backend works: the native library loads and a
+     * small value compresses and decompresses. Create one per configuration and share it.
+     *
+     * @throws IllegalStateException if the backend does not work; the message names the reason and, when the
+     *                               library does not load, every location tried
+     */
+    public static ValueCompressor create(CompressionConfig config) {
+        ValueCompressor vc = new ValueCompressor(config, null);
+        vc.probe();
+        return vc;
+    }
+
+    /**
+     * A compressor that compresses with the current dictionary of {@code dictionaries} (zstd only) and reads values
+     * compressed with any dictionary it has loaded; see {@link DictionaryManager}. The stored form is the same
+     * header followed by a standard zstd frame that records the dictionary id. Readers without that dictionary (Valkey
+     * GLIDE, earlier versions of this library) cannot decode such values: turn dictionaries on only once every reader
+     * runs a version that has them.
+     *
+     * @throws IllegalArgumentException if the backend is not zstd
+     * @throws IllegalStateException    if the backend does not work, as {@link #create(CompressionConfig)}
+     */
+    public static ValueCompressor create(CompressionConfig config, DictionaryManager dictionaries) {
+        Objects.requireNonNull(dictionaries, "dictionaries");
+        if (config.backend() != CompressionBackend.ZSTD) {
+            throw new IllegalArgumentException("dictionaries need the zstd backend, not " + config.backend());
+        }
+        ValueCompressor vc = new ValueCompressor(config, dictionaries);
+        vc.probe();
+        return vc;
+    }
+
+    /** @return the dictionaries this compressor uses, or null when it uses none */
+    public DictionaryManager dictionaries() {
+        return dictionaries;
+    }
+
+    /** One round trip through a pooled coder with the configured backend. */
+    private void probe() {
+        CompressionBackend backend = config.backend();
+        byte[] unit = "zstd-java backend check ".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        byte[] sample = new byte[256];
+        for (int i = 0; i < sample.length; i++) {
+            sample[i] = unit[i % unit.length];
+        }
+        // a limit below the sample's size would refuse the round trip: check the backend with a coder of its own
+        boolean pooled = config.maxDecompressedSize() >= sample.length;
+        Coder c = pooled ? pool.acquire() : new Coder(config.toBuilder().maxDecompressedSize(sample.length).build(), dictionaries);
+        try {
+            MemorySegment stored = MemorySegment.ofArray(new byte[sample.length + 64]);
+            long n = encode(c, backend, null, MemorySegment.ofArray(sample), stored, stored.byteSize());
+            if (n < 0) {
+                throw new IllegalStateException("a " + sample.length + "-byte repetitive value did not compress");
+            }
+            byte[] back = c.decompressPayload(backend, stored.asSlice(ValueFormat.HEADER_SIZE, n - ValueFormat.HEADER_SIZE));
+            if (!Arrays.equals(sample, back)) {
+                throw new IllegalStateException("a round trip returned different bytes");
+            }
+        } catch (RuntimeException | LinkageError e) {
+            throw new IllegalStateException("zstd-java: the " + backend.name().toLowerCase(java.util.Locale.ROOT)
+                    + " backend does not work here: " + describe(e), e);
+        } finally {
+            if (pooled) {
+                pool.release(c);
+            } else {
+                c.close();
+            }
+        }
+    }
+
+    /** @return the messages along a cause chain (a failed class initialisation hides the loader's in its cause) */
+    private static String describe(Throwable e) {
+        StringBuilder b = new StringBuilder();
+        java.util.Set<Throwable> seen = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        for (Throwable t = e; t != null && seen.add(t); t = t.getCause()) {
+            String m = t.getMessage();
+            if (m != null && !m.isBlank() && b.indexOf(m) < 0) {
+                b.append(b.length() == 0 ? "" : "; caused by: ").append(m);
+            } else if (b.length() == 0) {
+                b.append(t.getClass().getName());
+            }
+        }
+        return b.toString();
+    }
+
+    /** @return the configuration this compressor applies */
+    public CompressionConfig config() {
+        return config;
+    }
+
+    /** @return a snapshot of the counters since this compressor was created */
+    public CompressionStats stats() {
+        return new CompressionStats(valuesCompressed.sum(), valuesDecompressed.sum(), originalBytes.sum(),
+                compressedBytes.sum(), decompressedBytes.sum(), skipped.sum(), decompressionFailures.sum(),
+                sizeLimitErrors.sum(), compressionFailures.sum(), skippedDisabled.sum(), skippedTooSmall.sum(),
+                skippedAlreadyCompressed.sum(), skippedNotSmaller.sum(), legacyDecompressed.sum());
+    }
+
+    // ---------------------------------------------------------------------------------------------- compression
+
+    /**
+     * Writes the stored form of all of {@code value} (compressed, or the value itself) to the start of {@code dst}.
+     * The stored form is never longer than the value, so {@code dst} needs {@code value.byteSize()} bytes.
+     *
+     * @return the number of bytes written to {@code dst}
+     * @throws IllegalArgumentException if {@code dst} is read-only or shorter than {@code value}
+     */
+    public long compress(MemorySegment value, MemorySegment dst) {
+        long n = value.byteSize();
+        if (dst.isReadOnly()) {
+            throw new IllegalArgumentException("destination segment is read-only");
+        }
+        if (dst.byteSize() < n) {
+            throw new IllegalArgumentException("destination holds " + dst.byteSize() + " bytes, the value needs up to "
+                    + n + " bytes");
+        }
+        long r = tryCompress(value, dst);
+        if (r >= 0) {
+            return r;
+        }
+        MemorySegment.copy(value, 0, dst, 0, n);
+        return n;
+    }
+
+    /**
+     * Writes the stored form of {@code src}'s remaining bytes into {@code dst} at its position. On return
+     * {@code src}'s position is at its limit and {@code dst}'s position is past the written bytes.
+     *
+     * @return the number of bytes written; at most {@code src.remaining()}
+     * @throws IllegalArgumentException if {@code dst} has fewer than {@code src.remaining()} bytes remaining
+     * @throws ReadOnlyBufferException  if {@code dst} is read-only
+     */
+    public int compress(ByteBuffer src, ByteBuffer dst) {
+        if (dst.isReadOnly()) {
+            throw new ReadOnlyBufferException();
+        }
+        int n = src.remaining();
+        if (dst.remaining() < n) {
+            throw new IllegalArgumentException("destination has " + dst.remaining()
+                    + " bytes remaining, the value needs up to " + n + " bytes");
+        }
+        int w = (int) compress(MemorySegment.ofBuffer(src), MemorySegment.ofBuffer(dst).asSlice(0, n));
+        src.position(src.limit());
+        dst.position(dst.position() + w);
+        return w;
+    }
+
+    /**
+     * @return the stored form of {@code value}: a new array holding the compressed value, or {@code value} itself
+     *         when it is stored as it is (see the class comment for when)
+     */
+    public byte[] compress(byte[] value) {
+        Objects.requireNonNull(value, "value");
+        if (!wantsCompression(value.length)) {
+            skipUnwanted();
+            return value;
+        }
+        Coder c = pool.acquire();
+        try {
+            byte[] scratch = c.scratch(value.length);
+            long r = tryCompress(c, MemorySegment.ofArray(value), MemorySegment.ofArray(scratch).asSlice(0, value.length));
+            byte[] out = r < 0 ? value : Arrays.copyOf(scratch, (int) r);
+            c.trimScratch();
+            return out;
+        } finally {
+            pool.release(c);
+        }
+    }
+
+    /**
+     * Tells adapters whether a stored value has to go through {@link #decompressOrNull} at all: it carries the
+     * shared header, or this compressor {@linkplain CompressionConfig#legacyFormats() reads other formats} too.
+     * Reads absolutely; allocates nothing.
+     */
+    public boolean mayDecode(ByteBuffer stored) {
+        return ValueFormat.hasHeader(stored) || !config.legacyFormats().isEmpty();
+    }
+
+    /**
+     * Counts a value that the caller stores as it is without passing it through {@code compress}, so that
+     * {@link #stats()} stays complete: for adapters that check {@link CompressionConfig#enabled()} and
+     * {@link CompressionConfig#minCompressionSize()} themselves before encoding a value. Allocates nothing.
+     */
+    public void countSkipped() {
+        skipUnwanted();
+    }
+
+    /** Counts a value stored as it is because compression is disabled or the value is below the minimum size. */
+    private void skipUnwanted() {
+        skip(config.enabled() ? skippedTooSmall : skippedDisabled);
+    }
+
+    private void skip(LongAdder reason) {
+        skipped.increment();
+        reason.increment();
+    }
+
+    private boolean wantsCompression(long n) {
+        return config.enabled() && n >= config.minCompressionSize();
+    }
+
+    /** @return the stored size written to {@code dst} (capacity at least the value's size), or -1: store as is */
+    long tryCompress(MemorySegment value, MemorySegment dst) {
+        if (!wantsCompression(value.byteSize())) {
+            skipUnwanted();
+            return -1;
+        }
+        Coder c = pool.acquire();
+        try {
+            return tryCompress(c, value, dst);
+        } finally {
+            pool.release(c);
+        }
+    }
+
+    private long tryCompress(Coder c, MemorySegment value, MemorySegment dst) {
+        long n = value.byteSize();
+        CompressionBackend backend = config.backend();
+        if (!wantsCompression(n)) {
+            skipUnwanted();
+            return -1;
+        }
+        if (ValueFormat.hasHeader(value) && value.get(ValueLayout.JAVA_BYTE, ValueFormat.BACKEND_OFFSET) == backend.id()) {
+            skip(skippedAlreadyCompressed);
+            return -1;
+        }
+        DictionaryManager.Entry dict = null;
+        if (dictionaries != null) {
+            dictionaries.sample(value);
+            dict = dictionaries.current();
+        }
+        long stored;
+        try {
+            // the stored form must be strictly smaller than the value
+            stored = encode(c, backend, dict, value, dst, n - 1);
+        } catch (RuntimeException | LinkageError | OutOfMemoryError e) {
+            compressionFailed(e); // store as is: always correct data
+            skipped.increment();
+            stored = -2;
+        }
+        if (dict != null) {
+            dict.countWrite(n, stored < 0 ? n : stored, stored >= 0);
+        }
+        if (stored == -1) { // it does not fit in fewer bytes than the value (incompressible)
+            skip(skippedNotSmaller);
+        }
+        if (stored < 0) {
+            return -1;
+        }
+        valuesCompressed.increment();
+        originalBytes.add(n);
+        compressedBytes.add(stored);
+        return stored;
+    }
+
+    /**
+     * Writes the stored form of {@code value} (header, then the backend's payload) to the start of {@code dst}, in at
+     * most {@code max} bytes.
+     *
+     * @return the stored size, or -1 when it does not fit in {@code max} bytes; throws when the backend fails
+     */
+    private static long encode(Coder c, CompressionBackend backend, DictionaryManager.Entry dict, MemorySegment value,
+                               MemorySegment dst, long max) {
+        int prefix = ValueFormat.prefixSize(backend);
+        long room = Math.min(max, dst.byteSize()) - prefix;
+        if (room < 1) {
+            return -1;
+        }
+        long payload = dict == null ? c.compressPayload(value, dst.asSlice(prefix, room))
+                : c.compressPayload(dict, value, dst.asSlice(prefix, room));
+        if (payload < 0) {
+            return -1;
+        }
+        ValueFormat.writeHeader(dst, backend);
+        if (backend == CompressionBackend.LZ4) {
+            dst.set(ValueFormat.LE_INT, ValueFormat.HEADER_SIZE, (int) value.byteSize());
+        }
+        return prefix + payload;
+    }
+
+    /** Counts a failed compression and logs the first failure of each kind. */
+    private void compressionFailed(Throwable e) {
+        compressionFailures.increment();
+        if (loggedFailures.add(e.getClass())) {
+            LOG.log(System.Logger.Level.WARNING, "compression with " + config.backend() + " failed; values are stored "
+                    + "uncompressed while this lasts (logged once per kind of failure)", e);
+        }
+    }
+
+    // -------------------------------------------------------------------------------------------- decompression
+
+    /**
+     * @return the original value of a stored value: a new array when {@code stored} is compressed, otherwise
+     *         {@code stored} itself (plain values, unknown backends, payloads that do not decode)
+     * @throws DecompressionLimitException if the value would decompress to more than the configured maximum
+     */
+    public byte[] decompress(byte[] stored) {
+        Objects.requireNonNull(stored, "stored");
+        byte[] out = decompressOrNull(MemorySegment.ofArray(stored));
+        return out == null ? stored : out;
+    }
+
+    /**
+     * Decodes the remaining bytes of {@code stored} without moving its position or keeping a reference to it.
+     *
+     * @return a new heap buffer with the original value when {@code stored} is compressed, otherwise {@code stored}
+     *         itself, unchanged (copy it if you keep it beyond the buffer's lifetime)
+     * @throws DecompressionLimitException if the value would decompress to more than the configured maximum
+     */
+    public ByteBuffer decompress(ByteBuffer stored) {
+        if (!mayDecode(stored)) {
+            return stored;
+        }
+        byte[] out = decompressOrNull(MemorySegment.ofBuffer(stored));
+        return out == null ? stored : ByteBuffer.wrap(out);
+    }
+
+    /**
+     * @return the original value of the stored value in {@code stored}, always as a new array
+     * @throws DecompressionLimitException if the value would decompress to more than the configured maximum
+     */
+    public byte[] decompress(MemorySegment stored) {
+        byte[] out = decompressOrNull(stored);
+        return out != null ? out : stored.toArray(ValueLayout.JAVA_BYTE);
+    }
+
+    /**
+     * @return whether zstd rejected the payload itself (corrupt, truncated, unsupported frame), as opposed to the
+     *     environment (memory, parameters) or a missing dictionary
+     */
+    static boolean malformed(ZstdException e) {
+        return switch (e.errorCode()) {
+            case 0, // found in Java before calling zstd: empty, truncated, sizes that disagree
+                 10, 12, 14, 16, // prefix unknown, version unsupported, frame parameter unsupported, window too large
+                 ZstdException.CORRUPTION_DETECTED, ZstdException.CHECKSUM_WRONG, 24, // literals header wrong
+                 ZstdException.DST_SIZE_TOO_SMALL, ZstdException.SRC_SIZE_WRONG, 80, 82 -> true; // no progress
+            default -> false;
+        };
+    }
+
+    /**
+     * Decodes {@code stored} in place without keeping a reference to it: for adapters that read the client's own
+     * buffers (wrap them with {@link MemorySegment#ofBuffer} or {@link MemorySegment#ofArray}). Fails and counts
+     * exactly as {@link #decompress(byte[])} does.
+     *
+     * @return a new array with the original value, or {@code null} when {@code stored} is to be returned as it is
+     *         (no header, or a malformed payload counted in {@link CompressionStats#decompressionFailures()})
+     * @throws DecompressionLimitException if the value would decompress to more than the configured maximum
+     * @throws MissingDictionaryException  if the value is a zstd frame that needs a dictionary
+     */
+    public byte[] decompressOrNull(MemorySegment stored) {
+        CompressionBackend backend = null;
+        LegacyFormat legacy = null;
+        if (ValueFormat.hasHeader(stored)) {
+            backend = CompressionBackend.ofId(stored.get(ValueLayout.JAVA_BYTE, ValueFormat.BACKEND_OFFSET));
+            if (backend == null) {
+                decompressionFailures.increment();
+                return null;
+            }
+        } else {
+            legacy = config.legacyFormats().isEmpty() ? null : LegacyFormat.recognise(config.legacyFormats(), stored);
+            if (legacy == null) {
+                return null;
+            }
+        }
+        Coder c = pool.acquire();
+        try {
+            byte[] out = legacy == null ? c.decompressPayload(backend, stored.asSlice(ValueFormat.HEADER_SIZE))
+                    : c.decompressLegacy(legacy, stored);
+            if (out == null) {
+                return null; // an lz4 length prefix that does not fit: a plain value
+            }
+            valuesDecompressed.increment();
+            decompressedBytes.add(out.length);
+            if (legacy != null) {
+                legacyDecompressed.increment();
+            }
+            return out;
+        } catch (DecompressionLimitException e) {
+            sizeLimitErrors.increment();
+            throw e;
+        } catch (ZstdException e) {
+            if (!malformed(e)) {
+                throw e;
+            }
+            decompressionFailures.increment();
+            return null;
+        } catch (Lz4Exception e) { // lz4 fails only on the payload: the safe decoder reports malformed input
+            if (legacy != LegacyFormat.REDISSON_LZ4) { // no signature: most such failures are plain values
+                decompressionFailures.increment();
+            }
+            return null;
+        } catch (java.io.UncheckedIOException e) { // a malformed gzip or zlib stream (legacy formats)
+            decompressionFailures.increment();
+            return null;
+        } finally {
+            pool.release(c);
+        }
+    }
+}

@@ -1,0 +1,50 @@
+package dev.zstdjava.values;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+
+/**
+ * The stored value format shared with Valkey GLIDE: {@code 00 01 02} magic, version byte {@code 00}, backend id,
+ * then the backend's payload (see {@link ValueCompressor}). Stateless and thread-safe; allocates nothing.
+ */
+public final class ValueFormat {
+    /** Size of the header: 3 magic bytes, the version, the backend id. */
+    public static final int HEADER_SIZE = 5;
+    static final int VERSION_OFFSET = 3;
+    static final int BACKEND_OFFSET = 4;
+    static final byte VERSION = 0x00;
+    /** Size of the lz4 payload's length prefix (unsigned 32-bit little-endian original length). */
+    static final int LZ4_LENGTH_SIZE = 4;
+    static final ValueLayout.OfInt LE_INT = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+
+    private ValueFormat() {}
+
+    /** @return whether {@code s} is at least a header long and starts with the magic bytes */
+    public static boolean hasHeader(MemorySegment s) {
+        return s.byteSize() >= HEADER_SIZE
+                && s.get(ValueLayout.JAVA_BYTE, 0) == 0x00
+                && s.get(ValueLayout.JAVA_BYTE, 1) == 0x01
+                && s.get(ValueLayout.JAVA_BYTE, 2) == 0x02;
+    }
+
+    /** @return whether the remaining bytes of {@code b} start with a header; reads absolutely, moves nothing */
+    public static boolean hasHeader(ByteBuffer b) {
+        int p = b.position();
+        return b.limit() - p >= HEADER_SIZE && b.get(p) == 0x00 && b.get(p + 1) == 0x01 && b.get(p + 2) == 0x02;
+    }
+
+    static void writeHeader(MemorySegment dst, CompressionBackend backend) {
+        dst.set(ValueLayout.JAVA_BYTE, 0, (byte) 0x00);
+        dst.set(ValueLayout.JAVA_BYTE, 1, (byte) 0x01);
+        dst.set(ValueLayout.JAVA_BYTE, 2, (byte) 0x02);
+        dst.set(ValueLayout.JAVA_BYTE, VERSION_OFFSET, VERSION);
+        dst.set(ValueLayout.JAVA_BYTE, BACKEND_OFFSET, backend.id());
+    }
+
+    /** @return bytes before the compressed data: the header, plus the length prefix for lz4 */
+    static int prefixSize(CompressionBackend backend) {
+        return backend == CompressionBackend.LZ4 ? HEADER_SIZE + LZ4_LENGTH_SIZE : HEADER_SIZE;
+    }
+}

@@ -1,0 +1,142 @@
+package dev.zstdjava.values.micrometer;
+
+import dev.zstdjava.values.CompressionStats;
+import dev.zstdjava.values.ValueCompressor;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tag;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.binder.BaseUnits;
+import io.micrometer.core.instrument.binder.MeterBinder;
+
+import java.util.Locale;
+import java.util.Objects;
+import java.util.function.ToLongFunction;
+
+/**
+ * Publishes a {@link ValueCompressor}'s counters ({@link ValueCompressor#stats()}) as Micrometer meters:
+ *
+ * <pre>{@code
+ * ValueCompressor values = ValueCompressor.create(CompressionConfig.defaults());
+ * new CompressionMetrics(values, Tags.of("cache", "sessions")).bindTo(meterRegistry);
+ * }</pre>
+ *
+ * <p>Every meter is a {@link FunctionCounter} (monotonic, read from the compressor when the registry is scraped),
+ * tagged with {@code backend} (the configured backend for new values: {@code zstd} or {@code lz4}) and the tags
+ * given here:
+ *
+ * <table>
+ *   <caption>meters</caption>
+ *   <tr><th>name</th><th>unit</th><th>counts</th></tr>
+ *   <tr><td>{@code zstdjava.values.compressed}</td><td>values</td><td>values stored compressed</td></tr>
+ *   <tr><td>{@code zstdjava.values.skipped}</td><td>values</td><td>values stored as they are, one series per
+ *       {@code reason}: {@code disabled}, {@code too-small} (below the minimum size), {@code already-compressed},
+ *       {@code not-smaller} (compressing would not make them smaller), {@code failed} (the backend failed; each kind
+ *       of failure is also logged once: alert on this one)</td></tr>
+ *   <tr><td>{@code zstdjava.values.compression.input}</td><td>bytes</td><td>size of the values stored compressed,
+ *       before compression</td></tr>
+ *   <tr><td>{@code zstdjava.values.compression.output}</td><td>bytes</td><td>size of those values as stored, header
+ *       included</td></tr>
+ *   <tr><td>{@code zstdjava.values.compression.saved}</td><td>bytes</td><td>input minus output: what compression
+ *       saved on the values it compressed</td></tr>
+ *   <tr><td>{@code zstdjava.values.decompressed}</td><td>values</td><td>stored values decompressed</td></tr>
+ *   <tr><td>{@code zstdjava.values.legacy.decompressed}</td><td>values</td><td>of those, values read in another
+ *       client's format ({@link dev.zstdjava.values.CompressionConfig#legacyFormats()}): watch it fall to zero
+ *       before turning migration reading off</td></tr>
+ *   <tr><td>{@code zstdjava.values.decompression.output}</td><td>bytes</td><td>size of the decompressed values</td></tr>
+ *   <tr><td>{@code zstdjava.values.decompression.failures}</td><td>values</td><td>values carrying the header whose
+ *       payload did not decode (returned as stored)</td></tr>
+ *   <tr><td>{@code zstdjava.values.decompression.limit.exceeded}</td><td>values</td><td>values refused because they
+ *       would decompress past the configured maximum</td></tr>
+ * </table>
+ *
+ * <p>Names follow Micrometer's conventions (lower case, dot-separated; the registry renders them in its own style,
+ * for example {@code zstdjava_values_compression_input_bytes_total} in Prometheus). Bind one compressor once per
+ * registry; to tell several compressors apart, give each a distinguishing tag. The meters hold the compressor weakly,
+ * as Micrometer's function counters do: they stop reporting when it is garbage-collected.
+ *
+ * <p><b>Thread safety:</b> immutable; {@link #bindTo} may be called from any thread. <b>Allocation:</b> reading a
+ * meter takes one {@link CompressionStats} snapshot (one small object); nothing is allocated on the compression path.
+ */
+public final class CompressionMetrics implements MeterBinder {
+    /** Prefix of every meter name. */
+    public static final String PREFIX = "zstdjava.values.";
+
+    private final ValueCompressor compressor;
+    private final Tags tags;
+
+    /** @param compressor the compressor whose counters to publish, tagged with its backend only */
+    public CompressionMetrics(ValueCompressor compressor) {
+        this(compressor, Tags.empty());
+    }
+
+    /**
+     * @param compressor the compressor whose counters to publish
+     * @param tags       tags added to every meter (for example the cache or connection the compressor serves)
+     */
+    public CompressionMetrics(ValueCompressor compressor, Iterable<Tag> tags) {
+        this.compressor = Objects.requireNonNull(compressor, "compressor");
+        this.tags = Tags.of(Objects.requireNonNull(tags, "tags"))
+                .and("backend", compressor.config().backend().name().toLowerCase(Locale.ROOT));
+    }
+
+    /**
+     * Binds {@code compressor}'s meters to {@code registry}.
+     *
+     * @param tags key/value pairs added to every meter
+     * @return {@code compressor}, for chaining
+     */
+    public static ValueCompressor monitor(MeterRegistry registry, ValueCompressor compressor, String... tags) {
+        new CompressionMetrics(compressor, Tags.of(tags)).bindTo(registry);
+        return compressor;
+    }
+
+    @Override
+    public void bindTo(MeterRegistry registry) {
+        counter(registry, "compressed", null, "values stored compressed", CompressionStats::valuesCompressed);
+        skipped(registry, "disabled", "compression is disabled", CompressionStats::skippedDisabled);
+        skipped(registry, "too-small", "shorter than the minimum size", CompressionStats::skippedTooSmall);
+        skipped(registry, "already-compressed", "already carry this backend's header",
+                CompressionStats::skippedAlreadyCompressed);
+        skipped(registry, "not-smaller", "compressing would not make them smaller", CompressionStats::skippedNotSmaller);
+        skipped(registry, "failed", "the backend failed (each kind of failure is logged once)",
+                CompressionStats::compressionFailures);
+        counter(registry, "compression.input", BaseUnits.BYTES,
+                "size of the values stored compressed, before compression", CompressionStats::originalBytes);
+        counter(registry, "compression.output", BaseUnits.BYTES,
+                "size of the values stored compressed, as stored (header included)", CompressionStats::compressedBytes);
+        counter(registry, "compression.saved", BaseUnits.BYTES,
+                "bytes saved by compression on the values stored compressed",
+                s -> s.originalBytes() - s.compressedBytes());
+        counter(registry, "decompressed", null, "stored values decompressed", CompressionStats::valuesDecompressed);
+        counter(registry, "legacy.decompressed", null, "stored values read in another client's format (migration)",
+                CompressionStats::legacyDecompressed);
+        counter(registry, "decompression.output", BaseUnits.BYTES, "size of the decompressed values",
+                CompressionStats::decompressedBytes);
+        counter(registry, "decompression.failures", null,
+                "values carrying the compression header whose payload did not decode; returned as stored",
+                CompressionStats::decompressionFailures);
+        counter(registry, "decompression.limit.exceeded", null,
+                "values refused because they would decompress to more than the configured maximum",
+                CompressionStats::sizeLimitErrors);
+    }
+
+    private void skipped(MeterRegistry registry, String reason, String why, ToLongFunction<CompressionStats> read) {
+        counter(registry, "skipped", null, "values stored as they are; reason " + reason + ": " + why, read,
+                tags.and("reason", reason));
+    }
+
+    private void counter(MeterRegistry registry, String name, String unit, String description,
+            ToLongFunction<CompressionStats> read) {
+        counter(registry, name, unit, description, read, tags);
+    }
+
+    private void counter(MeterRegistry registry, String name, String unit, String description,
+            ToLongFunction<CompressionStats> read, Tags meterTags) {
+        FunctionCounter.builder(PREFIX + name, compressor, c -> read.applyAsLong(c.stats()))
+                .description(description)
+                .baseUnit(unit)
+                .tags(meterTags)
+                .register(registry);
+    }
+}

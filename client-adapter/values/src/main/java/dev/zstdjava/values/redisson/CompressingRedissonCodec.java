@@ -1,0 +1,172 @@
+package dev.zstdjava.values.redisson;
+
+import dev.zstdjava.DecompressionLimitException;
+import dev.zstdjava.values.CompressionConfig;
+import dev.zstdjava.values.ValueCompressor;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import org.redisson.client.codec.BaseCodec;
+import org.redisson.client.codec.Codec;
+import org.redisson.client.protocol.Decoder;
+import org.redisson.client.protocol.Encoder;
+
+import java.lang.foreign.MemorySegment;
+import java.util.Objects;
+
+/**
+ * A Redisson {@link Codec} that compresses another codec's values in Valkey GLIDE's stored format (see
+ * {@link ValueCompressor}), so that Lettuce, Jedis, Spring and GLIDE clients using this format read what Redisson
+ * writes, and the reverse:
+ *
+ * <pre>{@code
+ * Config config = new Config();
+ * config.useSingleServer().setAddress("redis://localhost:6379");
+ * config.setCodec(new CompressingRedissonCodec(StringCodec.INSTANCE, CompressionConfig.defaults()));
+ * RedissonClient redisson = Redisson.create(config);
+ * }</pre>
+ *
+ * <p>Values and map values are compressed; <b>map keys go through the wrapped codec's map-key encoder and decoder
+ * untouched</b>, so field names stay readable and lookups by field work from every client. Values written before
+ * compression was turned on (no header) are passed to the wrapped codec as they are. Unlike Redisson's own
+ * {@code LZ4Codec} and {@code ZStdCodec}, which write a private framing that only Redisson reads, the stored bytes
+ * are the shared format, and a stored value never makes the codec allocate more than the configured
+ * {@linkplain CompressionConfig#maxDecompressedSize() maximum}: a larger one fails its command with
+ * {@link DecompressionLimitException}, which Redisson hands over as the cause of its
+ * {@code org.redisson.client.RedisException} (Redisson wraps every decoder failure); the connection stays usable.
+ *
+ * <p><b>Thread safety:</b> thread-safe if the wrapped codec is. <b>Allocation:</b> encoding compresses the wrapped
+ * codec's buffer into one buffer from the same allocator (and releases the wrapped codec's); decoding allocates the
+ * decompressed array, which the wrapped codec reads through a heap buffer wrapping it.
+ */
+public class CompressingRedissonCodec extends BaseCodec {
+    private final Codec inner;
+    private final ValueCompressor compressor;
+    private final Encoder valueEncoder;
+    private final Decoder<Object> valueDecoder;
+    private final Encoder mapValueEncoder;
+    private final Decoder<Object> mapValueDecoder;
+
+    /**
+     * @param inner      the codec that turns values into bytes, for example {@code StringCodec.INSTANCE} or
+     *                   Redisson's default {@code Kryo5Codec}
+     * @param compressor the compressor to share (its {@link ValueCompressor#stats()} count this codec's values)
+     */
+    public CompressingRedissonCodec(Codec inner, ValueCompressor compressor) {
+        this.inner = Objects.requireNonNull(inner, "inner");
+        this.compressor = Objects.requireNonNull(compressor, "compressor");
+        this.valueEncoder = encoding(inner.getValueEncoder());
+        this.valueDecoder = decoding(inner.getValueDecoder());
+        this.mapValueEncoder = encoding(inner.getMapValueEncoder());
+        this.mapValueDecoder = decoding(inner.getMapValueDecoder());
+    }
+
+    /** As {@link #CompressingRedissonCodec(Codec, ValueCompressor)} with a new compressor for {@code config}. */
+    public CompressingRedissonCodec(Codec inner, CompressionConfig config) {
+        this(inner, ValueCompressor.create(config));
+    }
+
+    /**
+     * The copy Redisson makes for another class loader ({@link BaseCodec#copy}): the wrapped codec is copied, the
+     * compressor (and its counters) shared.
+     */
+    public CompressingRedissonCodec(ClassLoader classLoader, CompressingRedissonCodec codec)
+            throws ReflectiveOperationException {
+        this(BaseCodec.copy(classLoader, codec.inner), codec.compressor);
+    }
+
+    /** @return the wrapped codec */
+    public Codec inner() {
+        return inner;
+    }
+
+    /** @return the compressor doing the work */
+    public ValueCompressor compressor() {
+        return compressor;
+    }
+
+    private Encoder encoding(Encoder plainEncoder) {
+        return in -> {
+            ByteBuf plain = plainEncoder.encode(in);
+            int n = plain.readableBytes();
+            CompressionConfig config = compressor.config();
+            if (!config.enabled() || n < config.minCompressionSize()) {
+                compressor.countSkipped();
+                return plain;
+            }
+            try {
+                ByteBuf out = plain.alloc().buffer(n);
+                try {
+                    long w = compressor.compress(MemorySegment.ofBuffer(plain.nioBuffer()),
+                            MemorySegment.ofBuffer(out.nioBuffer(0, n)));
+                    out.writerIndex((int) w);
+                    return out;
+                } catch (RuntimeException | Error e) {
+                    out.release();
+                    throw e;
+                }
+            } finally {
+                plain.release();
+            }
+        };
+    }
+
+    private Decoder<Object> decoding(Decoder<Object> plainDecoder) {
+        return (buf, state) -> {
+            if (hasHeader(buf) || !compressor.config().legacyFormats().isEmpty()) {
+                byte[] original = compressor.decompressOrNull(MemorySegment.ofBuffer(buf.nioBuffer()));
+                if (original != null) {
+                    buf.readerIndex(buf.writerIndex());
+                    return plainDecoder.decode(Unpooled.wrappedBuffer(original), state);
+                }
+            }
+            return plainDecoder.decode(buf, state);
+        };
+    }
+
+    private static boolean hasHeader(ByteBuf b) {
+        int i = b.readerIndex();
+        return b.readableBytes() >= 5 && b.getByte(i) == 0x00 && b.getByte(i + 1) == 0x01 && b.getByte(i + 2) == 0x02;
+    }
+
+    @Override
+    public Decoder<Object> getValueDecoder() {
+        return valueDecoder;
+    }
+
+    @Override
+    public Encoder getValueEncoder() {
+        return valueEncoder;
+    }
+
+    @Override
+    public Decoder<Object> getMapValueDecoder() {
+        return mapValueDecoder;
+    }
+
+    @Override
+    public Encoder getMapValueEncoder() {
+        return mapValueEncoder;
+    }
+
+    /** @return the wrapped codec's map-key decoder, untouched */
+    @Override
+    public Decoder<Object> getMapKeyDecoder() {
+        return inner.getMapKeyDecoder();
+    }
+
+    /** @return the wrapped codec's map-key encoder, untouched */
+    @Override
+    public Encoder getMapKeyEncoder() {
+        return inner.getMapKeyEncoder();
+    }
+
+    @Override
+    public ClassLoader getClassLoader() {
+        return inner.getClassLoader();
+    }
+
+    @Override
+    public String toString() {
+        return "CompressingRedissonCodec[" + inner + ", " + compressor.config() + "]";
+    }
+}

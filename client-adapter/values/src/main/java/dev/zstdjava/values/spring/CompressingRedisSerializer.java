@@ -1,0 +1,124 @@
+package dev.zstdjava.values.spring;
+
+import dev.zstdjava.DecompressionLimitException;
+import dev.zstdjava.values.CompressionConfig;
+import dev.zstdjava.values.ValueCompressor;
+import org.springframework.data.redis.core.RedisTemplate;
+import org.springframework.data.redis.serializer.RedisSerializer;
+import org.springframework.data.redis.serializer.SerializationException;
+
+import java.util.Objects;
+
+/**
+ * A Spring Data Redis {@link RedisSerializer} that compresses another serializer's output in Valkey GLIDE's stored
+ * format (see {@link ValueCompressor}), so that Lettuce, Jedis, Redisson and GLIDE clients using this format read
+ * the values Spring writes, and the reverse:
+ *
+ * <pre>{@code
+ * RedisTemplate<String, Object> template = new RedisTemplate<>();
+ * template.setConnectionFactory(connectionFactory);
+ * template.setKeySerializer(RedisSerializer.string());
+ * template.setValueSerializer(CompressingRedisSerializer.wrap(RedisSerializer.json(), CompressionConfig.defaults()));
+ * template.afterPropertiesSet();
+ * }</pre>
+ *
+ * <p><b>For values and hash values only, never for keys</b> (or hash keys): a compressed key is a different key to
+ * every client that does not compress it, and pattern and cluster-slot logic see only the stored bytes.
+ * {@link #compressValues(RedisTemplate, ValueCompressor)} wraps a template's value and hash value serializers and
+ * leaves its key serializers alone. The serializer also fits wherever Spring takes a value serializer, such as
+ * {@code RedisCacheConfiguration.serializeValuesWith(SerializationPair.fromSerializer(...))}.
+ *
+ * <p>Values shorter than the configured minimum, or that do not get smaller, are stored as the delegate wrote them.
+ * Plain values written before compression was turned on are passed to the delegate unchanged, as are values that
+ * only look compressed (counted in the compressor's stats). A value that would decompress past the configured
+ * maximum fails with {@link DecompressionLimitException} (not wrapped: the same exception every reader of this
+ * library throws); {@code null} stays {@code null}.
+ *
+ * <p><b>Thread safety:</b> thread-safe if the delegate is. <b>Allocation:</b> serializing allocates the delegate's
+ * array and the compressed array (none when the value is stored as it is); deserializing allocates the decompressed
+ * array, then whatever the delegate allocates.
+ *
+ * @param <T> the type the delegate serializes
+ */
+public final class CompressingRedisSerializer<T> implements RedisSerializer<T> {
+    private final RedisSerializer<T> delegate;
+    private final ValueCompressor compressor;
+
+    private CompressingRedisSerializer(RedisSerializer<T> delegate, ValueCompressor compressor) {
+        this.delegate = Objects.requireNonNull(delegate, "delegate");
+        this.compressor = Objects.requireNonNull(compressor, "compressor");
+    }
+
+    /**
+     * @param delegate the serializer that turns values into bytes, for example {@code RedisSerializer.json()}
+     * @param compressor the compressor to share (its {@link ValueCompressor#stats()} count this serializer's values)
+     * @return a serializer compressing {@code delegate}'s output
+     */
+    public static <T> CompressingRedisSerializer<T> wrap(RedisSerializer<T> delegate, ValueCompressor compressor) {
+        return new CompressingRedisSerializer<>(delegate, compressor);
+    }
+
+    /** As {@link #wrap(RedisSerializer, ValueCompressor)} with a new compressor for {@code config}. */
+    public static <T> CompressingRedisSerializer<T> wrap(RedisSerializer<T> delegate, CompressionConfig config) {
+        return new CompressingRedisSerializer<>(delegate, ValueCompressor.create(config));
+    }
+
+    /**
+     * Wraps {@code template}'s value serializer and hash value serializer, leaving its key and hash key serializers
+     * untouched. Call it after setting the serializers and before {@link RedisTemplate#afterPropertiesSet()};
+     * a serializer left unset is taken to be the template's default serializer (JDK serialization unless set).
+     *
+     * @return {@code template}
+     * @throws IllegalStateException if a value serializer is unset and the template has no default serializer
+     */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    public static <K, V> RedisTemplate<K, V> compressValues(RedisTemplate<K, V> template, ValueCompressor compressor) {
+        RedisSerializer<?> fallback = template.getDefaultSerializer() != null ? template.getDefaultSerializer()
+                : template.isEnableDefaultSerializer() ? RedisSerializer.java(template.getClass().getClassLoader())
+                : null;
+        RedisSerializer<?> value = template.getValueSerializer() != null ? template.getValueSerializer() : fallback;
+        RedisSerializer<?> hashValue = template.getHashValueSerializer() != null ? template.getHashValueSerializer()
+                : fallback;
+        if (value == null || hashValue == null) {
+            throw new IllegalStateException("the template has no value or hash value serializer to compress and no"
+                    + " default serializer; set them first");
+        }
+        template.setValueSerializer(wrap((RedisSerializer) value, compressor));
+        template.setHashValueSerializer(wrap((RedisSerializer) hashValue, compressor));
+        return template;
+    }
+
+    /** @return the compressor doing the work */
+    public ValueCompressor compressor() {
+        return compressor;
+    }
+
+    /** @return the wrapped serializer */
+    public RedisSerializer<T> delegate() {
+        return delegate;
+    }
+
+    @Override
+    public byte[] serialize(T value) throws SerializationException {
+        byte[] plain = delegate.serialize(value);
+        return plain == null ? null : compressor.compress(plain);
+    }
+
+    /**
+     * @throws DecompressionLimitException if the value would decompress to more than the configured maximum
+     */
+    @Override
+    public T deserialize(byte[] bytes) throws SerializationException {
+        return delegate.deserialize(bytes == null ? null : compressor.decompress(bytes));
+    }
+
+    @Override
+    public boolean canSerialize(Class<?> type) {
+        return delegate.canSerialize(type);
+    }
+
+    @Override
+    public Class<?> getTargetType() {
+        return delegate.getTargetType();
+    }
+}

@@ -1,0 +1,475 @@
+package dev.zstdjava.values;
+
+import dev.zstdjava.zstd.ZstdDecompressor;
+import dev.zstdjava.zstd.ZstdDictionary;
+import dev.zstdjava.zstd.ZstdFrame;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BooleanSupplier;
+
+import static dev.zstdjava.testkit.TestValues.jsonRecords;
+import static dev.zstdjava.testkit.TestValues.text;
+import static org.junit.jupiter.api.Assertions.*;
+
+/** Dictionaries in the value compressor without a server: given, shared and managed modes on an in-memory store. */
+class DictionaryManagerTest {
+    static final List<byte[]> TRAIN = jsonRecords(3000, 1);
+    static final List<byte[]> VALUES = jsonRecords(500, 2);
+    static final byte[] DICT_A = ZstdDictionary.train(TRAIN.subList(0, 1500), 16 << 10).toByteArray();
+    static final byte[] DICT_B = ZstdDictionary.train(TRAIN.subList(1500, 3000), 8 << 10).toByteArray();
+
+    static long id(byte[] dict) {
+        return ZstdDictionary.of(dict).id();
+    }
+
+    static long frameDictId(byte[] stored) {
+        return ZstdFrame.dictionaryId(stored, 5, stored.length - 5);
+    }
+
+    static void await(String what, BooleanSupplier condition) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                fail("timed out waiting for " + what);
+            }
+            Thread.sleep(20);
+        }
+    }
+
+    @Test
+    void givenDictionaryWritesGlideHeaderAndAStandardFrameNamingIt() {
+        try (DictionaryManager dicts = DictionaryManager.given(DICT_A).build()) {
+            ValueCompressor vc = ValueCompressor.create(CompressionConfig.defaults(), dicts);
+            ValueCompressor plain = ValueCompressor.create(CompressionConfig.defaults());
+            long with = 0;
+            long without = 0;
+            long original = 0;
+            try (ZstdDecompressor standard = ZstdDecompressor.builder()
+                    .dictionary(ZstdDictionary.of(DICT_A).forDecompression()).build()) {
+                for (byte[] v : VALUES) {
+                    byte[] stored = vc.compress(v);
+                    assertArrayEquals(new byte[] {0, 1, 2, 0, 1}, Arrays.copyOf(stored, 5));
+                    assertEquals(id(DICT_A), frameDictId(stored));
+                    // any zstd decoder holding the dictionary reads the payload
+                    assertArrayEquals(v, standard.decompress(Arrays.copyOfRange(stored, 5, stored.length)));
+                    assertArrayEquals(v, vc.decompress(stored));
+                    with += stored.length;
+                    without += plain.compress(v).length;
+                    original += v.length;
+                }
+            }
+            assertTrue(with < without * 0.7, "with dictionary " + with + " bytes, without " + without);
+            DictionaryStats s = dicts.dictionaryStats().get(0);
+            assertEquals(id(DICT_A), s.id());
+            assertTrue(s.current());
+            assertEquals(VALUES.size(), s.valuesWritten());
+            assertEquals(original, s.originalBytes());
+            assertEquals(original - with, s.bytesSaved());
+            assertEquals(VALUES.size(), s.valuesRead());
+            assertEquals(VALUES.size(), vc.stats().valuesCompressed());
+        }
+    }
+
+    @Test
+    void valuesBelowTheMinimumAndOtherBackendsAreWrittenAsWithoutDictionaries() {
+        try (DictionaryManager dicts = DictionaryManager.given(DICT_A).build()) {
+            ValueCompressor vc = ValueCompressor.create(CompressionConfig.defaults(), dicts);
+            byte[] small = Arrays.copyOf(VALUES.get(0), 63);
+            assertSame(small, vc.compress(small));
+            assertThrows(IllegalArgumentException.class, () -> ValueCompressor.create(
+                    CompressionConfig.builder().backend(CompressionBackend.LZ4).build(), dicts));
+            // values without a dictionary (written before, or by GLIDE) still read back
+            byte[] old = ValueCompressor.create(CompressionConfig.defaults()).compress(text(1000));
+            assertEquals(0, frameDictId(old));
+            assertArrayEquals(text(1000), vc.decompress(old));
+        }
+    }
+
+    @Test
+    void theDecompressionLimitHoldsWithDictionaries() {
+        try (DictionaryManager m = DictionaryManager.given(DICT_A).build()) {
+            byte[] big = text(100_000);
+            byte[] stored = ValueCompressor.create(CompressionConfig.defaults(), m).compress(big);
+            assertEquals(id(DICT_A), frameDictId(stored));
+            ValueCompressor limited = ValueCompressor.create(
+                    CompressionConfig.builder().maxDecompressedSize(10_000).build(), m);
+            assertThrows(dev.zstdjava.DecompressionLimitException.class, () -> limited.decompress(stored));
+            assertEquals(1, limited.stats().sizeLimitErrors());
+            assertArrayEquals(VALUES.get(0), limited.decompress(limited.compress(VALUES.get(0))));
+        }
+    }
+
+    @Test
+    void newestGivenCompressesAndAllDecompress() {
+        byte[] storedA;
+        try (DictionaryManager a = DictionaryManager.given(DICT_A).build()) {
+            storedA = ValueCompressor.create(CompressionConfig.defaults(), a).compress(VALUES.get(1));
+        }
+        try (DictionaryManager ab = DictionaryManager.given(DICT_A, DICT_B).build()) {
+            ValueCompressor vc = ValueCompressor.create(CompressionConfig.defaults(), ab);
+            byte[] storedB = vc.compress(VALUES.get(1));
+            assertEquals(id(DICT_B), frameDictId(storedB));
+            assertEquals(id(DICT_B), ab.currentId());
+            assertArrayEquals(VALUES.get(1), vc.decompress(storedA));
+            assertArrayEquals(VALUES.get(1), vc.decompress(storedB));
+            assertEquals(List.of(id(DICT_A), id(DICT_B)), ab.published().stream().map(DictionaryInfo::id).toList());
+        }
+    }
+
+    @Test
+    void givenModeWithAStoreReadsPublishedDictionariesButCompressesWithTheGivenOne() throws Exception {
+        InMemoryDictionaryStore store = new InMemoryDictionaryStore();
+        store.putIfAbsent(id(DICT_A), DICT_A);
+        store.putIfAbsent(id(DICT_B), DICT_B);
+        byte[] storedB;
+        try (DictionaryManager b = DictionaryManager.given(DICT_B).build()) {
+            storedB = ValueCompressor.create(CompressionConfig.defaults(), b).compress(VALUES.get(6));
+        }
+        try (DictionaryManager m = DictionaryManager.given(DICT_A).store(store).refreshInterval(Duration.ofMillis(20))
+                .build()) {
+            Thread.sleep(100); // a few refreshes
+            assertEquals(id(DICT_A), m.currentId(), "the given dictionary compresses, also when the store lists it");
+            assertTrue(m.isLoaded(id(DICT_B)));
+            ValueCompressor vc = ValueCompressor.create(CompressionConfig.defaults(), m);
+            assertEquals(id(DICT_A), frameDictId(vc.compress(VALUES.get(6))));
+            assertArrayEquals(VALUES.get(6), vc.decompress(storedB));
+        }
+    }
+
+    @Test
+    void aDictionaryFrameIsNeverReturnedAsStored() {
+        byte[] stored;
+        try (DictionaryManager a = DictionaryManager.given(DICT_A).build()) {
+            stored = ValueCompressor.create(CompressionConfig.defaults(), a).compress(VALUES.get(2));
+        }
+        // a reader without dictionaries
+        MissingDictionaryException e = assertThrows(MissingDictionaryException.class,
+                () -> ValueCompressor.create(CompressionConfig.defaults()).decompress(stored));
+        assertEquals(id(DICT_A), e.dictionaryId());
+        assertTrue(e.getMessage().contains(Long.toString(id(DICT_A))), e.getMessage());
+        // a reader with other dictionaries and no store
+        try (DictionaryManager b = DictionaryManager.given(DICT_B).build()) {
+            ValueCompressor vc = ValueCompressor.create(CompressionConfig.defaults(), b);
+            e = assertThrows(MissingDictionaryException.class, () -> vc.decompress(stored));
+            assertTrue(e.getMessage().contains("no store"), e.getMessage());
+            assertEquals(0, vc.stats().decompressionFailures());
+        }
+    }
+
+    /** Records which threads read the store. */
+    static final class WatchedStore implements DictionaryStore {
+        final InMemoryDictionaryStore inner = new InMemoryDictionaryStore();
+        final Set<String> threads = ConcurrentHashMap.newKeySet();
+
+        @Override
+        public List<DictionaryInfo> list() {
+            threads.add(Thread.currentThread().getName());
+            return inner.list();
+        }
+
+        @Override
+        public byte[] get(long id) {
+            threads.add(Thread.currentThread().getName());
+            return inner.get(id);
+        }
+
+        final Set<String> publishers = ConcurrentHashMap.newKeySet();
+
+        @Override
+        public DictionaryInfo putIfAbsent(long id, byte[] dictionary) {
+            publishers.add(Thread.currentThread().getName());
+            return inner.putIfAbsent(id, dictionary);
+        }
+
+        @Override
+        public long version() {
+            return inner.version();
+        }
+    }
+
+    @Test
+    void missingDictionaryIsFetchedOnTheManagersThreadAndTheNextReadSucceeds() throws Exception {
+        WatchedStore store = new WatchedStore();
+        // a long refresh interval: only the missing value can make the reader look again
+        try (DictionaryManager reader = DictionaryManager.shared(store).refreshInterval(Duration.ofHours(1)).build()) {
+            ValueCompressor vc = ValueCompressor.create(CompressionConfig.defaults(), reader);
+            assertEquals(0, reader.currentId());
+            byte[] stored;
+            try (DictionaryManager writer = DictionaryManager.given(DICT_A).build()) {
+                stored = ValueCompressor.create(CompressionConfig.defaults(), writer).compress(VALUES.get(3));
+            }
+            store.inner.putIfAbsent(id(DICT_A), DICT_A);
+            store.threads.clear();
+            MissingDictionaryException e = assertThrows(MissingDictionaryException.class, () -> vc.decompress(stored));
+            assertEquals(id(DICT_A), e.dictionaryId());
+            await("the dictionary to load", () -> reader.isLoaded(id(DICT_A)));
+            assertArrayEquals(VALUES.get(3), vc.decompress(stored));
+            assertEquals(Set.of("zstd-java-dictionaries"), store.threads);
+            // shared mode: the newest published compresses
+            assertEquals(id(DICT_A), reader.currentId());
+            assertEquals(id(DICT_A), frameDictId(vc.compress(VALUES.get(4))));
+        }
+    }
+
+    @Test
+    void loadsEverythingPublishedAtCreationAndPicksUpNewOnes() throws Exception {
+        InMemoryDictionaryStore store = new InMemoryDictionaryStore();
+        store.putIfAbsent(id(DICT_A), DICT_A);
+        try (DictionaryManager m = DictionaryManager.shared(store).refreshInterval(Duration.ofMillis(50)).build()) {
+            assertTrue(m.isLoaded(id(DICT_A)));
+            assertEquals(id(DICT_A), m.currentId());
+            DictionaryInfo b = store.putIfAbsent(id(DICT_B), DICT_B);
+            assertEquals(2, b.sequence());
+            assertEquals(DICT_B.length, b.size());
+            await("the newer dictionary to become current", () -> m.currentId() == id(DICT_B));
+            // write-once: the same bytes again are fine, other bytes under a taken id are refused
+            assertEquals(b, store.putIfAbsent(id(DICT_B), DICT_B));
+            byte[] other = DICT_A.clone();
+            System.arraycopy(DICT_B, 4, other, 4, 4);
+            assertThrows(DictionaryCollisionException.class, () -> store.putIfAbsent(id(DICT_B), other));
+            assertArrayEquals(DICT_B, store.get(id(DICT_B)));
+        }
+    }
+
+    @Test
+    void aPublicationAnnouncedByTheStoreArrivesBeforeTheNextCheck() throws Exception {
+        InMemoryDictionaryStore store = new InMemoryDictionaryStore();
+        try (DictionaryManager m = DictionaryManager.shared(store).refreshInterval(Duration.ofHours(1)).build();
+             DictionaryManager quiet = DictionaryManager.shared(store).refreshInterval(Duration.ofHours(1))
+                     .notifications(false).build()) {
+            store.putIfAbsent(id(DICT_A), DICT_A);
+            await("the announced dictionary", () -> m.currentId() == id(DICT_A));
+            Thread.sleep(200);
+            assertEquals(0, quiet.currentId(), "without notifications only the periodic check would find it");
+        }
+    }
+
+    @Test
+    void corruptEntriesAreRejectedWithoutAffectingOthers() throws Exception {
+        InMemoryDictionaryStore store = new InMemoryDictionaryStore();
+        store.putIfAbsent(id(DICT_A), DICT_A);
+        long badId = 77777;
+        byte[] wrongId = DICT_B.clone(); // a real dictionary published under another id
+        store.putUnchecked(badId, wrongId);
+        store.putUnchecked(88888, "not a dictionary at all".getBytes());
+        store.putUnchecked(99999, new byte[2 << 20]); // over the size limit
+        try (DictionaryManager m = DictionaryManager.shared(store).build()) {
+            assertTrue(m.isLoaded(id(DICT_A)));
+            assertEquals(id(DICT_A), m.currentId(), "the newest valid entry compresses");
+            assertEquals(Set.of(badId, 88888L, 99999L), m.rejectedDictionaries().keySet());
+            assertTrue(m.rejectedDictionaries().get(99999L).contains("maxDictionarySize"));
+            ValueCompressor vc = ValueCompressor.create(CompressionConfig.defaults(), m);
+            for (byte[] v : VALUES.subList(0, 50)) {
+                assertArrayEquals(v, vc.decompress(vc.compress(v)));
+            }
+        }
+    }
+
+    @Test
+    void fuzzedDictionariesNeverCrashAndNeverBreakOtherValues() {
+        List<byte[]> stored = new ArrayList<>();
+        try (DictionaryManager a = DictionaryManager.given(DICT_B).build()) {
+            ValueCompressor w = ValueCompressor.create(CompressionConfig.defaults(), a);
+            for (byte[] v : VALUES.subList(0, 20)) {
+                stored.add(w.compress(v));
+            }
+        }
+        byte[] plainStored = ValueCompressor.create(CompressionConfig.defaults()).compress(text(2000));
+        Random r = new Random(42);
+        int loaded = 0;
+        int refused = 0;
+        for (int round = 0; round < 300; round++) {
+            byte[] d = DICT_B.clone();
+            int edits = 1 + r.nextInt(round % 3 == 0 ? 64 : 4);
+            for (int i = 0; i < edits; i++) {
+                int at = 8 + r.nextInt(Math.min(d.length - 8, round % 2 == 0 ? 400 : d.length - 8)); // tables first
+                d[at] = (byte) r.nextInt(256);
+            }
+            if (round % 10 == 0) {
+                d = Arrays.copyOf(d, 8 + r.nextInt(d.length - 8)); // truncated
+            }
+            InMemoryDictionaryStore store = new InMemoryDictionaryStore();
+            store.putUnchecked(id(DICT_B), d);
+            try (DictionaryManager m = DictionaryManager.shared(store).build()) {
+                ValueCompressor vc = ValueCompressor.create(CompressionConfig.defaults(), m);
+                if (m.isLoaded(id(DICT_B))) {
+                    loaded++;
+                    for (byte[] s : stored) {
+                        try {
+                            vc.decompress(s); // garbage, an error, or the value: never a crash
+                        } catch (RuntimeException expected) {
+                            // a decoding error of this value only
+                        }
+                    }
+                    byte[] v = VALUES.get(round % VALUES.size());
+                    assertArrayEquals(v, vc.decompress(vc.compress(v)), "round trip with the mutated dictionary");
+                } else {
+                    refused++;
+                    assertThrows(MissingDictionaryException.class, () -> vc.decompress(stored.get(0)));
+                }
+                assertArrayEquals(text(2000), vc.decompress(plainStored));
+            }
+        }
+        assertTrue(loaded > 0 && refused > 0, "loaded " + loaded + ", refused " + refused);
+    }
+
+    @Test
+    void managedModeTrainsChecksPublishesAndASecondClientUsesIt() throws Exception {
+        WatchedStore watched = new WatchedStore();
+        InMemoryDictionaryStore store = watched.inner;
+        try (DictionaryManager m = DictionaryManager.managed(watched).minSamples(300)
+                .retrainInterval(Duration.ofMinutes(10)).build()) {
+            ValueCompressor vc = ValueCompressor.create(CompressionConfig.defaults(), m);
+            List<byte[]> written = new ArrayList<>();
+            for (byte[] v : TRAIN) {
+                written.add(vc.compress(v));
+            }
+            await("a dictionary to be adopted", () -> m.currentId() != 0);
+            long id = m.currentId();
+            TrainingStats t = m.trainingStats();
+            assertEquals(1, t.trained());
+            assertEquals(1, t.adopted());
+            assertEquals(List.of(TrainingEvent.Kind.TRAINED, TrainingEvent.Kind.ADOPTED),
+                    t.recent().stream().map(TrainingEvent::kind).toList());
+            TrainingEvent adopted = t.recent().get(1);
+            assertTrue(adopted.savedAfter() >= adopted.savedBefore() + 0.05, adopted.toString());
+            assertEquals(List.of(id), store.list().stream().map(DictionaryInfo::id).toList());
+            assertEquals(Set.of("zstd-java-dictionary-trainer"), watched.publishers, "trained and published off the"
+                    + " writing thread");
+            for (byte[] v : VALUES) {
+                byte[] s = vc.compress(v);
+                assertEquals(id, frameDictId(s));
+                assertArrayEquals(v, vc.decompress(s));
+            }
+            for (int i = 0; i < TRAIN.size(); i++) { // written before the dictionary: still readable
+                assertArrayEquals(TRAIN.get(i), vc.decompress(written.get(i)));
+            }
+            DictionaryStats s = m.dictionaryStats().get(0);
+            assertEquals(VALUES.size(), s.valuesWritten());
+            assertTrue(s.savedFraction() > 0.45, "saved " + s.savedFraction());
+            // a second client of the same store loads it at creation and compresses with it
+            try (DictionaryManager second = DictionaryManager.shared(store).build()) {
+                ValueCompressor vc2 = ValueCompressor.create(CompressionConfig.defaults(), second);
+                assertEquals(id, frameDictId(vc2.compress(VALUES.get(0))));
+                assertArrayEquals(VALUES.get(0), vc2.decompress(vc.compress(VALUES.get(0))));
+            }
+        }
+    }
+
+    @Test
+    void aDictionaryThatDoesNotSaveEnoughMoreIsRejectedWithTheReason() throws Exception {
+        InMemoryDictionaryStore store = new InMemoryDictionaryStore();
+        try (DictionaryManager m = DictionaryManager.managed(store).minSamples(300).minImprovement(0.99)
+                .retrainInterval(Duration.ofMinutes(10)).build()) {
+            ValueCompressor vc = ValueCompressor.create(CompressionConfig.defaults(), m);
+            TRAIN.forEach(vc::compress);
+            await("a training to finish", () -> m.trainingStats().rejected() == 1);
+            TrainingEvent e = m.trainingStats().recent().get(1);
+            assertEquals(TrainingEvent.Kind.REJECTED, e.kind());
+            assertTrue(e.reason().contains("needs +99.0"), e.reason());
+            assertEquals(0, m.currentId());
+            assertTrue(store.list().isEmpty());
+        }
+    }
+
+    @Test
+    void oneTrainerAtATimeAcrossClientsOfAStore() throws Exception {
+        InMemoryDictionaryStore store = new InMemoryDictionaryStore();
+        try (DictionaryManager a = DictionaryManager.managed(store).minSamples(300)
+                .refreshInterval(Duration.ofMillis(50)).retrainInterval(Duration.ofMinutes(10)).build();
+             DictionaryManager b = DictionaryManager.managed(store).minSamples(300)
+                     .refreshInterval(Duration.ofMillis(50)).retrainInterval(Duration.ofMinutes(10)).build()) {
+            ValueCompressor va = ValueCompressor.create(CompressionConfig.defaults(), a);
+            ValueCompressor vb = ValueCompressor.create(CompressionConfig.defaults(), b);
+            for (byte[] v : TRAIN) {
+                va.compress(v);
+                vb.compress(v);
+            }
+            await("a dictionary", () -> a.currentId() != 0 && b.currentId() != 0);
+            Thread.sleep(500);
+            assertEquals(1, a.trainingStats().trained() + b.trainingStats().trained());
+            assertEquals(1, store.list().size());
+            assertEquals(a.currentId(), b.currentId());
+        }
+    }
+
+    /** Records of another shape than {@link #TRAIN}'s: what an application writing new data looks like. */
+    static List<byte[]> otherRecords(int n, long seed) {
+        Random r = new Random(seed);
+        List<byte[]> out = new ArrayList<>(n);
+        String[] langs = {"en", "fr", "de", "ja", "pt"};
+        for (int i = 0; i < n; i++) {
+            out.add(("<user login=\"u" + Long.toString(r.nextLong() & 0xffffffffL, 36) + "\" followers=\""
+                    + r.nextInt(100000) + "\" lang=\"" + langs[r.nextInt(langs.length)] + "\" verified=\""
+                    + r.nextBoolean() + "\"><bio>Writes about " + (r.nextBoolean() ? "databases" : "compilers")
+                    + " and " + (r.nextBoolean() ? "cycling" : "gardening") + " since " + (1990 + r.nextInt(35))
+                    + "</bio><location>" + (r.nextBoolean() ? "Berlin, Germany" : "Porto, Portugal")
+                    + "</location></user>").getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+        }
+        return out;
+    }
+
+    @Test
+    void driftToOtherValuesRetrainsAfterTheInterval() throws Exception {
+        InMemoryDictionaryStore store = new InMemoryDictionaryStore();
+        try (DictionaryManager m = DictionaryManager.managed(store).minSamples(300)
+                .retrainInterval(Duration.ofMillis(500)).build()) {
+            ValueCompressor vc = ValueCompressor.create(CompressionConfig.defaults(), m);
+            TRAIN.forEach(vc::compress);
+            await("a first dictionary", () -> m.currentId() != 0);
+            long first = m.currentId();
+            // more of the same values: the baseline window, no drift
+            for (int round = 0; round < 3; round++) {
+                TRAIN.forEach(vc::compress);
+                Thread.sleep(250);
+            }
+            assertEquals(first, m.currentId());
+            assertEquals(1, m.trainingStats().trained());
+            // the application now writes other values: the saved fraction falls, a new dictionary is trained
+            List<byte[]> other = otherRecords(3000, 9);
+            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            while (m.currentId() == first) {
+                assertTrue(System.nanoTime() < deadline, "no retraining after drift: " + m.trainingStats());
+                other.forEach(vc::compress);
+                Thread.sleep(100);
+            }
+            TrainingStats t = m.trainingStats();
+            assertEquals(2, t.adopted(), t.toString());
+            TrainingEvent last = t.recent().get(t.recent().size() - 1);
+            assertEquals(TrainingEvent.Kind.ADOPTED, last.kind());
+            assertEquals(m.currentId(), last.dictionaryId());
+            assertTrue(last.savedAfter() >= last.savedBefore() + 0.05, "adopted over the first dictionary: " + last);
+            // values of both shapes keep reading back
+            byte[] a = TRAIN.get(0);
+            byte[] b = other.get(0);
+            assertArrayEquals(a, vc.decompress(vc.compress(a)));
+            assertArrayEquals(b, vc.decompress(vc.compress(b)));
+            assertEquals(2, m.dictionaryStats().size());
+        }
+    }
+
+    @Test
+    void samplingIsBoundedInCountBytesAndRate() {
+        Sampler s = new Sampler(100, 10_000, 500, 1_000_000_000L);
+        s.collecting(true);
+        for (int i = 0; i < 10_000; i++) {
+            s.offer(java.lang.foreign.MemorySegment.ofArray(text(50 + i % 2000)));
+        }
+        assertTrue(s.size() <= 100, "held " + s.size());
+        assertTrue(s.bytes() <= 10_000, "bytes " + s.bytes());
+        assertTrue(s.samples().stream().allMatch(x -> x.length <= 500));
+        Sampler slow = new Sampler(1000, 1 << 20, 1000, 1000); // 1000 bytes per second
+        slow.collecting(true);
+        for (int i = 0; i < 1000; i++) {
+            slow.offer(java.lang.foreign.MemorySegment.ofArray(text(100)));
+        }
+        assertTrue(slow.bytes() <= 2000, "copied " + slow.bytes() + " bytes in well under two seconds");
+    }
+}

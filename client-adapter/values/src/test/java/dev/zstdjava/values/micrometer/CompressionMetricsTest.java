@@ -1,0 +1,173 @@
+package dev.zstdjava.values.micrometer;
+
+import dev.zstdjava.DecompressionLimitException;
+import dev.zstdjava.testkit.RedisServer;
+import dev.zstdjava.values.CompressionBackend;
+import dev.zstdjava.values.CompressionConfig;
+import dev.zstdjava.values.CompressionStats;
+import dev.zstdjava.values.ValueCompressor;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
+import redis.clients.jedis.RedisClient;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+
+import static dev.zstdjava.testkit.TestValues.json;
+import static dev.zstdjava.testkit.TestValues.random;
+import static dev.zstdjava.testkit.TestValues.text;
+import static org.junit.jupiter.api.Assertions.*;
+
+/** The Micrometer binder reports exactly what a compressor did with real traffic through Jedis on a real server. */
+@DisabledIfSystemProperty(named = "zstdjava.skipServerTests", matches = "true", disabledReason = "left out with -Dzstdjava.skipServerTests=true")
+class CompressionMetricsTest {
+    static RedisServer server;
+    static RedisClient jedis;
+
+    @BeforeAll
+    static void start() {
+        server = RedisServer.start();
+        jedis = RedisClient.create(RedisServer.HOST, server.port());
+    }
+
+    @AfterAll
+    static void stop() {
+        if (jedis != null) {
+            jedis.close();
+        }
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    static byte[] client(byte[] key) {
+        return jedis.get(key);
+    }
+
+    static byte[] k(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    static double count(SimpleMeterRegistry r, String name) {
+        FunctionCounter c = r.get(CompressionMetrics.PREFIX + name).functionCounter();
+        return c.count();
+    }
+
+    static double skipped(SimpleMeterRegistry r, String reason) {
+        return r.get(CompressionMetrics.PREFIX + "skipped").tag("reason", reason).functionCounter().count();
+    }
+
+    @Test
+    void countersFollowRealTraffic() {
+        ValueCompressor vc = ValueCompressor.create(CompressionConfig.builder().maxDecompressedSize(100_000).build());
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        new CompressionMetrics(vc, Tags.of("cache", "metrics-test")).bindTo(registry);
+        assertEquals(0, count(registry, "compressed"));
+
+        long original = 0;
+        long decompressedBytes = 0;
+        int compressible = 0;
+        for (int n = 100; n <= 60_000; n *= 3) {
+            byte[] a = text(n);
+            byte[] b = json(n).getBytes(StandardCharsets.UTF_8);
+            jedis.set(k("m:text:" + n), vc.compress(a));
+            jedis.set(k("m:json:" + n), vc.compress(b));
+            original += a.length + b.length;
+            compressible += 2;
+        }
+        jedis.set(k("m:small"), vc.compress(text(63)));           // below the minimum size
+        jedis.set(k("m:random"), vc.compress(random(5000, 1)));   // not smaller when compressed
+        byte[] already = vc.compress(text(2000));
+        jedis.set(k("m:already"), vc.compress(already));           // already compressed: stored as it is
+        compressible++;
+        original += 2000;
+        long stored = client(k("m:already")).length;
+        decompressedBytes += 2000;
+        assertArrayEquals(text(2000), vc.decompress(client(k("m:already"))));
+        for (int n = 100; n <= 60_000; n *= 3) {
+            for (String kind : List.of("text", "json")) {
+                byte[] s = jedis.get(k("m:" + kind + ":" + n));
+                stored += s.length;
+                byte[] back = vc.decompress(s);
+                assertEquals(n, back.length);
+                decompressedBytes += back.length;
+            }
+        }
+        assertArrayEquals(text(63), vc.decompress(jedis.get(k("m:small"))));
+        assertArrayEquals(random(5000, 1), vc.decompress(jedis.get(k("m:random"))));
+        // a header followed by bytes that are no zstd frame: returned as stored, counted as a failure
+        byte[] lookalike = {0, 1, 2, 0, 1, 'n', 'o', 't', ' ', 'z', 's', 't', 'd'};
+        jedis.set(k("m:lookalike"), lookalike);
+        assertArrayEquals(lookalike, vc.decompress(jedis.get(k("m:lookalike"))));
+        // written by a compressor with a higher limit: this one refuses it
+        jedis.set(k("m:big"), ValueCompressor.create(CompressionConfig.defaults()).compress(text(200_000)));
+        byte[] big = jedis.get(k("m:big"));
+        assertThrows(DecompressionLimitException.class, () -> vc.decompress(big));
+
+        CompressionStats s = vc.stats();
+        assertEquals(compressible, count(registry, "compressed"));
+        assertEquals(1, skipped(registry, "too-small"));
+        assertEquals(1, skipped(registry, "not-smaller"));
+        assertEquals(1, skipped(registry, "already-compressed"));
+        assertEquals(0, skipped(registry, "disabled"));
+        assertEquals(0, skipped(registry, "failed"));
+        assertEquals(s.skipped(), registry.find(CompressionMetrics.PREFIX + "skipped").functionCounters().stream()
+                .mapToDouble(FunctionCounter::count).sum(), "the reasons add up to stats().skipped()");
+        assertEquals(original, count(registry, "compression.input"));
+        assertEquals(stored, count(registry, "compression.output"), "bytes as the server holds them");
+        assertEquals(original - stored, count(registry, "compression.saved"));
+        assertTrue(original - stored > original / 2, "text and JSON compress well: " + (original - stored));
+        assertEquals(compressible, count(registry, "decompressed"));
+        assertEquals(decompressedBytes, count(registry, "decompression.output"));
+        assertEquals(1, count(registry, "decompression.failures"));
+        assertEquals(1, count(registry, "decompression.limit.exceeded"));
+        assertEquals(0, count(registry, "legacy.decompressed"));
+        assertEquals(s.valuesCompressed(), count(registry, "compressed"));
+        assertEquals(s.decompressionFailures(), count(registry, "decompression.failures"));
+
+        // the meters read the compressor live
+        jedis.set(k("m:later"), vc.compress(text(1000)));
+        assertEquals(compressible + 1, count(registry, "compressed"));
+    }
+
+    @Test
+    void namesUnitsAndTagsFollowMicrometersConventions() {
+        ValueCompressor lz4 = ValueCompressor.create(CompressionConfig.builder().backend(CompressionBackend.LZ4).build());
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        assertSame(lz4, CompressionMetrics.monitor(registry, lz4, "cache", "a"));
+        Set<String> names = registry.getMeters().stream().map(m -> m.getId().getName())
+                .collect(Collectors.toCollection(TreeSet::new));
+        assertEquals(5, registry.find("zstdjava.values.skipped").functionCounters().size(), "one series per reason");
+        assertEquals(new TreeSet<>(List.of("zstdjava.values.compressed", "zstdjava.values.skipped",
+                "zstdjava.values.compression.input", "zstdjava.values.compression.output",
+                "zstdjava.values.compression.saved", "zstdjava.values.decompressed", "zstdjava.values.legacy.decompressed",
+                "zstdjava.values.decompression.output", "zstdjava.values.decompression.failures",
+                "zstdjava.values.decompression.limit.exceeded")), names);
+        for (Meter m : registry.getMeters()) {
+            Meter.Id id = m.getId();
+            assertTrue(id.getName().matches("[a-z]+(\\.[a-z]+)*"), id.getName());
+            assertEquals(Meter.Type.COUNTER, id.getType(), id.getName());
+            assertEquals("lz4", id.getTag("backend"), id.getName());
+            assertEquals("a", id.getTag("cache"), id.getName());
+            assertNotNull(id.getDescription(), id.getName());
+            assertEquals(id.getName().equals("zstdjava.values.skipped"), id.getTag("reason") != null, id.getName());
+            boolean bytes = id.getName().contains(".compression.") || id.getName().endsWith(".output");
+            assertEquals(bytes ? "bytes" : null, id.getBaseUnit(), id.getName());
+        }
+        // a second compressor with another tag value gets its own series
+        ValueCompressor other = ValueCompressor.create(CompressionConfig.defaults());
+        CompressionMetrics.monitor(registry, other, "cache", "b");
+        other.compress(text(1000));
+        assertEquals(1, registry.get("zstdjava.values.compressed").tag("cache", "b").functionCounter().count());
+        assertEquals(0, registry.get("zstdjava.values.compressed").tag("cache", "a").functionCounter().count());
+    }
+}

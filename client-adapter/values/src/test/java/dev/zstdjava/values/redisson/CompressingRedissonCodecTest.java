@@ -1,0 +1,153 @@
+package dev.zstdjava.values.redisson;
+
+import dev.zstdjava.DecompressionLimitException;
+import dev.zstdjava.testkit.RedisServer;
+import dev.zstdjava.values.CompressionBackend;
+import dev.zstdjava.values.CompressionConfig;
+import dev.zstdjava.values.ValueCompressor;
+import dev.zstdjava.values.ValueFormat;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
+import org.redisson.Redisson;
+import org.redisson.api.RBucket;
+import org.redisson.api.RMap;
+import org.redisson.api.RedissonClient;
+import org.redisson.client.RedisException;
+import org.redisson.client.codec.ByteArrayCodec;
+import org.redisson.client.codec.StringCodec;
+import org.redisson.config.Config;
+import redis.clients.jedis.RedisClient;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+
+import static dev.zstdjava.testkit.TestValues.json;
+import static dev.zstdjava.testkit.TestValues.random;
+import static dev.zstdjava.testkit.TestValues.text;
+import static org.junit.jupiter.api.Assertions.*;
+
+/** Redisson 3.52 on a real server with the compressing codec; Jedis looks at the stored bytes. */
+@DisabledIfSystemProperty(named = "zstdjava.skipServerTests", matches = "true", disabledReason = "left out with -Dzstdjava.skipServerTests=true")
+class CompressingRedissonCodecTest {
+    static RedisServer server;
+    static RedissonClient redisson;
+    static RedisClient raw;
+
+    @BeforeAll
+    static void start() {
+        server = RedisServer.start();
+        raw = RedisClient.create(RedisServer.HOST, server.port());
+        redisson = Redisson.create(config());
+    }
+
+    static Config config() {
+        Config config = new Config();
+        config.useSingleServer().setAddress("redis://" + RedisServer.HOST + ":" + server.port())
+                .setConnectionMinimumIdleSize(1).setConnectionPoolSize(2)
+                .setSubscriptionConnectionMinimumIdleSize(0).setSubscriptionConnectionPoolSize(1);
+        return config;
+    }
+
+    @AfterAll
+    static void stop() {
+        if (redisson != null) {
+            redisson.shutdown();
+        }
+        if (raw != null) {
+            raw.close();
+        }
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    @BeforeEach
+    void flush() {
+        raw.flushAll();
+    }
+
+    static byte[] b(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void bucketsAndMapValuesCompressMapKeysDoNot() {
+        ValueCompressor vc = ValueCompressor.create(CompressionConfig.defaults());
+        CompressingRedissonCodec codec = new CompressingRedissonCodec(StringCodec.INSTANCE, vc);
+        String big = json(5000);
+        RBucket<String> bucket = redisson.getBucket("r:big", codec);
+        bucket.set(big);
+        redisson.<String>getBucket("r:small", codec).set("tiny");
+        assertEquals(big, bucket.get());
+        assertEquals("tiny", redisson.<String>getBucket("r:small", codec).get());
+        assertNull(redisson.<String>getBucket("r:missing", codec).get());
+        byte[] stored = raw.get(b("r:big"));
+        assertTrue(ValueFormat.hasHeader(ByteBuffer.wrap(stored)));
+        assertTrue(stored.length < big.length() / 3, "stored " + stored.length);
+        assertArrayEquals(b(big), vc.decompress(stored));
+        assertArrayEquals(b("tiny"), raw.get(b("r:small")));
+
+        RMap<String, String> map = redisson.getMap("r:map", codec);
+        map.put("field-one", big);
+        map.put("field-two", "small");
+        assertEquals(big, map.get("field-one"));
+        assertEquals(Map.of("field-one", big, "field-two", "small"), map.readAllMap());
+        // field names are stored as the inner codec wrote them, values compressed
+        assertArrayEquals(b(big), vc.decompress(raw.hget(b("r:map"), b("field-one"))));
+        assertTrue(ValueFormat.hasHeader(ByteBuffer.wrap(raw.hget(b("r:map"), b("field-one")))));
+        assertArrayEquals(b("small"), raw.hget(b("r:map"), b("field-two")));
+        assertEquals(2, vc.stats().valuesCompressed());
+        assertSame(StringCodec.INSTANCE.getMapKeyEncoder(), codec.getMapKeyEncoder());
+        assertSame(StringCodec.INSTANCE.getMapKeyDecoder(), codec.getMapKeyDecoder());
+    }
+
+    @Test
+    void byteArraysAndIncompressibleValues() {
+        ValueCompressor vc = ValueCompressor.create(CompressionConfig.builder().backend(CompressionBackend.LZ4).build());
+        CompressingRedissonCodec codec = new CompressingRedissonCodec(ByteArrayCodec.INSTANCE, vc);
+        byte[] value = text(20_000);
+        byte[] rnd = random(3000, 3);
+        redisson.<byte[]>getBucket("r:bytes", codec).set(value);
+        redisson.<byte[]>getBucket("r:random", codec).set(rnd);
+        assertArrayEquals(value, redisson.<byte[]>getBucket("r:bytes", codec).get());
+        assertArrayEquals(rnd, redisson.<byte[]>getBucket("r:random", codec).get());
+        assertEquals(2, raw.get(b("r:bytes"))[4], "lz4 backend id");
+        assertArrayEquals(rnd, raw.get(b("r:random")), "not smaller: stored as it is");
+    }
+
+    @Test
+    void plainValuesWrittenBeforeReadBack() {
+        CompressingRedissonCodec codec = new CompressingRedissonCodec(StringCodec.INSTANCE, CompressionConfig.defaults());
+        String v = new String(text(4000), StandardCharsets.US_ASCII);
+        raw.set(b("r:old"), b(v));
+        raw.hset(b("r:oldmap"), b("f"), b(v));
+        assertEquals(v, redisson.<String>getBucket("r:old", codec).get());
+        assertEquals(v, redisson.<String, String>getMap("r:oldmap", codec).get("f"));
+    }
+
+    @Test
+    void valuesOverTheLimitFailWithDecompressionLimitException() {
+        ValueCompressor limited = ValueCompressor.create(CompressionConfig.builder().maxDecompressedSize(10_000).build());
+        CompressingRedissonCodec codec = new CompressingRedissonCodec(StringCodec.INSTANCE, limited);
+        raw.set(b("r:huge"), ValueCompressor.create(CompressionConfig.defaults()).compress(text(50_000)));
+        RBucket<String> bucket = redisson.getBucket("r:huge", codec);
+        // Redisson wraps whatever a decoder throws in its RedisException; the cause is ours
+        RedisException e = assertThrows(RedisException.class, bucket::get);
+        assertInstanceOf(DecompressionLimitException.class, e.getCause(), e.toString());
+        redisson.<String>getBucket("r:ok", codec).set(json(5000));
+        assertEquals(json(5000), redisson.<String>getBucket("r:ok", codec).get(), "the connection stays usable");
+        assertEquals(1, limited.stats().sizeLimitErrors());
+    }
+
+    @Test
+    void copyForAnotherClassLoaderSharesTheCompressor() throws Exception {
+        CompressingRedissonCodec codec = new CompressingRedissonCodec(StringCodec.INSTANCE, CompressionConfig.defaults());
+        CompressingRedissonCodec copy = org.redisson.client.codec.BaseCodec.copy(getClass().getClassLoader(), codec);
+        assertNotSame(codec, copy);
+        assertSame(codec.compressor(), copy.compressor());
+    }
+}
