@@ -1,15 +1,12 @@
 package dev.zstdjava.lettuce;
 
-import dev.zstdjava.values.CompressionConfig;
+import dev.zstdjava.testkit.ModulePathRun;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.*;
@@ -31,17 +28,6 @@ class ModulePathTest {
         Path codecClasses = Path.of("../../codec/target/classes").toAbsolutePath();
         assertTrue(Files.exists(classes.resolve("module-info.class")), "compiled module descriptor");
         assertTrue(Files.exists(valuesClasses.resolve("module-info.class")), "compiled core module descriptor");
-        List<String> modulePath = new ArrayList<>(List.of(classes.toString(), valuesClasses.toString(),
-                codecClasses.toString()));
-        String nativesRoot = null;
-        for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
-            if (RUNTIME_JARS.matcher(entry).matches()) {
-                modulePath.add(entry);
-            } else if (entry.contains("zstd-java-natives") || entry.endsWith("native/target/classes")) {
-                nativesRoot = entry;
-            }
-        }
-        assertNotNull(nativesRoot, "natives on the test class path");
         Path main = dir.resolve("Main.java");
         Files.writeString(main, """
                 import dev.zstdjava.lettuce.*;
@@ -60,16 +46,11 @@ class ModulePathTest {
                     }
                 }
                 """);
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Process p = new ProcessBuilder(java, "--module-path", String.join(File.pathSeparator, modulePath),
-                "--add-modules", "dev.zstdjava.lettuce",
-                "--enable-native-access=dev.zstdjava.codec,dev.zstdjava.lettuce",
-                "-cp", nativesRoot, main.toString()).start();
-        String out = new String(p.getInputStream().readAllBytes()).trim();
-        String err = new String(p.getErrorStream().readAllBytes());
-        assertTrue(p.waitFor(60, TimeUnit.SECONDS));
-        assertEquals(0, p.exitValue(), err);
-        assertEquals("true true dev.zstdjava.lettuce dev.zstdjava.values", out, err);
-        assertFalse(err.contains("WARNING"), err);
+        ModulePathRun run = ModulePathRun.run(List.of(classes, valuesClasses, codecClasses),
+                entry -> RUNTIME_JARS.matcher(entry).matches(), "dev.zstdjava.lettuce",
+                "dev.zstdjava.codec,dev.zstdjava.lettuce", main);
+        assertEquals(0, run.exit(), run.err());
+        assertEquals("true true dev.zstdjava.lettuce dev.zstdjava.values", run.out(), run.err());
+        assertFalse(run.err().contains("WARNING"), run.err());
     }
 }

@@ -1,8 +1,12 @@
 package dev.zstdjava.values.micrometer;
 
 import dev.zstdjava.values.CompressionStats;
+import dev.zstdjava.values.DictionaryManager;
+import dev.zstdjava.values.DictionaryStats;
+import dev.zstdjava.values.TrainingStats;
 import dev.zstdjava.values.ValueCompressor;
 import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.Tags;
@@ -49,6 +53,13 @@ import java.util.function.ToLongFunction;
  *   <tr><td>{@code zstdjava.values.decompression.limit.exceeded}</td><td>values</td><td>values refused because they
  *       would decompress past the configured maximum</td></tr>
  * </table>
+ *
+ * <p>A compressor with {@linkplain ValueCompressor#dictionaries() dictionaries} also gets
+ * {@code zstdjava.values.dictionary.trainings} (counter, tag {@code result}: {@code adopted}, {@code rejected},
+ * {@code failed}), {@code zstdjava.values.dictionaries} (gauge: dictionaries loaded) and
+ * {@code zstdjava.values.dictionary.current.saved.ratio} (gauge: the fraction the current dictionary saved on the
+ * values offered while it was current, 0 without one). Figures of each dictionary:
+ * {@link dev.zstdjava.values.DictionaryManager#dictionaryStats()}.
  *
  * <p>Names follow Micrometer's conventions (lower case, dot-separated; the registry renders them in its own style,
  * for example {@code zstdjava_values_compression_input_bytes_total} in Prometheus). Bind one compressor once per
@@ -119,6 +130,37 @@ public final class CompressionMetrics implements MeterBinder {
         counter(registry, "decompression.limit.exceeded", null,
                 "values refused because they would decompress to more than the configured maximum",
                 CompressionStats::sizeLimitErrors);
+        if (compressor.dictionaries() != null) {
+            dictionaries(registry, compressor.dictionaries());
+        }
+    }
+
+    private void dictionaries(MeterRegistry registry, DictionaryManager dictionaries) {
+        training(registry, dictionaries, "adopted", TrainingStats::adopted);
+        training(registry, dictionaries, "rejected", TrainingStats::rejected);
+        training(registry, dictionaries, "failed", TrainingStats::failed);
+        Gauge.builder(PREFIX + "dictionaries", dictionaries, d -> d.dictionaryStats().size())
+                .description("dictionaries loaded").tags(tags).register(registry);
+        Gauge.builder(PREFIX + "dictionary.current.saved.ratio", dictionaries, CompressionMetrics::currentSaved)
+                .description("fraction the current dictionary saved on the values offered while it was current")
+                .tags(tags).register(registry);
+    }
+
+    private static double currentSaved(DictionaryManager dictionaries) {
+        for (DictionaryStats s : dictionaries.dictionaryStats()) {
+            if (s.current()) {
+                return s.savedFraction();
+            }
+        }
+        return 0;
+    }
+
+    private void training(MeterRegistry registry, DictionaryManager dictionaries, String result,
+            ToLongFunction<TrainingStats> read) {
+        FunctionCounter.builder(PREFIX + "dictionary.trainings", dictionaries, d -> read.applyAsLong(d.trainingStats()))
+                .description("dictionary trainings; result " + result)
+                .tags(tags.and("result", result))
+                .register(registry);
     }
 
     private void skipped(MeterRegistry registry, String reason, String why, ToLongFunction<CompressionStats> read) {

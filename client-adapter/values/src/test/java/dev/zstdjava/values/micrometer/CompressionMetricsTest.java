@@ -140,6 +140,41 @@ class CompressionMetricsTest {
     }
 
     @Test
+    void dictionaryMetersWhenTheCompressorHasDictionaries() {
+        List<byte[]> records = new java.util.ArrayList<>();
+        for (int i = 0; i < 2000; i++) {
+            records.add(("{\"user\":" + i + ",\"name\":\"user-" + (i * 7919 % 1000) + "\",\"plan\":\""
+                    + (i % 3 == 0 ? "free" : "pro") + "\",\"region\":\"eu-" + (i % 5) + "\",\"active\":"
+                    + (i % 2 == 0) + "}").getBytes(StandardCharsets.UTF_8));
+        }
+        byte[] dictionary = dev.zstdjava.zstd.ZstdDictionary.train(records.subList(0, 1000), 8 << 10).toByteArray();
+        try (dev.zstdjava.values.DictionaryManager dicts =
+                     dev.zstdjava.values.DictionaryManager.given(dictionary).build()) {
+            ValueCompressor vc = ValueCompressor.create(CompressionConfig.defaults(), dicts);
+            SimpleMeterRegistry registry = new SimpleMeterRegistry();
+            new CompressionMetrics(vc).bindTo(registry);
+            assertEquals(1, registry.get("zstdjava.values.dictionaries").gauge().value());
+            assertEquals(0, registry.get("zstdjava.values.dictionary.current.saved.ratio").gauge().value());
+            for (byte[] r : records.subList(1000, 2000)) {
+                jedis.set(k("d:" + r.length), vc.compress(r));
+            }
+            double saved = registry.get("zstdjava.values.dictionary.current.saved.ratio").gauge().value();
+            double expected = dicts.dictionaryStats().get(0).savedFraction();
+            assertEquals(expected, saved, 1e-12);
+            assertTrue(saved > 0.3, "a trained dictionary saves on small records: " + saved);
+            assertEquals(3, registry.find("zstdjava.values.dictionary.trainings").functionCounters().size());
+            for (String result : List.of("adopted", "rejected", "failed")) {
+                assertEquals(0, registry.get("zstdjava.values.dictionary.trainings").tag("result", result)
+                        .functionCounter().count(), "given mode trains nothing: " + result);
+            }
+        }
+        ValueCompressor plain = ValueCompressor.create(CompressionConfig.defaults());
+        SimpleMeterRegistry none = new SimpleMeterRegistry();
+        new CompressionMetrics(plain).bindTo(none);
+        assertNull(none.find("zstdjava.values.dictionaries").gauge(), "no dictionary meters without dictionaries");
+    }
+
+    @Test
     void namesUnitsAndTagsFollowMicrometersConventions() {
         ValueCompressor lz4 = ValueCompressor.create(CompressionConfig.builder().backend(CompressionBackend.LZ4).build());
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
