@@ -203,6 +203,9 @@ public final class ZstdDecompressor implements AutoCloseable {
             if (size == ZstdNative.CONTENTSIZE_UNKNOWN) {
                 return decompressUnknownSize(in, len, limit);
             }
+            if (size < 0) { // an unsigned size of 2^63 or more (found by fuzzing: it reached new byte[(int) size])
+                throw ZstdFrame.sizeBeyondLong("zstd decompress", size, len);
+            }
             if (size > limit) {
                 throw new DecompressionLimitException("zstd decompress", size, limit);
             }

@@ -23,11 +23,7 @@ public final class ZstdFrame {
      * @throws ZstdException if {@code src} does not start with a complete zstd frame header
      */
     public static long contentSize(MemorySegment src) {
-        long r = ZstdNative.getFrameContentSize(src, src.byteSize());
-        if (r == ZstdNative.CONTENTSIZE_ERROR) {
-            throw notAFrame("zstd frame content size", src.byteSize());
-        }
-        return r == ZstdNative.CONTENTSIZE_UNKNOWN ? UNKNOWN_SIZE : r;
+        return declared(ZstdNative.getFrameContentSize(src, src.byteSize()), "zstd frame content size", src.byteSize());
     }
 
     /** {@link #contentSize(MemorySegment)} of {@code src[off, off+len)}. */
@@ -43,11 +39,7 @@ public final class ZstdFrame {
      * @throws ZstdException if {@code src} is not a sequence of complete frames
      */
     public static long decompressedSize(MemorySegment src) {
-        long r = ZstdNative.findDecompressedSize(src, src.byteSize());
-        if (r == ZstdNative.CONTENTSIZE_ERROR) {
-            throw notAFrame("zstd decompressed size", src.byteSize());
-        }
-        return r == ZstdNative.CONTENTSIZE_UNKNOWN ? UNKNOWN_SIZE : r;
+        return declared(ZstdNative.findDecompressedSize(src, src.byteSize()), "zstd decompressed size", src.byteSize());
     }
 
     /** {@link #decompressedSize(MemorySegment)} of {@code src[off, off+len)}. */
@@ -86,6 +78,9 @@ public final class ZstdFrame {
         if (r == ZstdNative.CONTENTSIZE_ERROR) {
             throw notAFrame("zstd decompress bound", src.byteSize());
         }
+        if (r < 0) {
+            throw sizeBeyondLong("zstd decompress bound", r, src.byteSize());
+        }
         return r;
     }
 
@@ -113,6 +108,30 @@ public final class ZstdFrame {
     private static MemorySegment slice(byte[] src, int off, int len) {
         Objects.checkFromIndexSize(off, len, Objects.requireNonNull(src, "src").length);
         return MemorySegment.ofArray(src).asSlice(off, len);
+    }
+
+    /**
+     * A size zstd read from frame headers: {@link #UNKNOWN_SIZE}, the size, or an exception for an error or for a
+     * declared size of 2^63 bytes or more (an unsigned 64-bit field no real frame fills; as a Java long it would be
+     * negative).
+     */
+    static long declared(long r, String op, long len) {
+        if (r == ZstdNative.CONTENTSIZE_ERROR) {
+            throw notAFrame(op, len);
+        }
+        if (r == ZstdNative.CONTENTSIZE_UNKNOWN) {
+            return UNKNOWN_SIZE;
+        }
+        if (r < 0) {
+            throw sizeBeyondLong(op, r, len);
+        }
+        return r;
+    }
+
+    static ZstdException sizeBeyondLong(String op, long unsigned, long len) {
+        return new ZstdException(op, ZstdException.CORRUPTION_DETECTED, "the frame header declares "
+                + Long.toUnsignedString(unsigned) + " decompressed bytes, more than 2^63-1",
+                "input " + len + " bytes");
     }
 
     private static ZstdException notAFrame(String op, long len) {

@@ -24,6 +24,20 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Malformed input and misuse give the documented exception, and the JVM survives all of it. */
 class ZstdBadInputTest {
+
+    /**
+     * A frame header declaring 2^63 decompressed bytes (an unsigned 64-bit field, negative as a Java long): refused
+     * with a ZstdException, not a NegativeArraySizeException from allocating the output (found by fuzzing).
+     */
+    @Test
+    void declaredSizeBeyondLongIsRefused() {
+        byte[] frame = {0x28, (byte) 0xB5, 0x2F, (byte) 0xFD, (byte) 0xE0, 0, 0, 0, 0, 0, 0, 0, (byte) 0x80, 1, 0, 0};
+        ZstdException e = assertThrows(ZstdException.class, () -> Zstd.decompress(frame));
+        assertTrue(e.getMessage().contains("9223372036854775808"), e.getMessage());
+        assertThrows(ZstdException.class, () -> ZstdFrame.contentSize(frame, 0, frame.length));
+        assertThrows(ZstdException.class, () -> ZstdFrame.decompressedSize(frame, 0, frame.length));
+        assertThrows(ZstdException.class, () -> ZstdFrame.decompressBound(frame, 0, frame.length));
+    }
     private static final byte[] DATA = TestData.generate(Kind.TEXT, 20_000, 42);
 
     @Test

@@ -79,13 +79,29 @@ public final class RedisServer implements AutoCloseable {
         return launch(binary, launcher, host, port, protectedMode, false);
     }
 
+    /**
+     * Starts a server that keeps its data: append-only file fsynced before every reply ({@code appendfsync always}),
+     * so every acknowledged write survives {@link #kill()} and {@link #startAgain()}; {@code DEBUG} is enabled.
+     */
+    public static RedisServer startPersistent() throws IOException {
+        return launch(TestEnv.serverBinary(), List.of(), HOST, freePort(), true, false, true);
+    }
+
     private static RedisServer launch(Path binary, List<String> launcher, String host, int port,
                                       boolean protectedMode, boolean cluster) throws IOException {
+        return launch(binary, launcher, host, port, protectedMode, cluster, false);
+    }
+
+    private static RedisServer launch(Path binary, List<String> launcher, String host, int port,
+                                      boolean protectedMode, boolean cluster, boolean persistent) throws IOException {
         Path dir = Files.createTempDirectory("zstdjava-redis-" + port + "-");
         List<String> cmd = new ArrayList<>(launcher);
         cmd.addAll(List.of(binary.toString(), "--port", Integer.toString(port), "--bind", host, "--save", "",
-                "--appendonly", "no", "--dir", dir.toString(), "--daemonize", "no",
+                "--appendonly", persistent ? "yes" : "no", "--dir", dir.toString(), "--daemonize", "no",
                 "--protected-mode", protectedMode ? "yes" : "no"));
+        if (persistent) {
+            cmd.addAll(List.of("--appendfsync", "always", "--enable-debug-command", "yes"));
+        }
         if (cluster) {
             cmd.addAll(List.of("--cluster-enabled", "yes", "--cluster-config-file",
                     dir.resolve("nodes.conf").toString(), "--cluster-node-timeout", "3000"));
@@ -130,6 +146,21 @@ public final class RedisServer implements AutoCloseable {
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("server.log").toFile())).start();
         if (!awaitPing()) {
             throw new IOException("server on port " + port + " did not come back after a restart; its log:\n"
+                    + Files.readString(dir.resolve("server.log")));
+        }
+    }
+
+    /** Kills the server at once (SIGKILL): no shutdown, no save. {@link #startAgain()} brings it back. */
+    public void kill() throws InterruptedException {
+        process.destroyForcibly().waitFor(10, java.util.concurrent.TimeUnit.SECONDS);
+    }
+
+    /** Starts the server again on the same port and folder, loading what it persisted, and waits for PING. */
+    public void startAgain() throws IOException {
+        process = new ProcessBuilder(cmd).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("server.log").toFile())).start();
+        if (!awaitPing()) {
+            throw new IOException("server on port " + port + " did not come back; its log:\n"
                     + Files.readString(dir.resolve("server.log")));
         }
     }

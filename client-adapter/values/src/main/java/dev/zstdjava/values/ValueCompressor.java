@@ -161,7 +161,9 @@ public final class ValueCompressor {
         for (int i = 0; i < sample.length; i++) {
             sample[i] = unit[i % unit.length];
         }
-        Coder c = pool.acquire();
+        // a limit below the sample's size would refuse the round trip: check the backend with a coder of its own
+        boolean pooled = config.maxDecompressedSize() >= sample.length;
+        Coder c = pooled ? pool.acquire() : new Coder(config.toBuilder().maxDecompressedSize(sample.length).build(), dictionaries);
         try {
             MemorySegment stored = MemorySegment.ofArray(new byte[sample.length + 64]);
             long n = encode(c, backend, null, MemorySegment.ofArray(sample), stored, stored.byteSize());
@@ -176,7 +178,11 @@ public final class ValueCompressor {
             throw new IllegalStateException("zstd-java: the " + backend.name().toLowerCase(java.util.Locale.ROOT)
                     + " backend does not work here: " + describe(e), e);
         } finally {
-            pool.release(c);
+            if (pooled) {
+                pool.release(c);
+            } else {
+                c.close();
+            }
         }
     }
 

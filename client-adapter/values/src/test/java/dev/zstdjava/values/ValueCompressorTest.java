@@ -25,6 +25,19 @@ import static org.junit.jupiter.api.Assertions.*;
 class ValueCompressorTest {
     static final byte[] MAGIC = {0x00, 0x01, 0x02};
 
+    /** A limit below the 256-byte backend check at creation is a valid configuration (found by fuzzing). */
+    @Test
+    void smallDecompressionLimitsAreAccepted() {
+        for (CompressionBackend backend : CompressionBackend.values()) {
+            ValueCompressor vc = ValueCompressor.create(CompressionConfig.builder().backend(backend)
+                    .minCompressionSize(6).maxDecompressedSize(100).build());
+            byte[] small = "abcabcabcabcabcabcabcabcabcabcabcabcabcabcabcabc".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+            assertArrayEquals(small, vc.decompress(vc.compress(small)));
+            byte[] large = vc.compress(new byte[1000]);
+            assertThrows(dev.zstdjava.DecompressionLimitException.class, () -> vc.decompress(large));
+        }
+    }
+
     @Test
     void zstdHeaderLayoutAndRoundTrip() {
         ValueCompressor vc = ValueCompressor.create(CompressionConfig.defaults());

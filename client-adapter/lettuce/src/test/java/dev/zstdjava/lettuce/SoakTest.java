@@ -1,0 +1,34 @@
+package dev.zstdjava.lettuce;
+
+import dev.zstdjava.values.CompressionBackend;
+import dev.zstdjava.values.CompressionConfig;
+import dev.zstdjava.values.ValueCompressor;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.zstdjava.soak.CodecOps;
+import dev.zstdjava.soak.NativeMemory;
+import dev.zstdjava.soak.Soak;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Leak and soak over every API, codec and adapter together: {@code -Dzstdjava.soak.ops} operations (default
+ * 50,000; {@code tools/soak.sh} runs 10^7 and more), malloc in use and the heap after GC may grow by at most 16 MiB
+ * after warm-up. Samples go to {@code target/soak/all.csv}.
+ */
+class SoakTest {
+    static final long MAX_GROWTH = 16L << 20;
+
+    @Test
+    void nativeMemoryAndHeapStayFlat() throws Exception {
+        assertTrue(NativeMemory.hasMallinfo(), "glibc's mallinfo2 is needed to measure malloc in use (glibc 2.33+)");
+        Map<String, Soak.Op> ops = new LinkedHashMap<>(new CodecOps().ops());
+        ops.putAll(new AdapterOps().ops());
+        Soak.Result r = Soak.run(ops, Soak.ops(50_000), 40, Path.of("target", "soak", "all.csv"));
+        System.out.println("soak (codec and adapter): " + r.summary());
+        assertTrue(r.mallocGrowth() <= MAX_GROWTH, "malloc in use grew: " + r.summary());
+        assertTrue(r.heapGrowth() <= MAX_GROWTH, "heap grew: " + r.summary());
+    }
+}

@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# Leak and soak run over every API (codec and Lettuce adapter), for as many operations as asked:
+#   tools/soak.sh [operations]        (default 10000000)
+# Samples malloc in use (glibc mallinfo2), RSS and the heap after GC along the way and fails when malloc in use or
+# the heap grows by more than 16 MiB after warm-up (the first quarter). Samples: client-adapter/lettuce/target/soak/all.csv.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ops="${1:-10000000}"
+./mvnw -B -ntp -pl client-adapter/lettuce -am verify -Dtest=dev.zstdjava.lettuce.SoakTest -Dsurefire.failIfNoSpecifiedTests=false \
+  "-Dzstdjava.soak.ops=$ops" | grep -E '^soak|Tests run:|FAIL|BUILD'
