@@ -26,6 +26,12 @@ final class EndToEndReport {
     static final double ZSTD_SET_TARGET = 0.80;
     static final double LZ4_SET_TARGET = 0.95;
     static final int TARGET_BATCH = 20;
+    /** Managed dictionaries: memory saved on small JSON records and on ~2 KiB JSON objects, against plain Lettuce */
+    static final double DICT_RECORDS_MEMORY_TARGET = 0.45;
+    static final double DICT_JSON_MEMORY_TARGET = 0.80;
+    /** Managed dictionaries: SET and GET throughput with pipelines against lettuce-zstd on the 1 KiB and json sets */
+    static final double DICT_SET_TARGET = 1.5;
+    static final double DICT_GET_TARGET = 1.0;
 
     /** Everything about the run except the rows. */
     record Meta(EndToEnd.Options options, Instant started, Duration took, double loadAtStart, String serverVersion,
@@ -309,6 +315,7 @@ final class EndToEndReport {
         overheadTarget("zstd", Kind.LETTUCE_ZSTD_CALLER, Kind.GLIDE_ZSTD);
         overheadTarget("lz4", Kind.LETTUCE_LZ4, Kind.GLIDE_LZ4);
         overheadTarget("lz4", Kind.LETTUCE_LZ4_CALLER, Kind.GLIDE_LZ4);
+        dictionaryTargets();
         line("");
         if (has(Kind.GLIDE)) {
             line("For reference, GLIDE's own SET throughput with compression ÷ without, pipelines of " + TARGET_BATCH
@@ -407,6 +414,48 @@ final class EndToEndReport {
         line("| " + name + " | ratio at least GLIDE's in " + met + " of " + n + " cell-phases; closest/worst "
                 + worstAt + " (absolute: " + ours.id + " at least as fast as " + glide.id + " in " + faster + " of " + n
                 + ") | " + verdict(met == n) + " |");
+    }
+
+    private void dictionaryTargets() {
+        if (!has(Kind.LETTUCE_ZSTD_DICT)) {
+            return; // the client was not selected with --clients
+        }
+        Kind k = Kind.LETTUCE_ZSTD_DICT;
+        dictionaryMemory(Datasets.RECORDS, "small JSON records", DICT_RECORDS_MEMORY_TARGET);
+        dictionaryMemory(Datasets.JSON, "~2 KiB JSON", DICT_JSON_MEMORY_TARGET);
+        for (boolean set : new boolean[] {true, false}) {
+            double target = set ? DICT_SET_TARGET : DICT_GET_TARGET;
+            String name = f("%s throughput with pipelines of %d on 1 KiB and json, %s >= %.1fx %s", set ? "SET" : "GET",
+                    TARGET_BATCH, k.id, target, Kind.LETTUCE_ZSTD.id);
+            List<String> parts = new ArrayList<>();
+            int met = 0;
+            int n = 0;
+            for (Cell c : cells()) {
+                boolean dataset = c.dataset().equals(Datasets.JSON) || c.dataset().equals(Datasets.sizeName(1024));
+                double r = c.batch() == TARGET_BATCH && dataset ? ratio(c, k, Kind.LETTUCE_ZSTD, set) : Double.NaN;
+                if (!Double.isNaN(r)) {
+                    n++;
+                    met += r >= target ? 1 : 0;
+                    parts.add(c.dataset() + " if" + c.inflight() + ": " + x(r));
+                }
+            }
+            line("| " + name + " | " + (n == 0 ? "not measured" : String.join("; ", parts)) + " | "
+                    + (n == 0 ? "n/a" : verdict(met == n) + (met == n ? "" : f(" (met in %d of %d cells)", met, n)))
+                    + " |");
+        }
+    }
+
+    private void dictionaryMemory(String dataset, String what, double target) {
+        Kind k = Kind.LETTUCE_ZSTD_DICT;
+        String name = f("Memory saved on %s, %s >= %.0f%%", what, k.id, target * 100);
+        double s = saved(dataset, k);
+        if (Double.isNaN(s)) {
+            line("| " + name + " | not measured | n/a |");
+            return;
+        }
+        double z = saved(dataset, Kind.LETTUCE_ZSTD);
+        String other = Double.isNaN(z) ? "" : f(" (%s: %s)", Kind.LETTUCE_ZSTD.id, pct(z));
+        line("| " + name + " | " + pct(s) + other + " | " + verdict(s >= target) + " |");
     }
 
     private List<Kind> compressedKinds() {

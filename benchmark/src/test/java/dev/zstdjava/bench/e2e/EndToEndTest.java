@@ -67,6 +67,11 @@ class EndToEndTest {
                 "### Values: 100 B", "### Values: json")) {
             assertTrue(md.contains(section), section + " missing");
         }
+        // the dictionary client's targets: measured where its value sets ran, "not measured" where they did not
+        assertTrue(md.matches("(?s).*\\| Memory saved on ~2 KiB JSON, lettuce-zstd-dict >= 80% \\| -?\\d+(\\.\\d+)?% .*"), md);
+        assertTrue(md.contains("| Memory saved on small JSON records, lettuce-zstd-dict >= 45% | not measured | n/a |"), md);
+        assertTrue(md.matches("(?s).*\\| GET throughput with pipelines of 20 on 1 KiB and json, lettuce-zstd-dict >= 1.0x"
+                + " lettuce-zstd \\| not measured \\| n/a \\|.*"), "no cell with pipelines of 20 ran:\n" + md);
 
         List<String> csv = Files.readAllLines(dir.resolve("e2e/results.csv"));
         // header + 2 rounds x 2 value sets x 1 in-flight x 2 batches x every client
