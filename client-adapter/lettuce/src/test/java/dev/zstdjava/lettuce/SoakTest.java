@@ -25,9 +25,11 @@ class SoakTest {
     void nativeMemoryAndHeapStayFlat() throws Exception {
         assertTrue(NativeMemory.hasMallinfo(), "glibc's mallinfo2 is needed to measure malloc in use (glibc 2.33+)");
         Map<String, Soak.Op> ops = new LinkedHashMap<>(new CodecOps().ops());
-        ops.putAll(new AdapterOps().ops());
+        AdapterOps adapter = new AdapterOps();
+        ops.putAll(adapter.ops());
         Soak.Result r = Soak.run(ops, Soak.ops(50_000), 40, Path.of("target", "soak", "all.csv"));
         System.out.println("soak (codec and adapter): " + r.summary());
+        System.out.println("soak: managed dictionary " + adapter.trainingStats());
         assertTrue(r.mallocGrowth() <= MAX_GROWTH, "malloc in use grew: " + r.summary());
         assertTrue(r.heapGrowth() <= MAX_GROWTH, "heap grew: " + r.summary());
     }
