@@ -189,7 +189,7 @@ public final class ZstdCompressStream extends ZstdStream {
 
         /** @return a new stream with these parameters */
         public ZstdCompressStream build() {
-            return new ZstdCompressStream(parameters);
+            return new ZstdCompressStream(toParameters());
         }
     }
 }
