@@ -127,7 +127,8 @@ public final class ZstdCompressStream extends ZstdStream {
                     r = Math.max(r, 1); // input is left, so the flush or end is not done
                 }
             } else {
-                boolean critical = workers == 0 && (srcEnd - srcStart) + (dstEnd - dstStart) < ZstdNative.CRITICAL_LIMIT;
+                long work = (srcEnd - srcStart) + (dstEnd - dstStart);
+                boolean critical = workers == 0 && work < ZstdNative.CRITICAL_LIMIT;
                 r = call(src, srcStart, srcEnd, dst, dstStart, dstEnd, op, critical);
             }
             if (ZstdNative.isError(r)) {
