@@ -49,6 +49,28 @@ public final class ContextCache<T> {
         return c;
     }
 
+    /**
+     * A one-shot call on a borrowed context. Implementations are method references or lambdas that capture nothing,
+     * so each is one constant object and a call allocates nothing for it.
+     *
+     * @param <T> the context type
+     */
+    @FunctionalInterface
+    public interface Call<T> {
+        /** @param arg the call's one setting: a level or an output size or limit */
+        byte[] apply(T context, byte[] src, int off, int len, long arg);
+    }
+
+    /** Borrows a context for the calling thread, runs {@code call} on {@code src[off, off+len)} and hands it back. */
+    public byte[] run(Call<T> call, byte[] src, int off, int len, long arg) {
+        T c = acquire();
+        try {
+            return call.apply(c, src, off, len, arg);
+        } finally {
+            release(c);
+        }
+    }
+
     /** Returns a context from {@link #acquire}, on the same thread. */
     public void release(T c) {
         if (Thread.currentThread().isVirtual()) {

@@ -60,13 +60,12 @@ public final class Lz4 {
      */
     public static byte[] compress(byte[] src, int level) {
         Lz4Compressor.checkLevel(level);
-        Lz4Compressor c = COMPRESSORS.acquire();
-        try {
-            c.level(level);
-            return c.compress(src, 0, src.length);
-        } finally {
-            COMPRESSORS.release(c);
-        }
+        return COMPRESSORS.run(Lz4::compressAt, src, 0, src.length, level);
+    }
+
+    private static byte[] compressAt(Lz4Compressor c, byte[] src, int off, int len, long level) {
+        c.level((int) level);
+        return c.compress(src, off, len);
     }
 
     /**
@@ -80,11 +79,7 @@ public final class Lz4 {
 
     /** {@link #decompress(byte[], int)} of the block {@code src[off, off+len)}. */
     public static byte[] decompress(byte[] src, int off, int len, int decompressedLength) {
-        Lz4Decompressor d = DECOMPRESSORS.acquire();
-        try {
-            return d.decompress(src, off, len, decompressedLength);
-        } finally {
-            DECOMPRESSORS.release(d);
-        }
+        return DECOMPRESSORS.run((d, s, o, n, size) -> d.decompress(s, o, n, (int) size), src, off, len,
+                decompressedLength);
     }
 }

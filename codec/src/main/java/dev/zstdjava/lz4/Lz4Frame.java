@@ -95,32 +95,85 @@ public final class Lz4Frame {
 
         /** @return these options at {@code level} */
         public Options withLevel(int level) {
-            return new Options(level, blockSize, blockIndependent, blockChecksum, contentChecksum, contentSize);
+            return new Copy(this).level(level).make();
         }
 
         /** @return these options with {@code blockSize} */
         public Options withBlockSize(BlockSize blockSize) {
-            return new Options(level, blockSize, blockIndependent, blockChecksum, contentChecksum, contentSize);
+            return new Copy(this).blockSize(blockSize).make();
         }
 
         /** @return these options with independent (true) or linked (false) blocks */
         public Options withBlockIndependent(boolean blockIndependent) {
-            return new Options(level, blockSize, blockIndependent, blockChecksum, contentChecksum, contentSize);
+            return new Copy(this).blockIndependent(blockIndependent).make();
         }
 
         /** @return these options with block checksums on or off */
         public Options withBlockChecksum(boolean blockChecksum) {
-            return new Options(level, blockSize, blockIndependent, blockChecksum, contentChecksum, contentSize);
+            return new Copy(this).blockChecksum(blockChecksum).make();
         }
 
         /** @return these options with the content checksum on or off */
         public Options withContentChecksum(boolean contentChecksum) {
-            return new Options(level, blockSize, blockIndependent, blockChecksum, contentChecksum, contentSize);
+            return new Copy(this).contentChecksum(contentChecksum).make();
         }
 
         /** @return these options with the content size declared or not */
         public Options withContentSize(boolean contentSize) {
-            return new Options(level, blockSize, blockIndependent, blockChecksum, contentChecksum, contentSize);
+            return new Copy(this).contentSize(contentSize).make();
+        }
+
+        /** A copy to change one component of: the one place that lists every component to make a value. */
+        private static final class Copy {
+            private int level;
+            private BlockSize blockSize;
+            private boolean blockIndependent;
+            private boolean blockChecksum;
+            private boolean contentChecksum;
+            private boolean contentSize;
+
+            Copy(Options o) {
+                level = o.level;
+                blockSize = o.blockSize;
+                blockIndependent = o.blockIndependent;
+                blockChecksum = o.blockChecksum;
+                contentChecksum = o.contentChecksum;
+                contentSize = o.contentSize;
+            }
+
+            Copy level(int level) {
+                this.level = level;
+                return this;
+            }
+
+            Copy blockSize(BlockSize blockSize) {
+                this.blockSize = blockSize;
+                return this;
+            }
+
+            Copy blockIndependent(boolean blockIndependent) {
+                this.blockIndependent = blockIndependent;
+                return this;
+            }
+
+            Copy blockChecksum(boolean blockChecksum) {
+                this.blockChecksum = blockChecksum;
+                return this;
+            }
+
+            Copy contentChecksum(boolean contentChecksum) {
+                this.contentChecksum = contentChecksum;
+                return this;
+            }
+
+            Copy contentSize(boolean contentSize) {
+                this.contentSize = contentSize;
+                return this;
+            }
+
+            Options make() {
+                return new Options(level, blockSize, blockIndependent, blockChecksum, contentChecksum, contentSize);
+            }
         }
 
         /** @return the {@code compressionLevel} of {@code LZ4F_preferences_t} for {@link #level()} */
@@ -207,12 +260,7 @@ public final class Lz4Frame {
         if (maxDecompressedSize < 0) {
             throw new IllegalArgumentException("maxDecompressedSize must be >= 0, got " + maxDecompressedSize);
         }
-        Lz4FrameDecompressor d = DECOMPRESSORS.acquire();
-        try {
-            return d.decompress(src, off, len, maxDecompressedSize);
-        } finally {
-            DECOMPRESSORS.release(d);
-        }
+        return DECOMPRESSORS.run(Lz4FrameDecompressor::decompress, src, off, len, maxDecompressedSize);
     }
 
     /**

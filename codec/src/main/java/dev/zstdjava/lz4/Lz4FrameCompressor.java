@@ -323,18 +323,7 @@ public final class Lz4FrameCompressor implements AutoCloseable {
      * @throws IllegalStateException if no frame was begun
      */
     public long update(MemorySegment src, MemorySegment dst) {
-        Bounds.writable(dst);
-        long srcLen = src.byteSize();
-        long dstCap = dst.byteSize();
-        checkStreamCapacity("lz4 frame update", srcLen, dstCap);
-        guard.enter();
-        try {
-            requireFrame();
-            long r = call(UPDATE, src, srcLen, dst, dstCap, srcLen + options.blockSize().bytes());
-            return streamResult(r, "lz4 frame update", srcLen, dstCap);
-        } finally {
-            guard.exit();
-        }
+        return streamStep(UPDATE, "lz4 frame update", src, dst);
     }
 
     /**
@@ -344,17 +333,7 @@ public final class Lz4FrameCompressor implements AutoCloseable {
      * @return the number of bytes written
      */
     public long flush(MemorySegment dst) {
-        Bounds.writable(dst);
-        long dstCap = dst.byteSize();
-        checkStreamCapacity("lz4 frame flush", 0, dstCap);
-        guard.enter();
-        try {
-            requireFrame();
-            long r = call(FLUSH, MemorySegment.NULL, 0, dst, dstCap, options.blockSize().bytes());
-            return streamResult(r, "lz4 frame flush", 0, dstCap);
-        } finally {
-            guard.exit();
-        }
+        return streamStep(FLUSH, "lz4 frame flush", MemorySegment.NULL, dst);
     }
 
     /**
@@ -365,15 +344,26 @@ public final class Lz4FrameCompressor implements AutoCloseable {
      * @throws Lz4Exception if the frame declared a content size that differs from the bytes given
      */
     public long end(MemorySegment dst) {
+        return streamStep(END, "lz4 frame end", MemorySegment.NULL, dst);
+    }
+
+    /**
+     * One step of the frame in progress: {@link #update} ({@code src} is the input), {@link #flush} or {@link #end}
+     * ({@code src} is NULL). The work is the input plus the block lz4 may hold buffered.
+     */
+    private long streamStep(int op, String name, MemorySegment src, MemorySegment dst) {
         Bounds.writable(dst);
+        long srcLen = src.byteSize();
         long dstCap = dst.byteSize();
-        checkStreamCapacity("lz4 frame end", 0, dstCap);
+        checkStreamCapacity(name, srcLen, dstCap);
         guard.enter();
         try {
             requireFrame();
-            long r = call(END, MemorySegment.NULL, 0, dst, dstCap, options.blockSize().bytes());
-            long n = streamResult(r, "lz4 frame end", 0, dstCap);
-            inFrame = false;
+            long r = call(op, src, srcLen, dst, dstCap, srcLen + options.blockSize().bytes());
+            long n = streamResult(r, name, srcLen, dstCap);
+            if (op == END) {
+                inFrame = false;
+            }
             return n;
         } finally {
             guard.exit();

@@ -1,6 +1,7 @@
 package dev.zstdjava.lz4;
 
 import dev.zstdjava.DecompressionLimitException;
+import dev.zstdjava.internal.DecodingInputStream;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -23,22 +24,17 @@ import java.util.Objects;
  * straight into the caller's array (at most 64 KiB per native call) and allocate nothing. Close the stream to free
  * the context (a {@link java.lang.ref.Cleaner} frees an unclosed stream).
  */
-public final class Lz4FrameInputStream extends InputStream {
+public final class Lz4FrameInputStream extends DecodingInputStream {
     private static final int CHUNK = 64 << 10;
 
-    private final InputStream in;
     private final Lz4FrameDecompressor decompressor;
     private final long maxDecompressedSize;
     private final byte[] buf = new byte[CHUNK];
-    private final byte[] one = new byte[1];
     private int bufPos;
     private int bufLen;
     private boolean eof;
     private boolean inFrame;
     private long total;
-    private boolean closed;
-    /** Set when a read failed: the decoder lost its place, so later reads must not make up data. */
-    private Throwable failure;
 
     /** Reads frames from {@code in}, refusing more than 512 MiB of content in total. */
     public Lz4FrameInputStream(InputStream in) {
@@ -47,7 +43,7 @@ public final class Lz4FrameInputStream extends InputStream {
 
     /** Reads frames from {@code in}, refusing more than {@code maxDecompressedSize} bytes of content in total. */
     public Lz4FrameInputStream(InputStream in, long maxDecompressedSize) {
-        this.in = Objects.requireNonNull(in, "in");
+        super(in, "Lz4FrameInputStream");
         if (maxDecompressedSize < 0) {
             throw new IllegalArgumentException("maxDecompressedSize must be >= 0, got " + maxDecompressedSize);
         }
@@ -56,32 +52,7 @@ public final class Lz4FrameInputStream extends InputStream {
     }
 
     @Override
-    public int read() throws IOException {
-        int n = read(one, 0, 1);
-        return n <= 0 ? -1 : one[0] & 0xFF;
-    }
-
-    @Override
-    public int read(byte[] b, int off, int len) throws IOException {
-        Objects.checkFromIndexSize(off, len, b.length);
-        if (closed) {
-            throw new IOException("Lz4FrameInputStream is closed");
-        }
-        if (failure != null) {
-            throw new IOException("Lz4FrameInputStream failed earlier: " + failure, failure);
-        }
-        if (len == 0) {
-            return 0;
-        }
-        try {
-            return read0(b, off, len);
-        } catch (IOException | RuntimeException | Error e) {
-            failure = e;
-            throw e;
-        }
-    }
-
-    private int read0(byte[] b, int off, int len) throws IOException {
+    protected int decode(byte[] b, int off, int len) throws IOException {
         while (true) {
             if (bufPos == bufLen && !eof) {
                 int n = in.read(buf, 0, buf.length);
@@ -117,13 +88,9 @@ public final class Lz4FrameInputStream extends InputStream {
         }
     }
 
-    /** Frees the native context and closes the underlying stream. Idempotent. */
+    /** Frees the native context. */
     @Override
-    public void close() throws IOException {
-        if (!closed) {
-            closed = true;
-            decompressor.close();
-            in.close();
-        }
+    protected void release() {
+        decompressor.close();
     }
 }

@@ -1,9 +1,9 @@
 package dev.zstdjava.lz4;
 
+import dev.zstdjava.internal.EncodingOutputStream;
 import dev.zstdjava.internal.Guard;
 import dev.zstdjava.internal.LibC;
 
-import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.lang.foreign.MemorySegment;
@@ -26,19 +26,14 @@ import java.util.Objects;
  * allocate nothing. Close the stream to free them (a {@link java.lang.ref.Cleaner} frees an unclosed stream).
  * Compression errors surface as {@link Lz4Exception}, I/O errors of the underlying stream as {@link IOException}.
  */
-public final class Lz4FrameOutputStream extends FilterOutputStream {
+public final class Lz4FrameOutputStream extends EncodingOutputStream {
     private static final int CHUNK = 64 << 10;
 
     private final Lz4FrameCompressor compressor;
     private final Buffers buffers;
     private final Guard guard;
     private final byte[] heapOut;
-    private final byte[] one = new byte[1];
     private boolean started;
-    private boolean finished;
-    private boolean closed;
-    /** Set when a write failed: the frame is broken, so nothing more may be appended to it. */
-    private Throwable failure;
 
     private static final class Buffers implements Runnable {
         MemorySegment in = MemorySegment.NULL;
@@ -58,7 +53,7 @@ public final class Lz4FrameOutputStream extends FilterOutputStream {
 
     /** A stream writing a frame with {@code options} (the content size is not declared) to {@code out}. */
     public Lz4FrameOutputStream(OutputStream out, Lz4Frame.Options options) {
-        super(Objects.requireNonNull(out, "out"));
+        super(out, "Lz4FrameOutputStream");
         Objects.requireNonNull(options, "options");
         this.compressor = Lz4FrameCompressor.create(options);
         this.buffers = new Buffers();
@@ -75,124 +70,45 @@ public final class Lz4FrameOutputStream extends FilterOutputStream {
         }
     }
 
-    @Override
-    public void write(int b) throws IOException {
-        one[0] = (byte) b;
-        write(one, 0, 1);
-    }
-
-    @Override
-    public void write(byte[] b, int off, int len) throws IOException {
-        Objects.checkFromIndexSize(off, len, b.length);
-        ensureWritable();
-        guard.enter();
-        try {
-            start();
-            while (len > 0) {
-                int n = Math.min(len, CHUNK);
-                MemorySegment.copy(b, off, buffers.in, ValueLayout.JAVA_BYTE, 0, n);
-                emit(compressor.update(buffers.in.asSlice(0, n), buffers.out));
-                off += n;
-                len -= n;
-            }
-        } catch (IOException | RuntimeException | Error e) {
-            failure = e;
-            throw e;
-        } finally {
-            guard.exit();
-        }
-    }
-
-    /** Compresses the buffered data into the underlying stream and flushes it. */
-    @Override
-    public void flush() throws IOException {
-        ensureWritable();
-        guard.enter();
-        try {
-            if (started) {
-                emit(compressor.flush(buffers.out));
-            }
-            out.flush();
-        } catch (IOException | RuntimeException | Error e) {
-            failure = e;
-            throw e;
-        } finally {
-            guard.exit();
-        }
-    }
-
     /**
      * Completes the frame (end mark, checksum) without closing the underlying stream. Idempotent.
      *
      * @throws IOException if the stream is closed or an earlier write failed (the frame is then left unended)
      */
     public void finish() throws IOException {
-        if (closed) {
-            throw new IOException("Lz4FrameOutputStream is closed");
-        }
-        if (failure != null) {
-            throw failedEarlier();
-        }
-        if (!finished) {
-            guard.enter();
-            try {
-                start();
-                emit(compressor.end(buffers.out));
-                finished = true;
-            } catch (IOException | RuntimeException | Error e) {
-                failure = e;
-                throw e;
-            } finally {
-                guard.exit();
-            }
-        }
+        end();
     }
 
-    /**
-     * Completes the frame, closes the underlying stream and frees the native memory. After a failed write the frame
-     * is not ended (that would hide the loss); the underlying stream is closed all the same. Idempotent.
-     */
     @Override
-    public void close() throws IOException {
-        if (closed) {
-            return;
-        }
-        try (OutputStream o = out) {
-            if (failure == null) {
-                finish();
-                o.flush();
+    protected void encode(byte[] b, int off, int len, int mode) throws IOException {
+        guard.enter();
+        try {
+            if (!started) {
+                if (mode == FLUSH) {
+                    return; // nothing written yet: the header waits for the first write or the end
+                }
+                emit(compressor.begin(buffers.out));
+                started = true;
+            }
+            if (mode == FLUSH) {
+                emit(compressor.flush(buffers.out));
+            } else if (mode == END) {
+                emit(compressor.end(buffers.out));
+            }
+            for (int n; len > 0; off += n, len -= n) {
+                n = Math.min(len, CHUNK);
+                MemorySegment.copy(b, off, buffers.in, ValueLayout.JAVA_BYTE, 0, n);
+                emit(compressor.update(buffers.in.asSlice(0, n), buffers.out));
             }
         } finally {
-            closed = true;
-            compressor.close();
-            guard.close();
-        }
-        if (failure != null) {
-            throw failedEarlier();
+            guard.exit();
         }
     }
 
-    private void ensureWritable() throws IOException {
-        if (closed) {
-            throw new IOException("Lz4FrameOutputStream is closed");
-        }
-        if (failure != null) {
-            throw failedEarlier();
-        }
-        if (finished) {
-            throw new IOException("Lz4FrameOutputStream: the frame is finished, no more writes");
-        }
-    }
-
-    private IOException failedEarlier() {
-        return new IOException("Lz4FrameOutputStream failed earlier, the frame is incomplete: " + failure, failure);
-    }
-
-    private void start() throws IOException {
-        if (!started) {
-            emit(compressor.begin(buffers.out));
-            started = true;
-        }
+    @Override
+    protected void release() {
+        compressor.close();
+        guard.close();
     }
 
     private void emit(long n) throws IOException {

@@ -3,15 +3,32 @@ package dev.zstdjava.zstd;
 import java.util.Objects;
 
 /**
- * The setters {@link ZstdCompressor.Builder} and {@link ZstdCompressStream.Builder} share: each sets one component
- * of a {@link ZstdCompressionParameters}, where the option is described, and checks it at once.
+ * The setters {@link ZstdCompressor.Builder} and {@link ZstdCompressStream.Builder} share, which also make the
+ * {@code with...} copies of {@link ZstdCompressionParameters}: each sets one component, where the option is described,
+ * and checks it at once.
  *
  * @param <B> the builder, returned by every setter for chaining
  */
 abstract sealed class CompressionSetters<B extends CompressionSetters<B>>
-        permits ZstdCompressor.Builder, ZstdCompressStream.Builder {
-    /** The parameters set so far. */
-    ZstdCompressionParameters parameters = ZstdCompressionParameters.defaults();
+        permits ZstdCompressor.Builder, ZstdCompressStream.Builder, ZstdCompressionParameters.Copy {
+    private int level;
+    private boolean checksum;
+    private boolean contentSize;
+    private int windowLog;
+    private boolean longDistanceMatching;
+    private int workers;
+    private ZstdStrategy strategy;
+    private ZstdCompressionDictionary dictionary;
+
+    /** Starts from {@link ZstdCompressionParameters#defaults()}. */
+    CompressionSetters() {
+        this(ZstdCompressionParameters.defaults());
+    }
+
+    /** Starts from {@code start}. */
+    CompressionSetters(ZstdCompressionParameters start) {
+        parameters(start);
+    }
 
     @SuppressWarnings("unchecked")
     private B self() {
@@ -20,8 +37,22 @@ abstract sealed class CompressionSetters<B extends CompressionSetters<B>>
 
     /** Sets all parameters at once, replacing what was set before. */
     public B parameters(ZstdCompressionParameters parameters) {
-        this.parameters = Objects.requireNonNull(parameters, "parameters");
+        Objects.requireNonNull(parameters, "parameters");
+        level = parameters.level();
+        checksum = parameters.checksum();
+        contentSize = parameters.contentSize();
+        windowLog = parameters.windowLog();
+        longDistanceMatching = parameters.longDistanceMatching();
+        workers = parameters.workers();
+        strategy = parameters.strategy();
+        dictionary = parameters.dictionary();
         return self();
+    }
+
+    /** @return the parameters set so far */
+    final ZstdCompressionParameters toParameters() {
+        return new ZstdCompressionParameters(level, checksum, contentSize, windowLog, longDistanceMatching, workers,
+                strategy, dictionary);
     }
 
     /**
@@ -30,19 +61,20 @@ abstract sealed class CompressionSetters<B extends CompressionSetters<B>>
      * @throws IllegalArgumentException if the level is outside {@link Zstd#minLevel()}..{@link Zstd#maxLevel()}
      */
     public B level(int level) {
-        parameters = parameters.withLevel(level);
+        Zstd.checkLevel(level);
+        this.level = level;
         return self();
     }
 
     /** Sets {@link ZstdCompressionParameters#checksum()}. */
     public B checksum(boolean checksum) {
-        parameters = parameters.withChecksum(checksum);
+        this.checksum = checksum;
         return self();
     }
 
     /** Sets {@link ZstdCompressionParameters#contentSize()}. */
     public B contentSize(boolean contentSize) {
-        parameters = parameters.withContentSize(contentSize);
+        this.contentSize = contentSize;
         return self();
     }
 
@@ -53,13 +85,14 @@ abstract sealed class CompressionSetters<B extends CompressionSetters<B>>
      *                                  {@link ZstdCompressionParameters#windowLogRange()}
      */
     public B windowLog(int windowLog) {
-        parameters = parameters.withWindowLog(windowLog);
+        ZstdCompressionParameters.checkWindowLog(windowLog);
+        this.windowLog = windowLog;
         return self();
     }
 
     /** Sets {@link ZstdCompressionParameters#longDistanceMatching()}. */
     public B longDistanceMatching(boolean enabled) {
-        parameters = parameters.withLongDistanceMatching(enabled);
+        this.longDistanceMatching = enabled;
         return self();
     }
 
@@ -69,19 +102,20 @@ abstract sealed class CompressionSetters<B extends CompressionSetters<B>>
      * @throws IllegalArgumentException if {@code workers} is negative
      */
     public B workers(int workers) {
-        parameters = parameters.withWorkers(workers);
+        ZstdCompressionParameters.checkWorkers(workers);
+        this.workers = workers;
         return self();
     }
 
     /** Sets {@link ZstdCompressionParameters#strategy()}. */
     public B strategy(ZstdStrategy strategy) {
-        parameters = parameters.withStrategy(strategy);
+        this.strategy = strategy;
         return self();
     }
 
     /** Sets {@link ZstdCompressionParameters#dictionary()}. */
     public B dictionary(ZstdCompressionDictionary dictionary) {
-        parameters = parameters.withDictionary(dictionary);
+        this.dictionary = dictionary;
         return self();
     }
 }

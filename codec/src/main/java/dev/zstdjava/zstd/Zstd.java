@@ -87,13 +87,12 @@ public final class Zstd {
      */
     public static byte[] compress(byte[] src, int level) {
         checkLevel(level);
-        ZstdCompressor c = COMPRESSORS.acquire();
-        try {
-            c.level(level);
-            return c.compress(src, 0, src.length);
-        } finally {
-            COMPRESSORS.release(c);
-        }
+        return COMPRESSORS.run(Zstd::compressAt, src, 0, src.length, level);
+    }
+
+    private static byte[] compressAt(ZstdCompressor c, byte[] src, int off, int len, long level) {
+        c.level((int) level);
+        return c.compress(src, off, len);
     }
 
     /**
@@ -114,11 +113,6 @@ public final class Zstd {
         if (maxDecompressedSize < 0) {
             throw new IllegalArgumentException("maxDecompressedSize must be >= 0, got " + maxDecompressedSize);
         }
-        ZstdDecompressor d = DECOMPRESSORS.acquire();
-        try {
-            return d.decompress(src, 0, src.length, maxDecompressedSize);
-        } finally {
-            DECOMPRESSORS.release(d);
-        }
+        return DECOMPRESSORS.run(ZstdDecompressor::decompress, src, 0, src.length, maxDecompressedSize);
     }
 }

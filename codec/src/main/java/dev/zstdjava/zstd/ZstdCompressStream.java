@@ -1,12 +1,10 @@
 package dev.zstdjava.zstd;
 
 import dev.zstdjava.internal.Bounds;
-import dev.zstdjava.internal.Guard;
 import dev.zstdjava.internal.LibC;
 import dev.zstdjava.internal.ZstdNative;
 
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.lang.ref.Reference;
 import java.util.Objects;
 
@@ -31,42 +29,15 @@ import java.util.Objects;
  * {@link IllegalStateException}. <b>Allocation:</b> none per call; positions live in native memory allocated with
  * the context. Close it when done; unclosed instances are freed by a {@link java.lang.ref.Cleaner}.
  */
-public final class ZstdCompressStream implements AutoCloseable {
+public final class ZstdCompressStream extends ZstdStream {
     private static final long IN_SIZE = ZstdNative.cStreamInSize();
     private static final long OUT_SIZE = ZstdNative.cStreamOutSize();
-    /** Most heap bytes one critical call reads or writes (zstdjava.criticalHeapLimit, at least 4 KiB). */
-    static final long HEAP_WINDOW = ZstdNative.HEAP_WINDOW;
 
-    private final Native state;
-    private final Guard guard;
     private final int workers;
-    private long consumed;
-    private long produced;
-
-    private static final class Native implements Runnable {
-        final MemorySegment cctx = ZstdNative.createCCtx();
-        /** Two native size_t: output position at 0, input position at 8. */
-        final MemorySegment pos = LibC.malloc(16);
-        final MemorySegment srcPos = pos.asSlice(8);
-        MemorySegment stageIn = MemorySegment.NULL;
-        MemorySegment stageOut = MemorySegment.NULL;
-        SharedDict dict;
-
-        @Override
-        public void run() {
-            ZstdNative.freeCCtx(cctx);
-            LibC.free(pos);
-            LibC.free(stageIn);
-            LibC.free(stageOut);
-            SharedDict.release(dict);
-        }
-    }
 
     private ZstdCompressStream(ZstdCompressionParameters p) {
-        this.state = new Native();
-        this.guard = new Guard(this, "ZstdCompressStream", state);
+        super(true, "ZstdCompressStream", p::applyTo);
         this.workers = p.workers();
-        guard.setUp(() -> state.dict = p.applyTo(state.cctx));
     }
 
     /** @return a stream at zstd's default level */
@@ -129,26 +100,9 @@ public final class ZstdCompressStream implements AutoCloseable {
         return step(src, 0, src.byteSize(), dst, 0, dst.byteSize(), ZstdNative.E_END);
     }
 
-    /** @return bytes of {@code src} the last call read */
-    public long consumed() {
-        return consumed;
-    }
-
-    /** @return bytes the last call wrote at the start of {@code dst} */
-    public long produced() {
-        return produced;
-    }
-
     /** Abandons the frame in progress (keeping parameters and dictionary); the next call starts a new frame. */
     public void reset() {
-        guard.enter();
-        try {
-            ZstdNative.cctxReset(state.cctx, ZstdNative.RESET_SESSION_ONLY);
-            consumed = 0;
-            produced = 0;
-        } finally {
-            guard.exit();
-        }
+        restart();
     }
 
     /**
@@ -162,34 +116,23 @@ public final class ZstdCompressStream implements AutoCloseable {
         long r;
         guard.enter();
         try {
-            if (workers > 0 && (!src.isNative() || !dst.isNative())) {
+            boolean heap = !src.isNative() || !dst.isNative();
+            if (workers > 0 && heap) {
                 r = staged(src, srcStart, srcEnd, dst, dstStart, dstEnd, op);
-            } else {
-                boolean heap = !src.isNative() || !dst.isNative();
-                long sEnd = srcEnd;
-                long dEnd = dstEnd;
-                int callOp = op;
-                if (heap) { // bound the critical call: at most HEAP_WINDOW bytes in and out
-                    if (srcEnd - srcStart > HEAP_WINDOW) {
-                        sEnd = srcStart + HEAP_WINDOW;
-                        callOp = ZstdNative.E_CONTINUE; // flush or end only once the last input is in reach
-                    }
-                    dEnd = Math.min(dstEnd, dstStart + HEAP_WINDOW);
-                }
-                MemorySegment pos = state.pos;
-                pos.set(ValueLayout.JAVA_LONG, 0, dstStart);
-                pos.set(ValueLayout.JAVA_LONG, 8, srcStart);
-                boolean critical = workers == 0
-                        && (heap || (sEnd - srcStart) + (dEnd - dstStart) < ZstdNative.CRITICAL_LIMIT);
-                r = ZstdNative.compressStream2(state.cctx, dst, dEnd, pos, src, sEnd, state.srcPos, callOp, critical);
-                consumed = pos.get(ValueLayout.JAVA_LONG, 8) - srcStart;
-                produced = pos.get(ValueLayout.JAVA_LONG, 0) - dstStart;
+            } else if (heap) { // bound the critical call: at most HEAP_WINDOW bytes in and out
+                long sEnd = window(srcStart, srcEnd);
+                int callOp = sEnd < srcEnd ? ZstdNative.E_CONTINUE : op; // flush or end once the last input is in reach
+                r = call(src, srcStart, sEnd, dst, dstStart, window(dstStart, dstEnd), callOp, true);
                 if (callOp != op && !ZstdNative.isError(r)) {
                     r = Math.max(r, 1); // input is left, so the flush or end is not done
                 }
+            } else {
+                long work = (srcEnd - srcStart) + (dstEnd - dstStart);
+                boolean critical = workers == 0 && work < ZstdNative.CRITICAL_LIMIT;
+                r = call(src, srcStart, srcEnd, dst, dstStart, dstEnd, op, critical);
             }
             if (ZstdNative.isError(r)) {
-                ZstdNative.cctxReset(state.cctx, ZstdNative.RESET_SESSION_ONLY);
+                state.resetSession();
                 throw Checks.error(r, "zstd compress stream", Bounds.sizes(srcEnd - srcStart, dstEnd - dstStart)
                         + "; the frame in progress was abandoned");
             }
@@ -200,49 +143,42 @@ public final class ZstdCompressStream implements AutoCloseable {
         }
     }
 
-    /** With workers: heap memory goes through native buffers and the call is a regular (non-critical) one. */
+    private long call(MemorySegment src, long srcStart, long srcEnd, MemorySegment dst, long dstStart, long dstEnd,
+                      int op, boolean critical) {
+        long r = ZstdNative.compressStream2(state.ctx, dst, dstEnd, positions(dstStart, srcStart), src, srcEnd,
+                state.srcPos, op, critical);
+        advanced(srcStart, dstStart);
+        return r;
+    }
+
+    /**
+     * With workers: the heap side(s) go through native buffers of {@link #IN_SIZE} and {@link #OUT_SIZE} bytes
+     * (allocated on first use, kept with the context) and the call is a regular (non-critical) one.
+     */
     private long staged(MemorySegment src, long srcStart, long srcEnd, MemorySegment dst, long dstStart, long dstEnd,
                         int op) {
-        MemorySegment in = src;
-        long inStart = srcStart;
-        long inEnd = srcEnd;
+        Native s = state;
         if (!src.isNative()) {
-            if (state.stageIn.address() == 0) {
-                state.stageIn = LibC.malloc(IN_SIZE);
-            }
+            s.stageIn = staging(s.stageIn, IN_SIZE);
             long n = Math.min(srcEnd - srcStart, IN_SIZE);
-            MemorySegment.copy(src, srcStart, state.stageIn, 0, n);
-            in = state.stageIn;
-            inStart = 0;
-            inEnd = n;
+            MemorySegment.copy(src, srcStart, s.stageIn, 0, n);
+            src = s.stageIn;
+            srcStart = 0;
+            srcEnd = n;
         }
-        MemorySegment out = dst;
-        long outStart = dstStart;
-        long outEnd = dstEnd;
-        if (!dst.isNative()) {
-            if (state.stageOut.address() == 0) {
-                state.stageOut = LibC.malloc(OUT_SIZE);
-            }
-            out = state.stageOut;
-            outStart = 0;
-            outEnd = Math.min(dstEnd - dstStart, OUT_SIZE);
+        if (dst.isNative()) {
+            return call(src, srcStart, srcEnd, dst, dstStart, dstEnd, op, false);
         }
-        MemorySegment pos = state.pos;
-        pos.set(ValueLayout.JAVA_LONG, 0, outStart);
-        pos.set(ValueLayout.JAVA_LONG, 8, inStart);
-        long r = ZstdNative.compressStream2(state.cctx, out, outEnd, pos, in, inEnd, state.srcPos, op, false);
-        consumed = pos.get(ValueLayout.JAVA_LONG, 8) - inStart;
-        produced = pos.get(ValueLayout.JAVA_LONG, 0) - outStart;
-        if (out != dst && produced > 0 && !ZstdNative.isError(r)) {
-            MemorySegment.copy(out, 0, dst, dstStart, produced);
+        s.stageOut = staging(s.stageOut, OUT_SIZE);
+        long r = call(src, srcStart, srcEnd, s.stageOut, 0, Math.min(dstEnd - dstStart, OUT_SIZE), op, false);
+        if (produced > 0 && !ZstdNative.isError(r)) {
+            MemorySegment.copy(s.stageOut, 0, dst, dstStart, produced);
         }
         return r;
     }
 
-    /** Frees the native context now, or when the call in progress returns. Idempotent. */
-    @Override
-    public void close() {
-        guard.close();
+    private static MemorySegment staging(MemorySegment buffer, long size) {
+        return buffer.address() != 0 ? buffer : LibC.malloc(size);
     }
 
     /**
@@ -254,7 +190,7 @@ public final class ZstdCompressStream implements AutoCloseable {
 
         /** @return a new stream with these parameters */
         public ZstdCompressStream build() {
-            return new ZstdCompressStream(parameters);
+            return new ZstdCompressStream(toParameters());
         }
     }
 }

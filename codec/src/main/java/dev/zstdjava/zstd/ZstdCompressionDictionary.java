@@ -1,10 +1,6 @@
 package dev.zstdjava.zstd;
 
-import dev.zstdjava.internal.Guard;
-import dev.zstdjava.internal.LibC;
 import dev.zstdjava.internal.ZstdNative;
-
-import java.lang.foreign.MemorySegment;
 
 /**
  * A dictionary digested for compression at one level ({@code ZSTD_CDict}), made by
@@ -17,35 +13,13 @@ import java.lang.foreign.MemorySegment;
  *
  * <p><b>Allocation:</b> native tables sized by the dictionary and level, allocated once at construction.
  */
-public final class ZstdCompressionDictionary implements AutoCloseable {
-    private final SharedDict shared;
-    private final Guard guard;
-    private final long id;
+public final class ZstdCompressionDictionary extends DigestedDictionary {
     private final int level;
-    private final boolean raw;
 
     ZstdCompressionDictionary(ZstdDictionary dict, int level) {
-        MemorySegment content = dict.nativeCopy();
-        MemorySegment cdict;
-        try {
-            cdict = ZstdNative.createCDict(content, dict.size(), level, dict.isRawContent());
-        } finally {
-            LibC.free(content);
-        }
-        if (cdict.address() == 0) {
-            throw new IllegalArgumentException("zstd could not digest " + dict + " for compression at level " + level
-                    + ": not a valid zstd dictionary, or out of memory");
-        }
-        this.shared = new SharedDict(cdict, true, "ZstdCompressionDictionary");
-        this.guard = new Guard(this, "ZstdCompressionDictionary", shared::releaseOwner);
-        this.id = dict.id();
+        super(dict, true, content -> ZstdNative.createCDict(content, dict.size(), level, dict.isRawContent()),
+                "compression at level " + level);
         this.level = level;
-        this.raw = dict.isRawContent();
-    }
-
-    /** @return the dictionary id written into frames (an unsigned 32-bit value), 0 for raw content */
-    public long id() {
-        return id;
     }
 
     /** @return the compression level the dictionary was digested for */
@@ -53,24 +27,8 @@ public final class ZstdCompressionDictionary implements AutoCloseable {
         return level;
     }
 
-    /** @return true for raw content (no zstd dictionary header) */
-    public boolean isRawContent() {
-        return raw;
-    }
-
-    SharedDict shared() {
-        return shared;
-    }
-
-    /** Releases this handle; the native tables go once no compressor or stream references them. Idempotent. */
-    @Override
-    public void close() {
-        guard.close();
-    }
-
     @Override
     public String toString() {
-        return "ZstdCompressionDictionary[" + (raw ? "raw content" : "id " + id)
-                + ", level " + level + "]";
+        return "ZstdCompressionDictionary[" + describe() + ", level " + level + "]";
     }
 }

@@ -13,7 +13,8 @@ import java.lang.foreign.MemorySegment;
  * option, the value and the valid range, for a value zstd would refuse; a value that passes is applied as it is.
  *
  * <p><b>Thread safety:</b> immutable; safe to share between threads and between compressors. <b>Allocation:</b> each
- * {@code with...} call makes one small object; applying it to a context allocates nothing on the Java heap.
+ * {@code with...} call makes one small object (through a short-lived copy); applying it to a context allocates
+ * nothing on the Java heap.
  *
  * @param level                compression level, {@link Zstd#minLevel()}..{@link Zstd#maxLevel()}; negative levels
  *                             are faster, higher ones compress more. Default {@link Zstd#defaultLevel()} (3). A
@@ -43,9 +44,17 @@ public record ZstdCompressionParameters(int level, boolean checksum, boolean con
     /** Checks every value; see the class description for the ranges. */
     public ZstdCompressionParameters {
         Zstd.checkLevel(level);
+        checkWindowLog(windowLog);
+        checkWorkers(workers);
+    }
+
+    static void checkWindowLog(int windowLog) {
         if (windowLog != 0) {
             Checks.inRange("zstd windowLog", windowLog, WINDOW_LOG);
         }
+    }
+
+    static void checkWorkers(int workers) {
         if (workers < 0) {
             throw new IllegalArgumentException("zstd workers must be >= 0, got " + workers);
         }
@@ -63,50 +72,49 @@ public record ZstdCompressionParameters(int level, boolean checksum, boolean con
 
     /** @return these parameters with {@link #level()} set */
     public ZstdCompressionParameters withLevel(int level) {
-        return new ZstdCompressionParameters(level, checksum, contentSize, windowLog, longDistanceMatching, workers,
-                strategy, dictionary);
+        return new Copy(this).level(level).toParameters();
     }
 
     /** @return these parameters with {@link #checksum()} set */
     public ZstdCompressionParameters withChecksum(boolean checksum) {
-        return new ZstdCompressionParameters(level, checksum, contentSize, windowLog, longDistanceMatching, workers,
-                strategy, dictionary);
+        return new Copy(this).checksum(checksum).toParameters();
     }
 
     /** @return these parameters with {@link #contentSize()} set */
     public ZstdCompressionParameters withContentSize(boolean contentSize) {
-        return new ZstdCompressionParameters(level, checksum, contentSize, windowLog, longDistanceMatching, workers,
-                strategy, dictionary);
+        return new Copy(this).contentSize(contentSize).toParameters();
     }
 
     /** @return these parameters with {@link #windowLog()} set */
     public ZstdCompressionParameters withWindowLog(int windowLog) {
-        return new ZstdCompressionParameters(level, checksum, contentSize, windowLog, longDistanceMatching, workers,
-                strategy, dictionary);
+        return new Copy(this).windowLog(windowLog).toParameters();
     }
 
     /** @return these parameters with {@link #longDistanceMatching()} set */
     public ZstdCompressionParameters withLongDistanceMatching(boolean longDistanceMatching) {
-        return new ZstdCompressionParameters(level, checksum, contentSize, windowLog, longDistanceMatching, workers,
-                strategy, dictionary);
+        return new Copy(this).longDistanceMatching(longDistanceMatching).toParameters();
     }
 
     /** @return these parameters with {@link #workers()} set */
     public ZstdCompressionParameters withWorkers(int workers) {
-        return new ZstdCompressionParameters(level, checksum, contentSize, windowLog, longDistanceMatching, workers,
-                strategy, dictionary);
+        return new Copy(this).workers(workers).toParameters();
     }
 
     /** @return these parameters with {@link #strategy()} set */
     public ZstdCompressionParameters withStrategy(ZstdStrategy strategy) {
-        return new ZstdCompressionParameters(level, checksum, contentSize, windowLog, longDistanceMatching, workers,
-                strategy, dictionary);
+        return new Copy(this).strategy(strategy).toParameters();
     }
 
     /** @return these parameters with {@link #dictionary()} set */
     public ZstdCompressionParameters withDictionary(ZstdCompressionDictionary dictionary) {
-        return new ZstdCompressionParameters(level, checksum, contentSize, windowLog, longDistanceMatching, workers,
-                strategy, dictionary);
+        return new Copy(this).dictionary(dictionary).toParameters();
+    }
+
+    /** A copy to change one component of: the {@code with...} methods use the builders' setters and checks. */
+    static final class Copy extends CompressionSetters<Copy> {
+        Copy(ZstdCompressionParameters p) {
+            super(p);
+        }
     }
 
     /**

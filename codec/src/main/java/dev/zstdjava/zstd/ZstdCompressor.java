@@ -256,7 +256,7 @@ public final class ZstdCompressor implements AutoCloseable {
 
         /** @return a new compressor with these parameters */
         public ZstdCompressor build() {
-            return new ZstdCompressor(parameters);
+            return new ZstdCompressor(toParameters());
         }
     }
 }

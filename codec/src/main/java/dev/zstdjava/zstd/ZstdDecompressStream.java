@@ -2,12 +2,9 @@ package dev.zstdjava.zstd;
 
 import dev.zstdjava.internal.Bounds;
 import dev.zstdjava.DecompressionLimitException;
-import dev.zstdjava.internal.Guard;
-import dev.zstdjava.internal.LibC;
 import dev.zstdjava.internal.ZstdNative;
 
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.lang.ref.Reference;
 import java.util.Objects;
 
@@ -32,42 +29,22 @@ import java.util.Objects;
  * {@link #close()} throws {@link IllegalStateException}. <b>Allocation:</b> none per call. Unclosed instances are
  * freed by a {@link java.lang.ref.Cleaner}.
  */
-public final class ZstdDecompressStream implements AutoCloseable {
+public final class ZstdDecompressStream extends ZstdStream {
     private static final long IN_SIZE = ZstdNative.dStreamInSize();
     private static final long OUT_SIZE = ZstdNative.dStreamOutSize();
     /** ZSTD_FRAMEHEADERSIZE_MAX: a header is always readable from this many bytes. */
     private static final long HEADER_MAX = 18;
 
-    private final Native state;
-    private final Guard guard;
     private final long maxDecompressedSize;
     private final ZstdDecompressionDictionary dictionary;
-    private long consumed;
-    private long produced;
     private long total;
     private boolean frameComplete = true;
     private long frameDict = DictionaryErrors.UNKNOWN;
 
-    private static final class Native implements Runnable {
-        final MemorySegment dctx = ZstdNative.createDCtx();
-        final MemorySegment pos = LibC.malloc(16);
-        final MemorySegment srcPos = pos.asSlice(8);
-        SharedDict dict;
-
-        @Override
-        public void run() {
-            ZstdNative.freeDCtx(dctx);
-            LibC.free(pos);
-            SharedDict.release(dict);
-        }
-    }
-
     private ZstdDecompressStream(ZstdDecompressionParameters p) {
-        this.state = new Native();
-        this.guard = new Guard(this, "ZstdDecompressStream", state);
+        super(false, "ZstdDecompressStream", p::applyTo);
         this.maxDecompressedSize = p.maxDecompressedSize();
         this.dictionary = p.dictionary();
-        guard.setUp(() -> state.dict = p.applyTo(state.dctx));
     }
 
     /** @return a stream with the default limits and no dictionary */
@@ -112,16 +89,6 @@ public final class ZstdDecompressStream implements AutoCloseable {
         return step(src, 0, src.byteSize(), dst, 0, dst.byteSize());
     }
 
-    /** @return bytes of {@code src} the last call read */
-    public long consumed() {
-        return consumed;
-    }
-
-    /** @return bytes the last call wrote at the start of {@code dst} */
-    public long produced() {
-        return produced;
-    }
-
     /** @return bytes written since creation or {@link #reset()} (counted against the limit) */
     public long totalProduced() {
         return total;
@@ -137,16 +104,13 @@ public final class ZstdDecompressStream implements AutoCloseable {
 
     /** Abandons any frame in progress and restarts the output count; dictionary and limits stay. */
     public void reset() {
-        guard.enter();
-        try {
-            ZstdNative.dctxReset(state.dctx, ZstdNative.RESET_SESSION_ONLY);
-            consumed = 0;
-            produced = 0;
-            total = 0;
-            frameComplete = true;
-        } finally {
-            guard.exit();
-        }
+        restart();
+    }
+
+    @Override
+    void restarted() {
+        total = 0;
+        frameComplete = true;
     }
 
     /** One ZSTD_decompressStream call on {@code src[srcStart, srcEnd)} into {@code dst[dstStart, dstEnd)}. */
@@ -166,25 +130,22 @@ public final class ZstdDecompressStream implements AutoCloseable {
             }
             boolean heap = !src.isNative() || !dst.isNative();
             if (heap) { // bound the critical call: at most HEAP_WINDOW bytes in and out
-                srcEnd = Math.min(srcEnd, srcStart + ZstdCompressStream.HEAP_WINDOW);
-                dstEnd = Math.min(dstEnd, dstStart + ZstdCompressStream.HEAP_WINDOW);
+                srcEnd = window(srcStart, srcEnd);
+                dstEnd = window(dstStart, dstEnd);
             }
-            MemorySegment pos = state.pos;
-            pos.set(ValueLayout.JAVA_LONG, 0, dstStart);
-            pos.set(ValueLayout.JAVA_LONG, 8, srcStart);
             boolean critical = heap || (srcEnd - srcStart) + (dstEnd - dstStart) < ZstdNative.CRITICAL_LIMIT;
-            long r = ZstdNative.decompressStream(state.dctx, dst, dstEnd, pos, src, srcEnd, state.srcPos, critical);
+            long r = ZstdNative.decompressStream(state.ctx, dst, dstEnd, positions(dstStart, srcStart), src, srcEnd,
+                    state.srcPos, critical);
             if (ZstdNative.isError(r)) {
-                ZstdNative.dctxReset(state.dctx, ZstdNative.RESET_SESSION_ONLY);
+                state.resetSession();
                 frameComplete = true;
                 throw DictionaryErrors.decodeError(r, "zstd decompress stream",
                         "after " + total + " decompressed bytes", frameDict, dictionary);
             }
-            consumed = pos.get(ValueLayout.JAVA_LONG, 8) - srcStart;
-            produced = pos.get(ValueLayout.JAVA_LONG, 0) - dstStart;
+            advanced(srcStart, dstStart);
             total += produced;
             if (total > maxDecompressedSize) {
-                ZstdNative.dctxReset(state.dctx, ZstdNative.RESET_SESSION_ONLY);
+                state.resetSession();
                 frameComplete = true;
                 throw new DecompressionLimitException("zstd decompress stream", total, maxDecompressedSize);
             }
@@ -196,12 +157,6 @@ public final class ZstdDecompressStream implements AutoCloseable {
             guard.exit();
             Reference.reachabilityFence(this); // the Cleaner must not free the context during the call
         }
-    }
-
-    /** Frees the native context now, or when the call in progress returns. Idempotent. */
-    @Override
-    public void close() {
-        guard.close();
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.zstdjava.zstd;
 
 import dev.zstdjava.DecompressionLimitException;
+import dev.zstdjava.internal.DecodingInputStream;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -31,20 +32,15 @@ import java.util.Objects;
  * <p><b>Errors:</b> I/O failures of the underlying stream are {@link IOException}s; malformed, truncated or
  * wrong-dictionary data gives a {@link ZstdException} (unchecked) whose message says what and where.
  */
-public final class ZstdInputStream extends InputStream {
-    private final InputStream in;
+public final class ZstdInputStream extends DecodingInputStream {
     private final ZstdDecompressStream stream;
     private final boolean owned;
     private final byte[] buf;
     private final MemorySegment bufSeg;
-    private final byte[] one = new byte[1];
     private int inPos;
     private int inLen;
     private long compressedRead;
     private boolean continuous;
-    private boolean closed;
-    /** Set when a read failed: the decoder lost its place, so later reads must not make up data. */
-    private Throwable failure;
     private byte[] lastArray;
     private MemorySegment lastSeg;
 
@@ -64,7 +60,7 @@ public final class ZstdInputStream extends InputStream {
     }
 
     private ZstdInputStream(InputStream in, ZstdDecompressStream stream, boolean owned) {
-        this.in = Objects.requireNonNull(in, "in");
+        super(in, "ZstdInputStream");
         this.stream = stream;
         this.owned = owned;
         this.buf = new byte[(int) Math.min(ZstdDecompressStream.recommendedInputSize(), 1 << 20)];
@@ -87,43 +83,12 @@ public final class ZstdInputStream extends InputStream {
         return this;
     }
 
-    @Override
-    public int read() throws IOException {
-        int n;
-        do {
-            n = read(one, 0, 1);
-        } while (n == 0);
-        return n < 0 ? -1 : one[0] & 0xFF;
-    }
-
     /**
-     * Reads up to {@code len} decompressed bytes; blocks until at least one is available or the input ends.
-     *
-     * @return the number of bytes read, or -1 at the end of the last frame
      * @throws ZstdException               if the input is malformed, truncated or needs another dictionary
      * @throws DecompressionLimitException if the output passes the limit
      */
     @Override
-    public int read(byte[] b, int off, int len) throws IOException {
-        Objects.checkFromIndexSize(off, len, b.length);
-        if (closed) {
-            throw new IOException("ZstdInputStream is closed");
-        }
-        if (failure != null) {
-            throw new IOException("ZstdInputStream failed earlier: " + failure, failure);
-        }
-        if (len == 0) {
-            return 0;
-        }
-        try {
-            return read0(b, off, len);
-        } catch (IOException | RuntimeException | Error e) {
-            failure = e;
-            throw e;
-        }
-    }
-
-    private int read0(byte[] b, int off, int len) throws IOException {
+    protected int decode(byte[] b, int off, int len) throws IOException {
         MemorySegment dst = segment(b);
         long dstEnd = (long) off + len;
         while (true) {
@@ -161,19 +126,11 @@ public final class ZstdInputStream extends InputStream {
         return stream.totalProduced();
     }
 
-    /** Closes the underlying stream and the owned context. Idempotent. */
+    /** Closes the owned context (a borrowed one stays open). */
     @Override
-    public void close() throws IOException {
-        if (closed) {
-            return;
-        }
-        closed = true;
-        try {
-            in.close();
-        } finally {
-            if (owned) {
-                stream.close();
-            }
+    protected void release() {
+        if (owned) {
+            stream.close();
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.zstdjava.zstd;
 
+import dev.zstdjava.internal.EncodingOutputStream;
 import dev.zstdjava.internal.ZstdNative;
 
 import java.io.IOException;
@@ -30,22 +31,20 @@ import java.util.Objects;
  * output buffer is a heap array handed straight to the underlying stream, so no byte is copied in Java.
  *
  * <p><b>Errors:</b> I/O failures of the underlying stream are {@link IOException}s; zstd failures are
- * {@link ZstdException}s (unchecked).
+ * {@link ZstdException}s (unchecked). After a failed write the stream stays failed: later calls throw
+ * {@link IOException} and {@link #close()} does not end the frame (a reader sees it truncated rather than silently
+ * short); it closes the underlying stream and throws.
  */
-public final class ZstdOutputStream extends OutputStream {
+public final class ZstdOutputStream extends EncodingOutputStream {
     private static final int IN_CHUNK = (int) Math.min(ZstdNative.cStreamInSize(), 1 << 20);
+    private static final int[] OPS = {ZstdNative.E_CONTINUE, ZstdNative.E_FLUSH, ZstdNative.E_END};
 
-    private final OutputStream out;
     private final ZstdCompressStream stream;
     private final boolean owned;
     private final byte[] buf;
     private final MemorySegment bufSeg;
-    private final byte[] one = new byte[1];
     private byte[] lastArray;
     private MemorySegment lastSeg;
-    private boolean closed;
-    /** Set when a write failed: the frame is broken, so nothing more may be appended to it. */
-    private Throwable failure;
 
     /** Compresses at zstd's default level into {@code out}. */
     public ZstdOutputStream(OutputStream out) {
@@ -71,7 +70,7 @@ public final class ZstdOutputStream extends OutputStream {
     }
 
     private ZstdOutputStream(OutputStream out, ZstdCompressStream stream, boolean owned) {
-        this.out = Objects.requireNonNull(out, "out");
+        super(out, "ZstdOutputStream");
         this.stream = stream;
         this.owned = owned;
         this.buf = new byte[(int) Math.min(ZstdCompressStream.recommendedOutputSize(), 1 << 20)];
@@ -84,72 +83,28 @@ public final class ZstdOutputStream extends OutputStream {
     }
 
     @Override
-    public void write(int b) throws IOException {
-        one[0] = (byte) b;
-        write(one, 0, 1);
-    }
-
-    /** Compresses {@code b[off, off+len)}; output reaches the underlying stream as zstd's blocks fill up. */
-    @Override
-    public void write(byte[] b, int off, int len) throws IOException {
-        Objects.checkFromIndexSize(off, len, b.length);
-        ensureOpen();
-        MemorySegment src = segment(b);
-        long p = off;
-        long end = (long) off + len;
-        try {
-            while (p < end) {
+    protected void encode(byte[] b, int off, int len, int mode) throws IOException {
+        if (mode == WRITE) {
+            MemorySegment src = segment(b);
+            long end = (long) off + len;
+            for (long p = off; p < end; p += stream.consumed()) {
                 stream.step(src, p, Math.min(end, p + IN_CHUNK), bufSeg, 0, buf.length, ZstdNative.E_CONTINUE);
-                p += stream.consumed();
                 drain();
             }
-        } catch (IOException | RuntimeException | Error e) {
-            failure = e;
-            throw e;
-        }
-    }
-
-    /** Sync flush: everything written so far becomes decodable by a reader; then flushes the underlying stream. */
-    @Override
-    public void flush() throws IOException {
-        ensureOpen();
-        try {
-            finishBlocks(ZstdNative.E_FLUSH);
-        } catch (IOException | RuntimeException | Error e) {
-            failure = e;
-            throw e;
-        }
-        out.flush();
-    }
-
-    /**
-     * Ends the frame, writes it out and closes the underlying stream (and the owned context). After a failed write
-     * the frame is not ended (it would hide the loss); the underlying stream is closed all the same. Idempotent.
-     */
-    @Override
-    public void close() throws IOException {
-        if (closed) {
             return;
         }
-        closed = true;
-        try (OutputStream o = out) {
-            if (failure == null) {
-                finishBlocks(ZstdNative.E_END);
-                o.flush();
-            }
-        } finally {
-            if (owned) {
-                stream.close();
-            }
-        }
-    }
-
-    private void finishBlocks(int op) throws IOException {
         long r;
-        do {
-            r = stream.step(bufSeg, 0, 0, bufSeg, 0, buf.length, op);
+        do { // flush or end: call until zstd has written out everything
+            r = stream.step(bufSeg, 0, 0, bufSeg, 0, buf.length, OPS[mode]);
             drain();
         } while (r != 0);
+    }
+
+    @Override
+    protected void release() {
+        if (owned) {
+            stream.close();
+        }
     }
 
     private void drain() throws IOException {
@@ -165,14 +120,5 @@ public final class ZstdOutputStream extends OutputStream {
             lastSeg = MemorySegment.ofArray(b);
         }
         return lastSeg;
-    }
-
-    private void ensureOpen() throws IOException {
-        if (closed) {
-            throw new IOException("ZstdOutputStream is closed");
-        }
-        if (failure != null) {
-            throw new IOException("ZstdOutputStream failed earlier, the frame is incomplete: " + failure, failure);
-        }
     }
 }

@@ -2,8 +2,8 @@ package dev.zstdjava.interop;
 
 import dev.zstdjava.DecompressionLimitException;
 import dev.zstdjava.lettuce.CompressingCodec;
+import dev.zstdjava.testkit.GlideScript;
 import dev.zstdjava.testkit.RedisServer;
-import dev.zstdjava.testkit.TestEnv;
 import dev.zstdjava.values.CompressionBackend;
 import dev.zstdjava.values.CompressionConfig;
 import dev.zstdjava.values.ValueCompressor;
@@ -35,9 +35,7 @@ import org.springframework.data.redis.core.RedisTemplate;
 import org.springframework.data.redis.serializer.RedisSerializer;
 import redis.clients.jedis.RedisClient;
 
-import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
-import java.io.DataOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -297,31 +295,7 @@ class CrossClientMatrixTest {
 
     /** Runs the Python GLIDE script on {@code entries} (null values: keys only); returns its output file. */
     static Path python(String mode, String backend, Map<String, byte[]> entries) throws Exception {
-        ByteArrayOutputStream buf = new ByteArrayOutputStream();
-        try (DataOutputStream out = new DataOutputStream(buf)) {
-            for (Map.Entry<String, byte[]> e : entries.entrySet()) {
-                byte[] k = b(e.getKey());
-                out.writeInt(k.length);
-                out.write(k);
-                out.writeInt(e.getValue() == null ? -1 : e.getValue().length);
-                if (e.getValue() != null) {
-                    out.write(e.getValue());
-                }
-            }
-        }
-        Path in = Files.createTempFile(tmp, "in", ".bin");
-        Path out = Files.createTempFile(tmp, "out", ".bin");
-        Path log = Files.createTempFile(tmp, "glide", ".log");
-        Files.write(in, buf.toByteArray());
-        Process p = new ProcessBuilder(TestEnv.python().toString(), SCRIPT.toString(), mode,
-                Integer.toString(server.port()), backend, in.toString(), out.toString())
-                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
-        if (!p.waitFor(60, TimeUnit.SECONDS)) {
-            p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-            fail("GLIDE script " + mode + " timed out:\n" + Files.readString(log));
-        }
-        assertEquals(0, p.exitValue(), "GLIDE script " + mode + " failed:\n" + Files.readString(log));
-        return out;
+        return GlideScript.run(SCRIPT, tmp, mode, server.port(), backend, entries);
     }
 
     static byte[] b(String s) {

@@ -1,7 +1,7 @@
 package dev.zstdjava.lettuce;
 
-import dev.zstdjava.testkit.RedisServer;
-import dev.zstdjava.testkit.TestEnv;
+import dev.zstdjava.testkit.GlideScript;
+import dev.zstdjava.testkit.LettuceServer;
 import dev.zstdjava.testkit.TestValues;
 import dev.zstdjava.values.CompressionBackend;
 import dev.zstdjava.values.CompressionConfig;
@@ -9,23 +9,17 @@ import dev.zstdjava.values.DictionaryManager;
 import dev.zstdjava.values.ValueCompressor;
 import dev.zstdjava.zstd.ZstdDictionary;
 import dev.zstdjava.zstd.ZstdFrame;
-import io.lettuce.core.RedisClient;
-import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.codec.ByteArrayCodec;
 import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
-import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
-import java.io.DataOutputStream;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -34,7 +28,6 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 import static dev.zstdjava.testkit.TestValues.random;
 import static dev.zstdjava.testkit.TestValues.text;
@@ -47,12 +40,11 @@ import static org.junit.jupiter.api.Assertions.*;
  */
 @DisabledIfSystemProperty(named = "zstdjava.skipServerTests", matches = "true", disabledReason = "left out with -Dzstdjava.skipServerTests=true")
 class GlideInteropTest {
+    @RegisterExtension
+    static final LettuceServer redis = new LettuceServer();
+
     static final Path SCRIPT = Path.of("src/test/python/glide_interop.py").toAbsolutePath();
     static final int[] SIZES = {0, 1, 5, 6, 62, 63, 64, 65, 66, 100, 128, 1000, 4096, 65_536, 1 << 20};
-
-    static RedisServer server;
-    static RedisClient client;
-    static StatefulRedisConnection<byte[], byte[]> raw;
 
     @TempDir
     Path tmp;
@@ -60,24 +52,6 @@ class GlideInteropTest {
     @BeforeAll
     static void start() {
         assertTrue(Files.isRegularFile(SCRIPT), "missing " + SCRIPT);
-        server = RedisServer.start();
-        client = RedisClient.create(RedisURI.create(RedisServer.HOST, server.port()));
-        raw = client.connect(ByteArrayCodec.INSTANCE);
-    }
-
-    @AfterAll
-    static void stop() {
-        if (client != null) {
-            client.shutdown(0, 2, TimeUnit.SECONDS);
-        }
-        if (server != null) {
-            server.close();
-        }
-    }
-
-    @BeforeEach
-    void flush() {
-        raw.sync().flushall();
     }
 
     /** Values of every kind at every size: repetitive text, JSON-like, zeros, random bytes. */
@@ -109,7 +83,7 @@ class GlideInteropTest {
 
         int compressed = 0;
         for (Map.Entry<String, byte[]> e : values.entrySet()) {
-            byte[] stored = raw.sync().get(key(e.getKey()));
+            byte[] stored = redis.raw().sync().get(key(e.getKey()));
             assertNotNull(stored, e.getKey());
             if (stored.length >= 5 && stored[0] == 0 && stored[1] == 1 && stored[2] == 2) {
                 compressed++;
@@ -133,7 +107,7 @@ class GlideInteropTest {
         // read with a codec configured for the same backend and for the other one: the header picks the decoder
         for (CompressionBackend reader : new CompressionBackend[] {backend, other(backend)}) {
             CompressingCodec<byte[], byte[]> codec = codec(reader);
-            try (StatefulRedisConnection<byte[], byte[]> conn = client.connect(codec)) {
+            try (StatefulRedisConnection<byte[], byte[]> conn = redis.client().connect(codec)) {
                 List<String> keys = new ArrayList<>(values.keySet());
                 var mget = conn.sync().mget(keys.stream().map(GlideInteropTest::key).toArray(byte[][]::new));
                 for (int i = 0; i < keys.size(); i++) {
@@ -151,7 +125,7 @@ class GlideInteropTest {
     void lettuceWritesGlideReads(CompressionBackend backend) throws Exception {
         Map<String, byte[]> values = values("l2g-" + backend);
         CompressingCodec<byte[], byte[]> codec = codec(backend);
-        try (StatefulRedisConnection<byte[], byte[]> conn = client.connect(codec)) {
+        try (StatefulRedisConnection<byte[], byte[]> conn = redis.client().connect(codec)) {
             Map<byte[], byte[]> batch = new LinkedHashMap<>();
             int i = 0;
             for (Map.Entry<String, byte[]> e : values.entrySet()) {
@@ -165,7 +139,7 @@ class GlideInteropTest {
         }
         assertTrue(codec.compressor().stats().valuesCompressed() >= 20);
         for (Map.Entry<String, byte[]> e : values.entrySet()) {
-            byte[] stored = raw.sync().get(key(e.getKey()));
+            byte[] stored = redis.raw().sync().get(key(e.getKey()));
             if (stored.length < e.getValue().length) {
                 assertArrayEquals(new byte[] {0, 1, 2, 0, backend.id()}, Arrays.copyOf(stored, 5));
             }
@@ -175,7 +149,7 @@ class GlideInteropTest {
         assertSameValues(values, glideRead(other(backend).name().toLowerCase(), values));
         Map<String, byte[]> storedSeenByGlide = glideRead("none", values);
         for (String k : values.keySet()) {
-            assertArrayEquals(raw.sync().get(key(k)), storedSeenByGlide.get(k), k);
+            assertArrayEquals(redis.raw().sync().get(key(k)), storedSeenByGlide.get(k), k);
         }
     }
 
@@ -193,10 +167,10 @@ class GlideInteropTest {
         glide("write", backendAndLevel, fromGlide);
         CompressingCodec<byte[], byte[]> codec = CompressingCodec.wrap(ByteArrayCodec.INSTANCE,
                 CompressionConfig.builder().backend(backend).level(level).build());
-        try (StatefulRedisConnection<byte[], byte[]> conn = client.connect(codec)) {
+        try (StatefulRedisConnection<byte[], byte[]> conn = redis.client().connect(codec)) {
             int compressed = 0;
             for (Map.Entry<String, byte[]> e : fromGlide.entrySet()) {
-                byte[] stored = raw.sync().get(key(e.getKey()));
+                byte[] stored = redis.raw().sync().get(key(e.getKey()));
                 if (!Arrays.equals(e.getValue(), stored)) { // very fast levels may not shrink the small values
                     compressed++;
                     assertArrayEquals(new byte[] {0, 1, 2, 0, backend.id()}, Arrays.copyOf(stored, 5), e.getKey());
@@ -216,7 +190,7 @@ class GlideInteropTest {
         Map<String, byte[]> fromGlide = values("plain-glide");
         glide("write", "none", fromGlide);
         CompressingCodec<byte[], byte[]> codec = codec(CompressionBackend.ZSTD);
-        try (StatefulRedisConnection<byte[], byte[]> conn = client.connect(codec)) {
+        try (StatefulRedisConnection<byte[], byte[]> conn = redis.client().connect(codec)) {
             for (Map.Entry<String, byte[]> e : fromGlide.entrySet()) {
                 assertArrayEquals(e.getValue(), conn.sync().get(key(e.getKey())), e.getKey());
             }
@@ -224,7 +198,7 @@ class GlideInteropTest {
         assertEquals(0, codec.compressor().stats().valuesDecompressed());
         // a client without compression writes, GLIDE with compression reads
         Map<String, byte[]> fromPlain = values("plain-lettuce");
-        fromPlain.forEach((k, v) -> raw.sync().set(key(k), v));
+        fromPlain.forEach((k, v) -> redis.raw().sync().set(key(k), v));
         assertSameValues(fromPlain, glideRead("zstd", fromPlain));
         assertSameValues(fromPlain, glideRead("lz4", fromPlain));
     }
@@ -254,7 +228,7 @@ class GlideInteropTest {
     void glideReturnsDictionaryCompressedValuesAsStoredBytes() throws Exception {
         Map<String, byte[]> stored = new LinkedHashMap<>();
         Map<String, byte[]> values = dictionaryValues("dict", stored);
-        stored.forEach((k, v) -> raw.sync().set(key(k), v));
+        stored.forEach((k, v) -> redis.raw().sync().set(key(k), v));
         for (String backend : new String[] {"zstd", "none"}) {
             Map<String, byte[]> seen = glideRead(backend, values);
             for (String k : values.keySet()) {
@@ -269,9 +243,9 @@ class GlideInteropTest {
     }
 
     private Map<String, byte[]> glideRead(String backend, Map<String, byte[]> values) throws Exception {
-        glide("read", backend, values);
+        Path out = GlideScript.run(SCRIPT, tmp, "read", redis.server().port(), backend, values);
         Map<String, byte[]> got = new LinkedHashMap<>();
-        try (DataInputStream in = new DataInputStream(Files.newInputStream(tmp.resolve("out")))) {
+        try (DataInputStream in = new DataInputStream(Files.newInputStream(out))) {
             while (in.available() > 0) {
                 byte[] k = in.readNBytes(in.readInt());
                 int n = in.readInt();
@@ -283,30 +257,8 @@ class GlideInteropTest {
 
     /** Runs the GLIDE script; returns what it wrote to the output file (statistics JSON for "write"). */
     private String glide(String mode, String backend, Map<String, byte[]> values) throws Exception {
-        ByteArrayOutputStream buf = new ByteArrayOutputStream();
-        try (DataOutputStream out = new DataOutputStream(buf)) {
-            for (Map.Entry<String, byte[]> e : values.entrySet()) {
-                byte[] k = key(e.getKey());
-                out.writeInt(k.length);
-                out.write(k);
-                out.writeInt(e.getValue().length);
-                out.write(e.getValue());
-            }
-        }
-        Path in = tmp.resolve("in");
-        Path out = tmp.resolve("out");
-        Files.write(in, buf.toByteArray());
-        Files.deleteIfExists(out);
-        Path log = tmp.resolve("glide.log");
-        Process p = new ProcessBuilder(TestEnv.python().toString(), SCRIPT.toString(), mode,
-                Integer.toString(server.port()), backend, in.toString(), out.toString())
-                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
-        if (!p.waitFor(60, TimeUnit.SECONDS)) {
-            p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-            fail("GLIDE script " + mode + " " + backend + " timed out:\n" + Files.readString(log));
-        }
-        assertEquals(0, p.exitValue(), "GLIDE script " + mode + " " + backend + " failed:\n" + Files.readString(log));
-        return Files.exists(out) ? new String(Files.readAllBytes(out), StandardCharsets.ISO_8859_1) : "";
+        Path out = GlideScript.run(SCRIPT, tmp, mode, redis.server().port(), backend, values);
+        return new String(Files.readAllBytes(out), StandardCharsets.ISO_8859_1);
     }
 
     static void assertSameValues(Map<String, byte[]> expected, Map<String, byte[]> got) {

@@ -1,5 +1,6 @@
 package dev.zstdjava.lettuce;
 
+import dev.zstdjava.testkit.LettuceServer;
 import dev.zstdjava.testkit.RedisServer;
 import dev.zstdjava.values.CompressionBackend;
 import glide.api.GlideClient;
@@ -7,13 +8,9 @@ import glide.api.models.GlideString;
 import glide.api.models.configuration.CompressionConfiguration;
 import glide.api.models.configuration.GlideClientConfiguration;
 import glide.api.models.configuration.NodeAddress;
-import io.lettuce.core.RedisClient;
-import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.codec.ByteArrayCodec;
 import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -29,33 +26,15 @@ import static org.junit.jupiter.api.Assertions.*;
  */
 @DisabledIfSystemProperty(named = "zstdjava.skipServerTests", matches = "true", disabledReason = "left out with -Dzstdjava.skipServerTests=true")
 class JavaGlideInteropTest {
-    static RedisServer server;
-    static RedisClient client;
-    static StatefulRedisConnection<byte[], byte[]> raw;
-
-    @BeforeAll
-    static void start() {
-        server = RedisServer.start();
-        client = RedisClient.create(RedisURI.create(RedisServer.HOST, server.port()));
-        raw = client.connect(ByteArrayCodec.INSTANCE);
-    }
-
-    @AfterAll
-    static void stop() {
-        if (client != null) {
-            client.shutdown(0, 2, TimeUnit.SECONDS);
-        }
-        if (server != null) {
-            server.close();
-        }
-    }
+    @RegisterExtension
+    static final LettuceServer redis = new LettuceServer();
 
     static GlideClient glide(CompressionBackend backend) throws Exception {
         glide.api.models.configuration.CompressionBackend b = backend == CompressionBackend.ZSTD
                 ? glide.api.models.configuration.CompressionBackend.ZSTD
                 : glide.api.models.configuration.CompressionBackend.LZ4;
         return GlideClient.createClient(GlideClientConfiguration.builder()
-                .address(NodeAddress.builder().host(RedisServer.HOST).port(server.port()).build())
+                .address(NodeAddress.builder().host(RedisServer.HOST).port(redis.server().port()).build())
                 .requestTimeout(10_000)
                 .compressionConfiguration(CompressionConfiguration.builder().enabled(true).backend(b).build())
                 .build()).get(30, TimeUnit.SECONDS);
@@ -67,7 +46,7 @@ class JavaGlideInteropTest {
         Map<String, byte[]> values = GlideInteropTest.values("java-" + backend);
         CompressingCodec<byte[], byte[]> codec = GlideInteropTest.codec(backend);
         try (GlideClient g = glide(backend);
-             StatefulRedisConnection<byte[], byte[]> conn = client.connect(codec)) {
+             StatefulRedisConnection<byte[], byte[]> conn = redis.client().connect(codec)) {
             // GLIDE writes, the codec reads
             for (Map.Entry<String, byte[]> e : values.entrySet()) {
                 assertEquals("OK", g.set(GlideString.of("g:" + e.getKey()), GlideString.of(e.getValue())).get(10, TimeUnit.SECONDS));
@@ -75,7 +54,7 @@ class JavaGlideInteropTest {
             int compressed = 0;
             for (Map.Entry<String, byte[]> e : values.entrySet()) {
                 byte[] k = GlideInteropTest.key("g:" + e.getKey());
-                byte[] stored = raw.sync().get(k);
+                byte[] stored = redis.raw().sync().get(k);
                 if (!Arrays.equals(stored, e.getValue())) {
                     compressed++;
                     assertArrayEquals(new byte[] {0, 1, 2, 0, backend.id()}, Arrays.copyOf(stored, 5), e.getKey());
@@ -99,7 +78,7 @@ class JavaGlideInteropTest {
     void glideReturnsDictionaryCompressedValuesAsStoredBytes() throws Exception {
         Map<String, byte[]> stored = new java.util.LinkedHashMap<>();
         Map<String, byte[]> values = GlideInteropTest.dictionaryValues("java-dict", stored);
-        stored.forEach((k, v) -> raw.sync().set(GlideInteropTest.key(k), v));
+        stored.forEach((k, v) -> redis.raw().sync().set(GlideInteropTest.key(k), v));
         try (GlideClient g = glide(CompressionBackend.ZSTD)) {
             for (String k : values.keySet()) {
                 GlideString got = g.get(GlideString.of(k)).get(10, TimeUnit.SECONDS);

@@ -1,6 +1,6 @@
 package dev.zstdjava.lettuce;
 
-import dev.zstdjava.testkit.RedisServer;
+import dev.zstdjava.testkit.LettuceServer;
 import dev.zstdjava.testkit.TestValues;
 import dev.zstdjava.values.CompressionConfig;
 import dev.zstdjava.values.DictionaryCollisionException;
@@ -12,15 +12,11 @@ import dev.zstdjava.values.TrainingEvent;
 import dev.zstdjava.values.ValueCompressor;
 import dev.zstdjava.zstd.ZstdDictionary;
 import dev.zstdjava.zstd.ZstdFrame;
-import io.lettuce.core.RedisClient;
-import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.lettuce.core.codec.StringCodec;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
 
 import java.nio.charset.StandardCharsets;
@@ -28,7 +24,6 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
 import static org.junit.jupiter.api.Assertions.*;
@@ -36,37 +31,12 @@ import static org.junit.jupiter.api.Assertions.*;
 /** Dictionaries on a real standalone server: the server-backed store, both modes, a second client, failures. */
 @DisabledIfSystemProperty(named = "zstdjava.skipServerTests", matches = "true", disabledReason = "left out with -Dzstdjava.skipServerTests=true")
 class LettuceDictionaryTest {
+    @RegisterExtension
+    static final LettuceServer redis = new LettuceServer();
+
     static final String PREFIX = LettuceDictionaryStore.DEFAULT_PREFIX;
     static final List<byte[]> TRAIN = TestValues.jsonRecords(3000, 11);
     static final List<byte[]> VALUES = TestValues.jsonRecords(200, 12);
-
-    static RedisServer server;
-    static RedisClient client;
-    static RedisURI uri;
-    static StatefulRedisConnection<byte[], byte[]> raw;
-
-    @BeforeAll
-    static void start() {
-        server = RedisServer.start();
-        uri = RedisURI.create(RedisServer.HOST, server.port());
-        client = RedisClient.create(uri);
-        raw = client.connect(ByteArrayCodec.INSTANCE);
-    }
-
-    @AfterAll
-    static void stop() {
-        if (client != null) {
-            client.shutdown(0, 2, TimeUnit.SECONDS);
-        }
-        if (server != null) {
-            server.close();
-        }
-    }
-
-    @BeforeEach
-    void flush() {
-        raw.sync().flushall();
-    }
 
     static byte[] k(String s) {
         return s.getBytes(StandardCharsets.UTF_8);
@@ -77,7 +47,7 @@ class LettuceDictionaryTest {
     }
 
     static LettuceDictionaryStore store() {
-        return LettuceDictionaryStore.builder().connect(client, uri);
+        return LettuceDictionaryStore.builder().connect(redis.client(), redis.uri());
     }
 
     static void await(String what, BooleanSupplier condition) throws InterruptedException {
@@ -106,12 +76,12 @@ class LettuceDictionaryTest {
         try (DictionaryManager m = DictionaryManager.given(dict).build()) {
             CompressingCodec<String, String> codec = CompressingCodec.wrap(StringCodec.UTF8,
                     ValueCompressor.create(CompressionConfig.defaults(), m));
-            try (StatefulRedisConnection<String, String> conn = client.connect(codec)) {
+            try (StatefulRedisConnection<String, String> conn = redis.client().connect(codec)) {
                 for (int i = 0; i < VALUES.size(); i++) {
                     conn.sync().set("g" + i, new String(VALUES.get(i), StandardCharsets.US_ASCII));
                 }
                 for (int i = 0; i < VALUES.size(); i++) {
-                    byte[] stored = raw.sync().get(k("g" + i));
+                    byte[] stored = redis.raw().sync().get(k("g" + i));
                     assertArrayEquals(new byte[] {0, 1, 2, 0, 1}, Arrays.copyOf(stored, 5));
                     assertEquals(id, frameDictId(stored));
                     assertEquals(new String(VALUES.get(i), StandardCharsets.US_ASCII), conn.sync().get("g" + i));
@@ -130,7 +100,7 @@ class LettuceDictionaryTest {
              DictionaryManager m = DictionaryManager.managed(store).minSamples(500).build()) {
             CompressingCodec<byte[], byte[]> codec = CompressingCodec.wrap(ByteArrayCodec.INSTANCE,
                     ValueCompressor.create(CompressionConfig.defaults(), m));
-            try (StatefulRedisConnection<byte[], byte[]> conn = client.connect(codec)) {
+            try (StatefulRedisConnection<byte[], byte[]> conn = redis.client().connect(codec)) {
                 for (int i = 0; i < TRAIN.size(); i++) {
                     conn.async().set(k("t" + i), TRAIN.get(i));
                 }
@@ -139,15 +109,16 @@ class LettuceDictionaryTest {
                 List<TrainingEvent.Kind> kinds = m.trainingStats().recent().stream().map(TrainingEvent::kind).toList();
                 assertEquals(List.of(TrainingEvent.Kind.TRAINED, TrainingEvent.Kind.ADOPTED), kinds);
                 // published under the reserved prefix: the entry, the counter, the index, the lease
-                assertArrayEquals(k("1"), raw.sync().get(k(PREFIX + "seq")));
-                byte[] entry = raw.sync().get(k(PREFIX + "dict:" + id));
+                assertArrayEquals(k("1"), redis.raw().sync().get(k(PREFIX + "seq")));
+                byte[] entry = redis.raw().sync().get(k(PREFIX + "dict:" + id));
                 assertEquals(id, ZstdDictionary.of(entry).id());
                 assertEquals(List.of(new DictionaryInfo(id, 1, entry.length)), store.list());
                 assertEquals(store.list(), m.published());
-                assertNotNull(raw.sync().get(k(PREFIX + "lease")), "the trainer keeps its lease for the interval");
+                assertNotNull(redis.raw().sync().get(k(PREFIX + "lease")),
+                        "the trainer keeps its lease for the interval");
                 for (int i = 0; i < VALUES.size(); i++) {
                     conn.sync().set(k("v" + i), VALUES.get(i));
-                    byte[] stored = raw.sync().get(k("v" + i));
+                    byte[] stored = redis.raw().sync().get(k("v" + i));
                     assertEquals(id, frameDictId(stored));
                     assertArrayEquals(VALUES.get(i), conn.sync().get(k("v" + i)));
                 }
@@ -162,12 +133,12 @@ class LettuceDictionaryTest {
             assertEquals(id, m.currentId());
             CompressingCodec<byte[], byte[]> codec = CompressingCodec.wrap(ByteArrayCodec.INSTANCE,
                     ValueCompressor.create(CompressionConfig.defaults(), m));
-            try (StatefulRedisConnection<byte[], byte[]> conn = client.connect(codec)) {
+            try (StatefulRedisConnection<byte[], byte[]> conn = redis.client().connect(codec)) {
                 for (int i = 0; i < VALUES.size(); i++) {
                     assertArrayEquals(VALUES.get(i), conn.sync().get(k("v" + i)));
                 }
                 conn.sync().set(k("second"), VALUES.get(0));
-                assertEquals(id, frameDictId(raw.sync().get(k("second"))));
+                assertEquals(id, frameDictId(redis.raw().sync().get(k("second"))));
             }
             assertEquals(0, m.trainingStats().trained(), "the lease of the first trainer holds");
         }
@@ -183,17 +154,17 @@ class LettuceDictionaryTest {
             try (DictionaryManager writer = DictionaryManager.given(dict).build()) {
                 CompressingCodec<byte[], byte[]> w = CompressingCodec.wrap(ByteArrayCodec.INSTANCE,
                         ValueCompressor.create(CompressionConfig.defaults(), writer));
-                try (StatefulRedisConnection<byte[], byte[]> conn = client.connect(w)) {
+                try (StatefulRedisConnection<byte[], byte[]> conn = redis.client().connect(w)) {
                     conn.sync().set(k("d"), VALUES.get(5));
                 }
             }
-            raw.sync().set(k("plain"), k("plain value"));
+            redis.raw().sync().set(k("plain"), k("plain value"));
             try (LettuceDictionaryStore publisher = store()) {
                 assertEquals(1, publisher.putIfAbsent(id, dict).sequence());
             }
             CompressingCodec<byte[], byte[]> codec = CompressingCodec.wrap(ByteArrayCodec.INSTANCE,
                     ValueCompressor.create(CompressionConfig.defaults(), reader));
-            try (StatefulRedisConnection<byte[], byte[]> conn = client.connect(codec)) {
+            try (StatefulRedisConnection<byte[], byte[]> conn = redis.client().connect(codec)) {
                 Exception e = assertThrows(Exception.class, () -> conn.sync().get(k("d")));
                 MissingDictionaryException missing =
                         (MissingDictionaryException) causeOfType(e, MissingDictionaryException.class);
@@ -217,15 +188,15 @@ class LettuceDictionaryTest {
         try (LettuceDictionaryStore s = store(); DictionaryManager m = DictionaryManager.shared(s).build()) {
             CompressingCodec<byte[], byte[]> codec = CompressingCodec.wrap(ByteArrayCodec.INSTANCE,
                     ValueCompressor.create(CompressionConfig.defaults(), m));
-            try (StatefulRedisConnection<byte[], byte[]> conn = client.connect(codec)) {
+            try (StatefulRedisConnection<byte[], byte[]> conn = redis.client().connect(codec)) {
                 for (int i = 0; i < 50; i++) {
                     conn.sync().set(k("r" + i), VALUES.get(i));
                 }
-                server.restart();
+                redis.server().restart();
                 // the running client reconnects and keeps reading and writing with its loaded dictionary
                 assertArrayEquals(VALUES.get(0), conn.sync().get(k("r0")));
                 conn.sync().set(k("r50"), VALUES.get(50));
-                assertEquals(id, frameDictId(raw.sync().get(k("r50"))));
+                assertEquals(id, frameDictId(redis.raw().sync().get(k("r50"))));
             }
         }
         // a restarted client loads the dictionaries from the restarted server before build() returns
@@ -235,7 +206,7 @@ class LettuceDictionaryTest {
             assertEquals(List.of(new DictionaryInfo(id, 1, dict.length)), m.published());
             CompressingCodec<byte[], byte[]> codec = CompressingCodec.wrap(ByteArrayCodec.INSTANCE,
                     ValueCompressor.create(CompressionConfig.defaults(), m));
-            try (StatefulRedisConnection<byte[], byte[]> conn = client.connect(codec)) {
+            try (StatefulRedisConnection<byte[], byte[]> conn = redis.client().connect(codec)) {
                 for (int i = 0; i <= 50; i++) {
                     assertArrayEquals(VALUES.get(i), conn.sync().get(k("r" + i)));
                 }
@@ -275,12 +246,12 @@ class LettuceDictionaryTest {
         }
         // written around the store, as a hostile or broken writer could: bytes that are not a dictionary, a huge
         // entry the index calls small, and index lines that are not numbers
-        raw.sync().set(k(PREFIX + "dict:424242"), k("not a dictionary"));
-        raw.sync().hset(k(PREFIX + "index"), k("424242"), k("3 16"));
-        raw.sync().set(k(PREFIX + "dict:434343"), new byte[2 << 20]);
-        raw.sync().hset(k(PREFIX + "index"), k("434343"), k("4 100"));
-        raw.sync().hset(k(PREFIX + "index"), k("garbage"), k("x y"));
-        raw.sync().set(k(PREFIX + "seq"), k("4"));
+        redis.raw().sync().set(k(PREFIX + "dict:424242"), k("not a dictionary"));
+        redis.raw().sync().hset(k(PREFIX + "index"), k("424242"), k("3 16"));
+        redis.raw().sync().set(k(PREFIX + "dict:434343"), new byte[2 << 20]);
+        redis.raw().sync().hset(k(PREFIX + "index"), k("434343"), k("4 100"));
+        redis.raw().sync().hset(k(PREFIX + "index"), k("garbage"), k("x y"));
+        redis.raw().sync().set(k(PREFIX + "seq"), k("4"));
         try (LettuceDictionaryStore s = store();
              DictionaryManager m = DictionaryManager.shared(s).build()) {
             assertTrue(m.isLoaded(goodId));
@@ -292,7 +263,7 @@ class LettuceDictionaryTest {
                     s.list().stream().map(DictionaryInfo::id).toList());
             CompressingCodec<byte[], byte[]> codec = CompressingCodec.wrap(ByteArrayCodec.INSTANCE,
                     ValueCompressor.create(CompressionConfig.defaults(), m));
-            try (StatefulRedisConnection<byte[], byte[]> conn = client.connect(codec)) {
+            try (StatefulRedisConnection<byte[], byte[]> conn = redis.client().connect(codec)) {
                 for (int i = 0; i < 50; i++) {
                     conn.sync().set(k("c" + i), VALUES.get(i));
                     assertArrayEquals(VALUES.get(i), conn.sync().get(k("c" + i)));
@@ -304,7 +275,7 @@ class LettuceDictionaryTest {
                     forged = ValueCompressor.create(CompressionConfig.defaults(), w).compress(VALUES.get(0));
                 }
                 assertEquals(424242, frameDictId(forged));
-                raw.sync().set(k("forged"), forged);
+                redis.raw().sync().set(k("forged"), forged);
                 Exception e = assertThrows(Exception.class, () -> conn.sync().get(k("forged")));
                 Throwable missing = causeOfType(e, MissingDictionaryException.class);
                 assertNotNull(missing, e.toString());

@@ -1,7 +1,7 @@
 package dev.zstdjava.lettuce;
 
 import dev.zstdjava.DecompressionLimitException;
-import dev.zstdjava.testkit.RedisServer;
+import dev.zstdjava.testkit.LettuceServer;
 import dev.zstdjava.testkit.TestValues;
 import dev.zstdjava.values.CompressionBackend;
 import dev.zstdjava.values.CompressionConfig;
@@ -10,9 +10,7 @@ import dev.zstdjava.values.MissingDictionaryException;
 import dev.zstdjava.values.ValueCompressor;
 import io.lettuce.core.GetExArgs;
 import io.lettuce.core.KeyValue;
-import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisFuture;
-import io.lettuce.core.RedisURI;
 import io.lettuce.core.ScoredValue;
 import io.lettuce.core.SetArgs;
 import io.lettuce.core.api.StatefulRedisConnection;
@@ -21,10 +19,9 @@ import io.lettuce.core.api.sync.RedisCommands;
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.lettuce.core.codec.StringCodec;
 import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import reactor.core.publisher.Flux;
 
 import java.nio.charset.StandardCharsets;
@@ -46,38 +43,20 @@ import static org.junit.jupiter.api.Assertions.*;
 /** The codec against a real server: every value-carrying command family, sizes, APIs, stored bytes. */
 @DisabledIfSystemProperty(named = "zstdjava.skipServerTests", matches = "true", disabledReason = "left out with -Dzstdjava.skipServerTests=true")
 class LettuceStandaloneTest {
-    static RedisServer server;
-    static RedisClient client;
+    @RegisterExtension
+    static final LettuceServer redis = new LettuceServer();
+
     static CompressingCodec<String, String> stringCodec;
     static CompressingCodec<byte[], byte[]> bytesCodec;
     static StatefulRedisConnection<String, String> strings;
     static StatefulRedisConnection<byte[], byte[]> bytes;
-    static StatefulRedisConnection<byte[], byte[]> raw;
 
     @BeforeAll
     static void start() {
-        server = RedisServer.start();
-        client = RedisClient.create(RedisURI.create(RedisServer.HOST, server.port()));
         stringCodec = CompressingCodec.wrap(StringCodec.UTF8, CompressionConfig.defaults());
         bytesCodec = CompressingCodec.wrap(ByteArrayCodec.INSTANCE, CompressionConfig.defaults());
-        strings = client.connect(stringCodec);
-        bytes = client.connect(bytesCodec);
-        raw = client.connect(ByteArrayCodec.INSTANCE);
-    }
-
-    @AfterAll
-    static void stop() {
-        if (client != null) {
-            client.shutdown(0, 2, TimeUnit.SECONDS);
-        }
-        if (server != null) {
-            server.close();
-        }
-    }
-
-    @BeforeEach
-    void flush() {
-        raw.sync().flushall();
+        strings = redis.client().connect(stringCodec);
+        bytes = redis.client().connect(bytesCodec);
     }
 
     static byte[] k(String key) {
@@ -96,9 +75,9 @@ class LettuceStandaloneTest {
         String v = TestValues.json(2000);
         assertEquals("OK", c.set("s", v));
         assertEquals(v, c.get("s"));
-        assertCompressedStored(raw.sync().get(k("s")), v.length());
+        assertCompressedStored(redis.raw().sync().get(k("s")), v.length());
         // keys are not touched: the raw connection finds the key by its plain name
-        assertEquals(1, raw.sync().exists(k("s")));
+        assertEquals(1, redis.raw().sync().exists(k("s")));
         String unicode = "żółć gęślą jaźń — ".repeat(50);
         c.set("u", unicode);
         assertEquals(unicode, c.get("u"));
@@ -112,7 +91,7 @@ class LettuceStandaloneTest {
             byte[] v = new byte[n];
             c.set(k("t" + n), v);
             assertArrayEquals(v, c.get(k("t" + n)));
-            byte[] stored = raw.sync().get(k("t" + n));
+            byte[] stored = redis.raw().sync().get(k("t" + n));
             if (n < 64) {
                 assertArrayEquals(v, stored, "below the minimum: stored as is");
             } else {
@@ -133,9 +112,9 @@ class LettuceStandaloneTest {
             assertArrayEquals(t, c.get(k("text" + n)), "text " + n);
             assertArrayEquals(b, c.get(k("bin" + n)), "binary " + n);
             if (n >= 100) { // shorter text of this kind does not shrink with the header added
-                assertCompressedStored(raw.sync().get(k("text" + n)), n);
+                assertCompressedStored(redis.raw().sync().get(k("text" + n)), n);
             }
-            assertArrayEquals(b, raw.sync().get(k("bin" + n)), "random bytes do not compress: stored as is");
+            assertArrayEquals(b, redis.raw().sync().get(k("bin" + n)), "random bytes do not compress: stored as is");
         }
     }
 
@@ -143,8 +122,8 @@ class LettuceStandaloneTest {
     void aValueThatNeedsAMissingDictionaryFailsThatCommandOnly() throws Exception {
         long[] id = new long[1];
         byte[] stored = TestValues.dictionaryValue(id);
-        raw.sync().set(k("dict"), stored);
-        raw.sync().set(k("plain"), k("plain value"));
+        redis.raw().sync().set(k("dict"), stored);
+        redis.raw().sync().set(k("plain"), k("plain value"));
         // sync: the command fails with the codec's exception (possibly wrapped by Lettuce), never with the raw bytes
         Exception e = assertThrows(Exception.class, () -> bytes.sync().get(k("dict")));
         Throwable t = e;
@@ -170,14 +149,14 @@ class LettuceStandaloneTest {
         // starts with this backend's header: stored as is, read back as is (payload is not a frame)
         byte[] lookalike = concat(new byte[] {0, 1, 2, 0, 1}, text(500));
         c.set(k("look"), lookalike);
-        assertArrayEquals(lookalike, raw.sync().get(k("look")));
+        assertArrayEquals(lookalike, redis.raw().sync().get(k("look")));
         long failures = bytesCodec.compressor().stats().decompressionFailures();
         assertArrayEquals(lookalike, c.get(k("look")));
         assertEquals(failures + 1, bytesCodec.compressor().stats().decompressionFailures());
         // just the magic with an unknown backend: compressed like any value, and read back exactly
         byte[] other = concat(new byte[] {0, 1, 2, 0, 9}, text(500));
         c.set(k("other"), other);
-        assertCompressedStored(raw.sync().get(k("other")), other.length);
+        assertCompressedStored(redis.raw().sync().get(k("other")), other.length);
         assertArrayEquals(other, c.get(k("other")));
         // tiny values made of the magic bytes
         for (byte[] v : new byte[][] {{0}, {0, 1}, {0, 1, 2}, {0, 1, 2, 0}, {0, 1, 2, 0, 1}}) {
@@ -239,7 +218,7 @@ class LettuceStandaloneTest {
         assertEquals(new HashSet<>(fields.values()), new HashSet<>(c.hvals("h")));
         assertEquals(new HashSet<>(fields.keySet()), new HashSet<>(c.hkeys("h")), "field names are keys: untouched");
         // the stored field value is compressed, the field name is not
-        assertCompressedStored(raw.sync().hget(k("h"), k("f4")), fields.get("f4").length());
+        assertCompressedStored(redis.raw().sync().hget(k("h"), k("f4")), fields.get("f4").length());
         assertTrue(c.hsetnx("h", "new", TestValues.json(500)));
         assertEquals(TestValues.json(500), c.hget("h", "new"));
     }
@@ -287,7 +266,7 @@ class LettuceStandaloneTest {
 
     @Test
     void asyncPipelineWithAutoFlushOff() throws Exception {
-        StatefulRedisConnection<String, String> conn = client.connect(stringCodec);
+        StatefulRedisConnection<String, String> conn = redis.client().connect(stringCodec);
         try {
             conn.setAutoFlushCommands(false);
             RedisAsyncCommands<String, String> a = conn.async();
@@ -327,7 +306,7 @@ class LettuceStandaloneTest {
         for (int i = 0; i < 20; i++) {
             assertEquals(TestValues.json(100 + i), values.get(i));
         }
-        assertCompressedStored(raw.sync().get(k("reactive")), v.length());
+        assertCompressedStored(redis.raw().sync().get(k("reactive")), v.length());
     }
 
     @Test
@@ -337,24 +316,24 @@ class LettuceStandaloneTest {
         byte[] big = text(3000);
         byte[] small = text(40);
         byte[] random = random(2000, 9);
-        raw.sync().set(k("caller"), values.compress(big));
-        raw.sync().set(k("caller-small"), values.compress(small));
-        raw.sync().set(k("caller-random"), values.compress(random));
-        assertCompressedStored(raw.sync().get(k("caller")), big.length);
-        assertArrayEquals(small, raw.sync().get(k("caller-small")), "below the minimum size: stored as it is");
-        assertArrayEquals(random, raw.sync().get(k("caller-random")), "incompressible: stored as it is");
+        redis.raw().sync().set(k("caller"), values.compress(big));
+        redis.raw().sync().set(k("caller-small"), values.compress(small));
+        redis.raw().sync().set(k("caller-random"), values.compress(random));
+        assertCompressedStored(redis.raw().sync().get(k("caller")), big.length);
+        assertArrayEquals(small, redis.raw().sync().get(k("caller-small")), "below the minimum size: stored as it is");
+        assertArrayEquals(random, redis.raw().sync().get(k("caller-random")), "incompressible: stored as it is");
         // the codec reads what the caller compressed ...
         assertArrayEquals(big, bytes.sync().get(k("caller")));
         assertArrayEquals(small, bytes.sync().get(k("caller-small")));
         assertArrayEquals(random, bytes.sync().get(k("caller-random")));
         // ... and the caller reads what the codec compressed, from many threads at once
         bytes.sync().set(k("codec"), big);
-        byte[] stored = raw.sync().get(k("codec"));
+        byte[] stored = redis.raw().sync().get(k("codec"));
         assertArrayEquals(stored, values.compress(big), "both ways store the same bytes");
         try (var pool = java.util.concurrent.Executors.newFixedThreadPool(4)) {
             var futures = new java.util.ArrayList<java.util.concurrent.Future<byte[]>>();
             for (int i = 0; i < 32; i++) {
-                futures.add(pool.submit(() -> values.decompress(raw.sync().get(k("codec")))));
+                futures.add(pool.submit(() -> values.decompress(redis.raw().sync().get(k("codec")))));
             }
             for (var f : futures) {
                 assertArrayEquals(big, f.get(10, TimeUnit.SECONDS));
@@ -366,7 +345,7 @@ class LettuceStandaloneTest {
     @Test
     void plainValuesWrittenWithoutCompressionReadBack() {
         byte[] v = text(4000);
-        raw.sync().set(k("plain"), v);
+        redis.raw().sync().set(k("plain"), v);
         assertArrayEquals(v, bytes.sync().get(k("plain")));
         assertEquals(new String(v, StandardCharsets.UTF_8), strings.sync().get("plain"));
     }
@@ -376,21 +355,21 @@ class LettuceStandaloneTest {
         RedisCommands<byte[], byte[]> c = bytes.sync();
         byte[] good = text(10_000);
         c.set(k("good"), good);
-        byte[] stored = raw.sync().get(k("good"));
+        byte[] stored = redis.raw().sync().get(k("good"));
         // truncated frame: returned as stored, counted
         byte[] truncated = Arrays.copyOf(stored, stored.length - 4);
-        raw.sync().set(k("truncated"), truncated);
+        redis.raw().sync().set(k("truncated"), truncated);
         long failures = bytesCodec.compressor().stats().decompressionFailures();
         assertArrayEquals(truncated, c.get(k("truncated")));
         assertEquals(failures + 1, bytesCodec.compressor().stats().decompressionFailures());
         // unknown backend: returned as stored
         byte[] unknown = concat(new byte[] {0, 1, 2, 0, 0x7f}, text(100));
-        raw.sync().set(k("unknown"), unknown);
+        redis.raw().sync().set(k("unknown"), unknown);
         assertArrayEquals(unknown, c.get(k("unknown")));
         // huge declared size: the command fails with the limit error
         byte[] huge = concat(new byte[] {0, 1, 2, 0, 1, (byte) 0x28, (byte) 0xb5, (byte) 0x2f, (byte) 0xfd, (byte) 0xe0},
                 new byte[] {0, 0, 0, 0, 0, 1, 0, 0}, new byte[] {1, 0, 0});
-        raw.sync().set(k("huge"), huge);
+        redis.raw().sync().set(k("huge"), huge);
         RuntimeException e = assertThrows(RuntimeException.class, () -> c.get(k("huge")));
         assertLimitError(e);
         // lz4 with lying lengths: returned as stored; with a huge declared length: the limit error
@@ -399,10 +378,10 @@ class LettuceStandaloneTest {
         byte[] block = Arrays.copyOfRange(lz4Good, 9, lz4Good.length);
         byte[] lyingLonger = TestValues.lz4Stored(good.length + 1, block);
         byte[] lyingShorter = TestValues.lz4Stored(good.length - 1, block);
-        raw.sync().set(k("lz4good"), lz4Good);
-        raw.sync().set(k("lz4longer"), lyingLonger);
-        raw.sync().set(k("lz4shorter"), lyingShorter);
-        raw.sync().set(k("lz4huge"), TestValues.lz4Stored(0xFFFF_FFF0L, block));
+        redis.raw().sync().set(k("lz4good"), lz4Good);
+        redis.raw().sync().set(k("lz4longer"), lyingLonger);
+        redis.raw().sync().set(k("lz4shorter"), lyingShorter);
+        redis.raw().sync().set(k("lz4huge"), TestValues.lz4Stored(0xFFFF_FFF0L, block));
         assertArrayEquals(good, c.get(k("lz4good")));
         assertArrayEquals(lyingLonger, c.get(k("lz4longer")));
         assertArrayEquals(lyingShorter, c.get(k("lz4shorter")));
@@ -437,7 +416,7 @@ class LettuceStandaloneTest {
     @Test
     void statsCountWhatHappened() {
         CompressingCodec<byte[], byte[]> codec = CompressingCodec.wrap(ByteArrayCodec.INSTANCE, CompressionConfig.defaults());
-        try (StatefulRedisConnection<byte[], byte[]> conn = client.connect(codec)) {
+        try (StatefulRedisConnection<byte[], byte[]> conn = redis.client().connect(codec)) {
             conn.sync().set(k("a"), text(1000));
             conn.sync().set(k("b"), text(10));
             conn.sync().set(k("c"), random(1000, 9));
@@ -447,7 +426,7 @@ class LettuceStandaloneTest {
             assertEquals(1, s.valuesCompressed());
             assertEquals(2, s.skipped());
             assertEquals(1000, s.originalBytes());
-            assertEquals(raw.sync().strlen(k("a")), s.compressedBytes());
+            assertEquals(redis.raw().sync().strlen(k("a")), s.compressedBytes());
             assertEquals(1, s.valuesDecompressed());
             assertEquals(1000, s.decompressedBytes());
         }

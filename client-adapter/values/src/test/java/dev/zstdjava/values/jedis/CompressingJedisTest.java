@@ -1,16 +1,13 @@
 package dev.zstdjava.values.jedis;
 
 import dev.zstdjava.DecompressionLimitException;
-import dev.zstdjava.testkit.RedisServer;
+import dev.zstdjava.testkit.JedisServer;
 import dev.zstdjava.values.CompressionConfig;
 import dev.zstdjava.values.ValueCompressor;
 import dev.zstdjava.values.ValueFormat;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
-import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.params.GetExParams;
 import redis.clients.jedis.params.SetParams;
 
@@ -28,29 +25,8 @@ import static org.junit.jupiter.api.Assertions.*;
 /** Jedis 8 on a real server: the helper, and plain byte[] commands with a ValueCompressor, reading each other. */
 @DisabledIfSystemProperty(named = "zstdjava.skipServerTests", matches = "true", disabledReason = "left out with -Dzstdjava.skipServerTests=true")
 class CompressingJedisTest {
-    static RedisServer server;
-    static RedisClient client;
-
-    @BeforeAll
-    static void start() {
-        server = RedisServer.start();
-        client = RedisClient.create(RedisServer.HOST, server.port());
-    }
-
-    @AfterAll
-    static void stop() {
-        if (client != null) {
-            client.close();
-        }
-        if (server != null) {
-            server.close();
-        }
-    }
-
-    @BeforeEach
-    void flush() {
-        client.flushAll();
-    }
+    @RegisterExtension
+    static final JedisServer redis = new JedisServer();
 
     static byte[] b(String s) {
         return s.getBytes(StandardCharsets.UTF_8);
@@ -64,7 +40,7 @@ class CompressingJedisTest {
     @Test
     void stringCommands() {
         ValueCompressor vc = ValueCompressor.create(CompressionConfig.defaults());
-        CompressingJedis jedis = new CompressingJedis(client, vc);
+        CompressingJedis jedis = new CompressingJedis(redis.client(), vc);
         byte[] big = b(json(4000));
         assertEquals("OK", jedis.set(b("k1"), big));
         assertEquals("OK", jedis.set(b("k2"), b("small")));
@@ -73,11 +49,11 @@ class CompressingJedisTest {
         assertArrayEquals(big, jedis.get(b("k1")));
         assertArrayEquals(b("small"), jedis.get(b("k2")));
         assertNull(jedis.get(b("missing")));
-        assertCompressed(client.get(b("k1")), big.length);
-        assertArrayEquals(b("small"), client.get(b("k2")));
-        assertTrue(client.ttl(b("k3")) > 0);
+        assertCompressed(redis.client().get(b("k1")), big.length);
+        assertArrayEquals(b("small"), redis.client().get(b("k2")));
+        assertTrue(redis.client().ttl(b("k3")) > 0);
         assertArrayEquals(big, jedis.getEx(b("k4"), new GetExParams().persist()));
-        assertEquals(-1, client.ttl(b("k4")));
+        assertEquals(-1, redis.client().ttl(b("k4")));
         assertArrayEquals(big, jedis.getDel(b("k3")));
         assertNull(jedis.getDel(b("k3")));
 
@@ -87,7 +63,7 @@ class CompressingJedisTest {
         assertArrayEquals(big, got.get(0));
         assertNull(got.get(1));
         assertArrayEquals(other, got.get(2));
-        assertCompressed(client.get(b("m2")), other.length);
+        assertCompressed(redis.client().get(b("m2")), other.length);
         assertThrows(IllegalArgumentException.class, () -> jedis.mset(b("odd")));
         assertEquals(5, vc.stats().valuesCompressed());
     }
@@ -95,7 +71,7 @@ class CompressingJedisTest {
     @Test
     void hashCommands() {
         ValueCompressor vc = ValueCompressor.create(CompressionConfig.defaults());
-        CompressingJedis jedis = new CompressingJedis(client, vc);
+        CompressingJedis jedis = new CompressingJedis(redis.client(), vc);
         byte[] big = b(json(3000));
         byte[] rnd = random(2000, 7);
         assertEquals(1, jedis.hset(b("h"), b("a"), big));
@@ -116,8 +92,8 @@ class CompressingJedisTest {
         assertArrayEquals(b("small"), all.get("b"));
         assertArrayEquals(rnd, all.get("c"));
         assertEquals(3, jedis.hvals(b("h")).size());
-        assertCompressed(client.hget(b("h"), b("a")), big.length);
-        assertArrayEquals(rnd, client.hget(b("h"), b("c")), "random bytes do not compress: stored as they are");
+        assertCompressed(redis.client().hget(b("h"), b("a")), big.length);
+        assertArrayEquals(rnd, redis.client().hget(b("h"), b("c")), "random bytes do not compress: stored as they are");
     }
 
     /** What the README shows for plain Jedis: byte[] commands around one shared ValueCompressor. */
@@ -125,21 +101,22 @@ class CompressingJedisTest {
     void plainByteArrayCommandsAndTheHelperReadEachOther() {
         ValueCompressor values = ValueCompressor.create(CompressionConfig.defaults());
         byte[] value = text(5000);
-        client.set(b("plain-usage"), values.compress(value));
-        byte[] stored = client.get(b("plain-usage"));
+        redis.client().set(b("plain-usage"), values.compress(value));
+        byte[] stored = redis.client().get(b("plain-usage"));
         byte[] back = stored == null ? null : values.decompress(stored);
         assertArrayEquals(value, back);
-        assertArrayEquals(value, new CompressingJedis(client, values).get(b("plain-usage")));
-        new CompressingJedis(client, values).set(b("helper"), value);
-        assertArrayEquals(value, values.decompress(client.get(b("helper"))));
+        assertArrayEquals(value, new CompressingJedis(redis.client(), values).get(b("plain-usage")));
+        new CompressingJedis(redis.client(), values).set(b("helper"), value);
+        assertArrayEquals(value, values.decompress(redis.client().get(b("helper"))));
     }
 
     @Test
     void plainValuesWrittenBeforeReadBackUnchanged() {
-        CompressingJedis jedis = new CompressingJedis(client, ValueCompressor.create(CompressionConfig.defaults()));
+        CompressingJedis jedis = new CompressingJedis(redis.client(),
+                ValueCompressor.create(CompressionConfig.defaults()));
         byte[] v = text(3000);
-        client.set(b("old"), v);
-        client.hset(b("oldh"), b("f"), v);
+        redis.client().set(b("old"), v);
+        redis.client().hset(b("oldh"), b("f"), v);
         assertArrayEquals(v, jedis.get(b("old")));
         assertArrayEquals(v, jedis.hget(b("oldh"), b("f")));
     }
@@ -147,8 +124,8 @@ class CompressingJedisTest {
     @Test
     void valuesOverTheLimitFailAndTheClientStaysUsable() {
         ValueCompressor limited = ValueCompressor.create(CompressionConfig.builder().maxDecompressedSize(10_000).build());
-        CompressingJedis jedis = new CompressingJedis(client, limited);
-        client.set(b("big"), ValueCompressor.create(CompressionConfig.defaults()).compress(text(20_000)));
+        CompressingJedis jedis = new CompressingJedis(redis.client(), limited);
+        redis.client().set(b("big"), ValueCompressor.create(CompressionConfig.defaults()).compress(text(20_000)));
         assertThrows(DecompressionLimitException.class, () -> jedis.get(b("big")));
         assertThrows(DecompressionLimitException.class, () -> jedis.mget(b("big")));
         jedis.set(b("ok"), text(9000));

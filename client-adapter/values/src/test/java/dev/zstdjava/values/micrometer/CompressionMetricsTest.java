@@ -1,7 +1,7 @@
 package dev.zstdjava.values.micrometer;
 
 import dev.zstdjava.DecompressionLimitException;
-import dev.zstdjava.testkit.RedisServer;
+import dev.zstdjava.testkit.JedisServer;
 import dev.zstdjava.values.CompressionBackend;
 import dev.zstdjava.values.CompressionConfig;
 import dev.zstdjava.values.CompressionStats;
@@ -10,11 +10,9 @@ import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
-import redis.clients.jedis.RedisClient;
 
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -30,27 +28,11 @@ import static org.junit.jupiter.api.Assertions.*;
 /** The Micrometer binder reports exactly what a compressor did with real traffic through Jedis on a real server. */
 @DisabledIfSystemProperty(named = "zstdjava.skipServerTests", matches = "true", disabledReason = "left out with -Dzstdjava.skipServerTests=true")
 class CompressionMetricsTest {
-    static RedisServer server;
-    static RedisClient jedis;
-
-    @BeforeAll
-    static void start() {
-        server = RedisServer.start();
-        jedis = RedisClient.create(RedisServer.HOST, server.port());
-    }
-
-    @AfterAll
-    static void stop() {
-        if (jedis != null) {
-            jedis.close();
-        }
-        if (server != null) {
-            server.close();
-        }
-    }
+    @RegisterExtension
+    static final JedisServer redis = new JedisServer();
 
     static byte[] client(byte[] key) {
-        return jedis.get(key);
+        return redis.client().get(key);
     }
 
     static byte[] k(String s) {
@@ -79,15 +61,15 @@ class CompressionMetricsTest {
         for (int n = 100; n <= 60_000; n *= 3) {
             byte[] a = text(n);
             byte[] b = json(n).getBytes(StandardCharsets.UTF_8);
-            jedis.set(k("m:text:" + n), vc.compress(a));
-            jedis.set(k("m:json:" + n), vc.compress(b));
+            redis.client().set(k("m:text:" + n), vc.compress(a));
+            redis.client().set(k("m:json:" + n), vc.compress(b));
             original += a.length + b.length;
             compressible += 2;
         }
-        jedis.set(k("m:small"), vc.compress(text(63)));           // below the minimum size
-        jedis.set(k("m:random"), vc.compress(random(5000, 1)));   // not smaller when compressed
+        redis.client().set(k("m:small"), vc.compress(text(63)));           // below the minimum size
+        redis.client().set(k("m:random"), vc.compress(random(5000, 1)));   // not smaller when compressed
         byte[] already = vc.compress(text(2000));
-        jedis.set(k("m:already"), vc.compress(already));           // already compressed: stored as it is
+        redis.client().set(k("m:already"), vc.compress(already));           // already compressed: stored as it is
         compressible++;
         original += 2000;
         long stored = client(k("m:already")).length;
@@ -95,22 +77,22 @@ class CompressionMetricsTest {
         assertArrayEquals(text(2000), vc.decompress(client(k("m:already"))));
         for (int n = 100; n <= 60_000; n *= 3) {
             for (String kind : List.of("text", "json")) {
-                byte[] s = jedis.get(k("m:" + kind + ":" + n));
+                byte[] s = redis.client().get(k("m:" + kind + ":" + n));
                 stored += s.length;
                 byte[] back = vc.decompress(s);
                 assertEquals(n, back.length);
                 decompressedBytes += back.length;
             }
         }
-        assertArrayEquals(text(63), vc.decompress(jedis.get(k("m:small"))));
-        assertArrayEquals(random(5000, 1), vc.decompress(jedis.get(k("m:random"))));
+        assertArrayEquals(text(63), vc.decompress(redis.client().get(k("m:small"))));
+        assertArrayEquals(random(5000, 1), vc.decompress(redis.client().get(k("m:random"))));
         // a header followed by bytes that are no zstd frame: returned as stored, counted as a failure
         byte[] lookalike = {0, 1, 2, 0, 1, 'n', 'o', 't', ' ', 'z', 's', 't', 'd'};
-        jedis.set(k("m:lookalike"), lookalike);
-        assertArrayEquals(lookalike, vc.decompress(jedis.get(k("m:lookalike"))));
+        redis.client().set(k("m:lookalike"), lookalike);
+        assertArrayEquals(lookalike, vc.decompress(redis.client().get(k("m:lookalike"))));
         // written by a compressor with a higher limit: this one refuses it
-        jedis.set(k("m:big"), ValueCompressor.create(CompressionConfig.defaults()).compress(text(200_000)));
-        byte[] big = jedis.get(k("m:big"));
+        redis.client().set(k("m:big"), ValueCompressor.create(CompressionConfig.defaults()).compress(text(200_000)));
+        byte[] big = redis.client().get(k("m:big"));
         assertThrows(DecompressionLimitException.class, () -> vc.decompress(big));
 
         CompressionStats s = vc.stats();
@@ -135,7 +117,7 @@ class CompressionMetricsTest {
         assertEquals(s.decompressionFailures(), count(registry, "decompression.failures"));
 
         // the meters read the compressor live
-        jedis.set(k("m:later"), vc.compress(text(1000)));
+        redis.client().set(k("m:later"), vc.compress(text(1000)));
         assertEquals(compressible + 1, count(registry, "compressed"));
     }
 
@@ -156,7 +138,7 @@ class CompressionMetricsTest {
             assertEquals(1, registry.get("zstdjava.values.dictionaries").gauge().value());
             assertEquals(0, registry.get("zstdjava.values.dictionary.current.saved.ratio").gauge().value());
             for (byte[] r : records.subList(1000, 2000)) {
-                jedis.set(k("d:" + r.length), vc.compress(r));
+                redis.client().set(k("d:" + r.length), vc.compress(r));
             }
             double saved = registry.get("zstdjava.values.dictionary.current.saved.ratio").gauge().value();
             double expected = dicts.dictionaryStats().get(0).savedFraction();
@@ -175,8 +157,8 @@ class CompressionMetricsTest {
             for (int i = 0; i < 10; i++) {
                 byte[] stored = vc.compress(records.get(1000 + i));
                 assertArrayEquals(records.get(1000 + i), vc.decompress(stored), "in memory " + i);
-                jedis.set(k("read:" + i), stored);
-                assertArrayEquals(records.get(1000 + i), vc.decompress(jedis.get(k("read:" + i))));
+                redis.client().set(k("read:" + i), stored);
+                assertArrayEquals(records.get(1000 + i), vc.decompress(redis.client().get(k("read:" + i))));
             }
             assertEquals(dicts.dictionaryStats().get(0).valuesRead(), registry.get("zstdjava.values.dictionary.values.read")
                     .tag("dictionary", id).functionCounter().count());

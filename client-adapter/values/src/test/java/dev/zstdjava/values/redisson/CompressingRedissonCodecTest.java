@@ -1,6 +1,7 @@
 package dev.zstdjava.values.redisson;
 
 import dev.zstdjava.DecompressionLimitException;
+import dev.zstdjava.testkit.JedisServer;
 import dev.zstdjava.testkit.RedisServer;
 import dev.zstdjava.values.CompressionBackend;
 import dev.zstdjava.values.CompressionConfig;
@@ -8,8 +9,8 @@ import dev.zstdjava.values.ValueCompressor;
 import dev.zstdjava.values.ValueFormat;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
 import org.redisson.Redisson;
 import org.redisson.api.RBucket;
@@ -19,7 +20,6 @@ import org.redisson.client.RedisException;
 import org.redisson.client.codec.ByteArrayCodec;
 import org.redisson.client.codec.StringCodec;
 import org.redisson.config.Config;
-import redis.clients.jedis.RedisClient;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -33,20 +33,19 @@ import static org.junit.jupiter.api.Assertions.*;
 /** Redisson 3.52 on a real server with the compressing codec; Jedis looks at the stored bytes. */
 @DisabledIfSystemProperty(named = "zstdjava.skipServerTests", matches = "true", disabledReason = "left out with -Dzstdjava.skipServerTests=true")
 class CompressingRedissonCodecTest {
-    static RedisServer server;
+    @RegisterExtension
+    static final JedisServer redis = new JedisServer();
+
     static RedissonClient redisson;
-    static RedisClient raw;
 
     @BeforeAll
     static void start() {
-        server = RedisServer.start();
-        raw = RedisClient.create(RedisServer.HOST, server.port());
         redisson = Redisson.create(config());
     }
 
     static Config config() {
         Config config = new Config();
-        config.useSingleServer().setAddress("redis://" + RedisServer.HOST + ":" + server.port())
+        config.useSingleServer().setAddress("redis://" + RedisServer.HOST + ":" + redis.server().port())
                 .setConnectionMinimumIdleSize(1).setConnectionPoolSize(2)
                 .setSubscriptionConnectionMinimumIdleSize(0).setSubscriptionConnectionPoolSize(1);
         return config;
@@ -57,17 +56,6 @@ class CompressingRedissonCodecTest {
         if (redisson != null) {
             redisson.shutdown();
         }
-        if (raw != null) {
-            raw.close();
-        }
-        if (server != null) {
-            server.close();
-        }
-    }
-
-    @BeforeEach
-    void flush() {
-        raw.flushAll();
     }
 
     static byte[] b(String s) {
@@ -85,11 +73,11 @@ class CompressingRedissonCodecTest {
         assertEquals(big, bucket.get());
         assertEquals("tiny", redisson.<String>getBucket("r:small", codec).get());
         assertNull(redisson.<String>getBucket("r:missing", codec).get());
-        byte[] stored = raw.get(b("r:big"));
+        byte[] stored = redis.client().get(b("r:big"));
         assertTrue(ValueFormat.hasHeader(ByteBuffer.wrap(stored)));
         assertTrue(stored.length < big.length() / 3, "stored " + stored.length);
         assertArrayEquals(b(big), vc.decompress(stored));
-        assertArrayEquals(b("tiny"), raw.get(b("r:small")));
+        assertArrayEquals(b("tiny"), redis.client().get(b("r:small")));
 
         RMap<String, String> map = redisson.getMap("r:map", codec);
         map.put("field-one", big);
@@ -97,9 +85,9 @@ class CompressingRedissonCodecTest {
         assertEquals(big, map.get("field-one"));
         assertEquals(Map.of("field-one", big, "field-two", "small"), map.readAllMap());
         // field names are stored as the inner codec wrote them, values compressed
-        assertArrayEquals(b(big), vc.decompress(raw.hget(b("r:map"), b("field-one"))));
-        assertTrue(ValueFormat.hasHeader(ByteBuffer.wrap(raw.hget(b("r:map"), b("field-one")))));
-        assertArrayEquals(b("small"), raw.hget(b("r:map"), b("field-two")));
+        assertArrayEquals(b(big), vc.decompress(redis.client().hget(b("r:map"), b("field-one"))));
+        assertTrue(ValueFormat.hasHeader(ByteBuffer.wrap(redis.client().hget(b("r:map"), b("field-one")))));
+        assertArrayEquals(b("small"), redis.client().hget(b("r:map"), b("field-two")));
         assertEquals(2, vc.stats().valuesCompressed());
         assertSame(StringCodec.INSTANCE.getMapKeyEncoder(), codec.getMapKeyEncoder());
         assertSame(StringCodec.INSTANCE.getMapKeyDecoder(), codec.getMapKeyDecoder());
@@ -115,16 +103,16 @@ class CompressingRedissonCodecTest {
         redisson.<byte[]>getBucket("r:random", codec).set(rnd);
         assertArrayEquals(value, redisson.<byte[]>getBucket("r:bytes", codec).get());
         assertArrayEquals(rnd, redisson.<byte[]>getBucket("r:random", codec).get());
-        assertEquals(2, raw.get(b("r:bytes"))[4], "lz4 backend id");
-        assertArrayEquals(rnd, raw.get(b("r:random")), "not smaller: stored as it is");
+        assertEquals(2, redis.client().get(b("r:bytes"))[4], "lz4 backend id");
+        assertArrayEquals(rnd, redis.client().get(b("r:random")), "not smaller: stored as it is");
     }
 
     @Test
     void plainValuesWrittenBeforeReadBack() {
         CompressingRedissonCodec codec = new CompressingRedissonCodec(StringCodec.INSTANCE, CompressionConfig.defaults());
         String v = new String(text(4000), StandardCharsets.US_ASCII);
-        raw.set(b("r:old"), b(v));
-        raw.hset(b("r:oldmap"), b("f"), b(v));
+        redis.client().set(b("r:old"), b(v));
+        redis.client().hset(b("r:oldmap"), b("f"), b(v));
         assertEquals(v, redisson.<String>getBucket("r:old", codec).get());
         assertEquals(v, redisson.<String, String>getMap("r:oldmap", codec).get("f"));
     }
@@ -133,7 +121,7 @@ class CompressingRedissonCodecTest {
     void valuesOverTheLimitFailWithDecompressionLimitException() {
         ValueCompressor limited = ValueCompressor.create(CompressionConfig.builder().maxDecompressedSize(10_000).build());
         CompressingRedissonCodec codec = new CompressingRedissonCodec(StringCodec.INSTANCE, limited);
-        raw.set(b("r:huge"), ValueCompressor.create(CompressionConfig.defaults()).compress(text(50_000)));
+        redis.client().set(b("r:huge"), ValueCompressor.create(CompressionConfig.defaults()).compress(text(50_000)));
         RBucket<String> bucket = redisson.getBucket("r:huge", codec);
         // Redisson wraps whatever a decoder throws in its RedisException; the cause is ours
         RedisException e = assertThrows(RedisException.class, bucket::get);

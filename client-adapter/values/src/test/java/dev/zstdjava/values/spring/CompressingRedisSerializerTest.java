@@ -1,15 +1,15 @@
 package dev.zstdjava.values.spring;
 
 import dev.zstdjava.DecompressionLimitException;
+import dev.zstdjava.testkit.JedisServer;
 import dev.zstdjava.testkit.RedisServer;
 import dev.zstdjava.values.CompressionBackend;
 import dev.zstdjava.values.CompressionConfig;
 import dev.zstdjava.values.ValueCompressor;
 import dev.zstdjava.values.ValueFormat;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
@@ -18,7 +18,6 @@ import org.springframework.data.redis.connection.jedis.JedisConnectionFactory;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.RedisTemplate;
 import org.springframework.data.redis.serializer.RedisSerializer;
-import redis.clients.jedis.RedisClient;
 
 import java.io.Serializable;
 import java.nio.charset.StandardCharsets;
@@ -32,40 +31,25 @@ import static org.junit.jupiter.api.Assertions.*;
 /** The Spring serializer on a real server, over Spring's Lettuce and Jedis connection factories. */
 @DisabledIfSystemProperty(named = "zstdjava.skipServerTests", matches = "true", disabledReason = "left out with -Dzstdjava.skipServerTests=true")
 class CompressingRedisSerializerTest {
+    @RegisterExtension
+    static final JedisServer redis = new JedisServer();
+
     enum Driver { LETTUCE, JEDIS }
 
-    static RedisServer server;
-    static RedisClient raw;
     static final Map<Driver, RedisConnectionFactory> FACTORIES = new EnumMap<>(Driver.class);
-
-    @BeforeAll
-    static void start() {
-        server = RedisServer.start();
-        raw = RedisClient.create(RedisServer.HOST, server.port());
-    }
 
     @AfterAll
     static void stop() throws Exception {
         for (RedisConnectionFactory f : FACTORIES.values()) {
             ((org.springframework.beans.factory.DisposableBean) f).destroy();
         }
-        if (raw != null) {
-            raw.close();
-        }
-        if (server != null) {
-            server.close();
-        }
-    }
-
-    @BeforeEach
-    void flush() {
-        raw.flushAll();
     }
 
     /** @return the started Spring connection factory of the given kind for the test server, one per class */
     static RedisConnectionFactory factory(Driver driver) {
         return FACTORIES.computeIfAbsent(driver, d -> {
-            RedisStandaloneConfiguration conf = new RedisStandaloneConfiguration(RedisServer.HOST, server.port());
+            RedisStandaloneConfiguration conf =
+                    new RedisStandaloneConfiguration(RedisServer.HOST, redis.server().port());
             if (d == Driver.LETTUCE) {
                 LettuceConnectionFactory f = new LettuceConnectionFactory(conf);
                 f.afterPropertiesSet();
@@ -110,12 +94,12 @@ class CompressingRedisSerializerTest {
         assertNull(t.opsForValue().get("s:missing"));
 
         // what the server holds: plain keys and field names, compressed values with the shared header
-        byte[] stored = raw.get(b("s:big"));
+        byte[] stored = redis.client().get(b("s:big"));
         assertTrue(ValueFormat.hasHeader(java.nio.ByteBuffer.wrap(stored)));
         assertTrue(stored.length < big.length() / 3, "stored " + stored.length);
         assertArrayEquals(b(big), vc.decompress(stored));
-        assertArrayEquals(b("tiny"), raw.get(b("s:small")));
-        byte[] field = raw.hget(b("s:hash"), b("f1"));
+        assertArrayEquals(b("tiny"), redis.client().get(b("s:small")));
+        byte[] field = redis.client().hget(b("s:hash"), b("f1"));
         assertArrayEquals(b(big), vc.decompress(field));
         assertTrue(field.length < big.length() / 3);
         assertEquals(2, vc.stats().valuesCompressed());
@@ -127,9 +111,9 @@ class CompressingRedisSerializerTest {
         ValueCompressor vc = ValueCompressor.create(CompressionConfig.defaults());
         RedisTemplate<String, String> t = strings(driver, vc);
         String v = new String(text(3000), StandardCharsets.US_ASCII);
-        raw.set(b("p:plain"), b(v));   // written before compression was turned on
+        redis.client().set(b("p:plain"), b(v));   // written before compression was turned on
         ValueCompressor lz4 = ValueCompressor.create(CompressionConfig.builder().backend(CompressionBackend.LZ4).build());
-        raw.set(b("p:lz4"), lz4.compress(b(v)));
+        redis.client().set(b("p:lz4"), lz4.compress(b(v)));
         assertEquals(v, t.opsForValue().get("p:plain"));
         assertEquals(v, t.opsForValue().get("p:lz4"));
     }
@@ -139,7 +123,7 @@ class CompressingRedisSerializerTest {
     void valuesOverTheLimitFailWithDecompressionLimitException(Driver driver) {
         ValueCompressor limited = ValueCompressor.create(CompressionConfig.builder().maxDecompressedSize(10_000).build());
         RedisTemplate<String, String> t = strings(driver, limited);
-        raw.set(b("l:big"), ValueCompressor.create(CompressionConfig.defaults()).compress(text(20_000)));
+        redis.client().set(b("l:big"), ValueCompressor.create(CompressionConfig.defaults()).compress(text(20_000)));
         Throwable e = assertThrows(RuntimeException.class, () -> t.opsForValue().get("l:big"));
         assertInstanceOf(DecompressionLimitException.class, e, "not wrapped: " + e);
         t.opsForValue().set("l:ok", "still usable " + json(500));
@@ -167,8 +151,8 @@ class CompressingRedisSerializerTest {
         t.opsForHash().put("sessions", "alice", s);
         assertEquals(s, t.opsForValue().get("session:alice"));
         assertEquals(s, t.opsForHash().get("sessions", "alice"));
-        assertTrue(ValueFormat.hasHeader(java.nio.ByteBuffer.wrap(raw.get(b("session:alice")))));
-        assertTrue(ValueFormat.hasHeader(java.nio.ByteBuffer.wrap(raw.hget(b("sessions"), b("alice")))));
+        assertTrue(ValueFormat.hasHeader(java.nio.ByteBuffer.wrap(redis.client().get(b("session:alice")))));
+        assertTrue(ValueFormat.hasHeader(java.nio.ByteBuffer.wrap(redis.client().hget(b("sessions"), b("alice")))));
         assertEquals(2, vc.stats().valuesCompressed());
     }
 }
