@@ -440,6 +440,9 @@ class DictionaryManagerTest {
                 other.forEach(vc::compress);
                 Thread.sleep(100);
             }
+            // the new dictionary can be loaded (through the store's notification) before the trainer thread counts
+            // its adoption: wait for the count, then check it is exactly the second adoption
+            await("the adoption counted", () -> m.trainingStats().adopted() >= 2);
             TrainingStats t = m.trainingStats();
             assertEquals(2, t.adopted(), t.toString());
             TrainingEvent last = t.recent().get(t.recent().size() - 1);
