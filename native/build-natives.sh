@@ -126,6 +126,9 @@ build_target() { # platform out-dir
     macos-*)      cflags+=(-fPIC -fstack-protector-strong -D_FORTIFY_SOURCE=2)
                   zstd_name=libzstd.dylib; lz4_name=liblz4.dylib ;;
     windows-*)    cflags+=(-DZSTD_DLL_EXPORT=1 -DLZ4_DLL_EXPORT=1)
+                  # lld-link stamps the PE header with the link time; /Brepro puts a hash of the content there instead
+                  # (without it two builds of the same inputs differ in those 4 bytes: tools/check-reproducible.sh)
+                  ldflags+=(-Wl,/Brepro)
                   zstd_name=zstd.dll; lz4_name=lz4.dll ;;
   esac
 
