@@ -8,6 +8,10 @@
 #   tools/compare-toolchains.sh [rounds (default 3)] [iteration-ms (default 300)]
 #
 # Builds what it needs: the natives (native/build-natives.sh, cached), the benchmark jar for the payloads.
+# Wall-clock times need an idle machine. The builds and payloads stay in benchmark/target/toolchains; on a busy machine
+# compare them by instruction counts instead (valgrind, independent of load):
+#   tools/toolchain-counts.sh benchmark/target/toolchains/payloads gcc=benchmark/target/toolchains/gcc \
+#     zig=benchmark/target/toolchains/zig
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 rounds=${1:-3}
