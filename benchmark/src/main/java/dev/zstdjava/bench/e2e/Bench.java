@@ -11,6 +11,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -218,6 +220,7 @@ final class Bench {
     private String storedForm(byte[][] keys) throws Exception {
         int n = Math.min(200, keys.length);
         int zstd = 0;
+        Map<Long, Integer> dicts = new TreeMap<>();
         int lz4 = 0;
         int gzip = 0;
         int plain = 0;
@@ -228,7 +231,12 @@ final class Bench {
         for (var f : fs) {
             byte[] v = f.get(60, TimeUnit.SECONDS);
             if (v != null && v.length >= 5 && v[0] == 0 && v[1] == 1 && v[2] == 2 && v[4] == 1) {
-                zstd++;
+                long dict = dictionaryId(v, 5);
+                if (dict > 0) {
+                    dicts.merge(dict, 1, Integer::sum);
+                } else {
+                    zstd++;
+                }
             } else if (v != null && v.length >= 5 && v[0] == 0 && v[1] == 1 && v[2] == 2 && v[4] == 2) {
                 lz4++;
             } else if (v != null && v.length >= 2 && (v[0] & 0xff) == 0x1f && (v[1] & 0xff) == 0x8b) {
@@ -239,10 +247,33 @@ final class Bench {
         }
         StringBuilder sb = new StringBuilder();
         append(sb, "zstd", zstd, n);
+        dicts.forEach((id, count) -> append(sb, "zstd with dictionary " + Long.toUnsignedString(id), count, n));
         append(sb, "lz4", lz4, n);
         append(sb, "gzip", gzip, n);
         append(sb, "plain", plain, n);
         return sb.toString();
+    }
+
+    /**
+     * @return the dictionary ID declared by the zstd frame at {@code at} (RFC 8878: the frame header descriptor's
+     *     two low bits give the ID's size, after the optional window descriptor), 0 when none or not a frame
+     */
+    static long dictionaryId(byte[] v, int at) {
+        if (v.length < at + 6 || (v[at] & 0xff) != 0x28 || (v[at + 1] & 0xff) != 0xb5 || (v[at + 2] & 0xff) != 0x2f
+                || (v[at + 3] & 0xff) != 0xfd) {
+            return 0;
+        }
+        int fhd = v[at + 4] & 0xff;
+        int p = at + 5 + ((fhd & 0x20) == 0 ? 1 : 0);
+        int size = new int[] {0, 1, 2, 4}[fhd & 3];
+        if (v.length < p + size) {
+            return 0;
+        }
+        long id = 0;
+        for (int i = size - 1; i >= 0; i--) {
+            id = (id << 8) | (v[p + i] & 0xff);
+        }
+        return id;
     }
 
     private static void append(StringBuilder sb, String name, int count, int n) {

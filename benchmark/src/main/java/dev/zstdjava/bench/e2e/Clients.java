@@ -5,6 +5,8 @@ import dev.zstdjava.lettuce.LettuceDictionaryStore;
 import dev.zstdjava.values.CompressionBackend;
 import dev.zstdjava.values.CompressionConfig;
 import dev.zstdjava.values.DictionaryManager;
+import dev.zstdjava.values.TrainingEvent;
+import dev.zstdjava.values.TrainingStats;
 import dev.zstdjava.values.ValueCompressor;
 import glide.api.GlideClient;
 import glide.api.models.Batch;
@@ -28,7 +30,9 @@ import io.lettuce.core.protocol.RedisCommand;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /** The clients the benchmark compares, behind one blocking batch interface (callers are virtual threads). */
@@ -92,6 +96,24 @@ final class Clients {
         /** @return the values read, null where a key is missing */
         byte[][] get(byte[][] keys, int n) throws Exception;
 
+        /**
+         * @return the client to use for the value set {@code name}: itself, unless the client keeps state per kind of
+         *     value (a dictionary per value set, as an application keeps one per key prefix)
+         */
+        default Kv forValues(String name) {
+            return this;
+        }
+
+        /** @return whether this client is still learning from the values it writes (a first dictionary training) */
+        default boolean trainingPending() {
+            return false;
+        }
+
+        /** @return what this client learned from the values it wrote and how, or null when it learns nothing */
+        default String trainingOutcome() {
+            return null;
+        }
+
         @Override
         void close();
     }
@@ -116,46 +138,109 @@ final class Clients {
     }
 
     /**
-     * The codec with a managed dictionary: the dictionaries live in the server under a prefix of this client's own
-     * (so an earlier run's dictionaries do not count), training starts after 500 sampled values and may repeat every
-     * 5 s when the values change (the value sets of a run follow one another).
+     * The codec with a managed dictionary, one per value set, as an application keeps one per kind of value (a key
+     * prefix of its own, a connection whose codec uses it). Each value set's dictionaries live in the server under a
+     * prefix of this run's own (so an earlier run's dictionaries do not count); training starts after 1,000 sampled
+     * values (the default) and may repeat every 5 s when the values drift.
      */
     static Kv dictionaryKv(RedisClient lettuce, String host, int port) {
-        String prefix = "zstd-java:e2e-dict:{" + Long.toHexString(System.nanoTime()) + "}:";
         RedisURI uri = RedisURI.create(host, port);
-        LettuceDictionaryStore store = LettuceDictionaryStore.builder().keyPrefix(prefix).connect(lettuce, uri);
-        DictionaryManager dicts = DictionaryManager.managed(store).minSamples(500)
-                .retrainInterval(Duration.ofSeconds(5)).build();
-        LettuceKv kv = new LettuceKv(lettuce,
-                CompressingCodec.wrap(ByteArrayCodec.INSTANCE, ValueCompressor.create(ZSTD_3, dicts)), null);
+        String run = Long.toHexString(System.nanoTime());
+        Map<String, DictionaryKv> perSet = new LinkedHashMap<>();
         return new Kv() {
             @Override
             public void set(byte[][] keys, byte[][] values, int n) throws Exception {
-                kv.set(keys, values, n);
+                forValues("default").set(keys, values, n);
             }
 
             @Override
             public byte[][] get(byte[][] keys, int n) throws Exception {
-                return kv.get(keys, n);
+                return forValues("default").get(keys, n);
             }
 
             @Override
-            public void close() {
-                kv.close();
-                dicts.close();
-                // a benchmark leaves no dictionaries behind (an application keeps them: its values need them)
-                List<byte[]> keys = new ArrayList<>();
-                for (String k : new String[] {"seq", "index", "lease"}) {
-                    keys.add((prefix + k).getBytes(java.nio.charset.StandardCharsets.UTF_8));
-                }
-                store.list().forEach(d -> keys.add((prefix + "dict:" + d.id())
-                        .getBytes(java.nio.charset.StandardCharsets.UTF_8)));
-                try (StatefulRedisConnection<byte[], byte[]> admin = lettuce.connect(ByteArrayCodec.INSTANCE, uri)) {
-                    admin.sync().del(keys.toArray(new byte[0][]));
-                }
-                store.close();
+            public synchronized Kv forValues(String name) {
+                return perSet.computeIfAbsent(name, s -> new DictionaryKv(lettuce, uri,
+                        "zstd-java:e2e-dict:{" + run + "-" + s.replaceAll("[^A-Za-z0-9]", "_") + "}:"));
+            }
+
+            @Override
+            public synchronized void close() {
+                perSet.values().forEach(DictionaryKv::close);
+                perSet.clear();
             }
         };
+    }
+
+    /** A connection whose codec compresses with the managed dictionary of one key prefix. */
+    static final class DictionaryKv implements Kv {
+        private final RedisClient lettuce;
+        private final RedisURI uri;
+        private final String prefix;
+        private final LettuceDictionaryStore store;
+        private final DictionaryManager dicts;
+        private final LettuceKv kv;
+
+        DictionaryKv(RedisClient lettuce, RedisURI uri, String prefix) {
+            this.lettuce = lettuce;
+            this.uri = uri;
+            this.prefix = prefix;
+            this.store = LettuceDictionaryStore.builder().keyPrefix(prefix).connect(lettuce, uri);
+            this.dicts = DictionaryManager.managed(store).retrainInterval(Duration.ofSeconds(5)).build();
+            this.kv = new LettuceKv(lettuce,
+                    CompressingCodec.wrap(ByteArrayCodec.INSTANCE, ValueCompressor.create(ZSTD_3, dicts)), null);
+        }
+
+        @Override
+        public void set(byte[][] keys, byte[][] values, int n) throws Exception {
+            kv.set(keys, values, n);
+        }
+
+        @Override
+        public byte[][] get(byte[][] keys, int n) throws Exception {
+            return kv.get(keys, n);
+        }
+
+        /** Pending until the first training ends (adopted, rejected or failed): a rejected dictionary is not retried. */
+        @Override
+        public boolean trainingPending() {
+            TrainingStats t = dicts.trainingStats();
+            return t.adopted() + t.rejected() + t.failed() == 0;
+        }
+
+        @Override
+        public String trainingOutcome() {
+            TrainingStats t = dicts.trainingStats();
+            String last = t.recent().isEmpty() ? "none" : describe(t.recent().get(t.recent().size() - 1));
+            if (dicts.currentId() != 0) {
+                return "dictionary " + Long.toUnsignedString(dicts.currentId()) + " (" + last + ")";
+            }
+            return trainingPending() ? "no training finished (" + t.samples() + " samples held)"
+                    : "no dictionary; last training event: " + last;
+        }
+
+        private static String describe(TrainingEvent e) {
+            return String.format(java.util.Locale.ROOT, "%s from %d samples, held-out saved %.1f%% -> %.1f%%%s",
+                    e.kind().name().toLowerCase(java.util.Locale.ROOT), e.samples(), 100 * e.savedBefore(),
+                    100 * e.savedAfter(), e.reason() == null || e.reason().isEmpty() ? "" : ": " + e.reason());
+        }
+
+        @Override
+        public void close() {
+            kv.close();
+            dicts.close();
+            // a benchmark leaves no dictionaries behind (an application keeps them: its values need them)
+            List<byte[]> keys = new ArrayList<>();
+            for (String k : new String[] {"seq", "index", "lease"}) {
+                keys.add((prefix + k).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            }
+            store.list().forEach(d -> keys.add((prefix + "dict:" + d.id())
+                    .getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+            try (StatefulRedisConnection<byte[], byte[]> admin = lettuce.connect(ByteArrayCodec.INSTANCE, uri)) {
+                admin.sync().del(keys.toArray(new byte[0][]));
+            }
+            store.close();
+        }
     }
 
     /**

@@ -35,6 +35,8 @@ public final class EndToEnd {
     static final int MISMATCH = 1;
     static final int USAGE = 2;
     static final int FAILED = 3;
+    /** How long the managed-dictionary client may warm up on one value set until its first training has ended. */
+    static final int TRAINING_WAIT_S = 60;
 
     static final Path FULL_OUT = Path.of("docs/end-to-end.md");
     static final Path QUICK_OUT = Path.of("benchmark/target/e2e-quick/end-to-end.md");
@@ -313,19 +315,36 @@ public final class EndToEnd {
                 }
             }
             double perClientCell = 2 * o.warmup + 2 * o.seconds + 0.3;
-            double total = kinds.size() * (2 * o.globalWarmup + 0.2)
+            double total = (kinds.size() + (kinds.contains(Clients.Kind.LETTUCE_ZSTD_DICT) ? datasets.size() : 0))
+                    * (2 * o.globalWarmup + 0.2)
                     + o.rounds * cells.size() * kinds.size() * perClientCell;
             err.printf(Locale.ROOT, "e2e: %d clients x %d cells x %d round(s), %d keys per cell; planned about %.0f s%n",
                     kinds.size(), cells.size(), o.rounds, o.keys, total);
 
             byte[][] keys = Bench.keys(o.keys);
             List<Results.Row> rows = new ArrayList<>();
+            Map<String, String> training = new LinkedHashMap<>();
             try (Progress progress = new Progress(err, total, o.progress)) {
                 Datasets.Dataset warmData = datasets.get(datasets.size() - 1);
                 for (Clients.Kind k : kinds) {
                     progress.begin("warm-up " + k.id, 2 * o.globalWarmup + 0.2);
                     bench.warmup(open.get(k), k, keys, Math.min(o.keys, 2000), warmData.values(), o.globalWarmup);
                     progress.end();
+                    if (k == Clients.Kind.LETTUCE_ZSTD_DICT) {
+                        // managed mode is trained during the warm-up: each value set's own dictionary
+                        for (Datasets.Dataset d : datasets) {
+                            progress.begin("training " + k.id + " on " + d.name(), 2 * o.globalWarmup + 0.2);
+                            Clients.Kv kv = open.get(k).forValues(d.name());
+                            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(TRAINING_WAIT_S);
+                            do { // warm up until the first training has ended (or the wait is over)
+                                bench.warmup(kv, k, keys, Math.min(o.keys, 2000), d.values(), o.globalWarmup);
+                            } while (kv.trainingPending() && System.nanoTime() < deadline);
+                            String outcome = kv.trainingOutcome();
+                            progress.end();
+                            progress.message(k.id + " on " + d.name() + ": " + outcome);
+                            training.put(d.name(), outcome);
+                        }
+                    }
                 }
                 for (int round = 1; round <= o.rounds; round++) {
                     for (int c = 0; c < cells.size(); c++) {
@@ -338,7 +357,8 @@ public final class EndToEnd {
                             String label = (o.rounds > 1 ? "round " + round + "/" + o.rounds + " " : "")
                                     + cell.label() + " " + k.id;
                             progress.begin(label, perClientCell);
-                            rows.add(bench.run(open.get(k), k, cell, round, keys, d.values(), o.seconds, o.warmup));
+                            rows.add(bench.run(open.get(k).forValues(d.name()), k, cell, round, keys, d.values(),
+                                    o.seconds, o.warmup));
                             progress.end();
                             if (bench.mismatches() > 0) {
                                 progress.message("MISMATCH: " + bench.firstMismatch());
@@ -349,7 +369,7 @@ public final class EndToEnd {
             }
             EndToEndReport.Meta meta = new EndToEndReport.Meta(o, started, Duration.between(started, Instant.now()),
                     loadAtStart, version, serverDesc, datasets, kinds, unavailable, bench.mismatches(),
-                    bench.firstMismatch());
+                    bench.firstMismatch(), training);
             Path written = EndToEndReport.write(meta, rows);
             err.println("e2e: report written to " + written.toAbsolutePath().normalize());
             if (bench.mismatches() > 0) {

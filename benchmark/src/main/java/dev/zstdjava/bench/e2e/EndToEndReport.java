@@ -37,7 +37,7 @@ final class EndToEndReport {
     record Meta(EndToEnd.Options options, Instant started, Duration took, double loadAtStart, String serverVersion,
                 String serverDesc,
                 List<Datasets.Dataset> datasets, List<Kind> clients, Map<Kind, String> unavailable,
-                long mismatches, String firstMismatch) {}
+                long mismatches, String firstMismatch, Map<String, String> training) {}
 
     private final Meta meta;
     private final List<Row> rawRows;
@@ -275,10 +275,12 @@ final class EndToEndReport {
             }
         }
         line("");
-        line("| Values | What |");
-        line("|---|---|");
+        boolean dict = has(Kind.LETTUCE_ZSTD_DICT);
+        line(dict ? "| Values | What | " + Kind.LETTUCE_ZSTD_DICT.id + ": its dictionary after the warm-up |" : "| Values | What |");
+        line(dict ? "|---|---|---|" : "|---|---|");
         for (Datasets.Dataset d : meta.datasets()) {
-            line("| " + d.name() + " | " + d.description() + " |");
+            line("| " + d.name() + " | " + d.description() + " |"
+                    + (dict ? " " + meta.training().getOrDefault(d.name(), "—") + " |" : ""));
         }
         line("");
     }

@@ -73,6 +73,12 @@ class EndToEndTest {
         assertTrue(md.matches("(?s).*\\| GET throughput with pipelines of 20 on 1 KiB and json, lettuce-zstd-dict >= 1.0x"
                 + " lettuce-zstd \\| not measured \\| n/a \\|.*"), "no cell with pipelines of 20 ran:\n" + md);
 
+        // the dictionary client trained one dictionary per value set during its warm-up, and the report says which
+        assertTrue(md.contains("| Values | What | lettuce-zstd-dict: its dictionary after the warm-up |"), md);
+        assertTrue(md.matches("(?s).*\\| json \\| [^\n]* \\| (dictionary \\d+ \\(adopted|no dictionary; last training"
+                + " event: rejected)[^\n]*\\|\n.*"), md);
+        assertTrue(logText.contains("lettuce-zstd-dict on 100 B: "), logText);
+
         List<String> csv = Files.readAllLines(dir.resolve("e2e/results.csv"));
         // header + 2 rounds x 2 value sets x 1 in-flight x 2 batches x every client
         assertEquals(1 + 2 * 2 * 2 * Clients.Kind.values().length, csv.size(), String.join("\n", csv));
@@ -85,8 +91,9 @@ class EndToEndTest {
             assertTrue(Long.parseLong(f[14]) >= 200, "fewer GETs than keys in " + line);
             String backend = f[3].contains("zstd") ? "zstd" : f[3].contains("lz4") ? "lz4" : null;
             if (f[0].equals("json") && backend != null) {
-                assertTrue(f[24].startsWith(backend + " 100%"),
-                        "json values not stored compressed by " + f[3] + ": " + f[24]);
+                String expected = f[3].equals("lettuce-zstd-dict") && md.matches("(?s).*\\| json \\| [^\n]* \\| dictionary .*")
+                        ? "zstd with dictionary " : backend + " 100%";
+                assertTrue(f[24].startsWith(expected), "json values not stored compressed by " + f[3] + ": " + f[24]);
             }
         }
         for (String png : List.of("memory-saved.png", "set-throughput-ratio.png", "get-throughput-ratio.png")) {
@@ -94,6 +101,35 @@ class EndToEndTest {
             assertNotNull(img, png + " is not a readable PNG");
             assertTrue(img.getWidth() >= 600 && img.getHeight() >= 400, png);
         }
+    }
+
+    @Test
+    void storedFormReadsTheDictionaryIdOfAFrame() throws Exception {
+        List<byte[]> samples = new java.util.ArrayList<>();
+        for (int i = 0; i < 2000; i++) {
+            samples.add(("{\"id\":" + i + ",\"name\":\"item " + (i * 7919 % 1000) + "\",\"tags\":[\"a\",\"b" + (i % 13)
+                    + "\"],\"price\":" + (i % 97) + "." + (i % 10) + "}").getBytes(StandardCharsets.UTF_8));
+        }
+        dev.zstdjava.zstd.ZstdDictionary dict = dev.zstdjava.zstd.ZstdDictionary.train(samples, 4096);
+        byte[] plainFrame;
+        byte[] dictFrame;
+        try (var plain = dev.zstdjava.zstd.ZstdCompressor.builder().build();
+             var withDict = dev.zstdjava.zstd.ZstdCompressor.builder().dictionary(dict.forCompression(3)).build()) {
+            plainFrame = plain.compress(samples.get(1));
+            dictFrame = withDict.compress(samples.get(1));
+        }
+        byte[] header = {0, 1, 2, 0, 1};
+        assertNotEquals(0, dict.id());
+        assertEquals(dict.id(), Bench.dictionaryId(concat(header, dictFrame), 5));
+        assertEquals(0, Bench.dictionaryId(concat(header, plainFrame), 5));
+        assertEquals(0, Bench.dictionaryId(concat(header, samples.get(1)), 5), "not a frame");
+        assertEquals(0, Bench.dictionaryId(java.util.Arrays.copyOf(concat(header, dictFrame), 9), 5), "cut short");
+    }
+
+    private static byte[] concat(byte[] a, byte[] b) {
+        byte[] out = java.util.Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, out, a.length, b.length);
+        return out;
     }
 
     @Test
