@@ -441,6 +441,12 @@ final class EndToEndReport {
                     parts.add(c.dataset() + " if" + c.inflight() + ": " + x(r));
                 }
             }
+            for (String d : List.of(Datasets.sizeName(1024), Datasets.JSON)) {
+                String outcome = meta.training().get(d);
+                if (n > 0 && outcome != null && !outcome.startsWith("dictionary ")) {
+                    parts.add("on " + d + " " + k.id + " wrote without a dictionary (" + outcome + ")");
+                }
+            }
             line("| " + name + " | " + (n == 0 ? "not measured" : String.join("; ", parts)) + " | "
                     + (n == 0 ? "n/a" : verdict(met == n) + (met == n ? "" : f(" (met in %d of %d cells)", met, n)))
                     + " |");
