@@ -105,6 +105,21 @@ public final class Suite implements Callable<Integer> {
         }
     }
 
+    /** Adds the headline groups (default setting, compress and decompress, the quick payloads) of each codec given. */
+    private static void headline(List<Group> g, List<String> zstdMethods, List<String> lz4Methods) {
+        if (zstdMethods != null) {
+            g.add(new Group("zstd-compress", "ZstdCompressBench", zstdMethods, QUICK_PAYLOADS, "level", List.of("3")));
+            g.add(new Group("zstd-decompress", "ZstdDecompressBench", zstdMethods, QUICK_PAYLOADS, "level",
+                    List.of("3")));
+        }
+        if (lz4Methods != null) {
+            g.add(new Group("lz4-compress", "Lz4CompressBench", lz4Methods, QUICK_PAYLOADS, "mode",
+                    List.of("default")));
+            g.add(new Group("lz4-decompress", "Lz4DecompressBench", lz4Methods, QUICK_PAYLOADS, "mode",
+                    List.of("default")));
+        }
+    }
+
     static Profile profile(String name, String only) {
         List<Group> g = new ArrayList<>();
         boolean zstd = only == null || only.equals("zstd");
@@ -112,18 +127,7 @@ public final class Suite implements Callable<Integer> {
         List<String> all = Payloads.names();
         switch (name) {
             case "quick" -> {
-                if (zstd) {
-                    g.add(new Group("zstd-compress", "ZstdCompressBench", ZSTD_HEADLINE, QUICK_PAYLOADS, "level",
-                            List.of("3")));
-                    g.add(new Group("zstd-decompress", "ZstdDecompressBench", ZSTD_HEADLINE, QUICK_PAYLOADS,
-                            "level", List.of("3")));
-                }
-                if (lz4) {
-                    g.add(new Group("lz4-compress", "Lz4CompressBench", LZ4_HEADLINE, QUICK_PAYLOADS, "mode",
-                            List.of("default")));
-                    g.add(new Group("lz4-decompress", "Lz4DecompressBench", LZ4_HEADLINE, QUICK_PAYLOADS, "mode",
-                            List.of("default")));
-                }
+                headline(g, zstd ? ZSTD_HEADLINE : null, lz4 ? LZ4_HEADLINE : null);
                 return new Profile(name, g, 2, 500, 5, 200, 1);
             }
             case "full" -> {
@@ -154,6 +158,11 @@ public final class Suite implements Callable<Integer> {
                 }
                 return new Profile(name, g, 2, 400, 5, 400, 1);
             }
+            case "targets" -> { // the binding-overhead target cells again, with more forks and longer iterations
+                List<String> forms = List.of("zstdjava_segment", "zstdjava_arrayDst");
+                headline(g, zstd ? forms : null, lz4 ? forms : null);
+                return new Profile(name, g, 3, 500, 8, 500, 3);
+            }
             case "smoke" -> { // every group of the full profile on one small payload, minimal time: checks the plumbing
                 List<Group> small = new ArrayList<>();
                 for (Group x : profile("full", only).groups()) {
@@ -163,11 +172,12 @@ public final class Suite implements Callable<Integer> {
                 }
                 return new Profile(name, small, 1, 100, 2, 100, 1);
             }
-            default -> throw new IllegalArgumentException("unknown profile '" + name + "' (quick, full or smoke)");
+            default -> throw new IllegalArgumentException("unknown profile '" + name
+                    + "' (quick, full, targets or smoke)");
         }
     }
 
-    @Parameters(index = "0", paramLabel = "PROFILE", description = "quick, full or smoke")
+    @Parameters(index = "0", paramLabel = "PROFILE", description = "quick, full, targets or smoke")
     String profile;
 
     @Parameters(index = "1", paramLabel = "DIR", description = "results folder")
