@@ -9,6 +9,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.StructLayout;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
+import java.nio.ByteBuffer;
 import java.util.List;
 
 import static dev.zstdjava.internal.Binder.IN;
@@ -131,6 +132,10 @@ public final class Lz4Native {
             F_COMPRESS_FRAME_BOUND = B.critical(FN_COMPRESS_FRAME_BOUND), F_COMPRESS_BOUND = B.critical(FN_COMPRESS_BOUND);
     static final MethodHandle F_COMPRESS_BEGIN = B.critical(FN_COMPRESS_BEGIN),
             F_COMPRESS_UPDATE = B.regular(FN_COMPRESS_UPDATE), F_COMPRESS_UPDATE_H = B.critical(FN_COMPRESS_UPDATE);
+    /** For the array helpers only (see {@link Binder#heap}). */
+    static final MethodHandle COMPRESS_FAST_A = B.heap(FN_COMPRESS_FAST), COMPRESS_HC_A = B.heap(FN_COMPRESS_HC),
+            DECOMPRESS_SAFE_A = B.heap(FN_DECOMPRESS_SAFE), DECOMPRESS_PARTIAL_A = B.heap(FN_DECOMPRESS_PARTIAL),
+            F_COMPRESS_FRAME_A = B.heap(FN_COMPRESS_FRAME);
     static final MethodHandle F_FLUSH = B.regular(FN_FLUSH), F_FLUSH_H = B.critical(FN_FLUSH),
             F_COMPRESS_END = B.regular(FN_COMPRESS_END), F_COMPRESS_END_H = B.critical(FN_COMPRESS_END);
     static final MethodHandle F_DECOMPRESS = B.regular(FN_DECOMPRESS), F_DECOMPRESS_H = B.critical(FN_DECOMPRESS),
@@ -230,6 +235,90 @@ public final class Lz4Native {
             return critical
                     ? (int) COMPRESS_HC_H.invokeExact(state, src, dst, srcSize, dstCapacity, level)
                     : (int) COMPRESS_HC.invokeExact(state, src, dst, srcSize, dstCapacity, level);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /*
+     * Heap arrays: the views are made here, next to the call (see ZstdNative), so escape analysis removes them
+     * wherever this method is compiled. Critical, through the ..._A handles (Binder.heap); used only up to
+     * HEAP_CRITICAL_LIMIT bytes.
+     */
+
+    /**
+     * One block compression from {@code src[srcOff, srcOff+srcSize)} into {@code dst[dstOff, dstOff+dstCapacity)},
+     * in place: HC at {@code level > 0}, otherwise fast with acceleration {@code -level} (1 at level 0).
+     *
+     * @return the compressed size, or 0 when {@code dst} is too small
+     */
+    public static int compress(MemorySegment state, int level, byte[] src, int srcOff, byte[] dst, int dstOff,
+                               int srcSize, int dstCapacity) {
+        MemorySegment s = MemorySegment.ofArray(src).asSlice(srcOff);
+        MemorySegment d = MemorySegment.ofArray(dst).asSlice(dstOff);
+        try {
+            return level > 0
+                    ? (int) COMPRESS_HC_A.invokeExact(state, s, d, srcSize, dstCapacity, level)
+                    : (int) COMPRESS_FAST_A.invokeExact(state, s, d, srcSize, dstCapacity, level < 0 ? -level : 1);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** As {@link #compress(MemorySegment, int, byte[], int, byte[], int, int, int)} into native {@code dst}. */
+    public static int compress(MemorySegment state, int level, byte[] src, int srcOff, MemorySegment dst,
+                               int srcSize, int dstCapacity) {
+        MemorySegment s = MemorySegment.ofArray(src).asSlice(srcOff);
+        try {
+            return level > 0
+                    ? (int) COMPRESS_HC_A.invokeExact(state, s, dst, srcSize, dstCapacity, level)
+                    : (int) COMPRESS_FAST_A.invokeExact(state, s, dst, srcSize, dstCapacity, level < 0 ? -level : 1);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /**
+     * {@code LZ4_decompress_safe} (or, when {@code partial}, {@code LZ4_decompress_safe_partial} up to
+     * {@code dstCapacity} bytes) from {@code src[srcOff, srcOff+srcSize)} into {@code dst[dstOff, ...)}, in place.
+     *
+     * @return bytes written, or a negative number when the input is malformed
+     */
+    public static int decompress(byte[] src, int srcOff, byte[] dst, int dstOff, int srcSize, int dstCapacity,
+                                 boolean partial) {
+        MemorySegment s = MemorySegment.ofArray(src).asSlice(srcOff);
+        MemorySegment d = MemorySegment.ofArray(dst).asSlice(dstOff);
+        try {
+            return partial
+                    ? (int) DECOMPRESS_PARTIAL_A.invokeExact(s, d, srcSize, dstCapacity, dstCapacity)
+                    : (int) DECOMPRESS_SAFE_A.invokeExact(s, d, srcSize, dstCapacity);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /**
+     * One block compression (as {@link #compress(MemorySegment, int, byte[], int, byte[], int, int, int)}) from the
+     * remaining bytes of direct buffer {@code src} into those of direct buffer {@code dst}, the views made here;
+     * critical below {@link #CRITICAL_LIMIT} bytes of input. A destination above 2 GiB is used up to 2 GiB - 1.
+     *
+     * @return the compressed size, or 0 when {@code dst} is too small
+     */
+    public static int compress(MemorySegment state, int level, ByteBuffer src, ByteBuffer dst) {
+        MemorySegment s = MemorySegment.ofBuffer(src);
+        MemorySegment d = MemorySegment.ofBuffer(dst);
+        int srcSize = src.remaining();
+        int cap = dst.remaining();
+        int accel = level < 0 ? -level : 1;
+        try {
+            if (srcSize < CRITICAL_LIMIT) {
+                return level > 0
+                        ? (int) COMPRESS_HC_H.invokeExact(state, s, d, srcSize, cap, level)
+                        : (int) COMPRESS_FAST_H.invokeExact(state, s, d, srcSize, cap, accel);
+            }
+            return level > 0
+                    ? (int) COMPRESS_HC.invokeExact(state, s, d, srcSize, cap, level)
+                    : (int) COMPRESS_FAST.invokeExact(state, s, d, srcSize, cap, accel);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -343,6 +432,31 @@ public final class Lz4Native {
     // ---- frame format: compression -------------------------------------------------------------------------------
 
     /** {@code LZ4F_compressFrame_usingCDict} without a dictionary: one whole frame through a reused context. */
+    /**
+     * {@code LZ4F_compressFrame} from {@code src[srcOff, srcOff+srcLen)} into {@code dst[dstOff, dstOff+dstCap)},
+     * in place (critical; the views are made here, next to the call).
+     */
+    public static long compressFrame(MemorySegment cctx, byte[] dst, int dstOff, long dstCap, byte[] src, int srcOff,
+                                     long srcLen, MemorySegment prefs) {
+        try {
+            return (long) F_COMPRESS_FRAME_A.invokeExact(cctx, MemorySegment.ofArray(dst).asSlice(dstOff), dstCap,
+                    MemorySegment.ofArray(src).asSlice(srcOff), srcLen, MemorySegment.NULL, prefs);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** As {@link #compressFrame(MemorySegment, byte[], int, long, byte[], int, long, MemorySegment)} into native {@code dst}. */
+    public static long compressFrame(MemorySegment cctx, MemorySegment dst, long dstCap, byte[] src, int srcOff,
+                                     long srcLen, MemorySegment prefs) {
+        try {
+            return (long) F_COMPRESS_FRAME_A.invokeExact(cctx, dst, dstCap, MemorySegment.ofArray(src).asSlice(srcOff),
+                    srcLen, MemorySegment.NULL, prefs);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
     public static long compressFrame(MemorySegment cctx, MemorySegment dst, long dstCap, MemorySegment src,
                                      long srcLen, MemorySegment prefs, boolean critical) {
         try {

@@ -190,8 +190,9 @@ public final class Lz4Compressor implements AutoCloseable {
         int r;
         guard.enter();
         try {
-            r = compress0(Bounds.at(src, srcOff), srcLen, Bounds.at(dst, dstOff), dstLen);
+            r = compressArrays(src, srcOff, srcLen, dst, dstOff, dstLen);
         } finally {
+            state.scratch.trim();
             guard.exit();
         }
         if (r <= 0) {
@@ -216,9 +217,7 @@ public final class Lz4Compressor implements AutoCloseable {
         int bound = Lz4.maxCompressedLength(len);
         guard.enter();
         try {
-            boolean stage = len > heapLimit;
-            MemorySegment in = state.scratch.input(src, off, len, bound, stage);
-            int r = run(in, state.scratch.current(), len, bound, !stage);
+            int r = compressArrays(src, off, len, null, 0, bound);
             if (r <= 0) {
                 throw tooSmall(len, bound);
             }
@@ -237,6 +236,26 @@ public final class Lz4Compressor implements AutoCloseable {
      * @throws ReadOnlyBufferException if {@code dst} is read-only
      */
     public int compress(ByteBuffer src, ByteBuffer dst) {
+        if (Bounds.arrays(src, dst)) { // heap buffers: the array form, which makes no view that could escape
+            return Bounds.advance(src, dst, compress(src.array(), Bounds.start(src), src.remaining(), dst.array(),
+                    Bounds.start(dst), dst.remaining()));
+        }
+        if (Bounds.direct(src, dst)) { // direct buffers: the views are made next to the native call
+            checkInput(src.remaining());
+            int r;
+            guard.enter();
+            try {
+                int l = level;
+                MemorySegment s = state.forLevel(l);
+                r = restartIfAborted(s, l, Lz4Native.compress(s, l, src, dst));
+            } finally {
+                guard.exit();
+            }
+            if (r <= 0) {
+                throw tooSmall(src.remaining(), dst.remaining());
+            }
+            return Bounds.advance(src, dst, r);
+        }
         return Bounds.advance(src, dst, compress(MemorySegment.ofBuffer(src), Bounds.writable(dst)));
     }
 
@@ -251,8 +270,8 @@ public final class Lz4Compressor implements AutoCloseable {
         }
         int outCap = dst.isNative() ? cap : Math.min(cap, Lz4.maxCompressedLength(srcLen));
         try {
-            MemorySegment in = state.scratch.stageInput(src, srcLen, dst, outCap);
-            MemorySegment out = state.scratch.stagedOutput(src, srcLen, dst, outCap);
+            MemorySegment in = state.scratch.stageInput(src, srcLen);
+            MemorySegment out = state.scratch.stagedOutput(dst, outCap);
             int r = run(in, out, srcLen, outCap, false);
             Scratch.unstage(out, dst, r);
             return r;
@@ -261,13 +280,48 @@ public final class Lz4Compressor implements AutoCloseable {
         }
     }
 
+    /**
+     * The compression call of the {@code byte[]} forms, on arrays and offsets (no view of them crosses a method
+     * boundary, so none is allocated): in place up to {@link #heapLimit}, staged through native memory above it
+     * (and always on JDK 21). {@code dst} is null for {@link #compress(byte[], int, int)}: the block stays in the
+     * scratch buffer.
+     */
+    private int compressArrays(byte[] src, int srcOff, int srcLen, byte[] dst, int dstOff, int dstCap) {
+        int l = level;
+        MemorySegment s = state.forLevel(l);
+        int r;
+        if (srcLen <= heapLimit) {
+            r = dst != null
+                    ? Lz4Native.compress(s, l, src, srcOff, dst, dstOff, srcLen, dstCap)
+                    : Lz4Native.compress(s, l, src, srcOff, state.scratch.get(dstCap), srcLen, dstCap);
+        } else {
+            int outCap = dst == null ? dstCap : Math.min(dstCap, Lz4.maxCompressedLength(srcLen));
+            MemorySegment in = state.scratch.stage(src, srcOff, srcLen);
+            MemorySegment out = state.scratch.get(outCap);
+            r = run(s, l, in, out, srcLen, outCap, false);
+            if (dst != null) {
+                Scratch.unstage(out, dst, dstOff, r);
+            }
+        }
+        return restartIfAborted(s, l, r);
+    }
+
     private int run(MemorySegment src, MemorySegment dst, int srcLen, int dstCap, boolean critical) {
         int l = level;
         MemorySegment s = state.forLevel(l);
-        int r = l > 0
+        return restartIfAborted(s, l, run(s, l, src, dst, srcLen, dstCap, critical));
+    }
+
+    private static int run(MemorySegment s, int l, MemorySegment src, MemorySegment dst, int srcLen, int dstCap,
+                           boolean critical) {
+        return l > 0
                 ? Lz4Native.compressHC(s, src, dst, srcLen, dstCap, l, critical)
                 : Lz4Native.compressFast(s, src, dst, srcLen, dstCap, l < 0 ? -l : 1, critical);
-        if (r <= 0) { // an aborted compression: start the next one from a freshly initialised state
+    }
+
+    /** After a compression that failed ({@code r <= 0}): the next one starts from a freshly initialised state. */
+    private static int restartIfAborted(MemorySegment s, int l, int r) {
+        if (r <= 0) {
             if (l > 0) {
                 Lz4Native.initStreamHC(s);
             } else {

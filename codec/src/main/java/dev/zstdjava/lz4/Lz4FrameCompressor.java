@@ -153,11 +153,37 @@ public final class Lz4FrameCompressor implements AutoCloseable {
         checkFrameCapacity(srcLen, dstLen);
         guard.enter();
         try {
-            return (int) frame(MemorySegment.ofArray(src).asSlice(srcOff, srcLen), srcLen,
-                    MemorySegment.ofArray(dst).asSlice(dstOff, dstLen), dstLen);
+            return (int) check(frameArrays(src, srcOff, srcLen, dst, dstOff, dstLen), "lz4 frame compress", srcLen,
+                    dstLen);
         } finally {
+            state.scratch.trim();
             guard.exit();
         }
+    }
+
+    /**
+     * The frame compression of the {@code byte[]} forms, on arrays and offsets (no view of them crosses a method
+     * boundary, so none is allocated): in place up to {@link #heapLimit}, staged through native memory above it
+     * (and always on JDK 21). {@code dst} is null for {@link #compress(byte[], int, int)}: the frame stays in the
+     * scratch buffer.
+     */
+    private long frameArrays(byte[] src, int srcOff, int srcLen, byte[] dst, int dstOff, long dstCap) {
+        inFrame = false;
+        Lz4Native.preferencesContentSize(state.prefs, options.contentSize() ? 1 : 0); // lz4 writes the real size
+        if (srcLen <= heapLimit) {
+            return dst != null
+                    ? Lz4Native.compressFrame(state.cctx, dst, dstOff, dstCap, src, srcOff, srcLen, state.prefs)
+                    : Lz4Native.compressFrame(state.cctx, state.scratch.get(dstCap), dstCap, src, srcOff, srcLen,
+                            state.prefs);
+        }
+        long outCap = dst == null ? dstCap : Math.min(dstCap, maxCompressedLength(srcLen));
+        MemorySegment in = state.scratch.stage(src, srcOff, srcLen);
+        MemorySegment out = state.scratch.get(outCap);
+        long r = Lz4Native.compressFrame(state.cctx, out, outCap, in, srcLen, state.prefs, false);
+        if (dst != null) {
+            Scratch.unstage(out, dst, dstOff, r);
+        }
+        return r;
     }
 
     /** @return a new array holding all of {@code src} as one frame */
@@ -175,13 +201,7 @@ public final class Lz4FrameCompressor implements AutoCloseable {
         long bound = maxCompressedLength(len);
         guard.enter();
         try {
-            boolean stage = len > heapLimit;
-            MemorySegment in = state.scratch.input(src, off, len, bound, stage);
-            MemorySegment out = state.scratch.current();
-            inFrame = false;
-            Lz4Native.preferencesContentSize(state.prefs, options.contentSize() ? 1 : 0);
-            long r = check(Lz4Native.compressFrame(state.cctx, out, bound, in, len, state.prefs, !stage),
-                    "lz4 frame compress", len, bound);
+            long r = check(frameArrays(src, off, len, null, 0, bound), "lz4 frame compress", len, bound);
             if (r > Bounds.MAX_ARRAY) {
                 throw new Lz4Exception("lz4 frame compress", 0, "frame of " + r + " bytes is too large for a byte[]");
             }
@@ -200,6 +220,10 @@ public final class Lz4FrameCompressor implements AutoCloseable {
      * @throws ReadOnlyBufferException if {@code dst} is read-only
      */
     public int compress(ByteBuffer src, ByteBuffer dst) {
+        if (Bounds.arrays(src, dst)) { // heap buffers: the array form, which makes no view that could escape
+            return Bounds.advance(src, dst, compress(src.array(), Bounds.start(src), src.remaining(), dst.array(),
+                    Bounds.start(dst), dst.remaining()));
+        }
         return Bounds.advance(src, dst, compress(MemorySegment.ofBuffer(src), Bounds.writable(dst)));
     }
 
@@ -230,8 +254,8 @@ public final class Lz4FrameCompressor implements AutoCloseable {
         long need = op == FRAME ? maxCompressedLength(srcLen) : updateBound(op == UPDATE ? srcLen : 0);
         long outCap = dst.isNative() ? dstCap : Math.min(dstCap, need);
         try {
-            MemorySegment in = state.scratch.stageInput(src, srcLen, dst, outCap);
-            MemorySegment out = state.scratch.stagedOutput(src, srcLen, dst, outCap);
+            MemorySegment in = state.scratch.stageInput(src, srcLen);
+            MemorySegment out = state.scratch.stagedOutput(dst, outCap);
             long r = invoke(op, in, srcLen, out, outCap, false);
             Scratch.unstage(out, dst, r);
             return r;

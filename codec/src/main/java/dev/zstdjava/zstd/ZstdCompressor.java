@@ -163,11 +163,36 @@ public final class ZstdCompressor implements AutoCloseable {
             return ZstdNative.compress2(state.cctx, dst, dstCap, src, srcLen, true);
         }
         long outCap = dst.isNative() ? dstCap : Math.min(dstCap, Zstd.compressBound(srcLen));
-        MemorySegment in = state.scratch.stageInput(src, srcLen, dst, outCap);
-        MemorySegment out = state.scratch.stagedOutput(src, srcLen, dst, outCap);
+        try {
+            MemorySegment in = state.scratch.stageInput(src, srcLen);
+            MemorySegment out = state.scratch.stagedOutput(dst, outCap);
+            long r = ZstdNative.compress2(state.cctx, out, outCap, in, srcLen, false);
+            Scratch.unstage(out, dst, r);
+            return r;
+        } finally {
+            state.scratch.trim();
+        }
+    }
+
+    /**
+     * The compression call of the {@code byte[]} forms, on arrays and offsets (no view of them crosses a method
+     * boundary, so none is allocated): in place up to {@link #heapLimit}, staged through native memory above it
+     * (and always on JDK 21). {@code dst} is null for {@link #compress(byte[], int, int)}: the frame stays in the
+     * scratch buffer.
+     */
+    private long compressArrays(byte[] src, int srcOff, int srcLen, byte[] dst, int dstOff, long dstCap) {
+        if (srcLen <= heapLimit) {
+            return dst != null
+                    ? ZstdNative.compress2(state.cctx, dst, dstOff, (int) dstCap, src, srcOff, srcLen)
+                    : ZstdNative.compress2(state.cctx, state.scratch.get(dstCap), dstCap, src, srcOff, srcLen);
+        }
+        long outCap = dst == null ? dstCap : Math.min(dstCap, Zstd.compressBound(srcLen));
+        MemorySegment in = state.scratch.stage(src, srcOff, srcLen);
+        MemorySegment out = state.scratch.get(outCap);
         long r = ZstdNative.compress2(state.cctx, out, outCap, in, srcLen, false);
-        Scratch.unstage(out, dst, r);
-        state.scratch.trim();
+        if (dst != null) {
+            Scratch.unstage(out, dst, dstOff, r);
+        }
         return r;
     }
 
@@ -185,12 +210,9 @@ public final class ZstdCompressor implements AutoCloseable {
         long r;
         guard.enter();
         try {
-            // the common case in one small inlinable step, so escape analysis removes the array views
-            r = srcLen <= heapLimit
-                    ? ZstdNative.compress2(state.cctx, Bounds.at(dst, dstOff), dstLen, Bounds.at(src, srcOff), srcLen, true)
-                    : compress0(MemorySegment.ofArray(src).asSlice(srcOff, srcLen), srcLen,
-                            MemorySegment.ofArray(dst).asSlice(dstOff, dstLen), dstLen);
+            r = compressArrays(src, srcOff, srcLen, dst, dstOff, dstLen);
         } finally {
+            state.scratch.trim();
             guard.exit();
         }
         if (ZstdNative.isError(r)) {
@@ -214,9 +236,7 @@ public final class ZstdCompressor implements AutoCloseable {
         long bound = Zstd.compressBound(len);
         guard.enter();
         try {
-            boolean stage = len > heapLimit;
-            MemorySegment in = state.scratch.input(src, off, len, bound, stage);
-            long r = ZstdNative.compress2(state.cctx, state.scratch.current(), bound, in, len, !stage);
+            long r = compressArrays(src, off, len, null, 0, bound);
             if (ZstdNative.isError(r)) {
                 throw Checks.error(r, "zstd compress", Bounds.sizes(len, bound));
             }
@@ -238,6 +258,23 @@ public final class ZstdCompressor implements AutoCloseable {
      * @throws ReadOnlyBufferException if {@code dst} is read-only
      */
     public int compress(ByteBuffer src, ByteBuffer dst) {
+        if (Bounds.arrays(src, dst)) { // heap buffers: the array form, which makes no view that could escape
+            return Bounds.advance(src, dst, compress(src.array(), Bounds.start(src), src.remaining(), dst.array(),
+                    Bounds.start(dst), dst.remaining()));
+        }
+        if (Bounds.direct(src, dst)) { // direct buffers: the views are made next to the native call
+            long r;
+            guard.enter();
+            try {
+                r = ZstdNative.direct(state.cctx, dst, src, true);
+            } finally {
+                guard.exit();
+            }
+            if (ZstdNative.isError(r)) {
+                throw Checks.error(r, "zstd compress", Bounds.sizes(src.remaining(), dst.remaining()));
+            }
+            return Bounds.advance(src, dst, r);
+        }
         return Bounds.advance(src, dst, compress(MemorySegment.ofBuffer(src), Bounds.writable(dst)));
     }
 

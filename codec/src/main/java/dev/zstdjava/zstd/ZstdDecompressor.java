@@ -127,10 +127,30 @@ public final class ZstdDecompressor implements AutoCloseable {
             return ZstdNative.decompressDCtx(state.dctx, dst, dstCap, src, srcLen, true);
         }
         try {
-            MemorySegment in = state.scratch.stageInput(src, srcLen, dst, dstCap);
-            MemorySegment out = state.scratch.stagedOutput(src, srcLen, dst, dstCap);
+            MemorySegment in = state.scratch.stageInput(src, srcLen);
+            MemorySegment out = state.scratch.stagedOutput(dst, dstCap);
             long r = ZstdNative.decompressDCtx(state.dctx, out, dstCap, in, srcLen, false);
             Scratch.unstage(out, dst, r);
+            return r;
+        } finally {
+            state.scratch.trim();
+        }
+    }
+
+    /**
+     * The decompression call of the {@code byte[]} forms, on arrays and offsets (no view of them crosses a method
+     * boundary, so none is allocated): in place up to {@code zstdjava.criticalHeapLimit} bytes of output, staged
+     * through native memory above it (and always on JDK 21).
+     */
+    private long decompressArrays(byte[] src, int srcOff, int srcLen, byte[] dst, int dstOff, int dstCap) {
+        if (dstCap <= ZstdNative.HEAP_CRITICAL_LIMIT) {
+            return ZstdNative.decompressDCtx(state.dctx, dst, dstOff, dstCap, src, srcOff, srcLen);
+        }
+        try {
+            MemorySegment in = state.scratch.stage(src, srcOff, srcLen);
+            MemorySegment out = state.scratch.get(dstCap);
+            long r = ZstdNative.decompressDCtx(state.dctx, out, dstCap, in, srcLen, false);
+            Scratch.unstage(out, dst, dstOff, r);
             return r;
         } finally {
             state.scratch.trim();
@@ -153,12 +173,7 @@ public final class ZstdDecompressor implements AutoCloseable {
         long r;
         guard.enter();
         try {
-            // the common case in one small inlinable step, so escape analysis removes the array views
-            r = dstLen <= ZstdNative.HEAP_CRITICAL_LIMIT
-                    ? ZstdNative.decompressDCtx(state.dctx, Bounds.at(dst, dstOff), dstLen, Bounds.at(src, srcOff), srcLen,
-                            true)
-                    : decompress0(MemorySegment.ofArray(src).asSlice(srcOff, srcLen), srcLen,
-                            MemorySegment.ofArray(dst).asSlice(dstOff, dstLen), dstLen);
+            r = decompressArrays(src, srcOff, srcLen, dst, dstOff, dstLen);
         } finally {
             guard.exit();
         }
@@ -191,17 +206,16 @@ public final class ZstdDecompressor implements AutoCloseable {
             throw emptyInput();
         }
         limit = Math.min(limit, Bounds.MAX_ARRAY);
-        MemorySegment in = MemorySegment.ofArray(src).asSlice(off, len);
         guard.enter();
         try {
-            long size = ZstdNative.findDecompressedSize(in, len);
+            long size = ZstdNative.findDecompressedSize(src, off, len);
             if (size == ZstdNative.CONTENTSIZE_ERROR) {
                 throw new ZstdException("zstd decompress", ZstdException.SRC_SIZE_WRONG,
                         "input is not a sequence of complete zstd frames",
                         "input " + len + " bytes (bad magic number, truncated frame or trailing garbage)");
             }
             if (size == ZstdNative.CONTENTSIZE_UNKNOWN) {
-                return decompressUnknownSize(in, len, limit);
+                return decompressUnknownSize(MemorySegment.ofArray(src).asSlice(off, len), len, limit);
             }
             if (size < 0) { // an unsigned size of 2^63 or more (found by fuzzing: it reached new byte[(int) size])
                 throw ZstdFrame.sizeBeyondLong("zstd decompress", size, len);
@@ -210,9 +224,9 @@ public final class ZstdDecompressor implements AutoCloseable {
                 throw new DecompressionLimitException("zstd decompress", size, limit);
             }
             byte[] out = new byte[(int) size];
-            long r = decompress0(in, len, MemorySegment.ofArray(out), size);
+            long r = decompressArrays(src, off, len, out, 0, (int) size);
             if (ZstdNative.isError(r)) {
-                throw decodeError(r, Bounds.sizes(len, size), in, len);
+                throw decodeError(r, Bounds.sizes(len, size), MemorySegment.ofArray(src).asSlice(off, len), len);
             }
             if (r != size) {
                 throw new ZstdException("zstd decompress", ZstdException.CORRUPTION_DETECTED,
@@ -291,6 +305,24 @@ public final class ZstdDecompressor implements AutoCloseable {
      * @return the number of bytes written
      */
     public int decompress(ByteBuffer src, ByteBuffer dst) {
+        if (Bounds.arrays(src, dst)) { // heap buffers: the array form, which makes no view that could escape
+            return Bounds.advance(src, dst, decompress(src.array(), Bounds.start(src), src.remaining(), dst.array(),
+                    Bounds.start(dst), dst.remaining()));
+        }
+        if (Bounds.direct(src, dst) && src.hasRemaining()) { // direct buffers: views made next to the native call
+            long r;
+            guard.enter();
+            try {
+                r = ZstdNative.direct(state.dctx, dst, src, false);
+            } finally {
+                guard.exit();
+            }
+            if (ZstdNative.isError(r)) {
+                throw decodeError(r, Bounds.sizes(src.remaining(), dst.remaining()), MemorySegment.ofBuffer(src),
+                        src.remaining());
+            }
+            return Bounds.advance(src, dst, r);
+        }
         return Bounds.advance(src, dst, decompress(MemorySegment.ofBuffer(src), Bounds.writable(dst)));
     }
 
