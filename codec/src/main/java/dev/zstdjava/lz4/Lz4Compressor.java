@@ -24,7 +24,10 @@ import java.nio.ReadOnlyBufferException;
  * instance per thread, or {@link Lz4}'s static methods, which keep one per thread.
  *
  * <p><b>Allocation:</b> the {@link MemorySegment}, caller-destination {@code byte[]} and {@link ByteBuffer} forms
- * allocate nothing on the Java heap. Heap arrays are read and written in place through critical downcalls, which
+ * allocate nothing on the Java heap, also where the JIT does not inline the call into its caller: the views of arrays
+ * and buffers are made next to the native call, where escape analysis removes them (a call staged through buffers
+ * larger than the 1 MiB kept between calls allocates their two segment objects, 160 bytes). Heap arrays are read and
+ * written in place through critical downcalls, which
  * hold off safepoints (GC) for their length; above {@code zstdjava.criticalHeapLimit} bytes of input (default
  * 1 MiB for the fast levels, a sixteenth of it for HC 1..9, a thirty-second for HC 10..12) heap data is staged
  * through a native buffer of this compressor instead, one copy each way. {@link #compress(byte[])} allocates exactly

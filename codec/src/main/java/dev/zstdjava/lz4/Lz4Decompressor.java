@@ -21,7 +21,10 @@ import java.nio.ReadOnlyBufferException;
  * instance per thread, or {@link Lz4}'s static methods, which keep one per thread.
  *
  * <p><b>Allocation:</b> the {@link MemorySegment}, caller-destination {@code byte[]} and {@link ByteBuffer} forms
- * allocate nothing on the Java heap; heap arrays are decoded in place through critical downcalls up to
+ * allocate nothing on the Java heap, also where the JIT does not inline the call into its caller: the views of arrays
+ * and buffers are made next to the native call, where escape analysis removes them (a call staged through buffers
+ * larger than the 1 MiB kept between calls allocates their two segment objects, 160 bytes). Heap arrays are decoded in
+ * place through critical downcalls up to
  * {@code zstdjava.criticalHeapLimit} bytes of output (default 1 MiB) and staged through a native buffer of this
  * decompressor above it (kept between calls up to 1 MiB). {@link #decompress(byte[], int, int, int)} allocates
  * exactly the returned array.

@@ -26,8 +26,10 @@ import java.util.Objects;
  * internal buffers on first use and keeps them). Heap arrays and heap buffers are used in place through critical
  * downcalls up to {@code zstdjava.criticalHeapLimit} bytes of work (default 1 MiB for the fast levels, less for HC,
  * as {@link Lz4Compressor}) and staged through a native buffer of this compressor above it, which is kept between
- * calls up to 1 MiB. {@link #compress(byte[])} allocates exactly the returned array: it compresses into that native
- * buffer and copies the frame out once.
+ * calls up to 1 MiB. The {@code byte[]} forms make their array views next to the native call, so they allocate
+ * nothing also where the JIT does not inline the call into its caller. {@link #compress(byte[])} allocates the
+ * returned array (it compresses into that native buffer and copies the frame out once), and in some JIT states one
+ * 32-byte session object more (see {@code AllocationTest}).
  *
  * <p>Close it when done; a compressor that is dropped unclosed is freed by a {@link java.lang.ref.Cleaner}.
  */

@@ -19,12 +19,14 @@ import java.util.Objects;
  * instance per thread, or {@link Zstd}'s static methods, which keep one per thread.
  *
  * <p><b>Allocation:</b> the {@link MemorySegment}, caller-destination {@code byte[]} and {@link ByteBuffer} forms
- * allocate nothing on the Java heap. Heap arrays are read and written in place through critical downcalls, which
- * hold off safepoints (GC) for their length; above {@code zstdjava.criticalHeapLimit} bytes of input (default 1 MiB
- * at levels up to 5, a quarter of it up to level 12, a sixteenth above) heap data is staged through a native
- * buffer of this compressor instead, one copy each way. {@link #compress(byte[])} allocates exactly the returned
- * array: it compresses into the native buffer and copies the frame out once. The buffer is kept between calls up
- * to 1 MiB.
+ * allocate nothing on the Java heap, also where the JIT does not inline the call into its caller: the views of arrays
+ * and buffers are made next to the native call, where escape analysis removes them (a call staged through buffers
+ * larger than the 1 MiB kept between calls allocates their two segment objects, 160 bytes). Heap arrays are read and
+ * written in place through critical downcalls, which hold off safepoints (GC) for their length; above
+ * {@code zstdjava.criticalHeapLimit} bytes of input (default 1 MiB at levels up to 5, a quarter of it up to level
+ * 12, a sixteenth above) heap data is staged through a native buffer of this compressor instead, one copy each way.
+ * {@link #compress(byte[])} allocates exactly the returned array: it compresses into the native buffer and copies the
+ * frame out once. The buffer is kept between calls up to 1 MiB.
  *
  * <p>Close it when done; a compressor that is dropped unclosed is freed by a {@link java.lang.ref.Cleaner}.
  */

@@ -25,9 +25,12 @@ import java.util.Objects;
  * {@link #close()} throws {@link IllegalStateException}, and closing never frees memory under a running call.
  *
  * <p><b>Allocation:</b> the {@link MemorySegment}, caller-destination {@code byte[]} and {@link ByteBuffer} forms
- * allocate nothing on the Java heap; heap arrays are used in place up to {@code zstdjava.criticalHeapLimit} bytes of
- * output (default 1 MiB) and staged through a native buffer above it (see {@link ZstdCompressor}). {@link #decompress(byte[])} allocates exactly the returned array when the frames declare their
- * size; otherwise it decodes into a growing native scratch buffer and copies the result out once.
+ * allocate nothing on the Java heap, also where the JIT does not inline the call into its caller: the views of arrays
+ * and buffers are made next to the native call, where escape analysis removes them (a call staged through buffers
+ * larger than the 1 MiB kept between calls allocates their two segment objects, 160 bytes). Heap arrays are used in place
+ * up to {@code zstdjava.criticalHeapLimit} bytes of output (default 1 MiB) and staged through a native buffer above
+ * it (see {@link ZstdCompressor}). {@link #decompress(byte[])} allocates exactly the returned array when the frames
+ * declare their size; otherwise it decodes into a growing native scratch buffer and copies the result out once.
  */
 public final class ZstdDecompressor implements AutoCloseable {
     /** Default for {@link Builder#maxDecompressedSize(long)}: 512 MiB. */
