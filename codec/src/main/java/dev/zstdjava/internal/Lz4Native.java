@@ -142,6 +142,31 @@ public final class Lz4Native {
             F_GET_FRAME_INFO_H = B.critical(FN_GET_FRAME_INFO), F_GET_ERROR_NAME = B.critical(FN_GET_ERROR_NAME);
 
     public static final NativeLibrary LIBRARY = B.info();
+
+    static {
+        warmUp();
+    }
+
+    /**
+     * Calls each block decoding handle once, on empty input (lz4 rejects it without reading), before any caller can
+     * be compiled. The JDK defines a downcall's adapter class uninitialized, and until the first call its handle
+     * runs a class-initialization barrier; the JIT folds the handle's form as a constant, so code compiled before
+     * that first call keeps the barrier, and the barrier allocates on every call (16 bytes:
+     * {@code DirectMethodHandle.ensureInitialized}). The segment forms' critical decoding handle is reached only by
+     * small native segments, late enough in a long run that a caller was compiled before it.
+     */
+    private static void warmUp() {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment s = a.allocate(1);
+            MemorySegment d = a.allocate(1);
+            int r1 = (int) DECOMPRESS_SAFE_H.invokeExact(s, d, 0, 0);
+            int r2 = (int) DECOMPRESS_SAFE.invokeExact(s, d, 0, 0);
+            int r3 = (int) DECOMPRESS_PARTIAL_H.invokeExact(s, d, 0, 0, 0);
+            int r4 = (int) DECOMPRESS_PARTIAL.invokeExact(s, d, 0, 0, 0);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
     /** The library version as major*10000 + minor*100 + patch. */
     static final int VERSION_NUMBER = versionNumber(B.critical(FN_VERSION_NUMBER));
 
