@@ -376,17 +376,7 @@ public final class Lz4Native {
     // ---- frame format: contexts ----------------------------------------------------------------------------------
 
     public static MemorySegment createCompressionContext() {
-        try (Arena a = Arena.ofConfined()) {
-            MemorySegment slot = a.allocate(PTR);
-            long r = (long) F_CREATE_CCTX.invokeExact(slot, LZ4F_VERSION);
-            MemorySegment p = slot.get(ValueLayout.ADDRESS, 0);
-            if (isError(r) || p.address() == 0) {
-                throw new OutOfMemoryError("LZ4F_createCompressionContext failed: " + errorName(r));
-            }
-            return p;
-        } catch (Throwable t) {
-            throw rethrow(t);
-        }
+        return createContext(F_CREATE_CCTX, "LZ4F_createCompressionContext");
     }
 
     public static void freeCompressionContext(MemorySegment cctx) {
@@ -398,12 +388,17 @@ public final class Lz4Native {
     }
 
     public static MemorySegment createDecompressionContext() {
+        return createContext(F_CREATE_DCTX, "LZ4F_createDecompressionContext");
+    }
+
+    /** A frame context made by {@code create} ({@code name}: one of the two context constructors). */
+    private static MemorySegment createContext(MethodHandle create, String name) {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment slot = a.allocate(PTR);
-            long r = (long) F_CREATE_DCTX.invokeExact(slot, LZ4F_VERSION);
+            long r = (long) create.invokeExact(slot, LZ4F_VERSION);
             MemorySegment p = slot.get(ValueLayout.ADDRESS, 0);
             if (isError(r) || p.address() == 0) {
-                throw new OutOfMemoryError("LZ4F_createDecompressionContext failed: " + errorName(r));
+                throw new OutOfMemoryError(name + " failed: " + errorName(r));
             }
             return p;
         } catch (Throwable t) {
@@ -456,7 +451,6 @@ public final class Lz4Native {
 
     // ---- frame format: compression -------------------------------------------------------------------------------
 
-    /** {@code LZ4F_compressFrame_usingCDict} without a dictionary: one whole frame through a reused context. */
     /**
      * {@code LZ4F_compressFrame} from {@code src[srcOff, srcOff+srcLen)} into {@code dst[dstOff, dstOff+dstCap)},
      * in place (critical; the views are made here, next to the call).
@@ -482,6 +476,26 @@ public final class Lz4Native {
         }
     }
 
+    /**
+     * As {@link #compressFrame(MemorySegment, MemorySegment, long, MemorySegment, long, MemorySegment, boolean)} from
+     * the remaining bytes of direct buffer {@code src} into those of direct buffer {@code dst}, the views made here,
+     * next to the call; critical below {@link #CRITICAL_LIMIT} bytes of input.
+     */
+    public static long compressFrame(MemorySegment cctx, ByteBuffer dst, ByteBuffer src, MemorySegment prefs) {
+        MemorySegment d = MemorySegment.ofBuffer(dst);
+        MemorySegment s = MemorySegment.ofBuffer(src);
+        long dstCap = d.byteSize();
+        long srcLen = s.byteSize();
+        try {
+            return srcLen < CRITICAL_LIMIT
+                    ? (long) F_COMPRESS_FRAME_H.invokeExact(cctx, d, dstCap, s, srcLen, MemorySegment.NULL, prefs)
+                    : (long) F_COMPRESS_FRAME.invokeExact(cctx, d, dstCap, s, srcLen, MemorySegment.NULL, prefs);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** {@code LZ4F_compressFrame_usingCDict} without a dictionary: one whole frame through a reused context. */
     public static long compressFrame(MemorySegment cctx, MemorySegment dst, long dstCap, MemorySegment src,
                                      long srcLen, MemorySegment prefs, boolean critical) {
         try {

@@ -304,12 +304,18 @@ public final class ZstdNative {
      * HEAP_CRITICAL_LIMIT bytes.
      */
 
-    /** ZSTD_compress2 from {@code src[srcOff, srcOff+srcLen)} into {@code dst[dstOff, dstOff+dstCap)}, in place. */
-    public static long compress2(MemorySegment cctx, byte[] dst, int dstOff, int dstCap, byte[] src, int srcOff,
-                                 int srcLen) {
+    /**
+     * ZSTD_compress2 (or, when {@code !compress}, ZSTD_decompressDCtx) from {@code src[srcOff, srcOff+srcLen)} into
+     * {@code dst[dstOff, dstOff+dstCap)}, in place.
+     */
+    public static long oneShot(boolean compress, MemorySegment ctx, byte[] dst, int dstOff, int dstCap, byte[] src,
+                               int srcOff, int srcLen) {
+        MemorySegment d = MemorySegment.ofArray(dst).asSlice(dstOff);
+        MemorySegment s = MemorySegment.ofArray(src).asSlice(srcOff);
         try {
-            return (long) COMPRESS2_A.invokeExact(cctx, MemorySegment.ofArray(dst).asSlice(dstOff), (long) dstCap,
-                    MemorySegment.ofArray(src).asSlice(srcOff), (long) srcLen);
+            return compress
+                    ? (long) COMPRESS2_A.invokeExact(ctx, d, (long) dstCap, s, (long) srcLen)
+                    : (long) DECOMPRESS_DCTX_A.invokeExact(ctx, d, (long) dstCap, s, (long) srcLen);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -321,17 +327,6 @@ public final class ZstdNative {
         try {
             return (long) COMPRESS2_A.invokeExact(cctx, dst, dstCap, MemorySegment.ofArray(src).asSlice(srcOff),
                     (long) srcLen);
-        } catch (Throwable t) {
-            throw rethrow(t);
-        }
-    }
-
-    /** ZSTD_decompressDCtx from {@code src[srcOff, srcOff+srcLen)} into {@code dst[dstOff, dstOff+dstCap)}, in place. */
-    public static long decompressDCtx(MemorySegment dctx, byte[] dst, int dstOff, int dstCap, byte[] src, int srcOff,
-                                      int srcLen) {
-        try {
-            return (long) DECOMPRESS_DCTX_A.invokeExact(dctx, MemorySegment.ofArray(dst).asSlice(dstOff),
-                    (long) dstCap, MemorySegment.ofArray(src).asSlice(srcOff), (long) srcLen);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -369,6 +364,14 @@ public final class ZstdNative {
         } catch (Throwable t) {
             throw rethrow(t);
         }
+    }
+
+    /** {@link #compress2} (when {@code compress}) or {@link #decompressDCtx} on segments. */
+    public static long oneShot(boolean compress, MemorySegment ctx, MemorySegment dst, long dstCap, MemorySegment src,
+                               long srcLen, boolean critical) {
+        return compress
+                ? compress2(ctx, dst, dstCap, src, srcLen, critical)
+                : decompressDCtx(ctx, dst, dstCap, src, srcLen, critical);
     }
 
     public static long decompressDCtx(MemorySegment dctx, MemorySegment dst, long dstCap, MemorySegment src,

@@ -3,6 +3,7 @@ package dev.zstdjava.lz4;
 import dev.zstdjava.internal.Bounds;
 import dev.zstdjava.internal.Guard;
 import dev.zstdjava.internal.LibC;
+import dev.zstdjava.internal.OneShot;
 import dev.zstdjava.internal.Lz4Native;
 import dev.zstdjava.internal.Scratch;
 
@@ -38,7 +39,7 @@ import java.nio.ReadOnlyBufferException;
  *
  * <p>Close it when done; a compressor that is dropped unclosed is freed by a {@link java.lang.ref.Cleaner}.
  */
-public final class Lz4Compressor implements AutoCloseable {
+public final class Lz4Compressor extends OneShot.Compressor implements AutoCloseable {
     /** The fastest level: the fast compressor with acceleration 128. */
     public static final int MIN_LEVEL = -128;
     /** The strongest level: HC level 12. */
@@ -50,7 +51,6 @@ public final class Lz4Compressor implements AutoCloseable {
     private static final int STATE_SIZE_HC = Lz4Native.sizeofStateHC();
 
     private final Native state;
-    private final Guard guard;
     private int level;
     /** Heap inputs above this size are staged through native memory; smaller for the slower HC levels. */
     private long heapLimit;
@@ -86,9 +86,12 @@ public final class Lz4Compressor implements AutoCloseable {
     }
 
     private Lz4Compressor(int level) {
-        checkLevel(level);
-        this.state = new Native();
-        this.guard = new Guard(this, "Lz4Compressor", state);
+        this(checkLevel(level), new Native());
+    }
+
+    private Lz4Compressor(int level, Native state) {
+        super("Lz4Compressor", state, state.scratch);
+        this.state = state;
         this.level = level;
         this.heapLimit = Lz4Native.heapLimit(level);
         guard.setUp(() -> state.forLevel(level));
@@ -128,11 +131,13 @@ public final class Lz4Compressor implements AutoCloseable {
         }
     }
 
-    static void checkLevel(int level) {
+    /** @return {@code level}, checked */
+    static int checkLevel(int level) {
         if (level < MIN_LEVEL || level > MAX_LEVEL) {
             throw new IllegalArgumentException("lz4 level " + level + " is out of range " + MIN_LEVEL + ".." + MAX_LEVEL
                     + " (0 = default, negative = fast with that acceleration, 1..12 = HC)");
         }
+        return level;
     }
 
     /**
@@ -146,11 +151,7 @@ public final class Lz4Compressor implements AutoCloseable {
      * @throws IllegalStateException    if this compressor is closed or in use by another thread
      */
     public long compress(MemorySegment src, MemorySegment dst) {
-        long r = tryCompress(src, dst);
-        if (r < 0) {
-            throw tooSmall(src.byteSize(), dst.byteSize());
-        }
-        return r;
+        return segmentCall(src, dst);
     }
 
     /**
@@ -171,7 +172,7 @@ public final class Lz4Compressor implements AutoCloseable {
         int r;
         guard.enter();
         try {
-            r = compress0(src, (int) srcLen, dst, dst.byteSize());
+            r = (int) segments(src, srcLen, dst, dst.byteSize());
         } finally {
             guard.exit();
         }
@@ -187,21 +188,7 @@ public final class Lz4Compressor implements AutoCloseable {
      * @throws Lz4Exception              if the destination range is too small
      */
     public int compress(byte[] src, int srcOff, int srcLen, byte[] dst, int dstOff, int dstLen) {
-        Bounds.range(src, srcOff, srcLen, "src");
-        Bounds.range(dst, dstOff, dstLen, "dst");
-        checkInput(srcLen);
-        int r;
-        guard.enter();
-        try {
-            r = compressArrays(src, srcOff, srcLen, dst, dstOff, dstLen);
-        } finally {
-            state.scratch.trim();
-            guard.exit();
-        }
-        if (r <= 0) {
-            throw tooSmall(srcLen, dstLen);
-        }
-        return r;
+        return arrayCall(src, srcOff, srcLen, dst, dstOff, dstLen);
     }
 
     /** @return a new array holding all of {@code src} as one raw LZ4 block */
@@ -215,20 +202,7 @@ public final class Lz4Compressor implements AutoCloseable {
      * @return a new array of exactly the block's size
      */
     public byte[] compress(byte[] src, int off, int len) {
-        Bounds.range(src, off, len, "src");
-        checkInput(len);
-        int bound = Lz4.maxCompressedLength(len);
-        guard.enter();
-        try {
-            int r = compressArrays(src, off, len, null, 0, bound);
-            if (r <= 0) {
-                throw tooSmall(len, bound);
-            }
-            return state.scratch.copyOut(r);
-        } finally {
-            state.scratch.trim();
-            guard.exit();
-        }
+        return newArrayCall(src, off, len);
     }
 
     /**
@@ -239,31 +213,13 @@ public final class Lz4Compressor implements AutoCloseable {
      * @throws ReadOnlyBufferException if {@code dst} is read-only
      */
     public int compress(ByteBuffer src, ByteBuffer dst) {
-        if (Bounds.arrays(src, dst)) { // heap buffers: the array form, which makes no view that could escape
-            return Bounds.advance(src, dst, compress(src.array(), Bounds.start(src), src.remaining(), dst.array(),
-                    Bounds.start(dst), dst.remaining()));
-        }
-        if (Bounds.direct(src, dst)) { // direct buffers: the views are made next to the native call
-            checkInput(src.remaining());
-            int r;
-            guard.enter();
-            try {
-                int l = level;
-                MemorySegment s = state.forLevel(l);
-                r = restartIfAborted(s, l, Lz4Native.compress(s, l, src, dst));
-            } finally {
-                guard.exit();
-            }
-            if (r <= 0) {
-                throw tooSmall(src.remaining(), dst.remaining());
-            }
-            return Bounds.advance(src, dst, r);
-        }
-        return Bounds.advance(src, dst, compress(MemorySegment.ofBuffer(src), Bounds.writable(dst)));
+        return bufferCall(src, dst);
     }
 
     /** The one compression call: in place when possible, staged through native memory for large heap arrays. */
-    private int compress0(MemorySegment src, int srcLen, MemorySegment dst, long dstCap) {
+    @Override
+    protected long segments(MemorySegment src, long srcSize, MemorySegment dst, long dstCap) {
+        int srcLen = (int) srcSize; // checkSizes: at most Lz4.MAX_INPUT_SIZE
         int cap = Lz4Checks.capacity(dstCap);
         if (src.isNative() && dst.isNative()) {
             return run(src, dst, srcLen, cap, srcLen < Lz4Native.CRITICAL_LIMIT);
@@ -289,7 +245,9 @@ public final class Lz4Compressor implements AutoCloseable {
      * (and always on JDK 21). {@code dst} is null for {@link #compress(byte[], int, int)}: the block stays in the
      * scratch buffer.
      */
-    private int compressArrays(byte[] src, int srcOff, int srcLen, byte[] dst, int dstOff, int dstCap) {
+    @Override
+    protected long arrays(byte[] src, int srcOff, int srcLen, byte[] dst, int dstOff, long dstCapacity) {
+        int dstCap = (int) dstCapacity; // an array's length or Lz4.maxCompressedLength
         int l = level;
         MemorySegment s = state.forLevel(l);
         int r;
@@ -332,6 +290,39 @@ public final class Lz4Compressor implements AutoCloseable {
             }
         }
         return r;
+    }
+
+    @Override
+    protected void checkSizes(long srcLen, long dstCap) {
+        checkInput(srcLen);
+    }
+
+    @Override
+    protected long capacity(int srcLen) {
+        checkInput(srcLen);
+        return Lz4.maxCompressedLength(srcLen);
+    }
+
+    @Override
+    protected long direct(ByteBuffer src, ByteBuffer dst) {
+        int l = level;
+        MemorySegment s = state.forLevel(l);
+        return restartIfAborted(s, l, Lz4Native.compress(s, l, src, dst));
+    }
+
+    @Override
+    protected boolean failed(long r) {
+        return r <= 0;
+    }
+
+    @Override
+    protected RuntimeException error(long r, MemorySegment src, long dstCap) {
+        return tooSmall(src.byteSize(), dstCap);
+    }
+
+    @Override
+    protected RuntimeException tooLarge(long size) { // not reached: a block of at most 2 GiB - 1 fits
+        return new Lz4Exception("lz4 compress", 0, "block of " + size + " bytes is too large for a byte[]");
     }
 
     private static void checkInput(long srcLen) {

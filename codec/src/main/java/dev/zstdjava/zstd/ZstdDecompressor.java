@@ -2,8 +2,8 @@ package dev.zstdjava.zstd;
 
 import dev.zstdjava.internal.Bounds;
 import dev.zstdjava.DecompressionLimitException;
-import dev.zstdjava.internal.Guard;
 import dev.zstdjava.internal.LibC;
+import dev.zstdjava.internal.OneShot;
 import dev.zstdjava.internal.Scratch;
 import dev.zstdjava.internal.ZstdNative;
 
@@ -32,12 +32,11 @@ import java.util.Objects;
  * it (see {@link ZstdCompressor}). {@link #decompress(byte[])} allocates exactly the returned array when the frames
  * declare their size; otherwise it decodes into a growing native scratch buffer and copies the result out once.
  */
-public final class ZstdDecompressor implements AutoCloseable {
+public final class ZstdDecompressor extends OneShot implements AutoCloseable {
     /** Default for {@link Builder#maxDecompressedSize(long)}: 512 MiB. */
     public static final long DEFAULT_MAX_DECOMPRESSED_SIZE = 512L << 20;
 
     private final Native state;
-    private final Guard guard;
     private final long maxDecompressedSize;
     private final int windowLogMax;
     private final ZstdDecompressionDictionary dictionary;
@@ -59,8 +58,12 @@ public final class ZstdDecompressor implements AutoCloseable {
     }
 
     private ZstdDecompressor(ZstdDecompressionParameters p) {
-        this.state = new Native();
-        this.guard = new Guard(this, "ZstdDecompressor", state);
+        this(new Native(), p);
+    }
+
+    private ZstdDecompressor(Native state, ZstdDecompressionParameters p) {
+        super("ZstdDecompressor", state, state.scratch);
+        this.state = state;
         this.maxDecompressedSize = p.maxDecompressedSize();
         this.windowLogMax = p.windowLogMax();
         this.dictionary = p.dictionary();
@@ -102,42 +105,14 @@ public final class ZstdDecompressor implements AutoCloseable {
      * @throws IllegalStateException    if this decompressor is closed or in use by another thread
      */
     public long decompress(MemorySegment src, MemorySegment dst) {
-        Bounds.writable(dst);
-        long srcLen = src.byteSize();
-        long dstCap = dst.byteSize();
-        if (srcLen == 0) {
-            throw emptyInput();
-        }
-        long r;
-        guard.enter();
-        try {
-            r = decompress0(src, srcLen, dst, dstCap);
-        } finally {
-            guard.exit();
-        }
-        if (ZstdNative.isError(r)) {
-            throw decodeError(r, Bounds.sizes(srcLen, dstCap), src, srcLen);
-        }
-        return r;
+        return segmentCall(src, dst);
     }
 
     /** The one decompression call: in place when possible, staged through native memory for large heap arrays. */
-    private long decompress0(MemorySegment src, long srcLen, MemorySegment dst, long dstCap) {
-        if (src.isNative() && dst.isNative()) {
-            return ZstdNative.decompressDCtx(state.dctx, dst, dstCap, src, srcLen, dstCap < ZstdNative.CRITICAL_LIMIT);
-        }
-        if (dstCap <= ZstdNative.HEAP_CRITICAL_LIMIT) {
-            return ZstdNative.decompressDCtx(state.dctx, dst, dstCap, src, srcLen, true);
-        }
-        try {
-            MemorySegment in = state.scratch.stageInput(src, srcLen);
-            MemorySegment out = state.scratch.stagedOutput(dst, dstCap);
-            long r = ZstdNative.decompressDCtx(state.dctx, out, dstCap, in, srcLen, false);
-            Scratch.unstage(out, dst, r);
-            return r;
-        } finally {
-            state.scratch.trim();
-        }
+    @Override
+    protected long segments(MemorySegment src, long srcLen, MemorySegment dst, long dstCap) {
+        return OneShotCalls.segments(false, state.dctx, state.scratch, ZstdNative.HEAP_CRITICAL_LIMIT, src, srcLen,
+                dst, dstCap);
     }
 
     /**
@@ -145,19 +120,10 @@ public final class ZstdDecompressor implements AutoCloseable {
      * boundary, so none is allocated): in place up to {@code zstdjava.criticalHeapLimit} bytes of output, staged
      * through native memory above it (and always on JDK 21).
      */
-    private long decompressArrays(byte[] src, int srcOff, int srcLen, byte[] dst, int dstOff, int dstCap) {
-        if (dstCap <= ZstdNative.HEAP_CRITICAL_LIMIT) {
-            return ZstdNative.decompressDCtx(state.dctx, dst, dstOff, dstCap, src, srcOff, srcLen);
-        }
-        try {
-            MemorySegment in = state.scratch.stage(src, srcOff, srcLen);
-            MemorySegment out = state.scratch.get(dstCap);
-            long r = ZstdNative.decompressDCtx(state.dctx, out, dstCap, in, srcLen, false);
-            Scratch.unstage(out, dst, dstOff, r);
-            return r;
-        } finally {
-            state.scratch.trim();
-        }
+    @Override
+    protected long arrays(byte[] src, int srcOff, int srcLen, byte[] dst, int dstOff, long dstCap) {
+        return OneShotCalls.arrays(false, state.dctx, state.scratch, ZstdNative.HEAP_CRITICAL_LIMIT, src, srcOff, srcLen,
+                dst, dstOff, dstCap);
     }
 
     /**
@@ -168,23 +134,7 @@ public final class ZstdDecompressor implements AutoCloseable {
      * @throws ZstdException             if the input is malformed or the destination range too small
      */
     public int decompress(byte[] src, int srcOff, int srcLen, byte[] dst, int dstOff, int dstLen) {
-        Bounds.range(src, srcOff, srcLen, "src");
-        Bounds.range(dst, dstOff, dstLen, "dst");
-        if (srcLen == 0) {
-            throw emptyInput();
-        }
-        long r;
-        guard.enter();
-        try {
-            r = decompressArrays(src, srcOff, srcLen, dst, dstOff, dstLen);
-        } finally {
-            guard.exit();
-        }
-        if (ZstdNative.isError(r)) {
-            throw decodeError(r, Bounds.sizes(srcLen, dstLen), MemorySegment.ofArray(src).asSlice(srcOff, srcLen),
-                    srcLen);
-        }
-        return (int) r;
+        return arrayCall(src, srcOff, srcLen, dst, dstOff, dstLen);
     }
 
     /**
@@ -227,7 +177,7 @@ public final class ZstdDecompressor implements AutoCloseable {
                 throw new DecompressionLimitException("zstd decompress", size, limit);
             }
             byte[] out = new byte[(int) size];
-            long r = decompressArrays(src, off, len, out, 0, (int) size);
+            long r = arrays(src, off, len, out, 0, size);
             if (ZstdNative.isError(r)) {
                 throw decodeError(r, Bounds.sizes(len, size), MemorySegment.ofArray(src).asSlice(off, len), len);
             }
@@ -237,6 +187,7 @@ public final class ZstdDecompressor implements AutoCloseable {
             }
             return out;
         } finally {
+            state.scratch.trim();
             guard.exit();
         }
     }
@@ -308,25 +259,29 @@ public final class ZstdDecompressor implements AutoCloseable {
      * @return the number of bytes written
      */
     public int decompress(ByteBuffer src, ByteBuffer dst) {
-        if (Bounds.arrays(src, dst)) { // heap buffers: the array form, which makes no view that could escape
-            return Bounds.advance(src, dst, decompress(src.array(), Bounds.start(src), src.remaining(), dst.array(),
-                    Bounds.start(dst), dst.remaining()));
+        return bufferCall(src, dst);
+    }
+
+    @Override
+    protected void checkSizes(long srcLen, long dstCap) {
+        if (srcLen == 0) {
+            throw emptyInput();
         }
-        if (Bounds.direct(src, dst) && src.hasRemaining()) { // direct buffers: views made next to the native call
-            long r;
-            guard.enter();
-            try {
-                r = ZstdNative.direct(state.dctx, dst, src, false);
-            } finally {
-                guard.exit();
-            }
-            if (ZstdNative.isError(r)) {
-                throw decodeError(r, Bounds.sizes(src.remaining(), dst.remaining()), MemorySegment.ofBuffer(src),
-                        src.remaining());
-            }
-            return Bounds.advance(src, dst, r);
-        }
-        return Bounds.advance(src, dst, decompress(MemorySegment.ofBuffer(src), Bounds.writable(dst)));
+    }
+
+    @Override
+    protected long direct(ByteBuffer src, ByteBuffer dst) {
+        return ZstdNative.direct(state.dctx, dst, src, false);
+    }
+
+    @Override
+    protected boolean failed(long r) {
+        return ZstdNative.isError(r);
+    }
+
+    @Override
+    protected RuntimeException error(long r, MemorySegment src, long dstCap) {
+        return decodeError(r, Bounds.sizes(src.byteSize(), dstCap), src, src.byteSize());
     }
 
     private static ZstdException emptyInput() {
