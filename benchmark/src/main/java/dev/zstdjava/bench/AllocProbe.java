@@ -24,8 +24,16 @@ import java.util.Locale;
  * <p>JMH's {@code gc.alloc.rate.norm} divides every thread's allocation during an iteration (JMH's own threads and
  * its result channel included) by the operations of that iteration, so for large payloads, with few operations per
  * iteration, it cannot resolve single bytes. This probe warms each form up on a small payload until the JIT has
- * compiled it, then counts {@code ThreadMXBean.getCurrentThreadAllocatedBytes()} around a run of calls on each
- * payload: the result is the allocation of the calls themselves, exact to the byte.
+ * compiled it, then counts {@code ThreadMXBean.getCurrentThreadAllocatedBytes()} around three runs of calls on each
+ * payload and keeps the least: the result is the steady-state allocation of the calls themselves, exact to the
+ * byte.
+ *
+ * <p>The library's methods are never inlined into the probe's code (a compiler directive added when the probe
+ * starts, {@link #DIRECTIVE}): each form is measured as it runs when its call site is not inlined into the caller
+ * (a large or megamorphic caller, or a form the JIT already compiled into a large body), the case where array and
+ * buffer views that cross a method boundary would be allocated. Inside the library the JIT inlines as it likes.
+ * The {@code byte[] -> new byte[]} forms also report {@code beyond_result_bytes}: the allocation per call minus the
+ * size of the returned array.
  *
  * <pre>  alloc OUT.jsonl PAYLOAD...</pre>
  */
@@ -33,6 +41,10 @@ public final class AllocProbe {
     private static final com.sun.management.ThreadMXBean MX =
             (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
     private static long sink;
+
+    /** Compilations of the probe's code (the forms' lambdas and the loops) inline nothing of the codecs. */
+    static final String DIRECTIVE = "[{match: \"dev/zstdjava/bench/*.*\","
+            + " inline: [\"-dev/zstdjava/zstd/*.*\", \"-dev/zstdjava/lz4/*.*\"]}]";
 
     private AllocProbe() {
     }
@@ -47,6 +59,34 @@ public final class AllocProbe {
     }
 
     record Named(String codec, String op, String contestant, String setting, Factory factory) {
+        /** The form returns the length of a new array it allocates. */
+        boolean returnsArray() {
+            return contestant.equals("zstdjava_arrayNew") || contestant.equals("zstdjava_static");
+        }
+    }
+
+    /** Adds {@link #DIRECTIVE} to the running JVM (as {@code jcmd PID Compiler.directives_add} would). */
+    static void neverInlineTheLibrary() throws IOException {
+        Path file = Files.createTempFile("alloc-probe-directive", ".json");
+        try {
+            Files.writeString(file, DIRECTIVE);
+            Object r = ManagementFactory.getPlatformMBeanServer().invoke(
+                    new javax.management.ObjectName("com.sun.management:type=DiagnosticCommand"),
+                    "compilerDirectivesAdd", new Object[] {new String[] {file.toString()}},
+                    new String[] {String[].class.getName()});
+            if (!String.valueOf(r).contains("1 compiler directives added")) {
+                throw new IllegalStateException("compiler directive refused: " + r);
+            }
+        } catch (javax.management.JMException e) {
+            throw new IllegalStateException("cannot add the compiler directive", e);
+        } finally {
+            Files.deleteIfExists(file);
+        }
+    }
+
+    /** @return the heap size of a {@code byte[]} of {@code n} elements (16-byte header, 8-byte alignment) */
+    static long arrayBytes(long n) {
+        return (16 + n + 7) & ~7L;
     }
 
     static List<Named> forms() {
@@ -152,6 +192,7 @@ public final class AllocProbe {
 
     /** Measures every form on each payload and writes one JSON line per form and payload to {@code file}. */
     public static void run(Path file, List<String> payloads) throws IOException {
+        neverInlineTheLibrary();
         byte[] warm = Payloads.load("text-1k");
         try (PrintStream out = new PrintStream(Files.newOutputStream(file), true)) {
             for (Named n : forms()) {
@@ -165,18 +206,29 @@ public final class AllocProbe {
                     byte[] raw = Payloads.load(p);
                     try (Arena a = Arena.ofConfined()) {
                         Form f = n.factory.prepare(raw, a);
-                        int calls = (int) Math.max(4, Math.min(20_000, (256L << 20) / Math.max(1, raw.length)));
+                        int calls = (int) Math.max(4, Math.min(20_000, (128L << 20) / Math.max(1, raw.length)));
                         for (int i = 0; i < Math.min(calls, 1000); i++) {
                             sink += f.run();
                         }
-                        long before = MX.getCurrentThreadAllocatedBytes();
-                        for (int i = 0; i < calls; i++) {
-                            sink += f.run();
+                        // the least of three runs: a run the JIT recompiles the form during (a deoptimisation
+                        // when a payload takes a branch the warm-up did not) counts its interpreted calls too
+                        long bytes = Long.MAX_VALUE;
+                        for (int round = 0; round < 3; round++) {
+                            long before = MX.getCurrentThreadAllocatedBytes();
+                            for (int i = 0; i < calls; i++) {
+                                sink += f.run();
+                            }
+                            bytes = Math.min(bytes, MX.getCurrentThreadAllocatedBytes() - before);
                         }
-                        long bytes = MX.getCurrentThreadAllocatedBytes() - before;
+                        double perCall = (double) bytes / calls;
+                        String beyond = n.returnsArray()
+                                ? String.format(Locale.ROOT, ",\"beyond_result_bytes\":%.3f",
+                                        perCall - arrayBytes(f.run()))
+                                : "";
                         out.printf(Locale.ROOT, "{\"codec\":\"%s\",\"op\":\"%s\",\"contestant\":\"%s\",\"setting\":\"%s\","
-                                        + "\"payload\":\"%s\",\"bytes_per_op\":%.3f,\"calls\":%d}%n", n.codec, n.op,
-                                n.contestant, n.setting, p, (double) bytes / calls, calls);
+                                        + "\"payload\":\"%s\",\"bytes_per_op\":%.3f%s,\"calls\":%d,"
+                                        + "\"inlined\":false}%n", n.codec, n.op, n.contestant, n.setting, p, perCall,
+                                beyond, calls);
                     }
                 }
             }

@@ -61,7 +61,7 @@ public final class Suite implements Callable<Integer> {
                 total += g.cells() * perCell * forks + big * 8;
                 payloads.addAll(g.payloads());
             }
-            long probe = payloads.size() * 18L * (payloads.contains("text-64m") ? 2 : 1);
+            long probe = payloads.size() * 24L * (payloads.contains("text-64m") ? 2 : 1);
             return total + crefSeconds() + probe;
         }
 

@@ -2,6 +2,7 @@ package dev.zstdjava.internal;
 
 import dev.zstdjava.NativeLibrary;
 
+import java.lang.foreign.AddressLayout;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
 import java.lang.foreign.MemoryLayout;
@@ -93,6 +94,29 @@ final class Binder {
     MethodHandle critical(Fn fn) {
         MemorySegment address = find(fn);
         return address == null ? missing(fn) : Ffm.JDK.critical(LINKER, address, fn.descriptor());
+    }
+
+    /**
+     * A {@link #critical} handle for calls whose pointer arguments are heap array views made next to the call (and
+     * the context or scratch pointers passed with them). The JDK shares one adapter (and so one type profile) among
+     * all handles of the same signature and options; its profile at each pointer argument's session check decides
+     * whether the JIT can inline that check, and a check it cannot inline keeps the view's session object
+     * allocated. Pointers declared with a target layout make a signature of their own: the adapter of these handles
+     * sees array views and global native pointers only, never the caller segments of the segment forms, so the
+     * views stay removable by escape analysis however the application uses the segment forms.
+     */
+    MethodHandle heap(Fn fn) {
+        MemorySegment address = find(fn);
+        if (address == null) {
+            return missing(fn);
+        }
+        FunctionDescriptor d = fn.descriptor();
+        MemoryLayout[] args = d.argumentLayouts().stream()
+                .map(l -> l instanceof AddressLayout a ? a.withTargetLayout(ValueLayout.JAVA_BYTE) : l)
+                .toArray(MemoryLayout[]::new);
+        FunctionDescriptor own = d.returnLayout().map(r -> FunctionDescriptor.of(r, args))
+                .orElseGet(() -> FunctionDescriptor.ofVoid(args));
+        return Ffm.JDK.critical(LINKER, address, own);
     }
 
     private MemorySegment find(Fn fn) {

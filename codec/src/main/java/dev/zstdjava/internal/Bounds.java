@@ -49,16 +49,6 @@ public final class Bounds {
     }
 
     /**
-     * A heap segment starting at {@code a[off]}, for passing to native code together with an explicit length (the
-     * range must have been checked with {@link #range}). Offset 0, the common case, makes one view instead of two,
-     * which keeps the call small enough for escape analysis to remove it.
-     */
-    public static MemorySegment at(byte[] a, int off) {
-        MemorySegment whole = MemorySegment.ofArray(a);
-        return off == 0 ? whole : whole.asSlice(off);
-    }
-
-    /**
      * The destination of a {@code ByteBuffer} form, as a segment over its remaining bytes.
      *
      * @throws ReadOnlyBufferException if {@code dst} is read-only
@@ -68,6 +58,27 @@ public final class Bounds {
             throw new ReadOnlyBufferException();
         }
         return MemorySegment.ofBuffer(dst);
+    }
+
+    /**
+     * @return true when both buffers are writable heap buffers: the {@code ByteBuffer} form then runs as the
+     *         {@code byte[]} form over {@code array()} from {@link #start}
+     */
+    public static boolean arrays(ByteBuffer src, ByteBuffer dst) {
+        return src.hasArray() && dst.hasArray();
+    }
+
+    /**
+     * @return true when both buffers are direct and {@code dst} is writable: the {@code ByteBuffer} form then makes
+     *         its views next to the native call (ZstdNative.direct, Lz4Native.direct)
+     */
+    public static boolean direct(ByteBuffer src, ByteBuffer dst) {
+        return src.isDirect() && dst.isDirect() && !dst.isReadOnly();
+    }
+
+    /** @return the index in {@code b.array()} of {@code b}'s position */
+    public static int start(ByteBuffer b) {
+        return b.arrayOffset() + b.position();
     }
 
     /**

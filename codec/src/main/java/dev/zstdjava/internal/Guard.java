@@ -3,15 +3,47 @@ package dev.zstdjava.internal;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.lang.ref.Cleaner;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * Lifetime of one native object (a context and its scratch memory).
  *
  * <p>Each native call runs between {@link #enter} and {@link #exit}. {@code enter} admits one thread at a time: a
  * second thread, or any thread after {@link #close}, gets an {@link IllegalStateException} instead of corrupting the
- * context. {@code close} during a call does not free anything: the call's own {@code exit} frees the memory when it
- * returns. A {@link Cleaner} frees objects that were never closed once their owner becomes unreachable.
+ * context. {@code close} during a call does not free anything and does not wait: the memory is freed when the call
+ * has returned. A {@link Cleaner} frees objects that were never closed once their owner becomes unreachable.
+ *
+ * <p><b>Cost of a call:</b> one atomic read-modify-write (the compare-and-set of {@link #enter}) and, in
+ * {@link #exit}, a release store and a plain read. Two fields: {@code state} ({@code IDLE}, {@code BUSY},
+ * {@code CLOSED}), which only the thread holding {@code BUSY} writes while it holds it, and the close request
+ * {@code closing}, which only {@link #close} writes.
+ *
+ * <p><b>Why the entry keeps its atomic instruction.</b> Refusing a concurrent call means two threads that enter at
+ * once must not both proceed. Each has to publish "I am in" and then look for the other (a store followed by a load
+ * of another location, a Dekker pattern); without a StoreLoad barrier between them both loads can be satisfied
+ * before either store is visible (the store-buffering outcome that x86 and aarch64 both allow), and both would run.
+ * So the entry needs a StoreLoad barrier or a read-modify-write, and on x86 a StoreLoad barrier is itself a locked
+ * instruction ({@code lock addl}, what a volatile store compiles to), as costly as the {@code lock cmpxchg} that
+ * does the whole test in one step; on aarch64 {@code casal} costs about as much as the {@code stlr; ldar} pair. With
+ * reads and writes alone, a try-lock for an unbounded number of threads also needs one register per thread
+ * (Burns and Lynch), so a zero-RMW entry would cost more, not less.
+ *
+ * <p><b>Why the exit needs none.</b> While {@code BUSY} nothing but the holder writes {@code state} ({@link #close}
+ * only ever moves {@code IDLE} to {@code CLOSED}), so the exit publishes {@code IDLE} with a release store, and
+ * then reads {@code closing}. The release store orders every memory access of the call before it: whoever later
+ * reads {@code IDLE} (an {@code enter} of the next thread, as pools hand contexts over, or the compare-and-set that
+ * frees) sees the call complete, and the thread handed the context sees everything the call wrote. The read of
+ * {@code closing} after it is not ordered against a concurrent {@link #close} (no StoreLoad barrier): close can see
+ * {@code BUSY} while this exit misses the request. Nothing is freed under a call in that case (freeing needs the
+ * compare-and-set from {@code IDLE}), and the request is not lost either: a close that sees {@code BUSY} also hands
+ * the guard to the {@code zstd-java-closer} daemon thread, which re-reads the state until the call has ended
+ * and frees then (the exit that sees the request frees at once, and the closer finds it done). An {@code enter}
+ * after a close request reads {@code closing} after its compare-and-set (a full barrier, and the close request is
+ * written before close reads the state: a Dekker pair with barriers on both sides), so it either sees the request
+ * and refuses, or close sees its {@code BUSY} and the call counts as one close came during.
  */
 public final class Guard {
     private static final Cleaner CLEANER = Cleaner.create(r -> {
@@ -22,13 +54,14 @@ public final class Guard {
 
     private static final int IDLE = 0;
     private static final int BUSY = 1;
-    private static final int CLOSING = 2;
-    private static final int CLOSED = 3;
+    private static final int CLOSED = 2;
     private static final VarHandle STATE;
+    private static final VarHandle CLOSING;
 
     static {
         try {
             STATE = MethodHandles.lookup().findVarHandle(Guard.class, "state", int.class);
+            CLOSING = MethodHandles.lookup().findVarHandle(Guard.class, "closing", boolean.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -36,6 +69,8 @@ public final class Guard {
 
     @SuppressWarnings("unused") // accessed through STATE
     private volatile int state;
+    /** Set once by {@link #close}; never cleared. */
+    private volatile boolean closing;
     private final String what;
     private final Once free;
     private final Cleaner.Cleanable cleanable;
@@ -56,13 +91,18 @@ public final class Guard {
         if (!STATE.compareAndSet(this, IDLE, BUSY)) {
             throw refused();
         }
+        if (closing) { // volatile read after the CAS: sees any close that did not see this thread's BUSY
+            STATE.setRelease(this, IDLE);
+            tryFree();
+            throw closed();
+        }
     }
 
     /** Ends a call started by {@link #enter}; frees the memory if {@link #close} came in the meantime. */
     public void exit() {
-        if (!STATE.compareAndSet(this, BUSY, IDLE)) {
-            STATE.setVolatile(this, CLOSED);
-            release();
+        STATE.setRelease(this, IDLE);
+        if ((boolean) CLOSING.getOpaque(this)) {
+            tryFree();
         }
     }
 
@@ -81,41 +121,94 @@ public final class Guard {
 
     /** @return true once {@link #close} was called */
     public boolean isClosed() {
-        int s = (int) STATE.getVolatile(this);
-        return s == CLOSING || s == CLOSED;
+        return closing;
     }
 
-    /** Frees the memory now, or when the call in progress ends. Idempotent. */
+    /** Frees the memory now, or when the call in progress ends. Idempotent; never waits. */
     public void close() {
-        while (true) {
-            int s = (int) STATE.getVolatile(this);
-            if (s == IDLE) {
-                if (STATE.compareAndSet(this, IDLE, CLOSED)) {
-                    release();
-                    return;
-                }
-            } else if (s == BUSY) {
-                if (STATE.compareAndSet(this, BUSY, CLOSING)) {
-                    return;
-                }
-            } else {
+        if (closing) {
+            return;
+        }
+        closing = true; // volatile write, then volatile reads of state: the other half of enter's Dekker pair
+        while (!tryFree()) {
+            if ((int) STATE.getVolatile(this) == BUSY) {
+                Closer.defer(this); // the exit frees; the closer makes sure even if that exit missed the request
                 return;
             }
         }
     }
 
-    private void release() {
-        free.run();
-        cleanable.clean(); // unregisters; the action (close) finds CLOSED and returns
+    /**
+     * Frees the memory if no call is running: the one compare-and-set from {@code IDLE} to {@code CLOSED} decides
+     * which of close, exit, a refused enter or the closer frees.
+     *
+     * @return true when the memory is freed (now or before)
+     */
+    boolean tryFree() {
+        if (STATE.compareAndSet(this, IDLE, CLOSED)) {
+            free.run();
+            cleanable.clean(); // unregisters; the action (close) finds closing set and returns
+            return true;
+        }
+        return (int) STATE.getVolatile(this) == CLOSED;
+    }
+
+    /** @return true once the memory has been freed */
+    boolean isFreed() {
+        return (int) STATE.getVolatile(this) == CLOSED;
     }
 
     private IllegalStateException refused() {
-        int s = (int) STATE.getVolatile(this);
-        if (s == CLOSING || s == CLOSED) {
-            return new IllegalStateException(what + " is closed");
+        if (closing || (int) STATE.getVolatile(this) == CLOSED) {
+            return closed();
         }
         return new IllegalStateException(what + " is in use by another thread: an instance serves one thread at"
                 + " a time (use one per thread, or the static methods, which keep one per thread)");
+    }
+
+    private IllegalStateException closed() {
+        return new IllegalStateException(what + " is closed");
+    }
+
+    /**
+     * Finishes closes that came during a call: re-reads each such guard's state until the call has ended, then frees
+     * it (unless its exit already did). Started on the first such close; parked while there is nothing to do.
+     */
+    static final class Closer {
+        private static final ConcurrentLinkedQueue<Guard> PENDING = new ConcurrentLinkedQueue<>();
+        private static final Thread THREAD;
+
+        static {
+            THREAD = new Thread(Closer::run, "zstd-java-closer");
+            THREAD.setDaemon(true);
+            THREAD.start();
+        }
+
+        private Closer() {}
+
+        static void defer(Guard g) {
+            PENDING.add(g);
+            LockSupport.unpark(THREAD);
+        }
+
+        private static void run() {
+            long wait = TimeUnit.MICROSECONDS.toNanos(100);
+            while (true) {
+                try {
+                    PENDING.removeIf(Guard::tryFree);
+                } catch (RuntimeException | Error e) { // a failing free: that guard is CLOSED, dropped next round
+                    Thread t = Thread.currentThread();
+                    t.getUncaughtExceptionHandler().uncaughtException(t, e);
+                }
+                if (PENDING.isEmpty()) {
+                    wait = TimeUnit.MICROSECONDS.toNanos(100);
+                    LockSupport.park();
+                } else { // calls still running: look again, less often the longer they run (at most every 50 ms)
+                    LockSupport.parkNanos(wait);
+                    wait = Math.min(wait * 2, TimeUnit.MILLISECONDS.toNanos(50));
+                }
+            }
+        }
     }
 
     private static final class Once implements Runnable {

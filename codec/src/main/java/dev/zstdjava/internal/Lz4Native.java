@@ -9,6 +9,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.StructLayout;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
+import java.nio.ByteBuffer;
 import java.util.List;
 
 import static dev.zstdjava.internal.Binder.IN;
@@ -131,12 +132,41 @@ public final class Lz4Native {
             F_COMPRESS_FRAME_BOUND = B.critical(FN_COMPRESS_FRAME_BOUND), F_COMPRESS_BOUND = B.critical(FN_COMPRESS_BOUND);
     static final MethodHandle F_COMPRESS_BEGIN = B.critical(FN_COMPRESS_BEGIN),
             F_COMPRESS_UPDATE = B.regular(FN_COMPRESS_UPDATE), F_COMPRESS_UPDATE_H = B.critical(FN_COMPRESS_UPDATE);
+    /** For the array helpers only (see {@link Binder#heap}). */
+    static final MethodHandle COMPRESS_FAST_A = B.heap(FN_COMPRESS_FAST), COMPRESS_HC_A = B.heap(FN_COMPRESS_HC),
+            DECOMPRESS_SAFE_A = B.heap(FN_DECOMPRESS_SAFE), DECOMPRESS_PARTIAL_A = B.heap(FN_DECOMPRESS_PARTIAL),
+            F_COMPRESS_FRAME_A = B.heap(FN_COMPRESS_FRAME);
     static final MethodHandle F_FLUSH = B.regular(FN_FLUSH), F_FLUSH_H = B.critical(FN_FLUSH),
             F_COMPRESS_END = B.regular(FN_COMPRESS_END), F_COMPRESS_END_H = B.critical(FN_COMPRESS_END);
     static final MethodHandle F_DECOMPRESS = B.regular(FN_DECOMPRESS), F_DECOMPRESS_H = B.critical(FN_DECOMPRESS),
             F_GET_FRAME_INFO_H = B.critical(FN_GET_FRAME_INFO), F_GET_ERROR_NAME = B.critical(FN_GET_ERROR_NAME);
 
     public static final NativeLibrary LIBRARY = B.info();
+
+    static {
+        warmUp();
+    }
+
+    /**
+     * Calls each block decoding handle once, on empty input (lz4 rejects it without reading), before any caller can
+     * be compiled. The JDK defines a downcall's adapter class uninitialized, and until the first call its handle
+     * runs a class-initialization barrier; the JIT folds the handle's form as a constant, so code compiled before
+     * that first call keeps the barrier, and the barrier allocates on every call (16 bytes:
+     * {@code DirectMethodHandle.ensureInitialized}). The segment forms' critical decoding handle is reached only by
+     * small native segments, late enough in a long run that a caller was compiled before it.
+     */
+    private static void warmUp() {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment s = a.allocate(1);
+            MemorySegment d = a.allocate(1);
+            int r1 = (int) DECOMPRESS_SAFE_H.invokeExact(s, d, 0, 0);
+            int r2 = (int) DECOMPRESS_SAFE.invokeExact(s, d, 0, 0);
+            int r3 = (int) DECOMPRESS_PARTIAL_H.invokeExact(s, d, 0, 0, 0);
+            int r4 = (int) DECOMPRESS_PARTIAL.invokeExact(s, d, 0, 0, 0);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
     /** The library version as major*10000 + minor*100 + patch. */
     static final int VERSION_NUMBER = versionNumber(B.critical(FN_VERSION_NUMBER));
 
@@ -235,6 +265,90 @@ public final class Lz4Native {
         }
     }
 
+    /*
+     * Heap arrays: the views are made here, next to the call (see ZstdNative), so escape analysis removes them
+     * wherever this method is compiled. Critical, through the ..._A handles (Binder.heap); used only up to
+     * HEAP_CRITICAL_LIMIT bytes.
+     */
+
+    /**
+     * One block compression from {@code src[srcOff, srcOff+srcSize)} into {@code dst[dstOff, dstOff+dstCapacity)},
+     * in place: HC at {@code level > 0}, otherwise fast with acceleration {@code -level} (1 at level 0).
+     *
+     * @return the compressed size, or 0 when {@code dst} is too small
+     */
+    public static int compress(MemorySegment state, int level, byte[] src, int srcOff, byte[] dst, int dstOff,
+                               int srcSize, int dstCapacity) {
+        MemorySegment s = MemorySegment.ofArray(src).asSlice(srcOff);
+        MemorySegment d = MemorySegment.ofArray(dst).asSlice(dstOff);
+        try {
+            return level > 0
+                    ? (int) COMPRESS_HC_A.invokeExact(state, s, d, srcSize, dstCapacity, level)
+                    : (int) COMPRESS_FAST_A.invokeExact(state, s, d, srcSize, dstCapacity, level < 0 ? -level : 1);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** As {@link #compress(MemorySegment, int, byte[], int, byte[], int, int, int)} into native {@code dst}. */
+    public static int compress(MemorySegment state, int level, byte[] src, int srcOff, MemorySegment dst,
+                               int srcSize, int dstCapacity) {
+        MemorySegment s = MemorySegment.ofArray(src).asSlice(srcOff);
+        try {
+            return level > 0
+                    ? (int) COMPRESS_HC_A.invokeExact(state, s, dst, srcSize, dstCapacity, level)
+                    : (int) COMPRESS_FAST_A.invokeExact(state, s, dst, srcSize, dstCapacity, level < 0 ? -level : 1);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /**
+     * {@code LZ4_decompress_safe} (or, when {@code partial}, {@code LZ4_decompress_safe_partial} up to
+     * {@code dstCapacity} bytes) from {@code src[srcOff, srcOff+srcSize)} into {@code dst[dstOff, ...)}, in place.
+     *
+     * @return bytes written, or a negative number when the input is malformed
+     */
+    public static int decompress(byte[] src, int srcOff, byte[] dst, int dstOff, int srcSize, int dstCapacity,
+                                 boolean partial) {
+        MemorySegment s = MemorySegment.ofArray(src).asSlice(srcOff);
+        MemorySegment d = MemorySegment.ofArray(dst).asSlice(dstOff);
+        try {
+            return partial
+                    ? (int) DECOMPRESS_PARTIAL_A.invokeExact(s, d, srcSize, dstCapacity, dstCapacity)
+                    : (int) DECOMPRESS_SAFE_A.invokeExact(s, d, srcSize, dstCapacity);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /**
+     * One block compression (as {@link #compress(MemorySegment, int, byte[], int, byte[], int, int, int)}) from the
+     * remaining bytes of direct buffer {@code src} into those of direct buffer {@code dst}, the views made here;
+     * critical below {@link #CRITICAL_LIMIT} bytes of input. A destination above 2 GiB is used up to 2 GiB - 1.
+     *
+     * @return the compressed size, or 0 when {@code dst} is too small
+     */
+    public static int compress(MemorySegment state, int level, ByteBuffer src, ByteBuffer dst) {
+        MemorySegment s = MemorySegment.ofBuffer(src);
+        MemorySegment d = MemorySegment.ofBuffer(dst);
+        int srcSize = src.remaining();
+        int cap = dst.remaining();
+        int accel = level < 0 ? -level : 1;
+        try {
+            if (srcSize < CRITICAL_LIMIT) {
+                return level > 0
+                        ? (int) COMPRESS_HC_H.invokeExact(state, s, d, srcSize, cap, level)
+                        : (int) COMPRESS_FAST_H.invokeExact(state, s, d, srcSize, cap, accel);
+            }
+            return level > 0
+                    ? (int) COMPRESS_HC.invokeExact(state, s, d, srcSize, cap, level)
+                    : (int) COMPRESS_FAST.invokeExact(state, s, d, srcSize, cap, accel);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
     /** {@code LZ4_decompress_safe}: bytes written, or a negative number when the input is malformed. */
     public static int decompressSafe(MemorySegment src, MemorySegment dst, int srcSize, int dstCapacity,
                                      boolean critical) {
@@ -262,17 +376,7 @@ public final class Lz4Native {
     // ---- frame format: contexts ----------------------------------------------------------------------------------
 
     public static MemorySegment createCompressionContext() {
-        try (Arena a = Arena.ofConfined()) {
-            MemorySegment slot = a.allocate(PTR);
-            long r = (long) F_CREATE_CCTX.invokeExact(slot, LZ4F_VERSION);
-            MemorySegment p = slot.get(ValueLayout.ADDRESS, 0);
-            if (isError(r) || p.address() == 0) {
-                throw new OutOfMemoryError("LZ4F_createCompressionContext failed: " + errorName(r));
-            }
-            return p;
-        } catch (Throwable t) {
-            throw rethrow(t);
-        }
+        return createContext(F_CREATE_CCTX, "LZ4F_createCompressionContext");
     }
 
     public static void freeCompressionContext(MemorySegment cctx) {
@@ -284,12 +388,17 @@ public final class Lz4Native {
     }
 
     public static MemorySegment createDecompressionContext() {
+        return createContext(F_CREATE_DCTX, "LZ4F_createDecompressionContext");
+    }
+
+    /** A frame context made by {@code create} ({@code name}: one of the two context constructors). */
+    private static MemorySegment createContext(MethodHandle create, String name) {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment slot = a.allocate(PTR);
-            long r = (long) F_CREATE_DCTX.invokeExact(slot, LZ4F_VERSION);
+            long r = (long) create.invokeExact(slot, LZ4F_VERSION);
             MemorySegment p = slot.get(ValueLayout.ADDRESS, 0);
             if (isError(r) || p.address() == 0) {
-                throw new OutOfMemoryError("LZ4F_createDecompressionContext failed: " + errorName(r));
+                throw new OutOfMemoryError(name + " failed: " + errorName(r));
             }
             return p;
         } catch (Throwable t) {
@@ -341,6 +450,50 @@ public final class Lz4Native {
     }
 
     // ---- frame format: compression -------------------------------------------------------------------------------
+
+    /**
+     * {@code LZ4F_compressFrame} from {@code src[srcOff, srcOff+srcLen)} into {@code dst[dstOff, dstOff+dstCap)},
+     * in place (critical; the views are made here, next to the call).
+     */
+    public static long compressFrame(MemorySegment cctx, byte[] dst, int dstOff, long dstCap, byte[] src, int srcOff,
+                                     long srcLen, MemorySegment prefs) {
+        try {
+            return (long) F_COMPRESS_FRAME_A.invokeExact(cctx, MemorySegment.ofArray(dst).asSlice(dstOff), dstCap,
+                    MemorySegment.ofArray(src).asSlice(srcOff), srcLen, MemorySegment.NULL, prefs);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** As {@link #compressFrame(MemorySegment, byte[], int, long, byte[], int, long, MemorySegment)} into native {@code dst}. */
+    public static long compressFrame(MemorySegment cctx, MemorySegment dst, long dstCap, byte[] src, int srcOff,
+                                     long srcLen, MemorySegment prefs) {
+        try {
+            return (long) F_COMPRESS_FRAME_A.invokeExact(cctx, dst, dstCap, MemorySegment.ofArray(src).asSlice(srcOff),
+                    srcLen, MemorySegment.NULL, prefs);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /**
+     * As {@link #compressFrame(MemorySegment, MemorySegment, long, MemorySegment, long, MemorySegment, boolean)} from
+     * the remaining bytes of direct buffer {@code src} into those of direct buffer {@code dst}, the views made here,
+     * next to the call; critical below {@link #CRITICAL_LIMIT} bytes of input.
+     */
+    public static long compressFrame(MemorySegment cctx, ByteBuffer dst, ByteBuffer src, MemorySegment prefs) {
+        MemorySegment d = MemorySegment.ofBuffer(dst);
+        MemorySegment s = MemorySegment.ofBuffer(src);
+        long dstCap = d.byteSize();
+        long srcLen = s.byteSize();
+        try {
+            return srcLen < CRITICAL_LIMIT
+                    ? (long) F_COMPRESS_FRAME_H.invokeExact(cctx, d, dstCap, s, srcLen, MemorySegment.NULL, prefs)
+                    : (long) F_COMPRESS_FRAME.invokeExact(cctx, d, dstCap, s, srcLen, MemorySegment.NULL, prefs);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
 
     /** {@code LZ4F_compressFrame_usingCDict} without a dictionary: one whole frame through a reused context. */
     public static long compressFrame(MemorySegment cctx, MemorySegment dst, long dstCap, MemorySegment src,

@@ -4,43 +4,54 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
 /**
- * A growable native buffer owned by one context: output of {@code byte[] -> byte[]} calls, and staging for large
- * heap arrays. Not thread-safe (its owner's {@link Guard} serialises use). Buffers above {@link #KEEP} bytes are
- * released after each call so idle contexts stay small.
+ * Growable native buffers owned by one context: the output buffer (output of {@code byte[] -> byte[]} calls, and
+ * staging of large heap outputs) and the input buffer (staging of large heap inputs). Not thread-safe (its owner's
+ * {@link Guard} serialises use). Buffers above {@link #KEEP} bytes are released after each call so idle contexts
+ * stay small.
+ *
+ * <p>Both buffers are passed to native code whole, with explicit lengths: no slice of them is made per call, so a
+ * staged call allocates nothing on the Java heap whether or not the JIT inlines it.
  */
 public final class Scratch {
     /** Largest buffer kept between calls. */
     public static final long KEEP = 1 << 20;
 
     private MemorySegment buffer = MemorySegment.NULL;
+    private MemorySegment in = MemorySegment.NULL;
 
-    /** @return at least {@code size} bytes; contents are undefined */
+    /** @return the output buffer, at least {@code size} bytes; contents are undefined */
     public MemorySegment get(long size) {
         if (buffer.byteSize() < size) {
-            free();
-            buffer = LibC.malloc(size);
+            buffer = replace(buffer, size);
         }
         return buffer;
     }
 
-    /**
-     * Prepares a {@code byte[] -> new byte[]} call: room for {@code outBytes} of output at the start of the buffer
-     * ({@link #current()}), and the input: {@code src[off, off+len)} in place, or, when {@code stage} (a heap array
-     * too large for a critical call), a copy of it in the buffer after the output.
-     *
-     * @return the input to pass to the native call
-     */
-    public MemorySegment input(byte[] src, int off, int len, long outBytes, boolean stage) {
-        MemorySegment buf = get(outBytes + (stage ? len : 0));
-        if (!stage) {
-            return MemorySegment.ofArray(src).asSlice(off, len);
-        }
-        MemorySegment in = buf.asSlice(outBytes, len);
-        MemorySegment.copy(src, off, in, ValueLayout.JAVA_BYTE, 0, len);
+    /** @return the input buffer holding a copy of {@code src[off, off+len)} (at its start) */
+    public MemorySegment stage(byte[] src, int off, int len) {
+        MemorySegment.copy(src, off, input(len), ValueLayout.JAVA_BYTE, 0, len);
         return in;
     }
 
-    /** @return a new array holding the first {@code n} bytes of the buffer: the result of a {@code byte[]} call */
+    /** @return the input buffer, at least {@code size} bytes */
+    private MemorySegment input(long size) {
+        if (in.byteSize() < size) {
+            in = replace(in, size);
+        }
+        return in;
+    }
+
+    /**
+     * @return a new buffer of {@code size} bytes; {@code old} is freed once it is made (if the allocation fails,
+     *         {@code old} stays, so the field holding it never refers to freed memory)
+     */
+    private static MemorySegment replace(MemorySegment old, long size) {
+        MemorySegment b = LibC.malloc(size);
+        LibC.free(old);
+        return b;
+    }
+
+    /** @return a new array holding the first {@code n} bytes of the output buffer: the result of a {@code byte[]} call */
     public byte[] copyOut(int n) {
         byte[] a = new byte[n];
         MemorySegment.copy(buffer, ValueLayout.JAVA_BYTE, 0, a, 0, n);
@@ -49,25 +60,22 @@ public final class Scratch {
 
     /**
      * Stages the heap side(s) of a segment call that is too large to be critical: a heap {@code src} is copied into
-     * the buffer, and a heap {@code dst} gets {@code outCap} bytes of room after it. Native sides are used as they
-     * are. Call {@link #stagedOutput} next for the output, and {@link #unstage} after the call.
+     * the input buffer, and a heap {@code dst} gets {@code outCap} bytes of the output buffer. Native sides are used
+     * as they are. Call {@link #stagedOutput} next for the output, and {@link #unstage} after the call.
      *
      * @return the input to pass to the regular (non-critical) call
      */
-    public MemorySegment stageInput(MemorySegment src, long srcLen, MemorySegment dst, long outCap) {
-        long inSize = src.isNative() ? 0 : srcLen;
-        MemorySegment buf = get(inSize + (dst.isNative() ? 0 : outCap));
-        if (inSize == 0) {
+    public MemorySegment stageInput(MemorySegment src, long srcLen) {
+        if (src.isNative()) {
             return src;
         }
-        MemorySegment in = buf.asSlice(0, srcLen);
-        MemorySegment.copy(src, 0, in, 0, srcLen);
+        MemorySegment.copy(src, 0, input(srcLen), 0, srcLen);
         return in;
     }
 
-    /** @return where a call staged by {@link #stageInput} writes: {@code dst} itself when native, else the buffer */
-    public MemorySegment stagedOutput(MemorySegment src, long srcLen, MemorySegment dst, long outCap) {
-        return dst.isNative() ? dst : buffer.asSlice(src.isNative() ? 0 : srcLen, outCap);
+    /** @return where a staged call writes: {@code dst} itself when native, else the output buffer */
+    public MemorySegment stagedOutput(MemorySegment dst, long outCap) {
+        return dst.isNative() ? dst : get(outCap);
     }
 
     /** After a staged call that wrote {@code n} bytes ({@code <= 0}: none) to {@code out}: copies them to {@code dst}. */
@@ -77,28 +85,38 @@ public final class Scratch {
         }
     }
 
-    /** Grows to {@code size} bytes keeping the content. */
+    /** After a staged call that wrote {@code n} bytes ({@code <= 0}: none) to {@code out}: copies them to {@code dst[off]}. */
+    public static void unstage(MemorySegment out, byte[] dst, int off, long n) {
+        if (n > 0) {
+            MemorySegment.copy(out, ValueLayout.JAVA_BYTE, 0, dst, off, (int) n);
+        }
+    }
+
+    /** Grows the output buffer to {@code size} bytes keeping the content. */
     public MemorySegment grow(long size) {
         buffer = buffer.address() == 0 ? LibC.malloc(size) : LibC.realloc(buffer, size);
         return buffer;
     }
 
-    /** @return the current buffer (possibly NULL) */
+    /** @return the current output buffer (possibly NULL) */
     public MemorySegment current() {
         return buffer;
     }
 
-    /** Releases the buffer if it is larger than {@link #KEEP}. */
+    /** Releases each buffer that is larger than {@link #KEEP}. */
     public void trim() {
-        if (buffer.byteSize() > KEEP) {
+        if (buffer.byteSize() > KEEP || in.byteSize() > KEEP) {
             free();
         }
     }
 
-    /** Releases the buffer. */
+    /** Releases both buffers. */
     public void free() {
         MemorySegment b = buffer;
+        MemorySegment i = in;
         buffer = MemorySegment.NULL;
+        in = MemorySegment.NULL;
         LibC.free(b);
+        LibC.free(i);
     }
 }

@@ -9,6 +9,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.StructLayout;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
+import java.nio.ByteBuffer;
 import java.util.List;
 
 import static dev.zstdjava.internal.Binder.IN;
@@ -149,6 +150,9 @@ public final class ZstdNative {
             DCTX_RESET = B.critical(FN_DCTX_RESET);
     static final MethodHandle COMPRESS2 = B.regular(FN_COMPRESS2), COMPRESS2_H = B.critical(FN_COMPRESS2),
             DECOMPRESS_DCTX = B.regular(FN_DECOMPRESS_DCTX), DECOMPRESS_DCTX_H = B.critical(FN_DECOMPRESS_DCTX);
+    /** For the array helpers only (see {@link Binder#heap}). */
+    static final MethodHandle COMPRESS2_A = B.heap(FN_COMPRESS2), DECOMPRESS_DCTX_A = B.heap(FN_DECOMPRESS_DCTX),
+            FIND_DECOMPRESSED_SIZE_A = B.heap(FN_FIND_DECOMPRESSED_SIZE);
     static final MethodHandle COMPRESS_STREAM2_SIMPLE = B.regular(FN_COMPRESS_STREAM2_SIMPLE),
             COMPRESS_STREAM2_SIMPLE_H = B.critical(FN_COMPRESS_STREAM2_SIMPLE),
             DECOMPRESS_STREAM_SIMPLE = B.regular(FN_DECOMPRESS_STREAM_SIMPLE),
@@ -289,6 +293,85 @@ public final class ZstdNative {
         } catch (Throwable t) {
             throw rethrow(t);
         }
+    }
+
+    /*
+     * Heap arrays: the array views are made here, in the method that makes the call, and never cross a method
+     * boundary. The downcall's own adapters are always inlined, so escape analysis removes the views wherever this
+     * method is compiled, inlined into its caller or on its own (a view passed to a method the JIT does not inline,
+     * for instance one it already compiled into a large body, is allocated). Critical, through the ..._A handles
+     * (Binder.heap: an adapter of their own, whose session checks the JIT inlines); used only up to
+     * HEAP_CRITICAL_LIMIT bytes.
+     */
+
+    /**
+     * ZSTD_compress2 (or, when {@code !compress}, ZSTD_decompressDCtx) from {@code src[srcOff, srcOff+srcLen)} into
+     * {@code dst[dstOff, dstOff+dstCap)}, in place.
+     */
+    public static long oneShot(boolean compress, MemorySegment ctx, byte[] dst, int dstOff, int dstCap, byte[] src,
+                               int srcOff, int srcLen) {
+        MemorySegment d = MemorySegment.ofArray(dst).asSlice(dstOff);
+        MemorySegment s = MemorySegment.ofArray(src).asSlice(srcOff);
+        try {
+            return compress
+                    ? (long) COMPRESS2_A.invokeExact(ctx, d, (long) dstCap, s, (long) srcLen)
+                    : (long) DECOMPRESS_DCTX_A.invokeExact(ctx, d, (long) dstCap, s, (long) srcLen);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** ZSTD_compress2 from {@code src[srcOff, srcOff+srcLen)}, in place, into native {@code dst}. */
+    public static long compress2(MemorySegment cctx, MemorySegment dst, long dstCap, byte[] src, int srcOff,
+                                 int srcLen) {
+        try {
+            return (long) COMPRESS2_A.invokeExact(cctx, dst, dstCap, MemorySegment.ofArray(src).asSlice(srcOff),
+                    (long) srcLen);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /**
+     * ZSTD_compress2 (or, when {@code !compress}, ZSTD_decompressDCtx) from the remaining bytes of direct buffer
+     * {@code src} into those of direct buffer {@code dst}, the views made here as for arrays; critical below
+     * {@link #CRITICAL_LIMIT} bytes of input (compression) or output (decompression).
+     */
+    public static long direct(MemorySegment ctx, ByteBuffer dst, ByteBuffer src, boolean compress) {
+        MemorySegment d = MemorySegment.ofBuffer(dst);
+        MemorySegment s = MemorySegment.ofBuffer(src);
+        long dstCap = d.byteSize();
+        long srcLen = s.byteSize();
+        boolean critical = (compress ? srcLen : dstCap) < CRITICAL_LIMIT;
+        try {
+            if (compress) {
+                return critical
+                        ? (long) COMPRESS2_H.invokeExact(ctx, d, dstCap, s, srcLen)
+                        : (long) COMPRESS2.invokeExact(ctx, d, dstCap, s, srcLen);
+            }
+            return critical
+                    ? (long) DECOMPRESS_DCTX_H.invokeExact(ctx, d, dstCap, s, srcLen)
+                    : (long) DECOMPRESS_DCTX.invokeExact(ctx, d, dstCap, s, srcLen);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** ZSTD_findDecompressedSize of {@code src[off, off+len)}, read in place. */
+    public static long findDecompressedSize(byte[] src, int off, int len) {
+        try {
+            return (long) FIND_DECOMPRESSED_SIZE_A.invokeExact(MemorySegment.ofArray(src).asSlice(off), (long) len);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** {@link #compress2} (when {@code compress}) or {@link #decompressDCtx} on segments. */
+    public static long oneShot(boolean compress, MemorySegment ctx, MemorySegment dst, long dstCap, MemorySegment src,
+                               long srcLen, boolean critical) {
+        return compress
+                ? compress2(ctx, dst, dstCap, src, srcLen, critical)
+                : decompressDCtx(ctx, dst, dstCap, src, srcLen, critical);
     }
 
     public static long decompressDCtx(MemorySegment dctx, MemorySegment dst, long dstCap, MemorySegment src,

@@ -3,6 +3,7 @@ package dev.zstdjava.lz4;
 import dev.zstdjava.internal.Bounds;
 import dev.zstdjava.internal.Guard;
 import dev.zstdjava.internal.LibC;
+import dev.zstdjava.internal.OneShot;
 import dev.zstdjava.internal.Lz4Native;
 import dev.zstdjava.internal.Scratch;
 
@@ -24,7 +25,10 @@ import java.nio.ReadOnlyBufferException;
  * instance per thread, or {@link Lz4}'s static methods, which keep one per thread.
  *
  * <p><b>Allocation:</b> the {@link MemorySegment}, caller-destination {@code byte[]} and {@link ByteBuffer} forms
- * allocate nothing on the Java heap. Heap arrays are read and written in place through critical downcalls, which
+ * allocate nothing on the Java heap, also where the JIT does not inline the call into its caller: the views of arrays
+ * and buffers are made next to the native call, where escape analysis removes them (a call staged through buffers
+ * larger than the 1 MiB kept between calls allocates their two segment objects, 160 bytes). Heap arrays are read and
+ * written in place through critical downcalls, which
  * hold off safepoints (GC) for their length; above {@code zstdjava.criticalHeapLimit} bytes of input (default
  * 1 MiB for the fast levels, a sixteenth of it for HC 1..9, a thirty-second for HC 10..12) heap data is staged
  * through a native buffer of this compressor instead, one copy each way. {@link #compress(byte[])} allocates exactly
@@ -35,7 +39,7 @@ import java.nio.ReadOnlyBufferException;
  *
  * <p>Close it when done; a compressor that is dropped unclosed is freed by a {@link java.lang.ref.Cleaner}.
  */
-public final class Lz4Compressor implements AutoCloseable {
+public final class Lz4Compressor extends OneShot.Compressor implements AutoCloseable {
     /** The fastest level: the fast compressor with acceleration 128. */
     public static final int MIN_LEVEL = -128;
     /** The strongest level: HC level 12. */
@@ -47,7 +51,6 @@ public final class Lz4Compressor implements AutoCloseable {
     private static final int STATE_SIZE_HC = Lz4Native.sizeofStateHC();
 
     private final Native state;
-    private final Guard guard;
     private int level;
     /** Heap inputs above this size are staged through native memory; smaller for the slower HC levels. */
     private long heapLimit;
@@ -83,9 +86,12 @@ public final class Lz4Compressor implements AutoCloseable {
     }
 
     private Lz4Compressor(int level) {
-        checkLevel(level);
-        this.state = new Native();
-        this.guard = new Guard(this, "Lz4Compressor", state);
+        this(checkLevel(level), new Native());
+    }
+
+    private Lz4Compressor(int level, Native state) {
+        super("Lz4Compressor", state, state.scratch);
+        this.state = state;
         this.level = level;
         this.heapLimit = Lz4Native.heapLimit(level);
         guard.setUp(() -> state.forLevel(level));
@@ -125,11 +131,13 @@ public final class Lz4Compressor implements AutoCloseable {
         }
     }
 
-    static void checkLevel(int level) {
+    /** @return {@code level}, checked */
+    static int checkLevel(int level) {
         if (level < MIN_LEVEL || level > MAX_LEVEL) {
             throw new IllegalArgumentException("lz4 level " + level + " is out of range " + MIN_LEVEL + ".." + MAX_LEVEL
                     + " (0 = default, negative = fast with that acceleration, 1..12 = HC)");
         }
+        return level;
     }
 
     /**
@@ -143,11 +151,7 @@ public final class Lz4Compressor implements AutoCloseable {
      * @throws IllegalStateException    if this compressor is closed or in use by another thread
      */
     public long compress(MemorySegment src, MemorySegment dst) {
-        long r = tryCompress(src, dst);
-        if (r < 0) {
-            throw tooSmall(src.byteSize(), dst.byteSize());
-        }
-        return r;
+        return segmentCall(src, dst);
     }
 
     /**
@@ -168,7 +172,7 @@ public final class Lz4Compressor implements AutoCloseable {
         int r;
         guard.enter();
         try {
-            r = compress0(src, (int) srcLen, dst, dst.byteSize());
+            r = (int) segments(src, srcLen, dst, dst.byteSize());
         } finally {
             guard.exit();
         }
@@ -184,20 +188,7 @@ public final class Lz4Compressor implements AutoCloseable {
      * @throws Lz4Exception              if the destination range is too small
      */
     public int compress(byte[] src, int srcOff, int srcLen, byte[] dst, int dstOff, int dstLen) {
-        Bounds.range(src, srcOff, srcLen, "src");
-        Bounds.range(dst, dstOff, dstLen, "dst");
-        checkInput(srcLen);
-        int r;
-        guard.enter();
-        try {
-            r = compress0(Bounds.at(src, srcOff), srcLen, Bounds.at(dst, dstOff), dstLen);
-        } finally {
-            guard.exit();
-        }
-        if (r <= 0) {
-            throw tooSmall(srcLen, dstLen);
-        }
-        return r;
+        return arrayCall(src, srcOff, srcLen, dst, dstOff, dstLen);
     }
 
     /** @return a new array holding all of {@code src} as one raw LZ4 block */
@@ -211,22 +202,7 @@ public final class Lz4Compressor implements AutoCloseable {
      * @return a new array of exactly the block's size
      */
     public byte[] compress(byte[] src, int off, int len) {
-        Bounds.range(src, off, len, "src");
-        checkInput(len);
-        int bound = Lz4.maxCompressedLength(len);
-        guard.enter();
-        try {
-            boolean stage = len > heapLimit;
-            MemorySegment in = state.scratch.input(src, off, len, bound, stage);
-            int r = run(in, state.scratch.current(), len, bound, !stage);
-            if (r <= 0) {
-                throw tooSmall(len, bound);
-            }
-            return state.scratch.copyOut(r);
-        } finally {
-            state.scratch.trim();
-            guard.exit();
-        }
+        return newArrayCall(src, off, len);
     }
 
     /**
@@ -237,11 +213,13 @@ public final class Lz4Compressor implements AutoCloseable {
      * @throws ReadOnlyBufferException if {@code dst} is read-only
      */
     public int compress(ByteBuffer src, ByteBuffer dst) {
-        return Bounds.advance(src, dst, compress(MemorySegment.ofBuffer(src), Bounds.writable(dst)));
+        return bufferCall(src, dst);
     }
 
     /** The one compression call: in place when possible, staged through native memory for large heap arrays. */
-    private int compress0(MemorySegment src, int srcLen, MemorySegment dst, long dstCap) {
+    @Override
+    protected long segments(MemorySegment src, long srcSize, MemorySegment dst, long dstCap) {
+        int srcLen = (int) srcSize; // checkSizes: at most Lz4.MAX_INPUT_SIZE
         int cap = Lz4Checks.capacity(dstCap);
         if (src.isNative() && dst.isNative()) {
             return run(src, dst, srcLen, cap, srcLen < Lz4Native.CRITICAL_LIMIT);
@@ -251,8 +229,8 @@ public final class Lz4Compressor implements AutoCloseable {
         }
         int outCap = dst.isNative() ? cap : Math.min(cap, Lz4.maxCompressedLength(srcLen));
         try {
-            MemorySegment in = state.scratch.stageInput(src, srcLen, dst, outCap);
-            MemorySegment out = state.scratch.stagedOutput(src, srcLen, dst, outCap);
+            MemorySegment in = state.scratch.stageInput(src, srcLen);
+            MemorySegment out = state.scratch.stagedOutput(dst, outCap);
             int r = run(in, out, srcLen, outCap, false);
             Scratch.unstage(out, dst, r);
             return r;
@@ -261,13 +239,50 @@ public final class Lz4Compressor implements AutoCloseable {
         }
     }
 
+    /**
+     * The compression call of the {@code byte[]} forms, on arrays and offsets (no view of them crosses a method
+     * boundary, so none is allocated): in place up to {@link #heapLimit}, staged through native memory above it
+     * (and always on JDK 21). {@code dst} is null for {@link #compress(byte[], int, int)}: the block stays in the
+     * scratch buffer.
+     */
+    @Override
+    protected long arrays(byte[] src, int srcOff, int srcLen, byte[] dst, int dstOff, long dstCapacity) {
+        int dstCap = (int) dstCapacity; // an array's length or Lz4.maxCompressedLength
+        int l = level;
+        MemorySegment s = state.forLevel(l);
+        int r;
+        if (srcLen <= heapLimit) {
+            r = dst != null
+                    ? Lz4Native.compress(s, l, src, srcOff, dst, dstOff, srcLen, dstCap)
+                    : Lz4Native.compress(s, l, src, srcOff, state.scratch.get(dstCap), srcLen, dstCap);
+        } else {
+            int outCap = dst == null ? dstCap : Math.min(dstCap, Lz4.maxCompressedLength(srcLen));
+            MemorySegment in = state.scratch.stage(src, srcOff, srcLen);
+            MemorySegment out = state.scratch.get(outCap);
+            r = run(s, l, in, out, srcLen, outCap, false);
+            if (dst != null) {
+                Scratch.unstage(out, dst, dstOff, r);
+            }
+        }
+        return restartIfAborted(s, l, r);
+    }
+
     private int run(MemorySegment src, MemorySegment dst, int srcLen, int dstCap, boolean critical) {
         int l = level;
         MemorySegment s = state.forLevel(l);
-        int r = l > 0
+        return restartIfAborted(s, l, run(s, l, src, dst, srcLen, dstCap, critical));
+    }
+
+    private static int run(MemorySegment s, int l, MemorySegment src, MemorySegment dst, int srcLen, int dstCap,
+                           boolean critical) {
+        return l > 0
                 ? Lz4Native.compressHC(s, src, dst, srcLen, dstCap, l, critical)
                 : Lz4Native.compressFast(s, src, dst, srcLen, dstCap, l < 0 ? -l : 1, critical);
-        if (r <= 0) { // an aborted compression: start the next one from a freshly initialised state
+    }
+
+    /** After a compression that failed ({@code r <= 0}): the next one starts from a freshly initialised state. */
+    private static int restartIfAborted(MemorySegment s, int l, int r) {
+        if (r <= 0) {
             if (l > 0) {
                 Lz4Native.initStreamHC(s);
             } else {
@@ -275,6 +290,39 @@ public final class Lz4Compressor implements AutoCloseable {
             }
         }
         return r;
+    }
+
+    @Override
+    protected void checkSizes(long srcLen, long dstCap) {
+        checkInput(srcLen);
+    }
+
+    @Override
+    protected long capacity(int srcLen) {
+        checkInput(srcLen);
+        return Lz4.maxCompressedLength(srcLen);
+    }
+
+    @Override
+    protected long direct(ByteBuffer src, ByteBuffer dst) {
+        int l = level;
+        MemorySegment s = state.forLevel(l);
+        return restartIfAborted(s, l, Lz4Native.compress(s, l, src, dst));
+    }
+
+    @Override
+    protected boolean failed(long r) {
+        return r <= 0;
+    }
+
+    @Override
+    protected RuntimeException error(long r, MemorySegment src, long dstCap) {
+        return tooSmall(src.byteSize(), dstCap);
+    }
+
+    @Override
+    protected RuntimeException tooLarge(long size) { // not reached: a block of at most 2 GiB - 1 fits
+        return new Lz4Exception("lz4 compress", 0, "block of " + size + " bytes is too large for a byte[]");
     }
 
     private static void checkInput(long srcLen) {

@@ -21,7 +21,10 @@ import java.nio.ReadOnlyBufferException;
  * instance per thread, or {@link Lz4}'s static methods, which keep one per thread.
  *
  * <p><b>Allocation:</b> the {@link MemorySegment}, caller-destination {@code byte[]} and {@link ByteBuffer} forms
- * allocate nothing on the Java heap; heap arrays are decoded in place through critical downcalls up to
+ * allocate nothing on the Java heap, also where the JIT does not inline the call into its caller: the views of arrays
+ * and buffers are made next to the native call, where escape analysis removes them (a call staged through buffers
+ * larger than the 1 MiB kept between calls allocates their two segment objects, 160 bytes). Heap arrays are decoded in
+ * place through critical downcalls up to
  * {@code zstdjava.criticalHeapLimit} bytes of output (default 1 MiB) and staged through a native buffer of this
  * decompressor above it (kept between calls up to 1 MiB). {@link #decompress(byte[], int, int, int)} allocates
  * exactly the returned array.
@@ -78,7 +81,7 @@ public final class Lz4Decompressor implements AutoCloseable {
         Bounds.range(src, srcOff, srcLen, "src");
         Bounds.range(dst, dstOff, dstLen, "dst");
         checkInput(srcLen, dstLen, "lz4 decompress");
-        int r = decompress0(Bounds.at(src, srcOff), srcLen, Bounds.at(dst, dstOff), dstLen, false);
+        int r = decompressArrays(src, srcOff, srcLen, dst, dstOff, dstLen, false);
         if (r < 0) {
             throw malformed("lz4 decompress", r, srcLen, dstLen);
         }
@@ -116,8 +119,7 @@ public final class Lz4Decompressor implements AutoCloseable {
                     + "x, so at most " + (long) MAX_RATIO * len + " bytes)");
         }
         byte[] out = new byte[decompressedLength];
-        int r = decompress0(Bounds.at(src, off), len, MemorySegment.ofArray(out),
-                decompressedLength, false);
+        int r = decompressArrays(src, off, len, out, 0, decompressedLength, false);
         if (r < 0) {
             throw malformed("lz4 decompress", r, len, decompressedLength);
         }
@@ -136,6 +138,10 @@ public final class Lz4Decompressor implements AutoCloseable {
      * @throws ReadOnlyBufferException if {@code dst} is read-only
      */
     public int decompress(ByteBuffer src, ByteBuffer dst) {
+        if (Bounds.arrays(src, dst)) { // heap buffers: the array form, which makes no view that could escape
+            return Bounds.advance(src, dst, decompress(src.array(), Bounds.start(src), src.remaining(), dst.array(),
+                    Bounds.start(dst), dst.remaining()));
+        }
         return Bounds.advance(src, dst, decompress(MemorySegment.ofBuffer(src), Bounds.writable(dst)));
     }
 
@@ -170,7 +176,7 @@ public final class Lz4Decompressor implements AutoCloseable {
         Bounds.range(src, srcOff, srcLen, "src");
         Bounds.range(dst, dstOff, dstLen, "dst");
         checkInput(srcLen, dstLen, "lz4 decompress partial");
-        int r = decompress0(Bounds.at(src, srcOff), srcLen, Bounds.at(dst, dstOff), dstLen, true);
+        int r = decompressArrays(src, srcOff, srcLen, dst, dstOff, dstLen, true);
         if (r < 0) {
             throw malformed("lz4 decompress partial", r, srcLen, dstLen);
         }
@@ -192,10 +198,37 @@ public final class Lz4Decompressor implements AutoCloseable {
                 return decode(src, srcLen, dst, dstCap, partial, true);
             }
             try {
-                MemorySegment in = scratch.stageInput(src, srcLen, dst, dstCap);
-                MemorySegment out = scratch.stagedOutput(src, srcLen, dst, dstCap);
+                MemorySegment in = scratch.stageInput(src, srcLen);
+                MemorySegment out = scratch.stagedOutput(dst, dstCap);
                 int r = decode(in, srcLen, out, dstCap, partial, false);
                 Scratch.unstage(out, dst, r);
+                return r;
+            } finally {
+                scratch.trim();
+            }
+        } finally {
+            guard.exit();
+        }
+    }
+
+    /**
+     * The decoding call of the {@code byte[]} forms, on arrays and offsets (no view of them crosses a method
+     * boundary, so none is allocated): in place up to {@code zstdjava.criticalHeapLimit} bytes of output, staged
+     * through native memory above it (and always on JDK 21).
+     *
+     * @return bytes written, or lz4's negative error result
+     */
+    private int decompressArrays(byte[] src, int srcOff, int srcLen, byte[] dst, int dstOff, int dstCap,
+                                 boolean partial) {
+        guard.enter();
+        try {
+            if (dstCap <= Lz4Native.HEAP_CRITICAL_LIMIT) {
+                return Lz4Native.decompress(src, srcOff, dst, dstOff, srcLen, dstCap, partial);
+            }
+            try {
+                MemorySegment out = scratch.get(dstCap);
+                int r = decode(scratch.stage(src, srcOff, srcLen), srcLen, out, dstCap, partial, false);
+                Scratch.unstage(out, dst, dstOff, r);
                 return r;
             } finally {
                 scratch.trim();

@@ -3,6 +3,7 @@ package dev.zstdjava.lz4;
 import dev.zstdjava.internal.Bounds;
 import dev.zstdjava.internal.Guard;
 import dev.zstdjava.internal.LibC;
+import dev.zstdjava.internal.OneShot;
 import dev.zstdjava.internal.Lz4Native;
 import dev.zstdjava.internal.Scratch;
 
@@ -26,19 +27,20 @@ import java.util.Objects;
  * internal buffers on first use and keeps them). Heap arrays and heap buffers are used in place through critical
  * downcalls up to {@code zstdjava.criticalHeapLimit} bytes of work (default 1 MiB for the fast levels, less for HC,
  * as {@link Lz4Compressor}) and staged through a native buffer of this compressor above it, which is kept between
- * calls up to 1 MiB. {@link #compress(byte[])} allocates exactly the returned array: it compresses into that native
- * buffer and copies the frame out once.
+ * calls up to 1 MiB. The {@code byte[]} and {@code ByteBuffer} forms make their views of arrays and direct buffers
+ * next to the native call, so they allocate nothing also where the JIT does not inline the call into its caller.
+ * {@link #compress(byte[])} allocates the returned array (it compresses into that native buffer and copies the frame
+ * out once), and in some JIT states one 32-byte session object more (see {@code AllocationTest}).
  *
  * <p>Close it when done; a compressor that is dropped unclosed is freed by a {@link java.lang.ref.Cleaner}.
  */
-public final class Lz4FrameCompressor implements AutoCloseable {
+public final class Lz4FrameCompressor extends OneShot.Compressor implements AutoCloseable {
     private static final int FRAME = 0;
     private static final int UPDATE = 1;
     private static final int FLUSH = 2;
     private static final int END = 3;
 
     private final Native state;
-    private final Guard guard;
     private Lz4Frame.Options options;
     private boolean inFrame;
     /** Heap work above this many bytes is staged through native memory; smaller for the slower HC levels. */
@@ -70,9 +72,12 @@ public final class Lz4FrameCompressor implements AutoCloseable {
     }
 
     private Lz4FrameCompressor(Lz4Frame.Options options) {
-        Objects.requireNonNull(options, "options");
-        this.state = new Native();
-        this.guard = new Guard(this, "Lz4FrameCompressor", state);
+        this(Objects.requireNonNull(options, "options"), new Native());
+    }
+
+    private Lz4FrameCompressor(Lz4Frame.Options options, Native state) {
+        super("Lz4FrameCompressor", state, state.scratch);
+        this.state = state;
         apply(options);
     }
 
@@ -129,16 +134,7 @@ public final class Lz4FrameCompressor implements AutoCloseable {
      * @throws IllegalStateException    if this compressor is closed or in use by another thread
      */
     public long compress(MemorySegment src, MemorySegment dst) {
-        Bounds.writable(dst);
-        long srcLen = src.byteSize();
-        long dstCap = dst.byteSize();
-        checkFrameCapacity(srcLen, dstCap);
-        guard.enter();
-        try {
-            return frame(src, srcLen, dst, dstCap);
-        } finally {
-            guard.exit();
-        }
+        return segmentCall(src, dst);
     }
 
     /**
@@ -148,16 +144,32 @@ public final class Lz4FrameCompressor implements AutoCloseable {
      * @throws Lz4Exception if {@code dstLen} is smaller than {@link #maxCompressedLength(long)}
      */
     public int compress(byte[] src, int srcOff, int srcLen, byte[] dst, int dstOff, int dstLen) {
-        Bounds.range(src, srcOff, srcLen, "src");
-        Bounds.range(dst, dstOff, dstLen, "dst");
-        checkFrameCapacity(srcLen, dstLen);
-        guard.enter();
-        try {
-            return (int) frame(MemorySegment.ofArray(src).asSlice(srcOff, srcLen), srcLen,
-                    MemorySegment.ofArray(dst).asSlice(dstOff, dstLen), dstLen);
-        } finally {
-            guard.exit();
+        return arrayCall(src, srcOff, srcLen, dst, dstOff, dstLen);
+    }
+
+    /**
+     * The frame compression of the {@code byte[]} forms, on arrays and offsets (no view of them crosses a method
+     * boundary, so none is allocated): in place up to {@link #heapLimit}, staged through native memory above it
+     * (and always on JDK 21). {@code dst} is null for {@link #compress(byte[], int, int)}: the frame stays in the
+     * scratch buffer.
+     */
+    @Override
+    protected long arrays(byte[] src, int srcOff, int srcLen, byte[] dst, int dstOff, long dstCap) {
+        startFrame();
+        if (srcLen <= heapLimit) {
+            return dst != null
+                    ? Lz4Native.compressFrame(state.cctx, dst, dstOff, dstCap, src, srcOff, srcLen, state.prefs)
+                    : Lz4Native.compressFrame(state.cctx, state.scratch.get(dstCap), dstCap, src, srcOff, srcLen,
+                            state.prefs);
         }
+        long outCap = dst == null ? dstCap : Math.min(dstCap, maxCompressedLength(srcLen));
+        MemorySegment in = state.scratch.stage(src, srcOff, srcLen);
+        MemorySegment out = state.scratch.get(outCap);
+        long r = Lz4Native.compressFrame(state.cctx, out, outCap, in, srcLen, state.prefs, false);
+        if (dst != null) {
+            Scratch.unstage(out, dst, dstOff, r);
+        }
+        return r;
     }
 
     /** @return a new array holding all of {@code src} as one frame */
@@ -171,25 +183,7 @@ public final class Lz4FrameCompressor implements AutoCloseable {
      * @return a new array of exactly the frame's size
      */
     public byte[] compress(byte[] src, int off, int len) {
-        Bounds.range(src, off, len, "src");
-        long bound = maxCompressedLength(len);
-        guard.enter();
-        try {
-            boolean stage = len > heapLimit;
-            MemorySegment in = state.scratch.input(src, off, len, bound, stage);
-            MemorySegment out = state.scratch.current();
-            inFrame = false;
-            Lz4Native.preferencesContentSize(state.prefs, options.contentSize() ? 1 : 0);
-            long r = check(Lz4Native.compressFrame(state.cctx, out, bound, in, len, state.prefs, !stage),
-                    "lz4 frame compress", len, bound);
-            if (r > Bounds.MAX_ARRAY) {
-                throw new Lz4Exception("lz4 frame compress", 0, "frame of " + r + " bytes is too large for a byte[]");
-            }
-            return state.scratch.copyOut((int) r);
-        } finally {
-            state.scratch.trim();
-            guard.exit();
-        }
+        return newArrayCall(src, off, len);
     }
 
     /**
@@ -200,20 +194,50 @@ public final class Lz4FrameCompressor implements AutoCloseable {
      * @throws ReadOnlyBufferException if {@code dst} is read-only
      */
     public int compress(ByteBuffer src, ByteBuffer dst) {
-        return Bounds.advance(src, dst, compress(MemorySegment.ofBuffer(src), Bounds.writable(dst)));
+        return bufferCall(src, dst);
     }
 
-    private long frame(MemorySegment src, long srcLen, MemorySegment dst, long dstCap) {
+    @Override
+    protected long segments(MemorySegment src, long srcLen, MemorySegment dst, long dstCap) {
+        startFrame();
+        return call(FRAME, src, srcLen, dst, dstCap, srcLen);
+    }
+
+    @Override
+    protected long direct(ByteBuffer src, ByteBuffer dst) {
+        startFrame();
+        return Lz4Native.compressFrame(state.cctx, dst, src, state.prefs);
+    }
+
+    /** Before a one-shot frame: abandons a streamed frame in progress; the header declares the real content size. */
+    private void startFrame() {
         inFrame = false;
-        Lz4Native.preferencesContentSize(state.prefs, options.contentSize() ? 1 : 0); // lz4 writes the real size
-        return check(call(FRAME, src, srcLen, dst, dstCap, srcLen), "lz4 frame compress", srcLen, dstCap);
+        Lz4Native.preferencesContentSize(state.prefs, options.contentSize() ? 1 : 0);
     }
 
-    private static long check(long r, String op, long srcLen, long dstCap) {
-        if (Lz4Native.isError(r)) {
-            throw Lz4Checks.frameError(r, op, Bounds.sizes(srcLen, dstCap));
-        }
-        return r;
+    @Override
+    protected void checkSizes(long srcLen, long dstCap) {
+        checkFrameCapacity(srcLen, dstCap);
+    }
+
+    @Override
+    protected long capacity(int srcLen) {
+        return maxCompressedLength(srcLen);
+    }
+
+    @Override
+    protected boolean failed(long r) {
+        return Lz4Native.isError(r);
+    }
+
+    @Override
+    protected RuntimeException error(long r, MemorySegment src, long dstCap) {
+        return Lz4Checks.frameError(r, "lz4 frame compress", Bounds.sizes(src.byteSize(), dstCap));
+    }
+
+    @Override
+    protected RuntimeException tooLarge(long size) {
+        return new Lz4Exception("lz4 frame compress", 0, "frame of " + size + " bytes is too large for a byte[]");
     }
 
     /**
@@ -230,8 +254,8 @@ public final class Lz4FrameCompressor implements AutoCloseable {
         long need = op == FRAME ? maxCompressedLength(srcLen) : updateBound(op == UPDATE ? srcLen : 0);
         long outCap = dst.isNative() ? dstCap : Math.min(dstCap, need);
         try {
-            MemorySegment in = state.scratch.stageInput(src, srcLen, dst, outCap);
-            MemorySegment out = state.scratch.stagedOutput(src, srcLen, dst, outCap);
+            MemorySegment in = state.scratch.stageInput(src, srcLen);
+            MemorySegment out = state.scratch.stagedOutput(dst, outCap);
             long r = invoke(op, in, srcLen, out, outCap, false);
             Scratch.unstage(out, dst, r);
             return r;

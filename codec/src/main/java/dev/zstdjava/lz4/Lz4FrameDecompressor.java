@@ -30,7 +30,10 @@ import java.nio.ByteBuffer;
  * {@link #close()}, throws {@link IllegalStateException}; memory is never freed under a running call.
  *
  * <p><b>Allocation:</b> the {@link MemorySegment}, caller-destination {@code byte[]} and {@link ByteBuffer} forms and
- * {@link #update} allocate nothing (lz4 sizes its internal buffers on first use and keeps them). Heap memory is
+ * {@link #update} allocate nothing (lz4 sizes its internal buffers on first use and keeps them) when the JIT
+ * inlines the call into its caller; where it does not, the caller-destination {@code byte[]} and heap
+ * {@code ByteBuffer} forms allocate their array views (a few hundred bytes per call), which they pass across method
+ * boundaries. Heap memory is
  * decoded in place, at most {@code zstdjava.criticalHeapLimit} bytes (default 1 MiB) of input and of output per
  * critical downcall, so no call holds off safepoints for long.
  * {@link #decompress(byte[])} allocates exactly the returned array when the first frame declares its content size;

@@ -2,6 +2,7 @@ package dev.zstdjava.zstd;
 
 import dev.zstdjava.internal.Bounds;
 import dev.zstdjava.internal.Guard;
+import dev.zstdjava.internal.OneShot;
 import dev.zstdjava.internal.Scratch;
 import dev.zstdjava.internal.ZstdNative;
 
@@ -19,18 +20,19 @@ import java.util.Objects;
  * instance per thread, or {@link Zstd}'s static methods, which keep one per thread.
  *
  * <p><b>Allocation:</b> the {@link MemorySegment}, caller-destination {@code byte[]} and {@link ByteBuffer} forms
- * allocate nothing on the Java heap. Heap arrays are read and written in place through critical downcalls, which
- * hold off safepoints (GC) for their length; above {@code zstdjava.criticalHeapLimit} bytes of input (default 1 MiB
- * at levels up to 5, a quarter of it up to level 12, a sixteenth above) heap data is staged through a native
- * buffer of this compressor instead, one copy each way. {@link #compress(byte[])} allocates exactly the returned
- * array: it compresses into the native buffer and copies the frame out once. The buffer is kept between calls up
- * to 1 MiB.
+ * allocate nothing on the Java heap, also where the JIT does not inline the call into its caller: the views of arrays
+ * and buffers are made next to the native call, where escape analysis removes them (a call staged through buffers
+ * larger than the 1 MiB kept between calls allocates their two segment objects, 160 bytes). Heap arrays are read and
+ * written in place through critical downcalls, which hold off safepoints (GC) for their length; above
+ * {@code zstdjava.criticalHeapLimit} bytes of input (default 1 MiB at levels up to 5, a quarter of it up to level
+ * 12, a sixteenth above) heap data is staged through a native buffer of this compressor instead, one copy each way.
+ * {@link #compress(byte[])} allocates exactly the returned array: it compresses into the native buffer and copies the
+ * frame out once. The buffer is kept between calls up to 1 MiB.
  *
  * <p>Close it when done; a compressor that is dropped unclosed is freed by a {@link java.lang.ref.Cleaner}.
  */
-public final class ZstdCompressor implements AutoCloseable {
+public final class ZstdCompressor extends OneShot.Compressor implements AutoCloseable {
     private final Native state;
-    private final Guard guard;
     private int level;
     /** Heap inputs above this size are staged through native memory; smaller for slower (higher) levels. */
     private long heapLimit;
@@ -50,8 +52,12 @@ public final class ZstdCompressor implements AutoCloseable {
     }
 
     private ZstdCompressor(ZstdCompressionParameters p) {
-        this.state = new Native();
-        this.guard = new Guard(this, "ZstdCompressor", state);
+        this(new Native(), p);
+    }
+
+    private ZstdCompressor(Native state, ZstdCompressionParameters p) {
+        super("ZstdCompressor", state, state.scratch);
+        this.state = state;
         this.level = p.level();
         this.heapLimit = heapLimit(p.level());
         guard.setUp(() -> state.dict = p.applyTo(state.cctx));
@@ -111,11 +117,7 @@ public final class ZstdCompressor implements AutoCloseable {
      * @throws IllegalStateException    if this compressor is closed or in use by another thread
      */
     public long compress(MemorySegment src, MemorySegment dst) {
-        long r = compressOrError(src, dst);
-        if (ZstdNative.isError(r)) {
-            throw Checks.error(r, "zstd compress", Bounds.sizes(src.byteSize(), dst.byteSize()));
-        }
-        return r;
+        return segmentCall(src, dst);
     }
 
     /**
@@ -148,27 +150,28 @@ public final class ZstdCompressor implements AutoCloseable {
         Bounds.writable(dst);
         guard.enter();
         try {
-            return compress0(src, src.byteSize(), dst, dst.byteSize());
+            return segments(src, src.byteSize(), dst, dst.byteSize());
         } finally {
             guard.exit();
         }
     }
 
     /** The one compression call: in place when possible, staged through native memory for large heap arrays. */
-    private long compress0(MemorySegment src, long srcLen, MemorySegment dst, long dstCap) {
-        if (src.isNative() && dst.isNative()) {
-            return ZstdNative.compress2(state.cctx, dst, dstCap, src, srcLen, srcLen < ZstdNative.CRITICAL_LIMIT);
-        }
-        if (srcLen <= heapLimit) {
-            return ZstdNative.compress2(state.cctx, dst, dstCap, src, srcLen, true);
-        }
-        long outCap = dst.isNative() ? dstCap : Math.min(dstCap, Zstd.compressBound(srcLen));
-        MemorySegment in = state.scratch.stageInput(src, srcLen, dst, outCap);
-        MemorySegment out = state.scratch.stagedOutput(src, srcLen, dst, outCap);
-        long r = ZstdNative.compress2(state.cctx, out, outCap, in, srcLen, false);
-        Scratch.unstage(out, dst, r);
-        state.scratch.trim();
-        return r;
+    @Override
+    protected long segments(MemorySegment src, long srcLen, MemorySegment dst, long dstCap) {
+        return OneShotCalls.segments(true, state.cctx, state.scratch, heapLimit, src, srcLen, dst, dstCap);
+    }
+
+    /**
+     * The compression call of the {@code byte[]} forms, on arrays and offsets (no view of them crosses a method
+     * boundary, so none is allocated): in place up to {@link #heapLimit}, staged through native memory above it
+     * (and always on JDK 21). {@code dst} is null for {@link #compress(byte[], int, int)}: the frame stays in the
+     * scratch buffer.
+     */
+    @Override
+    protected long arrays(byte[] src, int srcOff, int srcLen, byte[] dst, int dstOff, long dstCap) {
+        return OneShotCalls.arrays(true, state.cctx, state.scratch, heapLimit, src, srcOff, srcLen, dst, dstOff,
+                dstCap);
     }
 
     /**
@@ -180,23 +183,7 @@ public final class ZstdCompressor implements AutoCloseable {
      * @throws ZstdException             if the destination range is too small or zstd fails
      */
     public int compress(byte[] src, int srcOff, int srcLen, byte[] dst, int dstOff, int dstLen) {
-        Bounds.range(src, srcOff, srcLen, "src");
-        Bounds.range(dst, dstOff, dstLen, "dst");
-        long r;
-        guard.enter();
-        try {
-            // the common case in one small inlinable step, so escape analysis removes the array views
-            r = srcLen <= heapLimit
-                    ? ZstdNative.compress2(state.cctx, Bounds.at(dst, dstOff), dstLen, Bounds.at(src, srcOff), srcLen, true)
-                    : compress0(MemorySegment.ofArray(src).asSlice(srcOff, srcLen), srcLen,
-                            MemorySegment.ofArray(dst).asSlice(dstOff, dstLen), dstLen);
-        } finally {
-            guard.exit();
-        }
-        if (ZstdNative.isError(r)) {
-            throw Checks.error(r, "zstd compress", Bounds.sizes(srcLen, dstLen));
-        }
-        return (int) r;
+        return arrayCall(src, srcOff, srcLen, dst, dstOff, dstLen);
     }
 
     /** @return a new array holding one frame with all of {@code src} */
@@ -210,24 +197,7 @@ public final class ZstdCompressor implements AutoCloseable {
      * @return a new array of exactly the frame's size
      */
     public byte[] compress(byte[] src, int off, int len) {
-        Bounds.range(src, off, len, "src");
-        long bound = Zstd.compressBound(len);
-        guard.enter();
-        try {
-            boolean stage = len > heapLimit;
-            MemorySegment in = state.scratch.input(src, off, len, bound, stage);
-            long r = ZstdNative.compress2(state.cctx, state.scratch.current(), bound, in, len, !stage);
-            if (ZstdNative.isError(r)) {
-                throw Checks.error(r, "zstd compress", Bounds.sizes(len, bound));
-            }
-            if (r > Bounds.MAX_ARRAY) {
-                throw new ZstdException("zstd compress", 0, "frame too large for a byte[]", r + " bytes");
-            }
-            return state.scratch.copyOut((int) r);
-        } finally {
-            state.scratch.trim();
-            guard.exit();
-        }
+        return newArrayCall(src, off, len);
     }
 
     /**
@@ -238,7 +208,37 @@ public final class ZstdCompressor implements AutoCloseable {
      * @throws ReadOnlyBufferException if {@code dst} is read-only
      */
     public int compress(ByteBuffer src, ByteBuffer dst) {
-        return Bounds.advance(src, dst, compress(MemorySegment.ofBuffer(src), Bounds.writable(dst)));
+        return bufferCall(src, dst);
+    }
+
+    @Override
+    protected void checkSizes(long srcLen, long dstCap) {
+        // zstd takes any size and reports a destination too small itself
+    }
+
+    @Override
+    protected long capacity(int srcLen) {
+        return Zstd.compressBound(srcLen);
+    }
+
+    @Override
+    protected long direct(ByteBuffer src, ByteBuffer dst) {
+        return ZstdNative.direct(state.cctx, dst, src, true);
+    }
+
+    @Override
+    protected boolean failed(long r) {
+        return ZstdNative.isError(r);
+    }
+
+    @Override
+    protected RuntimeException error(long r, MemorySegment src, long dstCap) {
+        return Checks.error(r, "zstd compress", Bounds.sizes(src.byteSize(), dstCap));
+    }
+
+    @Override
+    protected RuntimeException tooLarge(long size) {
+        return new ZstdException("zstd compress", 0, "frame too large for a byte[]", size + " bytes");
     }
 
     /** Frees the native context now, or when the call in progress returns. Idempotent. */

@@ -2,8 +2,8 @@ package dev.zstdjava.zstd;
 
 import dev.zstdjava.internal.Bounds;
 import dev.zstdjava.DecompressionLimitException;
-import dev.zstdjava.internal.Guard;
 import dev.zstdjava.internal.LibC;
+import dev.zstdjava.internal.OneShot;
 import dev.zstdjava.internal.Scratch;
 import dev.zstdjava.internal.ZstdNative;
 
@@ -25,16 +25,18 @@ import java.util.Objects;
  * {@link #close()} throws {@link IllegalStateException}, and closing never frees memory under a running call.
  *
  * <p><b>Allocation:</b> the {@link MemorySegment}, caller-destination {@code byte[]} and {@link ByteBuffer} forms
- * allocate nothing on the Java heap; heap arrays are used in place up to {@code zstdjava.criticalHeapLimit} bytes of
- * output (default 1 MiB) and staged through a native buffer above it (see {@link ZstdCompressor}). {@link #decompress(byte[])} allocates exactly the returned array when the frames declare their
- * size; otherwise it decodes into a growing native scratch buffer and copies the result out once.
+ * allocate nothing on the Java heap, also where the JIT does not inline the call into its caller: the views of arrays
+ * and buffers are made next to the native call, where escape analysis removes them (a call staged through buffers
+ * larger than the 1 MiB kept between calls allocates their two segment objects, 160 bytes). Heap arrays are used in place
+ * up to {@code zstdjava.criticalHeapLimit} bytes of output (default 1 MiB) and staged through a native buffer above
+ * it (see {@link ZstdCompressor}). {@link #decompress(byte[])} allocates exactly the returned array when the frames
+ * declare their size; otherwise it decodes into a growing native scratch buffer and copies the result out once.
  */
-public final class ZstdDecompressor implements AutoCloseable {
+public final class ZstdDecompressor extends OneShot implements AutoCloseable {
     /** Default for {@link Builder#maxDecompressedSize(long)}: 512 MiB. */
     public static final long DEFAULT_MAX_DECOMPRESSED_SIZE = 512L << 20;
 
     private final Native state;
-    private final Guard guard;
     private final long maxDecompressedSize;
     private final int windowLogMax;
     private final ZstdDecompressionDictionary dictionary;
@@ -56,8 +58,12 @@ public final class ZstdDecompressor implements AutoCloseable {
     }
 
     private ZstdDecompressor(ZstdDecompressionParameters p) {
-        this.state = new Native();
-        this.guard = new Guard(this, "ZstdDecompressor", state);
+        this(new Native(), p);
+    }
+
+    private ZstdDecompressor(Native state, ZstdDecompressionParameters p) {
+        super("ZstdDecompressor", state, state.scratch);
+        this.state = state;
         this.maxDecompressedSize = p.maxDecompressedSize();
         this.windowLogMax = p.windowLogMax();
         this.dictionary = p.dictionary();
@@ -99,42 +105,25 @@ public final class ZstdDecompressor implements AutoCloseable {
      * @throws IllegalStateException    if this decompressor is closed or in use by another thread
      */
     public long decompress(MemorySegment src, MemorySegment dst) {
-        Bounds.writable(dst);
-        long srcLen = src.byteSize();
-        long dstCap = dst.byteSize();
-        if (srcLen == 0) {
-            throw emptyInput();
-        }
-        long r;
-        guard.enter();
-        try {
-            r = decompress0(src, srcLen, dst, dstCap);
-        } finally {
-            guard.exit();
-        }
-        if (ZstdNative.isError(r)) {
-            throw decodeError(r, Bounds.sizes(srcLen, dstCap), src, srcLen);
-        }
-        return r;
+        return segmentCall(src, dst);
     }
 
     /** The one decompression call: in place when possible, staged through native memory for large heap arrays. */
-    private long decompress0(MemorySegment src, long srcLen, MemorySegment dst, long dstCap) {
-        if (src.isNative() && dst.isNative()) {
-            return ZstdNative.decompressDCtx(state.dctx, dst, dstCap, src, srcLen, dstCap < ZstdNative.CRITICAL_LIMIT);
-        }
-        if (dstCap <= ZstdNative.HEAP_CRITICAL_LIMIT) {
-            return ZstdNative.decompressDCtx(state.dctx, dst, dstCap, src, srcLen, true);
-        }
-        try {
-            MemorySegment in = state.scratch.stageInput(src, srcLen, dst, dstCap);
-            MemorySegment out = state.scratch.stagedOutput(src, srcLen, dst, dstCap);
-            long r = ZstdNative.decompressDCtx(state.dctx, out, dstCap, in, srcLen, false);
-            Scratch.unstage(out, dst, r);
-            return r;
-        } finally {
-            state.scratch.trim();
-        }
+    @Override
+    protected long segments(MemorySegment src, long srcLen, MemorySegment dst, long dstCap) {
+        return OneShotCalls.segments(false, state.dctx, state.scratch, ZstdNative.HEAP_CRITICAL_LIMIT, src, srcLen,
+                dst, dstCap);
+    }
+
+    /**
+     * The decompression call of the {@code byte[]} forms, on arrays and offsets (no view of them crosses a method
+     * boundary, so none is allocated): in place up to {@code zstdjava.criticalHeapLimit} bytes of output, staged
+     * through native memory above it (and always on JDK 21).
+     */
+    @Override
+    protected long arrays(byte[] src, int srcOff, int srcLen, byte[] dst, int dstOff, long dstCap) {
+        return OneShotCalls.arrays(false, state.dctx, state.scratch, ZstdNative.HEAP_CRITICAL_LIMIT, src, srcOff, srcLen,
+                dst, dstOff, dstCap);
     }
 
     /**
@@ -145,28 +134,7 @@ public final class ZstdDecompressor implements AutoCloseable {
      * @throws ZstdException             if the input is malformed or the destination range too small
      */
     public int decompress(byte[] src, int srcOff, int srcLen, byte[] dst, int dstOff, int dstLen) {
-        Bounds.range(src, srcOff, srcLen, "src");
-        Bounds.range(dst, dstOff, dstLen, "dst");
-        if (srcLen == 0) {
-            throw emptyInput();
-        }
-        long r;
-        guard.enter();
-        try {
-            // the common case in one small inlinable step, so escape analysis removes the array views
-            r = dstLen <= ZstdNative.HEAP_CRITICAL_LIMIT
-                    ? ZstdNative.decompressDCtx(state.dctx, Bounds.at(dst, dstOff), dstLen, Bounds.at(src, srcOff), srcLen,
-                            true)
-                    : decompress0(MemorySegment.ofArray(src).asSlice(srcOff, srcLen), srcLen,
-                            MemorySegment.ofArray(dst).asSlice(dstOff, dstLen), dstLen);
-        } finally {
-            guard.exit();
-        }
-        if (ZstdNative.isError(r)) {
-            throw decodeError(r, Bounds.sizes(srcLen, dstLen), MemorySegment.ofArray(src).asSlice(srcOff, srcLen),
-                    srcLen);
-        }
-        return (int) r;
+        return arrayCall(src, srcOff, srcLen, dst, dstOff, dstLen);
     }
 
     /**
@@ -191,17 +159,16 @@ public final class ZstdDecompressor implements AutoCloseable {
             throw emptyInput();
         }
         limit = Math.min(limit, Bounds.MAX_ARRAY);
-        MemorySegment in = MemorySegment.ofArray(src).asSlice(off, len);
         guard.enter();
         try {
-            long size = ZstdNative.findDecompressedSize(in, len);
+            long size = ZstdNative.findDecompressedSize(src, off, len);
             if (size == ZstdNative.CONTENTSIZE_ERROR) {
                 throw new ZstdException("zstd decompress", ZstdException.SRC_SIZE_WRONG,
                         "input is not a sequence of complete zstd frames",
                         "input " + len + " bytes (bad magic number, truncated frame or trailing garbage)");
             }
             if (size == ZstdNative.CONTENTSIZE_UNKNOWN) {
-                return decompressUnknownSize(in, len, limit);
+                return decompressUnknownSize(MemorySegment.ofArray(src).asSlice(off, len), len, limit);
             }
             if (size < 0) { // an unsigned size of 2^63 or more (found by fuzzing: it reached new byte[(int) size])
                 throw ZstdFrame.sizeBeyondLong("zstd decompress", size, len);
@@ -210,9 +177,9 @@ public final class ZstdDecompressor implements AutoCloseable {
                 throw new DecompressionLimitException("zstd decompress", size, limit);
             }
             byte[] out = new byte[(int) size];
-            long r = decompress0(in, len, MemorySegment.ofArray(out), size);
+            long r = arrays(src, off, len, out, 0, size);
             if (ZstdNative.isError(r)) {
-                throw decodeError(r, Bounds.sizes(len, size), in, len);
+                throw decodeError(r, Bounds.sizes(len, size), MemorySegment.ofArray(src).asSlice(off, len), len);
             }
             if (r != size) {
                 throw new ZstdException("zstd decompress", ZstdException.CORRUPTION_DETECTED,
@@ -220,6 +187,7 @@ public final class ZstdDecompressor implements AutoCloseable {
             }
             return out;
         } finally {
+            state.scratch.trim();
             guard.exit();
         }
     }
@@ -291,7 +259,29 @@ public final class ZstdDecompressor implements AutoCloseable {
      * @return the number of bytes written
      */
     public int decompress(ByteBuffer src, ByteBuffer dst) {
-        return Bounds.advance(src, dst, decompress(MemorySegment.ofBuffer(src), Bounds.writable(dst)));
+        return bufferCall(src, dst);
+    }
+
+    @Override
+    protected void checkSizes(long srcLen, long dstCap) {
+        if (srcLen == 0) {
+            throw emptyInput();
+        }
+    }
+
+    @Override
+    protected long direct(ByteBuffer src, ByteBuffer dst) {
+        return ZstdNative.direct(state.dctx, dst, src, false);
+    }
+
+    @Override
+    protected boolean failed(long r) {
+        return ZstdNative.isError(r);
+    }
+
+    @Override
+    protected RuntimeException error(long r, MemorySegment src, long dstCap) {
+        return decodeError(r, Bounds.sizes(src.byteSize(), dstCap), src, src.byteSize());
     }
 
     private static ZstdException emptyInput() {

@@ -48,16 +48,24 @@ final class Lz4Allocation {
         }
     }
 
-    /** @return heap bytes per run of {@code op}, measured after as many warm-up runs (so the JIT has compiled it) */
+    /**
+     * @return heap bytes per run of {@code op}, measured after as many warm-up runs (so the JIT has compiled it): the
+     *         least of three measured rounds, since a round during which the JIT is still compiling (late on a busy
+     *         machine) counts the interpreted calls' allocation too
+     */
     static long perCall(Runnable op, int runs) {
         for (int i = 0; i < runs; i++) {
             op.run();
         }
-        long before = currentThreadAllocatedBytes();
-        for (int i = 0; i < runs; i++) {
-            op.run();
+        long least = Long.MAX_VALUE;
+        for (int round = 0; round < 3; round++) {
+            long before = currentThreadAllocatedBytes();
+            for (int i = 0; i < runs; i++) {
+                op.run();
+            }
+            least = Math.min(least, (currentThreadAllocatedBytes() - before) / runs);
         }
-        return (currentThreadAllocatedBytes() - before) / runs;
+        return least;
     }
 
     static long currentThreadAllocatedBytes() {

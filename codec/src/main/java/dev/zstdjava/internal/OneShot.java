@@ -1,0 +1,152 @@
+package dev.zstdjava.internal;
+
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
+
+/**
+ * The steps that the one-shot forms of {@code ZstdCompressor}, {@code ZstdDecompressor}, {@code Lz4Compressor} and
+ * {@code Lz4FrameCompressor} share: the range and size checks, the {@link Guard} around the native call, the check
+ * of its result, and the routing of a {@code ByteBuffer} form (two heap buffers to the {@code byte[]} form, two
+ * direct ones to a call that makes its views next to the native call, any other pair to the {@code MemorySegment}
+ * form). A subclass supplies its calls and its errors.
+ *
+ * <p><b>Allocation:</b> the {@code byte[]} and {@code ByteBuffer} steps pass arrays, offsets and buffers to the
+ * subclass, never a {@link MemorySegment} view of them (a view exists only on the failure path, for the error
+ * message), so they allocate nothing on the Java heap also where the JIT compiles them without inlining: the views
+ * are made in {@link ZstdNative}'s and {@link Lz4Native}'s helpers, next to the downcall.
+ *
+ * <p><b>Thread safety:</b> as the subclass: its {@link #guard} admits one call at a time.
+ */
+public abstract class OneShot {
+    /** Admits one call at a time and frees the native memory. */
+    protected final Guard guard;
+    /** The subclass's staging buffers, trimmed after each {@code byte[]} call. */
+    final Scratch scratch;
+
+    /**
+     * @param what    how to name the object in errors
+     * @param free    releases the native memory (must not reference the object)
+     * @param scratch the staging buffers that {@code free} releases
+     */
+    protected OneShot(String what, Runnable free, Scratch scratch) {
+        this.guard = new Guard(this, what, free);
+        this.scratch = scratch;
+    }
+
+    /** The {@code byte[]} form with a destination: {@code src[srcOff, +srcLen)} into {@code dst[dstOff, +dstLen)}. */
+    protected final int arrayCall(byte[] src, int srcOff, int srcLen, byte[] dst, int dstOff, int dstLen) {
+        Bounds.range(src, srcOff, srcLen, "src");
+        Bounds.range(dst, dstOff, dstLen, "dst");
+        checkSizes(srcLen, dstLen);
+        long r;
+        guard.enter();
+        try {
+            r = arrays(src, srcOff, srcLen, dst, dstOff, dstLen);
+        } finally {
+            scratch.trim();
+            guard.exit();
+        }
+        if (failed(r)) {
+            throw error(r, MemorySegment.ofArray(src).asSlice(srcOff, srcLen), dstLen);
+        }
+        return (int) r;
+    }
+
+    /**
+     * The {@code ByteBuffer} form: from the remaining bytes of {@code src} into those of {@code dst}; on success
+     * {@code src}'s position moves to its limit and {@code dst}'s past the output, on failure neither moves.
+     */
+    protected final int bufferCall(ByteBuffer src, ByteBuffer dst) {
+        if (Bounds.arrays(src, dst)) { // heap buffers: the array form, which makes no view that could escape
+            return Bounds.advance(src, dst, arrayCall(src.array(), Bounds.start(src), src.remaining(), dst.array(),
+                    Bounds.start(dst), dst.remaining()));
+        }
+        if (Bounds.direct(src, dst)) { // direct buffers: the views are made next to the native call
+            return Bounds.advance(src, dst, call(src, dst, null, src.remaining(), null, dst.remaining()));
+        }
+        return Bounds.advance(src, dst, segmentCall(MemorySegment.ofBuffer(src), Bounds.writable(dst)));
+    }
+
+    /** The {@code MemorySegment} form: all of {@code src} into the start of {@code dst}. */
+    protected final long segmentCall(MemorySegment src, MemorySegment dst) {
+        Bounds.writable(dst);
+        return call(null, null, src, src.byteSize(), dst, dst.byteSize());
+    }
+
+    /**
+     * One checked and guarded call: of the direct buffers {@code buffer} and {@code out} when they are given (the
+     * segments are null then), else of the segments {@code src} and {@code dst}.
+     */
+    private long call(ByteBuffer buffer, ByteBuffer out, MemorySegment src, long srcLen, MemorySegment dst,
+                      long dstCap) {
+        checkSizes(srcLen, dstCap);
+        long r;
+        guard.enter();
+        try {
+            r = buffer != null ? direct(buffer, out) : segments(src, srcLen, dst, dstCap);
+        } finally {
+            guard.exit();
+        }
+        if (failed(r)) {
+            throw error(r, buffer != null ? MemorySegment.ofBuffer(buffer) : src, dstCap);
+        }
+        return r;
+    }
+
+    /** Checks the sizes of a call before it is admitted (throws the codec's exception). */
+    protected abstract void checkSizes(long srcLen, long dstCap);
+
+    /**
+     * The native call of the {@code byte[]} forms, on arrays and offsets, under the guard. {@code dst} is null for
+     * a compressor's {@code byte[] -> new byte[]} form: the output goes to the start of the output scratch buffer.
+     *
+     * @return the native result
+     */
+    protected abstract long arrays(byte[] src, int srcOff, int srcLen, byte[] dst, int dstOff, long dstCap);
+
+    /** The native call of two direct buffers (their remaining bytes; {@code dst} writable), under the guard. */
+    protected abstract long direct(ByteBuffer src, ByteBuffer dst);
+
+    /** The native call of two segments, under the guard. */
+    protected abstract long segments(MemorySegment src, long srcLen, MemorySegment dst, long dstCap);
+
+    /** @return true when the native result {@code r} is a failure */
+    protected abstract boolean failed(long r);
+
+    /** @return the exception for the failed result {@code r} of a call on {@code src} */
+    protected abstract RuntimeException error(long r, MemorySegment src, long dstCap);
+
+    /** A compressor: adds the {@code byte[] -> new byte[]} form, through the output scratch buffer. */
+    public abstract static class Compressor extends OneShot {
+        /** See {@link OneShot#OneShot}. */
+        protected Compressor(String what, Runnable free, Scratch scratch) {
+            super(what, free, scratch);
+        }
+
+        /** The {@code byte[] -> new byte[]} form: {@code src[off, off+len)} into a new array of exactly the output. */
+        protected final byte[] newArrayCall(byte[] src, int off, int len) {
+            Bounds.range(src, off, len, "src");
+            long bound = capacity(len);
+            guard.enter();
+            try {
+                long r = arrays(src, off, len, null, 0, bound);
+                if (failed(r)) {
+                    throw error(r, MemorySegment.ofArray(src).asSlice(off, len), bound);
+                }
+                if (r > Bounds.MAX_ARRAY) {
+                    throw tooLarge(r);
+                }
+                return scratch.copyOut((int) r);
+            } finally {
+                scratch.trim();
+                guard.exit();
+            }
+        }
+
+        /** Checks the input size of a {@code byte[] -> new byte[]} call; @return the output room it needs */
+        protected abstract long capacity(int srcLen);
+
+        /** @return the exception for an output of {@code size} bytes, too large for a {@code byte[]} */
+        protected abstract RuntimeException tooLarge(long size);
+    }
+}

@@ -1,0 +1,182 @@
+package dev.zstdjava.internal;
+
+import org.junit.jupiter.api.Test;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.LinkedBlockingQueue;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The guarantees of {@link Guard} (see its Javadoc for the memory-model argument), including the window its cheap
+ * exit opens: a close that sees a call running while that call's exit misses the close request. The codecs'
+ * concurrency tests cover the same guarantees through real native calls.
+ */
+class GuardTest {
+    /** A guard's free action that records how often it ran and whether it ran during a call. */
+    private static final class Memory implements Runnable {
+        final AtomicInteger frees = new AtomicInteger();
+        volatile boolean inCall;
+        volatile boolean freedInUse;
+
+        @Override
+        public void run() {
+            if (inCall) {
+                freedInUse = true;
+            }
+            frees.incrementAndGet();
+        }
+    }
+
+    private static Guard guard(Memory m) {
+        return new Guard(new Object(), "Test", m); // the owner stays reachable through the test's locals
+    }
+
+    private static void awaitFreed(Guard g, Memory m) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!g.isFreed() && System.nanoTime() < deadline) {
+            Thread.sleep(1);
+        }
+        assertTrue(g.isFreed(), "freed");
+        assertEquals(1, m.frees.get(), "freed exactly once");
+        assertFalse(m.freedInUse, "never freed during a call");
+    }
+
+    @Test
+    void oneThreadAtATimeAndNothingAfterClose() throws Exception {
+        Memory m = new Memory();
+        Guard g = guard(m);
+        g.enter();
+        AtomicReference<Throwable> other = new AtomicReference<>();
+        Thread t = new Thread(() -> other.set(assertThrows(IllegalStateException.class, g::enter)));
+        t.start();
+        t.join();
+        assertTrue(other.get().getMessage().contains("in use by another thread"), other.get().getMessage());
+        g.exit();
+        g.enter(); // sequential calls keep working
+        g.exit();
+        g.close();
+        assertTrue(g.isClosed());
+        assertEquals(1, m.frees.get());
+        IllegalStateException e = assertThrows(IllegalStateException.class, g::enter);
+        assertTrue(e.getMessage().contains("closed"), e.getMessage());
+        g.close();
+        assertEquals(1, m.frees.get(), "close is idempotent");
+    }
+
+    @Test
+    void closeDuringACallFreesWhenTheCallEnds() throws Exception {
+        Memory m = new Memory();
+        Guard g = guard(m);
+        g.enter();
+        m.inCall = true;
+        g.close();
+        assertTrue(g.isClosed());
+        assertEquals(0, m.frees.get(), "nothing freed under the call");
+        m.inCall = false;
+        g.exit();
+        awaitFreed(g, m);
+        assertThrows(IllegalStateException.class, g::enter);
+    }
+
+    @Test
+    void aCloseTheExitMissedIsFinishedByTheCloserThread() throws Exception {
+        // the store-buffering outcome made deterministic: close sees BUSY, and the call then ends with the release
+        // store of exit but without its read of the close request
+        VarHandle state = MethodHandles.privateLookupIn(Guard.class, MethodHandles.lookup())
+                .findVarHandle(Guard.class, "state", int.class);
+        Memory m = new Memory();
+        Guard g = guard(m);
+        g.enter();
+        m.inCall = true;
+        g.close();
+        Thread.sleep(20); // the closer keeps looking while the call runs
+        assertEquals(0, m.frees.get(), "nothing freed under the call");
+        m.inCall = false;
+        state.setRelease(g, 0); // IDLE, request not read
+        // an enter now, before the closer has looked, is refused (it reads the request after its CAS)
+        IllegalStateException e = assertThrows(IllegalStateException.class, g::enter);
+        assertTrue(e.getMessage().contains("closed"), e.getMessage());
+        awaitFreed(g, m);
+        assertThrows(IllegalStateException.class, g::enter);
+    }
+
+    @Test
+    void anEnterRacingACloseIsRefusedOrRunsToTheEnd() throws Exception {
+        // many rounds of a caller in a tight loop and a close at a random moment: the memory is freed exactly once,
+        // never during a call, and always (by the exit, a refused enter, close itself or the closer thread)
+        for (int round = 0; round < 2_000; round++) {
+            Memory m = new Memory();
+            Guard g = guard(m);
+            CountDownLatch go = new CountDownLatch(1);
+            Thread caller = new Thread(() -> {
+                go.countDown();
+                while (true) {
+                    try {
+                        g.enter();
+                    } catch (IllegalStateException e) {
+                        return;
+                    }
+                    m.inCall = true;
+                    Thread.onSpinWait();
+                    m.inCall = false;
+                    g.exit();
+                }
+            });
+            caller.start();
+            go.await();
+            for (int spin = ThreadLocalRandom.current().nextInt(2_000); spin > 0; spin--) {
+                Thread.onSpinWait();
+            }
+            g.close();
+            caller.join();
+            awaitFreed(g, m);
+        }
+    }
+
+    @Test
+    void aContextHandedBetweenThreadsKeepsWorking() throws Exception {
+        // as a pool does: each call on another thread, the hand-over ordering them; every call is admitted and sees
+        // what the previous one wrote (plain field, published by exit's release store and enter's CAS)
+        Memory m = new Memory();
+        Guard g = guard(m);
+        long[] counter = new long[1];
+        LinkedBlockingQueue<Guard> handOver = new LinkedBlockingQueue<>();
+        int calls = 20_000;
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        Runnable worker = () -> {
+            try {
+                for (int i = 0; i < calls / 2; i++) {
+                    Guard held = handOver.take();
+                    held.enter();
+                    counter[0]++;
+                    held.exit();
+                    handOver.put(held);
+                }
+            } catch (Throwable t) {
+                failure.set(t);
+            }
+        };
+        Thread a = new Thread(worker);
+        Thread b = new Thread(worker);
+        a.start();
+        b.start();
+        handOver.put(g);
+        a.join();
+        b.join();
+        assertNull(failure.get());
+        assertEquals(calls, counter[0]);
+        g.close();
+        awaitFreed(g, m);
+    }
+}
