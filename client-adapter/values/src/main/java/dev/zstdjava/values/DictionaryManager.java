@@ -608,7 +608,7 @@ public final class DictionaryManager implements AutoCloseable {
         trained.increment(); // counters after events: whoever sees a count sees its event
         if (after - before < minImprovement) {
             event(TrainingEvent.Kind.REJECTED, dict.id(), samples.size(), before, after,
-                    String.format(java.util.Locale.ROOT, "held-out saved fraction %.1f%% against %.1f%% %s: +%.1f"
+                    String.format(java.util.Locale.ROOT, "held-out saved fraction %.1f%% against %.1f%% %s: %+.1f"
                                     + " points, needs +%.1f (Builder.minImprovement)", 100 * after, 100 * before,
                             current == null ? "without a dictionary" : "with dictionary " + current.id,
                             100 * (after - before), 100 * minImprovement));
