@@ -86,6 +86,11 @@ public final class Guard {
         this.cleanable = CLEANER.register(owner, this::close); // refers to the guard, never to the owner
     }
 
+    /** @return how errors name the guarded object, for example {@code "ZstdCompressor"} */
+    public String what() {
+        return what;
+    }
+
     /** Admits the calling thread, or throws if the object is closed or in use by another thread. */
     public void enter() {
         if (!STATE.compareAndSet(this, IDLE, BUSY)) {

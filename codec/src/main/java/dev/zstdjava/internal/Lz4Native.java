@@ -477,7 +477,7 @@ public final class Lz4Native {
     }
 
     /**
-     * As {@link #compressFrame(MemorySegment, MemorySegment, long, MemorySegment, long, MemorySegment, boolean)} from
+     * As {@link #frameStep} {@link #FRAME} from
      * the remaining bytes of direct buffer {@code src} into those of direct buffer {@code dst}, the views made here,
      * next to the call; critical below {@link #CRITICAL_LIMIT} bytes of input.
      */
@@ -490,18 +490,6 @@ public final class Lz4Native {
             return srcLen < CRITICAL_LIMIT
                     ? (long) F_COMPRESS_FRAME_H.invokeExact(cctx, d, dstCap, s, srcLen, MemorySegment.NULL, prefs)
                     : (long) F_COMPRESS_FRAME.invokeExact(cctx, d, dstCap, s, srcLen, MemorySegment.NULL, prefs);
-        } catch (Throwable t) {
-            throw rethrow(t);
-        }
-    }
-
-    /** {@code LZ4F_compressFrame_usingCDict} without a dictionary: one whole frame through a reused context. */
-    public static long compressFrame(MemorySegment cctx, MemorySegment dst, long dstCap, MemorySegment src,
-                                     long srcLen, MemorySegment prefs, boolean critical) {
-        try {
-            return critical
-                    ? (long) F_COMPRESS_FRAME_H.invokeExact(cctx, dst, dstCap, src, srcLen, MemorySegment.NULL, prefs)
-                    : (long) F_COMPRESS_FRAME.invokeExact(cctx, dst, dstCap, src, srcLen, MemorySegment.NULL, prefs);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -532,32 +520,32 @@ public final class Lz4Native {
         }
     }
 
-    public static long compressUpdate(MemorySegment cctx, MemorySegment dst, long dstCap, MemorySegment src,
-                                      long srcLen, boolean critical) {
-        try {
-            return critical
-                    ? (long) F_COMPRESS_UPDATE_H.invokeExact(cctx, dst, dstCap, src, srcLen, MemorySegment.NULL)
-                    : (long) F_COMPRESS_UPDATE.invokeExact(cctx, dst, dstCap, src, srcLen, MemorySegment.NULL);
-        } catch (Throwable t) {
-            throw rethrow(t);
-        }
-    }
+    /** {@link #frameStep} steps: a whole frame, or a streamed frame's update, flush or end. */
+    public static final int FRAME = 0, UPDATE = 1, FLUSH = 2, END = 3;
 
-    public static long flush(MemorySegment cctx, MemorySegment dst, long dstCap, boolean critical) {
+    /**
+     * One step of frame compression into {@code dst}: {@link #FRAME} is {@code LZ4F_compressFrame_usingCDict} without a
+     * dictionary (reuses {@code cctx}), {@link #UPDATE} {@code LZ4F_compressUpdate}, {@link #FLUSH} {@code LZ4F_flush},
+     * {@link #END} {@code LZ4F_compressEnd}; {@code src} is read by the first two, {@code prefs} by the first.
+     */
+    public static long frameStep(int op, MemorySegment cctx, MemorySegment dst, long dstCap, MemorySegment src,
+                                 long srcLen, MemorySegment prefs, boolean critical) {
+        MemorySegment none = MemorySegment.NULL;
         try {
-            return critical
-                    ? (long) F_FLUSH_H.invokeExact(cctx, dst, dstCap, MemorySegment.NULL)
-                    : (long) F_FLUSH.invokeExact(cctx, dst, dstCap, MemorySegment.NULL);
-        } catch (Throwable t) {
-            throw rethrow(t);
-        }
-    }
-
-    public static long compressEnd(MemorySegment cctx, MemorySegment dst, long dstCap, boolean critical) {
-        try {
-            return critical
-                    ? (long) F_COMPRESS_END_H.invokeExact(cctx, dst, dstCap, MemorySegment.NULL)
-                    : (long) F_COMPRESS_END.invokeExact(cctx, dst, dstCap, MemorySegment.NULL);
+            if (critical) {
+                return switch (op) {
+                    case FRAME -> (long) F_COMPRESS_FRAME_H.invokeExact(cctx, dst, dstCap, src, srcLen, none, prefs);
+                    case UPDATE -> (long) F_COMPRESS_UPDATE_H.invokeExact(cctx, dst, dstCap, src, srcLen, none);
+                    case FLUSH -> (long) F_FLUSH_H.invokeExact(cctx, dst, dstCap, none);
+                    default -> (long) F_COMPRESS_END_H.invokeExact(cctx, dst, dstCap, none);
+                };
+            }
+            return switch (op) {
+                case FRAME -> (long) F_COMPRESS_FRAME.invokeExact(cctx, dst, dstCap, src, srcLen, none, prefs);
+                case UPDATE -> (long) F_COMPRESS_UPDATE.invokeExact(cctx, dst, dstCap, src, srcLen, none);
+                case FLUSH -> (long) F_FLUSH.invokeExact(cctx, dst, dstCap, none);
+                default -> (long) F_COMPRESS_END.invokeExact(cctx, dst, dstCap, none);
+            };
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -566,32 +554,62 @@ public final class Lz4Native {
     // ---- frame format: decompression -----------------------------------------------------------------------------
 
     /**
-     * {@code LZ4F_decompress}. {@code dstSize} and {@code srcSize} are native {@code size_t}s: on entry the capacity
-     * of {@code dst} and the bytes available in {@code src}; on return the bytes written and read.
+     * {@code LZ4F_decompress} on {@code dst[dstOff, +dstLen)} and {@code src[srcOff, +srcLen)}, each a {@code byte[]},
+     * a {@link ByteBuffer} (offsets from its position) or a {@link MemorySegment}: the views are made here, next to
+     * the call, so none escapes a caller that the JIT does not inline. {@code dstSize} and {@code srcSize} are native
+     * {@code size_t}s: on entry the lengths, on return the bytes written and read. Heap memory needs {@code critical}.
      *
      * @return the hint for the next call (0 when a frame ended), or an error code
      */
-    public static long decompress(MemorySegment dctx, MemorySegment dst, MemorySegment dstSize, MemorySegment src,
-                                  MemorySegment srcSize, boolean critical) {
+    public static long decompress(MemorySegment dctx, Object dst, long dstOff, long dstLen, MemorySegment dstSize,
+                                  Object src, long srcOff, long srcLen, MemorySegment srcSize, boolean critical) {
+        dstSize.set(ValueLayout.JAVA_LONG, 0, dstLen);
+        srcSize.set(ValueLayout.JAVA_LONG, 0, srcLen);
+        MemorySegment d = view(dst, dstOff, dstLen);
+        MemorySegment s = view(src, srcOff, srcLen);
         try {
             return critical
-                    ? (long) F_DECOMPRESS_H.invokeExact(dctx, dst, dstSize, src, srcSize, MemorySegment.NULL)
-                    : (long) F_DECOMPRESS.invokeExact(dctx, dst, dstSize, src, srcSize, MemorySegment.NULL);
+                    ? (long) F_DECOMPRESS_H.invokeExact(dctx, d, dstSize, s, srcSize, MemorySegment.NULL)
+                    : (long) F_DECOMPRESS.invokeExact(dctx, d, dstSize, s, srcSize, MemorySegment.NULL);
         } catch (Throwable t) {
             throw rethrow(t);
         }
     }
 
+    /** @return true when {@code memory} (a {@code byte[]}, {@link ByteBuffer} or {@link MemorySegment}) is native */
+    public static boolean isNative(Object memory) {
+        return memory instanceof MemorySegment m ? m.isNative() : memory instanceof ByteBuffer b && b.isDirect();
+    }
+
+    /**
+     * {@code memory[off, +len)} as a segment, made here so that it does not outlive the call: escape analysis removes
+     * it when C2 inlines the JDK methods that make it (see the allocation notes in {@code docs/benchmarks.md}).
+     */
+    private static MemorySegment view(Object memory, long off, long len) {
+        if (memory instanceof byte[] a) {
+            return MemorySegment.ofArray(a).asSlice(off, len);
+        }
+        if (memory instanceof ByteBuffer b) {
+            MemorySegment whole = MemorySegment.ofBuffer(b);
+            return off == 0 && len == whole.byteSize() ? whole : whole.asSlice(off, len);
+        }
+        MemorySegment m = (MemorySegment) memory;
+        return off == 0 && len == m.byteSize() ? m : m.asSlice(off, len);
+    }
+
     /**
      * {@code LZ4F_getFrameInfo} at the start of a frame: decodes and verifies the header (its checksum included),
-     * fills {@code info} ({@link #FRAME_INFO}) and consumes the header; decoding continues after it.
-     * {@code srcSize} is a native {@code size_t}: on entry the bytes available, on return the header size.
+     * fills {@code info} ({@link #FRAME_INFO}) and consumes the header; decoding continues after it. {@code src} as
+     * for {@link #decompress}; {@code srcSize} is a native {@code size_t}: on return the header size.
      *
      * @return the hint for the next {@link #decompress} call, or an error code
      */
-    public static long getFrameInfo(MemorySegment dctx, MemorySegment info, MemorySegment src, MemorySegment srcSize) {
+    public static long getFrameInfo(MemorySegment dctx, MemorySegment info, Object src, long srcOff, long srcLen,
+                                    MemorySegment srcSize) {
+        srcSize.set(ValueLayout.JAVA_LONG, 0, srcLen);
+        MemorySegment s = view(src, srcOff, srcLen);
         try {
-            return (long) F_GET_FRAME_INFO_H.invokeExact(dctx, info, src, srcSize);
+            return (long) F_GET_FRAME_INFO_H.invokeExact(dctx, info, s, srcSize);
         } catch (Throwable t) {
             throw rethrow(t);
         }

@@ -1,5 +1,7 @@
 package dev.zstdjava.internal;
 
+import dev.zstdjava.CompressionException;
+
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 
@@ -34,7 +36,7 @@ public abstract class OneShot {
     }
 
     /** The {@code byte[]} form with a destination: {@code src[srcOff, +srcLen)} into {@code dst[dstOff, +dstLen)}. */
-    protected final int arrayCall(byte[] src, int srcOff, int srcLen, byte[] dst, int dstOff, int dstLen) {
+    final int arrayCall(byte[] src, int srcOff, int srcLen, byte[] dst, int dstOff, int dstLen) {
         Bounds.range(src, srcOff, srcLen, "src");
         Bounds.range(dst, dstOff, dstLen, "dst");
         checkSizes(srcLen, dstLen);
@@ -56,7 +58,7 @@ public abstract class OneShot {
      * The {@code ByteBuffer} form: from the remaining bytes of {@code src} into those of {@code dst}; on success
      * {@code src}'s position moves to its limit and {@code dst}'s past the output, on failure neither moves.
      */
-    protected final int bufferCall(ByteBuffer src, ByteBuffer dst) {
+    final int bufferCall(ByteBuffer src, ByteBuffer dst) {
         if (Bounds.arrays(src, dst)) { // heap buffers: the array form, which makes no view that could escape
             return Bounds.advance(src, dst, arrayCall(src.array(), Bounds.start(src), src.remaining(), dst.array(),
                     Bounds.start(dst), dst.remaining()));
@@ -68,7 +70,7 @@ public abstract class OneShot {
     }
 
     /** The {@code MemorySegment} form: all of {@code src} into the start of {@code dst}. */
-    protected final long segmentCall(MemorySegment src, MemorySegment dst) {
+    final long segmentCall(MemorySegment src, MemorySegment dst) {
         Bounds.writable(dst);
         return call(null, null, src, src.byteSize(), dst, dst.byteSize());
     }
@@ -110,21 +112,45 @@ public abstract class OneShot {
     /** The native call of two segments, under the guard. */
     protected abstract long segments(MemorySegment src, long srcLen, MemorySegment dst, long dstCap);
 
-    /** @return true when the native result {@code r} is a failure */
-    protected abstract boolean failed(long r);
+    /**
+     * @return true when the native result {@code r} is a failure: negative, as zstd's and lz4 frame errors read as a
+     *         signed {@code long} (a codec whose results differ overrides this)
+     */
+    protected boolean failed(long r) {
+        return r < 0;
+    }
 
     /** @return the exception for the failed result {@code r} of a call on {@code src} */
     protected abstract RuntimeException error(long r, MemorySegment src, long dstCap);
 
-    /** A compressor: adds the {@code byte[] -> new byte[]} form, through the output scratch buffer. */
-    public abstract static class Compressor extends OneShot {
+    /**
+     * A compressor: the public forms of {@link dev.zstdjava.Compressor}, written once here for every one-shot
+     * compressor, and the {@code byte[] -> new byte[]} form through the output scratch buffer.
+     */
+    public abstract static class Encoder extends OneShot implements dev.zstdjava.Compressor {
         /** See {@link OneShot#OneShot}. */
-        protected Compressor(String what, Runnable free, Scratch scratch) {
+        protected Encoder(String what, Runnable free, Scratch scratch) {
             super(what, free, scratch);
         }
 
+        @Override
+        public final long compress(MemorySegment src, MemorySegment dst) {
+            return segmentCall(src, dst);
+        }
+
+        @Override
+        public final int compress(byte[] src, int srcOff, int srcLen, byte[] dst, int dstOff, int dstLen) {
+            return arrayCall(src, srcOff, srcLen, dst, dstOff, dstLen);
+        }
+
+        @Override
+        public final int compress(ByteBuffer src, ByteBuffer dst) {
+            return bufferCall(src, dst);
+        }
+
         /** The {@code byte[] -> new byte[]} form: {@code src[off, off+len)} into a new array of exactly the output. */
-        protected final byte[] newArrayCall(byte[] src, int off, int len) {
+        @Override
+        public final byte[] compress(byte[] src, int off, int len) {
             Bounds.range(src, off, len, "src");
             long bound = capacity(len);
             guard.enter();
@@ -133,8 +159,9 @@ public abstract class OneShot {
                 if (failed(r)) {
                     throw error(r, MemorySegment.ofArray(src).asSlice(off, len), bound);
                 }
-                if (r > Bounds.MAX_ARRAY) {
-                    throw tooLarge(r);
+                if (r > Bounds.MAX_ARRAY) { // only near 2 GiB of incompressible input
+                    throw new CompressionException(guard.what(), "output of " + r
+                            + " bytes is larger than the largest byte[]; use a MemorySegment destination");
                 }
                 return scratch.copyOut((int) r);
             } finally {
@@ -145,8 +172,31 @@ public abstract class OneShot {
 
         /** Checks the input size of a {@code byte[] -> new byte[]} call; @return the output room it needs */
         protected abstract long capacity(int srcLen);
+    }
 
-        /** @return the exception for an output of {@code size} bytes, too large for a {@code byte[]} */
-        protected abstract RuntimeException tooLarge(long size);
+    /**
+     * A decompressor: the caller-destination forms of {@link dev.zstdjava.Decompressor}, written once here; the
+     * {@code new byte[]} form, which sizes its output from the frame, is the subclass's.
+     */
+    public abstract static class Decoder extends OneShot implements dev.zstdjava.Decompressor {
+        /** See {@link OneShot#OneShot}. */
+        protected Decoder(String what, Runnable free, Scratch scratch) {
+            super(what, free, scratch);
+        }
+
+        @Override
+        public final long decompress(MemorySegment src, MemorySegment dst) {
+            return segmentCall(src, dst);
+        }
+
+        @Override
+        public final int decompress(byte[] src, int srcOff, int srcLen, byte[] dst, int dstOff, int dstLen) {
+            return arrayCall(src, srcOff, srcLen, dst, dstOff, dstLen);
+        }
+
+        @Override
+        public final int decompress(ByteBuffer src, ByteBuffer dst) {
+            return bufferCall(src, dst);
+        }
     }
 }

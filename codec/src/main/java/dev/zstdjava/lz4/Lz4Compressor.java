@@ -39,7 +39,7 @@ import java.nio.ReadOnlyBufferException;
  *
  * <p>Close it when done; a compressor that is dropped unclosed is freed by a {@link java.lang.ref.Cleaner}.
  */
-public final class Lz4Compressor extends OneShot.Compressor implements AutoCloseable {
+public final class Lz4Compressor extends OneShot.Encoder {
     /** The fastest level: the fast compressor with acceleration 128. */
     public static final int MIN_LEVEL = -128;
     /** The strongest level: HC level 12. */
@@ -141,17 +141,16 @@ public final class Lz4Compressor extends OneShot.Compressor implements AutoClose
     }
 
     /**
-     * Compresses all of {@code src} into the start of {@code dst} as one raw LZ4 block.
-     *
-     * @param src native or heap memory to compress, at most {@link Lz4#MAX_INPUT_SIZE} bytes
-     * @param dst where the block goes; {@link Lz4#maxCompressedLength(int)} bytes always suffice
-     * @return the block's size in bytes
-     * @throws Lz4Exception             if {@code dst} is too small or {@code src} too large
-     * @throws IllegalArgumentException if {@code dst} is read-only
-     * @throws IllegalStateException    if this compressor is closed or in use by another thread
+     * @return {@link Lz4#maxCompressedLength(int)}: the largest block for {@code srcLen} input bytes
+     * @throws IllegalArgumentException if {@code srcLen} is negative or over {@link Lz4#MAX_INPUT_SIZE}
      */
-    public long compress(MemorySegment src, MemorySegment dst) {
-        return segmentCall(src, dst);
+    @Override
+    public long maxCompressedLength(long srcLen) {
+        if (srcLen < 0 || srcLen > Lz4.MAX_INPUT_SIZE) {
+            throw new IllegalArgumentException("srcLen must be 0.." + Lz4.MAX_INPUT_SIZE + " (LZ4_MAX_INPUT_SIZE), got "
+                    + srcLen);
+        }
+        return Lz4.maxCompressedLength((int) srcLen);
     }
 
     /**
@@ -177,43 +176,6 @@ public final class Lz4Compressor extends OneShot.Compressor implements AutoClose
             guard.exit();
         }
         return r > 0 ? r : -1;
-    }
-
-    /**
-     * Compresses {@code src[srcOff, srcOff+srcLen)} into {@code dst[dstOff, dstOff+dstLen)}, reading and writing the
-     * arrays in place.
-     *
-     * @return the block's size in bytes, written at {@code dst[dstOff]}
-     * @throws IndexOutOfBoundsException if a range lies outside its array
-     * @throws Lz4Exception              if the destination range is too small
-     */
-    public int compress(byte[] src, int srcOff, int srcLen, byte[] dst, int dstOff, int dstLen) {
-        return arrayCall(src, srcOff, srcLen, dst, dstOff, dstLen);
-    }
-
-    /** @return a new array holding all of {@code src} as one raw LZ4 block */
-    public byte[] compress(byte[] src) {
-        return compress(src, 0, src.length);
-    }
-
-    /**
-     * Compresses {@code src[off, off+len)}.
-     *
-     * @return a new array of exactly the block's size
-     */
-    public byte[] compress(byte[] src, int off, int len) {
-        return newArrayCall(src, off, len);
-    }
-
-    /**
-     * Compresses the remaining bytes of {@code src} into {@code dst} at its position. On success {@code src}'s
-     * position moves to its limit and {@code dst}'s position past the block; on failure neither moves.
-     *
-     * @return the block's size in bytes
-     * @throws ReadOnlyBufferException if {@code dst} is read-only
-     */
-    public int compress(ByteBuffer src, ByteBuffer dst) {
-        return bufferCall(src, dst);
     }
 
     /** The one compression call: in place when possible, staged through native memory for large heap arrays. */
@@ -318,11 +280,6 @@ public final class Lz4Compressor extends OneShot.Compressor implements AutoClose
     @Override
     protected RuntimeException error(long r, MemorySegment src, long dstCap) {
         return tooSmall(src.byteSize(), dstCap);
-    }
-
-    @Override
-    protected RuntimeException tooLarge(long size) { // not reached: a block of at most 2 GiB - 1 fits
-        return new Lz4Exception("lz4 compress", 0, "block of " + size + " bytes is too large for a byte[]");
     }
 
     private static void checkInput(long srcLen) {

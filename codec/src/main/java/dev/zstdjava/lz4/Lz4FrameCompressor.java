@@ -34,11 +34,11 @@ import java.util.Objects;
  *
  * <p>Close it when done; a compressor that is dropped unclosed is freed by a {@link java.lang.ref.Cleaner}.
  */
-public final class Lz4FrameCompressor extends OneShot.Compressor implements AutoCloseable {
-    private static final int FRAME = 0;
-    private static final int UPDATE = 1;
-    private static final int FLUSH = 2;
-    private static final int END = 3;
+public final class Lz4FrameCompressor extends OneShot.Encoder {
+    private static final int FRAME = Lz4Native.FRAME;
+    private static final int UPDATE = Lz4Native.UPDATE;
+    private static final int FLUSH = Lz4Native.FLUSH;
+    private static final int END = Lz4Native.END;
 
     private final Native state;
     private Lz4Frame.Options options;
@@ -117,35 +117,12 @@ public final class Lz4FrameCompressor extends OneShot.Compressor implements Auto
     }
 
     /** @return {@link Lz4Frame#maxCompressedLength(long, Lz4Frame.Options)} with this compressor's options */
+    @Override
     public long maxCompressedLength(long srcLen) {
         return Lz4Frame.maxCompressedLength(srcLen, options);
     }
 
     // ---- one-shot ------------------------------------------------------------------------------------------------
-
-    /**
-     * Compresses all of {@code src} into the start of {@code dst} as one complete frame. Abandons a streamed frame
-     * in progress.
-     *
-     * @param dst at least {@link #maxCompressedLength(long)} bytes (lz4 requires the worst case up front)
-     * @return the frame's size in bytes
-     * @throws Lz4Exception             if {@code dst} is smaller than {@link #maxCompressedLength(long)}
-     * @throws IllegalArgumentException if {@code dst} is read-only
-     * @throws IllegalStateException    if this compressor is closed or in use by another thread
-     */
-    public long compress(MemorySegment src, MemorySegment dst) {
-        return segmentCall(src, dst);
-    }
-
-    /**
-     * Compresses {@code src[srcOff, srcOff+srcLen)} into {@code dst[dstOff, dstOff+dstLen)} as one frame, in place.
-     *
-     * @return the frame's size in bytes, written at {@code dst[dstOff]}
-     * @throws Lz4Exception if {@code dstLen} is smaller than {@link #maxCompressedLength(long)}
-     */
-    public int compress(byte[] src, int srcOff, int srcLen, byte[] dst, int dstOff, int dstLen) {
-        return arrayCall(src, srcOff, srcLen, dst, dstOff, dstLen);
-    }
 
     /**
      * The frame compression of the {@code byte[]} forms, on arrays and offsets (no view of them crosses a method
@@ -165,36 +142,11 @@ public final class Lz4FrameCompressor extends OneShot.Compressor implements Auto
         long outCap = dst == null ? dstCap : Math.min(dstCap, maxCompressedLength(srcLen));
         MemorySegment in = state.scratch.stage(src, srcOff, srcLen);
         MemorySegment out = state.scratch.get(outCap);
-        long r = Lz4Native.compressFrame(state.cctx, out, outCap, in, srcLen, state.prefs, false);
+        long r = Lz4Native.frameStep(FRAME, state.cctx, out, outCap, in, srcLen, state.prefs, false);
         if (dst != null) {
             Scratch.unstage(out, dst, dstOff, r);
         }
         return r;
-    }
-
-    /** @return a new array holding all of {@code src} as one frame */
-    public byte[] compress(byte[] src) {
-        return compress(src, 0, src.length);
-    }
-
-    /**
-     * Compresses {@code src[off, off+len)} as one frame.
-     *
-     * @return a new array of exactly the frame's size
-     */
-    public byte[] compress(byte[] src, int off, int len) {
-        return newArrayCall(src, off, len);
-    }
-
-    /**
-     * Compresses the remaining bytes of {@code src} into {@code dst} at its position as one frame. On success
-     * {@code src}'s position moves to its limit and {@code dst}'s position past the frame; on failure neither moves.
-     *
-     * @return the frame's size in bytes
-     * @throws ReadOnlyBufferException if {@code dst} is read-only
-     */
-    public int compress(ByteBuffer src, ByteBuffer dst) {
-        return bufferCall(src, dst);
     }
 
     @Override
@@ -226,18 +178,8 @@ public final class Lz4FrameCompressor extends OneShot.Compressor implements Auto
     }
 
     @Override
-    protected boolean failed(long r) {
-        return Lz4Native.isError(r);
-    }
-
-    @Override
     protected RuntimeException error(long r, MemorySegment src, long dstCap) {
         return Lz4Checks.frameError(r, "lz4 frame compress", Bounds.sizes(src.byteSize(), dstCap));
-    }
-
-    @Override
-    protected RuntimeException tooLarge(long size) {
-        return new Lz4Exception("lz4 frame compress", 0, "frame of " + size + " bytes is too large for a byte[]");
     }
 
     /**
@@ -265,12 +207,7 @@ public final class Lz4FrameCompressor extends OneShot.Compressor implements Auto
     }
 
     private long invoke(int op, MemorySegment src, long srcLen, MemorySegment dst, long dstCap, boolean critical) {
-        return switch (op) {
-            case FRAME -> Lz4Native.compressFrame(state.cctx, dst, dstCap, src, srcLen, state.prefs, critical);
-            case UPDATE -> Lz4Native.compressUpdate(state.cctx, dst, dstCap, src, srcLen, critical);
-            case FLUSH -> Lz4Native.flush(state.cctx, dst, dstCap, critical);
-            default -> Lz4Native.compressEnd(state.cctx, dst, dstCap, critical);
-        };
+        return Lz4Native.frameStep(op, state.cctx, dst, dstCap, src, srcLen, state.prefs, critical);
     }
 
     private void checkFrameCapacity(long srcLen, long dstCap) {

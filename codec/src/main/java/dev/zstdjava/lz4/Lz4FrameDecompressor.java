@@ -2,13 +2,18 @@ package dev.zstdjava.lz4;
 
 import dev.zstdjava.internal.Bounds;
 import dev.zstdjava.DecompressionLimitException;
+import dev.zstdjava.Decompressor;
 import dev.zstdjava.internal.Guard;
 import dev.zstdjava.internal.LibC;
 import dev.zstdjava.internal.Lz4Native;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.ReadOnlyBufferException;
 
 /**
  * An LZ4 frame decompressor: one native {@code LZ4F_dctx}, reused by every call. Input may hold several
@@ -39,10 +44,11 @@ import java.nio.ByteBuffer;
  * {@link #decompress(byte[])} allocates exactly the returned array when the first frame declares its content size;
  * otherwise it decodes into a growing native scratch buffer and copies the result out once.
  */
-public final class Lz4FrameDecompressor implements AutoCloseable {
+public final class Lz4FrameDecompressor implements Decompressor {
     private static final long KEEP_SCRATCH = 1 << 20;
     /** {@link #step} result when the destination filled up before the input was decoded. */
     private static final long FULL = -1;
+    private static final VarHandle LE_INT = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
 
     private final Native state;
     private final Guard guard;
@@ -106,6 +112,7 @@ public final class Lz4FrameDecompressor implements AutoCloseable {
     }
 
     /** @return the largest output of {@link #decompress(byte[])} and of one frame through {@link #update}, in bytes */
+    @Override
     public long maxDecompressedSize() {
         return maxDecompressedSize;
     }
@@ -120,6 +127,7 @@ public final class Lz4FrameDecompressor implements AutoCloseable {
      * @throws IllegalArgumentException if {@code dst} is read-only
      * @throws IllegalStateException    if this decompressor is closed or in use by another thread
      */
+    @Override
     public long decompress(MemorySegment src, MemorySegment dst) {
         Bounds.writable(dst);
         long srcLen = src.byteSize();
@@ -127,7 +135,7 @@ public final class Lz4FrameDecompressor implements AutoCloseable {
         checkInput(srcLen);
         guard.enter();
         try {
-            return decodeInto(src, srcLen, dst, dstCap);
+            return decodeInto(src, 0, srcLen, dst, 0, dstCap);
         } finally {
             guard.exit();
         }
@@ -140,31 +148,21 @@ public final class Lz4FrameDecompressor implements AutoCloseable {
      * @return the number of bytes written at {@code dst[dstOff]}
      * @throws Lz4Exception if the input is malformed or the destination range too small
      */
+    @Override
     public int decompress(byte[] src, int srcOff, int srcLen, byte[] dst, int dstOff, int dstLen) {
         Bounds.range(src, srcOff, srcLen, "src");
         Bounds.range(dst, dstOff, dstLen, "dst");
         checkInput(srcLen);
         guard.enter();
         try {
-            return (int) decodeInto(MemorySegment.ofArray(src).asSlice(srcOff, srcLen), srcLen,
-                    MemorySegment.ofArray(dst).asSlice(dstOff, dstLen), dstLen);
+            return (int) decodeInto(src, srcOff, srcLen, dst, dstOff, dstLen);
         } finally {
             guard.exit();
         }
     }
 
-    /**
-     * Decompresses all frames in {@code src}.
-     *
-     * @return a new array of exactly the decompressed size
-     * @throws DecompressionLimitException if the output would exceed {@link #maxDecompressedSize()}
-     * @throws Lz4Exception                if the input is malformed or truncated
-     */
-    public byte[] decompress(byte[] src) {
-        return decompress(src, 0, src.length, maxDecompressedSize);
-    }
-
     /** Decompresses all frames in {@code src[off, off+len)}; see {@link #decompress(byte[])}. */
+    @Override
     public byte[] decompress(byte[] src, int off, int len) {
         return decompress(src, off, len, maxDecompressedSize);
     }
@@ -173,11 +171,10 @@ public final class Lz4FrameDecompressor implements AutoCloseable {
         Bounds.range(src, off, len, "src");
         checkInput(len);
         limit = Math.min(limit, Bounds.MAX_ARRAY);
-        MemorySegment in = MemorySegment.ofArray(src).asSlice(off, len);
         guard.enter();
         try {
             start();
-            long declared = declaredSize(in, len);
+            long declared = declaredSize(src, off, len);
             if (declared > limit) {
                 Lz4Native.resetDecompressionContext(state.dctx);
                 throw new DecompressionLimitException("lz4 frame decompress", declared, limit);
@@ -190,13 +187,13 @@ public final class Lz4FrameDecompressor implements AutoCloseable {
             }
             if (declared > 0) { // the header is consumed: decoding continues after it
                 byte[] out = new byte[(int) declared];
-                long n = step(in, len, MemorySegment.ofArray(out), declared);
+                long n = step(src, off, len, out, 0, declared);
                 if (n == declared) {
                     return out;
                 }
                 // more output than the first frame declares: concatenated frames; decode them all below
             }
-            return decodeGrowing(in, len, limit);
+            return decodeGrowing(src, off, len, limit);
         } finally {
             guard.exit();
         }
@@ -208,13 +205,12 @@ public final class Lz4FrameDecompressor implements AutoCloseable {
      *
      * @return the declared size, or 0 when unknown (or the input does not start with a regular frame)
      */
-    private long declaredSize(MemorySegment in, long len) {
-        if (len < 7 || in.get(ValueLayout.JAVA_INT_UNALIGNED.withOrder(java.nio.ByteOrder.LITTLE_ENDIAN), 0)
-                != Lz4Frame.MAGIC) {
+    private long declaredSize(byte[] in, int off, int len) {
+        if (len < 7 || (int) LE_INT.get(in, off) != Lz4Frame.MAGIC) {
             return 0; // a skippable frame or garbage: the decoder reports it
         }
-        state.srcSize.set(ValueLayout.JAVA_LONG, 0, Math.min(len, Lz4Frame.HEADER_SIZE_MAX));
-        long r = Lz4Native.getFrameInfo(state.dctx, state.info, in, state.srcSize);
+        long r = Lz4Native.getFrameInfo(state.dctx, state.info, in, off, Math.min(len, Lz4Frame.HEADER_SIZE_MAX),
+                state.srcSize);
         if (Lz4Native.isError(r)) {
             Lz4Native.resetDecompressionContext(state.dctx);
             throw Lz4Checks.frameError(r, "lz4 frame decompress", "bad frame header; input " + len + " bytes");
@@ -230,8 +226,23 @@ public final class Lz4FrameDecompressor implements AutoCloseable {
      *
      * @return the number of bytes written
      */
+    @Override
     public int decompress(ByteBuffer src, ByteBuffer dst) {
-        return Bounds.advance(src, dst, decompress(MemorySegment.ofBuffer(src), Bounds.writable(dst)));
+        if (dst.isReadOnly()) {
+            throw new ReadOnlyBufferException();
+        }
+        if (Bounds.arrays(src, dst)) { // heap buffers: the array form
+            return Bounds.advance(src, dst, decompress(src.array(), Bounds.start(src), src.remaining(), dst.array(),
+                    Bounds.start(dst), dst.remaining()));
+        }
+        int srcLen = src.remaining();
+        checkInput(srcLen);
+        guard.enter();
+        try { // the buffers go down as they are: Lz4Native makes their views next to the native call
+            return Bounds.advance(src, dst, decodeInto(src, 0, srcLen, dst, 0, dst.remaining()));
+        } finally {
+            guard.exit();
+        }
     }
 
     private static void checkInput(long srcLen) {
@@ -247,9 +258,13 @@ public final class Lz4FrameDecompressor implements AutoCloseable {
         outPos = 0;
     }
 
-    private long decodeInto(MemorySegment src, long srcLen, MemorySegment dst, long dstCap) {
+    /**
+     * Decodes every frame of {@code src[srcOff, +srcLen)} into {@code dst[dstOff, +dstCap)}; each is a {@code byte[]},
+     * a {@link ByteBuffer} or a {@link MemorySegment} (see {@link Lz4Native#decompress}).
+     */
+    private long decodeInto(Object src, long srcOff, long srcLen, Object dst, long dstOff, long dstCap) {
         start();
-        long n = step(src, srcLen, dst, dstCap);
+        long n = step(src, srcOff, srcLen, dst, dstOff, dstCap);
         if (n == FULL) {
             Lz4Native.resetDecompressionContext(state.dctx);
             throw new Lz4Exception("lz4 frame decompress", Lz4Exception.DST_MAX_SIZE_TOO_SMALL,
@@ -260,7 +275,7 @@ public final class Lz4FrameDecompressor implements AutoCloseable {
     }
 
     /** Decodes into a native scratch buffer that grows up to {@code limit + 1} bytes, then copies out once. */
-    private byte[] decodeGrowing(MemorySegment in, long len, long limit) {
+    private byte[] decodeGrowing(byte[] in, int off, int len, long limit) {
         long cap = Math.min(Math.max(len * 4, 64 << 10), limit + 1);
         if (state.scratch.byteSize() < cap) {
             LibC.free(state.scratch);
@@ -272,7 +287,7 @@ public final class Lz4FrameDecompressor implements AutoCloseable {
         try {
             start();
             while (true) {
-                long n = step(in, len, state.scratch, cap);
+                long n = step(in, off, len, state.scratch, 0, cap);
                 if (n != FULL) {
                     byte[] out = new byte[(int) n];
                     MemorySegment.copy(state.scratch, ValueLayout.JAVA_BYTE, 0, out, 0, out.length);
@@ -299,8 +314,8 @@ public final class Lz4FrameDecompressor implements AutoCloseable {
      * @return the total output size, or {@link #FULL} if {@code dst} filled up first (positions kept for a retry
      *         with a larger, content-preserving destination)
      */
-    private long step(MemorySegment src, long srcLen, MemorySegment dst, long dstCap) {
-        boolean heap = !src.isNative() || !dst.isNative();
+    private long step(Object src, long srcOff, long srcLen, Object dst, long dstOff, long dstCap) {
+        boolean heap = !Lz4Native.isNative(src) || !Lz4Native.isNative(dst);
         boolean frameDone = false;
         while (true) {
             if (inPos == srcLen && frameDone) {
@@ -313,12 +328,9 @@ public final class Lz4FrameDecompressor implements AutoCloseable {
                 inAvail = Math.min(inAvail, Lz4Native.HEAP_WINDOW);
                 outAvail = Math.min(outAvail, Lz4Native.HEAP_WINDOW);
             }
-            state.dstSize.set(ValueLayout.JAVA_LONG, 0, outAvail);
-            state.srcSize.set(ValueLayout.JAVA_LONG, 0, inAvail);
             // heap pieces are exact slices: on JDK 21 each heap argument of a critical call is copied for the call
-            long r = Lz4Native.decompress(state.dctx, heap ? dst.asSlice(outPos, outAvail) : outPos == 0 ? dst
-                    : dst.asSlice(outPos), state.dstSize, heap ? src.asSlice(inPos, inAvail) : inPos == 0 ? src
-                    : src.asSlice(inPos), state.srcSize, critical);
+            long r = Lz4Native.decompress(state.dctx, dst, dstOff + outPos, outAvail, state.dstSize, src,
+                    srcOff + inPos, inAvail, state.srcSize, critical);
             long wrote = state.dstSize.get(ValueLayout.JAVA_LONG, 0);
             long read = state.srcSize.get(ValueLayout.JAVA_LONG, 0);
             if (Lz4Native.isError(r)) {
@@ -373,9 +385,9 @@ public final class Lz4FrameDecompressor implements AutoCloseable {
             consumed = 0;
             produced = 0;
             // heap memory: bound the critical call; the caller loops on consumed()/produced() anyway
-            state.dstSize.set(ValueLayout.JAVA_LONG, 0, heap ? Math.min(dstCap, Lz4Native.HEAP_WINDOW) : dstCap);
-            state.srcSize.set(ValueLayout.JAVA_LONG, 0, heap ? Math.min(srcLen, Lz4Native.HEAP_WINDOW) : srcLen);
-            long r = Lz4Native.decompress(state.dctx, dst, state.dstSize, src, state.srcSize, critical);
+            long r = Lz4Native.decompress(state.dctx, dst, 0, heap ? Math.min(dstCap, Lz4Native.HEAP_WINDOW) : dstCap,
+                    state.dstSize, src, 0, heap ? Math.min(srcLen, Lz4Native.HEAP_WINDOW) : srcLen, state.srcSize,
+                    critical);
             long wrote = state.dstSize.get(ValueLayout.JAVA_LONG, 0);
             long read = state.srcSize.get(ValueLayout.JAVA_LONG, 0);
             if (Lz4Native.isError(r)) {

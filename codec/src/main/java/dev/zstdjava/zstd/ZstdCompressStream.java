@@ -21,8 +21,8 @@ import java.util.Objects;
  * output, so that no call holds off the garbage collector for long: on larger heap segments a call makes partial
  * progress, which {@link #consumed()} and {@link #produced()} report as always. With
  * {@link Builder#workers(int) workers}, zstd's threads run while a call may wait for them, so calls are never
- * critical and heap input and output pass through native staging buffers of {@link #recommendedInputSize()} and
- * {@link #recommendedOutputSize()} bytes (one copy each way). zstd copies the input it takes into its own window,
+ * critical and heap input and output pass through native staging buffers of {@link #RECOMMENDED_INPUT_SIZE} and
+ * {@link #RECOMMENDED_OUTPUT_SIZE} bytes (one copy each way). zstd copies the input it takes into its own window,
  * so segments need not stay valid after a call.
  *
  * <p><b>Thread safety:</b> one call at a time; a concurrent call or a call after {@link #close()} throws
@@ -30,8 +30,10 @@ import java.util.Objects;
  * the context. Close it when done; unclosed instances are freed by a {@link java.lang.ref.Cleaner}.
  */
 public final class ZstdCompressStream extends ZstdStream {
-    private static final long IN_SIZE = ZstdNative.cStreamInSize();
-    private static final long OUT_SIZE = ZstdNative.cStreamOutSize();
+    /** {@code ZSTD_CStreamInSize()}: an input piece size that suits zstd (one block, 128 KiB). */
+    public static final long RECOMMENDED_INPUT_SIZE = ZstdNative.cStreamInSize();
+    /** {@code ZSTD_CStreamOutSize()}: an output size that always holds one compressed block. */
+    public static final long RECOMMENDED_OUTPUT_SIZE = ZstdNative.cStreamOutSize();
 
     private final int workers;
 
@@ -58,16 +60,6 @@ public final class ZstdCompressStream extends ZstdStream {
     /** @return a builder for a stream with other parameters */
     public static Builder builder() {
         return new Builder();
-    }
-
-    /** @return {@code ZSTD_CStreamInSize()}: an input piece size that suits zstd (one block, 128 KiB) */
-    public static long recommendedInputSize() {
-        return IN_SIZE;
-    }
-
-    /** @return {@code ZSTD_CStreamOutSize()}: an output size that always holds one compressed block */
-    public static long recommendedOutputSize() {
-        return OUT_SIZE;
     }
 
     /**
@@ -152,15 +144,16 @@ public final class ZstdCompressStream extends ZstdStream {
     }
 
     /**
-     * With workers: the heap side(s) go through native buffers of {@link #IN_SIZE} and {@link #OUT_SIZE} bytes
-     * (allocated on first use, kept with the context) and the call is a regular (non-critical) one.
+     * With workers: the heap side(s) go through native buffers of {@link #RECOMMENDED_INPUT_SIZE} and
+     * {@link #RECOMMENDED_OUTPUT_SIZE} bytes (allocated on first use, kept with the context) and the call is a
+     * regular (non-critical) one.
      */
     private long staged(MemorySegment src, long srcStart, long srcEnd, MemorySegment dst, long dstStart, long dstEnd,
                         int op) {
         Native s = state;
         if (!src.isNative()) {
-            s.stageIn = staging(s.stageIn, IN_SIZE);
-            long n = Math.min(srcEnd - srcStart, IN_SIZE);
+            s.stageIn = staging(s.stageIn, RECOMMENDED_INPUT_SIZE);
+            long n = Math.min(srcEnd - srcStart, RECOMMENDED_INPUT_SIZE);
             MemorySegment.copy(src, srcStart, s.stageIn, 0, n);
             src = s.stageIn;
             srcStart = 0;
@@ -169,8 +162,9 @@ public final class ZstdCompressStream extends ZstdStream {
         if (dst.isNative()) {
             return call(src, srcStart, srcEnd, dst, dstStart, dstEnd, op, false);
         }
-        s.stageOut = staging(s.stageOut, OUT_SIZE);
-        long r = call(src, srcStart, srcEnd, s.stageOut, 0, Math.min(dstEnd - dstStart, OUT_SIZE), op, false);
+        s.stageOut = staging(s.stageOut, RECOMMENDED_OUTPUT_SIZE);
+        long r = call(src, srcStart, srcEnd, s.stageOut, 0, Math.min(dstEnd - dstStart, RECOMMENDED_OUTPUT_SIZE), op,
+                false);
         if (produced > 0 && !ZstdNative.isError(r)) {
             MemorySegment.copy(s.stageOut, 0, dst, dstStart, produced);
         }

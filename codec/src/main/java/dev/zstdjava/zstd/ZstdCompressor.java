@@ -31,7 +31,7 @@ import java.util.Objects;
  *
  * <p>Close it when done; a compressor that is dropped unclosed is freed by a {@link java.lang.ref.Cleaner}.
  */
-public final class ZstdCompressor extends OneShot.Compressor implements AutoCloseable {
+public final class ZstdCompressor extends OneShot.Encoder {
     private final Native state;
     private int level;
     /** Heap inputs above this size are staged through native memory; smaller for slower (higher) levels. */
@@ -106,18 +106,10 @@ public final class ZstdCompressor extends OneShot.Compressor implements AutoClos
         return ZstdNative.HEAP_CRITICAL_LIMIT >> (level <= 5 ? 0 : level <= 12 ? 2 : 4);
     }
 
-    /**
-     * Compresses all of {@code src} into the start of {@code dst} as one frame.
-     *
-     * @param src native or heap memory to compress
-     * @param dst where the frame goes; {@link Zstd#compressBound(long)} bytes always suffice
-     * @return the frame's size in bytes
-     * @throws ZstdException            if {@code dst} is too small (error code 70) or zstd fails
-     * @throws IllegalArgumentException if {@code dst} is read-only
-     * @throws IllegalStateException    if this compressor is closed or in use by another thread
-     */
-    public long compress(MemorySegment src, MemorySegment dst) {
-        return segmentCall(src, dst);
+    /** @return {@link Zstd#compressBound(long)}: the largest frame for {@code srcLen} input bytes */
+    @Override
+    public long maxCompressedLength(long srcLen) {
+        return Zstd.compressBound(srcLen);
     }
 
     /**
@@ -174,43 +166,6 @@ public final class ZstdCompressor extends OneShot.Compressor implements AutoClos
                 dstCap);
     }
 
-    /**
-     * Compresses {@code src[srcOff, srcOff+srcLen)} into {@code dst[dstOff, dstOff+dstLen)}, reading and writing the
-     * arrays in place.
-     *
-     * @return the frame's size in bytes, written at {@code dst[dstOff]}
-     * @throws IndexOutOfBoundsException if a range lies outside its array
-     * @throws ZstdException             if the destination range is too small or zstd fails
-     */
-    public int compress(byte[] src, int srcOff, int srcLen, byte[] dst, int dstOff, int dstLen) {
-        return arrayCall(src, srcOff, srcLen, dst, dstOff, dstLen);
-    }
-
-    /** @return a new array holding one frame with all of {@code src} */
-    public byte[] compress(byte[] src) {
-        return compress(src, 0, src.length);
-    }
-
-    /**
-     * Compresses {@code src[off, off+len)}.
-     *
-     * @return a new array of exactly the frame's size
-     */
-    public byte[] compress(byte[] src, int off, int len) {
-        return newArrayCall(src, off, len);
-    }
-
-    /**
-     * Compresses the remaining bytes of {@code src} into {@code dst} at its position. On success {@code src}'s
-     * position moves to its limit and {@code dst}'s position past the frame; on failure neither moves.
-     *
-     * @return the frame's size in bytes
-     * @throws ReadOnlyBufferException if {@code dst} is read-only
-     */
-    public int compress(ByteBuffer src, ByteBuffer dst) {
-        return bufferCall(src, dst);
-    }
-
     @Override
     protected void checkSizes(long srcLen, long dstCap) {
         // zstd takes any size and reports a destination too small itself
@@ -227,18 +182,8 @@ public final class ZstdCompressor extends OneShot.Compressor implements AutoClos
     }
 
     @Override
-    protected boolean failed(long r) {
-        return ZstdNative.isError(r);
-    }
-
-    @Override
     protected RuntimeException error(long r, MemorySegment src, long dstCap) {
         return Checks.error(r, "zstd compress", Bounds.sizes(src.byteSize(), dstCap));
-    }
-
-    @Override
-    protected RuntimeException tooLarge(long size) {
-        return new ZstdException("zstd compress", 0, "frame too large for a byte[]", size + " bytes");
     }
 
     /** Frees the native context now, or when the call in progress returns. Idempotent. */

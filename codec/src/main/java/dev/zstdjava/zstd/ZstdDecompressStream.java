@@ -30,8 +30,10 @@ import java.util.Objects;
  * freed by a {@link java.lang.ref.Cleaner}.
  */
 public final class ZstdDecompressStream extends ZstdStream {
-    private static final long IN_SIZE = ZstdNative.dStreamInSize();
-    private static final long OUT_SIZE = ZstdNative.dStreamOutSize();
+    /** {@code ZSTD_DStreamInSize()}: an input piece size that suits zstd (one block plus header). */
+    public static final long RECOMMENDED_INPUT_SIZE = ZstdNative.dStreamInSize();
+    /** {@code ZSTD_DStreamOutSize()}: an output size that holds one decoded block (128 KiB). */
+    public static final long RECOMMENDED_OUTPUT_SIZE = ZstdNative.dStreamOutSize();
     /** ZSTD_FRAMEHEADERSIZE_MAX: a header is always readable from this many bytes. */
     private static final long HEADER_MAX = 18;
 
@@ -60,16 +62,6 @@ public final class ZstdDecompressStream extends ZstdStream {
     /** @return a builder for a stream with other limits or a dictionary */
     public static Builder builder() {
         return new Builder();
-    }
-
-    /** @return {@code ZSTD_DStreamInSize()}: an input piece size that suits zstd (one block plus header) */
-    public static long recommendedInputSize() {
-        return IN_SIZE;
-    }
-
-    /** @return {@code ZSTD_DStreamOutSize()}: an output size that holds one decoded block (128 KiB) */
-    public static long recommendedOutputSize() {
-        return OUT_SIZE;
     }
 
     /** @return the output limit since creation or {@link #reset()}, in bytes */

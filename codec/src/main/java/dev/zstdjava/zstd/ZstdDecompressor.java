@@ -32,7 +32,7 @@ import java.util.Objects;
  * it (see {@link ZstdCompressor}). {@link #decompress(byte[])} allocates exactly the returned array when the frames
  * declare their size; otherwise it decodes into a growing native scratch buffer and copies the result out once.
  */
-public final class ZstdDecompressor extends OneShot implements AutoCloseable {
+public final class ZstdDecompressor extends OneShot.Decoder {
     /** Default for {@link Builder#maxDecompressedSize(long)}: 512 MiB. */
     public static final long DEFAULT_MAX_DECOMPRESSED_SIZE = 512L << 20;
 
@@ -92,20 +92,9 @@ public final class ZstdDecompressor extends OneShot implements AutoCloseable {
     }
 
     /** @return the largest output {@link #decompress(byte[])} produces, in bytes */
+    @Override
     public long maxDecompressedSize() {
         return maxDecompressedSize;
-    }
-
-    /**
-     * Decompresses all frames in {@code src} into the start of {@code dst}.
-     *
-     * @return the number of bytes written
-     * @throws ZstdException            if the input is malformed or truncated, or {@code dst} is too small
-     * @throws IllegalArgumentException if {@code dst} is read-only
-     * @throws IllegalStateException    if this decompressor is closed or in use by another thread
-     */
-    public long decompress(MemorySegment src, MemorySegment dst) {
-        return segmentCall(src, dst);
     }
 
     /** The one decompression call: in place when possible, staged through native memory for large heap arrays. */
@@ -126,29 +115,8 @@ public final class ZstdDecompressor extends OneShot implements AutoCloseable {
                 dst, dstOff, dstCap);
     }
 
-    /**
-     * Decompresses {@code src[srcOff, srcOff+srcLen)} into {@code dst[dstOff, dstOff+dstLen)}, in place.
-     *
-     * @return the number of bytes written at {@code dst[dstOff]}
-     * @throws IndexOutOfBoundsException if a range lies outside its array
-     * @throws ZstdException             if the input is malformed or the destination range too small
-     */
-    public int decompress(byte[] src, int srcOff, int srcLen, byte[] dst, int dstOff, int dstLen) {
-        return arrayCall(src, srcOff, srcLen, dst, dstOff, dstLen);
-    }
-
-    /**
-     * Decompresses all frames in {@code src}.
-     *
-     * @return a new array of exactly the decompressed size
-     * @throws DecompressionLimitException if the output would exceed {@link #maxDecompressedSize()}
-     * @throws ZstdException               if the input is malformed or truncated
-     */
-    public byte[] decompress(byte[] src) {
-        return decompress(src, 0, src.length, maxDecompressedSize);
-    }
-
     /** Decompresses {@code src[off, off+len)}; see {@link #decompress(byte[])}. */
+    @Override
     public byte[] decompress(byte[] src, int off, int len) {
         return decompress(src, off, len, maxDecompressedSize);
     }
@@ -252,16 +220,6 @@ public final class ZstdDecompressor extends OneShot implements AutoCloseable {
         }
     }
 
-    /**
-     * Decompresses the remaining bytes of {@code src} into {@code dst} at its position. On success {@code src}'s
-     * position moves to its limit and {@code dst}'s position past the output; on failure neither moves.
-     *
-     * @return the number of bytes written
-     */
-    public int decompress(ByteBuffer src, ByteBuffer dst) {
-        return bufferCall(src, dst);
-    }
-
     @Override
     protected void checkSizes(long srcLen, long dstCap) {
         if (srcLen == 0) {
@@ -272,11 +230,6 @@ public final class ZstdDecompressor extends OneShot implements AutoCloseable {
     @Override
     protected long direct(ByteBuffer src, ByteBuffer dst) {
         return ZstdNative.direct(state.dctx, dst, src, false);
-    }
-
-    @Override
-    protected boolean failed(long r) {
-        return ZstdNative.isError(r);
     }
 
     @Override

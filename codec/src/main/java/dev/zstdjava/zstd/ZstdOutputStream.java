@@ -26,8 +26,8 @@ import java.util.Objects;
  * serve many streams in turn.
  *
  * <p><b>Thread safety:</b> not thread-safe (one writer). <b>Allocation:</b> one output buffer of
- * {@link ZstdCompressStream#recommendedOutputSize()} bytes per stream. Arrays passed to {@code write} are compressed
- * in place (critical downcalls on at most {@link ZstdCompressStream#recommendedInputSize()} bytes at a time) and the
+ * {@link ZstdCompressStream#RECOMMENDED_OUTPUT_SIZE} bytes per stream. Arrays passed to {@code write} are compressed
+ * in place (critical downcalls on at most {@link ZstdCompressStream#RECOMMENDED_INPUT_SIZE} bytes at a time) and the
  * output buffer is a heap array handed straight to the underlying stream, so no byte is copied in Java.
  *
  * <p><b>Errors:</b> I/O failures of the underlying stream are {@link IOException}s; zstd failures are
@@ -73,7 +73,7 @@ public final class ZstdOutputStream extends EncodingOutputStream {
         super(out, "ZstdOutputStream");
         this.stream = stream;
         this.owned = owned;
-        this.buf = new byte[(int) Math.min(ZstdCompressStream.recommendedOutputSize(), 1 << 20)];
+        this.buf = new byte[(int) Math.min(ZstdCompressStream.RECOMMENDED_OUTPUT_SIZE, 1 << 20)];
         this.bufSeg = MemorySegment.ofArray(buf);
     }
 

@@ -482,7 +482,7 @@ class ZstdStreamTest {
         byte[] data = new byte[100_000];
         Arrays.fill(data, (byte) 'x');
         try (ZstdCompressStream c = ZstdCompressStream.create(); Arena a = Arena.ofConfined()) {
-            MemorySegment out = a.allocate(ZstdCompressStream.recommendedOutputSize());
+            MemorySegment out = a.allocate(ZstdCompressStream.RECOMMENDED_OUTPUT_SIZE);
             long r = c.flush(MemorySegment.ofArray(data), out);
             assertEquals(0, r);
             assertEquals(data.length, c.consumed());
