@@ -192,10 +192,18 @@ public final class AllocProbe {
 
     /** Measures every form on each payload and writes one JSON line per form and payload to {@code file}. */
     public static void run(Path file, List<String> payloads) throws IOException {
+        run(file, payloads, "");
+    }
+
+    /** As {@link #run(Path, List)}, only for the forms whose {@code codec.op.contestant} starts with {@code only}. */
+    public static void run(Path file, List<String> payloads, String only) throws IOException {
         neverInlineTheLibrary();
         byte[] warm = Payloads.load("text-1k");
         try (PrintStream out = new PrintStream(Files.newOutputStream(file), true)) {
             for (Named n : forms()) {
+                if (!(n.codec + "." + n.op + "." + n.contestant).startsWith(only)) {
+                    continue;
+                }
                 try (Arena wa = Arena.ofConfined()) {
                     Form w = n.factory.prepare(warm, wa);
                     for (int i = 0; i < 30_000; i++) { // enough for C2 to compile the call

@@ -4,6 +4,7 @@ import dev.zstdjava.bench.report.Env;
 import dev.zstdjava.bench.report.Report;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 import java.io.IOException;
@@ -74,8 +75,11 @@ public final class BenchMain {
     @Command(name = "alloc",
             description = "Exact B/op of this library's forms on each payload (see AllocProbe), as JSON lines.")
     int alloc(@Parameters(index = "0", paramLabel = "OUT.jsonl") Path out,
-              @Parameters(index = "1..*", arity = "1..*", paramLabel = "NAME") List<String> names) throws IOException {
-        AllocProbe.run(out, names);
+              @Parameters(index = "1..*", arity = "1..*", paramLabel = "NAME") List<String> names,
+              @Option(names = "--only", paramLabel = "CODEC.OP.FORM", description = "only the forms whose name "
+                      + "(e.g. lz4.decompress.zstdjava_buffer) starts with this: one form's JIT state alone")
+              String only) throws IOException {
+        AllocProbe.run(out, names, only == null ? "" : only);
         return 0;
     }
 
