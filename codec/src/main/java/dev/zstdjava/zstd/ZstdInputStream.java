@@ -25,7 +25,7 @@ import java.util.Objects;
  * a {@link ZstdDecompressStream}, it borrows it (resetting it first) and leaves it open.
  *
  * <p><b>Thread safety:</b> not thread-safe (one reader). <b>Allocation:</b> one input buffer of
- * {@link ZstdDecompressStream.RECOMMENDED_INPUT_SIZE} bytes per stream; output is decoded straight into the caller's
+ * {@link ZstdDecompressStream#RECOMMENDED_INPUT_SIZE} bytes per stream; output is decoded straight into the caller's
  * array (critical downcalls of at most {@code zstdjava.criticalHeapLimit} bytes, default 1 MiB), so no byte is
  * copied in Java.
  *
