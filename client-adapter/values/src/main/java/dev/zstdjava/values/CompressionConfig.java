@@ -34,6 +34,7 @@ public final class CompressionConfig {
     private final long maxDecompressedSize;
     private final boolean enabled;
     private final Set<LegacyFormat> legacyFormats;
+    private final boolean compressHashValues;
 
     private CompressionConfig(Builder b) {
         this.backend = b.backend;
@@ -42,6 +43,7 @@ public final class CompressionConfig {
         this.maxDecompressedSize = b.maxDecompressedSize;
         this.enabled = b.enabled;
         this.legacyFormats = Collections.unmodifiableSet(b.legacyFormats.clone());
+        this.compressHashValues = b.compressHashValues;
     }
 
     /** @return zstd, level 3, values from 64 bytes, at most 512 MiB decompressed, enabled */
@@ -62,6 +64,7 @@ public final class CompressionConfig {
         b.minCompressionSize = minCompressionSize;
         b.maxDecompressedSize = maxDecompressedSize;
         b.enabled = enabled;
+        b.compressHashValues = compressHashValues;
         b.legacyFormats = legacyFormats.isEmpty() ? EnumSet.noneOf(LegacyFormat.class) : EnumSet.copyOf(legacyFormats);
         return b;
     }
@@ -99,23 +102,39 @@ public final class CompressionConfig {
         return legacyFormats;
     }
 
+    /**
+     * @return whether hash values ({@code HSET}, {@code HSETNX}, {@code HMSET}, {@code HSETEX}) are compressed too;
+     *         false by default (GLIDE's scope), see {@link CommandPolicy}
+     */
+    public boolean compressHashValues() {
+        return compressHashValues;
+    }
+
+    /** @return the command policy these settings imply: {@link CommandPolicy#glide()}, or with hash values */
+    public CommandPolicy commandPolicy() {
+        return compressHashValues ? CommandPolicy.withHashValues() : CommandPolicy.glide();
+    }
+
     @Override
     public boolean equals(Object o) {
         return o instanceof CompressionConfig c && c.backend == backend && c.level == level
                 && c.minCompressionSize == minCompressionSize && c.maxDecompressedSize == maxDecompressedSize
-                && c.enabled == enabled && c.legacyFormats.equals(legacyFormats);
+                && c.enabled == enabled && c.legacyFormats.equals(legacyFormats)
+                && c.compressHashValues == compressHashValues;
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(backend, level, minCompressionSize, maxDecompressedSize, enabled, legacyFormats);
+        return Objects.hash(backend, level, minCompressionSize, maxDecompressedSize, enabled, legacyFormats,
+                compressHashValues);
     }
 
     @Override
     public String toString() {
         return "CompressionConfig[backend=" + backend + ", level=" + level + ", minCompressionSize="
                 + minCompressionSize + ", maxDecompressedSize=" + maxDecompressedSize + ", enabled=" + enabled
-                + (legacyFormats.isEmpty() ? "" : ", legacyFormats=" + legacyFormats) + "]";
+                + (legacyFormats.isEmpty() ? "" : ", legacyFormats=" + legacyFormats)
+                + (compressHashValues ? ", compressHashValues=true" : "") + "]";
     }
 
     /**
@@ -129,8 +148,19 @@ public final class CompressionConfig {
         private long maxDecompressedSize = DEFAULT_MAX_DECOMPRESSED_SIZE;
         private boolean enabled = true;
         private EnumSet<LegacyFormat> legacyFormats = EnumSet.noneOf(LegacyFormat.class);
+        private boolean compressHashValues;
 
         private Builder() {}
+
+        /**
+         * Compress hash values too (default false: GLIDE's scope, string values only). GLIDE clients do not
+         * decompress {@code HGET} replies outside a batch, so they read such values as stored; {@code HINCRBY},
+         * {@code HINCRBYFLOAT} and {@code HSTRLEN} are then refused on the compressing connection.
+         */
+        public Builder compressHashValues(boolean compress) {
+            this.compressHashValues = compress;
+            return this;
+        }
 
         /** The algorithm for new values; default {@link CompressionBackend#ZSTD}. */
         public Builder backend(CompressionBackend backend) {

@@ -1,0 +1,43 @@
+package dev.zstdjava.values;
+
+/**
+ * The family a command belongs to in {@link CommandPolicy}: one line of the README's table of what each client
+ * compresses, sends plain or refuses.
+ */
+public enum CommandGroup {
+    /** {@code SET}, {@code SETNX}, {@code SETEX}, {@code PSETEX}, {@code MSET}, {@code MSETNX}: GLIDE's scope. */
+    STRING_WRITE("string values written whole (GLIDE's compressed scope)"),
+    /** Reads of string values ({@code GET}, {@code MGET}, ...) and {@code GETSET}, whose new value GLIDE sends plain. */
+    STRING_READ("string reads; GETSET's and MSETEX's values are sent plain, as GLIDE does"),
+    /** Commands that read, compare or edit a string's bytes in the server. */
+    STRING_EDIT("string commands the server runs on the stored bytes"),
+    /** Hash values of {@code HSET}, {@code HSETNX}, {@code HMSET}, {@code HSETEX}. */
+    HASH_WRITE("hash values (compressed only when opted in)"),
+    /** {@code HINCRBY}, {@code HINCRBYFLOAT}, {@code HSTRLEN}: run on a hash value's bytes. */
+    HASH_EDIT("hash commands the server runs on a value's bytes (refused when hash values are compressed)"),
+    /** Every other hash command: fields, reads, expiry. */
+    HASH_OTHER("hash fields, reads and field expiry"),
+    /** Set, sorted-set, list, stream, geo and HyperLogLog commands. */
+    MEMBERS("set, sorted-set, list, stream, geo and HyperLogLog elements: the server compares, orders or searches them"),
+    /** {@code EVAL}, {@code FCALL} and the script and function administration. */
+    SCRIPTS("script and function arguments: code sees them as sent"),
+    /** {@code PUBLISH} and the subscriptions. */
+    PUBSUB("pub/sub messages: subscribers see them as sent"),
+    /** Commands on keys as a whole, transactions and scans. */
+    KEYSPACE("whole keys, transactions and scans: no value argument"),
+    /** Connection, server and cluster administration. */
+    SERVER("connection, server and cluster administration: no value argument"),
+    /** A command the policy does not know (module, custom or newer commands). */
+    UNKNOWN("commands the policy does not know (modules, custom commands): sent plain");
+
+    private final String description;
+
+    CommandGroup(String description) {
+        this.description = description;
+    }
+
+    /** @return one line saying what the family is and why it is treated so */
+    public String description() {
+        return description;
+    }
+}
