@@ -9,7 +9,7 @@ import dev.zstdjava.values.CompressionConfig;
 import dev.zstdjava.values.ValueCompressor;
 import dev.zstdjava.values.jedis.CompressingJedis;
 import dev.zstdjava.values.redisson.CompressingRedissonCodec;
-import dev.zstdjava.values.spring.CompressingRedisSerializer;
+import dev.zstdjava.values.spring.CompressingRedisTemplate;
 import glide.api.GlideClient;
 import glide.api.models.GlideString;
 import glide.api.models.configuration.CompressionConfiguration;
@@ -57,7 +57,7 @@ import static org.junit.jupiter.api.Assertions.*;
 
 /**
  * Every supported client reads what every other writes, on one real server, for both backends: Lettuce
- * ({@code CompressingCodec}), Spring Data Redis over Lettuce and over Jedis ({@code CompressingRedisSerializer}),
+ * ({@code CompressingCodec}), Spring Data Redis over Lettuce and over Jedis ({@code CompressingRedisTemplate}),
  * Redisson ({@code CompressingRedissonCodec}), Jedis ({@code CompressingJedis}) and the real GLIDE clients (Java in
  * this JVM, Python through the Lettuce module's {@code src/test/python/glide_interop.py}) with their own compression; plus values written
  * without compression before it was turned on, and values over the decompression limit.
@@ -202,11 +202,8 @@ class CrossClientMatrixTest {
                 };
             }
             case SPRING_LETTUCE, SPRING_JEDIS -> {
-                RedisTemplate<String, byte[]> t = new RedisTemplate<>();
-                t.setConnectionFactory(SPRING.get(kind));
-                t.setKeySerializer(RedisSerializer.string());
-                t.setValueSerializer(CompressingRedisSerializer.wrap(RedisSerializer.byteArray(), config));
-                t.afterPropertiesSet();
+                RedisTemplate<String, byte[]> t = CompressingRedisTemplate.create(SPRING.get(kind),
+                        RedisSerializer.byteArray(), ValueCompressor.create(config));
                 return new SimpleClient() {
                     public void set(String key, byte[] value) {
                         t.opsForValue().set(key, value);

@@ -1,6 +1,7 @@
 package dev.zstdjava.lettuce;
 
 import dev.zstdjava.values.DictionaryCollisionException;
+import dev.zstdjava.values.DictionaryEntryRefusedException;
 import dev.zstdjava.values.DictionaryInfo;
 import dev.zstdjava.values.DictionaryStore;
 import io.lettuce.core.RedisClient;
@@ -149,14 +150,14 @@ public final class LettuceDictionaryStore implements DictionaryStore, AutoClosea
             return null;
         }
         if (len > maxDictionarySize) {
-            throw new IllegalStateException("dictionary entry " + prefix + "dict:" + id + " holds " + len
-                    + " bytes, above the " + maxDictionarySize + "-byte limit (LettuceDictionaryStore.Builder"
+            throw new DictionaryEntryRefusedException(id, "dictionary entry " + prefix + "dict:" + id + " holds "
+                    + len + " bytes, above the " + maxDictionarySize + "-byte limit (LettuceDictionaryStore.Builder"
                     + ".maxDictionarySize); not read");
         }
         byte[] b = commands.get(k);
         if (b != null && b.length > maxDictionarySize) {
-            throw new IllegalStateException("dictionary entry " + prefix + "dict:" + id + " grew to " + b.length
-                    + " bytes while being read, above the " + maxDictionarySize + "-byte limit");
+            throw new DictionaryEntryRefusedException(id, "dictionary entry " + prefix + "dict:" + id + " grew to "
+                    + b.length + " bytes while being read, above the " + maxDictionarySize + "-byte limit");
         }
         return b;
     }

@@ -216,7 +216,12 @@ final class Coder implements AutoCloseable {
             }
             case REDISSON_LZ4 -> {
                 int declared = stored.get(BE_INT, 0);
-                yield declared <= 0 || declared > max ? null : lz4Block(stored.asSlice(4), declared);
+                if (declared == 0) {
+                    // Redisson's empty value is exactly a zero length and an empty block (one zero token): 5 zero
+                    // bytes. The format has no signature, so nothing looser is taken for an empty value.
+                    yield stored.byteSize() == 5 && stored.get(ValueLayout.JAVA_BYTE, 4) == 0 ? new byte[0] : null;
+                }
+                yield declared < 0 || declared > max ? null : lz4Block(stored.asSlice(4), declared);
             }
         };
     }

@@ -351,6 +351,9 @@ public final class DictionaryManager implements AutoCloseable {
             byte[] bytes;
             try {
                 bytes = store.get(info.id());
+            } catch (DictionaryEntryRefusedException e) {
+                reject(info.id(), "the store refused the entry: " + e.getMessage());
+                continue; // for good: listed as rejected, never read again
             } catch (RuntimeException e) {
                 LOG.log(System.Logger.Level.WARNING, "reading zstd dictionary " + info.id() + " failed: " + e);
                 complete = false; // retried on the next check
@@ -376,7 +379,13 @@ public final class DictionaryManager implements AutoCloseable {
 
     /** A dictionary a frame names that the store's list does not show: loaded for reading only. */
     private synchronized void fetchUnlisted(long id) {
-        byte[] bytes = store.get(id);
+        byte[] bytes;
+        try {
+            bytes = store.get(id);
+        } catch (DictionaryEntryRefusedException e) {
+            reject(id, "the store refused the entry: " + e.getMessage());
+            return;
+        }
         if (bytes == null) {
             return;
         }

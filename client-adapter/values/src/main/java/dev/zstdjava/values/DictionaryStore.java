@@ -30,7 +30,9 @@ public interface DictionaryStore {
     /**
      * @param id a dictionary id
      * @return the dictionary's bytes, or null if no dictionary with this id is published
-     * @throws RuntimeException if the store cannot be read, or the entry is larger than the store accepts
+     * @throws DictionaryEntryRefusedException if the entry is there but will not be returned, for good (for example
+     *         larger than the store accepts): the manager rejects it once and never reads it again
+     * @throws RuntimeException if the store cannot be read right now (the manager retries later)
      */
     byte[] get(long id);
 

@@ -40,7 +40,8 @@ public enum LegacyFormat {
      * signature at all. A value is taken for one only when its length prefix is within the limit and the rest decodes
      * to exactly that many bytes; anything else (including a genuine value declaring more than the limit, which cannot
      * be told from a plain value) is returned as stored. Failed attempts are not counted as decode failures, since
-     * most are plain values.
+     * most are plain values. A declared length of 0 is taken only in the exact form Redisson writes for an empty
+     * value: five zero bytes (the length, then an empty block); any other value declaring 0 bytes is plain.
      */
     REDISSON_LZ4;
 

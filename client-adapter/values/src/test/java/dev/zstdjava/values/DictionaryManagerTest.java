@@ -251,6 +251,64 @@ class DictionaryManagerTest {
         }
     }
 
+    /**
+     * An index entry that understates its size (listed as 4 KiB, over 1 MiB stored): the store refuses it, as
+     * LettuceDictionaryStore does; the manager rejects it once, lists it and never reads it again, while a transient
+     * read failure of another entry is retried and not rejected.
+     */
+    @Test
+    void anEntryTheStoreRefusesIsRejectedOnceAndNotReread() throws Exception {
+        InMemoryDictionaryStore inner = new InMemoryDictionaryStore();
+        inner.putIfAbsent(id(DICT_A), DICT_A);
+        long liar = 4242;
+        long flaky = id(DICT_B);
+        java.util.concurrent.atomic.AtomicInteger liarReads = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.atomic.AtomicInteger flakyReads = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.atomic.AtomicLong version = new java.util.concurrent.atomic.AtomicLong(1);
+        DictionaryStore store = new DictionaryStore() {
+            @Override
+            public List<DictionaryInfo> list() {
+                List<DictionaryInfo> l = new java.util.ArrayList<>(inner.list());
+                l.add(new DictionaryInfo(liar, 10, 4096));
+                l.add(new DictionaryInfo(flaky, 11, DICT_B.length));
+                return l;
+            }
+
+            @Override
+            public byte[] get(long id) {
+                if (id == liar) {
+                    liarReads.incrementAndGet();
+                    throw new DictionaryEntryRefusedException(id, "entry holds 1100000 bytes, above the 1048576-byte"
+                            + " limit; not read");
+                }
+                if (id == flaky && flakyReads.incrementAndGet() < 3) {
+                    throw new IllegalStateException("connection reset (transient)");
+                }
+                return id == flaky ? DICT_B : inner.get(id);
+            }
+
+            @Override
+            public DictionaryInfo putIfAbsent(long id, byte[] dictionary) {
+                return inner.putIfAbsent(id, dictionary);
+            }
+
+            @Override
+            public long version() {
+                return version.incrementAndGet(); // changes every check: every check lists again
+            }
+        };
+        try (DictionaryManager m = DictionaryManager.shared(store).refreshInterval(Duration.ofMillis(20)).build()) {
+            await("the flaky entry to load after its retries", () -> m.isLoaded(flaky));
+            assertTrue(flakyReads.get() >= 3, "a transient failure is retried");
+            assertFalse(m.rejectedDictionaries().containsKey(flaky), "a transient failure is not a rejection");
+            await("several more checks", () -> version.get() > 20);
+            assertEquals(1, liarReads.get(), "the refused entry is read once, never again");
+            assertTrue(m.rejectedDictionaries().get(liar).contains("1048576-byte limit"),
+                    String.valueOf(m.rejectedDictionaries()));
+            assertTrue(m.isLoaded(id(DICT_A)));
+        }
+    }
+
     @Test
     void corruptEntriesAreRejectedWithoutAffectingOthers() throws Exception {
         InMemoryDictionaryStore store = new InMemoryDictionaryStore();

@@ -81,6 +81,24 @@ class LegacyFormatTest {
         assertEquals(9, all.stats().valuesDecompressed());
     }
 
+    /** Redisson's LZ4Codec stores an empty value as 00 00 00 00 00 (length 0, an empty block); it reads back empty. */
+    @Test
+    void redissonLz4EmptyValueReadsBackEmpty() throws Exception {
+        byte[] empty = redissonLz4(new byte[0]);
+        assertArrayEquals(new byte[5], empty, "Redisson's stored form of an empty value");
+        ValueCompressor lz4 = reading(1 << 20, LegacyFormat.REDISSON_LZ4);
+        assertArrayEquals(new byte[0], lz4.decompress(empty));
+        assertEquals(0, lz4.decompress(ByteBuffer.wrap(empty)).remaining());
+        assertEquals(2, lz4.stats().legacyDecompressed());
+        // only that exact form: a longer or different value declaring 0 bytes is a plain value
+        for (byte[] plain : new byte[][] {new byte[6], {0, 0, 0, 0, 1}, {0, 0, 0, 0, 0, 0, 0, 0}}) {
+            assertSame(plain, lz4.decompress(plain));
+        }
+        assertEquals(2, lz4.stats().legacyDecompressed());
+        // Redisson's ZStdCodec empty value reads back empty too
+        assertArrayEquals(new byte[0], reading(1 << 20, LegacyFormat.REDISSON_ZSTD).decompress(redissonZstd(new byte[0])));
+    }
+
     @Test
     void onlyTheEnabledFormatsAreRead() throws Exception {
         byte[] v = text(4000);

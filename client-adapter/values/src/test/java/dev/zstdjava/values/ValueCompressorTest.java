@@ -155,6 +155,42 @@ class ValueCompressorTest {
         assertArrayEquals(text(10_000), vc.decompress(otherVersion));
     }
 
+    /**
+     * The format's version byte is ignored on read, as GLIDE's {@code has_magic_header} ignores it: the decoder is
+     * chosen by the backend id alone, for every version value, in every input form.
+     */
+    @Test
+    void versionByteIsIgnoredOnRead() {
+        byte[] value = text(2000);
+        for (CompressionBackend backend : CompressionBackend.values()) {
+            ValueCompressor vc = ValueCompressor.create(CompressionConfig.builder().backend(backend).build());
+            byte[] stored = vc.compress(value);
+            assertEquals(0, stored[3], "written with version 0");
+            assertEquals(backend.id(), stored[4]);
+            for (int version = 0; version < 256; version++) {
+                byte[] other = stored.clone();
+                other[3] = (byte) version;
+                assertArrayEquals(value, vc.decompress(other), backend + " version " + version);
+                assertArrayEquals(value, toArray(vc.decompress(ByteBuffer.wrap(other))), backend + " " + version);
+                assertArrayEquals(value, vc.decompress(MemorySegment.ofArray(other)), backend + " " + version);
+            }
+            assertEquals(0, vc.stats().decompressionFailures());
+            // a reader configured for the other backend still decodes: the backend id picks the decoder
+            CompressionBackend otherBackend = backend == CompressionBackend.ZSTD ? CompressionBackend.LZ4
+                    : CompressionBackend.ZSTD;
+            byte[] v7 = stored.clone();
+            v7[3] = 7;
+            assertArrayEquals(value, ValueCompressor.create(CompressionConfig.builder().backend(otherBackend).build())
+                    .decompress(v7));
+        }
+    }
+
+    private static byte[] toArray(ByteBuffer b) {
+        byte[] a = new byte[b.remaining()];
+        b.duplicate().get(a);
+        return a;
+    }
+
     @Test
     void framesWithoutContentSizeDecodeBounded() {
         byte[] value = text(300_000);

@@ -1,7 +1,15 @@
 package dev.zstdjava.values.jedis;
 
 import dev.zstdjava.DecompressionLimitException;
+import dev.zstdjava.values.CommandAction;
+import dev.zstdjava.values.CommandPolicy;
+import dev.zstdjava.values.CommandRefusedException;
+import dev.zstdjava.values.CommandRule;
+import dev.zstdjava.values.CompressionConfig;
 import dev.zstdjava.values.ValueCompressor;
+import redis.clients.jedis.CommandArguments;
+import redis.clients.jedis.Protocol;
+import redis.clients.jedis.args.Rawable;
 import redis.clients.jedis.commands.JedisBinaryCommands;
 import redis.clients.jedis.params.GetExParams;
 import redis.clients.jedis.params.SetParams;
@@ -23,22 +31,39 @@ import java.util.Objects;
  * byte[] back = jedis.get(key);   // null when the key does not exist
  * }</pre>
  *
- * <p>Jedis has no codec hook, so this class does what a Jedis user would otherwise write around each command:
- * {@link ValueCompressor#compress(byte[])} on every value written and {@link ValueCompressor#decompress(byte[])} on
- * every value read, with {@code null} (missing keys and fields) passed through. Keys and hash field names are never
- * compressed. Any other command, pipelines and transactions use the client directly ({@link #commands()}) with the
- * same compressor: {@code values.compress(v)} for what they write, {@code values.decompress(r)} for what they read.
+ * <p><b>The command policy.</b> The methods follow the compressor's {@link CommandPolicy}
+ * ({@link CompressionConfig#commandPolicy()}), the same one the Lettuce integration and the Spring template follow:
+ * the values of the {@code SET} family ({@link #set}, {@link #setex}, {@link #setGet}, {@link #mset}) are compressed,
+ * as GLIDE compresses them; {@link #getSet} sends its new value plain, as GLIDE does; hash values ({@link #hset})
+ * are compressed only when {@link CompressionConfig.Builder#compressHashValues hash compression is opted in}, and sent
+ * plain otherwise. A {@code SET} whose {@link SetParams} carry a condition that compares the given value with the
+ * stored bytes ({@code IFEQ}, {@code IFNE} and the digest forms) is refused with {@link CommandRefusedException}
+ * before anything is sent. Every read decodes any value that carries the header, whatever wrote it.
+ *
+ * <p><b>{@link #commands()} is outside the policy.</b> It is the wrapped client itself: what it sends goes out as
+ * given and what it returns is not decoded. Use it for everything the server compares, orders or edits (set and
+ * sorted-set members, list elements, scripts, counters, {@code APPEND}, bit operations): there the bytes must be the
+ * application's own, so do not pass them through {@link ValueCompressor#compress(byte[])}. To read a value written
+ * by this class through it, call {@code values.decompress(reply)}.
+ *
+ * <p>Jedis has no codec hook, so this class does what a Jedis user would otherwise write around each command, with
+ * {@code null} (missing keys and fields) passed through. Keys and hash field names are never compressed. Pipelines
+ * and transactions use the client directly, with the same rules: {@code values.compress(v)} only for the values of
+ * the {@code SET} family (and of hashes when opted in), {@code values.decompress(r)} for what they read.
  *
  * <p>Reads fail with {@link DecompressionLimitException} for a value that would decompress past the configured
  * maximum; the client stays usable.
  *
  * <p><b>Thread safety:</b> as thread-safe as the client it wraps ({@code RedisClient} and {@code UnifiedJedis} are,
  * {@code Jedis} is not). <b>Allocation:</b> the compressed value on writes (none when a value is stored as it is),
- * the decompressed values and the returned list or map on reads, besides what Jedis allocates.
+ * the decompressed values and the returned list or map on reads, besides what Jedis allocates; a {@code SET} with
+ * parameters also lays the parameters out once to check them.
  */
 public final class CompressingJedis {
     private final JedisBinaryCommands jedis;
     private final ValueCompressor compressor;
+    private final CommandRule setRule;
+    private final boolean hashValues;
 
     /**
      * @param jedis      the client that sends the commands
@@ -47,9 +72,20 @@ public final class CompressingJedis {
     public CompressingJedis(JedisBinaryCommands jedis, ValueCompressor compressor) {
         this.jedis = Objects.requireNonNull(jedis, "jedis");
         this.compressor = Objects.requireNonNull(compressor, "compressor");
+        CommandPolicy policy = compressor.config().commandPolicy();
+        this.setRule = policy.rule("SET");
+        this.hashValues = policy.rule("HSET").action() == CommandAction.COMPRESS;
     }
 
-    /** @return the wrapped client, for every other command */
+    /** @return the policy the methods follow: the compressor's {@link CompressionConfig#commandPolicy()} */
+    public CommandPolicy policy() {
+        return compressor.config().commandPolicy();
+    }
+
+    /**
+     * @return the wrapped client, for every other command: <b>outside the command policy</b> (nothing it sends is
+     *         compressed or refused, nothing it returns is decoded)
+     */
     public JedisBinaryCommands commands() {
         return jedis;
     }
@@ -76,9 +112,62 @@ public final class CompressingJedis {
         return jedis.set(key, compressor.compress(value));
     }
 
-    /** {@code SET key value} with options ({@code EX}, {@code NX}, {@code GET}, ...). */
+    /**
+     * {@code SET key value} with options ({@code EX}, {@code NX}, {@code XX}, ...).
+     * @throws CommandRefusedException if {@code params} carry a condition that compares the given value with the
+     *         stored bytes ({@code IFEQ}, {@code IFNE}, {@code IFDEQ}, {@code IFDNE}); nothing is sent
+     */
     public String set(byte[] key, byte[] value, SetParams params) {
+        checkSet(key, value, params);
         return jedis.set(key, compressor.compress(value), params);
+    }
+
+    /**
+     * {@code SET key value GET}: the new value compressed (as GLIDE does for {@code SET ... GET}).
+     * @return the old value, decompressed; {@code null} if the key did not exist
+     */
+    public byte[] setGet(byte[] key, byte[] value) {
+        return in(jedis.setGet(key, compressor.compress(value)));
+    }
+
+    /**
+     * {@code SET key value GET} with options.
+     * @return the old value, decompressed; {@code null} if the key did not exist
+     * @throws CommandRefusedException as {@link #set(byte[], byte[], SetParams)}
+     */
+    public byte[] setGet(byte[] key, byte[] value, SetParams params) {
+        checkSet(key, value, params);
+        return in(jedis.setGet(key, compressor.compress(value), params));
+    }
+
+    /**
+     * {@code GETSET key value}: the new value is sent <b>plain</b>, as GLIDE sends it (GLIDE leaves {@code GETSET}
+     * out of its compressed scope); the old value is decompressed.
+     * @return the old value; {@code null} if the key did not exist
+     */
+    public byte[] getSet(byte[] key, byte[] value) {
+        return in(jedis.getSet(key, value));
+    }
+
+    private void checkSet(byte[] key, byte[] value, SetParams params) {
+        if (params == null) {
+            return;
+        }
+        CommandArguments laid = new CommandArguments(Protocol.Command.SET).addParams(params);
+        List<byte[]> args = new ArrayList<>(laid.size() + 1);
+        args.add(key);
+        args.add(value);
+        boolean first = true;
+        for (Rawable r : laid) {
+            if (!first) {
+                args.add(r.getRaw());
+            }
+            first = false;
+        }
+        String refused = setRule.refusedOption(args);
+        if (refused != null) {
+            throw setRule.refusal(refused);
+        }
     }
 
     /** {@code SETEX key seconds value}. */
@@ -118,13 +207,23 @@ public final class CompressingJedis {
         return jedis.mset(args);
     }
 
-    /** {@code HSET key field value}. */
-    public long hset(byte[] key, byte[] field, byte[] value) {
-        return jedis.hset(key, field, compressor.compress(value));
+    private byte[] hashValue(byte[] value) {
+        return hashValues ? compressor.compress(value) : value;
     }
 
-    /** {@code HSET key field value [field value ...]}. */
+    /**
+     * {@code HSET key field value}: the value compressed only when hash compression is opted in
+     * ({@link CompressionConfig#compressHashValues()}), sent plain otherwise.
+     */
+    public long hset(byte[] key, byte[] field, byte[] value) {
+        return jedis.hset(key, field, hashValue(value));
+    }
+
+    /** {@code HSET key field value [field value ...]}: values as {@link #hset(byte[], byte[], byte[])}. */
     public long hset(byte[] key, Map<byte[], byte[]> fields) {
+        if (!hashValues) {
+            return jedis.hset(key, fields);
+        }
         Map<byte[], byte[]> stored = new LinkedHashMap<>();
         for (Map.Entry<byte[], byte[]> e : fields.entrySet()) {
             stored.put(e.getKey(), compressor.compress(e.getValue()));

@@ -25,14 +25,30 @@ import java.util.Objects;
  * RedissonClient redisson = Redisson.create(config);
  * }</pre>
  *
- * <p>Values and map values are compressed; <b>map keys go through the wrapped codec's map-key encoder and decoder
- * untouched</b>, so field names stay readable and lookups by field work from every client. Values written before
+ * <p>Values are compressed; map values (hash values) only when
+ * {@link CompressionConfig.Builder#compressHashValues hash compression is opted in}, as everywhere in this library
+ * (GLIDE's scope leaves hash values plain), and decoded always. <b>Map keys go through the wrapped codec's map-key
+ * encoder and decoder untouched</b>, so field names stay readable and lookups by field work from every client. Values written before
  * compression was turned on (no header) are passed to the wrapped codec as they are. Unlike Redisson's own
  * {@code LZ4Codec} and {@code ZStdCodec}, which write a private framing that only Redisson reads, the stored bytes
  * are the shared format, and a stored value never makes the codec allocate more than the configured
  * {@linkplain CompressionConfig#maxDecompressedSize() maximum}: a larger one fails its command with
  * {@link DecompressionLimitException}, which Redisson hands over as the cause of its
  * {@code org.redisson.client.RedisException} (Redisson wraps every decoder failure); the connection stays usable.
+ *
+ * <p><b>Where values are values only.</b> A Redisson {@code Codec} cannot tell a member from a value: Redisson
+ * encodes set members, sorted-set members, list and queue elements, geo members and topic messages with the same value
+ * encoder. So this codec cannot follow the {@link dev.zstdjava.values.CommandPolicy command policy}; use it for
+ * {@code RBucket}/{@code RBuckets} and {@code RMap} values, and give {@code RSet}, {@code RScoredSortedSet},
+ * {@code RList}, {@code RQueue}, {@code RGeo}, {@code RTopic} and scripts the wrapped codec itself. With this codec an
+ * {@code RSet} stores compressed members: the same member added by a plain client or by an lz4 codec is another
+ * member, and {@code SISMEMBER}/{@code SREM}/{@code LREM} from other clients miss it.
+ *
+ * <p><b>Compare operations.</b> {@code RBucket.compareAndSet}, {@code RMap.replace(key, old, new)},
+ * {@code RMap.remove(key, value)} and {@code RMap.containsValue} compare encoded bytes inside Lua scripts. They hold
+ * only while every writer of those keys uses the same backend, level, library build and dictionary; a value written
+ * by another configuration (or before a managed dictionary changed) compares "not equal" although it decodes to the
+ * same value.
  *
  * <p><b>Thread safety:</b> thread-safe if the wrapped codec is. <b>Allocation:</b> encoding compresses the wrapped
  * codec's buffer into one buffer from the same allocator (and releases the wrapped codec's); decoding allocates the
@@ -56,7 +72,9 @@ public class CompressingRedissonCodec extends BaseCodec {
         this.compressor = Objects.requireNonNull(compressor, "compressor");
         this.valueEncoder = encoding(inner.getValueEncoder());
         this.valueDecoder = decoding(inner.getValueDecoder());
-        this.mapValueEncoder = encoding(inner.getMapValueEncoder());
+        // map values are hash values: compressed only when the policy compresses hash values (opt-in)
+        this.mapValueEncoder = compressor.config().commandPolicy().compressesHashValues()
+                ? encoding(inner.getMapValueEncoder()) : inner.getMapValueEncoder();
         this.mapValueDecoder = decoding(inner.getMapValueDecoder());
     }
 

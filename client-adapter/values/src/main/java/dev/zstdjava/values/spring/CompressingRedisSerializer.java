@@ -22,11 +22,20 @@ import java.util.Objects;
  * template.afterPropertiesSet();
  * }</pre>
  *
+ * <p><b>Prefer {@link CompressingRedisTemplate}.</b> A {@code RedisTemplate} uses its value serializer for much more
+ * than string values: set and sorted-set members, list elements, geo members, {@code execute(RedisScript ...)}
+ * arguments and {@code convertAndSend} messages. Set as a template's value serializer, this serializer compresses
+ * all of them, and the server then compares, orders and hands to scripts compressed bytes: the same member written
+ * by a plain client is a second member, {@code ZRANGEBYLEX} orders the compressed bytes, scripts see compressed
+ * arguments, and {@code opsForValue().append/increment/size} run on compressed bytes. {@link CompressingRedisTemplate}
+ * compresses only what the {@link dev.zstdjava.values.CommandPolicy command policy} compresses and refuses the rest
+ * by name. This serializer stays right where Spring serializes whole values only, such as
+ * {@code RedisCacheConfiguration.serializeValuesWith(SerializationPair.fromSerializer(...))}.
+ *
  * <p><b>For values and hash values only, never for keys</b> (or hash keys): a compressed key is a different key to
  * every client that does not compress it, and pattern and cluster-slot logic see only the stored bytes.
  * {@link #compressValues(RedisTemplate, ValueCompressor)} wraps a template's value and hash value serializers and
- * leaves its key serializers alone. The serializer also fits wherever Spring takes a value serializer, such as
- * {@code RedisCacheConfiguration.serializeValuesWith(SerializationPair.fromSerializer(...))}.
+ * leaves its key serializers alone (with the limits above: members are compressed too).
  *
  * <p>Values shorter than the configured minimum, or that do not get smaller, are stored as the delegate wrote them.
  * Plain values written before compression was turned on are passed to the delegate unchanged, as are values that
@@ -43,10 +52,30 @@ import java.util.Objects;
 public final class CompressingRedisSerializer<T> implements RedisSerializer<T> {
     private final RedisSerializer<T> delegate;
     private final ValueCompressor compressor;
+    private final boolean compressing;
 
-    private CompressingRedisSerializer(RedisSerializer<T> delegate, ValueCompressor compressor) {
+    private CompressingRedisSerializer(RedisSerializer<T> delegate, ValueCompressor compressor, boolean compressing) {
         this.delegate = Objects.requireNonNull(delegate, "delegate");
         this.compressor = Objects.requireNonNull(compressor, "compressor");
+        this.compressing = compressing;
+    }
+
+    /**
+     * A serializer that writes {@code delegate}'s bytes plain and reads like {@link #wrap}: any value that carries the
+     * header is decoded, whatever wrote it. {@link CompressingRedisTemplate} uses it for everything it does not
+     * compress (members, list elements, script arguments, messages, stream entries, hash values unless opted in).
+     *
+     * @param delegate the serializer that turns values into bytes
+     * @param compressor the compressor that decodes (its {@link ValueCompressor#stats()} count this serializer's reads)
+     * @return a serializer that never compresses and always decodes
+     */
+    public static <T> CompressingRedisSerializer<T> reading(RedisSerializer<T> delegate, ValueCompressor compressor) {
+        return new CompressingRedisSerializer<>(delegate, compressor, false);
+    }
+
+    /** @return whether {@link #serialize} compresses (false for a {@link #reading} serializer) */
+    public boolean compresses() {
+        return compressing;
     }
 
     /**
@@ -55,17 +84,18 @@ public final class CompressingRedisSerializer<T> implements RedisSerializer<T> {
      * @return a serializer compressing {@code delegate}'s output
      */
     public static <T> CompressingRedisSerializer<T> wrap(RedisSerializer<T> delegate, ValueCompressor compressor) {
-        return new CompressingRedisSerializer<>(delegate, compressor);
+        return new CompressingRedisSerializer<>(delegate, compressor, true);
     }
 
     /** As {@link #wrap(RedisSerializer, ValueCompressor)} with a new compressor for {@code config}. */
     public static <T> CompressingRedisSerializer<T> wrap(RedisSerializer<T> delegate, CompressionConfig config) {
-        return new CompressingRedisSerializer<>(delegate, ValueCompressor.create(config));
+        return new CompressingRedisSerializer<>(delegate, ValueCompressor.create(config), true);
     }
 
     /**
      * Wraps {@code template}'s value serializer and hash value serializer, leaving its key and hash key serializers
-     * untouched. Call it after setting the serializers and before {@link RedisTemplate#afterPropertiesSet()};
+     * untouched. The template then compresses every value its serializers write, members and script arguments
+     * included (see the class comment); {@link CompressingRedisTemplate} is the safe way. Call it after setting the serializers and before {@link RedisTemplate#afterPropertiesSet()};
      * a serializer left unset is taken to be the template's default serializer (JDK serialization unless set).
      *
      * @return {@code template}
@@ -101,7 +131,7 @@ public final class CompressingRedisSerializer<T> implements RedisSerializer<T> {
     @Override
     public byte[] serialize(T value) throws SerializationException {
         byte[] plain = delegate.serialize(value);
-        return plain == null ? null : compressor.compress(plain);
+        return plain == null || !compressing ? plain : compressor.compress(plain);
     }
 
     /**

@@ -70,7 +70,8 @@ class CompressingJedisTest {
 
     @Test
     void hashCommands() {
-        ValueCompressor vc = ValueCompressor.create(CompressionConfig.defaults());
+        // hash values are compressed only when opted in
+        ValueCompressor vc = ValueCompressor.create(CompressionConfig.builder().compressHashValues(true).build());
         CompressingJedis jedis = new CompressingJedis(redis.client(), vc);
         byte[] big = b(json(3000));
         byte[] rnd = random(2000, 7);

@@ -44,8 +44,13 @@ class CompressingRedissonCodecTest {
     }
 
     static Config config() {
+        return config(redis.server().port());
+    }
+
+    /** @return a small single-server configuration for the test server on {@code port} */
+    static Config config(int port) {
         Config config = new Config();
-        config.useSingleServer().setAddress("redis://" + RedisServer.HOST + ":" + redis.server().port())
+        config.useSingleServer().setAddress("redis://" + RedisServer.HOST + ":" + port)
                 .setConnectionMinimumIdleSize(1).setConnectionPoolSize(2)
                 .setSubscriptionConnectionMinimumIdleSize(0).setSubscriptionConnectionPoolSize(1);
         return config;
@@ -64,7 +69,8 @@ class CompressingRedissonCodecTest {
 
     @Test
     void bucketsAndMapValuesCompressMapKeysDoNot() {
-        ValueCompressor vc = ValueCompressor.create(CompressionConfig.defaults());
+        // map values are hash values: compressed when opted in (see mapValuesArePlainByDefault)
+        ValueCompressor vc = ValueCompressor.create(CompressionConfig.builder().compressHashValues(true).build());
         CompressingRedissonCodec codec = new CompressingRedissonCodec(StringCodec.INSTANCE, vc);
         String big = json(5000);
         RBucket<String> bucket = redisson.getBucket("r:big", codec);
@@ -91,6 +97,23 @@ class CompressingRedissonCodecTest {
         assertEquals(2, vc.stats().valuesCompressed());
         assertSame(StringCodec.INSTANCE.getMapKeyEncoder(), codec.getMapKeyEncoder());
         assertSame(StringCodec.INSTANCE.getMapKeyDecoder(), codec.getMapKeyDecoder());
+    }
+
+    @Test
+    void mapValuesArePlainByDefault() {
+        ValueCompressor vc = ValueCompressor.create(CompressionConfig.defaults());
+        CompressingRedissonCodec codec = new CompressingRedissonCodec(StringCodec.INSTANCE, vc);
+        String big = json(5000);
+        RMap<String, String> map = redisson.getMap("r:plainmap", codec);
+        map.put("f", big);
+        assertArrayEquals(b(big), redis.client().hget(b("r:plainmap"), b("f")), "stored as the wrapped codec wrote it");
+        assertEquals(big, map.get("f"));
+        // still read when compressed by another writer (or an earlier build)
+        redis.client().hset(b("r:plainmap"), b("g"), vc.compress(b(big)));
+        assertEquals(big, map.get("g"));
+        redisson.<String>getBucket("r:plainbucket", codec).set(big);
+        assertTrue(ValueFormat.hasHeader(ByteBuffer.wrap(redis.client().get(b("r:plainbucket")))), "buckets are");
+        assertEquals(2, vc.stats().valuesCompressed(), "the bucket, and the value compressed by hand");
     }
 
     @Test

@@ -47,20 +47,22 @@ class CompressingRedisSerializerTest {
 
     /** @return the started Spring connection factory of the given kind for the test server, one per class */
     static RedisConnectionFactory factory(Driver driver) {
-        return FACTORIES.computeIfAbsent(driver, d -> {
-            RedisStandaloneConfiguration conf =
-                    new RedisStandaloneConfiguration(RedisServer.HOST, redis.server().port());
-            if (d == Driver.LETTUCE) {
-                LettuceConnectionFactory f = new LettuceConnectionFactory(conf);
-                f.afterPropertiesSet();
-                f.start();
-                return f;
-            }
-            JedisConnectionFactory f = new JedisConnectionFactory(conf);
+        return FACTORIES.computeIfAbsent(driver, d -> start(d, redis.server().port()));
+    }
+
+    /** @return a started Spring connection factory of the given kind for the server on {@code port} */
+    static RedisConnectionFactory start(Driver driver, int port) {
+        RedisStandaloneConfiguration conf = new RedisStandaloneConfiguration(RedisServer.HOST, port);
+        if (driver == Driver.LETTUCE) {
+            LettuceConnectionFactory f = new LettuceConnectionFactory(conf);
             f.afterPropertiesSet();
             f.start();
             return f;
-        });
+        }
+        JedisConnectionFactory f = new JedisConnectionFactory(conf);
+        f.afterPropertiesSet();
+        f.start();
+        return f;
     }
 
     static RedisTemplate<String, String> strings(Driver driver, ValueCompressor vc) {

@@ -1,0 +1,355 @@
+package dev.zstdjava.values.spring;
+
+import dev.zstdjava.testkit.JedisServer;
+import dev.zstdjava.values.CommandRefusedException;
+import dev.zstdjava.values.CompressionBackend;
+import dev.zstdjava.values.CompressionConfig;
+import dev.zstdjava.values.ValueCompressor;
+import dev.zstdjava.values.ValueFormat;
+import dev.zstdjava.values.spring.CompressingRedisSerializerTest.Driver;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.function.Executable;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.springframework.beans.factory.DisposableBean;
+import org.springframework.dao.DataAccessException;
+import org.springframework.data.domain.Range;
+import org.springframework.data.redis.connection.BitFieldSubCommands;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.stream.StreamRecords;
+import org.springframework.data.redis.core.HashOperations;
+import org.springframework.data.redis.core.RedisCallback;
+import org.springframework.data.redis.core.RedisOperations;
+import org.springframework.data.redis.core.SessionCallback;
+import org.springframework.data.redis.core.ValueOperations;
+import org.springframework.data.redis.core.script.RedisScript;
+import org.springframework.data.redis.serializer.RedisSerializer;
+
+import redis.clients.jedis.Protocol;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import static dev.zstdjava.testkit.TestValues.json;
+import static org.junit.jupiter.api.Assertions.*;
+
+/**
+ * {@link CompressingRedisTemplate} on a real server: the SET family compressed, members, list elements, script
+ * arguments and stream entries plain, the string edits refused by name before anything is sent, hashes opt-in.
+ */
+@DisabledIfSystemProperty(named = "zstdjava.skipServerTests", matches = "true", disabledReason = "left out with -Dzstdjava.skipServerTests=true")
+class CompressingRedisTemplateTest {
+    @RegisterExtension
+    static final JedisServer redis = new JedisServer();
+
+    static final Map<Driver, RedisConnectionFactory> FACTORIES = new EnumMap<>(Driver.class);
+
+    @AfterAll
+    static void stop() throws Exception {
+        for (RedisConnectionFactory f : FACTORIES.values()) {
+            ((DisposableBean) f).destroy();
+        }
+    }
+
+    static RedisConnectionFactory factory(Driver driver) {
+        return FACTORIES.computeIfAbsent(driver, d -> CompressingRedisSerializerTest.start(d, redis.server().port()));
+    }
+
+    static CompressingRedisTemplate<String, String> template(Driver driver, ValueCompressor vc) {
+        return CompressingRedisTemplate.create(factory(driver), RedisSerializer.string(), vc);
+    }
+
+    static ValueCompressor compressor(CompressionBackend backend, boolean hashValues) {
+        return ValueCompressor.create(CompressionConfig.builder().backend(backend).compressHashValues(hashValues)
+                .build());
+    }
+
+    static byte[] b(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    static boolean compressed(byte[] stored) {
+        return stored != null && ValueFormat.hasHeader(ByteBuffer.wrap(stored));
+    }
+
+    /** A 233-character JSON member, as in the report that showed three members for one. */
+    static String member(int i) {
+        String j = json(233);
+        return i + j.substring(String.valueOf(i).length());
+    }
+
+    @ParameterizedTest
+    @EnumSource(CompressionBackend.class)
+    void theSetFamilyIsCompressedGetSetIsPlainReadsDecode(CompressionBackend backend) {
+        for (Driver driver : Driver.values()) {
+            ValueCompressor vc = compressor(backend, false);
+            CompressingRedisTemplate<String, String> t = template(driver, vc);
+            String big = json(3000);
+            String k = "v:" + backend + driver;
+            t.opsForValue().set(k + "set", big);
+            t.opsForValue().set(k + "ex", big, 60, TimeUnit.SECONDS);
+            assertTrue(t.opsForValue().setIfAbsent(k + "nx", big));
+            t.opsForValue().multiSet(Map.of(k + "m1", big, k + "m2", big));
+            t.boundValueOps(k + "bound").set(big);
+            for (String s : List.of("set", "ex", "nx", "m1", "m2", "bound")) {
+                byte[] stored = redis.client().get(b(k + s));
+                assertTrue(compressed(stored), s);
+                assertEquals(backend.id(), stored[4], s);
+                assertEquals(big, t.opsForValue().get(k + s), s);
+            }
+            assertEquals(List.of(big, big), t.opsForValue().multiGet(List.of(k + "m1", k + "m2")));
+            assertEquals(big, t.boundValueOps(k + "bound").get());
+            // SET ... GET: the new value compressed, the old one decoded
+            String newer = json(2000);
+            assertEquals(big, t.opsForValue().setGet(k + "set", newer, 60, TimeUnit.SECONDS));
+            assertTrue(compressed(redis.client().get(b(k + "set"))));
+            // GETSET: the new value plain, as GLIDE sends it; the old value decoded
+            assertEquals(newer, t.opsForValue().getAndSet(k + "set", big));
+            assertArrayEquals(b(big), redis.client().get(b(k + "set")));
+            assertEquals(big, t.opsForValue().getAndDelete(k + "m1"));
+            assertEquals(6 + 1, vc.stats().valuesCompressed());
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(CompressionBackend.class)
+    void membersElementsScriptArgumentsAndStreamEntriesArePlain(CompressionBackend backend) {
+        // hash values opted in: stream entries stay plain all the same
+        ValueCompressor vc = compressor(backend, true);
+        CompressingRedisTemplate<String, String> t = template(Driver.LETTUCE, vc);
+        String k = "m:" + backend;
+        String m = member(1);
+        // SADD of one member from the compressing template and from a plain client: ONE member
+        t.opsForSet().add(k + "set", m);
+        redis.client().sadd(b(k + "set"), b(m));
+        assertEquals(1, redis.client().scard(b(k + "set")));
+        assertTrue(redis.client().sismember(b(k + "set"), b(m)));
+        assertArrayEquals(b(m), redis.client().smembers(b(k + "set")).iterator().next());
+        Map<Object, Boolean> smis = t.opsForSet().isMember(k + "set", m, member(2)); // SMISMEMBER
+        assertEquals(Map.of(m, true, member(2), false), smis);
+        assertEquals(1, redis.client().srem(b(k + "set"), b(m)), "a plain client removes what the template added");
+
+        // ZRANGEBYLEX orders the application's bytes
+        for (String z : List.of("alpha" + member(3), "bravo" + member(4), "charlie" + member(5))) {
+            t.opsForZSet().add(k + "z", z, 0);
+        }
+        assertEquals(1, redis.client().zrangeByLex(b(k + "z"), b("[bravo"), b("[c")).size());
+        assertEquals(1, t.opsForZSet().rangeByLex(k + "z",
+                Range.closed("bravo", "c")).size());
+
+        // list elements: LREM from a plain client finds what the template pushed
+        t.opsForList().rightPush(k + "list", m);
+        assertEquals(1, redis.client().lrem(b(k + "list"), 0, b(m)));
+
+        // EVAL sees its arguments as passed
+        RedisScript<Long> len = RedisScript.of("return string.len(ARGV[1])", Long.class);
+        assertEquals(m.length(), t.execute(len, List.of(k + "eval"), m));
+
+        // stream entries through the plain hash-value serializer, even with hash values compressed
+        t.opsForStream().add(StreamRecords.newRecord().in(k + "stream").ofMap(Map.of("f", m)));
+        assertEquals(m, t.opsForStream().range(k + "stream", Range.unbounded()).get(0).getValue().get("f"));
+        Object raw = redis.client().sendCommand(Protocol.Command.XRANGE, b(k + "stream"),
+                b("-"), b("+"));
+        byte[] storedField = (byte[]) ((List<?>) ((List<?>) ((List<?>) raw).get(0)).get(1)).get(1);
+        assertArrayEquals(b(m), storedField, "stream entry stored as the application wrote it");
+
+        assertEquals(0, vc.stats().valuesCompressed(), "nothing of this test is in the compressed scope");
+        // reads stay lenient: a member an earlier build wrote compressed reads back decoded
+        redis.client().sadd(b(k + "old"), vc.compress(b(json(400))));
+        assertEquals(json(400), t.opsForSet().members(k + "old").iterator().next());
+    }
+
+    @Test
+    void everyRefusedOperationIsRefusedByNameAndNothingIsSent() {
+        ValueCompressor vc = compressor(CompressionBackend.ZSTD, true);
+        CompressingRedisTemplate<String, String> t = template(Driver.LETTUCE, vc);
+        redis.client().set(b("r:counter"), b("10"));
+        ValueOperations<String, String> v = t.opsForValue();
+        HashOperations<String, String, String> h = t.opsForHash();
+        Map<String, Executable> refused = new LinkedHashMap<>();
+        refused.put("APPEND", () -> v.append("r:counter", "x"));
+        refused.put("STRLEN", () -> v.size("r:counter"));
+        refused.put("INCR", () -> v.increment("r:counter"));
+        refused.put("INCRBY", () -> v.increment("r:counter", 5));
+        refused.put("INCRBYFLOAT", () -> v.increment("r:counter", 1.5));
+        refused.put("DECR", () -> v.decrement("r:counter"));
+        refused.put("DECRBY", () -> v.decrement("r:counter", 2));
+        refused.put("GETRANGE", () -> v.get("r:counter", 0, 1));
+        refused.put("SETRANGE", () -> v.set("r:counter", "9", 0));
+        refused.put("SETBIT", () -> v.setBit("r:counter", 1, true));
+        refused.put("GETBIT", () -> v.getBit("r:counter", 1));
+        refused.put("BITFIELD", () -> v.bitField("r:counter", BitFieldSubCommands.create()
+                .get(BitFieldSubCommands.BitFieldType.unsigned(8)).valueAt(0)));
+        refused.put("SET ... IFEQ", () -> v.compareAndSet("r:counter", "10", "11"));
+        refused.put("SET ... IFNE", () -> v.set("r:counter", "11", spec -> spec.ifNotEquals().value("10")));
+        refused.put("SET ... IFDEQ", () -> v.setGet("r:counter", "11", spec -> spec.ifEquals().digest("abc")));
+        refused.put("DELIFEQ", () -> t.compareAndDelete("r:counter", "10"));
+        refused.put("DELIFEQ ", () -> t.delete("r:counter", spec -> spec.ifEquals().value("10")));
+        refused.put("APPEND ", () -> t.boundValueOps("r:counter").append("x"));
+        refused.put("INCR ", () -> t.boundValueOps("r:counter").increment());
+        refused.put("HINCRBY", () -> h.increment("r:hash", "f", 1));
+        refused.put("HINCRBYFLOAT", () -> h.increment("r:hash", "f", 1.5));
+        refused.put("HSTRLEN", () -> h.lengthOfValue("r:hash", "f"));
+        refused.put("HINCRBY ", () -> t.<String, String>boundHashOps("r:hash").increment("f", 1));
+        Map<String, Long> before = commandCalls();
+        refused.forEach((name, op) -> {
+            CommandRefusedException e = assertThrows(CommandRefusedException.class, op, name);
+            assertEquals(name.trim(), e.command());
+            assertTrue(e.getMessage().startsWith(name.trim() + " is refused"), e.getMessage());
+        });
+        Map<String, Long> after = commandCalls();
+        for (String c : List.of("append", "strlen", "incr", "incrby", "incrbyfloat", "decr", "decrby", "getrange",
+                "setrange", "setbit", "getbit", "bitfield", "set", "delifeq", "hincrby", "hincrbyfloat", "hstrlen")) {
+            assertEquals(before.get(c), after.get(c), c + " reached the server");
+        }
+        assertArrayEquals(b("10"), redis.client().get(b("r:counter")));
+        assertFalse(redis.client().exists(b("r:hash")));
+        // the template stays usable; a set whose spec does not compare is sent
+        v.set("r:other", json(500));
+        assertTrue(v.set("r:other", json(600), spec -> spec.ifPresent()));
+        assertEquals(json(600), v.get("r:other"));
+        assertTrue(t.delete("r:other", spec -> spec.always()));
+    }
+
+    /** Without the hash opt-in, hash counters are plain hashes: they work, and hash values are written plain. */
+    @ParameterizedTest
+    @EnumSource(CompressionBackend.class)
+    void hashValuesArePlainByDefaultAndRoundTripWhenOptedIn(CompressionBackend backend) {
+        String big = json(3000);
+        CompressingRedisTemplate<String, String> plain = template(Driver.JEDIS, compressor(backend, false));
+        HashOperations<String, String, String> ph = plain.opsForHash();
+        ph.put("h:plain" + backend, "f", big);
+        assertArrayEquals(b(big), redis.client().hget(b("h:plain" + backend), b("f")));
+        assertEquals(3, ph.increment("h:plain" + backend, "n", 3));
+        assertEquals(big.length(), ph.lengthOfValue("h:plain" + backend, "f"));
+
+        ValueCompressor vc = compressor(backend, true);
+        CompressingRedisTemplate<String, String> t = template(Driver.JEDIS, vc);
+        HashOperations<String, String, String> h = t.opsForHash();
+        String k = "h:opt" + backend;
+        h.put(k, "f1", big);
+        h.putAll(k, Map.of("f2", big, "f3", "small"));
+        assertTrue(h.putIfAbsent(k, "f4", big));
+        t.<String, String>boundHashOps(k).put("f5", big);
+        for (String f : List.of("f1", "f2", "f4", "f5")) {
+            byte[] stored = redis.client().hget(b(k), b(f));
+            assertTrue(compressed(stored), f);
+            assertEquals(backend.id(), stored[4]);
+        }
+        assertArrayEquals(b("small"), redis.client().hget(b(k), b("f3")));
+        Map<String, String> expected = new HashMap<>(Map.of("f1", big, "f2", big, "f3", "small", "f4", big,
+                "f5", big));
+        assertEquals(expected, h.entries(k));
+        assertEquals(big, h.get(k, "f1"));
+        assertEquals(List.of(big, "small"), h.multiGet(k, List.of("f2", "f3")));
+        assertEquals(4, vc.stats().valuesCompressed());
+        // field names stay plain
+        assertTrue(redis.client().hexists(b(k), b("f1")));
+    }
+
+    @Test
+    void aRefusedOperationInsideMultiDiscardsTheTransaction() {
+        CompressingRedisTemplate<String, String> t = template(Driver.LETTUCE, compressor(CompressionBackend.ZSTD,
+                false));
+        assertThrows(CommandRefusedException.class, () -> t.execute(session(ops -> {
+            ops.multi();
+            ops.opsForValue().set("tx:a", json(500));
+            ops.opsForValue().append("tx:a", "x");
+            return ops.exec();
+        })));
+        assertFalse(redis.client().exists(b("tx:a")), "EXEC never ran");
+        // a transaction without refused commands runs, compressed values and decoded results
+        List<Object> results = t.execute(session(ops -> {
+            ops.multi();
+            ops.opsForValue().set("tx:b", json(500));
+            ops.opsForValue().get("tx:b");
+            return ops.exec();
+        }));
+        assertEquals(json(500), results.get(1));
+        assertTrue(compressed(redis.client().get(b("tx:b"))));
+        // pipelined: the same policy, results decoded
+        List<Object> piped = t.executePipelined(session(ops -> {
+            ops.opsForValue().set("pipe:a", json(700));
+            ops.opsForSet().add("pipe:s", member(9));
+            ops.opsForValue().get("pipe:a");
+            return null;
+        }));
+        assertEquals(json(700), piped.get(2));
+        assertTrue(compressed(redis.client().get(b("pipe:a"))));
+        assertTrue(redis.client().sismember(b("pipe:s"), b(member(9))));
+    }
+
+    /** convertAndSend publishes the message as the application's serializer wrote it: subscribers see it as sent. */
+    @Test
+    void messagesArePublishedPlain() throws Exception {
+        CompressingRedisTemplate<String, String> t = template(Driver.LETTUCE, compressor(CompressionBackend.ZSTD,
+                true));
+        String message = json(3000);
+        io.lettuce.core.RedisClient client = io.lettuce.core.RedisClient.create(
+                io.lettuce.core.RedisURI.create(dev.zstdjava.testkit.RedisServer.HOST, redis.server().port()));
+        try (var sub = client.connectPubSub(io.lettuce.core.codec.ByteArrayCodec.INSTANCE)) {
+            java.util.concurrent.BlockingQueue<byte[]> got = new java.util.concurrent.LinkedBlockingQueue<>();
+            sub.addListener(new io.lettuce.core.pubsub.RedisPubSubAdapter<>() {
+                @Override
+                public void message(byte[] channel, byte[] msg) {
+                    got.add(msg);
+                }
+            });
+            sub.sync().subscribe(b("chan"));
+            assertEquals(1L, t.convertAndSend("chan", message));
+            byte[] received = got.poll(10, TimeUnit.SECONDS);
+            assertArrayEquals(b(message), received, "the subscriber sees the message as sent");
+        } finally {
+            client.shutdown();
+        }
+        assertEquals(0, t.compressor().stats().valuesCompressed());
+    }
+
+    /** execute(RedisCallback) hands over the connection: outside the policy, as the README says. */
+    @Test
+    void redisCallbacksAreOutsideThePolicy() {
+        CompressingRedisTemplate<String, String> t = template(Driver.LETTUCE, compressor(CompressionBackend.ZSTD,
+                false));
+        t.opsForValue().set("cb:a", json(800));
+        byte[] seen = t.execute((RedisCallback<byte[]>) c -> c.stringCommands().get(b("cb:a")));
+        assertTrue(compressed(seen), "a callback gets the stored bytes, not decoded");
+        Long appended = t.execute((RedisCallback<Long>) c -> {
+            c.stringCommands().set(b("cb:plain"), b(json(800)));
+            return c.stringCommands().append(b("cb:plain"), b("abc"));
+        });
+        assertEquals(json(800).length() + 3L, appended, "a callback may append: nothing is refused there");
+    }
+
+    /** A SessionCallback over the template's String operations. */
+    static <T> SessionCallback<T> session(java.util.function.Function<RedisOperations<String, String>, T> body) {
+        return new SessionCallback<>() {
+            @Override
+            @SuppressWarnings("unchecked")
+            public <K, V> T execute(RedisOperations<K, V> operations) throws DataAccessException {
+                return body.apply((RedisOperations<String, String>) operations);
+            }
+        };
+    }
+
+    static Map<String, Long> commandCalls() {
+        String info = redis.client().info("commandstats");
+        Map<String, Long> calls = new HashMap<>();
+        for (String line : info.split("\r?\n")) {
+            if (line.startsWith("cmdstat_")) {
+                String name = line.substring(8, line.indexOf(':'));
+                int c = line.indexOf("calls=");
+                calls.put(name, Long.parseLong(line.substring(c + 6, line.indexOf(',', c))));
+            }
+        }
+        return calls;
+    }
+}
