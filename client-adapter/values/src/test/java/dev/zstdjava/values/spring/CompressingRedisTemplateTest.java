@@ -96,7 +96,7 @@ class CompressingRedisTemplateTest {
             String big = json(3000);
             String k = "v:" + backend + driver;
             t.opsForValue().set(k + "set", big);
-            t.opsForValue().set(k + "ex", big, 60, TimeUnit.SECONDS);
+            t.opsForValue().set(k + "ex", big, java.time.Duration.ofSeconds(60));
             assertTrue(t.opsForValue().setIfAbsent(k + "nx", big));
             t.opsForValue().multiSet(Map.of(k + "m1", big, k + "m2", big));
             t.boundValueOps(k + "bound").set(big);
@@ -110,7 +110,7 @@ class CompressingRedisTemplateTest {
             assertEquals(big, t.boundValueOps(k + "bound").get());
             // SET ... GET: the new value compressed, the old one decoded
             String newer = json(2000);
-            assertEquals(big, t.opsForValue().setGet(k + "set", newer, 60, TimeUnit.SECONDS));
+            assertEquals(big, t.opsForValue().setGet(k + "set", newer, java.time.Duration.ofSeconds(60)));
             assertTrue(compressed(redis.client().get(b(k + "set"))));
             // GETSET: the new value plain, as GLIDE sends it; the old value decoded
             assertEquals(newer, t.opsForValue().getAndSet(k + "set", big));
