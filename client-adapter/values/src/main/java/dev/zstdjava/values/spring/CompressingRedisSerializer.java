@@ -94,8 +94,10 @@ public final class CompressingRedisSerializer<T> implements RedisSerializer<T> {
 
     /**
      * Wraps {@code template}'s value serializer and hash value serializer, leaving its key and hash key serializers
-     * untouched. The template then compresses every value its serializers write, members and script arguments
-     * included (see the class comment); {@link CompressingRedisTemplate} is the safe way. Call it after setting the serializers and before {@link RedisTemplate#afterPropertiesSet()};
+     * untouched. The template then compresses every value its value serializer writes, members and script
+     * arguments included (see the class comment); {@link CompressingRedisTemplate} is the safe way. Hash values (and
+     * stream entries, which Spring writes with the hash value serializer) are compressed only when
+     * {@link CompressionConfig#compressHashValues() hash compression is opted in}, and decoded always. Call it after setting the serializers and before {@link RedisTemplate#afterPropertiesSet()};
      * a serializer left unset is taken to be the template's default serializer (JDK serialization unless set).
      *
      * @return {@code template}
@@ -114,7 +116,8 @@ public final class CompressingRedisSerializer<T> implements RedisSerializer<T> {
                     + " default serializer; set them first");
         }
         template.setValueSerializer(wrap((RedisSerializer) value, compressor));
-        template.setHashValueSerializer(wrap((RedisSerializer) hashValue, compressor));
+        template.setHashValueSerializer(compressor.config().compressHashValues()
+                ? wrap((RedisSerializer) hashValue, compressor) : reading((RedisSerializer) hashValue, compressor));
         return template;
     }
 

@@ -137,8 +137,29 @@ class CompressingRedisSerializerTest {
 
     @ParameterizedTest
     @EnumSource(Driver.class)
-    void compressValuesWrapsTheTemplatesValueSerializersOnly(Driver driver) {
+    void compressValuesLeavesHashValuesPlainByDefault(Driver driver) {
         ValueCompressor vc = ValueCompressor.create(CompressionConfig.defaults());
+        RedisTemplate<String, String> t = new RedisTemplate<>();
+        t.setConnectionFactory(factory(driver));
+        t.setKeySerializer(RedisSerializer.string());
+        t.setHashKeySerializer(RedisSerializer.string());
+        t.setValueSerializer(RedisSerializer.string());
+        t.setHashValueSerializer(RedisSerializer.string());
+        CompressingRedisSerializer.compressValues(t, vc);
+        t.afterPropertiesSet();
+        String big = json(4000);
+        t.opsForHash().put("plainhash", "f", big);
+        assertArrayEquals(b(big), redis.client().hget(b("plainhash"), b("f")));
+        redis.client().hset(b("plainhash"), b("g"), vc.compress(b(big))); // compressed by an earlier build
+        assertEquals(big, t.opsForHash().get("plainhash", "g"));
+        assertFalse(((CompressingRedisSerializer<?>) t.getHashValueSerializer()).compresses());
+    }
+
+    @ParameterizedTest
+    @EnumSource(Driver.class)
+    void compressValuesWrapsTheTemplatesValueSerializersOnly(Driver driver) {
+        // hash values opted in (without it they are written plain: compressValuesLeavesHashValuesPlainByDefault)
+        ValueCompressor vc = ValueCompressor.create(CompressionConfig.builder().compressHashValues(true).build());
         RedisTemplate<String, Object> t = new RedisTemplate<>();
         t.setConnectionFactory(factory(driver));
         t.setKeySerializer(RedisSerializer.string());
