@@ -41,7 +41,7 @@ import static org.junit.jupiter.api.Assertions.*;
 @DisabledIfSystemProperty(named = "zstdjava.skipServerTests", matches = "true", disabledReason = "left out with -Dzstdjava.skipServerTests=true")
 class GlideInteropTest {
     @RegisterExtension
-    static final LettuceServer redis = new LettuceServer();
+    static final LettuceServer redis = new LettuceServer(CompressingRedisClient::create);
 
     static final Path SCRIPT = Path.of("src/test/python/glide_interop.py").toAbsolutePath();
     static final int[] SIZES = {0, 1, 5, 6, 62, 63, 64, 65, 66, 100, 128, 1000, 4096, 65_536, 1 << 20};
