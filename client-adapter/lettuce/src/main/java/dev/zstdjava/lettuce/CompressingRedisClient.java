@@ -33,7 +33,9 @@ import java.util.Objects;
  * <p>Holds for the sync, async and reactive APIs, pipelining with auto-flush off, {@code MULTI}/{@code EXEC} (a
  * refused command discards its transaction: {@code EXEC} runs nothing and every queued command fails with the
  * refusal) and pub/sub connections ({@code PUBLISH} is plain). Connections with any other codec are Lettuce's own,
- * untouched: use one for counters and strings edited in place. Sentinel connections are not changed.
+ * untouched: use one for counters and strings edited in place. <b>Not covered:</b> Sentinel connections, and
+ * master/replica connections ({@code MasterReplica.connect}), which Lettuce builds without these factories and which
+ * write to their node connections' channels directly: on them nothing is compressed and nothing is refused.
  *
  * <p>Per command: one array lookup; a compressed command adds one small wrapper object. Thread-safe, like
  * {@link RedisClient}.

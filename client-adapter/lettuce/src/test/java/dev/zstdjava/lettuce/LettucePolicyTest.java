@@ -314,6 +314,37 @@ class LettucePolicyTest {
         }
     }
 
+    /** Commands dispatched together: the compressed one is wrapped, the refused one fails, the rest go as one write. */
+    @Test
+    void dispatchOfACollection() throws Exception {
+        CompressingCodec<String, String> codec = codec(CompressionBackend.ZSTD);
+        try (StatefulRedisConnection<String, String> c = redis.client().connect(codec)) {
+            String v = TestValues.json(900);
+            var set = new io.lettuce.core.protocol.AsyncCommand<>(new io.lettuce.core.protocol.Command<>(
+                    io.lettuce.core.protocol.CommandType.SET, new io.lettuce.core.output.StatusOutput<>(codec),
+                    new CommandArgs<>(codec).addKey("dc").addValue(v)));
+            var sadd = new io.lettuce.core.protocol.AsyncCommand<>(new io.lettuce.core.protocol.Command<>(
+                    io.lettuce.core.protocol.CommandType.SADD, new IntegerOutput<>(codec),
+                    new CommandArgs<>(codec).addKey("dcs").addValue(MEMBER)));
+            var append = new io.lettuce.core.protocol.AsyncCommand<>(new io.lettuce.core.protocol.Command<>(
+                    io.lettuce.core.protocol.CommandType.APPEND, new IntegerOutput<>(codec),
+                    new CommandArgs<>(codec).addKey("dc").addValue("x")));
+            c.dispatch(List.of(set, sadd));
+            assertEquals("OK", set.get(5, TimeUnit.SECONDS));
+            assertEquals(1L, sadd.get(5, TimeUnit.SECONDS));
+            var sadd2 = new io.lettuce.core.protocol.AsyncCommand<>(new io.lettuce.core.protocol.Command<>(
+                    io.lettuce.core.protocol.CommandType.SADD, new IntegerOutput<>(codec),
+                    new CommandArgs<>(codec).addKey("dcs").addValue(MEMBER)));
+            c.dispatch(List.of(append, sadd2));
+            assertEquals(0L, sadd2.get(5, TimeUnit.SECONDS), "the same plain member");
+            ExecutionException e = assertThrows(ExecutionException.class, () -> append.get(5, TimeUnit.SECONDS));
+            assertInstanceOf(CommandRefusedException.class, e.getCause());
+            assertTrue(compressed(raw("dc"), CompressionBackend.ZSTD));
+            assertEquals(v, c.sync().get("dc"));
+            assertArrayEquals(b(MEMBER), redis.raw().sync().smembers(b("dcs")).iterator().next());
+        }
+    }
+
     @Test
     void reactive() {
         try (StatefulRedisConnection<String, String> c = redis.client().connect(codec(CompressionBackend.ZSTD))) {
