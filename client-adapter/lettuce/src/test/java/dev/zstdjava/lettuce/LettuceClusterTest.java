@@ -222,6 +222,29 @@ class LettuceClusterTest {
             }
             assertTrue(slots.size() > 100);
 
+            // PUBLISH on the cluster connection is plain; subscribers with and without the codec get it as sent
+            try (var sub = cluster.connectPubSub(zstd); var rawSub = cluster.connectPubSub(ByteArrayCodec.INSTANCE)) {
+                java.util.concurrent.LinkedBlockingQueue<String> got = new java.util.concurrent.LinkedBlockingQueue<>();
+                java.util.concurrent.LinkedBlockingQueue<byte[]> gotRaw = new java.util.concurrent.LinkedBlockingQueue<>();
+                sub.addListener(new io.lettuce.core.pubsub.RedisPubSubAdapter<>() {
+                    @Override
+                    public void message(String channel, String message) {
+                        got.add(message);
+                    }
+                });
+                rawSub.addListener(new io.lettuce.core.pubsub.RedisPubSubAdapter<>() {
+                    @Override
+                    public void message(byte[] channel, byte[] message) {
+                        gotRaw.add(message);
+                    }
+                });
+                sub.sync().subscribe("ch");
+                rawSub.sync().subscribe("ch".getBytes(StandardCharsets.UTF_8));
+                z.sync().publish("ch", member);
+                assertEquals(member, got.poll(5, TimeUnit.SECONDS));
+                assertArrayEquals(member.getBytes(StandardCharsets.UTF_8), gotRaw.poll(5, TimeUnit.SECONDS));
+            }
+
             // MOVED: the slot of a fresh key moves to another master behind the client's back; the SET is redirected
             // and retried as the same command, its value compressed once
             String key = "moved-key";
