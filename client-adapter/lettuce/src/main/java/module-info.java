@@ -10,6 +10,7 @@ module dev.zstdjava.lettuce {
     requires transitive dev.zstdjava.values;
     requires transitive lettuce.core;
     requires transitive io.netty.buffer;
+    requires io.netty.common;
 
     exports dev.zstdjava.lettuce;
 }

@@ -7,6 +7,11 @@ usage: glide_interop.py MODE PORT BACKEND IN_FILE OUT_FILE
                   OUT_FILE gets the entries read, a missing key as length -1
            read-each: GET every key with its own command; a failed GET is recorded as length -2 followed by
                   [u32 big-endian length][the error as UTF-8 text] instead of stopping the script
+           write-scope: every write of GLIDE's compressed scope its API offers, by entry index modulo 6: SET,
+                  SET NX with EX, MSET, MSETNX, SET + MSET in a pipeline batch, SET + MSET in a transaction;
+                  OUT_FILE gets GLIDE's statistics as JSON
+           read-batch: GET every key inside a pipeline batch and inside a transaction (GLIDE decompresses every
+                  reply that carries the header there); the two must agree; OUT_FILE as for read
   BACKEND  zstd | lz4 | none (no compression configured), optionally with a level: zstd:19, lz4:-5
 Entry files: repeated [u32 big-endian key length][key][i32 big-endian value length, -1 = nil][value].
 """
@@ -15,8 +20,8 @@ import json
 import struct
 import sys
 
-from glide import (CompressionBackend, CompressionConfiguration, GlideClient,
-                   GlideClientConfiguration, NodeAddress)
+from glide import (Batch, CompressionBackend, CompressionConfiguration, ConditionalChange, ExpirySet,
+                   ExpiryType, GlideClient, GlideClientConfiguration, NodeAddress)
 
 
 def read_entries(path):
@@ -86,6 +91,38 @@ async def main(mode, port, backend, in_file, out_file):
                         continue
                     f.write(struct.pack(">i", -1 if value is None else len(value)))
                     f.write(value or b"")
+        elif mode == "write-scope":
+            groups = [[e for i, e in enumerate(entries) if i % 6 == g] for g in range(6)]
+            for key, value in groups[0]:
+                await client.set(key, value)
+            for key, value in groups[1]:
+                await client.set(key, value, conditional_set=ConditionalChange.ONLY_IF_DOES_NOT_EXIST,
+                                 expiry=ExpirySet(ExpiryType.SEC, 1000))
+            if groups[2]:
+                await client.mset({key: value for key, value in groups[2]})
+            if groups[3]:
+                if not await client.msetnx({key: value for key, value in groups[3]}):
+                    raise SystemExit("MSETNX set nothing")
+            for atomic, group in ((False, groups[4]), (True, groups[5])):
+                if group:
+                    batch = Batch(is_atomic=atomic)
+                    batch.set(group[0][0], group[0][1])
+                    if len(group) > 1:
+                        batch.mset({key: value for key, value in group[1:]})
+                    await client.exec(batch, raise_on_error=True)
+            with open(out_file, "w") as f:
+                json.dump(await client.get_statistics(), f)
+        elif mode == "read-batch":
+            keys = [key for key, _ in entries]
+            results = []
+            for atomic in (False, True):
+                batch = Batch(is_atomic=atomic)
+                for key in keys:
+                    batch.get(key)
+                results.append(await client.exec(batch, raise_on_error=True))
+            if results[0] != results[1]:
+                raise SystemExit("a pipeline and a transaction read different values")
+            write_entries(out_file, list(zip(keys, results[0])))
         elif mode == "read":
             got = {}
             for key, _ in even:

@@ -278,7 +278,8 @@ public final class EndToEnd {
             } else {
                 serverDesc = "given: " + host + ":" + port;
             }
-            lettuce = RedisClient.create(RedisURI.create(host, port));
+            // the policy client: its connections with a CompressingCodec compress SET values (the plain ones stay plain)
+            lettuce = dev.zstdjava.lettuce.CompressingRedisClient.create(RedisURI.create(host, port));
             lettuce.setOptions(ClientOptions.builder().build());
             bench = new Bench(host, port, lettuce);
             String version = bench.serverVersion();

@@ -134,7 +134,7 @@ class CrossClientMatrixTest {
         assertTrue(Files.isRegularFile(SCRIPT), "missing " + SCRIPT);
         server = RedisServer.start();
         jedis = RedisClient.create(RedisServer.HOST, server.port());
-        lettuce = io.lettuce.core.RedisClient.create(RedisURI.create(RedisServer.HOST, server.port()));
+        lettuce = dev.zstdjava.lettuce.CompressingRedisClient.create(RedisURI.create(RedisServer.HOST, server.port()));
         redisson = TestClients.redisson(server);
         RedisStandaloneConfiguration conf = new RedisStandaloneConfiguration(RedisServer.HOST, server.port());
         LettuceConnectionFactory lf = new LettuceConnectionFactory(conf);

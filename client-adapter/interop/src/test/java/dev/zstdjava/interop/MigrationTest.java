@@ -41,7 +41,7 @@ class MigrationTest {
     @BeforeAll
     static void start() {
         server = RedisServer.start();
-        lettuce = io.lettuce.core.RedisClient.create(RedisURI.create(RedisServer.HOST, server.port()));
+        lettuce = dev.zstdjava.lettuce.CompressingRedisClient.create(RedisURI.create(RedisServer.HOST, server.port()));
         redisson = TestClients.redisson(server);
         raw = RedisClient.create(RedisServer.HOST, server.port());
     }

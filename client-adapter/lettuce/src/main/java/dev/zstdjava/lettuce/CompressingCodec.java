@@ -12,37 +12,43 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
 import java.util.Objects;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
- * A Lettuce codec that compresses values transparently in Valkey GLIDE's format, around any other codec:
+ * A Lettuce codec for values in Valkey GLIDE's compressed format, around any other codec. It compresses only for a
+ * connection made by {@link CompressingRedisClient} or {@link CompressingRedisClusterClient}, and there only the
+ * values of the commands their command policy compresses (GLIDE's scope: {@code SET}, {@code SETNX}, {@code SETEX},
+ * {@code PSETEX}, {@code MSET}, {@code MSETNX}; hash values when opted in):
  *
  * <pre>{@code
- * RedisCodec<String, String> codec = CompressingCodec.wrap(StringCodec.UTF8, CompressionConfig.defaults());
- * StatefulRedisConnection<String, String> connection = client.connect(codec);
+ * RedisClient client = CompressingRedisClient.create("redis://localhost:6379");
+ * StatefulRedisConnection<String, String> connection =
+ *         client.connect(CompressingCodec.wrap(StringCodec.UTF8, CompressionConfig.defaults()));
  * }</pre>
  *
- * <p>Keys pass through the delegate untouched (cluster slots hash the key bytes). Values are encoded by the delegate
- * and then stored as {@link ValueCompressor} describes: compressed when that makes them smaller, as they are
- * otherwise; values written by other clients without compression read back unchanged, and GLIDE clients read what
- * this codec writes (and the reverse). Every value the codec decodes goes through it, so compressed values are
- * returned decompressed by all commands: strings, hashes, lists, sets, sorted sets, streams, scripts.
+ * <p>A codec sees a value and not its command ({@code encodeValue} gets the same call for a {@code SET} value, an
+ * {@code SADD} member and an {@code EVAL} argument), so the client decides: while it encodes a command whose values
+ * are compressed, it tells the codec so on the encoding thread. Every other value, and every value on a connection
+ * of a plain {@link io.lettuce.core.RedisClient}, goes out exactly as the delegate encodes it: <b>with a plain
+ * {@code RedisClient} this codec compresses nothing</b>; it still reads compressed values, and counts the values it
+ * sent plain for lack of the policy client ({@link #valuesSentWithoutPolicy()}, logged once at {@code WARNING}).
+ *
+ * <p>Keys pass through the delegate untouched (cluster slots hash the key bytes). A compressed value is stored as
+ * {@link ValueCompressor} describes: compressed when that makes it smaller, as it is otherwise; GLIDE clients read
+ * what this codec writes, and the reverse. <b>Decoding is lenient:</b> every value in every reply that starts with the
+ * header is decompressed, whatever the command, so members, list elements and hash values written compressed by
+ * earlier builds still read back as values.
  *
  * <p>A value that would decompress to more than the configured maximum fails its command with
  * {@link DecompressionLimitException}; the connection stays usable. A value that only looks compressed (unknown
  * backend id, payload that does not decode) is returned as stored.
  *
- * <p><b>Commands that cannot work on compressed values:</b> {@code APPEND}, {@code GETRANGE}, {@code SETRANGE},
- * {@code STRLEN}, {@code LCS}, {@code INCR} and family ({@code INCRBY}, {@code INCRBYFLOAT}, {@code DECR},
- * {@code DECRBY}), and the bit operations ({@code GETBIT}, {@code SETBIT}, {@code BITCOUNT}, {@code BITPOS},
- * {@code BITFIELD}, {@code BITFIELD_RO}, {@code BITOP}) act on the stored bytes on the server; see
- * {@link ValueCompressor}. Keys and arguments that are not values (field names, scores, patterns) are never
- * compressed.
- *
  * <p><b>Encoding</b> writes the header and the compressed bytes straight into Lettuce's target {@link ByteBuf}
  * (through its native address or backing array). For {@link ByteArrayCodec} the value array is compressed in place;
  * delegates that are {@link ToByteBufEncoder}s (such as {@code StringCodec}) encode into a buffer borrowed from the
  * target's pooled allocator first; other delegates' {@link ByteBuffer}s are compressed from where they are. No
- * intermediate {@code byte[]} is made (except for composite target buffers, which have no single address).
+ * intermediate {@code byte[]} is made (except for composite target buffers, which have no single address). A value
+ * sent plain costs one read of the per-thread flag on top of the delegate's encoding.
  * <b>Decoding</b> reads the buffer Lettuce hands over in place, without keeping it, and allocates only the
  * decompressed value (passed to the delegate as a heap buffer; for {@link ByteArrayCodec} returned directly).
  *
@@ -55,10 +61,16 @@ import java.util.Objects;
  * <p><b>Thread safety:</b> thread-safe if the delegate is; one instance serves every connection.
  */
 public final class CompressingCodec<K, V> implements RedisCodec<K, V>, ToByteBufEncoder<K, V> {
+    private static final System.Logger LOG = System.getLogger(CompressingCodec.class.getName());
+
     private final RedisCodec<K, V> delegate;
     private final ToByteBufEncoder<K, V> byteBufDelegate;
     private final boolean byteArrays;
     private final ValueCompressor compressor;
+    private final boolean plainExact;
+    private final LongAdder withoutPolicy = new LongAdder();
+    private volatile boolean policyAttached;
+    private volatile boolean warned;
 
     @SuppressWarnings("unchecked")
     private CompressingCodec(RedisCodec<K, V> delegate, ValueCompressor compressor) {
@@ -66,6 +78,7 @@ public final class CompressingCodec<K, V> implements RedisCodec<K, V>, ToByteBuf
         this.compressor = Objects.requireNonNull(compressor, "compressor");
         this.byteArrays = delegate.getClass() == ByteArrayCodec.class;
         this.byteBufDelegate = delegate instanceof ToByteBufEncoder<?, ?> e ? (ToByteBufEncoder<K, V>) e : null;
+        this.plainExact = byteBufDelegate != null && byteBufDelegate.isEstimateExact();
     }
 
     /**
@@ -86,6 +99,34 @@ public final class CompressingCodec<K, V> implements RedisCodec<K, V>, ToByteBuf
     /** @return the compressor doing the work; its {@link ValueCompressor#stats()} counts this codec's values */
     public ValueCompressor compressor() {
         return compressor;
+    }
+
+    /**
+     * Values this codec encoded plain because no connection of {@link CompressingRedisClient} or
+     * {@link CompressingRedisClusterClient} had used it yet (a connection of a plain {@code RedisClient}).
+     * @return the count since the codec was made
+     */
+    public long valuesSentWithoutPolicy() {
+        return withoutPolicy.sum();
+    }
+
+    /** Marks the codec as used by a connection under the command policy (no warning, no count after this). */
+    void attachPolicy() {
+        policyAttached = true;
+    }
+
+    // Counts (and warns once about) a value sent plain by a codec no policy connection uses.
+    private void plainWithoutPolicy() {
+        if (policyAttached) {
+            return;
+        }
+        withoutPolicy.increment();
+        if (!warned) {
+            warned = true;
+            LOG.log(System.Logger.Level.WARNING, "CompressingCodec sends values uncompressed: its connection was not "
+                    + "made by CompressingRedisClient or CompressingRedisClusterClient, which compress the values of "
+                    + "the commands GLIDE compresses (SET, MSET, ...). It still reads compressed values.");
+        }
     }
 
     /** @return the wrapped codec */
@@ -130,6 +171,10 @@ public final class CompressingCodec<K, V> implements RedisCodec<K, V>, ToByteBuf
 
     @Override
     public ByteBuffer encodeValue(V value) {
+        if (!PolicyScope.compressing()) {
+            plainWithoutPolicy();
+            return delegate.encodeValue(value);
+        }
         if (byteArrays) {
             return ByteBuffer.wrap(compressor.compress(value == null ? new byte[0] : (byte[]) value));
         }
@@ -146,6 +191,15 @@ public final class CompressingCodec<K, V> implements RedisCodec<K, V>, ToByteBuf
 
     @Override
     public void encodeValue(V value, ByteBuf target) {
+        if (!PolicyScope.compressing()) {
+            plainWithoutPolicy();
+            if (byteBufDelegate != null) {
+                byteBufDelegate.encodeValue(value, target);
+            } else {
+                target.writeBytes(delegate.encodeValue(value));
+            }
+            return;
+        }
         if (byteArrays) {
             byte[] v = value == null ? new byte[0] : (byte[]) value;
             write(MemorySegment.ofArray(v), target);
@@ -191,7 +245,8 @@ public final class CompressingCodec<K, V> implements RedisCodec<K, V>, ToByteBuf
 
     @Override
     public boolean isEstimateExact() {
-        return false; // the compressed size is known only after compressing
+        // the compressed size is known only after compressing; a plain value's is the delegate's
+        return plainExact && !PolicyScope.compressing();
     }
 
     /** Writes the stored form of {@code plain} at {@code target}'s writer index, advancing it. */

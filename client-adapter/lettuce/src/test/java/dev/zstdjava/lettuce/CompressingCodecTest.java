@@ -25,6 +25,50 @@ import static org.junit.jupiter.api.Assertions.*;
 
 /** The codec without a server: every target buffer kind, every delegate kind, Lettuce's decode buffers. */
 class CompressingCodecTest {
+    // these tests call the codec directly, as the policy client does while it encodes a compressed command
+    @org.junit.jupiter.api.BeforeEach
+    void compressionOn() {
+        Compressing.set(true);
+    }
+
+    @org.junit.jupiter.api.AfterEach
+    void compressionOff() {
+        Compressing.set(false);
+    }
+
+    /** Outside a compressed command the codec writes the delegate's bytes, exactly sized, and counts them. */
+    @Test
+    void withoutThePolicyClientValuesArePlain() {
+        Compressing.set(false);
+        CompressingCodec<String, String> codec = CompressingCodec.wrap(StringCodec.UTF8, CompressionConfig.defaults());
+        String v = "plain ".repeat(200);
+        ByteBuf buf = Unpooled.directBuffer();
+        try {
+            assertEquals(StringCodec.UTF8.isEstimateExact(), codec.isEstimateExact(), "the delegate's, for plain values");
+            codec.encodeValue(v, buf);
+            assertEquals(v, buf.toString(StandardCharsets.UTF_8));
+            ByteBuffer nio = codec.encodeValue(v);
+            assertEquals(v.length(), nio.remaining());
+            assertEquals(2, codec.valuesSentWithoutPolicy());
+            assertEquals(0, codec.compressor().stats().valuesCompressed());
+            // reading stays lenient: a compressed value decodes
+            Compressing.set(true);
+            assertFalse(codec.isEstimateExact());
+            CompressingCodec<byte[], byte[]> bytes = CompressingCodec.wrap(ByteArrayCodec.INSTANCE,
+                    CompressionConfig.defaults());
+            assertFalse(bytes.isEstimateExact(), "compressed: the size is known only after compressing");
+            Compressing.set(false);
+            assertTrue(bytes.isEstimateExact(), "plain byte[]: exact, no scratch buffer");
+            Compressing.set(true);
+            ByteBuffer stored = codec.encodeValue(v);
+            Compressing.set(false);
+            assertTrue(stored.remaining() < v.length());
+            assertEquals(v, codec.decodeValue(stored));
+        } finally {
+            buf.release();
+        }
+    }
+
     static final byte[] HEADER = {0, 1, 2, 0, 1};
 
     /** A codec that is not a ToByteBufEncoder. */

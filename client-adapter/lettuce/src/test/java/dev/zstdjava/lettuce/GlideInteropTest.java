@@ -41,7 +41,7 @@ import static org.junit.jupiter.api.Assertions.*;
 @DisabledIfSystemProperty(named = "zstdjava.skipServerTests", matches = "true", disabledReason = "left out with -Dzstdjava.skipServerTests=true")
 class GlideInteropTest {
     @RegisterExtension
-    static final LettuceServer redis = new LettuceServer();
+    static final LettuceServer redis = new LettuceServer(CompressingRedisClient::create);
 
     static final Path SCRIPT = Path.of("src/test/python/glide_interop.py").toAbsolutePath();
     static final int[] SIZES = {0, 1, 5, 6, 62, 63, 64, 65, 66, 100, 128, 1000, 4096, 65_536, 1 << 20};
@@ -238,12 +238,73 @@ class GlideInteropTest {
         }
     }
 
+    /**
+     * Every command of GLIDE's compressed scope, both ways, with the policy client: Python GLIDE reads what SET, SET
+     * with options, SETNX, SETEX, PSETEX, MSET, MSETNX and GETSET (plain value) wrote, outside and inside batches; and
+     * this client reads what GLIDE's SET, SET NX EX, MSET, MSETNX and batched SET/MSET wrote.
+     */
+    @ParameterizedTest
+    @EnumSource(CompressionBackend.class)
+    void everyCommandOfTheScopeBothWays(CompressionBackend backend) throws Exception {
+        Map<String, byte[]> ours = new LinkedHashMap<>();
+        for (int i = 0; i < 16; i++) {
+            ours.put("scope-" + backend + ":" + i, TestValues.json(1500 + i).getBytes(StandardCharsets.UTF_8));
+        }
+        List<String> keys = new ArrayList<>(ours.keySet());
+        try (StatefulRedisConnection<byte[], byte[]> conn = redis.client().connect(codec(backend))) {
+            var s = conn.sync();
+            for (int i = 0; i < keys.size(); i++) {
+                byte[] k = key(keys.get(i));
+                byte[] v = ours.get(keys.get(i));
+                switch (i % 8) {
+                    case 0 -> s.set(k, v);
+                    case 1 -> s.set(k, v, io.lettuce.core.SetArgs.Builder.nx().ex(1000));
+                    case 2 -> s.setnx(k, v);
+                    case 3 -> s.setex(k, 1000, v);
+                    case 4 -> s.psetex(k, 1_000_000, v);
+                    case 5 -> s.mset(Map.of(k, v));
+                    case 6 -> s.msetnx(Map.of(k, v));
+                    default -> {
+                        s.set(k, key("old"));
+                        s.getset(k, v);
+                    }
+                }
+                byte[] stored = redis.raw().sync().get(k);
+                if (i % 8 == 7) {
+                    assertArrayEquals(v, stored, "GETSET's value is sent plain");
+                } else {
+                    assertArrayEquals(new byte[] {0, 1, 2, 0, backend.id()}, Arrays.copyOf(stored, 5), keys.get(i));
+                }
+            }
+        }
+        String b = backend.name().toLowerCase();
+        assertSameValues(ours, glideRead("read", b, ours));
+        assertSameValues(ours, glideRead("read-batch", b, ours));
+
+        Map<String, byte[]> theirs = new LinkedHashMap<>();
+        for (int i = 0; i < 18; i++) {
+            theirs.put("glide-scope-" + backend + ":" + i, TestValues.json(1500 + i).getBytes(StandardCharsets.UTF_8));
+        }
+        glide("write-scope", b, theirs);
+        try (StatefulRedisConnection<byte[], byte[]> conn = redis.client().connect(codec(other(backend)))) {
+            for (Map.Entry<String, byte[]> e : theirs.entrySet()) {
+                byte[] stored = redis.raw().sync().get(key(e.getKey()));
+                assertArrayEquals(new byte[] {0, 1, 2, 0, backend.id()}, Arrays.copyOf(stored, 5), e.getKey());
+                assertArrayEquals(e.getValue(), conn.sync().get(key(e.getKey())), e.getKey());
+            }
+        }
+    }
+
     static byte[] key(String k) {
         return k.getBytes(StandardCharsets.UTF_8);
     }
 
     private Map<String, byte[]> glideRead(String backend, Map<String, byte[]> values) throws Exception {
-        Path out = GlideScript.run(SCRIPT, tmp, "read", redis.server().port(), backend, values);
+        return glideRead("read", backend, values);
+    }
+
+    private Map<String, byte[]> glideRead(String mode, String backend, Map<String, byte[]> values) throws Exception {
+        Path out = GlideScript.run(SCRIPT, tmp, mode, redis.server().port(), backend, values);
         Map<String, byte[]> got = new LinkedHashMap<>();
         try (DataInputStream in = new DataInputStream(Files.newInputStream(out))) {
             while (in.available() > 0) {

@@ -1,6 +1,7 @@
 package dev.zstdjava.lettuce;
 
 import dev.zstdjava.testkit.RedisServer;
+import dev.zstdjava.values.CompressionBackend;
 import dev.zstdjava.values.CompressionConfig;
 import dev.zstdjava.values.DictionaryManager;
 import dev.zstdjava.values.MissingDictionaryException;
@@ -74,7 +75,7 @@ class LettuceClusterTest {
             Thread.sleep(50);
         }
         admin.forEach(StatefulRedisConnection::close);
-        cluster = RedisClusterClient.create(RedisURI.create(RedisServer.HOST, nodes.get(0).port()));
+        cluster = CompressingRedisClusterClient.create(RedisURI.create(RedisServer.HOST, nodes.get(0).port()));
     }
 
     @AfterAll
@@ -148,6 +149,139 @@ class LettuceClusterTest {
                 }
             }
             assertEquals(SlotHash.SLOT_COUNT, total);
+        }
+    }
+
+    static void flushAll() {
+        for (RedisServer n : nodes) {
+            try (StatefulRedisConnection<String, String> c =
+                         setupClient.connect(StringCodec.UTF8, RedisURI.create(RedisServer.HOST, n.port()))) {
+                c.sync().flushall();
+            }
+        }
+    }
+
+    static boolean compressed(byte[] stored, CompressionBackend backend) {
+        return stored != null && stored.length > 5 && stored[0] == 0 && stored[1] == 1 && stored[2] == 2
+                && stored[4] == backend.id();
+    }
+
+    /**
+     * The command policy on the cluster: one member from a zstd, an lz4 and a plain connection; sorted-set ranges,
+     * scripts and refusals; MSET split by slot compresses every part; a retry after MOVED sends the same, once
+     * compressed value to the slot's new owner.
+     */
+    @Test
+    void commandPolicyOnTheCluster() throws Exception {
+        flushAll();
+        String member = dev.zstdjava.testkit.TestValues.json(233);
+        CompressingCodec<String, String> zstd = CompressingCodec.wrap(StringCodec.UTF8, CompressionConfig.defaults());
+        try (StatefulRedisClusterConnection<String, String> z = cluster.connect(zstd);
+             StatefulRedisClusterConnection<String, String> l = cluster.connect(CompressingCodec.wrap(StringCodec.UTF8,
+                     CompressionConfig.builder().backend(CompressionBackend.LZ4).build()));
+             StatefulRedisClusterConnection<String, String> p = cluster.connect(StringCodec.UTF8);
+             StatefulRedisClusterConnection<byte[], byte[]> raw = cluster.connect(ByteArrayCodec.INSTANCE)) {
+            for (String k : List.of("s", "{s}2", "other")) {
+                assertEquals(1, z.sync().sadd(k, member));
+                assertEquals(0, l.sync().sadd(k, member));
+                assertEquals(0, p.sync().sadd(k, member));
+                assertEquals(1, p.sync().scard(k));
+                assertEquals(List.of(true, false), l.sync().smismember(k, member, "x"));
+                assertArrayEquals(member.getBytes(StandardCharsets.UTF_8),
+                        raw.sync().smembers(k.getBytes(StandardCharsets.UTF_8)).iterator().next());
+            }
+            String pad = "y".repeat(200);
+            z.sync().zadd("z", 0.0, "alpha" + pad, 0.0, "bravo" + pad, 0.0, "charlie" + pad);
+            assertEquals(List.of("bravo" + pad), z.sync().zrangebylex("z", Range.create("bravo", "c")));
+            assertEquals((long) member.length(), (Long) z.sync().eval("return string.len(ARGV[1])",
+                    io.lettuce.core.ScriptOutputType.INTEGER, new String[] {"z"}, member));
+            // refusals, with the connection usable after them
+            z.sync().set("v", member);
+            for (Runnable call : List.<Runnable>of(() -> z.sync().append("v", "x"), () -> z.sync().incr("n"),
+                    () -> z.sync().getrange("v", 0, 3), () -> z.sync().strlen("v"))) {
+                assertThrows(dev.zstdjava.values.CommandRefusedException.class, call::run);
+            }
+            assertEquals(member, z.sync().get("v"));
+            assertTrue(compressed(raw.sync().get("v".getBytes(StandardCharsets.UTF_8)), CompressionBackend.ZSTD));
+            // a node connection used directly follows the policy too
+            String nodeId = z.getPartitions().getPartitionBySlot(SlotHash.getSlot("v")).getNodeId();
+            assertThrows(dev.zstdjava.values.CommandRefusedException.class,
+                    () -> z.getConnection(nodeId).sync().append("v", "x"));
+            // MSET over many slots: Lettuce splits it per slot, every part is compressed
+            Map<String, String> batch = new LinkedHashMap<>();
+            for (int i = 0; i < 200; i++) {
+                batch.put("m:" + i, member + i);
+            }
+            assertEquals("OK", z.sync().mset(batch));
+            java.util.Set<Integer> slots = new java.util.HashSet<>();
+            for (Map.Entry<String, String> e : batch.entrySet()) {
+                slots.add(SlotHash.getSlot(e.getKey()));
+                assertTrue(compressed(raw.sync().get(e.getKey().getBytes(StandardCharsets.UTF_8)),
+                        CompressionBackend.ZSTD), e.getKey());
+                assertEquals(e.getValue(), l.sync().get(e.getKey()));
+            }
+            assertTrue(slots.size() > 100);
+
+            // PUBLISH on the cluster connection is plain; subscribers with and without the codec get it as sent
+            try (var sub = cluster.connectPubSub(zstd); var rawSub = cluster.connectPubSub(ByteArrayCodec.INSTANCE)) {
+                java.util.concurrent.LinkedBlockingQueue<String> got = new java.util.concurrent.LinkedBlockingQueue<>();
+                java.util.concurrent.LinkedBlockingQueue<byte[]> gotRaw = new java.util.concurrent.LinkedBlockingQueue<>();
+                sub.addListener(new io.lettuce.core.pubsub.RedisPubSubAdapter<>() {
+                    @Override
+                    public void message(String channel, String message) {
+                        got.add(message);
+                    }
+                });
+                rawSub.addListener(new io.lettuce.core.pubsub.RedisPubSubAdapter<>() {
+                    @Override
+                    public void message(byte[] channel, byte[] message) {
+                        gotRaw.add(message);
+                    }
+                });
+                sub.sync().subscribe("ch");
+                rawSub.sync().subscribe("ch".getBytes(StandardCharsets.UTF_8));
+                z.sync().publish("ch", member);
+                assertEquals(member, got.poll(5, TimeUnit.SECONDS));
+                assertArrayEquals(member.getBytes(StandardCharsets.UTF_8), gotRaw.poll(5, TimeUnit.SECONDS));
+            }
+
+            // MOVED: the slot of a fresh key moves to another master behind the client's back; the SET is redirected
+            // and retried as the same command, its value compressed once
+            String key = "moved-key";
+            int slot = SlotHash.getSlot(key);
+            List<StatefulRedisConnection<String, String>> admin = new ArrayList<>();
+            try {
+                List<String> ids = new ArrayList<>();
+                for (RedisServer n : nodes) {
+                    StatefulRedisConnection<String, String> a =
+                            setupClient.connect(StringCodec.UTF8, RedisURI.create(RedisServer.HOST, n.port()));
+                    admin.add(a);
+                    ids.add(a.sync().clusterMyId());
+                }
+                String ownerId = z.getPartitions().getPartitionBySlot(slot).getNodeId();
+                int from = ids.indexOf(ownerId);
+                int to = (from + 1) % 3;
+                assertEquals(0, admin.get(from).sync().clusterCountKeysInSlot(slot));
+                assertEquals("OK", admin.get(to).sync().clusterSetSlotImporting(slot, ids.get(from)));
+                assertEquals("OK", admin.get(from).sync().clusterSetSlotMigrating(slot, ids.get(to)));
+                for (int i : new int[] {to, from, (from + 2) % 3}) {
+                    assertEquals("OK", admin.get(i).sync().clusterSetSlotNode(slot, ids.get(to)));
+                }
+                assertEquals(ownerId, z.getPartitions().getPartitionBySlot(slot).getNodeId(), "topology is stale");
+                String value = member + member;
+                assertEquals("OK", z.sync().set(key, value));
+                byte[] stored = admin.get(to).sync().dispatch(io.lettuce.core.protocol.CommandType.GET,
+                        new io.lettuce.core.output.ByteArrayOutput<>(StringCodec.UTF8),
+                        new io.lettuce.core.protocol.CommandArgs<>(StringCodec.UTF8).addKey(key));
+                assertTrue(compressed(stored, CompressionBackend.ZSTD), "stored on the new owner, compressed");
+                assertArrayEquals(value.getBytes(StandardCharsets.UTF_8), zstd.compressor().decompress(stored),
+                        "compressed once");
+                assertEquals(value, z.sync().get(key));
+            } finally {
+                admin.forEach(StatefulRedisConnection::close);
+            }
+        } finally {
+            flushAll();
         }
     }
 

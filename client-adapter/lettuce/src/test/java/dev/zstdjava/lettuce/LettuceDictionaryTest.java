@@ -32,7 +32,7 @@ import static org.junit.jupiter.api.Assertions.*;
 @DisabledIfSystemProperty(named = "zstdjava.skipServerTests", matches = "true", disabledReason = "left out with -Dzstdjava.skipServerTests=true")
 class LettuceDictionaryTest {
     @RegisterExtension
-    static final LettuceServer redis = new LettuceServer();
+    static final LettuceServer redis = new LettuceServer(CompressingRedisClient::create);
 
     static final String PREFIX = LettuceDictionaryStore.DEFAULT_PREFIX;
     static final List<byte[]> TRAIN = TestValues.jsonRecords(3000, 11);

@@ -14,10 +14,15 @@ import static org.junit.jupiter.api.Assertions.*;
 /**
  * The adapter works as the named module {@code dev.zstdjava.lettuce} (on the core module {@code dev.zstdjava.values})
  * next to Lettuce's automatic module, with
- * {@code --enable-native-access=dev.zstdjava.codec,dev.zstdjava.lettuce} and no warnings: the codec writes into a
- * direct Netty buffer through its native address.
+ * {@code --enable-native-access=dev.zstdjava.codec,dev.zstdjava.lettuce} and no warnings: the policy client compresses
+ * a SET value against a real server, and reads the arguments of a SET with options (to refuse IFEQ) from Lettuce's
+ * automatic module.
  */
+@org.junit.jupiter.api.condition.DisabledIfSystemProperty(named = "zstdjava.skipServerTests", matches = "true", disabledReason = "left out with -Dzstdjava.skipServerTests=true")
 class ModulePathTest {
+    @org.junit.jupiter.api.extension.RegisterExtension
+    static final dev.zstdjava.testkit.LettuceServer redis = new dev.zstdjava.testkit.LettuceServer();
+
     static final Pattern RUNTIME_JARS = Pattern.compile(".*/(lettuce-core|netty-[a-z-]+|reactor-core|reactive-streams"
             + "|slf4j-api|redis-authx-core)-[^/]*\\.jar");
 
@@ -36,21 +41,33 @@ class ModulePathTest {
                     public static void main(String[] a) {
                         if (!CompressingCodec.class.getModule().isNamed()) throw new AssertionError("not a module");
                         var codec = CompressingCodec.wrap(io.lettuce.core.codec.StringCodec.UTF8, CompressionConfig.defaults());
-                        String v = "module path ".repeat(100);
-                        var buf = io.netty.buffer.Unpooled.directBuffer();
-                        codec.encodeValue(v, buf);
-                        String back = codec.decodeValue(buf.nioBuffer());
-                        System.out.println(v.equals(back) + " " + (buf.readableBytes() < v.length()) + " "
-                                + CompressingCodec.class.getModule().getName() + " "
-                                + CompressionConfig.class.getModule().getName());
+                        var client = CompressingRedisClient.create(io.lettuce.core.RedisURI.create("127.0.0.1", PORT));
+                        try (var c = client.connect(codec);
+                             var raw = client.connect(io.lettuce.core.codec.ByteArrayCodec.INSTANCE)) {
+                            String v = "module path ".repeat(100);
+                            c.sync().set("m", v);
+                            boolean refused = false;
+                            try {
+                                c.sync().set("m", "x", new io.lettuce.core.SetArgs().compareCondition(
+                                        io.lettuce.core.CompareCondition.valueEq(v)));
+                            } catch (CommandRefusedException e) {
+                                refused = e.command().equals("SET ... IFEQ");
+                            }
+                            System.out.println(v.equals(c.sync().get("m")) + " "
+                                    + (raw.sync().get("m".getBytes()).length < v.length()) + " " + refused + " "
+                                    + CompressingCodec.class.getModule().getName() + " "
+                                    + CompressionConfig.class.getModule().getName());
+                        } finally {
+                            client.shutdown();
+                        }
                     }
                 }
-                """);
+                """.replace("PORT", Integer.toString(redis.server().port())));
         ModulePathRun run = ModulePathRun.run(List.of(classes, valuesClasses, codecClasses),
-                entry -> RUNTIME_JARS.matcher(entry).matches(), "dev.zstdjava.lettuce",
+                entry -> RUNTIME_JARS.matcher(entry).matches(), "ALL-MODULE-PATH", // Lettuce (automatic) needs Netty's modules
                 "dev.zstdjava.codec,dev.zstdjava.lettuce", main);
         assertEquals(0, run.exit(), run.err());
-        assertEquals("true true dev.zstdjava.lettuce dev.zstdjava.values", run.out(), run.err());
+        assertEquals("true true true dev.zstdjava.lettuce dev.zstdjava.values", run.out(), run.err());
         assertFalse(run.err().contains("WARNING"), run.err());
     }
 }

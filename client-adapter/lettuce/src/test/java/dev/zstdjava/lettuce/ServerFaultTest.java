@@ -47,7 +47,7 @@ class ServerFaultTest {
         try (RedisServer server = RedisServer.startPersistent()) {
             ClientResources resources = ClientResources.builder()
                     .reconnectDelay(Delay.constant(Duration.ofMillis(100))).build();
-            RedisClient client = RedisClient.create(resources, RedisURI.builder().withHost(RedisServer.HOST)
+            RedisClient client = CompressingRedisClient.create(resources, RedisURI.builder().withHost(RedisServer.HOST)
                     .withPort(server.port()).withTimeout(Duration.ofSeconds(1)).build());
             try {
                 run(server, client);

@@ -10,6 +10,7 @@ import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 
 /**
  * A server process and a Lettuce client for one test class, as a JUnit extension:
@@ -21,8 +22,23 @@ import java.util.concurrent.TimeUnit;
  * <p>Lettuce and JUnit are optional dependencies of the test kit: a module that uses this class has both already.
  */
 public final class LettuceServer implements BeforeAllCallback, BeforeEachCallback, AfterAllCallback {
+    private final Function<RedisURI, ? extends RedisClient> clients;
     private RedisServer server;
     private RedisURI uri;
+
+    /** With a plain {@link RedisClient}. */
+    public LettuceServer() {
+        this(RedisClient::create);
+    }
+
+    /**
+     * @param clients makes the class's client for the server's address, for example a {@code RedisClient} subclass
+     *                that applies a command policy
+     */
+    public LettuceServer(Function<RedisURI, ? extends RedisClient> clients) {
+        this.clients = clients;
+    }
+
     private RedisClient client;
     private StatefulRedisConnection<byte[], byte[]> raw;
 
@@ -30,7 +46,7 @@ public final class LettuceServer implements BeforeAllCallback, BeforeEachCallbac
     public void beforeAll(ExtensionContext context) {
         server = RedisServer.start();
         uri = RedisURI.create(RedisServer.HOST, server.port());
-        client = RedisClient.create(uri);
+        client = clients.apply(uri);
         raw = client.connect(ByteArrayCodec.INSTANCE);
     }
 

@@ -1,0 +1,336 @@
+package dev.zstdjava.lettuce;
+
+import dev.zstdjava.values.CommandAction;
+import dev.zstdjava.values.CommandPolicy;
+import dev.zstdjava.values.CommandRefusedException;
+import dev.zstdjava.values.CommandRule;
+import io.lettuce.core.codec.StringCodec;
+import io.lettuce.core.output.StatusOutput;
+import io.lettuce.core.protocol.AsyncCommand;
+import io.lettuce.core.protocol.Command;
+import io.lettuce.core.protocol.CommandArgs;
+import io.lettuce.core.protocol.CommandType;
+import io.lettuce.core.protocol.ProtocolKeyword;
+import io.lettuce.core.protocol.RedisCommand;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+
+/**
+ * Applies a {@link CommandPolicy} to the commands one Lettuce connection dispatches, before Lettuce's own
+ * bookkeeping ({@code MULTI} queueing, cluster routing) sees them: a refused command is completed exceptionally and
+ * never sent, a compressed command is wrapped in a {@link PolicyCommand}, every other command is passed on as it is.
+ *
+ * <p>Cost: one {@code getType()}, one {@code instanceof} and one array load per command (a command sent with a custom
+ * keyword through {@code dispatch} is looked up by name: its refusal is kept); a compressed command adds
+ * one small wrapper object; a {@code SET} with options (more than key and value) scans its arguments once for the
+ * refused conditions. Transactions (from {@code MULTI} to {@code EXEC}/{@code DISCARD}) take a lock and keep a list
+ * of the queued commands, so that a refusal inside one discards it without leaving any future pending.
+ *
+ * <p>Thread-safe: outside transactions it keeps no state; transactions are serialized on the gate (Lettuce requires
+ * a connection that runs a transaction not to be shared meanwhile).
+ */
+final class CommandGate<K, V> {
+    /** The connection the gate sits in: its own (Lettuce's) dispatch, and whether Lettuce has a MULTI open. */
+    interface Target<K, V> {
+        <T> RedisCommand<K, V, T> send(RedisCommand<K, V, T> command);
+
+        Collection<RedisCommand<K, V, ?>> send(Collection<? extends RedisCommand<K, V, ?>> commands);
+
+        boolean isMulti();
+    }
+
+    static final byte PLAIN = 0;
+    static final byte COMPRESS = 1;
+    static final byte REFUSE = 2;
+    /** compressed unless a refused condition ({@code IFEQ} ...) is among its options */
+    static final byte COMPRESS_UNLESS_CONDITION = 3;
+    /** plain unless a refused condition is among its options ({@code DELEX}) */
+    static final byte PLAIN_UNLESS_CONDITION = 4;
+    static final byte MULTI = 5;
+    static final byte EXEC = 6;
+    static final byte DISCARD = 7;
+
+    private static final Table GLIDE = new Table(CommandPolicy.glide());
+    private static final Table WITH_HASH_VALUES = new Table(CommandPolicy.withHashValues());
+
+    private final Table table;
+    private final Target<K, V> target;
+    /** non-null from MULTI until EXEC or DISCARD */
+    private volatile Transaction transaction;
+
+    CommandGate(CommandPolicy policy, Target<K, V> target) {
+        this.table = policy.compressesHashValues() ? WITH_HASH_VALUES : GLIDE;
+        this.target = target;
+    }
+
+    // Dispatches one command under the policy; returns what Lettuce's dispatch returned (the command itself when it
+    // was refused, or when only the gate's wrapper was returned).
+    <T> RedisCommand<K, V, T> dispatch(RedisCommand<K, V, T> command) {
+        int action = table.action(command);
+        if (transaction == null) {
+            if (action == PLAIN) {
+                return target.send(command);
+            }
+            if (action == COMPRESS) {
+                return sendCompressed(command);
+            }
+        }
+        return dispatchSlow(command, action);
+    }
+
+    // Dispatches commands sent together (auto-flush off, or dispatch(Collection)): one write when none is refused and
+    // no transaction is involved, otherwise one by one through dispatch(command).
+    Collection<RedisCommand<K, V, ?>> dispatch(Collection<? extends RedisCommand<K, V, ?>> commands) {
+        boolean wrap = false;
+        boolean simple = transaction == null;
+        for (RedisCommand<K, V, ?> c : commands) {
+            int a = table.action(c);
+            wrap |= a == COMPRESS;
+            simple &= a == PLAIN || a == COMPRESS;
+        }
+        if (simple && !wrap) {
+            return target.send(commands);
+        }
+        List<RedisCommand<K, V, ?>> out = new ArrayList<>(commands.size());
+        if (simple) {
+            for (RedisCommand<K, V, ?> c : commands) {
+                out.add(table.action(c) == COMPRESS ? new PolicyCommand<>(c) : c);
+            }
+            return target.send(out);
+        }
+        for (RedisCommand<K, V, ?> c : commands) {
+            out.add(dispatch(c));
+        }
+        return out;
+    }
+
+    private <T> RedisCommand<K, V, T> sendCompressed(RedisCommand<K, V, T> command) {
+        PolicyCommand<K, V, T> wrapped = new PolicyCommand<>(command);
+        RedisCommand<K, V, T> sent = target.send(wrapped);
+        return sent == wrapped ? command : sent;
+    }
+
+    private synchronized <T> RedisCommand<K, V, T> dispatchSlow(RedisCommand<K, V, T> command, int action) {
+        Transaction tx = transaction;
+        if (tx != null && !target.isMulti()) {
+            transaction = tx = null; // MULTI failed, or the connection was reset
+        }
+        switch (action) {
+            case MULTI -> {
+                RedisCommand<K, V, T> sent = target.send(command);
+                if (tx == null && target.isMulti()) {
+                    transaction = new Transaction();
+                }
+                return sent;
+            }
+            case EXEC -> {
+                transaction = null;
+                if (tx != null && tx.discarded != null) {
+                    discard(tx, command);
+                    return command;
+                }
+                return target.send(command);
+            }
+            case DISCARD -> {
+                transaction = null;
+                return target.send(command);
+            }
+            default -> {
+                // the other actions below
+            }
+        }
+        CommandRefusedException refusal = action == REFUSE ? table.refusal(command) : null;
+        if (tx == null) {
+            if (refusal != null) {
+                command.completeExceptionally(refusal);
+                return command;
+            }
+            return action == COMPRESS ? sendCompressed(command) : target.send(command);
+        }
+        if (tx.discarded != null) {
+            command.completeExceptionally(tx.discarded);
+            return command;
+        }
+        if (refusal != null) {
+            command.completeExceptionally(refusal);
+            tx.discarded = new CommandRefusedException(refusal.command(), "it was queued in a MULTI transaction, "
+                    + "which is therefore discarded: EXEC runs none of its commands");
+            tx.discarded.initCause(refusal);
+            return command;
+        }
+        RedisCommand<K, V, T> sent = action == COMPRESS ? sendCompressed(command) : target.send(command);
+        tx.queued.add(sent);
+        return sent;
+    }
+
+    // EXEC of a transaction with a refused command: DISCARD goes out instead, every queued command and EXEC fail.
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private void discard(Transaction tx, RedisCommand<K, V, ?> exec) {
+        for (RedisCommand<?, ?, ?> q : tx.queued) {
+            q.completeExceptionally(tx.discarded);
+        }
+        RedisCommand discard = new AsyncCommand<>(new Command<>(CommandType.DISCARD,
+                new StatusOutput<>(StringCodec.UTF8)));
+        target.send((RedisCommand<K, V, Object>) discard);
+        exec.completeExceptionally(tx.discarded);
+    }
+
+    private static final class Transaction {
+        final List<RedisCommand<?, ?, ?>> queued = new ArrayList<>();
+        CommandRefusedException discarded;
+    }
+
+    /** The action of every {@link CommandType}, by ordinal, for one policy; immutable. */
+    static final class Table {
+        private final byte[] actions;
+        private final CommandRule[] rules;
+        private final List<String> conditions;
+        private final CommandPolicy policy;
+
+        Table(CommandPolicy policy) {
+            this.policy = policy;
+            CommandType[] types = CommandType.values();
+            actions = new byte[types.length];
+            rules = new CommandRule[types.length];
+            conditions = policy.rule("SET").refusedOptions();
+            for (CommandType t : types) {
+                String name = new String(t.getBytes(), StandardCharsets.US_ASCII);
+                CommandRule rule = policy.rule(name);
+                rules[t.ordinal()] = rule;
+                actions[t.ordinal()] = switch (t) {
+                    case MULTI -> MULTI;
+                    case EXEC -> EXEC;
+                    case DISCARD -> DISCARD;
+                    case DELEX -> PLAIN_UNLESS_CONDITION;
+                    default -> rule.action() == CommandAction.REFUSE ? REFUSE
+                            : rule.action() == CommandAction.PLAIN ? PLAIN
+                            : rule.refusedOptions().isEmpty() ? COMPRESS : COMPRESS_UNLESS_CONDITION;
+                };
+            }
+        }
+
+        // The command's action; conditions of SET and DELEX resolved (REFUSE when one is among the arguments).
+        int action(RedisCommand<?, ?, ?> command) {
+            ProtocolKeyword type = command.getType();
+            if (!(type instanceof CommandType t)) {
+                // a custom keyword (dispatch): refused if the policy refuses its name, otherwise sent as encoded
+                return type != null && custom(type).action() == CommandAction.REFUSE ? REFUSE : PLAIN;
+            }
+            int a = actions[t.ordinal()];
+            if (a == COMPRESS_UNLESS_CONDITION || a == PLAIN_UNLESS_CONDITION) {
+                String c = condition(command.getArgs());
+                return c != null ? REFUSE : a == COMPRESS_UNLESS_CONDITION ? COMPRESS : PLAIN;
+            }
+            return a;
+        }
+
+        // The rule of a command sent with a keyword that is not a CommandType, by its name (one string per command).
+        private CommandRule custom(ProtocolKeyword type) {
+            return policy.rule(new String(type.getBytes(), StandardCharsets.US_ASCII));
+        }
+
+        // The refusal of a command whose action is REFUSE.
+        CommandRefusedException refusal(RedisCommand<?, ?, ?> command) {
+            CommandRule rule = command.getType() instanceof CommandType t ? rules[t.ordinal()]
+                    : custom(command.getType());
+            return rule.refusal(rule.action() == CommandAction.REFUSE ? null : condition(command.getArgs()));
+        }
+
+        // The refused condition among the arguments (IFEQ, IFNE, IFDEQ, IFDNE), or null. Keys and values are never
+        // taken for one: Lettuce adds them as key and value arguments, and conditions as keywords or strings.
+        String condition(CommandArgs<?, ?> args) {
+            if (args == null || args.count() <= 2) {
+                return null; // SET key value, DELEX key: no option
+            }
+            List<?> list = Arguments.list(args);
+            if (list == null) {
+                return conditionFromText(args.toCommandString());
+            }
+            for (Object a : list) {
+                String c = Arguments.word(a);
+                if (c != null) {
+                    for (String o : conditions) {
+                        if (o.equalsIgnoreCase(c)) {
+                            return o;
+                        }
+                    }
+                }
+            }
+            return null;
+        }
+
+        private String conditionFromText(String text) {
+            for (String word : text.split(" ")) {
+                for (String o : conditions) {
+                    if (o.equalsIgnoreCase(word)) {
+                        return o;
+                    }
+                }
+            }
+            return null;
+        }
+    }
+
+    /** @return whether SET options are read from Lettuce's argument list (true) or from its text (the fallback) */
+    static boolean readsArgumentsDirectly() {
+        return Arguments.LIST != null;
+    }
+
+    /**
+     * Reads the arguments of a {@code CommandArgs} without encoding them: its argument list, and the text of keyword,
+     * byte and string arguments. Lettuce keeps these package-private; an automatic module (and the class path) opens
+     * them. When the lookup is not allowed, {@link Table#condition} reads {@code toCommandString()} instead.
+     */
+    private static final class Arguments {
+        private static final VarHandle LIST;
+        private static final Class<?> BYTES;
+        private static final VarHandle BYTES_VALUE;
+        private static final Class<?> STRING;
+        private static final VarHandle STRING_VALUE;
+
+        static {
+            VarHandle list = null;
+            Class<?> bytes = null;
+            VarHandle bytesValue = null;
+            Class<?> string = null;
+            VarHandle stringValue = null;
+            try {
+                MethodHandles.Lookup l = MethodHandles.privateLookupIn(CommandArgs.class, MethodHandles.lookup());
+                list = l.findVarHandle(CommandArgs.class, "singularArguments", List.class);
+                bytes = l.findClass(CommandArgs.class.getName() + "$BytesArgument");
+                bytesValue = l.findVarHandle(bytes, "val", byte[].class);
+                string = l.findClass(CommandArgs.class.getName() + "$StringArgument");
+                stringValue = l.findVarHandle(string, "val", String.class);
+            } catch (ReflectiveOperationException | RuntimeException e) {
+                list = null; // another Lettuce layout, or a module that does not open the package
+            }
+            LIST = list;
+            BYTES = bytes;
+            BYTES_VALUE = bytesValue;
+            STRING = string;
+            STRING_VALUE = stringValue;
+        }
+
+        static List<?> list(CommandArgs<?, ?> args) {
+            return LIST == null ? null : (List<?>) LIST.get(args);
+        }
+
+        // The text of a keyword, byte[] or String argument of at most 5 characters, or null.
+        static String word(Object argument) {
+            if (BYTES.isInstance(argument)) {
+                byte[] b = (byte[]) BYTES_VALUE.get(argument);
+                return b != null && b.length <= 5 ? new String(b, StandardCharsets.US_ASCII) : null;
+            }
+            if (STRING.isInstance(argument)) {
+                String s = (String) STRING_VALUE.get(argument);
+                return s != null && s.length() <= 5 ? s : null;
+            }
+            return null;
+        }
+    }
+}

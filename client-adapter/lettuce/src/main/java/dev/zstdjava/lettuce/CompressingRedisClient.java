@@ -1,0 +1,95 @@
+package dev.zstdjava.lettuce;
+
+import dev.zstdjava.values.CommandPolicy;
+import io.lettuce.core.RedisChannelWriter;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.StatefulRedisConnectionImpl;
+import io.lettuce.core.codec.RedisCodec;
+import io.lettuce.core.protocol.PushHandler;
+import io.lettuce.core.pubsub.PubSubEndpoint;
+import io.lettuce.core.pubsub.StatefulRedisPubSubConnectionImpl;
+import io.lettuce.core.resource.ClientResources;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * A Lettuce {@link RedisClient} whose connections with a {@link CompressingCodec} follow the codec's
+ * {@link CommandPolicy} (GLIDE's scope by default): the values of {@code SET}, {@code SETNX}, {@code SETEX},
+ * {@code PSETEX}, {@code MSET} and {@code MSETNX} are compressed (and hash values when
+ * {@code CompressionConfig.Builder#compressHashValues} is on); keys, hash fields, members, list elements, stream
+ * entries, script arguments, pub/sub messages and every other command's arguments go out as the delegate codec
+ * encoded them; the commands the server runs on a stored string's bytes ({@code APPEND}, {@code INCR},
+ * {@code GETRANGE}, {@code STRLEN}, bit operations, {@code SET ... IFEQ}, ...) fail with
+ * {@link dev.zstdjava.values.CommandRefusedException} before anything is sent, and the connection stays usable.
+ *
+ * <pre>{@code
+ * RedisClient client = CompressingRedisClient.create("redis://localhost:6379");
+ * StatefulRedisConnection<String, String> connection =
+ *         client.connect(CompressingCodec.wrap(StringCodec.UTF8, CompressionConfig.defaults()));
+ * }</pre>
+ *
+ * <p>Holds for the sync, async and reactive APIs, pipelining with auto-flush off, {@code MULTI}/{@code EXEC} (a
+ * refused command discards its transaction: {@code EXEC} runs nothing and every queued command fails with the
+ * refusal) and pub/sub connections ({@code PUBLISH} is plain). Connections with any other codec are Lettuce's own,
+ * untouched: use one for counters and strings edited in place. <b>Not covered:</b> Sentinel connections, and
+ * master/replica connections ({@code MasterReplica.connect}), which Lettuce builds without these factories and which
+ * write to their node connections' channels directly: on them nothing is compressed and nothing is refused.
+ *
+ * <p>Per command: one array lookup; a compressed command adds one small wrapper object. Thread-safe, like
+ * {@link RedisClient}.
+ */
+public class CompressingRedisClient extends RedisClient {
+    /** A client without a default URI: connect with {@code connect(codec, uri)}. */
+    protected CompressingRedisClient() {
+        super();
+    }
+
+    /** @param resources shared client resources, or null for the client's own; @param uri the default server */
+    protected CompressingRedisClient(ClientResources resources, RedisURI uri) {
+        super(resources, uri);
+    }
+
+    /** @return a client with its own resources and no default URI */
+    public static CompressingRedisClient create() {
+        return new CompressingRedisClient();
+    }
+
+    /** @return a client with its own resources whose {@code connect(codec)} connects to {@code uri} */
+    public static CompressingRedisClient create(RedisURI uri) {
+        return new CompressingRedisClient(null, Objects.requireNonNull(uri, "uri"));
+    }
+
+    /** @param uri for example {@code redis://localhost:6379}; @return a client with its own resources */
+    public static CompressingRedisClient create(String uri) {
+        return new CompressingRedisClient(null, RedisURI.create(uri));
+    }
+
+    /** @return a client on shared {@code resources} and no default URI */
+    public static CompressingRedisClient create(ClientResources resources) {
+        return new CompressingRedisClient(Objects.requireNonNull(resources, "resources"), new RedisURI());
+    }
+
+    /** @return a client on shared {@code resources} whose {@code connect(codec)} connects to {@code uri} */
+    public static CompressingRedisClient create(ClientResources resources, RedisURI uri) {
+        return new CompressingRedisClient(Objects.requireNonNull(resources, "resources"),
+                Objects.requireNonNull(uri, "uri"));
+    }
+
+    @Override
+    protected <K, V> StatefulRedisConnectionImpl<K, V> newStatefulRedisConnection(RedisChannelWriter channelWriter,
+            PushHandler pushHandler, RedisCodec<K, V> codec, Duration timeout) {
+        CommandPolicy policy = PolicyConnections.policyOf(codec);
+        return policy == null ? super.newStatefulRedisConnection(channelWriter, pushHandler, codec, timeout)
+                : new PolicyConnections.Standalone<>(policy, channelWriter, pushHandler, codec, timeout);
+    }
+
+    @Override
+    protected <K, V> StatefulRedisPubSubConnectionImpl<K, V> newStatefulRedisPubSubConnection(
+            PubSubEndpoint<K, V> endpoint, RedisChannelWriter channelWriter, RedisCodec<K, V> codec, Duration timeout) {
+        CommandPolicy policy = PolicyConnections.policyOf(codec);
+        return policy == null ? super.newStatefulRedisPubSubConnection(endpoint, channelWriter, codec, timeout)
+                : new PolicyConnections.PubSub<>(policy, endpoint, channelWriter, codec, timeout);
+    }
+}

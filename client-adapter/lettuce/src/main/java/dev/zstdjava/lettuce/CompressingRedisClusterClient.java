@@ -1,0 +1,92 @@
+package dev.zstdjava.lettuce;
+
+import dev.zstdjava.values.CommandPolicy;
+import io.lettuce.core.RedisChannelWriter;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.StatefulRedisConnectionImpl;
+import io.lettuce.core.cluster.ClusterPushHandler;
+import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.StatefulRedisClusterConnectionImpl;
+import io.lettuce.core.codec.RedisCodec;
+import io.lettuce.core.json.JsonParser;
+import io.lettuce.core.protocol.PushHandler;
+import io.lettuce.core.resource.ClientResources;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.Supplier;
+
+/**
+ * A Lettuce {@link RedisClusterClient} whose connections with a {@link CompressingCodec} follow the codec's
+ * command policy, as {@link CompressingRedisClient} describes. A command is decided once, before Lettuce routes it:
+ * the parts of an {@code MSET} that Lettuce splits by slot are each an {@code MSET}, and a retry after
+ * {@code MOVED}/{@code ASK} re-sends the same command object with the same decision. Node connections
+ * ({@code getConnection(nodeId)}) follow the policy too.
+ *
+ * <pre>{@code
+ * RedisClusterClient cluster = CompressingRedisClusterClient.create(RedisURI.create("redis://localhost:7000"));
+ * StatefulRedisClusterConnection<String, String> connection =
+ *         cluster.connect(CompressingCodec.wrap(StringCodec.UTF8, CompressionConfig.defaults()));
+ * }</pre>
+ *
+ * <p><b>Not covered:</b> cluster pub/sub connections ({@code connectPubSub}), which Lettuce builds without a
+ * factory method to override: on them nothing is compressed (messages are plain, as they should be) and nothing is
+ * refused. Use a cluster connection for values. Thread-safe, like {@link RedisClusterClient}.
+ */
+public class CompressingRedisClusterClient extends RedisClusterClient {
+    /** @param resources shared client resources, or null for the client's own; @param uris seed nodes */
+    protected CompressingRedisClusterClient(ClientResources resources, Iterable<RedisURI> uris) {
+        super(resources, uris);
+    }
+
+    /** @return a client with its own resources, seeded by {@code uri} */
+    public static CompressingRedisClusterClient create(RedisURI uri) {
+        return new CompressingRedisClusterClient(null, List.of(Objects.requireNonNull(uri, "uri")));
+    }
+
+    /** @return a client with its own resources, seeded by {@code uris} */
+    public static CompressingRedisClusterClient create(Iterable<RedisURI> uris) {
+        return new CompressingRedisClusterClient(null, uris);
+    }
+
+    /** @return a client on shared {@code resources}, seeded by {@code uris} */
+    public static CompressingRedisClusterClient create(ClientResources resources, Iterable<RedisURI> uris) {
+        return new CompressingRedisClusterClient(Objects.requireNonNull(resources, "resources"), uris);
+    }
+
+    @Override
+    protected <K, V> StatefulRedisConnectionImpl<K, V> newStatefulRedisConnection(RedisChannelWriter channelWriter,
+            PushHandler pushHandler, RedisCodec<K, V> codec, Duration timeout, Supplier<JsonParser> parser) {
+        CommandPolicy policy = PolicyConnections.policyOf(codec);
+        return policy == null ? super.newStatefulRedisConnection(channelWriter, pushHandler, codec, timeout, parser)
+                : new PolicyConnections.Standalone<>(policy, channelWriter, pushHandler, codec, timeout, parser);
+    }
+
+    @Override
+    protected <K, V> StatefulRedisConnectionImpl<K, V> newStatefulRedisConnection(RedisChannelWriter channelWriter,
+            PushHandler pushHandler, RedisCodec<K, V> codec, Duration timeout) {
+        CommandPolicy policy = PolicyConnections.policyOf(codec);
+        return policy == null ? super.newStatefulRedisConnection(channelWriter, pushHandler, codec, timeout)
+                : new PolicyConnections.Standalone<>(policy, channelWriter, pushHandler, codec, timeout);
+    }
+
+    @Override
+    protected <V, K> StatefulRedisClusterConnectionImpl<K, V> newStatefulRedisClusterConnection(
+            RedisChannelWriter channelWriter, ClusterPushHandler pushHandler, RedisCodec<K, V> codec, Duration timeout,
+            Supplier<JsonParser> parser) {
+        CommandPolicy policy = PolicyConnections.policyOf(codec);
+        return policy == null
+                ? super.newStatefulRedisClusterConnection(channelWriter, pushHandler, codec, timeout, parser)
+                : new PolicyConnections.Cluster<>(policy, channelWriter, pushHandler, codec, timeout, parser);
+    }
+
+    @Override
+    protected <V, K> StatefulRedisClusterConnectionImpl<K, V> newStatefulRedisClusterConnection(
+            RedisChannelWriter channelWriter, ClusterPushHandler pushHandler, RedisCodec<K, V> codec,
+            Duration timeout) {
+        CommandPolicy policy = PolicyConnections.policyOf(codec);
+        return policy == null ? super.newStatefulRedisClusterConnection(channelWriter, pushHandler, codec, timeout)
+                : new PolicyConnections.Cluster<>(policy, channelWriter, pushHandler, codec, timeout);
+    }
+}
