@@ -250,6 +250,14 @@ final class Keyspace implements AutoCloseable {
         return n;
     }
 
+    /** @return whether the first node's {@code INFO memory} names jemalloc as its allocator (true when unknown) */
+    boolean jemalloc() {
+        limiter.acquire();
+        String info = nodes.get(0).sync().info("memory");
+        int i = info.indexOf("mem_allocator:");
+        return i < 0 || info.startsWith("jemalloc", i + "mem_allocator:".length());
+    }
+
     /** @return {@code CONFIG GET name} on the first node, or {@code fallback} when the server refuses CONFIG */
     long config(String name, long fallback) {
         try {

@@ -14,7 +14,7 @@ import java.util.Locale;
  * {@code migrate --apply}; {@code SCAN} only; every command rate-limited; its own connections plain.
  */
 @Command(name = "zstd-values", mixinStandardHelpOptions = true, version = "zstd-values 0.1.0",
-        subcommands = {Inspect.class, Migrate.class, CommandLine.HelpCommand.class},
+        subcommands = {Inspect.class, Advise.class, Migrate.class, CommandLine.HelpCommand.class},
         description = {"See, plan and migrate value compression (Valkey GLIDE's format) on a live keyspace.",
                 "Read-only except 'migrate --apply'. SCAN only, never KEYS; at most --rate commands a second."},
         exitCodeListHeading = "%nExit codes:%n",
