@@ -114,9 +114,22 @@ final class Keyspace implements AutoCloseable {
         return h + ":" + String.format("%05d", n.getUri() == null ? 0 : n.getUri().getPort());
     }
 
+    /**
+     * Connects once more when the server closed the connection during the handshake without a reply (seen now and
+     * then when AUTH is refused), so that the second attempt can report the server's own error.
+     */
     private static StatefulRedisConnection<byte[], byte[]> open(RedisClient client, RedisURI uri) {
         try {
             return client.connect(ByteArrayCodec.INSTANCE, uri);
+        } catch (RedisConnectionException first) {
+            if (!describe(uri, first).contains("closed prematurely")) {
+                throw new ToolException(describe(uri, first), first);
+            }
+            try {
+                return client.connect(ByteArrayCodec.INSTANCE, uri);
+            } catch (RuntimeException e) {
+                throw new ToolException(describe(uri, e), e);
+            }
         } catch (RuntimeException e) {
             throw new ToolException(describe(uri, e), e);
         }
