@@ -65,6 +65,16 @@ class InspectTest extends StandaloneServer {
             c.set(utf8("rz:" + i), Writers.redissonZstd(v));
             c.set(utf8("rl:" + i), Writers.redissonLz4(v));
             c.set(utf8("lz:" + i), Writers.LZ4.compress(utf8(v)));
+            c.set(utf8("spring:" + i), Writers.spring(v));
+        }
+        // this project's Jedis wrapper, through a real Jedis client
+        try (redis.clients.jedis.RedisClient jedis = redis.clients.jedis.RedisClient.create(RedisServer.HOST,
+                server.port())) {
+            dev.zstdjava.values.jedis.CompressingJedis cj = new dev.zstdjava.values.jedis.CompressingJedis(jedis,
+                    Writers.ZSTD);
+            for (int i = 1; i <= 3; i++) {
+                cj.set(utf8("jedis:" + i), utf8(v));
+            }
         }
         Map<String, byte[]> rzmap = new LinkedHashMap<>();
         for (int f = 0; f < 4; f++) {
@@ -108,6 +118,8 @@ class InspectTest extends StandaloneServer {
         want.put("plain:* | string value | plain", 6L);
         want.put("lettuce:* | string value | glide-zstd", 3L);
         want.put("redisson:* | string value | glide-zstd", 3L);
+        want.put("spring:* | string value | glide-zstd", 3L);
+        want.put("jedis:* | string value | glide-zstd", 3L);
         want.put("gz:* | string value | lettuce-gzip", 3L);
         want.put("df:* | string value | lettuce-deflate", 3L);
         want.put("rz:* | string value | redisson-zstd", 3L);

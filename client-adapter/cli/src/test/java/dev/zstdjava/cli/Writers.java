@@ -74,6 +74,13 @@ final class Writers {
                 CompressionConfig.defaults()), v, false);
     }
 
+    /** This project's Spring Data Redis serializer. */
+    static byte[] spring(String v) {
+        return dev.zstdjava.values.spring.CompressingRedisSerializer.wrap(
+                org.springframework.data.redis.serializer.RedisSerializer.string(), CompressionConfig.defaults())
+                .serialize(v);
+    }
+
     static byte[] utf8(String s) {
         return s.getBytes(StandardCharsets.UTF_8);
     }
