@@ -94,6 +94,31 @@ class AdviseTest extends StandaloneServer {
     }
 
     @Test
+    void hashProjectionMatchesTooWhenTheEncodingStays() throws IOException {
+        // hashes of 4 product records (values over hash-max-listpack-value before and after: a hash table both times)
+        RedisCommands<byte[], byte[]> c = raw.sync();
+        List<String> products = Files.readAllLines(JSON.resolve("products.ndjson"));
+        for (int i = 0; i < 60; i++) {
+            for (int f = 0; f < 4; f++) {
+                c.hset(utf8("cart:" + i), utf8("item" + f), utf8(products.get((i * 4 + f) % products.size())));
+            }
+        }
+        Tool t = Tool.run("advise", uri, "--json");
+        assertEquals(0, t.code(), t.toString());
+        JsonNode z3 = option(patterns(t.json()).get("cart:*"), "zstd 3");
+        double projected = z3.get("memorySavedFraction").asDouble();
+        long before = memory("cart:*");
+        Tool m = Tool.run("migrate", uri, "--from", "plain", "--to", "glide-zstd:3", "--match", "cart:*", "--apply",
+                "--json");
+        assertEquals(60, MigrateTest.count(m.json(), "rewritten"), m.out());
+        long after = memory("cart:*");
+        double measured = 1 - (double) after / before;
+        System.out.printf(java.util.Locale.ROOT, "projection check cart:* (hashes): zstd 3 projected %.1f%%, measured "
+                + "%.1f%%%n", 100 * projected, 100 * measured);
+        assertEquals(measured, projected, 0.05, "projected " + projected + " measured " + measured);
+    }
+
+    @Test
     void textOutputHasATableARecommendationAndTheConfigToPaste() {
         RedisCommands<byte[], byte[]> c = raw.sync();
         for (int i = 0; i < 50; i++) {
