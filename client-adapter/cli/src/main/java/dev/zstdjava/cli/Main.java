@@ -49,6 +49,9 @@ public final class Main implements Runnable {
     }
 
     private static String describe(Throwable ex) {
+        if (ex instanceof io.lettuce.core.RedisCommandExecutionException) {
+            return "the server refused a command: " + ex.getMessage();
+        }
         StringBuilder b = new StringBuilder(ex.getClass().getSimpleName());
         for (Throwable t = ex; t != null; t = t.getCause() == t ? null : t.getCause()) {
             if (t.getMessage() != null) {

@@ -273,6 +273,26 @@ class MigrateTest extends StandaloneServer {
             assertTrue(none.err().contains("NOAUTH") || none.err().contains("authentication"), none.err());
             Tool right = Tool.run("inspect", "redis://:s3cret@" + base, "--json");
             assertEquals(0, right.code(), right.toString());
+            // an ACL user, named in the URI
+            assertTrue(locked.command("AUTH s3cret\r\nACL SETUSER tool on >t00l ~* &* +@all").contains("+OK"));
+            Tool user = Tool.run("inspect", "redis://tool:t00l@" + base, "--json");
+            assertEquals(0, user.code(), user.toString());
+            // inspect and advise need no write permission: a user allowed only reads (and the handshake) runs them
+            assertTrue(locked.command("AUTH s3cret\r\nSET doc:1 " + "abcdefgh".repeat(40)
+                    + "\r\nACL SETUSER reader on >r3ad ~* &* +@read +@connection +info +memory -@write").contains("+OK"));
+            Tool reader = Tool.run("inspect", "redis://reader:r3ad@" + base, "--json");
+            assertEquals(0, reader.code(), reader.toString());
+            assertEquals(1, reader.json().get("keysRead").asLong(), reader.out());
+            Tool readerAdvise = Tool.run("advise", "redis://reader:r3ad@" + base, "--json");
+            assertEquals(0, readerAdvise.code(), readerAdvise.toString());
+            Tool readerWrite = Tool.run("migrate", "redis://reader:r3ad@" + base, "--from", "plain", "--to",
+                    "glide-zstd", "--match", "doc:*", "--apply");
+            assertEquals(1, readerWrite.code(), readerWrite.toString());
+            System.out.println("migrate --apply as a read-only user: " + readerWrite.err().strip());
+            assertTrue(readerWrite.err().contains("NOPERM") || readerWrite.err().contains("EXECABORT"), readerWrite.err());
+            Tool badUser = Tool.run("inspect", "redis://tool:nope@" + base);
+            assertEquals(1, badUser.code(), badUser.toString());
+            assertTrue(badUser.err().contains("authentication to " + base + " failed"), badUser.err());
         }
 
         Tool rate = Tool.run("inspect", uri, "--rate", "0");
