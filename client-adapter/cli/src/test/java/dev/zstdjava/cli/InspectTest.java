@@ -173,6 +173,23 @@ class InspectTest extends StandaloneServer {
     }
 
     @Test
+    void everyCommandGoesThroughTheRateLimitAndProgressGoesToStderr() {
+        for (int i = 0; i < 20; i++) {
+            raw.sync().set(utf8("r:" + i), utf8(json(200)));
+        }
+        long t0 = System.nanoTime();
+        Tool t = Tool.run("inspect", uri, "--json", "--rate", "100", "--progress");
+        double seconds = (System.nanoTime() - t0) / 1e9;
+        assertEquals(0, t.code(), t.toString());
+        long commands = t.json().get("commands").asLong();
+        assertTrue(commands >= 20 * 4, "TYPE, STRLEN, GET, MEMORY USAGE per key: " + commands);
+        // a lower bound only: at 100 commands a second, N commands cannot take less than (N - 1) / 100 s
+        assertTrue(seconds >= (commands - 1) / 100.0 * 0.95, commands + " commands in " + seconds + " s");
+        assertTrue(t.err().contains("\rscanned ") || t.err().contains("\rreading "), t.err());
+        assertFalse(t.out().contains("\r"), "progress stays off stdout");
+    }
+
+    @Test
     void valuesOverTheLimitAreSkippedUnread() {
         raw.sync().set(utf8("big:1"), utf8(json(5000)));
         raw.sync().hset(utf8("bighash:1"), utf8("f"), utf8(json(5000)));
