@@ -1,0 +1,419 @@
+package dev.zstdjava.cli;
+
+import dev.zstdjava.values.CompressionBackend;
+import dev.zstdjava.values.CompressionConfig;
+import dev.zstdjava.values.DictionaryManager;
+import dev.zstdjava.values.ValueCompressor;
+import dev.zstdjava.zstd.ZstdDictionary;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code advise URI}: per key pattern, what each compression option would save of the stored bytes and of the
+ * server's memory, at what CPU cost, projected onto the whole pattern, and which option to take. Read-only. Not
+ * thread-safe.
+ */
+@Command(name = "advise", mixinStandardHelpOptions = true,
+        description = {"Per key pattern, on sampled string and hash values: the stored bytes and server memory each "
+                + "option would save (lz4, zstd -1, 1, 3, 6, 9, zstd 3 with a dictionary trained on half the sample and "
+                + "measured on the other half), compress/decompress microseconds per value here, the projection onto "
+                + "the pattern in MiB, a recommendation and the configuration to paste. Read-only."})
+final class Advise implements Callable<Integer> {
+    @Mixin
+    Common common;
+
+    @Option(names = "--match", paramLabel = "PATTERN", description = "SCAN MATCH pattern (default: every key)")
+    String match;
+
+    @Option(names = "--sample", defaultValue = "2000", paramLabel = "N",
+            description = "keys read, drawn uniformly from all keys scanned (default ${DEFAULT-VALUE})")
+    int sample;
+
+    @Option(names = "--elements", defaultValue = "16", paramLabel = "N",
+            description = "fields read per hash (default ${DEFAULT-VALUE})")
+    int elements;
+
+    @Option(names = "--min-size", defaultValue = "" + CompressionConfig.DEFAULT_MIN_COMPRESSION_SIZE,
+            paramLabel = "BYTES", description = "minCompressionSize of every option (default ${DEFAULT-VALUE})")
+    int minSize;
+
+    @Option(names = "--max-sample-bytes", defaultValue = "67108864", paramLabel = "BYTES",
+            description = "stop reading keys once the decoded values read hold this many bytes (default ${DEFAULT-VALUE})")
+    long maxSampleBytes;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    /** One option: a backend, a level, with or without a trained dictionary. Cost order is declaration order. */
+    record Choice(String name, CompressionBackend backend, int level, boolean dictionary) {}
+
+    static final List<Choice> CHOICES = List.of(new Choice("lz4", CompressionBackend.LZ4, 0, false),
+            new Choice("zstd -1", CompressionBackend.ZSTD, -1, false), new Choice("zstd 1", CompressionBackend.ZSTD, 1, false),
+            new Choice("zstd 3", CompressionBackend.ZSTD, 3, false),
+            new Choice("zstd 3 + dictionary", CompressionBackend.ZSTD, 3, true),
+            new Choice("zstd 6", CompressionBackend.ZSTD, 6, false), new Choice("zstd 9", CompressionBackend.ZSTD, 9, false));
+
+    /** One key read: its type, MEMORY USAGE, HLEN, and its values as {field stored bytes or null, stored, decoded}. */
+    record KeyData(String type, long memory, long length, List<byte[][]> values) {}
+
+    /** The result of one option on one pattern. */
+    record Outcome(Choice choice, long storedBefore, long storedAfter, long memoryBefore, double memorySaved,
+                   long keysMeasured, double compressMicros, double decompressMicros, String note) {
+        double storedFraction() {
+            return storedBefore == 0 ? 0 : 1 - (double) storedAfter / storedBefore;
+        }
+
+        double memoryFraction() {
+            return memoryBefore <= 0 ? 0 : memorySaved / memoryBefore;
+        }
+    }
+
+    @Override
+    public Integer call() {
+        if (sample < 1 || elements < 1 || minSize < 0) {
+            throw new ToolException.BadArguments("--sample and --elements must be at least 1, --min-size at least 0");
+        }
+        PrintWriter out = spec.commandLine().getOut();
+        Progress progress = common.progress(spec.commandLine().getErr());
+        try (Keyspace ks = common.connect()) {
+            DictionaryManager dicts = common.dictionaries(ks);
+            Classifier classifier = new Classifier(common.limit, common.legacyFormats(), dicts);
+            MemoryModel model = new MemoryModel(ks.jemalloc(), ks.config("hash-max-listpack-entries", 128),
+                    ks.config("hash-max-listpack-value", 64));
+            long t0 = System.nanoTime();
+            Inspect.Sampled s = Inspect.scan(ks, common, match, sample, progress);
+            Map<String, List<KeyData>> byPattern = new TreeMap<>();
+            Reader reader = new Reader(ks.limiter, common.limit);
+            long bytes = 0;
+            long values = 0;
+            int unreadable = 0;
+            boolean cut = false;
+            for (Inspect.Draw d : s.drawn()) {
+                if (bytes >= maxSampleBytes) {
+                    cut = true;
+                    break;
+                }
+                Reader.KeyRead r = reader.sample(ks.nodes().get(d.node()).sync(), d.key(), elements);
+                progress.update("read " + values + " values");
+                if (!r.type().equals("string") && !r.type().equals("hash")) {
+                    continue;
+                }
+                List<byte[][]> vs = new ArrayList<>();
+                boolean ok = true;
+                for (Reader.Element e : r.elements()) {
+                    if (e.role() == Reader.Role.HASH_FIELD) {
+                        continue;
+                    }
+                    Classifier.Result c = e.stored() == null ? null : classifier.classify(e.stored());
+                    if (c == null || c.decoded() == null) {
+                        ok = false;
+                        break;
+                    }
+                    vs.add(new byte[][] {e.field(), e.stored(), c.decoded()});
+                    bytes += c.decoded().length;
+                }
+                if (!ok || vs.isEmpty()) {
+                    unreadable++;
+                    continue;
+                }
+                values += vs.size();
+                byPattern.computeIfAbsent(Inspect.patternOf(s.patterns(), d.key()), k -> new ArrayList<>())
+                        .add(new KeyData(r.type(), r.memory(), r.length(), vs));
+            }
+            long read = System.nanoTime() - t0;
+            progress.update("measuring " + values + " values");
+            long t1 = System.nanoTime();
+            Map<Choice, ValueCompressor> compressors = new LinkedHashMap<>();
+            for (Choice c : CHOICES) {
+                if (!c.dictionary()) {
+                    compressors.put(c, ValueCompressor.create(config(c)));
+                }
+            }
+            Map<String, List<Outcome>> results = new TreeMap<>();
+            byPattern.forEach((p, keys) -> results.put(p, evaluate(keys, compressors, model)));
+            long measured = System.nanoTime() - t1;
+            progress.done();
+            print(out, ks, s, byPattern, results, values, unreadable, cut, read, measured);
+            if (dicts != null) {
+                dicts.close();
+            }
+            return 0;
+        }
+    }
+
+    CompressionConfig config(Choice c) {
+        return CompressionConfig.builder().backend(c.backend()).level(c.level()).minCompressionSize(minSize)
+                .maxDecompressedSize(common.limit).build();
+    }
+
+    private List<Outcome> evaluate(List<KeyData> keys, Map<Choice, ValueCompressor> compressors, MemoryModel model) {
+        List<Outcome> out = new ArrayList<>();
+        for (Choice c : CHOICES) {
+            if (!c.dictionary()) {
+                out.add(measure(c, compressors.get(c), keys, model, null));
+                continue;
+            }
+            // train on one half of the keys, measure on the other, adopt as the library does
+            List<KeyData> shuffled = new ArrayList<>(keys);
+            Collections.shuffle(shuffled, new Random(1));
+            List<KeyData> train = shuffled.subList(0, shuffled.size() / 2);
+            List<KeyData> test = shuffled.subList(shuffled.size() / 2, shuffled.size());
+            List<byte[]> samples = new ArrayList<>();
+            train.forEach(k -> k.values().forEach(v -> samples.add(v[2])));
+            if (samples.size() < 16 || test.isEmpty()) {
+                out.add(new Outcome(c, 0, 0, 0, 0, 0, 0, 0, "too few values to train a dictionary ("
+                        + samples.size() + ")"));
+                continue;
+            }
+            ZstdDictionary dict;
+            try {
+                dict = ZstdDictionary.train(samples, 16 << 10);
+            } catch (RuntimeException e) {
+                out.add(new Outcome(c, 0, 0, 0, 0, 0, 0, 0, "training failed: " + e.getMessage()));
+                continue;
+            }
+            try (DictionaryManager dm = DictionaryManager.given(dict.toByteArray()).build()) {
+                ValueCompressor vc = ValueCompressor.create(config(c), dm);
+                Outcome with = measure(c, vc, test, model, null);
+                double gain = savedOfOriginal(vc, test) - savedOfOriginal(compressors.get(CHOICES.get(3)), test);
+                boolean adopted = gain >= 0.05;
+                String note = String.format(Locale.ROOT, "%s: %+.1f points over zstd 3 on the held-out half (%d keys; "
+                        + "the library adopts a dictionary at +5.0)", adopted ? "adopted" : "not adopted", 100 * gain,
+                        test.size());
+                // project the held-out half's savings onto all keys read
+                double scale = (double) keys.size() / test.size();
+                long memBefore = keys.stream().mapToLong(k -> Math.max(0, k.memory())).sum();
+                out.add(new Outcome(c, (long) (with.storedBefore() * scale), (long) (with.storedAfter() * scale),
+                        memBefore, with.memorySaved() * scale, keys.size(), with.compressMicros(),
+                        with.decompressMicros(), note));
+            }
+        }
+        return out;
+    }
+
+    /** @return the fraction of the original (decoded) bytes {@code vc} saves on {@code keys}, as the library counts */
+    private static double savedOfOriginal(ValueCompressor vc, List<KeyData> keys) {
+        long original = 0;
+        long stored = 0;
+        for (KeyData k : keys) {
+            for (byte[][] v : k.values()) {
+                original += v[2].length;
+                stored += vc.compress(v[2]).length;
+            }
+        }
+        return original == 0 ? 0 : 1 - (double) stored / original;
+    }
+
+    private Outcome measure(Choice c, ValueCompressor vc, List<KeyData> keys, MemoryModel model, String note) {
+        long storedBefore = 0;
+        long storedAfter = 0;
+        long memBefore = 0;
+        double memSaved = 0;
+        List<byte[]> compressed = new ArrayList<>();
+        for (KeyData k : keys) {
+            List<long[]> before = new ArrayList<>();
+            List<long[]> after = new ArrayList<>();
+            for (byte[][] v : k.values()) {
+                byte[] now = vc.compress(v[2]);
+                compressed.add(now);
+                storedBefore += v[1].length;
+                storedAfter += now.length;
+                long field = v[0] == null ? 0 : v[0].length;
+                before.add(new long[] {field, v[1].length});
+                after.add(new long[] {field, now.length});
+            }
+            long delta = k.type().equals("string") ? model.string(before.get(0)[1]) - model.string(after.get(0)[1])
+                    : model.hash(before, k.length()) - model.hash(after, k.length());
+            if (k.memory() > 0) {
+                memBefore += k.memory();
+                memSaved += delta;
+            }
+        }
+        // CPU per value on this machine: the pass above warmed the coder; then the fastest of 3 to 5 timed passes
+        // each way (more than 3 only while under 100 ms), so that one slow pass (JIT, GC, a busy machine) does not count
+        long n = Math.max(1, compressed.size());
+        double cUs = Double.MAX_VALUE;
+        double dUs = Double.MAX_VALUE;
+        long budget = System.nanoTime() + 100_000_000L;
+        for (int pass = 0; pass < 5 && (pass < 3 || System.nanoTime() < budget); pass++) {
+            long t = System.nanoTime();
+            for (KeyData k : keys) {
+                for (byte[][] v : k.values()) {
+                    vc.compress(v[2]);
+                }
+            }
+            cUs = Math.min(cUs, (System.nanoTime() - t) / 1e3 / n);
+            t = System.nanoTime();
+            for (byte[] s : compressed) {
+                vc.decompress(s);
+            }
+            dUs = Math.min(dUs, (System.nanoTime() - t) / 1e3 / n);
+        }
+        return new Outcome(c, storedBefore, storedAfter, memBefore, memSaved, keys.size(), cUs, dUs, note);
+    }
+
+    /** @return the recommended outcome, or null for "leave it plain" */
+    static Outcome recommend(List<Outcome> os) {
+        double best = 0;
+        for (Outcome o : os) {
+            if (usable(o)) {
+                best = Math.max(best, o.memoryFraction());
+            }
+        }
+        if (best < 0.05) {
+            return null;
+        }
+        for (Outcome o : os) { // cost order: the cheapest within 2 points of the best
+            if (usable(o) && o.memoryFraction() >= best - 0.02) {
+                return o;
+            }
+        }
+        return null;
+    }
+
+    private static boolean usable(Outcome o) {
+        return o.keysMeasured() > 0 && (!o.choice().dictionary() || o.note().startsWith("adopted"));
+    }
+
+    static String why(List<KeyData> keys, List<Outcome> os) {
+        List<Integer> sizes = new ArrayList<>();
+        keys.forEach(k -> k.values().forEach(v -> sizes.add(v[2].length)));
+        Collections.sort(sizes);
+        int median = sizes.isEmpty() ? 0 : sizes.get(sizes.size() / 2);
+        double best = os.stream().filter(Advise::usable).mapToDouble(Outcome::memoryFraction).max().orElse(0);
+        return median < 64 ? "leave it plain: small values (median " + median + " B)"
+                : String.format(Locale.ROOT, "leave it plain: the best option saves %.1f%% of memory (under 5%%)", 100 * best);
+    }
+
+    /** @return the configuration to paste for Lettuce, Spring Data Redis and Redisson */
+    static List<String> snippets(Choice c, int minSize) {
+        String cfg = "CompressionConfig config = CompressionConfig.builder().backend(CompressionBackend."
+                + c.backend().name() + ").level(" + c.level() + ")"
+                + (minSize != CompressionConfig.DEFAULT_MIN_COMPRESSION_SIZE ? ".minCompressionSize(" + minSize + ")" : "")
+                + ".build();";
+        String vc = c.dictionary()
+                ? "ValueCompressor compressor = ValueCompressor.create(config, DictionaryManager.managed("
+                + "LettuceDictionaryStore.builder().connect(redisClient, redisUri)).build());"
+                : "ValueCompressor compressor = ValueCompressor.create(config);";
+        List<String> lines = new ArrayList<>(List.of(cfg, vc,
+                "Lettuce:  RedisCodec<String, String> codec = CompressingCodec.wrap(StringCodec.UTF8, compressor);",
+                "Spring:   CompressingRedisSerializer.compressValues(redisTemplate, compressor);",
+                "Redisson: Codec codec = new CompressingRedissonCodec(StringCodec.INSTANCE, compressor);"));
+        if (c.dictionary()) {
+            lines.add("(Valkey GLIDE and earlier versions of this library cannot read values written with a dictionary:"
+                    + " turn it on once every reader runs a version that has them)");
+        }
+        return lines;
+    }
+
+    private void print(PrintWriter out, Keyspace ks, Inspect.Sampled s, Map<String, List<KeyData>> byPattern,
+                       Map<String, List<Outcome>> results, long values, int unreadable, boolean cut, long readNanos,
+                       long measureNanos) {
+        double per10k = values == 0 ? 0 : measureNanos / 1e9 * 10_000 / values;
+        if (common.json) {
+            Map<String, Object> root = new LinkedHashMap<>();
+            root.put("server", ks.uri().getHost() + ":" + ks.uri().getPort());
+            root.put("cluster", ks.cluster());
+            root.put("keysScanned", s.scanned());
+            root.put("valuesMeasured", values);
+            root.put("keysUnreadable", unreadable);
+            root.put("sampleCut", cut);
+            root.put("readSeconds", readNanos / 1e9);
+            root.put("measureSeconds", measureNanos / 1e9);
+            root.put("measureSecondsPer10000Values", per10k);
+            List<Object> ps = new ArrayList<>();
+            results.forEach((p, os) -> {
+                List<KeyData> keys = byPattern.get(p);
+                Inspect.PatternStats st = s.patterns().get(p);
+                Map<String, Object> m = new LinkedHashMap<>();
+                m.put("pattern", p);
+                m.put("keys", st.keys);
+                m.put("keysRead", keys.size());
+                long mu = keys.stream().filter(k -> k.memory() > 0).mapToLong(KeyData::memory).sum();
+                long muKeys = keys.stream().filter(k -> k.memory() > 0).count();
+                m.put("memoryUsageMiB", muKeys == 0 ? 0 : (double) mu / muKeys * st.keys / (1 << 20));
+                List<Object> opts = new ArrayList<>();
+                for (Outcome o : os) {
+                    Map<String, Object> om = new LinkedHashMap<>();
+                    om.put("option", o.choice().name());
+                    om.put("storedSavedFraction", o.storedFraction());
+                    om.put("memorySavedFraction", o.memoryFraction());
+                    om.put("projectedSavedMiB", projected(o, keys, st.keys));
+                    om.put("compressMicros", o.compressMicros());
+                    om.put("decompressMicros", o.decompressMicros());
+                    if (o.note() != null) {
+                        om.put("note", o.note());
+                    }
+                    opts.add(om);
+                }
+                m.put("options", opts);
+                Outcome r = recommend(os);
+                m.put("recommendation", r == null ? why(keys, os) : r.choice().name());
+                if (r != null) {
+                    m.put("config", snippets(r.choice(), minSize));
+                }
+                ps.add(m);
+            });
+            root.put("patterns", ps);
+            root.put("commands", ks.limiter.acquired());
+            Main.printJson(out, root);
+            return;
+        }
+        out.printf(Locale.ROOT, "advise %s (%s): %d keys scanned, %d values measured%s%s%n",
+                ks.uri().getHost() + ":" + ks.uri().getPort(), ks.cluster() ? "cluster" : "standalone", s.scanned(),
+                values, unreadable > 0 ? ", " + unreadable + " keys left out (a value that did not decode)" : "",
+                cut ? ", sample cut at --max-sample-bytes" : "");
+        results.forEach((p, os) -> {
+            List<KeyData> keys = byPattern.get(p);
+            Inspect.PatternStats st = s.patterns().get(p);
+            long mu = keys.stream().filter(k -> k.memory() > 0).mapToLong(KeyData::memory).sum();
+            long muKeys = keys.stream().filter(k -> k.memory() > 0).count();
+            out.println();
+            out.printf(Locale.ROOT, "pattern %s: %d keys, %d read; MEMORY USAGE %s/key, %s for the pattern%n", p,
+                    st.keys, keys.size(), muKeys == 0 ? "n/a" : Main.bytes((double) mu / muKeys),
+                    muKeys == 0 ? "n/a" : Main.bytes((double) mu / muKeys * st.keys));
+            out.printf(Locale.ROOT, "  %-20s %13s %13s %15s %12s %14s%n", "option", "stored saved", "memory saved",
+                    "projected MiB", "compress us", "decompress us");
+            for (Outcome o : os) {
+                if (o.keysMeasured() == 0) {
+                    out.printf(Locale.ROOT, "  %-20s %s%n", o.choice().name(), o.note());
+                    continue;
+                }
+                out.printf(Locale.ROOT, "  %-20s %12.1f%% %12.1f%% %15.3f %12.2f %14.2f%s%n", o.choice().name(),
+                        100 * o.storedFraction(), 100 * o.memoryFraction(), projected(o, keys, st.keys),
+                        o.compressMicros(), o.decompressMicros(), o.note() == null ? "" : "  " + o.note());
+            }
+            Outcome r = recommend(os);
+            if (r == null) {
+                out.println("  recommendation: " + why(keys, os));
+            } else {
+                out.println("  recommendation: " + r.choice().name());
+                for (String line : snippets(r.choice(), minSize)) {
+                    out.println("    " + line);
+                }
+            }
+        });
+        out.printf(Locale.ROOT, "%nreading took %.1f s (rate-limited, %d commands), measuring %.2f s (%.2f s per 10,000 "
+                + "values on this machine)%n", readNanos / 1e9, ks.limiter.acquired(), measureNanos / 1e9, per10k);
+        out.flush();
+    }
+
+    /** @return the memory the option saves on the whole pattern, in MiB: the mean saving per key read times its keys */
+    static double projected(Outcome o, List<KeyData> keys, long patternKeys) {
+        long withMemory = keys.stream().filter(k -> k.memory() > 0).count();
+        return withMemory == 0 ? 0 : o.memorySaved() / withMemory * patternKeys / (1 << 20);
+    }
+}

@@ -1,0 +1,108 @@
+package dev.zstdjava.cli;
+
+import dev.zstdjava.values.DictionaryManager;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+/** {@code inspect get URI KEY}: decodes one string value or hash value, to stdout or a file. Read-only. */
+@Command(name = "get", mixinStandardHelpOptions = true,
+        description = "Decode one value (a string, or a hash value with --field) with the library's readers and the "
+                + "dictionaries published in the store; print it, or write it to --out.")
+final class InspectGet implements Callable<Integer> {
+    @Mixin
+    Common common;
+
+    @Parameters(index = "1", paramLabel = "KEY", description = "the key (UTF-8)")
+    String key;
+
+    @Option(names = "--field", paramLabel = "FIELD", description = "a hash field (its stored name, UTF-8)")
+    String field;
+
+    @Option(names = {"-o", "--out"}, paramLabel = "FILE", description = "write the decoded bytes to FILE")
+    Path outFile;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() throws IOException {
+        PrintWriter out = spec.commandLine().getOut();
+        try (Keyspace ks = common.connect()) {
+            DictionaryManager dicts = common.dictionaries(ks);
+            Classifier classifier = new Classifier(common.limit, common.legacyFormats(), dicts);
+            byte[] k = key.getBytes(StandardCharsets.UTF_8);
+            var c = ks.nodes().get(nodeOf(ks, k)).sync();
+            byte[] stored;
+            ks.limiter.acquire();
+            long size = field == null ? c.strlen(k) : c.hstrlen(k, field.getBytes(StandardCharsets.UTF_8));
+            if (size > common.limit) {
+                throw new ToolException(key + (field == null ? "" : " field " + field) + ": the stored value holds "
+                        + size + " bytes, over --limit " + common.limit + "; not read");
+            }
+            ks.limiter.acquire();
+            try {
+                stored = field == null ? c.get(k) : c.hget(k, field.getBytes(StandardCharsets.UTF_8));
+            } catch (io.lettuce.core.RedisCommandExecutionException e) {
+                throw new ToolException(key + ": " + e.getMessage());
+            }
+            if (stored == null) {
+                throw new ToolException(key + (field == null ? "" : " field " + field) + ": no such "
+                        + (field == null ? "key" : "field"));
+            }
+            Classifier.Result r = classifier.classify(stored);
+            if (r.decoded() == null) {
+                throw new ToolException(key + ": " + r.kind().label + ", " + r.problem());
+            }
+            if (outFile != null) {
+                Files.write(outFile, r.decoded());
+            }
+            if (common.json) {
+                Map<String, Object> m = new LinkedHashMap<>();
+                m.put("key", key);
+                m.put("class", r.label());
+                m.put("storedBytes", stored.length);
+                m.put("decodedBytes", r.decoded().length);
+                if (outFile == null) {
+                    m.put("value", new String(r.decoded(), StandardCharsets.UTF_8));
+                } else {
+                    m.put("file", outFile.toString());
+                }
+                Main.printJson(out, m);
+            } else if (outFile != null) {
+                out.println(key + ": " + r.label() + ", " + stored.length + " bytes stored, " + r.decoded().length
+                        + " decoded, written to " + outFile);
+            } else {
+                spec.commandLine().getErr().println(key + ": " + r.label() + ", " + stored.length + " bytes stored, "
+                        + r.decoded().length + " decoded");
+                spec.commandLine().getErr().flush();
+                out.println(new String(r.decoded(), StandardCharsets.UTF_8));
+            }
+            out.flush();
+            if (dicts != null) {
+                dicts.close();
+            }
+            return 0;
+        }
+    }
+
+    /** @return the index of the node serving {@code key} (0 on a standalone server) */
+    static int nodeOf(Keyspace ks, byte[] key) {
+        if (!ks.cluster()) {
+            return 0;
+        }
+        int slot = io.lettuce.core.cluster.SlotHash.getSlot(key);
+        return ks.nodeOfSlot(slot);
+    }
+}

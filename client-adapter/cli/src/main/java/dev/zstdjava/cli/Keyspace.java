@@ -1,0 +1,293 @@
+package dev.zstdjava.cli;
+
+import io.lettuce.core.KeyScanCursor;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisCommandExecutionException;
+import io.lettuce.core.RedisConnectionException;
+import io.lettuce.core.RedisException;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.ScanArgs;
+import io.lettuce.core.ScanCursor;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.sync.RedisCommands;
+import io.lettuce.core.cluster.models.partitions.ClusterPartitionParser;
+import io.lettuce.core.cluster.models.partitions.Partitions;
+import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
+import io.lettuce.core.codec.ByteArrayCodec;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The tool's own plain connections (raw bytes, no compression): one to a standalone server, or one to every primary
+ * of a cluster (found with {@code CLUSTER NODES}), in a fixed order so that a cursor can name a node by its index.
+ * Every command goes through the shared {@link RateLimiter}. Not thread-safe: one thread drives a run.
+ */
+final class Keyspace implements AutoCloseable {
+    /** One primary: its address and its connection. */
+    record Node(String address, StatefulRedisConnection<byte[], byte[]> connection) {
+        RedisCommands<byte[], byte[]> sync() {
+            return connection.sync();
+        }
+    }
+
+    private final RedisClient client;
+    private final RedisURI uri;
+    private final List<Node> nodes;
+    private final boolean cluster;
+    private final int[] slotOwner;
+    final RateLimiter limiter;
+
+    private Keyspace(RedisClient client, RedisURI uri, List<Node> nodes, int[] slotOwner, RateLimiter limiter) {
+        this.slotOwner = slotOwner;
+        this.cluster = slotOwner != null;
+        this.client = client;
+        this.uri = uri;
+        this.nodes = nodes;
+        this.limiter = limiter;
+    }
+
+    /**
+     * Connects to {@code uriText} (redis://, rediss:// for TLS, user and password as Lettuce URIs take them), and
+     * when the server is a cluster node, to every primary that serves slots.
+     *
+     * @throws ToolException with a clear message when the URI is malformed, the server unreachable or AUTH fails
+     */
+    static Keyspace connect(String uriText, Duration timeout, RateLimiter limiter) {
+        RedisURI uri;
+        try {
+            uri = RedisURI.create(uriText);
+        } catch (RuntimeException e) {
+            throw new ToolException("bad server URI '" + uriText + "': " + e.getMessage()
+                    + " (expected redis://[user:password@]host:port or rediss://... for TLS)");
+        }
+        uri.setTimeout(timeout);
+        RedisClient client = RedisClient.create();
+        try {
+            StatefulRedisConnection<byte[], byte[]> first = open(client, uri);
+            limiter.acquire();
+            String info = first.sync().info("cluster");
+            if (!info.contains("cluster_enabled:1")) {
+                return new Keyspace(client, uri, List.of(new Node(uri.getHost() + ":" + uri.getPort(), first)), null,
+                        limiter);
+            }
+            limiter.acquire();
+            Partitions partitions = ClusterPartitionParser.parse(first.sync().clusterNodes());
+            List<RedisClusterNode> primaries = new ArrayList<>();
+            for (RedisClusterNode n : partitions) {
+                if (n.is(RedisClusterNode.NodeFlag.UPSTREAM) && !n.getSlots().isEmpty()
+                        && !n.is(RedisClusterNode.NodeFlag.FAIL)) {
+                    primaries.add(n);
+                }
+            }
+            primaries.sort(Comparator.comparing((RedisClusterNode n) -> address(n, uri)));
+            first.close();
+            List<Node> nodes = new ArrayList<>();
+            int[] owner = new int[io.lettuce.core.cluster.SlotHash.SLOT_COUNT];
+            java.util.Arrays.fill(owner, -1);
+            for (RedisClusterNode n : primaries) {
+                for (int slot : n.getSlots()) {
+                    owner[slot] = nodes.size();
+                }
+                String host = n.getUri() == null || n.getUri().getHost() == null || n.getUri().getHost().isEmpty()
+                        ? uri.getHost() : n.getUri().getHost();
+                RedisURI nodeUri = RedisURI.builder(uri).withHost(host).withPort(n.getUri().getPort()).build();
+                nodes.add(new Node(host + ":" + nodeUri.getPort(), open(client, nodeUri)));
+            }
+            if (nodes.isEmpty()) {
+                throw new ToolException(uri.getHost() + ":" + uri.getPort() + " is a cluster node, but CLUSTER NODES"
+                        + " lists no primary that serves slots");
+            }
+            return new Keyspace(client, uri, List.copyOf(nodes), owner, limiter);
+        } catch (RuntimeException e) {
+            client.shutdown(0, 2, TimeUnit.SECONDS);
+            throw e instanceof ToolException t ? t : new ToolException(describe(uri, e), e);
+        }
+    }
+
+    private static String address(RedisClusterNode n, RedisURI fallback) {
+        String h = n.getUri() == null || n.getUri().getHost() == null || n.getUri().getHost().isEmpty()
+                ? fallback.getHost() : n.getUri().getHost();
+        return h + ":" + String.format("%05d", n.getUri() == null ? 0 : n.getUri().getPort());
+    }
+
+    /**
+     * Connects once more when the server closed the connection during the handshake without a reply (seen now and
+     * then when AUTH is refused), so that the second attempt can report the server's own error.
+     */
+    private static StatefulRedisConnection<byte[], byte[]> open(RedisClient client, RedisURI uri) {
+        try {
+            return client.connect(ByteArrayCodec.INSTANCE, uri);
+        } catch (RedisConnectionException first) {
+            if (!describe(uri, first).contains("closed prematurely")) {
+                throw new ToolException(describe(uri, first), first);
+            }
+            try {
+                return client.connect(ByteArrayCodec.INSTANCE, uri);
+            } catch (RuntimeException e) {
+                throw new ToolException(describe(uri, e), e);
+            }
+        } catch (RuntimeException e) {
+            throw new ToolException(describe(uri, e), e);
+        }
+    }
+
+    /** @return one line saying what went wrong with which server: every message along the cause chain */
+    static String describe(RedisURI uri, Throwable e) {
+        String where = uri.getHost() + ":" + uri.getPort();
+        List<String> messages = new ArrayList<>();
+        String auth = null;
+        java.util.Set<Throwable> seen = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        java.util.ArrayDeque<Throwable> todo = new java.util.ArrayDeque<>(List.of(e));
+        while (!todo.isEmpty()) {
+            Throwable t = todo.poll();
+            if (!seen.add(t)) {
+                continue;
+            }
+            String m = t.getMessage();
+            if (m != null && !m.isBlank() && !messages.contains(m)) {
+                messages.add(m);
+            }
+            if (m != null && (m.startsWith("WRONGPASS") || m.startsWith("NOAUTH") || m.contains("invalid password"))) {
+                auth = m;
+            }
+            if (t.getCause() != null) {
+                todo.add(t.getCause());
+            }
+            todo.addAll(List.of(t.getSuppressed()));
+        }
+        if (auth != null) {
+            return "authentication to " + where + " failed: " + auth
+                    + " (give user and password in the URI: redis://user:password@host:port)";
+        }
+        String text = String.join("; ", messages.stream().filter(m -> !m.startsWith("Unable to connect to")).toList());
+        if (e instanceof RedisConnectionException) {
+            return "cannot connect to " + where + ": " + (text.isEmpty() ? e.getClass().getSimpleName() : text);
+        }
+        return where + ": " + (e instanceof RedisException ? "" : e.getClass().getSimpleName() + ": ") + text;
+    }
+
+    /**
+     * @return the index of the primary serving {@code slot} (0 on a standalone server)
+     * @throws ToolException when no primary serves it
+     */
+    int nodeOfSlot(int slot) {
+        if (slotOwner == null) {
+            return 0;
+        }
+        if (slotOwner[slot] < 0) {
+            throw new ToolException("no primary serves slot " + slot);
+        }
+        return slotOwner[slot];
+    }
+
+    /** @return the primaries, in cursor order */
+    List<Node> nodes() {
+        return nodes;
+    }
+
+    /** @return whether the server is a cluster */
+    boolean cluster() {
+        return cluster;
+    }
+
+    /** @return the URI given, for messages */
+    RedisURI uri() {
+        return uri;
+    }
+
+    /**
+     * One {@code SCAN} page on node {@code node} from {@code cursor} ("0" to start), {@code MATCH pattern} when not
+     * null, {@code COUNT count}.
+     */
+    KeyScanCursor<byte[]> scan(int node, String cursor, String pattern, int count) {
+        limiter.acquire();
+        ScanArgs args = ScanArgs.Builder.limit(count);
+        if (pattern != null) {
+            args.match(pattern);
+        }
+        return nodes.get(node).sync().scan(ScanCursor.of(cursor), args);
+    }
+
+    /** Receives the keys of one {@code SCAN} page and the cursor to resume after it. */
+    interface PageVisitor {
+        /** @param resume the {@code --cursor} value that resumes after this page: {@code NODE:CURSOR}, or "done" */
+        void page(int node, List<byte[]> keys, String resume);
+    }
+
+    /**
+     * Scans every node in order, {@code MATCH pattern} (null: all), {@code COUNT count}, from {@code from}
+     * ({@code NODE:CURSOR} as printed by an earlier run, or null for the start).
+     *
+     * @throws ToolException when {@code from} is not a cursor of this keyspace
+     */
+    void scanAll(String pattern, String from, int count, PageVisitor visitor) {
+        int startNode = 0;
+        String cursor = "0";
+        if (from != null && !from.equals("0")) {
+            int colon = from.indexOf(':');
+            try {
+                startNode = Integer.parseInt(from.substring(0, colon));
+                cursor = from.substring(colon + 1);
+                Long.parseUnsignedLong(cursor);
+            } catch (RuntimeException e) {
+                throw new ToolException("--cursor '" + from + "' is not NODE:CURSOR as printed by an earlier run");
+            }
+            if (startNode < 0 || startNode >= nodes.size()) {
+                throw new ToolException("--cursor '" + from + "' names node " + startNode + ", but the server has "
+                        + nodes.size() + " primar" + (nodes.size() == 1 ? "y" : "ies"));
+            }
+        }
+        for (int n = startNode; n < nodes.size(); n++) {
+            String c = n == startNode ? cursor : "0";
+            KeyScanCursor<byte[]> page;
+            do {
+                page = scan(n, c, pattern, count);
+                c = page.getCursor();
+                String resume = !page.isFinished() ? n + ":" + c : n + 1 < nodes.size() ? (n + 1) + ":0" : "done";
+                visitor.page(n, page.getKeys(), resume);
+            } while (!page.isFinished());
+        }
+    }
+
+    /** @return the number of keys on every node together ({@code DBSIZE}) */
+    long dbsize() {
+        long n = 0;
+        for (Node node : nodes) {
+            limiter.acquire();
+            n += node.sync().dbsize();
+        }
+        return n;
+    }
+
+    /** @return whether the first node's {@code INFO memory} names jemalloc as its allocator (true when unknown) */
+    boolean jemalloc() {
+        limiter.acquire();
+        String info = nodes.get(0).sync().info("memory");
+        int i = info.indexOf("mem_allocator:");
+        return i < 0 || info.startsWith("jemalloc", i + "mem_allocator:".length());
+    }
+
+    /** @return {@code CONFIG GET name} on the first node, or {@code fallback} when the server refuses CONFIG */
+    long config(String name, long fallback) {
+        try {
+            limiter.acquire();
+            var m = nodes.get(0).connection().sync().configGet(name);
+            String v = m.get(name);
+            return v == null ? fallback : Long.parseLong(v.trim());
+        } catch (RuntimeException e) {
+            return fallback;
+        }
+    }
+
+    @Override
+    public void close() {
+        for (Node n : nodes) {
+            n.connection().close();
+        }
+        client.shutdown(0, 2, TimeUnit.SECONDS);
+    }
+}

@@ -1,0 +1,401 @@
+package dev.zstdjava.cli;
+
+import dev.zstdjava.values.CompressionBackend;
+import dev.zstdjava.values.CompressionConfig;
+import dev.zstdjava.values.DictionaryManager;
+import dev.zstdjava.values.ValueCompressor;
+import io.lettuce.core.SetArgs;
+import io.lettuce.core.TransactionResult;
+import io.lettuce.core.api.sync.RedisCommands;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+import java.io.PrintWriter;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.function.Consumer;
+
+/**
+ * {@code migrate URI --from F --to T --match P [--apply]}: rewrites values from one stored form to another, one key at
+ * a time under {@code WATCH}/{@code MULTI}/{@code EXEC} (a key changed since it was read is skipped), keeping the TTL
+ * (strings with {@code SET ... KEEPTTL}; collections are changed in place, never emptied). A dry run unless
+ * {@code --apply}. Not thread-safe; one run at a time.
+ */
+@Command(name = "migrate", mixinStandardHelpOptions = true,
+        description = {"Rewrite values from one stored form to another: a legacy format to GLIDE's, plain to "
+                + "compressed, compressed to plain. A dry run unless --apply.",
+                "String values and hash values take --to; hash fields, set and sorted-set members and list elements in "
+                        + "the --from form are rewritten plain (members and names are never compressed).",
+                "Each key is rewritten only if unchanged since it was read (WATCH/MULTI/EXEC); TTLs are kept."})
+final class Migrate implements Callable<Integer> {
+    /** Test hook: runs after a key was read and before its rewrite is sent (null: nothing). */
+    static volatile Consumer<byte[]> beforeWrite;
+
+    @Mixin
+    Common common;
+
+    @Option(names = "--from", required = true, paramLabel = "FORMAT",
+            description = "what to rewrite: plain, glide-zstd, glide-lz4, glide (both), lettuce-gzip, lettuce-deflate, "
+                    + "redisson-zstd, redisson-lz4, legacy (all four), compressed (any but plain)")
+    String from;
+
+    @Option(names = "--to", required = true, paramLabel = "FORMAT",
+            description = "what to write: plain, glide-zstd[:LEVEL] or glide-lz4[:LEVEL] (the library's rule: stored "
+                    + "compressed only when at least --min-size bytes and smaller)")
+    String to;
+
+    @Option(names = "--match", required = true, paramLabel = "PATTERN", description = "SCAN MATCH pattern of the keys")
+    String match;
+
+    @Option(names = "--apply", description = "write; without it nothing is written (a dry run)")
+    boolean apply;
+
+    @Option(names = "--cursor", paramLabel = "NODE:CURSOR", description = "resume where an earlier run stopped")
+    String cursor;
+
+    @Option(names = "--max-elements", defaultValue = "10000", paramLabel = "N",
+            description = "collections with more elements are left alone and counted failed (default ${DEFAULT-VALUE})")
+    int maxElements;
+
+    @Option(names = "--min-size", defaultValue = "" + CompressionConfig.DEFAULT_MIN_COMPRESSION_SIZE, paramLabel = "BYTES",
+            description = "smallest value compressed (default ${DEFAULT-VALUE})")
+    int minSize;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    /** Outcome of one key. */
+    enum Outcome {
+        REWRITTEN("rewritten"), CHANGED("skipped: changed meanwhile"), NOT_THAT_FORMAT("skipped: not that format"),
+        NOT_SMALLER("skipped: would not be smaller"), FAILED("failed");
+
+        final String label;
+
+        Outcome(String label) {
+            this.label = label;
+        }
+    }
+
+    private Set<Classifier.Kind> fromKinds;
+    private ValueCompressor target;
+    private Classifier classifier;
+    private Reader reader;
+
+    static Set<Classifier.Kind> parseFrom(String f) {
+        String s = f.trim().toLowerCase(Locale.ROOT);
+        switch (s) {
+            case "glide":
+                return EnumSet.of(Classifier.Kind.GLIDE_ZSTD, Classifier.Kind.GLIDE_LZ4);
+            case "legacy":
+                return EnumSet.of(Classifier.Kind.LETTUCE_GZIP, Classifier.Kind.LETTUCE_DEFLATE,
+                        Classifier.Kind.REDISSON_ZSTD, Classifier.Kind.REDISSON_LZ4);
+            case "compressed":
+                return EnumSet.of(Classifier.Kind.GLIDE_ZSTD, Classifier.Kind.GLIDE_LZ4, Classifier.Kind.LETTUCE_GZIP,
+                        Classifier.Kind.LETTUCE_DEFLATE, Classifier.Kind.REDISSON_ZSTD, Classifier.Kind.REDISSON_LZ4);
+            default:
+                for (Classifier.Kind k : Classifier.Kind.values()) {
+                    if (k.label.equals(s) && k != Classifier.Kind.GLIDE_UNKNOWN) {
+                        return EnumSet.of(k);
+                    }
+                }
+                throw new ToolException.BadArguments("--from '" + f + "': expected plain, glide-zstd, glide-lz4, glide, "
+                        + "lettuce-gzip, lettuce-deflate, redisson-zstd, redisson-lz4, legacy or compressed");
+        }
+    }
+
+    /** @return the compressor that writes {@code t}, or null for plain */
+    ValueCompressor parseTo(String t) {
+        String s = t.trim().toLowerCase(Locale.ROOT);
+        if (s.equals("plain")) {
+            return null;
+        }
+        String[] parts = s.split(":", 2);
+        CompressionBackend backend = switch (parts[0]) {
+            case "glide-zstd" -> CompressionBackend.ZSTD;
+            case "glide-lz4" -> CompressionBackend.LZ4;
+            default -> throw new ToolException.BadArguments("--to '" + t + "': expected plain, glide-zstd[:LEVEL] or glide-lz4[:LEVEL]");
+        };
+        CompressionConfig.Builder b = CompressionConfig.builder().backend(backend).minCompressionSize(minSize)
+                .maxDecompressedSize(common.limit);
+        try {
+            if (parts.length == 2) {
+                b.level(Integer.parseInt(parts[1]));
+            }
+            return ValueCompressor.create(b.build());
+        } catch (IllegalArgumentException e) {
+            throw new ToolException.BadArguments("--to '" + t + "': " + e.getMessage());
+        }
+    }
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        fromKinds = parseFrom(from);
+        target = parseTo(to);
+        if (target == null && fromKinds.contains(Classifier.Kind.PLAIN)) {
+            throw new ToolException.BadArguments("--from plain --to plain changes nothing");
+        }
+        if (maxElements < 1) {
+            throw new ToolException.BadArguments("--max-elements must be at least 1");
+        }
+        Progress progress = common.progress(err);
+        Map<Outcome, Long> counts = new LinkedHashMap<>();
+        for (Outcome o : Outcome.values()) {
+            counts.put(o, 0L);
+        }
+        List<String> failures = new ArrayList<>();
+        String[] resume = {cursor == null ? "0:0" : cursor};
+        try (Keyspace ks = common.connect()) {
+            DictionaryManager dicts = common.dictionaries(ks);
+            classifier = new Classifier(common.limit, common.legacyFormats(), dicts);
+            reader = new Reader(ks.limiter, common.limit);
+            Thread hook = new Thread(() -> {
+                err.println("zstd-values migrate: stopped; resume with --cursor " + resume[0]);
+                err.flush();
+            });
+            Runtime.getRuntime().addShutdownHook(hook);
+            try {
+                ks.scanAll(match, cursor, 100, (node, keys, next) -> {
+                    RedisCommands<byte[], byte[]> c = ks.nodes().get(node).sync();
+                    for (byte[] key : keys) {
+                        if (common.isStoreKey(key)) {
+                            continue;
+                        }
+                        String[] why = new String[1];
+                        Outcome o = migrateKey(ks, c, key, why);
+                        counts.merge(o, 1L, Long::sum);
+                        if (o == Outcome.FAILED && failures.size() < 100) {
+                            failures.add(new String(key, StandardCharsets.UTF_8) + ": " + why[0]);
+                        }
+                    }
+                    resume[0] = next;
+                    progress.update(counts.get(Outcome.REWRITTEN) + (apply ? " rewritten" : " to rewrite") + ", "
+                            + counts.values().stream().mapToLong(Long::longValue).sum() + " keys seen; cursor " + next);
+                });
+            } finally {
+                Runtime.getRuntime().removeShutdownHook(hook);
+                progress.done();
+            }
+            long failed = counts.get(Outcome.FAILED);
+            if (common.json) {
+                Map<String, Object> m = new LinkedHashMap<>();
+                m.put("apply", apply);
+                m.put("from", from);
+                m.put("to", to);
+                m.put("match", match);
+                Map<String, Long> byLabel = new LinkedHashMap<>();
+                counts.forEach((o, n) -> byLabel.put(o.label, n));
+                m.put("keys", byLabel);
+                m.put("failures", failures);
+                m.put("cursor", resume[0]);
+                m.put("commands", ks.limiter.acquired());
+                Main.printJson(out, m);
+            } else {
+                out.printf(Locale.ROOT, "migrate %s -> %s, keys matching %s on %s (%s)%n", from, to, match,
+                        ks.uri().getHost() + ":" + ks.uri().getPort(), apply ? "applied" : "dry run: nothing written");
+                counts.forEach((o, n) -> out.printf(Locale.ROOT, "  %-30s %d%n",
+                        (o == Outcome.REWRITTEN && !apply ? "would be rewritten" : o.label), n));
+                for (String f : failures) {
+                    out.println("  failed: " + f);
+                }
+                out.println("cursor: " + resume[0] + (resume[0].equals("done") ? " (every key seen)" : ""));
+                out.printf(Locale.ROOT, "%d commands sent (at most %.0f/s)%n", ks.limiter.acquired(), common.rate);
+            }
+            out.flush();
+            if (dicts != null) {
+                dicts.close();
+            }
+            if (failed > 0) {
+                err.println("zstd-values migrate: " + failed + " key" + (failed == 1 ? "" : "s")
+                        + " failed and were left as they are (listed above)");
+                err.flush();
+                return 1;
+            }
+            return 0;
+        }
+    }
+
+    /** Reads, converts and (with --apply) rewrites one key. */
+    private Outcome migrateKey(Keyspace ks, RedisCommands<byte[], byte[]> c, byte[] key, String[] why) {
+        if (apply) {
+            ks.limiter.acquire();
+            c.watch(key);
+        }
+        boolean watching = apply;
+        try {
+            Reader.KeyRead kr;
+            try {
+                kr = reader.readAll(c, key, maxElements);
+            } catch (Reader.TooLarge e) {
+                why[0] = e.getMessage();
+                return Outcome.FAILED;
+            }
+            if (kr.type().equals("none")) {
+                return Outcome.CHANGED;
+            }
+            Plan plan = plan(kr, why);
+            if (plan == null) {
+                return Outcome.FAILED;
+            }
+            if (plan.changes.isEmpty()) {
+                return plan.matched ? Outcome.NOT_SMALLER : Outcome.NOT_THAT_FORMAT;
+            }
+            if (!apply) {
+                return Outcome.REWRITTEN;
+            }
+            Consumer<byte[]> h = beforeWrite;
+            if (h != null) {
+                h.accept(key);
+            }
+            ks.limiter.acquire();
+            c.multi();
+            write(ks, c, key, kr, plan);
+            ks.limiter.acquire();
+            TransactionResult r = c.exec();
+            watching = false;
+            if (r.wasDiscarded()) {
+                return Outcome.CHANGED;
+            }
+            for (Object o : r) {
+                if (o instanceof Exception e) {
+                    why[0] = "the server refused the rewrite: " + e.getMessage();
+                    return Outcome.FAILED;
+                }
+            }
+            return Outcome.REWRITTEN;
+        } finally {
+            if (watching) {
+                ks.limiter.acquire();
+                c.unwatch();
+            }
+        }
+    }
+
+    /** The new bytes of each changed element, by element. */
+    private static final class Plan {
+        final Map<Reader.Element, byte[]> changes = new LinkedHashMap<>();
+        boolean matched;
+    }
+
+    /** @return what to change, or null with {@code why[0]} set when a value of the --from form cannot be read */
+    private Plan plan(Reader.KeyRead kr, String[] why) {
+        Plan p = new Plan();
+        for (Reader.Element e : kr.elements()) {
+            if (e.stored() == null) {
+                why[0] = Inspect.where(e.role()) + " of " + e.size() + " bytes is over --limit " + common.limit
+                        + "; not read";
+                return null;
+            }
+            Classifier.Result r = classifier.classify(e.stored());
+            if (!fromKinds.contains(r.kind())) {
+                continue;
+            }
+            boolean compressible = e.role() == Reader.Role.STRING || e.role() == Reader.Role.HASH_VALUE;
+            if (r.kind() == Classifier.Kind.PLAIN && !compressible) {
+                continue; // names and members are never compressed
+            }
+            if (r.problem() != null) {
+                why[0] = Inspect.where(e.role()) + ": " + r.problem();
+                return null;
+            }
+            p.matched = true;
+            byte[] now = target != null && compressible ? target.compress(r.decoded()) : r.decoded();
+            if (!java.util.Arrays.equals(now, e.stored())) {
+                p.changes.put(e, now);
+            }
+        }
+        return p;
+    }
+
+    /** Queues the rewrite of {@code key} inside MULTI; the key is never emptied, so its TTL stays. */
+    private void write(Keyspace ks, RedisCommands<byte[], byte[]> c, byte[] key, Reader.KeyRead kr, Plan plan) {
+        switch (kr.type()) {
+            case "string" -> {
+                ks.limiter.acquire();
+                c.set(key, plan.changes.values().iterator().next(), SetArgs.Builder.keepttl());
+            }
+            case "hash" -> {
+                Map<ByteBuffer, byte[]> newName = new HashMap<>();
+                Map<ByteBuffer, byte[]> value = new LinkedHashMap<>();
+                Map<ByteBuffer, byte[]> newValue = new HashMap<>();
+                for (Reader.Element e : kr.elements()) {
+                    if (e.role() == Reader.Role.HASH_FIELD && plan.changes.containsKey(e)) {
+                        newName.put(ByteBuffer.wrap(e.stored()), plan.changes.get(e));
+                    } else if (e.role() == Reader.Role.HASH_VALUE) {
+                        value.put(ByteBuffer.wrap(e.field()), e.stored());
+                        if (plan.changes.containsKey(e)) {
+                            newValue.put(ByteBuffer.wrap(e.field()), plan.changes.get(e));
+                        }
+                    }
+                }
+                List<byte[]> removed = new ArrayList<>();
+                java.util.Set<ByteBuffer> written = new java.util.HashSet<>();
+                for (Map.Entry<ByteBuffer, byte[]> f : value.entrySet()) {
+                    byte[] name = newName.getOrDefault(f.getKey(), f.getKey().array());
+                    byte[] v = newValue.getOrDefault(f.getKey(), f.getValue());
+                    if (newName.containsKey(f.getKey()) || newValue.containsKey(f.getKey())) {
+                        ks.limiter.acquire();
+                        c.hset(key, name, v);
+                        written.add(ByteBuffer.wrap(name));
+                        if (newName.containsKey(f.getKey())) {
+                            removed.add(f.getKey().array());
+                        }
+                    }
+                }
+                for (byte[] old : removed) {
+                    if (!written.contains(ByteBuffer.wrap(old))) {
+                        ks.limiter.acquire();
+                        c.hdel(key, old);
+                    }
+                }
+            }
+            case "set" -> {
+                java.util.Set<ByteBuffer> added = new java.util.HashSet<>();
+                for (byte[] m : plan.changes.values()) {
+                    ks.limiter.acquire();
+                    c.sadd(key, m);
+                    added.add(ByteBuffer.wrap(m));
+                }
+                for (Reader.Element e : plan.changes.keySet()) {
+                    if (!added.contains(ByteBuffer.wrap(e.stored()))) {
+                        ks.limiter.acquire();
+                        c.srem(key, e.stored());
+                    }
+                }
+            }
+            case "zset" -> {
+                java.util.Set<ByteBuffer> added = new java.util.HashSet<>();
+                for (Map.Entry<Reader.Element, byte[]> ch : plan.changes.entrySet()) {
+                    ks.limiter.acquire();
+                    c.zadd(key, ch.getKey().score(), ch.getValue());
+                    added.add(ByteBuffer.wrap(ch.getValue()));
+                }
+                for (Reader.Element e : plan.changes.keySet()) {
+                    if (!added.contains(ByteBuffer.wrap(e.stored()))) {
+                        ks.limiter.acquire();
+                        c.zrem(key, e.stored());
+                    }
+                }
+            }
+            case "list" -> {
+                for (Map.Entry<Reader.Element, byte[]> ch : plan.changes.entrySet()) {
+                    ks.limiter.acquire();
+                    c.lset(key, ch.getKey().index(), ch.getValue());
+                }
+            }
+            default -> throw new IllegalStateException("no rewrite for type " + kr.type());
+        }
+    }
+}

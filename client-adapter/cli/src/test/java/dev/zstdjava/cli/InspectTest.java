@@ -1,0 +1,247 @@
+package dev.zstdjava.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.zstdjava.lettuce.LettuceDictionaryStore;
+import dev.zstdjava.testkit.GlideScript;
+import dev.zstdjava.testkit.RedisServer;
+import dev.zstdjava.testkit.TestValues;
+import dev.zstdjava.values.CompressionConfig;
+import dev.zstdjava.values.DictionaryManager;
+import dev.zstdjava.values.ValueCompressor;
+import dev.zstdjava.zstd.ZstdDictionary;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.ScoredValue;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.sync.RedisCommands;
+import io.lettuce.core.codec.ByteArrayCodec;
+import io.lettuce.core.codec.CompressionCodec;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import static dev.zstdjava.cli.Writers.utf8;
+import static dev.zstdjava.testkit.TestValues.json;
+import static org.junit.jupiter.api.Assertions.*;
+
+/** {@code inspect} on a real server filled by every writer: each class counted exactly. */
+class InspectTest extends StandaloneServer {
+
+    /** Counts of (pattern, where, class) from inspect's JSON. */
+    static Map<String, Long> classes(JsonNode root) {
+        Map<String, Long> m = new HashMap<>();
+        for (JsonNode p : root.get("patterns")) {
+            for (JsonNode c : p.get("classes")) {
+                m.put(p.get("pattern").asText() + " | " + c.get("where").asText() + " | " + c.get("class").asText(),
+                        c.get("values").asLong());
+            }
+        }
+        return m;
+    }
+
+    @Test
+    void everyWriterIsCountedExactly(@TempDir Path tmp) throws Exception {
+        RedisCommands<byte[], byte[]> c = raw.sync();
+        String v = json(1200);
+        for (int i = 1; i <= 6; i++) {
+            c.set(utf8("plain:" + i), utf8(json(300 + i)));
+        }
+        for (int i = 1; i <= 3; i++) {
+            c.set(utf8("lettuce:" + i), Writers.lettuceIntegration(v));
+            c.set(utf8("redisson:" + i), Writers.redissonIntegration(v));
+            c.set(utf8("gz:" + i), Writers.lettuce(CompressionCodec.CompressionType.GZIP, v));
+            c.set(utf8("df:" + i), Writers.lettuce(CompressionCodec.CompressionType.DEFLATE, v));
+            c.set(utf8("rz:" + i), Writers.redissonZstd(v));
+            c.set(utf8("rl:" + i), Writers.redissonLz4(v));
+            c.set(utf8("lz:" + i), Writers.LZ4.compress(utf8(v)));
+            c.set(utf8("spring:" + i), Writers.spring(v));
+        }
+        // this project's Jedis wrapper, through a real Jedis client
+        try (redis.clients.jedis.RedisClient jedis = redis.clients.jedis.RedisClient.create(RedisServer.HOST,
+                server.port())) {
+            dev.zstdjava.values.jedis.CompressingJedis cj = new dev.zstdjava.values.jedis.CompressingJedis(jedis,
+                    Writers.ZSTD);
+            for (int i = 1; i <= 3; i++) {
+                cj.set(utf8("jedis:" + i), utf8(v));
+            }
+        }
+        Map<String, byte[]> rzmap = new LinkedHashMap<>();
+        for (int f = 0; f < 4; f++) {
+            rzmap.put("f" + f, Writers.redissonZstd(v + f));
+        }
+        for (var e : rzmap.entrySet()) {
+            c.hset(utf8("rzmap:1"), Writers.redissonZstdKey(e.getKey()), e.getValue());
+        }
+        for (int f = 0; f < 3; f++) {
+            c.hset(utf8("ghash:1"), utf8("field" + f), Writers.ZSTD.compress(utf8(v + f)));
+        }
+        c.sadd(utf8("gset:1"), Writers.ZSTD.compress(utf8(v + "a")), Writers.ZSTD.compress(utf8(v + "b")),
+                Writers.ZSTD.compress(utf8(v + "c")), utf8("x"));
+        c.rpush(utf8("glist:1"), Writers.ZSTD.compress(utf8(v + "a")), Writers.ZSTD.compress(utf8(v + "b")),
+                utf8("plain element"));
+        c.zadd(utf8("gzset:1"), ScoredValue.just(1, Writers.ZSTD.compress(utf8(v + "a"))),
+                ScoredValue.just(2, Writers.ZSTD.compress(utf8(v + "b"))));
+        c.set(utf8("unknown:1"), TestValues.concat(new byte[] {0, 1, 2, 9, 1}, utf8(v)));
+        c.set(utf8("corrupt:1"), TestValues.concat(new byte[] {0, 1, 2, 0, 1}, utf8("this is not a zstd frame at all")));
+        long[] id = new long[1];
+        c.set(utf8("dict:1"), TestValues.dictionaryValue(id));
+        // the real GLIDE (Python) client, zstd and lz4
+        Map<String, byte[]> py = new LinkedHashMap<>();
+        Map<String, byte[]> pyLz4 = new LinkedHashMap<>();
+        for (int i = 1; i <= 4; i++) {
+            py.put("glide:" + i, utf8(json(2000 + i)));
+            pyLz4.put("glidelz:" + i, utf8(json(2000 + i)));
+        }
+        Path script = Path.of("../lettuce/src/test/python/glide_interop.py");
+        GlideScript.run(script, tmp, "write", server.port(), "zstd", py);
+        GlideScript.run(script, tmp, "write", server.port(), "lz4", pyLz4);
+
+        Tool t = Tool.run("inspect", uri, "--json", "--sample", "1000");
+        assertEquals(0, t.code(), t.toString());
+        JsonNode root = t.json();
+        long keys = c.dbsize();
+        assertEquals(keys, root.get("keysScanned").asLong(), t.out());
+        assertEquals(keys, root.get("keysRead").asLong(), t.out());
+        assertTrue(root.get("exact").asBoolean());
+        Map<String, Long> want = new HashMap<>();
+        want.put("plain:* | string value | plain", 6L);
+        want.put("lettuce:* | string value | glide-zstd", 3L);
+        want.put("redisson:* | string value | glide-zstd", 3L);
+        want.put("spring:* | string value | glide-zstd", 3L);
+        want.put("jedis:* | string value | glide-zstd", 3L);
+        want.put("gz:* | string value | lettuce-gzip", 3L);
+        want.put("df:* | string value | lettuce-deflate", 3L);
+        want.put("rz:* | string value | redisson-zstd", 3L);
+        want.put("rl:* | string value | redisson-lz4", 3L);
+        want.put("lz:* | string value | glide-lz4", 3L);
+        want.put("rzmap:* | hash field | redisson-zstd", 4L);
+        want.put("rzmap:* | hash value | redisson-zstd", 4L);
+        want.put("ghash:* | hash field | plain", 3L);
+        want.put("ghash:* | hash value | glide-zstd", 3L);
+        want.put("gset:* | set member | glide-zstd", 3L);
+        want.put("gset:* | set member | plain", 1L);
+        want.put("glist:* | list element | glide-zstd", 2L);
+        want.put("glist:* | list element | plain", 1L);
+        want.put("gzset:* | zset member | glide-zstd", 2L);
+        want.put("unknown:* | string value | glide-unknown-header: unknown header", 1L);
+        want.put("corrupt:* | string value | glide-zstd: corrupt", 1L);
+        want.put("dict:* | string value | glide-zstd (dictionary " + id[0] + "): missing dictionary", 1L);
+        want.put("glide:* | string value | glide-zstd", 4L);
+        want.put("glidelz:* | string value | glide-lz4", 4L);
+        assertEquals(want, classes(root), t.out());
+        // stored and decoded bytes of one class, exactly
+        for (JsonNode p : root.get("patterns")) {
+            if (p.get("pattern").asText().equals("rz:*")) {
+                JsonNode cl = p.get("classes").get(0);
+                assertEquals(3L * v.length(), cl.get("decodedBytes").asLong());
+                assertEquals(3L * Writers.redissonZstd(v).length, cl.get("storedBytes").asLong());
+                assertEquals(3, p.get("memoryUsageKeys").asLong(), "MEMORY USAGE of every key read");
+            }
+        }
+        // the text form says the same
+        Tool text = Tool.run("inspect", uri);
+        assertEquals(0, text.code(), text.toString());
+        assertTrue(text.out().contains("every key: counts are exact"), text.out());
+        assertTrue(text.out().matches("(?s).*pattern rz:\\*: 3 keys, 3 read.*redisson-zstd\\s+3\\s.*"), text.out());
+    }
+
+    @Test
+    void aSampleSaysItIsOneAndStaysWithinItsSize() {
+        RedisCommands<byte[], byte[]> c = raw.sync();
+        for (int i = 0; i < 300; i++) {
+            c.set(utf8("user:" + i), Writers.ZSTD.compress(utf8(json(500))));
+        }
+        Tool t = Tool.run("inspect", uri, "--json", "--sample", "50");
+        assertEquals(0, t.code(), t.toString());
+        JsonNode root = t.json();
+        assertEquals(300, root.get("keysScanned").asLong());
+        assertEquals(50, root.get("keysRead").asLong());
+        assertFalse(root.get("exact").asBoolean());
+        assertEquals(Map.of("user:* | string value | glide-zstd", 50L), classes(root));
+        assertEquals(300, root.get("patterns").get(0).get("keys").asLong());
+    }
+
+    @Test
+    void everyCommandGoesThroughTheRateLimitAndProgressGoesToStderr() {
+        for (int i = 0; i < 20; i++) {
+            raw.sync().set(utf8("r:" + i), utf8(json(200)));
+        }
+        long t0 = System.nanoTime();
+        Tool t = Tool.run("inspect", uri, "--json", "--rate", "100", "--progress");
+        double seconds = (System.nanoTime() - t0) / 1e9;
+        assertEquals(0, t.code(), t.toString());
+        long commands = t.json().get("commands").asLong();
+        assertTrue(commands >= 20 * 4, "TYPE, STRLEN, GET, MEMORY USAGE per key: " + commands);
+        // a lower bound only: at 100 commands a second, N commands cannot take less than (N - 1) / 100 s
+        assertTrue(seconds >= (commands - 1) / 100.0 * 0.95, commands + " commands in " + seconds + " s");
+        assertTrue(t.err().contains("\rscanned ") || t.err().contains("\rreading "), t.err());
+        assertFalse(t.out().contains("\r"), "progress stays off stdout");
+    }
+
+    @Test
+    void valuesOverTheLimitAreSkippedUnread() {
+        raw.sync().set(utf8("big:1"), utf8(json(5000)));
+        raw.sync().hset(utf8("bighash:1"), utf8("f"), utf8(json(5000)));
+        Tool t = Tool.run("inspect", uri, "--json", "--limit", "4000");
+        assertEquals(0, t.code(), t.toString());
+        Map<String, Long> cl = classes(t.json());
+        assertEquals(1L, cl.get("big:* | string value | skipped: over the limit (--limit)"), t.out());
+        assertEquals(1L, cl.get("bighash:* | hash value | skipped: over the limit (--limit)"), t.out());
+        // a compressed value that decodes to more than the limit
+        raw.sync().flushall();
+        raw.sync().set(utf8("bomb:1"), Writers.ZSTD.compress(new byte[50_000]));
+        Tool b = Tool.run("inspect", uri, "--json", "--limit", "4000");
+        assertEquals(Map.of("bomb:* | string value | glide-zstd: over the limit", 1L), classes(b.json()), b.out());
+    }
+
+    @Test
+    void getDecodesWithThePublishedDictionary(@TempDir Path tmp) throws Exception {
+        List<byte[]> samples = TestValues.jsonRecords(400, 7);
+        ZstdDictionary dict = ZstdDictionary.train(samples, 4 << 10);
+        RedisClient storeClient = RedisClient.create();
+        try (LettuceDictionaryStore store = LettuceDictionaryStore.builder().connect(storeClient,
+                RedisURI.create(RedisServer.HOST, server.port()))) {
+            store.putIfAbsent(dict.id(), dict.toByteArray());
+        } finally {
+            storeClient.shutdown(0, 2, TimeUnit.SECONDS);
+        }
+        byte[] original = samples.get(3);
+        try (DictionaryManager dm = DictionaryManager.given(dict.toByteArray()).build()) {
+            ValueCompressor vc = ValueCompressor.create(CompressionConfig.builder().minCompressionSize(16).build(), dm);
+            raw.sync().set(utf8("event:1"), vc.compress(original));
+        }
+        Path out = tmp.resolve("value.bin");
+        Tool t = Tool.run("inspect", "get", uri, "event:1", "--out", out.toString());
+        assertEquals(0, t.code(), t.toString());
+        assertArrayEquals(original, Files.readAllBytes(out));
+        assertTrue(t.out().contains("glide-zstd (dictionary " + dict.id() + ")"), t.out());
+        // inspect counts it as decoded with its dictionary, and leaves the store's keys out
+        Map<String, Long> cl = classes(Tool.run("inspect", uri, "--json").json());
+        assertEquals(Map.of("event:* | string value | glide-zstd (dictionary " + dict.id() + ")", 1L), cl);
+        // a legacy value, to stdout
+        raw.sync().set(utf8("gz:1"), Writers.lettuce(CompressionCodec.CompressionType.GZIP, "hello gzip"));
+        Tool g = Tool.run("inspect", "get", uri, "gz:1");
+        assertEquals(0, g.code(), g.toString());
+        assertEquals("hello gzip", g.out().strip());
+        assertTrue(g.err().contains("lettuce-gzip"), g.err());
+        // a corrupt value: a clear message and exit 1
+        raw.sync().set(utf8("corrupt:1"), TestValues.concat(new byte[] {0, 1, 2, 0, 1}, utf8("not zstd at all")));
+        Tool bad = Tool.run("inspect", "get", uri, "corrupt:1");
+        assertEquals(1, bad.code(), bad.toString());
+        assertTrue(bad.err().contains("corrupt"), bad.err());
+        Tool missing = Tool.run("inspect", "get", uri, "nothing:here");
+        assertEquals(1, missing.code(), missing.toString());
+        assertTrue(missing.err().contains("no such key"), missing.err());
+    }
+}

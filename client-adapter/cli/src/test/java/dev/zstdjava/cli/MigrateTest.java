@@ -1,0 +1,311 @@
+package dev.zstdjava.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.zstdjava.testkit.RedisServer;
+import dev.zstdjava.testkit.TestValues;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.ScoredValue;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.sync.RedisCommands;
+import io.lettuce.core.codec.ByteArrayCodec;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+
+import static dev.zstdjava.cli.Writers.utf8;
+import static dev.zstdjava.testkit.TestValues.json;
+import static org.junit.jupiter.api.Assertions.*;
+
+/** {@code migrate} on a real standalone server: dry run, --apply, races, TTLs, second runs, bad input. */
+class MigrateTest extends StandaloneServer {
+
+    @AfterEach
+    void noHook() {
+        Migrate.beforeWrite = null;
+    }
+
+    /** Every key with its stored content (strings, hashes, sets, lists, sorted sets), to compare before and after. */
+    static Map<String, Object> dump() {
+        RedisCommands<byte[], byte[]> c = raw.sync();
+        Map<String, Object> m = new HashMap<>();
+        for (byte[] k : c.keys("*")) { // the test's own check; the tool never uses KEYS
+            String key = new String(k, StandardCharsets.UTF_8);
+            Object v = switch (c.type(k)) {
+                case "string" -> ByteBuffer.wrap(c.get(k));
+                case "hash" -> {
+                    Map<ByteBuffer, ByteBuffer> h = new HashMap<>();
+                    c.hgetall(k).forEach((f, x) -> h.put(ByteBuffer.wrap(f), ByteBuffer.wrap(x)));
+                    yield h;
+                }
+                case "set" -> {
+                    Set<ByteBuffer> s = new HashSet<>();
+                    c.smembers(k).forEach(x -> s.add(ByteBuffer.wrap(x)));
+                    yield s;
+                }
+                case "list" -> c.lrange(k, 0, -1).stream().map(ByteBuffer::wrap).toList();
+                case "zset" -> c.zrangeWithScores(k, 0, -1).stream()
+                        .map(x -> ByteBuffer.wrap(x.getValue()) + "@" + x.getScore()).toList();
+                default -> null;
+            };
+            m.put(key, v);
+        }
+        return m;
+    }
+
+    static long count(JsonNode r, String outcome) {
+        return r.get("keys").get(outcome).asLong();
+    }
+
+    static byte[] get(String key) {
+        return raw.sync().get(utf8(key));
+    }
+
+    @Test
+    void redissonDataMovesToGlideKeepingTtlsAndHashFieldNames() {
+        RedisCommands<byte[], byte[]> c = raw.sync();
+        String v = json(3000);
+        for (int i = 1; i <= 5; i++) {
+            c.set(utf8("rz:" + i), Writers.redissonZstd(v + i));
+        }
+        c.pexpire(utf8("rz:1"), 500_000);
+        c.pexpire(utf8("rz:2"), 90_000);
+        c.set(utf8("rl:1"), Writers.redissonLz4(v));
+        c.set(utf8("rplain:1"), utf8(v));
+        for (int f = 0; f < 3; f++) {
+            c.hset(utf8("rzmap:1"), Writers.redissonZstdKey("field" + f), Writers.redissonZstd(v + f));
+        }
+        c.pexpire(utf8("rzmap:1"), 300_000);
+        Map<String, Object> before = dump();
+
+        Tool dry = Tool.run("migrate", uri, "--from", "redisson-zstd", "--to", "glide-zstd", "--match", "r*", "--json");
+        assertEquals(0, dry.code(), dry.toString());
+        JsonNode d = dry.json();
+        assertFalse(d.get("apply").asBoolean());
+        assertEquals(6, count(d, "rewritten"), dry.out());
+        assertEquals(2, count(d, "skipped: not that format"), dry.out());
+        assertEquals("done", d.get("cursor").asText());
+        assertEquals(before, dump(), "a dry run writes nothing");
+
+        long pttl1 = c.pttl(utf8("rz:1"));
+        long pttl2 = c.pttl(utf8("rz:2"));
+        long pttlMap = c.pttl(utf8("rzmap:1"));
+        long t0 = System.nanoTime();
+        Tool apply = Tool.run("migrate", uri, "--from", "redisson-zstd", "--to", "glide-zstd", "--match", "r*",
+                "--apply", "--json");
+        long elapsedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
+        assertEquals(0, apply.code(), apply.toString());
+        JsonNode a = apply.json();
+        assertEquals(6, count(a, "rewritten"), apply.out());
+        assertEquals(2, count(a, "skipped: not that format"), apply.out());
+        assertEquals(0, count(a, "failed"), apply.out());
+        for (int i = 1; i <= 5; i++) {
+            byte[] s = get("rz:" + i);
+            assertArrayEquals(new byte[] {0, 1, 2, 0, 1}, java.util.Arrays.copyOf(s, 5), "rz:" + i);
+            assertEquals(v + i, new String(Writers.ZSTD.decompress(s), StandardCharsets.UTF_8));
+        }
+        assertEquals(-1, c.pttl(utf8("rz:3")), "no TTL stays no TTL");
+        assertTtlKept(pttl1, c.pttl(utf8("rz:1")), elapsedMs);
+        assertTtlKept(pttl2, c.pttl(utf8("rz:2")), elapsedMs);
+        assertTtlKept(pttlMap, c.pttl(utf8("rzmap:1")), elapsedMs);
+        // the hash: plain field names (as this library's Redisson codec reads them), GLIDE values
+        Map<byte[], byte[]> h = c.hgetall(utf8("rzmap:1"));
+        assertEquals(3, h.size());
+        for (int f = 0; f < 3; f++) {
+            byte[] stored = c.hget(utf8("rzmap:1"), utf8("field" + f));
+            assertNotNull(stored, "field" + f);
+            assertEquals(v + f, new String(Writers.ZSTD.decompress(stored), StandardCharsets.UTF_8));
+        }
+        // untouched: the lz4 one and the plain one
+        assertEquals(before.get("rl:1"), ByteBuffer.wrap(get("rl:1")));
+        assertEquals(before.get("rplain:1"), ByteBuffer.wrap(get("rplain:1")));
+
+        Tool again = Tool.run("migrate", uri, "--from", "redisson-zstd", "--to", "glide-zstd", "--match", "r*",
+                "--apply", "--json");
+        assertEquals(0, again.code(), again.toString());
+        assertEquals(0, count(again.json(), "rewritten"), again.out());
+        assertEquals(8, count(again.json(), "skipped: not that format"), again.out());
+    }
+
+    static void assertTtlKept(long before, long after, long elapsedMs) {
+        assertTrue(after > 0, "TTL kept: " + after);
+        assertTrue(after <= before && before - after <= elapsedMs + 1000, "TTL " + before + " -> " + after
+                + " after " + elapsedMs + " ms");
+    }
+
+    @Test
+    void aKeyChangedBetweenReadAndWriteIsSkipped() {
+        RedisCommands<byte[], byte[]> c = raw.sync();
+        for (int i = 1; i <= 3; i++) {
+            c.set(utf8("lg:" + i), Writers.lettuce(io.lettuce.core.codec.CompressionCodec.CompressionType.GZIP,
+                    json(2000) + i));
+        }
+        RedisClient other = RedisClient.create(RedisURI.create(RedisServer.HOST, server.port()));
+        try (StatefulRedisConnection<byte[], byte[]> app = other.connect(ByteArrayCodec.INSTANCE)) {
+            Migrate.beforeWrite = key -> {
+                if (new String(key, StandardCharsets.UTF_8).equals("lg:2")) {
+                    app.sync().set(key, utf8("written by the application meanwhile"));
+                }
+            };
+            Tool t = Tool.run("migrate", uri, "--from", "lettuce-gzip", "--to", "glide-lz4", "--match", "lg:*",
+                    "--apply", "--json");
+            assertEquals(0, t.code(), t.toString());
+            assertEquals(2, count(t.json(), "rewritten"), t.out());
+            assertEquals(1, count(t.json(), "skipped: changed meanwhile"), t.out());
+        } finally {
+            other.shutdown(0, 2, TimeUnit.SECONDS);
+        }
+        assertEquals("written by the application meanwhile", new String(get("lg:2"), StandardCharsets.UTF_8));
+        for (int i : new int[] {1, 3}) {
+            byte[] s = get("lg:" + i);
+            assertEquals(2, s[4], "glide lz4");
+            assertEquals(json(2000) + i, new String(Writers.LZ4.decompress(s), StandardCharsets.UTF_8));
+        }
+    }
+
+    @Test
+    void compressedMembersElementsAndValuesBecomePlain() {
+        RedisCommands<byte[], byte[]> c = raw.sync();
+        String v = json(800);
+        c.sadd(utf8("cset:1"), Writers.ZSTD.compress(utf8(v + "a")), Writers.ZSTD.compress(utf8(v + "b")), utf8("x"));
+        c.expire(utf8("cset:1"), 1000);
+        c.rpush(utf8("clist:1"), Writers.LZ4.compress(utf8(v + "a")), utf8("plain"), Writers.ZSTD.compress(utf8(v + "c")));
+        c.zadd(utf8("czset:1"), ScoredValue.just(1.5, Writers.ZSTD.compress(utf8(v + "a"))), ScoredValue.just(2, utf8("y")));
+        c.hset(utf8("chash:1"), utf8("f"), Writers.ZSTD.compress(utf8(v)));
+        c.set(utf8("cplain:1"), utf8(v));
+        long ttl = c.pttl(utf8("cset:1"));
+        Tool t = Tool.run("migrate", uri, "--from", "compressed", "--to", "plain", "--match", "c*", "--apply", "--json");
+        assertEquals(0, t.code(), t.toString());
+        assertEquals(4, count(t.json(), "rewritten"), t.out());
+        assertEquals(1, count(t.json(), "skipped: not that format"), t.out());
+        Set<String> members = new HashSet<>();
+        c.smembers(utf8("cset:1")).forEach(m -> members.add(new String(m, StandardCharsets.UTF_8)));
+        assertEquals(Set.of(v + "a", v + "b", "x"), members);
+        assertTtlKept(ttl, c.pttl(utf8("cset:1")), 5000);
+        List<String> list = new ArrayList<>();
+        c.lrange(utf8("clist:1"), 0, -1).forEach(m -> list.add(new String(m, StandardCharsets.UTF_8)));
+        assertEquals(List.of(v + "a", "plain", v + "c"), list);
+        List<ScoredValue<byte[]>> z = c.zrangeWithScores(utf8("czset:1"), 0, -1);
+        assertEquals(2, z.size());
+        assertEquals(v + "a", new String(z.get(0).getValue(), StandardCharsets.UTF_8));
+        assertEquals(1.5, z.get(0).getScore());
+        assertEquals(v, new String(c.hget(utf8("chash:1"), utf8("f")), StandardCharsets.UTF_8));
+        Tool again = Tool.run("migrate", uri, "--from", "compressed", "--to", "plain", "--match", "c*", "--apply", "--json");
+        assertEquals(0, count(again.json(), "rewritten"), again.out());
+    }
+
+    @Test
+    void plainValuesAreCompressedWhenThatMakesThemSmaller() {
+        RedisCommands<byte[], byte[]> c = raw.sync();
+        for (int i = 1; i <= 3; i++) {
+            c.set(utf8("p:" + i), utf8(json(1000 + i)));
+        }
+        c.set(utf8("p:small"), utf8("tiny"));
+        c.set(utf8("p:random"), TestValues.random(2000, 1));
+        c.sadd(utf8("p:set"), utf8(json(1000))); // members are never compressed
+        Tool t = Tool.run("migrate", uri, "--from", "plain", "--to", "glide-zstd:6", "--match", "p:*", "--apply", "--json");
+        assertEquals(0, t.code(), t.toString());
+        assertEquals(3, count(t.json(), "rewritten"), t.out());
+        assertEquals(2, count(t.json(), "skipped: would not be smaller"), t.out());
+        assertEquals(1, count(t.json(), "skipped: not that format"), t.out());
+        assertEquals(json(1002), new String(Writers.ZSTD.decompress(get("p:2")), StandardCharsets.UTF_8));
+        assertEquals("tiny", new String(get("p:small"), StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void aCorruptValueFailsTheRunAndIsNotWritten() {
+        // Redisson's length prefix and the zstd magic number, then a frame header without a dictionary id and garbage
+        byte[] corrupt = TestValues.concat(new byte[] {0, 0, 0x10, 0, 0x28, (byte) 0xb5, 0x2f, (byte) 0xfd, 0, 0x58},
+                utf8("garbage after the zstd frame header"));
+        raw.sync().set(utf8("bad:1"), corrupt);
+        Map<String, Object> before = dump();
+        Tool t = Tool.run("migrate", uri, "--from", "redisson-zstd", "--to", "glide-zstd", "--match", "bad:*", "--apply");
+        assertEquals(1, t.code(), t.toString());
+        assertTrue(t.out().contains("bad:1: string value: corrupt"), t.out());
+        assertTrue(t.err().contains("1 key failed"), t.err());
+        assertEquals(before, dump());
+    }
+
+    @Test
+    void valuesOverTheLimitFailTheRunAndAreNotWritten() {
+        raw.sync().set(utf8("big:1"), utf8(json(5000)));
+        raw.sync().set(utf8("bomb:1"), Writers.redissonZstd("a".repeat(50_000)));
+        Map<String, Object> before = dump();
+        Tool plain = Tool.run("migrate", uri, "--from", "plain", "--to", "glide-zstd", "--match", "big:*", "--apply",
+                "--limit", "4000");
+        assertEquals(1, plain.code(), plain.toString());
+        assertTrue(plain.out().contains("big:1: string value of 5000 bytes is over --limit 4000; not read"), plain.out());
+        Tool bomb = Tool.run("migrate", uri, "--from", "redisson-zstd", "--to", "glide-zstd", "--match", "bomb:*",
+                "--apply", "--limit", "4000");
+        assertEquals(1, bomb.code(), bomb.toString());
+        assertTrue(bomb.out().contains("bomb:1: string value: over the limit"), bomb.out());
+        assertEquals(before, dump());
+    }
+
+    @Test
+    void unreachableServerWrongPasswordAndBadArgumentsExitNonZero() throws Exception {
+        Tool down = Tool.run("migrate", "redis://127.0.0.1:1", "--from", "plain", "--to", "glide-zstd", "--match", "*",
+                "--apply");
+        assertEquals(1, down.code(), down.toString());
+        assertTrue(down.err().contains("cannot connect to 127.0.0.1:1"), down.err());
+
+        try (RedisServer locked = RedisServer.start()) {
+            assertTrue(locked.command("CONFIG SET requirepass s3cret").startsWith("+OK"));
+            String base = "127.0.0.1:" + locked.port();
+            Tool wrong = Tool.run("inspect", "redis://:wrong@" + base);
+            assertEquals(1, wrong.code(), wrong.toString());
+            assertTrue(wrong.err().contains("authentication to " + base + " failed"), wrong.err());
+            Tool none = Tool.run("migrate", "redis://" + base, "--from", "plain", "--to", "glide-zstd", "--match", "*");
+            assertEquals(1, none.code(), none.toString());
+            assertTrue(none.err().contains("NOAUTH") || none.err().contains("authentication"), none.err());
+            Tool right = Tool.run("inspect", "redis://:s3cret@" + base, "--json");
+            assertEquals(0, right.code(), right.toString());
+            // an ACL user, named in the URI
+            assertTrue(locked.command("AUTH s3cret\r\nACL SETUSER tool on >t00l ~* &* +@all").contains("+OK"));
+            Tool user = Tool.run("inspect", "redis://tool:t00l@" + base, "--json");
+            assertEquals(0, user.code(), user.toString());
+            // inspect and advise need no write permission: a user allowed only reads (and the handshake) runs them
+            assertTrue(locked.command("AUTH s3cret\r\nSET doc:1 " + "abcdefgh".repeat(40)
+                    + "\r\nACL SETUSER reader on >r3ad ~* &* +@read +@connection +info +memory -@write").contains("+OK"));
+            Tool reader = Tool.run("inspect", "redis://reader:r3ad@" + base, "--json");
+            assertEquals(0, reader.code(), reader.toString());
+            assertEquals(1, reader.json().get("keysRead").asLong(), reader.out());
+            Tool readerAdvise = Tool.run("advise", "redis://reader:r3ad@" + base, "--json");
+            assertEquals(0, readerAdvise.code(), readerAdvise.toString());
+            Tool readerWrite = Tool.run("migrate", "redis://reader:r3ad@" + base, "--from", "plain", "--to",
+                    "glide-zstd", "--match", "doc:*", "--apply");
+            assertEquals(1, readerWrite.code(), readerWrite.toString());
+            System.out.println("migrate --apply as a read-only user: " + readerWrite.err().strip());
+            assertTrue(readerWrite.err().contains("NOPERM") || readerWrite.err().contains("EXECABORT"), readerWrite.err());
+            Tool badUser = Tool.run("inspect", "redis://tool:nope@" + base);
+            assertEquals(1, badUser.code(), badUser.toString());
+            assertTrue(badUser.err().contains("authentication to " + base + " failed"), badUser.err());
+        }
+
+        Tool rate = Tool.run("inspect", uri, "--rate", "0");
+        assertEquals(2, rate.code(), rate.toString());
+        assertTrue(rate.err().contains("--rate must be at least 1"), rate.err());
+        Tool from = Tool.run("migrate", uri, "--from", "brotli", "--to", "plain", "--match", "*");
+        assertEquals(2, from.code(), from.toString());
+        assertTrue(from.err().contains("--from 'brotli'"), from.err());
+        Tool missing = Tool.run("migrate", uri, "--from", "plain", "--to", "glide-zstd");
+        assertEquals(2, missing.code(), missing.toString());
+        assertTrue(missing.err().contains("--match"), missing.err());
+        Tool cursor = Tool.run("migrate", uri, "--from", "plain", "--to", "glide-zstd", "--match", "*", "--cursor", "7:0");
+        assertEquals(1, cursor.code(), cursor.toString());
+        assertTrue(cursor.err().contains("names node 7"), cursor.err());
+    }
+}
