@@ -309,9 +309,10 @@ final class Advise implements Callable<Integer> {
                 + "LettuceDictionaryStore.builder().connect(redisClient, redisUri)).build());"
                 : "ValueCompressor compressor = ValueCompressor.create(config);";
         List<String> lines = new ArrayList<>(List.of(cfg, vc,
-                "Lettuce:  RedisCodec<String, String> codec = CompressingCodec.wrap(StringCodec.UTF8, compressor);",
-                "Spring:   CompressingRedisSerializer.compressValues(redisTemplate, compressor);",
-                "Redisson: Codec codec = new CompressingRedissonCodec(StringCodec.INSTANCE, compressor);"));
+                "Lettuce:  CompressingRedisClient.create(uri).connect(CompressingCodec.wrap(StringCodec.UTF8, compressor));",
+                "Spring:   CompressingRedisTemplate.create(connectionFactory, RedisSerializer.string(), compressor);",
+                "Redisson: Codec codec = new CompressingRedissonCodec(StringCodec.INSTANCE, compressor);"
+                        + " // buckets and map values only"));
         if (c.dictionary()) {
             lines.add("(Valkey GLIDE and earlier versions of this library cannot read values written with a dictionary:"
                     + " turn it on once every reader runs a version that has them)");

@@ -58,7 +58,6 @@ class InspectTest extends StandaloneServer {
             c.set(utf8("plain:" + i), utf8(json(300 + i)));
         }
         for (int i = 1; i <= 3; i++) {
-            c.set(utf8("lettuce:" + i), Writers.lettuceIntegration(v));
             c.set(utf8("redisson:" + i), Writers.redissonIntegration(v));
             c.set(utf8("gz:" + i), Writers.lettuce(CompressionCodec.CompressionType.GZIP, v));
             c.set(utf8("df:" + i), Writers.lettuce(CompressionCodec.CompressionType.DEFLATE, v));
@@ -66,6 +65,17 @@ class InspectTest extends StandaloneServer {
             c.set(utf8("rl:" + i), Writers.redissonLz4(v));
             c.set(utf8("lz:" + i), Writers.LZ4.compress(utf8(v)));
             c.set(utf8("spring:" + i), Writers.spring(v));
+        }
+        // this project's Lettuce integration, through its policy client (SET values compressed)
+        io.lettuce.core.RedisClient policyClient = dev.zstdjava.lettuce.CompressingRedisClient.create(
+                io.lettuce.core.RedisURI.create(RedisServer.HOST, server.port()));
+        try (var lettuce = policyClient.connect(dev.zstdjava.lettuce.CompressingCodec.wrap(
+                io.lettuce.core.codec.StringCodec.UTF8, Writers.ZSTD))) {
+            for (int i = 1; i <= 3; i++) {
+                lettuce.sync().set("lettuce:" + i, v);
+            }
+        } finally {
+            policyClient.shutdown();
         }
         // this project's Jedis wrapper, through a real Jedis client
         try (redis.clients.jedis.RedisClient jedis = redis.clients.jedis.RedisClient.create(RedisServer.HOST,

@@ -1,6 +1,5 @@
 package dev.zstdjava.cli;
 
-import dev.zstdjava.lettuce.CompressingCodec;
 import dev.zstdjava.values.CompressionBackend;
 import dev.zstdjava.values.CompressionConfig;
 import dev.zstdjava.values.ValueCompressor;
@@ -18,7 +17,7 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * The stored bytes each client's own codec makes of a value, taken from those codecs themselves (Lettuce's
- * CompressionCodec, Redisson's ZStdCodec/LZ4Codec, this project's Lettuce and Redisson integrations), to be written
+ * CompressionCodec, Redisson's ZStdCodec/LZ4Codec, this project's Redisson integration), to be written
  * with a plain connection.
  */
 final class Writers {
@@ -36,11 +35,6 @@ final class Writers {
 
     static byte[] lettuce(CompressionCodec.CompressionType type, String v) {
         return bytes(CompressionCodec.valueCompressor(StringCodec.UTF8, type).encodeValue(v));
-    }
-
-    /** This project's Lettuce integration. */
-    static byte[] lettuceIntegration(String v) {
-        return bytes(CompressingCodec.wrap(StringCodec.UTF8, CompressionConfig.defaults()).encodeValue(v));
     }
 
     static byte[] redisson(Codec codec, String v, boolean mapKey) {
