@@ -159,7 +159,7 @@ final class PrivateFolder {
      * anyway (Wine adds SYSTEM to every ACL). Looked up by their English names; where a lookup fails, an entry for
      * that account is refused like any other.
      */
-    private static List<UserPrincipal> privileged(Path dir) {
+    static List<UserPrincipal> privileged(Path dir) {
         List<UserPrincipal> l = new ArrayList<>(2);
         for (String name : List.of("NT AUTHORITY\\SYSTEM", "BUILTIN\\Administrators")) {
             try {

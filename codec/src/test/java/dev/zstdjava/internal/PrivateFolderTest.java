@@ -4,6 +4,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.SymbolLookup;
 import java.nio.channels.FileChannel;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
@@ -27,6 +29,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
@@ -36,6 +39,20 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 class PrivateFolderTest {
 
     private static final boolean POSIX = Files.getFileAttributeView(Path.of("."), PosixFileAttributeView.class) != null;
+
+    /** Whether this is Windows emulated by Wine (its ntdll exports wine_get_version). */
+    private static final boolean WINE = !POSIX && wine();
+
+    private static final String WINE_LINKS = "under Wine 8 a pre-created symbolic link does not make createDirectory"
+            + " fail and is not reported as a link (a Wine gap; Windows fails on any existing name)";
+
+    private static boolean wine() {
+        try {
+            return SymbolLookup.libraryLookup("ntdll", Arena.global()).find("wine_get_version").isPresent();
+        } catch (RuntimeException e) {
+            return false;
+        }
+    }
 
     @Test
     void aNewFolderIsOwnerOnlyAndNamedAfterThisProcess(@TempDir Path base) throws IOException {
@@ -49,8 +66,10 @@ class PrivateFolderTest {
         } else {
             List<AclEntry> acl = Files.getFileAttributeView(dir, AclFileAttributeView.class).getAcl();
             assertFalse(acl.isEmpty());
+            assertTrue(acl.stream().anyMatch(e -> e.principal().equals(owner)), acl.toString());
+            List<UserPrincipal> privileged = PrivateFolder.privileged(dir);
             for (AclEntry e : acl) {
-                assertEquals(owner, e.principal(), acl.toString());
+                assertTrue(e.principal().equals(owner) || privileged.contains(e.principal()), acl.toString());
             }
         }
         assertTrue(!dir.equals(PrivateFolder.create(base, PrivateFolder::nextName)), "each call makes a new folder");
@@ -65,6 +84,7 @@ class PrivateFolderTest {
 
     @Test
     void aPreCreatedSymbolicLinkIsNotFollowed(@TempDir Path base) throws IOException {
+        assumeFalse(WINE, WINE_LINKS);
         Path elsewhere = Files.createDirectory(base.resolve("elsewhere"));
         try {
             Files.createSymbolicLink(base.resolve("taken"), elsewhere);
@@ -143,12 +163,14 @@ class PrivateFolderTest {
         Path other = stale(base, "zstd-java-4x-1");
         Files.setLastModifiedTime(other, longAgo);
         Path target = Files.writeString(base.resolve("keep-me"), "kept");
-        boolean links = true;
-        try {
-            Files.createSymbolicLink(ended.resolve("link"), target);
-            Files.createSymbolicLink(base.resolve("zstd-java-555-5e-1"), inUse);
-        } catch (UnsupportedOperationException | IOException e) {
-            links = false;
+        boolean links = !WINE; // WINE_LINKS
+        if (links) {
+            try {
+                Files.createSymbolicLink(ended.resolve("link"), target);
+                Files.createSymbolicLink(base.resolve("zstd-java-555-5e-1"), inUse);
+            } catch (UnsupportedOperationException | IOException e) {
+                links = false;
+            }
         }
         Path foreign = null;
         if (POSIX && isRoot(base)) {
