@@ -6,12 +6,15 @@
 #
 #   tools/loader-startup.sh [-n runs] <codec jar> <natives jar> [<codec jar 2> ...]   (the natives jar is shared)
 #
-# Uses $JAVA_HOME/bin/java (JDK 21 or newer). Each JVM extracts into its own fresh -Dzstdjava.tmpdir.
+# Compiles with $JAVA_HOME/bin/javac (--release 21) and runs $JAVA_HOME/bin/java, or the command in
+# ZSTDJAVA_STARTUP_JAVA (for example the Windows JDK under Wine, tools/wine-env.sh: then set ZSTDJAVA_STARTUP_CPSEP=';').
+# Each JVM extracts into its own fresh -Dzstdjava.tmpdir.
 set -euo pipefail
 runs=20
 if [ "${1:-}" = "-n" ]; then runs=$2; shift 2; fi
 [ $# -ge 2 ] || { echo "usage: $0 [-n runs] <codec jar> <natives jar> [<codec jar 2> ...]" >&2; exit 2; }
-java=${JAVA_HOME:+$JAVA_HOME/bin/}java
+java=${ZSTDJAVA_STARTUP_JAVA:-${JAVA_HOME:+$JAVA_HOME/bin/}java}
+sep=${ZSTDJAVA_STARTUP_CPSEP:-:}
 natives=$2
 jars=("$1" "${@:3}")
 work=$(mktemp -d)
@@ -27,13 +30,13 @@ public class FirstCall {
     }
 }
 JAVA
-"${JAVA_HOME:+$JAVA_HOME/bin/}javac" -d "$work" -cp "${jars[0]}" "$work/FirstCall.java"
+"${JAVA_HOME:+$JAVA_HOME/bin/}javac" --release 21 -d "$work" -cp "${jars[0]}" "$work/FirstCall.java"
 for j in "${jars[@]}"; do : > "$work/$(basename "$j").us"; done
 for ((i = 0; i < runs; i++)); do
   for j in "${jars[@]}"; do # interleaved, so drift in the machine's load hits every jar alike
     t="$work/t$i"; rm -rf "$t"; mkdir "$t"
-    "$java" --enable-native-access=ALL-UNNAMED -Dzstdjava.tmpdir="$t" -cp "$work:$j:$natives" FirstCall \
-      >> "$work/$(basename "$j").us"
+    "$java" -XX:-PrintWarnings --enable-native-access=ALL-UNNAMED -Dzstdjava.tmpdir="$t" -cp "$work$sep$j$sep$natives" FirstCall \
+      | tr -d '\r' >> "$work/$(basename "$j").us"
   done
 done
 for j in "${jars[@]}"; do
