@@ -54,8 +54,10 @@ class ExtractionRunsTest {
     }
 
     private static String runChild(Path tmp) throws Exception {
-        Path java = Path.of(System.getProperty("java.home"), "bin", WINDOWS ? "java.exe" : "java");
-        Process p = new ProcessBuilder(java.toString(), "--enable-native-access=ALL-UNNAMED", "-XX:-PrintWarnings",
+        // the aarch64 run under qemu names its wrapper: the emulated JVM cannot start an aarch64 program itself
+        String java = System.getProperty("zstdjava.test.childJava",
+                Path.of(System.getProperty("java.home"), "bin", WINDOWS ? "java.exe" : "java").toString());
+        Process p = new ProcessBuilder(java, "--enable-native-access=ALL-UNNAMED", "-XX:-PrintWarnings",
                 "-D" + NativeLoader.TMPDIR_PROPERTY + "=" + tmp, "-cp", System.getProperty("java.class.path"),
                 Child.class.getName()).redirectErrorStream(true).start();
         p.getOutputStream().close();
