@@ -31,8 +31,11 @@ declare -A TARGET=(
   [macos-aarch64]=aarch64-macos.11.0
   [windows-x86_64]=x86_64-windows-gnu
   [windows-aarch64]=aarch64-windows-gnu
+  [linux-ppc64le]=powerpc64le-linux-gnu.2.19
+  [linux-s390x]=s390x-linux-gnu.2.17
+  [linux-riscv64]=riscv64-linux-gnu.2.27
 )
-PLATFORMS="linux-x86_64 linux-aarch64 linux-x86_64-musl linux-aarch64-musl macos-x86_64 macos-aarch64 windows-x86_64 windows-aarch64"
+PLATFORMS="linux-x86_64 linux-aarch64 linux-x86_64-musl linux-aarch64-musl macos-x86_64 macos-aarch64 windows-x86_64 windows-aarch64 linux-ppc64le linux-s390x linux-riscv64"
 
 die() { echo "build-natives: $*" >&2; exit 1; }
 
@@ -131,6 +134,9 @@ build_target() { # platform out-dir
                   ldflags+=(-Wl,/Brepro)
                   zstd_name=zstd.dll; lz4_name=lz4.dll ;;
   esac
+  # ppc64le: zig's glibc headers default to IEEE 128-bit long double, whose printf symbols (__vfprintf_chkieee128)
+  # exist only from glibc 2.32; the IBM long double ABI of older glibcs keeps __vfprintf_chk@GLIBC_2.17
+  case "$target" in powerpc64le-*) cflags+=(-mabi=ibmlongdouble) ;; esac
 
   # zstd: the upstream Makefile's defaults for the shared library (legacy formats v0.5+), multithreaded
   local z="$work/zstd/lib" files=() f

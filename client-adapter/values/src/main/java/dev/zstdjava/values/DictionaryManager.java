@@ -411,7 +411,7 @@ public final class DictionaryManager implements AutoCloseable {
         if (d.length < 8) {
             return 0;
         }
-        return Integer.toUnsignedLong(MemorySegment.ofArray(d).get(java.lang.foreign.ValueLayout.JAVA_INT_UNALIGNED, 4));
+        return Integer.toUnsignedLong(MemorySegment.ofArray(d).get(ValueFormat.LE_INT, 4)); // little-endian format
     }
 
     /** @return why these bytes cannot be the dictionary {@code id}, or null if they pass the cheap checks */
@@ -419,7 +419,7 @@ public final class DictionaryManager implements AutoCloseable {
         if (bytes.length > maxDictionarySize) {
             return bytes.length + " bytes, above the " + maxDictionarySize + "-byte limit (Builder.maxDictionarySize)";
         }
-        if (bytes.length < 8 || MemorySegment.ofArray(bytes).get(java.lang.foreign.ValueLayout.JAVA_INT_UNALIGNED, 0)
+        if (bytes.length < 8 || MemorySegment.ofArray(bytes).get(ValueFormat.LE_INT, 0)
                 != DICT_MAGIC) {
             return "not in zstd's dictionary format (no dictionary magic number)";
         }

@@ -20,7 +20,8 @@ import java.util.TreeSet;
  * function names, the libraries it needs, and the hardening and signature facts below.
  *
  * @param format      {@code ELF64}, {@code Mach-O 64} or {@code PE32+}
- * @param machine     {@code x86_64} or {@code aarch64} (or the raw machine number when it is neither)
+ * @param machine     {@code x86_64}, {@code aarch64}, {@code ppc64le}, {@code s390x} or {@code riscv64} (or the raw
+ *                    machine number otherwise)
  * @param exports     exported symbol names without Mach-O's leading underscore
  * @param needed      libraries the file links against (ELF DT_NEEDED, PE imports, Mach-O LC_LOAD_DYLIB)
  * @param glibcNeeded the GLIBC_x.y symbol versions it requires (ELF only)
@@ -34,7 +35,8 @@ record Binary(String format, String machine, Set<String> exports, List<String> n
     static Binary read(Path file) throws IOException {
         ByteBuffer b = ByteBuffer.wrap(Files.readAllBytes(file));
         if (b.limit() >= 4 && b.getInt(0) == 0x7f454c46) {
-            return elf(b.order(ByteOrder.LITTLE_ENDIAN));
+            // EI_DATA: 1 little-endian, 2 big-endian (s390x)
+            return elf(b.order(b.get(5) == 2 ? ByteOrder.BIG_ENDIAN : ByteOrder.LITTLE_ENDIAN));
         }
         if (b.limit() >= 4 && b.order(ByteOrder.LITTLE_ENDIAN).getInt(0) == 0xfeedfacf) {
             return macho(b);
@@ -42,13 +44,13 @@ record Binary(String format, String machine, Set<String> exports, List<String> n
         if (b.limit() >= 64 && b.get(0) == 'M' && b.get(1) == 'Z') {
             return pe(b.order(ByteOrder.LITTLE_ENDIAN));
         }
-        throw new IOException(file + ": neither ELF, 64-bit little-endian Mach-O nor PE");
+        throw new IOException(file + ": neither 64-bit ELF, 64-bit little-endian Mach-O nor PE");
     }
 
     // ------------------------------------------------------------------------------------------------ ELF
     private static Binary elf(ByteBuffer b) throws IOException {
-        if (b.get(4) != 2 || b.get(5) != 1) {
-            throw new IOException("only 64-bit little-endian ELF is expected");
+        if (b.get(4) != 2 || b.get(5) != 1 && b.get(5) != 2) {
+            throw new IOException("only 64-bit ELF is expected");
         }
         int machine = Short.toUnsignedInt(b.getShort(18));
         long shoff = b.getLong(0x28);
@@ -133,7 +135,15 @@ record Binary(String format, String machine, Set<String> exports, List<String> n
                 default -> { }
             }
         }
-        return new Binary("ELF64", machine == 62 ? "x86_64" : machine == 183 ? "aarch64" : "elf-" + machine,
+        String arch = switch (machine) {
+            case 62 -> "x86_64";
+            case 183 -> "aarch64";
+            case 21 -> b.order() == ByteOrder.LITTLE_ENDIAN ? "ppc64le" : "ppc64";
+            case 22 -> "s390x";
+            case 243 -> "riscv64";
+            default -> "elf-" + machine;
+        };
+        return new Binary("ELF64", arch,
                 exports, needed, glibc, hardening, !symtab, null);
     }
 
