@@ -77,7 +77,7 @@ check_gcc() {
   want_gcc=$(lock_value gcc.version); want_as=$(lock_value gcc.as.version)
   got_gcc=$("$gcc" --version 2>/dev/null | head -1) || true
   got_as=$("$("$gcc" -print-prog-name=as 2>/dev/null || echo as)" --version 2>/dev/null | head -1) || true
-  [ "$got_gcc" = "$want_gcc" ] && [ "$got_as" = "$want_as" ] || die "linux-x86_64 is compiled by '$want_gcc' with \
+  [ "$got_gcc" = "$want_gcc" ] && [ "$got_as" = "$want_as" ] || die "linux-x86_64's libzstd is compiled by '$want_gcc' with \
 '$want_as' (toolchain.lock), this machine has '${got_gcc:-no $gcc}' with '${got_as:-no assembler}'; on Debian 12 \
 install them with: apt-get install $(lock_value gcc.debian.packages) (or set ZSTDJAVA_GCC to that gcc)"
 }
