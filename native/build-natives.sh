@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds libzstd and liblz4 for every supported platform (or the ones named) from the pinned sources in sources.lock,
-# with the pinned zig toolchain in toolchain.lock.
+# with the pinned zig toolchain in toolchain.lock (linux-x86_64's libzstd: compiled by the pinned gcc, linked by zig).
 #
 #   build-natives.sh <output-root> [platform...]      platforms: see PLATFORMS below; default: all of them
 #
@@ -72,6 +72,19 @@ install_zig() {
   [ "$("$zig" version)" = "$zig_version" ] || die "unpacked zig does not report version $zig_version"
 }
 
+# linux-x86_64's C compiler: the build machine's gcc, pinned by its exact version line and that of the assembler it
+# runs (toolchain.lock); checked before that platform is built, never silently replaced by another version
+gcc=${ZSTDJAVA_GCC:-gcc}
+check_gcc() {
+  local want_gcc want_as got_gcc got_as
+  want_gcc=$(lock_value gcc.version); want_as=$(lock_value gcc.as.version)
+  got_gcc=$("$gcc" --version 2>/dev/null | head -1) || true
+  got_as=$("$("$gcc" -print-prog-name=as 2>/dev/null || echo as)" --version 2>/dev/null | head -1) || true
+  [ "$got_gcc" = "$want_gcc" ] && [ "$got_as" = "$want_as" ] || die "linux-x86_64's libzstd is compiled by '$want_gcc' with \
+'$want_as' (toolchain.lock), this machine has '${got_gcc:-no $gcc}' with '${got_as:-no assembler}'; on Debian 12 \
+install them with: apt-get install $(lock_value gcc.debian.packages) (or set ZSTDJAVA_GCC to that gcc)"
+}
+
 # ---------------------------------------------------------------------------------------------------------------
 # sources: pinned release tarballs, SHA-256 checked
 debian_mirror() {
@@ -138,6 +151,22 @@ build_target() { # platform out-dir
   # exist only from glibc 2.32; the IBM long double ABI of older glibcs keeps __vfprintf_chk@GLIBC_2.17
   case "$target" in powerpc64le-*) cflags+=(-mabi=ibmlongdouble) ;; esac
 
+  # zstd's C compiler: zig's clang, except on linux-x86_64: the pinned gcc (toolchain.lock) with the same flags and
+  # hardening, against zig's glibc 2.17 headers (the ones zig's clang uses), so the objects reference only what glibc
+  # 2.17 has; zig links them as on every other target. Why: on the C reference clang's zstd executes up to 7.6 % more
+  # instructions than gcc's (compression of 128 B and 1 KiB), gcc's is within 0.5 % of the upstream gcc build on every
+  # cell (docs/benchmarks.md, "Native toolchain"). lz4 stays with clang, whose lz4 executes 3-14 % fewer instructions
+  # than gcc's on all but two cells.
+  local zstd_cc=("$zig" cc "${cflags[@]}")
+  if [ "$platform" = linux-x86_64 ]; then
+    local zinc="$zig_home/ziglang/lib/libc/include"
+    zstd_cc=("$gcc" -O3 -march=x86-64 -mtune=generic -fomit-frame-pointer -g0 -fvisibility=hidden -fno-ident
+             "-ffile-prefix-map=$work=." -fPIC -fstack-protector-strong -D_FORTIFY_SOURCE=2 -DNDEBUG
+             -nostdinc -isystem "$("$gcc" -print-file-name=include)" -isystem "$zinc/x86-linux-gnu"
+             -isystem "$zinc/generic-glibc" -isystem "$zinc/x86-linux-any" -isystem "$zinc/any-linux-any"
+             -D__GLIBC_MINOR__=17)
+  fi
+
   # zstd: the upstream Makefile's defaults for the shared library (legacy formats v0.5+), multithreaded
   local z="$work/zstd/lib" files=() f
   for f in "$z"/common/*.c "$z"/compress/*.c "$z"/decompress/*.c "$z"/dictBuilder/*.c "$z"/legacy/zstd_v0[5-7].c \
@@ -150,15 +179,16 @@ build_target() { # platform out-dir
     if [ "$(basename "$f")" = zstd_decompress_block.c ]; then
       # as upstream: the block decoder is faster without auto-vectorisation
       extra=(-fno-vectorize -fno-slp-vectorize)
+      [ "${zstd_cc[0]}" = "$zig" ] || extra=(-fno-tree-vectorize)
       # x86_64: clang's loop unroller makes the sequence decoding loop (ZSTD_decompressSequences_*) spill more of
       # its state to the stack: 137 instructions per sequence against 120 without it (gcc -O3: 124). Measured with
       # tools/toolchain-counts.sh (callgrind, load-independent): zstd decompression of 1 MiB 17.60 M -> 15.51 M
       # instructions (gcc 16.02 M), of 64 KiB 1.158 M -> 1.029 M (gcc 1.062 M); fastest-batch time against gcc
       # +15 % -> +0.3 % (1 MiB), +14 % -> +0.3 % (64 KiB). Only this file: for the whole library the same flag adds
       # 3-14 % instructions to zstd compression of 128 B to 64 KiB. aarch64 keeps the unroller (not measured there).
-      case "$target" in x86_64-*) extra+=(-fno-unroll-loops) ;; esac
+      case "${zstd_cc[0]}:$target" in "$zig:x86_64-"*) extra+=(-fno-unroll-loops) ;; esac
     fi
-    "$zig" cc "${cflags[@]}" "${zdefs[@]}" "${extra[@]}" -c "$f" -o "$o" >>"$log" 2>&1 \
+    "${zstd_cc[@]}" "${zdefs[@]}" "${extra[@]}" -c "$f" -o "$o" >>"$log" 2>&1 \
       || { cat "$log" >&2; die "$platform: compiling $(basename "$f") failed"; }
     objs+=("$o")
   done
@@ -190,7 +220,8 @@ build_target() { # platform out-dir
   cp "$work/$zstd_name" "$work/$lz4_name" "$dest.part/"
   {
     echo "platform=$platform"
-    echo "toolchain=zig $zig_version ($target)"
+    if [ "${zstd_cc[0]}" = "$zig" ]; then echo "toolchain=zig $zig_version ($target)"
+    else echo "toolchain=zig $zig_version ($target); libzstd compiled by $(lock_value gcc.version)"; fi
     echo "zstd.version=$zstd_version"
     echo "zstd.source.sha256=$zstd_sha"
     echo "lz4.version=$lz4_version"
@@ -240,6 +271,7 @@ for p in "${platforms[@]}"; do
   if [ "${ZSTDJAVA_NATIVE_CACHE:-on}" != off ] && [ -f "$cached/natives.properties" ]; then
     continue
   fi
+  [ "$p" != linux-x86_64 ] || check_gcc
   [ ${#pids[@]} -lt "$jobs" ] || wait_one
   echo "build-natives: building $p (${TARGET[$p]})" >&2
   if [ "${ZSTDJAVA_NATIVE_CACHE:-on}" = off ]; then cached="$out_root/$p"; fi

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Compares the shipped linux-x86_64 natives (pinned zig, x86_64-linux-gnu.2.17) with the same sources built by this
+# Compares the shipped linux-x86_64 natives (native/build-natives.sh: libzstd by the pinned gcc, liblz4 by the pinned
+# zig, both linked by zig for x86_64-linux-gnu.2.17; labelled "zig" below) with the same sources built by this
 # machine's gcc (upstream Makefiles, -O3; for comparison only: that build needs the build machine's glibc), by running
 # the C reference (benchmark/src/main/c/cref.c) on both: zstd level 3 and lz4 default, compress and decompress, on the
 # benchmark's generated text payloads from 128 B to 1 MiB. Runs alternate between the two builds to spread the
