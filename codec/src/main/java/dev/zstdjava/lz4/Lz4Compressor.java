@@ -22,7 +22,10 @@ import java.nio.ReadOnlyBufferException;
  *
  * <p><b>Thread safety:</b> one call at a time. A call from a second thread while one runs, or any call after
  * {@link #close()}, throws {@link IllegalStateException}; memory is never freed under a running call. Use one
- * instance per thread, or {@link Lz4}'s static methods, which keep one per thread.
+ * instance per thread, or {@link Lz4}'s static methods, which keep one per thread. A compressor made by
+ * {@link #createConfined(int)} belongs to the thread that made it: only that thread may call it and close it, and
+ * its calls save the atomic instruction that admits one call at a time (any other thread is refused with an
+ * {@link IllegalStateException} naming both threads).
  *
  * <p><b>Allocation:</b> the {@link MemorySegment}, caller-destination {@code byte[]} and {@link ByteBuffer} forms
  * allocate nothing on the Java heap, also where the JIT does not inline the call into its caller: the views of arrays
@@ -85,12 +88,12 @@ public final class Lz4Compressor extends OneShot.Encoder {
         }
     }
 
-    private Lz4Compressor(int level) {
-        this(checkLevel(level), new Native());
+    private Lz4Compressor(int level, boolean confined) {
+        this(checkLevel(level), new Native(), confined);
     }
 
-    private Lz4Compressor(int level, Native state) {
-        super("Lz4Compressor", state, state.scratch);
+    private Lz4Compressor(int level, Native state, boolean confined) {
+        super("Lz4Compressor", state, state.scratch, confined);
         this.state = state;
         this.level = level;
         this.heapLimit = Lz4Native.heapLimit(level);
@@ -99,7 +102,7 @@ public final class Lz4Compressor extends OneShot.Encoder {
 
     /** @return a compressor using lz4's default compressor (level 0) */
     public static Lz4Compressor create() {
-        return new Lz4Compressor(DEFAULT_LEVEL);
+        return new Lz4Compressor(DEFAULT_LEVEL, false);
     }
 
     /**
@@ -108,7 +111,25 @@ public final class Lz4Compressor extends OneShot.Encoder {
      * @throws IllegalArgumentException if {@code level} is outside {@code -128..12}
      */
     public static Lz4Compressor create(int level) {
-        return new Lz4Compressor(level);
+        return new Lz4Compressor(level, false);
+    }
+
+    /**
+     * A compressor confined to the calling thread, as FFM's confined arenas: only this thread may call it and close
+     * it, with a plain read of the owner thread instead of the atomic instruction per call; a call or close from
+     * another thread throws {@link IllegalStateException} and changes nothing. Freed by a
+     * {@link java.lang.ref.Cleaner} if it becomes unreachable unclosed.
+     *
+     * @param level as {@link #create(int)}
+     * @return a compressor at {@code level} that only the calling thread may use
+     */
+    public static Lz4Compressor createConfined(int level) {
+        return new Lz4Compressor(level, true);
+    }
+
+    /** @return true when only the thread that made this compressor may use it ({@link #createConfined(int)}) */
+    public boolean isConfined() {
+        return guard.isConfined();
     }
 
     /** @return the level this compressor uses */

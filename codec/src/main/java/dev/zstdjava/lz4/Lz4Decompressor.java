@@ -18,7 +18,8 @@ import java.nio.ReadOnlyBufferException;
  *
  * <p><b>Thread safety:</b> one call at a time, as {@link Lz4Compressor}: a concurrent call or a call after
  * {@link #close()} throws {@link IllegalStateException}, and closing never frees memory under a running call. Use one
- * instance per thread, or {@link Lz4}'s static methods, which keep one per thread.
+ * instance per thread, or {@link Lz4}'s static methods, which keep one per thread. One made by
+ * {@link #createConfined()} belongs to the thread that made it (see {@link Lz4Compressor#createConfined(int)}).
  *
  * <p><b>Allocation:</b> the {@link MemorySegment}, caller-destination {@code byte[]} and {@link ByteBuffer} forms
  * allocate nothing on the Java heap, also where the JIT does not inline the call into its caller: the views of arrays
@@ -39,15 +40,28 @@ public final class Lz4Decompressor implements AutoCloseable {
     private final Scratch scratch;
     private final Guard guard;
 
-    private Lz4Decompressor() {
+    private Lz4Decompressor(boolean confined) {
         Scratch s = new Scratch();
         this.scratch = s;
-        this.guard = new Guard(this, "Lz4Decompressor", s::free);
+        this.guard = new Guard(this, "Lz4Decompressor", s::free, confined);
     }
 
-    /** @return a decompressor; it holds native memory only while staging large heap arrays */
+    /** @return a decompressor; its native memory is the staging buffer of heap arrays, made on first use */
     public static Lz4Decompressor create() {
-        return new Lz4Decompressor();
+        return new Lz4Decompressor(false);
+    }
+
+    /**
+     * @return a decompressor that only the calling thread may use and close, without the atomic instruction per call
+     *         (see {@link Lz4Compressor#createConfined(int)})
+     */
+    public static Lz4Decompressor createConfined() {
+        return new Lz4Decompressor(true);
+    }
+
+    /** @return true when only the thread that made this decompressor may use it ({@link #createConfined()}) */
+    public boolean isConfined() {
+        return guard.isConfined();
     }
 
     /**

@@ -21,7 +21,9 @@ import java.util.Objects;
  * </ul>
  *
  * <p><b>Thread safety:</b> one call at a time. A call from a second thread while one runs, or any call after
- * {@link #close()}, throws {@link IllegalStateException}; memory is never freed under a running call.
+ * {@link #close()}, throws {@link IllegalStateException}; memory is never freed under a running call. One made by
+ * {@link #createConfined(Lz4Frame.Options)} belongs to the thread that made it (see
+ * {@link Lz4Compressor#createConfined(int)}).
  *
  * <p><b>Allocation:</b> on native memory the one-shot forms and every streaming step allocate nothing (lz4 sizes its
  * internal buffers on first use and keeps them). Heap arrays and heap buffers are used in place through critical
@@ -71,24 +73,42 @@ public final class Lz4FrameCompressor extends OneShot.Encoder {
         }
     }
 
-    private Lz4FrameCompressor(Lz4Frame.Options options) {
-        this(Objects.requireNonNull(options, "options"), new Native());
+    private Lz4FrameCompressor(Lz4Frame.Options options, boolean confined) {
+        this(Objects.requireNonNull(options, "options"), new Native(), confined);
     }
 
-    private Lz4FrameCompressor(Lz4Frame.Options options, Native state) {
-        super("Lz4FrameCompressor", state, state.scratch);
+    private Lz4FrameCompressor(Lz4Frame.Options options, Native state, boolean confined) {
+        super("Lz4FrameCompressor", state, state.scratch, confined);
         this.state = state;
         apply(options);
     }
 
     /** @return a compressor writing frames with {@link Lz4Frame.Options#DEFAULT} */
     public static Lz4FrameCompressor create() {
-        return new Lz4FrameCompressor(Lz4Frame.Options.DEFAULT);
+        return new Lz4FrameCompressor(Lz4Frame.Options.DEFAULT, false);
     }
 
     /** @return a compressor writing frames with {@code options} */
     public static Lz4FrameCompressor create(Lz4Frame.Options options) {
-        return new Lz4FrameCompressor(options);
+        return new Lz4FrameCompressor(options, false);
+    }
+
+    /**
+     * @return a compressor writing frames with {@code options} that only the calling thread may use and close,
+     *         without the atomic instruction per call (see {@link Lz4Compressor#createConfined(int)})
+     */
+    public static Lz4FrameCompressor createConfined(Lz4Frame.Options options) {
+        return new Lz4FrameCompressor(options, true);
+    }
+
+    /** @return true when only the thread that made this compressor may use it */
+    public boolean isConfined() {
+        return guard.isConfined();
+    }
+
+    /** @return a default compressor confined to the calling thread (for {@link Lz4Frame}'s own) */
+    static Lz4FrameCompressor confinedToThisThread() {
+        return createConfined(Lz4Frame.Options.DEFAULT);
     }
 
     /** @return the options of the frames this compressor writes */

@@ -32,7 +32,8 @@ import java.nio.ReadOnlyBufferException;
  * limit.
  *
  * <p><b>Thread safety:</b> one call at a time. A call from a second thread while one runs, or any call after
- * {@link #close()}, throws {@link IllegalStateException}; memory is never freed under a running call.
+ * {@link #close()}, throws {@link IllegalStateException}; memory is never freed under a running call. One made by
+ * {@link #createConfined(long)} belongs to the thread that made it (see {@link Lz4Compressor#createConfined(int)}).
  *
  * <p><b>Allocation:</b> the {@link MemorySegment}, caller-destination {@code byte[]} and {@link ByteBuffer} forms and
  * {@link #update} allocate nothing (lz4 sizes its internal buffers on first use and keeps them) when the JIT
@@ -92,23 +93,41 @@ public final class Lz4FrameDecompressor implements Decompressor {
         }
     }
 
-    private Lz4FrameDecompressor(long maxDecompressedSize) {
+    private Lz4FrameDecompressor(long maxDecompressedSize, boolean confined) {
         if (maxDecompressedSize < 0) {
             throw new IllegalArgumentException("maxDecompressedSize must be >= 0, got " + maxDecompressedSize);
         }
         this.maxDecompressedSize = maxDecompressedSize;
         this.state = new Native();
-        this.guard = new Guard(this, "Lz4FrameDecompressor", state);
+        this.guard = new Guard(this, "Lz4FrameDecompressor", state, confined);
     }
 
     /** @return a decompressor limited to {@link Lz4Frame#DEFAULT_MAX_DECOMPRESSED_SIZE} (512 MiB) per output */
     public static Lz4FrameDecompressor create() {
-        return new Lz4FrameDecompressor(Lz4Frame.DEFAULT_MAX_DECOMPRESSED_SIZE);
+        return new Lz4FrameDecompressor(Lz4Frame.DEFAULT_MAX_DECOMPRESSED_SIZE, false);
     }
 
     /** @return a decompressor refusing outputs (and streamed frames) over {@code maxDecompressedSize} bytes */
     public static Lz4FrameDecompressor create(long maxDecompressedSize) {
-        return new Lz4FrameDecompressor(maxDecompressedSize);
+        return new Lz4FrameDecompressor(maxDecompressedSize, false);
+    }
+
+    /**
+     * @return a decompressor refusing outputs over {@code maxDecompressedSize} bytes that only the calling thread may
+     *         use and close, without the atomic instruction per call (see {@link Lz4Compressor#createConfined(int)})
+     */
+    public static Lz4FrameDecompressor createConfined(long maxDecompressedSize) {
+        return new Lz4FrameDecompressor(maxDecompressedSize, true);
+    }
+
+    /** @return true when only the thread that made this decompressor may use it */
+    public boolean isConfined() {
+        return guard.isConfined();
+    }
+
+    /** @return a default decompressor confined to the calling thread (for {@link Lz4Frame}'s own) */
+    static Lz4FrameDecompressor confinedToThisThread() {
+        return createConfined(Lz4Frame.DEFAULT_MAX_DECOMPRESSED_SIZE);
     }
 
     /** @return the largest output of {@link #decompress(byte[])} and of one frame through {@link #update}, in bytes */

@@ -22,7 +22,9 @@ import java.util.Objects;
  * bounded by the destination's size. {@link Builder#windowLogMax(int)} caps the memory a frame may ask for.
  *
  * <p><b>Thread safety:</b> one call at a time, as {@link ZstdCompressor}: a concurrent call or a call after
- * {@link #close()} throws {@link IllegalStateException}, and closing never frees memory under a running call.
+ * {@link #close()} throws {@link IllegalStateException}, and closing never frees memory under a running call. A
+ * decompressor built with {@link Builder#confined()} belongs to the thread that built it (see
+ * {@link ZstdCompressor.Builder#confined()}): no atomic instruction per call, any other thread refused.
  *
  * <p><b>Allocation:</b> the {@link MemorySegment}, caller-destination {@code byte[]} and {@link ByteBuffer} forms
  * allocate nothing on the Java heap, also where the JIT does not inline the call into its caller: the views of arrays
@@ -57,12 +59,12 @@ public final class ZstdDecompressor extends OneShot.Decoder {
         }
     }
 
-    private ZstdDecompressor(ZstdDecompressionParameters p) {
-        this(new Native(), p);
+    private ZstdDecompressor(ZstdDecompressionParameters p, boolean confined) {
+        this(new Native(), p, confined);
     }
 
-    private ZstdDecompressor(Native state, ZstdDecompressionParameters p) {
-        super("ZstdDecompressor", state, state.scratch);
+    private ZstdDecompressor(Native state, ZstdDecompressionParameters p, boolean confined) {
+        super("ZstdDecompressor", state, state.scratch, confined);
         this.state = state;
         this.maxDecompressedSize = p.maxDecompressedSize();
         this.windowLogMax = p.windowLogMax();
@@ -83,7 +85,17 @@ public final class ZstdDecompressor extends OneShot.Decoder {
 
     /** @return a decompressor with these limits */
     public static ZstdDecompressor create(ZstdDecompressionParameters parameters) {
-        return new ZstdDecompressor(Objects.requireNonNull(parameters, "parameters"));
+        return new ZstdDecompressor(Objects.requireNonNull(parameters, "parameters"), false);
+    }
+
+    /** @return a decompressor with the default limits confined to the calling thread (for {@link Zstd}'s own) */
+    static ZstdDecompressor confinedToThisThread() {
+        return new ZstdDecompressor(ZstdDecompressionParameters.defaults(), true);
+    }
+
+    /** @return true when only the thread that built this decompressor may use it ({@link Builder#confined()}) */
+    public boolean isConfined() {
+        return guard.isConfined();
     }
 
     /** @return a builder for a decompressor with other limits */
@@ -253,11 +265,25 @@ public final class ZstdDecompressor extends OneShot.Decoder {
      * option is described on {@link ZstdDecompressionParameters}.
      */
     public static final class Builder extends DecompressionSetters<Builder> {
+        private boolean confined;
+
         private Builder() {}
 
-        /** @return a new decompressor with these limits */
+        /**
+         * The decompressor will belong to the thread that calls {@link #build()}: only that thread may call it and
+         * close it, without the atomic instruction per call; any other thread is refused with
+         * {@link IllegalStateException} (as {@link ZstdCompressor.Builder#confined()}).
+         *
+         * @return this builder
+         */
+        public Builder confined() {
+            this.confined = true;
+            return this;
+        }
+
+        /** @return a new decompressor with these limits (confined to the calling thread after {@link #confined()}) */
         public ZstdDecompressor build() {
-            return new ZstdDecompressor(parameters);
+            return new ZstdDecompressor(parameters, confined);
         }
     }
 }
