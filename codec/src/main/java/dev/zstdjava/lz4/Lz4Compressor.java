@@ -234,7 +234,7 @@ public final class Lz4Compressor extends OneShot.Encoder {
         int l = level;
         MemorySegment s = state.forLevel(l);
         int r;
-        if (srcLen <= heapLimit) {
+        if (srcLen <= heapLimit && !Bounds.small(srcLen, srcLen)) { // in place; small arrays are staged: no views
             r = dst != null
                     ? Lz4Native.compress(s, l, src, srcOff, dst, dstOff, srcLen, dstCap)
                     : Lz4Native.compress(s, l, src, srcOff, state.scratch.get(dstCap), srcLen, dstCap);
@@ -242,7 +242,7 @@ public final class Lz4Compressor extends OneShot.Encoder {
             int outCap = dst == null ? dstCap : Math.min(dstCap, Lz4.maxCompressedLength(srcLen));
             MemorySegment in = state.scratch.stage(src, srcOff, srcLen);
             MemorySegment out = state.scratch.get(outCap);
-            r = run(s, l, in, out, srcLen, outCap, false);
+            r = Lz4Native.compressStaged(s, l, in, out, srcLen, outCap);
             if (dst != null) {
                 Scratch.unstage(out, dst, dstOff, r);
             }

@@ -156,6 +156,22 @@ public final class Lz4Decompressor implements AutoCloseable {
             return Bounds.advance(src, dst, decompress(src.array(), Bounds.start(src), src.remaining(), dst.array(),
                     Bounds.start(dst), dst.remaining()));
         }
+        if (Bounds.direct(src, dst)) { // direct buffers: the views are made next to the native call
+            int srcLen = src.remaining();
+            int dstCap = dst.remaining();
+            checkInput(srcLen, dstCap, "lz4 decompress");
+            int r;
+            guard.enter();
+            try {
+                r = Lz4Native.decompress(src, dst);
+            } finally {
+                guard.exit();
+            }
+            if (r < 0) {
+                throw malformed("lz4 decompress", r, srcLen, dstCap);
+            }
+            return Bounds.advance(src, dst, r);
+        }
         return Bounds.advance(src, dst, decompress(MemorySegment.ofBuffer(src), Bounds.writable(dst)));
     }
 
@@ -236,12 +252,12 @@ public final class Lz4Decompressor implements AutoCloseable {
                                  boolean partial) {
         guard.enter();
         try {
-            if (dstCap <= Lz4Native.HEAP_CRITICAL_LIMIT) {
+            if (dstCap <= Lz4Native.HEAP_CRITICAL_LIMIT && !Bounds.small(srcLen, dstCap)) { // small ones are staged
                 return Lz4Native.decompress(src, srcOff, dst, dstOff, srcLen, dstCap, partial);
             }
             try {
                 MemorySegment out = scratch.get(dstCap);
-                int r = decode(scratch.stage(src, srcOff, srcLen), srcLen, out, dstCap, partial, false);
+                int r = Lz4Native.decompressStaged(scratch.stage(src, srcOff, srcLen), out, srcLen, dstCap, partial);
                 Scratch.unstage(out, dst, dstOff, r);
                 return r;
             } finally {

@@ -153,7 +153,7 @@ public final class Lz4FrameCompressor extends OneShot.Encoder {
     @Override
     protected long arrays(byte[] src, int srcOff, int srcLen, byte[] dst, int dstOff, long dstCap) {
         startFrame();
-        if (srcLen <= heapLimit) {
+        if (srcLen <= heapLimit && !Bounds.small(srcLen, srcLen)) { // in place; small arrays are staged: no views
             return dst != null
                     ? Lz4Native.compressFrame(state.cctx, dst, dstOff, dstCap, src, srcOff, srcLen, state.prefs)
                     : Lz4Native.compressFrame(state.cctx, state.scratch.get(dstCap), dstCap, src, srcOff, srcLen,
@@ -162,7 +162,7 @@ public final class Lz4FrameCompressor extends OneShot.Encoder {
         long outCap = dst == null ? dstCap : Math.min(dstCap, maxCompressedLength(srcLen));
         MemorySegment in = state.scratch.stage(src, srcOff, srcLen);
         MemorySegment out = state.scratch.get(outCap);
-        long r = Lz4Native.frameStep(FRAME, state.cctx, out, outCap, in, srcLen, state.prefs, false);
+        long r = Lz4Native.compressFrameStaged(state.cctx, out, outCap, in, srcLen, state.prefs);
         if (dst != null) {
             Scratch.unstage(out, dst, dstOff, r);
         }

@@ -6,6 +6,7 @@ import dev.zstdjava.Decompressor;
 import dev.zstdjava.internal.Guard;
 import dev.zstdjava.internal.LibC;
 import dev.zstdjava.internal.Lz4Native;
+import dev.zstdjava.internal.Scratch;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -70,6 +71,8 @@ public final class Lz4FrameDecompressor implements Decompressor {
         /** An {@code LZ4F_frameInfo_t} for {@code LZ4F_getFrameInfo}. */
         final MemorySegment info;
         MemorySegment scratch = MemorySegment.NULL;
+        /** Copies of small heap arrays (input and output), so their calls make no array view. */
+        final Scratch staging = new Scratch();
 
         Native() {
             MemorySegment s = LibC.malloc(16 + Lz4Native.FRAME_INFO.byteSize());
@@ -90,6 +93,7 @@ public final class Lz4FrameDecompressor implements Decompressor {
             Lz4Native.freeDecompressionContext(dctx);
             LibC.free(sizes);
             LibC.free(scratch);
+            staging.free();
         }
     }
 
@@ -154,7 +158,7 @@ public final class Lz4FrameDecompressor implements Decompressor {
         checkInput(srcLen);
         guard.enter();
         try {
-            return decodeInto(src, 0, srcLen, dst, 0, dstCap);
+            return decodeInto(src, 0, srcLen, dst, 0, dstCap, false);
         } finally {
             guard.exit();
         }
@@ -174,8 +178,15 @@ public final class Lz4FrameDecompressor implements Decompressor {
         checkInput(srcLen);
         guard.enter();
         try {
-            return (int) decodeInto(src, srcOff, srcLen, dst, dstOff, dstLen);
+            if (Bounds.small(srcLen, dstLen)) { // staged: no array view, so nothing allocated whatever the JIT does
+                MemorySegment out = state.staging.get(dstLen);
+                long n = decodeInto(state.staging.stage(src, srcOff, srcLen), 0, srcLen, out, 0, dstLen, true);
+                Scratch.unstage(out, dst, dstOff, n);
+                return (int) n;
+            }
+            return (int) decodeInto(src, srcOff, srcLen, dst, dstOff, dstLen, false);
         } finally {
+            state.staging.trim();
             guard.exit();
         }
     }
@@ -204,9 +215,19 @@ public final class Lz4FrameDecompressor implements Decompressor {
                         + declared + " bytes of content, impossible for " + len + " input bytes (lz4 expands at most "
                         + Lz4Decompressor.MAX_RATIO + "x); refused before allocating");
             }
-            if (declared > 0) { // the header is consumed: decoding continues after it
+            if (declared > 0 && Bounds.small(len, declared)) { // staged: the rest of the input after the header
+                long header = inPos;
+                inPos = 0;
+                MemorySegment out = state.staging.get(declared);
+                long n = step(state.staging.stage(src, off + (int) header, len - (int) header), 0, len - header, out,
+                        0, declared, true);
+                if (n == declared) {
+                    return state.staging.copyOut((int) declared);
+                }
+                // more output than the first frame declares: concatenated frames; decode them all below
+            } else if (declared > 0) { // the header is consumed: decoding continues after it
                 byte[] out = new byte[(int) declared];
-                long n = step(src, off, len, out, 0, declared);
+                long n = step(src, off, len, out, 0, declared, false);
                 if (n == declared) {
                     return out;
                 }
@@ -214,6 +235,7 @@ public final class Lz4FrameDecompressor implements Decompressor {
             }
             return decodeGrowing(src, off, len, limit);
         } finally {
+            state.staging.trim();
             guard.exit();
         }
     }
@@ -228,7 +250,8 @@ public final class Lz4FrameDecompressor implements Decompressor {
         if (len < 7 || (int) LE_INT.get(in, off) != Lz4Frame.MAGIC) {
             return 0; // a skippable frame or garbage: the decoder reports it
         }
-        long r = Lz4Native.getFrameInfo(state.dctx, state.info, in, off, Math.min(len, Lz4Frame.HEADER_SIZE_MAX),
+        int headerLen = Math.min(len, Lz4Frame.HEADER_SIZE_MAX); // staged (a copy of at most 19 bytes): no view
+        long r = Lz4Native.getFrameInfo(state.dctx, state.info, state.staging.stage(in, off, headerLen), 0, headerLen,
                 state.srcSize);
         if (Lz4Native.isError(r)) {
             Lz4Native.resetDecompressionContext(state.dctx);
@@ -258,7 +281,16 @@ public final class Lz4FrameDecompressor implements Decompressor {
         checkInput(srcLen);
         guard.enter();
         try { // the buffers go down as they are: Lz4Native makes their views next to the native call
-            return Bounds.advance(src, dst, decodeInto(src, 0, srcLen, dst, 0, dst.remaining()));
+            if (src.isDirect() && dst.isDirect()) { // one call decodes a whole frame that fits: its own helper
+                start();
+                long r = Lz4Native.decompressFrame(state.dctx, dst, state.dstSize, src, state.srcSize);
+                long read = state.srcSize.get(ValueLayout.JAVA_LONG, 0);
+                if (r == 0 && read == srcLen) {
+                    return Bounds.advance(src, dst, state.dstSize.get(ValueLayout.JAVA_LONG, 0));
+                }
+                // an error, more frames or a full destination: decode again from the start, step by step
+            }
+            return Bounds.advance(src, dst, decodeInto(src, 0, srcLen, dst, 0, dst.remaining(), false));
         } finally {
             guard.exit();
         }
@@ -281,9 +313,10 @@ public final class Lz4FrameDecompressor implements Decompressor {
      * Decodes every frame of {@code src[srcOff, +srcLen)} into {@code dst[dstOff, +dstCap)}; each is a {@code byte[]},
      * a {@link ByteBuffer} or a {@link MemorySegment} (see {@link Lz4Native#decompress}).
      */
-    private long decodeInto(Object src, long srcOff, long srcLen, Object dst, long dstOff, long dstCap) {
+    private long decodeInto(Object src, long srcOff, long srcLen, Object dst, long dstOff, long dstCap,
+                            boolean staged) {
         start();
-        long n = step(src, srcOff, srcLen, dst, dstOff, dstCap);
+        long n = step(src, srcOff, srcLen, dst, dstOff, dstCap, staged);
         if (n == FULL) {
             Lz4Native.resetDecompressionContext(state.dctx);
             throw new Lz4Exception("lz4 frame decompress", Lz4Exception.DST_MAX_SIZE_TOO_SMALL,
@@ -306,7 +339,7 @@ public final class Lz4FrameDecompressor implements Decompressor {
         try {
             start();
             while (true) {
-                long n = step(in, off, len, state.scratch, 0, cap);
+                long n = step(in, off, len, state.scratch, 0, cap, false);
                 if (n != FULL) {
                     byte[] out = new byte[(int) n];
                     MemorySegment.copy(state.scratch, ValueLayout.JAVA_BYTE, 0, out, 0, out.length);
@@ -333,7 +366,7 @@ public final class Lz4FrameDecompressor implements Decompressor {
      * @return the total output size, or {@link #FULL} if {@code dst} filled up first (positions kept for a retry
      *         with a larger, content-preserving destination)
      */
-    private long step(Object src, long srcOff, long srcLen, Object dst, long dstOff, long dstCap) {
+    private long step(Object src, long srcOff, long srcLen, Object dst, long dstOff, long dstCap, boolean staged) {
         boolean heap = !Lz4Native.isNative(src) || !Lz4Native.isNative(dst);
         boolean frameDone = false;
         while (true) {
@@ -349,7 +382,7 @@ public final class Lz4FrameDecompressor implements Decompressor {
             }
             // heap pieces are exact slices: on JDK 21 each heap argument of a critical call is copied for the call
             long r = Lz4Native.decompress(state.dctx, dst, dstOff + outPos, outAvail, state.dstSize, src,
-                    srcOff + inPos, inAvail, state.srcSize, critical);
+                    srcOff + inPos, inAvail, state.srcSize, critical, staged);
             long wrote = state.dstSize.get(ValueLayout.JAVA_LONG, 0);
             long read = state.srcSize.get(ValueLayout.JAVA_LONG, 0);
             if (Lz4Native.isError(r)) {

@@ -141,14 +141,18 @@ public final class ZstdDecompressor extends OneShot.Decoder {
         limit = Math.min(limit, Bounds.MAX_ARRAY);
         guard.enter();
         try {
-            long size = ZstdNative.findDecompressedSize(src, off, len);
+            // a small input (or any on JDK 21) is staged once, for the size query and the decoding: no array view
+            MemorySegment in = Bounds.small(len, 0) || ZstdNative.HEAP_CRITICAL_LIMIT == 0
+                    ? state.scratch.stage(src, off, len) : null;
+            long size = in != null ? ZstdNative.findDecompressedSizeStaged(in, len)
+                    : ZstdNative.findDecompressedSize(src, off, len);
             if (size == ZstdNative.CONTENTSIZE_ERROR) {
                 throw new ZstdException("zstd decompress", ZstdException.SRC_SIZE_WRONG,
                         "input is not a sequence of complete zstd frames",
                         "input " + len + " bytes (bad magic number, truncated frame or trailing garbage)");
             }
             if (size == ZstdNative.CONTENTSIZE_UNKNOWN) {
-                return decompressUnknownSize(MemorySegment.ofArray(src).asSlice(off, len), len, limit);
+                return decompressUnknownSize(in != null ? in : MemorySegment.ofArray(src).asSlice(off, len), len, limit);
             }
             if (size < 0) { // an unsigned size of 2^63 or more (found by fuzzing: it reached new byte[(int) size])
                 throw ZstdFrame.sizeBeyondLong("zstd decompress", size, len);
@@ -156,19 +160,30 @@ public final class ZstdDecompressor extends OneShot.Decoder {
             if (size > limit) {
                 throw new DecompressionLimitException("zstd decompress", size, limit);
             }
+            if (in != null && (Bounds.small(len, size) || size > ZstdNative.HEAP_CRITICAL_LIMIT)) {
+                // staged: decode into the output buffer, then one copy into the new array (allocates only that)
+                long r = ZstdNative.staged(false, state.dctx, state.scratch.get(size), size, in, len);
+                checkDecoded(r, size, src, off, len);
+                return state.scratch.copyOut((int) size);
+            }
             byte[] out = new byte[(int) size];
             long r = arrays(src, off, len, out, 0, size);
-            if (ZstdNative.isError(r)) {
-                throw decodeError(r, Bounds.sizes(len, size), MemorySegment.ofArray(src).asSlice(off, len), len);
-            }
-            if (r != size) {
-                throw new ZstdException("zstd decompress", ZstdException.CORRUPTION_DETECTED,
-                        "decoded size differs from the declared content size", "declared " + size + ", decoded " + r);
-            }
+            checkDecoded(r, size, src, off, len);
             return out;
         } finally {
             state.scratch.trim();
             guard.exit();
+        }
+    }
+
+    /** Throws unless the one-shot decoding of a frame of declared {@code size} ended with result {@code r == size}. */
+    private void checkDecoded(long r, long size, byte[] src, int off, int len) {
+        if (ZstdNative.isError(r)) {
+            throw decodeError(r, Bounds.sizes(len, size), MemorySegment.ofArray(src).asSlice(off, len), len);
+        }
+        if (r != size) {
+            throw new ZstdException("zstd decompress", ZstdException.CORRUPTION_DETECTED,
+                    "decoded size differs from the declared content size", "declared " + size + ", decoded " + r);
         }
     }
 
