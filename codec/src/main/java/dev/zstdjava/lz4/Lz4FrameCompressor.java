@@ -32,7 +32,7 @@ import java.util.Objects;
  * calls up to 1 MiB. The {@code byte[]} and {@code ByteBuffer} forms make their views of arrays and direct buffers
  * next to the native call, so they allocate nothing also where the JIT does not inline the call into its caller.
  * {@link #compress(byte[])} allocates the returned array (it compresses into that native buffer and copies the frame
- * out once), and in some JIT states one 32-byte session object more (see {@code AllocationTest}).
+ * out once; its input, when at most {@code zstdjava.heapStagingLimit} bytes, is copied in, so no view of it exists).
  *
  * <p>Close it when done; a compressor that is dropped unclosed is freed by a {@link java.lang.ref.Cleaner}.
  */

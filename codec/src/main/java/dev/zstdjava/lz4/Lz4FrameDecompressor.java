@@ -36,15 +36,14 @@ import java.nio.ReadOnlyBufferException;
  * {@link #close()}, throws {@link IllegalStateException}; memory is never freed under a running call. One made by
  * {@link #createConfined(long)} belongs to the thread that made it (see {@link Lz4Compressor#createConfined(int)}).
  *
- * <p><b>Allocation:</b> the {@link MemorySegment}, caller-destination {@code byte[]} and {@link ByteBuffer} forms and
- * {@link #update} allocate nothing (lz4 sizes its internal buffers on first use and keeps them) when the JIT
- * inlines the call into its caller; where it does not, the caller-destination {@code byte[]} and heap
- * {@code ByteBuffer} forms allocate their array views (a few hundred bytes per call), which they pass across method
- * boundaries. Heap memory is
- * decoded in place, at most {@code zstdjava.criticalHeapLimit} bytes (default 1 MiB) of input and of output per
- * critical downcall, so no call holds off safepoints for long.
- * {@link #decompress(byte[])} allocates exactly the returned array when the first frame declares its content size;
- * otherwise it decodes into a growing native scratch buffer and copies the result out once.
+ * <p><b>Allocation:</b> the {@link MemorySegment}, caller-destination {@code byte[]} and {@code ByteBuffer} forms and
+ * {@link #update} allocate nothing (lz4 sizes its internal buffers on first use and keeps them). Arrays of at most
+ * {@code zstdjava.heapStagingLimit} bytes (default 4 KiB) in and out are copied through a native buffer of this
+ * decompressor, so no view of them exists whatever the JIT inlines; larger heap memory is decoded in place, at most
+ * {@code zstdjava.criticalHeapLimit} bytes (default 1 MiB) of input and of output per critical downcall, so no call
+ * holds off safepoints for long, through views made next to the native call. {@link #decompress(byte[])} allocates
+ * exactly the returned array when the first frame declares its content size; otherwise it decodes into a growing
+ * native scratch buffer and copies the result out once.
  */
 public final class Lz4FrameDecompressor implements Decompressor {
     private static final long KEEP_SCRATCH = 1 << 20;

@@ -27,8 +27,10 @@ import java.util.Objects;
  * {@link ZstdCompressor.Builder#confined()}): no atomic instruction per call, any other thread refused.
  *
  * <p><b>Allocation:</b> the {@link MemorySegment}, caller-destination {@code byte[]} and {@link ByteBuffer} forms
- * allocate nothing on the Java heap, also where the JIT does not inline the call into its caller: the views of arrays
- * and buffers are made next to the native call, where escape analysis removes them (a call staged through buffers
+ * allocate nothing on the Java heap, also where the JIT does not inline the call into its caller: arrays of at most
+ * {@code zstdjava.heapStagingLimit} bytes (default 4 KiB) are copied through a native buffer of this object, so no
+ * view of them exists whatever the JIT decides; the views of larger arrays and of buffers are made next to the native
+ * call, where escape analysis removes them (a call staged through buffers
  * larger than the 1 MiB kept between calls allocates their two segment objects, 160 bytes). Heap arrays are used in place
  * up to {@code zstdjava.criticalHeapLimit} bytes of output (default 1 MiB) and staged through a native buffer above
  * it (see {@link ZstdCompressor}). {@link #decompress(byte[])} allocates exactly the returned array when the frames
