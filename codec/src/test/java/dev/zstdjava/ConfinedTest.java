@@ -170,6 +170,41 @@ class ConfinedTest {
         }
     }
 
+    @Test
+    void staticOneLinersOnManyPlatformAndVirtualThreads() throws Exception {
+        // platform threads use contexts confined to them, virtual threads borrow shared ones from a pool
+        List<byte[]> inputs = new ArrayList<>();
+        for (int i = 0; i < 8; i++) {
+            inputs.add(java.util.Arrays.copyOf(DATA, 50 + i * 700));
+        }
+        for (java.util.concurrent.ExecutorService pool : new java.util.concurrent.ExecutorService[] {
+                java.util.concurrent.Executors.newFixedThreadPool(8),
+                java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()}) {
+            try (pool) {
+                List<java.util.concurrent.Future<Integer>> results = new ArrayList<>();
+                for (int t = 0; t < 32; t++) {
+                    int seed = t;
+                    results.add(pool.submit(() -> {
+                        int ok = 0;
+                        for (int i = 0; i < 100; i++) {
+                            byte[] d = inputs.get((seed + i) % inputs.size());
+                            assertArrayEquals(d, dev.zstdjava.zstd.Zstd.decompress(
+                                    dev.zstdjava.zstd.Zstd.compress(d, 1 + (seed + i) % 5)));
+                            assertArrayEquals(d, dev.zstdjava.lz4.Lz4.decompress(
+                                    dev.zstdjava.lz4.Lz4.compress(d, (seed + i) % 3), d.length));
+                            assertArrayEquals(d, Lz4Frame.decompress(Lz4Frame.compress(d)));
+                            ok++;
+                        }
+                        return ok;
+                    }));
+                }
+                for (java.util.concurrent.Future<Integer> f : results) {
+                    assertEquals(100, f.get());
+                }
+            }
+        }
+    }
+
     private static void assertNull(Object o, String message) {
         org.junit.jupiter.api.Assertions.assertNull(o, message);
     }
