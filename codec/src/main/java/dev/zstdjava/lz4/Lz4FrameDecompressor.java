@@ -59,6 +59,8 @@ public final class Lz4FrameDecompressor implements Decompressor {
     private long frameOutput;
     /** Positions of the one-shot loop, kept across {@link #step} calls. */
     private long inPos;
+    /** Input bytes before the memory {@link #step} decodes (a staged header), added to the offsets errors report. */
+    private long inBase;
     private long outPos;
 
     private static final class Native implements Runnable {
@@ -217,6 +219,7 @@ public final class Lz4FrameDecompressor implements Decompressor {
             if (declared > 0 && Bounds.small(len, declared)) { // staged: the rest of the input after the header
                 long header = inPos;
                 inPos = 0;
+                inBase = header;
                 MemorySegment out = state.staging.get(declared);
                 long n = step(state.staging.stage(src, off + (int) header, len - (int) header), 0, len - header, out,
                         0, declared, true);
@@ -305,6 +308,7 @@ public final class Lz4FrameDecompressor implements Decompressor {
     private void start() {
         Lz4Native.resetDecompressionContext(state.dctx);
         inPos = 0;
+        inBase = 0;
         outPos = 0;
     }
 
@@ -386,9 +390,9 @@ public final class Lz4FrameDecompressor implements Decompressor {
             long read = state.srcSize.get(ValueLayout.JAVA_LONG, 0);
             if (Lz4Native.isError(r)) {
                 Lz4Native.resetDecompressionContext(state.dctx);
-                throw Lz4Checks.frameError(r, "lz4 frame decompress", "input " + srcLen + " bytes, error near input"
-                        + " offset " + (inPos + read) + ", " + (outPos + wrote) + " bytes decoded, output capacity "
-                        + dstCap + " bytes");
+                throw Lz4Checks.frameError(r, "lz4 frame decompress", "input " + (inBase + srcLen) + " bytes, error"
+                        + " near input offset " + (inBase + inPos + read) + ", " + (outPos + wrote) + " bytes decoded,"
+                        + " output capacity " + dstCap + " bytes");
             }
             inPos += read;
             outPos += wrote;
@@ -399,7 +403,7 @@ public final class Lz4FrameDecompressor implements Decompressor {
             if (inPos == srcLen) {
                 Lz4Native.resetDecompressionContext(state.dctx);
                 throw new Lz4Exception("lz4 frame decompress", Lz4Exception.FRAME_SIZE_WRONG,
-                        "truncated input: the last frame is incomplete after " + srcLen + " input bytes ("
+                        "truncated input: the last frame is incomplete after " + (inBase + srcLen) + " input bytes ("
                                 + outPos + " bytes decoded; the decoder expects " + r + " more input bytes)");
             }
             if (read == 0 && wrote == 0) {
@@ -408,7 +412,7 @@ public final class Lz4FrameDecompressor implements Decompressor {
                 }
                 Lz4Native.resetDecompressionContext(state.dctx);
                 throw new Lz4Exception("lz4 frame decompress", 0, "decoder made no progress at input offset "
-                        + inPos + " of " + srcLen + " bytes");
+                        + (inBase + inPos) + " of " + (inBase + srcLen) + " bytes");
             }
         }
     }
