@@ -163,6 +163,7 @@ public final class AllocProbe {
                         return lc.compress(s, d);
                     };
                 }),
+                new Named("lz4", "compress", "zstdjava_static", "default", (raw, a) -> () -> Lz4.compress(raw).length),
                 new Named("lz4", "decompress", "zstdjava_segment", "default", (raw, a) -> {
                     byte[] f = lc.compress(raw);
                     MemorySegment s = Check.nativeCopy(a, f, f.length);
@@ -177,6 +178,10 @@ public final class AllocProbe {
                 new Named("lz4", "decompress", "zstdjava_arrayNew", "default", (raw, a) -> {
                     byte[] f = lc.compress(raw);
                     return () -> ld.decompress(f, raw.length).length;
+                }),
+                new Named("lz4", "decompress", "zstdjava_static", "default", (raw, a) -> {
+                    byte[] f = lc.compress(raw);
+                    return () -> Lz4.decompress(f, raw.length).length;
                 }),
                 new Named("lz4", "decompress", "zstdjava_buffer", "default", (raw, a) -> {
                     byte[] f = lc.compress(raw);

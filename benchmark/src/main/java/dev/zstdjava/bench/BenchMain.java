@@ -24,6 +24,7 @@ import java.util.Properties;
  *   java -jar benchmarks.jar suite quick|full DIR    runs a profile's cells, JSON results into DIR
  *   java -jar benchmarks.jar payloads DIR [NAME...]  writes the payloads as DIR/NAME.bin (for the C reference)
  *   java -jar benchmarks.jar alloc OUT.jsonl NAME... exact B/op of this library's forms (see AllocProbe)
+ *   java -jar benchmarks.jar peers DIR               side by side with zstd-jni, aircompressor, lz4-java (see Peers)
  *   java -jar benchmarks.jar report DIR OUT.md [--title T]  turns DIR's results into a Markdown report
  * </pre>
  *
@@ -34,7 +35,7 @@ import java.util.Properties;
         versionProvider = BenchMain.Versions.class,
         description = {"zstd-java benchmarks. Without a command the arguments go to JMH (its options: -h as the only "
                 + "argument is JMH's help, --help this one)."},
-        subcommands = {Suite.class, Report.class})
+        subcommands = {Suite.class, Report.class, Peers.class})
 public final class BenchMain {
     private BenchMain() {
     }

@@ -106,13 +106,28 @@ final class Binder {
      * views stay removable by escape analysis however the application uses the segment forms.
      */
     MethodHandle heap(Fn fn) {
+        return retargeted(fn, ValueLayout.JAVA_BYTE);
+    }
+
+    /**
+     * A {@link #critical} handle for calls on a context's own native buffers only (small heap arrays copied there,
+     * {@link Scratch}): those segments exist before the call, so nothing is allocated for them, and a signature of
+     * its own (as {@link #heap}) keeps them out of the type profiles of the other handles' adapters, where they
+     * would make the views of direct buffers and arrays harder for the JIT to remove.
+     */
+    MethodHandle staged(Fn fn) {
+        return retargeted(fn, MemoryLayout.sequenceLayout(1, ValueLayout.JAVA_BYTE));
+    }
+
+    /** A {@link #critical} handle whose pointer arguments are declared with {@code target}: an adapter of its own. */
+    private MethodHandle retargeted(Fn fn, MemoryLayout target) {
         MemorySegment address = find(fn);
         if (address == null) {
             return missing(fn);
         }
         FunctionDescriptor d = fn.descriptor();
         MemoryLayout[] args = d.argumentLayouts().stream()
-                .map(l -> l instanceof AddressLayout a ? a.withTargetLayout(ValueLayout.JAVA_BYTE) : l)
+                .map(l -> l instanceof AddressLayout a ? a.withTargetLayout(target) : l)
                 .toArray(MemoryLayout[]::new);
         FunctionDescriptor own = d.returnLayout().map(r -> FunctionDescriptor.of(r, args))
                 .orElseGet(() -> FunctionDescriptor.ofVoid(args));

@@ -23,6 +23,23 @@ public final class Bounds {
      */
     public static final long HEAP_WINDOW = Math.max(propertyLimit(), 4096);
 
+    /**
+     * Heap arrays whose input and output both fit in this many bytes (system property
+     * {@code zstdjava.heapStagingLimit}, default 4 KiB; 0 never stages, so small arrays are used in place) are copied
+     * through the context's native buffers ({@link Scratch}) instead of being passed to native code as array views.
+     * A view of an array is a new {@code MemorySegment} (and its session object) per call, removed only where C2
+     * inlines the JDK's {@code MemorySegment.ofArray} and {@code asSlice} into the method that makes the native
+     * call, which depends on what the JIT compiled before; a copy into memory that already exists allocates nothing
+     * whatever the JIT decides. Above the limit the copies would cost more than the views (the crossover is measured
+     * by the benchmark module's {@code HeapStagingBench}); the views are used there.
+     */
+    public static final long STAGING_LIMIT = Math.max(0, Long.getLong("zstdjava.heapStagingLimit", 4096));
+
+    /** @return true when a heap call of {@code srcLen} bytes in and at most {@code outCap} out is staged (see {@link #STAGING_LIMIT}) */
+    public static boolean small(long srcLen, long outCap) {
+        return srcLen <= STAGING_LIMIT && outCap <= STAGING_LIMIT;
+    }
+
     private static long heapCriticalLimit() {
         return Ffm.HEAP_IN_DOWNCALLS ? propertyLimit() : 0;
     }

@@ -6,16 +6,18 @@ import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
- * Contexts for the static convenience methods: each platform thread keeps its own; virtual threads borrow from a
- * small shared pool (at most four per core kept idle), so a million virtual threads do not make a million native
- * contexts. Nothing blocks: an empty pool makes a new context, a full one closes the returned context. Contexts held
- * by dead platform threads are freed by their {@link Guard}'s Cleaner.
+ * Contexts for the static convenience methods: each platform thread keeps its own, confined to it (no other thread
+ * can reach it, so its calls need no fenced instruction: see {@link Guard}); virtual threads borrow shared
+ * (guarded) contexts from a small pool (at most four per core kept idle), so a million virtual threads do not make a
+ * million native contexts. Nothing blocks: an empty pool makes a new context, a full one closes the returned
+ * context. Contexts held by dead platform threads are freed by their {@link Guard}'s Cleaner.
  *
  * @param <T> a context type
  */
 public final class ContextCache<T> {
     private static final int POOL_LIMIT = 4 * Runtime.getRuntime().availableProcessors();
 
+    private final Supplier<T> confined;
     private final Supplier<T> factory;
     private final Consumer<T> closer;
     private final ThreadLocal<T> perThread = new ThreadLocal<>();
@@ -23,10 +25,12 @@ public final class ContextCache<T> {
     private final AtomicInteger pooled = new AtomicInteger();
 
     /**
-     * @param factory makes a context
-     * @param closer  closes a context that does not fit the pool
+     * @param confined makes a context confined to the calling thread (for a platform thread's own)
+     * @param factory  makes a shared context (for the pool of virtual threads)
+     * @param closer   closes a context that does not fit the pool
      */
-    public ContextCache(Supplier<T> factory, Consumer<T> closer) {
+    public ContextCache(Supplier<T> confined, Supplier<T> factory, Consumer<T> closer) {
+        this.confined = confined;
         this.factory = factory;
         this.closer = closer;
     }
@@ -36,7 +40,7 @@ public final class ContextCache<T> {
         if (!Thread.currentThread().isVirtual()) {
             T c = perThread.get();
             if (c == null) {
-                c = factory.get();
+                c = confined.get();
                 perThread.set(c);
             }
             return c;

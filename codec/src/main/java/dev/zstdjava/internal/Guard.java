@@ -44,6 +44,18 @@ import java.util.concurrent.locks.LockSupport;
  * after a close request reads {@code closing} after its compare-and-set (a full barrier, and the close request is
  * written before close reads the state: a Dekker pair with barriers on both sides), so it either sees the request
  * and refuses, or close sees its {@code BUSY} and the call counts as one close came during.
+ *
+ * <p><b>Confined guards</b> ({@link #Guard(Object, String, Runnable, boolean)} with {@code confined}): where no
+ * other thread can be involved, no fenced instruction is needed. A confined guard belongs to the thread that made
+ * it, as FFM's confined arenas do: {@link #enter}, {@link #exit} and {@link #close} compare that thread with
+ * {@link Thread#currentThread()} (a plain read of a final field) and refuse any other thread with an
+ * {@link IllegalStateException} naming both threads; a call after close is refused by a plain read of a field only
+ * the owner writes. Nothing can run during a call of the owner (no other thread gets in, and the owner is inside the
+ * call), so close frees at once. Its {@link Cleaner} watches the guard itself, not the owner object: the guard stays
+ * reachable until the {@link #exit} of a running call has read it, so the Cleaner frees only memory no call uses,
+ * without any state shared with the owner thread. The static one-liners' per-thread contexts of platform threads
+ * are confined; everything another thread could reach (virtual threads' pool, objects the application shares) is
+ * not.
  */
 public final class Guard {
     private static final Cleaner CLEANER = Cleaner.create(r -> {
@@ -74,16 +86,38 @@ public final class Guard {
     private final String what;
     private final Once free;
     private final Cleaner.Cleanable cleanable;
+    /** The owner thread of a confined guard; null for a shared one. */
+    private final Thread thread;
+    /** A confined guard's close: written and read by {@link #thread} only (others read it only for messages). */
+    private boolean confinedClosed;
 
     /**
+     * A shared guard: any thread, one call at a time.
+     *
      * @param owner the object whose unreachability frees the memory; {@code free} must not reference it
      * @param what  how to name the object in errors, for example {@code "ZstdCompressor"}
      * @param free  releases the native memory; runs at most once
      */
     public Guard(Object owner, String what, Runnable free) {
+        this(owner, what, free, false);
+    }
+
+    /**
+     * A shared guard, or, when {@code confined}, one that only the calling thread may use and close (see the class
+     * comment). Arguments as {@link #Guard(Object, String, Runnable)}.
+     */
+    public Guard(Object owner, String what, Runnable free, boolean confined) {
         this.what = what;
         this.free = new Once(free);
-        this.cleanable = CLEANER.register(owner, this::close); // refers to the guard, never to the owner
+        this.thread = confined ? Thread.currentThread() : null;
+        this.cleanable = confined
+                ? CLEANER.register(this, this.free) // unreachable guard: no call can be running
+                : CLEANER.register(owner, this::close); // refers to the guard, never to the owner
+    }
+
+    /** @return true when only the thread that made this guard may use it */
+    public boolean isConfined() {
+        return thread != null;
     }
 
     /** @return how errors name the guarded object, for example {@code "ZstdCompressor"} */
@@ -93,6 +127,13 @@ public final class Guard {
 
     /** Admits the calling thread, or throws if the object is closed or in use by another thread. */
     public void enter() {
+        Thread t = thread;
+        if (t != null) { // confined: plain reads, no fence
+            if (t != Thread.currentThread() || confinedClosed) {
+                throw confinedRefused("used");
+            }
+            return;
+        }
         if (!STATE.compareAndSet(this, IDLE, BUSY)) {
             throw refused();
         }
@@ -105,6 +146,9 @@ public final class Guard {
 
     /** Ends a call started by {@link #enter}; frees the memory if {@link #close} came in the meantime. */
     public void exit() {
+        if (thread != null) { // confined: nothing to publish (and this read keeps the guard reachable to here)
+            return;
+        }
         STATE.setRelease(this, IDLE);
         if ((boolean) CLOSING.getOpaque(this)) {
             tryFree();
@@ -126,11 +170,24 @@ public final class Guard {
 
     /** @return true once {@link #close} was called */
     public boolean isClosed() {
-        return closing;
+        return thread != null ? confinedClosed : closing;
     }
 
-    /** Frees the memory now, or when the call in progress ends. Idempotent; never waits. */
+    /**
+     * Frees the memory now, or when the call in progress ends. Idempotent; never waits. A confined guard frees at
+     * once, and refuses a close from another thread with an {@link IllegalStateException}.
+     */
     public void close() {
+        if (thread != null) {
+            if (thread != Thread.currentThread()) {
+                throw confinedRefused("closed");
+            }
+            if (!confinedClosed) {
+                confinedClosed = true;
+                cleanable.clean(); // runs the free action (once) and unregisters
+            }
+            return;
+        }
         if (closing) {
             return;
         }
@@ -160,7 +217,21 @@ public final class Guard {
 
     /** @return true once the memory has been freed */
     boolean isFreed() {
-        return (int) STATE.getVolatile(this) == CLOSED;
+        return thread != null ? free.done.get() : (int) STATE.getVolatile(this) == CLOSED;
+    }
+
+    /** The refusal of a confined guard: another thread, or (on its own thread) after close. */
+    private IllegalStateException confinedRefused(String verb) {
+        Thread me = Thread.currentThread();
+        if (me == thread) {
+            return closed();
+        }
+        return new IllegalStateException(what + " is confined to thread " + name(thread) + " and cannot be " + verb
+                + " from thread " + name(me) + " (make one per thread, or leave out confined() to share it)");
+    }
+
+    private static String name(Thread t) {
+        return "'" + t.getName() + "' (id " + t.threadId() + ")";
     }
 
     private IllegalStateException refused() {

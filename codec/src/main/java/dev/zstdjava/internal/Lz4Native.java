@@ -136,6 +136,11 @@ public final class Lz4Native {
     static final MethodHandle COMPRESS_FAST_A = B.heap(FN_COMPRESS_FAST), COMPRESS_HC_A = B.heap(FN_COMPRESS_HC),
             DECOMPRESS_SAFE_A = B.heap(FN_DECOMPRESS_SAFE), DECOMPRESS_PARTIAL_A = B.heap(FN_DECOMPRESS_PARTIAL),
             F_COMPRESS_FRAME_A = B.heap(FN_COMPRESS_FRAME);
+    /** For calls on the contexts' own staging buffers only (see {@link Binder#staged}). */
+    static final MethodHandle COMPRESS_FAST_S = B.staged(FN_COMPRESS_FAST), COMPRESS_HC_S = B.staged(FN_COMPRESS_HC),
+            DECOMPRESS_SAFE_S = B.staged(FN_DECOMPRESS_SAFE), DECOMPRESS_PARTIAL_S = B.staged(FN_DECOMPRESS_PARTIAL),
+            F_COMPRESS_FRAME_S = B.staged(FN_COMPRESS_FRAME), F_DECOMPRESS_S = B.staged(FN_DECOMPRESS),
+            F_GET_FRAME_INFO_S = B.staged(FN_GET_FRAME_INFO);
     static final MethodHandle F_FLUSH = B.regular(FN_FLUSH), F_FLUSH_H = B.critical(FN_FLUSH),
             F_COMPRESS_END = B.regular(FN_COMPRESS_END), F_COMPRESS_END_H = B.critical(FN_COMPRESS_END);
     static final MethodHandle F_DECOMPRESS = B.regular(FN_DECOMPRESS), F_DECOMPRESS_H = B.critical(FN_DECOMPRESS),
@@ -344,6 +349,103 @@ public final class Lz4Native {
             return level > 0
                     ? (int) COMPRESS_HC.invokeExact(state, s, d, srcSize, cap, level)
                     : (int) COMPRESS_FAST.invokeExact(state, s, d, srcSize, cap, accel);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /**
+     * {@code LZ4_decompress_safe} from the remaining bytes of direct buffer {@code src} into those of direct buffer
+     * {@code dst} (at most 2 GiB - 1 of each), the views made here, next to the call; critical below
+     * {@link #CRITICAL_LIMIT} bytes of output.
+     *
+     * @return bytes written, or a negative number when the input is malformed
+     */
+    public static int decompress(ByteBuffer src, ByteBuffer dst) {
+        MemorySegment s = MemorySegment.ofBuffer(src);
+        MemorySegment d = MemorySegment.ofBuffer(dst);
+        int srcSize = src.remaining();
+        int cap = dst.remaining();
+        try {
+            return cap < CRITICAL_LIMIT
+                    ? (int) DECOMPRESS_SAFE_H.invokeExact(s, d, srcSize, cap)
+                    : (int) DECOMPRESS_SAFE.invokeExact(s, d, srcSize, cap);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /**
+     * One {@code LZ4F_decompress} call from the remaining bytes of direct buffer {@code src} into those of direct
+     * buffer {@code dst}, the views made here, next to the call (a {@code decompress} whose views do not cross a
+     * method boundary); critical below {@link #CRITICAL_LIMIT} bytes of input and output. {@code dstSize} and
+     * {@code srcSize} as for {@link #decompress(MemorySegment, Object, long, long, MemorySegment, Object, long, long,
+     * MemorySegment, boolean)}.
+     */
+    public static long decompressFrame(MemorySegment dctx, ByteBuffer dst, MemorySegment dstSize, ByteBuffer src,
+                                       MemorySegment srcSize) {
+        MemorySegment d = MemorySegment.ofBuffer(dst);
+        MemorySegment s = MemorySegment.ofBuffer(src);
+        long dstLen = d.byteSize();
+        long srcLen = s.byteSize();
+        dstSize.set(ValueLayout.JAVA_LONG, 0, dstLen);
+        srcSize.set(ValueLayout.JAVA_LONG, 0, srcLen);
+        try {
+            return Math.max(srcLen, dstLen) < CRITICAL_LIMIT
+                    ? (long) F_DECOMPRESS_H.invokeExact(dctx, d, dstSize, s, srcSize, MemorySegment.NULL)
+                    : (long) F_DECOMPRESS.invokeExact(dctx, d, dstSize, s, srcSize, MemorySegment.NULL);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /*
+     * Staged calls: on a context's own native buffers (Scratch), through handles of their own (Binder.staged);
+     * critical below CRITICAL_LIMIT bytes of work, regular above.
+     */
+
+    /** As {@link #compress(MemorySegment, int, byte[], int, byte[], int, int, int)} on staging buffers. */
+    public static int compressStaged(MemorySegment state, int level, MemorySegment src, MemorySegment dst,
+                                     int srcSize, int dstCapacity) {
+        if (srcSize >= CRITICAL_LIMIT) {
+            return level > 0
+                    ? compressHC(state, src, dst, srcSize, dstCapacity, level, false)
+                    : compressFast(state, src, dst, srcSize, dstCapacity, level < 0 ? -level : 1, false);
+        }
+        try {
+            return level > 0
+                    ? (int) COMPRESS_HC_S.invokeExact(state, src, dst, srcSize, dstCapacity, level)
+                    : (int) COMPRESS_FAST_S.invokeExact(state, src, dst, srcSize, dstCapacity, level < 0 ? -level : 1);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** As {@link #decompress(byte[], int, byte[], int, int, int, boolean)} on staging buffers. */
+    public static int decompressStaged(MemorySegment src, MemorySegment dst, int srcSize, int dstCapacity,
+                                       boolean partial) {
+        if (dstCapacity >= CRITICAL_LIMIT) {
+            return partial
+                    ? decompressPartial(src, dst, srcSize, dstCapacity, dstCapacity, false)
+                    : decompressSafe(src, dst, srcSize, dstCapacity, false);
+        }
+        try {
+            return partial
+                    ? (int) DECOMPRESS_PARTIAL_S.invokeExact(src, dst, srcSize, dstCapacity, dstCapacity)
+                    : (int) DECOMPRESS_SAFE_S.invokeExact(src, dst, srcSize, dstCapacity);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** {@code LZ4F_compressFrame_usingCDict} without a dictionary on staging buffers. */
+    public static long compressFrameStaged(MemorySegment cctx, MemorySegment dst, long dstCap, MemorySegment src,
+                                           long srcLen, MemorySegment prefs) {
+        if (srcLen >= CRITICAL_LIMIT) {
+            return frameStep(FRAME, cctx, dst, dstCap, src, srcLen, prefs, false);
+        }
+        try {
+            return (long) F_COMPRESS_FRAME_S.invokeExact(cctx, dst, dstCap, src, srcLen, MemorySegment.NULL, prefs);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -563,11 +665,25 @@ public final class Lz4Native {
      */
     public static long decompress(MemorySegment dctx, Object dst, long dstOff, long dstLen, MemorySegment dstSize,
                                   Object src, long srcOff, long srcLen, MemorySegment srcSize, boolean critical) {
+        return decompress(dctx, dst, dstOff, dstLen, dstSize, src, srcOff, srcLen, srcSize, critical, false);
+    }
+
+    /**
+     * As {@link #decompress(MemorySegment, Object, long, long, MemorySegment, Object, long, long, MemorySegment,
+     * boolean)}; {@code staged}: both are a context's own staging buffers (critical calls then go through handles of
+     * their own, see {@link Binder#staged}).
+     */
+    public static long decompress(MemorySegment dctx, Object dst, long dstOff, long dstLen, MemorySegment dstSize,
+                                  Object src, long srcOff, long srcLen, MemorySegment srcSize, boolean critical,
+                                  boolean staged) {
         dstSize.set(ValueLayout.JAVA_LONG, 0, dstLen);
         srcSize.set(ValueLayout.JAVA_LONG, 0, srcLen);
         MemorySegment d = view(dst, dstOff, dstLen);
         MemorySegment s = view(src, srcOff, srcLen);
         try {
+            if (critical && staged) {
+                return (long) F_DECOMPRESS_S.invokeExact(dctx, d, dstSize, s, srcSize, MemorySegment.NULL);
+            }
             return critical
                     ? (long) F_DECOMPRESS_H.invokeExact(dctx, d, dstSize, s, srcSize, MemorySegment.NULL)
                     : (long) F_DECOMPRESS.invokeExact(dctx, d, dstSize, s, srcSize, MemorySegment.NULL);
@@ -594,7 +710,8 @@ public final class Lz4Native {
             return off == 0 && len == whole.byteSize() ? whole : whole.asSlice(off, len);
         }
         MemorySegment m = (MemorySegment) memory;
-        return off == 0 && len == m.byteSize() ? m : m.asSlice(off, len);
+        // native memory at offset 0 goes as it is (the length is passed separately): a staging buffer needs no slice
+        return off == 0 && (len == m.byteSize() || m.isNative()) ? m : m.asSlice(off, len);
     }
 
     /**
@@ -609,7 +726,9 @@ public final class Lz4Native {
         srcSize.set(ValueLayout.JAVA_LONG, 0, srcLen);
         MemorySegment s = view(src, srcOff, srcLen);
         try {
-            return (long) F_GET_FRAME_INFO_H.invokeExact(dctx, info, s, srcSize);
+            return s.isNative() // the callers stage the header (a copy of at most 19 bytes): handles of their own
+                    ? (long) F_GET_FRAME_INFO_S.invokeExact(dctx, info, s, srcSize)
+                    : (long) F_GET_FRAME_INFO_H.invokeExact(dctx, info, s, srcSize);
         } catch (Throwable t) {
             throw rethrow(t);
         }

@@ -17,7 +17,8 @@ import java.nio.ByteBuffer;
  * message), so they allocate nothing on the Java heap also where the JIT compiles them without inlining: the views
  * are made in {@link ZstdNative}'s and {@link Lz4Native}'s helpers, next to the downcall.
  *
- * <p><b>Thread safety:</b> as the subclass: its {@link #guard} admits one call at a time.
+ * <p><b>Thread safety:</b> as the subclass: its {@link #guard} admits one call at a time, or, for a confined
+ * object, only its owner thread.
  */
 public abstract class OneShot {
     /** Admits one call at a time and frees the native memory. */
@@ -29,9 +30,10 @@ public abstract class OneShot {
      * @param what    how to name the object in errors
      * @param free    releases the native memory (must not reference the object)
      * @param scratch the staging buffers that {@code free} releases
+     * @param confined only the calling thread may use and close the object (see {@link Guard})
      */
-    protected OneShot(String what, Runnable free, Scratch scratch) {
-        this.guard = new Guard(this, what, free);
+    protected OneShot(String what, Runnable free, Scratch scratch, boolean confined) {
+        this.guard = new Guard(this, what, free, confined);
         this.scratch = scratch;
     }
 
@@ -129,8 +131,8 @@ public abstract class OneShot {
      */
     public abstract static class Encoder extends OneShot implements dev.zstdjava.Compressor {
         /** See {@link OneShot#OneShot}. */
-        protected Encoder(String what, Runnable free, Scratch scratch) {
-            super(what, free, scratch);
+        protected Encoder(String what, Runnable free, Scratch scratch, boolean confined) {
+            super(what, free, scratch, confined);
         }
 
         @Override
@@ -180,8 +182,8 @@ public abstract class OneShot {
      */
     public abstract static class Decoder extends OneShot implements dev.zstdjava.Decompressor {
         /** See {@link OneShot#OneShot}. */
-        protected Decoder(String what, Runnable free, Scratch scratch) {
-            super(what, free, scratch);
+        protected Decoder(String what, Runnable free, Scratch scratch, boolean confined) {
+            super(what, free, scratch, confined);
         }
 
         @Override

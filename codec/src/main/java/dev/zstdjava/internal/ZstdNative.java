@@ -153,6 +153,9 @@ public final class ZstdNative {
     /** For the array helpers only (see {@link Binder#heap}). */
     static final MethodHandle COMPRESS2_A = B.heap(FN_COMPRESS2), DECOMPRESS_DCTX_A = B.heap(FN_DECOMPRESS_DCTX),
             FIND_DECOMPRESSED_SIZE_A = B.heap(FN_FIND_DECOMPRESSED_SIZE);
+    /** For calls on the contexts' own staging buffers only (see {@link Binder#staged}). */
+    static final MethodHandle COMPRESS2_S = B.staged(FN_COMPRESS2), DECOMPRESS_DCTX_S = B.staged(FN_DECOMPRESS_DCTX),
+            FIND_DECOMPRESSED_SIZE_S = B.staged(FN_FIND_DECOMPRESSED_SIZE);
     static final MethodHandle COMPRESS_STREAM2_SIMPLE = B.regular(FN_COMPRESS_STREAM2_SIMPLE),
             COMPRESS_STREAM2_SIMPLE_H = B.critical(FN_COMPRESS_STREAM2_SIMPLE),
             DECOMPRESS_STREAM_SIMPLE = B.regular(FN_DECOMPRESS_STREAM_SIMPLE),
@@ -352,6 +355,33 @@ public final class ZstdNative {
             return critical
                     ? (long) DECOMPRESS_DCTX_H.invokeExact(ctx, d, dstCap, s, srcLen)
                     : (long) DECOMPRESS_DCTX.invokeExact(ctx, d, dstCap, s, srcLen);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /**
+     * ZSTD_compress2 (or, when {@code !compress}, ZSTD_decompressDCtx) on a context's own native staging buffers
+     * ({@link Scratch}); critical below {@link #CRITICAL_LIMIT} bytes of work, through handles of their own.
+     */
+    public static long staged(boolean compress, MemorySegment ctx, MemorySegment dst, long dstCap, MemorySegment src,
+                              long srcLen) {
+        if ((compress ? srcLen : dstCap) >= CRITICAL_LIMIT) {
+            return oneShot(compress, ctx, dst, dstCap, src, srcLen, false);
+        }
+        try {
+            return compress
+                    ? (long) COMPRESS2_S.invokeExact(ctx, dst, dstCap, src, srcLen)
+                    : (long) DECOMPRESS_DCTX_S.invokeExact(ctx, dst, dstCap, src, srcLen);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** ZSTD_findDecompressedSize of a context's native staging buffer holding {@code srcLen} bytes. */
+    public static long findDecompressedSizeStaged(MemorySegment src, long srcLen) {
+        try {
+            return (long) FIND_DECOMPRESSED_SIZE_S.invokeExact(src, srcLen);
         } catch (Throwable t) {
             throw rethrow(t);
         }

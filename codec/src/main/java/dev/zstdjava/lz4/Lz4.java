@@ -10,15 +10,18 @@ import dev.zstdjava.internal.Lz4Native;
  * facts. For frames (self-describing, checksummed, streamable) see {@link Lz4Frame}.
  *
  * <p><b>Thread safety:</b> every method is thread-safe. Calls reuse native states: a platform thread keeps its own
- * compressor and decompressor; virtual threads borrow from a small shared pool.
+ * compressor and decompressor, confined to it (no atomic instruction per call); virtual threads borrow shared ones
+ * from a small pool.
  *
  * <p><b>Allocation:</b> {@link #compress(byte[], int)} and {@link #decompress(byte[], int)} allocate only the
  * returned array (see {@link Lz4Compressor#compress(byte[])} and
  * {@link Lz4Decompressor#decompress(byte[], int, int, int)}); the bounds are computed in Java.
  */
 public final class Lz4 {
-    private static final ContextCache<Lz4Compressor> COMPRESSORS = new ContextCache<>(Lz4Compressor::create, Lz4Compressor::close);
-    private static final ContextCache<Lz4Decompressor> DECOMPRESSORS = new ContextCache<>(Lz4Decompressor::create, Lz4Decompressor::close);
+    private static final ContextCache<Lz4Compressor> COMPRESSORS = new ContextCache<>(
+            () -> Lz4Compressor.createConfined(Lz4Compressor.DEFAULT_LEVEL), Lz4Compressor::create, Lz4Compressor::close);
+    private static final ContextCache<Lz4Decompressor> DECOMPRESSORS = new ContextCache<>(
+            Lz4Decompressor::createConfined, Lz4Decompressor::create, Lz4Decompressor::close);
 
     /** {@code LZ4_MAX_INPUT_SIZE}: the largest input one LZ4 block holds, 0x7E000000 bytes. */
     public static final int MAX_INPUT_SIZE = Lz4Native.MAX_INPUT_SIZE;

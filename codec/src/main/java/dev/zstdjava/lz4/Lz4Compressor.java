@@ -22,11 +22,16 @@ import java.nio.ReadOnlyBufferException;
  *
  * <p><b>Thread safety:</b> one call at a time. A call from a second thread while one runs, or any call after
  * {@link #close()}, throws {@link IllegalStateException}; memory is never freed under a running call. Use one
- * instance per thread, or {@link Lz4}'s static methods, which keep one per thread.
+ * instance per thread, or {@link Lz4}'s static methods, which keep one per thread. A compressor made by
+ * {@link #createConfined(int)} belongs to the thread that made it: only that thread may call it and close it, and
+ * its calls save the atomic instruction that admits one call at a time (any other thread is refused with an
+ * {@link IllegalStateException} naming both threads).
  *
  * <p><b>Allocation:</b> the {@link MemorySegment}, caller-destination {@code byte[]} and {@link ByteBuffer} forms
- * allocate nothing on the Java heap, also where the JIT does not inline the call into its caller: the views of arrays
- * and buffers are made next to the native call, where escape analysis removes them (a call staged through buffers
+ * allocate nothing on the Java heap, also where the JIT does not inline the call into its caller: arrays of at most
+ * {@code zstdjava.heapStagingLimit} bytes (default 4 KiB) are copied through a native buffer of this object, so no
+ * view of them exists whatever the JIT decides; the views of larger arrays and of buffers are made next to the native
+ * call, where escape analysis removes them (a call staged through buffers
  * larger than the 1 MiB kept between calls allocates their two segment objects, 160 bytes). Heap arrays are read and
  * written in place through critical downcalls, which
  * hold off safepoints (GC) for their length; above {@code zstdjava.criticalHeapLimit} bytes of input (default
@@ -85,12 +90,12 @@ public final class Lz4Compressor extends OneShot.Encoder {
         }
     }
 
-    private Lz4Compressor(int level) {
-        this(checkLevel(level), new Native());
+    private Lz4Compressor(int level, boolean confined) {
+        this(checkLevel(level), new Native(), confined);
     }
 
-    private Lz4Compressor(int level, Native state) {
-        super("Lz4Compressor", state, state.scratch);
+    private Lz4Compressor(int level, Native state, boolean confined) {
+        super("Lz4Compressor", state, state.scratch, confined);
         this.state = state;
         this.level = level;
         this.heapLimit = Lz4Native.heapLimit(level);
@@ -99,7 +104,7 @@ public final class Lz4Compressor extends OneShot.Encoder {
 
     /** @return a compressor using lz4's default compressor (level 0) */
     public static Lz4Compressor create() {
-        return new Lz4Compressor(DEFAULT_LEVEL);
+        return new Lz4Compressor(DEFAULT_LEVEL, false);
     }
 
     /**
@@ -108,7 +113,25 @@ public final class Lz4Compressor extends OneShot.Encoder {
      * @throws IllegalArgumentException if {@code level} is outside {@code -128..12}
      */
     public static Lz4Compressor create(int level) {
-        return new Lz4Compressor(level);
+        return new Lz4Compressor(level, false);
+    }
+
+    /**
+     * A compressor confined to the calling thread, as FFM's confined arenas: only this thread may call it and close
+     * it, with a plain read of the owner thread instead of the atomic instruction per call; a call or close from
+     * another thread throws {@link IllegalStateException} and changes nothing. Freed by a
+     * {@link java.lang.ref.Cleaner} if it becomes unreachable unclosed.
+     *
+     * @param level as {@link #create(int)}
+     * @return a compressor at {@code level} that only the calling thread may use
+     */
+    public static Lz4Compressor createConfined(int level) {
+        return new Lz4Compressor(level, true);
+    }
+
+    /** @return true when only the thread that made this compressor may use it ({@link #createConfined(int)}) */
+    public boolean isConfined() {
+        return guard.isConfined();
     }
 
     /** @return the level this compressor uses */
@@ -213,7 +236,7 @@ public final class Lz4Compressor extends OneShot.Encoder {
         int l = level;
         MemorySegment s = state.forLevel(l);
         int r;
-        if (srcLen <= heapLimit) {
+        if (srcLen <= heapLimit && !Bounds.small(srcLen, srcLen)) { // in place; small arrays are staged: no views
             r = dst != null
                     ? Lz4Native.compress(s, l, src, srcOff, dst, dstOff, srcLen, dstCap)
                     : Lz4Native.compress(s, l, src, srcOff, state.scratch.get(dstCap), srcLen, dstCap);
@@ -221,7 +244,7 @@ public final class Lz4Compressor extends OneShot.Encoder {
             int outCap = dst == null ? dstCap : Math.min(dstCap, Lz4.maxCompressedLength(srcLen));
             MemorySegment in = state.scratch.stage(src, srcOff, srcLen);
             MemorySegment out = state.scratch.get(outCap);
-            r = run(s, l, in, out, srcLen, outCap, false);
+            r = Lz4Native.compressStaged(s, l, in, out, srcLen, outCap);
             if (dst != null) {
                 Scratch.unstage(out, dst, dstOff, r);
             }

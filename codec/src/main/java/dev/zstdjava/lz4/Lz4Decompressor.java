@@ -18,11 +18,14 @@ import java.nio.ReadOnlyBufferException;
  *
  * <p><b>Thread safety:</b> one call at a time, as {@link Lz4Compressor}: a concurrent call or a call after
  * {@link #close()} throws {@link IllegalStateException}, and closing never frees memory under a running call. Use one
- * instance per thread, or {@link Lz4}'s static methods, which keep one per thread.
+ * instance per thread, or {@link Lz4}'s static methods, which keep one per thread. One made by
+ * {@link #createConfined()} belongs to the thread that made it (see {@link Lz4Compressor#createConfined(int)}).
  *
  * <p><b>Allocation:</b> the {@link MemorySegment}, caller-destination {@code byte[]} and {@link ByteBuffer} forms
- * allocate nothing on the Java heap, also where the JIT does not inline the call into its caller: the views of arrays
- * and buffers are made next to the native call, where escape analysis removes them (a call staged through buffers
+ * allocate nothing on the Java heap, also where the JIT does not inline the call into its caller: arrays of at most
+ * {@code zstdjava.heapStagingLimit} bytes (default 4 KiB) are copied through a native buffer of this object, so no
+ * view of them exists whatever the JIT decides; the views of larger arrays and of buffers are made next to the native
+ * call, where escape analysis removes them (a call staged through buffers
  * larger than the 1 MiB kept between calls allocates their two segment objects, 160 bytes). Heap arrays are decoded in
  * place through critical downcalls up to
  * {@code zstdjava.criticalHeapLimit} bytes of output (default 1 MiB) and staged through a native buffer of this
@@ -39,15 +42,28 @@ public final class Lz4Decompressor implements AutoCloseable {
     private final Scratch scratch;
     private final Guard guard;
 
-    private Lz4Decompressor() {
+    private Lz4Decompressor(boolean confined) {
         Scratch s = new Scratch();
         this.scratch = s;
-        this.guard = new Guard(this, "Lz4Decompressor", s::free);
+        this.guard = new Guard(this, "Lz4Decompressor", s::free, confined);
     }
 
-    /** @return a decompressor; it holds native memory only while staging large heap arrays */
+    /** @return a decompressor; its native memory is the staging buffer of heap arrays, made on first use */
     public static Lz4Decompressor create() {
-        return new Lz4Decompressor();
+        return new Lz4Decompressor(false);
+    }
+
+    /**
+     * @return a decompressor that only the calling thread may use and close, without the atomic instruction per call
+     *         (see {@link Lz4Compressor#createConfined(int)})
+     */
+    public static Lz4Decompressor createConfined() {
+        return new Lz4Decompressor(true);
+    }
+
+    /** @return true when only the thread that made this decompressor may use it ({@link #createConfined()}) */
+    public boolean isConfined() {
+        return guard.isConfined();
     }
 
     /**
@@ -142,6 +158,22 @@ public final class Lz4Decompressor implements AutoCloseable {
             return Bounds.advance(src, dst, decompress(src.array(), Bounds.start(src), src.remaining(), dst.array(),
                     Bounds.start(dst), dst.remaining()));
         }
+        if (Bounds.direct(src, dst)) { // direct buffers: the views are made next to the native call
+            int srcLen = src.remaining();
+            int dstCap = dst.remaining();
+            checkInput(srcLen, dstCap, "lz4 decompress");
+            int r;
+            guard.enter();
+            try {
+                r = Lz4Native.decompress(src, dst);
+            } finally {
+                guard.exit();
+            }
+            if (r < 0) {
+                throw malformed("lz4 decompress", r, srcLen, dstCap);
+            }
+            return Bounds.advance(src, dst, r);
+        }
         return Bounds.advance(src, dst, decompress(MemorySegment.ofBuffer(src), Bounds.writable(dst)));
     }
 
@@ -222,12 +254,12 @@ public final class Lz4Decompressor implements AutoCloseable {
                                  boolean partial) {
         guard.enter();
         try {
-            if (dstCap <= Lz4Native.HEAP_CRITICAL_LIMIT) {
+            if (dstCap <= Lz4Native.HEAP_CRITICAL_LIMIT && !Bounds.small(srcLen, dstCap)) { // small ones are staged
                 return Lz4Native.decompress(src, srcOff, dst, dstOff, srcLen, dstCap, partial);
             }
             try {
                 MemorySegment out = scratch.get(dstCap);
-                int r = decode(scratch.stage(src, srcOff, srcLen), srcLen, out, dstCap, partial, false);
+                int r = Lz4Native.decompressStaged(scratch.stage(src, srcOff, srcLen), out, srcLen, dstCap, partial);
                 Scratch.unstage(out, dst, dstOff, r);
                 return r;
             } finally {

@@ -23,8 +23,10 @@ import java.util.Objects;
  * Java.
  */
 public final class Lz4Frame {
-    private static final ContextCache<Lz4FrameCompressor> COMPRESSORS = new ContextCache<>(Lz4FrameCompressor::create, Lz4FrameCompressor::close);
-    private static final ContextCache<Lz4FrameDecompressor> DECOMPRESSORS = new ContextCache<>(Lz4FrameDecompressor::create, Lz4FrameDecompressor::close);
+    private static final ContextCache<Lz4FrameCompressor> COMPRESSORS = new ContextCache<>(
+            Lz4FrameCompressor::confinedToThisThread, Lz4FrameCompressor::create, Lz4FrameCompressor::close);
+    private static final ContextCache<Lz4FrameDecompressor> DECOMPRESSORS = new ContextCache<>(
+            Lz4FrameDecompressor::confinedToThisThread, Lz4FrameDecompressor::create, Lz4FrameDecompressor::close);
 
     /** Returned by {@link #contentSize} when the frame does not declare its size. */
     public static final long UNKNOWN_SIZE = -1;

@@ -21,7 +21,9 @@ import java.util.Objects;
  * </ul>
  *
  * <p><b>Thread safety:</b> one call at a time. A call from a second thread while one runs, or any call after
- * {@link #close()}, throws {@link IllegalStateException}; memory is never freed under a running call.
+ * {@link #close()}, throws {@link IllegalStateException}; memory is never freed under a running call. One made by
+ * {@link #createConfined(Lz4Frame.Options)} belongs to the thread that made it (see
+ * {@link Lz4Compressor#createConfined(int)}).
  *
  * <p><b>Allocation:</b> on native memory the one-shot forms and every streaming step allocate nothing (lz4 sizes its
  * internal buffers on first use and keeps them). Heap arrays and heap buffers are used in place through critical
@@ -30,7 +32,7 @@ import java.util.Objects;
  * calls up to 1 MiB. The {@code byte[]} and {@code ByteBuffer} forms make their views of arrays and direct buffers
  * next to the native call, so they allocate nothing also where the JIT does not inline the call into its caller.
  * {@link #compress(byte[])} allocates the returned array (it compresses into that native buffer and copies the frame
- * out once), and in some JIT states one 32-byte session object more (see {@code AllocationTest}).
+ * out once; its input, when at most {@code zstdjava.heapStagingLimit} bytes, is copied in, so no view of it exists).
  *
  * <p>Close it when done; a compressor that is dropped unclosed is freed by a {@link java.lang.ref.Cleaner}.
  */
@@ -71,24 +73,42 @@ public final class Lz4FrameCompressor extends OneShot.Encoder {
         }
     }
 
-    private Lz4FrameCompressor(Lz4Frame.Options options) {
-        this(Objects.requireNonNull(options, "options"), new Native());
+    private Lz4FrameCompressor(Lz4Frame.Options options, boolean confined) {
+        this(Objects.requireNonNull(options, "options"), new Native(), confined);
     }
 
-    private Lz4FrameCompressor(Lz4Frame.Options options, Native state) {
-        super("Lz4FrameCompressor", state, state.scratch);
+    private Lz4FrameCompressor(Lz4Frame.Options options, Native state, boolean confined) {
+        super("Lz4FrameCompressor", state, state.scratch, confined);
         this.state = state;
         apply(options);
     }
 
     /** @return a compressor writing frames with {@link Lz4Frame.Options#DEFAULT} */
     public static Lz4FrameCompressor create() {
-        return new Lz4FrameCompressor(Lz4Frame.Options.DEFAULT);
+        return new Lz4FrameCompressor(Lz4Frame.Options.DEFAULT, false);
     }
 
     /** @return a compressor writing frames with {@code options} */
     public static Lz4FrameCompressor create(Lz4Frame.Options options) {
-        return new Lz4FrameCompressor(options);
+        return new Lz4FrameCompressor(options, false);
+    }
+
+    /**
+     * @return a compressor writing frames with {@code options} that only the calling thread may use and close,
+     *         without the atomic instruction per call (see {@link Lz4Compressor#createConfined(int)})
+     */
+    public static Lz4FrameCompressor createConfined(Lz4Frame.Options options) {
+        return new Lz4FrameCompressor(options, true);
+    }
+
+    /** @return true when only the thread that made this compressor may use it */
+    public boolean isConfined() {
+        return guard.isConfined();
+    }
+
+    /** @return a default compressor confined to the calling thread (for {@link Lz4Frame}'s own) */
+    static Lz4FrameCompressor confinedToThisThread() {
+        return createConfined(Lz4Frame.Options.DEFAULT);
     }
 
     /** @return the options of the frames this compressor writes */
@@ -133,7 +153,7 @@ public final class Lz4FrameCompressor extends OneShot.Encoder {
     @Override
     protected long arrays(byte[] src, int srcOff, int srcLen, byte[] dst, int dstOff, long dstCap) {
         startFrame();
-        if (srcLen <= heapLimit) {
+        if (srcLen <= heapLimit && !Bounds.small(srcLen, srcLen)) { // in place; small arrays are staged: no views
             return dst != null
                     ? Lz4Native.compressFrame(state.cctx, dst, dstOff, dstCap, src, srcOff, srcLen, state.prefs)
                     : Lz4Native.compressFrame(state.cctx, state.scratch.get(dstCap), dstCap, src, srcOff, srcLen,
@@ -142,7 +162,7 @@ public final class Lz4FrameCompressor extends OneShot.Encoder {
         long outCap = dst == null ? dstCap : Math.min(dstCap, maxCompressedLength(srcLen));
         MemorySegment in = state.scratch.stage(src, srcOff, srcLen);
         MemorySegment out = state.scratch.get(outCap);
-        long r = Lz4Native.frameStep(FRAME, state.cctx, out, outCap, in, srcLen, state.prefs, false);
+        long r = Lz4Native.compressFrameStaged(state.cctx, out, outCap, in, srcLen, state.prefs);
         if (dst != null) {
             Scratch.unstage(out, dst, dstOff, r);
         }

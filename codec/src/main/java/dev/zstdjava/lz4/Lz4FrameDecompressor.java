@@ -6,6 +6,7 @@ import dev.zstdjava.Decompressor;
 import dev.zstdjava.internal.Guard;
 import dev.zstdjava.internal.LibC;
 import dev.zstdjava.internal.Lz4Native;
+import dev.zstdjava.internal.Scratch;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -32,17 +33,17 @@ import java.nio.ReadOnlyBufferException;
  * limit.
  *
  * <p><b>Thread safety:</b> one call at a time. A call from a second thread while one runs, or any call after
- * {@link #close()}, throws {@link IllegalStateException}; memory is never freed under a running call.
+ * {@link #close()}, throws {@link IllegalStateException}; memory is never freed under a running call. One made by
+ * {@link #createConfined(long)} belongs to the thread that made it (see {@link Lz4Compressor#createConfined(int)}).
  *
- * <p><b>Allocation:</b> the {@link MemorySegment}, caller-destination {@code byte[]} and {@link ByteBuffer} forms and
- * {@link #update} allocate nothing (lz4 sizes its internal buffers on first use and keeps them) when the JIT
- * inlines the call into its caller; where it does not, the caller-destination {@code byte[]} and heap
- * {@code ByteBuffer} forms allocate their array views (a few hundred bytes per call), which they pass across method
- * boundaries. Heap memory is
- * decoded in place, at most {@code zstdjava.criticalHeapLimit} bytes (default 1 MiB) of input and of output per
- * critical downcall, so no call holds off safepoints for long.
- * {@link #decompress(byte[])} allocates exactly the returned array when the first frame declares its content size;
- * otherwise it decodes into a growing native scratch buffer and copies the result out once.
+ * <p><b>Allocation:</b> the {@link MemorySegment}, caller-destination {@code byte[]} and {@code ByteBuffer} forms and
+ * {@link #update} allocate nothing (lz4 sizes its internal buffers on first use and keeps them). Arrays of at most
+ * {@code zstdjava.heapStagingLimit} bytes (default 4 KiB) in and out are copied through a native buffer of this
+ * decompressor, so no view of them exists whatever the JIT inlines; larger heap memory is decoded in place, at most
+ * {@code zstdjava.criticalHeapLimit} bytes (default 1 MiB) of input and of output per critical downcall, so no call
+ * holds off safepoints for long, through views made next to the native call. {@link #decompress(byte[])} allocates
+ * exactly the returned array when the first frame declares its content size; otherwise it decodes into a growing
+ * native scratch buffer and copies the result out once.
  */
 public final class Lz4FrameDecompressor implements Decompressor {
     private static final long KEEP_SCRATCH = 1 << 20;
@@ -58,6 +59,8 @@ public final class Lz4FrameDecompressor implements Decompressor {
     private long frameOutput;
     /** Positions of the one-shot loop, kept across {@link #step} calls. */
     private long inPos;
+    /** Input bytes before the memory {@link #step} decodes (a staged header), added to the offsets errors report. */
+    private long inBase;
     private long outPos;
 
     private static final class Native implements Runnable {
@@ -69,6 +72,8 @@ public final class Lz4FrameDecompressor implements Decompressor {
         /** An {@code LZ4F_frameInfo_t} for {@code LZ4F_getFrameInfo}. */
         final MemorySegment info;
         MemorySegment scratch = MemorySegment.NULL;
+        /** Copies of small heap arrays (input and output), so their calls make no array view. */
+        final Scratch staging = new Scratch();
 
         Native() {
             MemorySegment s = LibC.malloc(16 + Lz4Native.FRAME_INFO.byteSize());
@@ -89,26 +94,45 @@ public final class Lz4FrameDecompressor implements Decompressor {
             Lz4Native.freeDecompressionContext(dctx);
             LibC.free(sizes);
             LibC.free(scratch);
+            staging.free();
         }
     }
 
-    private Lz4FrameDecompressor(long maxDecompressedSize) {
+    private Lz4FrameDecompressor(long maxDecompressedSize, boolean confined) {
         if (maxDecompressedSize < 0) {
             throw new IllegalArgumentException("maxDecompressedSize must be >= 0, got " + maxDecompressedSize);
         }
         this.maxDecompressedSize = maxDecompressedSize;
         this.state = new Native();
-        this.guard = new Guard(this, "Lz4FrameDecompressor", state);
+        this.guard = new Guard(this, "Lz4FrameDecompressor", state, confined);
     }
 
     /** @return a decompressor limited to {@link Lz4Frame#DEFAULT_MAX_DECOMPRESSED_SIZE} (512 MiB) per output */
     public static Lz4FrameDecompressor create() {
-        return new Lz4FrameDecompressor(Lz4Frame.DEFAULT_MAX_DECOMPRESSED_SIZE);
+        return new Lz4FrameDecompressor(Lz4Frame.DEFAULT_MAX_DECOMPRESSED_SIZE, false);
     }
 
     /** @return a decompressor refusing outputs (and streamed frames) over {@code maxDecompressedSize} bytes */
     public static Lz4FrameDecompressor create(long maxDecompressedSize) {
-        return new Lz4FrameDecompressor(maxDecompressedSize);
+        return new Lz4FrameDecompressor(maxDecompressedSize, false);
+    }
+
+    /**
+     * @return a decompressor refusing outputs over {@code maxDecompressedSize} bytes that only the calling thread may
+     *         use and close, without the atomic instruction per call (see {@link Lz4Compressor#createConfined(int)})
+     */
+    public static Lz4FrameDecompressor createConfined(long maxDecompressedSize) {
+        return new Lz4FrameDecompressor(maxDecompressedSize, true);
+    }
+
+    /** @return true when only the thread that made this decompressor may use it */
+    public boolean isConfined() {
+        return guard.isConfined();
+    }
+
+    /** @return a default decompressor confined to the calling thread (for {@link Lz4Frame}'s own) */
+    static Lz4FrameDecompressor confinedToThisThread() {
+        return createConfined(Lz4Frame.DEFAULT_MAX_DECOMPRESSED_SIZE);
     }
 
     /** @return the largest output of {@link #decompress(byte[])} and of one frame through {@link #update}, in bytes */
@@ -135,7 +159,7 @@ public final class Lz4FrameDecompressor implements Decompressor {
         checkInput(srcLen);
         guard.enter();
         try {
-            return decodeInto(src, 0, srcLen, dst, 0, dstCap);
+            return decodeInto(src, 0, srcLen, dst, 0, dstCap, false);
         } finally {
             guard.exit();
         }
@@ -155,8 +179,15 @@ public final class Lz4FrameDecompressor implements Decompressor {
         checkInput(srcLen);
         guard.enter();
         try {
-            return (int) decodeInto(src, srcOff, srcLen, dst, dstOff, dstLen);
+            if (Bounds.small(srcLen, dstLen)) { // staged: no array view, so nothing allocated whatever the JIT does
+                MemorySegment out = state.staging.get(dstLen);
+                long n = decodeInto(state.staging.stage(src, srcOff, srcLen), 0, srcLen, out, 0, dstLen, true);
+                Scratch.unstage(out, dst, dstOff, n);
+                return (int) n;
+            }
+            return (int) decodeInto(src, srcOff, srcLen, dst, dstOff, dstLen, false);
         } finally {
+            state.staging.trim();
             guard.exit();
         }
     }
@@ -185,9 +216,20 @@ public final class Lz4FrameDecompressor implements Decompressor {
                         + declared + " bytes of content, impossible for " + len + " input bytes (lz4 expands at most "
                         + Lz4Decompressor.MAX_RATIO + "x); refused before allocating");
             }
-            if (declared > 0) { // the header is consumed: decoding continues after it
+            if (declared > 0 && Bounds.small(len, declared)) { // staged: the rest of the input after the header
+                long header = inPos;
+                inPos = 0;
+                inBase = header;
+                MemorySegment out = state.staging.get(declared);
+                long n = step(state.staging.stage(src, off + (int) header, len - (int) header), 0, len - header, out,
+                        0, declared, true);
+                if (n == declared) {
+                    return state.staging.copyOut((int) declared);
+                }
+                // more output than the first frame declares: concatenated frames; decode them all below
+            } else if (declared > 0) { // the header is consumed: decoding continues after it
                 byte[] out = new byte[(int) declared];
-                long n = step(src, off, len, out, 0, declared);
+                long n = step(src, off, len, out, 0, declared, false);
                 if (n == declared) {
                     return out;
                 }
@@ -195,6 +237,7 @@ public final class Lz4FrameDecompressor implements Decompressor {
             }
             return decodeGrowing(src, off, len, limit);
         } finally {
+            state.staging.trim();
             guard.exit();
         }
     }
@@ -209,7 +252,8 @@ public final class Lz4FrameDecompressor implements Decompressor {
         if (len < 7 || (int) LE_INT.get(in, off) != Lz4Frame.MAGIC) {
             return 0; // a skippable frame or garbage: the decoder reports it
         }
-        long r = Lz4Native.getFrameInfo(state.dctx, state.info, in, off, Math.min(len, Lz4Frame.HEADER_SIZE_MAX),
+        int headerLen = Math.min(len, Lz4Frame.HEADER_SIZE_MAX); // staged (a copy of at most 19 bytes): no view
+        long r = Lz4Native.getFrameInfo(state.dctx, state.info, state.staging.stage(in, off, headerLen), 0, headerLen,
                 state.srcSize);
         if (Lz4Native.isError(r)) {
             Lz4Native.resetDecompressionContext(state.dctx);
@@ -239,7 +283,16 @@ public final class Lz4FrameDecompressor implements Decompressor {
         checkInput(srcLen);
         guard.enter();
         try { // the buffers go down as they are: Lz4Native makes their views next to the native call
-            return Bounds.advance(src, dst, decodeInto(src, 0, srcLen, dst, 0, dst.remaining()));
+            if (src.isDirect() && dst.isDirect()) { // one call decodes a whole frame that fits: its own helper
+                start();
+                long r = Lz4Native.decompressFrame(state.dctx, dst, state.dstSize, src, state.srcSize);
+                long read = state.srcSize.get(ValueLayout.JAVA_LONG, 0);
+                if (r == 0 && read == srcLen) {
+                    return Bounds.advance(src, dst, state.dstSize.get(ValueLayout.JAVA_LONG, 0));
+                }
+                // an error, more frames or a full destination: decode again from the start, step by step
+            }
+            return Bounds.advance(src, dst, decodeInto(src, 0, srcLen, dst, 0, dst.remaining(), false));
         } finally {
             guard.exit();
         }
@@ -255,6 +308,7 @@ public final class Lz4FrameDecompressor implements Decompressor {
     private void start() {
         Lz4Native.resetDecompressionContext(state.dctx);
         inPos = 0;
+        inBase = 0;
         outPos = 0;
     }
 
@@ -262,9 +316,10 @@ public final class Lz4FrameDecompressor implements Decompressor {
      * Decodes every frame of {@code src[srcOff, +srcLen)} into {@code dst[dstOff, +dstCap)}; each is a {@code byte[]},
      * a {@link ByteBuffer} or a {@link MemorySegment} (see {@link Lz4Native#decompress}).
      */
-    private long decodeInto(Object src, long srcOff, long srcLen, Object dst, long dstOff, long dstCap) {
+    private long decodeInto(Object src, long srcOff, long srcLen, Object dst, long dstOff, long dstCap,
+                            boolean staged) {
         start();
-        long n = step(src, srcOff, srcLen, dst, dstOff, dstCap);
+        long n = step(src, srcOff, srcLen, dst, dstOff, dstCap, staged);
         if (n == FULL) {
             Lz4Native.resetDecompressionContext(state.dctx);
             throw new Lz4Exception("lz4 frame decompress", Lz4Exception.DST_MAX_SIZE_TOO_SMALL,
@@ -287,7 +342,7 @@ public final class Lz4FrameDecompressor implements Decompressor {
         try {
             start();
             while (true) {
-                long n = step(in, off, len, state.scratch, 0, cap);
+                long n = step(in, off, len, state.scratch, 0, cap, false);
                 if (n != FULL) {
                     byte[] out = new byte[(int) n];
                     MemorySegment.copy(state.scratch, ValueLayout.JAVA_BYTE, 0, out, 0, out.length);
@@ -314,7 +369,7 @@ public final class Lz4FrameDecompressor implements Decompressor {
      * @return the total output size, or {@link #FULL} if {@code dst} filled up first (positions kept for a retry
      *         with a larger, content-preserving destination)
      */
-    private long step(Object src, long srcOff, long srcLen, Object dst, long dstOff, long dstCap) {
+    private long step(Object src, long srcOff, long srcLen, Object dst, long dstOff, long dstCap, boolean staged) {
         boolean heap = !Lz4Native.isNative(src) || !Lz4Native.isNative(dst);
         boolean frameDone = false;
         while (true) {
@@ -330,14 +385,14 @@ public final class Lz4FrameDecompressor implements Decompressor {
             }
             // heap pieces are exact slices: on JDK 21 each heap argument of a critical call is copied for the call
             long r = Lz4Native.decompress(state.dctx, dst, dstOff + outPos, outAvail, state.dstSize, src,
-                    srcOff + inPos, inAvail, state.srcSize, critical);
+                    srcOff + inPos, inAvail, state.srcSize, critical, staged);
             long wrote = state.dstSize.get(ValueLayout.JAVA_LONG, 0);
             long read = state.srcSize.get(ValueLayout.JAVA_LONG, 0);
             if (Lz4Native.isError(r)) {
                 Lz4Native.resetDecompressionContext(state.dctx);
-                throw Lz4Checks.frameError(r, "lz4 frame decompress", "input " + srcLen + " bytes, error near input"
-                        + " offset " + (inPos + read) + ", " + (outPos + wrote) + " bytes decoded, output capacity "
-                        + dstCap + " bytes");
+                throw Lz4Checks.frameError(r, "lz4 frame decompress", "input " + (inBase + srcLen) + " bytes, error"
+                        + " near input offset " + (inBase + inPos + read) + ", " + (outPos + wrote) + " bytes decoded,"
+                        + " output capacity " + dstCap + " bytes");
             }
             inPos += read;
             outPos += wrote;
@@ -348,7 +403,7 @@ public final class Lz4FrameDecompressor implements Decompressor {
             if (inPos == srcLen) {
                 Lz4Native.resetDecompressionContext(state.dctx);
                 throw new Lz4Exception("lz4 frame decompress", Lz4Exception.FRAME_SIZE_WRONG,
-                        "truncated input: the last frame is incomplete after " + srcLen + " input bytes ("
+                        "truncated input: the last frame is incomplete after " + (inBase + srcLen) + " input bytes ("
                                 + outPos + " bytes decoded; the decoder expects " + r + " more input bytes)");
             }
             if (read == 0 && wrote == 0) {
@@ -357,7 +412,7 @@ public final class Lz4FrameDecompressor implements Decompressor {
                 }
                 Lz4Native.resetDecompressionContext(state.dctx);
                 throw new Lz4Exception("lz4 frame decompress", 0, "decoder made no progress at input offset "
-                        + inPos + " of " + srcLen + " bytes");
+                        + (inBase + inPos) + " of " + (inBase + srcLen) + " bytes");
             }
         }
     }

@@ -1,5 +1,6 @@
 package dev.zstdjava.zstd;
 
+import dev.zstdjava.internal.Bounds;
 import dev.zstdjava.internal.Scratch;
 import dev.zstdjava.internal.ZstdNative;
 
@@ -40,14 +41,16 @@ final class OneShotCalls {
     }
 
     /**
-     * Two arrays, on arrays and offsets (no view of them crosses a method boundary, so none is allocated): in place
-     * up to {@code heapLimit} bytes of work, staged through native memory above it (and always on JDK 21).
-     * {@code dst} is null for a compression into the scratch output buffer (the {@code byte[] -> new byte[]} form).
-     * The caller trims the scratch buffers (after it has copied that output out).
+     * Two arrays, on arrays and offsets: staged through the native scratch buffers when small
+     * ({@link Bounds#small}: no view of an array is made, so nothing is allocated whatever the JIT inlines), in place
+     * above that up to {@code heapLimit} bytes of work (views made next to the native call), staged again above it
+     * (and always on JDK 21). {@code dst} is null for a compression into the scratch output buffer (the
+     * {@code byte[] -> new byte[]} form). The caller trims the scratch buffers (after it has copied that output out).
      */
     static long arrays(boolean compress, MemorySegment ctx, Scratch scratch, long heapLimit, byte[] src, int srcOff,
                        int srcLen, byte[] dst, int dstOff, long dstCap) {
-        if ((compress ? srcLen : dstCap) <= heapLimit) {
+        long work = compress ? srcLen : dstCap;
+        if (work <= heapLimit && !Bounds.small(srcLen, work)) {
             return dst != null
                     ? ZstdNative.oneShot(compress, ctx, dst, dstOff, (int) dstCap, src, srcOff, srcLen)
                     : ZstdNative.compress2(ctx, scratch.get(dstCap), dstCap, src, srcOff, srcLen);
@@ -55,7 +58,7 @@ final class OneShotCalls {
         long outCap = compress && dst != null ? Math.min(dstCap, Zstd.compressBound(srcLen)) : dstCap;
         MemorySegment in = scratch.stage(src, srcOff, srcLen);
         MemorySegment out = scratch.get(outCap);
-        long r = ZstdNative.oneShot(compress, ctx, out, outCap, in, srcLen, false);
+        long r = ZstdNative.staged(compress, ctx, out, outCap, in, srcLen);
         if (dst != null) {
             Scratch.unstage(out, dst, dstOff, r);
         }

@@ -9,8 +9,9 @@ import dev.zstdjava.internal.ZstdNative;
  * Static zstd convenience: one-shot {@code byte[]} compression and decompression, and library facts.
  *
  * <p><b>Thread safety:</b> every method is thread-safe. Calls reuse native contexts: a platform thread keeps its own
- * pair; virtual threads borrow from a small shared pool (so a million virtual threads do not make a million
- * contexts) and never block while holding one.
+ * pair, confined to it (no other thread can reach them, so a call needs no atomic instruction to admit it); virtual
+ * threads borrow shared contexts from a small pool (so a million virtual threads do not make a million contexts)
+ * and never block while holding one.
  *
  * <p><b>Allocation:</b> {@link #compress(byte[], int)} and {@link #decompress(byte[])} allocate only the returned
  * array (see {@link ZstdCompressor#compress(byte[])} and {@link ZstdDecompressor#decompress(byte[])}).
@@ -26,9 +27,10 @@ public final class Zstd {
     /** zstd's default level, {@code ZSTD_CLEVEL_DEFAULT}: 3. A compile-time constant, as {@link #MIN_LEVEL}. */
     public static final int DEFAULT_LEVEL = 3;
     private static final ContextCache<ZstdCompressor> COMPRESSORS =
-            new ContextCache<>(ZstdCompressor::create, ZstdCompressor::close);
+            new ContextCache<>(ZstdCompressor::confinedToThisThread, ZstdCompressor::create, ZstdCompressor::close);
     private static final ContextCache<ZstdDecompressor> DECOMPRESSORS =
-            new ContextCache<>(ZstdDecompressor::create, ZstdDecompressor::close);
+            new ContextCache<>(ZstdDecompressor::confinedToThisThread, ZstdDecompressor::create,
+                    ZstdDecompressor::close);
 
     private Zstd() {}
 

@@ -17,11 +17,16 @@ import java.util.Objects;
  *
  * <p><b>Thread safety:</b> one call at a time. A call from a second thread while one runs, or any call after
  * {@link #close()}, throws {@link IllegalStateException}; memory is never freed under a running call. Use one
- * instance per thread, or {@link Zstd}'s static methods, which keep one per thread.
+ * instance per thread, or {@link Zstd}'s static methods, which keep one per thread. Admitting one call at a time
+ * costs one atomic instruction per call; a compressor built with {@link Builder#confined()} belongs to the thread
+ * that built it and costs none (only that thread may call it and close it; any other thread is refused with an
+ * {@link IllegalStateException}).
  *
  * <p><b>Allocation:</b> the {@link MemorySegment}, caller-destination {@code byte[]} and {@link ByteBuffer} forms
- * allocate nothing on the Java heap, also where the JIT does not inline the call into its caller: the views of arrays
- * and buffers are made next to the native call, where escape analysis removes them (a call staged through buffers
+ * allocate nothing on the Java heap, also where the JIT does not inline the call into its caller: arrays of at most
+ * {@code zstdjava.heapStagingLimit} bytes (default 4 KiB) are copied through a native buffer of this object, so no
+ * view of them exists whatever the JIT decides; the views of larger arrays and of buffers are made next to the native
+ * call, where escape analysis removes them (a call staged through buffers
  * larger than the 1 MiB kept between calls allocates their two segment objects, 160 bytes). Heap arrays are read and
  * written in place through critical downcalls, which hold off safepoints (GC) for their length; above
  * {@code zstdjava.criticalHeapLimit} bytes of input (default 1 MiB at levels up to 5, a quarter of it up to level
@@ -51,12 +56,12 @@ public final class ZstdCompressor extends OneShot.Encoder {
         }
     }
 
-    private ZstdCompressor(ZstdCompressionParameters p) {
-        this(new Native(), p);
+    private ZstdCompressor(ZstdCompressionParameters p, boolean confined) {
+        this(new Native(), p, confined);
     }
 
-    private ZstdCompressor(Native state, ZstdCompressionParameters p) {
-        super("ZstdCompressor", state, state.scratch);
+    private ZstdCompressor(Native state, ZstdCompressionParameters p, boolean confined) {
+        super("ZstdCompressor", state, state.scratch, confined);
         this.state = state;
         this.level = p.level();
         this.heapLimit = heapLimit(p.level());
@@ -75,7 +80,17 @@ public final class ZstdCompressor extends OneShot.Encoder {
 
     /** @return a compressor with these parameters */
     public static ZstdCompressor create(ZstdCompressionParameters parameters) {
-        return new ZstdCompressor(Objects.requireNonNull(parameters, "parameters"));
+        return new ZstdCompressor(Objects.requireNonNull(parameters, "parameters"), false);
+    }
+
+    /** @return a compressor at the default level confined to the calling thread (for {@link Zstd}'s own) */
+    static ZstdCompressor confinedToThisThread() {
+        return new ZstdCompressor(ZstdCompressionParameters.defaults(), true);
+    }
+
+    /** @return true when only the thread that built this compressor may use it ({@link Builder#confined()}) */
+    public boolean isConfined() {
+        return guard.isConfined();
     }
 
     /** @return a builder for a compressor with other parameters */
@@ -197,11 +212,27 @@ public final class ZstdCompressor extends OneShot.Encoder {
      * described on {@link ZstdCompressionParameters}.
      */
     public static final class Builder extends CompressionSetters<Builder> {
+        private boolean confined;
+
         private Builder() {}
 
-        /** @return a new compressor with these parameters */
+        /**
+         * The compressor will belong to the thread that calls {@link #build()}, as FFM's confined arenas do: only
+         * that thread may call it and close it, and each call saves the atomic instruction that admits one call at a
+         * time (a plain read of the owner thread instead). A call or close from any other thread throws
+         * {@link IllegalStateException} naming both threads and changes nothing. A confined compressor that becomes
+         * unreachable unclosed is freed by a {@link java.lang.ref.Cleaner}, as any other.
+         *
+         * @return this builder
+         */
+        public Builder confined() {
+            this.confined = true;
+            return this;
+        }
+
+        /** @return a new compressor with these parameters (confined to the calling thread after {@link #confined()}) */
         public ZstdCompressor build() {
-            return new ZstdCompressor(toParameters());
+            return new ZstdCompressor(toParameters(), confined);
         }
     }
 }

@@ -22,11 +22,15 @@ import java.util.Objects;
  * bounded by the destination's size. {@link Builder#windowLogMax(int)} caps the memory a frame may ask for.
  *
  * <p><b>Thread safety:</b> one call at a time, as {@link ZstdCompressor}: a concurrent call or a call after
- * {@link #close()} throws {@link IllegalStateException}, and closing never frees memory under a running call.
+ * {@link #close()} throws {@link IllegalStateException}, and closing never frees memory under a running call. A
+ * decompressor built with {@link Builder#confined()} belongs to the thread that built it (see
+ * {@link ZstdCompressor.Builder#confined()}): no atomic instruction per call, any other thread refused.
  *
  * <p><b>Allocation:</b> the {@link MemorySegment}, caller-destination {@code byte[]} and {@link ByteBuffer} forms
- * allocate nothing on the Java heap, also where the JIT does not inline the call into its caller: the views of arrays
- * and buffers are made next to the native call, where escape analysis removes them (a call staged through buffers
+ * allocate nothing on the Java heap, also where the JIT does not inline the call into its caller: arrays of at most
+ * {@code zstdjava.heapStagingLimit} bytes (default 4 KiB) are copied through a native buffer of this object, so no
+ * view of them exists whatever the JIT decides; the views of larger arrays and of buffers are made next to the native
+ * call, where escape analysis removes them (a call staged through buffers
  * larger than the 1 MiB kept between calls allocates their two segment objects, 160 bytes). Heap arrays are used in place
  * up to {@code zstdjava.criticalHeapLimit} bytes of output (default 1 MiB) and staged through a native buffer above
  * it (see {@link ZstdCompressor}). {@link #decompress(byte[])} allocates exactly the returned array when the frames
@@ -57,12 +61,12 @@ public final class ZstdDecompressor extends OneShot.Decoder {
         }
     }
 
-    private ZstdDecompressor(ZstdDecompressionParameters p) {
-        this(new Native(), p);
+    private ZstdDecompressor(ZstdDecompressionParameters p, boolean confined) {
+        this(new Native(), p, confined);
     }
 
-    private ZstdDecompressor(Native state, ZstdDecompressionParameters p) {
-        super("ZstdDecompressor", state, state.scratch);
+    private ZstdDecompressor(Native state, ZstdDecompressionParameters p, boolean confined) {
+        super("ZstdDecompressor", state, state.scratch, confined);
         this.state = state;
         this.maxDecompressedSize = p.maxDecompressedSize();
         this.windowLogMax = p.windowLogMax();
@@ -83,7 +87,17 @@ public final class ZstdDecompressor extends OneShot.Decoder {
 
     /** @return a decompressor with these limits */
     public static ZstdDecompressor create(ZstdDecompressionParameters parameters) {
-        return new ZstdDecompressor(Objects.requireNonNull(parameters, "parameters"));
+        return new ZstdDecompressor(Objects.requireNonNull(parameters, "parameters"), false);
+    }
+
+    /** @return a decompressor with the default limits confined to the calling thread (for {@link Zstd}'s own) */
+    static ZstdDecompressor confinedToThisThread() {
+        return new ZstdDecompressor(ZstdDecompressionParameters.defaults(), true);
+    }
+
+    /** @return true when only the thread that built this decompressor may use it ({@link Builder#confined()}) */
+    public boolean isConfined() {
+        return guard.isConfined();
     }
 
     /** @return a builder for a decompressor with other limits */
@@ -129,14 +143,18 @@ public final class ZstdDecompressor extends OneShot.Decoder {
         limit = Math.min(limit, Bounds.MAX_ARRAY);
         guard.enter();
         try {
-            long size = ZstdNative.findDecompressedSize(src, off, len);
+            // a small input (or any on JDK 21) is staged once, for the size query and the decoding: no array view
+            MemorySegment in = Bounds.small(len, 0) || ZstdNative.HEAP_CRITICAL_LIMIT == 0
+                    ? state.scratch.stage(src, off, len) : null;
+            long size = in != null ? ZstdNative.findDecompressedSizeStaged(in, len)
+                    : ZstdNative.findDecompressedSize(src, off, len);
             if (size == ZstdNative.CONTENTSIZE_ERROR) {
                 throw new ZstdException("zstd decompress", ZstdException.SRC_SIZE_WRONG,
                         "input is not a sequence of complete zstd frames",
                         "input " + len + " bytes (bad magic number, truncated frame or trailing garbage)");
             }
             if (size == ZstdNative.CONTENTSIZE_UNKNOWN) {
-                return decompressUnknownSize(MemorySegment.ofArray(src).asSlice(off, len), len, limit);
+                return decompressUnknownSize(in != null ? in : MemorySegment.ofArray(src).asSlice(off, len), len, limit);
             }
             if (size < 0) { // an unsigned size of 2^63 or more (found by fuzzing: it reached new byte[(int) size])
                 throw ZstdFrame.sizeBeyondLong("zstd decompress", size, len);
@@ -144,19 +162,30 @@ public final class ZstdDecompressor extends OneShot.Decoder {
             if (size > limit) {
                 throw new DecompressionLimitException("zstd decompress", size, limit);
             }
+            if (in != null && (Bounds.small(len, size) || size > ZstdNative.HEAP_CRITICAL_LIMIT)) {
+                // staged: decode into the output buffer, then one copy into the new array (allocates only that)
+                long r = ZstdNative.staged(false, state.dctx, state.scratch.get(size), size, in, len);
+                checkDecoded(r, size, src, off, len);
+                return state.scratch.copyOut((int) size);
+            }
             byte[] out = new byte[(int) size];
             long r = arrays(src, off, len, out, 0, size);
-            if (ZstdNative.isError(r)) {
-                throw decodeError(r, Bounds.sizes(len, size), MemorySegment.ofArray(src).asSlice(off, len), len);
-            }
-            if (r != size) {
-                throw new ZstdException("zstd decompress", ZstdException.CORRUPTION_DETECTED,
-                        "decoded size differs from the declared content size", "declared " + size + ", decoded " + r);
-            }
+            checkDecoded(r, size, src, off, len);
             return out;
         } finally {
             state.scratch.trim();
             guard.exit();
+        }
+    }
+
+    /** Throws unless the one-shot decoding of a frame of declared {@code size} ended with result {@code r == size}. */
+    private void checkDecoded(long r, long size, byte[] src, int off, int len) {
+        if (ZstdNative.isError(r)) {
+            throw decodeError(r, Bounds.sizes(len, size), MemorySegment.ofArray(src).asSlice(off, len), len);
+        }
+        if (r != size) {
+            throw new ZstdException("zstd decompress", ZstdException.CORRUPTION_DETECTED,
+                    "decoded size differs from the declared content size", "declared " + size + ", decoded " + r);
         }
     }
 
@@ -253,11 +282,25 @@ public final class ZstdDecompressor extends OneShot.Decoder {
      * option is described on {@link ZstdDecompressionParameters}.
      */
     public static final class Builder extends DecompressionSetters<Builder> {
+        private boolean confined;
+
         private Builder() {}
 
-        /** @return a new decompressor with these limits */
+        /**
+         * The decompressor will belong to the thread that calls {@link #build()}: only that thread may call it and
+         * close it, without the atomic instruction per call; any other thread is refused with
+         * {@link IllegalStateException} (as {@link ZstdCompressor.Builder#confined()}).
+         *
+         * @return this builder
+         */
+        public Builder confined() {
+            this.confined = true;
+            return this;
+        }
+
+        /** @return a new decompressor with these limits (confined to the calling thread after {@link #confined()}) */
         public ZstdDecompressor build() {
-            return new ZstdDecompressor(parameters);
+            return new ZstdDecompressor(parameters, confined);
         }
     }
 }

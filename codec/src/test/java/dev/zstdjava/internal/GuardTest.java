@@ -179,4 +179,96 @@ class GuardTest {
         g.close();
         awaitFreed(g, m);
     }
+    @Test
+    void aConfinedGuardAdmitsOnlyItsThreadAndFreesAtClose() throws Exception {
+        Memory m = new Memory();
+        Guard g = new Guard(new Object(), "Test", m, true);
+        assertTrue(g.isConfined());
+        g.enter();
+        g.exit();
+        AtomicReference<Throwable> enter = new AtomicReference<>();
+        AtomicReference<Throwable> close = new AtomicReference<>();
+        Thread t = new Thread(() -> {
+            enter.set(assertThrows(IllegalStateException.class, g::enter));
+            close.set(assertThrows(IllegalStateException.class, g::close));
+        }, "other");
+        t.start();
+        t.join();
+        assertTrue(enter.get().getMessage().contains("confined to thread '" + Thread.currentThread().getName()
+                + "'") && enter.get().getMessage().contains("cannot be used from thread 'other'"),
+                enter.get().getMessage());
+        assertTrue(close.get().getMessage().contains("cannot be closed from thread 'other'"), close.get().getMessage());
+        assertEquals(0, m.frees.get(), "a refused close frees nothing");
+        assertFalse(g.isClosed());
+        g.enter(); // the owner is unaffected
+        g.exit();
+        g.close();
+        assertTrue(g.isClosed());
+        assertTrue(g.isFreed());
+        assertEquals(1, m.frees.get());
+        assertEquals("Test is closed", assertThrows(IllegalStateException.class, g::enter).getMessage());
+        g.close();
+        assertEquals(1, m.frees.get(), "close is idempotent");
+    }
+
+    @Test
+    void aConfinedGuardThatBecomesUnreachableIsFreedByTheCleaner() throws Exception {
+        Memory m = new Memory();
+        makeAndDropConfined(m);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (m.frees.get() == 0 && System.nanoTime() < deadline) {
+            System.gc();
+            Thread.sleep(10);
+        }
+        assertEquals(1, m.frees.get(), "the Cleaner freed the dropped confined guard once");
+    }
+
+    private static void makeAndDropConfined(Memory m) {
+        Guard g = new Guard(new Object(), "Test", m, true);
+        g.enter();
+        g.exit();
+    }
+
+    @Test
+    void staticContextsAreConfinedOnPlatformThreadsAndSharedOnVirtualOnes() throws Exception {
+        AtomicInteger frees = new AtomicInteger(); // of confined contexts only
+        ContextCache<Guard> cache = new ContextCache<>(
+                () -> new Guard(new Object(), "Test", frees::incrementAndGet, true),
+                () -> new Guard(new Object(), "Test", () -> { }), Guard::close);
+        Guard mine = cache.acquire();
+        assertTrue(mine.isConfined());
+        cache.release(mine);
+        assertTrue(mine == cache.acquire(), "a platform thread keeps its own");
+        AtomicReference<Guard> virtual = new AtomicReference<>();
+        Thread.ofVirtual().start(() -> {
+            Guard c = cache.acquire();
+            virtual.set(c);
+            cache.release(c);
+        }).join();
+        assertFalse(virtual.get().isConfined(), "virtual threads borrow shared contexts");
+        Thread.ofVirtual().start(() -> {
+            Guard c = cache.acquire();
+            c.enter();
+            c.exit();
+            cache.release(c);
+        }).join();
+        // contexts of platform threads that ended are freed by the Cleaner
+        int before = frees.get();
+        for (int i = 0; i < 20; i++) {
+            Thread p = new Thread(() -> {
+                Guard c = cache.acquire();
+                c.enter();
+                c.exit();
+                cache.release(c);
+            });
+            p.start();
+            p.join();
+        }
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (frees.get() - before < 20 && System.nanoTime() < deadline) {
+            System.gc();
+            Thread.sleep(10);
+        }
+        assertEquals(20, frees.get() - before, "each ended platform thread's context was freed");
+    }
 }

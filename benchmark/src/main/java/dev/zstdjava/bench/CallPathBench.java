@@ -1,0 +1,165 @@
+package dev.zstdjava.bench;
+
+import dev.zstdjava.lz4.Lz4;
+import dev.zstdjava.lz4.Lz4Compressor;
+import dev.zstdjava.lz4.Lz4Decompressor;
+import dev.zstdjava.zstd.Zstd;
+import dev.zstdjava.zstd.ZstdCompressor;
+import dev.zstdjava.zstd.ZstdDecompressor;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The fixed cost of a call by guard: the same lz4 and zstd calls on a shared (guarded: one compare-and-set per call)
+ * and on a confined object (a plain read of the owner thread), and the static one-liners, whose per-thread contexts
+ * are confined on platform threads. Compare {@code lz4_segmentCompress_*} with the C reference's lz4 compress of the
+ * same payload ({@code ./bench targets} has it) for the 0.85x-of-C target, and {@code *_shared} with
+ * {@code *_confined} for the guard's share.
+ *
+ * <pre>  java -jar benchmarks.jar CallPathBench -p payload=text-128</pre>
+ */
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Warmup(iterations = 5, time = 1)
+@Measurement(iterations = 8, time = 1)
+@Fork(value = 3, jvmArgsAppend = {"--enable-native-access=ALL-UNNAMED"})
+public class CallPathBench {
+    @State(Scope.Thread)
+    public static class Input {
+        @Param({"text-128", "text-1k"})
+        String payload;
+
+        byte[] raw, lz4Block, zstdFrame;
+        Arena arena;
+        MemorySegment src, dst, block, frame, out;
+        Lz4Compressor lcShared, lcConfined;
+        Lz4Decompressor ldShared, ldConfined;
+        ZstdCompressor zcShared, zcConfined;
+        ZstdDecompressor zdShared, zdConfined;
+
+        @Setup(Level.Trial)
+        public void setup() {
+            raw = Payloads.load(payload);
+            lcShared = Lz4Compressor.create(0);
+            lcConfined = Lz4Compressor.createConfined(0);
+            ldShared = Lz4Decompressor.create();
+            ldConfined = Lz4Decompressor.createConfined();
+            zcShared = ZstdCompressor.create(3);
+            zcConfined = ZstdCompressor.builder().level(3).confined().build();
+            zdShared = ZstdDecompressor.create();
+            zdConfined = ZstdDecompressor.builder().confined().build();
+            lz4Block = lcShared.compress(raw);
+            zstdFrame = zcShared.compress(raw);
+            arena = Arena.ofConfined();
+            src = Check.nativeCopy(arena, raw, raw.length);
+            dst = arena.allocate(Math.max(Lz4.maxCompressedLength(raw.length), Zstd.compressBound(raw.length)), 64);
+            block = Check.nativeCopy(arena, lz4Block, lz4Block.length);
+            frame = Check.nativeCopy(arena, zstdFrame, zstdFrame.length);
+            out = arena.allocate(raw.length, 64);
+            long n = lcConfined.compress(src, dst);
+            Check.lz4Block("confined", raw, Check.bytes(dst, n), (int) n);
+            Check.same("confined", raw, Check.bytes(out, ldConfined.decompress(block, out)), raw.length);
+            Check.same("confined", raw, Check.bytes(out, zdConfined.decompress(frame, out)), raw.length);
+            Check.same("static", raw, Lz4.decompress(Lz4.compress(raw), raw.length), raw.length);
+            Check.same("static", raw, Zstd.decompress(Zstd.compress(raw, 3)), raw.length);
+        }
+
+        @TearDown(Level.Trial)
+        public void tearDown() {
+            for (AutoCloseable c : new AutoCloseable[] {lcShared, lcConfined, ldShared, ldConfined, zcShared,
+                zcConfined, zdShared, zdConfined}) {
+                try {
+                    c.close();
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            }
+            arena.close();
+        }
+    }
+
+    @Benchmark
+    public long lz4_segmentCompress_shared(Input s) {
+        return s.lcShared.compress(s.src, s.dst);
+    }
+
+    @Benchmark
+    public long lz4_segmentCompress_confined(Input s) {
+        return s.lcConfined.compress(s.src, s.dst);
+    }
+
+    @Benchmark
+    public long lz4_segmentDecompress_shared(Input s) {
+        return s.ldShared.decompress(s.block, s.out);
+    }
+
+    @Benchmark
+    public long lz4_segmentDecompress_confined(Input s) {
+        return s.ldConfined.decompress(s.block, s.out);
+    }
+
+    @Benchmark
+    public byte[] lz4_arrayNewCompress_shared(Input s) {
+        return s.lcShared.compress(s.raw);
+    }
+
+    @Benchmark
+    public byte[] lz4_staticCompress(Input s) {
+        return Lz4.compress(s.raw);
+    }
+
+    @Benchmark
+    public byte[] lz4_staticDecompress(Input s) {
+        return Lz4.decompress(s.lz4Block, s.raw.length);
+    }
+
+    @Benchmark
+    public long zstd_segmentCompress_shared(Input s) {
+        return s.zcShared.compress(s.src, s.dst);
+    }
+
+    @Benchmark
+    public long zstd_segmentCompress_confined(Input s) {
+        return s.zcConfined.compress(s.src, s.dst);
+    }
+
+    @Benchmark
+    public byte[] zstd_arrayNewCompress_shared(Input s) {
+        return s.zcShared.compress(s.raw);
+    }
+
+    @Benchmark
+    public byte[] zstd_staticCompress(Input s) {
+        return Zstd.compress(s.raw, 3);
+    }
+
+    @Benchmark
+    public byte[] zstd_staticDecompress(Input s) {
+        return Zstd.decompress(s.zstdFrame);
+    }
+
+    @Benchmark
+    public long zstd_segmentDecompress_shared(Input s) {
+        return s.zdShared.decompress(s.frame, s.out);
+    }
+
+    @Benchmark
+    public long zstd_segmentDecompress_confined(Input s) {
+        return s.zdConfined.decompress(s.frame, s.out);
+    }
+}
