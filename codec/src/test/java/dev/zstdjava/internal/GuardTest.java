@@ -4,6 +4,9 @@ import org.junit.jupiter.api.Test;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -38,8 +41,13 @@ class GuardTest {
         }
     }
 
+    /** Owners of the guards made by {@link #guard}: kept reachable, so no Cleaner closes a guard during a test. */
+    private static final List<Object> OWNERS = Collections.synchronizedList(new ArrayList<>());
+
     private static Guard guard(Memory m) {
-        return new Guard(new Object(), "Test", m); // the owner stays reachable through the test's locals
+        Object owner = new Object();
+        OWNERS.add(owner);
+        return new Guard(owner, "Test", m);
     }
 
     private static void awaitFreed(Guard g, Memory m) throws InterruptedException {
