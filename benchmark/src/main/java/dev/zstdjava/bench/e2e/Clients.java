@@ -201,11 +201,17 @@ final class Clients {
             return kv.get(keys, n);
         }
 
-        /** Pending until the first training ends (adopted, rejected or failed): a rejected dictionary is not retried. */
+        /**
+         * Pending until the first training ends (rejected or failed; a rejected dictionary is not retried) or its
+         * adopted dictionary is the one in use: the adoption is counted just before the manager switches to it.
+         */
         @Override
         public boolean trainingPending() {
             TrainingStats t = dicts.trainingStats();
-            return t.adopted() + t.rejected() + t.failed() == 0;
+            if (t.adopted() > 0) {
+                return dicts.currentId() == 0;
+            }
+            return t.rejected() + t.failed() == 0;
         }
 
         @Override
