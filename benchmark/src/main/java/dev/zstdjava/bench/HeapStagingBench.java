@@ -3,6 +3,8 @@ package dev.zstdjava.bench;
 import dev.zstdjava.lz4.Lz4;
 import dev.zstdjava.lz4.Lz4Compressor;
 import dev.zstdjava.lz4.Lz4Decompressor;
+import dev.zstdjava.lz4.Lz4FrameCompressor;
+import dev.zstdjava.lz4.Lz4FrameDecompressor;
 import dev.zstdjava.zstd.Zstd;
 import dev.zstdjava.zstd.ZstdCompressor;
 import dev.zstdjava.zstd.ZstdDecompressor;
@@ -27,8 +29,9 @@ import java.util.concurrent.TimeUnit;
  * forms with every array staged ({@code staged}: {@code -Dzstdjava.heapStagingLimit=2147483647}) against every
  * array used in place through its view ({@code inPlace}: {@code -Dzstdjava.heapStagingLimit=0}), per operation and
  * size of a JSON slice. The crossover for an operation is the largest size at which {@code staged} is at least as
- * fast as {@code inPlace}; {@code zstdjava.heapStagingLimit} (default 4096) is the one setting it decides, for every
- * codec (staging also removes the allocation of views that the JIT does not remove, whatever it inlines).
+ * fast as {@code inPlace}; it decides {@code zstdjava.heapStagingLimit} (default 4096, every codec) and
+ * {@code zstdjava.lz4DecompressStagingLimit} (default 512, lz4 block and frame decompression), both set here (staging
+ * also removes the allocation of views that the JIT does not remove, whatever it inlines).
  *
  * <pre>  java -jar benchmarks.jar HeapStagingBench -p op=lz4.decompress</pre>
  */
@@ -39,10 +42,10 @@ import java.util.concurrent.TimeUnit;
 public class HeapStagingBench {
     @State(Scope.Thread)
     public static class Input {
-        @Param({"zstd.compress", "zstd.decompress", "lz4.compress", "lz4.decompress"})
+        @Param({"zstd.compress", "zstd.decompress", "lz4.compress", "lz4.decompress", "lz4frame.decompress"})
         String op;
 
-        @Param({"128", "512", "1024", "2048", "4096", "8192", "16384", "65536"})
+        @Param({"128", "256", "512", "768", "1024", "2048", "4096", "8192", "16384", "65536"})
         int size;
 
         byte[] raw, in, dst;
@@ -50,6 +53,7 @@ public class HeapStagingBench {
         ZstdDecompressor zd;
         Lz4Compressor lc;
         Lz4Decompressor ld;
+        Lz4FrameDecompressor fd;
 
         @Setup(Level.Trial)
         public void setup() {
@@ -58,6 +62,7 @@ public class HeapStagingBench {
             zd = ZstdDecompressor.create();
             lc = Lz4Compressor.create(0);
             ld = Lz4Decompressor.create();
+            fd = Lz4FrameDecompressor.create();
             switch (op) {
                 case "zstd.compress" -> {
                     in = raw;
@@ -73,6 +78,12 @@ public class HeapStagingBench {
                 }
                 case "lz4.decompress" -> {
                     in = lc.compress(raw);
+                    dst = new byte[size];
+                }
+                case "lz4frame.decompress" -> {
+                    try (Lz4FrameCompressor fc = Lz4FrameCompressor.create()) {
+                        in = fc.compress(raw);
+                    }
                     dst = new byte[size];
                 }
                 default -> throw new IllegalArgumentException("unknown op " + op);
@@ -93,6 +104,7 @@ public class HeapStagingBench {
             zd.close();
             lc.close();
             ld.close();
+            fd.close();
         }
     }
 
@@ -101,18 +113,21 @@ public class HeapStagingBench {
             case "zstd.compress" -> s.zc.compress(s.in, 0, s.in.length, s.dst, 0, s.dst.length);
             case "zstd.decompress" -> s.zd.decompress(s.in, 0, s.in.length, s.dst, 0, s.dst.length);
             case "lz4.compress" -> s.lc.compress(s.in, 0, s.in.length, s.dst, 0, s.dst.length);
-            default -> s.ld.decompress(s.in, 0, s.in.length, s.dst, 0, s.dst.length);
+            case "lz4.decompress" -> s.ld.decompress(s.in, 0, s.in.length, s.dst, 0, s.dst.length);
+            default -> s.fd.decompress(s.in, 0, s.in.length, s.dst, 0, s.dst.length);
         };
     }
 
     @Benchmark
-    @Fork(value = 1, jvmArgsAppend = {"--enable-native-access=ALL-UNNAMED", "-Dzstdjava.heapStagingLimit=2147483647"})
+    @Fork(value = 1, jvmArgsAppend = {"--enable-native-access=ALL-UNNAMED", "-Dzstdjava.heapStagingLimit=2147483647",
+            "-Dzstdjava.lz4DecompressStagingLimit=2147483647"})
     public long staged(Input s) {
         return run(s);
     }
 
     @Benchmark
-    @Fork(value = 1, jvmArgsAppend = {"--enable-native-access=ALL-UNNAMED", "-Dzstdjava.heapStagingLimit=0"})
+    @Fork(value = 1, jvmArgsAppend = {"--enable-native-access=ALL-UNNAMED", "-Dzstdjava.heapStagingLimit=0",
+            "-Dzstdjava.lz4DecompressStagingLimit=0"})
     public long inPlace(Input s) {
         return run(s);
     }

@@ -35,9 +35,26 @@ public final class Bounds {
      */
     public static final long STAGING_LIMIT = Math.max(0, Long.getLong("zstdjava.heapStagingLimit", 4096));
 
+    /**
+     * The staging limit of lz4 decompression (block and frame), lower than {@link #STAGING_LIMIT}: its native call is
+     * so short that the two copies cost more than the views above a few hundred bytes (measured by the benchmark
+     * module's {@code HeapStagingBench}). System property {@code zstdjava.lz4DecompressStagingLimit}, default
+     * {@value #LZ4_DECOMPRESS_STAGING_DEFAULT} bytes, never above {@link #STAGING_LIMIT}.
+     */
+    public static final long LZ4_DECOMPRESS_STAGING_LIMIT = Math.min(STAGING_LIMIT,
+            Math.max(0, Long.getLong("zstdjava.lz4DecompressStagingLimit", Bounds.LZ4_DECOMPRESS_STAGING_DEFAULT)));
+
+    /** Default of {@link #LZ4_DECOMPRESS_STAGING_LIMIT}: the largest measured size at which staging is not slower. */
+    public static final long LZ4_DECOMPRESS_STAGING_DEFAULT = 512;
+
     /** @return true when a heap call of {@code srcLen} bytes in and at most {@code outCap} out is staged (see {@link #STAGING_LIMIT}) */
     public static boolean small(long srcLen, long outCap) {
         return srcLen <= STAGING_LIMIT && outCap <= STAGING_LIMIT;
+    }
+
+    /** @return true when an lz4 decompression of {@code srcLen} bytes into at most {@code outCap} is staged (see {@link #LZ4_DECOMPRESS_STAGING_LIMIT}) */
+    public static boolean smallLz4Decompression(long srcLen, long outCap) {
+        return srcLen <= LZ4_DECOMPRESS_STAGING_LIMIT && outCap <= LZ4_DECOMPRESS_STAGING_LIMIT;
     }
 
     private static long heapCriticalLimit() {

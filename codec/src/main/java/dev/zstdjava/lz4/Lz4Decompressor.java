@@ -22,10 +22,11 @@ import java.nio.ReadOnlyBufferException;
  * {@link #createConfined()} belongs to the thread that made it (see {@link Lz4Compressor#createConfined(int)}).
  *
  * <p><b>Allocation:</b> the {@link MemorySegment}, caller-destination {@code byte[]} and {@link ByteBuffer} forms
- * allocate nothing on the Java heap, also where the JIT does not inline the call into its caller: arrays of at most
- * {@code zstdjava.heapStagingLimit} bytes (default 4 KiB) are copied through a native buffer of this object, so no
- * view of them exists whatever the JIT decides; the views of larger arrays and of buffers are made next to the native
- * call, where escape analysis removes them (a call staged through buffers
+ * allocate nothing on the Java heap, also where the JIT does not inline the call into its caller, for arrays of at
+ * most {@code zstdjava.lz4DecompressStagingLimit} bytes (default 512; lz4 decoding is so fast that copying larger
+ * arrays costs more than it saves): those are copied through a native buffer of this object, so no view of them
+ * exists whatever the JIT decides. The views of larger arrays and of buffers are made next to the native call, where
+ * escape analysis removes them when the JIT inlines the call (a call staged through buffers
  * larger than the 1 MiB kept between calls allocates their two segment objects, 160 bytes). Heap arrays are decoded in
  * place through critical downcalls up to
  * {@code zstdjava.criticalHeapLimit} bytes of output (default 1 MiB) and staged through a native buffer of this
@@ -254,7 +255,7 @@ public final class Lz4Decompressor implements AutoCloseable {
                                  boolean partial) {
         guard.enter();
         try {
-            if (dstCap <= Lz4Native.HEAP_CRITICAL_LIMIT && !Bounds.small(srcLen, dstCap)) { // small ones are staged
+            if (dstCap <= Lz4Native.HEAP_CRITICAL_LIMIT && !Bounds.smallLz4Decompression(srcLen, dstCap)) { // small ones are staged
                 return Lz4Native.decompress(src, srcOff, dst, dstOff, srcLen, dstCap, partial);
             }
             try {

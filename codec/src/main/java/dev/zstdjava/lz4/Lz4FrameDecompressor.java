@@ -38,8 +38,8 @@ import java.nio.ReadOnlyBufferException;
  *
  * <p><b>Allocation:</b> the {@link MemorySegment}, caller-destination {@code byte[]} and {@code ByteBuffer} forms and
  * {@link #update} allocate nothing (lz4 sizes its internal buffers on first use and keeps them). Arrays of at most
- * {@code zstdjava.heapStagingLimit} bytes (default 4 KiB) in and out are copied through a native buffer of this
- * decompressor, so no view of them exists whatever the JIT inlines; larger heap memory is decoded in place, at most
+ * {@code zstdjava.lz4DecompressStagingLimit} bytes (default 512) in and out are copied through a native buffer of
+ * this decompressor, so no view of them exists whatever the JIT inlines; larger heap memory is decoded in place, at most
  * {@code zstdjava.criticalHeapLimit} bytes (default 1 MiB) of input and of output per critical downcall, so no call
  * holds off safepoints for long, through views made next to the native call. {@link #decompress(byte[])} allocates
  * exactly the returned array when the first frame declares its content size; otherwise it decodes into a growing
@@ -179,7 +179,7 @@ public final class Lz4FrameDecompressor implements Decompressor {
         checkInput(srcLen);
         guard.enter();
         try {
-            if (Bounds.small(srcLen, dstLen)) { // staged: no array view, so nothing allocated whatever the JIT does
+            if (Bounds.smallLz4Decompression(srcLen, dstLen)) { // staged: no array view, so nothing allocated whatever the JIT does
                 MemorySegment out = state.staging.get(dstLen);
                 long n = decodeInto(state.staging.stage(src, srcOff, srcLen), 0, srcLen, out, 0, dstLen, true);
                 Scratch.unstage(out, dst, dstOff, n);
@@ -216,7 +216,7 @@ public final class Lz4FrameDecompressor implements Decompressor {
                         + declared + " bytes of content, impossible for " + len + " input bytes (lz4 expands at most "
                         + Lz4Decompressor.MAX_RATIO + "x); refused before allocating");
             }
-            if (declared > 0 && Bounds.small(len, declared)) { // staged: the rest of the input after the header
+            if (declared > 0 && Bounds.smallLz4Decompression(len, declared)) { // staged: the rest of the input after the header
                 long header = inPos;
                 inPos = 0;
                 inBase = header;
