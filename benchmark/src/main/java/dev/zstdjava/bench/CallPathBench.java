@@ -124,6 +124,11 @@ public class CallPathBench {
     }
 
     @Benchmark
+    public byte[] lz4_arrayNewDecompress_shared(Input s) {
+        return s.ldShared.decompress(s.lz4Block, s.raw.length);
+    }
+
+    @Benchmark
     public byte[] lz4_staticDecompress(Input s) {
         return Lz4.decompress(s.lz4Block, s.raw.length);
     }
@@ -146,6 +151,11 @@ public class CallPathBench {
     @Benchmark
     public byte[] zstd_staticCompress(Input s) {
         return Zstd.compress(s.raw, 3);
+    }
+
+    @Benchmark
+    public byte[] zstd_arrayNewDecompress_shared(Input s) {
+        return s.zdShared.decompress(s.zstdFrame);
     }
 
     @Benchmark
