@@ -38,6 +38,7 @@ class ReadmeLinksTest {
             fenced ^= fence;
             out.add(fence || fenced ? "" : line);
         }
+        assertFalse(fenced, page + ": a code fence is never closed");
         return out;
     }
 
