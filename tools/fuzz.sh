@@ -6,7 +6,7 @@
 # are merged back there (commit them to resume from them next time). A finding (an undocumented exception, a failed
 # cross-check, a JVM crash) stops that target, is saved as crash-<sha1> in its corpus folder, and fails the run.
 # Targets run on the build's JDK only (the JDK 21 and aarch64 test executions are left out of long runs).
-# Every target's executions are appended to docs/fuzz-runs.tsv, the record the README's figures add up.
+# Every target's executions are appended to docs/fuzz-runs.tsv, the record the figures of docs/reliability.md add up.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds="${1:-300}"

@@ -14,7 +14,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** The codec works as a named module with {@code --enable-native-access=dev.zstdjava.codec}, as the README says. */
+/** The codec works as a named module with {@code --enable-native-access=dev.zstdjava.codec}, as the README and docs/api-guide.md say. */
 class ModulePathTest {
 
     @Test

@@ -8,7 +8,7 @@ import org.junit.jupiter.api.Test;
 /**
  * The safepoint probe's short form: every workload runs for {@code -Dzstdjava.safepoint.seconds} (default 1) in its
  * own JVM and its safepoint log is parsed. The figures are printed, not asserted (timing depends on the machine);
- * {@code tools/safepoint.sh} runs the long form whose figures the README quotes.
+ * {@code tools/safepoint.sh} runs the long form whose figures docs/reliability.md quotes.
  */
 class SafepointProbeTest {
     @Test

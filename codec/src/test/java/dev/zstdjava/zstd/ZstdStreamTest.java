@@ -467,7 +467,7 @@ class ZstdStreamTest {
                         + allocated + " bytes allocated in 20,000 calls (least of three rounds)");
                 if (kind == 1 && Runtime.version().feature() < 22) {
                     // JDK 21 refuses heap memory in downcalls: each flush copies its heap arguments through a
-                    // native arena made for the call (README, JDK 21), a few hundred bytes of objects per call
+                    // native arena made for the call (docs/platforms.md, JDK 21), a few hundred bytes of objects per call
                     assertTrue(allocated < 10_000 * 2048L, "heap on JDK 21: " + allocated + " bytes");
                     continue;
                 }

@@ -14,7 +14,7 @@ import static dev.zstdjava.cli.Writers.utf8;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
- * The session the README and docs/cli.md show: a server filled like a small application's keyspace, then each command
+ * The session docs/cli.md shows: a server filled like a small application's keyspace, then each command
  * as a user types it. Every command must succeed; the transcript is written to target/example-session.txt (with the
  * test server's address shown as 127.0.0.1:6379), from which the docs' examples are copied.
  */

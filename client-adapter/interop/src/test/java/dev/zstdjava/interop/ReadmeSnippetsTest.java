@@ -29,13 +29,14 @@ import java.util.regex.Pattern;
 import static org.junit.jupiter.api.Assertions.*;
 
 /**
- * The README's client snippets (each Java block after a {@code <!-- snippet: ... -->} marker) are complete programs:
- * compiled here against the test class path, then run against a real server ({@code localhost:6379} in the text is
- * replaced by the test server's address).
+ * The snippets of the README and of every {@code docs/*.md} page (each Java block after a {@code <!-- snippet: ... -->}
+ * marker) are complete programs: compiled here against the test class path, then run against a real server
+ * ({@code localhost:6379} in the text is replaced by the test server's address). Class names are unique across pages.
  */
 @DisabledIfSystemProperty(named = "zstdjava.skipServerTests", matches = "true", disabledReason = "left out with -Dzstdjava.skipServerTests=true")
 class ReadmeSnippetsTest {
     static final Path README = Path.of("../../README.md").toAbsolutePath().normalize();
+    static final Path DOCS = README.resolveSibling("docs");
     static final Pattern SNIPPET = Pattern.compile("<!-- snippet:[^>]*-->\\s*```java\\n(.*?)```", Pattern.DOTALL);
     static final Pattern CLASS = Pattern.compile("public class (\\w+)");
 
@@ -53,24 +54,53 @@ class ReadmeSnippetsTest {
         }
     }
 
-    /** @return class name to source of every marked snippet */
-    static Map<String, String> snippets() throws Exception {
+    /** @return the README, then every {@code docs/*.md} page in name order */
+    static List<Path> pages() throws Exception {
         assertTrue(Files.isRegularFile(README), "missing " + README);
+        assertTrue(Files.isDirectory(DOCS), "missing " + DOCS);
+        List<Path> pages = new ArrayList<>(List.of(README));
+        try (var files = Files.list(DOCS)) {
+            files.filter(f -> f.getFileName().toString().endsWith(".md")).sorted().forEach(pages::add);
+        }
+        return pages;
+    }
+
+    /** @return class name to source of every marked snippet of one page, in page order */
+    static Map<String, String> snippets(Path page) throws Exception {
         Map<String, String> out = new LinkedHashMap<>();
-        Matcher m = SNIPPET.matcher(Files.readString(README));
+        Matcher m = SNIPPET.matcher(Files.readString(page));
         while (m.find()) {
             Matcher c = CLASS.matcher(m.group(1));
-            assertTrue(c.find(), "a snippet without a public class:\n" + m.group(1));
-            assertNull(out.put(c.group(1), m.group(1)), "two snippets named " + c.group(1));
+            assertTrue(c.find(), "a snippet without a public class in " + page + ":\n" + m.group(1));
+            assertNull(out.put(c.group(1), m.group(1)), "two snippets named " + c.group(1) + " in " + page);
+        }
+        return out;
+    }
+
+    /** @return class name to source of every marked snippet of every page; a name used twice fails */
+    static Map<String, String> snippets() throws Exception {
+        Map<String, String> out = new LinkedHashMap<>();
+        for (Path page : pages()) {
+            for (Map.Entry<String, String> e : snippets(page).entrySet()) {
+                assertNull(out.put(e.getKey(), e.getValue()), "two snippets named " + e.getKey() + " (again in " + page + ")");
+            }
         }
         return out;
     }
 
     @Test
-    void everyClientSnippetCompilesAndRuns(@TempDir Path dir) throws Exception {
+    void theReadmeShowsOneSnippetPerUse() throws Exception {
+        assertEquals(List.of("CodecExample", "LettuceExample", "SpringExample", "RedissonExample", "JedisExample",
+                        "DictionaryExample"),
+                new ArrayList<>(snippets(README).keySet()), "one snippet per use, in README order");
+        assertTrue(snippets(DOCS.resolve("values.md")).containsKey("MetricsExample"),
+                "docs/values.md shows the Micrometer snippet");
+    }
+
+    @Test
+    void everySnippetCompilesAndRuns(@TempDir Path dir) throws Exception {
         Map<String, String> snippets = snippets();
-        assertEquals(List.of("LettuceExample", "SpringExample", "RedissonExample", "JedisExample", "MetricsExample"),
-                new ArrayList<>(snippets.keySet()), "one snippet per client, in README order");
+        assertTrue(snippets.size() >= 7, "snippets found: " + snippets.keySet());
         Path src = Files.createDirectories(dir.resolve("src"));
         Path classes = Files.createDirectories(dir.resolve("classes"));
         List<Path> files = new ArrayList<>();
@@ -92,7 +122,7 @@ class ReadmeSnippetsTest {
             try (StandardJavaFileManager fm = javac.getStandardFileManager(diagnostics, null, null)) {
                 boolean ok = javac.getTask(null, fm, diagnostics, options, null,
                         fm.getJavaFileObjectsFromPaths(files)).call();
-                assertTrue(ok, "README snippets do not compile: " + diagnostics.getDiagnostics());
+                assertTrue(ok, "README/docs snippets do not compile: " + diagnostics.getDiagnostics());
             }
         }
         try (URLClassLoader loader = new URLClassLoader(new URL[] {classes.toUri().toURL()}, getClass().getClassLoader())) {
@@ -125,6 +155,6 @@ class ReadmeSnippetsTest {
         files.forEach(f -> cmd.add(f.toString()));
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes());
-        assertEquals(0, p.waitFor(), "README snippets do not compile:\n" + out);
+        assertEquals(0, p.waitFor(), "README/docs snippets do not compile:\n" + out);
     }
 }

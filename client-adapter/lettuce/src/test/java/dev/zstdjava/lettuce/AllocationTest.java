@@ -99,7 +99,7 @@ class AllocationTest {
             long perRead = bytesPerCall(20_000, () -> vc.decompressOrNull(in).length);
             // the returned array (value.length + its 16-byte header, rounded to 8) plus a few small wrappers; on
             // JDK 21, which refuses heap memory in downcalls, the new array is filled through a staging copy whose
-            // segment views the JIT does not always remove (README, JDK 21)
+            // segment views the JIT does not always remove (docs/platforms.md, JDK 21)
             long jdk21Staging = Runtime.version().feature() < 22 ? 1024 : 0;
             assertTrue(perRead < value.length + 16 + 128 + jdk21Staging, "heap bytes per decompress with a dictionary: "
                     + perRead
@@ -173,7 +173,7 @@ class AllocationTest {
             direct.put(stored).flip();
             long per = bytesPerCall(10_000, () -> codec.decodeValue(direct).length);
             // JDK 21 refuses heap memory in downcalls: frames without a size are decoded from an array in pieces,
-            // each piece's input copied through a native arena made for the call (README, JDK 21)
+            // each piece's input copied through a native arena made for the call (docs/platforms.md, JDK 21)
             long jdk21Staging = Runtime.version().feature() < 22 && stored == withoutSize ? 2048 : 0;
             assertTrue(per < value.length + 16 + 512 + jdk21Staging, "heap bytes per decode of a 4096-byte value: "
                     + per);

@@ -313,7 +313,7 @@ class LettuceStandaloneTest {
 
     @Test
     void valuesCompressedOnTheCallingThreadAndThroughTheCodecReadEachOther() throws Exception {
-        // the README's "which thread compresses" pattern: ByteArrayCodec + ValueCompressor on the caller's threads
+        // the "which thread compresses" pattern of docs/values.md: ByteArrayCodec + ValueCompressor on the caller's threads
         ValueCompressor values = ValueCompressor.create(CompressionConfig.defaults());
         byte[] big = text(3000);
         byte[] small = text(40);

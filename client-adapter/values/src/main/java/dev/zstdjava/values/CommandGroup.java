@@ -1,7 +1,7 @@
 package dev.zstdjava.values;
 
 /**
- * The family a command belongs to in {@link CommandPolicy}: one line of the README's table of what each client
+ * The family a command belongs to in {@link CommandPolicy}: one line of the table in docs/command-policy.md of what each client
  * compresses, sends plain or refuses.
  */
 public enum CommandGroup {

@@ -61,7 +61,7 @@ public final class CommandRule {
         return action;
     }
 
-    /** @return the command's family (one line of the README's table) */
+    /** @return the command's family (one line of the table in docs/command-policy.md) */
     public CommandGroup group() {
         return group;
     }

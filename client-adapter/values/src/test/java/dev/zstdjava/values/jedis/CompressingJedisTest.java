@@ -97,7 +97,7 @@ class CompressingJedisTest {
         assertArrayEquals(rnd, redis.client().hget(b("h"), b("c")), "random bytes do not compress: stored as they are");
     }
 
-    /** What the README shows for plain Jedis: byte[] commands around one shared ValueCompressor. */
+    /** What the README and docs/values.md show for plain Jedis: byte[] commands around one shared ValueCompressor. */
     @Test
     void plainByteArrayCommandsAndTheHelperReadEachOther() {
         ValueCompressor values = ValueCompressor.create(CompressionConfig.defaults());

@@ -314,7 +314,7 @@ class CompressingRedisTemplateTest {
         assertEquals(0, t.compressor().stats().valuesCompressed());
     }
 
-    /** execute(RedisCallback) hands over the connection: outside the policy, as the README says. */
+    /** execute(RedisCallback) hands over the connection: outside the policy, as docs/values.md says. */
     @Test
     void redisCallbacksAreOutsideThePolicy() {
         CompressingRedisTemplate<String, String> t = template(Driver.LETTUCE, compressor(CompressionBackend.ZSTD,
