@@ -5,9 +5,9 @@ import dev.zstdjava.zstd.Zstd;
 
 /**
  * The compression algorithms of the value format, with the id each one writes into the header and its level range:
- * the public selector of the backends, one line each. Each backend is one package-private class (the header id,
- * levels, encoding and decoding: see {@link ValueBackend}); this enum holds its unbound instance and delegates to
- * it. The level ranges are the codec's own compile-time constants ({@link Zstd#MIN_LEVEL},
+ * the public selector of the backends, one line each. Each backend is one package-private class behind the
+ * interface {@code ValueBackend} (the header id, levels, encoding and decoding); this enum holds its unbound instance
+ * and delegates to it. The level ranges are the codec's own compile-time constants ({@link Zstd#MIN_LEVEL},
  * {@link Lz4Compressor#MIN_LEVEL} and so on), so reading them loads no native library. Immutable and thread-safe.
  */
 public enum CompressionBackend {

@@ -19,8 +19,8 @@ import java.util.Set;
  * values), while {@code CompressingRedissonCodec} leaves map keys to the wrapped codec: the values of such hashes read
  * back, but a lookup by field name misses. Rewrite those hashes (read with the old codec, write with the new one).
  *
- * <p>Each format is read by one package-private class (its signature and its decoding, see {@link ValueBackend});
- * this enum is their public selector, one line each.
+ * <p>Each format is read by one package-private class behind the interface {@code ValueBackend} (its signature and
+ * its decoding); this enum is their public selector, one line each.
  */
 public enum LegacyFormat {
     /**
@@ -51,7 +51,8 @@ public enum LegacyFormat {
 
     /** Every format, in the order they are tried: the longest signature first (a stable sort keeps ties in order). */
     private static final LegacyFormat[] TRIED = Arrays.stream(values())
-            .sorted(Comparator.comparingInt((LegacyFormat f) -> -f.reader.signatureBytes())).toArray(LegacyFormat[]::new);
+            .sorted(Comparator.comparingInt((LegacyFormat f) -> -f.reader.signatureBytes()))
+            .toArray(LegacyFormat[]::new);
 
     private final LegacyReader reader;
 
