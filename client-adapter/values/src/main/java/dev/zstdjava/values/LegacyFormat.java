@@ -1,7 +1,8 @@
 package dev.zstdjava.values;
 
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
+import java.util.Arrays;
+import java.util.Comparator;
 import java.util.Set;
 
 /**
@@ -17,24 +18,27 @@ import java.util.Set;
  * <p>Redisson's {@code ZStdCodec} and {@code LZ4Codec} compress hash field names too (map keys are encoded like
  * values), while {@code CompressingRedissonCodec} leaves map keys to the wrapped codec: the values of such hashes read
  * back, but a lookup by field name misses. Rewrite those hashes (read with the old codec, write with the new one).
+ *
+ * <p>Each format is read by one package-private class behind the interface {@code ValueBackend} (its signature and
+ * its decoding); this enum is their public selector, one line each.
  */
 public enum LegacyFormat {
     /**
      * Lettuce's {@code CompressionCodec} with {@code GZIP}: a gzip stream ({@code 1f 8b 08}). A value over the limit
      * fails with {@code DecompressionLimitException} as soon as the limit is passed.
      */
-    LETTUCE_GZIP,
+    LETTUCE_GZIP(new LettuceReader(LettuceReader.Type.GZIP, null)),
     /**
      * Lettuce's {@code CompressionCodec} with {@code DEFLATE}: a zlib stream (its two-byte header, method 8). A plain
      * value can start with such a header by chance ({@code "x^"}, {@code "x\u009c"}); one that does not inflate is
      * returned as stored.
      */
-    LETTUCE_DEFLATE,
+    LETTUCE_DEFLATE(new LettuceReader(LettuceReader.Type.DEFLATE, null)),
     /**
      * Redisson's {@code ZStdCodec}: the original length (signed 32-bit big-endian), then one zstd frame. A declared
      * length over the limit fails with {@code DecompressionLimitException} before anything is allocated.
      */
-    REDISSON_ZSTD,
+    REDISSON_ZSTD(new RedissonZstdReader(null)),
     /**
      * Redisson's {@code LZ4Codec}: the original length (signed 32-bit big-endian), then one raw LZ4 block, with no
      * signature at all. A value is taken for one only when its length prefix is within the limit and the rest decodes
@@ -43,36 +47,33 @@ public enum LegacyFormat {
      * most are plain values. A declared length of 0 is taken only in the exact form Redisson writes for an empty
      * value: five zero bytes (the length, then an empty block); any other value declaring 0 bytes is plain.
      */
-    REDISSON_LZ4;
+    REDISSON_LZ4(new RedissonLz4Reader(null));
 
-    /** Redisson's zstd frames start after the length prefix: the zstd magic number, read little-endian. */
-    private static final int ZSTD_MAGIC = 0xFD2FB528;
+    /** Every format, in the order they are tried: the longest signature first (a stable sort keeps ties in order). */
+    private static final LegacyFormat[] TRIED = Arrays.stream(values())
+            .sorted(Comparator.comparingInt((LegacyFormat f) -> -f.reader.signatureBytes()))
+            .toArray(LegacyFormat[]::new);
+
+    private final LegacyReader reader;
+
+    LegacyFormat(LegacyReader reader) {
+        this.reader = reader;
+    }
+
+    /** @return the format's unbound reader (see {@link ValueBackend}) */
+    LegacyReader reader() {
+        return reader;
+    }
 
     /**
-     * @return the first of {@code formats} whose signature {@code s} carries (checked in the order: Redisson zstd,
-     *         gzip, zlib, Redisson lz4), or {@code null}
+     * @return the first of {@code formats} whose signature {@code s} carries (tried from the longest signature to
+     *         none: Redisson zstd, gzip, zlib, Redisson lz4), or {@code null}; allocates nothing
      */
     static LegacyFormat recognise(Set<LegacyFormat> formats, MemorySegment s) {
-        long n = s.byteSize();
-        if (n < 5) {
-            return null;
-        }
-        int b0 = s.get(ValueLayout.JAVA_BYTE, 0) & 0xff;
-        int b1 = s.get(ValueLayout.JAVA_BYTE, 1) & 0xff;
-        if (formats.contains(REDISSON_ZSTD) && n >= 8 && s.get(ValueFormat.LE_INT, 4) == ZSTD_MAGIC) {
-            return REDISSON_ZSTD;
-        }
-        if (formats.contains(LETTUCE_GZIP) && n >= 18 && b0 == 0x1f && b1 == 0x8b
-                && s.get(ValueLayout.JAVA_BYTE, 2) == 8) {
-            return LETTUCE_GZIP;
-        }
-        // zlib: method 8, window at most 32 KiB, no preset dictionary, header check multiple of 31
-        if (formats.contains(LETTUCE_DEFLATE) && (b0 & 0x0f) == 8 && (b0 >>> 4) <= 7 && (b1 & 0x20) == 0
-                && ((b0 << 8) | b1) % 31 == 0) {
-            return LETTUCE_DEFLATE;
-        }
-        if (formats.contains(REDISSON_LZ4)) {
-            return REDISSON_LZ4;
+        for (LegacyFormat f : TRIED) {
+            if (formats.contains(f) && f.reader.recognises(s)) {
+                return f;
+            }
         }
         return null;
     }

@@ -1,8 +1,6 @@
 package dev.zstdjava.values;
 
 import dev.zstdjava.DecompressionLimitException;
-import dev.zstdjava.lz4.Lz4Exception;
-import dev.zstdjava.zstd.ZstdException;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -140,7 +138,7 @@ public final class ValueCompressor {
      */
     public static ValueCompressor create(CompressionConfig config, DictionaryManager dictionaries) {
         Objects.requireNonNull(dictionaries, "dictionaries");
-        if (config.backend() != CompressionBackend.ZSTD) {
+        if (!config.backend().backend().takesDictionaries()) {
             throw new IllegalArgumentException("dictionaries need the zstd backend, not " + config.backend());
         }
         ValueCompressor vc = new ValueCompressor(config, dictionaries);
@@ -162,15 +160,16 @@ public final class ValueCompressor {
             sample[i] = unit[i % unit.length];
         }
         // a limit below the sample's size would refuse the round trip: check the backend with a coder of its own
-        boolean pooled = config.maxDecompressedSize() >= sample.length;
-        Coder c = pooled ? pool.acquire() : new Coder(config.toBuilder().maxDecompressedSize(sample.length).build(), dictionaries);
+        Coder own = config.maxDecompressedSize() >= sample.length ? null
+                : new Coder(config.toBuilder().maxDecompressedSize(sample.length).build(), dictionaries);
+        Coder c = own != null ? own : pool.acquire();
         try {
             MemorySegment stored = MemorySegment.ofArray(new byte[sample.length + 64]);
-            long n = encode(c, backend, null, MemorySegment.ofArray(sample), stored, stored.byteSize());
-            if (n < 0) {
+            long n = c.writer().encode(MemorySegment.ofArray(sample), stored, stored.byteSize(), null);
+            if (n == ValueBackend.NO_ROOM) {
                 throw new IllegalStateException("a " + sample.length + "-byte repetitive value did not compress");
             }
-            byte[] back = c.decompressPayload(backend, stored.asSlice(ValueFormat.HEADER_SIZE, n - ValueFormat.HEADER_SIZE));
+            byte[] back = c.writer().decode(stored.asSlice(0, n));
             if (!Arrays.equals(sample, back)) {
                 throw new IllegalStateException("a round trip returned different bytes");
             }
@@ -178,10 +177,10 @@ public final class ValueCompressor {
             throw new IllegalStateException("zstd-java: the " + backend.name().toLowerCase(java.util.Locale.ROOT)
                     + " backend does not work here: " + describe(e), e);
         } finally {
-            if (pooled) {
-                pool.release(c);
+            if (own != null) {
+                own.close();
             } else {
-                c.close();
+                pool.release(c);
             }
         }
     }
@@ -233,7 +232,7 @@ public final class ValueCompressor {
                     + n + " bytes");
         }
         long r = tryCompress(value, dst);
-        if (r >= 0) {
+        if (r != STORE_AS_IS) {
             return r;
         }
         MemorySegment.copy(value, 0, dst, 0, n);
@@ -277,7 +276,7 @@ public final class ValueCompressor {
         try {
             byte[] scratch = c.scratch(value.length);
             long r = tryCompress(c, MemorySegment.ofArray(value), MemorySegment.ofArray(scratch).asSlice(0, value.length));
-            byte[] out = r < 0 ? value : Arrays.copyOf(scratch, (int) r);
+            byte[] out = r == STORE_AS_IS ? value : Arrays.copyOf(scratch, (int) r);
             c.trimScratch();
             return out;
         } finally {
@@ -317,11 +316,14 @@ public final class ValueCompressor {
         return config.enabled() && n >= config.minCompressionSize();
     }
 
-    /** @return the stored size written to {@code dst} (capacity at least the value's size), or -1: store as is */
+    /** {@code tryCompress}'s result when the value is to be stored as it is (the reason is counted). */
+    static final long STORE_AS_IS = -1;
+
+    /** @return the stored size written to {@code dst} (capacity at least the value's size), or {@link #STORE_AS_IS} */
     long tryCompress(MemorySegment value, MemorySegment dst) {
         if (!wantsCompression(value.byteSize())) {
             skipUnwanted();
-            return -1;
+            return STORE_AS_IS;
         }
         Coder c = pool.acquire();
         try {
@@ -333,67 +335,41 @@ public final class ValueCompressor {
 
     private long tryCompress(Coder c, MemorySegment value, MemorySegment dst) {
         long n = value.byteSize();
-        CompressionBackend backend = config.backend();
         if (!wantsCompression(n)) {
             skipUnwanted();
-            return -1;
+            return STORE_AS_IS;
         }
-        if (ValueFormat.hasHeader(value) && value.get(ValueLayout.JAVA_BYTE, ValueFormat.BACKEND_OFFSET) == backend.id()) {
+        HeaderBackend writer = c.writer();
+        if (writer.recognises(value)) {
             skip(skippedAlreadyCompressed);
-            return -1;
+            return STORE_AS_IS;
         }
         DictionaryManager.Entry dict = null;
         if (dictionaries != null) {
             dictionaries.sample(value);
             dict = dictionaries.current();
         }
-        long stored;
+        long stored = ValueBackend.NO_ROOM;
         try {
-            // the stored form must be strictly smaller than the value
-            stored = encode(c, backend, dict, value, dst, n - 1);
+            stored = writer.encode(value, dst, n - 1, dict); // the stored form must be strictly smaller than the value
+            if (stored == ValueBackend.NO_ROOM) { // it does not fit in fewer bytes than the value (incompressible)
+                skip(skippedNotSmaller);
+            }
         } catch (RuntimeException | LinkageError | OutOfMemoryError e) {
             compressionFailed(e); // store as is: always correct data
             skipped.increment();
-            stored = -2;
         }
+        boolean compressed = stored != ValueBackend.NO_ROOM;
         if (dict != null) {
-            dict.countWrite(n, stored < 0 ? n : stored, stored >= 0);
+            dict.countWrite(n, compressed ? stored : n, compressed);
         }
-        if (stored == -1) { // it does not fit in fewer bytes than the value (incompressible)
-            skip(skippedNotSmaller);
-        }
-        if (stored < 0) {
-            return -1;
+        if (!compressed) {
+            return STORE_AS_IS;
         }
         valuesCompressed.increment();
         originalBytes.add(n);
         compressedBytes.add(stored);
         return stored;
-    }
-
-    /**
-     * Writes the stored form of {@code value} (header, then the backend's payload) to the start of {@code dst}, in at
-     * most {@code max} bytes.
-     *
-     * @return the stored size, or -1 when it does not fit in {@code max} bytes; throws when the backend fails
-     */
-    private static long encode(Coder c, CompressionBackend backend, DictionaryManager.Entry dict, MemorySegment value,
-                               MemorySegment dst, long max) {
-        int prefix = ValueFormat.prefixSize(backend);
-        long room = Math.min(max, dst.byteSize()) - prefix;
-        if (room < 1) {
-            return -1;
-        }
-        long payload = dict == null ? c.compressPayload(value, dst.asSlice(prefix, room))
-                : c.compressPayload(dict, value, dst.asSlice(prefix, room));
-        if (payload < 0) {
-            return -1;
-        }
-        ValueFormat.writeHeader(dst, backend);
-        if (backend == CompressionBackend.LZ4) {
-            dst.set(ValueFormat.LE_INT, ValueFormat.HEADER_SIZE, (int) value.byteSize());
-        }
-        return prefix + payload;
     }
 
     /** Counts a failed compression and logs the first failure of each kind. */
@@ -443,20 +419,6 @@ public final class ValueCompressor {
     }
 
     /**
-     * @return whether zstd rejected the payload itself (corrupt, truncated, unsupported frame), as opposed to the
-     *     environment (memory, parameters) or a missing dictionary
-     */
-    static boolean malformed(ZstdException e) {
-        return switch (e.errorCode()) {
-            case 0, // found in Java before calling zstd: empty, truncated, sizes that disagree
-                 10, 12, 14, 16, // prefix unknown, version unsupported, frame parameter unsupported, window too large
-                 ZstdException.CORRUPTION_DETECTED, ZstdException.CHECKSUM_WRONG, 24, // literals header wrong
-                 ZstdException.DST_SIZE_TOO_SMALL, ZstdException.SRC_SIZE_WRONG, 80, 82 -> true; // no progress
-            default -> false;
-        };
-    }
-
-    /**
      * Decodes {@code stored} in place without keeping a reference to it: for adapters that read the client's own
      * buffers (wrap them with {@link MemorySegment#ofBuffer} or {@link MemorySegment#ofArray}). Fails and counts
      * exactly as {@link #decompress(byte[])} does.
@@ -482,33 +444,32 @@ public final class ValueCompressor {
             }
         }
         Coder c = pool.acquire();
+        ValueBackend form = null;
         try {
-            byte[] out = legacy == null ? c.decompressPayload(backend, stored.asSlice(ValueFormat.HEADER_SIZE))
-                    : c.decompressLegacy(legacy, stored);
-            if (out == null) {
-                return null; // an lz4 length prefix that does not fit: a plain value
+            byte[] out;
+            if (legacy == null) { // two call sites: the shared format's sees only the backends in use
+                HeaderBackend b = c.shared(backend);
+                form = b;
+                out = b.decode(stored);
+            } else {
+                LegacyReader r = c.legacy(legacy);
+                form = r;
+                out = r.decode(stored);
+                if (out == null) {
+                    return null; // a form without a signature said: a plain value
+                }
+                legacyDecompressed.increment();
             }
             valuesDecompressed.increment();
             decompressedBytes.add(out.length);
-            if (legacy != null) {
-                legacyDecompressed.increment();
-            }
             return out;
         } catch (DecompressionLimitException e) {
             sizeLimitErrors.increment();
             throw e;
-        } catch (ZstdException e) {
-            if (!malformed(e)) {
+        } catch (RuntimeException e) {
+            if (form == null || !form.malformed(e)) {
                 throw e;
             }
-            decompressionFailures.increment();
-            return null;
-        } catch (Lz4Exception e) { // lz4 fails only on the payload: the safe decoder reports malformed input
-            if (legacy != LegacyFormat.REDISSON_LZ4) { // no signature: most such failures are plain values
-                decompressionFailures.increment();
-            }
-            return null;
-        } catch (java.io.UncheckedIOException e) { // a malformed gzip or zlib stream (legacy formats)
             decompressionFailures.increment();
             return null;
         } finally {

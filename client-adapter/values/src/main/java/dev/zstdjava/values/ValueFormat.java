@@ -15,8 +15,6 @@ public final class ValueFormat {
     static final int VERSION_OFFSET = 3;
     static final int BACKEND_OFFSET = 4;
     static final byte VERSION = 0x00;
-    /** Size of the lz4 payload's length prefix (unsigned 32-bit little-endian original length). */
-    static final int LZ4_LENGTH_SIZE = 4;
     static final ValueLayout.OfInt LE_INT = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
 
     private ValueFormat() {}
@@ -35,16 +33,12 @@ public final class ValueFormat {
         return b.limit() - p >= HEADER_SIZE && b.get(p) == 0x00 && b.get(p + 1) == 0x01 && b.get(p + 2) == 0x02;
     }
 
-    static void writeHeader(MemorySegment dst, CompressionBackend backend) {
+    /** Writes the header naming the backend {@code id} to the start of {@code dst}. */
+    static void writeHeader(MemorySegment dst, byte id) {
         dst.set(ValueLayout.JAVA_BYTE, 0, (byte) 0x00);
         dst.set(ValueLayout.JAVA_BYTE, 1, (byte) 0x01);
         dst.set(ValueLayout.JAVA_BYTE, 2, (byte) 0x02);
         dst.set(ValueLayout.JAVA_BYTE, VERSION_OFFSET, VERSION);
-        dst.set(ValueLayout.JAVA_BYTE, BACKEND_OFFSET, backend.id());
-    }
-
-    /** @return bytes before the compressed data: the header, plus the length prefix for lz4 */
-    static int prefixSize(CompressionBackend backend) {
-        return backend == CompressionBackend.LZ4 ? HEADER_SIZE + LZ4_LENGTH_SIZE : HEADER_SIZE;
+        dst.set(ValueLayout.JAVA_BYTE, BACKEND_OFFSET, id);
     }
 }

@@ -58,12 +58,12 @@ class ErrorPolicyTest {
 
     @Test
     void whichZstdErrorsCountAsMalformed() {
-        assertTrue(ValueCompressor.malformed(new ZstdException("op", ZstdException.CORRUPTION_DETECTED, "c", "")));
-        assertTrue(ValueCompressor.malformed(new ZstdException("op", ZstdException.SRC_SIZE_WRONG, "c", "")));
-        assertTrue(ValueCompressor.malformed(new ZstdException("op", 0, "found in Java", "")));
-        assertFalse(ValueCompressor.malformed(new ZstdException("op", ZstdException.DICTIONARY_WRONG, "d", "")));
-        assertFalse(ValueCompressor.malformed(new ZstdException("op", 64, "memory_allocation", "")));
-        assertFalse(ValueCompressor.malformed(new ZstdException("op", 42, "parameter_outOfBound", "")));
+        assertTrue(ZstdBackend.malformed(new ZstdException("op", ZstdException.CORRUPTION_DETECTED, "c", "")));
+        assertTrue(ZstdBackend.malformed(new ZstdException("op", ZstdException.SRC_SIZE_WRONG, "c", "")));
+        assertTrue(ZstdBackend.malformed(new ZstdException("op", 0, "found in Java", "")));
+        assertFalse(ZstdBackend.malformed(new ZstdException("op", ZstdException.DICTIONARY_WRONG, "d", "")));
+        assertFalse(ZstdBackend.malformed(new ZstdException("op", 64, "memory_allocation", "")));
+        assertFalse(ZstdBackend.malformed(new ZstdException("op", 42, "parameter_outOfBound", "")));
     }
 
     /** Child JVM entry point: creates a compressor for the backend in args[0] and prints what happened. */

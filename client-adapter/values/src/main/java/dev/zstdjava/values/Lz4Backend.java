@@ -1,0 +1,94 @@
+package dev.zstdjava.values;
+
+import dev.zstdjava.DecompressionLimitException;
+import dev.zstdjava.lz4.Lz4Compressor;
+import dev.zstdjava.lz4.Lz4Decompressor;
+import dev.zstdjava.lz4.Lz4Exception;
+
+import java.lang.foreign.MemorySegment;
+
+/**
+ * The shared format's LZ4 backend (id {@code 0x02}): the payload is the original length (unsigned 32-bit
+ * little-endian), then one raw LZ4 block (not an LZ4 frame). Levels above 0 are LZ4 HC, below 0 fast mode with
+ * acceleration {@code -level}. Bound instances keep a compressor and a decompressor, made on first use; not
+ * thread-safe (see {@link ValueBackend}). Encoding allocates nothing; decoding allocates the returned value.
+ */
+final class Lz4Backend extends HeaderBackend {
+    /** Size of the payload's length prefix. */
+    static final int LENGTH_SIZE = 4;
+
+    private Lz4Compressor compressor;
+    private Lz4Decompressor decompressor;
+
+    /** @param coder the coder to bind to, or null for the unbound instance (the selector's) */
+    Lz4Backend(Coder coder) {
+        super(0x02, Lz4Compressor.MIN_LEVEL, Lz4Compressor.MAX_LEVEL, Lz4Compressor.DEFAULT_LEVEL, coder);
+    }
+
+    @Override
+    public Lz4Backend bind(Coder coder) {
+        return new Lz4Backend(coder);
+    }
+
+    /** Never given a dictionary ({@link #takesDictionaries()} is false). */
+    @Override
+    long encodePayload(MemorySegment value, MemorySegment dst, long offset, long room, DictionaryManager.Entry dict) {
+        if (room - LENGTH_SIZE < 1) {
+            return NO_ROOM;
+        }
+        long n = compressor().tryCompress(value, dst.asSlice(offset + LENGTH_SIZE, room - LENGTH_SIZE));
+        if (n < 0) {
+            return NO_ROOM;
+        }
+        dst.set(ValueFormat.LE_INT, offset, (int) value.byteSize());
+        return LENGTH_SIZE + n;
+    }
+
+    @Override
+    byte[] decodePayload(MemorySegment payload) {
+        if (payload.byteSize() < LENGTH_SIZE) {
+            throw new Lz4Exception("lz4 decompress", Lz4Exception.DECOMPRESSION_FAILED,
+                    "payload of " + payload.byteSize() + " bytes is shorter than its 4-byte length prefix");
+        }
+        long declared = Integer.toUnsignedLong(payload.get(ValueFormat.LE_INT, 0));
+        long max = coder.config().maxDecompressedSize();
+        if (declared > max) {
+            throw new DecompressionLimitException("lz4 decompress", declared, max);
+        }
+        return block(payload.asSlice(LENGTH_SIZE), declared);
+    }
+
+    /** lz4 fails only on the payload: the safe decoder reports malformed input. */
+    @Override
+    public boolean malformed(RuntimeException e) {
+        return e instanceof Lz4Exception;
+    }
+
+    /**
+     * Decodes one raw LZ4 block that must decode to exactly {@code declared} bytes (at most the limit: checked by
+     * the caller).
+     * @throws Lz4Exception if it does not
+     */
+    byte[] block(MemorySegment block, long declared) {
+        byte[] out = new byte[(int) declared];
+        long n = decompressor().decompress(block, MemorySegment.ofArray(out));
+        if (n != declared) {
+            throw new Lz4Exception("lz4 decompress", Lz4Exception.DECOMPRESSION_FAILED,
+                    "block decoded to " + n + " bytes, its length prefix says " + declared);
+        }
+        return out;
+    }
+
+    private Lz4Compressor compressor() { // contexts are made on first use: a backend never used loads nothing
+        return compressor != null ? compressor : (compressor = Lz4Compressor.create(coder.config().level()));
+    }
+
+    private Lz4Decompressor decompressor() {
+        return decompressor != null ? decompressor : (decompressor = Lz4Decompressor.create());
+    }
+
+    @Override
+    public void close() {
+        closeAll(compressor, decompressor);
+    }
+}

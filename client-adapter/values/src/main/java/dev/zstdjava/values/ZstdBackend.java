@@ -1,0 +1,205 @@
+package dev.zstdjava.values;
+
+import dev.zstdjava.CompressionException;
+import dev.zstdjava.DecompressionLimitException;
+import dev.zstdjava.zstd.Zstd;
+import dev.zstdjava.zstd.ZstdCompressor;
+import dev.zstdjava.zstd.ZstdDecompressor;
+import dev.zstdjava.zstd.ZstdException;
+import dev.zstdjava.zstd.ZstdFrame;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+
+/**
+ * The shared format's zstd backend (id {@code 0x01}): the payload is one standard zstd frame, which records a
+ * dictionary id when it was compressed with one of a {@link DictionaryManager}'s dictionaries. Bound instances keep
+ * a compressor, a decompressor and a few dictionary-bound decompressors, made on first use; not thread-safe (see
+ * {@link ValueBackend}). Encoding allocates nothing; decoding allocates the returned value.
+ */
+final class ZstdBackend extends HeaderBackend {
+    // zstd's error codes (ZSTD_ErrorCode in zstd_errors.h, stable across versions) that mean the input is malformed
+    /** Found in Java before calling zstd: empty, truncated, sizes that disagree. */
+    static final int FOUND_IN_JAVA = 0;
+    /** ZSTD_error_prefix_unknown = 10. */
+    static final int PREFIX_UNKNOWN = 10;
+    /** ZSTD_error_version_unsupported = 12. */
+    static final int VERSION_UNSUPPORTED = 12;
+    /** ZSTD_error_frameParameter_unsupported = 14. */
+    static final int FRAME_PARAMETER_UNSUPPORTED = 14;
+    /** ZSTD_error_frameParameter_windowTooLarge = 16. */
+    static final int WINDOW_TOO_LARGE = 16;
+    /** ZSTD_error_literals_headerWrong = 24. */
+    static final int LITERALS_HEADER_WRONG = 24;
+    /** ZSTD_error_noForwardProgress_destFull = 80. */
+    static final int NO_FORWARD_PROGRESS_DEST_FULL = 80;
+    /** ZSTD_error_noForwardProgress_inputEmpty = 82. */
+    static final int NO_FORWARD_PROGRESS_INPUT_EMPTY = 82;
+    // and ZstdException's: CORRUPTION_DETECTED = 20, CHECKSUM_WRONG = 22, DST_SIZE_TOO_SMALL = 70, SRC_SIZE_WRONG = 72
+
+    /** Decompressors bound to dictionaries, a few per coder, replaced round-robin. */
+    private static final int DICT_DECOMPRESSORS = 4;
+
+    private ZstdCompressor compressor;
+    private ZstdDecompressor decompressor;
+    private DictionaryManager.Entry compressEntry;
+    private ZstdCompressor dictCompressor;
+    private final long[] dictIds;
+    private final ZstdDecompressor[] dictDecompressors;
+    private int nextDictSlot;
+
+    /** @param coder the coder to bind to, or null for the unbound instance (the selector's) */
+    ZstdBackend(Coder coder) {
+        super(0x01, Zstd.MIN_LEVEL, Zstd.MAX_LEVEL, Zstd.DEFAULT_LEVEL, coder);
+        this.dictIds = coder == null ? null : new long[DICT_DECOMPRESSORS];
+        this.dictDecompressors = coder == null ? null : new ZstdDecompressor[DICT_DECOMPRESSORS];
+    }
+
+    @Override
+    public ZstdBackend bind(Coder coder) {
+        return new ZstdBackend(coder);
+    }
+
+    @Override
+    boolean takesDictionaries() {
+        return true;
+    }
+
+    /** The compressor is rebuilt only when the dictionary changes. */
+    @Override
+    long encodePayload(MemorySegment value, MemorySegment dst, long offset, long room, DictionaryManager.Entry dict) {
+        ZstdCompressor c = dict == null ? compressor() : dictionaryCompressor(dict);
+        long n = c.tryCompress(value, dst.asSlice(offset, room));
+        return n < 0 ? NO_ROOM : n;
+    }
+
+    @Override
+    byte[] decodePayload(MemorySegment payload) {
+        return decodeFrame(payload);
+    }
+
+    @Override
+    public boolean malformed(RuntimeException e) {
+        return e instanceof ZstdException z && malformed(z);
+    }
+
+    /**
+     * @return whether zstd rejected the payload itself (corrupt, truncated, unsupported frame), as opposed to the
+     *     environment (memory, parameters) or a missing dictionary
+     */
+    static boolean malformed(ZstdException e) {
+        return switch (e.errorCode()) {
+            case FOUND_IN_JAVA, PREFIX_UNKNOWN, VERSION_UNSUPPORTED, FRAME_PARAMETER_UNSUPPORTED, WINDOW_TOO_LARGE,
+                 ZstdException.CORRUPTION_DETECTED, ZstdException.CHECKSUM_WRONG, LITERALS_HEADER_WRONG,
+                 ZstdException.DST_SIZE_TOO_SMALL, ZstdException.SRC_SIZE_WRONG, NO_FORWARD_PROGRESS_DEST_FULL,
+                 NO_FORWARD_PROGRESS_INPUT_EMPTY -> true;
+            default -> false;
+        };
+    }
+
+    /**
+     * Decodes one zstd frame (or several concatenated), with the dictionary it names when it names one.
+     * @throws MissingDictionaryException  if it names a dictionary that is not loaded
+     * @throws DecompressionLimitException if it would be larger than the configured maximum
+     */
+    byte[] decodeFrame(MemorySegment frame) {
+        long dictId = ZstdFrame.dictionaryId(frame);
+        if (dictId == 0) {
+            return decode(frame, decompressor());
+        }
+        DictionaryManager dictionaries = coder.dictionaries();
+        if (dictionaries == null) {
+            throw new MissingDictionaryException(dictId, "this ValueCompressor has no dictionaries configured"
+                    + " (ValueCompressor.create(config, DictionaryManager))");
+        }
+        DictionaryManager.Entry e = dictionaries.find(dictId);
+        if (e == null) {
+            throw dictionaries.missing(dictId);
+        }
+        byte[] out;
+        try {
+            out = decode(frame, dictionaryDecompressor(e));
+        } catch (ZstdException x) { // a dictionary frame is never returned as stored, even when it is corrupt
+            throw new CompressionException("zstd decompress", "a value compressed with dictionary " + dictId
+                    + " does not decode with the loaded dictionary of that id: " + x.getMessage(), x);
+        }
+        e.valuesRead.increment();
+        return out;
+    }
+
+    private byte[] decode(MemorySegment frame, ZstdDecompressor d) {
+        long max = coder.config().maxDecompressedSize();
+        long size = ZstdFrame.decompressedSize(frame);
+        if (size == ZstdFrame.UNKNOWN_SIZE) {
+            // Frames without a declared size (streaming writers such as GLIDE's core): stream with a growing,
+            // bounded buffer. The decompressor takes arrays, so the compressed bytes go through the scratch array.
+            int len = (int) frame.byteSize();
+            byte[] in = coder.scratch(len);
+            MemorySegment.copy(frame, ValueLayout.JAVA_BYTE, 0, in, 0, len);
+            try {
+                return d.decompress(in, 0, len);
+            } finally {
+                coder.trimScratch();
+            }
+        }
+        if (size > max) {
+            throw new DecompressionLimitException("zstd decompress", size, max);
+        }
+        byte[] out = new byte[(int) size];
+        long n = size == 0 ? d.decompress(frame, MemorySegment.ofArray(coder.scratch(1)).asSlice(0, 1)) // still a frame
+                : d.decompress(frame, MemorySegment.ofArray(out));
+        if (n != size) {
+            throw new ZstdException("zstd decompress", ZstdException.CORRUPTION_DETECTED,
+                    "decoded size differs from the declared content size", "declared " + size + ", decoded " + n);
+        }
+        return out;
+    }
+
+    private ZstdCompressor compressor() { // contexts are made on first use: a backend never used loads nothing
+        return compressor != null ? compressor : (compressor = ZstdCompressor.create(coder.config().level()));
+    }
+
+    private ZstdDecompressor decompressor() {
+        return decompressor != null ? decompressor : (decompressor = ZstdDecompressor.builder()
+                .maxDecompressedSize(coder.config().maxDecompressedSize()).build());
+    }
+
+    private ZstdCompressor dictionaryCompressor(DictionaryManager.Entry entry) {
+        if (entry != compressEntry) {
+            ZstdCompressor c = ZstdCompressor.builder().dictionary(entry.compressionDictionary(coder.config().level()))
+                    .build();
+            if (dictCompressor != null) {
+                dictCompressor.close();
+            }
+            dictCompressor = c;
+            compressEntry = entry;
+        }
+        return dictCompressor;
+    }
+
+    private ZstdDecompressor dictionaryDecompressor(DictionaryManager.Entry e) {
+        for (int i = 0; i < DICT_DECOMPRESSORS; i++) {
+            if (dictIds[i] == e.id && dictDecompressors[i] != null) {
+                return dictDecompressors[i];
+            }
+        }
+        int slot = nextDictSlot;
+        nextDictSlot = (slot + 1) % DICT_DECOMPRESSORS;
+        ZstdDecompressor d = ZstdDecompressor.builder().maxDecompressedSize(coder.config().maxDecompressedSize())
+                .dictionary(e.decompression).build();
+        if (dictDecompressors[slot] != null) {
+            dictDecompressors[slot].close();
+        }
+        dictDecompressors[slot] = d;
+        dictIds[slot] = e.id;
+        return d;
+    }
+
+    @Override
+    public void close() {
+        closeAll(compressor, decompressor, dictCompressor);
+        if (dictDecompressors != null) {
+            closeAll(dictDecompressors);
+        }
+    }
+}
