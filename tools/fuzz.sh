@@ -14,6 +14,7 @@ targets="${2:-}"
 args=(-B -ntp -pl client-adapter/lettuce -am verify "-Dtest=CodecFuzzTest#fuzz,ValueCompressorFuzzTest#fuzz"
       -Dsurefire.failIfNoSpecifiedTests=false -Dzstdjava.jdk21.skip=true -Dzstdjava.skipAarch64=true
       "-Dzstdjava.fuzz.seconds=$seconds" -Dzstdjava.fuzz.keepCorpus=true
+      "-Dzstdjava.test.timeout=$(( seconds + 600 )) s" -Dzstdjava.test.forkTimeout=0   # per target: its time and 10 min
       -Dmaven.test.failure.ignore=true)   # a finding in one target must not stop the others; see the exit codes below
 [ -n "$targets" ] && args+=("-Dzstdjava.fuzz.targets=$targets")
 rm -f codec/target/fuzz/runs.tsv client-adapter/lettuce/target/fuzz/runs.tsv

@@ -7,5 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds="${1:-10}"
+# the test's time limit grows with the run (six workloads, then the staging comparison of at most 30 s)
 ./mvnw -B -ntp -pl codec -am verify -Dtest=SafepointProbeTest -Dsurefire.failIfNoSpecifiedTests=false \
-  "-Dzstdjava.safepoint.seconds=$seconds" | grep -E '^safepoint:|Tests run:|FAIL|BUILD'
+  "-Dzstdjava.safepoint.seconds=$seconds" "-Dzstdjava.test.timeout=$(( ${seconds%.*} * 6 + 600 )) s" \
+  -Dzstdjava.test.forkTimeout=0 | grep -E '^safepoint:|Tests run:|FAIL|BUILD'

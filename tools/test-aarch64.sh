@@ -5,8 +5,11 @@
 #
 #   tools/test-aarch64.sh [extra Maven arguments, e.g. -Dzstdjava.aarch64.tests=ZstdStreamTest]
 #
+# Emulated, every test gets 15 minutes instead of the default 5, and the run as a whole no limit.
+#
 # Provisioning (qemu, aarch64 glibc, the JDK wheel) happens in the build (tools/cross-env.sh), cached.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 exec ./mvnw -B -ntp -pl codec -am verify -Dtest=NoTestHere -Dsurefire.failIfNoSpecifiedTests=false \
-  '-Dzstdjava.aarch64.tests=*Test' -Dzstdjava.skipMusl=true "$@"
+  '-Dzstdjava.aarch64.tests=*Test' -Dzstdjava.skipMusl=true \
+  '-Dzstdjava.test.timeout=15 m' -Dzstdjava.aarch64.forkTimeout=0 "$@"

@@ -6,8 +6,11 @@
 #
 #   tools/test-windows.sh [extra Maven arguments, e.g. -Dzstdjava.windows.tests=ZstdStreamTest]
 #
+# Emulated, every test gets 15 minutes instead of the default 5, and the run as a whole no limit.
+#
 # Provisioning (wine64, a Wine prefix, the JDK wheels) happens in the build (tools/wine-env.sh), cached.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 exec ./mvnw -B -ntp -pl codec -am verify -Dtest=NoTestHere -Dsurefire.failIfNoSpecifiedTests=false \
-  '-Dzstdjava.windows.tests=*Test' -Dzstdjava.skipAarch64=true -Dzstdjava.skipMusl=true "$@"
+  '-Dzstdjava.windows.tests=*Test' -Dzstdjava.skipAarch64=true -Dzstdjava.skipMusl=true \
+  '-Dzstdjava.test.timeout=15 m' -Dzstdjava.windows.forkTimeout=0 "$@"

@@ -8,6 +8,7 @@ import dev.zstdjava.zstd.Zstd;
 import dev.zstdjava.zstd.ZstdCompressor;
 import dev.zstdjava.zstd.ZstdDecompressor;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.reflect.Method;
@@ -21,7 +22,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The allocation the Javadoc promises for the one-shot forms, when the call site is NOT inlined into the caller, as
@@ -148,10 +148,9 @@ class AllocationTest {
             if (only != null) {
                 cmd.add(only);
             }
-            Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-            String out = new String(p.getInputStream().readAllBytes());
-            assertTrue(p.waitFor(300, TimeUnit.SECONDS));
-            assertEquals(0, p.exitValue(), out);
+            ChildProcess p = ChildProcess.run(new ProcessBuilder(cmd).redirectErrorStream(true), 300);
+            String out = p.out();
+            assertEquals(0, p.exit(), out);
             Map<String, Double> beyond = new LinkedHashMap<>();
             for (String line : out.split("\n")) {
                 String[] f = line.trim().split(" ");
@@ -187,6 +186,7 @@ class AllocationTest {
     }
 
     @Test
+    @Timeout(value = 10, unit = TimeUnit.MINUTES) // child JVMs with -Xbatch: 92 s for both at load 13
     void everyFormInOneJvmAllocatesExactlyItsResult() throws Exception {
         Map<String, Double> beyond = child(null);
         assertEquals(23, beyond.size() + 1, "forms measured: " + beyond.keySet());
@@ -194,6 +194,7 @@ class AllocationTest {
     }
 
     @Test
+    @Timeout(value = 10, unit = TimeUnit.MINUTES) // child JVMs with -Xbatch: 92 s for both at load 13
     void everyFormAloneInItsJvmAllocatesExactlyItsResult() throws Exception {
         // two child JVMs at a time: allocation counts do not depend on timing
         try (java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(2)) {

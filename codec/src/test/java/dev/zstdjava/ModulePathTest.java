@@ -7,7 +7,6 @@ import java.io.File;
 import java.net.URL;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -36,13 +35,12 @@ class ModulePathTest {
         Files.createDirectories(copy.getParent());
         Files.copy(classFile, copy);
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Process p = new ProcessBuilder(java, "--module-path", codecClasses.toString(),
+        ChildProcess p = ChildProcess.run(new ProcessBuilder(java, "--module-path", codecClasses.toString(),
                 "--add-modules", "dev.zstdjava.codec", "--enable-native-access=dev.zstdjava.codec",
-                "-cp", dir + File.pathSeparator + nativesRoot, mainClass).start();
-        String out = new String(p.getInputStream().readAllBytes()).trim();
-        String err = new String(p.getErrorStream().readAllBytes());
-        assertTrue(p.waitFor(60, TimeUnit.SECONDS));
-        assertEquals(0, p.exitValue(), err);
+                "-cp", dir + File.pathSeparator + nativesRoot, mainClass), 60);
+        String out = p.out().trim();
+        String err = p.stderr();
+        assertEquals(0, p.exit(), err);
         assertEquals("true 1.5.7 dev.zstdjava.codec", out, err);
         assertFalse(err.contains("WARNING"), err);
     }

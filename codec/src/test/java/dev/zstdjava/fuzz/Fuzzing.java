@@ -154,8 +154,15 @@ public final class Fuzzing {
 
     private static int run(List<String> cmd, Path log, int timeoutSeconds) throws IOException, InterruptedException {
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-        if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
-            p.destroyForcibly().waitFor();
+        boolean ended;
+        try {
+            ended = p.waitFor(timeoutSeconds, TimeUnit.SECONDS);
+        } catch (InterruptedException e) { // the test's timeout: the fuzzer must not outlive it
+            p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            throw e;
+        }
+        if (!ended) {
+            p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
             fail("the forked fuzzer did not finish within " + timeoutSeconds + " s: " + log);
         }
         return p.exitValue();

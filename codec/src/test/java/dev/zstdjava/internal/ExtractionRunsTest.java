@@ -1,5 +1,6 @@
 package dev.zstdjava.internal;
 
+import dev.zstdjava.ChildProcess;
 import dev.zstdjava.NativeLibrary;
 import dev.zstdjava.lz4.Lz4;
 import dev.zstdjava.zstd.Zstd;
@@ -7,12 +8,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -57,14 +56,11 @@ class ExtractionRunsTest {
         // the aarch64 run under qemu names its wrapper: the emulated JVM cannot start an aarch64 program itself
         String java = System.getProperty("zstdjava.test.childJava",
                 Path.of(System.getProperty("java.home"), "bin", WINDOWS ? "java.exe" : "java").toString());
-        Process p = new ProcessBuilder(java, "--enable-native-access=ALL-UNNAMED", "-XX:-PrintWarnings",
-                "-D" + NativeLoader.TMPDIR_PROPERTY + "=" + tmp, "-cp", System.getProperty("java.class.path"),
-                Child.class.getName()).redirectErrorStream(true).start();
-        p.getOutputStream().close();
-        byte[] out = p.getInputStream().readAllBytes();
-        assertTrue(p.waitFor(120, TimeUnit.SECONDS), "child JVM did not end");
-        String s = new String(out, StandardCharsets.UTF_8);
-        assertEquals(0, p.exitValue(), s);
+        ChildProcess p = ChildProcess.run(new ProcessBuilder(java, "--enable-native-access=ALL-UNNAMED",
+                "-XX:-PrintWarnings", "-D" + NativeLoader.TMPDIR_PROPERTY + "=" + tmp, "-cp",
+                System.getProperty("java.class.path"), Child.class.getName()).redirectErrorStream(true), 120);
+        String s = p.out();
+        assertEquals(0, p.exit(), s);
         return s;
     }
 

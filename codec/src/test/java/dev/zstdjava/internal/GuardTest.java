@@ -98,6 +98,48 @@ class GuardTest {
     }
 
     @Test
+    void aCloseFromAnotherThreadDuringACallFreesOnlyWhenTheCallEnds() throws Exception {
+        // the call is held open by a latch, so the close provably comes while it runs (no sleep to hope so)
+        Memory m = new Memory();
+        Guard g = guard(m);
+        CountDownLatch inCall = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        AtomicReference<Throwable> callFailure = new AtomicReference<>();
+        Thread caller = new Thread(() -> {
+            try {
+                g.enter();
+                try {
+                    m.inCall = true;
+                    inCall.countDown();
+                    assertTrue(release.await(60, TimeUnit.SECONDS), "released");
+                    assertEquals(0, m.frees.get(), "nothing freed while the call runs");
+                    m.inCall = false;
+                } finally {
+                    g.exit();
+                }
+            } catch (Throwable t) {
+                callFailure.set(t);
+            }
+        }, "caller");
+        caller.start();
+        assertTrue(inCall.await(60, TimeUnit.SECONDS), "the call started");
+        g.close(); // from this thread, while the caller is inside: returns at once, frees later
+        assertTrue(g.isClosed());
+        assertTrue(caller.isAlive(), "the call is still running after close returned");
+        assertFalse(g.isFreed(), "not freed under the running call");
+        assertEquals(0, m.frees.get(), "not freed under the running call");
+        IllegalStateException refused = assertThrows(IllegalStateException.class, g::enter);
+        assertEquals("Test is closed", refused.getMessage(), "a new call is refused as closed, not as busy");
+        release.countDown();
+        caller.join(TimeUnit.SECONDS.toMillis(60));
+        assertFalse(caller.isAlive(), "the call ended");
+        assertNull(callFailure.get());
+        awaitFreed(g, m);
+        IllegalStateException after = assertThrows(IllegalStateException.class, g::enter);
+        assertTrue(after.getMessage().contains("closed"), after.getMessage());
+    }
+
+    @Test
     void aCloseTheExitMissedIsFinishedByTheCloserThread() throws Exception {
         // the store-buffering outcome made deterministic: close sees BUSY, and the call then ends with the release
         // store of exit but without its read of the close request

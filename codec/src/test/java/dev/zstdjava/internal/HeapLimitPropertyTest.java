@@ -1,12 +1,11 @@
 package dev.zstdjava.internal;
 
+import dev.zstdjava.ChildProcess;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Path;
-import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * {@code -Dzstdjava.criticalHeapLimit}: the default, an explicit value, and a negative value (never stage). On JDK
@@ -45,10 +44,9 @@ class HeapLimitPropertyTest {
                         System.getProperty("java.class.path"), HeapLimitPropertyTest.class.getName())
                 : new ProcessBuilder(java, "--enable-native-access=ALL-UNNAMED", "-Dzstdjava.criticalHeapLimit=" + value,
                         "-cp", System.getProperty("java.class.path"), HeapLimitPropertyTest.class.getName());
-        Process p = pb.redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes()).trim();
-        assertTrue(p.waitFor(60, TimeUnit.SECONDS));
-        assertEquals(0, p.exitValue(), out);
+        ChildProcess p = ChildProcess.run(pb.redirectErrorStream(true), 60);
+        String out = p.out().trim();
+        assertEquals(0, p.exit(), out);
         return out;
     }
 }

@@ -2,6 +2,7 @@ package dev.zstdjava.lz4;
 
 import dev.zstdjava.TestData;
 import dev.zstdjava.TestData.Kind;
+import dev.zstdjava.internal.GuardProbe;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayOutputStream;
@@ -15,10 +16,12 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -62,36 +65,36 @@ class Lz4ConcurrencyTest {
 
     @Test
     void closeDuringACallNeverFreesUnderIt() throws Exception {
+        // as ZstdConcurrencyTest#closeDuringACallWaitsForIt: a round counts only when the compressor's guard shows
+        // the call inside both before close() and after it returned
         byte[] big = TestData.generate(Kind.TEXT, 8 << 20, 4);
         try (Arena arena = Arena.ofShared()) {
             MemorySegment src = arena.allocate(big.length);
             MemorySegment.copy(big, 0, src, ValueLayout.JAVA_BYTE, 0, big.length);
             MemorySegment dst = arena.allocate(Lz4.maxCompressedLength(big.length));
-            int completed = 0;
-            for (int round = 0; round < 3; round++) {
+            int overlapped = 0;
+            for (int round = 0; round < 10 && overlapped < 2; round++) {
                 Lz4Compressor c = Lz4Compressor.create(9);
-                CountDownLatch started = new CountDownLatch(1);
+                GuardProbe guard = GuardProbe.of(c);
                 try (ExecutorService pool = Executors.newSingleThreadExecutor()) {
-                    Future<Long> inFlight = pool.submit(() -> {
-                        started.countDown();
-                        return c.compress(src, dst); // native memory: one long regular downcall
-                    });
-                    started.await();
-                    Thread.sleep(20 + round * 30L);
-                    c.close();
-                    try {
-                        long n = inFlight.get();
-                        assertArrayEquals(big, Lz4.decompress(dst.asSlice(0, n).toArray(ValueLayout.JAVA_BYTE),
-                                big.length), "the call that was running completes correctly");
-                        completed++;
-                    } catch (java.util.concurrent.ExecutionException e) {
-                        // close came first: the call was refused cleanly
-                        assertTrue(e.getCause() instanceof IllegalStateException, String.valueOf(e.getCause()));
+                    Future<Long> inFlight = pool.submit(() -> c.compress(src, dst)); // one long regular downcall
+                    while (!guard.inCall() && !inFlight.isDone()) {
+                        Thread.onSpinWait();
                     }
+                    c.close();
+                    boolean freedAfterClose = guard.freed();
+                    if (guard.inCall()) {
+                        assertFalse(freedAfterClose, "the compressor was freed under the running call");
+                        overlapped++;
+                    }
+                    long n = inFlight.get(120, TimeUnit.SECONDS);
+                    assertArrayEquals(big, Lz4.decompress(dst.asSlice(0, n).toArray(ValueLayout.JAVA_BYTE),
+                            big.length), "the call that was running completes correctly");
                 }
                 assertThrows(IllegalStateException.class, () -> c.compress(big));
+                assertTrue(guard.freed(), "freed once the call ended");
             }
-            System.out.println("close during a running call: " + completed + " of 3 calls were running and completed");
+            assertTrue(overlapped >= 2, "a close came during a running call in only " + overlapped + " rounds");
         }
     }
 

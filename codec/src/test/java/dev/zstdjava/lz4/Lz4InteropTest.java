@@ -1,5 +1,6 @@
 package dev.zstdjava.lz4;
 
+import dev.zstdjava.ChildProcess;
 import dev.zstdjava.TestData;
 import dev.zstdjava.TestData.Kind;
 import net.jpountz.lz4.LZ4Factory;
@@ -19,11 +20,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Cross-implementation checks: lz4-java (pure Java) for blocks and frames, the lz4 CLI for frames. */
 class Lz4InteropTest {
@@ -155,11 +154,8 @@ class Lz4InteropTest {
     }
 
     static byte[] run(String... cmd) throws Exception {
-        Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.DISCARD).start();
-        p.getOutputStream().close();
-        byte[] out = p.getInputStream().readAllBytes();
-        assertTrue(p.waitFor(60, TimeUnit.SECONDS), "lz4 CLI finished");
-        assertEquals(0, p.exitValue(), String.join(" ", cmd));
-        return out;
+        ChildProcess p = ChildProcess.run(new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.DISCARD), 60);
+        assertEquals(0, p.exit(), String.join(" ", cmd));
+        return p.stdout();
     }
 }

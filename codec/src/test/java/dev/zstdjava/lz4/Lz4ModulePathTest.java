@@ -1,5 +1,6 @@
 package dev.zstdjava.lz4;
 
+import dev.zstdjava.ChildProcess;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -7,7 +8,6 @@ import java.io.File;
 import java.net.URL;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -36,13 +36,12 @@ class Lz4ModulePathTest {
         Files.createDirectories(copy.getParent());
         Files.copy(classFile, copy);
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Process p = new ProcessBuilder(java, "--module-path", codecClasses.toString(),
+        ChildProcess p = ChildProcess.run(new ProcessBuilder(java, "--module-path", codecClasses.toString(),
                 "--add-modules", "dev.zstdjava.codec", "--enable-native-access=dev.zstdjava.codec",
-                "-cp", dir + File.pathSeparator + nativesRoot, mainClass).start();
-        String out = new String(p.getInputStream().readAllBytes()).trim();
-        String err = new String(p.getErrorStream().readAllBytes());
-        assertTrue(p.waitFor(60, TimeUnit.SECONDS));
-        assertEquals(0, p.exitValue(), err);
+                "-cp", dir + File.pathSeparator + nativesRoot, mainClass), 60);
+        String out = p.out().trim();
+        String err = p.stderr();
+        assertEquals(0, p.exit(), err);
         assertEquals("true true 1.10.0 BUNDLED dev.zstdjava.codec", out, err);
         assertFalse(err.contains("WARNING"), err);
     }

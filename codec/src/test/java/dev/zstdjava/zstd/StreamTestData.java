@@ -1,5 +1,6 @@
 package dev.zstdjava.zstd;
 
+import dev.zstdjava.ChildProcess;
 import dev.zstdjava.JsonRecords;
 import dev.zstdjava.TestData;
 
@@ -11,7 +12,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
-import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -77,16 +77,10 @@ final class StreamTestData {
         List<String> cmd = new ArrayList<>();
         cmd.add("zstd");
         cmd.addAll(List.of(args));
-        Process p = new ProcessBuilder(cmd).directory(dir.toFile())
-                .redirectError(dir.resolve("zstd-stderr.txt").toFile()).start();
-        p.getOutputStream().close();
-        byte[] out = p.getInputStream().readAllBytes();
-        if (!p.waitFor(120, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-            throw new IllegalStateException("zstd " + args + " timed out");
-        }
-        assertEquals(0, p.exitValue(), () -> "zstd " + String.join(" ", args) + " failed: " + stderr(dir));
-        return out;
+        ChildProcess p = ChildProcess.run(new ProcessBuilder(cmd).directory(dir.toFile())
+                .redirectError(dir.resolve("zstd-stderr.txt").toFile()), 120);
+        assertEquals(0, p.exit(), () -> "zstd " + String.join(" ", args) + " failed: " + stderr(dir));
+        return p.stdout();
     }
 
     private static String stderr(Path dir) {

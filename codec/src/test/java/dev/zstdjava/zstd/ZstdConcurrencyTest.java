@@ -2,6 +2,7 @@ package dev.zstdjava.zstd;
 
 import dev.zstdjava.TestData;
 import dev.zstdjava.TestData.Kind;
+import dev.zstdjava.internal.GuardProbe;
 import org.junit.jupiter.api.Test;
 
 import java.lang.foreign.Arena;
@@ -18,10 +19,12 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -94,23 +97,32 @@ class ZstdConcurrencyTest {
 
     @Test
     void closeDuringACallWaitsForIt() throws Exception {
+        // the close must come while the call runs: the test waits until the compressor's guard shows the call inside
+        // (after enter, during the long native call) and checks after close() returned that it still does; a round
+        // where the call ended first proves nothing and is repeated
         byte[] big = TestData.generate(Kind.TEXT, 24 << 20, 4);
-        for (int round = 0; round < 3; round++) {
+        int overlapped = 0;
+        for (int round = 0; round < 10 && overlapped < 2; round++) {
             ZstdCompressor c = ZstdCompressor.create(7);
-            CountDownLatch started = new CountDownLatch(1);
+            GuardProbe guard = GuardProbe.of(c);
             try (ExecutorService pool = Executors.newSingleThreadExecutor()) {
-                Future<byte[]> inFlight = pool.submit(() -> {
-                    started.countDown();
-                    return c.compress(big);
-                });
-                started.await();
-                Thread.sleep(30 + round * 40L);
+                Future<byte[]> inFlight = pool.submit(() -> c.compress(big));
+                while (!guard.inCall() && !inFlight.isDone()) {
+                    Thread.onSpinWait();
+                }
                 c.close(); // must not free the context under the running call
-                byte[] frame = inFlight.get();
+                boolean freedAfterClose = guard.freed();
+                if (guard.inCall()) { // inside before close and still inside after it: the close came during it
+                    assertFalse(freedAfterClose, "the context was freed under the running call");
+                    overlapped++;
+                }
+                byte[] frame = inFlight.get(120, TimeUnit.SECONDS);
                 assertArrayEquals(big, Zstd.decompress(frame), "the call that was running completes correctly");
             }
             assertThrows(IllegalStateException.class, () -> c.compress(big));
+            assertTrue(guard.freed(), "freed once the call ended");
         }
+        assertTrue(overlapped >= 2, "a close came during a running call in only " + overlapped + " rounds");
     }
 
     @Test

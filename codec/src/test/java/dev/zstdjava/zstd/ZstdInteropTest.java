@@ -1,5 +1,6 @@
 package dev.zstdjava.zstd;
 
+import dev.zstdjava.ChildProcess;
 import com.github.luben.zstd.ZstdCompressCtx;
 import com.github.luben.zstd.ZstdOutputStream;
 import dev.zstdjava.TestData;
@@ -17,7 +18,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -183,9 +183,7 @@ class ZstdInteropTest {
     }
 
     static void run(String... cmd) throws Exception {
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes());
-        assertTrue(p.waitFor(60, TimeUnit.SECONDS), "timeout: " + String.join(" ", cmd));
-        assertEquals(0, p.exitValue(), String.join(" ", cmd) + ": " + out);
+        ChildProcess p = ChildProcess.run(60, cmd);
+        assertEquals(0, p.exit(), String.join(" ", cmd) + ": " + p.out());
     }
 }

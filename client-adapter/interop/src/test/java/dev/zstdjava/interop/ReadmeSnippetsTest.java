@@ -23,6 +23,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -153,8 +154,17 @@ class ReadmeSnippetsTest {
         cmd.addAll(options);
         cmd.add("-Xlint:-path"); // surefire's class path names folders and jars that need not exist
         files.forEach(f -> cmd.add(f.toString()));
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes());
-        assertEquals(0, p.waitFor(), "README/docs snippets do not compile:\n" + out);
+        Path log = Files.createTempFile("javac", ".log");
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        try {
+            if (!p.waitFor(180, TimeUnit.SECONDS)) {
+                throw new AssertionError("javac of the README/docs snippets did not end within 180 s:\n"
+                        + Files.readString(log));
+            }
+            assertEquals(0, p.exitValue(), "README/docs snippets do not compile:\n" + Files.readString(log));
+        } finally {
+            p.destroyForcibly(); // no-op when it ended; kills it on a timeout or an interrupt
+            Files.deleteIfExists(log);
+        }
     }
 }

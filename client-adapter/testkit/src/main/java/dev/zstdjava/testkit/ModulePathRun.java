@@ -2,6 +2,7 @@ package dev.zstdjava.testkit;
 
 import java.io.File;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -55,10 +56,11 @@ public record ModulePathRun(int exit, String out, String err) {
             Process javac = new ProcessBuilder(Path.of(buildJdk, "bin", "javac").toString(), "--release",
                     String.valueOf(Runtime.version().feature()), "--module-path", String.join(File.pathSeparator, path),
                     "--add-modules", addModules, "-d", classes.toString(), main.toString())
-                    .redirectErrorStream(true).start();
-            String log = new String(javac.getInputStream().readAllBytes());
-            if (javac.waitFor() != 0) {
-                throw new IllegalStateException("javac failed on " + main + ":\n" + log);
+                    .redirectErrorStream(true).redirectOutput(main.resolveSibling("javac.log").toFile()).start();
+            int status = awaitOrKill(javac, 180, "javac of " + main);
+            if (status != 0) {
+                throw new IllegalStateException("javac failed on " + main + ":\n"
+                        + Files.readString(main.resolveSibling("javac.log")));
             }
             String name = main.getFileName().toString().replaceFirst("\\.java$", "");
             program = List.of("-cp", classes + File.pathSeparator + nativesRoot, name);
@@ -66,13 +68,30 @@ public record ModulePathRun(int exit, String out, String err) {
         List<String> cmd = new ArrayList<>(List.of(java, "--module-path", String.join(File.pathSeparator, path),
                 "--add-modules", addModules, "--enable-native-access=" + nativeAccess));
         cmd.addAll(program);
-        Process p = new ProcessBuilder(cmd).start();
-        String out = new String(p.getInputStream().readAllBytes()).trim();
-        String err = new String(p.getErrorStream().readAllBytes());
-        if (!p.waitFor(60, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-            throw new IllegalStateException("the child JVM did not finish in 60 s; stderr:\n" + err);
+        Path outFile = main.resolveSibling("child.out");
+        Path errFile = main.resolveSibling("child.err");
+        Process p = new ProcessBuilder(cmd).redirectOutput(outFile.toFile()).redirectError(errFile.toFile()).start();
+        int status;
+        try {
+            status = awaitOrKill(p, 60, "the child JVM");
+        } catch (IllegalStateException e) {
+            throw new IllegalStateException(e.getMessage() + "; stderr:\n" + Files.readString(errFile), e);
         }
-        return new ModulePathRun(p.exitValue(), out, err);
+        return new ModulePathRun(status, Files.readString(outFile).trim(), Files.readString(errFile));
+    }
+
+    /**
+     * Waits at most {@code seconds} for {@code p} and returns its exit status; kills it when it does not end in time
+     * ({@link IllegalStateException} naming {@code what}) or when this thread is interrupted (a test's timeout).
+     */
+    private static int awaitOrKill(Process p, long seconds, String what) throws InterruptedException {
+        try {
+            if (!p.waitFor(seconds, TimeUnit.SECONDS)) {
+                throw new IllegalStateException(what + " did not finish in " + seconds + " s and was killed");
+            }
+            return p.exitValue();
+        } finally {
+            p.destroyForcibly(); // no-op when it ended
+        }
     }
 }

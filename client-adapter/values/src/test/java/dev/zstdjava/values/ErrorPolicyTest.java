@@ -5,6 +5,7 @@ import dev.zstdjava.zstd.ZstdException;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 
@@ -78,12 +79,25 @@ class ErrorPolicyTest {
 
     private static String childRun(String property, String value, String backend) throws Exception {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        Path log = Files.createTempFile("child", ".log");
         Process p = new ProcessBuilder(java, "--enable-native-access=ALL-UNNAMED", "-D" + property + "=" + value,
                 "-cp", System.getProperty("java.class.path"), ErrorPolicyTest.class.getName(), backend)
-                .redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
-        assertTrue(p.waitFor(60, TimeUnit.SECONDS), "child JVM finished");
-        return out;
+                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        try {
+            assertTrue(p.waitFor(60, TimeUnit.SECONDS), () -> "child JVM did not end within 60 s:\n" + read(log));
+            return read(log).trim();
+        } finally {
+            p.destroyForcibly(); // no-op when it ended; kills it on a timeout or an interrupt
+            Files.deleteIfExists(log);
+        }
+    }
+
+    private static String read(Path log) {
+        try {
+            return Files.readString(log, StandardCharsets.UTF_8);
+        } catch (java.io.IOException e) {
+            return "(its output is unreadable: " + e + ")";
+        }
     }
 
     @Test
