@@ -1,0 +1,210 @@
+package dev.zstdjava.values;
+
+import dev.zstdjava.soak.NativeMemory;
+import dev.zstdjava.zstd.ZstdCompressionDictionary;
+import dev.zstdjava.zstd.ZstdCompressor;
+import dev.zstdjava.zstd.ZstdDecompressionDictionary;
+import dev.zstdjava.zstd.ZstdDecompressor;
+import dev.zstdjava.zstd.ZstdDictionary;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+
+import static dev.zstdjava.values.DictionaryManagerTest.DICT_A;
+import static dev.zstdjava.values.DictionaryManagerTest.VALUES;
+import static dev.zstdjava.values.DictionaryManagerTest.await;
+import static org.junit.jupiter.api.Assertions.*;
+
+/**
+ * The native memory of a manager's dictionaries, measured as glibc sees it (malloc in use, {@code mallinfo2}): close
+ * frees every digest the manager made, a digest that is replaced (another level, a newer dictionary adopted) is freed
+ * once no call uses it, and a call in flight keeps its digest until it ends. Every object whose memory is measured
+ * stays strongly reachable, so no {@link java.lang.ref.Cleaner} can free it instead of the manager.
+ */
+class DictionaryNativeMemoryTest {
+    /** Dictionaries this large make their digests stand out of the JVM's own malloc traffic. */
+    static final int SIZE = 768 << 10;
+    static final int LEVEL = 3;
+    static long cdictBytes;
+    static long ddictBytes;
+
+    @BeforeAll
+    static void measureOneDigest() {
+        assertTrue(NativeMemory.hasMallinfo(), "glibc's mallinfo2 (glibc 2.33+) is needed to measure malloc in use");
+        ZstdDictionary d = ZstdDictionary.of(big(0x7000, 1));
+        d.forCompression(LEVEL).close(); // warm up
+        long before = inUse();
+        ZstdCompressionDictionary cd = d.forCompression(LEVEL);
+        cdictBytes = inUse() - before;
+        ZstdDecompressionDictionary dd = d.forDecompression();
+        ddictBytes = inUse() - before - cdictBytes;
+        cd.close();
+        dd.close();
+        assertTrue(cdictBytes > SIZE && ddictBytes > SIZE, "each digest holds a copy of the " + SIZE
+                + "-byte dictionary: CDict " + cdictBytes + ", DDict " + ddictBytes + " bytes");
+    }
+
+    /** A valid zstd dictionary of {@link #SIZE} bytes with this id: DICT_A's tables, then random content. */
+    static byte[] big(long id, long seed) {
+        byte[] d = Arrays.copyOf(DICT_A, SIZE);
+        byte[] tail = new byte[SIZE - DICT_A.length];
+        new Random(seed).nextBytes(tail);
+        System.arraycopy(tail, 0, d, DICT_A.length, tail.length);
+        MemorySegment.ofArray(d).set(ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN), 4, (int) id);
+        return d;
+    }
+
+    static long inUse() {
+        return NativeMemory.mallocInUse().orElseThrow();
+    }
+
+    /** Compresses and decompresses one value with the entry's digests, closing the contexts. */
+    static void use(DictionaryManager.Entry e) {
+        byte[] v = VALUES.get((int) (e.id % VALUES.size()));
+        try (ZstdCompressor c = ZstdCompressor.builder().dictionary(e.compressionDictionary(LEVEL)).build();
+             ZstdDecompressor d = ZstdDecompressor.builder().dictionary(e.decompression).build()) {
+            assertArrayEquals(v, d.decompress(c.compress(v)));
+        }
+    }
+
+    static void assertReleased(ZstdCompressionDictionary cd) {
+        IllegalStateException x = assertThrows(IllegalStateException.class,
+                () -> ZstdCompressor.builder().dictionary(cd).build());
+        assertTrue(x.getMessage().contains("closed"), x.getMessage());
+    }
+
+    static void assertReleased(ZstdDecompressionDictionary dd) {
+        IllegalStateException x = assertThrows(IllegalStateException.class,
+                () -> ZstdDecompressor.builder().dictionary(dd).build());
+        assertTrue(x.getMessage().contains("closed"), x.getMessage());
+    }
+
+    static DictionaryManager fourDictionaries(int round) {
+        InMemoryDictionaryStore store = new InMemoryDictionaryStore();
+        store.putIfAbsent(0x100 + round * 4L, big(0x100 + round * 4L, round * 4L));
+        store.putIfAbsent(0x101 + round * 4L, big(0x101 + round * 4L, round * 4L + 1));
+        return DictionaryManager.given(big(0x102 + round * 4L, round * 4L + 2), big(0x103 + round * 4L,
+                round * 4L + 3)).store(store).refreshInterval(Duration.ofHours(1)).build();
+    }
+
+    @Test
+    void closeFreesEveryDigestAndRepeatedManagersStayFlat() {
+        try (DictionaryManager warm = fourDictionaries(99)) {
+            for (long id = 0x100 + 99 * 4; id < 0x104 + 99 * 4; id++) {
+                use(warm.find(id));
+            }
+        }
+        List<DictionaryManager> kept = new ArrayList<>(); // reachable: only close() can free their digests
+        List<DictionaryManager.Entry> all = new ArrayList<>();
+        List<ZstdCompressionDictionary> allCds = new ArrayList<>();
+        long before = inUse();
+        long heldByOne = 0;
+        int rounds = 8;
+        for (int round = 0; round < rounds; round++) {
+            DictionaryManager m = fourDictionaries(round);
+            kept.add(m);
+            List<DictionaryManager.Entry> entries = new ArrayList<>();
+            for (long id = 0x100 + round * 4L; id < 0x104 + round * 4L; id++) {
+                entries.add(m.find(id));
+            }
+            assertEquals(4, m.dictionaryStats().size());
+            List<ZstdCompressionDictionary> cds = new ArrayList<>();
+            for (DictionaryManager.Entry e : entries) {
+                use(e); // digests every dictionary for compression too
+                cds.add(e.compressionDictionary(LEVEL));
+            }
+            if (round == 0) {
+                heldByOne = inUse() - before;
+                assertTrue(heldByOne > 4 * ddictBytes + cdictBytes, "four dictionaries in use hold their digests: "
+                        + heldByOne + " bytes");
+            }
+            m.close();
+            all.addAll(entries);
+            allCds.addAll(cds);
+        }
+        long grown = inUse() - before;
+        assertTrue(grown < heldByOne / 2, rounds + " managers of 4 dictionaries, each held " + heldByOne
+                + " native bytes while open; after closing them all malloc in use grew by " + grown + " bytes");
+        assertEquals(rounds, kept.size());
+        for (DictionaryManager.Entry e : all) {
+            assertReleased(e.decompression);
+        }
+        allCds.forEach(DictionaryNativeMemoryTest::assertReleased);
+    }
+
+    @Test
+    void aCallInFlightKeepsItsDigestsUntilItEndsThenTheyAreFreed() {
+        DictionaryManager m = DictionaryManager.given(big(0x200, 20)).build();
+        DictionaryManager.Entry e = m.current();
+        byte[] v = VALUES.get(7);
+        ZstdCompressionDictionary cd = e.compressionDictionary(LEVEL);
+        ZstdCompressor c = ZstdCompressor.builder().dictionary(cd).build();
+        ZstdDecompressor d = ZstdDecompressor.builder().dictionary(e.decompression).build();
+        long open = inUse();
+        m.close();
+        long closedInFlight = inUse();
+        assertTrue(open - closedInFlight < ddictBytes / 2, "nothing freed under the calls in flight: "
+                + (open - closedInFlight) + " bytes went");
+        assertArrayEquals(v, d.decompress(c.compress(v))); // the calls still work with them
+        c.close();
+        d.close();
+        long freed = closedInFlight - inUse();
+        assertTrue(freed > cdictBytes + ddictBytes / 2, "closing the last contexts frees both digests: " + freed
+                + " bytes freed, CDict " + cdictBytes + ", DDict " + ddictBytes);
+        assertReleased(e.decompression); // the manager let go of them
+        assertReleased(cd);
+    }
+
+    @Test
+    void aDigestReplacedByAnotherLevelIsFreedOnceNoCallUsesIt() {
+        try (DictionaryManager m = DictionaryManager.given(big(0x300, 30)).build()) {
+            DictionaryManager.Entry e = m.current();
+            ZstdCompressionDictionary three = e.compressionDictionary(LEVEL);
+            ZstdCompressor inFlight = ZstdCompressor.builder().dictionary(three).build();
+            ZstdCompressionDictionary five = e.compressionDictionary(5);
+            assertNotSame(three, five);
+            assertEquals(5, five.level());
+            byte[] v = VALUES.get(9);
+            try (ZstdDecompressor d = ZstdDecompressor.builder().dictionary(e.decompression).build()) {
+                assertArrayEquals(v, d.decompress(inFlight.compress(v)));
+            }
+            long before = inUse();
+            inFlight.close();
+            long freed = before - inUse();
+            assertTrue(freed > cdictBytes / 2, "the replaced level-3 digest goes with its last compressor: "
+                    + freed + " bytes freed, a CDict holds " + cdictBytes);
+            assertSame(five, e.compressionDictionary(5));
+        }
+    }
+
+    @Test
+    void theDigestOfADictionaryThatStopsCompressingIsFreedWhenANewerOneIsPublished() throws Exception {
+        InMemoryDictionaryStore store = new InMemoryDictionaryStore();
+        byte[] a = big(0x400, 40);
+        byte[] b = big(0x401, 41);
+        store.putIfAbsent(0x400, a);
+        try (DictionaryManager m = DictionaryManager.shared(store).refreshInterval(Duration.ofMillis(20))
+                .notifications(false).build()) {
+            DictionaryManager.Entry first = m.current();
+            assertEquals(0x400, first.id);
+            ZstdCompressionDictionary cdA = first.compressionDictionary(LEVEL);
+            long before = inUse();
+            store.putIfAbsent(0x401, b);
+            await("the newer dictionary to compress", () -> m.currentId() == 0x401);
+            long grown = inUse() - before;
+            assertTrue(grown < ddictBytes + cdictBytes / 2, "loading B adds its two digests and frees A's"
+                    + " compression digest: grew by " + grown + " bytes (DDict " + ddictBytes + ", CDict "
+                    + cdictBytes + ")");
+            assertReleased(cdA);
+            use(m.find(0x400)); // still readable (and digested again on demand)
+        }
+    }
+}
