@@ -68,21 +68,21 @@ import java.util.function.LongConsumer;
  * {@link #close()} the compressors using this manager must not be used.
  *
  * <h2>Parts and locking</h2>
- * This class is the facade; each job is a package-private part: {@link DictionaryRegistry} (the loaded dictionaries,
- * the one that compresses, the refused ones; owns the native digests, {@link DictionaryDigests}),
- * {@link EntryValidator} (checks bytes from the application or the store), {@link StoreSync} (loading from the
- * store: at start, periodically, on announcements, on demand), {@link Trainer} (managed mode: sampling, the lease,
- * training, adoption, drift), {@link TrainingLog} (training counters and events) and {@link DictionarySettings}. One
+ * This class is the facade; each job is a package-private part: {@code DictionaryRegistry} (the loaded dictionaries,
+ * the one that compresses, the refused ones; owns the native digests, {@code DictionaryDigests}),
+ * {@code EntryValidator} (checks bytes from the application or the store), {@code StoreSync} (loading from the
+ * store: at start, periodically, on announcements, on demand), {@code Trainer} (managed mode: sampling, the lease,
+ * training, adoption, drift), {@code TrainingLog} (training counters and events) and {@code DictionarySettings}. One
  * discipline covers them all:
  * <ul>
- *   <li><b>Readers never lock.</b> What a compress or decompress call reads is immutable and published by one
+ *   <li><b>Readers never lock.</b> What a compress or decompress call (or an inspection) reads is immutable and published by one
  *       volatile write: the registry's snapshot (loaded entries and the current one), an entry's compression digest
  *       (replaced by compare-and-set), the training events (replaced by compare-and-set). Counters are
  *       {@link LongAdder}s any thread adds to.</li>
- *   <li><b>One lock for changes.</b> The {@link DictionaryRegistry}'s monitor serialises every change of the loaded
- *       set and everything done to make it: reading the store and loading ({@link StoreSync}), adding,
+ *   <li><b>One lock for changes.</b> The {@code DictionaryRegistry}'s monitor serialises every change of the loaded
+ *       set and everything done to make it: reading the store and loading ({@code StoreSync}), adding,
  *       listener registration ({@link #onLoaded}), and the store's publication counter. No other monitor exists in
- *       the manager (the {@link Sampler} locks only itself), and no compress or decompress call takes this one.
+ *       the manager (the {@code Sampler} locks only itself), and no compress or decompress call takes this one.
  *       {@link #close()} does not take it either: it and a concurrent add each check the other's volatile write.</li>
  *   <li><b>Confinement.</b> The trainer's lease back-off and drift window belong to the io thread that runs its
  *       periodic check; a training runs on the trainer thread with the samples and entry handed to it (a
