@@ -226,4 +226,69 @@ class DictionaryNativeMemoryTest {
             use(m.find(0x400)); // still readable (and digested again on demand)
         }
     }
+
+    /**
+     * Four threads write and read values while the compressing dictionary is replaced twice and then the manager
+     * closes: before the close every value round-trips (a write that raced a released digest is stored uncompressed,
+     * still correct); after it a read may be refused with "closed", never answered with wrong bytes.
+     */
+    @Test
+    void valuesInFlightWhileDictionariesAreReplacedAndClosedStayCorrect() throws Exception {
+        InMemoryDictionaryStore store = new InMemoryDictionaryStore();
+        store.putIfAbsent(DictionaryManagerTest.id(DICT_A), DICT_A);
+        DictionaryManager m = DictionaryManager.shared(store).refreshInterval(Duration.ofMillis(10))
+                .notifications(false).build();
+        ValueCompressor vc = ValueCompressor.create(CompressionConfig.defaults(), m);
+        java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
+        java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+        java.util.concurrent.atomic.AtomicLong roundTrips = new java.util.concurrent.atomic.AtomicLong();
+        List<Throwable> wrong = java.util.Collections.synchronizedList(new ArrayList<>());
+        List<Thread> threads = new ArrayList<>();
+        for (int t = 0; t < 4; t++) {
+            int seed = t;
+            Thread th = new Thread(() -> {
+                int i = seed;
+                while (!stop.get()) {
+                    byte[] v = VALUES.get(i++ % VALUES.size());
+                    boolean afterClose = closed.get();
+                    try {
+                        byte[] back = vc.decompress(vc.compress(v));
+                        if (!Arrays.equals(v, back)) {
+                            wrong.add(new AssertionError("value " + (i - 1) + " came back different"));
+                            return;
+                        }
+                        roundTrips.incrementAndGet();
+                    } catch (IllegalStateException e) {
+                        if (!(afterClose || closed.get()) || !e.getMessage().contains("closed")) {
+                            wrong.add(e);
+                            return;
+                        }
+                    } catch (RuntimeException e) {
+                        wrong.add(e);
+                        return;
+                    }
+                }
+            });
+            threads.add(th);
+            th.start();
+        }
+        byte[] third = big(0x500, 50);
+        await("round trips with A", () -> roundTrips.get() > 200);
+        store.putIfAbsent(DictionaryManagerTest.id(DictionaryManagerTest.DICT_B), DictionaryManagerTest.DICT_B);
+        await("B to compress", () -> m.currentId() == DictionaryManagerTest.id(DictionaryManagerTest.DICT_B));
+        long atB = roundTrips.get();
+        await("round trips with B", () -> roundTrips.get() > atB + 200);
+        store.putIfAbsent(0x500, third);
+        await("the third to compress", () -> m.currentId() == 0x500);
+        long atThird = roundTrips.get();
+        await("round trips with the third", () -> roundTrips.get() > atThird + 200);
+        closed.set(true);
+        m.close();
+        Thread.sleep(100);
+        stop.set(true);
+        for (Thread th : threads) {
+            th.join(10_000);
+        }
+        assertEquals(List.of(), wrong);
+    }
 }
