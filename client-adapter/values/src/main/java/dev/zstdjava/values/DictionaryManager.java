@@ -1,35 +1,20 @@
 package dev.zstdjava.values;
 
-import dev.zstdjava.zstd.ZstdCompressionDictionary;
-import dev.zstdjava.zstd.ZstdCompressor;
-import dev.zstdjava.zstd.ZstdDecompressionDictionary;
-import dev.zstdjava.zstd.ZstdDecompressor;
 import dev.zstdjava.zstd.ZstdDictionary;
 
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;
-import java.time.Instant;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Random;
-import java.util.Set;
-import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.LongConsumer;
 
 /**
  * The zstd dictionaries a {@link ValueCompressor} compresses small values with: the newest compresses, every one
@@ -72,6 +57,38 @@ import java.util.concurrent.atomic.LongAdder;
  * and keep GLIDE readers off those keys. Deleting a published dictionary makes the values compressed with it
  * unreadable.
  *
+ * <h2>Native memory</h2>
+ * The manager owns the native digests of every dictionary it loads (one {@code ZSTD_DDict} each, and a
+ * {@code ZSTD_CDict} for the dictionary that compresses). {@link #close()} releases all of them, and a compression
+ * digest is released as soon as it is replaced: when the dictionary stops compressing (a newer one is adopted or
+ * published) or is digested for another level. Releasing never frees tables under a call: a value being compressed
+ * or decompressed finishes with them, and they are freed when the last compressor or decompressor using them is
+ * closed (the codec counts those references). A call that picked a dictionary just before its digest was released
+ * and only then builds its compressor stores that value uncompressed (counted as a compression failure); after
+ * {@link #close()} the compressors using this manager must not be used.
+ *
+ * <h2>Parts and locking</h2>
+ * This class is the facade; each job is a package-private part: {@code DictionaryRegistry} (the loaded dictionaries,
+ * the one that compresses, the refused ones; owns the native digests, {@code DictionaryDigests}),
+ * {@code EntryValidator} (checks bytes from the application or the store), {@code StoreSync} (loading from the
+ * store: at start, periodically, on announcements, on demand), {@code Trainer} (managed mode: sampling, the lease,
+ * training, adoption, drift), {@code TrainingLog} (training counters and events) and {@code DictionarySettings}. One
+ * discipline covers them all:
+ * <ul>
+ *   <li><b>Readers never lock.</b> What a compress or decompress call (or an inspection) reads is immutable and published by one
+ *       volatile write: the registry's snapshot (loaded entries and the current one), an entry's compression digest
+ *       (replaced by compare-and-set), the training events (replaced by compare-and-set). Counters are
+ *       {@link LongAdder}s any thread adds to.</li>
+ *   <li><b>One lock for changes.</b> The {@code DictionaryRegistry}'s monitor serialises every change of the loaded
+ *       set and everything done to make it: reading the store and loading ({@code StoreSync}), adding,
+ *       listener registration ({@link #onLoaded}), and the store's publication counter. No other monitor exists in
+ *       the manager (the {@code Sampler} locks only itself), and no compress or decompress call takes this one.
+ *       {@link #close()} does not take it either: it and a concurrent add each check the other's volatile write.</li>
+ *   <li><b>Confinement.</b> The trainer's lease back-off and drift window belong to the io thread that runs its
+ *       periodic check; a training runs on the trainer thread with the samples and entry handed to it (a
+ *       compare-and-set flag keeps it to one at a time).</li>
+ * </ul>
+ *
  * <p><b>Thread safety:</b> thread-safe; share one manager between the compressors of a process. Background work runs
  * on two daemon threads of its own (loading, and training when managed). {@link #close()} stops them.
  *
@@ -79,73 +96,31 @@ import java.util.concurrent.atomic.LongAdder;
  * when collecting, copies the values it keeps (bounded by {@link Builder#sampling bytes per second and in total}).
  */
 public final class DictionaryManager implements AutoCloseable {
-    private static final System.Logger LOG = System.getLogger(DictionaryManager.class.getName());
-    private static final int MAX_EVENTS = 64;
-    private static final int MAX_PENDING_FETCHES = 64;
-    private static final long FETCH_RETRY_NANOS = TimeUnit.SECONDS.toNanos(1);
-    private static final int DICT_MAGIC = 0xEC30A437;
-    private static final byte[] PROBE = ("{\"probe\":\"zstd-java dictionary check\",\"n\":12345,\"ok\":true,"
-            + "\"list\":[1,2,3,4,5,6,7,8,9,10]}").getBytes(java.nio.charset.StandardCharsets.US_ASCII);
-
-    private final DictionaryStore store;
-    private final Mode mode;
-    private final int level;
-    private final int maxDictionarySize;
-    private final Duration retrainInterval;
-    private final int dictionaryCapacity;
-    private final int minSamples;
-    private final double minImprovement;
-    private final double driftThreshold;
-    private final Sampler sampler;
-    private final String owner = UUID.randomUUID().toString();
-
-    private volatile Snapshot snapshot = Snapshot.EMPTY;
-    /** Told the ID of every dictionary loaded from now on (see {@link #onLoaded}). */
-    private final List<java.util.function.LongConsumer> loadedListeners = new java.util.concurrent.CopyOnWriteArrayList<>();
-    private final Map<Long, String> rejected = new ConcurrentHashMap<>();
-    private final Set<Long> pendingFetches = ConcurrentHashMap.newKeySet();
+    private final DictionarySettings settings;
+    private final DictionaryRegistry registry;
+    private final EntryValidator validator;
+    private final TrainingLog log = new TrainingLog();
     private final ScheduledExecutorService io;
-    private final ExecutorService trainerThread;
-    private final AtomicBoolean training = new AtomicBoolean();
-    private final AtomicBoolean refreshQueued = new AtomicBoolean();
-    private volatile long knownVersion = Long.MIN_VALUE;
-    private final Object eventLock = new Object();
-    private long nextLeaseAttempt = System.nanoTime();
-    private volatile boolean closed;
-    private volatile AutoCloseable subscription;
-
-    // training state: only the io thread and the trainer thread touch it
-    private final ArrayDeque<TrainingEvent> events = new ArrayDeque<>();
-    private final LongAdder trained = new LongAdder();
-    private final LongAdder adopted = new LongAdder();
-    private final LongAdder rejectedTrainings = new LongAdder();
-    private final LongAdder failedTrainings = new LongAdder();
-    private Entry windowEntry;
-    private long windowOriginal;
-    private long windowStored;
-    private double baseline = Double.NaN;
+    /** Null without a store. */
+    private final StoreSync sync;
+    /** Null unless managed. */
+    private final Trainer trainer;
+    private final Sampler sampler;
 
     /** How the manager gets the dictionary that compresses. */
     enum Mode { GIVEN, MANAGED, SHARED }
 
-    private DictionaryManager(Builder b) {
-        this.store = b.store;
-        this.mode = b.mode;
-        this.level = b.level;
-        this.maxDictionarySize = b.maxDictionarySize;
-        this.retrainInterval = b.retrainInterval;
-        this.dictionaryCapacity = b.dictionaryCapacity;
-        this.minSamples = b.minSamples;
-        this.minImprovement = b.minImprovement;
-        this.driftThreshold = b.driftThreshold;
-        this.sampler = mode == Mode.MANAGED
-                ? new Sampler(b.maxSamples, b.maxSampleBytes, b.maxSampleSize, b.sampleBytesPerSecond) : null;
+    private DictionaryManager(DictionarySettings s) {
+        this.settings = s;
+        this.registry = new DictionaryRegistry(s.mode(), s.level());
+        this.validator = new EntryValidator(registry, s.maxDictionarySize());
         this.io = Executors.newSingleThreadScheduledExecutor(daemon("zstd-java-dictionaries"));
-        this.trainerThread = mode == Mode.MANAGED
-                ? Executors.newSingleThreadExecutor(daemon("zstd-java-dictionary-trainer")) : null;
+        this.sync = s.store() == null ? null : new StoreSync(s.store(), registry, validator, io);
+        this.trainer = s.mode() == Mode.MANAGED ? new Trainer(s, registry, sync, log) : null;
+        this.sampler = trainer == null ? null : trainer.sampler();
     }
 
-    private static java.util.concurrent.ThreadFactory daemon(String name) {
+    static ThreadFactory daemon(String name) {
         return r -> {
             Thread t = new Thread(r, name);
             t.setDaemon(true);
@@ -186,53 +161,16 @@ public final class DictionaryManager implements AutoCloseable {
         return new Builder(Mode.SHARED, Objects.requireNonNull(store, "store"));
     }
 
-    private void start(List<byte[]> given, Duration loadTimeout, Duration refreshInterval, boolean notifications) {
-        for (int i = 0; i < given.size(); i++) {
-            byte[] d = given.get(i);
-            long id = headerId(d);
-            String why = check(id, d);
-            if (why != null) {
-                throw new IllegalArgumentException("given dictionary #" + i + " is not usable: " + why);
-            }
-            Entry e = load(id, i + 1, d, true);
-            if (e == null) {
-                throw new IllegalArgumentException("given dictionary #" + i + " is not usable: "
-                        + rejected.get(id));
-            }
-            add(e);
+    /** Loads the given dictionaries, then (with a store) the published ones, and starts the background work. */
+    private void start() {
+        for (Entry e : validator.loadGiven(settings.given())) {
+            registry.add(e);
         }
-        if (store != null) {
-            Future<?> f = io.submit(this::refresh);
-            try {
-                f.get(loadTimeout.toNanos(), TimeUnit.NANOSECONDS);
-            } catch (TimeoutException e) {
-                f.cancel(true);
-                close();
-                throw new IllegalStateException("loading the published dictionaries took longer than " + loadTimeout
-                        + " (Builder.loadTimeout)", e);
-            } catch (ExecutionException e) {
-                close();
-                throw new IllegalStateException("could not load the published dictionaries: " + e.getCause(),
-                        e.getCause());
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                close();
-                throw new IllegalStateException("interrupted while loading the published dictionaries", e);
-            }
-            long every = Math.max(1, refreshInterval.toMillis());
-            io.scheduleWithFixedDelay(this::checkVersion, every, every, TimeUnit.MILLISECONDS);
-            if (notifications) {
-                try {
-                    subscription = store.subscribe(this::refreshSoon);
-                } catch (RuntimeException e) {
-                    LOG.log(System.Logger.Level.WARNING, "subscribing to dictionary publications failed (new"
-                            + " dictionaries arrive with the periodic check instead): " + e);
-                }
-            }
+        if (sync != null) {
+            sync.start(settings.loadTimeout(), settings.refreshInterval(), settings.notifications());
         }
-        if (mode == Mode.MANAGED) {
-            sampler.collecting(true);
-            io.scheduleWithFixedDelay(this::trainingCheck, 200, 200, TimeUnit.MILLISECONDS);
+        if (trainer != null) {
+            trainer.start(io);
         }
     }
 
@@ -240,18 +178,12 @@ public final class DictionaryManager implements AutoCloseable {
 
     /** @return the dictionary compressing new values, or null (then values are compressed without one) */
     Entry current() {
-        return snapshot.current;
+        return registry.current();
     }
 
     /** @return the loaded dictionary with this id, or null; allocates nothing */
     Entry find(long id) {
-        Entry[] es = snapshot.entries;
-        for (Entry e : es) {
-            if (e.id == id) {
-                return e;
-            }
-        }
-        return null;
+        return registry.find(id);
     }
 
     /** Offers a value the compressor is about to store (at least the minimum size) to the training reservoir. */
@@ -263,244 +195,64 @@ public final class DictionaryManager implements AutoCloseable {
 
     /** @return the exception for a frame naming a dictionary that is not loaded; starts fetching it */
     MissingDictionaryException missing(long id) {
-        String why = rejected.get(id);
+        String why = registry.rejection(id);
         if (why != null) {
             return new MissingDictionaryException(id, "its published entry was rejected: " + why);
         }
-        if (store == null) {
+        if (sync == null) {
             return new MissingDictionaryException(id, "it is not among the given dictionaries and no store is"
                     + " configured to fetch it from");
         }
-        requestFetch(id);
+        sync.requestFetch(id);
         return new MissingDictionaryException(id, "fetching it from the dictionary store; retry the read");
     }
 
-    private void requestFetch(long id) {
-        if (closed || pendingFetches.size() >= MAX_PENDING_FETCHES || !pendingFetches.add(id)) {
-            return;
-        }
-        try {
-            io.execute(() -> {
-                try {
-                    refresh();
-                    if (find(id) == null && !rejected.containsKey(id)) {
-                        fetchUnlisted(id);
-                    }
-                } catch (RuntimeException e) {
-                    LOG.log(System.Logger.Level.WARNING, "fetching zstd dictionary " + id + " failed: " + e);
-                } finally {
-                    io.schedule(() -> pendingFetches.remove(id), FETCH_RETRY_NANOS, TimeUnit.NANOSECONDS);
-                }
-            });
-        } catch (java.util.concurrent.RejectedExecutionException e) {
-            pendingFetches.remove(id);
-        }
-    }
-
-    // ------------------------------------------------------------------------------------------------ loading
-
-    /** A publication was announced: check the store on the io thread (once, however many announcements queue). */
-    private void refreshSoon() {
-        if (closed || !refreshQueued.compareAndSet(false, true)) {
-            return;
-        }
-        try {
-            io.execute(() -> {
-                refreshQueued.set(false);
-                try {
-                    refresh();
-                } catch (RuntimeException e) {
-                    LOG.log(System.Logger.Level.WARNING, "loading a newly published dictionary failed: " + e);
-                }
-            });
-        } catch (java.util.concurrent.RejectedExecutionException e) {
-            refreshQueued.set(false);
-        }
-    }
-
-    private void checkVersion() {
-        try {
-            if (store.version() != knownVersion) {
-                refresh();
-            }
-        } catch (RuntimeException e) {
-            LOG.log(System.Logger.Level.WARNING, "checking the dictionary store for new dictionaries failed: " + e);
-        }
-    }
-
-    /** Loads every listed dictionary not loaded yet. Runs on the io thread (or during build). */
-    private synchronized void refresh() {
-        long version = store.version();
-        List<DictionaryInfo> listed = store.list();
-        boolean complete = true;
-        for (DictionaryInfo info : listed) {
-            Entry known = find(info.id());
-            if (known != null && (known.given || known.sequence == info.sequence())
-                    || rejected.containsKey(info.id())) {
-                continue; // a given dictionary stays given (and current in given mode), whatever the store says
-            }
-            if (known != null) { // fetched before it was listed: now its place in the order is known
-                add(new Entry(known, info.sequence()));
-                continue;
-            }
-            if (info.size() > maxDictionarySize || info.size() < 8) {
-                reject(info.id(), "listed with " + info.size() + " bytes, outside 8.." + maxDictionarySize
-                        + " (Builder.maxDictionarySize)");
-                continue;
-            }
-            byte[] bytes;
-            try {
-                bytes = store.get(info.id());
-            } catch (DictionaryEntryRefusedException e) {
-                reject(info.id(), "the store refused the entry: " + e.getMessage());
-                continue; // for good: listed as rejected, never read again
-            } catch (RuntimeException e) {
-                LOG.log(System.Logger.Level.WARNING, "reading zstd dictionary " + info.id() + " failed: " + e);
-                complete = false; // retried on the next check
-                continue;
-            }
-            if (bytes == null) {
-                continue;
-            }
-            String why = check(info.id(), bytes);
-            if (why != null) {
-                reject(info.id(), why);
-                continue;
-            }
-            Entry e = load(info.id(), info.sequence(), bytes, false);
-            if (e != null) {
-                add(e);
-            }
-        }
-        if (complete) {
-            knownVersion = version;
-        }
-    }
-
-    /** A dictionary a frame names that the store's list does not show: loaded for reading only. */
-    private synchronized void fetchUnlisted(long id) {
-        byte[] bytes;
-        try {
-            bytes = store.get(id);
-        } catch (DictionaryEntryRefusedException e) {
-            reject(id, "the store refused the entry: " + e.getMessage());
-            return;
-        }
-        if (bytes == null) {
-            return;
-        }
-        String why = check(id, bytes);
-        if (why != null) {
-            reject(id, why);
-            return;
-        }
-        Entry e = load(id, 0, bytes, false);
-        if (e != null) {
-            add(e);
-        }
-    }
-
-    private void reject(long id, String why) {
-        if (rejected.putIfAbsent(id, why) == null) {
-            LOG.log(System.Logger.Level.WARNING, "zstd dictionary " + id + " rejected: " + why
-                    + "; values compressed with it cannot be read");
-        }
-    }
-
-    private static long headerId(byte[] d) {
-        if (d.length < 8) {
-            return 0;
-        }
-        return Integer.toUnsignedLong(MemorySegment.ofArray(d).get(ValueFormat.LE_INT, 4)); // little-endian format
-    }
-
-    /** @return why these bytes cannot be the dictionary {@code id}, or null if they pass the cheap checks */
-    private String check(long id, byte[] bytes) {
-        if (bytes.length > maxDictionarySize) {
-            return bytes.length + " bytes, above the " + maxDictionarySize + "-byte limit (Builder.maxDictionarySize)";
-        }
-        if (bytes.length < 8 || MemorySegment.ofArray(bytes).get(ValueFormat.LE_INT, 0)
-                != DICT_MAGIC) {
-            return "not in zstd's dictionary format (no dictionary magic number)";
-        }
-        long inHeader = headerId(bytes);
-        if (inHeader == 0) {
-            return "its header records dictionary id 0 (frames could not name it)";
-        }
-        if (inHeader != id) {
-            return "published as id " + id + " but its header says id " + inHeader;
-        }
-        return null;
-    }
-
-    /** Digests and probes a dictionary; returns null (and rejects it) if zstd refuses it. */
-    private Entry load(long id, long sequence, byte[] bytes, boolean given) {
-        ZstdDictionary dict = ZstdDictionary.of(bytes);
-        ZstdDecompressionDictionary dd = null;
-        try {
-            dd = dict.forDecompression();
-            try (ZstdCompressionDictionary cd = dict.forCompression(level);
-                 ZstdCompressor c = ZstdCompressor.builder().dictionary(cd).build();
-                 ZstdDecompressor d = ZstdDecompressor.builder().dictionary(dd).maxDecompressedSize(PROBE.length)
-                         .build()) {
-                byte[] back = d.decompress(c.compress(PROBE));
-                if (!Arrays.equals(back, PROBE)) {
-                    throw new IllegalStateException("a probe value did not round-trip");
-                }
-            }
-            return new Entry(id, sequence, dict, dd, given);
-        } catch (RuntimeException e) {
-            if (dd != null) {
-                dd.close();
-            }
-            reject(id, "zstd refuses it: " + e.getMessage());
-            return null;
-        }
-    }
-
-    /** Adds or replaces an entry and picks the dictionary that compresses. */
-    private synchronized void add(Entry e) {
-        Snapshot s = snapshot;
-        List<Entry> list = new ArrayList<>(s.entries.length + 1);
-        for (Entry x : s.entries) {
-            if (x.id != e.id) {
-                list.add(x);
-            }
-        }
-        list.add(e);
-        Entry current = null;
-        for (Entry x : list) {
-            boolean eligible = mode == Mode.GIVEN ? x.given : x.sequence > 0;
-            if (eligible && (current == null || x.sequence > current.sequence)) {
-                current = x;
-            }
-        }
-        if (current != null && current != s.current) {
-            current.compressionDictionary(level); // digest once, here, not on a writing thread
-        }
-        snapshot = new Snapshot(list.toArray(new Entry[0]), current);
-        if (list.size() > s.entries.length) { // a new ID, not a replacement
-            for (java.util.function.LongConsumer l : loadedListeners) {
-                try {
-                    l.accept(e.id);
-                } catch (RuntimeException ex) {
-                    LOG.log(System.Logger.Level.WARNING, "a dictionary listener failed", ex);
-                }
-            }
-        }
-    }
+    // ------------------------------------------------------------------------------------------------ inspection
 
     /**
      * Calls {@code listener} with the ID of every dictionary loaded so far, then of each one loaded later (on the
      * thread that loads it; keep it short, it must not call back into this manager's loading). Used by metrics
      * binders that give each dictionary its own series.
      */
-    public synchronized void onLoaded(java.util.function.LongConsumer listener) {
-        Objects.requireNonNull(listener, "listener");
-        for (Entry e : snapshot.entries) {
-            listener.accept(e.id);
+    public void onLoaded(LongConsumer listener) {
+        registry.onLoaded(Objects.requireNonNull(listener, "listener"));
+    }
+
+    /** @return the store this manager reads and publishes in, or null (given mode without a store) */
+    public DictionaryStore store() {
+        return settings.store();
+    }
+
+    /**
+     * @return the dictionaries published in the store, oldest first, with ids, sizes and sequence (read from the
+     *         store now); in given mode without a store, the given dictionaries
+     */
+    public List<DictionaryInfo> published() {
+        if (settings.store() != null) {
+            return settings.store().list();
         }
-        loadedListeners.add(listener);
+        return registry.infos();
+    }
+
+    /** @return the id of the dictionary compressing new values, or 0 when none does */
+    public long currentId() {
+        Entry c = registry.current();
+        return c == null ? 0 : c.id;
+    }
+
+    /** @return whether the dictionary {@code id} is loaded (values compressed with it can be read) */
+    public boolean isLoaded(long id) {
+        return find(id) != null;
+    }
+
+    /** @return ids of published entries that were refused, with the reason (their values cannot be read) */
+    public Map<Long, String> rejectedDictionaries() {
+        return registry.rejections();
+    }
+
+    /** @return counters of every loaded dictionary, oldest first */
+    public List<DictionaryStats> dictionaryStats() {
+        return registry.stats();
     }
 
     /** @return the counters of loaded dictionary {@code id}, or null when it is not loaded */
@@ -513,329 +265,48 @@ public final class DictionaryManager implements AutoCloseable {
         return null;
     }
 
-    // ------------------------------------------------------------------------------------------------ training
-
-    /** Every 200 ms on the io thread: watch for drift, start training when the reservoir is ready. */
-    private void trainingCheck() {
-        if (closed || training.get()) {
-            return;
-        }
-        Entry current = snapshot.current;
-        if (!sampler.collecting()) {
-            if (drifted(current)) {
-                sampler.reset();
-                sampler.collecting(true);
-            }
-            return;
-        }
-        if (sampler.size() < minSamples || System.nanoTime() - nextLeaseAttempt < 0) {
-            return;
-        }
-        boolean lease;
-        try {
-            lease = store.tryLease(owner, retrainInterval);
-        } catch (RuntimeException e) {
-            LOG.log(System.Logger.Level.WARNING, "taking the dictionary training lease failed: " + e);
-            return;
-        }
-        if (!lease) {
-            // another client trains (or one trained within the retrain interval; its dictionary will load): ask
-            // again later, not every check, so that many clients cost the server little
-            long backoff = Math.clamp(retrainInterval.toNanos() / 10, TimeUnit.SECONDS.toNanos(1),
-                    TimeUnit.SECONDS.toNanos(60));
-            nextLeaseAttempt = System.nanoTime() + backoff;
-            return;
-        }
-        List<byte[]> samples = sampler.samples();
-        sampler.reset();
-        sampler.collecting(false);
-        training.set(true);
-        try {
-            trainerThread.execute(() -> {
-                try {
-                    train(samples, current);
-                } catch (RuntimeException | Error e) {
-                    event(TrainingEvent.Kind.FAILED, 0, samples.size(), Double.NaN, Double.NaN, e.toString());
-                    failedTrainings.increment();
-                } finally {
-                    training.set(false);
-                }
-            });
-        } catch (java.util.concurrent.RejectedExecutionException e) {
-            training.set(false);
-        }
-    }
-
-    /** Whether the saved fraction of recent values fell {@code driftThreshold} below the current one's baseline. */
-    private boolean drifted(Entry current) {
-        if (current == null) {
-            return true; // no dictionary yet (the last attempt was rejected or failed): sample again
-        }
-        if (current != windowEntry) {
-            windowEntry = current;
-            windowOriginal = current.originalBytes.sum();
-            windowStored = current.storedBytes.sum();
-            baseline = Double.NaN;
-            return false;
-        }
-        long original = current.originalBytes.sum() - windowOriginal;
-        long stored = current.storedBytes.sum() - windowStored;
-        long values = minSamples; // a window of about as many bytes as minSamples values of the sampled size
-        if (original < Math.max(64L * values, 1 << 16)) {
-            return false;
-        }
-        double saved = 1 - (double) stored / original;
-        windowOriginal += original;
-        windowStored += stored;
-        if (Double.isNaN(baseline)) {
-            baseline = saved;
-            return false;
-        }
-        return saved < baseline - driftThreshold;
-    }
-
-    private void train(List<byte[]> samples, Entry current) {
-        Collections.shuffle(samples, new Random());
-        int held = Math.max(1, samples.size() / 5);
-        List<byte[]> heldOut = samples.subList(0, held);
-        List<byte[]> trainSet = samples.subList(held, samples.size());
-        ZstdDictionary dict;
-        try {
-            dict = ZstdDictionary.trainer(dictionaryCapacity).level(Math.max(0, level)).train(trainSet);
-        } catch (RuntimeException e) {
-            event(TrainingEvent.Kind.FAILED, 0, samples.size(), Double.NaN, Double.NaN, e.getMessage());
-            failedTrainings.increment();
-            return;
-        }
-        double before = savedFraction(heldOut, current == null ? null : current.compressionDictionary(level));
-        double after;
-        try (ZstdCompressionDictionary cd = dict.forCompression(level)) {
-            after = savedFraction(heldOut, cd);
-        }
-        event(TrainingEvent.Kind.TRAINED, dict.id(), samples.size(), before, after,
-                dict.size() + "-byte dictionary from " + trainSet.size() + " samples, checked on " + held);
-        trained.increment(); // counters after events: whoever sees a count sees its event
-        if (after - before < minImprovement) {
-            event(TrainingEvent.Kind.REJECTED, dict.id(), samples.size(), before, after,
-                    String.format(java.util.Locale.ROOT, "held-out saved fraction %.1f%% against %.1f%% %s: %+.1f"
-                                    + " points, needs +%.1f (Builder.minImprovement)", 100 * after, 100 * before,
-                            current == null ? "without a dictionary" : "with dictionary " + current.id,
-                            100 * (after - before), 100 * minImprovement));
-            rejectedTrainings.increment();
-            return;
-        }
-        try {
-            store.putIfAbsent(dict.id(), dict.toByteArray());
-        } catch (DictionaryCollisionException e) {
-            event(TrainingEvent.Kind.REJECTED, dict.id(), samples.size(), before, after, e.getMessage());
-            rejectedTrainings.increment();
-            return;
-        }
-        event(TrainingEvent.Kind.ADOPTED, dict.id(), samples.size(), before, after,
-                String.format(java.util.Locale.ROOT, "published; held-out saved fraction %.1f%% against %.1f%%",
-                        100 * after, 100 * before));
-        adopted.increment();
-        refresh(); // load it here, on the trainer thread: it compresses from now on
-    }
-
-    /** Saved fraction of {@code samples} as the compressor would store them (header included, never larger). */
-    private double savedFraction(List<byte[]> samples, ZstdCompressionDictionary dict) {
-        long original = 0;
-        long stored = 0;
-        ZstdCompressor.Builder b = ZstdCompressor.builder().level(level);
-        if (dict != null) {
-            b.dictionary(dict);
-        }
-        try (ZstdCompressor c = b.build()) {
-            byte[] out = new byte[0];
-            for (byte[] s : samples) {
-                if (out.length < s.length) {
-                    out = new byte[s.length];
-                }
-                long n = s.length - 1 - ValueFormat.HEADER_SIZE < 1 ? -1
-                        : c.tryCompress(MemorySegment.ofArray(s),
-                        MemorySegment.ofArray(out).asSlice(0, s.length - 1 - ValueFormat.HEADER_SIZE));
-                original += s.length;
-                stored += n < 0 ? s.length : n + ValueFormat.HEADER_SIZE;
-            }
-        }
-        return original == 0 ? 0 : 1 - (double) stored / original;
-    }
-
-    private void event(TrainingEvent.Kind kind, long id, int samples, double before, double after, String reason) {
-        TrainingEvent e = new TrainingEvent(Instant.now(), kind, id, samples, before, after, reason);
-        synchronized (eventLock) {
-            if (events.size() == MAX_EVENTS) {
-                events.removeFirst();
-            }
-            events.addLast(e);
-        }
-        System.Logger.Level lvl = kind == TrainingEvent.Kind.FAILED ? System.Logger.Level.WARNING
-                : System.Logger.Level.INFO;
-        LOG.log(lvl, "zstd dictionary training: " + kind + " " + (id == 0 ? "" : "id " + id + " ") + reason);
-    }
-
-    // ------------------------------------------------------------------------------------------------ inspection
-
-    /** @return the store this manager reads and publishes in, or null (given mode without a store) */
-    public DictionaryStore store() {
-        return store;
+    /** @return training counters and the most recent training events (all zero unless managed) */
+    public TrainingStats trainingStats() {
+        return log.stats(sampler == null ? 0 : sampler.size());
     }
 
     /**
-     * @return the dictionaries published in the store, oldest first, with ids, sizes and sequence (read from the
-     *         store now); in given mode without a store, the given dictionaries
+     * Stops the background threads and releases the native digests of every loaded dictionary: each is freed at once,
+     * or, if a compressor or decompressor still uses it, when that one is closed (a value in flight finishes
+     * correctly). Compressors using this manager must not be used afterwards. Idempotent.
      */
-    public List<DictionaryInfo> published() {
-        if (store != null) {
-            return store.list();
-        }
-        List<DictionaryInfo> out = new ArrayList<>();
-        for (Entry e : snapshot.entries) {
-            out.add(new DictionaryInfo(e.id, e.sequence, e.size));
-        }
-        return out;
-    }
-
-    /** @return the id of the dictionary compressing new values, or 0 when none does */
-    public long currentId() {
-        Entry c = snapshot.current;
-        return c == null ? 0 : c.id;
-    }
-
-    /** @return whether the dictionary {@code id} is loaded (values compressed with it can be read) */
-    public boolean isLoaded(long id) {
-        return find(id) != null;
-    }
-
-    /** @return ids of published entries that were refused, with the reason (their values cannot be read) */
-    public Map<Long, String> rejectedDictionaries() {
-        return Map.copyOf(rejected);
-    }
-
-    /** @return counters of every loaded dictionary, oldest first */
-    public List<DictionaryStats> dictionaryStats() {
-        Snapshot s = snapshot;
-        List<Entry> list = new ArrayList<>(Arrays.asList(s.entries));
-        list.sort((a, b) -> Long.compare(a.sequence, b.sequence));
-        List<DictionaryStats> out = new ArrayList<>(list.size());
-        for (Entry e : list) {
-            long original = e.originalBytes.sum();
-            out.add(new DictionaryStats(e.id, e.sequence, e.size, e == s.current, e.valuesWritten.sum(), original,
-                    original - e.storedBytes.sum(), e.valuesRead.sum()));
-        }
-        return out;
-    }
-
-    /** @return training counters and the most recent training events (all zero unless managed) */
-    public TrainingStats trainingStats() {
-        // counters first, then events: each event is recorded before its counter, so every count read has its event
-        long t = trained.sum();
-        long a = adopted.sum();
-        long r = rejectedTrainings.sum();
-        long f = failedTrainings.sum();
-        List<TrainingEvent> recent;
-        synchronized (eventLock) {
-            recent = List.copyOf(events);
-        }
-        return new TrainingStats(t, a, r, f, sampler == null ? 0 : sampler.size(), recent);
-    }
-
-    /** Stops the background threads. Compressors using this manager must not be used afterwards. Idempotent. */
     @Override
     public void close() {
-        closed = true;
-        AutoCloseable sub = subscription;
-        if (sub != null) {
-            subscription = null;
-            try {
-                sub.close();
-            } catch (Exception e) {
-                LOG.log(System.Logger.Level.WARNING, "ending the dictionary subscription failed: " + e);
-            }
+        if (sync != null) {
+            sync.close();
         }
         io.shutdownNow();
-        if (trainerThread != null) {
-            trainerThread.shutdownNow();
+        if (trainer != null) {
+            trainer.close();
         }
-        if (sampler != null) {
-            sampler.collecting(false);
-            sampler.reset();
-        }
+        registry.close();
+    }
+
+    @Override
+    public String toString() {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("mode", settings.mode());
+        m.put("loaded", registry.snapshot().entries().length);
+        m.put("current", currentId());
+        return "DictionaryManager" + m;
     }
 
     // ------------------------------------------------------------------------------------------------ types
 
-    private record Snapshot(Entry[] entries, Entry current) {
-        static final Snapshot EMPTY = new Snapshot(new Entry[0], null);
-    }
-
-    /** One loaded dictionary: its digested forms and counters. Thread-safe. */
-    static final class Entry {
-        final long id;
-        final long sequence;
-        final int size;
-        final boolean given;
-        final ZstdDictionary dictionary;
-        final ZstdDecompressionDictionary decompression;
-        final LongAdder valuesWritten;
-        final LongAdder originalBytes;
-        final LongAdder storedBytes;
-        final LongAdder valuesRead;
-        private volatile ZstdCompressionDictionary compression;
-
-        Entry(long id, long sequence, ZstdDictionary dictionary, ZstdDecompressionDictionary decompression,
-              boolean given) {
-            this.id = id;
-            this.sequence = sequence;
-            this.size = dictionary.size();
-            this.given = given;
-            this.dictionary = dictionary;
-            this.decompression = decompression;
-            this.valuesWritten = new LongAdder();
-            this.originalBytes = new LongAdder();
-            this.storedBytes = new LongAdder();
-            this.valuesRead = new LongAdder();
+    /** One loaded dictionary (see {@link LoadedDictionary}); the type the compressor's hot path holds. */
+    static final class Entry extends LoadedDictionary {
+        Entry(long id, long sequence, DictionaryDigests digests, boolean given) {
+            super(id, sequence, digests, given);
         }
 
         /** The same dictionary and counters at its now known place in the order. */
         Entry(Entry e, long sequence) {
-            this.id = e.id;
-            this.sequence = sequence;
-            this.size = e.size;
-            this.given = e.given;
-            this.dictionary = e.dictionary;
-            this.decompression = e.decompression;
-            this.valuesWritten = e.valuesWritten;
-            this.originalBytes = e.originalBytes;
-            this.storedBytes = e.storedBytes;
-            this.valuesRead = e.valuesRead;
-            this.compression = e.compression;
-        }
-
-        /** @return the dictionary digested for compression at {@code level} (digested on first use per level) */
-        ZstdCompressionDictionary compressionDictionary(int level) {
-            ZstdCompressionDictionary c = compression;
-            if (c != null && c.level() == level) {
-                return c;
-            }
-            synchronized (this) {
-                c = compression;
-                if (c == null || c.level() != level) {
-                    c = dictionary.forCompression(level);
-                    compression = c;
-                }
-                return c;
-            }
-        }
-
-        /** Counts a value offered while this dictionary was current: its size and its stored size. */
-        void countWrite(long original, long stored, boolean compressed) {
-            if (compressed) {
-                valuesWritten.increment();
-            }
-            originalBytes.add(original);
-            storedBytes.add(stored);
+            super(e, sequence);
         }
     }
 
@@ -967,51 +438,17 @@ public final class DictionaryManager implements AutoCloseable {
          * @throws IllegalStateException    if the store cannot be read within the load timeout
          */
         public DictionaryManager build() {
-            if (maxDictionarySize < 256 || maxDictionarySize > (64 << 20)) {
-                throw new IllegalArgumentException("maxDictionarySize " + maxDictionarySize
-                        + " is out of range 256.." + (64 << 20));
-            }
-            if (level < dev.zstdjava.zstd.Zstd.minLevel() || level > dev.zstdjava.zstd.Zstd.maxLevel()) {
-                throw new IllegalArgumentException("zstd level " + level + " is out of range");
-            }
-            if (dictionaryCapacity < ZstdDictionary.MIN_CAPACITY || dictionaryCapacity > maxDictionarySize) {
-                throw new IllegalArgumentException("dictionarySize " + dictionaryCapacity + " is out of range "
-                        + ZstdDictionary.MIN_CAPACITY + ".." + maxDictionarySize + " (maxDictionarySize)");
-            }
-            if (minSamples < 10 || maxSamples < minSamples) {
-                throw new IllegalArgumentException("minSamples " + minSamples + " must be at least 10 and at most"
-                        + " maxSamples " + maxSamples);
-            }
-            if (maxSampleSize < 8 || maxSampleBytes < maxSampleSize || sampleBytesPerSecond < 1) {
-                throw new IllegalArgumentException("sampling limits: maxSampleSize " + maxSampleSize + " >= 8,"
-                        + " maxBytes " + maxSampleBytes + " >= maxSampleSize, bytesPerSecond "
-                        + sampleBytesPerSecond + " >= 1");
-            }
-            if (!(minImprovement >= 0 && minImprovement <= 1) || !(driftThreshold > 0 && driftThreshold <= 1)) {
-                throw new IllegalArgumentException("minImprovement " + minImprovement + " must be in 0..1 and"
-                        + " driftThreshold " + driftThreshold + " in (0, 1]");
-            }
-            if (loadTimeout.isNegative() || loadTimeout.isZero() || refreshInterval.isNegative()
-                    || refreshInterval.isZero() || retrainInterval.isNegative() || retrainInterval.isZero()) {
-                throw new IllegalArgumentException("loadTimeout, refreshInterval and retrainInterval must be positive");
-            }
-            DictionaryManager m = new DictionaryManager(this);
+            DictionaryManager m = new DictionaryManager(new DictionarySettings(mode, store, given, level,
+                    maxDictionarySize, loadTimeout, refreshInterval, retrainInterval, notifications,
+                    dictionaryCapacity, minSamples, maxSamples, maxSampleBytes, maxSampleSize, sampleBytesPerSecond,
+                    minImprovement, driftThreshold));
             try {
-                m.start(given, loadTimeout, refreshInterval, notifications);
+                m.start();
             } catch (RuntimeException e) {
                 m.close();
                 throw e;
             }
             return m;
         }
-    }
-
-    @Override
-    public String toString() {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("mode", mode);
-        m.put("loaded", snapshot.entries.length);
-        m.put("current", currentId());
-        return "DictionaryManager" + m;
     }
 }

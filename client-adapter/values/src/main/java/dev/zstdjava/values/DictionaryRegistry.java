@@ -1,0 +1,182 @@
+package dev.zstdjava.values;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.LongConsumer;
+
+/**
+ * The dictionaries a {@link DictionaryManager} has loaded, the one that compresses, and the published entries it
+ * refused. Owns the loaded dictionaries' native digests: frees the compression digest of a dictionary that stops
+ * compressing, and every digest when closed.
+ *
+ * <p><b>Thread safety:</b> readers ({@link #current}, {@link #find}, {@link #entries}) read one immutable
+ * {@link Snapshot} from a volatile field, take no lock and allocate nothing. Every change of the loaded set runs under
+ * this object's monitor, the manager's one lock ({@link #add}, {@link #onLoaded}, and the store loading that calls
+ * them). {@link #close} takes no lock (it must not wait for a slow store read): it and {@link #add} each check the
+ * other's volatile write, so a dictionary added while the manager closes is closed by one of them.
+ */
+final class DictionaryRegistry {
+    private static final System.Logger LOG = System.getLogger(DictionaryManager.class.getName());
+
+    /** The loaded dictionaries and the one compressing new values (null: none). Immutable. */
+    record Snapshot(DictionaryManager.Entry[] entries, DictionaryManager.Entry current) {
+        static final Snapshot EMPTY = new Snapshot(new DictionaryManager.Entry[0], null);
+    }
+
+    private final DictionaryManager.Mode mode;
+    private final int level;
+    private volatile Snapshot snapshot = Snapshot.EMPTY;
+    private volatile boolean closed;
+    /** Written under the lock; iterated by the loading thread (under the lock too). */
+    private final List<LongConsumer> listeners = new ArrayList<>();
+    private final Map<Long, String> rejected = new ConcurrentHashMap<>();
+
+    DictionaryRegistry(DictionaryManager.Mode mode, int level) {
+        this.mode = mode;
+        this.level = level;
+    }
+
+    /** @return the zstd level dictionaries are digested for */
+    int level() {
+        return level;
+    }
+
+    Snapshot snapshot() {
+        return snapshot;
+    }
+
+    /** @return the dictionary compressing new values, or null */
+    DictionaryManager.Entry current() {
+        return snapshot.current;
+    }
+
+    /** @return the loaded dictionary with this id, or null; allocates nothing */
+    DictionaryManager.Entry find(long id) {
+        for (DictionaryManager.Entry e : snapshot.entries) {
+            if (e.id == id) {
+                return e;
+            }
+        }
+        return null;
+    }
+
+    /** @return the loaded dictionaries as the store lists them, in load order (given mode without a store) */
+    List<DictionaryInfo> infos() {
+        List<DictionaryInfo> out = new ArrayList<>();
+        for (DictionaryManager.Entry e : snapshot.entries) {
+            out.add(new DictionaryInfo(e.id, e.sequence, e.size));
+        }
+        return out;
+    }
+
+    /** @return counters of every loaded dictionary, oldest first */
+    List<DictionaryStats> stats() {
+        Snapshot s = snapshot;
+        List<DictionaryManager.Entry> list = new ArrayList<>(Arrays.asList(s.entries));
+        list.sort((a, b) -> Long.compare(a.sequence, b.sequence));
+        List<DictionaryStats> out = new ArrayList<>(list.size());
+        for (DictionaryManager.Entry e : list) {
+            long original = e.originalBytes.sum();
+            out.add(new DictionaryStats(e.id, e.sequence, e.size, e == s.current, e.valuesWritten.sum(), original,
+                    original - e.storedBytes.sum(), e.valuesRead.sum()));
+        }
+        return out;
+    }
+
+    /** @return why the published entry {@code id} was refused, or null */
+    String rejection(long id) {
+        return rejected.get(id);
+    }
+
+    /** @return the refused entries and why (a copy) */
+    Map<Long, String> rejections() {
+        return Map.copyOf(rejected);
+    }
+
+    /** Refuses the published entry {@code id} for good (logged once); values compressed with it cannot be read. */
+    void reject(long id, String why) {
+        if (rejected.putIfAbsent(id, why) == null) {
+            LOG.log(System.Logger.Level.WARNING, "zstd dictionary " + id + " rejected: " + why
+                    + "; values compressed with it cannot be read");
+        }
+    }
+
+    /**
+     * Adds {@code e} (or puts it in place of the entry with its id) and picks the dictionary that compresses: the
+     * newest given one in given mode, otherwise the one with the highest publication sequence. Digests the new
+     * compressing dictionary here, not on a writing thread, and releases the compression digests of the others.
+     */
+    synchronized void add(DictionaryManager.Entry e) {
+        if (closed) {
+            e.digests.close();
+            return;
+        }
+        Snapshot s = snapshot;
+        List<DictionaryManager.Entry> list = new ArrayList<>(s.entries.length + 1);
+        DictionaryDigests replaced = null;
+        for (DictionaryManager.Entry x : s.entries) {
+            if (x.id != e.id) {
+                list.add(x);
+            } else if (x.digests != e.digests) {
+                replaced = x.digests;
+            }
+        }
+        list.add(e);
+        DictionaryManager.Entry current = null;
+        for (DictionaryManager.Entry x : list) {
+            boolean eligible = mode == DictionaryManager.Mode.GIVEN ? x.given : x.sequence > 0;
+            if (eligible && (current == null || x.sequence > current.sequence)) {
+                current = x;
+            }
+        }
+        if (current != null && current != s.current) {
+            current.compressionDictionary(level); // digest once, here, not on a writing thread
+        }
+        snapshot = new Snapshot(list.toArray(new DictionaryManager.Entry[0]), current);
+        for (DictionaryManager.Entry x : list) {
+            if (current == null || x.digests != current.digests) {
+                x.digests.retireCompression(); // it does not compress (any more): free its compression tables
+            }
+        }
+        if (replaced != null) {
+            replaced.close();
+        }
+        if (closed) { // close() may have read the snapshot before this one: release what it could not see
+            for (DictionaryManager.Entry x : list) {
+                x.digests.close();
+            }
+            return;
+        }
+        if (list.size() > s.entries.length) { // a new ID, not a replacement
+            for (LongConsumer l : listeners) {
+                try {
+                    l.accept(e.id);
+                } catch (RuntimeException ex) {
+                    LOG.log(System.Logger.Level.WARNING, "a dictionary listener failed", ex);
+                }
+            }
+        }
+    }
+
+    /** Calls {@code listener} with every loaded id now, then with each one added later (under the lock). */
+    synchronized void onLoaded(LongConsumer listener) {
+        for (DictionaryManager.Entry e : snapshot.entries) {
+            listener.accept(e.id);
+        }
+        listeners.add(listener);
+    }
+
+    /**
+     * Releases every loaded dictionary's native digests (freed once no call uses them). Idempotent; takes no lock.
+     * The entries stay listed, for their counters.
+     */
+    void close() {
+        closed = true; // written before the snapshot is read: a concurrent add() sees it, or its entry is seen here
+        for (DictionaryManager.Entry e : snapshot.entries) {
+            e.digests.close();
+        }
+    }
+}

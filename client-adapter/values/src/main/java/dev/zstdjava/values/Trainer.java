@@ -1,0 +1,228 @@
+package dev.zstdjava.values;
+
+import dev.zstdjava.zstd.ZstdCompressionDictionary;
+import dev.zstdjava.zstd.ZstdCompressor;
+import dev.zstdjava.zstd.ZstdDictionary;
+
+import java.lang.foreign.MemorySegment;
+import java.time.Duration;
+import java.util.Collections;
+import java.util.List;
+import java.util.Locale;
+import java.util.Random;
+import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * Managed mode's training: samples the values written, takes the store's training lease, trains a dictionary on its
+ * own thread, checks it on held-out samples, publishes it when it saves enough more than the current one, and
+ * samples again when the saved fraction drifts.
+ *
+ * <p><b>Thread safety:</b> {@link #check} runs every 200 ms on the manager's io thread and alone owns the lease
+ * back-off and the drift window (thread confinement, no lock). A training runs on the trainer thread with what the
+ * check handed it (the samples, the then current entry); {@link #training} (compare-and-set) keeps it to one at a
+ * time. The {@link Sampler} is thread-safe on its own; results go to the lock-free {@link TrainingLog}; the adopted
+ * dictionary is loaded through {@link StoreSync#refresh}, under the manager's lock.
+ */
+final class Trainer {
+    private static final System.Logger LOG = System.getLogger(DictionaryManager.class.getName());
+
+    private final DictionarySettings settings;
+    private final DictionaryStore store;
+    private final DictionaryRegistry registry;
+    private final StoreSync sync;
+    private final TrainingLog log;
+    private final Sampler sampler;
+    private final ExecutorService thread;
+    private final String owner = UUID.randomUUID().toString();
+    private final AtomicBoolean training = new AtomicBoolean();
+    private volatile boolean closed;
+
+    // confined to the io thread (check)
+    private long nextLeaseAttempt = System.nanoTime();
+    private DictionaryManager.Entry windowEntry;
+    private long windowOriginal;
+    private long windowStored;
+    private double baseline = Double.NaN;
+
+    Trainer(DictionarySettings settings, DictionaryRegistry registry, StoreSync sync, TrainingLog log) {
+        this.settings = settings;
+        this.store = settings.store();
+        this.registry = registry;
+        this.sync = sync;
+        this.log = log;
+        this.sampler = new Sampler(settings.maxSamples(), settings.maxSampleBytes(), settings.maxSampleSize(),
+                settings.sampleBytesPerSecond());
+        this.thread = Executors.newSingleThreadExecutor(DictionaryManager.daemon("zstd-java-dictionary-trainer"));
+    }
+
+    /** Starts sampling and the periodic check on {@code io}. */
+    void start(ScheduledExecutorService io) {
+        sampler.collecting(true);
+        io.scheduleWithFixedDelay(this::check, 200, 200, TimeUnit.MILLISECONDS);
+    }
+
+    Sampler sampler() {
+        return sampler;
+    }
+
+    /** Every 200 ms on the io thread: watch for drift, start training when the reservoir is ready. */
+    private void check() {
+        if (closed || training.get()) {
+            return;
+        }
+        DictionaryManager.Entry current = registry.current();
+        if (!sampler.collecting()) {
+            if (drifted(current)) {
+                sampler.reset();
+                sampler.collecting(true);
+            }
+            return;
+        }
+        if (sampler.size() < settings.minSamples() || System.nanoTime() - nextLeaseAttempt < 0) {
+            return;
+        }
+        Duration interval = settings.retrainInterval();
+        boolean lease;
+        try {
+            lease = store.tryLease(owner, interval);
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "taking the dictionary training lease failed: " + e);
+            return;
+        }
+        if (!lease) {
+            // another client trains (or one trained within the retrain interval; its dictionary will load): ask
+            // again later, not every check, so that many clients cost the server little
+            long backoff = Math.clamp(interval.toNanos() / 10, TimeUnit.SECONDS.toNanos(1),
+                    TimeUnit.SECONDS.toNanos(60));
+            nextLeaseAttempt = System.nanoTime() + backoff;
+            return;
+        }
+        List<byte[]> samples = sampler.samples();
+        sampler.reset();
+        sampler.collecting(false);
+        training.set(true);
+        try {
+            thread.execute(() -> {
+                try {
+                    train(samples, current);
+                } catch (RuntimeException | Error e) {
+                    log.record(TrainingEvent.Kind.FAILED, 0, samples.size(), Double.NaN, Double.NaN, e.toString());
+                } finally {
+                    training.set(false);
+                }
+            });
+        } catch (RejectedExecutionException e) {
+            training.set(false);
+        }
+    }
+
+    /** Whether the saved fraction of recent values fell {@code driftThreshold} below the current one's baseline. */
+    private boolean drifted(DictionaryManager.Entry current) {
+        if (current == null) {
+            return true; // no dictionary yet (the last attempt was rejected or failed): sample again
+        }
+        if (current != windowEntry) {
+            windowEntry = current;
+            windowOriginal = current.originalBytes.sum();
+            windowStored = current.storedBytes.sum();
+            baseline = Double.NaN;
+            return false;
+        }
+        long original = current.originalBytes.sum() - windowOriginal;
+        long stored = current.storedBytes.sum() - windowStored;
+        long values = settings.minSamples(); // a window of about as many bytes as minSamples values
+        if (original < Math.max(64L * values, 1 << 16)) {
+            return false;
+        }
+        double saved = 1 - (double) stored / original;
+        windowOriginal += original;
+        windowStored += stored;
+        if (Double.isNaN(baseline)) {
+            baseline = saved;
+            return false;
+        }
+        return saved < baseline - settings.driftThreshold();
+    }
+
+    /** On the trainer thread: trains, checks on held-out samples, publishes and loads (or records why not). */
+    private void train(List<byte[]> samples, DictionaryManager.Entry current) {
+        Collections.shuffle(samples, new Random());
+        int held = Math.max(1, samples.size() / 5);
+        List<byte[]> heldOut = samples.subList(0, held);
+        List<byte[]> trainSet = samples.subList(held, samples.size());
+        int level = settings.level();
+        ZstdDictionary dict;
+        try {
+            dict = ZstdDictionary.trainer(settings.dictionaryCapacity()).level(Math.max(0, level)).train(trainSet);
+        } catch (RuntimeException e) {
+            log.record(TrainingEvent.Kind.FAILED, 0, samples.size(), Double.NaN, Double.NaN, e.getMessage());
+            return;
+        }
+        double before = savedFraction(heldOut, current == null ? null : current.dictionary);
+        double after = savedFraction(heldOut, dict);
+        log.record(TrainingEvent.Kind.TRAINED, dict.id(), samples.size(), before, after,
+                dict.size() + "-byte dictionary from " + trainSet.size() + " samples, checked on " + held);
+        double minImprovement = settings.minImprovement();
+        if (after - before < minImprovement) {
+            log.record(TrainingEvent.Kind.REJECTED, dict.id(), samples.size(), before, after,
+                    String.format(Locale.ROOT, "held-out saved fraction %.1f%% against %.1f%% %s: %+.1f"
+                                    + " points, needs +%.1f (Builder.minImprovement)", 100 * after, 100 * before,
+                            current == null ? "without a dictionary" : "with dictionary " + current.id,
+                            100 * (after - before), 100 * minImprovement));
+            return;
+        }
+        try {
+            store.putIfAbsent(dict.id(), dict.toByteArray());
+        } catch (DictionaryCollisionException e) {
+            log.record(TrainingEvent.Kind.REJECTED, dict.id(), samples.size(), before, after, e.getMessage());
+            return;
+        }
+        log.record(TrainingEvent.Kind.ADOPTED, dict.id(), samples.size(), before, after,
+                String.format(Locale.ROOT, "published; held-out saved fraction %.1f%% against %.1f%%",
+                        100 * after, 100 * before));
+        sync.refresh(); // load it here, on the trainer thread: it compresses from now on
+    }
+
+    /**
+     * Saved fraction of {@code samples} as the compressor would store them (header included, never larger), with
+     * {@code dict} (null: none) digested here for the configured level and freed before returning.
+     */
+    private double savedFraction(List<byte[]> samples, ZstdDictionary dict) {
+        long original = 0;
+        long stored = 0;
+        ZstdCompressor.Builder b = ZstdCompressor.builder().level(settings.level());
+        try (ZstdCompressionDictionary cd = dict == null ? null : dict.forCompression(settings.level())) {
+            if (cd != null) {
+                b.dictionary(cd);
+            }
+            try (ZstdCompressor c = b.build()) {
+                byte[] out = new byte[0];
+                for (byte[] s : samples) {
+                    if (out.length < s.length) {
+                        out = new byte[s.length];
+                    }
+                    long n = s.length - 1 - ValueFormat.HEADER_SIZE < 1 ? -1
+                            : c.tryCompress(MemorySegment.ofArray(s),
+                            MemorySegment.ofArray(out).asSlice(0, s.length - 1 - ValueFormat.HEADER_SIZE));
+                    original += s.length;
+                    stored += n < 0 ? s.length : n + ValueFormat.HEADER_SIZE;
+                }
+            }
+        }
+        return original == 0 ? 0 : 1 - (double) stored / original;
+    }
+
+    /** Stops sampling and the trainer thread (a training in progress ends by itself; its result loads nowhere). */
+    void close() {
+        closed = true;
+        thread.shutdownNow();
+        sampler.collecting(false);
+        sampler.reset();
+    }
+}

@@ -1,0 +1,318 @@
+package dev.zstdjava.values;
+
+import dev.zstdjava.soak.NativeMemory;
+import dev.zstdjava.zstd.ZstdCompressionDictionary;
+import dev.zstdjava.zstd.ZstdCompressor;
+import dev.zstdjava.zstd.ZstdDecompressionDictionary;
+import dev.zstdjava.zstd.ZstdDecompressor;
+import dev.zstdjava.zstd.ZstdDictionary;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+
+import static dev.zstdjava.values.DictionaryManagerTest.DICT_A;
+import static dev.zstdjava.values.DictionaryManagerTest.VALUES;
+import static dev.zstdjava.values.DictionaryManagerTest.await;
+import static org.junit.jupiter.api.Assertions.*;
+
+/**
+ * The native memory of a manager's dictionaries, measured as glibc sees it (malloc in use, {@code mallinfo2}): close
+ * frees every digest the manager made, a digest that is replaced (another level, a newer dictionary adopted) is freed
+ * once no call uses it, and a call in flight keeps its digest until it ends. Every object whose memory is measured
+ * stays strongly reachable, so no {@link java.lang.ref.Cleaner} can free it instead of the manager.
+ */
+class DictionaryNativeMemoryTest {
+    /** Dictionaries this large make their digests stand out of the JVM's own malloc traffic. */
+    static final int SIZE = 768 << 10;
+    static final int LEVEL = 3;
+    static long cdictBytes;
+    static long ddictBytes;
+
+    /** Measures one digest of each kind: the median of five tries, so that other threads' malloc does not count. */
+    @BeforeAll
+    static void measureOneDigest() {
+        assertTrue(NativeMemory.hasMallinfo(), "glibc's mallinfo2 (glibc 2.33+) is needed to measure malloc in use");
+        ZstdDictionary d = ZstdDictionary.of(big(0x7000, 1));
+        d.forCompression(LEVEL).close(); // warm up
+        d.forDecompression().close();
+        long[] c = new long[5];
+        long[] dd = new long[5];
+        for (int i = 0; i < c.length; i++) {
+            long before = inUse();
+            ZstdCompressionDictionary cd = d.forCompression(LEVEL);
+            c[i] = inUse() - before;
+            before = inUse();
+            ZstdDecompressionDictionary ddict = d.forDecompression();
+            dd[i] = inUse() - before;
+            cd.close();
+            ddict.close();
+        }
+        Arrays.sort(c);
+        Arrays.sort(dd);
+        cdictBytes = c[2];
+        ddictBytes = dd[2];
+        assertTrue(cdictBytes > SIZE && ddictBytes > SIZE, "each digest holds a copy of the " + SIZE
+                + "-byte dictionary: CDict " + cdictBytes + ", DDict " + ddictBytes + " bytes");
+    }
+
+    /** A valid zstd dictionary of {@link #SIZE} bytes with this id: DICT_A's tables, then random content. */
+    static byte[] big(long id, long seed) {
+        byte[] d = Arrays.copyOf(DICT_A, SIZE);
+        byte[] tail = new byte[SIZE - DICT_A.length];
+        new Random(seed).nextBytes(tail);
+        System.arraycopy(tail, 0, d, DICT_A.length, tail.length);
+        MemorySegment.ofArray(d).set(ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN), 4, (int) id);
+        return d;
+    }
+
+    static long inUse() {
+        return NativeMemory.mallocInUse().orElseThrow();
+    }
+
+    /**
+     * Lets the Cleaner free what earlier tests left unreachable (their compressors' contexts), so that it does not
+     * count in this test's measures: collects until malloc in use holds still. Everything this test measures is
+     * strongly reachable, so no Cleaner frees it.
+     */
+    static void settle() throws InterruptedException {
+        long last = inUse();
+        for (int i = 0; i < 40; i++) {
+            System.gc();
+            Thread.sleep(50);
+            long now = inUse();
+            if (Math.abs(now - last) < (64 << 10)) {
+                return;
+            }
+            last = now;
+        }
+    }
+
+    /** Compresses and decompresses one value with the entry's digests, closing the contexts. */
+    static void use(DictionaryManager.Entry e) {
+        byte[] v = VALUES.get((int) (e.id % VALUES.size()));
+        try (ZstdCompressor c = ZstdCompressor.builder().dictionary(e.compressionDictionary(LEVEL)).build();
+             ZstdDecompressor d = ZstdDecompressor.builder().dictionary(e.decompression).build()) {
+            assertArrayEquals(v, d.decompress(c.compress(v)));
+        }
+    }
+
+    static void assertReleased(ZstdCompressionDictionary cd) {
+        IllegalStateException x = assertThrows(IllegalStateException.class,
+                () -> ZstdCompressor.builder().dictionary(cd).build());
+        assertTrue(x.getMessage().contains("closed"), x.getMessage());
+    }
+
+    static void assertReleased(ZstdDecompressionDictionary dd) {
+        IllegalStateException x = assertThrows(IllegalStateException.class,
+                () -> ZstdDecompressor.builder().dictionary(dd).build());
+        assertTrue(x.getMessage().contains("closed"), x.getMessage());
+    }
+
+    static DictionaryManager fourDictionaries(int round) {
+        InMemoryDictionaryStore store = new InMemoryDictionaryStore();
+        store.putIfAbsent(0x100 + round * 4L, big(0x100 + round * 4L, round * 4L));
+        store.putIfAbsent(0x101 + round * 4L, big(0x101 + round * 4L, round * 4L + 1));
+        return DictionaryManager.given(big(0x102 + round * 4L, round * 4L + 2), big(0x103 + round * 4L,
+                round * 4L + 3)).store(store).refreshInterval(Duration.ofHours(1)).build();
+    }
+
+    @Test
+    void closeFreesEveryDigestAndRepeatedManagersStayFlat() throws InterruptedException {
+        try (DictionaryManager warm = fourDictionaries(99)) {
+            for (long id = 0x100 + 99 * 4; id < 0x104 + 99 * 4; id++) {
+                use(warm.find(id));
+            }
+        }
+        List<DictionaryManager> kept = new ArrayList<>(); // reachable: only close() can free their digests
+        List<DictionaryManager.Entry> all = new ArrayList<>();
+        List<ZstdCompressionDictionary> allCds = new ArrayList<>();
+        settle();
+        long before = inUse();
+        long heldByOne = 0;
+        int rounds = 8;
+        for (int round = 0; round < rounds; round++) {
+            DictionaryManager m = fourDictionaries(round);
+            kept.add(m);
+            List<DictionaryManager.Entry> entries = new ArrayList<>();
+            for (long id = 0x100 + round * 4L; id < 0x104 + round * 4L; id++) {
+                entries.add(m.find(id));
+            }
+            assertEquals(4, m.dictionaryStats().size());
+            List<ZstdCompressionDictionary> cds = new ArrayList<>();
+            for (DictionaryManager.Entry e : entries) {
+                use(e); // digests every dictionary for compression too
+                cds.add(e.compressionDictionary(LEVEL));
+            }
+            if (round == 0) {
+                heldByOne = inUse() - before;
+                assertTrue(heldByOne > 8L * SIZE, "four dictionaries in use hold their two digests, each with a"
+                        + " copy of the " + SIZE + "-byte dictionary: " + heldByOne + " bytes");
+            }
+            m.close();
+            all.addAll(entries);
+            allCds.addAll(cds);
+        }
+        long grown = inUse() - before;
+        assertTrue(grown < heldByOne / 2, rounds + " managers of 4 dictionaries, each held " + heldByOne
+                + " native bytes while open; after closing them all malloc in use grew by " + grown + " bytes");
+        assertEquals(rounds, kept.size());
+        for (DictionaryManager.Entry e : all) {
+            assertReleased(e.decompression);
+        }
+        allCds.forEach(DictionaryNativeMemoryTest::assertReleased);
+    }
+
+    @Test
+    void aCallInFlightKeepsItsDigestsUntilItEndsThenTheyAreFreed() throws InterruptedException {
+        DictionaryManager m = DictionaryManager.given(big(0x200, 20)).build();
+        DictionaryManager.Entry e = m.current();
+        byte[] v = VALUES.get(7);
+        ZstdCompressionDictionary cd = e.compressionDictionary(LEVEL);
+        ZstdCompressor c = ZstdCompressor.builder().dictionary(cd).build();
+        ZstdDecompressor d = ZstdDecompressor.builder().dictionary(e.decompression).build();
+        settle();
+        long open = inUse();
+        m.close();
+        long closedInFlight = inUse();
+        assertTrue(open - closedInFlight < SIZE / 2, "nothing freed under the calls in flight: "
+                + (open - closedInFlight) + " bytes went");
+        assertArrayEquals(v, d.decompress(c.compress(v))); // the calls still work with them
+        c.close();
+        d.close();
+        long freed = closedInFlight - inUse();
+        assertTrue(freed > 3L * SIZE / 2, "closing the last contexts frees both digests (each with a copy of the "
+                + SIZE + "-byte dictionary): " + freed + " bytes freed");
+        assertReleased(e.decompression); // the manager let go of them
+        assertReleased(cd);
+    }
+
+    @Test
+    void aDigestReplacedByAnotherLevelIsFreedOnceNoCallUsesIt() throws InterruptedException {
+        try (DictionaryManager m = DictionaryManager.given(big(0x300, 30)).build()) {
+            DictionaryManager.Entry e = m.current();
+            ZstdCompressionDictionary three = e.compressionDictionary(LEVEL);
+            ZstdCompressor inFlight = ZstdCompressor.builder().dictionary(three).build();
+            ZstdCompressionDictionary five = e.compressionDictionary(5);
+            assertNotSame(three, five);
+            assertEquals(5, five.level());
+            byte[] v = VALUES.get(9);
+            try (ZstdDecompressor d = ZstdDecompressor.builder().dictionary(e.decompression).build()) {
+                assertArrayEquals(v, d.decompress(inFlight.compress(v)));
+            }
+            settle();
+            long before = inUse();
+            inFlight.close();
+            long freed = before - inUse();
+            assertTrue(freed > 3L * SIZE / 4, "the replaced level-3 digest goes with its last compressor: "
+                    + freed + " bytes freed, a CDict holds a copy of the " + SIZE + "-byte dictionary");
+            assertSame(five, e.compressionDictionary(5));
+        }
+    }
+
+    @Test
+    void theDigestOfADictionaryThatStopsCompressingIsFreedWhenANewerOneIsPublished() throws Exception {
+        InMemoryDictionaryStore store = new InMemoryDictionaryStore();
+        store.putIfAbsent(0x400, big(0x400, 40));
+        try (DictionaryManager m = DictionaryManager.shared(store).refreshInterval(Duration.ofMillis(20))
+                .notifications(false).build()) {
+            DictionaryManager.Entry first = m.current();
+            assertEquals(0x400, first.id);
+            ZstdCompressionDictionary cdA = first.compressionDictionary(LEVEL);
+            ZstdCompressor inFlight = ZstdCompressor.builder().dictionary(cdA).build(); // a writer still using A
+            store.putIfAbsent(0x401, big(0x401, 41));
+            await("the newer dictionary to compress", () -> m.currentId() == 0x401);
+            await("A's compression digest to be released", () -> {
+                try {
+                    ZstdCompressor.builder().dictionary(cdA).build().close();
+                    return false;
+                } catch (IllegalStateException closed) {
+                    return true;
+                }
+            });
+            byte[] v = VALUES.get(11);
+            try (ZstdDecompressor d = ZstdDecompressor.builder().dictionary(first.decompression).build()) {
+                assertArrayEquals(v, d.decompress(inFlight.compress(v)), "the writer still using A finishes");
+            }
+            settle();
+            long before = inUse();
+            inFlight.close();
+            long freed = before - inUse();
+            assertTrue(freed > 3L * SIZE / 4, "A's compression digest goes with its last compressor: " + freed
+                    + " bytes freed, a CDict holds a copy of the " + SIZE + "-byte dictionary");
+            use(m.find(0x400)); // A is still loaded: readable, and digested again on demand
+        }
+    }
+
+    /**
+     * Four threads write and read values while the compressing dictionary is replaced twice and then the manager
+     * closes: before the close every value round-trips (a write that raced a released digest is stored uncompressed,
+     * still correct); after it a read may be refused with "closed", never answered with wrong bytes.
+     */
+    @Test
+    void valuesInFlightWhileDictionariesAreReplacedAndClosedStayCorrect() throws Exception {
+        InMemoryDictionaryStore store = new InMemoryDictionaryStore();
+        store.putIfAbsent(DictionaryManagerTest.id(DICT_A), DICT_A);
+        DictionaryManager m = DictionaryManager.shared(store).refreshInterval(Duration.ofMillis(10))
+                .notifications(false).build();
+        ValueCompressor vc = ValueCompressor.create(CompressionConfig.defaults(), m);
+        java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
+        java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+        java.util.concurrent.atomic.AtomicLong roundTrips = new java.util.concurrent.atomic.AtomicLong();
+        List<Throwable> wrong = java.util.Collections.synchronizedList(new ArrayList<>());
+        List<Thread> threads = new ArrayList<>();
+        for (int t = 0; t < 4; t++) {
+            int seed = t;
+            Thread th = new Thread(() -> {
+                int i = seed;
+                while (!stop.get()) {
+                    byte[] v = VALUES.get(i++ % VALUES.size());
+                    boolean afterClose = closed.get();
+                    try {
+                        byte[] back = vc.decompress(vc.compress(v));
+                        if (!Arrays.equals(v, back)) {
+                            wrong.add(new AssertionError("value " + (i - 1) + " came back different"));
+                            return;
+                        }
+                        roundTrips.incrementAndGet();
+                    } catch (IllegalStateException e) {
+                        if (!(afterClose || closed.get()) || !e.getMessage().contains("closed")) {
+                            wrong.add(e);
+                            return;
+                        }
+                    } catch (RuntimeException e) {
+                        wrong.add(e);
+                        return;
+                    }
+                }
+            });
+            threads.add(th);
+            th.start();
+        }
+        byte[] third = big(0x500, 50);
+        await("round trips with A", () -> roundTrips.get() > 200);
+        store.putIfAbsent(DictionaryManagerTest.id(DictionaryManagerTest.DICT_B), DictionaryManagerTest.DICT_B);
+        await("B to compress", () -> m.currentId() == DictionaryManagerTest.id(DictionaryManagerTest.DICT_B));
+        long atB = roundTrips.get();
+        await("round trips with B", () -> roundTrips.get() > atB + 200);
+        store.putIfAbsent(0x500, third);
+        await("the third to compress", () -> m.currentId() == 0x500);
+        long atThird = roundTrips.get();
+        await("round trips with the third", () -> roundTrips.get() > atThird + 200);
+        closed.set(true);
+        m.close();
+        Thread.sleep(100);
+        stop.set(true);
+        for (Thread th : threads) {
+            th.join(10_000);
+        }
+        assertEquals(List.of(), wrong);
+    }
+}
