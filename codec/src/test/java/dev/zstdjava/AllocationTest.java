@@ -139,7 +139,7 @@ class AllocationTest {
         Path directive = Files.createTempFile("allocation-test", ".json");
         try {
             Files.writeString(directive, "[{match: \"dev/zstdjava/AllocationTest*.*\","
-                    + " inline: [\"-dev/zstdjava/zstd/*.*\", \"-dev/zstdjava/lz4/*.*\"]}]");
+                    + " inline: [\"-dev/zstdjava/zstd/*.*\", \"-dev/zstdjava/lz4/*.*\", \"-dev/zstdjava/internal/*.*\"]}]");
             String exe = Path.of(System.getProperty("java.home"), "bin", "java").toString();
             java.util.List<String> cmd = new java.util.ArrayList<>(java.util.List.of(exe,
                     "--enable-native-access=ALL-UNNAMED", "-XX:+UnlockDiagnosticVMOptions",

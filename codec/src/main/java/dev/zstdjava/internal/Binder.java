@@ -11,25 +11,32 @@ import java.lang.foreign.SymbolLookup;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
+import java.util.Set;
 
 /**
  * Makes the downcall handles of one library from declarations ({@link Fn}: symbol, signature, optional or
- * required). Every binding in this package goes through here, so the calling conventions are decided in one place:
+ * required). Every binding goes through here (the package-private {@code ZstdNative} and {@code Lz4Native} of the
+ * codec packages, and {@link LibC}), so the calling conventions are decided in one place:
  * {@link #regular} handles make the thread-state transition and take native memory only; {@link #critical} handles
  * skip it and accept heap segments (how is the JDK-specific part, in {@link Ffm}). The wrappers call the handles
  * through {@code static final} fields with {@code invokeExact} and turn failures into exceptions with
  * {@link #rethrow}, the one error idiom of the bindings.
  */
-final class Binder {
+public final class Binder {
+    // An instance makes downcall handles, so only the binding classes get one: load(...) checks its caller (see
+    // checkCaller), and every method that makes a handle or reads through a returned pointer is an instance method.
+    /** The packages whose binding classes may bind functions: their own package-private classes hold the handles. */
+    private static final Set<String> BINDING_PACKAGES = Set.of("dev.zstdjava.zstd", "dev.zstdjava.lz4");
+
     /** {@code size_t}: bound as {@code long}, which is exact on the 64-bit platforms this library supports. */
-    static final ValueLayout.OfLong SIZE_T = ValueLayout.JAVA_LONG;
-    static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT;
-    static final ValueLayout PTR = ValueLayout.ADDRESS;
+    public static final ValueLayout.OfLong SIZE_T = ValueLayout.JAVA_LONG;
+    public static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT;
+    public static final ValueLayout PTR = ValueLayout.ADDRESS;
     /**
      * A {@code const} pointer: memory the function only reads. Where heap arguments are copied for a call (JDK 21),
      * these are not copied back; a buffer passed as input and output at once is then written back only once.
      */
-    static final ValueLayout IN = ValueLayout.ADDRESS.withName(Ffm.CONST);
+    public static final ValueLayout IN = ValueLayout.ADDRESS.withName(Ffm.CONST);
 
     private static final Linker LINKER = Linker.nativeLinker();
 
@@ -37,19 +44,19 @@ final class Binder {
      * One native function as the bindings declare it, once: its symbol, its C signature and whether older library
      * versions may lack it (then its handles throw {@link UnsupportedOperationException} when called).
      */
-    record Fn(String symbol, FunctionDescriptor descriptor, boolean required) {
+    public record Fn(String symbol, FunctionDescriptor descriptor, boolean required) {
         /** A function returning {@code result}. */
-        static Fn of(String symbol, MemoryLayout result, MemoryLayout... args) {
+        public static Fn of(String symbol, MemoryLayout result, MemoryLayout... args) {
             return new Fn(symbol, FunctionDescriptor.of(result, args), true);
         }
 
         /** A {@code void} function. */
-        static Fn ofVoid(String symbol, MemoryLayout... args) {
+        public static Fn ofVoid(String symbol, MemoryLayout... args) {
             return new Fn(symbol, FunctionDescriptor.ofVoid(args), true);
         }
 
         /** The same function, allowed to be missing from the loaded library. */
-        Fn optional() {
+        public Fn optional() {
             return new Fn(symbol, descriptor, false);
         }
     }
@@ -64,8 +71,14 @@ final class Binder {
         this.info = info;
     }
 
-    /** Loads a library (see {@link NativeLoader}) to bind its functions. */
-    static Binder load(NativeLoader.Spec spec) {
+    /**
+     * Loads a library (see {@link NativeLoader}) for the binding class that {@code caller} belongs to.
+     * {@code caller} must be a full-privilege lookup ({@code MethodHandles.lookup()}) of a class in a codec package
+     * of this library; anything else gets an {@link IllegalCallerException}: a Binder makes downcall handles, so
+     * only the binding classes, which keep them package-private, may hold one.
+     */
+    public static Binder load(MethodHandles.Lookup caller, NativeLoader.Spec spec) {
+        checkCaller(caller);
         NativeLoader.Loaded loaded = NativeLoader.load(spec);
         return new Binder(loaded.lookup(), "lib" + loaded.info().name() + " " + loaded.info().version(),
                 loaded.info());
@@ -76,13 +89,26 @@ final class Binder {
         return new Binder(LINKER.defaultLookup(), "C library", null);
     }
 
+    /**
+     * Accepts {@code caller} when it is a full-privilege lookup of a class of this library's own class loader and
+     * module in one of the codec packages that hold bindings; throws {@link IllegalCallerException} otherwise.
+     */
+    static void checkCaller(MethodHandles.Lookup caller) {
+        Class<?> c = caller.lookupClass();
+        if (!caller.hasFullPrivilegeAccess() || c.getClassLoader() != Binder.class.getClassLoader()
+                || c.getModule() != Binder.class.getModule() || !BINDING_PACKAGES.contains(c.getPackageName())) {
+            throw new IllegalCallerException("zstd-java native bindings are reserved for the classes of packages "
+                    + BINDING_PACKAGES + " of the codec; refused lookup " + caller);
+        }
+    }
+
     /** @return what was loaded, for diagnostics (null for the C library) */
-    NativeLibrary info() {
+    public NativeLibrary info() {
         return info;
     }
 
     /** A handle with the thread-state transition: native memory only; lets the JVM reach safepoints meanwhile. */
-    MethodHandle regular(Fn fn) {
+    public MethodHandle regular(Fn fn) {
         MemorySegment address = find(fn);
         return address == null ? missing(fn) : LINKER.downcallHandle(address, fn.descriptor());
     }
@@ -91,7 +117,7 @@ final class Binder {
      * A handle without the thread-state transition that accepts heap segments. It holds off safepoints (and so GC)
      * for the call's length: for heap memory and short calls only.
      */
-    MethodHandle critical(Fn fn) {
+    public MethodHandle critical(Fn fn) {
         MemorySegment address = find(fn);
         return address == null ? missing(fn) : Ffm.JDK.critical(LINKER, address, fn.descriptor());
     }
@@ -105,7 +131,7 @@ final class Binder {
      * sees array views and global native pointers only, never the caller segments of the segment forms, so the
      * views stay removable by escape analysis however the application uses the segment forms.
      */
-    MethodHandle heap(Fn fn) {
+    public MethodHandle heap(Fn fn) {
         return retargeted(fn, ValueLayout.JAVA_BYTE);
     }
 
@@ -115,7 +141,7 @@ final class Binder {
      * its own (as {@link #heap}) keeps them out of the type profiles of the other handles' adapters, where they
      * would make the views of direct buffers and arrays harder for the JIT to remove.
      */
-    MethodHandle staged(Fn fn) {
+    public MethodHandle staged(Fn fn) {
         return retargeted(fn, MemoryLayout.sequenceLayout(1, ValueLayout.JAVA_BYTE));
     }
 
@@ -159,7 +185,7 @@ final class Binder {
      * exceptions and errors pass unchanged (a downcall declares {@code Throwable} but only ever throws those);
      * anything else would be a bug here and becomes an {@link IllegalStateException}.
      */
-    static RuntimeException rethrow(Throwable t) {
+    public static RuntimeException rethrow(Throwable t) {
         if (t instanceof RuntimeException r) {
             throw r;
         }
@@ -169,8 +195,11 @@ final class Binder {
         throw new IllegalStateException("unexpected checked exception from a downcall", t);
     }
 
-    /** @return the NUL-terminated UTF-8 string a C function returned ({@code "unknown error"} for NULL) */
-    static String cString(MemorySegment s) {
+    /**
+     * @return the NUL-terminated UTF-8 string a C function of this library returned ({@code "unknown error"} for
+     *         NULL); an instance method, so only the holders of a Binder can read through a returned pointer
+     */
+    public String cString(MemorySegment s) {
         return s.address() == 0 ? "unknown error" : Ffm.JDK.string(s.reinterpret(4096));
     }
 }

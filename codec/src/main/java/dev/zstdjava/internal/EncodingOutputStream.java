@@ -13,12 +13,15 @@ import java.util.Objects;
  * {@link #release}. Not thread-safe (one writer).
  */
 public abstract class EncodingOutputStream extends FilterOutputStream {
-    /** {@link #encode} mode: compress the given bytes; output reaches the underlying stream as blocks fill up. */
-    protected static final int WRITE = 0;
-    /** {@link #encode} mode: write out everything given so far as complete blocks; the frame stays open. */
-    protected static final int FLUSH = 1;
-    /** {@link #encode} mode: write out everything given so far and end the frame. */
-    protected static final int END = 2;
+    /** What one {@link #encode} call does. */
+    protected enum Mode {
+        /** Compress the given bytes; output reaches the underlying stream as blocks fill up. */
+        WRITE,
+        /** Write out everything given so far as complete blocks; the frame stays open. */
+        FLUSH,
+        /** Write out everything given so far and end the frame. */
+        END
+    }
 
     private final String what;
     private final byte[] one = new byte[1];
@@ -36,10 +39,10 @@ public abstract class EncodingOutputStream extends FilterOutputStream {
     }
 
     /**
-     * Compresses {@code b[off, off+len)} ({@link #WRITE}), or, with no input, flushes ({@link #FLUSH}) or ends the
-     * frame ({@link #END}), writing what it produces to {@link #out}.
+     * Compresses {@code b[off, off+len)} ({@link Mode#WRITE}), or, with no input, flushes ({@link Mode#FLUSH}) or
+     * ends the frame ({@link Mode#END}), writing what it produces to {@link #out}.
      */
-    protected abstract void encode(byte[] b, int off, int len, int mode) throws IOException;
+    protected abstract void encode(byte[] b, int off, int len, Mode mode) throws IOException;
 
     /** Frees the encoder (or leaves a borrowed one open); called once, on {@link #close()}. */
     protected abstract void release();
@@ -55,14 +58,14 @@ public abstract class EncodingOutputStream extends FilterOutputStream {
     public void write(byte[] b, int off, int len) throws IOException {
         Objects.checkFromIndexSize(off, len, b.length);
         ensureWritable();
-        run(b, off, len, WRITE);
+        run(b, off, len, Mode.WRITE);
     }
 
     /** Sync flush: everything written so far becomes decodable by a reader; then flushes the underlying stream. */
     @Override
     public void flush() throws IOException {
         ensureWritable();
-        run(null, 0, 0, FLUSH);
+        run(null, 0, 0, Mode.FLUSH);
         out.flush();
     }
 
@@ -74,7 +77,7 @@ public abstract class EncodingOutputStream extends FilterOutputStream {
     protected final void end() throws IOException {
         ensureOpen();
         if (!ended) {
-            run(null, 0, 0, END);
+            run(null, 0, 0, Mode.END);
             ended = true;
         }
     }
@@ -105,7 +108,7 @@ public abstract class EncodingOutputStream extends FilterOutputStream {
         }
     }
 
-    private void run(byte[] b, int off, int len, int mode) throws IOException {
+    private void run(byte[] b, int off, int len, Mode mode) throws IOException {
         try {
             encode(b, off, len, mode);
         } catch (IOException | RuntimeException | Error e) {

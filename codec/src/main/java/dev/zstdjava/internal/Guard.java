@@ -45,7 +45,7 @@ import java.util.concurrent.locks.LockSupport;
  * written before close reads the state: a Dekker pair with barriers on both sides), so it either sees the request
  * and refuses, or close sees its {@code BUSY} and the call counts as one close came during.
  *
- * <p><b>Confined guards</b> ({@link #Guard(Object, String, Runnable, boolean)} with {@code confined}): where no
+ * <p><b>Confined guards</b> ({@link #Guard(AutoCloseable, String, Runnable, Confinement)} with {@link Confinement#CONFINED}): where no
  * other thread can be involved, no fenced instruction is needed. A confined guard belongs to the thread that made
  * it, as FFM's confined arenas do: {@link #enter}, {@link #exit} and {@link #close} compare that thread with
  * {@link Thread#currentThread()} (a plain read of a final field) and refuse any other thread with an
@@ -98,15 +98,16 @@ public final class Guard {
      * @param what  how to name the object in errors, for example {@code "ZstdCompressor"}
      * @param free  releases the native memory; runs at most once
      */
-    public Guard(Object owner, String what, Runnable free) {
-        this(owner, what, free, false);
+    public Guard(AutoCloseable owner, String what, Runnable free) {
+        this(owner, what, free, Confinement.SHARED);
     }
 
     /**
-     * A shared guard, or, when {@code confined}, one that only the calling thread may use and close (see the class
-     * comment). Arguments as {@link #Guard(Object, String, Runnable)}.
+     * A shared guard, or, when {@link Confinement#CONFINED}, one that only the calling thread may use and close (see
+     * the class comment). Arguments as {@link #Guard(AutoCloseable, String, Runnable)}.
      */
-    public Guard(Object owner, String what, Runnable free, boolean confined) {
+    public Guard(AutoCloseable owner, String what, Runnable free, Confinement confinement) {
+        boolean confined = confinement == Confinement.CONFINED;
         this.what = what;
         this.free = new Once(free);
         this.thread = confined ? Thread.currentThread() : null;

@@ -66,7 +66,7 @@ public final class NativeLoader {
     private NativeLoader() {}
 
     /** Loads {@code spec} from the sources configured by system properties and the class path. */
-    public static Loaded load(Spec spec) {
+    static Loaded load(Spec spec) {
         return load(spec, System.getProperty(spec.property()), NativeLoader.class.getClassLoader(),
                 System.getProperty(TMPDIR_PROPERTY, System.getProperty("java.io.tmpdir")), spec.systemNames());
     }
@@ -79,7 +79,7 @@ public final class NativeLoader {
      * @param tmpDir       where to extract the bundled copy
      * @param systemNames  system library names to try
      */
-    public static Loaded load(Spec spec, String explicitPath, ClassLoader resources, String tmpDir,
+    static Loaded load(Spec spec, String explicitPath, ClassLoader resources, String tmpDir,
                               List<String> systemNames) {
         return load(spec, explicitPath, resources, tmpDir, systemNames, NativePlatform.current());
     }
@@ -94,7 +94,7 @@ public final class NativeLoader {
      * @param systemNames  system library names to try
      * @param platform     whose bundled folder to use
      */
-    public static Loaded load(Spec spec, String explicitPath, ClassLoader resources, String tmpDir,
+    static Loaded load(Spec spec, String explicitPath, ClassLoader resources, String tmpDir,
                               List<String> systemNames, NativePlatform platform) {
         String folder = platform.folder();
         List<String> attempts = new ArrayList<>();

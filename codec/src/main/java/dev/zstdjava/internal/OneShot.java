@@ -20,7 +20,7 @@ import java.nio.ByteBuffer;
  * <p><b>Thread safety:</b> as the subclass: its {@link #guard} admits one call at a time, or, for a confined
  * object, only its owner thread.
  */
-public abstract class OneShot {
+public abstract class OneShot implements AutoCloseable {
     /** Admits one call at a time and frees the native memory. */
     protected final Guard guard;
     /** The subclass's staging buffers, trimmed after each {@code byte[]} call. */
@@ -30,10 +30,10 @@ public abstract class OneShot {
      * @param what    how to name the object in errors
      * @param free    releases the native memory (must not reference the object)
      * @param scratch the staging buffers that {@code free} releases
-     * @param confined only the calling thread may use and close the object (see {@link Guard})
+     * @param confinement {@link Confinement#CONFINED}: only the calling thread may use and close the object (see {@link Guard})
      */
-    protected OneShot(String what, Runnable free, Scratch scratch, boolean confined) {
-        this.guard = new Guard(this, what, free, confined);
+    protected OneShot(String what, Runnable free, Scratch scratch, Confinement confinement) {
+        this.guard = new Guard(this, what, free, confinement);
         this.scratch = scratch;
     }
 
@@ -131,8 +131,8 @@ public abstract class OneShot {
      */
     public abstract static class Encoder extends OneShot implements dev.zstdjava.Compressor {
         /** See {@link OneShot#OneShot}. */
-        protected Encoder(String what, Runnable free, Scratch scratch, boolean confined) {
-            super(what, free, scratch, confined);
+        protected Encoder(String what, Runnable free, Scratch scratch, Confinement confinement) {
+            super(what, free, scratch, confinement);
         }
 
         @Override
@@ -182,8 +182,8 @@ public abstract class OneShot {
      */
     public abstract static class Decoder extends OneShot implements dev.zstdjava.Decompressor {
         /** See {@link OneShot#OneShot}. */
-        protected Decoder(String what, Runnable free, Scratch scratch, boolean confined) {
-            super(what, free, scratch, confined);
+        protected Decoder(String what, Runnable free, Scratch scratch, Confinement confinement) {
+            super(what, free, scratch, confinement);
         }
 
         @Override

@@ -2,6 +2,7 @@ package dev.zstdjava.internal;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.util.Objects;
 
 /**
  * Growable native buffers owned by one context: the output buffer (output of {@code byte[] -> byte[]} calls, and
@@ -16,8 +17,17 @@ public final class Scratch {
     /** Largest buffer kept between calls. */
     public static final long KEEP = 1 << 20;
 
+    private final LibC libc;
     private MemorySegment buffer = MemorySegment.NULL;
     private MemorySegment in = MemorySegment.NULL;
+
+    /**
+     * Empty buffers that grow through {@code libc}: a {@link LibC} only the codec packages can obtain, so only they
+     * make the buffers their native calls write into.
+     */
+    public Scratch(LibC libc) {
+        this.libc = Objects.requireNonNull(libc, "libc");
+    }
 
     /** @return the output buffer, at least {@code size} bytes; contents are undefined */
     public MemorySegment get(long size) {
@@ -45,9 +55,9 @@ public final class Scratch {
      * @return a new buffer of {@code size} bytes; {@code old} is freed once it is made (if the allocation fails,
      *         {@code old} stays, so the field holding it never refers to freed memory)
      */
-    private static MemorySegment replace(MemorySegment old, long size) {
-        MemorySegment b = LibC.malloc(size);
-        LibC.free(old);
+    private MemorySegment replace(MemorySegment old, long size) {
+        MemorySegment b = libc.malloc(size);
+        libc.free(old);
         return b;
     }
 
@@ -94,7 +104,7 @@ public final class Scratch {
 
     /** Grows the output buffer to {@code size} bytes keeping the content. */
     public MemorySegment grow(long size) {
-        buffer = buffer.address() == 0 ? LibC.malloc(size) : LibC.realloc(buffer, size);
+        buffer = buffer.address() == 0 ? libc.malloc(size) : libc.realloc(buffer, size);
         return buffer;
     }
 
@@ -116,7 +126,7 @@ public final class Scratch {
         MemorySegment i = in;
         buffer = MemorySegment.NULL;
         in = MemorySegment.NULL;
-        LibC.free(b);
-        LibC.free(i);
+        libc.free(b);
+        libc.free(i);
     }
 }

@@ -1,8 +1,7 @@
 package dev.zstdjava.lz4;
 
-import dev.zstdjava.internal.ContextCache;
 import dev.zstdjava.NativeLibrary;
-import dev.zstdjava.internal.Lz4Native;
+import dev.zstdjava.internal.ContextCache;
 
 
 /**

@@ -1,7 +1,5 @@
 package dev.zstdjava.lz4;
 
-import dev.zstdjava.internal.Lz4Native;
-
 /** Error translation shared by the lz4 classes. */
 final class Lz4Checks {
     private Lz4Checks() {}

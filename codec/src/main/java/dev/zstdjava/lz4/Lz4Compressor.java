@@ -1,10 +1,10 @@
 package dev.zstdjava.lz4;
 
 import dev.zstdjava.internal.Bounds;
+import dev.zstdjava.internal.CallKind;
+import dev.zstdjava.internal.Confinement;
 import dev.zstdjava.internal.Guard;
-import dev.zstdjava.internal.LibC;
 import dev.zstdjava.internal.OneShot;
-import dev.zstdjava.internal.Lz4Native;
 import dev.zstdjava.internal.Scratch;
 
 import java.lang.foreign.MemorySegment;
@@ -52,59 +52,37 @@ public final class Lz4Compressor extends OneShot.Encoder {
     /** lz4's default compressor ({@code LZ4_compress_default}, acceleration 1). */
     public static final int DEFAULT_LEVEL = 0;
 
-    private static final int STATE_SIZE = Lz4Native.sizeofState();
-    private static final int STATE_SIZE_HC = Lz4Native.sizeofStateHC();
-
     private final Native state;
-    private int level;
     /** Heap inputs above this size are staged through native memory; smaller for the slower HC levels. */
     private long heapLimit;
 
     /** Native memory of one compressor; freed by {@link Guard}. Must not reference the compressor. */
     private static final class Native implements Runnable {
-        MemorySegment fast = MemorySegment.NULL;
-        MemorySegment hc = MemorySegment.NULL;
-        final Scratch scratch = new Scratch();
-
-        /** The state for {@code level}, allocated and initialised on first use. */
-        MemorySegment forLevel(int level) {
-            if (level > 0) {
-                if (hc.address() == 0) {
-                    hc = LibC.malloc(STATE_SIZE_HC);
-                    Lz4Native.initStreamHC(hc);
-                }
-                return hc;
-            }
-            if (fast.address() == 0) {
-                fast = LibC.malloc(STATE_SIZE);
-                Lz4Native.initStream(fast);
-            }
-            return fast;
-        }
+        final Lz4Native.BlockCompression block = new Lz4Native.BlockCompression();
+        final Scratch scratch = new Scratch(Lz4Native.LIBC);
 
         @Override
         public void run() {
-            LibC.free(fast);
-            LibC.free(hc);
+            block.free();
             scratch.free();
         }
     }
 
-    private Lz4Compressor(int level, boolean confined) {
-        this(checkLevel(level), new Native(), confined);
+    private Lz4Compressor(int level, Confinement confinement) {
+        this(checkLevel(level), new Native(), confinement);
     }
 
-    private Lz4Compressor(int level, Native state, boolean confined) {
-        super("Lz4Compressor", state, state.scratch, confined);
+    private Lz4Compressor(int level, Native state, Confinement confinement) {
+        super("Lz4Compressor", state, state.scratch, confinement);
         this.state = state;
-        this.level = level;
+        state.block.level = level;
         this.heapLimit = Lz4Native.heapLimit(level);
-        guard.setUp(() -> state.forLevel(level));
+        guard.setUp(state.block::current);
     }
 
     /** @return a compressor using lz4's default compressor (level 0) */
     public static Lz4Compressor create() {
-        return new Lz4Compressor(DEFAULT_LEVEL, false);
+        return new Lz4Compressor(DEFAULT_LEVEL, Confinement.SHARED);
     }
 
     /**
@@ -113,7 +91,7 @@ public final class Lz4Compressor extends OneShot.Encoder {
      * @throws IllegalArgumentException if {@code level} is outside {@code -128..12}
      */
     public static Lz4Compressor create(int level) {
-        return new Lz4Compressor(level, false);
+        return new Lz4Compressor(level, Confinement.SHARED);
     }
 
     /**
@@ -126,7 +104,7 @@ public final class Lz4Compressor extends OneShot.Encoder {
      * @return a compressor at {@code level} that only the calling thread may use
      */
     public static Lz4Compressor createConfined(int level) {
-        return new Lz4Compressor(level, true);
+        return new Lz4Compressor(level, Confinement.CONFINED);
     }
 
     /** @return true when only the thread that made this compressor may use it ({@link #createConfined(int)}) */
@@ -136,17 +114,17 @@ public final class Lz4Compressor extends OneShot.Encoder {
 
     /** @return the level this compressor uses */
     public int level() {
-        return level;
+        return state.block.level;
     }
 
     /** Changes the level of a cached compressor of {@link Lz4}'s static methods; allocates the HC state once. */
     void level(int newLevel) {
-        if (newLevel != level) {
+        if (newLevel != state.block.level) {
             checkLevel(newLevel);
             guard.enter();
             try {
-                state.forLevel(newLevel);
-                level = newLevel;
+                state.block.forLevel(newLevel);
+                state.block.level = newLevel;
                 heapLimit = Lz4Native.heapLimit(newLevel);
             } finally {
                 guard.exit();
@@ -207,16 +185,16 @@ public final class Lz4Compressor extends OneShot.Encoder {
         int srcLen = (int) srcSize; // checkSizes: at most Lz4.MAX_INPUT_SIZE
         int cap = Lz4Checks.capacity(dstCap);
         if (src.isNative() && dst.isNative()) {
-            return run(src, dst, srcLen, cap, srcLen < Lz4Native.CRITICAL_LIMIT);
+            return run(src, dst, srcLen, cap, srcLen < Lz4Native.CRITICAL_LIMIT ? CallKind.CRITICAL : CallKind.REGULAR);
         }
         if (srcLen <= heapLimit) {
-            return run(src, dst, srcLen, cap, true);
+            return run(src, dst, srcLen, cap, CallKind.CRITICAL);
         }
         int outCap = dst.isNative() ? cap : Math.min(cap, Lz4.maxCompressedLength(srcLen));
         try {
             MemorySegment in = state.scratch.stageInput(src, srcLen);
             MemorySegment out = state.scratch.stagedOutput(dst, outCap);
-            int r = run(in, out, srcLen, outCap, false);
+            int r = run(in, out, srcLen, outCap, CallKind.REGULAR);
             Scratch.unstage(out, dst, r);
             return r;
         } finally {
@@ -233,48 +211,33 @@ public final class Lz4Compressor extends OneShot.Encoder {
     @Override
     protected long arrays(byte[] src, int srcOff, int srcLen, byte[] dst, int dstOff, long dstCapacity) {
         int dstCap = (int) dstCapacity; // an array's length or Lz4.maxCompressedLength
-        int l = level;
-        MemorySegment s = state.forLevel(l);
+        Lz4Native.BlockCompression block = state.block;
         int r;
         if (srcLen <= heapLimit && !Bounds.small(srcLen, srcLen)) { // in place; small arrays are staged: no views
             r = dst != null
-                    ? Lz4Native.compress(s, l, src, srcOff, dst, dstOff, srcLen, dstCap)
-                    : Lz4Native.compress(s, l, src, srcOff, state.scratch.get(dstCap), srcLen, dstCap);
+                    ? Lz4Native.compress(block, src, srcOff, dst, dstOff, srcLen, dstCap)
+                    : Lz4Native.compress(block, src, srcOff, state.scratch.get(dstCap), srcLen, dstCap);
         } else {
             int outCap = dst == null ? dstCap : Math.min(dstCap, Lz4.maxCompressedLength(srcLen));
             MemorySegment in = state.scratch.stage(src, srcOff, srcLen);
             MemorySegment out = state.scratch.get(outCap);
-            r = Lz4Native.compressStaged(s, l, in, out, srcLen, outCap);
+            r = Lz4Native.compressStaged(block, in, out, srcLen, outCap);
             if (dst != null) {
                 Scratch.unstage(out, dst, dstOff, r);
             }
         }
-        return restartIfAborted(s, l, r);
+        return block.restartIfAborted(r);
     }
 
-    private int run(MemorySegment src, MemorySegment dst, int srcLen, int dstCap, boolean critical) {
-        int l = level;
-        MemorySegment s = state.forLevel(l);
-        return restartIfAborted(s, l, run(s, l, src, dst, srcLen, dstCap, critical));
-    }
-
-    private static int run(MemorySegment s, int l, MemorySegment src, MemorySegment dst, int srcLen, int dstCap,
-                           boolean critical) {
-        return l > 0
-                ? Lz4Native.compressHC(s, src, dst, srcLen, dstCap, l, critical)
-                : Lz4Native.compressFast(s, src, dst, srcLen, dstCap, l < 0 ? -l : 1, critical);
-    }
-
-    /** After a compression that failed ({@code r <= 0}): the next one starts from a freshly initialised state. */
-    private static int restartIfAborted(MemorySegment s, int l, int r) {
-        if (r <= 0) {
-            if (l > 0) {
-                Lz4Native.initStreamHC(s);
-            } else {
-                Lz4Native.initStream(s);
-            }
-        }
-        return r;
+    /** One compression call on segments at the current level. */
+    private int run(MemorySegment src, MemorySegment dst, int srcLen, int dstCap, CallKind kind) {
+        Lz4Native.BlockCompression block = state.block;
+        int l = block.level;
+        MemorySegment s = block.current();
+        int r = l > 0
+                ? Lz4Native.compressHC(s, src, dst, srcLen, dstCap, l, kind)
+                : Lz4Native.compressFast(s, src, dst, srcLen, dstCap, l < 0 ? -l : 1, kind);
+        return block.restartIfAborted(r);
     }
 
     @Override
@@ -290,9 +253,7 @@ public final class Lz4Compressor extends OneShot.Encoder {
 
     @Override
     protected long direct(ByteBuffer src, ByteBuffer dst) {
-        int l = level;
-        MemorySegment s = state.forLevel(l);
-        return restartIfAborted(s, l, Lz4Native.compress(s, l, src, dst));
+        return state.block.restartIfAborted(Lz4Native.compress(state.block, src, dst));
     }
 
     @Override
@@ -307,13 +268,13 @@ public final class Lz4Compressor extends OneShot.Encoder {
 
     private static void checkInput(long srcLen) {
         if (srcLen > Lz4.MAX_INPUT_SIZE) {
-            throw new Lz4Exception("lz4 compress", 0, "input of " + srcLen + " bytes exceeds the lz4 block limit of "
+            throw new Lz4Exception("lz4 compress", Lz4Exception.NO_FRAME_CODE, "input of " + srcLen + " bytes exceeds the lz4 block limit of "
                     + Lz4.MAX_INPUT_SIZE + " bytes (LZ4_MAX_INPUT_SIZE); split it or use Lz4Frame");
         }
     }
 
     private static Lz4Exception tooSmall(long srcLen, long dstCap) {
-        return new Lz4Exception("lz4 compress", 0, "destination too small: " + Bounds.sizes(srcLen, dstCap)
+        return new Lz4Exception("lz4 compress", Lz4Exception.NO_FRAME_CODE, "destination too small: " + Bounds.sizes(srcLen, dstCap)
                 + "; Lz4.maxCompressedLength(" + srcLen + ") = " + Lz4.maxCompressedLength((int) srcLen)
                 + " bytes always suffice");
     }

@@ -1,8 +1,9 @@
 package dev.zstdjava.lz4;
 
 import dev.zstdjava.internal.Bounds;
+import dev.zstdjava.internal.CallKind;
+import dev.zstdjava.internal.Confinement;
 import dev.zstdjava.internal.Guard;
-import dev.zstdjava.internal.Lz4Native;
 import dev.zstdjava.internal.Scratch;
 
 import java.lang.foreign.MemorySegment;
@@ -43,15 +44,15 @@ public final class Lz4Decompressor implements AutoCloseable {
     private final Scratch scratch;
     private final Guard guard;
 
-    private Lz4Decompressor(boolean confined) {
-        Scratch s = new Scratch();
+    private Lz4Decompressor(Confinement confinement) {
+        Scratch s = new Scratch(Lz4Native.LIBC);
         this.scratch = s;
-        this.guard = new Guard(this, "Lz4Decompressor", s::free, confined);
+        this.guard = new Guard(this, "Lz4Decompressor", s::free, confinement);
     }
 
     /** @return a decompressor; its native memory is the staging buffer of heap arrays, made on first use */
     public static Lz4Decompressor create() {
-        return new Lz4Decompressor(false);
+        return new Lz4Decompressor(Confinement.SHARED);
     }
 
     /**
@@ -59,7 +60,7 @@ public final class Lz4Decompressor implements AutoCloseable {
      *         (see {@link Lz4Compressor#createConfined(int)})
      */
     public static Lz4Decompressor createConfined() {
-        return new Lz4Decompressor(true);
+        return new Lz4Decompressor(Confinement.CONFINED);
     }
 
     /** @return true when only the thread that made this decompressor may use it ({@link #createConfined()}) */
@@ -80,7 +81,7 @@ public final class Lz4Decompressor implements AutoCloseable {
         long srcLen = src.byteSize();
         long dstCap = dst.byteSize();
         checkInput(srcLen, dstCap, "lz4 decompress");
-        int r = decompress0(src, (int) srcLen, dst, Lz4Checks.capacity(dstCap), false);
+        int r = decompress0(src, (int) srcLen, dst, Lz4Checks.capacity(dstCap), Lz4Native.BlockDecoder.SAFE);
         if (r < 0) {
             throw malformed("lz4 decompress", r, srcLen, dstCap);
         }
@@ -98,7 +99,7 @@ public final class Lz4Decompressor implements AutoCloseable {
         Bounds.range(src, srcOff, srcLen, "src");
         Bounds.range(dst, dstOff, dstLen, "dst");
         checkInput(srcLen, dstLen, "lz4 decompress");
-        int r = decompressArrays(src, srcOff, srcLen, dst, dstOff, dstLen, false);
+        int r = decompressArrays(src, srcOff, srcLen, dst, dstOff, dstLen, Lz4Native.BlockDecoder.SAFE);
         if (r < 0) {
             throw malformed("lz4 decompress", r, srcLen, dstLen);
         }
@@ -131,17 +132,17 @@ public final class Lz4Decompressor implements AutoCloseable {
         }
         checkInput(len, decompressedLength, "lz4 decompress");
         if ((long) decompressedLength > (long) MAX_RATIO * len) {
-            throw new Lz4Exception("lz4 decompress", 0, "declared decompressed size " + decompressedLength
+            throw new Lz4Exception("lz4 decompress", Lz4Exception.NO_FRAME_CODE, "declared decompressed size " + decompressedLength
                     + " bytes is impossible for a block of " + len + " bytes (lz4 expands at most " + MAX_RATIO
                     + "x, so at most " + (long) MAX_RATIO * len + " bytes)");
         }
         byte[] out = new byte[decompressedLength];
-        int r = decompressArrays(src, off, len, out, 0, decompressedLength, false);
+        int r = decompressArrays(src, off, len, out, 0, decompressedLength, Lz4Native.BlockDecoder.SAFE);
         if (r < 0) {
             throw malformed("lz4 decompress", r, len, decompressedLength);
         }
         if (r != decompressedLength) {
-            throw new Lz4Exception("lz4 decompress", 0, "block decoded to " + r + " bytes, but the declared"
+            throw new Lz4Exception("lz4 decompress", Lz4Exception.NO_FRAME_CODE, "block decoded to " + r + " bytes, but the declared"
                     + " decompressed size is " + decompressedLength + " bytes (input " + len + " bytes)");
         }
         return out;
@@ -192,7 +193,7 @@ public final class Lz4Decompressor implements AutoCloseable {
         long srcLen = src.byteSize();
         long dstCap = dst.byteSize();
         checkInput(srcLen, dstCap, "lz4 decompress partial");
-        int r = decompress0(src, (int) srcLen, dst, Lz4Checks.capacity(dstCap), true);
+        int r = decompress0(src, (int) srcLen, dst, Lz4Checks.capacity(dstCap), Lz4Native.BlockDecoder.PARTIAL);
         if (r < 0) {
             throw malformed("lz4 decompress partial", r, srcLen, dstCap);
         }
@@ -209,7 +210,7 @@ public final class Lz4Decompressor implements AutoCloseable {
         Bounds.range(src, srcOff, srcLen, "src");
         Bounds.range(dst, dstOff, dstLen, "dst");
         checkInput(srcLen, dstLen, "lz4 decompress partial");
-        int r = decompressArrays(src, srcOff, srcLen, dst, dstOff, dstLen, true);
+        int r = decompressArrays(src, srcOff, srcLen, dst, dstOff, dstLen, Lz4Native.BlockDecoder.PARTIAL);
         if (r < 0) {
             throw malformed("lz4 decompress partial", r, srcLen, dstLen);
         }
@@ -221,19 +222,21 @@ public final class Lz4Decompressor implements AutoCloseable {
      *
      * @return bytes written, or lz4's negative error result
      */
-    private int decompress0(MemorySegment src, int srcLen, MemorySegment dst, int dstCap, boolean partial) {
+    private int decompress0(MemorySegment src, int srcLen, MemorySegment dst, int dstCap,
+                            Lz4Native.BlockDecoder decoder) {
         guard.enter();
         try {
             if (src.isNative() && dst.isNative()) {
-                return decode(src, srcLen, dst, dstCap, partial, dstCap < Lz4Native.CRITICAL_LIMIT);
+                return decode(src, srcLen, dst, dstCap, decoder,
+                        dstCap < Lz4Native.CRITICAL_LIMIT ? CallKind.CRITICAL : CallKind.REGULAR);
             }
             if (dstCap <= Lz4Native.HEAP_CRITICAL_LIMIT) {
-                return decode(src, srcLen, dst, dstCap, partial, true);
+                return decode(src, srcLen, dst, dstCap, decoder, CallKind.CRITICAL);
             }
             try {
                 MemorySegment in = scratch.stageInput(src, srcLen);
                 MemorySegment out = scratch.stagedOutput(dst, dstCap);
-                int r = decode(in, srcLen, out, dstCap, partial, false);
+                int r = decode(in, srcLen, out, dstCap, decoder, CallKind.REGULAR);
                 Scratch.unstage(out, dst, r);
                 return r;
             } finally {
@@ -252,15 +255,15 @@ public final class Lz4Decompressor implements AutoCloseable {
      * @return bytes written, or lz4's negative error result
      */
     private int decompressArrays(byte[] src, int srcOff, int srcLen, byte[] dst, int dstOff, int dstCap,
-                                 boolean partial) {
+                                 Lz4Native.BlockDecoder decoder) {
         guard.enter();
         try {
             if (dstCap <= Lz4Native.HEAP_CRITICAL_LIMIT && !Bounds.smallLz4Decompression(srcLen, dstCap)) { // small ones are staged
-                return Lz4Native.decompress(src, srcOff, dst, dstOff, srcLen, dstCap, partial);
+                return Lz4Native.decompress(src, srcOff, dst, dstOff, srcLen, dstCap, decoder);
             }
             try {
                 MemorySegment out = scratch.get(dstCap);
-                int r = Lz4Native.decompressStaged(scratch.stage(src, srcOff, srcLen), out, srcLen, dstCap, partial);
+                int r = Lz4Native.decompressStaged(scratch.stage(src, srcOff, srcLen), out, srcLen, dstCap, decoder);
                 Scratch.unstage(out, dst, dstOff, r);
                 return r;
             } finally {
@@ -271,27 +274,27 @@ public final class Lz4Decompressor implements AutoCloseable {
         }
     }
 
-    private static int decode(MemorySegment src, int srcLen, MemorySegment dst, int dstCap, boolean partial,
-                              boolean critical) {
-        return partial
-                ? Lz4Native.decompressPartial(src, dst, srcLen, dstCap, dstCap, critical)
-                : Lz4Native.decompressSafe(src, dst, srcLen, dstCap, critical);
+    private static int decode(MemorySegment src, int srcLen, MemorySegment dst, int dstCap,
+                              Lz4Native.BlockDecoder decoder, CallKind kind) {
+        return decoder == Lz4Native.BlockDecoder.PARTIAL
+                ? Lz4Native.decompressPartial(src, dst, srcLen, dstCap, dstCap, kind)
+                : Lz4Native.decompressSafe(src, dst, srcLen, dstCap, kind);
     }
 
     private static void checkInput(long srcLen, long dstCap, String op) {
         if (srcLen == 0) {
-            throw new Lz4Exception(op, 0, "input is empty (an lz4 block is at least 1 byte); output capacity "
+            throw new Lz4Exception(op, Lz4Exception.NO_FRAME_CODE, "input is empty (an lz4 block is at least 1 byte); output capacity "
                     + dstCap + " bytes");
         }
         if (srcLen > Integer.MAX_VALUE) {
-            throw new Lz4Exception(op, 0, "input of " + srcLen + " bytes exceeds the lz4 block limit of "
+            throw new Lz4Exception(op, Lz4Exception.NO_FRAME_CODE, "input of " + srcLen + " bytes exceeds the lz4 block limit of "
                     + Integer.MAX_VALUE + " bytes");
         }
     }
 
     private static Lz4Exception malformed(String op, int r, long srcLen, long dstCap) {
         long at = -(long) r - 1;
-        return new Lz4Exception(op, 0, "malformed or truncated block, or destination too small: decoding stopped at"
+        return new Lz4Exception(op, Lz4Exception.NO_FRAME_CODE, "malformed or truncated block, or destination too small: decoding stopped at"
                 + " input offset " + at + " of " + srcLen + " input bytes, output capacity " + dstCap + " bytes");
     }
 

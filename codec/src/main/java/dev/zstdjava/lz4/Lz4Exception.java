@@ -9,12 +9,17 @@ import dev.zstdjava.CompressionException;
  * <p>{@link #errorCode()} is the frame API's {@code LZ4F_errorCodes} value when the frame decoder or encoder reported
  * the error; for frame problems found in Java it is the matching code (a destination below the required bound:
  * {@link #DST_MAX_SIZE_TOO_SMALL}; empty input or not a frame: {@link #FRAME_TYPE_UNKNOWN}; input ending inside a
- * frame: {@link #FRAME_SIZE_WRONG}). It is {@code 0} for block-format errors (the block decoder reports only where it
+ * frame: {@link #FRAME_SIZE_WRONG}). It is {@link #NO_FRAME_CODE} (0) for block-format errors (the block decoder reports only where it
  * stopped, which the message gives as an input offset) and for size limits.
  */
 public final class Lz4Exception extends CompressionException {
     private static final long serialVersionUID = 1L;
 
+    /**
+     * Not an {@code LZ4F_errorCodes} value: a block-format error (the block decoder reports only where it stopped)
+     * or a size limit.
+     */
+    public static final int NO_FRAME_CODE = 0;
     /** {@code LZ4F_ERROR_dstMaxSize_tooSmall}. */
     public static final int DST_MAX_SIZE_TOO_SMALL = 11;
     /** {@code LZ4F_ERROR_frameType_unknown}: not an LZ4 frame (bad magic number). */

@@ -1,10 +1,10 @@
 package dev.zstdjava.lz4;
 
 import dev.zstdjava.internal.Bounds;
+import dev.zstdjava.internal.CallKind;
+import dev.zstdjava.internal.Confinement;
 import dev.zstdjava.internal.Guard;
-import dev.zstdjava.internal.LibC;
 import dev.zstdjava.internal.OneShot;
-import dev.zstdjava.internal.Lz4Native;
 import dev.zstdjava.internal.Scratch;
 
 import java.lang.foreign.MemorySegment;
@@ -37,10 +37,10 @@ import java.util.Objects;
  * <p>Close it when done; a compressor that is dropped unclosed is freed by a {@link java.lang.ref.Cleaner}.
  */
 public final class Lz4FrameCompressor extends OneShot.Encoder {
-    private static final int FRAME = Lz4Native.FRAME;
-    private static final int UPDATE = Lz4Native.UPDATE;
-    private static final int FLUSH = Lz4Native.FLUSH;
-    private static final int END = Lz4Native.END;
+    private static final Lz4Native.FrameStep FRAME = Lz4Native.FrameStep.FRAME;
+    private static final Lz4Native.FrameStep UPDATE = Lz4Native.FrameStep.UPDATE;
+    private static final Lz4Native.FrameStep FLUSH = Lz4Native.FrameStep.FLUSH;
+    private static final Lz4Native.FrameStep END = Lz4Native.FrameStep.END;
 
     private final Native state;
     private Lz4Frame.Options options;
@@ -52,45 +52,47 @@ public final class Lz4FrameCompressor extends OneShot.Encoder {
     private static final class Native implements Runnable {
         final MemorySegment cctx;
         final MemorySegment prefs;
-        final Scratch scratch = new Scratch();
+        final Scratch scratch = new Scratch(Lz4Native.LIBC);
+        final Lz4Native.FrameCompression frames;
 
         Native() {
-            MemorySegment p = LibC.malloc(Lz4Native.PREFERENCES.byteSize());
+            MemorySegment p = Lz4Native.LIBC.malloc(Lz4Native.PREFERENCES.byteSize());
             try {
                 cctx = Lz4Native.createCompressionContext();
             } catch (RuntimeException | Error e) {
-                LibC.free(p);
+                Lz4Native.LIBC.free(p);
                 throw e;
             }
             prefs = p;
+            frames = new Lz4Native.FrameCompression(cctx, prefs);
         }
 
         @Override
         public void run() {
             Lz4Native.freeCompressionContext(cctx);
-            LibC.free(prefs);
+            Lz4Native.LIBC.free(prefs);
             scratch.free();
         }
     }
 
-    private Lz4FrameCompressor(Lz4Frame.Options options, boolean confined) {
-        this(Objects.requireNonNull(options, "options"), new Native(), confined);
+    private Lz4FrameCompressor(Lz4Frame.Options options, Confinement confinement) {
+        this(Objects.requireNonNull(options, "options"), new Native(), confinement);
     }
 
-    private Lz4FrameCompressor(Lz4Frame.Options options, Native state, boolean confined) {
-        super("Lz4FrameCompressor", state, state.scratch, confined);
+    private Lz4FrameCompressor(Lz4Frame.Options options, Native state, Confinement confinement) {
+        super("Lz4FrameCompressor", state, state.scratch, confinement);
         this.state = state;
         apply(options);
     }
 
     /** @return a compressor writing frames with {@link Lz4Frame.Options#DEFAULT} */
     public static Lz4FrameCompressor create() {
-        return new Lz4FrameCompressor(Lz4Frame.Options.DEFAULT, false);
+        return new Lz4FrameCompressor(Lz4Frame.Options.DEFAULT, Confinement.SHARED);
     }
 
     /** @return a compressor writing frames with {@code options} */
     public static Lz4FrameCompressor create(Lz4Frame.Options options) {
-        return new Lz4FrameCompressor(options, false);
+        return new Lz4FrameCompressor(options, Confinement.SHARED);
     }
 
     /**
@@ -98,7 +100,7 @@ public final class Lz4FrameCompressor extends OneShot.Encoder {
      *         without the atomic instruction per call (see {@link Lz4Compressor#createConfined(int)})
      */
     public static Lz4FrameCompressor createConfined(Lz4Frame.Options options) {
-        return new Lz4FrameCompressor(options, true);
+        return new Lz4FrameCompressor(options, Confinement.CONFINED);
     }
 
     /** @return true when only the thread that made this compressor may use it */
@@ -129,8 +131,7 @@ public final class Lz4FrameCompressor extends OneShot.Encoder {
     }
 
     private void apply(Lz4Frame.Options o) {
-        Lz4Native.preferences(state.prefs, o.frameLevel(), o.blockSize().id(), o.blockIndependent(),
-                o.blockChecksum(), o.contentChecksum(), 0, false, false);
+        Lz4Native.preferences(state.prefs, o);
         options = o;
         heapLimit = Lz4Native.heapLimit(o.level());
         inFrame = false;
@@ -155,14 +156,13 @@ public final class Lz4FrameCompressor extends OneShot.Encoder {
         startFrame();
         if (srcLen <= heapLimit && !Bounds.small(srcLen, srcLen)) { // in place; small arrays are staged: no views
             return dst != null
-                    ? Lz4Native.compressFrame(state.cctx, dst, dstOff, dstCap, src, srcOff, srcLen, state.prefs)
-                    : Lz4Native.compressFrame(state.cctx, state.scratch.get(dstCap), dstCap, src, srcOff, srcLen,
-                            state.prefs);
+                    ? Lz4Native.compressFrame(state.frames, dst, dstOff, dstCap, src, srcOff, srcLen)
+                    : Lz4Native.compressFrame(state.frames, state.scratch.get(dstCap), dstCap, src, srcOff, srcLen);
         }
         long outCap = dst == null ? dstCap : Math.min(dstCap, maxCompressedLength(srcLen));
         MemorySegment in = state.scratch.stage(src, srcOff, srcLen);
         MemorySegment out = state.scratch.get(outCap);
-        long r = Lz4Native.compressFrameStaged(state.cctx, out, outCap, in, srcLen, state.prefs);
+        long r = Lz4Native.compressFrameStaged(state.frames, out, outCap, in, srcLen);
         if (dst != null) {
             Scratch.unstage(out, dst, dstOff, r);
         }
@@ -178,7 +178,7 @@ public final class Lz4FrameCompressor extends OneShot.Encoder {
     @Override
     protected long direct(ByteBuffer src, ByteBuffer dst) {
         startFrame();
-        return Lz4Native.compressFrame(state.cctx, dst, src, state.prefs);
+        return Lz4Native.compressFrame(state.frames, dst, src);
     }
 
     /** Before a one-shot frame: abandons a streamed frame in progress; the header declares the real content size. */
@@ -206,19 +206,20 @@ public final class Lz4FrameCompressor extends OneShot.Encoder {
      * One native step: in place when possible, staged through native memory when heap memory would otherwise be
      * held by a critical call for more than {@link #heapLimit} bytes of work.
      */
-    private long call(int op, MemorySegment src, long srcLen, MemorySegment dst, long dstCap, long work) {
+    private long call(Lz4Native.FrameStep op, MemorySegment src, long srcLen, MemorySegment dst, long dstCap, long work) {
         if (src.isNative() && dst.isNative()) {
-            return invoke(op, src, srcLen, dst, dstCap, work < Lz4Native.CRITICAL_LIMIT);
+            return invoke(op, src, srcLen, dst, dstCap,
+                    work < Lz4Native.CRITICAL_LIMIT ? CallKind.CRITICAL : CallKind.REGULAR);
         }
         if (work <= heapLimit) {
-            return invoke(op, src, srcLen, dst, dstCap, true);
+            return invoke(op, src, srcLen, dst, dstCap, CallKind.CRITICAL);
         }
         long need = op == FRAME ? maxCompressedLength(srcLen) : updateBound(op == UPDATE ? srcLen : 0);
         long outCap = dst.isNative() ? dstCap : Math.min(dstCap, need);
         try {
             MemorySegment in = state.scratch.stageInput(src, srcLen);
             MemorySegment out = state.scratch.stagedOutput(dst, outCap);
-            long r = invoke(op, in, srcLen, out, outCap, false);
+            long r = invoke(op, in, srcLen, out, outCap, CallKind.REGULAR);
             Scratch.unstage(out, dst, r);
             return r;
         } finally {
@@ -226,8 +227,9 @@ public final class Lz4FrameCompressor extends OneShot.Encoder {
         }
     }
 
-    private long invoke(int op, MemorySegment src, long srcLen, MemorySegment dst, long dstCap, boolean critical) {
-        return Lz4Native.frameStep(op, state.cctx, dst, dstCap, src, srcLen, state.prefs, critical);
+    private long invoke(Lz4Native.FrameStep op, MemorySegment src, long srcLen, MemorySegment dst, long dstCap,
+                        CallKind kind) {
+        return Lz4Native.frameStep(op, state.frames, dst, dstCap, src, srcLen, kind);
     }
 
     private void checkFrameCapacity(long srcLen, long dstCap) {
@@ -272,7 +274,7 @@ public final class Lz4FrameCompressor extends OneShot.Encoder {
         try {
             inFrame = false;
             Lz4Native.preferencesContentSize(state.prefs, Math.max(contentSize, 0));
-            long r = Lz4Native.compressBegin(state.cctx, dst, dstCap, state.prefs);
+            long r = Lz4Native.compressBegin(state.frames, dst, dstCap);
             if (Lz4Native.isError(r)) {
                 throw Lz4Checks.frameError(r, "lz4 frame begin", "output capacity " + dstCap + " bytes");
             }
@@ -332,7 +334,7 @@ public final class Lz4FrameCompressor extends OneShot.Encoder {
      * One step of the frame in progress: {@link #update} ({@code src} is the input), {@link #flush} or {@link #end}
      * ({@code src} is NULL). The work is the input plus the block lz4 may hold buffered.
      */
-    private long streamStep(int op, String name, MemorySegment src, MemorySegment dst) {
+    private long streamStep(Lz4Native.FrameStep op, String name, MemorySegment src, MemorySegment dst) {
         Bounds.writable(dst);
         long srcLen = src.byteSize();
         long dstCap = dst.byteSize();

@@ -1,11 +1,10 @@
 package dev.zstdjava.lz4;
 
-import dev.zstdjava.internal.Bounds;
 import dev.zstdjava.DecompressionLimitException;
 import dev.zstdjava.Decompressor;
+import dev.zstdjava.internal.Bounds;
+import dev.zstdjava.internal.Confinement;
 import dev.zstdjava.internal.Guard;
-import dev.zstdjava.internal.LibC;
-import dev.zstdjava.internal.Lz4Native;
 import dev.zstdjava.internal.Scratch;
 
 import java.lang.foreign.MemorySegment;
@@ -63,6 +62,32 @@ public final class Lz4FrameDecompressor implements Decompressor {
     private long inBase;
     private long outPos;
 
+    /** Which memory the one-shot loop ({@link #step}) reads and writes: the fields below that are set for it. */
+    private enum Io {
+        /** {@link #srcSegment} into {@link #dstSegment}. */
+        SEGMENTS,
+        /** {@link #srcSegment} into {@link #dstSegment}, both the context's staging buffers. */
+        STAGED,
+        /** {@link #srcArray} into {@link #dstArray}. */
+        ARRAYS,
+        /** {@link #srcArray} into {@link #dstSegment} (the growing scratch buffer). */
+        ARRAY_INTO_SEGMENT,
+        /** {@link #srcBuffer} into {@link #dstBuffer}. */
+        BUFFERS
+    }
+
+    /*
+     * The memory of the one-shot decode in progress, set by use(...) and cleared by unuse() (so no caller memory is
+     * kept reachable after the call); typed fields rather than views, so the views are made next to each native call.
+     */
+    private Io io;
+    private MemorySegment srcSegment;
+    private MemorySegment dstSegment;
+    private byte[] srcArray;
+    private byte[] dstArray;
+    private ByteBuffer srcBuffer;
+    private ByteBuffer dstBuffer;
+
     private static final class Native implements Runnable {
         final MemorySegment dctx;
         /** Two native size_t: destination size (offset 0), source size (offset 8), in and out of LZ4F_decompress. */
@@ -71,50 +96,52 @@ public final class Lz4FrameDecompressor implements Decompressor {
         final MemorySegment srcSize;
         /** An {@code LZ4F_frameInfo_t} for {@code LZ4F_getFrameInfo}. */
         final MemorySegment info;
+        final Lz4Native.FrameDecompression frames;
         MemorySegment scratch = MemorySegment.NULL;
         /** Copies of small heap arrays (input and output), so their calls make no array view. */
-        final Scratch staging = new Scratch();
+        final Scratch staging = new Scratch(Lz4Native.LIBC);
 
         Native() {
-            MemorySegment s = LibC.malloc(16 + Lz4Native.FRAME_INFO.byteSize());
+            MemorySegment s = Lz4Native.LIBC.malloc(16 + Lz4Native.FRAME_INFO.byteSize());
             try {
                 dctx = Lz4Native.createDecompressionContext();
             } catch (RuntimeException | Error e) {
-                LibC.free(s);
+                Lz4Native.LIBC.free(s);
                 throw e;
             }
             sizes = s;
             dstSize = s.asSlice(0, 8);
             srcSize = s.asSlice(8, 8);
             info = s.asSlice(16, Lz4Native.FRAME_INFO.byteSize());
+            frames = new Lz4Native.FrameDecompression(dctx, dstSize, srcSize);
         }
 
         @Override
         public void run() {
             Lz4Native.freeDecompressionContext(dctx);
-            LibC.free(sizes);
-            LibC.free(scratch);
+            Lz4Native.LIBC.free(sizes);
+            Lz4Native.LIBC.free(scratch);
             staging.free();
         }
     }
 
-    private Lz4FrameDecompressor(long maxDecompressedSize, boolean confined) {
+    private Lz4FrameDecompressor(long maxDecompressedSize, Confinement confinement) {
         if (maxDecompressedSize < 0) {
             throw new IllegalArgumentException("maxDecompressedSize must be >= 0, got " + maxDecompressedSize);
         }
         this.maxDecompressedSize = maxDecompressedSize;
         this.state = new Native();
-        this.guard = new Guard(this, "Lz4FrameDecompressor", state, confined);
+        this.guard = new Guard(this, "Lz4FrameDecompressor", state, confinement);
     }
 
     /** @return a decompressor limited to {@link Lz4Frame#DEFAULT_MAX_DECOMPRESSED_SIZE} (512 MiB) per output */
     public static Lz4FrameDecompressor create() {
-        return new Lz4FrameDecompressor(Lz4Frame.DEFAULT_MAX_DECOMPRESSED_SIZE, false);
+        return new Lz4FrameDecompressor(Lz4Frame.DEFAULT_MAX_DECOMPRESSED_SIZE, Confinement.SHARED);
     }
 
     /** @return a decompressor refusing outputs (and streamed frames) over {@code maxDecompressedSize} bytes */
     public static Lz4FrameDecompressor create(long maxDecompressedSize) {
-        return new Lz4FrameDecompressor(maxDecompressedSize, false);
+        return new Lz4FrameDecompressor(maxDecompressedSize, Confinement.SHARED);
     }
 
     /**
@@ -122,7 +149,7 @@ public final class Lz4FrameDecompressor implements Decompressor {
      *         use and close, without the atomic instruction per call (see {@link Lz4Compressor#createConfined(int)})
      */
     public static Lz4FrameDecompressor createConfined(long maxDecompressedSize) {
-        return new Lz4FrameDecompressor(maxDecompressedSize, true);
+        return new Lz4FrameDecompressor(maxDecompressedSize, Confinement.CONFINED);
     }
 
     /** @return true when only the thread that made this decompressor may use it */
@@ -159,8 +186,10 @@ public final class Lz4FrameDecompressor implements Decompressor {
         checkInput(srcLen);
         guard.enter();
         try {
-            return decodeInto(src, 0, srcLen, dst, 0, dstCap, false);
+            use(Io.SEGMENTS, src, dst);
+            return decodeInto(0, srcLen, 0, dstCap);
         } finally {
+            unuse();
             guard.exit();
         }
     }
@@ -181,12 +210,15 @@ public final class Lz4FrameDecompressor implements Decompressor {
         try {
             if (Bounds.smallLz4Decompression(srcLen, dstLen)) { // staged: no array view, so nothing allocated whatever the JIT does
                 MemorySegment out = state.staging.get(dstLen);
-                long n = decodeInto(state.staging.stage(src, srcOff, srcLen), 0, srcLen, out, 0, dstLen, true);
+                use(Io.STAGED, state.staging.stage(src, srcOff, srcLen), out);
+                long n = decodeInto(0, srcLen, 0, dstLen);
                 Scratch.unstage(out, dst, dstOff, n);
                 return (int) n;
             }
-            return (int) decodeInto(src, srcOff, srcLen, dst, dstOff, dstLen, false);
+            use(src, dst);
+            return (int) decodeInto(srcOff, srcLen, dstOff, dstLen);
         } finally {
+            unuse();
             state.staging.trim();
             guard.exit();
         }
@@ -221,15 +253,16 @@ public final class Lz4FrameDecompressor implements Decompressor {
                 inPos = 0;
                 inBase = header;
                 MemorySegment out = state.staging.get(declared);
-                long n = step(state.staging.stage(src, off + (int) header, len - (int) header), 0, len - header, out,
-                        0, declared, true);
+                use(Io.STAGED, state.staging.stage(src, off + (int) header, len - (int) header), out);
+                long n = step(0, len - header, 0, declared);
                 if (n == declared) {
                     return state.staging.copyOut((int) declared);
                 }
                 // more output than the first frame declares: concatenated frames; decode them all below
             } else if (declared > 0) { // the header is consumed: decoding continues after it
                 byte[] out = new byte[(int) declared];
-                long n = step(src, off, len, out, 0, declared, false);
+                use(src, out);
+                long n = step(off, len, 0, declared);
                 if (n == declared) {
                     return out;
                 }
@@ -237,6 +270,7 @@ public final class Lz4FrameDecompressor implements Decompressor {
             }
             return decodeGrowing(src, off, len, limit);
         } finally {
+            unuse();
             state.staging.trim();
             guard.exit();
         }
@@ -253,8 +287,7 @@ public final class Lz4FrameDecompressor implements Decompressor {
             return 0; // a skippable frame or garbage: the decoder reports it
         }
         int headerLen = Math.min(len, Lz4Frame.HEADER_SIZE_MAX); // staged (a copy of at most 19 bytes): no view
-        long r = Lz4Native.getFrameInfo(state.dctx, state.info, state.staging.stage(in, off, headerLen), 0, headerLen,
-                state.srcSize);
+        long r = Lz4Native.getFrameInfo(state.frames, state.info, state.staging.stage(in, off, headerLen), headerLen);
         if (Lz4Native.isError(r)) {
             Lz4Native.resetDecompressionContext(state.dctx);
             throw Lz4Checks.frameError(r, "lz4 frame decompress", "bad frame header; input " + len + " bytes");
@@ -285,15 +318,17 @@ public final class Lz4FrameDecompressor implements Decompressor {
         try { // the buffers go down as they are: Lz4Native makes their views next to the native call
             if (src.isDirect() && dst.isDirect()) { // one call decodes a whole frame that fits: its own helper
                 start();
-                long r = Lz4Native.decompressFrame(state.dctx, dst, state.dstSize, src, state.srcSize);
+                long r = Lz4Native.decompressFrame(state.frames, dst, src);
                 long read = state.srcSize.get(ValueLayout.JAVA_LONG, 0);
                 if (r == 0 && read == srcLen) {
                     return Bounds.advance(src, dst, state.dstSize.get(ValueLayout.JAVA_LONG, 0));
                 }
                 // an error, more frames or a full destination: decode again from the start, step by step
             }
-            return Bounds.advance(src, dst, decodeInto(src, 0, srcLen, dst, 0, dst.remaining(), false));
+            use(src, dst);
+            return Bounds.advance(src, dst, decodeInto(0, srcLen, 0, dst.remaining()));
         } finally {
+            unuse();
             guard.exit();
         }
     }
@@ -312,14 +347,67 @@ public final class Lz4FrameDecompressor implements Decompressor {
         outPos = 0;
     }
 
-    /**
-     * Decodes every frame of {@code src[srcOff, +srcLen)} into {@code dst[dstOff, +dstCap)}; each is a {@code byte[]},
-     * a {@link ByteBuffer} or a {@link MemorySegment} (see {@link Lz4Native#decompress}).
-     */
-    private long decodeInto(Object src, long srcOff, long srcLen, Object dst, long dstOff, long dstCap,
-                            boolean staged) {
+    /** Sets the memory of the next one-shot decode: two segments ({@link Io#SEGMENTS} or {@link Io#STAGED}). */
+    private void use(Io kind, MemorySegment src, MemorySegment dst) {
+        io = kind;
+        srcSegment = src;
+        dstSegment = dst;
+    }
+
+    private void use(byte[] src, byte[] dst) {
+        io = Io.ARRAYS;
+        srcArray = src;
+        dstArray = dst;
+    }
+
+    private void use(byte[] src, MemorySegment dst) {
+        io = Io.ARRAY_INTO_SEGMENT;
+        srcArray = src;
+        dstSegment = dst;
+    }
+
+    private void use(ByteBuffer src, ByteBuffer dst) {
+        io = Io.BUFFERS;
+        srcBuffer = src;
+        dstBuffer = dst;
+    }
+
+    /** Drops the references {@code use} set. */
+    private void unuse() {
+        srcSegment = null;
+        dstSegment = null;
+        srcArray = null;
+        dstArray = null;
+        srcBuffer = null;
+        dstBuffer = null;
+    }
+
+    /** @return true when the memory in use includes heap memory (its critical calls are then bounded) */
+    private boolean heap() {
+        return switch (io) {
+            case SEGMENTS -> !srcSegment.isNative() || !dstSegment.isNative();
+            case STAGED -> false;
+            case ARRAYS, ARRAY_INTO_SEGMENT -> true;
+            case BUFFERS -> !srcBuffer.isDirect() || !dstBuffer.isDirect();
+        };
+    }
+
+    /** One {@code LZ4F_decompress} call on the memory in use ({@link Io}), at these offsets and lengths. */
+    private long decode(long dstOff, long dstLen, long srcOff, long srcLen) {
+        Lz4Native.FrameDecompression f = state.frames;
+        return switch (io) {
+            case SEGMENTS -> Lz4Native.decompress(f, dstSegment, dstOff, dstLen, srcSegment, srcOff, srcLen);
+            case STAGED -> Lz4Native.decompressStaged(f, dstSegment, dstOff, dstLen, srcSegment, srcOff, srcLen);
+            case ARRAYS -> Lz4Native.decompress(f, dstArray, dstOff, dstLen, srcArray, srcOff, srcLen);
+            case ARRAY_INTO_SEGMENT -> Lz4Native.decompress(f, dstSegment, dstOff, dstLen, srcArray, srcOff, srcLen);
+            case BUFFERS -> Lz4Native.decompress(f, dstBuffer, dstOff, dstLen, srcBuffer, srcOff, srcLen);
+        };
+    }
+
+    /** Decodes every frame of the input in use, {@code [srcOff, +srcLen)}, into its output {@code [dstOff, +dstCap)}. */
+    private long decodeInto(long srcOff, long srcLen, long dstOff, long dstCap) {
         start();
-        long n = step(src, srcOff, srcLen, dst, dstOff, dstCap, staged);
+        long n = step(srcOff, srcLen, dstOff, dstCap);
         if (n == FULL) {
             Lz4Native.resetDecompressionContext(state.dctx);
             throw new Lz4Exception("lz4 frame decompress", Lz4Exception.DST_MAX_SIZE_TOO_SMALL,
@@ -333,16 +421,17 @@ public final class Lz4FrameDecompressor implements Decompressor {
     private byte[] decodeGrowing(byte[] in, int off, int len, long limit) {
         long cap = Math.min(Math.max(len * 4, 64 << 10), limit + 1);
         if (state.scratch.byteSize() < cap) {
-            LibC.free(state.scratch);
+            Lz4Native.LIBC.free(state.scratch);
             state.scratch = MemorySegment.NULL;
-            state.scratch = LibC.malloc(cap);
+            state.scratch = Lz4Native.LIBC.malloc(cap);
         } else {
             cap = Math.min(state.scratch.byteSize(), limit + 1);
         }
         try {
             start();
             while (true) {
-                long n = step(in, off, len, state.scratch, 0, cap, false);
+                use(in, state.scratch); // the scratch buffer moves as it grows
+                long n = step(off, len, 0, cap);
                 if (n != FULL) {
                     byte[] out = new byte[(int) n];
                     MemorySegment.copy(state.scratch, ValueLayout.JAVA_BYTE, 0, out, 0, out.length);
@@ -353,11 +442,11 @@ public final class Lz4FrameDecompressor implements Decompressor {
                     throw new DecompressionLimitException("lz4 frame decompress", outPos, limit);
                 }
                 cap = Math.min(cap * 2, limit + 1);
-                state.scratch = LibC.realloc(state.scratch, cap);
+                state.scratch = Lz4Native.LIBC.realloc(state.scratch, cap);
             }
         } finally {
             if (state.scratch.byteSize() > KEEP_SCRATCH) {
-                LibC.free(state.scratch);
+                Lz4Native.LIBC.free(state.scratch);
                 state.scratch = MemorySegment.NULL;
             }
         }
@@ -369,8 +458,8 @@ public final class Lz4FrameDecompressor implements Decompressor {
      * @return the total output size, or {@link #FULL} if {@code dst} filled up first (positions kept for a retry
      *         with a larger, content-preserving destination)
      */
-    private long step(Object src, long srcOff, long srcLen, Object dst, long dstOff, long dstCap, boolean staged) {
-        boolean heap = !Lz4Native.isNative(src) || !Lz4Native.isNative(dst);
+    private long step(long srcOff, long srcLen, long dstOff, long dstCap) {
+        boolean heap = heap();
         boolean frameDone = false;
         while (true) {
             if (inPos == srcLen && frameDone) {
@@ -378,14 +467,12 @@ public final class Lz4FrameDecompressor implements Decompressor {
             }
             long inAvail = srcLen - inPos;
             long outAvail = dstCap - outPos;
-            boolean critical = heap || Math.max(inAvail, outAvail) < Lz4Native.CRITICAL_LIMIT;
             if (heap) { // bound each critical call: heap memory is decoded in pieces
                 inAvail = Math.min(inAvail, Lz4Native.HEAP_WINDOW);
                 outAvail = Math.min(outAvail, Lz4Native.HEAP_WINDOW);
             }
             // heap pieces are exact slices: on JDK 21 each heap argument of a critical call is copied for the call
-            long r = Lz4Native.decompress(state.dctx, dst, dstOff + outPos, outAvail, state.dstSize, src,
-                    srcOff + inPos, inAvail, state.srcSize, critical, staged);
+            long r = decode(dstOff + outPos, outAvail, srcOff + inPos, inAvail);
             long wrote = state.dstSize.get(ValueLayout.JAVA_LONG, 0);
             long read = state.srcSize.get(ValueLayout.JAVA_LONG, 0);
             if (Lz4Native.isError(r)) {
@@ -411,7 +498,7 @@ public final class Lz4FrameDecompressor implements Decompressor {
                     return FULL;
                 }
                 Lz4Native.resetDecompressionContext(state.dctx);
-                throw new Lz4Exception("lz4 frame decompress", 0, "decoder made no progress at input offset "
+                throw new Lz4Exception("lz4 frame decompress", Lz4Exception.NO_FRAME_CODE, "decoder made no progress at input offset "
                         + (inBase + inPos) + " of " + (inBase + srcLen) + " bytes");
             }
         }
@@ -434,15 +521,13 @@ public final class Lz4FrameDecompressor implements Decompressor {
         long srcLen = src.byteSize();
         long dstCap = dst.byteSize();
         boolean heap = !src.isNative() || !dst.isNative();
-        boolean critical = heap || Math.max(srcLen, dstCap) < Lz4Native.CRITICAL_LIMIT;
         guard.enter();
         try {
             consumed = 0;
             produced = 0;
             // heap memory: bound the critical call; the caller loops on consumed()/produced() anyway
-            long r = Lz4Native.decompress(state.dctx, dst, 0, heap ? Math.min(dstCap, Lz4Native.HEAP_WINDOW) : dstCap,
-                    state.dstSize, src, 0, heap ? Math.min(srcLen, Lz4Native.HEAP_WINDOW) : srcLen, state.srcSize,
-                    critical);
+            long r = Lz4Native.decompress(state.frames, dst, 0, heap ? Math.min(dstCap, Lz4Native.HEAP_WINDOW) : dstCap,
+                    src, 0, heap ? Math.min(srcLen, Lz4Native.HEAP_WINDOW) : srcLen);
             long wrote = state.dstSize.get(ValueLayout.JAVA_LONG, 0);
             long read = state.srcSize.get(ValueLayout.JAVA_LONG, 0);
             if (Lz4Native.isError(r)) {

@@ -2,7 +2,6 @@ package dev.zstdjava.lz4;
 
 import dev.zstdjava.internal.EncodingOutputStream;
 import dev.zstdjava.internal.Guard;
-import dev.zstdjava.internal.LibC;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -41,8 +40,8 @@ public final class Lz4FrameOutputStream extends EncodingOutputStream {
 
         @Override
         public void run() {
-            LibC.free(in);
-            LibC.free(out);
+            Lz4Native.LIBC.free(in);
+            Lz4Native.LIBC.free(out);
         }
     }
 
@@ -60,8 +59,8 @@ public final class Lz4FrameOutputStream extends EncodingOutputStream {
         this.guard = new Guard(this, "Lz4FrameOutputStream", buffers);
         try {
             long outSize = Math.max(compressor.updateBound(CHUNK), Lz4Frame.HEADER_SIZE_MAX);
-            buffers.in = LibC.malloc(CHUNK);
-            buffers.out = LibC.malloc(outSize);
+            buffers.in = Lz4Native.LIBC.malloc(CHUNK);
+            buffers.out = Lz4Native.LIBC.malloc(outSize);
             this.heapOut = new byte[(int) outSize];
         } catch (RuntimeException | Error e) {
             guard.close();
@@ -80,19 +79,19 @@ public final class Lz4FrameOutputStream extends EncodingOutputStream {
     }
 
     @Override
-    protected void encode(byte[] b, int off, int len, int mode) throws IOException {
+    protected void encode(byte[] b, int off, int len, Mode mode) throws IOException {
         guard.enter();
         try {
             if (!started) {
-                if (mode == FLUSH) {
+                if (mode == Mode.FLUSH) {
                     return; // nothing written yet: the header waits for the first write or the end
                 }
                 emit(compressor.begin(buffers.out));
                 started = true;
             }
-            if (mode == FLUSH) {
+            if (mode == Mode.FLUSH) {
                 emit(compressor.flush(buffers.out));
-            } else if (mode == END) {
+            } else if (mode == Mode.END) {
                 emit(compressor.end(buffers.out));
             }
             for (int n; len > 0; off += n, len -= n) {

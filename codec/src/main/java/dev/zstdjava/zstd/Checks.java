@@ -1,7 +1,5 @@
 package dev.zstdjava.zstd;
 
-import dev.zstdjava.internal.ZstdNative;
-
 import java.lang.foreign.MemorySegment;
 import java.util.function.ToLongFunction;
 
@@ -41,7 +39,8 @@ final class Checks {
      *
      * @return {@code shared}, acquired for the context; the caller releases it when it frees the context
      */
-    static SharedDict reference(SharedDict shared, ToLongFunction<MemorySegment> refCall, Object dictionary) {
+    static SharedDict reference(SharedDict shared, ToLongFunction<MemorySegment> refCall,
+                                DigestedDictionary dictionary) {
         long r = refCall.applyAsLong(shared.acquire());
         if (ZstdNative.isError(r)) {
             shared.release();

@@ -1,7 +1,5 @@
 package dev.zstdjava.zstd;
 
-import dev.zstdjava.internal.ZstdNative;
-
 /** Turns a decoding failure that may come from a wrong or missing dictionary into a message naming the ids. */
 final class DictionaryErrors {
     private DictionaryErrors() {}

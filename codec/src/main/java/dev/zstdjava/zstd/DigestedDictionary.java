@@ -1,7 +1,7 @@
 package dev.zstdjava.zstd;
 
+import dev.zstdjava.internal.Direction;
 import dev.zstdjava.internal.Guard;
-import dev.zstdjava.internal.LibC;
 
 import java.lang.foreign.MemorySegment;
 import java.util.function.UnaryOperator;
@@ -23,20 +23,20 @@ abstract sealed class DigestedDictionary implements AutoCloseable
      *                zstd refuses it
      * @param purpose what it is digested for, in the error message ("compression at level 3")
      */
-    DigestedDictionary(ZstdDictionary dict, boolean compression, UnaryOperator<MemorySegment> digest, String purpose) {
+    DigestedDictionary(ZstdDictionary dict, Direction direction, UnaryOperator<MemorySegment> digest, String purpose) {
         MemorySegment content = dict.nativeCopy();
         MemorySegment ptr;
         try {
             ptr = digest.apply(content);
         } finally {
-            LibC.free(content);
+            ZstdNative.LIBC.free(content);
         }
         if (ptr.address() == 0) {
             throw new IllegalArgumentException("zstd could not digest " + dict + " for " + purpose
                     + ": not a valid zstd dictionary, or out of memory");
         }
         String what = getClass().getSimpleName();
-        this.shared = new SharedDict(ptr, compression, what);
+        this.shared = new SharedDict(ptr, direction, what);
         this.guard = new Guard(this, what, shared::releaseOwner);
         this.id = dict.id();
         this.raw = dict.isRawContent();

@@ -1,38 +1,50 @@
 package dev.zstdjava.zstd;
 
 import dev.zstdjava.internal.Bounds;
+import dev.zstdjava.internal.CallKind;
+import dev.zstdjava.internal.Direction;
 import dev.zstdjava.internal.Scratch;
-import dev.zstdjava.internal.ZstdNative;
 
 import java.lang.foreign.MemorySegment;
 
 /**
  * The native steps of {@link ZstdCompressor}'s and {@link ZstdDecompressor}'s one-shot calls: in place when the data
- * allows a critical call, staged through the context's {@link Scratch} otherwise. {@code compress} picks
+ * allows a critical call, staged through the context's {@link Scratch} otherwise. The {@link Direction} picks
  * {@code ZSTD_compress2} (whose work is its input) or {@code ZSTD_decompressDCtx} (whose work is its output).
+ * One instance per context, made with it; used under the context's guard, so one thread at a time.
  */
 final class OneShotCalls {
-    private OneShotCalls() {}
+    private final MemorySegment ctx;
+    private final Scratch scratch;
+    /** Heap work above this many bytes is staged through native memory (smaller for slower compression levels). */
+    long heapLimit;
+
+    OneShotCalls(MemorySegment ctx, Scratch scratch, long heapLimit) {
+        this.ctx = ctx;
+        this.scratch = scratch;
+        this.heapLimit = heapLimit;
+    }
 
     /**
      * Two segments: critical when both are native and the work is under {@link ZstdNative#CRITICAL_LIMIT}, or when
      * heap memory is involved and the work is at most {@code heapLimit}; staged (a regular call on native copies)
      * above it.
      */
-    static long segments(boolean compress, MemorySegment ctx, Scratch scratch, long heapLimit, MemorySegment src,
-                         long srcLen, MemorySegment dst, long dstCap) {
+    long segments(Direction direction, MemorySegment src, long srcLen, MemorySegment dst, long dstCap) {
+        boolean compress = direction == Direction.COMPRESS;
         long work = compress ? srcLen : dstCap;
         if (src.isNative() && dst.isNative()) {
-            return ZstdNative.oneShot(compress, ctx, dst, dstCap, src, srcLen, work < ZstdNative.CRITICAL_LIMIT);
+            return ZstdNative.oneShot(direction, ctx, dst, dstCap, src, srcLen,
+                    work < ZstdNative.CRITICAL_LIMIT ? CallKind.CRITICAL : CallKind.REGULAR);
         }
         if (work <= heapLimit) {
-            return ZstdNative.oneShot(compress, ctx, dst, dstCap, src, srcLen, true);
+            return ZstdNative.oneShot(direction, ctx, dst, dstCap, src, srcLen, CallKind.CRITICAL);
         }
         long outCap = compress && !dst.isNative() ? Math.min(dstCap, Zstd.compressBound(srcLen)) : dstCap;
         try {
             MemorySegment in = scratch.stageInput(src, srcLen);
             MemorySegment out = scratch.stagedOutput(dst, outCap);
-            long r = ZstdNative.oneShot(compress, ctx, out, outCap, in, srcLen, false);
+            long r = ZstdNative.oneShot(direction, ctx, out, outCap, in, srcLen, CallKind.REGULAR);
             Scratch.unstage(out, dst, r);
             return r;
         } finally {
@@ -47,18 +59,21 @@ final class OneShotCalls {
      * (and always on JDK 21). {@code dst} is null for a compression into the scratch output buffer (the
      * {@code byte[] -> new byte[]} form). The caller trims the scratch buffers (after it has copied that output out).
      */
-    static long arrays(boolean compress, MemorySegment ctx, Scratch scratch, long heapLimit, byte[] src, int srcOff,
-                       int srcLen, byte[] dst, int dstOff, long dstCap) {
+    long arrays(Direction direction, byte[] src, int srcOff, int srcLen, byte[] dst, int dstOff, long dstCap) {
+        boolean compress = direction == Direction.COMPRESS;
         long work = compress ? srcLen : dstCap;
         if (work <= heapLimit && !Bounds.small(srcLen, work)) {
-            return dst != null
-                    ? ZstdNative.oneShot(compress, ctx, dst, dstOff, (int) dstCap, src, srcOff, srcLen)
-                    : ZstdNative.compress2(ctx, scratch.get(dstCap), dstCap, src, srcOff, srcLen);
+            if (dst == null) {
+                return ZstdNative.compress2(ctx, scratch.get(dstCap), dstCap, src, srcOff, srcLen);
+            }
+            return compress
+                    ? ZstdNative.compressArrays(ctx, dst, dstOff, (int) dstCap, src, srcOff, srcLen)
+                    : ZstdNative.decompressArrays(ctx, dst, dstOff, (int) dstCap, src, srcOff, srcLen);
         }
         long outCap = compress && dst != null ? Math.min(dstCap, Zstd.compressBound(srcLen)) : dstCap;
         MemorySegment in = scratch.stage(src, srcOff, srcLen);
         MemorySegment out = scratch.get(outCap);
-        long r = ZstdNative.staged(compress, ctx, out, outCap, in, srcLen);
+        long r = ZstdNative.staged(direction, ctx, out, outCap, in, srcLen);
         if (dst != null) {
             Scratch.unstage(out, dst, dstOff, r);
         }

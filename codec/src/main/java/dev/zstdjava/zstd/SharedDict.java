@@ -1,7 +1,6 @@
 package dev.zstdjava.zstd;
 
-import dev.zstdjava.internal.ZstdNative;
-
+import dev.zstdjava.internal.Direction;
 import java.lang.foreign.MemorySegment;
 
 /**
@@ -12,14 +11,14 @@ import java.lang.foreign.MemorySegment;
  */
 final class SharedDict {
     private final MemorySegment ptr;
-    private final boolean compression;
+    private final Direction direction;
     private final String what;
     private int refs = 1;
     private boolean ownerReleased;
 
-    SharedDict(MemorySegment ptr, boolean compression, String what) {
+    SharedDict(MemorySegment ptr, Direction direction, String what) {
         this.ptr = ptr;
-        this.compression = compression;
+        this.direction = direction;
         this.what = what;
     }
 
@@ -59,7 +58,7 @@ final class SharedDict {
     }
 
     private void freeNative() {
-        if (compression) {
+        if (direction == Direction.COMPRESS) {
             ZstdNative.freeCDict(ptr);
         } else {
             ZstdNative.freeDDict(ptr);

@@ -2,7 +2,6 @@ package dev.zstdjava.zstd;
 
 import dev.zstdjava.NativeLibrary;
 import dev.zstdjava.internal.ContextCache;
-import dev.zstdjava.internal.ZstdNative;
 
 
 /**

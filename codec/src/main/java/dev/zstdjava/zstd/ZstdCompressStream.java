@@ -1,8 +1,8 @@
 package dev.zstdjava.zstd;
 
 import dev.zstdjava.internal.Bounds;
-import dev.zstdjava.internal.LibC;
-import dev.zstdjava.internal.ZstdNative;
+import dev.zstdjava.internal.CallKind;
+import dev.zstdjava.internal.Direction;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.ref.Reference;
@@ -38,7 +38,7 @@ public final class ZstdCompressStream extends ZstdStream {
     private final int workers;
 
     private ZstdCompressStream(ZstdCompressionParameters p) {
-        super(true, "ZstdCompressStream", p::applyTo);
+        super(Direction.COMPRESS, "ZstdCompressStream", p::applyTo);
         this.workers = p.workers();
     }
 
@@ -68,7 +68,7 @@ public final class ZstdCompressStream extends ZstdStream {
      * @return a hint of a good next input size (never an error: errors throw {@link ZstdException})
      */
     public long compress(MemorySegment src, MemorySegment dst) {
-        return step(src, 0, src.byteSize(), dst, 0, dst.byteSize(), ZstdNative.E_CONTINUE);
+        return step(src, 0, src.byteSize(), dst, 0, dst.byteSize(), ZstdNative.EndDirective.CONTINUE);
     }
 
     /**
@@ -78,7 +78,7 @@ public final class ZstdCompressStream extends ZstdStream {
      * @return 0 when done; otherwise call again with the input not yet consumed and more output space
      */
     public long flush(MemorySegment src, MemorySegment dst) {
-        return step(src, 0, src.byteSize(), dst, 0, dst.byteSize(), ZstdNative.E_FLUSH);
+        return step(src, 0, src.byteSize(), dst, 0, dst.byteSize(), ZstdNative.EndDirective.FLUSH);
     }
 
     /**
@@ -89,7 +89,7 @@ public final class ZstdCompressStream extends ZstdStream {
      *         and more output space
      */
     public long end(MemorySegment src, MemorySegment dst) {
-        return step(src, 0, src.byteSize(), dst, 0, dst.byteSize(), ZstdNative.E_END);
+        return step(src, 0, src.byteSize(), dst, 0, dst.byteSize(), ZstdNative.EndDirective.END);
     }
 
     /** Abandons the frame in progress (keeping parameters and dictionary); the next call starts a new frame. */
@@ -101,7 +101,8 @@ public final class ZstdCompressStream extends ZstdStream {
      * One ZSTD_compressStream2 call on {@code src[srcStart, srcEnd)} into {@code dst[dstStart, dstEnd)}: positions
      * are passed to zstd as offsets, so whole arrays can be given without slicing.
      */
-    long step(MemorySegment src, long srcStart, long srcEnd, MemorySegment dst, long dstStart, long dstEnd, int op) {
+    long step(MemorySegment src, long srcStart, long srcEnd, MemorySegment dst, long dstStart, long dstEnd,
+              ZstdNative.EndDirective op) {
         Objects.checkFromToIndex(srcStart, srcEnd, src.byteSize());
         Objects.checkFromToIndex(dstStart, dstEnd, dst.byteSize());
         Bounds.writable(dst);
@@ -113,15 +114,14 @@ public final class ZstdCompressStream extends ZstdStream {
                 r = staged(src, srcStart, srcEnd, dst, dstStart, dstEnd, op);
             } else if (heap) { // bound the critical call: at most HEAP_WINDOW bytes in and out
                 long sEnd = window(srcStart, srcEnd);
-                int callOp = sEnd < srcEnd ? ZstdNative.E_CONTINUE : op; // flush or end once the last input is in reach
-                r = call(src, srcStart, sEnd, dst, dstStart, window(dstStart, dstEnd), callOp, true);
+                // flush or end once the last input is in reach
+                ZstdNative.EndDirective callOp = sEnd < srcEnd ? ZstdNative.EndDirective.CONTINUE : op;
+                r = call(src, srcStart, sEnd, dst, dstStart, window(dstStart, dstEnd), callOp);
                 if (callOp != op && !ZstdNative.isError(r)) {
                     r = Math.max(r, 1); // input is left, so the flush or end is not done
                 }
             } else {
-                long work = (srcEnd - srcStart) + (dstEnd - dstStart);
-                boolean critical = workers == 0 && work < ZstdNative.CRITICAL_LIMIT;
-                r = call(src, srcStart, srcEnd, dst, dstStart, dstEnd, op, critical);
+                r = call(src, srcStart, srcEnd, dst, dstStart, dstEnd, op);
             }
             if (ZstdNative.isError(r)) {
                 state.resetSession();
@@ -135,10 +135,19 @@ public final class ZstdCompressStream extends ZstdStream {
         }
     }
 
+    /**
+     * One call from the given positions: critical for heap memory (the callers bound its length) and, without
+     * workers, below {@link ZstdNative#CRITICAL_LIMIT} bytes of work; regular otherwise.
+     */
     private long call(MemorySegment src, long srcStart, long srcEnd, MemorySegment dst, long dstStart, long dstEnd,
-                      int op, boolean critical) {
-        long r = ZstdNative.compressStream2(state.ctx, dst, dstEnd, positions(dstStart, srcStart), src, srcEnd,
-                state.srcPos, op, critical);
+                      ZstdNative.EndDirective op) {
+        boolean heap = !src.isNative() || !dst.isNative();
+        long work = (srcEnd - srcStart) + (dstEnd - dstStart);
+        CallKind kind = heap || (workers == 0 && work < ZstdNative.CRITICAL_LIMIT)
+                ? CallKind.CRITICAL
+                : CallKind.REGULAR;
+        positions(dstStart, srcStart);
+        long r = ZstdNative.compressStream2(state.cursor, dst, dstEnd, src, srcEnd, op, kind);
         advanced(srcStart, dstStart);
         return r;
     }
@@ -149,7 +158,7 @@ public final class ZstdCompressStream extends ZstdStream {
      * regular (non-critical) one.
      */
     private long staged(MemorySegment src, long srcStart, long srcEnd, MemorySegment dst, long dstStart, long dstEnd,
-                        int op) {
+                        ZstdNative.EndDirective op) {
         Native s = state;
         if (!src.isNative()) {
             s.stageIn = staging(s.stageIn, RECOMMENDED_INPUT_SIZE);
@@ -160,11 +169,10 @@ public final class ZstdCompressStream extends ZstdStream {
             srcEnd = n;
         }
         if (dst.isNative()) {
-            return call(src, srcStart, srcEnd, dst, dstStart, dstEnd, op, false);
+            return call(src, srcStart, srcEnd, dst, dstStart, dstEnd, op);
         }
         s.stageOut = staging(s.stageOut, RECOMMENDED_OUTPUT_SIZE);
-        long r = call(src, srcStart, srcEnd, s.stageOut, 0, Math.min(dstEnd - dstStart, RECOMMENDED_OUTPUT_SIZE), op,
-                false);
+        long r = call(src, srcStart, srcEnd, s.stageOut, 0, Math.min(dstEnd - dstStart, RECOMMENDED_OUTPUT_SIZE), op);
         if (produced > 0 && !ZstdNative.isError(r)) {
             MemorySegment.copy(s.stageOut, 0, dst, dstStart, produced);
         }
@@ -172,7 +180,7 @@ public final class ZstdCompressStream extends ZstdStream {
     }
 
     private static MemorySegment staging(MemorySegment buffer, long size) {
-        return buffer.address() != 0 ? buffer : LibC.malloc(size);
+        return buffer.address() != 0 ? buffer : ZstdNative.LIBC.malloc(size);
     }
 
     /**

@@ -1,6 +1,6 @@
 package dev.zstdjava.zstd;
 
-import dev.zstdjava.internal.ZstdNative;
+import dev.zstdjava.internal.Direction;
 
 /**
  * A dictionary digested for compression at one level ({@code ZSTD_CDict}), made by
@@ -17,7 +17,7 @@ public final class ZstdCompressionDictionary extends DigestedDictionary {
     private final int level;
 
     ZstdCompressionDictionary(ZstdDictionary dict, int level) {
-        super(dict, true, content -> ZstdNative.createCDict(content, dict.size(), level, dict.isRawContent()),
+        super(dict, Direction.COMPRESS, content -> ZstdNative.createCDict(content, dict.size(), level, dict.content()),
                 "compression at level " + level);
         this.level = level;
     }

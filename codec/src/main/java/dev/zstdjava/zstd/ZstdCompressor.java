@@ -1,10 +1,11 @@
 package dev.zstdjava.zstd;
 
 import dev.zstdjava.internal.Bounds;
+import dev.zstdjava.internal.Confinement;
+import dev.zstdjava.internal.Direction;
 import dev.zstdjava.internal.Guard;
 import dev.zstdjava.internal.OneShot;
 import dev.zstdjava.internal.Scratch;
-import dev.zstdjava.internal.ZstdNative;
 
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
@@ -39,13 +40,12 @@ import java.util.Objects;
 public final class ZstdCompressor extends OneShot.Encoder {
     private final Native state;
     private int level;
-    /** Heap inputs above this size are staged through native memory; smaller for slower (higher) levels. */
-    private long heapLimit;
 
     /** Native memory of one compressor; freed by {@link Guard}. Must not reference the compressor. */
     private static final class Native implements Runnable {
         final MemorySegment cctx = ZstdNative.createCCtx();
-        final Scratch scratch = new Scratch();
+        final Scratch scratch = new Scratch(ZstdNative.LIBC);
+        final OneShotCalls calls = new OneShotCalls(cctx, scratch, 0);
         SharedDict dict;
 
         @Override
@@ -56,15 +56,15 @@ public final class ZstdCompressor extends OneShot.Encoder {
         }
     }
 
-    private ZstdCompressor(ZstdCompressionParameters p, boolean confined) {
-        this(new Native(), p, confined);
+    private ZstdCompressor(ZstdCompressionParameters p, Confinement confinement) {
+        this(new Native(), p, confinement);
     }
 
-    private ZstdCompressor(Native state, ZstdCompressionParameters p, boolean confined) {
-        super("ZstdCompressor", state, state.scratch, confined);
+    private ZstdCompressor(Native state, ZstdCompressionParameters p, Confinement confinement) {
+        super("ZstdCompressor", state, state.scratch, confinement);
         this.state = state;
         this.level = p.level();
-        this.heapLimit = heapLimit(p.level());
+        state.calls.heapLimit = heapLimit(p.level());
         guard.setUp(() -> state.dict = p.applyTo(state.cctx));
     }
 
@@ -80,12 +80,12 @@ public final class ZstdCompressor extends OneShot.Encoder {
 
     /** @return a compressor with these parameters */
     public static ZstdCompressor create(ZstdCompressionParameters parameters) {
-        return new ZstdCompressor(Objects.requireNonNull(parameters, "parameters"), false);
+        return new ZstdCompressor(Objects.requireNonNull(parameters, "parameters"), Confinement.SHARED);
     }
 
     /** @return a compressor at the default level confined to the calling thread (for {@link Zstd}'s own) */
     static ZstdCompressor confinedToThisThread() {
-        return new ZstdCompressor(ZstdCompressionParameters.defaults(), true);
+        return new ZstdCompressor(ZstdCompressionParameters.defaults(), Confinement.CONFINED);
     }
 
     /** @return true when only the thread that built this compressor may use it ({@link Builder#confined()}) */
@@ -110,13 +110,14 @@ public final class ZstdCompressor extends OneShot.Encoder {
             try {
                 Checks.setParameter(state.cctx, ZstdNative.C_COMPRESSION_LEVEL, newLevel, "level");
                 level = newLevel;
-                heapLimit = heapLimit(newLevel);
+                state.calls.heapLimit = heapLimit(newLevel);
             } finally {
                 guard.exit();
             }
         }
     }
 
+    /** Heap inputs above this size are staged through native memory; smaller for slower (higher) levels. */
     private static long heapLimit(int level) {
         return ZstdNative.HEAP_CRITICAL_LIMIT >> (level <= 5 ? 0 : level <= 12 ? 2 : 4);
     }
@@ -166,18 +167,18 @@ public final class ZstdCompressor extends OneShot.Encoder {
     /** The one compression call: in place when possible, staged through native memory for large heap arrays. */
     @Override
     protected long segments(MemorySegment src, long srcLen, MemorySegment dst, long dstCap) {
-        return OneShotCalls.segments(true, state.cctx, state.scratch, heapLimit, src, srcLen, dst, dstCap);
+        return state.calls.segments(Direction.COMPRESS, src, srcLen, dst, dstCap);
     }
 
     /**
      * The compression call of the {@code byte[]} forms, on arrays and offsets (no view of them crosses a method
-     * boundary, so none is allocated): in place up to {@link #heapLimit}, staged through native memory above it
+     * boundary, so none is allocated): in place up to {@link #heapLimit(int)}, staged through native memory above it
      * (and always on JDK 21). {@code dst} is null for {@link #compress(byte[], int, int)}: the frame stays in the
      * scratch buffer.
      */
     @Override
     protected long arrays(byte[] src, int srcOff, int srcLen, byte[] dst, int dstOff, long dstCap) {
-        return OneShotCalls.arrays(true, state.cctx, state.scratch, heapLimit, src, srcOff, srcLen, dst, dstOff,
+        return state.calls.arrays(Direction.COMPRESS, src, srcOff, srcLen, dst, dstOff,
                 dstCap);
     }
 
@@ -193,7 +194,7 @@ public final class ZstdCompressor extends OneShot.Encoder {
 
     @Override
     protected long direct(ByteBuffer src, ByteBuffer dst) {
-        return ZstdNative.direct(state.cctx, dst, src, true);
+        return ZstdNative.compressDirect(state.cctx, dst, src);
     }
 
     @Override
@@ -212,7 +213,7 @@ public final class ZstdCompressor extends OneShot.Encoder {
      * described on {@link ZstdCompressionParameters}.
      */
     public static final class Builder extends CompressionSetters<Builder> {
-        private boolean confined;
+        private Confinement confinement = Confinement.SHARED;
 
         private Builder() {}
 
@@ -226,13 +227,13 @@ public final class ZstdCompressor extends OneShot.Encoder {
          * @return this builder
          */
         public Builder confined() {
-            this.confined = true;
+            this.confinement = Confinement.CONFINED;
             return this;
         }
 
         /** @return a new compressor with these parameters (confined to the calling thread after {@link #confined()}) */
         public ZstdCompressor build() {
-            return new ZstdCompressor(toParameters(), confined);
+            return new ZstdCompressor(toParameters(), confinement);
         }
     }
 }

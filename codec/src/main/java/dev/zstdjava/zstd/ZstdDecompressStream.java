@@ -1,8 +1,9 @@
 package dev.zstdjava.zstd;
 
-import dev.zstdjava.internal.Bounds;
 import dev.zstdjava.DecompressionLimitException;
-import dev.zstdjava.internal.ZstdNative;
+import dev.zstdjava.internal.Bounds;
+import dev.zstdjava.internal.CallKind;
+import dev.zstdjava.internal.Direction;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.ref.Reference;
@@ -44,7 +45,7 @@ public final class ZstdDecompressStream extends ZstdStream {
     private long frameDict = DictionaryErrors.UNKNOWN;
 
     private ZstdDecompressStream(ZstdDecompressionParameters p) {
-        super(false, "ZstdDecompressStream", p::applyTo);
+        super(Direction.DECOMPRESS, "ZstdDecompressStream", p::applyTo);
         this.maxDecompressedSize = p.maxDecompressedSize();
         this.dictionary = p.dictionary();
     }
@@ -125,9 +126,11 @@ public final class ZstdDecompressStream extends ZstdStream {
                 srcEnd = window(srcStart, srcEnd);
                 dstEnd = window(dstStart, dstEnd);
             }
-            boolean critical = heap || (srcEnd - srcStart) + (dstEnd - dstStart) < ZstdNative.CRITICAL_LIMIT;
-            long r = ZstdNative.decompressStream(state.ctx, dst, dstEnd, positions(dstStart, srcStart), src, srcEnd,
-                    state.srcPos, critical);
+            CallKind kind = heap || (srcEnd - srcStart) + (dstEnd - dstStart) < ZstdNative.CRITICAL_LIMIT
+                    ? CallKind.CRITICAL
+                    : CallKind.REGULAR;
+            positions(dstStart, srcStart);
+            long r = ZstdNative.decompressStream(state.cursor, dst, dstEnd, src, srcEnd, kind);
             if (ZstdNative.isError(r)) {
                 state.resetSession();
                 frameComplete = true;

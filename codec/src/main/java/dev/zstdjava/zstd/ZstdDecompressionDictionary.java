@@ -1,6 +1,6 @@
 package dev.zstdjava.zstd;
 
-import dev.zstdjava.internal.ZstdNative;
+import dev.zstdjava.internal.Direction;
 
 /**
  * A dictionary digested for decompression ({@code ZSTD_DDict}), made by {@link ZstdDictionary#forDecompression()}.
@@ -13,7 +13,7 @@ import dev.zstdjava.internal.ZstdNative;
  */
 public final class ZstdDecompressionDictionary extends DigestedDictionary {
     ZstdDecompressionDictionary(ZstdDictionary dict) {
-        super(dict, false, content -> ZstdNative.createDDict(content, dict.size(), dict.isRawContent()),
+        super(dict, Direction.DECOMPRESS, content -> ZstdNative.createDDict(content, dict.size(), dict.content()),
                 "decompression");
     }
 

@@ -1,11 +1,12 @@
 package dev.zstdjava.zstd;
 
-import dev.zstdjava.internal.Bounds;
 import dev.zstdjava.DecompressionLimitException;
-import dev.zstdjava.internal.LibC;
+import dev.zstdjava.internal.Bounds;
+import dev.zstdjava.internal.CallKind;
+import dev.zstdjava.internal.Confinement;
+import dev.zstdjava.internal.Direction;
 import dev.zstdjava.internal.OneShot;
 import dev.zstdjava.internal.Scratch;
-import dev.zstdjava.internal.ZstdNative;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -48,25 +49,26 @@ public final class ZstdDecompressor extends OneShot.Decoder {
     private static final class Native implements Runnable {
         final MemorySegment dctx = ZstdNative.createDCtx();
         /** Two native size_t: output position, input position (for the streaming fallback). */
-        final MemorySegment positions = LibC.malloc(16);
-        final Scratch scratch = new Scratch();
+        final MemorySegment positions = ZstdNative.LIBC.malloc(16);
+        final Scratch scratch = new Scratch(ZstdNative.LIBC);
+        final OneShotCalls calls = new OneShotCalls(dctx, scratch, ZstdNative.HEAP_CRITICAL_LIMIT);
         SharedDict dict;
 
         @Override
         public void run() {
             ZstdNative.freeDCtx(dctx);
-            LibC.free(positions);
+            ZstdNative.LIBC.free(positions);
             scratch.free();
             SharedDict.release(dict);
         }
     }
 
-    private ZstdDecompressor(ZstdDecompressionParameters p, boolean confined) {
-        this(new Native(), p, confined);
+    private ZstdDecompressor(ZstdDecompressionParameters p, Confinement confinement) {
+        this(new Native(), p, confinement);
     }
 
-    private ZstdDecompressor(Native state, ZstdDecompressionParameters p, boolean confined) {
-        super("ZstdDecompressor", state, state.scratch, confined);
+    private ZstdDecompressor(Native state, ZstdDecompressionParameters p, Confinement confinement) {
+        super("ZstdDecompressor", state, state.scratch, confinement);
         this.state = state;
         this.maxDecompressedSize = p.maxDecompressedSize();
         this.windowLogMax = p.windowLogMax();
@@ -87,12 +89,12 @@ public final class ZstdDecompressor extends OneShot.Decoder {
 
     /** @return a decompressor with these limits */
     public static ZstdDecompressor create(ZstdDecompressionParameters parameters) {
-        return new ZstdDecompressor(Objects.requireNonNull(parameters, "parameters"), false);
+        return new ZstdDecompressor(Objects.requireNonNull(parameters, "parameters"), Confinement.SHARED);
     }
 
     /** @return a decompressor with the default limits confined to the calling thread (for {@link Zstd}'s own) */
     static ZstdDecompressor confinedToThisThread() {
-        return new ZstdDecompressor(ZstdDecompressionParameters.defaults(), true);
+        return new ZstdDecompressor(ZstdDecompressionParameters.defaults(), Confinement.CONFINED);
     }
 
     /** @return true when only the thread that built this decompressor may use it ({@link Builder#confined()}) */
@@ -114,7 +116,7 @@ public final class ZstdDecompressor extends OneShot.Decoder {
     /** The one decompression call: in place when possible, staged through native memory for large heap arrays. */
     @Override
     protected long segments(MemorySegment src, long srcLen, MemorySegment dst, long dstCap) {
-        return OneShotCalls.segments(false, state.dctx, state.scratch, ZstdNative.HEAP_CRITICAL_LIMIT, src, srcLen,
+        return state.calls.segments(Direction.DECOMPRESS, src, srcLen,
                 dst, dstCap);
     }
 
@@ -125,7 +127,7 @@ public final class ZstdDecompressor extends OneShot.Decoder {
      */
     @Override
     protected long arrays(byte[] src, int srcOff, int srcLen, byte[] dst, int dstOff, long dstCap) {
-        return OneShotCalls.arrays(false, state.dctx, state.scratch, ZstdNative.HEAP_CRITICAL_LIMIT, src, srcOff, srcLen,
+        return state.calls.arrays(Direction.DECOMPRESS, src, srcOff, srcLen,
                 dst, dstOff, dstCap);
     }
 
@@ -164,7 +166,7 @@ public final class ZstdDecompressor extends OneShot.Decoder {
             }
             if (in != null && (Bounds.small(len, size) || size > ZstdNative.HEAP_CRITICAL_LIMIT)) {
                 // staged: decode into the output buffer, then one copy into the new array (allocates only that)
-                long r = ZstdNative.staged(false, state.dctx, state.scratch.get(size), size, in, len);
+                long r = ZstdNative.staged(Direction.DECOMPRESS, state.dctx, state.scratch.get(size), size, in, len);
                 checkDecoded(r, size, src, off, len);
                 return state.scratch.copyOut((int) size);
             }
@@ -196,8 +198,8 @@ public final class ZstdDecompressor extends OneShot.Decoder {
      */
     private byte[] decompressUnknownSize(MemorySegment in, long len, long limit) {
         MemorySegment pos = state.positions;
-        MemorySegment inPosPtr = pos.asSlice(8);
-        ZstdNative.dctxReset(state.dctx, ZstdNative.RESET_SESSION_ONLY);
+        ZstdNative.StreamCursor cursor = new ZstdNative.StreamCursor(state.dctx, pos, pos.asSlice(8));
+        ZstdNative.dctxReset(state.dctx, ZstdNative.ResetDirective.SESSION_ONLY);
         long cap = Math.min(Math.max(len * 4, 64 << 10), limit + 1);
         state.scratch.get(cap);
         cap = Math.min(state.scratch.current().byteSize(), limit + 1);
@@ -209,8 +211,8 @@ public final class ZstdDecompressor extends OneShot.Decoder {
             while (true) {
                 long outPos = pos.get(ValueLayout.JAVA_LONG, 0);
                 long window = Math.min(cap, outPos + ZstdNative.HEAP_WINDOW);
-                long r = ZstdNative.decompressStream(state.dctx, state.scratch.current(), window, pos, in, len,
-                        inPosPtr, true);
+                long r = ZstdNative.decompressStream(cursor, state.scratch.current(), window, in, len,
+                        CallKind.CRITICAL);
                 if (ZstdNative.isError(r)) {
                     throw decodeError(r, "input " + len + " bytes, decoded "
                             + pos.get(ValueLayout.JAVA_LONG, 0) + " bytes so far"
@@ -242,7 +244,7 @@ public final class ZstdDecompressor extends OneShot.Decoder {
                 }
             }
         } catch (RuntimeException e) {
-            ZstdNative.dctxReset(state.dctx, ZstdNative.RESET_SESSION_ONLY);
+            ZstdNative.dctxReset(state.dctx, ZstdNative.ResetDirective.SESSION_ONLY);
             throw e;
         } finally {
             state.scratch.trim();
@@ -258,7 +260,7 @@ public final class ZstdDecompressor extends OneShot.Decoder {
 
     @Override
     protected long direct(ByteBuffer src, ByteBuffer dst) {
-        return ZstdNative.direct(state.dctx, dst, src, false);
+        return ZstdNative.decompressDirect(state.dctx, dst, src);
     }
 
     @Override
@@ -282,7 +284,7 @@ public final class ZstdDecompressor extends OneShot.Decoder {
      * option is described on {@link ZstdDecompressionParameters}.
      */
     public static final class Builder extends DecompressionSetters<Builder> {
-        private boolean confined;
+        private Confinement confinement = Confinement.SHARED;
 
         private Builder() {}
 
@@ -294,13 +296,13 @@ public final class ZstdDecompressor extends OneShot.Decoder {
          * @return this builder
          */
         public Builder confined() {
-            this.confined = true;
+            this.confinement = Confinement.CONFINED;
             return this;
         }
 
         /** @return a new decompressor with these limits (confined to the calling thread after {@link #confined()}) */
         public ZstdDecompressor build() {
-            return new ZstdDecompressor(parameters, confined);
+            return new ZstdDecompressor(parameters, confinement);
         }
     }
 }

@@ -1,8 +1,6 @@
 package dev.zstdjava.zstd;
 
 import dev.zstdjava.internal.Bounds;
-import dev.zstdjava.internal.LibC;
-import dev.zstdjava.internal.ZstdNative;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -27,17 +25,17 @@ public final class ZstdDictionary {
     /** Smallest dictionary capacity zstd's trainer accepts ({@code ZDICT_DICTSIZE_MIN}). */
     public static final int MIN_CAPACITY = 256;
     private static final int DICT_MAGIC = 0xEC30A437;
-    /** {@code ZSTD_error_dictionary_creation_failed}. */
-    private static final int DICTIONARY_CREATION_FAILED = 11;
+    /** {@code ZSTD_error_dictionaryCreation_failed} ({@code zstd_errors.h}). */
+    private static final int DICTIONARY_CREATION_FAILED = 34;
 
     private final byte[] content;
     private final long id;
-    private final boolean raw;
+    private final ZstdNative.DictionaryContent type;
 
-    private ZstdDictionary(byte[] content, boolean raw) {
+    private ZstdDictionary(byte[] content, ZstdNative.DictionaryContent type) {
         this.content = content;
-        this.raw = raw;
-        this.id = raw ? 0 : ZstdNative.getDictIdFromDict(MemorySegment.ofArray(content), content.length) & 0xFFFFFFFFL;
+        this.type = type;
+        this.id = type == ZstdNative.DictionaryContent.RAW ? 0 : ZstdNative.getDictIdFromDict(MemorySegment.ofArray(content), content.length) & 0xFFFFFFFFL;
     }
 
     /**
@@ -46,7 +44,7 @@ public final class ZstdDictionary {
      */
     public static ZstdDictionary of(byte[] dictionary) {
         byte[] copy = Objects.requireNonNull(dictionary, "dictionary").clone();
-        return new ZstdDictionary(copy, !hasMagic(copy));
+        return new ZstdDictionary(copy, hasMagic(copy) ? ZstdNative.DictionaryContent.AUTO : ZstdNative.DictionaryContent.RAW);
     }
 
     /**
@@ -54,7 +52,7 @@ public final class ZstdDictionary {
      * fewer than 8 bytes is ignored by zstd. The array is copied.
      */
     public static ZstdDictionary rawContent(byte[] content) {
-        return new ZstdDictionary(Objects.requireNonNull(content, "content").clone(), true);
+        return new ZstdDictionary(Objects.requireNonNull(content, "content").clone(), ZstdNative.DictionaryContent.RAW);
     }
 
     /** @return the dictionary id written into frames compressed with it (an unsigned 32-bit value); 0 for raw content */
@@ -69,7 +67,12 @@ public final class ZstdDictionary {
 
     /** @return true if this is raw content rather than a dictionary in zstd's format */
     public boolean isRawContent() {
-        return raw;
+        return type == ZstdNative.DictionaryContent.RAW;
+    }
+
+    /** @return how zstd is to read the bytes: raw content, or its dictionary format */
+    ZstdNative.DictionaryContent content() {
+        return type;
     }
 
     /** @return a copy of the dictionary bytes (for example to save it next to the data) */
@@ -96,16 +99,16 @@ public final class ZstdDictionary {
         return new ZstdDecompressionDictionary(this);
     }
 
-    /** Copies the content into new native memory; the caller frees it with {@link LibC#free}. */
+    /** Copies the content into new native memory; the caller frees it with {@code free}. */
     MemorySegment nativeCopy() {
-        MemorySegment m = LibC.malloc(content.length);
+        MemorySegment m = ZstdNative.LIBC.malloc(content.length);
         MemorySegment.copy(content, 0, m, ValueLayout.JAVA_BYTE, 0, content.length);
         return m;
     }
 
     @Override
     public String toString() {
-        return "ZstdDictionary[" + (raw ? "raw content" : "id " + id) + ", " + content.length
+        return "ZstdDictionary[" + (isRawContent() ? "raw content" : "id " + id) + ", " + content.length
                 + " bytes]";
     }
 
@@ -208,7 +211,7 @@ public final class ZstdDictionary {
                 total += s.length;
             }
             checkCount(sizes.length);
-            MemorySegment buf = LibC.malloc(total);
+            MemorySegment buf = ZstdNative.LIBC.malloc(total);
             try {
                 long at = 0;
                 for (byte[] s : samples) {
@@ -217,7 +220,7 @@ public final class ZstdDictionary {
                 }
                 return trainNative(buf, sizes, total);
             } finally {
-                LibC.free(buf);
+                ZstdNative.LIBC.free(buf);
             }
         }
 
@@ -239,12 +242,12 @@ public final class ZstdDictionary {
             if (samples.isNative()) {
                 return trainNative(samples, sampleSizes, total);
             }
-            MemorySegment buf = LibC.malloc(total);
+            MemorySegment buf = ZstdNative.LIBC.malloc(total);
             try {
                 MemorySegment.copy(samples, 0, buf, 0, total);
                 return trainNative(buf, sampleSizes, total);
             } finally {
-                LibC.free(buf);
+                ZstdNative.LIBC.free(buf);
             }
         }
 
@@ -255,7 +258,7 @@ public final class ZstdDictionary {
         }
 
         private ZstdDictionary trainNative(MemorySegment samples, long[] sizes, long total) {
-            MemorySegment dict = LibC.malloc(capacity);
+            MemorySegment dict = ZstdNative.LIBC.malloc(capacity);
             try (Arena a = Arena.ofConfined()) {
                 MemorySegment nativeSizes = a.allocate(8L * sizes.length, 8); // (layout, count) means another thing on JDK 21
                 MemorySegment.copy(sizes, 0, nativeSizes, ValueLayout.JAVA_LONG, 0, sizes.length);
@@ -291,9 +294,9 @@ public final class ZstdDictionary {
                 }
                 byte[] out = new byte[(int) r];
                 MemorySegment.copy(dict, ValueLayout.JAVA_BYTE, 0, out, 0, out.length);
-                return new ZstdDictionary(out, false);
+                return new ZstdDictionary(out, ZstdNative.DictionaryContent.AUTO);
             } finally {
-                LibC.free(dict);
+                ZstdNative.LIBC.free(dict);
             }
         }
     }

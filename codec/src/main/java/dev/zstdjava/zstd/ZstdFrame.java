@@ -1,7 +1,5 @@
 package dev.zstdjava.zstd;
 
-import dev.zstdjava.internal.ZstdNative;
-
 import java.lang.foreign.MemorySegment;
 import java.util.Objects;
 

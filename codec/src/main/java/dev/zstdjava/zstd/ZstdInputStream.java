@@ -34,7 +34,7 @@ import java.util.Objects;
  */
 public final class ZstdInputStream extends DecodingInputStream {
     private final ZstdDecompressStream stream;
-    private final boolean owned;
+    private final Ownership ownership;
     private final byte[] buf;
     private final MemorySegment bufSeg;
     private int inPos;
@@ -51,18 +51,18 @@ public final class ZstdInputStream extends DecodingInputStream {
 
     /** Decompresses {@code in} with these settings (limit, dictionary); owns its context. */
     public ZstdInputStream(InputStream in, ZstdDecompressStream.Builder settings) {
-        this(in, settings.build(), true);
+        this(in, settings.build(), Ownership.OWNED);
     }
 
     /** Decompresses {@code in} with a borrowed context: reset now, left open on {@link #close()}. */
     public ZstdInputStream(InputStream in, ZstdDecompressStream context) {
-        this(in, reset(context), false);
+        this(in, reset(context), Ownership.BORROWED);
     }
 
-    private ZstdInputStream(InputStream in, ZstdDecompressStream stream, boolean owned) {
+    private ZstdInputStream(InputStream in, ZstdDecompressStream stream, Ownership ownership) {
         super(in, "ZstdInputStream");
         this.stream = stream;
-        this.owned = owned;
+        this.ownership = ownership;
         this.buf = new byte[(int) Math.min(ZstdDecompressStream.RECOMMENDED_INPUT_SIZE, 1 << 20)];
         this.bufSeg = MemorySegment.ofArray(buf);
     }
@@ -129,7 +129,7 @@ public final class ZstdInputStream extends DecodingInputStream {
     /** Closes the owned context (a borrowed one stays open). */
     @Override
     protected void release() {
-        if (owned) {
+        if (ownership == Ownership.OWNED) {
             stream.close();
         }
     }

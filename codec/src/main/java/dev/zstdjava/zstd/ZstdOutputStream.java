@@ -1,7 +1,6 @@
 package dev.zstdjava.zstd;
 
 import dev.zstdjava.internal.EncodingOutputStream;
-import dev.zstdjava.internal.ZstdNative;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -37,10 +36,9 @@ import java.util.Objects;
  */
 public final class ZstdOutputStream extends EncodingOutputStream {
     private static final int IN_CHUNK = (int) Math.min(ZstdNative.cStreamInSize(), 1 << 20);
-    private static final int[] OPS = {ZstdNative.E_CONTINUE, ZstdNative.E_FLUSH, ZstdNative.E_END};
 
     private final ZstdCompressStream stream;
-    private final boolean owned;
+    private final Ownership ownership;
     private final byte[] buf;
     private final MemorySegment bufSeg;
     private byte[] lastArray;
@@ -58,7 +56,7 @@ public final class ZstdOutputStream extends EncodingOutputStream {
 
     /** Compresses with these parameters (level, checksum, dictionary, ...) into {@code out}; owns its context. */
     public ZstdOutputStream(OutputStream out, ZstdCompressStream.Builder parameters) {
-        this(out, parameters.build(), true);
+        this(out, parameters.build(), Ownership.OWNED);
     }
 
     /**
@@ -66,13 +64,13 @@ public final class ZstdOutputStream extends EncodingOutputStream {
      * {@link #close()} for the next stream.
      */
     public ZstdOutputStream(OutputStream out, ZstdCompressStream context) {
-        this(out, reset(context), false);
+        this(out, reset(context), Ownership.BORROWED);
     }
 
-    private ZstdOutputStream(OutputStream out, ZstdCompressStream stream, boolean owned) {
+    private ZstdOutputStream(OutputStream out, ZstdCompressStream stream, Ownership ownership) {
         super(out, "ZstdOutputStream");
         this.stream = stream;
-        this.owned = owned;
+        this.ownership = ownership;
         this.buf = new byte[(int) Math.min(ZstdCompressStream.RECOMMENDED_OUTPUT_SIZE, 1 << 20)];
         this.bufSeg = MemorySegment.ofArray(buf);
     }
@@ -83,26 +81,27 @@ public final class ZstdOutputStream extends EncodingOutputStream {
     }
 
     @Override
-    protected void encode(byte[] b, int off, int len, int mode) throws IOException {
-        if (mode == WRITE) {
+    protected void encode(byte[] b, int off, int len, Mode mode) throws IOException {
+        if (mode == Mode.WRITE) {
             MemorySegment src = segment(b);
             long end = (long) off + len;
             for (long p = off; p < end; p += stream.consumed()) {
-                stream.step(src, p, Math.min(end, p + IN_CHUNK), bufSeg, 0, buf.length, ZstdNative.E_CONTINUE);
+                stream.step(src, p, Math.min(end, p + IN_CHUNK), bufSeg, 0, buf.length, ZstdNative.EndDirective.CONTINUE);
                 drain();
             }
             return;
         }
+        ZstdNative.EndDirective op = mode == Mode.FLUSH ? ZstdNative.EndDirective.FLUSH : ZstdNative.EndDirective.END;
         long r;
         do { // flush or end: call until zstd has written out everything
-            r = stream.step(bufSeg, 0, 0, bufSeg, 0, buf.length, OPS[mode]);
+            r = stream.step(bufSeg, 0, 0, bufSeg, 0, buf.length, op);
             drain();
         } while (r != 0);
     }
 
     @Override
     protected void release() {
-        if (owned) {
+        if (ownership == Ownership.OWNED) {
             stream.close();
         }
     }

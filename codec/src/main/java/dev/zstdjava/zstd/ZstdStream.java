@@ -1,8 +1,7 @@
 package dev.zstdjava.zstd;
 
+import dev.zstdjava.internal.Direction;
 import dev.zstdjava.internal.Guard;
-import dev.zstdjava.internal.LibC;
-import dev.zstdjava.internal.ZstdNative;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -24,47 +23,49 @@ abstract sealed class ZstdStream implements AutoCloseable permits ZstdCompressSt
 
     /** Native memory of one stream; freed by {@link Guard}. Must not reference the stream. */
     static final class Native implements Runnable {
-        final boolean compression;
+        final Direction direction;
+        final ZstdNative.StreamCursor cursor;
         final MemorySegment ctx;
         /** Two native size_t: output position at 0, input position at 8. */
-        final MemorySegment pos = LibC.malloc(16);
+        final MemorySegment pos = ZstdNative.LIBC.malloc(16);
         final MemorySegment srcPos = pos.asSlice(8);
         /** Staging buffers of a compression stream with workers; NULL until first needed. */
         MemorySegment stageIn = MemorySegment.NULL;
         MemorySegment stageOut = MemorySegment.NULL;
         SharedDict dict;
 
-        Native(boolean compression) {
+        Native(Direction direction) {
             MemorySegment c;
             try {
-                c = compression ? ZstdNative.createCCtx() : ZstdNative.createDCtx();
+                c = direction == Direction.COMPRESS ? ZstdNative.createCCtx() : ZstdNative.createDCtx();
             } catch (RuntimeException | Error e) {
-                LibC.free(pos);
+                ZstdNative.LIBC.free(pos);
                 throw e;
             }
-            this.compression = compression;
+            this.direction = direction;
             this.ctx = c;
+            this.cursor = new ZstdNative.StreamCursor(c, pos, srcPos);
         }
 
         /** Abandons the frame in progress ({@code ZSTD_reset_session_only}); parameters and dictionary stay. */
         void resetSession() {
-            if (compression) {
-                ZstdNative.cctxReset(ctx, ZstdNative.RESET_SESSION_ONLY);
+            if (direction == Direction.COMPRESS) {
+                ZstdNative.cctxReset(ctx, ZstdNative.ResetDirective.SESSION_ONLY);
             } else {
-                ZstdNative.dctxReset(ctx, ZstdNative.RESET_SESSION_ONLY);
+                ZstdNative.dctxReset(ctx, ZstdNative.ResetDirective.SESSION_ONLY);
             }
         }
 
         @Override
         public void run() {
-            if (compression) {
+            if (direction == Direction.COMPRESS) {
                 ZstdNative.freeCCtx(ctx);
             } else {
                 ZstdNative.freeDCtx(ctx);
             }
-            LibC.free(pos);
-            LibC.free(stageIn);
-            LibC.free(stageOut);
+            ZstdNative.LIBC.free(pos);
+            ZstdNative.LIBC.free(stageIn);
+            ZstdNative.LIBC.free(stageOut);
             SharedDict.release(dict);
         }
     }
@@ -73,8 +74,8 @@ abstract sealed class ZstdStream implements AutoCloseable permits ZstdCompressSt
      * @param applyTo sets the parameters on the fresh context and references the dictionary (the records'
      *                {@code applyTo}); if it throws, the context is freed at once
      */
-    ZstdStream(boolean compression, String what, Function<MemorySegment, SharedDict> applyTo) {
-        this.state = new Native(compression);
+    ZstdStream(Direction direction, String what, Function<MemorySegment, SharedDict> applyTo) {
+        this.state = new Native(direction);
         this.guard = new Guard(this, what, state);
         guard.setUp(() -> state.dict = applyTo.apply(state.ctx));
     }

@@ -8,11 +8,11 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.concurrent.LinkedBlockingQueue;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -41,11 +41,17 @@ class GuardTest {
         }
     }
 
+    /** An owner object of a guard (guards take the {@link AutoCloseable} they free the memory of). */
+    private static final class Owner implements AutoCloseable {
+        @Override
+        public void close() {}
+    }
+
     /** Owners of the guards made by {@link #guard}: kept reachable, so no Cleaner closes a guard during a test. */
     private static final List<Object> OWNERS = Collections.synchronizedList(new ArrayList<>());
 
     private static Guard guard(Memory m) {
-        Object owner = new Object();
+        AutoCloseable owner = new Owner();
         OWNERS.add(owner);
         return new Guard(owner, "Test", m);
     }
@@ -232,7 +238,7 @@ class GuardTest {
     @Test
     void aConfinedGuardAdmitsOnlyItsThreadAndFreesAtClose() throws Exception {
         Memory m = new Memory();
-        Guard g = new Guard(new Object(), "Test", m, true);
+        Guard g = new Guard(new Owner(), "Test", m, Confinement.CONFINED);
         assertTrue(g.isConfined());
         g.enter();
         g.exit();
@@ -274,7 +280,7 @@ class GuardTest {
     }
 
     private static void makeAndDropConfined(Memory m) {
-        Guard g = new Guard(new Object(), "Test", m, true);
+        Guard g = new Guard(new Owner(), "Test", m, Confinement.CONFINED);
         g.enter();
         g.exit();
     }
@@ -283,8 +289,8 @@ class GuardTest {
     void staticContextsAreConfinedOnPlatformThreadsAndSharedOnVirtualOnes() throws Exception {
         AtomicInteger frees = new AtomicInteger(); // of confined contexts only
         ContextCache<Guard> cache = new ContextCache<>(
-                () -> new Guard(new Object(), "Test", frees::incrementAndGet, true),
-                () -> new Guard(new Object(), "Test", () -> { }), Guard::close);
+                () -> new Guard(new Owner(), "Test", frees::incrementAndGet, Confinement.CONFINED),
+                () -> new Guard(new Owner(), "Test", () -> { }), Guard::close);
         Guard mine = cache.acquire();
         assertTrue(mine.isConfined());
         cache.release(mine);

@@ -15,7 +15,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 class HeapLimitPropertyTest {
 
     /** Prints the limit the property gives, after a 4 MiB heap round trip through zstd and lz4. */
-    public static void main(String[] args) {
+    public static void main(String[] args) throws ReflectiveOperationException {
         byte[] data = new byte[4 << 20];
         for (int i = 0; i < data.length; i++) {
             data[i] = (byte) (i % 251 < 200 ? 'a' + i % 7 : i);
@@ -24,8 +24,15 @@ class HeapLimitPropertyTest {
         byte[] l = dev.zstdjava.lz4.Lz4.compress(data, 0);
         boolean ok = java.util.Arrays.equals(data, dev.zstdjava.zstd.Zstd.decompress(z))
                 && java.util.Arrays.equals(data, dev.zstdjava.lz4.Lz4.decompress(l, data.length));
-        System.out.println(ok + " " + Bounds.HEAP_CRITICAL_LIMIT + " " + ZstdNative.HEAP_CRITICAL_LIMIT + " "
-                + Lz4Native.HEAP_CRITICAL_LIMIT + " " + Bounds.HEAP_WINDOW);
+        System.out.println(ok + " " + Bounds.HEAP_CRITICAL_LIMIT + " " + heapCriticalLimit("dev.zstdjava.zstd.ZstdNative") + " "
+                + heapCriticalLimit("dev.zstdjava.lz4.Lz4Native") + " " + Bounds.HEAP_WINDOW);
+    }
+
+    /** The limit a package-private binding class uses (read reflectively: the bindings are not public). */
+    private static long heapCriticalLimit(String bindings) throws ReflectiveOperationException {
+        var f = Class.forName(bindings).getDeclaredField("HEAP_CRITICAL_LIMIT");
+        f.setAccessible(true);
+        return f.getLong(null);
     }
 
     @Test

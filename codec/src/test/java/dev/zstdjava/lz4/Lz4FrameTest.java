@@ -1,9 +1,8 @@
 package dev.zstdjava.lz4;
 
 import dev.zstdjava.AbstractRoundTripTest;
-import dev.zstdjava.TestData;
 import dev.zstdjava.TestData.Kind;
-import dev.zstdjava.internal.Lz4Native;
+import dev.zstdjava.TestData;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -116,8 +115,7 @@ class Lz4FrameTest extends AbstractRoundTripTest {
         // the Java bounds equal liblz4's own for many sizes
         try (Arena a = Arena.ofConfined()) {
             MemorySegment prefs = a.allocate(Lz4Native.PREFERENCES);
-            Lz4Native.preferences(prefs, options.frameLevel(), options.blockSize().ordinal() + 4,
-                    options.blockIndependent(), options.blockChecksum(), options.contentChecksum(), 0, false, false);
+            Lz4Native.preferences(prefs, options);
             for (long n : new long[] {0, 1, 65_535, 65_536, 65_537, 262_144, 1 << 20, 4 << 20, (4 << 20) + 1,
                     123_456_789L, 3L << 30}) {
                 assertEquals(Lz4Native.compressFrameBound(n, prefs), Lz4Frame.maxCompressedLength(n, options),

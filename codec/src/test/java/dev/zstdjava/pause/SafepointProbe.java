@@ -1,12 +1,11 @@
 package dev.zstdjava.pause;
 
 import dev.zstdjava.ChildProcess;
-import dev.zstdjava.internal.ZstdNative;
 import dev.zstdjava.zstd.Zstd;
+import dev.zstdjava.zstd.CriticalCompression;
 import dev.zstdjava.zstd.ZstdCompressor;
 import dev.zstdjava.zstd.ZstdDecompressor;
 import java.io.IOException;
-import java.lang.foreign.MemorySegment;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -199,13 +198,12 @@ public final class SafepointProbe {
         }
         byte[] data = text(STAGING_INPUT);
         byte[] dst = new byte[(int) Zstd.compressBound(STAGING_INPUT)];
-        if (STAGING_INPUT <= ZstdNative.HEAP_CRITICAL_LIMIT >> 2) { // the limit of levels 6 to 12
+        if (STAGING_INPUT <= CriticalCompression.heapCriticalLimit() >> 2) { // the limit of levels 6 to 12
             throw new IllegalStateException("the input is not above zstdjava.criticalHeapLimit");
         }
         Thread gc = requestSafepoints();
-        MemorySegment cctx = ZstdNative.createCCtx();
-        try (ZstdCompressor c = ZstdCompressor.builder().level(STAGING_LEVEL).build()) {
-            ZstdNative.cctxSetParameter(cctx, ZstdNative.C_COMPRESSION_LEVEL, STAGING_LEVEL);
+        try (CriticalCompression cctx = new CriticalCompression(STAGING_LEVEL);
+             ZstdCompressor c = ZstdCompressor.builder().level(STAGING_LEVEL).build()) {
             long phaseNanos = TimeUnit.MILLISECONDS.toNanos(millis) / STAGING_PHASES;
             for (int phase = 0; phase < STAGING_PHASES; phase++) {
                 boolean critical = phase % 2 == 0;
@@ -213,7 +211,7 @@ public final class SafepointProbe {
                 long end = start + phaseNanos;
                 for (int calls = 0; calls < STAGING_MIN_CALLS || System.nanoTime() < end; calls++) {
                     long n = critical
-                            ? ZstdNative.oneShot(true, cctx, dst, 0, dst.length, data, 0, data.length)
+                            ? cctx.compress(data, dst)
                             : c.compress(data, 0, data.length, dst, 0, dst.length);
                     if (n <= 0) {
                         throw new AssertionError("compress returned " + n);
@@ -221,8 +219,6 @@ public final class SafepointProbe {
                 }
                 System.out.println("phase " + (critical ? "critical" : "staged") + " " + start + " " + System.nanoTime());
             }
-        } finally {
-            ZstdNative.freeCCtx(cctx);
         }
         gc.interrupt();
     }

@@ -1,8 +1,8 @@
 package dev.zstdjava.zstd;
 
 import dev.zstdjava.AbstractRoundTripTest;
-import dev.zstdjava.TestData;
 import dev.zstdjava.TestData.Kind;
+import dev.zstdjava.TestData;
 import org.junit.jupiter.api.Test;
 
 import java.io.InputStream;
@@ -157,9 +157,9 @@ class ZstdRoundTripTest extends AbstractRoundTripTest {
 
     @Test
     void levelConstantsAreTheLibrarysOwn() {
-        assertEquals(dev.zstdjava.internal.ZstdNative.minCLevel(), Zstd.MIN_LEVEL, "ZSTD_minCLevel()");
-        assertEquals(dev.zstdjava.internal.ZstdNative.maxCLevel(), Zstd.MAX_LEVEL, "ZSTD_maxCLevel()");
-        assertEquals(dev.zstdjava.internal.ZstdNative.defaultCLevel(), Zstd.DEFAULT_LEVEL, "ZSTD_defaultCLevel()");
+        assertEquals(ZstdNative.minCLevel(), Zstd.MIN_LEVEL, "ZSTD_minCLevel()");
+        assertEquals(ZstdNative.maxCLevel(), Zstd.MAX_LEVEL, "ZSTD_maxCLevel()");
+        assertEquals(ZstdNative.defaultCLevel(), Zstd.DEFAULT_LEVEL, "ZSTD_defaultCLevel()");
     }
 
     @Test

@@ -1,7 +1,13 @@
-package dev.zstdjava.internal;
+package dev.zstdjava.zstd;
 
 import dev.zstdjava.NativeLibrary;
 import dev.zstdjava.internal.Binder.Fn;
+import dev.zstdjava.internal.Binder;
+import dev.zstdjava.internal.Bounds;
+import dev.zstdjava.internal.CallKind;
+import dev.zstdjava.internal.Direction;
+import dev.zstdjava.internal.LibC;
+import dev.zstdjava.internal.NativeLoader;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemoryLayout;
@@ -9,6 +15,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.StructLayout;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
 import java.nio.ByteBuffer;
 import java.util.List;
 
@@ -16,43 +23,69 @@ import static dev.zstdjava.internal.Binder.IN;
 import static dev.zstdjava.internal.Binder.INT;
 import static dev.zstdjava.internal.Binder.PTR;
 import static dev.zstdjava.internal.Binder.SIZE_T;
-import static dev.zstdjava.internal.Binder.cString;
 import static dev.zstdjava.internal.Binder.rethrow;
 
 /**
- * Every libzstd function this library calls, bound once. Functions that move data come in two forms: {@code ...H}
+ * Every libzstd function this library calls, bound once. Functions that move data come in two forms: {@code ..._CRITICAL}
  * (critical: heap segments allowed, used for heap memory and short calls) and the regular form (native memory;
  * lets the JVM reach safepoints during long calls). Callers check every bound before calling.
  *
  * <p>Return values follow zstd: a {@code size_t} that, read as a signed {@code long}, is negative exactly when it
  * is an error code ({@code (size_t)-code} with code below 128); {@link #isError} tests that without a native call.
  */
-public final class ZstdNative {
+final class ZstdNative {
     private ZstdNative() {}
 
     // ZSTD_cParameter
-    public static final int C_COMPRESSION_LEVEL = 100;
-    public static final int C_WINDOW_LOG = 101;
-    public static final int C_STRATEGY = 107;
-    public static final int C_ENABLE_LONG_DISTANCE_MATCHING = 160;
-    public static final int C_CONTENT_SIZE_FLAG = 200;
-    public static final int C_CHECKSUM_FLAG = 201;
-    public static final int C_DICT_ID_FLAG = 202;
-    public static final int C_NB_WORKERS = 400;
+    static final int C_COMPRESSION_LEVEL = 100;
+    static final int C_WINDOW_LOG = 101;
+    static final int C_STRATEGY = 107;
+    static final int C_ENABLE_LONG_DISTANCE_MATCHING = 160;
+    static final int C_CONTENT_SIZE_FLAG = 200;
+    static final int C_CHECKSUM_FLAG = 201;
+    static final int C_DICT_ID_FLAG = 202;
+    static final int C_NB_WORKERS = 400;
     // ZSTD_dParameter
-    public static final int D_WINDOW_LOG_MAX = 100;
-    // ZSTD_ResetDirective
-    public static final int RESET_SESSION_ONLY = 1;
-    public static final int RESET_PARAMETERS = 2;
-    public static final int RESET_SESSION_AND_PARAMETERS = 3;
-    // ZSTD_getFrameContentSize results
-    public static final long CONTENTSIZE_UNKNOWN = -1L;
-    public static final long CONTENTSIZE_ERROR = -2L;
+    static final int D_WINDOW_LOG_MAX = 100;
+    /** {@code ZSTD_ResetDirective}. */
+    enum ResetDirective {
+        SESSION_ONLY(1), PARAMETERS(2), SESSION_AND_PARAMETERS(3);
 
-    // ZSTD_EndDirective
-    public static final int E_CONTINUE = 0;
-    public static final int E_FLUSH = 1;
-    public static final int E_END = 2;
+        final int code;
+
+        ResetDirective(int code) {
+            this.code = code;
+        }
+    }
+
+    /** {@code ZSTD_getFrameContentSize} result: the frame does not declare its content size. */
+    static final long CONTENTSIZE_UNKNOWN = -1L;
+    /** {@code ZSTD_getFrameContentSize} result: not a valid frame header (or too short to hold one). */
+    static final long CONTENTSIZE_ERROR = -2L;
+
+    /** {@code ZSTD_EndDirective}: what a streaming compression call does after taking its input. */
+    enum EndDirective {
+        /** {@code ZSTD_e_continue}: take input, emit what is ready. */
+        CONTINUE(0),
+        /** {@code ZSTD_e_flush}: also flush every buffered byte as a complete block. */
+        FLUSH(1),
+        /** {@code ZSTD_e_end}: also end the frame. */
+        END(2);
+
+        final int code;
+
+        EndDirective(int code) {
+            this.code = code;
+        }
+    }
+    /**
+     * How zstd reads dictionary bytes ({@code ZSTD_dictContentType_e}): {@link #AUTO} as its dictionary format when
+     * they start with its magic number, {@link #RAW} as plain content.
+     */
+    enum DictionaryContent {
+        AUTO, RAW
+    }
+
     // ZSTD_dictLoadMethod_e, ZSTD_dictContentType_e
     private static final int DLM_BY_COPY = 0;
     private static final int DCT_RAW_CONTENT = 1;
@@ -68,11 +101,11 @@ public final class ZstdNative {
     private static final StructLayout ZDICT_PARAMS = MemoryLayout.structLayout(
             INT.withName("compressionLevel"), INT.withName("notificationLevel"), INT.withName("dictID"));
     /** {@code ZDICT_fastCover_params_t} (zdict.h, zstd 1.4.5 and later). */
-    public static final StructLayout FAST_COVER_PARAMS = MemoryLayout.structLayout(
+    static final StructLayout FAST_COVER_PARAMS = MemoryLayout.structLayout(
             INT.withName("k"), INT.withName("d"), INT.withName("f"), INT.withName("steps"), INT.withName("nbThreads"),
             MemoryLayout.paddingLayout(4), ValueLayout.JAVA_DOUBLE.withName("splitPoint"), INT.withName("accel"),
             INT.withName("shrinkDict"), INT.withName("shrinkDictMaxRegression"), ZDICT_PARAMS.withName("zParams"));
-    public static final long FC_K = offset("k"), FC_D = offset("d"), FC_F = offset("f"), FC_STEPS = offset("steps"),
+    static final long FC_K = offset("k"), FC_D = offset("d"), FC_F = offset("f"), FC_STEPS = offset("steps"),
             FC_THREADS = offset("nbThreads"), FC_SPLIT_POINT = offset("splitPoint"), FC_ACCEL = offset("accel"),
             FC_LEVEL = FAST_COVER_PARAMS.byteOffset(MemoryLayout.PathElement.groupElement("zParams"),
                     MemoryLayout.PathElement.groupElement("compressionLevel")),
@@ -86,7 +119,10 @@ public final class ZstdNative {
     private static final StructLayout BOUNDS = MemoryLayout.structLayout(
             SIZE_T.withName("error"), INT.withName("lowerBound"), INT.withName("upperBound"));
 
-    private static final Binder B = Binder.load(new NativeLoader.Spec("zstd", "zstdjava.zstd.path",
+    /** {@code malloc}/{@code realloc}/{@code free} for this package's native buffers. */
+    static final LibC LIBC = LibC.bind(MethodHandles.lookup());
+
+    private static final Binder B = Binder.load(MethodHandles.lookup(), new NativeLoader.Spec("zstd", "zstdjava.zstd.path",
             List.of("libzstd.so.1", "libzstd.so", "libzstd.1.dylib", "libzstd.dylib", "zstd.dll", "libzstd.dll"),
             "ZSTD_versionNumber", 10400));
 
@@ -142,28 +178,28 @@ public final class ZstdNative {
             FN_ZDICT_GET_ERROR_NAME = Fn.of("ZDICT_getErrorName", PTR, SIZE_T),
             FN_VERSION_NUMBER = Fn.of("ZSTD_versionNumber", INT);
 
-    // ---- the handles: regular (transition, native memory) or critical (heap memory, short calls); ...H = critical --
+    // ---- the handles: regular (transition, native memory) or critical (heap memory, short calls); ..._CRITICAL = critical --
     static final MethodHandle CREATE_CCTX = B.regular(FN_CREATE_CCTX), FREE_CCTX = B.regular(FN_FREE_CCTX),
             CREATE_DCTX = B.regular(FN_CREATE_DCTX), FREE_DCTX = B.regular(FN_FREE_DCTX);
     static final MethodHandle CCTX_SET_PARAMETER = B.critical(FN_CCTX_SET_PARAMETER),
             CCTX_RESET = B.critical(FN_CCTX_RESET), DCTX_SET_PARAMETER = B.critical(FN_DCTX_SET_PARAMETER),
             DCTX_RESET = B.critical(FN_DCTX_RESET);
-    static final MethodHandle COMPRESS2 = B.regular(FN_COMPRESS2), COMPRESS2_H = B.critical(FN_COMPRESS2),
-            DECOMPRESS_DCTX = B.regular(FN_DECOMPRESS_DCTX), DECOMPRESS_DCTX_H = B.critical(FN_DECOMPRESS_DCTX);
+    static final MethodHandle COMPRESS2 = B.regular(FN_COMPRESS2), COMPRESS2_CRITICAL = B.critical(FN_COMPRESS2),
+            DECOMPRESS_DCTX = B.regular(FN_DECOMPRESS_DCTX), DECOMPRESS_DCTX_CRITICAL = B.critical(FN_DECOMPRESS_DCTX);
     /** For the array helpers only (see {@link Binder#heap}). */
-    static final MethodHandle COMPRESS2_A = B.heap(FN_COMPRESS2), DECOMPRESS_DCTX_A = B.heap(FN_DECOMPRESS_DCTX),
-            FIND_DECOMPRESSED_SIZE_A = B.heap(FN_FIND_DECOMPRESSED_SIZE);
+    static final MethodHandle COMPRESS2_ON_ARRAYS = B.heap(FN_COMPRESS2), DECOMPRESS_DCTX_ON_ARRAYS = B.heap(FN_DECOMPRESS_DCTX),
+            FIND_DECOMPRESSED_SIZE_ON_ARRAYS = B.heap(FN_FIND_DECOMPRESSED_SIZE);
     /** For calls on the contexts' own staging buffers only (see {@link Binder#staged}). */
-    static final MethodHandle COMPRESS2_S = B.staged(FN_COMPRESS2), DECOMPRESS_DCTX_S = B.staged(FN_DECOMPRESS_DCTX),
-            FIND_DECOMPRESSED_SIZE_S = B.staged(FN_FIND_DECOMPRESSED_SIZE);
+    static final MethodHandle COMPRESS2_ON_STAGING = B.staged(FN_COMPRESS2), DECOMPRESS_DCTX_ON_STAGING = B.staged(FN_DECOMPRESS_DCTX),
+            FIND_DECOMPRESSED_SIZE_ON_STAGING = B.staged(FN_FIND_DECOMPRESSED_SIZE);
     static final MethodHandle COMPRESS_STREAM2_SIMPLE = B.regular(FN_COMPRESS_STREAM2_SIMPLE),
-            COMPRESS_STREAM2_SIMPLE_H = B.critical(FN_COMPRESS_STREAM2_SIMPLE),
+            COMPRESS_STREAM2_SIMPLE_CRITICAL = B.critical(FN_COMPRESS_STREAM2_SIMPLE),
             DECOMPRESS_STREAM_SIMPLE = B.regular(FN_DECOMPRESS_STREAM_SIMPLE),
-            DECOMPRESS_STREAM_SIMPLE_H = B.critical(FN_DECOMPRESS_STREAM_SIMPLE);
-    static final MethodHandle GET_FRAME_CONTENT_SIZE_H = B.critical(FN_GET_FRAME_CONTENT_SIZE),
-            FIND_DECOMPRESSED_SIZE_H = B.critical(FN_FIND_DECOMPRESSED_SIZE),
-            FIND_FRAME_COMPRESSED_SIZE_H = B.critical(FN_FIND_FRAME_COMPRESSED_SIZE),
-            DECOMPRESS_BOUND_H = B.critical(FN_DECOMPRESS_BOUND);
+            DECOMPRESS_STREAM_SIMPLE_CRITICAL = B.critical(FN_DECOMPRESS_STREAM_SIMPLE);
+    static final MethodHandle GET_FRAME_CONTENT_SIZE_CRITICAL = B.critical(FN_GET_FRAME_CONTENT_SIZE),
+            FIND_DECOMPRESSED_SIZE_CRITICAL = B.critical(FN_FIND_DECOMPRESSED_SIZE),
+            FIND_FRAME_COMPRESSED_SIZE_CRITICAL = B.critical(FN_FIND_FRAME_COMPRESSED_SIZE),
+            DECOMPRESS_BOUND_CRITICAL = B.critical(FN_DECOMPRESS_BOUND);
     static final MethodHandle GET_ERROR_CODE = B.critical(FN_GET_ERROR_CODE),
             GET_ERROR_NAME = B.critical(FN_GET_ERROR_NAME);
     static final MethodHandle MIN_C_LEVEL = B.critical(FN_MIN_C_LEVEL), MAX_C_LEVEL = B.critical(FN_MAX_C_LEVEL),
@@ -178,20 +214,20 @@ public final class ZstdNative {
             CREATE_DDICT_ADVANCED = B.regular(FN_CREATE_DDICT_ADVANCED), FREE_DDICT = B.regular(FN_FREE_DDICT);
     static final MethodHandle CCTX_REF_CDICT = B.critical(FN_CCTX_REF_CDICT),
             DCTX_REF_DDICT = B.critical(FN_DCTX_REF_DDICT);
-    static final MethodHandle GET_DICT_ID_FROM_FRAME_H = B.critical(FN_GET_DICT_ID_FROM_FRAME),
-            GET_DICT_ID_FROM_DICT_H = B.critical(FN_GET_DICT_ID_FROM_DICT);
+    static final MethodHandle GET_DICT_ID_FROM_FRAME_CRITICAL = B.critical(FN_GET_DICT_ID_FROM_FRAME),
+            GET_DICT_ID_FROM_DICT_CRITICAL = B.critical(FN_GET_DICT_ID_FROM_DICT);
     static final MethodHandle ZDICT_TRAIN = B.regular(FN_ZDICT_TRAIN),
             ZDICT_OPTIMIZE_FAST_COVER = B.regular(FN_ZDICT_OPTIMIZE_FAST_COVER),
             ZDICT_IS_ERROR = B.critical(FN_ZDICT_IS_ERROR),
             ZDICT_GET_DICT_HEADER_SIZE = B.critical(FN_ZDICT_GET_DICT_HEADER_SIZE),
             ZDICT_GET_ERROR_NAME = B.critical(FN_ZDICT_GET_ERROR_NAME);
 
-    public static final NativeLibrary LIBRARY = B.info();
+    static final NativeLibrary LIBRARY = B.info();
     /** The library version as major*10000 + minor*100 + patch. */
     static final int VERSION_NUMBER = intConstant(B.critical(FN_VERSION_NUMBER));
 
     /** Calls below this many bytes of work use the critical form even on native memory (no thread transition). */
-    public static final long CRITICAL_LIMIT = 16 * 1024;
+    static final long CRITICAL_LIMIT = 16 * 1024;
 
     /**
      * Heap arrays above this many bytes (system property {@code zstdjava.criticalHeapLimit}, default 1 MiB) are
@@ -200,19 +236,19 @@ public final class ZstdNative {
      * region pinning (G1) covers JNI critical regions, not FFM critical calls. Staging bounds that pause to about
      * what compressing 1 MiB at level 3 takes (a few milliseconds) at the price of one copy per direction.
      */
-    public static final long HEAP_CRITICAL_LIMIT = Bounds.HEAP_CRITICAL_LIMIT;
+    static final long HEAP_CRITICAL_LIMIT = Bounds.HEAP_CRITICAL_LIMIT;
 
     /** Most heap bytes one critical call reads or writes when heap work is cut into pieces: {@link Bounds#HEAP_WINDOW}. */
-    public static final long HEAP_WINDOW = Bounds.HEAP_WINDOW;
+    static final long HEAP_WINDOW = Bounds.HEAP_WINDOW;
 
     /** @return true when {@code code}, a zstd {@code size_t} result, is an error */
-    public static boolean isError(long code) {
+    static boolean isError(long code) {
         return code < 0;
     }
 
     // ---- contexts ------------------------------------------------------------------------------------------------
 
-    public static MemorySegment createCCtx() {
+    static MemorySegment createCCtx() {
         try {
             MemorySegment p = (MemorySegment) CREATE_CCTX.invokeExact();
             if (p.address() == 0) {
@@ -224,7 +260,7 @@ public final class ZstdNative {
         }
     }
 
-    public static void freeCCtx(MemorySegment cctx) {
+    static void freeCCtx(MemorySegment cctx) {
         try {
             long ignored = (long) FREE_CCTX.invokeExact(cctx);
         } catch (Throwable t) {
@@ -232,7 +268,7 @@ public final class ZstdNative {
         }
     }
 
-    public static MemorySegment createDCtx() {
+    static MemorySegment createDCtx() {
         try {
             MemorySegment p = (MemorySegment) CREATE_DCTX.invokeExact();
             if (p.address() == 0) {
@@ -244,7 +280,7 @@ public final class ZstdNative {
         }
     }
 
-    public static void freeDCtx(MemorySegment dctx) {
+    static void freeDCtx(MemorySegment dctx) {
         try {
             long ignored = (long) FREE_DCTX.invokeExact(dctx);
         } catch (Throwable t) {
@@ -252,7 +288,7 @@ public final class ZstdNative {
         }
     }
 
-    public static long cctxSetParameter(MemorySegment cctx, int param, int value) {
+    static long cctxSetParameter(MemorySegment cctx, int param, int value) {
         try {
             return (long) CCTX_SET_PARAMETER.invokeExact(cctx, param, value);
         } catch (Throwable t) {
@@ -260,15 +296,15 @@ public final class ZstdNative {
         }
     }
 
-    public static long cctxReset(MemorySegment cctx, int directive) {
+    static long cctxReset(MemorySegment cctx, ResetDirective directive) {
         try {
-            return (long) CCTX_RESET.invokeExact(cctx, directive);
+            return (long) CCTX_RESET.invokeExact(cctx, directive.code);
         } catch (Throwable t) {
             throw rethrow(t);
         }
     }
 
-    public static long dctxSetParameter(MemorySegment dctx, int param, int value) {
+    static long dctxSetParameter(MemorySegment dctx, int param, int value) {
         try {
             return (long) DCTX_SET_PARAMETER.invokeExact(dctx, param, value);
         } catch (Throwable t) {
@@ -276,9 +312,9 @@ public final class ZstdNative {
         }
     }
 
-    public static long dctxReset(MemorySegment dctx, int directive) {
+    static long dctxReset(MemorySegment dctx, ResetDirective directive) {
         try {
-            return (long) DCTX_RESET.invokeExact(dctx, directive);
+            return (long) DCTX_RESET.invokeExact(dctx, directive.code);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -287,11 +323,11 @@ public final class ZstdNative {
     // ---- one-shot ------------------------------------------------------------------------------------------------
 
     /** ZSTD_compress2 with {@code dst[dstOff, dstOff+dstCap)} and {@code src[srcOff, srcOff+srcLen)}; bounds pre-checked. */
-    public static long compress2(MemorySegment cctx, MemorySegment dst, long dstCap, MemorySegment src, long srcLen,
-                                 boolean critical) {
+    static long compress2(MemorySegment cctx, MemorySegment dst, long dstCap, MemorySegment src, long srcLen,
+                          CallKind kind) {
         try {
-            return critical
-                    ? (long) COMPRESS2_H.invokeExact(cctx, dst, dstCap, src, srcLen)
+            return kind == CallKind.CRITICAL
+                    ? (long) COMPRESS2_CRITICAL.invokeExact(cctx, dst, dstCap, src, srcLen)
                     : (long) COMPRESS2.invokeExact(cctx, dst, dstCap, src, srcLen);
         } catch (Throwable t) {
             throw rethrow(t);
@@ -302,113 +338,134 @@ public final class ZstdNative {
      * Heap arrays: the array views are made here, in the method that makes the call, and never cross a method
      * boundary. The downcall's own adapters are always inlined, so escape analysis removes the views wherever this
      * method is compiled, inlined into its caller or on its own (a view passed to a method the JIT does not inline,
-     * for instance one it already compiled into a large body, is allocated). Critical, through the ..._A handles
+     * for instance one it already compiled into a large body, is allocated). Critical, through the ..._ON_ARRAYS handles
      * (Binder.heap: an adapter of their own, whose session checks the JIT inlines); used only up to
      * HEAP_CRITICAL_LIMIT bytes.
      */
 
     /**
-     * ZSTD_compress2 (or, when {@code !compress}, ZSTD_decompressDCtx) from {@code src[srcOff, srcOff+srcLen)} into
-     * {@code dst[dstOff, dstOff+dstCap)}, in place.
+     * ZSTD_compress2 from {@code src[srcOff, srcOff+srcLen)} into {@code dst[dstOff, dstOff+dstCap)}, in place.
      */
-    public static long oneShot(boolean compress, MemorySegment ctx, byte[] dst, int dstOff, int dstCap, byte[] src,
-                               int srcOff, int srcLen) {
+    static long compressArrays(MemorySegment cctx, byte[] dst, int dstOff, int dstCap, byte[] src, int srcOff,
+                               int srcLen) {
         MemorySegment d = MemorySegment.ofArray(dst).asSlice(dstOff);
         MemorySegment s = MemorySegment.ofArray(src).asSlice(srcOff);
         try {
-            return compress
-                    ? (long) COMPRESS2_A.invokeExact(ctx, d, (long) dstCap, s, (long) srcLen)
-                    : (long) DECOMPRESS_DCTX_A.invokeExact(ctx, d, (long) dstCap, s, (long) srcLen);
+            return (long) COMPRESS2_ON_ARRAYS.invokeExact(cctx, d, (long) dstCap, s, (long) srcLen);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /**
+     * ZSTD_decompressDCtx from {@code src[srcOff, srcOff+srcLen)} into {@code dst[dstOff, dstOff+dstCap)}, in place.
+     */
+    static long decompressArrays(MemorySegment dctx, byte[] dst, int dstOff, int dstCap, byte[] src, int srcOff,
+                                 int srcLen) {
+        MemorySegment d = MemorySegment.ofArray(dst).asSlice(dstOff);
+        MemorySegment s = MemorySegment.ofArray(src).asSlice(srcOff);
+        try {
+            return (long) DECOMPRESS_DCTX_ON_ARRAYS.invokeExact(dctx, d, (long) dstCap, s, (long) srcLen);
         } catch (Throwable t) {
             throw rethrow(t);
         }
     }
 
     /** ZSTD_compress2 from {@code src[srcOff, srcOff+srcLen)}, in place, into native {@code dst}. */
-    public static long compress2(MemorySegment cctx, MemorySegment dst, long dstCap, byte[] src, int srcOff,
+    static long compress2(MemorySegment cctx, MemorySegment dst, long dstCap, byte[] src, int srcOff,
                                  int srcLen) {
         try {
-            return (long) COMPRESS2_A.invokeExact(cctx, dst, dstCap, MemorySegment.ofArray(src).asSlice(srcOff),
+            return (long) COMPRESS2_ON_ARRAYS.invokeExact(cctx, dst, dstCap, MemorySegment.ofArray(src).asSlice(srcOff),
                     (long) srcLen);
         } catch (Throwable t) {
             throw rethrow(t);
         }
     }
 
-    /**
-     * ZSTD_compress2 (or, when {@code !compress}, ZSTD_decompressDCtx) from the remaining bytes of direct buffer
-     * {@code src} into those of direct buffer {@code dst}, the views made here as for arrays; critical below
-     * {@link #CRITICAL_LIMIT} bytes of input (compression) or output (decompression).
+    /*
+     * Direct buffers: the views of their remaining bytes are made here, next to the call, as for arrays.
      */
-    public static long direct(MemorySegment ctx, ByteBuffer dst, ByteBuffer src, boolean compress) {
+
+    /** ZSTD_compress2 between two direct buffers; critical below {@link #CRITICAL_LIMIT} bytes of input. */
+    static long compressDirect(MemorySegment cctx, ByteBuffer dst, ByteBuffer src) {
         MemorySegment d = MemorySegment.ofBuffer(dst);
         MemorySegment s = MemorySegment.ofBuffer(src);
         long dstCap = d.byteSize();
         long srcLen = s.byteSize();
-        boolean critical = (compress ? srcLen : dstCap) < CRITICAL_LIMIT;
         try {
-            if (compress) {
-                return critical
-                        ? (long) COMPRESS2_H.invokeExact(ctx, d, dstCap, s, srcLen)
-                        : (long) COMPRESS2.invokeExact(ctx, d, dstCap, s, srcLen);
-            }
-            return critical
-                    ? (long) DECOMPRESS_DCTX_H.invokeExact(ctx, d, dstCap, s, srcLen)
-                    : (long) DECOMPRESS_DCTX.invokeExact(ctx, d, dstCap, s, srcLen);
+            return srcLen < CRITICAL_LIMIT
+                    ? (long) COMPRESS2_CRITICAL.invokeExact(cctx, d, dstCap, s, srcLen)
+                    : (long) COMPRESS2.invokeExact(cctx, d, dstCap, s, srcLen);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** ZSTD_decompressDCtx between two direct buffers; critical below {@link #CRITICAL_LIMIT} bytes of output. */
+    static long decompressDirect(MemorySegment dctx, ByteBuffer dst, ByteBuffer src) {
+        MemorySegment d = MemorySegment.ofBuffer(dst);
+        MemorySegment s = MemorySegment.ofBuffer(src);
+        long dstCap = d.byteSize();
+        long srcLen = s.byteSize();
+        try {
+            return dstCap < CRITICAL_LIMIT
+                    ? (long) DECOMPRESS_DCTX_CRITICAL.invokeExact(dctx, d, dstCap, s, srcLen)
+                    : (long) DECOMPRESS_DCTX.invokeExact(dctx, d, dstCap, s, srcLen);
         } catch (Throwable t) {
             throw rethrow(t);
         }
     }
 
     /**
-     * ZSTD_compress2 (or, when {@code !compress}, ZSTD_decompressDCtx) on a context's own native staging buffers
-     * ({@link Scratch}); critical below {@link #CRITICAL_LIMIT} bytes of work, through handles of their own.
+     * ZSTD_compress2 (or, for {@link Direction#DECOMPRESS}, ZSTD_decompressDCtx) on a context's own native staging
+     * buffers ({@code Scratch}); critical below {@link #CRITICAL_LIMIT} bytes of work, through handles of their own.
      */
-    public static long staged(boolean compress, MemorySegment ctx, MemorySegment dst, long dstCap, MemorySegment src,
-                              long srcLen) {
+    static long staged(Direction direction, MemorySegment ctx, MemorySegment dst, long dstCap, MemorySegment src,
+                       long srcLen) {
+        boolean compress = direction == Direction.COMPRESS;
         if ((compress ? srcLen : dstCap) >= CRITICAL_LIMIT) {
-            return oneShot(compress, ctx, dst, dstCap, src, srcLen, false);
+            return oneShot(direction, ctx, dst, dstCap, src, srcLen, CallKind.REGULAR);
         }
         try {
             return compress
-                    ? (long) COMPRESS2_S.invokeExact(ctx, dst, dstCap, src, srcLen)
-                    : (long) DECOMPRESS_DCTX_S.invokeExact(ctx, dst, dstCap, src, srcLen);
+                    ? (long) COMPRESS2_ON_STAGING.invokeExact(ctx, dst, dstCap, src, srcLen)
+                    : (long) DECOMPRESS_DCTX_ON_STAGING.invokeExact(ctx, dst, dstCap, src, srcLen);
         } catch (Throwable t) {
             throw rethrow(t);
         }
     }
 
     /** ZSTD_findDecompressedSize of a context's native staging buffer holding {@code srcLen} bytes. */
-    public static long findDecompressedSizeStaged(MemorySegment src, long srcLen) {
+    static long findDecompressedSizeStaged(MemorySegment src, long srcLen) {
         try {
-            return (long) FIND_DECOMPRESSED_SIZE_S.invokeExact(src, srcLen);
+            return (long) FIND_DECOMPRESSED_SIZE_ON_STAGING.invokeExact(src, srcLen);
         } catch (Throwable t) {
             throw rethrow(t);
         }
     }
 
     /** ZSTD_findDecompressedSize of {@code src[off, off+len)}, read in place. */
-    public static long findDecompressedSize(byte[] src, int off, int len) {
+    static long findDecompressedSize(byte[] src, int off, int len) {
         try {
-            return (long) FIND_DECOMPRESSED_SIZE_A.invokeExact(MemorySegment.ofArray(src).asSlice(off), (long) len);
+            return (long) FIND_DECOMPRESSED_SIZE_ON_ARRAYS.invokeExact(MemorySegment.ofArray(src).asSlice(off), (long) len);
         } catch (Throwable t) {
             throw rethrow(t);
         }
     }
 
-    /** {@link #compress2} (when {@code compress}) or {@link #decompressDCtx} on segments. */
-    public static long oneShot(boolean compress, MemorySegment ctx, MemorySegment dst, long dstCap, MemorySegment src,
-                               long srcLen, boolean critical) {
-        return compress
-                ? compress2(ctx, dst, dstCap, src, srcLen, critical)
-                : decompressDCtx(ctx, dst, dstCap, src, srcLen, critical);
+    /** {@link #compress2} or {@link #decompressDCtx}, as {@code direction} says, on segments. */
+    static long oneShot(Direction direction, MemorySegment ctx, MemorySegment dst, long dstCap, MemorySegment src,
+                        long srcLen, CallKind kind) {
+        return direction == Direction.COMPRESS
+                ? compress2(ctx, dst, dstCap, src, srcLen, kind)
+                : decompressDCtx(ctx, dst, dstCap, src, srcLen, kind);
     }
 
-    public static long decompressDCtx(MemorySegment dctx, MemorySegment dst, long dstCap, MemorySegment src,
-                                      long srcLen, boolean critical) {
+    static long decompressDCtx(MemorySegment dctx, MemorySegment dst, long dstCap, MemorySegment src,
+                               long srcLen, CallKind kind) {
         try {
-            return critical
-                    ? (long) DECOMPRESS_DCTX_H.invokeExact(dctx, dst, dstCap, src, srcLen)
+            return kind == CallKind.CRITICAL
+                    ? (long) DECOMPRESS_DCTX_CRITICAL.invokeExact(dctx, dst, dstCap, src, srcLen)
                     : (long) DECOMPRESS_DCTX.invokeExact(dctx, dst, dstCap, src, srcLen);
         } catch (Throwable t) {
             throw rethrow(t);
@@ -417,44 +474,53 @@ public final class ZstdNative {
 
     // ---- streaming -----------------------------------------------------------------------------------------------
 
-    /** ZSTD_compressStream2_simpleArgs; {@code dstPos}/{@code srcPos} point to native {@code size_t}s. */
-    public static long compressStream2(MemorySegment cctx, MemorySegment dst, long dstCap, MemorySegment dstPos,
-                                       MemorySegment src, long srcLen, MemorySegment srcPos, int endOp,
-                                       boolean critical) {
+    /**
+     * The context of a streaming call and its two native {@code size_t} positions ({@code ZSTD_*Stream_simpleArgs}),
+     * which the caller sets before the call and reads after it. Made once per context.
+     */
+    record StreamCursor(MemorySegment ctx, MemorySegment dstPos, MemorySegment srcPos) {}
+
+    /** ZSTD_compressStream2_simpleArgs on the cursor's context and positions. */
+    static long compressStream2(StreamCursor c, MemorySegment dst, long dstCap, MemorySegment src, long srcLen,
+                                EndDirective op, CallKind kind) {
         try {
-            return critical
-                    ? (long) COMPRESS_STREAM2_SIMPLE_H.invokeExact(cctx, dst, dstCap, dstPos, src, srcLen, srcPos, endOp)
-                    : (long) COMPRESS_STREAM2_SIMPLE.invokeExact(cctx, dst, dstCap, dstPos, src, srcLen, srcPos, endOp);
+            return kind == CallKind.CRITICAL
+                    ? (long) COMPRESS_STREAM2_SIMPLE_CRITICAL.invokeExact(c.ctx(), dst, dstCap, c.dstPos(), src, srcLen,
+                            c.srcPos(), op.code)
+                    : (long) COMPRESS_STREAM2_SIMPLE.invokeExact(c.ctx(), dst, dstCap, c.dstPos(), src, srcLen,
+                            c.srcPos(), op.code);
         } catch (Throwable t) {
             throw rethrow(t);
         }
     }
 
-    /** ZSTD_decompressStream_simpleArgs; {@code dstPos}/{@code srcPos} point to native {@code size_t}s. */
-    public static long decompressStream(MemorySegment dctx, MemorySegment dst, long dstCap, MemorySegment dstPos,
-                                        MemorySegment src, long srcLen, MemorySegment srcPos, boolean critical) {
+    /** ZSTD_decompressStream_simpleArgs on the cursor's context and positions. */
+    static long decompressStream(StreamCursor c, MemorySegment dst, long dstCap, MemorySegment src, long srcLen,
+                                 CallKind kind) {
         try {
-            return critical
-                    ? (long) DECOMPRESS_STREAM_SIMPLE_H.invokeExact(dctx, dst, dstCap, dstPos, src, srcLen, srcPos)
-                    : (long) DECOMPRESS_STREAM_SIMPLE.invokeExact(dctx, dst, dstCap, dstPos, src, srcLen, srcPos);
+            return kind == CallKind.CRITICAL
+                    ? (long) DECOMPRESS_STREAM_SIMPLE_CRITICAL.invokeExact(c.ctx(), dst, dstCap, c.dstPos(), src, srcLen,
+                            c.srcPos())
+                    : (long) DECOMPRESS_STREAM_SIMPLE.invokeExact(c.ctx(), dst, dstCap, c.dstPos(), src, srcLen,
+                            c.srcPos());
         } catch (Throwable t) {
             throw rethrow(t);
         }
     }
 
-    public static long cStreamInSize() {
+    static long cStreamInSize() {
         return sizeConstant(C_STREAM_IN_SIZE);
     }
 
-    public static long cStreamOutSize() {
+    static long cStreamOutSize() {
         return sizeConstant(C_STREAM_OUT_SIZE);
     }
 
-    public static long dStreamInSize() {
+    static long dStreamInSize() {
         return sizeConstant(D_STREAM_IN_SIZE);
     }
 
-    public static long dStreamOutSize() {
+    static long dStreamOutSize() {
         return sizeConstant(D_STREAM_OUT_SIZE);
     }
 
@@ -466,9 +532,9 @@ public final class ZstdNative {
      *
      * @return the CDict, or NULL when zstd rejects the dictionary or memory is short
      */
-    public static MemorySegment createCDict(MemorySegment dict, long size, int level, boolean rawContent) {
+    static MemorySegment createCDict(MemorySegment dict, long size, int level, DictionaryContent content) {
         try {
-            if (!rawContent) {
+            if (content == DictionaryContent.AUTO) {
                 return (MemorySegment) CREATE_CDICT.invokeExact(dict, size, level);
             }
             try (Arena a = Arena.ofConfined()) {
@@ -483,7 +549,7 @@ public final class ZstdNative {
         }
     }
 
-    public static void freeCDict(MemorySegment cdict) {
+    static void freeCDict(MemorySegment cdict) {
         try {
             long ignored = (long) FREE_CDICT.invokeExact(cdict);
         } catch (Throwable t) {
@@ -492,9 +558,9 @@ public final class ZstdNative {
     }
 
     /** ZSTD_createDDict, or ZSTD_createDDict_advanced for raw content; copies {@code dict} (native memory). */
-    public static MemorySegment createDDict(MemorySegment dict, long size, boolean rawContent) {
+    static MemorySegment createDDict(MemorySegment dict, long size, DictionaryContent content) {
         try {
-            if (!rawContent) {
+            if (content == DictionaryContent.AUTO) {
                 return (MemorySegment) CREATE_DDICT.invokeExact(dict, size);
             }
             try (Arena a = Arena.ofConfined()) {
@@ -507,7 +573,7 @@ public final class ZstdNative {
         }
     }
 
-    public static void freeDDict(MemorySegment ddict) {
+    static void freeDDict(MemorySegment ddict) {
         try {
             long ignored = (long) FREE_DDICT.invokeExact(ddict);
         } catch (Throwable t) {
@@ -516,7 +582,7 @@ public final class ZstdNative {
     }
 
     /** ZSTD_CCtx_refCDict; NULL returns the context to no-dictionary mode. */
-    public static long cctxRefCDict(MemorySegment cctx, MemorySegment cdict) {
+    static long cctxRefCDict(MemorySegment cctx, MemorySegment cdict) {
         try {
             return (long) CCTX_REF_CDICT.invokeExact(cctx, cdict);
         } catch (Throwable t) {
@@ -525,7 +591,7 @@ public final class ZstdNative {
     }
 
     /** ZSTD_DCtx_refDDict; NULL returns the context to no-dictionary mode. */
-    public static long dctxRefDDict(MemorySegment dctx, MemorySegment ddict) {
+    static long dctxRefDDict(MemorySegment dctx, MemorySegment ddict) {
         try {
             return (long) DCTX_REF_DDICT.invokeExact(dctx, ddict);
         } catch (Throwable t) {
@@ -534,25 +600,25 @@ public final class ZstdNative {
     }
 
     /** @return the dictionary id a frame header names, as an unsigned int; 0 if none or unreadable */
-    public static int getDictIdFromFrame(MemorySegment src, long srcLen) {
+    static int getDictIdFromFrame(MemorySegment src, long srcLen) {
         try {
-            return (int) GET_DICT_ID_FROM_FRAME_H.invokeExact(src, srcLen);
+            return (int) GET_DICT_ID_FROM_FRAME_CRITICAL.invokeExact(src, srcLen);
         } catch (Throwable t) {
             throw rethrow(t);
         }
     }
 
     /** @return the id of a zstd-format dictionary, as an unsigned int; 0 for raw content */
-    public static int getDictIdFromDict(MemorySegment dict, long size) {
+    static int getDictIdFromDict(MemorySegment dict, long size) {
         try {
-            return (int) GET_DICT_ID_FROM_DICT_H.invokeExact(dict, size);
+            return (int) GET_DICT_ID_FROM_DICT_CRITICAL.invokeExact(dict, size);
         } catch (Throwable t) {
             throw rethrow(t);
         }
     }
 
     /** ZDICT_trainFromBuffer; all memory native. Returns the dictionary size or a ZDICT error code. */
-    public static long trainFromBuffer(MemorySegment dict, long capacity, MemorySegment samples, MemorySegment sizes,
+    static long trainFromBuffer(MemorySegment dict, long capacity, MemorySegment samples, MemorySegment sizes,
                                        int nbSamples) {
         try {
             return (long) ZDICT_TRAIN.invokeExact(dict, capacity, samples, sizes, nbSamples);
@@ -562,7 +628,7 @@ public final class ZstdNative {
     }
 
     /** ZDICT_optimizeTrainFromBuffer_fastCover; {@code params} ({@link #FAST_COVER_PARAMS}) is updated in place. */
-    public static long optimizeFastCover(MemorySegment dict, long capacity, MemorySegment samples,
+    static long optimizeFastCover(MemorySegment dict, long capacity, MemorySegment samples,
                                          MemorySegment sizes, int nbSamples, MemorySegment params) {
         try {
             return (long) ZDICT_OPTIMIZE_FAST_COVER.invokeExact(dict, capacity, samples, sizes, nbSamples, params);
@@ -572,7 +638,7 @@ public final class ZstdNative {
     }
 
     /** ZDICT_getDictHeaderSize: the size of the header and entropy tables, or an error code. */
-    public static long dictHeaderSize(MemorySegment dict, long size) {
+    static long dictHeaderSize(MemorySegment dict, long size) {
         try {
             return (long) ZDICT_GET_DICT_HEADER_SIZE.invokeExact(dict, size);
         } catch (Throwable t) {
@@ -580,7 +646,7 @@ public final class ZstdNative {
         }
     }
 
-    public static boolean zdictIsError(long code) {
+    static boolean zdictIsError(long code) {
         try {
             return (int) ZDICT_IS_ERROR.invokeExact(code) != 0;
         } catch (Throwable t) {
@@ -588,10 +654,10 @@ public final class ZstdNative {
         }
     }
 
-    public static String zdictErrorName(long code) {
+    static String zdictErrorName(long code) {
         try {
             MemorySegment s = (MemorySegment) ZDICT_GET_ERROR_NAME.invokeExact(code);
-            return cString(s);
+            return B.cString(s);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -599,33 +665,33 @@ public final class ZstdNative {
 
     // ---- frames --------------------------------------------------------------------------------------------------
 
-    public static long getFrameContentSize(MemorySegment src, long srcLen) {
+    static long getFrameContentSize(MemorySegment src, long srcLen) {
         try {
-            return (long) GET_FRAME_CONTENT_SIZE_H.invokeExact(src, srcLen);
+            return (long) GET_FRAME_CONTENT_SIZE_CRITICAL.invokeExact(src, srcLen);
         } catch (Throwable t) {
             throw rethrow(t);
         }
     }
 
-    public static long findDecompressedSize(MemorySegment src, long srcLen) {
+    static long findDecompressedSize(MemorySegment src, long srcLen) {
         try {
-            return (long) FIND_DECOMPRESSED_SIZE_H.invokeExact(src, srcLen);
+            return (long) FIND_DECOMPRESSED_SIZE_CRITICAL.invokeExact(src, srcLen);
         } catch (Throwable t) {
             throw rethrow(t);
         }
     }
 
-    public static long findFrameCompressedSize(MemorySegment src, long srcLen) {
+    static long findFrameCompressedSize(MemorySegment src, long srcLen) {
         try {
-            return (long) FIND_FRAME_COMPRESSED_SIZE_H.invokeExact(src, srcLen);
+            return (long) FIND_FRAME_COMPRESSED_SIZE_CRITICAL.invokeExact(src, srcLen);
         } catch (Throwable t) {
             throw rethrow(t);
         }
     }
 
-    public static long decompressBound(MemorySegment src, long srcLen) {
+    static long decompressBound(MemorySegment src, long srcLen) {
         try {
-            return (long) DECOMPRESS_BOUND_H.invokeExact(src, srcLen);
+            return (long) DECOMPRESS_BOUND_CRITICAL.invokeExact(src, srcLen);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -634,7 +700,7 @@ public final class ZstdNative {
     // ---- errors and constants ------------------------------------------------------------------------------------
 
     /** @return zstd's stable error code ({@code ZSTD_ErrorCode}) of an error result */
-    public static int errorCode(long code) {
+    static int errorCode(long code) {
         try {
             return (int) GET_ERROR_CODE.invokeExact(code);
         } catch (Throwable t) {
@@ -643,25 +709,25 @@ public final class ZstdNative {
     }
 
     /** @return zstd's readable description of an error result */
-    public static String errorName(long code) {
+    static String errorName(long code) {
         try {
             MemorySegment s = (MemorySegment) GET_ERROR_NAME.invokeExact(code);
-            return cString(s);
+            return B.cString(s);
         } catch (Throwable t) {
             throw rethrow(t);
         }
     }
 
-    public static int minCLevel() {
+    static int minCLevel() {
         return intConstant(MIN_C_LEVEL);
     }
 
-    public static int maxCLevel() {
+    static int maxCLevel() {
         return intConstant(MAX_C_LEVEL);
     }
 
     /** @return ZSTD_defaultCLevel(), or 3 (its value in every release) on libraries older than 1.5.0 */
-    public static int defaultCLevel() {
+    static int defaultCLevel() {
         try {
             return (int) DEFAULT_C_LEVEL.invokeExact();
         } catch (UnsupportedOperationException e) {
@@ -672,12 +738,12 @@ public final class ZstdNative {
     }
 
     /** @return {lower, upper} bounds of a compression parameter, or null if the library does not know it */
-    public static int[] cParamBounds(int param) {
+    static int[] cParamBounds(int param) {
         return bounds(C_PARAM_GET_BOUNDS, param);
     }
 
     /** @return {lower, upper} bounds of a decompression parameter, or null if the library does not know it */
-    public static int[] dParamBounds(int param) {
+    static int[] dParamBounds(int param) {
         return bounds(D_PARAM_GET_BOUNDS, param);
     }
 
