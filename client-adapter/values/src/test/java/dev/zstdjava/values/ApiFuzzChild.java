@@ -56,7 +56,7 @@ import java.util.concurrent.TimeoutException;
  *
  * <p>Arguments: {@code seed rounds startIndex callTimeoutMillis classListFile skipFile}; the skip file lists classes
  * or members ({@code Class#name}) never called and factories never used. Output lines: {@code MEMBERS n},
- * {@code CALL index member args}, {@code FACTORY member}, {@code CLOSE index type}, {@code HANG index},
+ * {@code PREPARE index member}, {@code CALL index member args}, {@code FACTORY member}, {@code CLOSE index type}, {@code HANG index},
  * {@code NORECEIVER member}, {@code DONE calls exceptions}.
  *
  * <p>Not thread-safe; one instance per JVM. Allocates freely (arguments are built per call).
@@ -107,16 +107,28 @@ public final class ApiFuzzChild {
         Set<String> skip = new HashSet<>(Files.readAllLines(Path.of(args[5])));
         ApiFuzzChild child = new ApiFuzzChild(seed, skip);
         child.payloads();
-        List<Executable> members = child.members(classNames);
+        List<Member> members = child.members(classNames);
         OUT.println("MEMBERS " + members.size());
+        final Thread[] workerThread = new Thread[1];
         ExecutorService worker = Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, "apifuzz-worker");
             t.setDaemon(true);
+            workerThread[0] = t;
             return t;
         });
+        // every library type's factories are found once, before the calls, so no call's deadline pays for that
+        // and a JVM started at any call makes the same instances; a factory that crashes here is named by FACTORY
+        Future<?> warm = worker.submit(child::discoverAll);
+        try {
+            warm.get(10, TimeUnit.MINUTES);
+        } catch (TimeoutException e) {
+            OUT.println("HANG discovery");
+            OUT.flush();
+            Runtime.getRuntime().halt(HANG_EXIT);
+        }
         long calls = 0, exceptions = 0;
         for (int index = start; index < members.size() * rounds; index++) {
-            Executable member = members.get(index / rounds);
+            Member member = members.get(index / rounds);
             int round = index % rounds;
             int idx = index;
             Future<Boolean> f = worker.submit(() -> child.call(idx, member, round));
@@ -126,7 +138,11 @@ public final class ApiFuzzChild {
                 }
                 calls++;
             } catch (TimeoutException e) {
-                OUT.println("HANG " + index);
+                StringBuilder where = new StringBuilder("HANG " + index);
+                for (StackTraceElement frame : workerThread[0].getStackTrace()) {
+                    where.append("\n    at ").append(frame);
+                }
+                OUT.println(where);
                 OUT.flush();
                 Runtime.getRuntime().halt(HANG_EXIT);
             }
@@ -136,9 +152,25 @@ public final class ApiFuzzChild {
         Runtime.getRuntime().halt(0);
     }
 
-    /** Every public constructor and declared public method of the accessible classes, in a fixed order. */
-    private List<Executable> members(List<String> classNames) {
-        List<Executable> out = new ArrayList<>();
+    /**
+     * A public constructor or method, and the class it is called on: a concrete class's inherited library methods
+     * (an interface's method on each implementation) are members of that class too.
+     */
+    record Member(Class<?> on, Executable executable) {
+        @Override
+        public String toString() {
+            return executable.toGenericString()
+                    + (executable.getDeclaringClass() == on ? "" : " [on " + on.getName() + "]");
+        }
+    }
+
+    /**
+     * Every public constructor, static method declared by the class, and instance method (inherited from a library
+     * class too) of the accessible classes, in a fixed order. An interface's or abstract class's instance methods are
+     * called on its concrete classes.
+     */
+    private List<Member> members(List<String> classNames) {
+        List<Member> out = new ArrayList<>();
         List<String> sorted = new ArrayList<>(classNames);
         sorted.sort(null);
         for (String name : sorted) {
@@ -149,26 +181,37 @@ public final class ApiFuzzChild {
                 OUT.println("NOLOAD " + name + " " + e);
                 continue;
             }
-            if (!accessible(c)) {
-                continue;
+            if (accessible(c)) {
+                classes.add(c);
             }
-            classes.add(c);
+        }
+        for (Class<?> c : classes) {
             if (skipped(c.getName())) {
                 continue;
             }
+            boolean concrete = !c.isInterface() && !Modifier.isAbstract(c.getModifiers());
             List<Executable> own = new ArrayList<>();
-            if (!c.isInterface() && !Modifier.isAbstract(c.getModifiers())) {
+            if (concrete) {
                 own.addAll(Arrays.asList(c.getConstructors()));
             }
             for (Method m : c.getDeclaredMethods()) {
-                if (Modifier.isPublic(m.getModifiers()) && !m.isSynthetic() && !m.isBridge()) {
+                if (Modifier.isPublic(m.getModifiers()) && !m.isSynthetic() && !m.isBridge()
+                        && (Modifier.isStatic(m.getModifiers()) || concrete || c.isEnum() || !hasConcrete(c))) {
                     own.add(m);
+                }
+            }
+            if (concrete) {
+                for (Method m : c.getMethods()) {
+                    if (m.getDeclaringClass() != c && !Modifier.isStatic(m.getModifiers()) && !m.isBridge()
+                            && library(m.getDeclaringClass())) {
+                        own.add(m);
+                    }
                 }
             }
             own.sort(Comparator.comparing(Executable::toGenericString));
             for (Executable e : own) {
-                if (!skip.contains(key(e))) {
-                    out.add(e);
+                if (!skip.contains(key(e)) && !skipped(e.getDeclaringClass().getName())) {
+                    out.add(new Member(c, e));
                 }
             }
         }
@@ -187,6 +230,17 @@ public final class ApiFuzzChild {
     /** {@code Class#name} of a member (constructors are {@code Class#<init>}). */
     static String key(Executable e) {
         return e.getDeclaringClass().getName() + "#" + (e instanceof Constructor ? "<init>" : e.getName());
+    }
+
+    /** True when a concrete accessible library class implements or extends {@code c}: it is called there. */
+    private boolean hasConcrete(Class<?> c) {
+        for (Class<?> k : classes) {
+            if (k != c && c.isAssignableFrom(k) && !k.isInterface() && !Modifier.isAbstract(k.getModifiers())
+                    && !skipped(k.getName())) {
+                return true;
+            }
+        }
+        return false;
     }
 
     static boolean accessible(Class<?> c) {
@@ -221,20 +275,37 @@ public final class ApiFuzzChild {
         }
     }
 
+    /** Finds the working factories of every library type (under a call's bookkeeping, so closing is tracked). */
+    private void discoverAll() {
+        rnd = new Random(seed);
+        cleanup = new ArrayList<>();
+        names = new IdentityHashMap<>();
+        currentIndex = "discovery";
+        for (Class<?> c : classes) {
+            if (library(c) && !c.isEnum() && !skipped(c.getName())) {
+                factoriesFor(c);
+            }
+        }
+        closeAll();
+    }
+
     /** Makes one call; true when it threw (the expected clear error). */
-    private boolean call(int index, Executable member, int round) {
-        rnd = new Random(seed * 0x9E3779B97F4A7C15L + member.toGenericString().hashCode() * 1_000_003L + round);
+    private boolean call(int index, Member call, int round) {
+        Executable member = call.executable();
+        rnd = new Random(seed * 0x9E3779B97F4A7C15L + call.toString().hashCode() * 1_000_003L + round);
+        this.round = round;
         cleanup = new ArrayList<>();
         names = new IdentityHashMap<>();
         currentIndex = String.valueOf(index);
         Object result = null;
         boolean threw = false;
+        OUT.println("PREPARE " + index + " " + call); // making the receiver and arguments, which may call factories
         try {
             Object receiver = null;
             if (member instanceof Method m && !Modifier.isStatic(m.getModifiers())) {
-                receiver = instance(m.getDeclaringClass(), 0, true);
+                receiver = instance(call.on(), 0, true);
                 if (receiver == null) {
-                    OUT.println("NORECEIVER " + index + " " + member.toGenericString());
+                    OUT.println("NORECEIVER " + index + " " + call);
                     return false;
                 }
             }
@@ -242,9 +313,11 @@ public final class ApiFuzzChild {
             Type[] generic = member.getGenericParameterTypes();
             Object[] args = new Object[types.length];
             for (int i = 0; i < types.length; i++) {
+                param = i;
                 args[i] = hostile(types[i], i < generic.length ? generic[i] : types[i], 0);
             }
-            StringBuilder line = new StringBuilder("CALL ").append(index).append(' ').append(member.toGenericString())
+            param = -1;
+            StringBuilder line = new StringBuilder("CALL ").append(index).append(' ').append(call)
                     .append(" on ").append(describe(receiver)).append(" with (");
             for (int i = 0; i < args.length; i++) {
                 line.append(i == 0 ? "" : ", ").append(describe(args[i]));
@@ -316,6 +389,19 @@ public final class ApiFuzzChild {
         return options.get(rnd.nextInt(options.size()));
     }
 
+    /** The call's round, and the parameter whose argument is being made (-1: a nested or factory value). */
+    private int round;
+    private int param = -1;
+
+    /**
+     * One of {@code n} options: while the round is below {@code n}, a parameter's top-level value takes each option
+     * in turn (shifted by its position, so two parameters differ), so every option reaches every parameter within
+     * {@code n} rounds; random after that and for nested values.
+     */
+    private int choice(int n) {
+        return param >= 0 && round < n ? (round + param * 5) % n : rnd.nextInt(n);
+    }
+
     private static final int[] INTS = {0, -1, 1, 2, 3, 7, 8, 64, 255, 4096, 65536, 1 << 20, Integer.MIN_VALUE,
             Integer.MAX_VALUE, Integer.MAX_VALUE - 1, Integer.MIN_VALUE + 1, -8};
     private static final long[] LONGS = {0, -1, 1, 8, 64, 4096, Integer.MAX_VALUE, Integer.MAX_VALUE + 1L,
@@ -326,10 +412,10 @@ public final class ApiFuzzChild {
     /** A hostile value of type {@code t}: boundary numbers, null, odd memory, closed or foreign-thread resources. */
     private Object hostile(Class<?> t, Type generic, int depth) throws Exception {
         if (t == int.class || t == Integer.class) {
-            return t == Integer.class && rnd.nextInt(8) == 0 ? null : INTS[rnd.nextInt(INTS.length)];
+            return t == Integer.class && rnd.nextInt(8) == 0 ? null : INTS[choice(INTS.length)];
         }
         if (t == long.class || t == Long.class) {
-            return t == Long.class && rnd.nextInt(8) == 0 ? null : LONGS[rnd.nextInt(LONGS.length)];
+            return t == Long.class && rnd.nextInt(8) == 0 ? null : LONGS[choice(LONGS.length)];
         }
         if (t == short.class || t == Short.class) {
             return (short) INTS[rnd.nextInt(INTS.length)];
@@ -434,15 +520,21 @@ public final class ApiFuzzChild {
     }
 
     private byte[] nonNullBytes() {
-        byte[] b;
-        do {
-            b = bytes();
-        } while (b == null);
-        return b;
+        int p = param;
+        param = -1; // random choices: a fixed one could be the null option every time
+        try {
+            byte[] b;
+            do {
+                b = bytes();
+            } while (b == null);
+            return b;
+        } finally {
+            param = p;
+        }
     }
 
     private byte[] bytes() {
-        int k = rnd.nextInt(6 + payloads.size());
+        int k = choice(6 + payloads.size());
         byte[] b = switch (k) {
             case 0 -> new byte[0];
             case 1 -> new byte[] {1};
@@ -460,7 +552,7 @@ public final class ApiFuzzChild {
     }
 
     private MemorySegment segment() {
-        int k = rnd.nextInt(14);
+        int k = choice(14);
         return switch (k) {
             case 0 -> named(MemorySegment.NULL, "MemorySegment.NULL");
             case 1 -> named(MemorySegment.ofAddress(1), "ofAddress(1)");
@@ -491,7 +583,7 @@ public final class ApiFuzzChild {
     }
 
     private ByteBuffer buffer() {
-        int k = rnd.nextInt(9);
+        int k = choice(9);
         ByteBuffer b = switch (k) {
             case 0 -> ByteBuffer.allocate(0);
             case 1 -> ByteBuffer.wrap(nonNullBytes());
@@ -518,7 +610,7 @@ public final class ApiFuzzChild {
     }
 
     private Arena arena() {
-        int k = rnd.nextInt(4);
+        int k = choice(4);
         return switch (k) {
             case 0 -> {
                 Arena a = Arena.ofConfined();

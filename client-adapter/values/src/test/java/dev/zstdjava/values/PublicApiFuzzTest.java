@@ -38,7 +38,8 @@ import static org.junit.jupiter.api.Assertions.fail;
  * that outlives its deadline is a failure naming the call and its arguments; a Java exception is the expected clear
  * error. After a crash or hang the fuzzer starts a new JVM at the next call, so one run lists every failure.
  *
- * <p>Deterministic (fixed seed) and bounded: the default run makes a few calls per member, well under two minutes.
+ * <p>Deterministic (fixed seed) and bounded: the default run makes 16 calls per member (in the first rounds every
+ * hostile segment, buffer, array and number reaches every parameter), well under two minutes.
  * The longer form, more rounds per member over several seeds:
  * <pre>{@code
  * ./mvnw -B -ntp -o -pl client-adapter/values -am verify -Dzstdjava.jdk21.skip=true -Dtest=PublicApiFuzzTest \
@@ -71,7 +72,7 @@ class PublicApiFuzzTest {
 
     private static final long SEED = Long.getLong("zstdjava.apifuzz.seed", 0x5EED_2026L);
     private static final int SEEDS = Integer.getInteger("zstdjava.apifuzz.seeds", 1);
-    private static final int ROUNDS = Integer.getInteger("zstdjava.apifuzz.rounds", 8);
+    private static final int ROUNDS = Integer.getInteger("zstdjava.apifuzz.rounds", 16);
     private static final long CALL_TIMEOUT_MS = Long.getLong("zstdjava.apifuzz.callTimeoutMillis", 5000);
     private static final boolean INCLUDE_KNOWN_UNSAFE =
             "include".equals(System.getProperty("zstdjava.apifuzz.knownUnsafe"));
@@ -175,6 +176,7 @@ class PublicApiFuzzTest {
             int lastIndex = -1;
             String hang = null;
             boolean done = false;
+            boolean hanging = false;
             Deque<String> tail = new ArrayDeque<>();
             try (PrintWriter out = new PrintWriter(Files.newBufferedWriter(log))) {
                 while (true) {
@@ -198,6 +200,9 @@ class PublicApiFuzzTest {
                         run.calls++;
                         last = l.substring(5);
                         lastIndex = Integer.parseInt(l.substring(5, l.indexOf(' ', 5)));
+                    } else if (l.startsWith("PREPARE ")) {
+                        last = "making the arguments of " + l.substring(8);
+                        lastIndex = Integer.parseInt(l.substring(8, l.indexOf(' ', 8)));
                     } else if (l.startsWith("FACTORY ") || l.startsWith("CLOSE ")) {
                         last = l;
                     } else if (l.startsWith("MEMBERS ")) {
@@ -206,6 +211,9 @@ class PublicApiFuzzTest {
                         run.noReceiver.add(l.substring(l.indexOf(' ', 11) + 1));
                     } else if (l.startsWith("HANG ")) {
                         hang = "HANG (no return within " + CALL_TIMEOUT_MS + " ms): " + last;
+                        hanging = true;
+                    } else if (hanging && l.startsWith("    at ")) {
+                        hang += "\n    " + l.trim(); // the worker's stack
                     } else if (l.startsWith("DONE ")) {
                         done = true;
                         run.exceptions += Long.parseLong(l.split(" ")[2]);
@@ -237,7 +245,7 @@ class PublicApiFuzzTest {
             if (last.startsWith("FACTORY ")) {
                 // the same factory would be tried again in the next JVM: never use it again
                 childSkip.add("factory " + last.substring(8));
-                start = Math.max(lastIndex, 0);
+                start = lastIndex >= 0 ? lastIndex : start; // found before the calls, or during call lastIndex
             } else {
                 start = lastIndex + 1;
             }
