@@ -184,6 +184,11 @@ public final class Lz4Compressor extends OneShot.Encoder {
     protected long segments(MemorySegment src, long srcSize, MemorySegment dst, long dstCap) {
         int srcLen = (int) srcSize; // checkSizes: at most Lz4.MAX_INPUT_SIZE
         int cap = Lz4Checks.capacity(dstCap);
+        if (cap == 0) {
+            // no block fits in 0 bytes (the smallest is 1), and liblz4 would compute end pointers past dst, which
+            // wrap for an empty segment at the top of the address space (MemorySegment.ofAddress(-8)): no call
+            return 0;
+        }
         if (src.isNative() && dst.isNative()) {
             return run(src, dst, srcLen, cap, srcLen < Lz4Native.CRITICAL_LIMIT ? CallKind.CRITICAL : CallKind.REGULAR);
         }

@@ -29,6 +29,23 @@ class Lz4BadInputTest {
 
     // ---- blocks --------------------------------------------------------------------------------------------------
 
+    /**
+     * An empty destination at the top of the address space (made without restricted methods): liblz4's end pointer
+     * would wrap past it and it would write there; the compressor refuses before calling it. Found by the API fuzzer.
+     */
+    @Test
+    void anEmptyDestinationAtTheTopOfTheAddressSpaceIsRefusedWithoutANativeCall() {
+        MemorySegment top = MemorySegment.ofAddress(-8);
+        try (Lz4Compressor c = Lz4Compressor.create()) {
+            for (MemorySegment src : new MemorySegment[] {MemorySegment.ofArray(new byte[100]).asReadOnly(),
+                    Arena.ofAuto().allocate(100), MemorySegment.ofArray(new byte[0])}) {
+                assertThrows(Lz4Exception.class, () -> c.compress(src, top), src.toString());
+                assertEquals(-1, c.tryCompress(src, top), src.toString());
+            }
+        }
+    }
+
+
     @Test
     void truncatedBlocksAreRejected() {
         byte[] block = Lz4.compress(DATA, 0);
