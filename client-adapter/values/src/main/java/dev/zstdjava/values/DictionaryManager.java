@@ -64,8 +64,8 @@ import java.util.function.LongConsumer;
  * published) or is digested for another level. Releasing never frees tables under a call: a value being compressed
  * or decompressed finishes with them, and they are freed when the last compressor or decompressor using them is
  * closed (the codec counts those references). A call that picked a dictionary just before its digest was released
- * and only then builds its compressor stores that value uncompressed (counted as a compression failure); after
- * {@link #close()} the compressors using this manager must not be used.
+ * and only then builds its compressor looks the digest up again (it is digested anew); after {@link #close()} the
+ * compressors using this manager must not be used.
  *
  * <h2>Parts and locking</h2>
  * This class is the facade; each job is a package-private part: {@code DictionaryRegistry} (the loaded dictionaries,

@@ -166,8 +166,7 @@ final class ZstdBackend extends HeaderBackend {
 
     private ZstdCompressor dictionaryCompressor(DictionaryManager.Entry entry) {
         if (entry != compressEntry) {
-            ZstdCompressor c = ZstdCompressor.builder().dictionary(entry.compressionDictionary(coder.config().level()))
-                    .build();
+            ZstdCompressor c = withDigest(entry);
             if (dictCompressor != null) {
                 dictCompressor.close();
             }
@@ -176,6 +175,26 @@ final class ZstdBackend extends HeaderBackend {
         }
         return dictCompressor;
     }
+
+    /**
+     * A compressor over the entry's compression digest for this coder's level. The manager may release that digest
+     * (another level asked for, the dictionary retired) between the lookup and the build, which then refuses the
+     * closed digest: the lookup is repeated (it digests anew), up to {@value #DIGEST_ATTEMPTS} times, so a value is
+     * not stored plain only because of that race.
+     */
+    private ZstdCompressor withDigest(DictionaryManager.Entry entry) {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return ZstdCompressor.builder().dictionary(entry.compressionDictionary(coder.config().level())).build();
+            } catch (IllegalStateException released) {
+                if (attempt == DIGEST_ATTEMPTS) {
+                    throw released;
+                }
+            }
+        }
+    }
+
+    private static final int DIGEST_ATTEMPTS = 3;
 
     private ZstdDecompressor dictionaryDecompressor(DictionaryManager.Entry e) {
         for (int i = 0; i < DICT_DECOMPRESSORS; i++) {
