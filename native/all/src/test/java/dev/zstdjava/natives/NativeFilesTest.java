@@ -30,8 +30,9 @@ class NativeFilesTest {
 
     private static final Path ROOT = Path.of(System.getProperty("zstdjava.natives.dir",
             "target/classes/META-INF/zstd-java/native"));
-    private static final Path BINDINGS = Path.of(System.getProperty("zstdjava.codec.internal",
-            "../../codec/src/main/java/dev/zstdjava/internal"));
+    /** The codec's sources: the bindings are {@code zstd/ZstdNative.java} and {@code lz4/Lz4Native.java}. */
+    private static final Path BINDINGS = Path.of(System.getProperty("zstdjava.codec.sources",
+            "../../codec/src/main/java/dev/zstdjava"));
 
     /** platform -> format, machine, zstd file, lz4 file */
     private static final Map<String, List<String>> PLATFORMS = Map.ofEntries(
@@ -77,8 +78,8 @@ class NativeFilesTest {
     @Test
     void theBindingsAreFoundInTheJavaSources() throws IOException {
         // guards the regex: if it found nothing, the export checks below would pass vacuously
-        Set<String> zstd = bound("ZstdNative.java", "ZSTD|ZDICT");
-        Set<String> lz4 = bound("Lz4Native.java", "LZ4|LZ4F");
+        Set<String> zstd = bound("zstd/ZstdNative.java", "ZSTD|ZDICT");
+        Set<String> lz4 = bound("lz4/Lz4Native.java", "LZ4|LZ4F");
         assertTrue(zstd.size() > 40 && zstd.contains("ZSTD_compress2") && zstd.contains("ZDICT_trainFromBuffer"), zstd::toString);
         assertTrue(lz4.size() > 20 && lz4.contains("LZ4_compress_fast_extState_fastReset")
                 && lz4.contains("LZ4F_compressFrame_usingCDict"), lz4::toString);
@@ -99,8 +100,8 @@ class NativeFilesTest {
 
     @TestFactory
     Stream<DynamicTest> eachFileHasTheExpectedFormatExportsAndHardening() throws IOException {
-        Set<String> zstd = bound("ZstdNative.java", "ZSTD|ZDICT");
-        Set<String> lz4 = bound("Lz4Native.java", "LZ4|LZ4F");
+        Set<String> zstd = bound("zstd/ZstdNative.java", "ZSTD|ZDICT");
+        Set<String> lz4 = bound("lz4/Lz4Native.java", "LZ4|LZ4F");
         List<DynamicTest> tests = new ArrayList<>();
         for (var e : new TreeSet<>(PLATFORMS.keySet())) {
             List<String> spec = PLATFORMS.get(e);
