@@ -19,7 +19,7 @@ import java.util.function.LongConsumer;
 /**
  * The zstd dictionaries a {@link ValueCompressor} compresses small values with: the newest compresses, every one
  * loaded decompresses, chosen by the dictionary id each zstd frame records. Opt-in: a {@code ValueCompressor} made
- * without a manager writes plain zstd frames (no dictionary id).
+ * without a manager compresses without a dictionary.
  *
  * <h2>Three ways to run it</h2>
  * <ul>
