@@ -52,9 +52,31 @@ public record ChildProcess(int exit, byte[] stdout, String stderr) {
             }
             return new ChildProcess(p.exitValue(), Files.readAllBytes(out), Files.readString(err, StandardCharsets.UTF_8));
         } finally {
-            Files.deleteIfExists(out);
-            Files.deleteIfExists(err);
+            delete(out);
+            delete(err);
         }
+    }
+
+    /**
+     * Deletes an output file. On Windows (and under Wine) the ended child's handle on it can outlive the process for a
+     * moment, and deleting then fails with a sharing violation: retried for up to 5 s, then left to be deleted when
+     * this JVM exits (a leftover output file, never a failed test for it).
+     */
+    private static void delete(Path f) {
+        for (int attempt = 0; attempt < 50; attempt++) {
+            try {
+                Files.deleteIfExists(f);
+                return;
+            } catch (IOException e) {
+                try {
+                    Thread.sleep(100);
+                } catch (InterruptedException interrupted) {
+                    Thread.currentThread().interrupt();
+                    break;
+                }
+            }
+        }
+        f.toFile().deleteOnExit();
     }
 
     /** {@link #run(ProcessBuilder, long)} of {@code cmd} with standard error merged into standard output. */
