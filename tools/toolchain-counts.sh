@@ -8,6 +8,10 @@
 #     <dir> holds libzstd.so.1 and liblz4.so.1 (for example benchmark/target/toolchains/{zig,gcc} after a run of
 #     compare-toolchains.sh); <payload-dir> the payloads (text-128.bin ... text-1m.bin, as that script writes them)
 #   env CELLS: the cells, default every codec x payload x op of compare-toolchains.sh (zstd level 3, lz4 default)
+#   env CREF_EXTRA: more sources and linker flags for the harness, for example the peers' libraries of
+#       tools/peer-libraries.sh: CREF_EXTRA="benchmark/src/main/c/lz4-full-reset.c -Wl,--allow-shlib-undefined" for
+#       aircompressor's liblz4, which lacks the fastReset entry points and leaves its (unused) xxhash calls to a
+#       library the JVM loads first
 #   env MIN_TIME_ROUNDS=n: also time each cell natively, n rounds alternating between the builds, and report each
 #       build's fastest batch (cref-count's min-time: batches of about 20 us, the fastest of all rounds). Not
 #       load-independent, but far steadier on a busy machine than mean times, as interruptions only slow a batch.
@@ -35,7 +39,7 @@ for b in "$@"; do
   [ -f "$dir/libzstd.so.1" ] && [ -f "$dir/liblz4.so.1" ] || { echo "toolchain-counts: $dir lacks libzstd.so.1/liblz4.so.1" >&2; exit 1; }
   mkdir -p "$work/$label"
   ln -sf "$dir/libzstd.so.1" "$work/$label/libzstd.so"; ln -sf "$dir/liblz4.so.1" "$work/$label/liblz4.so"
-  gcc -O2 -o "$work/$label/cref-count" benchmark/src/main/c/cref-count.c -Inative/target/include \
+  gcc -O2 -o "$work/$label/cref-count" benchmark/src/main/c/cref-count.c ${CREF_EXTRA:-} -Inative/target/include \
     -L"$work/$label" -lzstd -llz4 -Wl,-rpath,"$dir"
   labels+=("$label")
 done

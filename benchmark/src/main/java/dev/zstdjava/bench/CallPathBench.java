@@ -1,5 +1,6 @@
 package dev.zstdjava.bench;
 
+import dev.zstdjava.internal.ContextCache;
 import dev.zstdjava.lz4.Lz4;
 import dev.zstdjava.lz4.Lz4Compressor;
 import dev.zstdjava.lz4.Lz4Decompressor;
@@ -39,6 +40,27 @@ import java.util.concurrent.TimeUnit;
 @Measurement(iterations = 8, time = 1)
 @Fork(value = 3, jvmArgsAppend = {"--enable-native-access=ALL-UNNAMED"})
 public class CallPathBench {
+    // The static one-liners' per-thread contexts as they are (confined on platform threads) and as they were before
+    // (every thread's context shared, so guarded): the same calls through the same cache, only the context differs.
+    // Compare *_cacheConfined with *_cacheGuarded for what the confined per-thread context saves a one-liner.
+    private static final ContextCache<Lz4Compressor> LZ4C_CONFINED = new ContextCache<>(
+            () -> Lz4Compressor.createConfined(0), () -> Lz4Compressor.create(0), Lz4Compressor::close);
+    private static final ContextCache<Lz4Compressor> LZ4C_GUARDED = new ContextCache<>(
+            () -> Lz4Compressor.create(0), () -> Lz4Compressor.create(0), Lz4Compressor::close);
+    private static final ContextCache<Lz4Decompressor> LZ4D_CONFINED = new ContextCache<>(
+            Lz4Decompressor::createConfined, Lz4Decompressor::create, Lz4Decompressor::close);
+    private static final ContextCache<Lz4Decompressor> LZ4D_GUARDED = new ContextCache<>(
+            Lz4Decompressor::create, Lz4Decompressor::create, Lz4Decompressor::close);
+    private static final ContextCache<ZstdCompressor> ZSTDC_CONFINED = new ContextCache<>(
+            () -> ZstdCompressor.builder().level(3).confined().build(), () -> ZstdCompressor.create(3),
+            ZstdCompressor::close);
+    private static final ContextCache<ZstdCompressor> ZSTDC_GUARDED = new ContextCache<>(
+            () -> ZstdCompressor.create(3), () -> ZstdCompressor.create(3), ZstdCompressor::close);
+    private static final ContextCache<ZstdDecompressor> ZSTDD_CONFINED = new ContextCache<>(
+            () -> ZstdDecompressor.builder().confined().build(), ZstdDecompressor::create, ZstdDecompressor::close);
+    private static final ContextCache<ZstdDecompressor> ZSTDD_GUARDED = new ContextCache<>(
+            ZstdDecompressor::create, ZstdDecompressor::create, ZstdDecompressor::close);
+
     @State(Scope.Thread)
     public static class Input {
         @Param({"text-128", "text-1k"})
@@ -171,5 +193,49 @@ public class CallPathBench {
     @Benchmark
     public long zstd_segmentDecompress_confined(Input s) {
         return s.zdConfined.decompress(s.frame, s.out);
+    }
+
+    @Benchmark
+    public byte[] lz4_staticCompress_cacheConfined(Input s) {
+        return LZ4C_CONFINED.run((c, src, off, len, level) -> c.compress(src, off, len), s.raw, 0, s.raw.length, 0);
+    }
+
+    @Benchmark
+    public byte[] lz4_staticCompress_cacheGuarded(Input s) {
+        return LZ4C_GUARDED.run((c, src, off, len, level) -> c.compress(src, off, len), s.raw, 0, s.raw.length, 0);
+    }
+
+    @Benchmark
+    public byte[] lz4_staticDecompress_cacheConfined(Input s) {
+        return LZ4D_CONFINED.run((d, src, off, len, size) -> d.decompress(src, off, len, (int) size), s.lz4Block, 0,
+                s.lz4Block.length, s.raw.length);
+    }
+
+    @Benchmark
+    public byte[] lz4_staticDecompress_cacheGuarded(Input s) {
+        return LZ4D_GUARDED.run((d, src, off, len, size) -> d.decompress(src, off, len, (int) size), s.lz4Block, 0,
+                s.lz4Block.length, s.raw.length);
+    }
+
+    @Benchmark
+    public byte[] zstd_staticCompress_cacheConfined(Input s) {
+        return ZSTDC_CONFINED.run((c, src, off, len, level) -> c.compress(src, off, len), s.raw, 0, s.raw.length, 3);
+    }
+
+    @Benchmark
+    public byte[] zstd_staticCompress_cacheGuarded(Input s) {
+        return ZSTDC_GUARDED.run((c, src, off, len, level) -> c.compress(src, off, len), s.raw, 0, s.raw.length, 3);
+    }
+
+    @Benchmark
+    public byte[] zstd_staticDecompress_cacheConfined(Input s) {
+        return ZSTDD_CONFINED.run((d, src, off, len, max) -> d.decompress(src, off, len), s.zstdFrame, 0,
+                s.zstdFrame.length, 0);
+    }
+
+    @Benchmark
+    public byte[] zstd_staticDecompress_cacheGuarded(Input s) {
+        return ZSTDD_GUARDED.run((d, src, off, len, max) -> d.decompress(src, off, len), s.zstdFrame, 0,
+                s.zstdFrame.length, 0);
     }
 }
