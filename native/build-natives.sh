@@ -39,6 +39,11 @@ PLATFORMS="linux-x86_64 linux-aarch64 linux-x86_64-musl linux-aarch64-musl macos
 
 die() { echo "build-natives: $*" >&2; exit 1; }
 
+# the training data of linux-x86_64's profile-guided libzstd (pgo-train.c): files of the repository's testdata/
+# (ZSTDJAVA_PGO_DATA names another copy of that folder, as tools/check-reproducible.sh does)
+pgo_dir=${ZSTDJAVA_PGO_DATA:-$here/../testdata}
+pgo_data=("$pgo_dir/canterbury/alice29.txt" "$pgo_dir/json/statuses.ndjson" "$pgo_dir/json/products.ndjson")
+
 # ---------------------------------------------------------------------------------------------------------------
 # toolchain: zig from its PyPI wheel, pinned by version and SHA-256 (toolchain.lock), unpacked once into the cache
 lock_value() { sed -n "s/^$1[[:space:]]\+//p" "$here/toolchain.lock" | head -1; }
@@ -180,41 +185,69 @@ build_target() { # platform out-dir
   for f in "$z"/common/*.c "$z"/compress/*.c "$z"/decompress/*.c "$z"/dictBuilder/*.c "$z"/legacy/zstd_v0[5-7].c \
            "$z"/decompress/huf_decompress_amd64.S; do files+=("$f"); done
   local zdefs=(-DZSTD_MULTITHREAD -DXXH_NAMESPACE=ZSTD_ -DDEBUGLEVEL=0 -DZSTD_LEGACY_SUPPORT=5 "-I$z" "-I$z/common" "-I$z/legacy")
-  local objs=() o extra
-  for f in "${files[@]}"; do
-    o="$work/obj/zstd-$(basename "$(dirname "$f")")-$(basename "$f").o"
-    extra=()
-    if [ "$(basename "$f")" = zstd_decompress_block.c ]; then
-      # clang: as upstream, the block decoder without auto-vectorisation. gcc (linux-x86_64, link-time optimised)
-      # keeps it: decompression of 128 B of JSON 121.6 -> 116.3 ns fastest batch with it, 64 KiB and 1 MiB unchanged
-      # (+0.0 % instructions)
-      extra=()
-      [ "${zstd_cc[0]}" != "$zig" ] || extra=(-fno-vectorize -fno-slp-vectorize)
-      # x86_64: clang's loop unroller makes the sequence decoding loop (ZSTD_decompressSequences_*) spill more of
-      # its state to the stack: 137 instructions per sequence against 120 without it (gcc -O3: 124). Measured with
-      # tools/toolchain-counts.sh (callgrind, load-independent): zstd decompression of 1 MiB 17.60 M -> 15.51 M
-      # instructions (gcc 16.02 M), of 64 KiB 1.158 M -> 1.029 M (gcc 1.062 M); fastest-batch time against gcc
-      # +15 % -> +0.3 % (1 MiB), +14 % -> +0.3 % (64 KiB). Only this file: for the whole library the same flag adds
-      # 3-14 % instructions to zstd compression of 128 B to 64 KiB. aarch64 keeps the unroller (not measured there).
-      case "${zstd_cc[0]}:$target" in "$zig:x86_64-"*) extra+=(-fno-unroll-loops) ;; esac
+  # linux-x86_64 (gcc): profile-guided. A first pass builds an instrumented library, pgo-train.c (slices of the
+  # repository's test data, English text and JSON records, 128 B to 256 KiB, levels 3 and 1, through the calls the
+  # binding makes) runs on it with address randomisation off, and the second pass compiles with that profile; code the
+  # training never ran is optimised as without one (-fprofile-partial-training). The profile follows the CPU's BMI2
+  # (libzstd picks its BMI2 decoders at run time), so the build trains only on a CPU that has it.
+  # Measured with tools/toolchain-counts.sh against the same build without a profile (docs/benchmarks.md, "Native
+  # toolchain"): decompression 0.5-15 % faster on every cell but 128 B of text (+2.1 %), the 128 B JSON slice
+  # 108.0 -> 90.5 ns; compression -1.8 % to +2.5 %.
+  local passes=(final) pass pgo=() objs=() o extra
+  [ "${zstd_cc[0]}" = "$zig" ] || passes=(train final)
+  for pass in "${passes[@]}"; do
+    pgo=()
+    if [ "${zstd_cc[0]}" != "$zig" ]; then
+      if [ "$pass" = train ]; then pgo=(-fprofile-generate -fprofile-update=single "-fprofile-dir=$work/profile")
+      else pgo=(-fprofile-use -fprofile-partial-training "-fprofile-dir=$work/profile" -Wno-missing-profile); fi
     fi
-    "${zstd_cc[@]}" "${zdefs[@]}" "${extra[@]}" -c "$f" -o "$o" >>"$log" 2>&1 \
-      || { cat "$log" >&2; die "$platform: compiling $(basename "$f") failed"; }
-    objs+=("$o")
+    objs=()
+    for f in "${files[@]}"; do
+      o="$work/obj/zstd-$(basename "$(dirname "$f")")-$(basename "$f").o"
+      extra=()
+      if [ "$(basename "$f")" = zstd_decompress_block.c ]; then
+        # clang: as upstream, the block decoder without auto-vectorisation. gcc (linux-x86_64, link-time optimised)
+        # keeps it: decompression of 128 B of JSON 121.6 -> 116.3 ns fastest batch with it, 64 KiB and 1 MiB unchanged
+        # (+0.0 % instructions)
+        extra=()
+        [ "${zstd_cc[0]}" != "$zig" ] || extra=(-fno-vectorize -fno-slp-vectorize)
+        # x86_64: clang's loop unroller makes the sequence decoding loop (ZSTD_decompressSequences_*) spill more of
+        # its state to the stack: 137 instructions per sequence against 120 without it (gcc -O3: 124). Measured with
+        # tools/toolchain-counts.sh (callgrind, load-independent): zstd decompression of 1 MiB 17.60 M -> 15.51 M
+        # instructions (gcc 16.02 M), of 64 KiB 1.158 M -> 1.029 M (gcc 1.062 M); fastest-batch time against gcc
+        # +15 % -> +0.3 % (1 MiB), +14 % -> +0.3 % (64 KiB). Only this file: for the whole library the same flag adds
+        # 3-14 % instructions to zstd compression of 128 B to 64 KiB. aarch64 keeps the unroller (not measured there).
+        case "${zstd_cc[0]}:$target" in "$zig:x86_64-"*) extra+=(-fno-unroll-loops) ;; esac
+      fi
+      "${zstd_cc[@]}" "${pgo[@]}" "${zdefs[@]}" "${extra[@]}" -c "$f" -o "$o" >>"$log" 2>&1 \
+        || { cat "$log" >&2; die "$platform: compiling $(basename "$f") failed"; }
+      objs+=("$o")
+    done
+    if [ "${zstd_cc[0]}" != "$zig" ]; then
+      # the link-time optimisation: one relocatable object of plain machine code (hidden symbols stay hidden)
+      "${zstd_cc[@]}" "${pgo[@]}" -r -nostdlib -flinker-output=nolto-rel -o "$work/obj/zstd-lto.o" "${objs[@]}" >>"$log" 2>&1 \
+        || { cat "$log" >&2; die "$platform: the link-time optimisation of libzstd failed"; }
+      objs=("$work/obj/zstd-lto.o")
+    fi
+    local zld=()
+    case "$platform" in
+      linux-*) zld=(-Wl,-soname,libzstd.so.1 -pthread) ;;
+      macos-*) zld=(-Wl,-install_name,@rpath/libzstd.1.dylib) ;;
+    esac
+    if [ "$pass" = train ]; then
+      mkdir -p "$work/train"
+      "$zig" cc "${ldflags[@]}" "${zld[@]}" -o "$work/train/libzstd.so.1" "${objs[@]}" \
+        "$("$gcc" -print-file-name=libgcov.a)" >>"$log" 2>&1 \
+        || { cat "$log" >&2; die "$platform: linking the instrumented libzstd failed"; }
+      "$gcc" -O2 -o "$work/train/pgo-train" "$here/pgo-train.c" "-I$z" "$work/train/libzstd.so.1" \
+        "-Wl,-rpath,$work/train" >>"$log" 2>&1 || { cat "$log" >&2; die "$platform: compiling pgo-train.c failed"; }
+      setarch "$(uname -m)" -R "$work/train/pgo-train" "${pgo_data[@]}" >>"$log" 2>&1 \
+        || { cat "$log" >&2; die "$platform: the profile training run failed"; }
+      continue
+    fi
+    "$zig" cc "${ldflags[@]}" "${zld[@]}" -o "$work/$zstd_name" "${objs[@]}" >>"$log" 2>&1 \
+      || { cat "$log" >&2; die "$platform: linking libzstd failed"; }
   done
-  if [ "${zstd_cc[0]}" != "$zig" ]; then
-    # the link-time optimisation: one relocatable object of plain machine code (hidden symbols stay hidden)
-    "${zstd_cc[@]}" -r -nostdlib -flinker-output=nolto-rel -o "$work/obj/zstd-lto.o" "${objs[@]}" >>"$log" 2>&1 \
-      || { cat "$log" >&2; die "$platform: the link-time optimisation of libzstd failed"; }
-    objs=("$work/obj/zstd-lto.o")
-  fi
-  local zld=()
-  case "$platform" in
-    linux-*) zld=(-Wl,-soname,libzstd.so.1 -pthread) ;;
-    macos-*) zld=(-Wl,-install_name,@rpath/libzstd.1.dylib) ;;
-  esac
-  "$zig" cc "${ldflags[@]}" "${zld[@]}" -o "$work/$zstd_name" "${objs[@]}" >>"$log" 2>&1 \
-    || { cat "$log" >&2; die "$platform: linking libzstd failed"; }
 
   # lz4: the block, HC and frame APIs; *_PUBLISH_STATIC_FUNCTIONS exports the fastReset and CDict entry points
   local l="$work/lz4/lib" lobjs=()
@@ -237,7 +270,7 @@ build_target() { # platform out-dir
   {
     echo "platform=$platform"
     if [ "${zstd_cc[0]}" = "$zig" ]; then echo "toolchain=zig $zig_version ($target)"
-    else echo "toolchain=zig $zig_version ($target); libzstd compiled by $(lock_value gcc.version) (link-time optimised)"; fi
+    else echo "toolchain=zig $zig_version ($target); libzstd compiled by $(lock_value gcc.version) (link-time and profile-guided optimised)"; fi
     echo "zstd.version=$zstd_version"
     echo "zstd.source.sha256=$zstd_sha"
     echo "lz4.version=$lz4_version"
@@ -273,7 +306,8 @@ fi
 
 # every input of a platform's build: the build function with its flags, the target map, both lock files (sources and
 # toolchain by SHA-256)
-inputs_key=$( { declare -f build_target; declare -p TARGET; cat "$here/sources.lock" "$here/toolchain.lock"; } \
+inputs_key=$( { declare -f build_target; declare -p TARGET; cat "$here/sources.lock" "$here/toolchain.lock" \
+  "$here/pgo-train.c"; sha256sum "${pgo_data[@]}" 2>/dev/null | cut -d' ' -f1 || true; } \
   | sha256sum | cut -c1-16)
 start=$SECONDS
 pids=() names=()
@@ -287,7 +321,14 @@ for p in "${platforms[@]}"; do
   if [ "${ZSTDJAVA_NATIVE_CACHE:-on}" != off ] && [ -f "$cached/natives.properties" ]; then
     continue
   fi
-  [ "$p" != linux-x86_64 ] || check_gcc
+  if [ "$p" = linux-x86_64 ]; then
+    check_gcc
+    grep -qw bmi2 /proc/cpuinfo || die "linux-x86_64's libzstd is trained for gcc's profile on a CPU with BMI2 (its \
+profile and so the library's bytes depend on it), and this machine's CPU has none: build it on another x86-64 machine"
+    for f in "${pgo_data[@]}"; do
+      [ -f "$f" ] || die "linux-x86_64's libzstd is trained on the repository's testdata/ and $f is missing (set ZSTDJAVA_PGO_DATA to a copy of that folder)"
+    done
+  fi
   [ ${#pids[@]} -lt "$jobs" ] || wait_one
   echo "build-natives: building $p (${TARGET[$p]})" >&2
   if [ "${ZSTDJAVA_NATIVE_CACHE:-on}" = off ]; then cached="$out_root/$p"; fi

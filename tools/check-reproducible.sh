@@ -11,8 +11,9 @@ for run in a b; do
   echo "check-reproducible: build $run" >&2
   # a copy of native/ per run, so the two builds also use different source paths
   mkdir -p "$tmp/$run"
-  cp "$here/../native/build-natives.sh" "$here/../native/sources.lock" "$here/../native/toolchain.lock" "$tmp/$run/"
-  ZSTDJAVA_NATIVE_CACHE=off ZSTDJAVA_ZIG_CACHE="$tmp/zig-cache-$run" \
+  cp "$here/../native/build-natives.sh" "$here/../native/sources.lock" "$here/../native/toolchain.lock" \
+    "$here/../native/pgo-train.c" "$tmp/$run/"
+  ZSTDJAVA_NATIVE_CACHE=off ZSTDJAVA_ZIG_CACHE="$tmp/zig-cache-$run" ZSTDJAVA_PGO_DATA="$here/../testdata" \
     bash "$tmp/$run/build-natives.sh" "$tmp/out-$run" "$@"
 done
 if diff -r "$tmp/out-a" "$tmp/out-b" >/dev/null; then
