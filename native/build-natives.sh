@@ -6,7 +6,7 @@
 #
 # Output: <output-root>/<platform>/{libzstd.so,liblz4.so | libzstd.dylib,liblz4.dylib | zstd.dll,lz4.dll} and
 # natives.properties; <output-root>/licenses/ holds the libraries' licence texts from their source archives;
-# native/target/include/ their public headers. Everything is cached below ${ZSTDJAVA_CACHE:-~/.cache/zstd-java}:
+# native/target/include/ their public headers. Everything is cached below the cache root of tools/cache-dir.sh:
 #   sources/   the release tarballs (SHA-256 checked on every use; override with ZSTDJAVA_SOURCE_CACHE)
 #   zig-<v>/   the toolchain, unpacked from its wheel (SHA-256 checked before unpacking)
 #   natives/<key>/<platform>/   finished libraries, keyed by the hash of every input (sources, toolchain, this script,
@@ -17,7 +17,9 @@ set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 out_root=${1:?usage: build-natives.sh <output-root> [platform...]}
 shift
-cache_root=${ZSTDJAVA_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/zstd-java}
+# shellcheck source=../tools/cache-dir.sh
+source "$here/../tools/cache-dir.sh"
+cache_root=$ZSTDJAVA_CACHE_ROOT
 src_cache=${ZSTDJAVA_SOURCE_CACHE:-$cache_root/sources}
 jobs=${ZSTDJAVA_NATIVE_JOBS:-2}
 

