@@ -33,8 +33,8 @@ public enum CommandGroup {
     SERVER("connection, server and cluster administration: no value argument"),
     /** Commands of modules ({@code JSON.*}, {@code FT.*}, {@code BF.*}, ...), on their own data types. */
     MODULES("module commands (JSON, search, probabilistic, time series): their own types, sent plain"),
-    /** A command the policy does not know (module, custom or newer commands). */
-    UNKNOWN("commands the policy does not know (modules, custom commands): sent plain");
+    /** A command the policy does not know (other modules' commands, custom or newer commands). */
+    UNKNOWN("commands the policy does not know (other modules, custom or newer commands): sent plain");
 
     private final String description;
 
