@@ -13,8 +13,6 @@ import io.lettuce.core.protocol.CommandType;
 import io.lettuce.core.protocol.ProtocolKeyword;
 import io.lettuce.core.protocol.RedisCommand;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -26,9 +24,10 @@ import java.util.List;
  * never sent, a compressed command is wrapped in a {@link PolicyCommand}, every other command is passed on as it is.
  *
  * <p>Cost: one {@code getType()}, one {@code instanceof} and one array load per command (a command sent with a custom
- * keyword through {@code dispatch} is looked up by name: its refusal is kept); a compressed command adds
- * one small wrapper object; a {@code SET} with options (more than key and value) scans its arguments once for the
- * refused conditions. Transactions (from {@code MULTI} to {@code EXEC}/{@code DISCARD}) take a lock and keep a list
+ * keyword through {@code dispatch} is looked up by name and then decided as the command of that name); a compressed
+ * command adds one small wrapper object; a {@code SET}, {@code DELEX}, {@code SORT} or {@code SORT_RO} with options
+ * has its arguments encoded once more, plain, into a pooled buffer and read for the options that refuse it
+ * ({@link CommandWords}). Transactions (from {@code MULTI} to {@code EXEC}/{@code DISCARD}) take a lock and keep a list
  * of the queued commands, so that a refusal inside one discards it without leaving any future pending.
  *
  * <p>Thread-safe: outside transactions it keeps no state; transactions are serialized on the gate (Lettuce requires
@@ -47,10 +46,10 @@ final class CommandGate<K, V> {
     static final byte PLAIN = 0;
     static final byte COMPRESS = 1;
     static final byte REFUSE = 2;
-    /** compressed unless a refused condition ({@code IFEQ} ...) is among its options */
-    static final byte COMPRESS_UNLESS_CONDITION = 3;
-    /** plain unless a refused condition is among its options ({@code DELEX}) */
-    static final byte PLAIN_UNLESS_CONDITION = 4;
+    /** compressed unless its arguments refuse it ({@code SET ... IFEQ}) */
+    static final byte COMPRESS_UNLESS_REFUSED = 3;
+    /** plain unless its arguments refuse it ({@code DELEX ... IFEQ}, {@code SORT ... BY weight_*}) */
+    static final byte PLAIN_UNLESS_REFUSED = 4;
     static final byte MULTI = 5;
     static final byte EXEC = 6;
     static final byte DISCARD = 7;
@@ -185,11 +184,14 @@ final class CommandGate<K, V> {
         CommandRefusedException discarded;
     }
 
-    /** The action of every {@link CommandType}, by ordinal, for one policy; immutable. */
+    /**
+     * The action of every {@link CommandType}, by ordinal, for one policy, and of a custom keyword by its name (as
+     * the command type of that name); immutable. Commands whose arguments can refuse them ({@code SET}, {@code DELEX},
+     * {@code SORT}, {@code SORT_RO}: {@link CommandRule#checksArguments()}) are decided by {@link CommandWords}.
+     */
     static final class Table {
         private final byte[] actions;
         private final CommandRule[] rules;
-        private final List<String> conditions;
         private final CommandPolicy policy;
 
         Table(CommandPolicy policy) {
@@ -197,39 +199,53 @@ final class CommandGate<K, V> {
             CommandType[] types = CommandType.values();
             actions = new byte[types.length];
             rules = new CommandRule[types.length];
-            conditions = policy.rule("SET").refusedOptions();
             for (CommandType t : types) {
-                String name = new String(t.getBytes(), StandardCharsets.US_ASCII);
-                CommandRule rule = policy.rule(name);
+                CommandRule rule = policy.rule(new String(t.getBytes(), StandardCharsets.US_ASCII));
                 rules[t.ordinal()] = rule;
-                actions[t.ordinal()] = switch (t) {
-                    case MULTI -> MULTI;
-                    case EXEC -> EXEC;
-                    case DISCARD -> DISCARD;
-                    case DELEX -> PLAIN_UNLESS_CONDITION;
-                    default -> rule.action() == CommandAction.REFUSE ? REFUSE
-                            : rule.action() == CommandAction.PLAIN ? PLAIN
-                            : rule.refusedOptions().isEmpty() ? COMPRESS : COMPRESS_UNLESS_CONDITION;
-                };
+                actions[t.ordinal()] = actionOf(rule);
             }
         }
 
-        // The command's action; conditions of SET and DELEX resolved (REFUSE when one is among the arguments).
+        private static byte actionOf(CommandRule rule) {
+            return switch (rule.name()) {
+                case "MULTI" -> MULTI;
+                case "EXEC" -> EXEC;
+                case "DISCARD" -> DISCARD;
+                default -> rule.action() == CommandAction.REFUSE ? REFUSE
+                        : rule.action() == CommandAction.PLAIN ? (rule.checksArguments() ? PLAIN_UNLESS_REFUSED : PLAIN)
+                        : rule.checksArguments() ? COMPRESS_UNLESS_REFUSED : COMPRESS;
+            };
+        }
+
+        // The command's action, its arguments read where they can refuse it (REFUSE then).
         int action(RedisCommand<?, ?, ?> command) {
             ProtocolKeyword type = command.getType();
-            if (!(type instanceof CommandType t)) {
-                // a custom keyword (dispatch): refused if the policy refuses its name, otherwise sent as encoded
-                return type != null && custom(type).action() == CommandAction.REFUSE ? REFUSE : PLAIN;
+            CommandRule rule;
+            int a;
+            if (type instanceof CommandType t) {
+                a = actions[t.ordinal()];
+                if (a != COMPRESS_UNLESS_REFUSED && a != PLAIN_UNLESS_REFUSED) {
+                    return a;
+                }
+                rule = rules[t.ordinal()];
+            } else if (type == null) {
+                return PLAIN;
+            } else {
+                rule = custom(type);
+                a = actionOf(rule);
+                if (a != COMPRESS_UNLESS_REFUSED && a != PLAIN_UNLESS_REFUSED) {
+                    return a;
+                }
             }
-            int a = actions[t.ordinal()];
-            if (a == COMPRESS_UNLESS_CONDITION || a == PLAIN_UNLESS_CONDITION) {
-                String c = condition(command.getArgs());
-                return c != null ? REFUSE : a == COMPRESS_UNLESS_CONDITION ? COMPRESS : PLAIN;
+            CommandArgs<?, ?> args = command.getArgs();
+            if (args != null && rule.checksArguments(args.count()) && CommandWords.refusal(rule, args) != null) {
+                return REFUSE;
             }
-            return a;
+            return a == COMPRESS_UNLESS_REFUSED ? COMPRESS : PLAIN;
         }
 
-        // The rule of a command sent with a keyword that is not a CommandType, by its name (one string per command).
+        // The rule of a command sent with a keyword that is not a CommandType, by its name (one string per command):
+        // a custom "SET" is the SET of CommandType.SET, compressed, its conditions refused.
         private CommandRule custom(ProtocolKeyword type) {
             return policy.rule(new String(type.getBytes(), StandardCharsets.US_ASCII));
         }
@@ -238,99 +254,8 @@ final class CommandGate<K, V> {
         CommandRefusedException refusal(RedisCommand<?, ?, ?> command) {
             CommandRule rule = command.getType() instanceof CommandType t ? rules[t.ordinal()]
                     : custom(command.getType());
-            return rule.refusal(rule.action() == CommandAction.REFUSE ? null : condition(command.getArgs()));
-        }
-
-        // The refused condition among the arguments (IFEQ, IFNE, IFDEQ, IFDNE), or null. Keys and values are never
-        // taken for one: Lettuce adds them as key and value arguments, and conditions as keywords or strings.
-        String condition(CommandArgs<?, ?> args) {
-            if (args == null || args.count() <= 2) {
-                return null; // SET key value, DELEX key: no option
-            }
-            List<?> list = Arguments.list(args);
-            if (list == null) {
-                return conditionFromText(args.toCommandString());
-            }
-            for (Object a : list) {
-                String c = Arguments.word(a);
-                if (c != null) {
-                    for (String o : conditions) {
-                        if (o.equalsIgnoreCase(c)) {
-                            return o;
-                        }
-                    }
-                }
-            }
-            return null;
-        }
-
-        private String conditionFromText(String text) {
-            for (String word : text.split(" ")) {
-                for (String o : conditions) {
-                    if (o.equalsIgnoreCase(word)) {
-                        return o;
-                    }
-                }
-            }
-            return null;
-        }
-    }
-
-    /** @return whether SET options are read from Lettuce's argument list (true) or from its text (the fallback) */
-    static boolean readsArgumentsDirectly() {
-        return Arguments.LIST != null;
-    }
-
-    /**
-     * Reads the arguments of a {@code CommandArgs} without encoding them: its argument list, and the text of keyword,
-     * byte and string arguments. Lettuce keeps these package-private; an automatic module (and the class path) opens
-     * them. When the lookup is not allowed, {@link Table#condition} reads {@code toCommandString()} instead.
-     */
-    private static final class Arguments {
-        private static final VarHandle LIST;
-        private static final Class<?> BYTES;
-        private static final VarHandle BYTES_VALUE;
-        private static final Class<?> STRING;
-        private static final VarHandle STRING_VALUE;
-
-        static {
-            VarHandle list = null;
-            Class<?> bytes = null;
-            VarHandle bytesValue = null;
-            Class<?> string = null;
-            VarHandle stringValue = null;
-            try {
-                MethodHandles.Lookup l = MethodHandles.privateLookupIn(CommandArgs.class, MethodHandles.lookup());
-                list = l.findVarHandle(CommandArgs.class, "singularArguments", List.class);
-                bytes = l.findClass(CommandArgs.class.getName() + "$BytesArgument");
-                bytesValue = l.findVarHandle(bytes, "val", byte[].class);
-                string = l.findClass(CommandArgs.class.getName() + "$StringArgument");
-                stringValue = l.findVarHandle(string, "val", String.class);
-            } catch (ReflectiveOperationException | RuntimeException e) {
-                list = null; // another Lettuce layout, or a module that does not open the package
-            }
-            LIST = list;
-            BYTES = bytes;
-            BYTES_VALUE = bytesValue;
-            STRING = string;
-            STRING_VALUE = stringValue;
-        }
-
-        static List<?> list(CommandArgs<?, ?> args) {
-            return LIST == null ? null : (List<?>) LIST.get(args);
-        }
-
-        // The text of a keyword, byte[] or String argument of at most 5 characters, or null.
-        static String word(Object argument) {
-            if (BYTES.isInstance(argument)) {
-                byte[] b = (byte[]) BYTES_VALUE.get(argument);
-                return b != null && b.length <= 5 ? new String(b, StandardCharsets.US_ASCII) : null;
-            }
-            if (STRING.isInstance(argument)) {
-                String s = (String) STRING_VALUE.get(argument);
-                return s != null && s.length() <= 5 ? s : null;
-            }
-            return null;
+            CommandRefusedException refused = CommandWords.refusal(rule, command.getArgs());
+            return refused != null ? refused : rule.refusal(null);
         }
     }
 }

@@ -21,7 +21,7 @@ import java.util.Objects;
  * {@code CompressionConfig.Builder#compressHashValues} is on); keys, hash fields, members, list elements, stream
  * entries, script arguments, pub/sub messages and every other command's arguments go out as the delegate codec
  * encoded them; the commands the server runs on a stored string's bytes ({@code APPEND}, {@code INCR},
- * {@code GETRANGE}, {@code STRLEN}, bit operations, {@code SET ... IFEQ}, ...) fail with
+ * {@code GETRANGE}, {@code STRLEN}, bit operations, {@code SET ... IFEQ}, {@code SORT ... BY weight_*}, ...) fail with
  * {@link dev.zstdjava.values.CommandRefusedException} before anything is sent, and the connection stays usable.
  *
  * <pre>{@code
@@ -32,10 +32,11 @@ import java.util.Objects;
  *
  * <p>Holds for the sync, async and reactive APIs, pipelining with auto-flush off, {@code MULTI}/{@code EXEC} (a
  * refused command discards its transaction: {@code EXEC} runs nothing and every queued command fails with the
- * refusal) and pub/sub connections ({@code PUBLISH} is plain). Connections with any other codec are Lettuce's own,
- * untouched: use one for counters and strings edited in place. <b>Not covered:</b> Sentinel connections, and
- * master/replica connections ({@code MasterReplica.connect}), which Lettuce builds without these factories and which
- * write to their node connections' channels directly: on them nothing is compressed and nothing is refused.
+ * refusal), pub/sub connections ({@code PUBLISH} is plain), connections through a Sentinel URI, and master/replica
+ * connections ({@code MasterReplica.connect(thisClient, codec, uri)}, whose node connections this client opens and
+ * whose commands go through their {@code dispatch}). Connections with any other codec are Lettuce's own, untouched:
+ * use one for counters, strings edited in place, sort weights and keys that scripts compute on (a script reads the
+ * stored, compressed bytes).
  *
  * <p>Per command: one array lookup; a compressed command adds one small wrapper object. Thread-safe, like
  * {@link RedisClient}.

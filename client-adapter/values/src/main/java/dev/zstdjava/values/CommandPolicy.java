@@ -16,8 +16,18 @@ import java.util.TreeMap;
  * {@code SETEX}, {@code PSETEX} and {@code SETNX}, sends {@code GETSET}'s new value plain and refuses the string,
  * counter and bit commands listed in {@link CommandGroup#STRING_EDIT} (its {@code glide-core/src/compression.rs} and
  * {@code request_type.rs}, release 2.5). This policy does the same, and also refuses {@code SET ... IFEQ} (and the
- * other conditions that compare a given value with the stored bytes) and {@code DELIFEQ}, which GLIDE sends: the
- * server would compare plain bytes with compressed ones and silently answer "not equal".
+ * other conditions that compare a given value with the stored bytes, also on {@code DELEX}) and {@code DELIFEQ},
+ * which GLIDE sends: the server would compare plain bytes with compressed ones and silently answer "not equal";
+ * {@code STRALGO}, {@code DIGEST} and {@code INCREX}, which read the stored bytes like the refused {@code LCS},
+ * {@code GETRANGE} and {@code INCR}; and {@code SORT}/{@code SORT_RO} with a {@code BY} pattern that sorts by stored
+ * values (string values, and hash values when they are compressed): the order would be that of the compressed
+ * bytes.
+ *
+ * <p><b>Arguments decide too.</b> A command's name gives its {@link CommandRule}; for the few commands whose
+ * options can refuse them ({@link CommandRule#checksArguments()}: {@code SET}, {@code DELEX}, {@code SORT},
+ * {@code SORT_RO}) a client passes the arguments, as the application's bytes, to {@link CommandRule#refusalFor(List)}.
+ * Every integration does so however the command was written (Lettuce's command types, a custom keyword, an argument
+ * added as a string, bytes, characters or a value).
  *
  * <p><b>Opt-in: hash values</b> ({@link #withHashValues()}, or {@link CompressionConfig.Builder#compressHashValues}):
  * the values of {@code HSET}, {@code HSETNX}, {@code HMSET} and {@code HSETEX} are compressed, and {@code HINCRBY},
@@ -27,7 +37,12 @@ import java.util.TreeMap;
  * <p><b>Never compressed:</b> keys, hash fields, set and sorted-set members, list elements, stream entries, geo
  * members, script and function arguments, pub/sub messages, and every command the policy does not know (custom and
  * module commands): anything the server compares, orders, searches or hands to code goes out exactly as the
- * application's codec encoded it. {@link #knownCommands()} lists every command of Valkey 9.1 with its group.
+ * application's codec encoded it. {@link #knownCommands()} lists every command of Valkey 9.1, of Redis 8.x as far
+ * as Lettuce 7.7 sends it, and the older names those clients still send ({@code STRALGO}), with its group; module
+ * commands ({@code JSON.*}, {@code FT.*}, {@code BF.*}, ...) are {@link CommandGroup#MODULES}, by prefix.
+ *
+ * <p><b>Scripts and functions</b> ({@code EVAL}, {@code FCALL}) are sent plain, but code that reads a stored value
+ * ({@code redis.call('GET', k)}) gets the stored, compressed bytes: no client can see what a script reads.
  *
  * <p><b>Replies</b> are not governed by the policy: any value in any reply that starts with the header is decoded.
  *
@@ -41,36 +56,44 @@ public final class CommandPolicy {
     private static final String[] HASH_WRITE = {"HSET", "HSETNX", "HMSET", "HSETEX"};
     private static final String[] HASH_EDIT = {"HINCRBY", "HINCRBYFLOAT", "HSTRLEN"};
     private static final String[] HASH_OTHER = {"HDEL", "HEXISTS", "HEXPIRE", "HEXPIREAT", "HEXPIRETIME", "HGET",
-            "HGETALL", "HGETDEL", "HGETEX", "HKEYS", "HLEN", "HMGET", "HPERSIST", "HPEXPIRE", "HPEXPIREAT",
+            "HGETALL", "HGETDEL", "HGETEX", "HIMPORT", "HKEYS", "HLEN", "HMGET", "HPERSIST", "HPEXPIRE", "HPEXPIREAT",
             "HPEXPIRETIME", "HPTTL", "HRANDFIELD", "HSCAN", "HTTL", "HVALS"};
     private static final String[] MEMBERS = {
-            "SADD", "SCARD", "SDIFF", "SDIFFSTORE", "SINTER", "SINTERCARD", "SINTERSTORE", "SISMEMBER", "SMEMBERS",
-            "SMISMEMBER", "SMOVE", "SPOP", "SRANDMEMBER", "SREM", "SSCAN", "SUNION", "SUNIONSTORE",
+            "SADD", "SCARD", "SDIFF", "SDIFFCARD", "SDIFFSTORE", "SINTER", "SINTERCARD", "SINTERSTORE", "SISMEMBER", "SMEMBERS",
+            "SMISMEMBER", "SMOVE", "SPOP", "SRANDMEMBER", "SREM", "SSCAN", "SUNION", "SUNIONCARD", "SUNIONSTORE",
             "ZADD", "ZCARD", "ZCOUNT", "ZDIFF", "ZDIFFSTORE", "ZINCRBY", "ZINTER", "ZINTERCARD", "ZINTERSTORE",
             "ZLEXCOUNT", "ZMPOP", "ZMSCORE", "ZPOPMAX", "ZPOPMIN", "ZRANDMEMBER", "ZRANGE", "ZRANGEBYLEX",
             "ZRANGEBYSCORE", "ZRANGESTORE", "ZRANK", "ZREM", "ZREMRANGEBYLEX", "ZREMRANGEBYRANK", "ZREMRANGEBYSCORE",
             "ZREVRANGE", "ZREVRANGEBYLEX", "ZREVRANGEBYSCORE", "ZREVRANK", "ZSCAN", "ZSCORE", "ZUNION", "ZUNIONSTORE",
             "BZMPOP", "BZPOPMAX", "BZPOPMIN",
-            "LINDEX", "LINSERT", "LLEN", "LMOVE", "LMPOP", "LPOP", "LPOS", "LPUSH", "LPUSHX", "LRANGE", "LREM", "LSET",
-            "LTRIM", "RPOP", "RPOPLPUSH", "RPUSH", "RPUSHX", "BLMOVE", "BLMPOP", "BLPOP", "BRPOP", "BRPOPLPUSH",
-            "XACK", "XADD", "XAUTOCLAIM", "XCLAIM", "XDEL", "XGROUP", "XINFO", "XLEN", "XPENDING", "XRANGE", "XREAD",
-            "XREADGROUP", "XREVRANGE", "XSETID", "XTRIM",
+            "LINDEX", "LINSERT", "LLEN", "LMOVE", "LMOVEM", "LMPOP", "LPOP", "LPOS", "LPUSH", "LPUSHX", "LRANGE", "LREM", "LSET",
+            "LTRIM", "RPOP", "RPOPLPUSH", "RPUSH", "RPUSHX", "BLMOVE", "BLMOVEM", "BLMPOP", "BLPOP", "BRPOP", "BRPOPLPUSH",
+            "XACK", "XACKDEL", "XADD", "XAUTOCLAIM", "XCFGSET", "XCLAIM", "XDEL", "XDELEX", "XGROUP", "XINFO", "XLEN",
+            "XNACK", "XPENDING", "XRANGE", "XREAD", "XREADGROUP", "XREVRANGE", "XSETID", "XTRIM",
             "GEOADD", "GEODIST", "GEOHASH", "GEOPOS", "GEORADIUS", "GEORADIUS_RO", "GEORADIUSBYMEMBER",
             "GEORADIUSBYMEMBER_RO", "GEOSEARCH", "GEOSEARCHSTORE",
-            "PFADD", "PFCOUNT", "PFDEBUG", "PFMERGE", "PFSELFTEST"};
+            "PFADD", "PFCOUNT", "PFDEBUG", "PFMERGE", "PFSELFTEST",
+            // arrays (Redis 8.8) and vector sets (Redis 8.0): elements and attributes of their own types
+            "ARCOUNT", "ARDEL", "ARDELRANGE", "ARGET", "ARGETRANGE", "ARGREP", "ARINFO", "ARINSERT", "ARLASTITEMS",
+            "ARLEN", "ARMGET", "ARMSET", "ARNEXT", "AROP", "ARRING", "ARSCAN", "ARSEEK", "ARSET",
+            "VADD", "VCARD", "VDIM", "VEMB", "VGETATTR", "VINFO", "VISMEMBER", "VLINKS", "VRANDMEMBER", "VREM",
+            "VSETATTR", "VSIM"};
     private static final String[] SCRIPTS = {"EVAL", "EVAL_RO", "EVALSHA", "EVALSHA_RO", "FCALL", "FCALL_RO",
             "SCRIPT", "FUNCTION"};
     private static final String[] PUBSUB = {"PUBLISH", "SPUBLISH", "SUBSCRIBE", "PSUBSCRIBE", "SSUBSCRIBE",
             "UNSUBSCRIBE", "PUNSUBSCRIBE", "SUNSUBSCRIBE", "PUBSUB"};
     private static final String[] KEYSPACE = {"COPY", "DEL", "DUMP", "EXISTS", "EXPIRE", "EXPIREAT", "EXPIRETIME",
             "KEYS", "MIGRATE", "MOVE", "OBJECT", "PERSIST", "PEXPIRE", "PEXPIREAT", "PEXPIRETIME", "PTTL",
-            "RANDOMKEY", "RENAME", "RENAMENX", "RESTORE", "RESTORE-ASKING", "SCAN", "SORT", "SORT_RO", "TOUCH", "TTL",
+            "RANDOMKEY", "RENAME", "RENAMENX", "RESTORE", "RESTORE-ASKING", "SCAN", "TOUCH", "TTL",
             "TYPE", "UNLINK", "WAIT", "WAITAOF", "MULTI", "EXEC", "DISCARD", "WATCH", "UNWATCH", "CLUSTERSCAN"};
     private static final String[] SERVER = {"ACL", "ASKING", "AUTH", "BGREWRITEAOF", "BGSAVE", "CLIENT", "CLUSTER",
             "COMMAND", "COMMANDLOG", "CONFIG", "DBSIZE", "DEBUG", "ECHO", "FAILOVER", "FLUSHALL", "FLUSHDB", "HELLO",
-            "INFO", "LASTSAVE", "LATENCY", "LOLWUT", "MEMORY", "MODULE", "MONITOR", "PING", "PSYNC", "QUIT",
-            "READONLY", "READWRITE", "REPLCONF", "REPLICAOF", "RESET", "ROLE", "SAVE", "SELECT", "SHUTDOWN", "SLAVEOF",
-            "SLOWLOG", "SWAPDB", "SYNC", "TIME"};
+            "HOTKEYS", "INFO", "LASTSAVE", "LATENCY", "LOLWUT", "MEMORY", "MODULE", "MONITOR", "PING", "PSYNC", "QUIT",
+            "READONLY", "READWRITE", "REPLCONF", "REPLICAOF", "RESET", "ROLE", "SAVE", "SELECT", "SENTINEL", "SFLUSH", "SHUTDOWN",
+            "SLAVEOF", "SLOWLOG", "SWAPDB", "SYNC", "TIME"};
+    /** Prefixes of the module commands ({@code JSON.SET}, {@code FT.SEARCH}, ...) of {@link CommandGroup#MODULES}. */
+    private static final List<String> MODULE_PREFIXES = List.of("JSON.", "FT.", "BF.", "CF.", "TOPK.", "CMS.",
+            "TDIGEST.", "TS.");
 
     private static final Map<String, String> STRING_EDIT = stringEdit();
 
@@ -91,6 +114,16 @@ public final class CommandPolicy {
             };
             m.put(c, new CommandRule(c, CommandAction.COMPRESS, CommandGroup.STRING_WRITE, slots, null,
                     c.equals("SET") ? SET_CONDITIONS : List.of()));
+        }
+        // DELEX key [IFEQ v|IFNE v|IFDEQ d|IFDNE d]: a DEL unless it compares
+        m.put("DELEX", new CommandRule("DELEX", CommandAction.PLAIN, CommandGroup.KEYSPACE, ValueSlots.NONE,
+                "a DEL unless it compares a given value or digest with the stored bytes (refused then)",
+                SET_CONDITIONS, CommandRule.Check.CONDITIONS, 1, false));
+        for (String c : new String[] {"SORT", "SORT_RO"}) {
+            m.put(c, new CommandRule(c, CommandAction.PLAIN, CommandGroup.KEYSPACE, ValueSlots.NONE,
+                    c + " orders the elements as sent; BY a pattern that reads stored values"
+                            + (hashValues ? " (string or hash values)" : " (string values)") + " is refused",
+                    List.of(), CommandRule.Check.SORT_BY, 1, hashValues));
         }
         STRING_EDIT.forEach((c, why) -> m.put(c, new CommandRule(c, CommandAction.REFUSE, CommandGroup.STRING_EDIT,
                 ValueSlots.NONE, why, List.of())));
@@ -136,7 +169,9 @@ public final class CommandPolicy {
         m.put("SUBSTR", "SUBSTR returns bytes of the stored value, which is compressed");
         m.put("STRLEN", "STRLEN returns the length of the stored value, which is compressed");
         m.put("LCS", "LCS compares the stored values, which are compressed");
-        for (String c : new String[] {"INCR", "INCRBY", "INCRBYFLOAT", "DECR", "DECRBY"}) {
+        m.put("STRALGO", "STRALGO LCS (LCS under its Redis 6 name) compares the stored values, which are compressed");
+        m.put("DIGEST", "DIGEST hashes the stored bytes, which are compressed: the digest is not the value's");
+        for (String c : new String[] {"INCR", "INCRBY", "INCRBYFLOAT", "DECR", "DECRBY", "INCREX"}) {
             m.put(c, c + " parses the stored value as a number, and counters share the connection's keys");
         }
         for (String c : new String[] {"GETBIT", "SETBIT", "BITCOUNT", "BITPOS", "BITFIELD", "BITFIELD_RO", "BITOP"}) {
@@ -173,6 +208,12 @@ public final class CommandPolicy {
         CommandRule r = rules.get(bar < 0 ? name : name.substring(0, bar));
         if (r != null) {
             return r;
+        }
+        for (String prefix : MODULE_PREFIXES) {
+            if (name.startsWith(prefix)) {
+                return new CommandRule(name, CommandAction.PLAIN, CommandGroup.MODULES, ValueSlots.NONE, null,
+                        List.of());
+            }
         }
         return new CommandRule(name, CommandAction.PLAIN, CommandGroup.UNKNOWN, ValueSlots.NONE, null, List.of());
     }

@@ -17,8 +17,16 @@ public final class CommandRefusedException extends UnsupportedOperationException
      * @param reason  why the command cannot work on compressed values
      */
     public CommandRefusedException(String command, String reason) {
-        super(command + " is refused on a compressing connection: " + reason
-                + ". Use a connection without compression for these keys");
+        this(command, reason, "Use a connection without compression for these keys");
+    }
+
+    /**
+     * @param command the command's name, upper case (with the refused option: {@code SET ... IFEQ})
+     * @param reason  why the command cannot work on compressed values
+     * @param wayOut  what to do instead, one sentence
+     */
+    public CommandRefusedException(String command, String reason, String wayOut) {
+        super(command + " is refused on a compressing connection: " + reason + ". " + wayOut);
         this.command = Objects.requireNonNull(command, "command");
     }
 

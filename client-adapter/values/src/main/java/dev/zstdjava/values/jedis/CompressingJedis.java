@@ -44,7 +44,10 @@ import java.util.Objects;
  * given and what it returns is not decoded. Use it for everything the server compares, orders or edits (set and
  * sorted-set members, list elements, scripts, counters, {@code APPEND}, bit operations): there the bytes must be the
  * application's own, so do not pass them through {@link ValueCompressor#compress(byte[])}. To read a value written
- * by this class through it, call {@code values.decompress(reply)}.
+ * by this class through it, call {@code values.decompress(reply)}. Nothing there is refused, so the application
+ * keeps the policy's other limits itself: {@code SORT ... BY weight_*} through {@code commands()} sorts by the
+ * stored bytes of the weight keys, which are compressed when this class wrote them (keep weight keys plain: write
+ * them through {@code commands()}); scripts that read a value this class wrote get its compressed bytes.
  *
  * <p>Jedis has no codec hook, so this class does what a Jedis user would otherwise write around each command, with
  * {@code null} (missing keys and fields) passed through. Keys and hash field names are never compressed. Pipelines
@@ -164,9 +167,9 @@ public final class CompressingJedis {
             }
             first = false;
         }
-        String refused = setRule.refusedOption(args);
+        CommandRefusedException refused = setRule.refusalFor(args);
         if (refused != null) {
-            throw setRule.refusal(refused);
+            throw refused;
         }
     }
 

@@ -7,18 +7,22 @@ import dev.zstdjava.values.CommandRule;
 import dev.zstdjava.values.CompressionConfig;
 import dev.zstdjava.values.ValueCompressor;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.core.BulkMapper;
 import org.springframework.data.redis.core.DeleteSpec;
 import org.springframework.data.redis.core.HashOperations;
 import org.springframework.data.redis.core.RedisTemplate;
 import org.springframework.data.redis.core.SetSpec;
 import org.springframework.data.redis.core.ValueOperations;
+import org.springframework.data.redis.core.query.SortQuery;
 import org.springframework.data.redis.serializer.RedisSerializer;
 
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
+import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.Consumer;
@@ -44,8 +48,8 @@ import java.util.function.Consumer;
  *   <li>{@link #opsForHash()} and {@link #boundHashOps}: values compressed only when
  *       {@link CompressionConfig.Builder#compressHashValues hash compression is opted in} ({@code put},
  *       {@code putAll}, {@code putIfAbsent}, {@code putAndExpire}); plain otherwise.</li>
- *   <li>{@code opsForSet/ZSet/List/Geo/HyperLogLog}, {@code execute(RedisScript ...)}, {@code convertAndSend}, sort
- *       and everything else: plain, through the reading serializer. {@code opsForStream} writes entries through the
+ *   <li>{@code opsForSet/ZSet/List/Geo/HyperLogLog}, {@code execute(RedisScript ...)}, {@code convertAndSend},
+ *       {@code sort} and everything else: plain, through the reading serializer. {@code opsForStream} writes entries through the
  *       plain hash-value serializer, also when hash values are compressed.</li>
  * </ul>
  *
@@ -56,8 +60,14 @@ import java.util.function.Consumer;
  * {@code bitField}; {@code compareAndSet} and a {@code set}/{@code setGet} whose {@code SetSpec} compares values
  * ({@code SET ... IFEQ}/{@code IFNE}); {@link #compareAndDelete} and a {@link #delete(Object, Consumer)} that compares
  * ({@code DELIFEQ}); and, when hash values are compressed, {@code opsForHash().increment} ({@code HINCRBY},
- * {@code HINCRBYFLOAT}) and {@code lengthOfValue} ({@code HSTRLEN}). The refusal holds for every key of the
- * template, counters included: keep counters and bitmaps on a template without compression.
+ * {@code HINCRBYFLOAT}) and {@code lengthOfValue} ({@code HSTRLEN}); {@link #sort(SortQuery)} (all its forms) with
+ * a {@code BY} pattern that sorts by stored values ({@code SORT ... BY weight_*}: string values, and hash values
+ * {@code BY h_*->field} when they are compressed). The refusal holds for every key of the template, counters
+ * included: keep counters, bitmaps and sort weights on a template without compression.
+ *
+ * <p><b>Scripts</b> ({@code execute(RedisScript ...)}) get their arguments as given, but a script that reads a value
+ * this template wrote ({@code redis.call('GET', k)}) gets its compressed bytes; keep such keys on a template without
+ * compression.
  *
  * <p><b>Outside the policy:</b> {@code execute(RedisCallback)} and {@code executePipelined(RedisCallback)} hand the
  * connection itself to the callback: what it sends goes out as given (nothing compressed, nothing refused) and what
@@ -209,6 +219,63 @@ public class CompressingRedisTemplate<K, V> extends RedisTemplate<K, V> {
             throw policy.rule("DELIFEQ").refusal(null);
         }
         return super.delete(key, spec);
+    }
+
+    /**
+     * {@code SORT}, or refused when {@code query} sorts {@code BY} a pattern that reads stored values: the weights
+     * would be the compressed bytes of the values this template wrote (string values; hash values too when they are
+     * compressed). {@code BY nosort} (any pattern without {@code *}) and {@code GET} patterns are sent; the elements
+     * come back decoded.
+     * @throws CommandRefusedException if the {@code BY} pattern reads compressed values; nothing is sent
+     */
+    @Override
+    public List<V> sort(SortQuery<K> query) {
+        checkSort(query);
+        return super.sort(query);
+    }
+
+    /** As {@link #sort(SortQuery)}. */
+    @Override
+    public <T> List<T> sort(SortQuery<K> query, RedisSerializer<T> resultSerializer) {
+        checkSort(query);
+        return super.sort(query, resultSerializer);
+    }
+
+    /** As {@link #sort(SortQuery)}. */
+    @Override
+    public <T> List<T> sort(SortQuery<K> query, BulkMapper<T, V> bulkMapper) {
+        checkSort(query);
+        return super.sort(query, bulkMapper);
+    }
+
+    /** As {@link #sort(SortQuery)}. */
+    @Override
+    public <T, S> List<T> sort(SortQuery<K> query, BulkMapper<T, S> bulkMapper, RedisSerializer<S> resultSerializer) {
+        checkSort(query);
+        return super.sort(query, bulkMapper, resultSerializer);
+    }
+
+    /** As {@link #sort(SortQuery)}, storing the result under {@code storeKey}. */
+    @Override
+    public Long sort(SortQuery<K> query, K storeKey) {
+        checkSort(query);
+        return super.sort(query, storeKey);
+    }
+
+    private static final byte[] BY = "BY".getBytes(StandardCharsets.US_ASCII);
+    /** the key's position in the arguments: the decision does not read it */
+    private static final byte[] ANY_KEY = new byte[0];
+
+    // The policy's decision for SORT key BY pattern (the only option of a SortQuery that can refuse it).
+    private void checkSort(SortQuery<K> query) {
+        String by = query == null ? null : query.getBy();
+        if (by != null) {
+            CommandRefusedException refused = policy.rule("SORT").refusalFor(
+                    List.of(ANY_KEY, BY, by.getBytes(StandardCharsets.UTF_8)));
+            if (refused != null) {
+                throw refused;
+            }
+        }
     }
 
     // ---- routing
