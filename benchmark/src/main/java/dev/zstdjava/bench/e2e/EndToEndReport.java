@@ -298,7 +298,7 @@ final class EndToEndReport {
         line("- CPU per op: CPU time of the whole benchmark process (all client threads, GC, GLIDE's native "
                 + "threads) during the phase, divided by the commands. Event-loop CPU per op: CPU time (the JVM's "
                 + "per-thread CPU time) of the client's event-loop threads during the phase, divided by the commands: "
-                + "for Lettuce " + EventLoopThreads.Family.LETTUCE.description + "; for GLIDE n/a, "
+                + "for Lettuce " + EventLoopThreads.Family.LETTUCE.description + "; for GLIDE "
                 + EventLoopThreads.Family.GLIDE.description + ". Wire bytes: the server's "
                 + "`total_net_input_bytes` (SET phase) and `total_net_output_bytes` (GET phase) growth per command. "
                 + "Memory: mean `MEMORY USAGE` of 400 sampled keys (key, value and overhead), and `used_memory` "

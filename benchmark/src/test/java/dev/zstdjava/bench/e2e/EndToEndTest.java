@@ -105,9 +105,10 @@ class EndToEndTest {
             String[] f = line.split(",", -1);
             assertEquals(header.size(), f.length, line);
             assertEquals("0", f[mismatches], "mismatches in " + line);
-            if (f[3].startsWith("glide")) { // no Java event loop to measure
-                assertEquals("", f[setLoop], line);
-                assertEquals("", f[getLoop], line);
+            if (f[3].startsWith("glide")) { // native threads: CPU time from /proc, no allocation figure
+                assertTrue(Double.parseDouble(f[setLoop]) > 0, "no SET event-loop CPU in " + line);
+                assertTrue(Double.parseDouble(f[getLoop]) > 0, "no GET event-loop CPU in " + line);
+                assertEquals("", f[getLoopAlloc], line);
             } else { // Lettuce's event loop wrote and read every command
                 assertTrue(Double.parseDouble(f[setLoop]) > 0, "no SET event-loop CPU in " + line);
                 assertTrue(Double.parseDouble(f[getLoop]) > 0, "no GET event-loop CPU in " + line);
@@ -227,7 +228,13 @@ class EndToEndTest {
         assertTrue(EventLoopThreads.Family.LETTUCE.pattern.matcher("lettuce-epollEventLoop-6-2").matches());
         assertFalse(EventLoopThreads.Family.LETTUCE.pattern.matcher("lettuce-eventExecutorLoop-1-3").matches());
         assertTrue(EventLoopThreads.Family.REDISSON.pattern.matcher("redisson-netty-2-7").matches());
-        assertFalse(EventLoopThreads.Family.GLIDE.measured());
+        assertTrue(EventLoopThreads.Family.GLIDE.pattern.matcher("glide-worker").matches());
+        assertTrue(EventLoopThreads.Family.GLIDE.pattern.matcher("glide-jni-callb").matches()); // 15 characters
+        var nativeThreads = EventLoopThreads.between(new EventLoopThreads.Snapshot(java.util.Map.of(7L, new long[] {1_000, -1})),
+                new EventLoopThreads.Snapshot(java.util.Map.of(7L, new long[] {3_000, -1})));
+        assertEquals(2_000, nativeThreads.cpuNanos());
+        assertTrue(Double.isNaN(nativeThreads.allocBytesPer(10)), "no allocation figure for native threads");
+        assertFalse(EventLoopThreads.Family.NONE.measured());
         assertEquals(3.0, EventLoopProbe.median(List.of(9.0, 1.0, 3.0)));
         assertEquals(2.0, EventLoopProbe.median(List.of(3.0, 1.0)));
     }
