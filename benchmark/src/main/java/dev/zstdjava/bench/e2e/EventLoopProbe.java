@@ -99,11 +99,31 @@ final class EventLoopProbe {
     }
 
     /** The clients the probe compares, in the order it runs them; each compressing one names its plain twin. */
-    static final List<String> CLIENTS = List.of("lettuce", "lettuce-zstd", "lettuce-zstd-caller", "redisson",
-            "redisson-zstd", "redisson-zstd-caller");
+    static final List<String> CLIENTS = List.of("lettuce", "lettuce-zstd", "lettuce-zstd-caller", "spring-lettuce",
+            "spring-lettuce-zstd", "spring-jedis-zstd", "jedis", "jedis-zstd", "redisson", "redisson-zstd",
+            "redisson-zstd-caller");
 
+    /** What each client is, for the report. */
+    static final Map<String, String> DESCRIPTIONS = Map.ofEntries(
+            Map.entry("lettuce", "plain RedisClient, ByteArrayCodec, one connection"),
+            Map.entry("lettuce-zstd", "CompressingRedisClient + CompressingCodec (zstd 3), one connection"),
+            Map.entry("lettuce-zstd-caller", "plain RedisClient, ByteArrayCodec, ValueCompressor (zstd 3) on the "
+                    + "calling thread"),
+            Map.entry("spring-lettuce", "RedisTemplate (byte-array values) over LettuceConnectionFactory (one shared "
+                    + "connection)"),
+            Map.entry("spring-lettuce-zstd", "CompressingRedisTemplate (zstd 3) over LettuceConnectionFactory"),
+            Map.entry("spring-jedis-zstd", "CompressingRedisTemplate (zstd 3) over JedisConnectionFactory (a pool)"),
+            Map.entry("jedis", "Jedis RedisClient (a pool)"),
+            Map.entry("jedis-zstd", "Jedis RedisClient, ValueCompressor (zstd 3) around the byte[] commands"),
+            Map.entry("redisson", "RBucket/RBatch with ByteArrayCodec (Redisson's default pool)"),
+            Map.entry("redisson-zstd", "RBucket/RBatch with CompressingRedissonCodec (zstd 3) around ByteArrayCodec"),
+            Map.entry("redisson-zstd-caller", "RBucket/RBatch with ByteArrayCodec, ValueCompressor (zstd 3) on the "
+                    + "calling thread"));
+
+    /** @return the client without compression that {@code client} is compared with */
     static String twin(String client) {
-        return client.startsWith("redisson") ? "redisson" : "lettuce";
+        String family = client.replaceFirst("-zstd.*$", "");
+        return family.equals("spring-jedis") ? "jedis" : family;
     }
 
     static Subject open(String client, String host, int port) {
@@ -114,6 +134,11 @@ final class EventLoopProbe {
                     CompressingCodec.wrap(ByteArrayCodec.INSTANCE, ZSTD_3), null);
             case "lettuce-zstd-caller" -> new LettuceSubject(RedisClient.create(uri), ByteArrayCodec.INSTANCE,
                     ValueCompressor.create(ZSTD_3));
+            case "spring-lettuce" -> SpringSubject.lettuce(host, port, null);
+            case "spring-lettuce-zstd" -> SpringSubject.lettuce(host, port, ValueCompressor.create(ZSTD_3));
+            case "spring-jedis-zstd" -> SpringSubject.jedis(host, port, ValueCompressor.create(ZSTD_3));
+            case "jedis" -> new JedisSubject(host, port, null);
+            case "jedis-zstd" -> new JedisSubject(host, port, ValueCompressor.create(ZSTD_3));
             case "redisson" -> new RedissonSubject(host, port, org.redisson.client.codec.ByteArrayCodec.INSTANCE, null);
             case "redisson-zstd" -> new RedissonSubject(host, port,
                     new CompressingRedissonCodec(org.redisson.client.codec.ByteArrayCodec.INSTANCE, ZSTD_3), null);
@@ -170,6 +195,127 @@ final class EventLoopProbe {
         public void close() {
             conn.close();
             client.shutdown(0, 2, TimeUnit.SECONDS);
+        }
+    }
+
+    /**
+     * Spring Data Redis: a {@code RedisTemplate} (plain, byte-array serializers) or a {@code CompressingRedisTemplate}
+     * (its value serializer compresses on the calling thread) over Spring's Lettuce connection factory (one shared
+     * native connection, Spring's default) or its Jedis one (a pool; blocking I/O on the calling thread).
+     * Pipelines: {@code executePipelined} with a {@code SessionCallback}.
+     */
+    static final class SpringSubject implements Subject {
+        private final Runnable destroy;
+        private final org.springframework.data.redis.core.RedisTemplate<String, byte[]> template;
+        private final EventLoopThreads.Family loops;
+
+        private SpringSubject(org.springframework.data.redis.connection.RedisConnectionFactory factory,
+                              Runnable destroy, ValueCompressor compressor, EventLoopThreads.Family loops) {
+            this.destroy = destroy;
+            this.loops = loops;
+            var bytes = org.springframework.data.redis.serializer.RedisSerializer.byteArray();
+            if (compressor != null) {
+                this.template = dev.zstdjava.values.spring.CompressingRedisTemplate.create(factory, bytes, compressor);
+            } else {
+                var t = new org.springframework.data.redis.core.RedisTemplate<String, byte[]>();
+                t.setConnectionFactory(factory);
+                t.setKeySerializer(org.springframework.data.redis.serializer.RedisSerializer.string());
+                t.setValueSerializer(bytes);
+                t.afterPropertiesSet();
+                this.template = t;
+            }
+        }
+
+        static SpringSubject lettuce(String host, int port, ValueCompressor compressor) {
+            var f = new org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory(host, port);
+            f.afterPropertiesSet();
+            f.start();
+            return new SpringSubject(f, f::destroy, compressor, EventLoopThreads.Family.LETTUCE);
+        }
+
+        static SpringSubject jedis(String host, int port, ValueCompressor compressor) {
+            var f = new org.springframework.data.redis.connection.jedis.JedisConnectionFactory(
+                    new org.springframework.data.redis.connection.RedisStandaloneConfiguration(host, port));
+            f.afterPropertiesSet();
+            f.start();
+            return new SpringSubject(f, f::destroy, compressor, EventLoopThreads.Family.NONE);
+        }
+
+        @Override
+        public void set(byte[] key, byte[] value) {
+            template.opsForValue().set(new String(key, StandardCharsets.US_ASCII), value);
+        }
+
+        @Override
+        public byte[] get(byte[] key) {
+            return template.opsForValue().get(new String(key, StandardCharsets.US_ASCII));
+        }
+
+        @Override
+        public void setPipeline(byte[][] keys, byte[][] values) {
+            template.executePipelined(new org.springframework.data.redis.core.SessionCallback<Object>() {
+                @Override
+                @SuppressWarnings("unchecked")
+                public <K, V> Object execute(org.springframework.data.redis.core.RedisOperations<K, V> ops) {
+                    var o = (org.springframework.data.redis.core.RedisOperations<String, byte[]>) ops;
+                    for (int i = 0; i < keys.length; i++) {
+                        o.opsForValue().set(new String(keys[i], StandardCharsets.US_ASCII), values[i]);
+                    }
+                    return null;
+                }
+            });
+        }
+
+        @Override
+        public EventLoopThreads.Family loops() {
+            return loops;
+        }
+
+        @Override
+        public void close() {
+            destroy.run();
+        }
+    }
+
+    /** Jedis 8's pooled {@code RedisClient} (blocking I/O on the calling thread), {@link ValueCompressor} around it. */
+    static final class JedisSubject implements Subject {
+        private final redis.clients.jedis.RedisClient jedis;
+        private final ValueCompressor compressor;
+
+        JedisSubject(String host, int port, ValueCompressor compressor) {
+            this.jedis = redis.clients.jedis.RedisClient.create(host, port);
+            this.compressor = compressor;
+        }
+
+        @Override
+        public void set(byte[] key, byte[] value) {
+            jedis.set(key, compressor == null ? value : compressor.compress(value));
+        }
+
+        @Override
+        public byte[] get(byte[] key) {
+            byte[] v = jedis.get(key);
+            return compressor == null || v == null ? v : compressor.decompress(v);
+        }
+
+        @Override
+        public void setPipeline(byte[][] keys, byte[][] values) {
+            try (var p = jedis.pipelined()) {
+                for (int i = 0; i < keys.length; i++) {
+                    p.set(keys[i], compressor == null ? values[i] : compressor.compress(values[i]));
+                }
+                p.sync();
+            }
+        }
+
+        @Override
+        public EventLoopThreads.Family loops() {
+            return EventLoopThreads.Family.NONE;
+        }
+
+        @Override
+        public void close() {
+            jedis.close();
         }
     }
 
@@ -356,6 +502,13 @@ final class EventLoopProbe {
                 + "of the client's event-loop threads per command; ×plain: that ÷ the plain twin's (lettuce for the "
                 + "Lettuce clients, redisson for Redisson's). Process: CPU time of the whole JVM per command. "
                 + "GET mismatches: %d.%n%n", threads, valuesDesc, seconds, rounds, mismatches));
+        md.append("| Client | What |\n|---|---|\n");
+        for (String c : all.keySet()) {
+            md.append("| ").append(c).append(" | ").append(DESCRIPTIONS.get(c)).append(" |\n");
+        }
+        md.append("\nLettuce, Spring over Lettuce: ").append(EventLoopThreads.Family.LETTUCE.description)
+                .append(". Redisson: ").append(EventLoopThreads.Family.REDISSON.description).append(". Jedis, Spring "
+                + "over Jedis: ").append(EventLoopThreads.Family.NONE.description).append(" (Loop n/a).\n\n");
         md.append("| Phase | Client | Loop µs/cmd | ×plain | Loop B/cmd | Process µs/cmd | cmd/s |\n");
         md.append("|---|---|---:|---:|---:|---:|---:|\n");
         for (Phase p : Phase.values()) {
