@@ -50,6 +50,13 @@ import java.util.Objects;
  * by another configuration (or before a managed dictionary changed) compares "not equal" although it decodes to the
  * same value.
  *
+ * <p><b>Which thread.</b> Redisson calls a codec's encoders on the thread that calls the object's method (the value
+ * is encoded before the command is queued), so values are compressed on the calling thread. It calls the decoders
+ * in its {@code CommandDecoder}, on its Netty threads ({@code redisson-netty-*}), so values are decompressed there,
+ * for every connection those threads serve; Redisson 3.52.0 has no setting to decode elsewhere. To decompress on the
+ * calling thread instead, give the object Redisson's {@code ByteArrayCodec} and call
+ * {@link ValueCompressor#decompress} (and the wrapped codec's decoder, if any) on the bytes it returns.
+ *
  * <p><b>Thread safety:</b> thread-safe if the wrapped codec is. <b>Allocation:</b> encoding compresses the wrapped
  * codec's buffer into one buffer from the same allocator (and releases the wrapped codec's); decoding allocates the
  * decompressed array, which the wrapped codec reads through a heap buffer wrapping it.
