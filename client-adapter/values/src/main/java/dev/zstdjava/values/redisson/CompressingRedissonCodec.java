@@ -6,6 +6,7 @@ import dev.zstdjava.values.ValueCompressor;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import org.redisson.client.codec.BaseCodec;
+import org.redisson.client.codec.ByteArrayCodec;
 import org.redisson.client.codec.Codec;
 import org.redisson.client.protocol.Decoder;
 import org.redisson.client.protocol.Encoder;
@@ -59,7 +60,8 @@ import java.util.Objects;
  *
  * <p><b>Thread safety:</b> thread-safe if the wrapped codec is. <b>Allocation:</b> encoding compresses the wrapped
  * codec's buffer into one buffer from the same allocator (and releases the wrapped codec's); decoding allocates the
- * decompressed array, which the wrapped codec reads through a heap buffer wrapping it.
+ * decompressed array, which the wrapped codec reads through a heap buffer wrapping it (around Redisson's
+ * {@code ByteArrayCodec} that array is the value returned, not copied again).
  */
 public class CompressingRedissonCodec extends BaseCodec {
     private final Codec inner;
@@ -136,12 +138,15 @@ public class CompressingRedissonCodec extends BaseCodec {
     }
 
     private Decoder<Object> decoding(Decoder<Object> plainDecoder) {
+        // Redisson's ByteArrayCodec returns a new array holding the buffer's bytes: the decompressed array is that
+        // already, so it is returned without the copy (on Redisson's Netty threads, where decoding runs)
+        boolean asIs = inner.getClass() == ByteArrayCodec.class && plainDecoder == inner.getValueDecoder();
         return (buf, state) -> {
             if (hasHeader(buf) || !compressor.config().legacyFormats().isEmpty()) {
                 byte[] original = compressor.decompressOrNull(MemorySegment.ofBuffer(buf.nioBuffer()));
                 if (original != null) {
                     buf.readerIndex(buf.writerIndex());
-                    return plainDecoder.decode(Unpooled.wrappedBuffer(original), state);
+                    return asIs ? original : plainDecoder.decode(Unpooled.wrappedBuffer(original), state);
                 }
             }
             return plainDecoder.decode(buf, state);
