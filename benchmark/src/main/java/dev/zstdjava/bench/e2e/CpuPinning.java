@@ -81,6 +81,15 @@ final class CpuPinning {
         return allowedCpus();
     }
 
+    /** @return the machine's online CPUs as Linux lists them (e.g. "0-15"), whatever this process may use */
+    static String onlineCpus() {
+        try {
+            return Files.readString(Path.of("/sys/devices/system/cpu/online"), StandardCharsets.US_ASCII).trim();
+        } catch (IOException e) {
+            return "unknown";
+        }
+    }
+
     /** @return {@code Cpus_allowed_list} of this process (its main thread), "unknown" off Linux */
     static String allowedCpus() {
         try {

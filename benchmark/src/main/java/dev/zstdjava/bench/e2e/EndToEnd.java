@@ -341,8 +341,8 @@ public final class EndToEnd {
                 parts.add("benchmark JVM on CPUs " + now + " (every thread; taskset)");
                 err.println("e2e: client JVM on CPUs " + now);
             }
-            pinning = String.join(", ", parts) + " of the machine's "
-                    + Runtime.getRuntime().availableProcessors() + " available to the JVM";
+            pinning = String.join(", ", parts) + "; the JVM sees " + Runtime.getRuntime().availableProcessors()
+                    + " CPU(s), the machine has " + CpuPinning.onlineCpus();
         }
         double loadAtStart = java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
         List<Datasets.Dataset> datasets = new ArrayList<>();
