@@ -103,6 +103,8 @@ final class Bench {
                                 boolean isSet, double seconds, Histogram total, Clients.Kind kind) throws Exception {
         int batch = cell.batch();
         long[] net0 = netBytes();
+        EventLoopThreads.Family loops = kind.eventLoops();
+        EventLoopThreads.Snapshot loop0 = EventLoopThreads.snapshot(loops);
         long cpu0 = os.getProcessCpuTime();
         AtomicLong next = new AtomicLong();
         long start = System.nanoTime();
@@ -123,13 +125,14 @@ final class Bench {
                 last = Math.max(last, r[1]);
             }
             long cpu = os.getProcessCpuTime() - cpu0;
+            EventLoopThreads.Usage loop = EventLoopThreads.between(loop0, EventLoopThreads.snapshot(loops));
             long[] net1 = netBytes();
             if (total != null) {
                 for (Histogram h : hists) {
                     total.add(h);
                 }
             }
-            return new Results.Phase(ops, last - start, total, cpu, net1[0] - net0[0], net1[1] - net0[1]);
+            return new Results.Phase(ops, last - start, total, cpu, net1[0] - net0[0], net1[1] - net0[1], loop);
         } catch (java.util.concurrent.ExecutionException e) {
             throw new IllegalStateException((isSet ? "SET" : "GET") + " phase of " + kind.id + " in " + cell.label()
                     + " failed: " + e.getCause(), e.getCause());

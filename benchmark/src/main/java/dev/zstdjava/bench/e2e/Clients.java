@@ -73,6 +73,11 @@ final class Clients {
             return family.equals("glide");
         }
 
+        /** @return whose event-loop threads carry this client's connection work */
+        EventLoopThreads.Family eventLoops() {
+            return glide() ? EventLoopThreads.Family.GLIDE : EventLoopThreads.Family.LETTUCE;
+        }
+
         /** @return the same client without compression */
         Kind plainTwin() {
             return glide() ? GLIDE : LETTUCE;
@@ -124,17 +129,104 @@ final class Clients {
     static Kv open(Kind kind, RedisClient lettuce, String host, int port) throws Exception {
         return switch (kind) {
             case LETTUCE -> new LettuceKv(lettuce, ByteArrayCodec.INSTANCE, null);
-            case LETTUCE_ZSTD -> new LettuceKv(lettuce, CompressingCodec.wrap(ByteArrayCodec.INSTANCE, ZSTD_3), null);
-            case LETTUCE_LZ4 -> new LettuceKv(lettuce, CompressingCodec.wrap(ByteArrayCodec.INSTANCE, LZ4_0), null);
+            case LETTUCE_ZSTD, LETTUCE_LZ4, LETTUCE_GZIP -> new LettuceKv(lettuce, valueCodec(kind, ByteArrayCodec.INSTANCE),
+                    null);
             case LETTUCE_ZSTD_CALLER -> new LettuceKv(lettuce, ByteArrayCodec.INSTANCE, ValueCompressor.create(ZSTD_3));
             case LETTUCE_ZSTD_DICT -> dictionaryKv(lettuce, host, port);
             case LETTUCE_LZ4_CALLER -> new LettuceKv(lettuce, ByteArrayCodec.INSTANCE, ValueCompressor.create(LZ4_0));
-            case LETTUCE_GZIP -> new LettuceKv(lettuce,
-                    CompressionCodec.valueCompressor(ByteArrayCodec.INSTANCE, CompressionCodec.CompressionType.GZIP), null);
             case GLIDE -> new GlideKv(host, port, null, 0);
             case GLIDE_ZSTD -> new GlideKv(host, port, glide.api.models.configuration.CompressionBackend.ZSTD, 3);
             case GLIDE_LZ4 -> new GlideKv(host, port, glide.api.models.configuration.CompressionBackend.LZ4, 0);
         };
+    }
+
+    /** @return the compressing codec of a codec client ({@code lettuce-zstd}, {@code -lz4}, {@code -gzip}) around {@code inner} */
+    static RedisCodec<byte[], byte[]> valueCodec(Kind kind, ByteArrayCodec inner) {
+        return switch (kind) {
+            case LETTUCE_ZSTD -> CompressingCodec.wrap(inner, ZSTD_3);
+            case LETTUCE_LZ4 -> CompressingCodec.wrap(inner, LZ4_0);
+            case LETTUCE_GZIP -> CompressionCodec.valueCompressor(inner, CompressionCodec.CompressionType.GZIP);
+            default -> throw new IllegalArgumentException(kind.id + " has no compressing codec");
+        };
+    }
+
+    /**
+     * Where a client compresses and decompresses values, as this tool sends its commands ({@link LettuceKv}: Lettuce
+     * {@code AsyncCommand}s dispatched on the connection). The {@code -caller} clients call {@link ValueCompressor}
+     * on the requesting thread by construction, and GLIDE compresses in its Rust core; for the codec clients one SET
+     * and one GET of a compressible 4 KiB value go through a connection whose codec wraps a {@code ByteArrayCodec}
+     * that records the thread that encodes and decodes the value: the compressing codec calls it right before
+     * compressing and right after decompressing.
+     *
+     * @return "compresses on ..., decompresses on ..." for the report
+     */
+    static String codecThreads(Kind kind, RedisClient lettuce) throws Exception {
+        switch (kind) {
+            case LETTUCE:
+                return "no compression; Lettuce's ByteArrayCodec runs on its event-loop thread";
+            case LETTUCE_ZSTD_CALLER:
+            case LETTUCE_LZ4_CALLER:
+                return "compresses and decompresses on the calling thread (ValueCompressor around a plain "
+                        + "ByteArrayCodec connection)";
+            case LETTUCE_ZSTD_DICT:
+                return "as lettuce-zstd (the same CompressingCodec, with a dictionary)";
+            case GLIDE:
+                return "no compression";
+            case GLIDE_ZSTD:
+            case GLIDE_LZ4:
+                return "compresses and decompresses in GLIDE's Rust core (native threads)";
+            default:
+                break;
+        }
+        ThreadRecordingCodec recorder = new ThreadRecordingCodec();
+        byte[] key = (Bench.KEY_PREFIX + "codec-threads").getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        byte[] value = "codec threads ".repeat(300).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        try (LettuceKv kv = new LettuceKv(lettuce, valueCodec(kind, recorder), null)) {
+            kv.set(new byte[][] {key}, new byte[][] {value}, 1);
+            byte[] back = kv.get(new byte[][] {key}, 1)[0];
+            kv.delete(key);
+            if (!java.util.Arrays.equals(back, value)) {
+                throw new IllegalStateException(kind.id + ": GET did not return the value written");
+            }
+        }
+        Thread caller = Thread.currentThread();
+        return "compresses on " + where(recorder.encoder, caller) + ", decompresses on "
+                + where(recorder.decoder, caller);
+    }
+
+    private static String where(Thread t, Thread caller) {
+        if (t == null) {
+            return "no thread seen";
+        }
+        if (t == caller) {
+            return "the calling thread";
+        }
+        boolean loop = EventLoopThreads.Family.LETTUCE.pattern.matcher(t.getName()).matches();
+        return (loop ? "the connection's event-loop thread" : "another thread") + " (" + t.getName() + ")";
+    }
+
+    /** A {@link ByteArrayCodec} that remembers the last threads that encoded and decoded a value. */
+    static final class ThreadRecordingCodec extends ByteArrayCodec {
+        volatile Thread encoder;
+        volatile Thread decoder;
+
+        @Override
+        public void encodeValue(byte[] value, io.netty.buffer.ByteBuf target) {
+            encoder = Thread.currentThread();
+            super.encodeValue(value, target);
+        }
+
+        @Override
+        public java.nio.ByteBuffer encodeValue(byte[] value) {
+            encoder = Thread.currentThread();
+            return super.encodeValue(value);
+        }
+
+        @Override
+        public byte[] decodeValue(java.nio.ByteBuffer bytes) {
+            decoder = Thread.currentThread();
+            return super.decodeValue(bytes);
+        }
     }
 
     /**
@@ -296,6 +388,11 @@ final class Clients {
                 out[i] = callerSide == null || stored == null ? stored : callerSide.decompress(stored);
             }
             return out;
+        }
+
+        /** Deletes {@code key} (an unmeasured clean-up). */
+        void delete(byte[] key) throws Exception {
+            conn.async().del(key).get(TIMEOUT_S, TimeUnit.SECONDS);
         }
 
         @SuppressWarnings({"unchecked", "rawtypes"})

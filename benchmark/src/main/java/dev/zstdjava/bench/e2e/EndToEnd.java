@@ -40,6 +40,7 @@ public final class EndToEnd {
 
     static final Path FULL_OUT = Path.of("docs/end-to-end.md");
     static final Path QUICK_OUT = Path.of("benchmark/target/e2e-quick/end-to-end.md");
+    static final Path PROBE_OUT = Path.of("benchmark/target/e2e-probe/event-loop.md");
 
     private EndToEnd() {}
 
@@ -122,6 +123,33 @@ public final class EndToEnd {
                 + "bytes, the values of the GLIDE compression benchmark)")
         String link;
 
+        @Option(names = "--server-cpus", paramLabel = "LIST", description = "start the server on these CPUs only "
+                + "(taskset -c LIST), e.g. 0; not with --host. Needs taskset (util-linux)")
+        String serverCpus;
+
+        @Option(names = "--client-cpus", paramLabel = "LIST", description = "run the benchmark's JVM (every thread) on "
+                + "these CPUs only, e.g. 1-15: ./e2e starts it under taskset -c LIST, and the tool moves itself there "
+                + "when started otherwise. Needs taskset (util-linux)")
+        String clientCpus;
+
+        @Option(names = "--probe-event-loop", description = "instead of the matrix: the event-loop probe. With "
+                + "--threads application threads (default 16) on one shared client: sync SET, sync GET and async "
+                + "pipelines of 20 SETs of ~2 KiB JSON, reporting the CPU time and allocation of the client's "
+                + "event-loop threads per command for Lettuce (plain, CompressingRedisClient + CompressingCodec, "
+                + "ValueCompressor on the caller) and Redisson (plain, CompressingRedissonCodec, ValueCompressor on "
+                + "the caller); uses --seconds (default 2), --rounds (default 3, medians), --probe-clients; report "
+                + "in benchmark/target/e2e-probe/event-loop.md unless --out is given")
+        boolean probe;
+
+        @Option(names = "--threads", paramLabel = "N", description = "application threads of --probe-event-loop "
+                + "(default: ${DEFAULT-VALUE})")
+        int threads = 16;
+
+        @Option(names = "--probe-clients", split = ",", paramLabel = "CLIENT", description = "clients of "
+                + "--probe-event-loop, e.g. lettuce,lettuce-zstd (default: all of lettuce, lettuce-zstd, "
+                + "lettuce-zstd-caller, redisson, redisson-zstd, redisson-zstd-caller)")
+        List<String> probeClients = EventLoopProbe.CLIENTS;
+
         @Option(names = {"-h", "--help"}, usageHelp = true, description = "this text")
         boolean help;
 
@@ -190,6 +218,37 @@ public final class EndToEnd {
         if (o.link != null) {
             NetworkLink.applyDefaults(o, r::hasMatchedOption); // a bad rate or --host: IllegalArgumentException
         }
+        if (o.serverCpus != null) {
+            CpuPinning.checkList("--server-cpus", o.serverCpus);
+            if (o.host != null) {
+                throw new CommandLine.ParameterException(cli, "--server-cpus pins the server the tool starts; "
+                        + "it does not go with --host");
+            }
+        }
+        if (o.clientCpus != null) {
+            CpuPinning.checkList("--client-cpus", o.clientCpus);
+        }
+        if (o.probe) {
+            if (o.link != null || o.quickFlag) {
+                throw new CommandLine.ParameterException(cli, "--probe-event-loop does not go with --link or --quick");
+            }
+            if (!r.hasMatchedOption("--seconds")) {
+                o.seconds = 2.0;
+            }
+            if (!r.hasMatchedOption("--rounds")) {
+                o.rounds = 3;
+            }
+            if (!r.hasMatchedOption("--out")) {
+                o.out = PROBE_OUT;
+            }
+            for (String c : o.probeClients) {
+                if (!EventLoopProbe.CLIENTS.contains(c)) {
+                    throw new CommandLine.ParameterException(cli, "unknown --probe-clients entry '" + c + "'; known: "
+                            + String.join(", ", EventLoopProbe.CLIENTS));
+                }
+            }
+            positive(cli, "--threads", o.threads);
+        }
         positive(cli, "--keys", o.keys);
         positive(cli, "--rounds", o.rounds);
         for (int n : o.inflight) {
@@ -199,6 +258,24 @@ public final class EndToEnd {
             positive(cli, "--batch", n);
         }
         return o;
+    }
+
+    /** Starts {@code binary} on a free loopback port through {@code launcher}, trying five ports. */
+    private static RedisServer startOn(java.nio.file.Path binary, List<String> launcher) throws java.io.IOException {
+        java.io.IOException last = null;
+        for (int attempt = 0; attempt < 5; attempt++) {
+            int port;
+            try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1,
+                    java.net.InetAddress.getByName(RedisServer.HOST))) {
+                port = s.getLocalPort();
+            }
+            try {
+                return RedisServer.start(binary, launcher, RedisServer.HOST, port, true);
+            } catch (java.io.IOException e) {
+                last = e;
+            }
+        }
+        throw last;
     }
 
     private static void positive(CommandLine cli, String name, int n) {
@@ -245,9 +322,31 @@ public final class EndToEnd {
             err.println("e2e: --link needs " + linkMissing + "; nothing was set up");
             return FAILED;
         }
+        java.nio.file.Path taskset = null;
+        String pinning = null;
+        if (o.serverCpus != null || o.clientCpus != null) {
+            try {
+                taskset = CpuPinning.requireTaskset(o.serverCpus != null ? "--server-cpus" : "--client-cpus",
+                        System.getenv("PATH"));
+            } catch (IllegalStateException e) {
+                err.println("e2e: " + e.getMessage());
+                return FAILED;
+            }
+            List<String> parts = new ArrayList<>();
+            if (o.serverCpus != null) {
+                parts.add("server on CPUs " + o.serverCpus + " (taskset -c)");
+            }
+            if (o.clientCpus != null) {
+                String now = CpuPinning.pinThisProcess(taskset, o.clientCpus);
+                parts.add("benchmark JVM on CPUs " + now + " (every thread; taskset)");
+                err.println("e2e: client JVM on CPUs " + now);
+            }
+            pinning = String.join(", ", parts) + "; the JVM sees " + Runtime.getRuntime().availableProcessors()
+                    + " CPU(s), the machine has " + CpuPinning.onlineCpus();
+        }
         double loadAtStart = java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
         List<Datasets.Dataset> datasets = new ArrayList<>();
-        for (String s : o.sizes) {
+        for (String s : o.probe ? List.of(Datasets.JSON) : o.sizes) {
             datasets.add(Datasets.load(s, o.corpus));
         }
         RedisServer server = null;
@@ -259,18 +358,22 @@ public final class EndToEnd {
             String host = o.host;
             int port = o.port;
             String serverDesc;
+            List<String> onCpus = o.serverCpus == null ? List.of() : CpuPinning.launcher(taskset, o.serverCpus);
             if (o.link != null) {
                 link = NetworkLink.create(o.link);
                 o.linkDescription = link.describe();
                 err.println("e2e: link " + o.linkDescription);
-                server = RedisServer.start(TestEnv.serverBinary(o.serverBinary, SERVER_HINT), link.launcher(),
+                List<String> launcher = new ArrayList<>(onCpus); // taskset execs ip, which execs the server
+                launcher.addAll(link.launcher());
+                server = RedisServer.start(TestEnv.serverBinary(o.serverBinary, SERVER_HINT), launcher,
                         link.serverAddress(), NetworkLink.SERVER_PORT, false);
                 host = link.serverAddress();
                 port = server.port();
                 serverDesc = "started by the tool inside network namespace " + link.namespace() + " on " + host + ":"
                         + port + " (" + server.binary().getFileName() + ", --save '' --appendonly no)";
             } else if (host == null) {
-                server = RedisServer.start(TestEnv.serverBinary(o.serverBinary, SERVER_HINT), false);
+                server = onCpus.isEmpty() ? RedisServer.start(TestEnv.serverBinary(o.serverBinary, SERVER_HINT), false)
+                        : startOn(TestEnv.serverBinary(o.serverBinary, SERVER_HINT), onCpus);
                 host = RedisServer.HOST;
                 port = server.port();
                 serverDesc = "started by the tool on " + host + ":" + port + " (" + server.binary().getFileName()
@@ -284,6 +387,23 @@ public final class EndToEnd {
             bench = new Bench(host, port, lettuce);
             String version = bench.serverVersion();
             err.println("e2e: server " + version + ", " + serverDesc);
+            if (o.probe) {
+                Datasets.Dataset json = datasets.get(0);
+                String setup = "Generated by `./e2e " + o.commandLine + "` on " + java.time.format.DateTimeFormatter
+                        .ISO_LOCAL_DATE_TIME.format(started.atOffset(java.time.ZoneOffset.UTC).withNano(0)) + " UTC. "
+                        + "Server " + version + ", " + serverDesc + ". Machine: "
+                        + Runtime.getRuntime().availableProcessors() + " CPUs, Java " + Runtime.version()
+                        + String.format(Locale.ROOT, ", load average %.2f at the start", loadAtStart)
+                        + (pinning == null ? "" : "; " + pinning) + ".";
+                long bad = EventLoopProbe.run(host, port, json.values(), json.description(), o.threads, o.seconds,
+                        o.rounds, o.probeClients, o.out, setup, err);
+                err.println("e2e: probe report written to " + o.out.toAbsolutePath().normalize());
+                if (bad > 0) {
+                    err.println("e2e: FAILED: " + bad + " GETs did not return what was written");
+                    return MISMATCH;
+                }
+                return OK;
+            }
 
             Map<Clients.Kind, String> unavailable = new LinkedHashMap<>();
             for (Clients.Kind k : o.clients) {
@@ -306,6 +426,14 @@ public final class EndToEnd {
                 }
             }
             List<Clients.Kind> kinds = new ArrayList<>(open.keySet());
+            Map<Clients.Kind, String> codecThreads = new EnumMap<>(Clients.Kind.class);
+            for (Clients.Kind k : kinds) {
+                try {
+                    codecThreads.put(k, Clients.codecThreads(k, lettuce));
+                } catch (Exception e) {
+                    codecThreads.put(k, "not observed: " + e);
+                }
+            }
 
             List<Results.Cell> cells = new ArrayList<>();
             for (Datasets.Dataset d : datasets) {
@@ -370,7 +498,7 @@ public final class EndToEnd {
             }
             EndToEndReport.Meta meta = new EndToEndReport.Meta(o, started, Duration.between(started, Instant.now()),
                     loadAtStart, version, serverDesc, datasets, kinds, unavailable, bench.mismatches(),
-                    bench.firstMismatch(), training);
+                    bench.firstMismatch(), training, codecThreads, pinning);
             Path written = EndToEndReport.write(meta, rows);
             err.println("e2e: report written to " + written.toAbsolutePath().normalize());
             if (bench.mismatches() > 0) {

@@ -32,17 +32,29 @@ final class EndToEndReport {
     /** Managed dictionaries: SET and GET throughput with pipelines against lettuce-zstd on the 1 KiB and json sets */
     static final double DICT_SET_TARGET = 1.5;
     static final double DICT_GET_TARGET = 1.0;
+    /** The codec client (compressing where Lettuce encodes) against compression on the calling thread */
+    static final double CALLER_TARGET = 0.95;
+    static final int CALLER_INFLIGHT = 64;
 
     /** Everything about the run except the rows. */
     record Meta(EndToEnd.Options options, Instant started, Duration took, double loadAtStart, String serverVersion,
                 String serverDesc,
                 List<Datasets.Dataset> datasets, List<Kind> clients, Map<Kind, String> unavailable,
-                long mismatches, String firstMismatch, Map<String, String> training) {}
+                long mismatches, String firstMismatch, Map<String, String> training, Map<Kind, String> codecThreads,
+                String pinning) {}
+
+    /** Writes one chart as PNG; the tool's is {@link BarChart#writePng}, a test's may fail as a machine without fonts does. */
+    @FunctionalInterface
+    interface PngWriter {
+        void write(BarChart chart, Path file) throws IOException;
+    }
 
     private final Meta meta;
     private final List<Row> rawRows;
     private final List<Row> rows;
     private final StringBuilder md = new StringBuilder();
+    /** Why the charts were not drawn, null when they were */
+    private String chartsSkipped;
 
     private EndToEndReport(Meta meta, List<Row> rawRows) {
         this.meta = meta;
@@ -82,13 +94,24 @@ final class EndToEndReport {
 
     /** @return the Markdown file written */
     static Path write(Meta meta, List<Row> rows) throws IOException {
+        return write(meta, rows, BarChart::writePng);
+    }
+
+    /**
+     * Writes the CSV, the charts through {@code png} and the Markdown. Drawing a chart needs fonts (AWT): where it
+     * fails (no fonts installed, no font configuration, AWT's native libraries missing) the charts are skipped and
+     * removed, the report says why, and the tables and the CSV are written all the same.
+     *
+     * @return the Markdown file written
+     */
+    static Path write(Meta meta, List<Row> rows, PngWriter png) throws IOException {
         Path out = meta.options().out;
         String base = out.getFileName().toString().replaceFirst("\\.md$", "");
         Path dir = out.resolveSibling(base);
         Files.createDirectories(dir);
         EndToEndReport r = new EndToEndReport(meta, rows);
         Files.writeString(dir.resolve("results.csv"), r.csv(), StandardCharsets.UTF_8);
-        r.charts(dir);
+        r.charts(dir, png);
         Files.writeString(out, r.markdown(base), StandardCharsets.UTF_8);
         return out;
     }
@@ -223,6 +246,14 @@ final class EndToEndReport {
         targets();
         memory(assetDir);
         throughput(assetDir);
+        if (chartsSkipped != null) {
+            line("## Charts");
+            line("");
+            line("**The charts were not drawn on this machine** (" + chartsSkipped + "); drawing them needs fonts "
+                    + "(install fontconfig and a font package, e.g. fonts-dejavu-core). The tables and the CSV are "
+                    + "complete.");
+            line("");
+        }
         overhead();
         return md.toString();
     }
@@ -255,23 +286,34 @@ final class EndToEndReport {
                 + "batch) and waiting for its replies. Lettuce pipelines by dispatching the batch's commands in one "
                 + "write and flush on its one shared connection; GLIDE sends a non-atomic `Batch` (its pipeline) on "
                 + "its one multiplexed connection. Latency is per request: a batch counts once, from sending to its "
-                + "last reply. Lettuce encodes and decodes values (so compresses and decompresses) on the connection's "
-                + "event-loop thread, for every codec. The `-caller` clients use Lettuce's plain `ByteArrayCodec` and "
-                + "call this library's `ValueCompressor` on the requesting threads instead: `compress` before the SET "
-                + "is queued, `decompress` after the GET's reply; the bytes on the server are the same.");
+                + "last reply. The tool sends Lettuce's commands as `AsyncCommand`s handed to "
+                + "`StatefulConnection.dispatch` (one command, or a batch's commands at once), not through the sync, "
+                + "async or reactive API, so a codec encodes a value when the connection writes the command and "
+                + "decodes it when the reply is read, on whichever thread Lettuce does that for dispatched commands. "
+                + "The `-caller` clients use Lettuce's plain `ByteArrayCodec` and call this library's "
+                + "`ValueCompressor` on the requesting threads instead: `compress` before the SET is queued, "
+                + "`decompress` after the GET's reply; the bytes on the server are the same. Where each client "
+                + "compressed and decompressed in this run is in the table below (for the codec clients observed on "
+                + "one SET and one GET before the matrix).");
         line("- CPU per op: CPU time of the whole benchmark process (all client threads, GC, GLIDE's native "
-                + "threads) during the phase, divided by the commands. Wire bytes: the server's "
+                + "threads) during the phase, divided by the commands. Event-loop CPU per op: CPU time (the JVM's "
+                + "per-thread CPU time) of the client's event-loop threads during the phase, divided by the commands: "
+                + "for Lettuce " + EventLoopThreads.Family.LETTUCE.description + "; for GLIDE "
+                + EventLoopThreads.Family.GLIDE.description + ". Wire bytes: the server's "
                 + "`total_net_input_bytes` (SET phase) and `total_net_output_bytes` (GET phase) growth per command. "
                 + "Memory: mean `MEMORY USAGE` of 400 sampled keys (key, value and overhead), and `used_memory` "
                 + "growth over the SET phase per key.");
+        if (meta.pinning() != null) {
+            line("- CPUs: " + meta.pinning() + ".");
+        }
         line("");
-        line("| Client | What |");
-        line("|---|---|");
+        line("| Client | What | Where values are compressed and decompressed |");
+        line("|---|---|---|");
         for (Kind k : Kind.values()) {
             if (has(k)) {
-                line("| " + k.id + " | " + k.label + " |");
+                line("| " + k.id + " | " + k.label + " | " + meta.codecThreads().getOrDefault(k, "not observed") + " |");
             } else if (meta.unavailable().containsKey(k)) {
-                line("| " + k.id + " | " + k.label + " — **did not run here**: " + meta.unavailable().get(k) + " |");
+                line("| " + k.id + " | " + k.label + " — **did not run here**: " + meta.unavailable().get(k) + " | — |");
             }
         }
         line("");
@@ -318,6 +360,7 @@ final class EndToEndReport {
         overheadTarget("lz4", Kind.LETTUCE_LZ4, Kind.GLIDE_LZ4);
         overheadTarget("lz4", Kind.LETTUCE_LZ4_CALLER, Kind.GLIDE_LZ4);
         dictionaryTargets();
+        callerTarget();
         line("");
         if (has(Kind.GLIDE)) {
             line("For reference, GLIDE's own SET throughput with compression ÷ without, pipelines of " + TARGET_BATCH
@@ -418,6 +461,50 @@ final class EndToEndReport {
                 + ") | " + verdict(met == n) + " |");
     }
 
+    /**
+     * The codec client against the same compression on the calling thread with 64 requests in flight: per cell and
+     * phase, the median over the rounds of each client's throughput, lettuce-zstd's ÷ lettuce-zstd-caller's.
+     */
+    private void callerTarget() {
+        Kind k = Kind.LETTUCE_ZSTD;
+        Kind caller = Kind.LETTUCE_ZSTD_CALLER;
+        if (!has(k) || !has(caller)) {
+            return;
+        }
+        String name = f("Throughput with %d in flight, %s >= %.2fx %s, median of the rounds, every cell, SET and GET",
+                CALLER_INFLIGHT, k.id, CALLER_TARGET, caller.id);
+        List<String> parts = new ArrayList<>();
+        int met = 0;
+        int n = 0;
+        for (Cell c : cells()) {
+            if (c.inflight() != CALLER_INFLIGHT) {
+                continue;
+            }
+            for (boolean set : new boolean[] {true, false}) {
+                double r = medianOps(c, k, set) / medianOps(c, caller, set);
+                if (Double.isNaN(r)) {
+                    continue;
+                }
+                n++;
+                met += r >= CALLER_TARGET ? 1 : 0;
+                parts.add(c.dataset() + " b" + c.batch() + (set ? " SET " : " GET ") + x(r));
+            }
+        }
+        line("| " + name + " | " + (n == 0 ? "not measured" : String.join("; ", parts)) + " | "
+                + (n == 0 ? "n/a" : verdict(met == n) + (met == n ? "" : f(" (met in %d of %d)", met, n))) + " |");
+    }
+
+    /** @return the median over the rounds of {@code k}'s throughput in {@code cell}, NaN when it did not run there */
+    private double medianOps(Cell cell, Kind k, boolean set) {
+        List<Double> ops = new ArrayList<>();
+        for (Row r : rawRows) {
+            if (r.cell().equals(cell) && r.client() == k) {
+                ops.add(set ? r.set().opsPerSec() : r.get().opsPerSec());
+            }
+        }
+        return EventLoopProbe.median(ops);
+    }
+
     private void dictionaryTargets() {
         if (!has(Kind.LETTUCE_ZSTD_DICT)) {
             return; // the client was not selected with --clients
@@ -492,27 +579,26 @@ final class EndToEndReport {
             }
         }
         line("");
-        line("![memory saved](" + assetDir + "/memory-saved.png)");
-        line("");
+        image("memory saved", assetDir + "/memory-saved.png");
     }
 
     private void throughput(String assetDir) {
         line("## Throughput, latency, CPU and wire bytes");
         line("");
         line("×base: throughput ÷ the baseline's (Lettuce without compression) in the same cell. Latencies in µs per "
-                + "request (a pipelined batch is one request). CPU: µs of process CPU time per command. Wire: bytes the "
-                + "server received per SET, sent per GET.");
+                + "request (a pipelined batch is one request). CPU: µs of process CPU time per command. Loop: µs of the "
+                + "client's event-loop CPU time per command (n/a: none the JVM can measure). Wire: bytes the server "
+                + "received per SET, sent per GET.");
         line("");
-        line("![SET throughput vs baseline](" + assetDir + "/set-throughput-ratio.png)");
-        line("");
-        line("![GET throughput vs baseline](" + assetDir + "/get-throughput-ratio.png)");
-        line("");
+        image("SET throughput vs baseline", assetDir + "/set-throughput-ratio.png");
+        image("GET throughput vs baseline", assetDir + "/get-throughput-ratio.png");
         for (Datasets.Dataset d : meta.datasets()) {
             line("### Values: " + d.name());
             line("");
-            line("| In flight | Batch | Client | SET ops/s | ×base | SET p50 / p99 / p99.9 µs | SET CPU µs/op | SET wire B/op "
-                    + "| GET ops/s | ×base | GET p50 / p99 / p99.9 µs | GET CPU µs/op | GET wire B/op |");
-            line("|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+            line("| In flight | Batch | Client | SET ops/s | ×base | SET p50 / p99 / p99.9 µs | SET CPU µs/op "
+                    + "| SET loop µs/op | SET wire B/op | GET ops/s | ×base | GET p50 / p99 / p99.9 µs | GET CPU µs/op "
+                    + "| GET loop µs/op | GET wire B/op |");
+            line("|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
             for (Cell c : cells()) {
                 if (!c.dataset().equals(d.name())) {
                     continue;
@@ -524,12 +610,22 @@ final class EndToEndReport {
                     }
                     line("| " + c.inflight() + " | " + c.batch() + " | " + k.id
                             + " | " + num(r.set().opsPerSec()) + " | " + x(ratio(c, k, Kind.LETTUCE, true))
-                            + " | " + lat(r.set()) + " | " + num(r.set().cpuMicrosPerOp()) + " | " + num(r.set().inPerOp())
+                            + " | " + lat(r.set()) + " | " + num(r.set().cpuMicrosPerOp())
+                            + " | " + num(r.set().loopCpuMicrosPerOp()) + " | " + num(r.set().inPerOp())
                             + " | " + num(r.get().opsPerSec()) + " | " + x(ratio(c, k, Kind.LETTUCE, false))
-                            + " | " + lat(r.get()) + " | " + num(r.get().cpuMicrosPerOp()) + " | " + num(r.get().outPerOp())
+                            + " | " + lat(r.get()) + " | " + num(r.get().cpuMicrosPerOp())
+                            + " | " + num(r.get().loopCpuMicrosPerOp()) + " | " + num(r.get().outPerOp())
                             + " |");
                 }
             }
+            line("");
+        }
+    }
+
+    /** A chart's image link, or nothing when the charts were skipped (the Charts section says why). */
+    private void image(String alt, String path) {
+        if (chartsSkipped == null) {
+            line("![" + alt + "](" + path + ")");
             line("");
         }
     }
@@ -573,7 +669,30 @@ final class EndToEndReport {
 
     // ---- charts ----
 
-    private void charts(Path dir) throws IOException {
+    static final List<String> CHART_FILES = List.of("set-throughput-ratio.png", "get-throughput-ratio.png",
+            "memory-saved.png");
+
+    /**
+     * Draws the charts; where drawing fails as it does without fonts (an {@link Error} from AWT's font setup such as
+     * "Probable fatal error: No fonts found", an {@code InternalError} or {@code UnsatisfiedLinkError} from its font
+     * manager, or a {@code RuntimeException}), removes those written so far and records why. Out-of-memory and stack
+     * overflow still propagate, and so does an {@link IOException} writing a file.
+     */
+    private void charts(Path dir, PngWriter png) throws IOException {
+        try {
+            drawCharts(dir, png);
+        } catch (OutOfMemoryError | StackOverflowError e) {
+            throw e;
+        } catch (RuntimeException | Error e) {
+            for (String f : CHART_FILES) {
+                Files.deleteIfExists(dir.resolve(f));
+            }
+            chartsSkipped = e.getClass().getName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
+            System.err.println("e2e: charts skipped, drawing failed: " + chartsSkipped);
+        }
+    }
+
+    private void drawCharts(Path dir, PngWriter png) throws IOException {
         List<Cell> cells = cells();
         List<String> groups = cells.stream().map(Cell::label).toList();
         List<Kind> others = meta.clients().stream().filter(k -> k != Kind.LETTUCE).toList();
@@ -586,9 +705,9 @@ final class EndToEndReport {
                 }
             }
             String phase = set ? "SET" : "GET";
-            new BarChart(phase + " throughput ÷ Lettuce without compression (if = in flight, b = batch)",
-                    "throughput vs baseline", groups, names, v, null, 1.0, "Lettuce without compression = 1.0", false)
-                    .writePng(dir.resolve(phase.toLowerCase(Locale.ROOT) + "-throughput-ratio.png"));
+            png.write(new BarChart(phase + " throughput ÷ Lettuce without compression (if = in flight, b = batch)",
+                    "throughput vs baseline", groups, names, v, null, 1.0, "Lettuce without compression = 1.0", false),
+                    dir.resolve(phase.toLowerCase(Locale.ROOT) + "-throughput-ratio.png"));
         }
         List<Kind> comp = compressedKinds();
         List<String> ds = meta.datasets().stream().map(Datasets.Dataset::name).toList();
@@ -598,27 +717,35 @@ final class EndToEndReport {
                 m[s][g] = saved(ds.get(g), comp.get(s));
             }
         }
-        BarChart.of("Server memory saved vs Lettuce without compression (MEMORY USAGE)", "memory saved", ds,
-                comp.stream().map(k -> k.id).toList(), m, Double.NaN, true).writePng(dir.resolve("memory-saved.png"));
+        png.write(BarChart.of("Server memory saved vs Lettuce without compression (MEMORY USAGE)", "memory saved", ds,
+                comp.stream().map(k -> k.id).toList(), m, Double.NaN, true), dir.resolve("memory-saved.png"));
     }
 
     // ---- CSV ----
+
+    /** @return {@code v} formatted, empty when not measured (NaN) */
+    static String csvNum(double v, String fmt) {
+        return Double.isNaN(v) ? "" : f(fmt, v);
+    }
 
     private String csv() {
         StringBuilder sb = new StringBuilder();
         sb.append("dataset,inflight,batch,client,round,keys,set_ops,set_seconds,set_ops_per_s,set_p50_us,set_p99_us,"
                 + "set_p999_us,set_cpu_us_per_op,set_net_in_bytes_per_op,get_ops,get_seconds,get_ops_per_s,get_p50_us,"
                 + "get_p99_us,get_p999_us,get_cpu_us_per_op,get_net_out_bytes_per_op,memory_usage_bytes_per_key,"
-                + "used_memory_bytes_per_key,stored_form,mismatches\n");
+                + "used_memory_bytes_per_key,stored_form,mismatches,set_event_loop_cpu_us_per_op,"
+                + "set_event_loop_alloc_bytes_per_op,get_event_loop_cpu_us_per_op,get_event_loop_alloc_bytes_per_op\n");
         for (Row r : rawRows) {
             Results.Phase s = r.set();
             Results.Phase g = r.get();
-            sb.append(f("%s,%d,%d,%s,%d,%d,%d,%.4f,%.1f,%.1f,%.1f,%.1f,%.3f,%.1f,%d,%.4f,%.1f,%.1f,%.1f,%.1f,%.3f,%.1f,%.1f,%.1f,%s,%d%n",
+            sb.append(f("%s,%d,%d,%s,%d,%d,%d,%.4f,%.1f,%.1f,%.1f,%.1f,%.3f,%.1f,%d,%.4f,%.1f,%.1f,%.1f,%.1f,%.3f,%.1f,%.1f,%.1f,%s,%d,%s,%s,%s,%s%n",
                     r.cell().dataset(), r.cell().inflight(), r.cell().batch(), r.client().id, r.round(), r.keys(),
                     s.ops(), s.nanos() / 1e9, s.opsPerSec(), s.micros(50), s.micros(99), s.micros(99.9),
                     s.cpuMicrosPerOp(), s.inPerOp(),
                     g.ops(), g.nanos() / 1e9, g.opsPerSec(), g.micros(50), g.micros(99), g.micros(99.9),
-                    g.cpuMicrosPerOp(), g.outPerOp(), r.memPerKey(), r.usedPerKey(), r.storedForm(), r.mismatches()));
+                    g.cpuMicrosPerOp(), g.outPerOp(), r.memPerKey(), r.usedPerKey(), r.storedForm(), r.mismatches(),
+                    csvNum(s.loopCpuMicrosPerOp(), "%.3f"), csvNum(s.loopAllocPerOp(), "%.1f"),
+                    csvNum(g.loopCpuMicrosPerOp(), "%.3f"), csvNum(g.loopAllocPerOp(), "%.1f")));
         }
         return sb.toString();
     }

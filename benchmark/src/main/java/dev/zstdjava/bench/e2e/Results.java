@@ -15,8 +15,16 @@ final class Results {
      * @param cpuNanos CPU time of the whole benchmark process (all client threads, GC, GLIDE's native threads)
      * @param netIn    bytes the server received ({@code total_net_input_bytes} delta)
      * @param netOut   bytes the server sent ({@code total_net_output_bytes} delta)
+     * @param loop     CPU time and allocation of the client's event-loop threads ({@link EventLoopThreads}),
+     *                 {@link EventLoopThreads.Usage#NONE} where the client has none the JVM can see
      */
-    record Phase(long ops, long nanos, Histogram latency, long cpuNanos, long netIn, long netOut) {
+    record Phase(long ops, long nanos, Histogram latency, long cpuNanos, long netIn, long netOut,
+                 EventLoopThreads.Usage loop) {
+        /** A phase without event-loop figures. */
+        Phase(long ops, long nanos, Histogram latency, long cpuNanos, long netIn, long netOut) {
+            this(ops, nanos, latency, cpuNanos, netIn, netOut, EventLoopThreads.Usage.NONE);
+        }
+
         double opsPerSec() {
             return nanos == 0 ? 0 : ops * 1e9 / nanos;
         }
@@ -28,6 +36,16 @@ final class Results {
 
         double cpuMicrosPerOp() {
             return ops == 0 ? 0 : cpuNanos / 1000.0 / ops;
+        }
+
+        /** @return µs of event-loop CPU time per command, NaN when not measured */
+        double loopCpuMicrosPerOp() {
+            return loop.cpuMicrosPer(ops);
+        }
+
+        /** @return bytes the event-loop threads allocated per command, NaN when not measured */
+        double loopAllocPerOp() {
+            return loop.allocBytesPer(ops);
         }
 
         double inPerOp() {

@@ -79,13 +79,41 @@ class EndToEndTest {
                 + " event: rejected)[^\n]*\\|\n.*"), md);
         assertTrue(logText.contains("lettuce-zstd-dict on 100 B: "), logText);
 
+        // where each client compressed, observed for the codec clients; the event-loop column in every table
+        for (Clients.Kind k : List.of(Clients.Kind.LETTUCE_ZSTD, Clients.Kind.LETTUCE_LZ4, Clients.Kind.LETTUCE_GZIP)) {
+            assertTrue(md.matches("(?s).*\\| " + k.id + " \\| [^\n]* \\| compresses on (the calling thread|the "
+                    + "connection's event-loop thread \\(lettuce-[a-z_]+EventLoop-\\d+-\\d+\\)), decompresses on (the "
+                    + "calling thread|the connection's event-loop thread \\(lettuce-[a-z_]+EventLoop-\\d+-\\d+\\)) \\|.*"),
+                    k.id + ":\n" + md);
+        }
+        assertTrue(md.contains("| lettuce-zstd-caller | Lettuce + zstd-java, zstd level 3, compressed on the calling "
+                + "thread | compresses and decompresses on the calling thread"), md);
+        assertTrue(md.contains("`AsyncCommand`s handed to `StatefulConnection.dispatch`"), md);
+        assertTrue(md.contains("| SET CPU µs/op | SET loop µs/op | SET wire B/op |"), md);
+
         List<String> csv = Files.readAllLines(dir.resolve("e2e/results.csv"));
         // header + 2 rounds x 2 value sets x 1 in-flight x 2 batches x every client
         assertEquals(1 + 2 * 2 * 2 * Clients.Kind.values().length, csv.size(), String.join("\n", csv));
-        assertEquals("round", csv.get(0).split(",")[4]);
+        List<String> header = List.of(csv.get(0).split(",", -1));
+        assertEquals("round", header.get(4));
+        int mismatches = header.indexOf("mismatches");
+        int setLoop = header.indexOf("set_event_loop_cpu_us_per_op");
+        int getLoop = header.indexOf("get_event_loop_cpu_us_per_op");
+        int getLoopAlloc = header.indexOf("get_event_loop_alloc_bytes_per_op");
+        assertTrue(mismatches > 0 && setLoop > 0 && getLoop > 0 && getLoopAlloc > 0, csv.get(0));
         for (String line : csv.subList(1, csv.size())) {
-            String[] f = line.split(",");
-            assertEquals("0", f[f.length - 1], "mismatches in " + line);
+            String[] f = line.split(",", -1);
+            assertEquals(header.size(), f.length, line);
+            assertEquals("0", f[mismatches], "mismatches in " + line);
+            if (f[3].startsWith("glide")) { // native threads: CPU time from /proc, no allocation figure
+                assertTrue(Double.parseDouble(f[setLoop]) > 0, "no SET event-loop CPU in " + line);
+                assertTrue(Double.parseDouble(f[getLoop]) > 0, "no GET event-loop CPU in " + line);
+                assertEquals("", f[getLoopAlloc], line);
+            } else { // Lettuce's event loop wrote and read every command
+                assertTrue(Double.parseDouble(f[setLoop]) > 0, "no SET event-loop CPU in " + line);
+                assertTrue(Double.parseDouble(f[getLoop]) > 0, "no GET event-loop CPU in " + line);
+                assertTrue(Double.parseDouble(f[getLoopAlloc]) > 0, "no GET event-loop allocation in " + line);
+            }
             assertTrue(f[4].equals("1") || f[4].equals("2"), "round " + f[4]);
             assertTrue(Double.parseDouble(f[8]) > 0, "no SET throughput in " + line);
             assertTrue(Long.parseLong(f[14]) >= 200, "fewer GETs than keys in " + line);
@@ -101,6 +129,158 @@ class EndToEndTest {
             assertNotNull(img, png + " is not a readable PNG");
             assertTrue(img.getWidth() >= 600 && img.getHeight() >= 400, png);
         }
+    }
+
+    /** A report over made-up rows, its charts drawn by {@code png}. */
+    private static Path reportOf(Path dir, EndToEndReport.PngWriter png) throws Exception {
+        Path out = dir.resolve("r.md");
+        EndToEnd.Options o = EndToEnd.parse(new String[] {"--sizes", "json", "--inflight", "64", "--batch", "1",
+                "--rounds", "2", "--out", out.toString()});
+        Datasets.Dataset json = Datasets.load("json", testdata());
+        Results.Cell cell = new Results.Cell("json", 64, 1);
+        org.HdrHistogram.Histogram h = new org.HdrHistogram.Histogram(3);
+        h.recordValue(50_000);
+        List<Results.Row> rows = new java.util.ArrayList<>();
+        for (int round = 1; round <= 2; round++) {
+            for (Clients.Kind k : List.of(Clients.Kind.LETTUCE, Clients.Kind.LETTUCE_ZSTD, Clients.Kind.LETTUCE_ZSTD_CALLER)) {
+                long nanos = (k == Clients.Kind.LETTUCE_ZSTD ? 1_100_000_000L : 1_000_000_000L) * round;
+                Results.Phase p = new Results.Phase(10_000, nanos, h, 50_000_000, 2_000_000, 100_000,
+                        new EventLoopThreads.Usage(30_000_000, 80_000_000, 1));
+                rows.add(new Results.Row(cell, k, round, 1000, p, p, 600, 610, "zstd 100%", 0));
+            }
+        }
+        EndToEndReport.Meta meta = new EndToEndReport.Meta(o, java.time.Instant.now(), java.time.Duration.ofSeconds(3),
+                1.0, "Valkey 8", "made up", List.of(json), List.of(Clients.Kind.LETTUCE, Clients.Kind.LETTUCE_ZSTD,
+                Clients.Kind.LETTUCE_ZSTD_CALLER), java.util.Map.of(), 0, null, java.util.Map.of(),
+                java.util.Map.of(Clients.Kind.LETTUCE_ZSTD, "compresses on X, decompresses on Y"), null);
+        return EndToEndReport.write(meta, rows, png);
+    }
+
+    @Test
+    void withoutFontsTheReportSkipsTheChartsAndKeepsTablesAndCsv(@TempDir Path dir) throws Exception {
+        // the first chart is written, the second fails as AWT does on a machine without fonts
+        int[] drawn = {0};
+        Path md = reportOf(dir, (chart, file) -> {
+            if (drawn[0]++ > 0) {
+                throw new Error("Probable fatal error:No fonts found.");
+            }
+            chart.writePng(file);
+        });
+        String text = Files.readString(md);
+        assertTrue(text.contains("**The charts were not drawn on this machine** (java.lang.Error: Probable fatal "
+                + "error:No fonts found.)"), text);
+        assertFalse(text.contains("!["), "no image links when there are no charts:\n" + text);
+        assertTrue(text.contains("| 64 | 1 | lettuce-zstd | 9,091 | 0.91x |"), text); // the tables are all there
+        assertTrue(text.contains("| Throughput with 64 in flight, lettuce-zstd >= 0.95x lettuce-zstd-caller, median of "
+                + "the rounds, every cell, SET and GET | json b1 SET 0.91x; json b1 GET 0.91x | **missed** (met in 0 of "
+                + "2) |"), text);
+        assertEquals(1 + 6, Files.readAllLines(dir.resolve("r/results.csv")).size());
+        for (String png : EndToEndReport.CHART_FILES) {
+            assertFalse(Files.exists(dir.resolve("r").resolve(png)), png + " left behind");
+        }
+
+        // AWT's font manager failing to load is skipped the same way; a full disk is not
+        Path again = reportOf(dir.resolve("b"), (chart, file) -> {
+            throw new UnsatisfiedLinkError("libfontmanager.so: libfreetype.so.6: cannot open shared object file");
+        });
+        assertTrue(Files.readString(again).contains("(java.lang.UnsatisfiedLinkError: libfontmanager.so"));
+        assertThrows(java.io.IOException.class, () -> reportOf(dir.resolve("c"), (chart, file) -> {
+            throw new java.io.IOException("No space left on device");
+        }));
+    }
+
+    @Test
+    void withFontsTheReportLinksItsCharts(@TempDir Path dir) throws Exception {
+        String text = Files.readString(reportOf(dir, (chart, file) -> chart.writePng(file)));
+        assertFalse(text.contains("charts were not drawn"), text);
+        for (String png : EndToEndReport.CHART_FILES) {
+            assertTrue(text.contains("(r/" + png + ")"), png + " not linked");
+            assertNotNull(ImageIO.read(dir.resolve("r").resolve(png).toFile()), png);
+        }
+    }
+
+    @Test
+    void eventLoopCpuIsTheThreadsGrowthOverThePhaseDividedByTheCommands() {
+        var before = new EventLoopThreads.Snapshot(java.util.Map.of(
+                1L, new long[] {5_000_000, 1_000}, // runs through the phase
+                2L, new long[] {7_000_000, 9_000})); // ends during it: not counted
+        var after = new EventLoopThreads.Snapshot(java.util.Map.of(
+                1L, new long[] {8_000_000, 5_000},
+                3L, new long[] {1_000_000, 2_000})); // starts during it: counted from zero
+        EventLoopThreads.Usage u = EventLoopThreads.between(before, after);
+        assertEquals(4_000_000, u.cpuNanos());
+        assertEquals(6_000, u.allocBytes());
+        assertEquals(2, u.threads());
+        assertEquals(4.0, u.cpuMicrosPer(1_000), 1e-12); // 4 ms over 1,000 commands
+        assertEquals(6.0, u.allocBytesPer(1_000), 1e-12);
+        assertTrue(Double.isNaN(u.cpuMicrosPer(0)));
+        assertSame(EventLoopThreads.Usage.NONE, EventLoopThreads.between(null, after));
+        assertTrue(Double.isNaN(EventLoopThreads.Usage.NONE.cpuMicrosPer(1_000)));
+
+        org.HdrHistogram.Histogram h = new org.HdrHistogram.Histogram(3);
+        assertEquals(4.0, new Results.Phase(1_000, 1, h, 0, 0, 0, u).loopCpuMicrosPerOp(), 1e-12);
+        assertTrue(Double.isNaN(new Results.Phase(1_000, 1, h, 0, 0, 0).loopCpuMicrosPerOp()));
+        assertEquals("", EndToEndReport.csvNum(Double.NaN, "%.3f"));
+        assertEquals("n/a", EndToEndReport.num(Double.NaN));
+
+        // the threads are found by the names the clients give them
+        assertTrue(EventLoopThreads.Family.LETTUCE.pattern.matcher("lettuce-nioEventLoop-4-1").matches());
+        assertTrue(EventLoopThreads.Family.LETTUCE.pattern.matcher("lettuce-epollEventLoop-6-2").matches());
+        assertFalse(EventLoopThreads.Family.LETTUCE.pattern.matcher("lettuce-eventExecutorLoop-1-3").matches());
+        assertTrue(EventLoopThreads.Family.REDISSON.pattern.matcher("redisson-netty-2-7").matches());
+        assertTrue(EventLoopThreads.Family.GLIDE.pattern.matcher("glide-worker").matches());
+        assertTrue(EventLoopThreads.Family.GLIDE.pattern.matcher("glide-jni-callb").matches()); // 15 characters
+        var nativeThreads = EventLoopThreads.between(new EventLoopThreads.Snapshot(java.util.Map.of(7L, new long[] {1_000, -1})),
+                new EventLoopThreads.Snapshot(java.util.Map.of(7L, new long[] {3_000, -1})));
+        assertEquals(2_000, nativeThreads.cpuNanos());
+        assertTrue(Double.isNaN(nativeThreads.allocBytesPer(10)), "no allocation figure for native threads");
+        assertFalse(EventLoopThreads.Family.NONE.measured());
+        assertEquals(3.0, EventLoopProbe.median(List.of(9.0, 1.0, 3.0)));
+        assertEquals(2.0, EventLoopProbe.median(List.of(3.0, 1.0)));
+    }
+
+    @Test
+    void cpuPinningNeedsTasksetAndAListAndNoHost() {
+        IllegalStateException e = assertThrows(IllegalStateException.class,
+                () -> CpuPinning.requireTaskset("--server-cpus", "/nonexistent-dir"));
+        assertTrue(e.getMessage().contains("--server-cpus needs taskset (util-linux"), e.getMessage());
+        assertThrows(IllegalStateException.class, () -> CpuPinning.requireTaskset("--client-cpus", null));
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
+        try (PrintStream err = new PrintStream(log, true, StandardCharsets.UTF_8)) {
+            assertEquals(EndToEnd.USAGE, EndToEnd.run(new String[] {"--server-cpus", "0", "--host", "h"}, err));
+            assertEquals(EndToEnd.USAGE, EndToEnd.run(new String[] {"--client-cpus", "1..3"}, err));
+        }
+        String text = log.toString(StandardCharsets.UTF_8);
+        assertTrue(text.contains("--server-cpus pins the server the tool starts"), text);
+        assertTrue(text.contains("--client-cpus takes a CPU list such as 0, 1-3 or 0,2-3, got '1..3'"), text);
+        EndToEnd.Options o = EndToEnd.parse(new String[] {"--server-cpus", "0", "--client-cpus", "1-15,17"});
+        assertEquals("0", o.serverCpus);
+        assertEquals("1-15,17", o.clientCpus);
+    }
+
+    @Test
+    void eventLoopProbeMeasuresEveryClientAndPhase(@TempDir Path dir) throws Exception {
+        Path out = dir.resolve("probe.md");
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
+        int status;
+        try (PrintStream err = new PrintStream(log, true, StandardCharsets.UTF_8)) {
+            status = EndToEnd.run(new String[] {"--probe-event-loop", "--corpus", testdata().toString(), "--threads", "3",
+                    "--seconds", "0.05", "--rounds", "1", "--out", out.toString()}, err);
+        }
+        String logText = log.toString(StandardCharsets.UTF_8);
+        assertEquals(EndToEnd.OK, status, logText);
+        String md = Files.readString(out);
+        assertTrue(md.contains("3 application threads share each client") && md.contains("GET mismatches: 0."), md);
+        for (EventLoopProbe.Phase p : EventLoopProbe.Phase.values()) {
+            for (String c : EventLoopProbe.CLIENTS) {
+                // every event loop carried every phase: a measured CPU time per command; Jedis has none
+                String loop = c.contains("jedis") ? "n/a" : "(\\d+\\.\\d+|[\\d,]+)";
+                assertTrue(md.matches("(?s).*\\| " + java.util.regex.Pattern.quote(p.label) + " \\| " + c
+                        + " \\| " + loop + " \\| .*"), p.label + " " + c + ":\n" + md);
+            }
+        }
+        assertTrue(md.contains("Target: event-loop CPU per command of lettuce-zstd at most 1.15x lettuce's in every "
+                + "phase: sync SET "), md);
     }
 
     @Test

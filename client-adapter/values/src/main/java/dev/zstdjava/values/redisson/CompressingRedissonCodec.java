@@ -6,6 +6,7 @@ import dev.zstdjava.values.ValueCompressor;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import org.redisson.client.codec.BaseCodec;
+import org.redisson.client.codec.ByteArrayCodec;
 import org.redisson.client.codec.Codec;
 import org.redisson.client.protocol.Decoder;
 import org.redisson.client.protocol.Encoder;
@@ -50,9 +51,17 @@ import java.util.Objects;
  * by another configuration (or before a managed dictionary changed) compares "not equal" although it decodes to the
  * same value.
  *
+ * <p><b>Which thread.</b> Redisson calls a codec's encoders on the thread that calls the object's method (the value
+ * is encoded before the command is queued), so values are compressed on the calling thread. It calls the decoders
+ * in its {@code CommandDecoder}, on its Netty threads ({@code redisson-netty-*}), so values are decompressed there,
+ * for every connection those threads serve; Redisson 3.52.0 has no setting to decode elsewhere. To decompress on the
+ * calling thread instead, give the object Redisson's {@code ByteArrayCodec} and call
+ * {@link ValueCompressor#decompress} (and the wrapped codec's decoder, if any) on the bytes it returns.
+ *
  * <p><b>Thread safety:</b> thread-safe if the wrapped codec is. <b>Allocation:</b> encoding compresses the wrapped
  * codec's buffer into one buffer from the same allocator (and releases the wrapped codec's); decoding allocates the
- * decompressed array, which the wrapped codec reads through a heap buffer wrapping it.
+ * decompressed array, which the wrapped codec reads through a heap buffer wrapping it (around Redisson's
+ * {@code ByteArrayCodec} that array is the value returned, not copied again).
  */
 public class CompressingRedissonCodec extends BaseCodec {
     private final Codec inner;
@@ -129,12 +138,15 @@ public class CompressingRedissonCodec extends BaseCodec {
     }
 
     private Decoder<Object> decoding(Decoder<Object> plainDecoder) {
+        // Redisson's ByteArrayCodec returns a new array holding the buffer's bytes: the decompressed array is that
+        // already, so it is returned without the copy (on Redisson's Netty threads, where decoding runs)
+        boolean asIs = inner.getClass() == ByteArrayCodec.class && plainDecoder == inner.getValueDecoder();
         return (buf, state) -> {
             if (hasHeader(buf) || !compressor.config().legacyFormats().isEmpty()) {
                 byte[] original = compressor.decompressOrNull(MemorySegment.ofBuffer(buf.nioBuffer()));
                 if (original != null) {
                     buf.readerIndex(buf.writerIndex());
-                    return plainDecoder.decode(Unpooled.wrappedBuffer(original), state);
+                    return asIs ? original : plainDecoder.decode(Unpooled.wrappedBuffer(original), state);
                 }
             }
             return plainDecoder.decode(buf, state);
