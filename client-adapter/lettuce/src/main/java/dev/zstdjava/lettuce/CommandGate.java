@@ -5,7 +5,19 @@ import dev.zstdjava.values.CommandPolicy;
 import dev.zstdjava.values.CommandRefusedException;
 import dev.zstdjava.values.CommandRule;
 import io.lettuce.core.codec.StringCodec;
+import io.lettuce.core.output.BooleanListOutput;
+import io.lettuce.core.output.BooleanOutput;
+import io.lettuce.core.output.ByteArrayOutput;
+import io.lettuce.core.output.CommandOutput;
+import io.lettuce.core.output.DateOutput;
+import io.lettuce.core.output.DoubleListOutput;
+import io.lettuce.core.output.DoubleOutput;
+import io.lettuce.core.output.IntegerListOutput;
+import io.lettuce.core.output.IntegerOutput;
+import io.lettuce.core.output.KeyListOutput;
+import io.lettuce.core.output.KeyOutput;
 import io.lettuce.core.output.StatusOutput;
+import io.lettuce.core.output.StringListOutput;
 import io.lettuce.core.protocol.AsyncCommand;
 import io.lettuce.core.protocol.Command;
 import io.lettuce.core.protocol.CommandArgs;
@@ -19,6 +31,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.Executor;
 
 /**
  * Applies a {@link CommandPolicy} to the commands one Lettuce connection dispatches, before Lettuce's own
@@ -60,12 +74,22 @@ final class CommandGate<K, V> {
 
     private final Table table;
     private final Target<K, V> target;
+    private final CompressingCodec<K, V> codec;
+    /** where replies with compressed values are decoded when no thread waits for them; null: on the event loop */
+    private final Executor decoder;
     /** non-null from MULTI until EXEC or DISCARD */
     private volatile Transaction transaction;
 
-    CommandGate(CommandPolicy policy, Target<K, V> target) {
+    /**
+     * @param codec   the connection's codec
+     * @param decoder the executor that decodes a reply with compressed values when no thread waits in {@code get()}
+     *                for it, or null to decode every reply on the event loop (pub/sub connections)
+     */
+    CommandGate(CommandPolicy policy, Target<K, V> target, CompressingCodec<K, V> codec, Executor decoder) {
         this.table = policy.compressesHashValues() ? WITH_HASH_VALUES : GLIDE;
         this.target = target;
+        this.codec = codec;
+        this.decoder = decoder;
     }
 
     // Dispatches one command under the policy; returns what Lettuce's dispatch returned (the command itself when it
@@ -74,10 +98,10 @@ final class CommandGate<K, V> {
         int action = table.action(command);
         if (transaction == null) {
             if (action == PLAIN) {
-                return target.send(command);
+                return carriesValues(command) ? target.send(deferred(command, null)) : target.send(command);
             }
             if (action == COMPRESS) {
-                return sendCompressed(command);
+                return sendCompressed(command, true);
             }
         }
         return dispatchSlow(command, action);
@@ -90,7 +114,7 @@ final class CommandGate<K, V> {
         boolean simple = transaction == null;
         for (RedisCommand<K, V, ?> c : commands) {
             int a = table.action(c);
-            wrap |= a == COMPRESS;
+            wrap |= a == COMPRESS || a == PLAIN && carriesValues(c);
             simple &= a == PLAIN || a == COMPRESS;
         }
         if (simple && !wrap) {
@@ -98,10 +122,17 @@ final class CommandGate<K, V> {
         }
         List<RedisCommand<K, V, ?>> out = new ArrayList<>(commands.size());
         if (simple) {
+            List<RedisCommand<K, V, ?>> sent = new ArrayList<>(commands.size());
             for (RedisCommand<K, V, ?> c : commands) {
-                out.add(table.action(c) == COMPRESS ? new PolicyCommand<>(c) : c);
+                RedisCommand<K, V, ?> w = table.action(c) == COMPRESS ? compressed(c, true)
+                        : carriesValues(c) ? deferred(c, null) : c;
+                out.add(w);
+                if (w != c || !c.isDone()) {
+                    sent.add(w); // a command whose encoding failed is completed and not sent
+                }
             }
-            return target.send(out);
+            target.send(sent);
+            return out;
         }
         for (RedisCommand<K, V, ?> c : commands) {
             out.add(dispatch(c));
@@ -109,11 +140,53 @@ final class CommandGate<K, V> {
         return out;
     }
 
-    private <T> RedisCommand<K, V, T> sendCompressed(RedisCommand<K, V, T> command) {
-        PolicyCommand<K, V, T> wrapped = new PolicyCommand<>(command);
-        RedisCommand<K, V, T> sent = target.send(wrapped);
-        return sent == wrapped ? command : sent;
+    // Compresses the command's values on this thread and sends it; its reply is decoded off the loop when
+    // deferReply (outside transactions) and it may carry values.
+    private <T> RedisCommand<K, V, T> sendCompressed(RedisCommand<K, V, T> command, boolean deferReply) {
+        RedisCommand<K, V, T> c = compressed(command, deferReply);
+        return c == command ? command : target.send(c);
     }
+
+    // The command to send for a compressed one, or the command itself, completed exceptionally, when encoding it
+    // (its values compressed) failed on this thread.
+    private <T> RedisCommand<K, V, T> compressed(RedisCommand<K, V, T> command, boolean deferReply) {
+        byte[] bytes;
+        try {
+            bytes = PolicyCommand.encoded(command);
+        } catch (Throwable e) {
+            command.completeExceptionally(e); // never a pending future
+            if (e instanceof Error error) {
+                throw error;
+            }
+            return command;
+        }
+        return deferReply && carriesValues(command) ? deferred(command, bytes)
+                : new PolicyCommand<>(command, bytes, null, null, null);
+    }
+
+    // The command wrapped so that a reply with compressed values is decoded off the event loop.
+    private <T> RedisCommand<K, V, T> deferred(RedisCommand<K, V, T> command, byte[] encoded) {
+        return new PolicyCommand<>(command, encoded, codec, codec.compressor(), decoder);
+    }
+
+    // Whether the command's reply may carry values (and this gate decodes them off the loop): false for the outputs
+    // that never decode a value (status, integers, booleans, keys ...), so those commands pass untouched.
+    private boolean carriesValues(RedisCommand<K, V, ?> command) {
+        CommandOutput<K, V, ?> output = command.getOutput();
+        return decoder != null && output != null && !VALUE_FREE.get(output.getClass());
+    }
+
+    private static final ClassValue<Boolean> VALUE_FREE = new ClassValue<>() {
+        private final Set<Class<?>> classes = Set.of(StatusOutput.class, IntegerOutput.class, BooleanOutput.class,
+                DoubleOutput.class, DateOutput.class, ByteArrayOutput.class, BooleanListOutput.class,
+                IntegerListOutput.class, DoubleListOutput.class, StringListOutput.class, KeyOutput.class,
+                KeyListOutput.class);
+
+        @Override
+        protected Boolean computeValue(Class<?> type) {
+            return classes.contains(type);
+        }
+    };
 
     private synchronized <T> RedisCommand<K, V, T> dispatchSlow(RedisCommand<K, V, T> command, int action) {
         Transaction tx = transaction;
@@ -134,7 +207,8 @@ final class CommandGate<K, V> {
                     discard(tx, command);
                     return command;
                 }
-                return target.send(command);
+                // the queued commands' replies come in EXEC's: decoded off the loop with it, into their outputs
+                return decoder == null ? target.send(command) : target.send(deferred(command, null));
             }
             case DISCARD -> {
                 transaction = null;
@@ -150,7 +224,10 @@ final class CommandGate<K, V> {
                 command.completeExceptionally(refusal);
                 return command;
             }
-            return action == COMPRESS ? sendCompressed(command) : target.send(command);
+            if (action == COMPRESS) {
+                return sendCompressed(command, true);
+            }
+            return carriesValues(command) ? target.send(deferred(command, null)) : target.send(command);
         }
         if (tx.discarded != null) {
             command.completeExceptionally(tx.discarded);
@@ -163,7 +240,22 @@ final class CommandGate<K, V> {
             tx.discarded.initCause(refusal);
             return command;
         }
-        RedisCommand<K, V, T> sent = action == COMPRESS ? sendCompressed(command) : target.send(command);
+        // queued commands are never deferred themselves: EXEC's reply carries their values (see EXEC above)
+        RedisCommand<K, V, T> toSend = command;
+        if (action == COMPRESS) {
+            try {
+                toSend = new PolicyCommand<>(command, PolicyCommand.encoded(command), null, null, null);
+            } catch (RuntimeException e) {
+                // its values could not be encoded: the transaction must not run without it
+                command.completeExceptionally(e);
+                tx.discarded = new CommandRefusedException(new String(command.getType().getBytes(),
+                        StandardCharsets.US_ASCII), "a value of it could not be encoded in a MULTI transaction, "
+                        + "which is therefore discarded: EXEC runs none of its commands");
+                tx.discarded.initCause(e);
+                return command;
+            }
+        }
+        RedisCommand<K, V, T> sent = target.send(toSend);
         tx.queued.add(sent);
         return sent;
     }
