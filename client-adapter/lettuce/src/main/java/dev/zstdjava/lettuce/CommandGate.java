@@ -165,8 +165,15 @@ final class CommandGate<K, V> {
     }
 
     // The command wrapped so that a reply with compressed values is decoded off the event loop.
+    // During a sync call the calling thread is announced as the waiter: the loop leaves the reply to it.
     private <T> RedisCommand<K, V, T> deferred(RedisCommand<K, V, T> command, byte[] encoded) {
-        return new PolicyCommand<>(command, encoded, codec, codec.compressor(), decoder);
+        PolicyCommand<K, V, T> c = new PolicyCommand<>(command, encoded, codec, codec.compressor(), decoder);
+        PolicyScope scope = PolicyScope.current();
+        if (scope.syncCall()) {
+            c.announceWaiter(Thread.currentThread());
+            scope.announced(c);
+        }
+        return c;
     }
 
     // Whether the command's reply may carry values (and this gate decodes them off the loop): false for the outputs

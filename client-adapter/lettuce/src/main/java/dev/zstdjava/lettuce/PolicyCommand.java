@@ -200,6 +200,19 @@ final class PolicyCommand<K, V, T> extends AsyncCommand<K, V, T> implements Dema
         }
     }
 
+    /** Announces the thread that will wait for this command (a sync caller): the loop leaves the reply to it. */
+    void announceWaiter(Thread thread) {
+        waiter = thread;
+    }
+
+    /** Withdraws the announced waiter: a reply already handed to it goes to the executor. */
+    void release() {
+        waiter = null;
+        if ((int) STATE.getVolatile(this) == READY) {
+            handOver();
+        }
+    }
+
     private void wake() {
         Thread w = waiter;
         if (w != null) {

@@ -3,8 +3,10 @@ package dev.zstdjava.lettuce;
 import dev.zstdjava.values.CommandPolicy;
 import io.lettuce.core.RedisChannelWriter;
 import io.lettuce.core.StatefulRedisConnectionImpl;
+import io.lettuce.core.api.sync.RedisCommands;
 import io.lettuce.core.cluster.ClusterPushHandler;
 import io.lettuce.core.cluster.StatefulRedisClusterConnectionImpl;
+import io.lettuce.core.cluster.api.sync.RedisAdvancedClusterCommands;
 import io.lettuce.core.codec.RedisCodec;
 import io.lettuce.core.json.JsonParser;
 import io.lettuce.core.protocol.PushHandler;
@@ -80,6 +82,12 @@ final class PolicyConnections {
         public Collection<RedisCommand<K, V, ?>> send(Collection<? extends RedisCommand<K, V, ?>> commands) {
             return super.dispatch(commands);
         }
+
+        // The sync API whose callers decode their own replies (runs in Lettuce's constructor, after async()).
+        @Override
+        protected RedisCommands<K, V> newRedisSyncCommandsImpl() {
+            return SyncCalls.of(this, super.newRedisSyncCommandsImpl(), async());
+        }
     }
 
     /** A standalone pub/sub connection under the policy ({@code PUBLISH} and subscriptions are plain). */
@@ -154,6 +162,12 @@ final class PolicyConnections {
 
         public boolean isMulti() {
             return false; // Lettuce runs no MULTI on a cluster connection (only on node connections)
+        }
+
+        // The sync API whose callers decode their own replies (runs in Lettuce's constructor, after async()).
+        @Override
+        protected RedisAdvancedClusterCommands<K, V> newRedisAdvancedClusterCommandsImpl() {
+            return SyncCalls.of(this, super.newRedisAdvancedClusterCommandsImpl(), async());
         }
     }
 }
