@@ -98,7 +98,7 @@ final class CommandGate<K, V> {
         int action = table.action(command);
         if (transaction == null) {
             if (action == PLAIN) {
-                return carriesValues(command) ? target.send(deferred(command, null)) : target.send(command);
+                return carriesValues(command) ? sendWrapped(deferred(command, null)) : target.send(command);
             }
             if (action == COMPRESS) {
                 return sendCompressed(command, true);
@@ -144,7 +144,15 @@ final class CommandGate<K, V> {
     // deferReply (outside transactions) and it may carry values.
     private <T> RedisCommand<K, V, T> sendCompressed(RedisCommand<K, V, T> command, boolean deferReply) {
         RedisCommand<K, V, T> c = compressed(command, deferReply);
-        return c == command ? command : target.send(c);
+        return c == command ? command : sendWrapped(c);
+    }
+
+    // Sends the gate's wrapper; returns what Lettuce returned when that is a future (a transaction's queued command),
+    // otherwise the wrapper (not a cluster's routing wrapper): the API hands it out, and it is what a sync call waits
+    // on and decodes.
+    private <T> RedisCommand<K, V, T> sendWrapped(RedisCommand<K, V, T> wrapper) {
+        RedisCommand<K, V, T> sent = target.send(wrapper);
+        return sent instanceof AsyncCommand<?, ?, ?> ? sent : wrapper;
     }
 
     // The command to send for a compressed one, or the command itself, completed exceptionally, when encoding it
@@ -215,7 +223,7 @@ final class CommandGate<K, V> {
                     return command;
                 }
                 // the queued commands' replies come in EXEC's: decoded off the loop with it, into their outputs
-                return decoder == null ? target.send(command) : target.send(deferred(command, null));
+                return decoder == null ? target.send(command) : sendWrapped(deferred(command, null));
             }
             case DISCARD -> {
                 transaction = null;
@@ -234,7 +242,7 @@ final class CommandGate<K, V> {
             if (action == COMPRESS) {
                 return sendCompressed(command, true);
             }
-            return carriesValues(command) ? target.send(deferred(command, null)) : target.send(command);
+            return carriesValues(command) ? sendWrapped(deferred(command, null)) : target.send(command);
         }
         if (tx.discarded != null) {
             command.completeExceptionally(tx.discarded);
