@@ -37,8 +37,12 @@ import java.util.Objects;
  * master/replica connections ({@code MasterReplica.connect}), which Lettuce builds without these factories and which
  * write to their node connections' channels directly: on them nothing is compressed and nothing is refused.
  *
- * <p>Per command: one array lookup; a compressed command adds one small wrapper object. Thread-safe, like
- * {@link RedisClient}.
+ * <p>The codec's work runs on the application's threads: values are compressed on the thread that dispatches the
+ * command, and a reply with compressed values is decoded by the sync API's caller, a thread waiting on the future, or
+ * the client's computation executor, never on the event loop ({@link CompressingCodec}, "Which thread does the work").
+ *
+ * <p>Per command: one array lookup; a compressed command adds a wrapper and the array of its encoded bytes, a command
+ * whose reply may carry values a wrapper of about 100 bytes. Thread-safe, like {@link RedisClient}.
  */
 public class CompressingRedisClient extends RedisClient {
     /** A client without a default URI: connect with {@code connect(codec, uri)}. */

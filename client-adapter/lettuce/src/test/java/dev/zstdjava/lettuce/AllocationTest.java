@@ -164,14 +164,14 @@ class AllocationTest {
     /**
      * Heap bytes per command through the policy client against a real server, summed over every thread (the caller,
      * the event loop, the decoding executor), next to a plain {@code RedisClient} with {@code StringCodec} sending the
-     * same 4 KiB text uncompressed: what the off-loop path adds is the command's encoded bytes (compressed, on the
+     * same 4 KiB JSON uncompressed: what the off-loop path adds is the command's encoded bytes (compressed, on the
      * caller), the wrapper, the copy of a compressed reply and the decompressed value. Printed for docs/values.md.
      */
     @Test
     @org.junit.jupiter.api.condition.DisabledIfSystemProperty(named = "zstdjava.skipServerTests", matches = "true",
             disabledReason = "left out with -Dzstdjava.skipServerTests=true")
     void bytesPerSetAndGetThroughThePolicyClient() throws Exception {
-        String value = new String(text(4096), java.nio.charset.StandardCharsets.US_ASCII);
+        String value = TestValues.json(4096);
         try (dev.zstdjava.testkit.RedisServer server = dev.zstdjava.testkit.RedisServer.start()) {
             io.lettuce.core.RedisURI uri = io.lettuce.core.RedisURI.create(dev.zstdjava.testkit.RedisServer.HOST,
                     server.port());
@@ -192,7 +192,7 @@ class AllocationTest {
                         .thenApply(String::length).join());
                 long plainSet = allThreadsBytesPerCall(5_000, () -> plainSync.set("p", value).length());
                 long plainGet = allThreadsBytesPerCall(5_000, () -> plainSync.get("p").length());
-                System.out.printf("heap bytes per command, all threads, 4096-byte text value (stored in " + stored
+                System.out.printf("heap bytes per command, all threads, 4096-byte JSON value (stored in " + stored
                         + " bytes): policy client sync SET"
                         + " %d, sync GET %d, async SET %d, async GET (decoded on the executor) %d; plain RedisClient"
                         + " + StringCodec (uncompressed) SET %d, GET %d%n", set, get, asyncSet, asyncGet, plainSet,
