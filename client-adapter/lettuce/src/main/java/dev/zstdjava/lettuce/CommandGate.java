@@ -37,11 +37,15 @@ import java.util.concurrent.Executor;
 /**
  * Applies a {@link CommandPolicy} to the commands one Lettuce connection dispatches, before Lettuce's own
  * bookkeeping ({@code MULTI} queueing, cluster routing) sees them: a refused command is completed exceptionally and
- * never sent, a compressed command is wrapped in a {@link PolicyCommand}, every other command is passed on as it is.
+ * never sent, a compressed command is encoded (its values compressed) on the dispatching thread and sent as a
+ * {@link PolicyCommand} that keeps those bytes, a command whose reply may carry values (and {@code EXEC}) is sent as a
+ * {@link PolicyCommand} that decodes a reply with compressed values off the event loop; every other command is passed
+ * on as it is.
  *
  * <p>Cost: one {@code getType()}, one {@code instanceof} and one array load per command (a command sent with a custom
- * keyword through {@code dispatch} is looked up by name: its refusal is kept); a compressed command adds
- * one small wrapper object; a {@code SET} with options (more than key and value) scans its arguments once for the
+ * keyword through {@code dispatch} is looked up by name: its refusal is kept), and one {@code ClassValue} look-up of
+ * its output's class; a wrapped command adds one wrapper (plus, compressed, the array of its bytes; deferred, a
+ * {@link DeferredReply}) and one thread-local read; a {@code SET} with options (more than key and value) scans its arguments once for the
  * refused conditions. Transactions (from {@code MULTI} to {@code EXEC}/{@code DISCARD}) take a lock and keep a list
  * of the queued commands, so that a refusal inside one discards it without leaving any future pending.
  *
