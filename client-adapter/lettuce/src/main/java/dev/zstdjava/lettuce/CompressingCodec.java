@@ -43,20 +43,27 @@ import java.util.concurrent.atomic.LongAdder;
  * {@link DecompressionLimitException}; the connection stays usable. A value that only looks compressed (unknown
  * backend id, payload that does not decode) is returned as stored.
  *
- * <p><b>Encoding</b> writes the header and the compressed bytes straight into Lettuce's target {@link ByteBuf}
- * (through its native address or backing array). For {@link ByteArrayCodec} the value array is compressed in place;
+ * <p><b>Encoding</b> writes the header and the compressed bytes straight into the target {@link ByteBuf} (through
+ * its native address or backing array). For {@link ByteArrayCodec} the value array is compressed in place;
  * delegates that are {@link ToByteBufEncoder}s (such as {@code StringCodec}) encode into a buffer borrowed from the
  * target's pooled allocator first; other delegates' {@link ByteBuffer}s are compressed from where they are. No
  * intermediate {@code byte[]} is made (except for composite target buffers, which have no single address). A value
  * sent plain costs one read of the per-thread flag on top of the delegate's encoding.
- * <b>Decoding</b> reads the buffer Lettuce hands over in place, without keeping it, and allocates only the
- * decompressed value (passed to the delegate as a heap buffer; for {@link ByteArrayCodec} returned directly).
+ * <b>Decoding</b> reads the buffer it is handed in place, without keeping it, and allocates only the decompressed
+ * value (passed to the delegate as a heap buffer; for {@link ByteArrayCodec} returned directly).
  *
- * <p><b>Which thread does the work:</b> Lettuce runs codecs on the connection's event-loop thread, so every value of
- * a connection is compressed and decompressed on that one thread. When many threads share a connection and that
- * thread is the bottleneck, compress on the calling threads instead: Lettuce's {@link ByteArrayCodec} plus one shared
- * {@link ValueCompressor} ({@code compress} before the command, {@code decompress} after it). The stored bytes are
- * the same either way, so the two read each other's values.
+ * <p><b>Which thread does the work:</b> with the policy clients, the application's threads, never the connection's
+ * event loop. A command's values are compressed on the thread that dispatches it (the caller of the sync and async
+ * APIs, the subscribing thread for reactive): the client encodes the whole command there, into a heap array the
+ * command keeps, so a cluster redirect or a replay after a reconnect sends the same bytes without compressing again.
+ * A reply whose values start with the stored form's header is copied once by the event loop and decoded elsewhere:
+ * by the sync API's caller (always), by a thread waiting in the future's {@code get()}/{@code join()}, or else by the
+ * client's computation executor ({@code ClientResources#eventExecutorGroup()}, sized to the cores); {@code EXEC}'s
+ * reply, which carries the queued commands' values, likewise. Replies without a compressed value are decoded on the
+ * loop as Lettuce does. Futures of one connection may therefore complete out of dispatch order (the commands still
+ * reach the server in order). On a plain {@link io.lettuce.core.RedisClient}, and on pub/sub connections, Lettuce
+ * runs the codec on the event loop. docs/values.md, "Which thread compresses", has the details and the bytes
+ * allocated per command.
  *
  * <p><b>Thread safety:</b> thread-safe if the delegate is; one instance serves every connection.
  */

@@ -38,8 +38,12 @@ import java.util.Objects;
  * use one for counters, strings edited in place, sort weights and keys that scripts compute on (a script reads the
  * stored, compressed bytes).
  *
- * <p>Per command: one array lookup; a compressed command adds one small wrapper object. Thread-safe, like
- * {@link RedisClient}.
+ * <p>The codec's work runs on the application's threads: values are compressed on the thread that dispatches the
+ * command, and a reply with compressed values is decoded by the sync API's caller, a thread waiting on the future, or
+ * the client's computation executor, never on the event loop ({@link CompressingCodec}, "Which thread does the work").
+ *
+ * <p>Per command: one array lookup; a compressed command adds a wrapper and the array of its encoded bytes, a command
+ * whose reply may carry values a wrapper of about 100 bytes. Thread-safe, like {@link RedisClient}.
  */
 public class CompressingRedisClient extends RedisClient {
     /** A client without a default URI: connect with {@code connect(codec, uri)}. */

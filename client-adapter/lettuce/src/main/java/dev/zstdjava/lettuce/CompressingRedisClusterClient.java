@@ -21,7 +21,8 @@ import java.util.function.Supplier;
  * A Lettuce {@link RedisClusterClient} whose connections with a {@link CompressingCodec} follow the codec's
  * command policy, as {@link CompressingRedisClient} describes. A command is decided once, before Lettuce routes it:
  * the parts of an {@code MSET} that Lettuce splits by slot are each an {@code MSET}, and a retry after
- * {@code MOVED}/{@code ASK} re-sends the same command object with the same decision. Node connections
+ * {@code MOVED}/{@code ASK} re-sends the same command object with the same bytes, compressed once on the
+ * dispatching thread. Node connections
  * ({@code getConnection(nodeId)}) follow the policy too.
  *
  * <pre>{@code

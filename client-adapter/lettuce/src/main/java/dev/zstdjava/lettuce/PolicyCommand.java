@@ -1,30 +1,288 @@
 package dev.zstdjava.lettuce;
 
-import io.lettuce.core.protocol.CommandWrapper;
+import dev.zstdjava.values.ValueCompressor;
+import io.lettuce.core.codec.RedisCodec;
+import io.lettuce.core.output.CommandOutput;
+import io.lettuce.core.protocol.AsyncCommand;
+import io.lettuce.core.protocol.DemandAware;
 import io.lettuce.core.protocol.RedisCommand;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.locks.LockSupport;
 
 /**
- * A command whose value arguments the policy compresses: while it encodes (on the event loop), {@link PolicyScope}
- * says so to {@link CompressingCodec}. Everything else (completion, output, cancellation) is the wrapped command's.
- * Made once per compressed command by {@link CommandGate}; a cluster retry re-encodes the same object, so the
- * decision is never made again.
+ * The command {@link CommandGate} sends in place of one whose values it compresses or whose reply may carry
+ * compressed values; the future the application waits on. It moves the codec's work off Lettuce's event loop:
+ *
+ * <ul>
+ * <li><b>Compression on the dispatching thread.</b> {@link #encoded(RedisCommand)} encodes the whole command (with
+ * its values compressed) when it is dispatched, into a heap array that this object keeps; {@link #encode} writes
+ * those bytes, so every write of the command (the first, a cluster {@code MOVED}/{@code ASK} retry, a replay after a
+ * reconnect) sends the same bytes, compressed once, and no pooled or freed memory is ever referenced after dispatch.
+ * <li><b>Decompression off the loop.</b> Its output is a {@link DeferredReply}; when that recorded a compressed value,
+ * the loop's {@link #complete()} does not decode but hands over: to the thread waiting in {@code get()}/{@code join()}
+ * when there is one (the sync API's caller, always), otherwise to the client's computation executor. One atomic claim
+ * decides who replays the reply into the real output and completes the future; the loop never decodes it.
+ * </ul>
+ *
+ * <p>Everything else (cancellation, timeouts, the wrapped command's own completion) is {@link AsyncCommand}'s: the
+ * wrapped command completes with this one. Thread-safe.
  */
-final class PolicyCommand<K, V, T> extends CommandWrapper<K, V, T> {
-    PolicyCommand(RedisCommand<K, V, T> command) {
-        super(command);
+final class PolicyCommand<K, V, T> extends AsyncCommand<K, V, T> implements DemandAware.Sink, Runnable {
+    private static final int PENDING = 0;
+    private static final int READY = 1;
+    private static final int CLAIMED = 2;
+    private static final VarHandle STATE;
+
+    static {
+        try {
+            STATE = MethodHandles.lookup().findVarHandle(PolicyCommand.class, "state", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
     }
 
-    // Encodes the wrapped command with compression on for its value arguments; restores the flag after (nesting-safe).
-    @Override
-    public void encode(ByteBuf buf) {
+    private final byte[] encoded;
+    private final DeferredReply<K, V, T> reply;
+    private final Executor executor;
+    @SuppressWarnings("unused") // STATE
+    private volatile int state;
+    private volatile Thread waiter;
+
+    /**
+     * @param command  the dispatched command
+     * @param encoded  its bytes from {@link #encoded(RedisCommand)}, or null to let it encode itself on the loop
+     * @param codec    the connection's codec; with {@code compressor} and {@code executor}, null when the reply is
+     *                 decoded on the loop as Lettuce does
+     */
+    PolicyCommand(RedisCommand<K, V, T> command, byte[] encoded, RedisCodec<K, V> codec, ValueCompressor compressor,
+                  Executor executor) {
+        super(command);
+        this.encoded = encoded;
+        this.executor = executor;
+        this.reply = executor == null ? null : new DeferredReply<>(codec, this, compressor);
+    }
+
+    /**
+     * Encodes {@code command} on the calling thread with its value arguments compressed ({@link PolicyScope}), as
+     * Lettuce would on the event loop.
+     * @return the command's bytes, a new array
+     */
+    static byte[] encoded(RedisCommand<?, ?, ?> command) {
         PolicyScope scope = PolicyScope.current();
         boolean before = scope.compress;
+        ByteBuf buf = ByteBufAllocator.DEFAULT.directBuffer(512);
         scope.compress = true;
         try {
             command.encode(buf);
+            byte[] bytes = new byte[buf.readableBytes()];
+            buf.getBytes(buf.readerIndex(), bytes);
+            return bytes;
         } finally {
             scope.compress = before;
+            buf.release();
+        }
+    }
+
+    @Override
+    public void encode(ByteBuf buf) {
+        if (encoded != null) {
+            buf.writeBytes(encoded);
+        } else {
+            super.encode(buf);
+        }
+    }
+
+    /** @return the wrapped command's output, which the reply is finally decoded into */
+    CommandOutput<K, V, T> realOutput() {
+        return super.getOutput();
+    }
+
+    @Override
+    public CommandOutput<K, V, T> getOutput() {
+        return reply != null && super.getOutput() != null ? reply : super.getOutput();
+    }
+
+    // ------------------------------------------------------------------------------------------------ completion
+
+    // On the loop, at the end of the reply: completes as Lettuce does, or hands a recorded reply over.
+    @Override
+    public void complete() {
+        if (reply == null || !reply.recording()) {
+            super.complete();
+            wake();
+            return;
+        }
+        if (isDone()) {
+            return; // timed out or cancelled meanwhile: nothing to decode
+        }
+        STATE.setVolatile(this, READY);
+        Thread w = waiter;
+        if (w != null) {
+            LockSupport.unpark(w);
+        } else {
+            handOver();
+        }
+    }
+
+    private void handOver() {
+        try {
+            executor.execute(this);
+        } catch (RejectedExecutionException e) {
+            run(); // the client is shutting down: decode here rather than leave the future pending
+        }
+    }
+
+    /** Decodes a handed-over reply on the executor, unless a waiting thread claimed it first. */
+    @Override
+    public void run() {
+        if (STATE.compareAndSet(this, READY, CLAIMED)) {
+            finish();
+        }
+    }
+
+    // Replays the recorded reply into the real output and completes this command (and the wrapped one).
+    private void finish() {
+        Throwable failure = reply.replay();
+        if (failure != null) {
+            completeExceptionally(failure);
+        } else {
+            super.complete();
+            wake();
+        }
+    }
+
+    // Waits (until the deadline when timed) for a hand-over or any completion; claims and decodes a hand-over.
+    private void awaitReply(boolean timed, long deadline, boolean interruptible) throws InterruptedException {
+        if (reply == null || isDone()) {
+            return;
+        }
+        waiter = Thread.currentThread();
+        try {
+            for (;;) {
+                int s = (int) STATE.getVolatile(this);
+                if (s == READY) {
+                    if (STATE.compareAndSet(this, READY, CLAIMED)) {
+                        finish();
+                    }
+                    return;
+                }
+                if (s == CLAIMED || isDone()) {
+                    return;
+                }
+                if (timed) {
+                    long left = deadline - System.nanoTime();
+                    if (left <= 0) {
+                        return;
+                    }
+                    LockSupport.parkNanos(this, left);
+                } else {
+                    LockSupport.park(this);
+                }
+                if (interruptible && Thread.interrupted()) {
+                    throw new InterruptedException();
+                }
+            }
+        } finally {
+            waiter = null;
+            // the loop may have seen this thread waiting and left the hand-over to it: pass it on
+            if ((int) STATE.getVolatile(this) == READY) {
+                handOver();
+            }
+        }
+    }
+
+    /** Announces the thread that will wait for this command (a sync caller): the loop leaves the reply to it. */
+    void announceWaiter(Thread thread) {
+        waiter = thread;
+    }
+
+    /** Withdraws the announced waiter: a reply already handed to it goes to the executor. */
+    void release() {
+        waiter = null;
+        if ((int) STATE.getVolatile(this) == READY) {
+            handOver();
+        }
+    }
+
+    private void wake() {
+        Thread w = waiter;
+        if (w != null) {
+            LockSupport.unpark(w);
+        }
+    }
+
+    @Override
+    public T get() throws InterruptedException, ExecutionException {
+        awaitReply(false, 0, true);
+        return super.get();
+    }
+
+    @Override
+    public T get(long timeout, TimeUnit unit) throws InterruptedException, ExecutionException, TimeoutException {
+        long nanos = unit.toNanos(timeout);
+        long start = System.nanoTime();
+        awaitReply(true, start + nanos, true);
+        return super.get(Math.max(0, nanos - (System.nanoTime() - start)), TimeUnit.NANOSECONDS);
+    }
+
+    @Override
+    public T join() {
+        try {
+            awaitReply(false, 0, false);
+        } catch (InterruptedException e) {
+            throw new AssertionError(e); // not interruptible
+        }
+        return super.join();
+    }
+
+    @Override
+    public boolean complete(T value) {
+        boolean done = super.complete(value);
+        wake();
+        return done;
+    }
+
+    @Override
+    public boolean completeExceptionally(Throwable ex) {
+        boolean done = super.completeExceptionally(ex);
+        wake();
+        return done;
+    }
+
+    @Override
+    public boolean cancel(boolean mayInterruptIfRunning) {
+        boolean done = super.cancel(mayInterruptIfRunning);
+        wake();
+        return done;
+    }
+
+    // ---------------------------------------------------------------------- reactive back-pressure, passed through
+
+    @Override
+    public boolean hasDemand() {
+        return !(getDelegate() instanceof DemandAware.Sink s) || s.hasDemand();
+    }
+
+    @Override
+    public void setSource(DemandAware.Source source) {
+        if (getDelegate() instanceof DemandAware.Sink s) {
+            s.setSource(source);
+        }
+    }
+
+    @Override
+    public void removeSource() {
+        if (getDelegate() instanceof DemandAware.Sink s) {
+            s.removeSource();
         }
     }
 }

@@ -3,8 +3,10 @@ package dev.zstdjava.lettuce;
 import dev.zstdjava.values.CommandPolicy;
 import io.lettuce.core.RedisChannelWriter;
 import io.lettuce.core.StatefulRedisConnectionImpl;
+import io.lettuce.core.api.sync.RedisCommands;
 import io.lettuce.core.cluster.ClusterPushHandler;
 import io.lettuce.core.cluster.StatefulRedisClusterConnectionImpl;
+import io.lettuce.core.cluster.api.sync.RedisAdvancedClusterCommands;
 import io.lettuce.core.codec.RedisCodec;
 import io.lettuce.core.json.JsonParser;
 import io.lettuce.core.protocol.PushHandler;
@@ -34,6 +36,17 @@ final class PolicyConnections {
         return null;
     }
 
+    /**
+     * The gate of a connection with a {@link CompressingCodec}: replies with compressed values that no thread waits
+     * for are decoded on the client's computation executor ({@code ClientResources#eventExecutorGroup()}, as many
+     * threads as cores unless {@code computationThreadPoolSize} says otherwise).
+     */
+    static <K, V> CommandGate<K, V> gate(CommandPolicy policy, CommandGate.Target<K, V> target, RedisCodec<K, V> codec,
+                                         RedisChannelWriter writer) {
+        return new CommandGate<>(policy, target, (CompressingCodec<K, V>) codec,
+                writer.getClientResources().eventExecutorGroup());
+    }
+
     /** A standalone connection (and a cluster's node connection) under the policy. */
     static final class Standalone<K, V> extends StatefulRedisConnectionImpl<K, V> implements CommandGate.Target<K, V> {
         private final CommandGate<K, V> gate;
@@ -41,13 +54,13 @@ final class PolicyConnections {
         Standalone(CommandPolicy policy, RedisChannelWriter writer, PushHandler pushHandler, RedisCodec<K, V> codec,
                    Duration timeout, Supplier<JsonParser> parser) {
             super(writer, pushHandler, codec, timeout, parser);
-            this.gate = new CommandGate<>(policy, this);
+            this.gate = gate(policy, this, codec, writer);
         }
 
         Standalone(CommandPolicy policy, RedisChannelWriter writer, PushHandler pushHandler, RedisCodec<K, V> codec,
                    Duration timeout) {
             super(writer, pushHandler, codec, timeout);
-            this.gate = new CommandGate<>(policy, this);
+            this.gate = gate(policy, this, codec, writer);
         }
 
         @Override
@@ -69,6 +82,12 @@ final class PolicyConnections {
         public Collection<RedisCommand<K, V, ?>> send(Collection<? extends RedisCommand<K, V, ?>> commands) {
             return super.dispatch(commands);
         }
+
+        // The sync API whose callers decode their own replies (runs in Lettuce's constructor, after async()).
+        @Override
+        protected RedisCommands<K, V> newRedisSyncCommandsImpl() {
+            return SyncCalls.of(this, super.newRedisSyncCommandsImpl(), async());
+        }
     }
 
     /** A standalone pub/sub connection under the policy ({@code PUBLISH} and subscriptions are plain). */
@@ -79,7 +98,8 @@ final class PolicyConnections {
         PubSub(CommandPolicy policy, PubSubEndpoint<K, V> endpoint, RedisChannelWriter writer, RedisCodec<K, V> codec,
                Duration timeout) {
             super(endpoint, writer, codec, timeout);
-            this.gate = new CommandGate<>(policy, this);
+            // replies decoded on the loop: messages reach the listeners from there, and PUBLISH's reply has no value
+            this.gate = new CommandGate<>(policy, this, (CompressingCodec<K, V>) codec, null);
         }
 
         @Override
@@ -111,13 +131,13 @@ final class PolicyConnections {
         Cluster(CommandPolicy policy, RedisChannelWriter writer, ClusterPushHandler pushHandler, RedisCodec<K, V> codec,
                 Duration timeout, Supplier<JsonParser> parser) {
             super(writer, pushHandler, codec, timeout, parser);
-            this.gate = new CommandGate<>(policy, this);
+            this.gate = gate(policy, this, codec, writer);
         }
 
         Cluster(CommandPolicy policy, RedisChannelWriter writer, ClusterPushHandler pushHandler, RedisCodec<K, V> codec,
                 Duration timeout) {
             super(writer, pushHandler, codec, timeout);
-            this.gate = new CommandGate<>(policy, this);
+            this.gate = gate(policy, this, codec, writer);
         }
 
         @Override
@@ -142,6 +162,12 @@ final class PolicyConnections {
 
         public boolean isMulti() {
             return false; // Lettuce runs no MULTI on a cluster connection (only on node connections)
+        }
+
+        // The sync API whose callers decode their own replies (runs in Lettuce's constructor, after async()).
+        @Override
+        protected RedisAdvancedClusterCommands<K, V> newRedisAdvancedClusterCommandsImpl() {
+            return SyncCalls.of(this, super.newRedisAdvancedClusterCommandsImpl(), async());
         }
     }
 }

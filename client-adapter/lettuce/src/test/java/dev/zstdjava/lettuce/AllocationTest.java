@@ -31,11 +31,16 @@ class AllocationTest {
     // read java.management
     private static final Object THREADS;
     private static final Method ALLOCATED;
+    private static final Method ALL_ALLOCATED;
+    private static final Method ALL_IDS;
 
     static {
         try {
             THREADS = Class.forName("java.lang.management.ManagementFactory").getMethod("getThreadMXBean").invoke(null);
             ALLOCATED = Class.forName("com.sun.management.ThreadMXBean").getMethod("getCurrentThreadAllocatedBytes");
+            ALL_ALLOCATED = Class.forName("com.sun.management.ThreadMXBean").getMethod("getThreadAllocatedBytes",
+                    long[].class);
+            ALL_IDS = Class.forName("java.lang.management.ThreadMXBean").getMethod("getAllThreadIds");
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -153,6 +158,84 @@ class AllocationTest {
         } finally {
             Compressing.set(false);
             target.release();
+        }
+    }
+
+    /**
+     * Heap bytes per command through the policy client against a real server, summed over every thread (the caller,
+     * the event loop, the decoding executor), next to a plain {@code RedisClient} with {@code StringCodec} sending the
+     * same 4 KiB JSON uncompressed: what the off-loop path adds is the command's encoded bytes (compressed, on the
+     * caller), the wrapper, the copy of a compressed reply and the decompressed value. Printed for docs/values.md.
+     */
+    @Test
+    @org.junit.jupiter.api.condition.DisabledIfSystemProperty(named = "zstdjava.skipServerTests", matches = "true",
+            disabledReason = "left out with -Dzstdjava.skipServerTests=true")
+    void bytesPerSetAndGetThroughThePolicyClient() throws Exception {
+        String value = TestValues.json(4096);
+        try (dev.zstdjava.testkit.RedisServer server = dev.zstdjava.testkit.RedisServer.start()) {
+            io.lettuce.core.RedisURI uri = io.lettuce.core.RedisURI.create(dev.zstdjava.testkit.RedisServer.HOST,
+                    server.port());
+            io.lettuce.core.RedisClient policy = CompressingRedisClient.create(uri);
+            io.lettuce.core.RedisClient plain = io.lettuce.core.RedisClient.create(uri);
+            CompressingCodec<String, String> codec = CompressingCodec.wrap(StringCodec.UTF8, CompressionConfig.defaults());
+            int stored = codec.compressor().compress(value.getBytes(java.nio.charset.StandardCharsets.US_ASCII)).length;
+            try (var c = policy.connect(codec);
+                 var p = plain.connect(StringCodec.UTF8)) {
+                var sync = c.sync();
+                var async = c.async();
+                var plainSync = p.sync();
+                long set = allThreadsBytesPerCall(5_000, () -> sync.set("k", value).length());
+                long get = allThreadsBytesPerCall(5_000, () -> sync.get("k").length());
+                long asyncSet = allThreadsBytesPerCall(5_000, () -> async.set("k", value).toCompletableFuture().join()
+                        .length());
+                long asyncGet = allThreadsBytesPerCall(5_000, () -> async.get("k").toCompletableFuture()
+                        .thenApply(String::length).join());
+                long plainSet = allThreadsBytesPerCall(5_000, () -> plainSync.set("p", value).length());
+                long plainGet = allThreadsBytesPerCall(5_000, () -> plainSync.get("p").length());
+                System.out.printf("heap bytes per command, all threads, 4096-byte JSON value (stored in " + stored
+                        + " bytes): policy client sync SET"
+                        + " %d, sync GET %d, async SET %d, async GET (decoded on the executor) %d; plain RedisClient"
+                        + " + StringCodec (uncompressed) SET %d, GET %d%n", set, get, asyncSet, asyncGet, plainSet,
+                        plainGet);
+                // a SET keeps the compressed command (about 1/4 of the value here), never a second copy of the value
+                assertTrue(set < plainSet + 2048, "policy SET " + set + " vs plain " + plainSet);
+                // a GET makes the copy of the compressed reply, the decompressed bytes and the String: no more
+                assertTrue(get < plainGet + 2 * 4096, "policy GET " + get + " vs plain " + plainGet);
+                assertTrue(asyncGet < plainGet + 2 * 4096 + 1024, "policy async GET " + asyncGet);
+            } finally {
+                policy.shutdown(0, 2, java.util.concurrent.TimeUnit.SECONDS);
+                plain.shutdown(0, 2, java.util.concurrent.TimeUnit.SECONDS);
+            }
+        }
+    }
+
+    /** @return heap bytes per call of {@code call} summed over every live thread, after a warm-up of as many calls */
+    static long allThreadsBytesPerCall(int calls, IntSupplier call) {
+        long sink = 0;
+        for (int i = 0; i < calls; i++) {
+            sink += call.getAsInt();
+        }
+        long before = allThreadsAllocated();
+        for (int i = 0; i < calls; i++) {
+            sink += call.getAsInt();
+        }
+        long per = (allThreadsAllocated() - before) / calls;
+        assertTrue(sink != 42);
+        return per;
+    }
+
+    // The sum of getThreadAllocatedBytes over every live thread (threads that ended in between are missed: none do).
+    static long allThreadsAllocated() {
+        try {
+            long[] ids = (long[]) ALL_IDS.invoke(THREADS);
+            long[] bytes = (long[]) ALL_ALLOCATED.invoke(THREADS, (Object) ids);
+            long sum = 0;
+            for (long b : bytes) {
+                sum += Math.max(0, b);
+            }
+            return sum;
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException(e);
         }
     }
 

@@ -221,6 +221,31 @@ class LettuceClusterTest {
                 assertEquals(e.getValue(), l.sync().get(e.getKey()));
             }
             assertTrue(slots.size() > 100);
+            // MGET over those slots: Lettuce splits it and combines the parts' futures; the parts' replies are decoded
+            // off the event loop (the sync caller waits on the combination, not on a part) and come back in order
+            String[] keys = batch.keySet().toArray(new String[0]);
+            List<String> expected = new ArrayList<>(batch.values());
+            assertEquals(expected, z.sync().mget(keys).stream().map(kv -> kv.getValue()).toList());
+            assertEquals(expected, z.async().mget(keys).get(10, TimeUnit.SECONDS).stream()
+                    .map(kv -> kv.getValue()).toList());
+            assertEquals(expected, z.reactive().mget(keys).map(kv -> kv.getValue()).collectList().block());
+            // on the cluster too, a sync caller compresses and decompresses its own values, and nothing runs on a loop
+            OffLoopTest.ThreadRecordingCodec recorder = new OffLoopTest.ThreadRecordingCodec();
+            try (StatefulRedisClusterConnection<String, String> t = cluster.connect(CompressingCodec.wrap(recorder,
+                    CompressionConfig.defaults()))) {
+                for (int i = 0; i < 20; i++) {
+                    assertEquals("OK", t.sync().set("th" + i, OffLoopTest.big(i)));
+                    assertEquals(OffLoopTest.big(i), t.sync().get("th" + i));
+                }
+                List<OffLoopTest.Use> uses = recorder.take();
+                assertEquals(40, uses.size());
+                for (OffLoopTest.Use u : uses) {
+                    assertSame(Thread.currentThread(), u.thread(), () -> u.what() + " ran on " + u.thread());
+                }
+                assertEquals(OffLoopTest.big(3), t.async().get("th3").toCompletableFuture().thenApply(v -> v)
+                        .get(5, TimeUnit.SECONDS));
+                assertTrue(recorder.take().stream().noneMatch(OffLoopTest.Use::onEventLoop));
+            }
 
             // PUBLISH on the cluster connection is plain; subscribers with and without the codec get it as sent
             try (var sub = cluster.connectPubSub(zstd); var rawSub = cluster.connectPubSub(ByteArrayCodec.INSTANCE)) {
@@ -269,7 +294,10 @@ class LettuceClusterTest {
                 }
                 assertEquals(ownerId, z.getPartitions().getPartitionBySlot(slot).getNodeId(), "topology is stale");
                 String value = member + member;
+                long compressedBefore = zstd.compressor().stats().valuesCompressed();
                 assertEquals("OK", z.sync().set(key, value));
+                assertEquals(compressedBefore + 1, zstd.compressor().stats().valuesCompressed(),
+                        "sent twice (MOVED), compressed once, on the calling thread");
                 byte[] stored = admin.get(to).sync().dispatch(io.lettuce.core.protocol.CommandType.GET,
                         new io.lettuce.core.output.ByteArrayOutput<>(StringCodec.UTF8),
                         new io.lettuce.core.protocol.CommandArgs<>(StringCodec.UTF8).addKey(key));

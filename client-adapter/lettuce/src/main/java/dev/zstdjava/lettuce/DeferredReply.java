@@ -1,0 +1,298 @@
+package dev.zstdjava.lettuce;
+
+import dev.zstdjava.values.ValueCompressor;
+import io.lettuce.core.codec.RedisCodec;
+import io.lettuce.core.output.CommandOutput;
+
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+
+/**
+ * The output Lettuce's decoder fills for a {@link PolicyCommand} whose reply may carry compressed values. On the
+ * event loop it passes every callback straight to the command's real output until a bulk value looks compressed
+ * ({@link ValueCompressor#mayDecode}); from there on it records the callbacks in order, copying each bulk value
+ * once (the buffer the decoder hands over is valid only during the call), and {@link #replay()} later plays them
+ * into the real output on the thread that decodes: so decompression, and every decoding after it, leaves the loop,
+ * while a reply without a compressed value is decoded as before, with no copy.
+ *
+ * <p>Errors and the result are the real output's: {@link #getError()}, {@link #hasError()} and {@link #get()} read
+ * it, so Lettuce's redirect detection and protected-mode check see a top-level error at once. {@code setError(null)}
+ * (a cluster redirect clearing the output before the retry) drops whatever was recorded.
+ *
+ * <p>Not thread-safe: written by the event loop, then replayed by one thread after a hand-off that orders the two
+ * ({@link PolicyCommand}'s claim). Allocates only when it records: the copied values and two small arrays.
+ */
+final class DeferredReply<K, V, T> extends CommandOutput<K, V, T> {
+    private static final int SET_BYTES = 1;
+    private static final int SET_SINGLE = 2;
+    private static final int SET_BIG_NUMBER = 3;
+    private static final int SET_ERROR = 4;
+    private static final int SET_LONG = 5;
+    private static final int SET_DOUBLE = 6;
+    private static final int SET_BOOLEAN = 7;
+    private static final int MULTI = 8;
+    private static final int MULTI_ARRAY = 9;
+    private static final int MULTI_PUSH = 10;
+    private static final int MULTI_MAP = 11;
+    private static final int MULTI_SET = 12;
+    private static final int COMPLETE = 13;
+
+    private final PolicyCommand<K, V, T> command;
+    private final ValueCompressor compressor;
+    /** recorded callbacks: the operation in the low byte, an int argument above it; set(long/double) use two slots */
+    private long[] events;
+    private int eventCount;
+    /** the copied bulk values and errors of the recorded callbacks, in order (null for a null bulk) */
+    private Object[] payloads;
+    private int payloadCount;
+    private boolean recording;
+
+    DeferredReply(RedisCodec<K, V> codec, PolicyCommand<K, V, T> command, ValueCompressor compressor) {
+        super(codec, null);
+        this.command = command;
+        this.compressor = compressor;
+    }
+
+    /** @return whether callbacks were recorded, so that the command must be finished by {@link #replay()} */
+    boolean recording() {
+        return recording;
+    }
+
+    private CommandOutput<K, V, T> target() {
+        return command.realOutput();
+    }
+
+    /**
+     * Plays the recorded callbacks into the real output, in order, and forgets them. A callback that throws (a value
+     * over the decompression limit, say) does not stop the others, as with Lettuce's own decoder.
+     * @return the first exception a callback threw, or null
+     */
+    Throwable replay() {
+        CommandOutput<K, V, T> out = target();
+        Throwable failure = null;
+        int p = 0;
+        for (int i = 0; i < eventCount; i++) {
+            long e = events[i];
+            int op = (int) (e & 0xff);
+            int arg = (int) (e >> 8);
+            try {
+                switch (op) {
+                    case SET_BYTES -> out.set(wrap(payloads[p++]));
+                    case SET_SINGLE -> out.setSingle(wrap(payloads[p++]));
+                    case SET_BIG_NUMBER -> out.setBigNumber(wrap(payloads[p++]));
+                    case SET_ERROR -> out.setError(wrap(payloads[p++]));
+                    case SET_LONG -> out.set(events[++i]);
+                    case SET_DOUBLE -> out.set(Double.longBitsToDouble(events[++i]));
+                    case SET_BOOLEAN -> out.set(arg != 0);
+                    case MULTI -> out.multi(arg);
+                    case MULTI_ARRAY -> out.multiArray(arg);
+                    case MULTI_PUSH -> out.multiPush(arg);
+                    case MULTI_MAP -> out.multiMap(arg);
+                    case MULTI_SET -> out.multiSet(arg);
+                    case COMPLETE -> out.complete(arg);
+                    default -> throw new IllegalStateException("unknown recorded callback " + op);
+                }
+            } catch (Throwable t) {
+                if (failure == null) {
+                    failure = t;
+                }
+            }
+        }
+        clear();
+        return failure;
+    }
+
+    private void clear() {
+        events = null;
+        payloads = null;
+        eventCount = 0;
+        payloadCount = 0;
+        recording = false;
+    }
+
+    private static ByteBuffer wrap(Object payload) {
+        return payload == null ? null : ByteBuffer.wrap((byte[]) payload);
+    }
+
+    private void event(int op, int arg) {
+        if (events == null) {
+            events = new long[8];
+        } else if (eventCount == events.length) {
+            events = Arrays.copyOf(events, eventCount * 2);
+        }
+        events[eventCount++] = ((long) arg << 8) | op;
+    }
+
+    private void event(int op, long value) {
+        event(op, 0);
+        event(0, 0);
+        events[eventCount - 1] = value;
+    }
+
+    private void payload(int op, ByteBuffer bytes) {
+        event(op, 0);
+        if (payloads == null) {
+            payloads = new Object[4];
+        } else if (payloadCount == payloads.length) {
+            payloads = Arrays.copyOf(payloads, payloadCount * 2);
+        }
+        byte[] copy = null;
+        if (bytes != null) {
+            copy = new byte[bytes.remaining()];
+            bytes.get(bytes.position(), copy);
+        }
+        payloads[payloadCount++] = copy;
+    }
+
+    // ------------------------------------------------------------------ callbacks of Lettuce's decoder, on the loop
+
+    @Override
+    public void set(ByteBuffer bytes) {
+        if (!recording) {
+            if (bytes == null || !compressor.mayDecode(bytes)) {
+                target().set(bytes);
+                return;
+            }
+            recording = true;
+        }
+        payload(SET_BYTES, bytes);
+    }
+
+    @Override
+    public void setSingle(ByteBuffer bytes) {
+        if (recording) {
+            payload(SET_SINGLE, bytes);
+        } else {
+            target().setSingle(bytes);
+        }
+    }
+
+    @Override
+    public void setBigNumber(ByteBuffer bytes) {
+        if (recording) {
+            payload(SET_BIG_NUMBER, bytes);
+        } else {
+            target().setBigNumber(bytes);
+        }
+    }
+
+    @Override
+    public void setError(ByteBuffer error) {
+        if (recording) {
+            payload(SET_ERROR, error);
+        } else {
+            target().setError(error);
+        }
+    }
+
+    @Override
+    public void setError(String error) {
+        if (error == null) {
+            clear(); // a redirect clears the output before the command is sent again
+        }
+        target().setError(error);
+    }
+
+    @Override
+    public void set(long integer) {
+        if (recording) {
+            event(SET_LONG, integer);
+        } else {
+            target().set(integer);
+        }
+    }
+
+    @Override
+    public void set(double number) {
+        if (recording) {
+            event(SET_DOUBLE, Double.doubleToRawLongBits(number));
+        } else {
+            target().set(number);
+        }
+    }
+
+    @Override
+    public void set(boolean value) {
+        if (recording) {
+            event(SET_BOOLEAN, value ? 1 : 0);
+        } else {
+            target().set(value);
+        }
+    }
+
+    @Override
+    public void multi(int count) {
+        if (recording) {
+            event(MULTI, count);
+        } else {
+            target().multi(count);
+        }
+    }
+
+    @Override
+    public void multiArray(int count) {
+        if (recording) {
+            event(MULTI_ARRAY, count);
+        } else {
+            target().multiArray(count);
+        }
+    }
+
+    @Override
+    public void multiPush(int count) {
+        if (recording) {
+            event(MULTI_PUSH, count);
+        } else {
+            target().multiPush(count);
+        }
+    }
+
+    @Override
+    public void multiMap(int count) {
+        if (recording) {
+            event(MULTI_MAP, count);
+        } else {
+            target().multiMap(count);
+        }
+    }
+
+    @Override
+    public void multiSet(int count) {
+        if (recording) {
+            event(MULTI_SET, count);
+        } else {
+            target().multiSet(count);
+        }
+    }
+
+    @Override
+    public void complete(int depth) {
+        if (recording) {
+            event(COMPLETE, depth);
+        } else {
+            target().complete(depth);
+        }
+    }
+
+    // ------------------------------------------------------------------------------------ the real output's state
+
+    @Override
+    public T get() {
+        return target().get();
+    }
+
+    @Override
+    public boolean hasError() {
+        return target().hasError();
+    }
+
+    @Override
+    public String getError() {
+        return target().getError();
+    }
+
+    @Override
+    public String toString() {
+        return "DeferredReply [recording=" + recording + ", events=" + eventCount + ", output=" + target() + ']';
+    }
+}
