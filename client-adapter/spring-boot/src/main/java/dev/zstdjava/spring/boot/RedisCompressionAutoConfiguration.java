@@ -32,6 +32,10 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 @EnableConfigurationProperties(RedisCompressionProperties.class)
 @Import(RedisCompressionDictionariesConfiguration.class)
 public final class RedisCompressionAutoConfiguration {
+    /** Made by Spring (the package is open to it). */
+    RedisCompressionAutoConfiguration() {
+    }
+
     /** What every startup failure of the native library names: the one line that starts without compression. */
     static final String TURN_OFF = "set " + RedisCompressionProperties.PREFIX
             + ".enabled=false to start without compression (values already stored compressed then read back as stored"

@@ -24,6 +24,10 @@ import org.springframework.data.redis.cache.RedisCacheManager;
 @ConditionalOnBean(ValueCompressor.class)
 @ConditionalOnMissingBean(CacheManager.class)
 public final class RedisCompressionCacheAutoConfiguration {
+    /** Made by Spring (the package is open to it). */
+    RedisCompressionCacheAutoConfiguration() {
+    }
+
     @Bean
     @ConditionalOnMissingBean
     CacheValueCompression zstdJavaCacheValueCompression(ValueCompressor compressor) {

@@ -4,6 +4,7 @@ import dev.zstdjava.spring.boot.RedisCompressionProperties.Dictionaries;
 import dev.zstdjava.spring.boot.RedisCompressionProperties.DictionaryMode;
 import dev.zstdjava.values.DictionaryManager;
 import dev.zstdjava.values.DictionaryStore;
+import dev.zstdjava.values.ServerDictionaryLayout;
 import dev.zstdjava.values.spring.SpringDictionaryStore;
 import org.springframework.boot.autoconfigure.condition.ConditionOutcome;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -73,7 +74,7 @@ class RedisCompressionDictionariesConfiguration {
                 return new SpringDictionaryStore(redisConnectionFactory, s.getKeyPrefix(), (int) max);
             } catch (IllegalArgumentException | NullPointerException e) {
                 throw RedisCompressionProperties.invalid("dictionaries.store.key-prefix", s.getKeyPrefix(),
-                        "a prefix with exactly one non-empty hash tag, such as " + SpringDictionaryStore.DEFAULT_PREFIX);
+                        "a prefix with exactly one non-empty hash tag, such as " + ServerDictionaryLayout.DEFAULT_PREFIX);
             }
         }
 

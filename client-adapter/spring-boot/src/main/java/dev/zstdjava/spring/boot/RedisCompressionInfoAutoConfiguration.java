@@ -19,6 +19,10 @@ import org.springframework.context.annotation.Bean;
 @ConditionalOnBooleanProperty(name = "management.info.zstd-java.enabled", matchIfMissing = true)
 @ConditionalOnBean(ValueCompressor.class)
 public final class RedisCompressionInfoAutoConfiguration {
+    /** Made by Spring (the package is open to it). */
+    RedisCompressionInfoAutoConfiguration() {
+    }
+
     @Bean
     @ConditionalOnMissingBean
     CompressionInfoContributor zstdJavaInfoContributor(ValueCompressor compressor) {

@@ -27,6 +27,10 @@ import org.springframework.context.annotation.Configuration;
 @ConditionalOnBooleanProperty(RedisCompressionProperties.PREFIX + ".enabled")
 @ConditionalOnBean({ValueCompressor.class, MeterRegistry.class})
 public final class RedisCompressionMetricsAutoConfiguration {
+    /** Made by Spring (the package is open to it). */
+    RedisCompressionMetricsAutoConfiguration() {
+    }
+
     static final String BOOT_METRICS =
             "org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration";
 

@@ -3,7 +3,7 @@ package dev.zstdjava.spring.boot;
 import dev.zstdjava.values.CompressionBackend;
 import dev.zstdjava.values.CompressionConfig;
 import dev.zstdjava.values.LegacyFormat;
-import dev.zstdjava.values.spring.SpringDictionaryStore;
+import dev.zstdjava.values.ServerDictionaryLayout;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.core.io.Resource;
 import org.springframework.util.unit.DataSize;
@@ -72,6 +72,10 @@ public class RedisCompressionProperties {
     private boolean stringTemplate = false;
 
     private final Dictionaries dictionaries = new Dictionaries();
+
+    /** Properties with every default; Boot binds the environment onto them. */
+    public RedisCompressionProperties() {
+    }
 
     public boolean isEnabled() {
         return enabled;
@@ -234,6 +238,10 @@ public class RedisCompressionProperties {
 
         private final Store store = new Store();
 
+        /** The defaults. */
+        public Dictionaries() {
+        }
+
         public DictionaryMode getMode() {
             return mode;
         }
@@ -309,10 +317,14 @@ public class RedisCompressionProperties {
          * The reserved key prefix of the dictionary keys; exactly one hash tag, so a cluster keeps them in one slot.
          * The same as zstd-java-lettuce's LettuceDictionaryStore, so both clients share the dictionaries.
          */
-        private String keyPrefix = SpringDictionaryStore.DEFAULT_PREFIX;
+        private String keyPrefix = ServerDictionaryLayout.DEFAULT_PREFIX;
 
         /** The largest dictionary read from or written to the server; larger entries are refused unread. */
         private DataSize maxDictionarySize = DataSize.ofMegabytes(1);
+
+        /** The defaults. */
+        public Store() {
+        }
 
         public String getKeyPrefix() {
             return keyPrefix;
