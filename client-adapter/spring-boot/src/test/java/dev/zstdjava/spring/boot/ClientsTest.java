@@ -167,6 +167,39 @@ class ClientsTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("setups")
+    @SuppressWarnings("unchecked")
+    void managedDictionariesAreTrainedAndPublishedInTheServer(String setup) {
+        String prefix = "m:{" + setup.replace(' ', '-') + "}:";
+        runner(setup).withPropertyValues(P + "dictionaries.mode=managed", P + "dictionaries.min-samples=500",
+                P + "dictionaries.store.key-prefix=" + prefix).run(c -> {
+                    assertThat(c).hasNotFailed();
+                    DictionaryManager m = c.getBean(DictionaryManager.class);
+                    RedisTemplate<Object, Object> t = c.getBean("redisTemplate", RedisTemplate.class);
+                    List<byte[]> train = TestValues.jsonRecords(3000, 11);
+                    for (int i = 0; i < train.size(); i++) {
+                        t.opsForValue().set("m:" + setup + i, new String(train.get(i), StandardCharsets.UTF_8));
+                    }
+                    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+                    while (m.currentId() == 0 && System.nanoTime() < deadline) {
+                        Thread.sleep(20);
+                    }
+                    long id = m.currentId();
+                    assertThat(id).as("a dictionary trained and adopted").isNotZero();
+                    // published through SpringDictionaryStore under the prefix
+                    RedisConnectionFactory f = c.getBean(RedisConnectionFactory.class);
+                    assertThat(StoredBytes.get(f, (prefix + "dict:" + id).getBytes(StandardCharsets.UTF_8)))
+                            .isNotNull();
+                    String value = new String(TestValues.jsonRecords(1, 12).get(0), StandardCharsets.UTF_8);
+                    t.opsForValue().set("m:" + setup + "after", value);
+                    byte[] stored = raw(f, ((RedisSerializer<Object>) t.getKeySerializer()).serialize("m:" + setup
+                            + "after"));
+                    assertThat(ZstdFrame.dictionaryId(stored, 5, stored.length - 5)).isEqualTo(id);
+                    assertThat(t.opsForValue().get("m:" + setup + "after")).isEqualTo(value);
+                });
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("setups")
     void sharedDictionariesFromTheServer(String setup) {
         String prefix = "t:{" + setup.replace(' ', '-') + "}:";
         byte[] dict = ZstdDictionary.train(TestValues.jsonRecords(3000, 11), 16 << 10).toByteArray();

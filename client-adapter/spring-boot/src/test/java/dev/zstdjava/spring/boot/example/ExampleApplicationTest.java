@@ -27,6 +27,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -99,6 +100,10 @@ class ExampleApplicationTest {
         String member = "a member of a set, long enough to have been compressed by mistake; ".repeat(3);
         template.opsForSet().add("tags", member);
 
+        // a script's arguments go out as the application serialized them
+        template.execute(new org.springframework.data.redis.core.script.DefaultRedisScript<>(
+                "redis.call('SET', KEYS[1], ARGV[1]) return 1", Long.class), List.of("scripted"), member);
+
         StringRedisTemplate strings = app.getBean(StringRedisTemplate.class);
         assertThat(strings.opsForValue().increment("visits")).isEqualTo(1);
         assertThat(strings.opsForValue().increment("visits")).isEqualTo(2);
@@ -113,6 +118,8 @@ class ExampleApplicationTest {
                     .serialize("tags"));
             assertThat(members).singleElement().isEqualTo(RedisSerializer.java().serialize(member));
             assertThat(c.stringCommands().get(utf8("visits"))).isEqualTo(utf8("2"));
+            assertThat(c.stringCommands().get(((RedisSerializer<Object>) template.getKeySerializer())
+                    .serialize("scripted"))).isEqualTo(RedisSerializer.java().serialize(member));
             // the template's key is JDK-serialized (not UTF-8): GLIDE reads a server-side copy of the stored bytes
             assertThat(c.keyCommands().copy(templateKey, utf8("glide:greeting"), true)).isTrue();
         }
