@@ -37,9 +37,9 @@ public final class RedisCompressionAutoConfiguration {
     }
 
     /** What every startup failure of the native library names: the one line that starts without compression. */
-    static final String TURN_OFF = "set " + RedisCompressionProperties.PREFIX
-            + ".enabled=false to start without compression (values already stored compressed then read back as stored"
-            + " bytes)";
+    static final String TURN_OFF = "make the native library loadable (see the places tried above), or set "
+            + RedisCompressionProperties.PREFIX + ".enabled=false to start without compression (values already"
+            + " stored compressed then read back as stored bytes)";
 
     @Bean
     @ConditionalOnMissingBean
@@ -55,7 +55,7 @@ public final class RedisCompressionAutoConfiguration {
         try {
             return manager == null ? ValueCompressor.create(config) : ValueCompressor.create(config, manager);
         } catch (IllegalStateException e) {
-            throw new IllegalStateException(e.getMessage() + "; " + TURN_OFF, e);
+            throw new RedisCompressionException(e.getMessage(), TURN_OFF, e);
         }
     }
 

@@ -19,7 +19,6 @@ import org.springframework.core.type.AnnotatedTypeMetadata;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
@@ -49,8 +48,8 @@ class RedisCompressionDictionariesConfiguration {
                 try {
                     dictionaries.add(r.getContentAsByteArray());
                 } catch (IOException e) {
-                    throw new UncheckedIOException("cannot read " + r + " of " + RedisCompressionProperties.PREFIX
-                            + ".dictionaries.resources: " + e.getMessage(), e);
+                    throw new RedisCompressionException("cannot read " + r + " of " + RedisCompressionProperties.PREFIX
+                            + ".dictionaries.resources: " + e.getMessage(), "name readable zstd dictionary files", e);
                 }
             }
             return build(DictionaryManager.given(dictionaries), properties);
@@ -109,8 +108,9 @@ class RedisCompressionDictionariesConfiguration {
         try {
             return b.build();
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("invalid " + RedisCompressionProperties.PREFIX + ".dictionaries"
-                    + " settings: " + e.getMessage(), e);
+            throw new RedisCompressionException("invalid " + RedisCompressionProperties.PREFIX + ".dictionaries"
+                    + " settings: " + e.getMessage(), "correct the " + RedisCompressionProperties.PREFIX
+                    + ".dictionaries property named", e);
         }
     }
 

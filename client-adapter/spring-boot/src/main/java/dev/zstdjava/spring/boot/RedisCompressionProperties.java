@@ -155,7 +155,7 @@ public class RedisCompressionProperties {
 
     /**
      * @return the compression configuration these properties describe
-     * @throws IllegalArgumentException naming the property, its value and the allowed values, if one is wrong
+     * @throws RedisCompressionException naming the property, its value and the allowed values, if one is wrong
      */
     public CompressionConfig toConfig() {
         if (backend == null) {
@@ -187,9 +187,8 @@ public class RedisCompressionProperties {
         return b.build();
     }
 
-    static IllegalArgumentException invalid(String property, Object value, String allowed) {
-        return new IllegalArgumentException("invalid value " + value + " of " + PREFIX + "." + property
-                + "; allowed: " + allowed);
+    static RedisCompressionException invalid(String property, Object value, String allowed) {
+        return RedisCompressionException.invalid(property, value, allowed);
     }
 
     /** How compression uses zstd dictionaries. */

@@ -24,8 +24,12 @@ class StartupFailureTest {
     void anUnloadableNativeLibraryFailsStartupNamingTheLoaderAndTheOffSwitch() throws Exception {
         Run r = start(List.of("-Dzstdjava.lz4.path=/nonexistent/liblz4.so"), P + "enabled=true", P + "backend=lz4");
         assertThat(r.exit).as(r.output).isNotZero();
-        assertThat(r.output).contains("zstdjava.lz4.path=/nonexistent/liblz4.so") // the loader's message
-                .contains(P + "enabled=false");
+        // Boot's failure analysis: the loader's message, then what to change
+        assertThat(r.output).contains("APPLICATION FAILED TO START");
+        String analysis = r.output.substring(r.output.indexOf("APPLICATION FAILED TO START"));
+        assertThat(analysis.substring(analysis.indexOf("Description:"), analysis.indexOf("Action:")))
+                .contains("zstdjava.lz4.path=/nonexistent/liblz4.so");
+        assertThat(analysis.substring(analysis.indexOf("Action:"))).contains(P + "enabled=false");
     }
 
     @Test
@@ -35,6 +39,15 @@ class StartupFailureTest {
         assertThat(r.output).contains(P + "backend").contains("ZSTD").contains("LZ4");
         Run mode = start(List.of(), P + "enabled=true", P + "dictionaries.mode=sometimes");
         assertThat(mode.output).contains(P + "dictionaries.mode").contains("MANAGED").contains("SHARED");
+    }
+
+    @Test
+    void anOutOfRangeValueIsAnalysedToo() throws Exception {
+        Run r = start(List.of(), P + "enabled=true", P + "level=99");
+        assertThat(r.exit).as(r.output).isNotZero();
+        String analysis = r.output.substring(r.output.indexOf("APPLICATION FAILED TO START"));
+        assertThat(analysis).contains("invalid value 99 of " + P + "level").contains("Action:")
+                .contains("allowed: -131072..22");
     }
 
     @Test
