@@ -1,5 +1,6 @@
 package dev.zstdjava.spring.boot;
 
+import dev.zstdjava.values.CompressionBackend;
 import dev.zstdjava.values.CompressionConfig;
 import dev.zstdjava.values.DictionaryManager;
 import dev.zstdjava.values.ValueCompressor;
@@ -47,7 +48,7 @@ public final class RedisCompressionAutoConfiguration {
                                             ObjectProvider<DictionaryManager> dictionaries) {
         CompressionConfig config = properties.toConfig();
         DictionaryManager manager = dictionaries.getIfAvailable();
-        if (manager != null && !config.backend().equals(dev.zstdjava.values.CompressionBackend.ZSTD)) {
+        if (manager != null && config.backend() != CompressionBackend.ZSTD) {
             throw RedisCompressionProperties.invalid("backend", config.backend(),
                     "zstd while " + RedisCompressionProperties.PREFIX + ".dictionaries.mode is not off (dictionaries"
                             + " are zstd dictionaries)");
