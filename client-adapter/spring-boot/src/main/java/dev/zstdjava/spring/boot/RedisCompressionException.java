@@ -23,8 +23,7 @@ public final class RedisCompressionException extends RuntimeException {
     /** A property with a value outside the allowed ones. */
     static RedisCompressionException invalid(String property, Object value, String allowed) {
         String name = RedisCompressionProperties.PREFIX + "." + property;
-        return new RedisCompressionException("invalid value " + value + " of " + name,
-                "allowed: " + allowed + " (set " + name + " to one of them)", null);
+        return new RedisCompressionException("invalid value " + value + " of " + name, "allowed: " + allowed, null);
     }
 
     /** What to change, apart from the description of the problem. */
