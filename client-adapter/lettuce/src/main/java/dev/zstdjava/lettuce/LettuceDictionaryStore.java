@@ -1,9 +1,9 @@
 package dev.zstdjava.lettuce;
 
 import dev.zstdjava.values.DictionaryCollisionException;
-import dev.zstdjava.values.DictionaryEntryRefusedException;
 import dev.zstdjava.values.DictionaryInfo;
 import dev.zstdjava.values.DictionaryStore;
+import dev.zstdjava.values.ServerDictionaryLayout;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.ScriptOutputType;
@@ -17,16 +17,14 @@ import io.lettuce.core.codec.ByteArrayCodec;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 
 /**
  * A {@link DictionaryStore} in the Valkey/Redis server itself, over a Lettuce connection of its own (standalone or
- * cluster). Every key starts with one reserved prefix that holds exactly one hash tag, so in a cluster they all live
- * in one slot (default {@value #DEFAULT_PREFIX}):
+ * cluster), in the {@link ServerDictionaryLayout} (which {@code SpringDictionaryStore} writes too). Every key starts
+ * with one reserved prefix that holds exactly one hash tag, so in a cluster they all live in one slot (default
+ * {@value #DEFAULT_PREFIX}):
  * <ul>
  *   <li>{@code <prefix>dict:<id>}: the dictionary's bytes, written once ({@code SET NX}); another dictionary under a
  *       taken id is refused with {@link DictionaryCollisionException};</li>
@@ -46,36 +44,14 @@ import java.util.Objects;
  */
 public final class LettuceDictionaryStore implements DictionaryStore, AutoCloseable {
     /** The default key prefix; its hash tag keeps every dictionary key in one cluster slot. */
-    public static final String DEFAULT_PREFIX = "zstd-java:dict:{zstd-java-dictionaries}:";
-
-    private static final String PUBLISH = """
-            local existing = redis.call('GET', KEYS[1])
-            if existing then
-              if existing == ARGV[1] then return redis.call('HGET', KEYS[2], ARGV[2]) or '0 0' end
-              return false
-            end
-            redis.call('SET', KEYS[1], ARGV[1], 'NX')
-            local seq = redis.call('INCR', KEYS[3])
-            local meta = seq .. ' ' .. string.len(ARGV[1])
-            redis.call('HSET', KEYS[2], ARGV[2], meta)
-            redis.call('PUBLISH', ARGV[3], ARGV[2])
-            return meta
-            """;
-    private static final String RELEASE = """
-            if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
-            return 0
-            """;
+    public static final String DEFAULT_PREFIX = ServerDictionaryLayout.DEFAULT_PREFIX;
 
     private final StatefulConnection<byte[], byte[]> connection;
     private final java.util.function.Supplier<StatefulRedisPubSubConnection<byte[], byte[]>> pubSub;
     private final Duration timeout;
     private final byte[] channel;
     private final RedisClusterCommands<byte[], byte[]> commands;
-    private final String prefix;
-    private final int maxDictionarySize;
-    private final byte[] seqKey;
-    private final byte[] indexKey;
-    private final byte[] leaseKey;
+    private final ServerDictionaryLayout layout;
 
     private LettuceDictionaryStore(StatefulConnection<byte[], byte[]> connection,
                                    RedisClusterCommands<byte[], byte[]> commands,
@@ -85,12 +61,9 @@ public final class LettuceDictionaryStore implements DictionaryStore, AutoClosea
         this.pubSub = pubSub;
         this.timeout = b.timeout;
         this.commands = commands;
-        this.prefix = b.prefix;
-        this.maxDictionarySize = b.maxDictionarySize;
-        this.seqKey = key("seq");
-        this.indexKey = key("index");
-        this.leaseKey = key("lease");
-        this.channel = key("published");
+        this.layout = new ServerDictionaryLayout(b.prefix, b.maxDictionarySize,
+                "LettuceDictionaryStore.Builder.maxDictionarySize");
+        this.channel = layout.channel();
         connection.setTimeout(b.timeout);
     }
 
@@ -99,97 +72,34 @@ public final class LettuceDictionaryStore implements DictionaryStore, AutoClosea
         return new Builder();
     }
 
-    private byte[] key(String suffix) {
-        return (prefix + suffix).getBytes(StandardCharsets.UTF_8);
-    }
-
-    private byte[] dictKey(long id) {
-        return key("dict:" + id);
-    }
-
     /** @return the key prefix of this store's keys */
     public String prefix() {
-        return prefix;
+        return layout.prefix();
     }
 
     @Override
     public List<DictionaryInfo> list() {
-        Map<byte[], byte[]> index = commands.hgetall(indexKey);
-        List<DictionaryInfo> out = new ArrayList<>(index.size());
-        for (Map.Entry<byte[], byte[]> e : index.entrySet()) {
-            DictionaryInfo info = parse(e.getKey(), e.getValue());
-            if (info != null) {
-                out.add(info);
-            }
-        }
-        out.sort(Comparator.comparingLong(DictionaryInfo::sequence));
-        return out;
-    }
-
-    /** @return the index entry, or null when it is not one this store writes (such entries are left out) */
-    private static DictionaryInfo parse(byte[] field, byte[] value) {
-        try {
-            long id = Long.parseLong(new String(field, StandardCharsets.US_ASCII));
-            String[] meta = new String(value, StandardCharsets.US_ASCII).split(" ");
-            long seq = Long.parseLong(meta[0]);
-            int size = Integer.parseInt(meta[1]);
-            if (id <= 0 || id > 0xFFFFFFFFL || seq < 0 || size < 0 || meta.length != 2) {
-                return null;
-            }
-            return new DictionaryInfo(id, seq, size);
-        } catch (RuntimeException e) {
-            return null;
-        }
+        return layout.list(commands.hgetall(layout.indexKey()));
     }
 
     @Override
     public byte[] get(long id) {
-        byte[] k = dictKey(id);
-        Long len = commands.strlen(k);
-        if (len == null || len == 0) {
-            return null;
-        }
-        if (len > maxDictionarySize) {
-            throw new DictionaryEntryRefusedException(id, "dictionary entry " + prefix + "dict:" + id + " holds "
-                    + len + " bytes, above the " + maxDictionarySize + "-byte limit (LettuceDictionaryStore.Builder"
-                    + ".maxDictionarySize); not read");
-        }
-        byte[] b = commands.get(k);
-        if (b != null && b.length > maxDictionarySize) {
-            throw new DictionaryEntryRefusedException(id, "dictionary entry " + prefix + "dict:" + id + " grew to "
-                    + b.length + " bytes while being read, above the " + maxDictionarySize + "-byte limit");
-        }
-        return b;
+        byte[] k = layout.entryKey(id);
+        return layout.readable(id, commands.strlen(k)) ? layout.checkRead(id, commands.get(k)) : null;
     }
 
     @Override
     public DictionaryInfo putIfAbsent(long id, byte[] dictionary) {
-        Objects.requireNonNull(dictionary, "dictionary");
-        if (dictionary.length > maxDictionarySize) {
-            throw new IllegalArgumentException("dictionary of " + dictionary.length + " bytes is above the "
-                    + maxDictionarySize + "-byte limit");
-        }
-        byte[] idBytes = Long.toString(id).getBytes(StandardCharsets.US_ASCII);
-        byte[] meta = commands.eval(PUBLISH, ScriptOutputType.VALUE, new byte[][] {dictKey(id), indexKey, seqKey},
-                dictionary, idBytes, channel);
-        if (meta == null) {
-            throw new DictionaryCollisionException(id);
-        }
-        DictionaryInfo info = parse(idBytes, meta);
-        return info != null ? info : new DictionaryInfo(id, 0, dictionary.length);
+        layout.checkPublishable(dictionary);
+        byte[] reply = commands.eval(ServerDictionaryLayout.PUBLISH_SCRIPT, ScriptOutputType.VALUE,
+                new byte[][] {layout.entryKey(id), layout.indexKey(), layout.counterKey()}, dictionary,
+                ServerDictionaryLayout.idArgument(id), channel);
+        return layout.published(id, reply, dictionary.length);
     }
 
     @Override
     public long version() {
-        byte[] v = commands.get(seqKey);
-        if (v == null) {
-            return 0;
-        }
-        try {
-            return Long.parseLong(new String(v, StandardCharsets.US_ASCII));
-        } catch (NumberFormatException e) {
-            throw new IllegalStateException("the publication counter " + prefix + "seq is not a number", e);
-        }
+        return layout.version(commands.get(layout.counterKey()));
     }
 
     /**
@@ -218,14 +128,15 @@ public final class LettuceDictionaryStore implements DictionaryStore, AutoClosea
 
     @Override
     public boolean tryLease(String owner, Duration ttl) {
-        String r = commands.set(leaseKey, owner.getBytes(StandardCharsets.UTF_8),
+        String r = commands.set(layout.leaseKey(), owner.getBytes(StandardCharsets.UTF_8),
                 SetArgs.Builder.nx().px(Math.max(1, ttl.toMillis())));
         return "OK".equals(r);
     }
 
     @Override
     public void releaseLease(String owner) {
-        commands.eval(RELEASE, ScriptOutputType.INTEGER, new byte[][] {leaseKey}, owner.getBytes(StandardCharsets.UTF_8));
+        commands.eval(ServerDictionaryLayout.RELEASE_SCRIPT, ScriptOutputType.INTEGER, new byte[][] {layout.leaseKey()},
+                owner.getBytes(StandardCharsets.UTF_8));
     }
 
     /** Closes this store's connection. */
@@ -236,14 +147,14 @@ public final class LettuceDictionaryStore implements DictionaryStore, AutoClosea
 
     @Override
     public String toString() {
-        return "LettuceDictionaryStore[" + prefix + "]";
+        return "LettuceDictionaryStore[" + layout.prefix() + "]";
     }
 
     /** Settings of a {@link LettuceDictionaryStore}. Not thread-safe. */
     public static final class Builder {
         private String prefix = DEFAULT_PREFIX;
         private Duration timeout = Duration.ofSeconds(5);
-        private int maxDictionarySize = 1 << 20;
+        private int maxDictionarySize = ServerDictionaryLayout.DEFAULT_MAX_DICTIONARY_SIZE;
 
         private Builder() {}
 
@@ -252,15 +163,7 @@ public final class LettuceDictionaryStore implements DictionaryStore, AutoClosea
          * keeps every dictionary key in one slot. Default {@value LettuceDictionaryStore#DEFAULT_PREFIX}.
          */
         public Builder keyPrefix(String prefix) {
-            Objects.requireNonNull(prefix, "prefix");
-            int open = prefix.indexOf('{');
-            int close = prefix.indexOf('}');
-            if (open < 0 || close < open + 2 || prefix.indexOf('{', open + 1) >= 0
-                    || prefix.indexOf('}', close + 1) >= 0) {
-                throw new IllegalArgumentException("key prefix \"" + prefix + "\" must hold exactly one non-empty hash"
-                        + " tag such as {zstd-java-dictionaries}, so that a cluster keeps its keys in one slot");
-            }
-            this.prefix = prefix;
+            this.prefix = ServerDictionaryLayout.checkPrefix(prefix);
             return this;
         }
 
@@ -275,10 +178,7 @@ public final class LettuceDictionaryStore implements DictionaryStore, AutoClosea
 
         /** Largest entry read or written, in bytes (default 1 MiB); larger entries are refused unread. */
         public Builder maxDictionarySize(int bytes) {
-            if (bytes < 256) {
-                throw new IllegalArgumentException("maxDictionarySize " + bytes + " is below 256");
-            }
-            this.maxDictionarySize = bytes;
+            this.maxDictionarySize = ServerDictionaryLayout.checkMaxDictionarySize(bytes);
             return this;
         }
 

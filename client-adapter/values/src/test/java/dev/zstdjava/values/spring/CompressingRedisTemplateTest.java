@@ -24,6 +24,7 @@ import org.springframework.data.redis.core.HashOperations;
 import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.RedisOperations;
 import org.springframework.data.redis.core.SessionCallback;
+import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.ValueOperations;
 import org.springframework.data.redis.core.script.RedisScript;
 import org.springframework.data.redis.serializer.RedisSerializer;
@@ -45,6 +46,7 @@ import static org.junit.jupiter.api.Assertions.*;
 /**
  * {@link CompressingRedisTemplate} on a real server: the SET family compressed, members, list elements, script
  * arguments and stream entries plain, the string edits refused by name before anything is sent, hashes opt-in.
+ * The same for {@link CompressingStringRedisTemplate}.
  */
 @DisabledIfSystemProperty(named = "zstdjava.skipServerTests", matches = "true", disabledReason = "left out with -Dzstdjava.skipServerTests=true")
 class CompressingRedisTemplateTest {
@@ -351,5 +353,65 @@ class CompressingRedisTemplateTest {
             }
         }
         return calls;
+    }
+
+    /** The same routing on a {@code StringRedisTemplate} ({@link CompressingStringRedisTemplate}). */
+    static CompressingStringRedisTemplate stringTemplate(Driver driver, boolean hashValues) {
+        return new CompressingStringRedisTemplate(factory(driver), compressor(CompressionBackend.ZSTD, hashValues));
+    }
+
+    @ParameterizedTest
+    @EnumSource(Driver.class)
+    void stringTemplateValuesCompressedMembersPlainCountersRefused(Driver driver) {
+        CompressingStringRedisTemplate t = stringTemplate(driver, false);
+        StringRedisTemplate plain = assertInstanceOf(StringRedisTemplate.class, t);
+        String k = "cs:" + driver + ":";
+        String big = "a string value worth compressing; ".repeat(20);
+        plain.opsForValue().set(k + "v", big);
+        assertTrue(compressed(redis.client().get(b(k + "v"))));
+        assertEquals(big, plain.opsForValue().get(k + "v"));
+        assertEquals(big, plain.boundValueOps(k + "v").get());
+        plain.opsForSet().add(k + "s", big);
+        assertArrayEquals(b(big), redis.client().smembers(b(k + "s")).iterator().next());
+        plain.opsForList().rightPush(k + "l", big);
+        assertArrayEquals(b(big), redis.client().lindex(b(k + "l"), 0));
+        // values another client stored compressed are decoded by every read
+        redis.client().rpush(b(k + "l"), t.compressor().compress(b(big)));
+        assertEquals(List.of(big, big), plain.opsForList().range(k + "l", 0, -1));
+        // hash values plain unless opted in
+        plain.opsForHash().put(k + "h", "f", big);
+        assertArrayEquals(b(big), redis.client().hget(b(k + "h"), b("f")));
+        assertEquals(3L, plain.opsForHash().increment(k + "h", "n", 3));
+        // counters, edits and bit operations: refused, nothing sent
+        assertThrows(CommandRefusedException.class, () -> plain.opsForValue().increment(k + "c"));
+        assertThrows(CommandRefusedException.class, () -> plain.opsForValue().append(k + "v", "x"));
+        assertThrows(CommandRefusedException.class, () -> plain.opsForValue().setBit(k + "b", 1, true));
+        assertThrows(CommandRefusedException.class, () -> plain.compareAndDelete(k + "v", big));
+        assertFalse(redis.client().exists(b(k + "c")));
+        assertFalse(redis.client().exists(b(k + "b")));
+    }
+
+    @ParameterizedTest
+    @EnumSource(Driver.class)
+    void stringTemplateHashValuesWhenOptedInAndTransactionsKeepThePolicy(Driver driver) {
+        CompressingStringRedisTemplate t = stringTemplate(driver, true);
+        String k = "csh:" + driver + ":";
+        String big = "a hash value worth compressing; ".repeat(20);
+        t.opsForHash().put(k + "h", "f", big);
+        assertTrue(compressed(redis.client().hget(b(k + "h"), b("f"))));
+        assertEquals(big, t.opsForHash().get(k + "h", "f"));
+        assertThrows(CommandRefusedException.class, () -> t.opsForHash().increment(k + "h", "n", 1));
+        List<Object> results = t.execute(new SessionCallback<>() {
+            @Override
+            @SuppressWarnings({"unchecked", "rawtypes"})
+            public List<Object> execute(RedisOperations operations) throws DataAccessException {
+                operations.multi();
+                operations.opsForValue().set(k + "tx", big);
+                operations.opsForValue().get(k + "tx");
+                return operations.exec();
+            }
+        });
+        assertEquals(big, results.get(1));
+        assertTrue(compressed(redis.client().get(b(k + "tx"))));
     }
 }

@@ -1,0 +1,77 @@
+package dev.zstdjava.spring.boot;
+
+import dev.zstdjava.NativeLibrary;
+import dev.zstdjava.lz4.Lz4;
+import dev.zstdjava.values.CompressionBackend;
+import dev.zstdjava.values.CompressionConfig;
+import dev.zstdjava.values.CompressionStats;
+import dev.zstdjava.values.DictionaryManager;
+import dev.zstdjava.values.ValueCompressor;
+import dev.zstdjava.zstd.Zstd;
+import org.springframework.boot.actuate.info.Info;
+import org.springframework.boot.actuate.info.InfoContributor;
+
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Adds {@code zstd-java} to Actuator's info endpoint: the backend, level and limits, the native library (name,
+ * version, how it was found and the file loaded), the dictionaries when used, and the compressor's counters.
+ *
+ * <p><b>Thread safety:</b> thread-safe; each call reads the counters once (a few small maps per call).
+ */
+public final class CompressionInfoContributor implements InfoContributor {
+    private final ValueCompressor compressor;
+
+    public CompressionInfoContributor(ValueCompressor compressor) {
+        this.compressor = Objects.requireNonNull(compressor, "compressor");
+    }
+
+    @Override
+    public void contribute(Info.Builder builder) {
+        builder.withDetail("zstd-java", details());
+    }
+
+    /** @return what {@link #contribute} adds, as an ordered map */
+    public Map<String, Object> details() {
+        CompressionConfig config = compressor.config();
+        Map<String, Object> d = new LinkedHashMap<>();
+        d.put("backend", config.backend().name().toLowerCase(Locale.ROOT));
+        d.put("level", config.level());
+        d.put("minSize", config.minCompressionSize());
+        d.put("maxDecompressedSize", config.maxDecompressedSize());
+        d.put("hashValues", config.compressHashValues());
+        NativeLibrary lib = config.backend() == CompressionBackend.LZ4 ? Lz4.library() : Zstd.library();
+        Map<String, Object> library = new LinkedHashMap<>();
+        library.put("name", lib.name());
+        library.put("version", lib.version());
+        library.put("source", lib.source().name().toLowerCase(Locale.ROOT));
+        library.put("location", lib.location());
+        library.put("platform", lib.platform());
+        d.put("library", library);
+        DictionaryManager dictionaries = compressor.dictionaries();
+        if (dictionaries != null) {
+            Map<String, Object> dict = new LinkedHashMap<>();
+            dict.put("current", dictionaries.currentId());
+            dict.put("loaded", dictionaries.dictionaryStats().size());
+            dict.put("rejected", dictionaries.rejectedDictionaries().size());
+            d.put("dictionaries", dict);
+        }
+        CompressionStats s = compressor.stats();
+        Map<String, Object> counters = new LinkedHashMap<>();
+        counters.put("compressed", s.valuesCompressed());
+        counters.put("decompressed", s.valuesDecompressed());
+        counters.put("originalBytes", s.originalBytes());
+        counters.put("compressedBytes", s.compressedBytes());
+        counters.put("decompressedBytes", s.decompressedBytes());
+        counters.put("skipped", s.skipped());
+        counters.put("compressionFailures", s.compressionFailures());
+        counters.put("decompressionFailures", s.decompressionFailures());
+        counters.put("sizeLimitErrors", s.sizeLimitErrors());
+        counters.put("legacyDecompressed", s.legacyDecompressed());
+        d.put("counters", counters);
+        return d;
+    }
+}

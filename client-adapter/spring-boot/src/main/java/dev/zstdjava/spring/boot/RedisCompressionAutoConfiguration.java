@@ -1,0 +1,86 @@
+package dev.zstdjava.spring.boot;
+
+import dev.zstdjava.values.CompressionBackend;
+import dev.zstdjava.values.CompressionConfig;
+import dev.zstdjava.values.DictionaryManager;
+import dev.zstdjava.values.ValueCompressor;
+import dev.zstdjava.values.spring.CompressingRedisTemplate;
+import dev.zstdjava.values.spring.CompressingStringRedisTemplate;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.core.RedisOperations;
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+/**
+ * Compressed Redis values for a Spring Boot application, on when {@code zstd-java.redis.compression.enabled=true}:
+ * the {@link ValueCompressor}, and a {@link CompressingRedisTemplate} as Boot's {@code redisTemplate} (same name,
+ * same {@code RedisTemplate<Object, Object>} type and JDK serializers as Boot's, so stored keys stay byte-identical).
+ * {@code stringRedisTemplate} stays Boot's plain {@link StringRedisTemplate} unless
+ * {@code zstd-java.redis.compression.string-template=true}. Every bean backs off when the application defines its own
+ * (by type; the templates by Boot's names and types). Runs before Boot's {@code DataRedisAutoConfiguration}, whose
+ * templates then back off.
+ */
+@AutoConfiguration(beforeName = "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration")
+@ConditionalOnClass({RedisOperations.class, ValueCompressor.class})
+@ConditionalOnBooleanProperty(RedisCompressionProperties.PREFIX + ".enabled")
+@EnableConfigurationProperties(RedisCompressionProperties.class)
+@Import(RedisCompressionDictionariesConfiguration.class)
+public final class RedisCompressionAutoConfiguration {
+    /** Made by Spring (the package is open to it). */
+    RedisCompressionAutoConfiguration() {
+    }
+
+    /** What every startup failure of the native library names: the one line that starts without compression. */
+    static final String TURN_OFF = "make the native library loadable (see the places tried above), or set "
+            + RedisCompressionProperties.PREFIX + ".enabled=false to start without compression (values already"
+            + " stored compressed then read back as stored bytes)";
+
+    @Bean
+    @ConditionalOnMissingBean
+    ValueCompressor zstdJavaValueCompressor(RedisCompressionProperties properties,
+                                            ObjectProvider<DictionaryManager> dictionaries) {
+        CompressionConfig config = properties.toConfig();
+        DictionaryManager manager = dictionaries.getIfAvailable();
+        if (manager != null && config.backend() != CompressionBackend.ZSTD) {
+            throw RedisCompressionProperties.invalid("backend", config.backend(),
+                    "zstd while " + RedisCompressionProperties.PREFIX + ".dictionaries.mode is not off (dictionaries"
+                            + " are zstd dictionaries)");
+        }
+        try {
+            return manager == null ? ValueCompressor.create(config) : ValueCompressor.create(config, manager);
+        } catch (IllegalStateException e) {
+            throw new RedisCompressionException(e.getMessage(), TURN_OFF, e);
+        }
+    }
+
+    /** Boot's {@code redisTemplate}, compressing: the {@code SET} family compressed, counters refused. */
+    @Bean
+    @ConditionalOnMissingBean(name = "redisTemplate")
+    CompressingRedisTemplate<Object, Object> redisTemplate(RedisConnectionFactory redisConnectionFactory,
+                                                           ValueCompressor compressor) {
+        CompressingRedisTemplate<Object, Object> template = new CompressingRedisTemplate<>(compressor);
+        template.setConnectionFactory(redisConnectionFactory);
+        return template;
+    }
+
+    /**
+     * Opt-in: {@code stringRedisTemplate} compressing too. Its policy refuses {@code INCR}, {@code APPEND},
+     * {@code STRLEN} and bit operations for every key, so counters kept there stop working.
+     */
+    @Bean
+    @ConditionalOnMissingBean(StringRedisTemplate.class)
+    @ConditionalOnBooleanProperty(RedisCompressionProperties.PREFIX + ".string-template")
+    CompressingStringRedisTemplate stringRedisTemplate(RedisConnectionFactory redisConnectionFactory,
+                                                       ValueCompressor compressor) {
+        CompressingStringRedisTemplate template = new CompressingStringRedisTemplate(compressor);
+        template.setConnectionFactory(redisConnectionFactory);
+        return template;
+    }
+}

@@ -1,0 +1,145 @@
+package dev.zstdjava.spring.boot;
+
+import dev.zstdjava.spring.boot.RedisCompressionProperties.Dictionaries;
+import dev.zstdjava.spring.boot.RedisCompressionProperties.DictionaryMode;
+import dev.zstdjava.values.DictionaryManager;
+import dev.zstdjava.values.DictionaryStore;
+import dev.zstdjava.values.ServerDictionaryLayout;
+import dev.zstdjava.values.spring.SpringDictionaryStore;
+import org.springframework.boot.autoconfigure.condition.ConditionOutcome;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.SpringBootCondition;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.ConditionContext;
+import org.springframework.context.annotation.Conditional;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.io.Resource;
+import org.springframework.core.type.AnnotatedTypeMetadata;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+
+/**
+ * The zstd dictionaries, when {@code zstd-java.redis.compression.dictionaries.mode} is not {@code off}: given from
+ * resources, or managed/shared in the server through a {@link SpringDictionaryStore} over Boot's connection factory.
+ * The store and the manager back off when the application defines its own.
+ */
+@Configuration(proxyBeanMethods = false)
+class RedisCompressionDictionariesConfiguration {
+    private static final String MODE = RedisCompressionProperties.PREFIX + ".dictionaries.mode";
+
+    @Configuration(proxyBeanMethods = false)
+    @Conditional(GivenMode.class)
+    static class Given {
+        @Bean
+        @ConditionalOnMissingBean
+        DictionaryManager zstdJavaDictionaryManager(RedisCompressionProperties properties) {
+            Dictionaries d = properties.getDictionaries();
+            if (d.getResources() == null || d.getResources().isEmpty()) {
+                throw RedisCompressionProperties.invalid("dictionaries.resources", "[]",
+                        "at least one zstd dictionary file when " + MODE + "=given");
+            }
+            List<byte[]> dictionaries = new ArrayList<>();
+            for (Resource r : d.getResources()) {
+                try {
+                    dictionaries.add(r.getContentAsByteArray());
+                } catch (IOException e) {
+                    throw new RedisCompressionException("cannot read " + r + " of " + RedisCompressionProperties.PREFIX
+                            + ".dictionaries.resources: " + e.getMessage(), "name readable zstd dictionary files", e);
+                }
+            }
+            return build(DictionaryManager.given(dictionaries), properties);
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @Conditional(ServerMode.class)
+    static class Server {
+        @Bean
+        @ConditionalOnMissingBean
+        DictionaryStore zstdJavaDictionaryStore(RedisConnectionFactory redisConnectionFactory,
+                                                RedisCompressionProperties properties) {
+            RedisCompressionProperties.Store s = properties.getDictionaries().getStore();
+            long max = s.getMaxDictionarySize() == null ? -1 : s.getMaxDictionarySize().toBytes();
+            if (max < 256 || max > Integer.MAX_VALUE) {
+                throw RedisCompressionProperties.invalid("dictionaries.store.max-dictionary-size",
+                        s.getMaxDictionarySize(), "256B.." + Integer.MAX_VALUE + "B");
+            }
+            try {
+                return new SpringDictionaryStore(redisConnectionFactory, s.getKeyPrefix(), (int) max);
+            } catch (IllegalArgumentException | NullPointerException e) {
+                throw RedisCompressionProperties.invalid("dictionaries.store.key-prefix", s.getKeyPrefix(),
+                        "a prefix with exactly one non-empty hash tag, such as " + ServerDictionaryLayout.DEFAULT_PREFIX);
+            }
+        }
+
+        @Bean
+        @ConditionalOnMissingBean
+        DictionaryManager zstdJavaDictionaryManager(DictionaryStore store, RedisCompressionProperties properties) {
+            DictionaryMode mode = properties.getDictionaries().getMode();
+            return build(mode == DictionaryMode.MANAGED ? DictionaryManager.managed(store)
+                    : DictionaryManager.shared(store), properties);
+        }
+    }
+
+    private static DictionaryManager build(DictionaryManager.Builder b, RedisCompressionProperties properties) {
+        Dictionaries d = properties.getDictionaries();
+        b.level(properties.toConfig().level())
+                .notifications(d.isNotifications());
+        if (d.getLoadTimeout() != null) {
+            b.loadTimeout(d.getLoadTimeout());
+        }
+        if (d.getRefreshInterval() != null) {
+            b.refreshInterval(d.getRefreshInterval());
+        }
+        if (d.getMode() == DictionaryMode.MANAGED) {
+            if (d.getRetrainInterval() != null) {
+                b.retrainInterval(d.getRetrainInterval());
+            }
+            if (d.getDictionarySize() != null) {
+                b.dictionarySize((int) Math.min(Integer.MAX_VALUE, d.getDictionarySize().toBytes()));
+            }
+            b.minSamples(d.getMinSamples());
+        }
+        try {
+            return b.build();
+        } catch (IllegalArgumentException e) {
+            throw new RedisCompressionException("invalid " + RedisCompressionProperties.PREFIX + ".dictionaries"
+                    + " settings: " + e.getMessage(), "correct the " + RedisCompressionProperties.PREFIX
+                    + ".dictionaries property named", e);
+        }
+    }
+
+    /** Matches when the bound dictionary mode is one of the given ones (relaxed: {@code managed}, {@code MANAGED}). */
+    abstract static class ModeCondition extends SpringBootCondition {
+        private final EnumSet<DictionaryMode> modes;
+
+        ModeCondition(DictionaryMode first, DictionaryMode... rest) {
+            this.modes = EnumSet.of(first, rest);
+        }
+
+        @Override
+        public ConditionOutcome getMatchOutcome(ConditionContext context, AnnotatedTypeMetadata metadata) {
+            DictionaryMode mode = Binder.get(context.getEnvironment()).bind(MODE, DictionaryMode.class)
+                    .orElse(DictionaryMode.OFF);
+            return modes.contains(mode) ? ConditionOutcome.match(MODE + " is " + mode)
+                    : ConditionOutcome.noMatch(MODE + " is " + mode + ", not one of " + modes);
+        }
+    }
+
+    static final class GivenMode extends ModeCondition {
+        GivenMode() {
+            super(DictionaryMode.GIVEN);
+        }
+    }
+
+    static final class ServerMode extends ModeCondition {
+        ServerMode() {
+            super(DictionaryMode.MANAGED, DictionaryMode.SHARED);
+        }
+    }
+}

@@ -1,0 +1,344 @@
+package dev.zstdjava.spring.boot;
+
+import dev.zstdjava.values.CompressionBackend;
+import dev.zstdjava.values.CompressionConfig;
+import dev.zstdjava.values.LegacyFormat;
+import dev.zstdjava.values.ServerDictionaryLayout;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.core.io.Resource;
+import org.springframework.util.unit.DataSize;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The settings under {@value #PREFIX}, bound by Spring Boot. {@link #toConfig()} checks them and names the property
+ * and its allowed values when one is wrong.
+ *
+ * <p>Not thread-safe (a bean bound once at startup).
+ */
+@ConfigurationProperties(RedisCompressionProperties.PREFIX)
+public class RedisCompressionProperties {
+    /** The prefix of every property of the auto-configuration. */
+    public static final String PREFIX = "zstd-java.redis.compression";
+
+    /**
+     * Whether to compress the values of Boot's redisTemplate and of every cache of Boot's RedisCacheManager, in Valkey
+     * GLIDE's stored format. Off: nothing of this library is configured and the native library is not loaded.
+     */
+    private boolean enabled = false;
+
+    /** The algorithm new values are compressed with; GLIDE clients read both. */
+    private CompressionBackend backend = CompressionBackend.ZSTD;
+
+    /**
+     * The compression level; default the backend's (zstd 3, lz4 0). zstd: -131072..22; lz4: -128..12 (above 0 is
+     * LZ4 HC, below 0 fast mode).
+     */
+    private Integer level;
+
+    /** Values smaller than this are stored as they are (at least 6 bytes). */
+    private DataSize minSize = DataSize.ofBytes(CompressionConfig.DEFAULT_MIN_COMPRESSION_SIZE);
+
+    /**
+     * A stored value that would decompress to more than this fails its read with DecompressionLimitException
+     * (1 byte to 2 GiB - 9 bytes).
+     */
+    private DataSize maxDecompressedSize = DataSize.ofBytes(CompressionConfig.DEFAULT_MAX_DECOMPRESSED_SIZE);
+
+    /**
+     * Whether to compress hash values too (redisTemplate.opsForHash()). GLIDE clients cannot read them: their HGET
+     * does not decompress. On, HINCRBY, HINCRBYFLOAT and HSTRLEN are refused on the compressing templates.
+     */
+    private boolean hashValues = false;
+
+    /**
+     * Formats of other clients' own compression to read as well, for data written before the switch:
+     * lettuce-gzip, lettuce-deflate, redisson-zstd, redisson-lz4. Enable only those the data was written with.
+     */
+    private Set<LegacyFormat> legacyFormats = new LinkedHashSet<>();
+
+    /** Whether to compress the values of every cache of Boot's RedisCacheManager (keys are never compressed). */
+    private boolean caches = true;
+
+    /**
+     * Whether stringRedisTemplate compresses too (a CompressingStringRedisTemplate in place of Boot's
+     * StringRedisTemplate). Off by default: a compressing template refuses INCR, DECR, APPEND, STRLEN, GETRANGE,
+     * SETRANGE and the bit operations for every key, so counters kept on stringRedisTemplate stop working.
+     */
+    private boolean stringTemplate = false;
+
+    private final Dictionaries dictionaries = new Dictionaries();
+
+    /** Properties with every default; Boot binds the environment onto them. */
+    public RedisCompressionProperties() {
+    }
+
+    public boolean isEnabled() {
+        return enabled;
+    }
+
+    public void setEnabled(boolean enabled) {
+        this.enabled = enabled;
+    }
+
+    public CompressionBackend getBackend() {
+        return backend;
+    }
+
+    public void setBackend(CompressionBackend backend) {
+        this.backend = backend;
+    }
+
+    public Integer getLevel() {
+        return level;
+    }
+
+    public void setLevel(Integer level) {
+        this.level = level;
+    }
+
+    public DataSize getMinSize() {
+        return minSize;
+    }
+
+    public void setMinSize(DataSize minSize) {
+        this.minSize = minSize;
+    }
+
+    public DataSize getMaxDecompressedSize() {
+        return maxDecompressedSize;
+    }
+
+    public void setMaxDecompressedSize(DataSize maxDecompressedSize) {
+        this.maxDecompressedSize = maxDecompressedSize;
+    }
+
+    public boolean isHashValues() {
+        return hashValues;
+    }
+
+    public void setHashValues(boolean hashValues) {
+        this.hashValues = hashValues;
+    }
+
+    public Set<LegacyFormat> getLegacyFormats() {
+        return legacyFormats;
+    }
+
+    public void setLegacyFormats(Set<LegacyFormat> legacyFormats) {
+        this.legacyFormats = legacyFormats;
+    }
+
+    public boolean isCaches() {
+        return caches;
+    }
+
+    public void setCaches(boolean caches) {
+        this.caches = caches;
+    }
+
+    public boolean isStringTemplate() {
+        return stringTemplate;
+    }
+
+    public void setStringTemplate(boolean stringTemplate) {
+        this.stringTemplate = stringTemplate;
+    }
+
+    public Dictionaries getDictionaries() {
+        return dictionaries;
+    }
+
+    /**
+     * @return the compression configuration these properties describe
+     * @throws RedisCompressionException naming the property, its value and the allowed values, if one is wrong
+     */
+    public CompressionConfig toConfig() {
+        if (backend == null) {
+            throw invalid("backend", null, "zstd, lz4");
+        }
+        if (level != null && (level < backend.minLevel() || level > backend.maxLevel())) {
+            throw invalid("level", level, backend.minLevel() + ".." + backend.maxLevel() + " for the "
+                    + backend.name().toLowerCase(java.util.Locale.ROOT) + " backend");
+        }
+        long min = minSize == null ? -1 : minSize.toBytes();
+        if (min < CompressionConfig.MIN_COMPRESSION_SIZE_LIMIT || min > Integer.MAX_VALUE) {
+            throw invalid("min-size", minSize, CompressionConfig.MIN_COMPRESSION_SIZE_LIMIT + "B.."
+                    + Integer.MAX_VALUE + "B");
+        }
+        long max = maxDecompressedSize == null ? -1 : maxDecompressedSize.toBytes();
+        if (max < 1 || max > CompressionConfig.MAX_DECOMPRESSED_SIZE_LIMIT) {
+            throw invalid("max-decompressed-size", maxDecompressedSize, "1B.."
+                    + CompressionConfig.MAX_DECOMPRESSED_SIZE_LIMIT + "B");
+        }
+        CompressionConfig.Builder b = CompressionConfig.builder()
+                .backend(backend)
+                .minCompressionSize((int) min)
+                .maxDecompressedSize(max)
+                .compressHashValues(hashValues)
+                .readLegacy(legacyFormats == null ? new LegacyFormat[0] : legacyFormats.toArray(new LegacyFormat[0]));
+        if (level != null) {
+            b.level(level);
+        }
+        return b.build();
+    }
+
+    static RedisCompressionException invalid(String property, Object value, String allowed) {
+        return RedisCompressionException.invalid(property, value, allowed);
+    }
+
+    /** How compression uses zstd dictionaries. */
+    public enum DictionaryMode {
+        /** No dictionary (GLIDE clients read every value). */
+        OFF,
+        /** The dictionaries given by resources; the last one compresses. */
+        GIVEN,
+        /** Trained from the values written and published in the server, shared with every client of the store. */
+        MANAGED,
+        /** Compress with the newest dictionary another client published in the server; never train. */
+        SHARED
+    }
+
+    /**
+     * zstd dictionaries for small values. GLIDE clients cannot read dictionary-compressed values (they return them as
+     * stored): turn them on only when every reader of the keys is this library.
+     */
+    public static class Dictionaries {
+        /**
+         * off, given (from resources), managed (trained and published in the server) or shared (published there by
+         * another client). Any mode but off makes the values unreadable for GLIDE clients; zstd backend only.
+         */
+        private DictionaryMode mode = DictionaryMode.OFF;
+
+        /** Given mode: the dictionaries (zstd dictionary files, e.g. from zstd --train); the last one compresses. */
+        private List<Resource> resources = new ArrayList<>();
+
+        /** How long startup may take to load the dictionaries published in the server. */
+        private Duration loadTimeout = Duration.ofSeconds(10);
+
+        /** How often the server's publication counter is checked for new dictionaries. */
+        private Duration refreshInterval = Duration.ofSeconds(10);
+
+        /** Whether to subscribe to the server's publication announcements (off where SUBSCRIBE is refused). */
+        private boolean notifications = true;
+
+        /** Managed: the least time between two trainings across all clients of the store. */
+        private Duration retrainInterval = Duration.ofHours(1);
+
+        /** Managed: the size of trained dictionaries. */
+        private DataSize dictionarySize = DataSize.ofKilobytes(16);
+
+        /** Managed: train once this many values have been sampled (at least 10). */
+        private int minSamples = 1000;
+
+        private final Store store = new Store();
+
+        /** The defaults. */
+        public Dictionaries() {
+        }
+
+        public DictionaryMode getMode() {
+            return mode;
+        }
+
+        public void setMode(DictionaryMode mode) {
+            this.mode = mode;
+        }
+
+        public List<Resource> getResources() {
+            return resources;
+        }
+
+        public void setResources(List<Resource> resources) {
+            this.resources = resources;
+        }
+
+        public Duration getLoadTimeout() {
+            return loadTimeout;
+        }
+
+        public void setLoadTimeout(Duration loadTimeout) {
+            this.loadTimeout = loadTimeout;
+        }
+
+        public Duration getRefreshInterval() {
+            return refreshInterval;
+        }
+
+        public void setRefreshInterval(Duration refreshInterval) {
+            this.refreshInterval = refreshInterval;
+        }
+
+        public boolean isNotifications() {
+            return notifications;
+        }
+
+        public void setNotifications(boolean notifications) {
+            this.notifications = notifications;
+        }
+
+        public Duration getRetrainInterval() {
+            return retrainInterval;
+        }
+
+        public void setRetrainInterval(Duration retrainInterval) {
+            this.retrainInterval = retrainInterval;
+        }
+
+        public DataSize getDictionarySize() {
+            return dictionarySize;
+        }
+
+        public void setDictionarySize(DataSize dictionarySize) {
+            this.dictionarySize = dictionarySize;
+        }
+
+        public int getMinSamples() {
+            return minSamples;
+        }
+
+        public void setMinSamples(int minSamples) {
+            this.minSamples = minSamples;
+        }
+
+        public Store getStore() {
+            return store;
+        }
+    }
+
+    /** Where managed and shared dictionaries live: keys in the server, over Boot's RedisConnectionFactory. */
+    public static class Store {
+        /**
+         * The reserved key prefix of the dictionary keys; exactly one hash tag, so a cluster keeps them in one slot.
+         * The same as zstd-java-lettuce's LettuceDictionaryStore, so both clients share the dictionaries.
+         */
+        private String keyPrefix = ServerDictionaryLayout.DEFAULT_PREFIX;
+
+        /** The largest dictionary read from or written to the server; larger entries are refused unread. */
+        private DataSize maxDictionarySize = DataSize.ofMegabytes(1);
+
+        /** The defaults. */
+        public Store() {
+        }
+
+        public String getKeyPrefix() {
+            return keyPrefix;
+        }
+
+        public void setKeyPrefix(String keyPrefix) {
+            this.keyPrefix = keyPrefix;
+        }
+
+        public DataSize getMaxDictionarySize() {
+            return maxDictionarySize;
+        }
+
+        public void setMaxDictionarySize(DataSize maxDictionarySize) {
+            this.maxDictionarySize = maxDictionarySize;
+        }
+    }
+}

@@ -1,0 +1,25 @@
+/**
+ * Spring Boot auto-configuration for compressed Redis/Valkey values in Valkey GLIDE's stored format. Makes no
+ * restricted calls itself: needs {@code --enable-native-access=dev.zstdjava.codec} (on the class path, where Boot
+ * applications usually run: {@code --enable-native-access=ALL-UNNAMED}).
+ *
+ * <p>What it adapts is optional ({@code requires static}): Spring Data Redis, Boot's cache module, Actuator and
+ * Micrometer; each auto-configuration applies only when its classes are present. The package is open to Spring,
+ * which instantiates the configuration classes and binds the properties reflectively.
+ */
+@SuppressWarnings("requires-transitive-automatic") // Spring Boot and Spring Framework ship as automatic modules
+module dev.zstdjava.spring.boot {
+    requires transitive dev.zstdjava.values;
+    requires transitive spring.boot;
+    requires transitive spring.boot.autoconfigure;
+    requires transitive spring.context;
+    requires transitive spring.core;
+    requires spring.beans;
+    requires static spring.data.redis;
+    requires static spring.boot.cache;
+    requires static spring.boot.actuator;
+    requires static micrometer.core;
+
+    exports dev.zstdjava.spring.boot;
+    opens dev.zstdjava.spring.boot to spring.core, spring.beans, spring.context, spring.boot;
+}

@@ -1,0 +1,350 @@
+package dev.zstdjava.spring.boot;
+
+import dev.zstdjava.values.CommandRefusedException;
+import dev.zstdjava.values.CompressionBackend;
+import dev.zstdjava.values.CompressionConfig;
+import dev.zstdjava.values.DictionaryManager;
+import dev.zstdjava.values.DictionaryStore;
+import dev.zstdjava.values.InMemoryDictionaryStore;
+import dev.zstdjava.values.LegacyFormat;
+import dev.zstdjava.values.ValueCompressor;
+import dev.zstdjava.values.micrometer.CompressionMetrics;
+import dev.zstdjava.values.spring.CompressingRedisTemplate;
+import dev.zstdjava.values.spring.CompressingStringRedisTemplate;
+import dev.zstdjava.values.spring.SpringDictionaryStore;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.actuate.info.Info;
+import org.springframework.boot.actuate.info.InfoContributor;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.cache.autoconfigure.CacheAutoConfiguration;
+import org.springframework.boot.cache.autoconfigure.RedisCacheManagerBuilderCustomizer;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration;
+import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
+import org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.cache.CacheManager;
+import org.springframework.cache.annotation.EnableCaching;
+import org.springframework.cache.concurrent.ConcurrentMapCacheManager;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.data.redis.cache.RedisCacheConfiguration;
+import org.springframework.data.redis.cache.RedisCacheManager;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.jedis.JedisConnectionFactory;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.core.RedisTemplate;
+import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.data.redis.serializer.RedisSerializationContext.SerializationPair;
+import org.springframework.data.redis.serializer.RedisSerializer;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * Every condition of the auto-configuration, with Boot's own Redis, cache and metrics auto-configurations beside it.
+ * No server: building the beans opens no connection.
+ */
+class RedisCompressionAutoConfigurationTest {
+    private static final String P = RedisCompressionProperties.PREFIX + ".";
+
+    private final ApplicationContextRunner runner = new ApplicationContextRunner()
+            .withConfiguration(AutoConfigurations.of(RedisCompressionAutoConfiguration.class,
+                    RedisCompressionCacheAutoConfiguration.class, RedisCompressionMetricsAutoConfiguration.class,
+                    RedisCompressionInfoAutoConfiguration.class, DataRedisAutoConfiguration.class,
+                    CacheAutoConfiguration.class, MetricsAutoConfiguration.class,
+                    CompositeMeterRegistryAutoConfiguration.class, SimpleMetricsExportAutoConfiguration.class))
+            .withUserConfiguration(Caching.class);
+
+    @Configuration(proxyBeanMethods = false)
+    @EnableCaching
+    static class Caching {
+    }
+
+    @Test
+    void offByDefault() {
+        runner.run(c -> {
+            assertThat(c).hasNotFailed().doesNotHaveBean(ValueCompressor.class)
+                    .doesNotHaveBean(CacheValueCompression.class).doesNotHaveBean(CompressionMetrics.class)
+                    .doesNotHaveBean(CompressionInfoContributor.class);
+            assertThat(c.getBean("redisTemplate")).isExactlyInstanceOf(RedisTemplate.class);
+            assertThat(c.getBean("stringRedisTemplate")).isExactlyInstanceOf(StringRedisTemplate.class);
+        });
+        runner.withPropertyValues(P + "enabled=false").run(c -> assertThat(c).doesNotHaveBean(ValueCompressor.class));
+    }
+
+    @Test
+    void enabledGivesTheCompressorTheTemplateTheCacheCustomizerMetersAndInfo() {
+        runner.withPropertyValues(P + "enabled=true").run(c -> {
+            assertThat(c).hasNotFailed().hasSingleBean(ValueCompressor.class)
+                    .hasSingleBean(CacheValueCompression.class).hasSingleBean(CompressionMetrics.class)
+                    .hasSingleBean(CompressionInfoContributor.class).doesNotHaveBean(DictionaryManager.class);
+            ValueCompressor compressor = c.getBean(ValueCompressor.class);
+            assertThat(compressor.config()).isEqualTo(CompressionConfig.defaults());
+            // Boot's name and type: existing RedisTemplate<Object, Object> injection points get it
+            Object template = c.getBean("redisTemplate");
+            assertThat(template).isInstanceOf(CompressingRedisTemplate.class);
+            assertThat(c.getBeanProvider(org.springframework.core.ResolvableType.forClassWithGenerics(
+                    RedisTemplate.class, Object.class, Object.class)).getObject()).isSameAs(template);
+            assertThat(((CompressingRedisTemplate<?, ?>) template).compressor()).isSameAs(compressor);
+            // counters stay on Boot's plain string template
+            assertThat(c.getBean("stringRedisTemplate")).isExactlyInstanceOf(StringRedisTemplate.class);
+            // the meters are registered in Boot's registry
+            assertThat(c.getBean(MeterRegistry.class).find("zstdjava.values.compressed").functionCounter())
+                    .isNotNull();
+            Info.Builder info = new Info.Builder();
+            c.getBean(CompressionInfoContributor.class).contribute(info);
+            @SuppressWarnings("unchecked")
+            Map<String, Object> details = (Map<String, Object>) info.build().getDetails().get("zstd-java");
+            assertThat(details).containsEntry("backend", "zstd").containsEntry("level", 3).containsKey("counters");
+            assertThat(details.get("library").toString()).contains("version=" + dev.zstdjava.zstd.Zstd.library()
+                    .version());
+        });
+    }
+
+    @Test
+    void keysStayByteIdenticalToBootsTemplate() {
+        byte[][] keys = new byte[2][];
+        runner.run(c -> keys[0] = serializeKey(c.getBean("redisTemplate", RedisTemplate.class)));
+        runner.withPropertyValues(P + "enabled=true")
+                .run(c -> keys[1] = serializeKey(c.getBean("redisTemplate", RedisTemplate.class)));
+        assertThat(keys[1]).isEqualTo(keys[0]);
+        assertThat(keys[0]).isNotEqualTo("user:1".getBytes(StandardCharsets.UTF_8)); // JDK-serialized, as Boot's
+    }
+
+    @SuppressWarnings("unchecked")
+    private static byte[] serializeKey(RedisTemplate<?, ?> t) {
+        return ((RedisSerializer<Object>) t.getKeySerializer()).serialize("user:1");
+    }
+
+    @Test
+    void propertiesReachTheConfiguration() {
+        runner.withPropertyValues(P + "enabled=true", P + "backend=lz4", P + "level=5", P + "min-size=128B",
+                P + "max-decompressed-size=16MB", P + "hash-values=true",
+                P + "legacy-formats=lettuce-gzip,redisson-zstd").run(c -> {
+            CompressionConfig config = c.getBean(ValueCompressor.class).config();
+            assertThat(config.backend()).isEqualTo(CompressionBackend.LZ4);
+            assertThat(config.level()).isEqualTo(5);
+            assertThat(config.minCompressionSize()).isEqualTo(128);
+            assertThat(config.maxDecompressedSize()).isEqualTo(16L << 20);
+            assertThat(config.compressHashValues()).isTrue();
+            assertThat(config.legacyFormats()).containsExactlyInAnyOrder(LegacyFormat.LETTUCE_GZIP,
+                    LegacyFormat.REDISSON_ZSTD);
+        });
+    }
+
+    @Test
+    void aWrongValueFailsStartupNamingThePropertyAndTheAllowedValues() {
+        runner.withPropertyValues(P + "enabled=true", P + "level=40").run(c -> assertThat(c).getFailure()
+                .rootCause().hasMessageContaining(P + "level").hasMessageContaining("-131072..22"));
+        runner.withPropertyValues(P + "enabled=true", P + "backend=lz4", P + "level=13").run(c -> assertThat(c)
+                .getFailure().rootCause().hasMessageContaining(P + "level").hasMessageContaining("-128..12"));
+        runner.withPropertyValues(P + "enabled=true", P + "min-size=2B").run(c -> assertThat(c).getFailure()
+                .rootCause().hasMessageContaining(P + "min-size").hasMessageContaining("6B.."));
+        runner.withPropertyValues(P + "enabled=true", P + "max-decompressed-size=4GB").run(c -> assertThat(c)
+                .getFailure().rootCause().hasMessageContaining(P + "max-decompressed-size"));
+        runner.withPropertyValues(P + "enabled=true", P + "dictionaries.mode=given").run(c -> assertThat(c)
+                .getFailure().rootCause().hasMessageContaining(P + "dictionaries.resources"));
+        runner.withPropertyValues(P + "enabled=true", P + "dictionaries.mode=managed",
+                P + "dictionaries.store.key-prefix=no-tag:").run(c -> assertThat(c).getFailure().rootCause()
+                .hasMessageContaining(P + "dictionaries.store.key-prefix").hasMessageContaining("hash tag"));
+        // an unknown enum value: Boot's binder names the property (its failure analysis, which lists the
+        // constants, is checked on a real startup in StartupFailureTest)
+        runner.withPropertyValues(P + "enabled=true", P + "backend=brotli").run(c -> assertThat(c).getFailure()
+                .hasStackTraceContaining("'" + P + "backend'"));
+    }
+
+    @Test
+    void theApplicationsBeansWin() {
+        ValueCompressor own = ValueCompressor.create(CompressionConfig.builder().level(7).build());
+        runner.withPropertyValues(P + "enabled=true").withBean(ValueCompressor.class, () -> own).run(c -> {
+            assertThat(c.getBean(ValueCompressor.class)).isSameAs(own);
+            assertThat(c.getBean("redisTemplate", CompressingRedisTemplate.class).compressor()).isSameAs(own);
+        });
+        runner.withPropertyValues(P + "enabled=true").withUserConfiguration(OwnTemplates.class).run(c -> {
+            assertThat(c.getBean("redisTemplate")).isSameAs(OwnTemplates.TEMPLATE);
+            assertThat(c.getBean(StringRedisTemplate.class)).isSameAs(OwnTemplates.STRINGS);
+        });
+        // the opt-in string template backs off too
+        runner.withPropertyValues(P + "enabled=true", P + "string-template=true")
+                .withUserConfiguration(OwnTemplates.class)
+                .run(c -> assertThat(c.getBean(StringRedisTemplate.class)).isSameAs(OwnTemplates.STRINGS));
+        runner.withPropertyValues(P + "enabled=true").withUserConfiguration(OwnCacheManager.class).run(c -> {
+            assertThat(c).hasNotFailed().doesNotHaveBean(CacheValueCompression.class);
+            assertThat(c.getBean(CacheManager.class)).isInstanceOf(ConcurrentMapCacheManager.class);
+        });
+        CompressionMetrics ownMetrics = new CompressionMetrics(own);
+        runner.withPropertyValues(P + "enabled=true").withBean(CompressionMetrics.class, () -> ownMetrics)
+                .run(c -> assertThat(c.getBean(CompressionMetrics.class)).isSameAs(ownMetrics));
+        InMemoryDictionaryStore store = new InMemoryDictionaryStore();
+        runner.withPropertyValues(P + "enabled=true", P + "dictionaries.mode=shared")
+                .withBean(DictionaryStore.class, () -> store).run(c -> {
+                    assertThat(c).hasNotFailed();
+                    assertThat(c.getBean(DictionaryManager.class).store()).isSameAs(store);
+                    assertThat(c.getBean(ValueCompressor.class).dictionaries())
+                            .isSameAs(c.getBean(DictionaryManager.class));
+                });
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class OwnTemplates {
+        static final RedisTemplate<Object, Object> TEMPLATE = new RedisTemplate<>();
+        static final StringRedisTemplate STRINGS = new StringRedisTemplate();
+
+        @Bean
+        RedisTemplate<Object, Object> redisTemplate(RedisConnectionFactory f) {
+            TEMPLATE.setConnectionFactory(f);
+            return TEMPLATE;
+        }
+
+        @Bean
+        StringRedisTemplate myStrings(RedisConnectionFactory f) {
+            STRINGS.setConnectionFactory(f);
+            return STRINGS;
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class OwnCacheManager {
+        @Bean
+        CacheManager cacheManager() {
+            return new ConcurrentMapCacheManager();
+        }
+    }
+
+    @Test
+    void theStringTemplateOptIn() {
+        runner.withPropertyValues(P + "enabled=true", P + "string-template=true").run(c -> {
+            assertThat(c).hasNotFailed().hasSingleBean(StringRedisTemplate.class);
+            StringRedisTemplate t = c.getBean("stringRedisTemplate", StringRedisTemplate.class);
+            assertThat(t).isInstanceOf(CompressingStringRedisTemplate.class);
+            // refused before anything is sent (no server here): counters do not work on it
+            assertThatThrownBy(() -> t.opsForValue().increment("visits")).isInstanceOf(CommandRefusedException.class)
+                    .hasMessageContaining("INCR");
+            assertThatThrownBy(() -> t.opsForValue().append("log", "x")).isInstanceOf(CommandRefusedException.class);
+        });
+    }
+
+    @Test
+    void withoutMicrometerOrActuatorOrBootCacheThoseBeansAreLeftOut() {
+        // no Micrometer at all: Boot's metrics auto-configuration backs off, and so do the meters
+        runner.withPropertyValues(P + "enabled=true").withClassLoader(new FilteredClassLoader("io.micrometer."))
+                .run(c -> assertThat(c).hasNotFailed().hasSingleBean(ValueCompressor.class)
+                        .doesNotHaveBean(MeterRegistry.class).doesNotHaveBean(CompressionMetrics.class)
+                        .hasSingleBean(CompressionInfoContributor.class));
+        runner.withPropertyValues(P + "enabled=true")
+                .withClassLoader(new FilteredClassLoader(InfoContributor.class))
+                .run(c -> assertThat(c).hasNotFailed().hasSingleBean(CompressionMetrics.class)
+                        .doesNotHaveBean(CompressionInfoContributor.class));
+        runner.withPropertyValues(P + "enabled=true", "management.info.zstd-java.enabled=false")
+                .run(c -> assertThat(c).doesNotHaveBean(CompressionInfoContributor.class));
+        runner.withPropertyValues(P + "enabled=true", P + "caches=false")
+                .run(c -> assertThat(c).doesNotHaveBean(CacheValueCompression.class));
+        new ApplicationContextRunner()
+                .withConfiguration(AutoConfigurations.of(RedisCompressionAutoConfiguration.class,
+                        RedisCompressionCacheAutoConfiguration.class, DataRedisAutoConfiguration.class))
+                .withClassLoader(new FilteredClassLoader(RedisCacheManagerBuilderCustomizer.class))
+                .withPropertyValues(P + "enabled=true")
+                .run(c -> assertThat(c).hasNotFailed().hasSingleBean(ValueCompressor.class)
+                        .doesNotHaveBean(CacheValueCompression.class));
+    }
+
+    @Test
+    void aRegistryWithoutBootsMetricsAutoConfigurationIsBoundToo() {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        new ApplicationContextRunner()
+                .withConfiguration(AutoConfigurations.of(RedisCompressionAutoConfiguration.class,
+                        RedisCompressionMetricsAutoConfiguration.class, DataRedisAutoConfiguration.class))
+                .withClassLoader(new FilteredClassLoader(MetricsAutoConfiguration.class))
+                .withBean(MeterRegistry.class, () -> registry)
+                .withPropertyValues(P + "enabled=true")
+                .run(c -> {
+                    assertThat(c).hasNotFailed();
+                    assertThat(registry.find("zstdjava.values.compressed").functionCounter()).isNotNull();
+                });
+    }
+
+    @Test
+    void lettuceAndJedisFactories() {
+        runner.withPropertyValues(P + "enabled=true").run(c -> assertThat(templateFactory(c))
+                .isInstanceOf(LettuceConnectionFactory.class));
+        runner.withPropertyValues(P + "enabled=true", "spring.data.redis.client-type=jedis").run(c ->
+                assertThat(templateFactory(c)).isInstanceOf(JedisConnectionFactory.class));
+    }
+
+    private static RedisConnectionFactory templateFactory(org.springframework.context.ApplicationContext c) {
+        CompressingRedisTemplate<?, ?> t = c.getBean("redisTemplate", CompressingRedisTemplate.class);
+        assertThat(t.getConnectionFactory()).isSameAs(c.getBean(RedisConnectionFactory.class));
+        return t.getConnectionFactory();
+    }
+
+    @Test
+    void everyCacheIsWrappedAfterTheApplicationsCustomizersAndKeysAreUntouched() {
+        runner.withPropertyValues(P + "enabled=true", "spring.cache.type=redis", "spring.cache.cache-names=a,b")
+                .withBean("jsonCache", RedisCacheManagerBuilderCustomizer.class,
+                        () -> b -> b.withCacheConfiguration("json", RedisCacheConfiguration.defaultCacheConfig()
+                                .serializeValuesWith(SerializationPair.fromSerializer(RedisSerializer.json()))))
+                .run(c -> {
+                    assertThat(c).hasNotFailed();
+                    RedisCacheManager m = c.getBean(RedisCacheManager.class);
+                    ValueCompressor compressor = c.getBean(ValueCompressor.class);
+                    Map<String, RedisCacheConfiguration> configs = m.getCacheConfigurations();
+                    assertThat(configs).containsKeys("a", "b", "json");
+                    String big = "a cached value worth compressing; ".repeat(20);
+                    for (RedisCacheConfiguration config : configs.values()) {
+                        ByteBuffer stored = config.getValueSerializationPair().write(big);
+                        byte[] bytes = new byte[stored.remaining()];
+                        stored.get(bytes);
+                        assertThat(bytes).startsWith(new byte[] {0, 1, 2, 0, 1}); // GLIDE's header, zstd
+                        assertThat(config.getValueSerializationPair().read(ByteBuffer.wrap(bytes))).isEqualTo(big);
+                        // keys: the plain string serialization
+                        ByteBuffer key = config.getKeySerializationPair().write("k");
+                        assertThat(key.remaining()).isEqualTo(1);
+                    }
+                    // a cache made at run time gets the wrapped default too
+                    ByteBuffer stored = m.getCache("made-later") == null ? null
+                            : ((org.springframework.data.redis.cache.RedisCache) m.getCache("made-later"))
+                            .getCacheConfiguration().getValueSerializationPair().write(big);
+                    assertThat(stored).isNotNull();
+                    assertThat(stored.get(0)).isEqualTo((byte) 0);
+                    assertThat(compressor.stats().valuesCompressed()).isGreaterThanOrEqualTo(4);
+                });
+    }
+
+    @Test
+    void wrappingIsIdempotentAndReadsValuesStoredPlain() {
+        ValueCompressor compressor = ValueCompressor.create(CompressionConfig.defaults());
+        CacheValueCompression w = new CacheValueCompression(compressor);
+        RedisCacheConfiguration once = w.wrap(RedisCacheConfiguration.defaultCacheConfig());
+        assertThat(w.wrap(once)).isSameAs(once);
+        byte[] plain = RedisSerializer.java().serialize("written before compression was on");
+        assertThat(once.getValueSerializationPair().read(ByteBuffer.wrap(plain)))
+                .isEqualTo("written before compression was on");
+    }
+
+    @Test
+    void managedDictionariesUseTheSpringStoreOverBootsFactory() {
+        // shared mode would load published dictionaries at startup: a context with a factory but no server fails
+        // that load, so the store's wiring is checked without building the manager
+        runner.withPropertyValues(P + "enabled=true", P + "dictionaries.mode=managed",
+                        P + "dictionaries.store.key-prefix=app:{dicts}:")
+                .withBean(DictionaryManager.class, () -> DictionaryManager.managed(new InMemoryDictionaryStore())
+                        .build())
+                .run(c -> {
+                    assertThat(c).hasNotFailed();
+                    assertThat(c.getBean(DictionaryStore.class)).isInstanceOf(SpringDictionaryStore.class);
+                    assertThat(((SpringDictionaryStore) c.getBean(DictionaryStore.class)).prefix())
+                            .isEqualTo("app:{dicts}:");
+                });
+        runner.withPropertyValues(P + "enabled=true", P + "backend=lz4", P + "dictionaries.mode=shared")
+                .withBean(DictionaryStore.class, InMemoryDictionaryStore::new)
+                .run(c -> assertThat(c).getFailure().rootCause().hasMessageContaining(P + "backend"));
+    }
+}

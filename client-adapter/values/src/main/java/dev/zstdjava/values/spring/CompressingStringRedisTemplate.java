@@ -1,0 +1,106 @@
+package dev.zstdjava.values.spring;
+
+import dev.zstdjava.values.CommandPolicy;
+import dev.zstdjava.values.CommandRefusedException;
+import dev.zstdjava.values.ValueCompressor;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.core.DeleteSpec;
+import org.springframework.data.redis.core.HashOperations;
+import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.data.redis.core.ValueOperations;
+
+import java.util.Objects;
+import java.util.function.Consumer;
+
+/**
+ * A {@link StringRedisTemplate} under the {@link CommandPolicy command policy}: the same routing as
+ * {@link CompressingRedisTemplate} (the {@code SET} family compressed, members, elements, scripts and messages plain,
+ * every read decoded), for code and frameworks that ask for a {@code StringRedisTemplate} by type.
+ *
+ * <p><b>Counters stop working on it.</b> The policy refuses {@code INCR}, {@code DECR}, {@code APPEND},
+ * {@code STRLEN}, {@code GETRANGE}/{@code SETRANGE} and the bit operations for <i>every</i> key of a compressing
+ * template ({@link CommandRefusedException}, nothing sent), because the server would run them on compressed bytes.
+ * String templates are where applications usually keep counters: keep a plain {@code StringRedisTemplate} for them.
+ *
+ * <p>Keys and hash keys are written with the string serializer, byte for byte as a plain
+ * {@code StringRedisTemplate} writes them. {@link #opsForValue()} and {@link #opsForHash()} (and the bound
+ * operations built on them) come from an inner {@code CompressingRedisTemplate} over the same connection factory and
+ * serializers; their {@code getOperations()} returns that inner template. Everything else runs on this template
+ * with the reading serializer (plain writes, decoded reads), as in {@code CompressingRedisTemplate}.
+ *
+ * <p><b>Configuration:</b> set the connection factory, then call {@link #afterPropertiesSet()} (Spring does when the
+ * template is a bean); serializers changed after that are not seen.
+ *
+ * <p><b>Thread safety:</b> thread-safe once initialised. <b>Allocation:</b> as {@link CompressingRedisTemplate}.
+ */
+public class CompressingStringRedisTemplate extends StringRedisTemplate {
+    private final CompressingRedisTemplate<String, String> policyTemplate;
+
+    /** @param compressor the compressor; its configuration's command policy decides what is compressed and refused */
+    public CompressingStringRedisTemplate(ValueCompressor compressor) {
+        this.policyTemplate = new CompressingRedisTemplate<>(Objects.requireNonNull(compressor, "compressor"));
+    }
+
+    /** A ready template over {@code factory}. */
+    public CompressingStringRedisTemplate(RedisConnectionFactory factory, ValueCompressor compressor) {
+        this(compressor);
+        setConnectionFactory(factory);
+        afterPropertiesSet();
+    }
+
+    @Override
+    public void afterPropertiesSet() {
+        super.afterPropertiesSet();
+        policyTemplate.setConnectionFactory(getRequiredConnectionFactory());
+        policyTemplate.setKeySerializer(getKeySerializer());
+        policyTemplate.setHashKeySerializer(getHashKeySerializer());
+        policyTemplate.setStringSerializer(getStringSerializer());
+        policyTemplate.setValueSerializer(getValueSerializer());
+        policyTemplate.setHashValueSerializer(getHashValueSerializer());
+        policyTemplate.setExposeConnection(isExposeConnection());
+        policyTemplate.afterPropertiesSet();
+        // the rest of this template's operations read through the same decoding serializers
+        setValueSerializer(policyTemplate.getValueSerializer());
+        setHashValueSerializer(policyTemplate.getHashValueSerializer());
+    }
+
+    @Override
+    public void setEnableTransactionSupport(boolean enableTransactionSupport) {
+        super.setEnableTransactionSupport(enableTransactionSupport);
+        policyTemplate.setEnableTransactionSupport(enableTransactionSupport);
+    }
+
+    /** @return the compressor doing the work */
+    public ValueCompressor compressor() {
+        return policyTemplate.compressor();
+    }
+
+    /** @return the policy this template follows */
+    public CommandPolicy policy() {
+        return policyTemplate.policy();
+    }
+
+    /** Value operations under the policy, as {@link CompressingRedisTemplate#opsForValue()}. */
+    @Override
+    public ValueOperations<String, String> opsForValue() {
+        return policyTemplate.opsForValue();
+    }
+
+    /** Hash operations under the policy, as {@link CompressingRedisTemplate#opsForHash()}. */
+    @Override
+    public <HK, HV> HashOperations<String, HK, HV> opsForHash() {
+        return policyTemplate.opsForHash();
+    }
+
+    /** Refused, as {@link CompressingRedisTemplate#compareAndDelete}. */
+    @Override
+    public Boolean compareAndDelete(String key, String value) {
+        return policyTemplate.compareAndDelete(key, value);
+    }
+
+    /** {@code DEL}, or refused when {@code spec} compares values, as {@link CompressingRedisTemplate#delete(Object, Consumer)}. */
+    @Override
+    public Boolean delete(String key, Consumer<DeleteSpec<String, String>> spec) {
+        return policyTemplate.delete(key, spec);
+    }
+}
