@@ -44,7 +44,7 @@ public class CallPathBench {
     // (every thread's context shared, so guarded): the same calls through the same cache, only the context differs.
     // Compare *_cacheConfined with *_cacheGuarded for what the confined per-thread context saves a one-liner.
     private static final ContextCache<Lz4Compressor> LZ4C_CONFINED = new ContextCache<>(
-            () -> Lz4Compressor.builder().level(0).confined().build(), () -> Lz4Compressor.create(0), Lz4Compressor::close);
+            () -> Lz4Compressor.builder().confined().build(), () -> Lz4Compressor.create(0), Lz4Compressor::close);
     private static final ContextCache<Lz4Compressor> LZ4C_GUARDED = new ContextCache<>(
             () -> Lz4Compressor.create(0), () -> Lz4Compressor.create(0), Lz4Compressor::close);
     private static final ContextCache<Lz4Decompressor> LZ4D_CONFINED = new ContextCache<>(

@@ -17,8 +17,8 @@ import java.nio.ReadOnlyBufferException;
  * {@code LZ4_decompress_safe_partial}; the unsafe {@code LZ4_decompress_fast} family is never used). A raw block does
  * not record its decompressed size: the caller gives it, exactly or as an upper bound (the destination's size), or
  * the {@code new byte[]} forms of {@link Decompressor} find it by decoding into a growing native buffer, up to
- * {@link #maxDecompressedSize()}. The decoder never writes past the destination and reports malformed input as an {@link Lz4Exception} naming the input
- * offset where decoding stopped.
+ * {@link #maxDecompressedSize()}. The decoder never writes past the destination and reports malformed input as an
+ * {@link Lz4Exception} naming the input offset where decoding stopped.
  *
  * <p><b>Thread safety:</b> one call at a time, as {@link Lz4Compressor}: a concurrent call or a call after
  * {@link #close()} throws {@link IllegalStateException}, and closing never frees memory under a running call. Use one

@@ -25,7 +25,8 @@ import java.nio.ReadOnlyBufferException;
  * </ul>
  *
  * <p><b>Limits:</b> {@link #decompress(byte[])} refuses output larger than {@link #maxDecompressedSize()} (default
- * {@link Decompressor#DEFAULT_MAX_DECOMPRESSED_SIZE}, 512 MiB) before allocating when the frame declares its size, and as soon as it passes the limit otherwise. A
+ * {@link Decompressor#DEFAULT_MAX_DECOMPRESSED_SIZE}, 512 MiB) before allocating when the frame declares its size,
+ * and as soon as it passes the limit otherwise. A
  * declared size is trusted only after lz4 has verified the header checksum, and only if the input could hold it
  * (lz4 expands at most 255 times), so a short forged header cannot make it allocate a large array. The
  * caller-destination forms are bounded by the destination. {@link #update} refuses a frame whose output passes the

@@ -93,7 +93,10 @@ public final class Lz4FrameOutputStream extends OutputStream {
         output.write(b);
     }
 
-    /** Compresses the buffered data so a reader can decode everything written so far; then flushes the underlying stream. */
+    /**
+     * Compresses the buffered data so a reader can decode everything written so far; then flushes the underlying
+     * stream.
+     */
     @Override
     public void flush() throws IOException {
         output.flush();

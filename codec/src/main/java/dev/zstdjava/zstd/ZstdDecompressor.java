@@ -19,8 +19,8 @@ import java.util.Objects;
  * frames and skippable frames; frames without a declared content size (written by streaming encoders) are accepted.
  *
  * <p><b>Limits:</b> {@link #decompress(byte[])} refuses, before allocating, output larger than
- * {@link Builder#maxDecompressedSize(long)} (default {@link Decompressor#DEFAULT_MAX_DECOMPRESSED_SIZE}, 512 MiB); for frames that do not declare their size the output
- * grows as it is decoded and the call fails as soon as it would pass the limit. The caller-destination forms are
+ * {@link Builder#maxDecompressedSize(long)} (default {@link Decompressor#DEFAULT_MAX_DECOMPRESSED_SIZE}, 512 MiB);
+ * for frames that do not declare their size the output grows as it is decoded and the call fails as soon as it would pass the limit. The caller-destination forms are
  * bounded by the destination's size. {@link Builder#windowLogMax(int)} caps the memory a frame may ask for.
  *
  * <p><b>Thread safety:</b> one call at a time, as {@link ZstdCompressor}: a concurrent call or a call after
