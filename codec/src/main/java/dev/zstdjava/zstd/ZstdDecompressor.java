@@ -164,7 +164,7 @@ public final class ZstdDecompressor implements Decompressor {
             return state.calls.arrays(Direction.DECOMPRESS, src, srcOff, srcLen, dst, dstOff, dstCap);
         }
 
-        /** The {@code new byte[]} form, refusing output over {@code limit}; see {@link ZstdDecompressor#decompress(byte[])}. */
+        /** The {@code new byte[]} form, refusing output over {@code limit}: see {@link ZstdDecompressor}'s. */
         byte[] decompress(byte[] src, int off, int len, long limit) {
             Bounds.range(src, off, len, "src");
             if (len == 0) {
