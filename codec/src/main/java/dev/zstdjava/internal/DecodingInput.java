@@ -46,11 +46,7 @@ public final class DecodingInput {
 
     /** {@link InputStream#read()}: one byte, or -1 at the end of the last frame. */
     public int read() throws IOException {
-        int n;
-        do {
-            n = read(one, 0, 1);
-        } while (n == 0);
-        return n < 0 ? -1 : one[0] & 0xFF;
+        return read(one, 0, 1) < 0 ? -1 : one[0] & 0xFF;
     }
 
     /**
@@ -71,12 +67,20 @@ public final class DecodingInput {
         if (len == 0) {
             return 0;
         }
+        int n;
         try {
-            return decoder.decode(b, off, len);
+            n = decoder.decode(b, off, len);
         } catch (IOException | RuntimeException | Error e) {
             failure = e;
             throw e;
         }
+        if (n == 0 || n < -1 || n > len) { // a broken decoder: a read must not return 0 (callers would spin)
+            IllegalStateException e = new IllegalStateException(what + ": the decoder returned " + n + " for " + len
+                    + " bytes (expected 1.." + len + " or -1)");
+            failure = e;
+            throw e;
+        }
+        return n;
     }
 
     /** Closes the underlying stream and releases the decoder. Idempotent. */
