@@ -23,6 +23,12 @@ import java.nio.ReadOnlyBufferException;
  * the returned array. Each implementation's class documentation gives its staging limits.
  */
 public interface Compressor extends AutoCloseable {
+    /**
+     * The result of {@code tryCompress} ({@link dev.zstdjava.zstd.ZstdCompressor#tryCompress} and
+     * {@link dev.zstdjava.lz4.Lz4Compressor#tryCompress}) when the output does not fit in the destination: -1, never a
+     * size.
+     */
+    long DOES_NOT_FIT = -1;
 
     /**
      * The worst-case output size for srcLen input bytes: a destination this large never fails for lack of room.

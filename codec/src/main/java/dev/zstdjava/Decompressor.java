@@ -5,13 +5,15 @@ import java.nio.ByteBuffer;
 import java.nio.ReadOnlyBufferException;
 
 /**
- * A one-shot decompressor of self-describing frames: each call decodes every frame of one whole input, in four
- * forms that share one contract. Implemented by {@link dev.zstdjava.zstd.ZstdDecompressor} and
- * {@link dev.zstdjava.lz4.Lz4FrameDecompressor} (raw LZ4 blocks carry no size, so
- * {@link dev.zstdjava.lz4.Lz4Decompressor} has its own forms).
+ * A one-shot decompressor: each call decodes one whole input (every frame of it, or one raw LZ4 block), in four
+ * forms that share one contract. Implemented by {@link dev.zstdjava.zstd.ZstdDecompressor},
+ * {@link dev.zstdjava.lz4.Lz4FrameDecompressor} and {@link dev.zstdjava.lz4.Lz4Decompressor} (a raw LZ4 block does
+ * not record its size: its {@code new byte[]} forms find it by decoding into a growing buffer, and it has forms that
+ * take the size too).
  *
  * <p><b>Bounded:</b> no call writes past its destination, and the {@code new byte[]} forms refuse an output over
- * {@link #maxDecompressedSize()} with {@link DecompressionLimitException} before allocating it.
+ * {@link #maxDecompressedSize()} (default {@link #DEFAULT_MAX_DECOMPRESSED_SIZE}) with
+ * {@link DecompressionLimitException} before allocating it.
  *
  * <p><b>Errors:</b> malformed, truncated or corrupted input and a destination that is too small throw a
  * {@link CompressionException} of the codec's own type ({@link dev.zstdjava.zstd.ZstdException} or
@@ -27,6 +29,11 @@ import java.nio.ReadOnlyBufferException;
  * documentation gives its staging limits.
  */
 public interface Decompressor extends AutoCloseable {
+    /**
+     * The default of {@link #maxDecompressedSize()}, 512 MiB, for every decompressor and decompressing stream of this
+     * library (zstd and LZ4, one-shot and streaming) and for the static one-liners that take no limit.
+     */
+    long DEFAULT_MAX_DECOMPRESSED_SIZE = 512L << 20;
 
     /**
      * The largest output of the {@code new byte[]} forms, in bytes, fixed when the decompressor is made.

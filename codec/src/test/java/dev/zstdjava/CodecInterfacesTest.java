@@ -52,11 +52,13 @@ class CodecInterfacesTest {
     }
 
     @Test
-    void lz4BlocksCompressThroughTheInterface() {
-        try (Compressor c = Lz4Compressor.create(); Lz4Decompressor d = Lz4Decompressor.create()) {
+    void lz4BlocksRoundTripThroughTheInterfaces() {
+        try (Compressor c = Lz4Compressor.create(); Decompressor d = Lz4Decompressor.create()) {
+            assertArrayEquals(DATA, roundTrip(c, d, DATA));
             assertEquals(Lz4.maxCompressedLength(DATA.length), c.maxCompressedLength(DATA.length));
+            assertEquals(Decompressor.DEFAULT_MAX_DECOMPRESSED_SIZE, d.maxDecompressedSize());
             byte[] block = c.compress(DATA);
-            assertArrayEquals(DATA, d.decompress(block, DATA.length));
+            assertArrayEquals(DATA, ((Lz4Decompressor) d).decompress(block, DATA.length));
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                     () -> c.maxCompressedLength(Lz4.MAX_INPUT_SIZE + 1L));
             assertTrue(e.getMessage().contains("LZ4_MAX_INPUT_SIZE"), e.getMessage());

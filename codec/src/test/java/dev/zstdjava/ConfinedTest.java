@@ -65,20 +65,24 @@ class ConfinedTest {
                             assertEquals(DATA.length, z.decompress(zf, 0, zf.length, out, 0, out.length));
                             assertArrayEquals(DATA, out);
                         }),
-                new Case("Lz4Compressor", () -> Lz4Compressor.createConfined(0), Lz4Compressor::create, c -> {
-                    Lz4Compressor z = (Lz4Compressor) c;
-                    assertArrayEquals(DATA, dev.zstdjava.lz4.Lz4.decompress(z.compress(DATA), DATA.length));
-                }),
-                new Case("Lz4Decompressor", Lz4Decompressor::createConfined, Lz4Decompressor::create, c -> {
-                    Lz4Decompressor z = (Lz4Decompressor) c;
-                    assertArrayEquals(DATA, z.decompress(lb, DATA.length));
-                }),
-                new Case("Lz4FrameCompressor", () -> Lz4FrameCompressor.createConfined(Lz4Frame.Options.DEFAULT),
+                new Case("Lz4Compressor", () -> Lz4Compressor.builder().confined().build(),
+                        Lz4Compressor::create, c -> {
+                            Lz4Compressor z = (Lz4Compressor) c;
+                            assertArrayEquals(DATA, dev.zstdjava.lz4.Lz4.decompress(z.compress(DATA), DATA.length));
+                        }),
+                new Case("Lz4Decompressor", () -> Lz4Decompressor.builder().confined().build(),
+                        Lz4Decompressor::create, c -> {
+                            Lz4Decompressor z = (Lz4Decompressor) c;
+                            assertArrayEquals(DATA, z.decompress(lb, DATA.length));
+                            assertArrayEquals(DATA, z.decompress(lb));
+                        }),
+                new Case("Lz4FrameCompressor", () -> Lz4FrameCompressor.builder().confined().build(),
                         Lz4FrameCompressor::create, c -> {
                             Lz4FrameCompressor z = (Lz4FrameCompressor) c;
                             assertArrayEquals(DATA, Lz4Frame.decompress(z.compress(DATA)));
                         }),
-                new Case("Lz4FrameDecompressor", () -> Lz4FrameDecompressor.createConfined(1 << 20),
+                new Case("Lz4FrameDecompressor",
+                        () -> Lz4FrameDecompressor.builder().maxDecompressedSize(1 << 20).confined().build(),
                         Lz4FrameDecompressor::create, c -> {
                             Lz4FrameDecompressor z = (Lz4FrameDecompressor) c;
                             assertArrayEquals(DATA, z.decompress(ff));

@@ -163,7 +163,7 @@ class SignatureRulesTest {
      * Every class in the codec's main output (the folder {@link Compressor} was loaded from) that the running JDK can
      * load: on JDK 21 that leaves out {@code Ffm22}, compiled for JDK 22 (its signatures are checked on 22+).
      */
-    private static List<String> mainClasses() throws IOException, URISyntaxException {
+    static List<String> mainClasses() throws IOException, URISyntaxException {
         Path root = Path.of(Compressor.class.getProtectionDomain().getCodeSource().getLocation().toURI());
         assertTrue(Files.isDirectory(root), "expected the codec's classes folder, got " + root);
         try (Stream<Path> files = Files.walk(root)) {

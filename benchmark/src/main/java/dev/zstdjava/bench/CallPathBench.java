@@ -44,11 +44,11 @@ public class CallPathBench {
     // (every thread's context shared, so guarded): the same calls through the same cache, only the context differs.
     // Compare *_cacheConfined with *_cacheGuarded for what the confined per-thread context saves a one-liner.
     private static final ContextCache<Lz4Compressor> LZ4C_CONFINED = new ContextCache<>(
-            () -> Lz4Compressor.createConfined(0), () -> Lz4Compressor.create(0), Lz4Compressor::close);
+            () -> Lz4Compressor.builder().confined().build(), () -> Lz4Compressor.create(0), Lz4Compressor::close);
     private static final ContextCache<Lz4Compressor> LZ4C_GUARDED = new ContextCache<>(
             () -> Lz4Compressor.create(0), () -> Lz4Compressor.create(0), Lz4Compressor::close);
     private static final ContextCache<Lz4Decompressor> LZ4D_CONFINED = new ContextCache<>(
-            Lz4Decompressor::createConfined, Lz4Decompressor::create, Lz4Decompressor::close);
+            () -> Lz4Decompressor.builder().confined().build(), Lz4Decompressor::create, Lz4Decompressor::close);
     private static final ContextCache<Lz4Decompressor> LZ4D_GUARDED = new ContextCache<>(
             Lz4Decompressor::create, Lz4Decompressor::create, Lz4Decompressor::close);
     private static final ContextCache<ZstdCompressor> ZSTDC_CONFINED = new ContextCache<>(
@@ -78,9 +78,9 @@ public class CallPathBench {
         public void setup() {
             raw = Payloads.load(payload);
             lcShared = Lz4Compressor.create(0);
-            lcConfined = Lz4Compressor.createConfined(0);
+            lcConfined = Lz4Compressor.builder().level(0).confined().build();
             ldShared = Lz4Decompressor.create();
-            ldConfined = Lz4Decompressor.createConfined();
+            ldConfined = Lz4Decompressor.builder().confined().build();
             zcShared = ZstdCompressor.create(3);
             zcConfined = ZstdCompressor.builder().level(3).confined().build();
             zdShared = ZstdDecompressor.create();

@@ -69,6 +69,14 @@ public final class Bounds {
     /** Largest {@code byte[]} the JVM reliably allocates. */
     public static final int MAX_ARRAY = Integer.MAX_VALUE - 8;
 
+    /** @return {@code bytes}, a decompression limit, checked: an {@link IllegalArgumentException} if negative */
+    public static long maxDecompressedSize(long bytes) {
+        if (bytes < 0) {
+            throw new IllegalArgumentException("maxDecompressedSize must be >= 0, got " + bytes);
+        }
+        return bytes;
+    }
+
     /** {@code a[off, off+len)} lies inside {@code a}; otherwise {@link IndexOutOfBoundsException} (or NPE naming it). */
     public static void range(byte[] a, int off, int len, String name) {
         Objects.requireNonNull(a, name);

@@ -10,14 +10,19 @@ import java.nio.ByteBuffer;
  * {@code Lz4FrameCompressor} share: the range and size checks, the {@link Guard} around the native call, the check
  * of its result, and the routing of a {@code ByteBuffer} form (two heap buffers to the {@code byte[]} form, two
  * direct ones to a call that makes its views next to the native call, any other pair to the {@code MemorySegment}
- * form). A subclass supplies its calls and its errors.
+ * form). A codec supplies its calls and its errors in a private final subclass that its public class holds in a
+ * final field (composition: no public class extends this one), and the public class's {@code Compressor} or
+ * {@code Decompressor} methods call {@link #arrayCall}, {@link #bufferCall}, {@link #segmentCall} and
+ * {@link Encoder#newArrayCall} directly. The field's declared type is that final subclass, so the JIT binds the
+ * hooks below without a type check, and a call is as deep as when the public classes extended this one (the public
+ * method takes the place of the inherited one): nothing more to inline.
  *
  * <p><b>Allocation:</b> the {@code byte[]} and {@code ByteBuffer} steps pass arrays, offsets and buffers to the
  * subclass, never a {@link MemorySegment} view of them (a view exists only on the failure path, for the error
  * message), so they allocate nothing on the Java heap also where the JIT compiles them without inlining: the views
  * are made in {@link ZstdNative}'s and {@link Lz4Native}'s helpers, next to the downcall.
  *
- * <p><b>Thread safety:</b> as the subclass: its {@link #guard} admits one call at a time, or, for a confined
+ * <p><b>Thread safety:</b> as the codec: its {@link #guard} admits one call at a time, or, for a confined
  * object, only its owner thread.
  */
 public abstract class OneShot implements AutoCloseable {
@@ -37,8 +42,19 @@ public abstract class OneShot implements AutoCloseable {
         this.scratch = scratch;
     }
 
+    /** @return true when only the thread that made this object may use it */
+    public final boolean isConfined() {
+        return guard.isConfined();
+    }
+
+    /** Frees the native memory now, or when the call in progress returns. Idempotent. */
+    @Override
+    public final void close() {
+        guard.close();
+    }
+
     /** The {@code byte[]} form with a destination: {@code src[srcOff, +srcLen)} into {@code dst[dstOff, +dstLen)}. */
-    final int arrayCall(byte[] src, int srcOff, int srcLen, byte[] dst, int dstOff, int dstLen) {
+    public final int arrayCall(byte[] src, int srcOff, int srcLen, byte[] dst, int dstOff, int dstLen) {
         Bounds.range(src, srcOff, srcLen, "src");
         Bounds.range(dst, dstOff, dstLen, "dst");
         checkSizes(srcLen, dstLen);
@@ -60,7 +76,7 @@ public abstract class OneShot implements AutoCloseable {
      * The {@code ByteBuffer} form: from the remaining bytes of {@code src} into those of {@code dst}; on success
      * {@code src}'s position moves to its limit and {@code dst}'s past the output, on failure neither moves.
      */
-    final int bufferCall(ByteBuffer src, ByteBuffer dst) {
+    public final int bufferCall(ByteBuffer src, ByteBuffer dst) {
         if (Bounds.arrays(src, dst)) { // heap buffers: the array form, which makes no view that could escape
             return Bounds.advance(src, dst, arrayCall(src.array(), Bounds.start(src), src.remaining(), dst.array(),
                     Bounds.start(dst), dst.remaining()));
@@ -72,7 +88,7 @@ public abstract class OneShot implements AutoCloseable {
     }
 
     /** The {@code MemorySegment} form: all of {@code src} into the start of {@code dst}. */
-    final long segmentCall(MemorySegment src, MemorySegment dst) {
+    public final long segmentCall(MemorySegment src, MemorySegment dst) {
         Bounds.writable(dst);
         return call(null, null, src, src.byteSize(), dst, dst.byteSize());
     }
@@ -126,33 +142,17 @@ public abstract class OneShot implements AutoCloseable {
     protected abstract RuntimeException error(long r, MemorySegment src, long dstCap);
 
     /**
-     * A compressor: the public forms of {@link dev.zstdjava.Compressor}, written once here for every one-shot
-     * compressor, and the {@code byte[] -> new byte[]} form through the output scratch buffer.
+     * A compressor's steps: those of {@link OneShot} and the {@code byte[] -> new byte[]} form through the output
+     * scratch buffer.
      */
-    public abstract static class Encoder extends OneShot implements dev.zstdjava.Compressor {
+    public abstract static class Encoder extends OneShot {
         /** See {@link OneShot#OneShot}. */
         protected Encoder(String what, Runnable free, Scratch scratch, Confinement confinement) {
             super(what, free, scratch, confinement);
         }
 
-        @Override
-        public final long compress(MemorySegment src, MemorySegment dst) {
-            return segmentCall(src, dst);
-        }
-
-        @Override
-        public final int compress(byte[] src, int srcOff, int srcLen, byte[] dst, int dstOff, int dstLen) {
-            return arrayCall(src, srcOff, srcLen, dst, dstOff, dstLen);
-        }
-
-        @Override
-        public final int compress(ByteBuffer src, ByteBuffer dst) {
-            return bufferCall(src, dst);
-        }
-
         /** The {@code byte[] -> new byte[]} form: {@code src[off, off+len)} into a new array of exactly the output. */
-        @Override
-        public final byte[] compress(byte[] src, int off, int len) {
+        public final byte[] newArrayCall(byte[] src, int off, int len) {
             Bounds.range(src, off, len, "src");
             long bound = capacity(len);
             guard.enter();
@@ -174,31 +174,5 @@ public abstract class OneShot implements AutoCloseable {
 
         /** Checks the input size of a {@code byte[] -> new byte[]} call; @return the output room it needs */
         protected abstract long capacity(int srcLen);
-    }
-
-    /**
-     * A decompressor: the caller-destination forms of {@link dev.zstdjava.Decompressor}, written once here; the
-     * {@code new byte[]} form, which sizes its output from the frame, is the subclass's.
-     */
-    public abstract static class Decoder extends OneShot implements dev.zstdjava.Decompressor {
-        /** See {@link OneShot#OneShot}. */
-        protected Decoder(String what, Runnable free, Scratch scratch, Confinement confinement) {
-            super(what, free, scratch, confinement);
-        }
-
-        @Override
-        public final long decompress(MemorySegment src, MemorySegment dst) {
-            return segmentCall(src, dst);
-        }
-
-        @Override
-        public final int decompress(byte[] src, int srcOff, int srcLen, byte[] dst, int dstOff, int dstLen) {
-            return arrayCall(src, srcOff, srcLen, dst, dstOff, dstLen);
-        }
-
-        @Override
-        public final int decompress(ByteBuffer src, ByteBuffer dst) {
-            return bufferCall(src, dst);
-        }
     }
 }

@@ -17,10 +17,17 @@ import dev.zstdjava.internal.ContextCache;
  * {@link Lz4Decompressor#decompress(byte[], int, int, int)}); the bounds are computed in Java.
  */
 public final class Lz4 {
+    /** The fastest level: the fast compressor with acceleration 128. A compile-time constant. */
+    public static final int MIN_LEVEL = -128;
+    /** The strongest level: HC level 12. A compile-time constant. */
+    public static final int MAX_LEVEL = 12;
+    /** lz4's default compressor ({@code LZ4_compress_default}, acceleration 1). A compile-time constant. */
+    public static final int DEFAULT_LEVEL = 0;
+
     private static final ContextCache<Lz4Compressor> COMPRESSORS = new ContextCache<>(
-            () -> Lz4Compressor.createConfined(Lz4Compressor.DEFAULT_LEVEL), Lz4Compressor::create, Lz4Compressor::close);
+            Lz4Compressor::confinedToThisThread, Lz4Compressor::create, Lz4Compressor::close);
     private static final ContextCache<Lz4Decompressor> DECOMPRESSORS = new ContextCache<>(
-            Lz4Decompressor::createConfined, Lz4Decompressor::create, Lz4Decompressor::close);
+            Lz4Decompressor::confinedToThisThread, Lz4Decompressor::create, Lz4Decompressor::close);
 
     /** {@code LZ4_MAX_INPUT_SIZE}: the largest input one LZ4 block holds, 0x7E000000 bytes. */
     public static final int MAX_INPUT_SIZE = Lz4Native.MAX_INPUT_SIZE;
@@ -33,6 +40,15 @@ public final class Lz4 {
      */
     public static NativeLibrary library() {
         return Lz4Native.LIBRARY;
+    }
+
+    /** @return {@code level}, checked: an {@link IllegalArgumentException} naming the range unless lz4 accepts it */
+    static int checkLevel(int level) {
+        if (level < MIN_LEVEL || level > MAX_LEVEL) {
+            throw new IllegalArgumentException("lz4 level " + level + " is out of range " + MIN_LEVEL + ".." + MAX_LEVEL
+                    + " (0 = default, negative = fast with that acceleration, 1..12 = HC)");
+        }
+        return level;
     }
 
     // lz4.h: LZ4_COMPRESSBOUND(isize) = isize + isize/255 + 16
@@ -51,17 +67,17 @@ public final class Lz4 {
 
     /** Compresses {@code src} with lz4's default compressor into a new array holding one raw block. */
     public static byte[] compress(byte[] src) {
-        return compress(src, Lz4Compressor.DEFAULT_LEVEL);
+        return compress(src, DEFAULT_LEVEL);
     }
 
     /**
      * Compresses {@code src} at {@code level} into a new array holding one raw block.
      *
      * @param level {@code 0} default, {@code -1..-128} fast with acceleration {@code -level}, {@code 1..12} HC
-     * @throws IllegalArgumentException if {@code level} is outside {@code -128..12}
+     * @throws IllegalArgumentException if {@code level} is outside {@link #MIN_LEVEL}..{@link #MAX_LEVEL}
      */
     public static byte[] compress(byte[] src, int level) {
-        Lz4Compressor.checkLevel(level);
+        checkLevel(level);
         return COMPRESSORS.run(Lz4::compressAt, src, 0, src.length, level);
     }
 

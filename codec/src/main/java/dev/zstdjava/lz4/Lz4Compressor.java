@@ -1,5 +1,6 @@
 package dev.zstdjava.lz4;
 
+import dev.zstdjava.Compressor;
 import dev.zstdjava.internal.Bounds;
 import dev.zstdjava.internal.CallKind;
 import dev.zstdjava.internal.Confinement;
@@ -9,7 +10,6 @@ import dev.zstdjava.internal.Scratch;
 
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
-import java.nio.ReadOnlyBufferException;
 
 /**
  * An LZ4 block compressor: one native compression state, initialised once and reused by every call
@@ -23,7 +23,7 @@ import java.nio.ReadOnlyBufferException;
  * <p><b>Thread safety:</b> one call at a time. A call from a second thread while one runs, or any call after
  * {@link #close()}, throws {@link IllegalStateException}; memory is never freed under a running call. Use one
  * instance per thread, or {@link Lz4}'s static methods, which keep one per thread. A compressor made by
- * {@link #createConfined(int)} belongs to the thread that made it: only that thread may call it and close it, and
+ * {@link Builder#confined()} belongs to the thread that built it: only that thread may call it and close it, and
  * its calls save the atomic instruction that admits one call at a time (any other thread is refused with an
  * {@link IllegalStateException} naming both threads).
  *
@@ -44,17 +44,9 @@ import java.nio.ReadOnlyBufferException;
  *
  * <p>Close it when done; a compressor that is dropped unclosed is freed by a {@link java.lang.ref.Cleaner}.
  */
-public final class Lz4Compressor extends OneShot.Encoder {
-    /** The fastest level: the fast compressor with acceleration 128. */
-    public static final int MIN_LEVEL = -128;
-    /** The strongest level: HC level 12. */
-    public static final int MAX_LEVEL = 12;
-    /** lz4's default compressor ({@code LZ4_compress_default}, acceleration 1). */
-    public static final int DEFAULT_LEVEL = 0;
-
-    private final Native state;
-    /** Heap inputs above this size are staged through native memory; smaller for the slower HC levels. */
-    private long heapLimit;
+public final class Lz4Compressor implements Compressor {
+    /** The native state and its calls; a final field of a final class, so each call binds to it directly. */
+    private final Core core;
 
     /** Native memory of one compressor; freed by {@link Guard}. Must not reference the compressor. */
     private static final class Native implements Runnable {
@@ -69,76 +61,46 @@ public final class Lz4Compressor extends OneShot.Encoder {
     }
 
     private Lz4Compressor(int level, Confinement confinement) {
-        this(checkLevel(level), new Native(), confinement);
+        this.core = new Core(Lz4.checkLevel(level), new Native(), confinement);
     }
 
-    private Lz4Compressor(int level, Native state, Confinement confinement) {
-        super("Lz4Compressor", state, state.scratch, confinement);
-        this.state = state;
-        state.block.level = level;
-        this.heapLimit = Lz4Native.heapLimit(level);
-        guard.setUp(state.block::current);
-    }
-
-    /** @return a compressor using lz4's default compressor (level 0) */
+    /** @return a compressor using lz4's default compressor ({@link Lz4#DEFAULT_LEVEL}) */
     public static Lz4Compressor create() {
-        return new Lz4Compressor(DEFAULT_LEVEL, Confinement.SHARED);
+        return builder().build();
     }
 
     /**
      * @param level {@code 0} default, {@code -1..-128} fast with acceleration {@code -level}, {@code 1..12} HC
      * @return a compressor at {@code level}
-     * @throws IllegalArgumentException if {@code level} is outside {@code -128..12}
+     * @throws IllegalArgumentException if {@code level} is outside {@link Lz4#MIN_LEVEL}..{@link Lz4#MAX_LEVEL}
      */
     public static Lz4Compressor create(int level) {
-        return new Lz4Compressor(level, Confinement.SHARED);
+        return builder().level(level).build();
     }
 
-    /**
-     * A compressor confined to the calling thread, as FFM's confined arenas: only this thread may call it and close
-     * it, with a plain read of the owner thread instead of the atomic instruction per call; a call or close from
-     * another thread throws {@link IllegalStateException} and changes nothing. Freed by a
-     * {@link java.lang.ref.Cleaner} if it becomes unreachable unclosed.
-     *
-     * @param level as {@link #create(int)}
-     * @return a compressor at {@code level} that only the calling thread may use
-     */
-    public static Lz4Compressor createConfined(int level) {
-        return new Lz4Compressor(level, Confinement.CONFINED);
+    /** @return a compressor at the default level confined to the calling thread (for {@link Lz4}'s own) */
+    static Lz4Compressor confinedToThisThread() {
+        return new Lz4Compressor(Lz4.DEFAULT_LEVEL, Confinement.CONFINED);
     }
 
-    /** @return true when only the thread that made this compressor may use it ({@link #createConfined(int)}) */
+    /** @return a builder for a compressor at another level, or confined to the calling thread */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** @return true when only the thread that built this compressor may use it ({@link Builder#confined()}) */
     public boolean isConfined() {
-        return guard.isConfined();
+        return core.isConfined();
     }
 
     /** @return the level this compressor uses */
     public int level() {
-        return state.block.level;
+        return core.level();
     }
 
     /** Changes the level of a cached compressor of {@link Lz4}'s static methods; allocates the HC state once. */
     void level(int newLevel) {
-        if (newLevel != state.block.level) {
-            checkLevel(newLevel);
-            guard.enter();
-            try {
-                state.block.forLevel(newLevel);
-                state.block.level = newLevel;
-                heapLimit = Lz4Native.heapLimit(newLevel);
-            } finally {
-                guard.exit();
-            }
-        }
-    }
-
-    /** @return {@code level}, checked */
-    static int checkLevel(int level) {
-        if (level < MIN_LEVEL || level > MAX_LEVEL) {
-            throw new IllegalArgumentException("lz4 level " + level + " is out of range " + MIN_LEVEL + ".." + MAX_LEVEL
-                    + " (0 = default, negative = fast with that acceleration, 1..12 = HC)");
-        }
-        return level;
+        core.level(newLevel);
     }
 
     /**
@@ -154,139 +116,221 @@ public final class Lz4Compressor extends OneShot.Encoder {
         return Lz4.maxCompressedLength((int) srcLen);
     }
 
+    @Override
+    public long compress(MemorySegment src, MemorySegment dst) {
+        return core.segmentCall(src, dst);
+    }
+
+    @Override
+    public int compress(byte[] src, int srcOff, int srcLen, byte[] dst, int dstOff, int dstLen) {
+        return core.arrayCall(src, srcOff, srcLen, dst, dstOff, dstLen);
+    }
+
+    @Override
+    public byte[] compress(byte[] src, int off, int len) {
+        return core.newArrayCall(src, off, len);
+    }
+
+    @Override
+    public int compress(ByteBuffer src, ByteBuffer dst) {
+        return core.bufferCall(src, dst);
+    }
+
     /**
      * As {@link #compress(MemorySegment, MemorySegment)}, but a block that does not fit in {@code dst} is reported by
      * the result instead of an exception: for "store it compressed only if that is smaller", where not fitting is
      * the expected answer for incompressible data and an exception per value would cost more than compressing it.
      *
-     * @return the block's size in bytes, or {@code -1} when it does not fit in {@code dst} (whose content is then
-     *         unspecified)
+     * @return the block's size in bytes, or {@link Compressor#DOES_NOT_FIT} when it does not fit in {@code dst}
+     *         (whose content is then unspecified)
      * @throws Lz4Exception             if {@code src} is larger than {@link Lz4#MAX_INPUT_SIZE}
      * @throws IllegalArgumentException if {@code dst} is read-only
      * @throws IllegalStateException    if this compressor is closed or in use by another thread
      */
     public long tryCompress(MemorySegment src, MemorySegment dst) {
-        Bounds.writable(dst);
-        long srcLen = src.byteSize();
-        checkInput(srcLen);
-        int r;
-        guard.enter();
-        try {
-            r = (int) segments(src, srcLen, dst, dst.byteSize());
-        } finally {
-            guard.exit();
-        }
-        return r > 0 ? r : -1;
-    }
-
-    /** The one compression call: in place when possible, staged through native memory for large heap arrays. */
-    @Override
-    protected long segments(MemorySegment src, long srcSize, MemorySegment dst, long dstCap) {
-        int srcLen = (int) srcSize; // checkSizes: at most Lz4.MAX_INPUT_SIZE
-        int cap = Lz4Checks.capacity(dstCap);
-        if (cap == 0) {
-            // no block fits in 0 bytes (the smallest is 1), and liblz4 would compute end pointers past dst, which
-            // wrap for an empty segment at the top of the address space (MemorySegment.ofAddress(-8)): no call
-            return 0;
-        }
-        if (src.isNative() && dst.isNative()) {
-            return run(src, dst, srcLen, cap, srcLen < Lz4Native.CRITICAL_LIMIT ? CallKind.CRITICAL : CallKind.REGULAR);
-        }
-        if (srcLen <= heapLimit) {
-            return run(src, dst, srcLen, cap, CallKind.CRITICAL);
-        }
-        int outCap = dst.isNative() ? cap : Math.min(cap, Lz4.maxCompressedLength(srcLen));
-        try {
-            MemorySegment in = state.scratch.stageInput(src, srcLen);
-            MemorySegment out = state.scratch.stagedOutput(dst, outCap);
-            int r = run(in, out, srcLen, outCap, CallKind.REGULAR);
-            Scratch.unstage(out, dst, r);
-            return r;
-        } finally {
-            state.scratch.trim();
-        }
-    }
-
-    /**
-     * The compression call of the {@code byte[]} forms, on arrays and offsets (no view of them crosses a method
-     * boundary, so none is allocated): in place up to {@link #heapLimit}, staged through native memory above it
-     * (and always on JDK 21). {@code dst} is null for {@link #compress(byte[], int, int)}: the block stays in the
-     * scratch buffer.
-     */
-    @Override
-    protected long arrays(byte[] src, int srcOff, int srcLen, byte[] dst, int dstOff, long dstCapacity) {
-        int dstCap = (int) dstCapacity; // an array's length or Lz4.maxCompressedLength
-        Lz4Native.BlockCompression block = state.block;
-        int r;
-        if (srcLen <= heapLimit && !Bounds.small(srcLen, srcLen)) { // in place; small arrays are staged: no views
-            r = dst != null
-                    ? Lz4Native.compress(block, src, srcOff, dst, dstOff, srcLen, dstCap)
-                    : Lz4Native.compress(block, src, srcOff, state.scratch.get(dstCap), srcLen, dstCap);
-        } else {
-            int outCap = dst == null ? dstCap : Math.min(dstCap, Lz4.maxCompressedLength(srcLen));
-            MemorySegment in = state.scratch.stage(src, srcOff, srcLen);
-            MemorySegment out = state.scratch.get(outCap);
-            r = Lz4Native.compressStaged(block, in, out, srcLen, outCap);
-            if (dst != null) {
-                Scratch.unstage(out, dst, dstOff, r);
-            }
-        }
-        return block.restartIfAborted(r);
-    }
-
-    /** One compression call on segments at the current level. */
-    private int run(MemorySegment src, MemorySegment dst, int srcLen, int dstCap, CallKind kind) {
-        Lz4Native.BlockCompression block = state.block;
-        int l = block.level;
-        MemorySegment s = block.current();
-        int r = l > 0
-                ? Lz4Native.compressHC(s, src, dst, srcLen, dstCap, l, kind)
-                : Lz4Native.compressFast(s, src, dst, srcLen, dstCap, l < 0 ? -l : 1, kind);
-        return block.restartIfAborted(r);
-    }
-
-    @Override
-    protected void checkSizes(long srcLen, long dstCap) {
-        checkInput(srcLen);
-    }
-
-    @Override
-    protected long capacity(int srcLen) {
-        checkInput(srcLen);
-        return Lz4.maxCompressedLength(srcLen);
-    }
-
-    @Override
-    protected long direct(ByteBuffer src, ByteBuffer dst) {
-        return state.block.restartIfAborted(Lz4Native.compress(state.block, src, dst));
-    }
-
-    @Override
-    protected boolean failed(long r) {
-        return r <= 0;
-    }
-
-    @Override
-    protected RuntimeException error(long r, MemorySegment src, long dstCap) {
-        return tooSmall(src.byteSize(), dstCap);
-    }
-
-    private static void checkInput(long srcLen) {
-        if (srcLen > Lz4.MAX_INPUT_SIZE) {
-            throw new Lz4Exception("lz4 compress", Lz4Exception.NO_FRAME_CODE, "input of " + srcLen + " bytes exceeds the lz4 block limit of "
-                    + Lz4.MAX_INPUT_SIZE + " bytes (LZ4_MAX_INPUT_SIZE); split it or use Lz4Frame");
-        }
-    }
-
-    private static Lz4Exception tooSmall(long srcLen, long dstCap) {
-        return new Lz4Exception("lz4 compress", Lz4Exception.NO_FRAME_CODE, "destination too small: " + Bounds.sizes(srcLen, dstCap)
-                + "; Lz4.maxCompressedLength(" + srcLen + ") = " + Lz4.maxCompressedLength((int) srcLen)
-                + " bytes always suffice");
+        int r = core.compressOrZero(src, dst);
+        return r > 0 ? r : DOES_NOT_FIT;
     }
 
     /** Frees the native state now, or when the call in progress returns. Idempotent. */
     @Override
     public void close() {
-        guard.close();
+        core.close();
+    }
+
+    /** The guarded native state and the native calls of the one-shot forms. */
+    private static final class Core extends OneShot.Encoder {
+        private final Native state;
+        /** Heap inputs above this size are staged through native memory; smaller for the slower HC levels. */
+        private long heapLimit;
+
+        Core(int level, Native state, Confinement confinement) {
+            super("Lz4Compressor", state, state.scratch, confinement);
+            this.state = state;
+            state.block.level = level;
+            this.heapLimit = Lz4Native.heapLimit(level);
+            guard.setUp(state.block::current);
+        }
+
+        int level() {
+            return state.block.level;
+        }
+
+        void level(int newLevel) {
+            if (newLevel != state.block.level) {
+                Lz4.checkLevel(newLevel);
+                guard.enter();
+                try {
+                    state.block.forLevel(newLevel);
+                    state.block.level = newLevel;
+                    heapLimit = Lz4Native.heapLimit(newLevel);
+                } finally {
+                    guard.exit();
+                }
+            }
+        }
+
+        /** @return the block's size, or 0 when it does not fit in {@code dst} */
+        int compressOrZero(MemorySegment src, MemorySegment dst) {
+            Bounds.writable(dst);
+            long srcLen = src.byteSize();
+            checkInput(srcLen);
+            guard.enter();
+            try {
+                return (int) segments(src, srcLen, dst, dst.byteSize());
+            } finally {
+                guard.exit();
+            }
+        }
+
+        /** The one compression call: in place when possible, staged through native memory for large heap arrays. */
+        @Override
+        protected long segments(MemorySegment src, long srcSize, MemorySegment dst, long dstCap) {
+            int srcLen = (int) srcSize; // checkSizes: at most Lz4.MAX_INPUT_SIZE
+            int cap = Lz4Checks.capacity(dstCap);
+            if (cap == 0) {
+                // no block fits in 0 bytes (the smallest is 1), and liblz4 would compute end pointers past dst, which
+                // wrap for an empty segment at the top of the address space (MemorySegment.ofAddress(-8)): no call
+                return 0;
+            }
+            if (src.isNative() && dst.isNative()) {
+                return run(src, dst, srcLen, cap, srcLen < Lz4Native.CRITICAL_LIMIT ? CallKind.CRITICAL : CallKind.REGULAR);
+            }
+            if (srcLen <= heapLimit) {
+                return run(src, dst, srcLen, cap, CallKind.CRITICAL);
+            }
+            int outCap = dst.isNative() ? cap : Math.min(cap, Lz4.maxCompressedLength(srcLen));
+            try {
+                MemorySegment in = state.scratch.stageInput(src, srcLen);
+                MemorySegment out = state.scratch.stagedOutput(dst, outCap);
+                int r = run(in, out, srcLen, outCap, CallKind.REGULAR);
+                Scratch.unstage(out, dst, r);
+                return r;
+            } finally {
+                state.scratch.trim();
+            }
+        }
+
+        /**
+         * The compression call of the {@code byte[]} forms, on arrays and offsets (no view of them crosses a method
+         * boundary, so none is allocated): in place up to {@link #heapLimit}, staged through native memory above it
+         * (and always on JDK 21). {@code dst} is null for {@link Lz4Compressor#compress(byte[], int, int)}: the block stays in the
+         * scratch buffer.
+         */
+        @Override
+        protected long arrays(byte[] src, int srcOff, int srcLen, byte[] dst, int dstOff, long dstCapacity) {
+            int dstCap = (int) dstCapacity; // an array's length or Lz4.maxCompressedLength
+            Lz4Native.BlockCompression block = state.block;
+            int r;
+            if (srcLen <= heapLimit && !Bounds.small(srcLen, srcLen)) { // in place; small arrays are staged: no views
+                r = dst != null
+                        ? Lz4Native.compress(block, src, srcOff, dst, dstOff, srcLen, dstCap)
+                        : Lz4Native.compress(block, src, srcOff, state.scratch.get(dstCap), srcLen, dstCap);
+            } else {
+                int outCap = dst == null ? dstCap : Math.min(dstCap, Lz4.maxCompressedLength(srcLen));
+                MemorySegment in = state.scratch.stage(src, srcOff, srcLen);
+                MemorySegment out = state.scratch.get(outCap);
+                r = Lz4Native.compressStaged(block, in, out, srcLen, outCap);
+                if (dst != null) {
+                    Scratch.unstage(out, dst, dstOff, r);
+                }
+            }
+            return block.restartIfAborted(r);
+        }
+
+        /** One compression call on segments at the current level. */
+        private int run(MemorySegment src, MemorySegment dst, int srcLen, int dstCap, CallKind kind) {
+            Lz4Native.BlockCompression block = state.block;
+            int l = block.level;
+            MemorySegment s = block.current();
+            int r = l > 0
+                    ? Lz4Native.compressHC(s, src, dst, srcLen, dstCap, l, kind)
+                    : Lz4Native.compressFast(s, src, dst, srcLen, dstCap, l < 0 ? -l : 1, kind);
+            return block.restartIfAborted(r);
+        }
+
+        @Override
+        protected void checkSizes(long srcLen, long dstCap) {
+            checkInput(srcLen);
+        }
+
+        @Override
+        protected long capacity(int srcLen) {
+            checkInput(srcLen);
+            return Lz4.maxCompressedLength(srcLen);
+        }
+
+        @Override
+        protected long direct(ByteBuffer src, ByteBuffer dst) {
+            return state.block.restartIfAborted(Lz4Native.compress(state.block, src, dst));
+        }
+
+        @Override
+        protected boolean failed(long r) {
+            return r <= 0;
+        }
+
+        @Override
+        protected RuntimeException error(long r, MemorySegment src, long dstCap) {
+            return tooSmall(src.byteSize(), dstCap);
+        }
+
+        private static void checkInput(long srcLen) {
+            if (srcLen > Lz4.MAX_INPUT_SIZE) {
+                throw new Lz4Exception("lz4 compress", Lz4Exception.NO_FRAME_CODE, "input of " + srcLen + " bytes exceeds the lz4 block limit of "
+                        + Lz4.MAX_INPUT_SIZE + " bytes (LZ4_MAX_INPUT_SIZE); split it or use Lz4Frame");
+            }
+        }
+
+        private static Lz4Exception tooSmall(long srcLen, long dstCap) {
+            return new Lz4Exception("lz4 compress", Lz4Exception.NO_FRAME_CODE, "destination too small: " + Bounds.sizes(srcLen, dstCap)
+                    + "; Lz4.maxCompressedLength(" + srcLen + ") = " + Lz4.maxCompressedLength((int) srcLen)
+                    + " bytes always suffice");
+        }
+    }
+
+    /**
+     * The level and confinement of an {@link Lz4Compressor}, set one at a time and checked as they are set, as
+     * {@link dev.zstdjava.zstd.ZstdCompressor.Builder}.
+     */
+    public static final class Builder extends ContextSettings<Builder> {
+        private int level = Lz4.DEFAULT_LEVEL;
+
+        private Builder() {}
+
+        /**
+         * @param level {@code 0} default, {@code -1..-128} fast with acceleration {@code -level}, {@code 1..12} HC
+         * @return this builder
+         * @throws IllegalArgumentException if {@code level} is outside {@link Lz4#MIN_LEVEL}..{@link Lz4#MAX_LEVEL}
+         */
+        public Builder level(int level) {
+            this.level = Lz4.checkLevel(level);
+            return this;
+        }
+
+        /** @return a new compressor (confined to the calling thread after {@link #confined()}) */
+        public Lz4Compressor build() {
+            return new Lz4Compressor(level, confinement);
+        }
     }
 }

@@ -1,5 +1,7 @@
 package dev.zstdjava.lz4;
 
+import dev.zstdjava.DecompressionLimitException;
+import dev.zstdjava.Decompressor;
 import dev.zstdjava.internal.Bounds;
 import dev.zstdjava.internal.CallKind;
 import dev.zstdjava.internal.Confinement;
@@ -13,14 +15,15 @@ import java.nio.ReadOnlyBufferException;
 /**
  * An LZ4 block decompressor over lz4's bounds-checked decoders only ({@code LZ4_decompress_safe} and
  * {@code LZ4_decompress_safe_partial}; the unsafe {@code LZ4_decompress_fast} family is never used). A raw block does
- * not record its decompressed size: the caller gives it, exactly or as an upper bound (the destination's size). The
- * decoder never writes past the destination and reports malformed input as an {@link Lz4Exception} naming the input
- * offset where decoding stopped.
+ * not record its decompressed size: the caller gives it, exactly or as an upper bound (the destination's size), or
+ * the {@code new byte[]} forms of {@link Decompressor} find it by decoding into a growing native buffer, up to
+ * {@link #maxDecompressedSize()}. The decoder never writes past the destination and reports malformed input as an
+ * {@link Lz4Exception} naming the input offset where decoding stopped.
  *
  * <p><b>Thread safety:</b> one call at a time, as {@link Lz4Compressor}: a concurrent call or a call after
  * {@link #close()} throws {@link IllegalStateException}, and closing never frees memory under a running call. Use one
  * instance per thread, or {@link Lz4}'s static methods, which keep one per thread. One made by
- * {@link #createConfined()} belongs to the thread that made it (see {@link Lz4Compressor#createConfined(int)}).
+ * {@link Builder#confined()} belongs to the thread that built it (see {@link Lz4Compressor.Builder#confined()}).
  *
  * <p><b>Allocation:</b> the {@link MemorySegment}, caller-destination {@code byte[]} and {@link ByteBuffer} forms
  * allocate nothing on the Java heap, also where the JIT does not inline the call into its caller, for arrays of at
@@ -31,10 +34,10 @@ import java.nio.ReadOnlyBufferException;
  * larger than the 1 MiB kept between calls allocates their two segment objects, 160 bytes). Heap arrays are decoded in
  * place through critical downcalls up to
  * {@code zstdjava.criticalHeapLimit} bytes of output (default 1 MiB) and staged through a native buffer of this
- * decompressor above it (kept between calls up to 1 MiB). {@link #decompress(byte[], int, int, int)} allocates
- * exactly the returned array.
+ * decompressor above it (kept between calls up to 1 MiB). {@link #decompress(byte[], int, int, int)} and
+ * {@link #decompress(byte[], int, int)} allocate exactly the returned array.
  */
-public final class Lz4Decompressor implements AutoCloseable {
+public final class Lz4Decompressor implements Decompressor {
     /**
      * LZ4 expands at most 255 times: each input byte yields at most 255 output bytes. A claimed decompressed size
      * above that is refused before any allocation.
@@ -43,29 +46,45 @@ public final class Lz4Decompressor implements AutoCloseable {
 
     private final Scratch scratch;
     private final Guard guard;
+    private final long maxDecompressedSize;
 
-    private Lz4Decompressor(Confinement confinement) {
+    private Lz4Decompressor(long maxDecompressedSize, Confinement confinement) {
         Scratch s = new Scratch(Lz4Native.LIBC);
         this.scratch = s;
+        this.maxDecompressedSize = maxDecompressedSize;
         this.guard = new Guard(this, "Lz4Decompressor", s::free, confinement);
     }
 
-    /** @return a decompressor; its native memory is the staging buffer of heap arrays, made on first use */
+    /**
+     * @return a decompressor limited to {@link Decompressor#DEFAULT_MAX_DECOMPRESSED_SIZE} (512 MiB) per output of
+     *         unknown size; its native memory is the staging buffer of heap arrays, made on first use
+     */
     public static Lz4Decompressor create() {
-        return new Lz4Decompressor(Confinement.SHARED);
+        return builder().build();
+    }
+
+    /** @return a builder for a decompressor with another limit, or confined to the calling thread */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** @return a default decompressor confined to the calling thread (for {@link Lz4}'s own) */
+    static Lz4Decompressor confinedToThisThread() {
+        return new Lz4Decompressor(DEFAULT_MAX_DECOMPRESSED_SIZE, Confinement.CONFINED);
+    }
+
+    /** @return true when only the thread that built this decompressor may use it ({@link Builder#confined()}) */
+    public boolean isConfined() {
+        return guard.isConfined();
     }
 
     /**
-     * @return a decompressor that only the calling thread may use and close, without the atomic instruction per call
-     *         (see {@link Lz4Compressor#createConfined(int)})
+     * @return the largest output of {@link #decompress(byte[])} and {@link #decompress(byte[], int, int)}, which
+     *         find the size by decoding, in bytes (the forms given {@code decompressedLength} allocate that many)
      */
-    public static Lz4Decompressor createConfined() {
-        return new Lz4Decompressor(Confinement.CONFINED);
-    }
-
-    /** @return true when only the thread that made this decompressor may use it ({@link #createConfined()}) */
-    public boolean isConfined() {
-        return guard.isConfined();
+    @Override
+    public long maxDecompressedSize() {
+        return maxDecompressedSize;
     }
 
     /**
@@ -76,6 +95,7 @@ public final class Lz4Decompressor implements AutoCloseable {
      * @throws Lz4Exception             if the block is malformed or truncated, or {@code dst} too small
      * @throws IllegalArgumentException if {@code dst} is read-only
      */
+    @Override
     public long decompress(MemorySegment src, MemorySegment dst) {
         Bounds.writable(dst);
         long srcLen = src.byteSize();
@@ -95,6 +115,7 @@ public final class Lz4Decompressor implements AutoCloseable {
      * @throws IndexOutOfBoundsException if a range lies outside its array
      * @throws Lz4Exception              if the block is malformed or the destination range too small
      */
+    @Override
     public int decompress(byte[] src, int srcOff, int srcLen, byte[] dst, int dstOff, int dstLen) {
         Bounds.range(src, srcOff, srcLen, "src");
         Bounds.range(dst, dstOff, dstLen, "dst");
@@ -149,12 +170,62 @@ public final class Lz4Decompressor implements AutoCloseable {
     }
 
     /**
+     * Decompresses the block {@code src[off, off+len)}, whose size is not given, into a new array of exactly the
+     * decompressed size. The block is decoded into a native buffer that grows (the first try holds 4 times the input,
+     * at least 64 KiB; a valid block holds at most 255 times its size), then copied out once; a block whose output
+     * would pass {@link #maxDecompressedSize()} is refused when its first {@code maxDecompressedSize() + 1} bytes
+     * decode. Where the size is known, {@link #decompress(byte[], int, int, int)} decodes once, straight into the
+     * returned array.
+     *
+     * @return a new array holding the block's content
+     * @throws Lz4Exception                if the block is malformed or truncated
+     * @throws DecompressionLimitException if the content is larger than {@link #maxDecompressedSize()}
+     */
+    @Override
+    public byte[] decompress(byte[] src, int off, int len) {
+        Bounds.range(src, off, len, "src");
+        checkInput(len, 0, "lz4 decompress");
+        long limit = Math.min(maxDecompressedSize, Bounds.MAX_ARRAY);
+        // no valid block of len bytes decodes to more than MAX_RATIO * len; one byte past the limit proves it passed
+        int ceiling = (int) Math.min((long) MAX_RATIO * len, limit + 1);
+        int cap = (int) Math.min(Math.max((long) len * 4, 64 << 10), ceiling);
+        guard.enter();
+        try {
+            MemorySegment in = scratch.stage(src, off, len); // staged once: no view of the array, native calls only
+            while (true) {
+                MemorySegment out = scratch.get(cap);
+                CallKind kind = cap < Lz4Native.CRITICAL_LIMIT ? CallKind.CRITICAL : CallKind.REGULAR;
+                int r = decode(in, len, out, cap, Lz4Native.BlockDecoder.SAFE, kind);
+                if (r >= 0 && r <= limit) {
+                    return scratch.copyOut(r);
+                }
+                // the safe decoder does not say whether it ran out of room: a partial decode to cap tells
+                int p = r >= 0 ? r : decode(in, len, out, cap, Lz4Native.BlockDecoder.PARTIAL, kind);
+                if (p < cap) {
+                    throw malformed("lz4 decompress", r, len, cap);
+                }
+                if (cap == ceiling) { // cap bytes decode and more follow: past the limit (or past 255 x len)
+                    if (ceiling > limit) {
+                        throw new DecompressionLimitException("lz4 decompress", ceiling, limit);
+                    }
+                    throw malformed("lz4 decompress", r, len, cap);
+                }
+                cap = (int) Math.min(cap * 2L, ceiling);
+            }
+        } finally {
+            scratch.trim();
+            guard.exit();
+        }
+    }
+
+    /**
      * Decompresses the remaining bytes of {@code src} (one block) into {@code dst} at its position. On success
      * {@code src}'s position moves to its limit and {@code dst}'s position past the output; on failure neither moves.
      *
      * @return the number of bytes written
      * @throws ReadOnlyBufferException if {@code dst} is read-only
      */
+    @Override
     public int decompress(ByteBuffer src, ByteBuffer dst) {
         if (Bounds.arrays(src, dst)) { // heap buffers: the array form, which makes no view that could escape
             return Bounds.advance(src, dst, decompress(src.array(), Bounds.start(src), src.remaining(), dst.array(),
@@ -302,5 +373,15 @@ public final class Lz4Decompressor implements AutoCloseable {
     @Override
     public void close() {
         guard.close();
+    }
+
+    /** The limit and confinement of an {@link Lz4Decompressor}, as {@link Lz4Compressor.Builder}. */
+    public static final class Builder extends ContextSettings.Limit<Builder> {
+        private Builder() {}
+
+        /** @return a new decompressor (confined to the calling thread after {@link #confined()}) */
+        public Lz4Decompressor build() {
+            return new Lz4Decompressor(maxDecompressedSize, confinement);
+        }
     }
 }

@@ -1,5 +1,6 @@
 package dev.zstdjava.lz4;
 
+import dev.zstdjava.Decompressor;
 import dev.zstdjava.internal.Bounds;
 import dev.zstdjava.internal.ContextCache;
 import java.lang.foreign.MemorySegment;
@@ -30,8 +31,6 @@ public final class Lz4Frame {
 
     /** Returned by {@link #contentSize} when the frame does not declare its size. */
     public static final long UNKNOWN_SIZE = -1;
-    /** Default decompression limit of the byte[]-returning and stream forms: 512 MiB. */
-    public static final long DEFAULT_MAX_DECOMPRESSED_SIZE = 512L << 20;
     /** The LZ4 frame magic number, {@code 0x184D2204}, stored little-endian. */
     public static final int MAGIC = 0x184D2204;
 
@@ -91,7 +90,7 @@ public final class Lz4Frame {
          * @throws IllegalArgumentException if {@code level} is outside {@code -128..12}
          */
         public Options {
-            Lz4Compressor.checkLevel(level);
+            Lz4.checkLevel(level);
             Objects.requireNonNull(blockSize, "blockSize");
         }
 
@@ -243,13 +242,14 @@ public final class Lz4Frame {
     }
 
     /**
-     * Decompresses all frames in {@code src}, refusing output over 512 MiB.
+     * Decompresses all frames in {@code src}, refusing output over
+     * {@link Decompressor#DEFAULT_MAX_DECOMPRESSED_SIZE} (512 MiB).
      *
      * @throws dev.zstdjava.DecompressionLimitException if the output would exceed 512 MiB
      * @throws Lz4Exception                             if the input is malformed or truncated
      */
     public static byte[] decompress(byte[] src) {
-        return decompress(src, 0, src.length, DEFAULT_MAX_DECOMPRESSED_SIZE);
+        return decompress(src, 0, src.length, Decompressor.DEFAULT_MAX_DECOMPRESSED_SIZE);
     }
 
     /** Decompresses all frames in {@code src}, refusing output over {@code maxDecompressedSize} bytes. */
@@ -259,9 +259,7 @@ public final class Lz4Frame {
 
     /** Decompresses all frames in {@code src[off, off+len)}, refusing output over {@code maxDecompressedSize} bytes. */
     public static byte[] decompress(byte[] src, int off, int len, long maxDecompressedSize) {
-        if (maxDecompressedSize < 0) {
-            throw new IllegalArgumentException("maxDecompressedSize must be >= 0, got " + maxDecompressedSize);
-        }
+        Bounds.maxDecompressedSize(maxDecompressedSize);
         return DECOMPRESSORS.run(Lz4FrameDecompressor::decompress, src, off, len, maxDecompressedSize);
     }
 

@@ -1,5 +1,6 @@
 package dev.zstdjava.lz4;
 
+import dev.zstdjava.Compressor;
 import dev.zstdjava.internal.Bounds;
 import dev.zstdjava.internal.CallKind;
 import dev.zstdjava.internal.Confinement;
@@ -9,7 +10,6 @@ import dev.zstdjava.internal.Scratch;
 
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
-import java.nio.ReadOnlyBufferException;
 import java.util.Objects;
 
 /**
@@ -22,8 +22,8 @@ import java.util.Objects;
  *
  * <p><b>Thread safety:</b> one call at a time. A call from a second thread while one runs, or any call after
  * {@link #close()}, throws {@link IllegalStateException}; memory is never freed under a running call. One made by
- * {@link #createConfined(Lz4Frame.Options)} belongs to the thread that made it (see
- * {@link Lz4Compressor#createConfined(int)}).
+ * {@link Builder#confined()} belongs to the thread that built it (see
+ * {@link Lz4Compressor.Builder#confined()}).
  *
  * <p><b>Allocation:</b> on native memory the one-shot forms and every streaming step allocate nothing (lz4 sizes its
  * internal buffers on first use and keeps them). Heap arrays and heap buffers are used in place through critical
@@ -36,17 +36,14 @@ import java.util.Objects;
  *
  * <p>Close it when done; a compressor that is dropped unclosed is freed by a {@link java.lang.ref.Cleaner}.
  */
-public final class Lz4FrameCompressor extends OneShot.Encoder {
+public final class Lz4FrameCompressor implements Compressor {
     private static final Lz4Native.FrameStep FRAME = Lz4Native.FrameStep.FRAME;
     private static final Lz4Native.FrameStep UPDATE = Lz4Native.FrameStep.UPDATE;
     private static final Lz4Native.FrameStep FLUSH = Lz4Native.FrameStep.FLUSH;
     private static final Lz4Native.FrameStep END = Lz4Native.FrameStep.END;
 
-    private final Native state;
-    private Lz4Frame.Options options;
-    private boolean inFrame;
-    /** Heap work above this many bytes is staged through native memory; smaller for the slower HC levels. */
-    private long heapLimit;
+    /** The context and its calls; a final field of a final class, so each call binds to it directly. */
+    private final Core core;
 
     /** Native memory of one compressor; freed by {@link Guard}. Must not reference the compressor. */
     private static final class Native implements Runnable {
@@ -76,169 +73,70 @@ public final class Lz4FrameCompressor extends OneShot.Encoder {
     }
 
     private Lz4FrameCompressor(Lz4Frame.Options options, Confinement confinement) {
-        this(Objects.requireNonNull(options, "options"), new Native(), confinement);
-    }
-
-    private Lz4FrameCompressor(Lz4Frame.Options options, Native state, Confinement confinement) {
-        super("Lz4FrameCompressor", state, state.scratch, confinement);
-        this.state = state;
-        apply(options);
+        this.core = new Core(Objects.requireNonNull(options, "options"), new Native(), confinement);
     }
 
     /** @return a compressor writing frames with {@link Lz4Frame.Options#DEFAULT} */
     public static Lz4FrameCompressor create() {
-        return new Lz4FrameCompressor(Lz4Frame.Options.DEFAULT, Confinement.SHARED);
+        return builder().build();
     }
 
     /** @return a compressor writing frames with {@code options} */
     public static Lz4FrameCompressor create(Lz4Frame.Options options) {
-        return new Lz4FrameCompressor(options, Confinement.SHARED);
-    }
-
-    /**
-     * @return a compressor writing frames with {@code options} that only the calling thread may use and close,
-     *         without the atomic instruction per call (see {@link Lz4Compressor#createConfined(int)})
-     */
-    public static Lz4FrameCompressor createConfined(Lz4Frame.Options options) {
-        return new Lz4FrameCompressor(options, Confinement.CONFINED);
-    }
-
-    /** @return true when only the thread that made this compressor may use it */
-    public boolean isConfined() {
-        return guard.isConfined();
+        return builder().options(options).build();
     }
 
     /** @return a default compressor confined to the calling thread (for {@link Lz4Frame}'s own) */
     static Lz4FrameCompressor confinedToThisThread() {
-        return createConfined(Lz4Frame.Options.DEFAULT);
+        return new Lz4FrameCompressor(Lz4Frame.Options.DEFAULT, Confinement.CONFINED);
+    }
+
+    /** @return a builder for a compressor with other options, or confined to the calling thread */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** @return true when only the thread that built this compressor may use it ({@link Builder#confined()}) */
+    public boolean isConfined() {
+        return core.isConfined();
     }
 
     /** @return the options of the frames this compressor writes */
     public Lz4Frame.Options options() {
-        return options;
+        return core.options;
     }
 
     /** Changes the options of a cached compressor of {@link Lz4Frame}'s static methods (Java writes only). */
     void options(Lz4Frame.Options newOptions) {
-        if (!newOptions.equals(options)) {
-            guard.enter();
-            try {
-                apply(newOptions);
-            } finally {
-                guard.exit();
-            }
-        }
-    }
-
-    private void apply(Lz4Frame.Options o) {
-        Lz4Native.preferences(state.prefs, o);
-        options = o;
-        heapLimit = Lz4Native.heapLimit(o.level());
-        inFrame = false;
+        core.options(newOptions);
     }
 
     /** @return {@link Lz4Frame#maxCompressedLength(long, Lz4Frame.Options)} with this compressor's options */
     @Override
     public long maxCompressedLength(long srcLen) {
-        return Lz4Frame.maxCompressedLength(srcLen, options);
+        return core.maxCompressedLength(srcLen);
     }
 
     // ---- one-shot ------------------------------------------------------------------------------------------------
 
-    /**
-     * The frame compression of the {@code byte[]} forms, on arrays and offsets (no view of them crosses a method
-     * boundary, so none is allocated): in place up to {@link #heapLimit}, staged through native memory above it
-     * (and always on JDK 21). {@code dst} is null for {@link #compress(byte[], int, int)}: the frame stays in the
-     * scratch buffer.
-     */
     @Override
-    protected long arrays(byte[] src, int srcOff, int srcLen, byte[] dst, int dstOff, long dstCap) {
-        startFrame();
-        if (srcLen <= heapLimit && !Bounds.small(srcLen, srcLen)) { // in place; small arrays are staged: no views
-            return dst != null
-                    ? Lz4Native.compressFrame(state.frames, dst, dstOff, dstCap, src, srcOff, srcLen)
-                    : Lz4Native.compressFrame(state.frames, state.scratch.get(dstCap), dstCap, src, srcOff, srcLen);
-        }
-        long outCap = dst == null ? dstCap : Math.min(dstCap, maxCompressedLength(srcLen));
-        MemorySegment in = state.scratch.stage(src, srcOff, srcLen);
-        MemorySegment out = state.scratch.get(outCap);
-        long r = Lz4Native.compressFrameStaged(state.frames, out, outCap, in, srcLen);
-        if (dst != null) {
-            Scratch.unstage(out, dst, dstOff, r);
-        }
-        return r;
+    public long compress(MemorySegment src, MemorySegment dst) {
+        return core.segmentCall(src, dst);
     }
 
     @Override
-    protected long segments(MemorySegment src, long srcLen, MemorySegment dst, long dstCap) {
-        startFrame();
-        return call(FRAME, src, srcLen, dst, dstCap, srcLen);
+    public int compress(byte[] src, int srcOff, int srcLen, byte[] dst, int dstOff, int dstLen) {
+        return core.arrayCall(src, srcOff, srcLen, dst, dstOff, dstLen);
     }
 
     @Override
-    protected long direct(ByteBuffer src, ByteBuffer dst) {
-        startFrame();
-        return Lz4Native.compressFrame(state.frames, dst, src);
-    }
-
-    /** Before a one-shot frame: abandons a streamed frame in progress; the header declares the real content size. */
-    private void startFrame() {
-        inFrame = false;
-        Lz4Native.preferencesContentSize(state.prefs, options.contentSize() ? 1 : 0);
+    public byte[] compress(byte[] src, int off, int len) {
+        return core.newArrayCall(src, off, len);
     }
 
     @Override
-    protected void checkSizes(long srcLen, long dstCap) {
-        checkFrameCapacity(srcLen, dstCap);
-    }
-
-    @Override
-    protected long capacity(int srcLen) {
-        return maxCompressedLength(srcLen);
-    }
-
-    @Override
-    protected RuntimeException error(long r, MemorySegment src, long dstCap) {
-        return Lz4Checks.frameError(r, "lz4 frame compress", Bounds.sizes(src.byteSize(), dstCap));
-    }
-
-    /**
-     * One native step: in place when possible, staged through native memory when heap memory would otherwise be
-     * held by a critical call for more than {@link #heapLimit} bytes of work.
-     */
-    private long call(Lz4Native.FrameStep op, MemorySegment src, long srcLen, MemorySegment dst, long dstCap, long work) {
-        if (src.isNative() && dst.isNative()) {
-            return invoke(op, src, srcLen, dst, dstCap,
-                    work < Lz4Native.CRITICAL_LIMIT ? CallKind.CRITICAL : CallKind.REGULAR);
-        }
-        if (work <= heapLimit) {
-            return invoke(op, src, srcLen, dst, dstCap, CallKind.CRITICAL);
-        }
-        long need = op == FRAME ? maxCompressedLength(srcLen) : updateBound(op == UPDATE ? srcLen : 0);
-        long outCap = dst.isNative() ? dstCap : Math.min(dstCap, need);
-        try {
-            MemorySegment in = state.scratch.stageInput(src, srcLen);
-            MemorySegment out = state.scratch.stagedOutput(dst, outCap);
-            long r = invoke(op, in, srcLen, out, outCap, CallKind.REGULAR);
-            Scratch.unstage(out, dst, r);
-            return r;
-        } finally {
-            state.scratch.trim();
-        }
-    }
-
-    private long invoke(Lz4Native.FrameStep op, MemorySegment src, long srcLen, MemorySegment dst, long dstCap,
-                        CallKind kind) {
-        return Lz4Native.frameStep(op, state.frames, dst, dstCap, src, srcLen, kind);
-    }
-
-    private void checkFrameCapacity(long srcLen, long dstCap) {
-        long bound = maxCompressedLength(srcLen);
-        if (dstCap < bound) {
-            throw new Lz4Exception("lz4 frame compress", Lz4Exception.DST_MAX_SIZE_TOO_SMALL,
-                    "destination too small: " + Bounds.sizes(srcLen, dstCap) + "; a one-shot frame needs"
-                            + " maxCompressedLength(" + srcLen + ") = " + bound + " bytes");
-        }
+    public int compress(ByteBuffer src, ByteBuffer dst) {
+        return core.bufferCall(src, dst);
     }
 
     // ---- streaming -----------------------------------------------------------------------------------------------
@@ -251,7 +149,7 @@ public final class Lz4FrameCompressor extends OneShot.Encoder {
      * @throws Lz4Exception if {@code dst} has fewer than 19 bytes
      */
     public long begin(MemorySegment dst) {
-        return begin(dst, Lz4Frame.UNKNOWN_SIZE);
+        return core.begin(dst, Lz4Frame.UNKNOWN_SIZE);
     }
 
     /**
@@ -261,28 +159,7 @@ public final class Lz4FrameCompressor extends OneShot.Encoder {
      * @return the header's size in bytes
      */
     public long begin(MemorySegment dst, long contentSize) {
-        Bounds.writable(dst);
-        if (contentSize < Lz4Frame.UNKNOWN_SIZE) {
-            throw new IllegalArgumentException("contentSize must be >= 0 or UNKNOWN_SIZE, got " + contentSize);
-        }
-        long dstCap = dst.byteSize();
-        if (dstCap < Lz4Frame.HEADER_SIZE_MAX) {
-            throw new Lz4Exception("lz4 frame begin", Lz4Exception.DST_MAX_SIZE_TOO_SMALL, "destination of " + dstCap
-                    + " bytes is smaller than the largest frame header (" + Lz4Frame.HEADER_SIZE_MAX + " bytes)");
-        }
-        guard.enter();
-        try {
-            inFrame = false;
-            Lz4Native.preferencesContentSize(state.prefs, Math.max(contentSize, 0));
-            long r = Lz4Native.compressBegin(state.frames, dst, dstCap);
-            if (Lz4Native.isError(r)) {
-                throw Lz4Checks.frameError(r, "lz4 frame begin", "output capacity " + dstCap + " bytes");
-            }
-            inFrame = true;
-            return r;
-        } finally {
-            guard.exit();
-        }
+        return core.begin(dst, contentSize);
     }
 
     /**
@@ -290,10 +167,7 @@ public final class Lz4FrameCompressor extends OneShot.Encoder {
      *         already hold buffered); {@link #flush} and {@link #end} need {@code updateBound(0)}
      */
     public long updateBound(long srcLen) {
-        if (srcLen < 0) {
-            throw new IllegalArgumentException("srcLen must be >= 0, got " + srcLen);
-        }
-        return Lz4Frame.updateBound(srcLen, options);
+        return core.updateBound(srcLen);
     }
 
     /**
@@ -306,7 +180,7 @@ public final class Lz4FrameCompressor extends OneShot.Encoder {
      * @throws IllegalStateException if no frame was begun
      */
     public long update(MemorySegment src, MemorySegment dst) {
-        return streamStep(UPDATE, "lz4 frame update", src, dst);
+        return core.streamStep(UPDATE, "lz4 frame update", src, dst);
     }
 
     /**
@@ -316,7 +190,7 @@ public final class Lz4FrameCompressor extends OneShot.Encoder {
      * @return the number of bytes written
      */
     public long flush(MemorySegment dst) {
-        return streamStep(FLUSH, "lz4 frame flush", MemorySegment.NULL, dst);
+        return core.streamStep(FLUSH, "lz4 frame flush", MemorySegment.NULL, dst);
     }
 
     /**
@@ -327,59 +201,245 @@ public final class Lz4FrameCompressor extends OneShot.Encoder {
      * @throws Lz4Exception if the frame declared a content size that differs from the bytes given
      */
     public long end(MemorySegment dst) {
-        return streamStep(END, "lz4 frame end", MemorySegment.NULL, dst);
-    }
-
-    /**
-     * One step of the frame in progress: {@link #update} ({@code src} is the input), {@link #flush} or {@link #end}
-     * ({@code src} is NULL). The work is the input plus the block lz4 may hold buffered.
-     */
-    private long streamStep(Lz4Native.FrameStep op, String name, MemorySegment src, MemorySegment dst) {
-        Bounds.writable(dst);
-        long srcLen = src.byteSize();
-        long dstCap = dst.byteSize();
-        checkStreamCapacity(name, srcLen, dstCap);
-        guard.enter();
-        try {
-            requireFrame();
-            long r = call(op, src, srcLen, dst, dstCap, srcLen + options.blockSize().bytes());
-            long n = streamResult(r, name, srcLen, dstCap);
-            if (op == END) {
-                inFrame = false;
-            }
-            return n;
-        } finally {
-            guard.exit();
-        }
-    }
-
-    private void requireFrame() {
-        if (!inFrame) {
-            throw new IllegalStateException("no LZ4 frame in progress: call begin(dst) first (a failed step or a"
-                    + " one-shot compress also ends the frame)");
-        }
-    }
-
-    private void checkStreamCapacity(String op, long srcLen, long dstCap) {
-        long bound = updateBound(srcLen);
-        if (dstCap < bound) {
-            throw new Lz4Exception(op, Lz4Exception.DST_MAX_SIZE_TOO_SMALL, "destination too small: "
-                    + Bounds.sizes(srcLen, dstCap) + "; this step needs updateBound(" + srcLen + ") = " + bound
-                    + " bytes");
-        }
-    }
-
-    private long streamResult(long r, String op, long srcLen, long dstCap) {
-        if (Lz4Native.isError(r)) {
-            inFrame = false; // lz4 leaves the context undefined after an error
-            throw Lz4Checks.frameError(r, op, Bounds.sizes(srcLen, dstCap));
-        }
-        return r;
+        return core.streamStep(END, "lz4 frame end", MemorySegment.NULL, dst);
     }
 
     /** Frees the native context now, or when the call in progress returns. Idempotent. */
     @Override
     public void close() {
-        guard.close();
+        core.close();
+    }
+
+        /** The guarded context, its options and the native calls of the one-shot and streaming forms. */
+        private static final class Core extends OneShot.Encoder {
+            private final Native state;
+            private Lz4Frame.Options options;
+            private boolean inFrame;
+            /** Heap work above this many bytes is staged through native memory; smaller for the slower HC levels. */
+            private long heapLimit;
+
+            Core(Lz4Frame.Options options, Native state, Confinement confinement) {
+                super("Lz4FrameCompressor", state, state.scratch, confinement);
+                this.state = state;
+                apply(options);
+            }
+
+            /** Changes the options (Java writes only). */
+            void options(Lz4Frame.Options newOptions) {
+                if (!newOptions.equals(options)) {
+                    guard.enter();
+                    try {
+                        apply(newOptions);
+                    } finally {
+                        guard.exit();
+                    }
+                }
+            }
+
+            private void apply(Lz4Frame.Options o) {
+                Lz4Native.preferences(state.prefs, o);
+                options = o;
+                heapLimit = Lz4Native.heapLimit(o.level());
+                inFrame = false;
+            }
+
+            long maxCompressedLength(long srcLen) {
+                return Lz4Frame.maxCompressedLength(srcLen, options);
+            }
+
+        /**
+         * The frame compression of the {@code byte[]} forms, on arrays and offsets (no view of them crosses a method
+         * boundary, so none is allocated): in place up to {@link #heapLimit}, staged through native memory above it
+         * (and always on JDK 21). {@code dst} is null for {@link Lz4FrameCompressor#compress(byte[], int, int)}: the
+         * frame stays in the scratch buffer.
+         */
+        @Override
+        protected long arrays(byte[] src, int srcOff, int srcLen, byte[] dst, int dstOff, long dstCap) {
+            startFrame();
+            if (srcLen <= heapLimit && !Bounds.small(srcLen, srcLen)) { // in place; small arrays are staged: no views
+                return dst != null
+                        ? Lz4Native.compressFrame(state.frames, dst, dstOff, dstCap, src, srcOff, srcLen)
+                        : Lz4Native.compressFrame(state.frames, state.scratch.get(dstCap), dstCap, src, srcOff, srcLen);
+            }
+            long outCap = dst == null ? dstCap : Math.min(dstCap, maxCompressedLength(srcLen));
+            MemorySegment in = state.scratch.stage(src, srcOff, srcLen);
+            MemorySegment out = state.scratch.get(outCap);
+            long r = Lz4Native.compressFrameStaged(state.frames, out, outCap, in, srcLen);
+            if (dst != null) {
+                Scratch.unstage(out, dst, dstOff, r);
+            }
+            return r;
+        }
+
+        @Override
+        protected long segments(MemorySegment src, long srcLen, MemorySegment dst, long dstCap) {
+            startFrame();
+            return call(FRAME, src, srcLen, dst, dstCap, srcLen);
+        }
+
+        @Override
+        protected long direct(ByteBuffer src, ByteBuffer dst) {
+            startFrame();
+            return Lz4Native.compressFrame(state.frames, dst, src);
+        }
+
+        /** Before a one-shot frame: abandons a streamed frame in progress; the header declares the real content size. */
+        private void startFrame() {
+            inFrame = false;
+            Lz4Native.preferencesContentSize(state.prefs, options.contentSize() ? 1 : 0);
+        }
+
+        @Override
+        protected void checkSizes(long srcLen, long dstCap) {
+            checkFrameCapacity(srcLen, dstCap);
+        }
+
+        @Override
+        protected long capacity(int srcLen) {
+            return maxCompressedLength(srcLen);
+        }
+
+        @Override
+        protected RuntimeException error(long r, MemorySegment src, long dstCap) {
+            return Lz4Checks.frameError(r, "lz4 frame compress", Bounds.sizes(src.byteSize(), dstCap));
+        }
+
+        /**
+         * One native step: in place when possible, staged through native memory when heap memory would otherwise be
+         * held by a critical call for more than {@link #heapLimit} bytes of work.
+         */
+        private long call(Lz4Native.FrameStep op, MemorySegment src, long srcLen, MemorySegment dst, long dstCap, long work) {
+            if (src.isNative() && dst.isNative()) {
+                return invoke(op, src, srcLen, dst, dstCap,
+                        work < Lz4Native.CRITICAL_LIMIT ? CallKind.CRITICAL : CallKind.REGULAR);
+            }
+            if (work <= heapLimit) {
+                return invoke(op, src, srcLen, dst, dstCap, CallKind.CRITICAL);
+            }
+            long need = op == FRAME ? maxCompressedLength(srcLen) : updateBound(op == UPDATE ? srcLen : 0);
+            long outCap = dst.isNative() ? dstCap : Math.min(dstCap, need);
+            try {
+                MemorySegment in = state.scratch.stageInput(src, srcLen);
+                MemorySegment out = state.scratch.stagedOutput(dst, outCap);
+                long r = invoke(op, in, srcLen, out, outCap, CallKind.REGULAR);
+                Scratch.unstage(out, dst, r);
+                return r;
+            } finally {
+                state.scratch.trim();
+            }
+        }
+
+        private long invoke(Lz4Native.FrameStep op, MemorySegment src, long srcLen, MemorySegment dst, long dstCap,
+                            CallKind kind) {
+            return Lz4Native.frameStep(op, state.frames, dst, dstCap, src, srcLen, kind);
+        }
+
+        private void checkFrameCapacity(long srcLen, long dstCap) {
+            long bound = maxCompressedLength(srcLen);
+            if (dstCap < bound) {
+                throw new Lz4Exception("lz4 frame compress", Lz4Exception.DST_MAX_SIZE_TOO_SMALL,
+                        "destination too small: " + Bounds.sizes(srcLen, dstCap) + "; a one-shot frame needs"
+                                + " maxCompressedLength(" + srcLen + ") = " + bound + " bytes");
+            }
+        }
+
+        /** See {@link Lz4FrameCompressor#begin(MemorySegment, long)}. */
+        long begin(MemorySegment dst, long contentSize) {
+            Bounds.writable(dst);
+            if (contentSize < Lz4Frame.UNKNOWN_SIZE) {
+                throw new IllegalArgumentException("contentSize must be >= 0 or UNKNOWN_SIZE, got " + contentSize);
+            }
+            long dstCap = dst.byteSize();
+            if (dstCap < Lz4Frame.HEADER_SIZE_MAX) {
+                throw new Lz4Exception("lz4 frame begin", Lz4Exception.DST_MAX_SIZE_TOO_SMALL, "destination of " + dstCap
+                        + " bytes is smaller than the largest frame header (" + Lz4Frame.HEADER_SIZE_MAX + " bytes)");
+            }
+            guard.enter();
+            try {
+                inFrame = false;
+                Lz4Native.preferencesContentSize(state.prefs, Math.max(contentSize, 0));
+                long r = Lz4Native.compressBegin(state.frames, dst, dstCap);
+                if (Lz4Native.isError(r)) {
+                    throw Lz4Checks.frameError(r, "lz4 frame begin", "output capacity " + dstCap + " bytes");
+                }
+                inFrame = true;
+                return r;
+            } finally {
+                guard.exit();
+            }
+        }
+
+        /** See {@link Lz4FrameCompressor#updateBound(long)}. */
+        long updateBound(long srcLen) {
+            if (srcLen < 0) {
+                throw new IllegalArgumentException("srcLen must be >= 0, got " + srcLen);
+            }
+            return Lz4Frame.updateBound(srcLen, options);
+        }
+
+        /**
+         * One step of the frame in progress: {@code update} ({@code src} is the input), {@code flush} or {@code end}
+         * ({@code src} is NULL). The work is the input plus the block lz4 may hold buffered.
+         */
+        private long streamStep(Lz4Native.FrameStep op, String name, MemorySegment src, MemorySegment dst) {
+            Bounds.writable(dst);
+            long srcLen = src.byteSize();
+            long dstCap = dst.byteSize();
+            checkStreamCapacity(name, srcLen, dstCap);
+            guard.enter();
+            try {
+                requireFrame();
+                long r = call(op, src, srcLen, dst, dstCap, srcLen + options.blockSize().bytes());
+                long n = streamResult(r, name, srcLen, dstCap);
+                if (op == END) {
+                    inFrame = false;
+                }
+                return n;
+            } finally {
+                guard.exit();
+            }
+        }
+
+        private void requireFrame() {
+            if (!inFrame) {
+                throw new IllegalStateException("no LZ4 frame in progress: call begin(dst) first (a failed step or a"
+                        + " one-shot compress also ends the frame)");
+            }
+        }
+
+        private void checkStreamCapacity(String op, long srcLen, long dstCap) {
+            long bound = updateBound(srcLen);
+            if (dstCap < bound) {
+                throw new Lz4Exception(op, Lz4Exception.DST_MAX_SIZE_TOO_SMALL, "destination too small: "
+                        + Bounds.sizes(srcLen, dstCap) + "; this step needs updateBound(" + srcLen + ") = " + bound
+                        + " bytes");
+            }
+        }
+
+        private long streamResult(long r, String op, long srcLen, long dstCap) {
+            if (Lz4Native.isError(r)) {
+                inFrame = false; // lz4 leaves the context undefined after an error
+                throw Lz4Checks.frameError(r, op, Bounds.sizes(srcLen, dstCap));
+            }
+            return r;
+        }
+    }
+
+    /** The frame options and confinement of an {@link Lz4FrameCompressor}, as {@link Lz4Compressor.Builder}. */
+    public static final class Builder extends ContextSettings<Builder> {
+        private Lz4Frame.Options options = Lz4Frame.Options.DEFAULT;
+
+        private Builder() {}
+
+        /** @return this builder, writing frames with {@code options} */
+        public Builder options(Lz4Frame.Options options) {
+            this.options = Objects.requireNonNull(options, "options");
+            return this;
+        }
+
+        /** @return a new compressor (confined to the calling thread after {@link #confined()}) */
+        public Lz4FrameCompressor build() {
+            return new Lz4FrameCompressor(options, confinement);
+        }
     }
 }

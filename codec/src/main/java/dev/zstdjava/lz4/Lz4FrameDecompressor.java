@@ -25,7 +25,8 @@ import java.nio.ReadOnlyBufferException;
  * </ul>
  *
  * <p><b>Limits:</b> {@link #decompress(byte[])} refuses output larger than {@link #maxDecompressedSize()} (default
- * 512 MiB) before allocating when the frame declares its size, and as soon as it passes the limit otherwise. A
+ * {@link Decompressor#DEFAULT_MAX_DECOMPRESSED_SIZE}, 512 MiB) before allocating when the frame declares its size,
+ * and as soon as it passes the limit otherwise. A
  * declared size is trusted only after lz4 has verified the header checksum, and only if the input could hold it
  * (lz4 expands at most 255 times), so a short forged header cannot make it allocate a large array. The
  * caller-destination forms are bounded by the destination. {@link #update} refuses a frame whose output passes the
@@ -33,7 +34,7 @@ import java.nio.ReadOnlyBufferException;
  *
  * <p><b>Thread safety:</b> one call at a time. A call from a second thread while one runs, or any call after
  * {@link #close()}, throws {@link IllegalStateException}; memory is never freed under a running call. One made by
- * {@link #createConfined(long)} belongs to the thread that made it (see {@link Lz4Compressor#createConfined(int)}).
+ * {@link Builder#confined()} belongs to the thread that built it (see {@link Lz4Compressor.Builder#confined()}).
  *
  * <p><b>Allocation:</b> the {@link MemorySegment}, caller-destination {@code byte[]} and {@code ByteBuffer} forms and
  * {@link #update} allocate nothing (lz4 sizes its internal buffers on first use and keeps them). Arrays of at most
@@ -126,40 +127,34 @@ public final class Lz4FrameDecompressor implements Decompressor {
     }
 
     private Lz4FrameDecompressor(long maxDecompressedSize, Confinement confinement) {
-        if (maxDecompressedSize < 0) {
-            throw new IllegalArgumentException("maxDecompressedSize must be >= 0, got " + maxDecompressedSize);
-        }
         this.maxDecompressedSize = maxDecompressedSize;
         this.state = new Native();
         this.guard = new Guard(this, "Lz4FrameDecompressor", state, confinement);
     }
 
-    /** @return a decompressor limited to {@link Lz4Frame#DEFAULT_MAX_DECOMPRESSED_SIZE} (512 MiB) per output */
+    /** @return a decompressor limited to {@link Decompressor#DEFAULT_MAX_DECOMPRESSED_SIZE} (512 MiB) per output */
     public static Lz4FrameDecompressor create() {
-        return new Lz4FrameDecompressor(Lz4Frame.DEFAULT_MAX_DECOMPRESSED_SIZE, Confinement.SHARED);
+        return builder().build();
     }
 
-    /** @return a decompressor refusing outputs (and streamed frames) over {@code maxDecompressedSize} bytes */
-    public static Lz4FrameDecompressor create(long maxDecompressedSize) {
-        return new Lz4FrameDecompressor(maxDecompressedSize, Confinement.SHARED);
+    /** @return a builder for a decompressor with another limit, or confined to the calling thread */
+    public static Builder builder() {
+        return new Builder();
     }
 
-    /**
-     * @return a decompressor refusing outputs over {@code maxDecompressedSize} bytes that only the calling thread may
-     *         use and close, without the atomic instruction per call (see {@link Lz4Compressor#createConfined(int)})
-     */
-    public static Lz4FrameDecompressor createConfined(long maxDecompressedSize) {
-        return new Lz4FrameDecompressor(maxDecompressedSize, Confinement.CONFINED);
-    }
-
-    /** @return true when only the thread that made this decompressor may use it */
+    /** @return true when only the thread that built this decompressor may use it ({@link Builder#confined()}) */
     public boolean isConfined() {
         return guard.isConfined();
     }
 
     /** @return a default decompressor confined to the calling thread (for {@link Lz4Frame}'s own) */
     static Lz4FrameDecompressor confinedToThisThread() {
-        return createConfined(Lz4Frame.DEFAULT_MAX_DECOMPRESSED_SIZE);
+        return new Lz4FrameDecompressor(DEFAULT_MAX_DECOMPRESSED_SIZE, Confinement.CONFINED);
+    }
+
+    /** @return a decompressor without a limit of its own (for {@link Lz4FrameInputStream}, which limits its total) */
+    static Lz4FrameDecompressor unlimited() {
+        return new Lz4FrameDecompressor(Long.MAX_VALUE, Confinement.SHARED);
     }
 
     /** @return the largest output of {@link #decompress(byte[])} and of one frame through {@link #update}, in bytes */
@@ -581,5 +576,15 @@ public final class Lz4FrameDecompressor implements Decompressor {
     @Override
     public void close() {
         guard.close();
+    }
+
+    /** The limit and confinement of an {@link Lz4FrameDecompressor}, as {@link Lz4Compressor.Builder}. */
+    public static final class Builder extends ContextSettings.Limit<Builder> {
+        private Builder() {}
+
+        /** @return a new decompressor (confined to the calling thread after {@link #confined()}) */
+        public Lz4FrameDecompressor build() {
+            return new Lz4FrameDecompressor(maxDecompressedSize, confinement);
+        }
     }
 }

@@ -1,7 +1,9 @@
 package dev.zstdjava.lz4;
 
 import dev.zstdjava.DecompressionLimitException;
-import dev.zstdjava.internal.DecodingInputStream;
+import dev.zstdjava.Decompressor;
+import dev.zstdjava.internal.Bounds;
+import dev.zstdjava.internal.DecodingInput;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -24,9 +26,12 @@ import java.util.Objects;
  * straight into the caller's array (at most 64 KiB per native call) and allocate nothing. Close the stream to free
  * the context (a {@link java.lang.ref.Cleaner} frees an unclosed stream).
  */
-public final class Lz4FrameInputStream extends DecodingInputStream {
+public final class Lz4FrameInputStream extends InputStream {
     private static final int CHUNK = 64 << 10;
 
+    private final InputStream in;
+    /** The checks and the failed-stays-failed rule; calls {@link #decode} and {@link #release}. */
+    private final DecodingInput input;
     private final Lz4FrameDecompressor decompressor;
     private final long maxDecompressedSize;
     private final byte[] buf = new byte[CHUNK];
@@ -36,23 +41,50 @@ public final class Lz4FrameInputStream extends DecodingInputStream {
     private boolean inFrame;
     private long total;
 
-    /** Reads frames from {@code in}, refusing more than 512 MiB of content in total. */
+    /**
+     * Reads frames from {@code in}, refusing more than {@link Decompressor#DEFAULT_MAX_DECOMPRESSED_SIZE} (512 MiB) of
+     * content in total.
+     */
     public Lz4FrameInputStream(InputStream in) {
-        this(in, Lz4Frame.DEFAULT_MAX_DECOMPRESSED_SIZE);
+        this(in, Decompressor.DEFAULT_MAX_DECOMPRESSED_SIZE);
     }
 
     /** Reads frames from {@code in}, refusing more than {@code maxDecompressedSize} bytes of content in total. */
     public Lz4FrameInputStream(InputStream in, long maxDecompressedSize) {
-        super(in, "Lz4FrameInputStream");
-        if (maxDecompressedSize < 0) {
-            throw new IllegalArgumentException("maxDecompressedSize must be >= 0, got " + maxDecompressedSize);
-        }
+        this.in = in;
+        this.input = new DecodingInput(in, "Lz4FrameInputStream", this::decode, this::release);
+        Bounds.maxDecompressedSize(maxDecompressedSize);
         this.maxDecompressedSize = maxDecompressedSize;
-        this.decompressor = Lz4FrameDecompressor.create(Long.MAX_VALUE);
+        this.decompressor = Lz4FrameDecompressor.unlimited();
+    }
+
+    /**
+     * Reads up to {@code len} decompressed bytes; blocks until at least one is available or the input ends.
+     *
+     * @return the number of bytes read, or -1 at the end of the last frame
+     * @throws IOException                 if the underlying stream fails, this stream is closed, or an earlier read
+     *                                     failed (that failure is the cause)
+     * @throws Lz4Exception                if the input is malformed or ends inside a frame
+     * @throws DecompressionLimitException if the output passes the limit
+     */
+    @Override
+    public int read(byte[] b, int off, int len) throws IOException {
+        return input.read(b, off, len);
     }
 
     @Override
-    protected int decode(byte[] b, int off, int len) throws IOException {
+    public int read() throws IOException {
+        return input.read();
+    }
+
+    /** Closes the underlying stream and frees the native context. Idempotent. */
+    @Override
+    public void close() throws IOException {
+        input.close();
+    }
+
+    /** Decodes up to {@code len > 0} bytes into {@code b[off, off+len)}; -1 at the end of the last frame. */
+    private int decode(byte[] b, int off, int len) throws IOException {
         while (true) {
             if (bufPos == bufLen && !eof) {
                 int n = in.read(buf, 0, buf.length);
@@ -89,8 +121,7 @@ public final class Lz4FrameInputStream extends DecodingInputStream {
     }
 
     /** Frees the native context. */
-    @Override
-    protected void release() {
+    private void release() {
         decompressor.close();
     }
 }

@@ -1,6 +1,6 @@
 package dev.zstdjava.lz4;
 
-import dev.zstdjava.internal.EncodingOutputStream;
+import dev.zstdjava.internal.EncodingOutput;
 import dev.zstdjava.internal.Guard;
 
 import java.io.IOException;
@@ -25,9 +25,12 @@ import java.util.Objects;
  * allocate nothing. Close the stream to free them (a {@link java.lang.ref.Cleaner} frees an unclosed stream).
  * Compression errors surface as {@link Lz4Exception}, I/O errors of the underlying stream as {@link IOException}.
  */
-public final class Lz4FrameOutputStream extends EncodingOutputStream {
+public final class Lz4FrameOutputStream extends OutputStream {
     private static final int CHUNK = 64 << 10;
 
+    private final OutputStream out;
+    /** The checks and the failed-stays-failed rule; calls {@link #encode} and {@link #release}. */
+    private final EncodingOutput output;
     private final Lz4FrameCompressor compressor;
     private final Buffers buffers;
     private final Guard guard;
@@ -52,7 +55,7 @@ public final class Lz4FrameOutputStream extends EncodingOutputStream {
 
     /** A stream writing a frame with {@code options} (the content size is not declared) to {@code out}. */
     public Lz4FrameOutputStream(OutputStream out, Lz4Frame.Options options) {
-        super(out, "Lz4FrameOutputStream");
+        this.out = Objects.requireNonNull(out, "out");
         Objects.requireNonNull(options, "options");
         this.compressor = Lz4FrameCompressor.create(options);
         this.buffers = new Buffers();
@@ -62,6 +65,7 @@ public final class Lz4FrameOutputStream extends EncodingOutputStream {
             buffers.in = Lz4Native.LIBC.malloc(CHUNK);
             buffers.out = Lz4Native.LIBC.malloc(outSize);
             this.heapOut = new byte[(int) outSize];
+            this.output = new EncodingOutput(out, "Lz4FrameOutputStream", this::encode, this::release);
         } catch (RuntimeException | Error e) {
             guard.close();
             compressor.close();
@@ -75,23 +79,55 @@ public final class Lz4FrameOutputStream extends EncodingOutputStream {
      * @throws IOException if the stream is closed or an earlier write failed (the frame is then left unended)
      */
     public void finish() throws IOException {
-        end();
+        output.end();
+    }
+
+    /** Compresses {@code b[off, off+len)}; output reaches the underlying stream as blocks fill up. */
+    @Override
+    public void write(byte[] b, int off, int len) throws IOException {
+        output.write(b, off, len);
     }
 
     @Override
-    protected void encode(byte[] b, int off, int len, Mode mode) throws IOException {
+    public void write(int b) throws IOException {
+        output.write(b);
+    }
+
+    /**
+     * Compresses the buffered data so a reader can decode everything written so far; then flushes the underlying
+     * stream.
+     */
+    @Override
+    public void flush() throws IOException {
+        output.flush();
+    }
+
+    /**
+     * Ends the frame (end mark, checksum), writes it out, closes the underlying stream and frees the native memory.
+     * After a failed write the frame is not ended (that would hide the loss): the underlying stream is closed all the
+     * same and the failure is reported. Idempotent.
+     *
+     * @throws IOException if ending the frame or closing the underlying stream failed, or an earlier write failed
+     */
+    @Override
+    public void close() throws IOException {
+        output.close();
+    }
+
+    /** One step: compress {@code b[off, off+len)}, flush, or end the frame, writing the output to {@link #out}. */
+    private void encode(byte[] b, int off, int len, EncodingOutput.Mode mode) throws IOException {
         guard.enter();
         try {
             if (!started) {
-                if (mode == Mode.FLUSH) {
+                if (mode == EncodingOutput.Mode.FLUSH) {
                     return; // nothing written yet: the header waits for the first write or the end
                 }
                 emit(compressor.begin(buffers.out));
                 started = true;
             }
-            if (mode == Mode.FLUSH) {
+            if (mode == EncodingOutput.Mode.FLUSH) {
                 emit(compressor.flush(buffers.out));
-            } else if (mode == Mode.END) {
+            } else if (mode == EncodingOutput.Mode.END) {
                 emit(compressor.end(buffers.out));
             }
             for (int n; len > 0; off += n, len -= n) {
@@ -104,8 +140,7 @@ public final class Lz4FrameOutputStream extends EncodingOutputStream {
         }
     }
 
-    @Override
-    protected void release() {
+    private void release() {
         compressor.close();
         guard.close();
     }

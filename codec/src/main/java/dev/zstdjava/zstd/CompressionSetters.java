@@ -58,7 +58,7 @@ abstract sealed class CompressionSetters<B extends CompressionSetters<B>>
     /**
      * Sets {@link ZstdCompressionParameters#level()}.
      *
-     * @throws IllegalArgumentException if the level is outside {@link Zstd#minLevel()}..{@link Zstd#maxLevel()}
+     * @throws IllegalArgumentException if the level is outside {@link Zstd#MIN_LEVEL}..{@link Zstd#MAX_LEVEL}
      */
     public B level(int level) {
         Zstd.checkLevel(level);

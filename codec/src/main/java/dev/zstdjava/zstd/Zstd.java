@@ -1,6 +1,8 @@
 package dev.zstdjava.zstd;
 
+import dev.zstdjava.Decompressor;
 import dev.zstdjava.NativeLibrary;
+import dev.zstdjava.internal.Bounds;
 import dev.zstdjava.internal.ContextCache;
 
 
@@ -41,21 +43,6 @@ public final class Zstd {
         return ZstdNative.LIBRARY;
     }
 
-    /** @return {@link #MIN_LEVEL}, the fastest (negative) level */
-    public static int minLevel() {
-        return MIN_LEVEL;
-    }
-
-    /** @return {@link #MAX_LEVEL}, the strongest level */
-    public static int maxLevel() {
-        return MAX_LEVEL;
-    }
-
-    /** @return {@link #DEFAULT_LEVEL}, zstd's default level */
-    public static int defaultLevel() {
-        return DEFAULT_LEVEL;
-    }
-
     /** Throws an {@link IllegalArgumentException} naming the range unless {@code level} is a level zstd accepts. */
     static void checkLevel(int level) {
         if (level < MIN_LEVEL || level > MAX_LEVEL) {
@@ -84,7 +71,7 @@ public final class Zstd {
     /**
      * Compresses {@code src} at {@code level} into a new array holding one frame.
      *
-     * @throws IllegalArgumentException if {@code level} is outside {@link #minLevel()}..{@link #maxLevel()}
+     * @throws IllegalArgumentException if {@code level} is outside {@link #MIN_LEVEL}..{@link #MAX_LEVEL}
      */
     public static byte[] compress(byte[] src, int level) {
         checkLevel(level);
@@ -97,13 +84,14 @@ public final class Zstd {
     }
 
     /**
-     * Decompresses all frames in {@code src}, refusing output over 512 MiB.
+     * Decompresses all frames in {@code src}, refusing output over
+     * {@link dev.zstdjava.Decompressor#DEFAULT_MAX_DECOMPRESSED_SIZE} (512 MiB).
      *
      * @throws dev.zstdjava.DecompressionLimitException if the output would exceed 512 MiB
      * @throws ZstdException                            if the input is malformed or truncated
      */
     public static byte[] decompress(byte[] src) {
-        return decompress(src, ZstdDecompressor.DEFAULT_MAX_DECOMPRESSED_SIZE);
+        return decompress(src, Decompressor.DEFAULT_MAX_DECOMPRESSED_SIZE);
     }
 
     /**
@@ -111,9 +99,7 @@ public final class Zstd {
      * allocating it.
      */
     public static byte[] decompress(byte[] src, long maxDecompressedSize) {
-        if (maxDecompressedSize < 0) {
-            throw new IllegalArgumentException("maxDecompressedSize must be >= 0, got " + maxDecompressedSize);
-        }
+        Bounds.maxDecompressedSize(maxDecompressedSize);
         return DECOMPRESSORS.run(ZstdDecompressor::decompress, src, 0, src.length, maxDecompressedSize);
     }
 }

@@ -14,8 +14,8 @@ import java.lang.foreign.MemorySegment;
  * {@code with...} call makes one small object (through a short-lived copy); applying it to a context allocates
  * nothing on the Java heap.
  *
- * @param level                compression level, {@link Zstd#minLevel()}..{@link Zstd#maxLevel()}; negative levels
- *                             are faster, higher ones compress more. Default {@link Zstd#defaultLevel()} (3). A
+ * @param level                compression level, {@link Zstd#MIN_LEVEL}..{@link Zstd#MAX_LEVEL}; negative levels
+ *                             are faster, higher ones compress more. Default {@link Zstd#DEFAULT_LEVEL} (3). A
  *                             {@link #dictionary()} brings its own level, which applies instead.
  * @param checksum             append a 32-bit content checksum (the low 32 bits of XXH64) to each frame, checked on
  *                             decompression; default off
@@ -58,9 +58,9 @@ public record ZstdCompressionParameters(int level, boolean checksum, boolean con
         }
     }
 
-    /** @return zstd's defaults: level {@link Zstd#defaultLevel()}, content size on, everything else off */
+    /** @return zstd's defaults: level {@link Zstd#DEFAULT_LEVEL}, content size on, everything else off */
     public static ZstdCompressionParameters defaults() {
-        return new ZstdCompressionParameters(Zstd.defaultLevel(), false, true, 0, false, 0, null, null);
+        return new ZstdCompressionParameters(Zstd.DEFAULT_LEVEL, false, true, 0, false, 0, null, null);
     }
 
     /** @return the {@code windowLog} values other than 0 that this libzstd accepts, {lower, upper} */

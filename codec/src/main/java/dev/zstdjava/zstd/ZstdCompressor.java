@@ -1,5 +1,6 @@
 package dev.zstdjava.zstd;
 
+import dev.zstdjava.Compressor;
 import dev.zstdjava.internal.Bounds;
 import dev.zstdjava.internal.Confinement;
 import dev.zstdjava.internal.Direction;
@@ -9,7 +10,6 @@ import dev.zstdjava.internal.Scratch;
 
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
-import java.nio.ReadOnlyBufferException;
 import java.util.Objects;
 
 /**
@@ -37,9 +37,13 @@ import java.util.Objects;
  *
  * <p>Close it when done; a compressor that is dropped unclosed is freed by a {@link java.lang.ref.Cleaner}.
  */
-public final class ZstdCompressor extends OneShot.Encoder {
-    private final Native state;
-    private int level;
+public final class ZstdCompressor implements Compressor {
+    /** The context and its calls; a final field of a final class, so each call binds to it directly. */
+    private final Core core;
+
+    private ZstdCompressor(ZstdCompressionParameters p, Confinement confinement) {
+        this.core = new Core(new Native(), p, confinement);
+    }
 
     /** Native memory of one compressor; freed by {@link Guard}. Must not reference the compressor. */
     private static final class Native implements Runnable {
@@ -56,24 +60,12 @@ public final class ZstdCompressor extends OneShot.Encoder {
         }
     }
 
-    private ZstdCompressor(ZstdCompressionParameters p, Confinement confinement) {
-        this(new Native(), p, confinement);
-    }
-
-    private ZstdCompressor(Native state, ZstdCompressionParameters p, Confinement confinement) {
-        super("ZstdCompressor", state, state.scratch, confinement);
-        this.state = state;
-        this.level = p.level();
-        state.calls.heapLimit = heapLimit(p.level());
-        guard.setUp(() -> state.dict = p.applyTo(state.cctx));
-    }
-
-    /** @return a compressor at zstd's default level (3) */
+    /** @return a compressor at zstd's default level ({@link Zstd#DEFAULT_LEVEL}) */
     public static ZstdCompressor create() {
         return builder().build();
     }
 
-    /** @return a compressor at {@code level} ({@link Zstd#minLevel()}..{@link Zstd#maxLevel()}; negative is faster) */
+    /** @return a compressor at {@code level} ({@link Zstd#MIN_LEVEL}..{@link Zstd#MAX_LEVEL}; negative is faster) */
     public static ZstdCompressor create(int level) {
         return builder().level(level).build();
     }
@@ -90,7 +82,7 @@ public final class ZstdCompressor extends OneShot.Encoder {
 
     /** @return true when only the thread that built this compressor may use it ({@link Builder#confined()}) */
     public boolean isConfined() {
-        return guard.isConfined();
+        return core.isConfined();
     }
 
     /** @return a builder for a compressor with other parameters */
@@ -100,26 +92,12 @@ public final class ZstdCompressor extends OneShot.Encoder {
 
     /** @return the compression level this compressor uses */
     public int level() {
-        return level;
+        return core.level;
     }
 
     /** Sets the level on a cached compressor of {@link Zstd}'s static methods; one native call when it changes. */
     void level(int newLevel) {
-        if (newLevel != level) {
-            guard.enter();
-            try {
-                Checks.setParameter(state.cctx, ZstdNative.C_COMPRESSION_LEVEL, newLevel, "level");
-                level = newLevel;
-                state.calls.heapLimit = heapLimit(newLevel);
-            } finally {
-                guard.exit();
-            }
-        }
-    }
-
-    /** Heap inputs above this size are staged through native memory; smaller for slower (higher) levels. */
-    private static long heapLimit(int level) {
-        return ZstdNative.HEAP_CRITICAL_LIMIT >> (level <= 5 ? 0 : level <= 12 ? 2 : 4);
+        core.level(newLevel);
     }
 
     /** @return {@link Zstd#compressBound(long)}: the largest frame for {@code srcLen} input bytes */
@@ -128,84 +106,135 @@ public final class ZstdCompressor extends OneShot.Encoder {
         return Zstd.compressBound(srcLen);
     }
 
+    @Override
+    public long compress(MemorySegment src, MemorySegment dst) {
+        return core.segmentCall(src, dst);
+    }
+
+    @Override
+    public int compress(byte[] src, int srcOff, int srcLen, byte[] dst, int dstOff, int dstLen) {
+        return core.arrayCall(src, srcOff, srcLen, dst, dstOff, dstLen);
+    }
+
+    @Override
+    public byte[] compress(byte[] src, int off, int len) {
+        return core.newArrayCall(src, off, len);
+    }
+
+    @Override
+    public int compress(ByteBuffer src, ByteBuffer dst) {
+        return core.bufferCall(src, dst);
+    }
+
     /**
      * As {@link #compress(MemorySegment, MemorySegment)}, but a frame that does not fit in {@code dst} is reported by
      * the result instead of an exception: for "store it compressed only if that is smaller", where not fitting is
      * the expected answer for incompressible data and an exception per value would cost more than compressing it.
      *
      * <p>zstd may need a few bytes more room than the finished frame takes, so a {@code dst} of exactly the frame's
-     * size can give {@code -1}; {@link Zstd#compressBound(long)} bytes always suffice.
+     * size can give {@link Compressor#DOES_NOT_FIT}; {@link Zstd#compressBound(long)} bytes always suffice.
      *
-     * @return the frame's size in bytes, or {@code -1} when it does not fit in {@code dst} (whose content is then
-     *         unspecified)
+     * @return the frame's size in bytes, or {@link Compressor#DOES_NOT_FIT} when it does not fit in {@code dst}
+     *         (whose content is then unspecified)
      * @throws ZstdException            if zstd fails for any other reason
      * @throws IllegalArgumentException if {@code dst} is read-only
      * @throws IllegalStateException    if this compressor is closed or in use by another thread
      */
     public long tryCompress(MemorySegment src, MemorySegment dst) {
-        long r = compressOrError(src, dst);
+        long r = core.compressOrError(src, dst);
         if (ZstdNative.isError(r)) {
             if (-r == ZstdException.DST_SIZE_TOO_SMALL) {
-                return -1;
+                return DOES_NOT_FIT;
             }
             throw Checks.error(r, "zstd compress", Bounds.sizes(src.byteSize(), dst.byteSize()));
         }
         return r;
     }
 
-    /** @return the frame's size or a zstd error result */
-    private long compressOrError(MemorySegment src, MemorySegment dst) {
-        Bounds.writable(dst);
-        guard.enter();
-        try {
-            return segments(src, src.byteSize(), dst, dst.byteSize());
-        } finally {
-            guard.exit();
-        }
-    }
-
-    /** The one compression call: in place when possible, staged through native memory for large heap arrays. */
-    @Override
-    protected long segments(MemorySegment src, long srcLen, MemorySegment dst, long dstCap) {
-        return state.calls.segments(Direction.COMPRESS, src, srcLen, dst, dstCap);
-    }
-
-    /**
-     * The compression call of the {@code byte[]} forms, on arrays and offsets (no view of them crosses a method
-     * boundary, so none is allocated): in place up to {@link #heapLimit(int)}, staged through native memory above it
-     * (and always on JDK 21). {@code dst} is null for {@link #compress(byte[], int, int)}: the frame stays in the
-     * scratch buffer.
-     */
-    @Override
-    protected long arrays(byte[] src, int srcOff, int srcLen, byte[] dst, int dstOff, long dstCap) {
-        return state.calls.arrays(Direction.COMPRESS, src, srcOff, srcLen, dst, dstOff,
-                dstCap);
-    }
-
-    @Override
-    protected void checkSizes(long srcLen, long dstCap) {
-        // zstd takes any size and reports a destination too small itself
-    }
-
-    @Override
-    protected long capacity(int srcLen) {
-        return Zstd.compressBound(srcLen);
-    }
-
-    @Override
-    protected long direct(ByteBuffer src, ByteBuffer dst) {
-        return ZstdNative.compressDirect(state.cctx, dst, src);
-    }
-
-    @Override
-    protected RuntimeException error(long r, MemorySegment src, long dstCap) {
-        return Checks.error(r, "zstd compress", Bounds.sizes(src.byteSize(), dstCap));
-    }
-
     /** Frees the native context now, or when the call in progress returns. Idempotent. */
     @Override
     public void close() {
-        guard.close();
+        core.close();
+    }
+
+    /** The guarded context and the native calls of the one-shot forms. */
+    private static final class Core extends OneShot.Encoder {
+        private final Native state;
+        int level;
+
+        Core(Native state, ZstdCompressionParameters p, Confinement confinement) {
+            super("ZstdCompressor", state, state.scratch, confinement);
+            this.state = state;
+            this.level = p.level();
+            state.calls.heapLimit = heapLimit(p.level());
+            guard.setUp(() -> state.dict = p.applyTo(state.cctx));
+        }
+
+        void level(int newLevel) {
+            if (newLevel != level) {
+                guard.enter();
+                try {
+                    Checks.setParameter(state.cctx, ZstdNative.C_COMPRESSION_LEVEL, newLevel, "level");
+                    level = newLevel;
+                    state.calls.heapLimit = heapLimit(newLevel);
+                } finally {
+                    guard.exit();
+                }
+            }
+        }
+
+        /** Heap inputs above this size are staged through native memory; smaller for slower (higher) levels. */
+        private static long heapLimit(int level) {
+            return ZstdNative.HEAP_CRITICAL_LIMIT >> (level <= 5 ? 0 : level <= 12 ? 2 : 4);
+        }
+
+        /** @return the frame's size or a zstd error result */
+        long compressOrError(MemorySegment src, MemorySegment dst) {
+            Bounds.writable(dst);
+            guard.enter();
+            try {
+                return segments(src, src.byteSize(), dst, dst.byteSize());
+            } finally {
+                guard.exit();
+            }
+        }
+
+        /** The one compression call: in place when possible, staged through native memory for large heap arrays. */
+        @Override
+        protected long segments(MemorySegment src, long srcLen, MemorySegment dst, long dstCap) {
+            return state.calls.segments(Direction.COMPRESS, src, srcLen, dst, dstCap);
+        }
+
+        /**
+         * The compression call of the {@code byte[]} forms, on arrays and offsets (no view of them crosses a method
+         * boundary, so none is allocated): in place up to {@link #heapLimit(int)}, staged through native memory above
+         * it (and always on JDK 21). {@code dst} is null for {@link ZstdCompressor#compress(byte[], int, int)}: the
+         * frame stays in the scratch buffer.
+         */
+        @Override
+        protected long arrays(byte[] src, int srcOff, int srcLen, byte[] dst, int dstOff, long dstCap) {
+            return state.calls.arrays(Direction.COMPRESS, src, srcOff, srcLen, dst, dstOff, dstCap);
+        }
+
+        @Override
+        protected void checkSizes(long srcLen, long dstCap) {
+            // zstd takes any size and reports a destination too small itself
+        }
+
+        @Override
+        protected long capacity(int srcLen) {
+            return Zstd.compressBound(srcLen);
+        }
+
+        @Override
+        protected long direct(ByteBuffer src, ByteBuffer dst) {
+            return ZstdNative.compressDirect(state.cctx, dst, src);
+        }
+
+        @Override
+        protected RuntimeException error(long r, MemorySegment src, long dstCap) {
+            return Checks.error(r, "zstd compress", Bounds.sizes(src.byteSize(), dstCap));
+        }
     }
 
     /**

@@ -1,5 +1,8 @@
 package dev.zstdjava.zstd;
 
+import dev.zstdjava.Decompressor;
+import dev.zstdjava.internal.Bounds;
+
 import java.lang.foreign.MemorySegment;
 
 /**
@@ -14,7 +17,7 @@ import java.lang.foreign.MemorySegment;
  * object; applying it to a context allocates nothing on the Java heap.
  *
  * @param maxDecompressedSize the most output, in bytes, {@code >= 0}; default
- *                            {@link ZstdDecompressor#DEFAULT_MAX_DECOMPRESSED_SIZE} (512 MiB). For
+ *                            {@link Decompressor#DEFAULT_MAX_DECOMPRESSED_SIZE} (512 MiB). For
  *                            {@link ZstdDecompressor} it bounds one {@code decompress(byte[])} result (which is at
  *                            most {@code 2^31-9} bytes in any case) and is checked before the array is allocated;
  *                            for {@link ZstdDecompressStream} it bounds the total output since creation or reset
@@ -35,9 +38,7 @@ public record ZstdDecompressionParameters(long maxDecompressedSize, int windowLo
 
     /** Checks every value; see the class description for the ranges. */
     public ZstdDecompressionParameters {
-        if (maxDecompressedSize < 0) {
-            throw new IllegalArgumentException("maxDecompressedSize must be >= 0, got " + maxDecompressedSize);
-        }
+        Bounds.maxDecompressedSize(maxDecompressedSize);
         if (windowLogMax != 0) {
             Checks.inRange("zstd windowLogMax", windowLogMax, WINDOW_LOG_MAX);
         }
@@ -45,7 +46,7 @@ public record ZstdDecompressionParameters(long maxDecompressedSize, int windowLo
 
     /** @return the defaults: 512 MiB, zstd's window limit, no dictionary */
     public static ZstdDecompressionParameters defaults() {
-        return new ZstdDecompressionParameters(ZstdDecompressor.DEFAULT_MAX_DECOMPRESSED_SIZE, 0, null);
+        return new ZstdDecompressionParameters(Decompressor.DEFAULT_MAX_DECOMPRESSED_SIZE, 0, null);
     }
 
     /** @return the {@code windowLogMax} values other than 0 that this libzstd accepts, {lower, upper} */

@@ -1,6 +1,7 @@
 package dev.zstdjava.zstd;
 
 import dev.zstdjava.DecompressionLimitException;
+import dev.zstdjava.Decompressor;
 import dev.zstdjava.internal.Bounds;
 import dev.zstdjava.internal.CallKind;
 import dev.zstdjava.internal.Confinement;
@@ -18,8 +19,8 @@ import java.util.Objects;
  * frames and skippable frames; frames without a declared content size (written by streaming encoders) are accepted.
  *
  * <p><b>Limits:</b> {@link #decompress(byte[])} refuses, before allocating, output larger than
- * {@link Builder#maxDecompressedSize(long)} (default 512 MiB); for frames that do not declare their size the output
- * grows as it is decoded and the call fails as soon as it would pass the limit. The caller-destination forms are
+ * {@link Builder#maxDecompressedSize(long)} (default {@link Decompressor#DEFAULT_MAX_DECOMPRESSED_SIZE}, 512 MiB);
+ * for frames that do not declare their size the output grows as it is decoded and the call fails as soon as it would pass the limit. The caller-destination forms are
  * bounded by the destination's size. {@link Builder#windowLogMax(int)} caps the memory a frame may ask for.
  *
  * <p><b>Thread safety:</b> one call at a time, as {@link ZstdCompressor}: a concurrent call or a call after
@@ -37,14 +38,13 @@ import java.util.Objects;
  * it (see {@link ZstdCompressor}). {@link #decompress(byte[])} allocates exactly the returned array when the frames
  * declare their size; otherwise it decodes into a growing native scratch buffer and copies the result out once.
  */
-public final class ZstdDecompressor extends OneShot.Decoder {
-    /** Default for {@link Builder#maxDecompressedSize(long)}: 512 MiB. */
-    public static final long DEFAULT_MAX_DECOMPRESSED_SIZE = 512L << 20;
+public final class ZstdDecompressor implements Decompressor {
+    /** The context and its calls; a final field of a final class, so each call binds to it directly. */
+    private final Core core;
 
-    private final Native state;
-    private final long maxDecompressedSize;
-    private final int windowLogMax;
-    private final ZstdDecompressionDictionary dictionary;
+    private ZstdDecompressor(ZstdDecompressionParameters p, Confinement confinement) {
+        this.core = new Core(new Native(), p, confinement);
+    }
 
     private static final class Native implements Runnable {
         final MemorySegment dctx = ZstdNative.createDCtx();
@@ -61,25 +61,6 @@ public final class ZstdDecompressor extends OneShot.Decoder {
             scratch.free();
             SharedDict.release(dict);
         }
-    }
-
-    private ZstdDecompressor(ZstdDecompressionParameters p, Confinement confinement) {
-        this(new Native(), p, confinement);
-    }
-
-    private ZstdDecompressor(Native state, ZstdDecompressionParameters p, Confinement confinement) {
-        super("ZstdDecompressor", state, state.scratch, confinement);
-        this.state = state;
-        this.maxDecompressedSize = p.maxDecompressedSize();
-        this.windowLogMax = p.windowLogMax();
-        this.dictionary = p.dictionary();
-        guard.setUp(() -> state.dict = p.applyTo(state.dctx));
-    }
-
-    /** A decoding error; names the dictionary ids when a wrong or missing dictionary may be the cause. */
-    private ZstdException decodeError(long r, String detail, MemorySegment src, long srcLen) {
-        int frameDict = ZstdNative.getDictIdFromFrame(src, srcLen);
-        return DictionaryErrors.decodeError(r, "zstd decompress", detail, frameDict & 0xFFFFFFFFL, dictionary);
     }
 
     /** @return a decompressor with the default limits */
@@ -99,7 +80,7 @@ public final class ZstdDecompressor extends OneShot.Decoder {
 
     /** @return true when only the thread that built this decompressor may use it ({@link Builder#confined()}) */
     public boolean isConfined() {
-        return guard.isConfined();
+        return core.isConfined();
     }
 
     /** @return a builder for a decompressor with other limits */
@@ -110,173 +91,215 @@ public final class ZstdDecompressor extends OneShot.Decoder {
     /** @return the largest output {@link #decompress(byte[])} produces, in bytes */
     @Override
     public long maxDecompressedSize() {
-        return maxDecompressedSize;
+        return core.maxDecompressedSize;
     }
 
-    /** The one decompression call: in place when possible, staged through native memory for large heap arrays. */
     @Override
-    protected long segments(MemorySegment src, long srcLen, MemorySegment dst, long dstCap) {
-        return state.calls.segments(Direction.DECOMPRESS, src, srcLen,
-                dst, dstCap);
+    public long decompress(MemorySegment src, MemorySegment dst) {
+        return core.segmentCall(src, dst);
     }
 
-    /**
-     * The decompression call of the {@code byte[]} forms, on arrays and offsets (no view of them crosses a method
-     * boundary, so none is allocated): in place up to {@code zstdjava.criticalHeapLimit} bytes of output, staged
-     * through native memory above it (and always on JDK 21).
-     */
     @Override
-    protected long arrays(byte[] src, int srcOff, int srcLen, byte[] dst, int dstOff, long dstCap) {
-        return state.calls.arrays(Direction.DECOMPRESS, src, srcOff, srcLen,
-                dst, dstOff, dstCap);
+    public int decompress(byte[] src, int srcOff, int srcLen, byte[] dst, int dstOff, int dstLen) {
+        return core.arrayCall(src, srcOff, srcLen, dst, dstOff, dstLen);
     }
 
     /** Decompresses {@code src[off, off+len)}; see {@link #decompress(byte[])}. */
     @Override
     public byte[] decompress(byte[] src, int off, int len) {
-        return decompress(src, off, len, maxDecompressedSize);
+        return core.decompress(src, off, len, core.maxDecompressedSize);
     }
 
+    /** For {@link Zstd#decompress(byte[], long)}: the {@code new byte[]} form with another limit. */
     byte[] decompress(byte[] src, int off, int len, long limit) {
-        Bounds.range(src, off, len, "src");
-        if (len == 0) {
-            throw emptyInput();
-        }
-        limit = Math.min(limit, Bounds.MAX_ARRAY);
-        guard.enter();
-        try {
-            // a small input (or any on JDK 21) is staged once, for the size query and the decoding: no array view
-            MemorySegment in = Bounds.small(len, 0) || ZstdNative.HEAP_CRITICAL_LIMIT == 0
-                    ? state.scratch.stage(src, off, len) : null;
-            long size = in != null ? ZstdNative.findDecompressedSizeStaged(in, len)
-                    : ZstdNative.findDecompressedSize(src, off, len);
-            if (size == ZstdNative.CONTENTSIZE_ERROR) {
-                throw new ZstdException("zstd decompress", ZstdException.SRC_SIZE_WRONG,
-                        "input is not a sequence of complete zstd frames",
-                        "input " + len + " bytes (bad magic number, truncated frame or trailing garbage)");
-            }
-            if (size == ZstdNative.CONTENTSIZE_UNKNOWN) {
-                return decompressUnknownSize(in != null ? in : MemorySegment.ofArray(src).asSlice(off, len), len, limit);
-            }
-            if (size < 0) { // an unsigned size of 2^63 or more (found by fuzzing: it reached new byte[(int) size])
-                throw ZstdFrame.sizeBeyondLong("zstd decompress", size, len);
-            }
-            if (size > limit) {
-                throw new DecompressionLimitException("zstd decompress", size, limit);
-            }
-            if (in != null && (Bounds.small(len, size) || size > ZstdNative.HEAP_CRITICAL_LIMIT)) {
-                // staged: decode into the output buffer, then one copy into the new array (allocates only that)
-                long r = ZstdNative.staged(Direction.DECOMPRESS, state.dctx, state.scratch.get(size), size, in, len);
-                checkDecoded(r, size, src, off, len);
-                return state.scratch.copyOut((int) size);
-            }
-            byte[] out = new byte[(int) size];
-            long r = arrays(src, off, len, out, 0, size);
-            checkDecoded(r, size, src, off, len);
-            return out;
-        } finally {
-            state.scratch.trim();
-            guard.exit();
-        }
-    }
-
-    /** Throws unless the one-shot decoding of a frame of declared {@code size} ended with result {@code r == size}. */
-    private void checkDecoded(long r, long size, byte[] src, int off, int len) {
-        if (ZstdNative.isError(r)) {
-            throw decodeError(r, Bounds.sizes(len, size), MemorySegment.ofArray(src).asSlice(off, len), len);
-        }
-        if (r != size) {
-            throw new ZstdException("zstd decompress", ZstdException.CORRUPTION_DETECTED,
-                    "decoded size differs from the declared content size", "declared " + size + ", decoded " + r);
-        }
-    }
-
-    /**
-     * Streams frames of unknown size into the scratch buffer, growing it up to {@code limit}, then copies out.
-     * Each native call produces at most {@link ZstdNative#HEAP_WINDOW} bytes, so a critical call on the
-     * heap input stays short.
-     */
-    private byte[] decompressUnknownSize(MemorySegment in, long len, long limit) {
-        MemorySegment pos = state.positions;
-        ZstdNative.StreamCursor cursor = new ZstdNative.StreamCursor(state.dctx, pos, pos.asSlice(8));
-        ZstdNative.dctxReset(state.dctx, ZstdNative.ResetDirective.SESSION_ONLY);
-        long cap = Math.min(Math.max(len * 4, 64 << 10), limit + 1);
-        state.scratch.get(cap);
-        cap = Math.min(state.scratch.current().byteSize(), limit + 1);
-        pos.set(ValueLayout.JAVA_LONG, 0, 0L);
-        pos.set(ValueLayout.JAVA_LONG, 8, 0L);
-        try {
-            long lastIn = -1;
-            long lastOut = -1;
-            while (true) {
-                long outPos = pos.get(ValueLayout.JAVA_LONG, 0);
-                long window = Math.min(cap, outPos + ZstdNative.HEAP_WINDOW);
-                long r = ZstdNative.decompressStream(cursor, state.scratch.current(), window, in, len,
-                        CallKind.CRITICAL);
-                if (ZstdNative.isError(r)) {
-                    throw decodeError(r, "input " + len + " bytes, decoded "
-                            + pos.get(ValueLayout.JAVA_LONG, 0) + " bytes so far"
-                            + (windowLogMax == 0 ? "" : ", windowLogMax " + windowLogMax), in, len);
-                }
-                outPos = pos.get(ValueLayout.JAVA_LONG, 0);
-                long inPos = pos.get(ValueLayout.JAVA_LONG, 8);
-                if (outPos > limit) {
-                    throw new DecompressionLimitException("zstd decompress", outPos, limit);
-                }
-                if (r == 0 && inPos == len) {
-                    byte[] out = new byte[(int) outPos];
-                    MemorySegment.copy(state.scratch.current(), ValueLayout.JAVA_BYTE, 0, out, 0, out.length);
-                    return out;
-                }
-                if (outPos == lastOut && inPos == lastIn) {
-                    throw new ZstdException("zstd decompress", ZstdException.CORRUPTION_DETECTED,
-                            "decoder made no progress", "input " + len + " bytes, at input byte " + inPos);
-                }
-                lastOut = outPos;
-                lastIn = inPos;
-                if (outPos == cap) {
-                    cap = Math.min(cap * 2, limit + 1);
-                    state.scratch.grow(cap);
-                } else if (inPos == len && outPos < window) {
-                    throw new ZstdException("zstd decompress", ZstdException.SRC_SIZE_WRONG,
-                            "truncated input: the last frame is incomplete",
-                            "input " + len + " bytes, decoded " + outPos + " bytes");
-                }
-            }
-        } catch (RuntimeException e) {
-            ZstdNative.dctxReset(state.dctx, ZstdNative.ResetDirective.SESSION_ONLY);
-            throw e;
-        } finally {
-            state.scratch.trim();
-        }
+        return core.decompress(src, off, len, limit);
     }
 
     @Override
-    protected void checkSizes(long srcLen, long dstCap) {
-        if (srcLen == 0) {
-            throw emptyInput();
-        }
-    }
-
-    @Override
-    protected long direct(ByteBuffer src, ByteBuffer dst) {
-        return ZstdNative.decompressDirect(state.dctx, dst, src);
-    }
-
-    @Override
-    protected RuntimeException error(long r, MemorySegment src, long dstCap) {
-        return decodeError(r, Bounds.sizes(src.byteSize(), dstCap), src, src.byteSize());
-    }
-
-    private static ZstdException emptyInput() {
-        return new ZstdException("zstd decompress", ZstdException.SRC_SIZE_WRONG, "input is empty",
-                "a zstd frame is at least 9 bytes");
+    public int decompress(ByteBuffer src, ByteBuffer dst) {
+        return core.bufferCall(src, dst);
     }
 
     /** Frees the native context now, or when the call in progress returns. Idempotent. */
     @Override
     public void close() {
-        guard.close();
+        core.close();
+    }
+
+    /** The guarded context, its limits and the native calls of the one-shot forms. */
+    private static final class Core extends OneShot {
+        private final Native state;
+        final long maxDecompressedSize;
+        private final int windowLogMax;
+        private final ZstdDecompressionDictionary dictionary;
+
+        Core(Native state, ZstdDecompressionParameters p, Confinement confinement) {
+            super("ZstdDecompressor", state, state.scratch, confinement);
+            this.state = state;
+            this.maxDecompressedSize = p.maxDecompressedSize();
+            this.windowLogMax = p.windowLogMax();
+            this.dictionary = p.dictionary();
+            guard.setUp(() -> state.dict = p.applyTo(state.dctx));
+        }
+
+        /** A decoding error; names the dictionary ids when a wrong or missing dictionary may be the cause. */
+        private ZstdException decodeError(long r, String detail, MemorySegment src, long srcLen) {
+            int frameDict = ZstdNative.getDictIdFromFrame(src, srcLen);
+            return DictionaryErrors.decodeError(r, "zstd decompress", detail, frameDict & 0xFFFFFFFFL, dictionary);
+        }
+
+        /** The one decompression call: in place when possible, staged through native memory for large heap arrays. */
+        @Override
+        protected long segments(MemorySegment src, long srcLen, MemorySegment dst, long dstCap) {
+            return state.calls.segments(Direction.DECOMPRESS, src, srcLen, dst, dstCap);
+        }
+
+        /**
+         * The decompression call of the {@code byte[]} forms, on arrays and offsets (no view of them crosses a method
+         * boundary, so none is allocated): in place up to {@code zstdjava.criticalHeapLimit} bytes of output, staged
+         * through native memory above it (and always on JDK 21).
+         */
+        @Override
+        protected long arrays(byte[] src, int srcOff, int srcLen, byte[] dst, int dstOff, long dstCap) {
+            return state.calls.arrays(Direction.DECOMPRESS, src, srcOff, srcLen, dst, dstOff, dstCap);
+        }
+
+        /** The {@code new byte[]} form, refusing output over {@code limit}: see {@link ZstdDecompressor}'s. */
+        byte[] decompress(byte[] src, int off, int len, long limit) {
+            Bounds.range(src, off, len, "src");
+            if (len == 0) {
+                throw emptyInput();
+            }
+            limit = Math.min(limit, Bounds.MAX_ARRAY);
+            guard.enter();
+            try {
+                // a small input (or any on JDK 21) is staged once, for the size query and the decoding: no array view
+                MemorySegment in = Bounds.small(len, 0) || ZstdNative.HEAP_CRITICAL_LIMIT == 0
+                        ? state.scratch.stage(src, off, len) : null;
+                long size = in != null ? ZstdNative.findDecompressedSizeStaged(in, len)
+                        : ZstdNative.findDecompressedSize(src, off, len);
+                if (size == ZstdNative.CONTENTSIZE_ERROR) {
+                    throw new ZstdException("zstd decompress", ZstdException.SRC_SIZE_WRONG,
+                            "input is not a sequence of complete zstd frames",
+                            "input " + len + " bytes (bad magic number, truncated frame or trailing garbage)");
+                }
+                if (size == ZstdNative.CONTENTSIZE_UNKNOWN) {
+                    return decompressUnknownSize(in != null ? in : MemorySegment.ofArray(src).asSlice(off, len), len, limit);
+                }
+                if (size < 0) { // an unsigned size of 2^63 or more (found by fuzzing: it reached new byte[(int) size])
+                    throw ZstdFrame.sizeBeyondLong("zstd decompress", size, len);
+                }
+                if (size > limit) {
+                    throw new DecompressionLimitException("zstd decompress", size, limit);
+                }
+                if (in != null && (Bounds.small(len, size) || size > ZstdNative.HEAP_CRITICAL_LIMIT)) {
+                    // staged: decode into the output buffer, then one copy into the new array (allocates only that)
+                    long r = ZstdNative.staged(Direction.DECOMPRESS, state.dctx, state.scratch.get(size), size, in, len);
+                    checkDecoded(r, size, src, off, len);
+                    return state.scratch.copyOut((int) size);
+                }
+                byte[] out = new byte[(int) size];
+                long r = arrays(src, off, len, out, 0, size);
+                checkDecoded(r, size, src, off, len);
+                return out;
+            } finally {
+                state.scratch.trim();
+                guard.exit();
+            }
+        }
+
+        /** Throws unless the one-shot decoding of a frame of declared {@code size} ended with result {@code r == size}. */
+        private void checkDecoded(long r, long size, byte[] src, int off, int len) {
+            if (ZstdNative.isError(r)) {
+                throw decodeError(r, Bounds.sizes(len, size), MemorySegment.ofArray(src).asSlice(off, len), len);
+            }
+            if (r != size) {
+                throw new ZstdException("zstd decompress", ZstdException.CORRUPTION_DETECTED,
+                        "decoded size differs from the declared content size", "declared " + size + ", decoded " + r);
+            }
+        }
+
+        /**
+         * Streams frames of unknown size into the scratch buffer, growing it up to {@code limit}, then copies out.
+         * Each native call produces at most {@link ZstdNative#HEAP_WINDOW} bytes, so a critical call on the
+         * heap input stays short.
+         */
+        private byte[] decompressUnknownSize(MemorySegment in, long len, long limit) {
+            MemorySegment pos = state.positions;
+            ZstdNative.StreamCursor cursor = new ZstdNative.StreamCursor(state.dctx, pos, pos.asSlice(8));
+            ZstdNative.dctxReset(state.dctx, ZstdNative.ResetDirective.SESSION_ONLY);
+            long cap = Math.min(Math.max(len * 4, 64 << 10), limit + 1);
+            state.scratch.get(cap);
+            cap = Math.min(state.scratch.current().byteSize(), limit + 1);
+            pos.set(ValueLayout.JAVA_LONG, 0, 0L);
+            pos.set(ValueLayout.JAVA_LONG, 8, 0L);
+            try {
+                long lastIn = -1;
+                long lastOut = -1;
+                while (true) {
+                    long outPos = pos.get(ValueLayout.JAVA_LONG, 0);
+                    long window = Math.min(cap, outPos + ZstdNative.HEAP_WINDOW);
+                    long r = ZstdNative.decompressStream(cursor, state.scratch.current(), window, in, len,
+                            CallKind.CRITICAL);
+                    if (ZstdNative.isError(r)) {
+                        throw decodeError(r, "input " + len + " bytes, decoded "
+                                + pos.get(ValueLayout.JAVA_LONG, 0) + " bytes so far"
+                                + (windowLogMax == 0 ? "" : ", windowLogMax " + windowLogMax), in, len);
+                    }
+                    outPos = pos.get(ValueLayout.JAVA_LONG, 0);
+                    long inPos = pos.get(ValueLayout.JAVA_LONG, 8);
+                    if (outPos > limit) {
+                        throw new DecompressionLimitException("zstd decompress", outPos, limit);
+                    }
+                    if (r == 0 && inPos == len) {
+                        byte[] out = new byte[(int) outPos];
+                        MemorySegment.copy(state.scratch.current(), ValueLayout.JAVA_BYTE, 0, out, 0, out.length);
+                        return out;
+                    }
+                    if (outPos == lastOut && inPos == lastIn) {
+                        throw new ZstdException("zstd decompress", ZstdException.CORRUPTION_DETECTED,
+                                "decoder made no progress", "input " + len + " bytes, at input byte " + inPos);
+                    }
+                    lastOut = outPos;
+                    lastIn = inPos;
+                    if (outPos == cap) {
+                        cap = Math.min(cap * 2, limit + 1);
+                        state.scratch.grow(cap);
+                    } else if (inPos == len && outPos < window) {
+                        throw new ZstdException("zstd decompress", ZstdException.SRC_SIZE_WRONG,
+                                "truncated input: the last frame is incomplete",
+                                "input " + len + " bytes, decoded " + outPos + " bytes");
+                    }
+                }
+            } catch (RuntimeException e) {
+                ZstdNative.dctxReset(state.dctx, ZstdNative.ResetDirective.SESSION_ONLY);
+                throw e;
+            } finally {
+                state.scratch.trim();
+            }
+        }
+
+        @Override
+        protected void checkSizes(long srcLen, long dstCap) {
+            if (srcLen == 0) {
+                throw emptyInput();
+            }
+        }
+
+        @Override
+        protected long direct(ByteBuffer src, ByteBuffer dst) {
+            return ZstdNative.decompressDirect(state.dctx, dst, src);
+        }
+
+        @Override
+        protected RuntimeException error(long r, MemorySegment src, long dstCap) {
+            return decodeError(r, Bounds.sizes(src.byteSize(), dstCap), src, src.byteSize());
+        }
+
+        private static ZstdException emptyInput() {
+            return new ZstdException("zstd decompress", ZstdException.SRC_SIZE_WRONG, "input is empty",
+                    "a zstd frame is at least 9 bytes");
+        }
     }
 
     /**

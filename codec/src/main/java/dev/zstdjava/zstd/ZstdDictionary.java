@@ -87,10 +87,7 @@ public final class ZstdDictionary {
      * @throws IllegalArgumentException if the level is out of range or zstd rejects the dictionary
      */
     public ZstdCompressionDictionary forCompression(int level) {
-        if (level < Zstd.minLevel() || level > Zstd.maxLevel()) {
-            throw new IllegalArgumentException("zstd level " + level + " is out of range "
-                    + Zstd.minLevel() + ".." + Zstd.maxLevel());
-        }
+        Zstd.checkLevel(level);
         return new ZstdCompressionDictionary(this, level);
     }
 
@@ -175,8 +172,8 @@ public final class ZstdDictionary {
 
         /** The compression level the dictionary is tuned for (0 = zstd's default, 3). */
         public Trainer level(int level) {
-            if (level < 0 || level > Zstd.maxLevel()) {
-                throw new IllegalArgumentException("training level " + level + " is out of range 0.." + Zstd.maxLevel());
+            if (level < 0 || level > Zstd.MAX_LEVEL) {
+                throw new IllegalArgumentException("training level " + level + " is out of range 0.." + Zstd.MAX_LEVEL);
             }
             this.level = level;
             return this;

@@ -1,7 +1,8 @@
 package dev.zstdjava.zstd;
 
 import dev.zstdjava.DecompressionLimitException;
-import dev.zstdjava.internal.DecodingInputStream;
+import dev.zstdjava.Decompressor;
+import dev.zstdjava.internal.DecodingInput;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -32,7 +33,10 @@ import java.util.Objects;
  * <p><b>Errors:</b> I/O failures of the underlying stream are {@link IOException}s; malformed, truncated or
  * wrong-dictionary data gives a {@link ZstdException} (unchecked) whose message says what and where.
  */
-public final class ZstdInputStream extends DecodingInputStream {
+public final class ZstdInputStream extends InputStream {
+    private final InputStream in;
+    /** The checks and the failed-stays-failed rule; calls {@link #decode} and {@link #release}. */
+    private final DecodingInput input;
     private final ZstdDecompressStream stream;
     private final Ownership ownership;
     private final byte[] buf;
@@ -44,7 +48,10 @@ public final class ZstdInputStream extends DecodingInputStream {
     private byte[] lastArray;
     private MemorySegment lastSeg;
 
-    /** Decompresses {@code in} with the default limit (512 MiB) and no dictionary. */
+    /**
+     * Decompresses {@code in} with the default limit ({@link Decompressor#DEFAULT_MAX_DECOMPRESSED_SIZE}, 512 MiB) and
+     * no dictionary.
+     */
     public ZstdInputStream(InputStream in) {
         this(in, ZstdDecompressStream.builder());
     }
@@ -60,7 +67,8 @@ public final class ZstdInputStream extends DecodingInputStream {
     }
 
     private ZstdInputStream(InputStream in, ZstdDecompressStream stream, Ownership ownership) {
-        super(in, "ZstdInputStream");
+        this.in = in;
+        this.input = new DecodingInput(in, "ZstdInputStream", this::decode, this::release);
         this.stream = stream;
         this.ownership = ownership;
         this.buf = new byte[(int) Math.min(ZstdDecompressStream.RECOMMENDED_INPUT_SIZE, 1 << 20)];
@@ -84,11 +92,32 @@ public final class ZstdInputStream extends DecodingInputStream {
     }
 
     /**
+     * Reads up to {@code len} decompressed bytes; blocks until at least one is available or the input ends.
+     *
+     * @return the number of bytes read, or -1 at the end of the last frame
+     * @throws IOException                 if the underlying stream fails, this stream is closed, or an earlier read
+     *                                     failed (that failure is the cause)
      * @throws ZstdException               if the input is malformed, truncated or needs another dictionary
      * @throws DecompressionLimitException if the output passes the limit
      */
     @Override
-    protected int decode(byte[] b, int off, int len) throws IOException {
+    public int read(byte[] b, int off, int len) throws IOException {
+        return input.read(b, off, len);
+    }
+
+    @Override
+    public int read() throws IOException {
+        return input.read();
+    }
+
+    /** Closes the underlying stream and the owned context (a borrowed one stays open). Idempotent. */
+    @Override
+    public void close() throws IOException {
+        input.close();
+    }
+
+    /** Decodes up to {@code len > 0} bytes into {@code b[off, off+len)}; -1 at the end of the last frame. */
+    private int decode(byte[] b, int off, int len) throws IOException {
         MemorySegment dst = segment(b);
         long dstEnd = (long) off + len;
         while (true) {
@@ -127,8 +156,7 @@ public final class ZstdInputStream extends DecodingInputStream {
     }
 
     /** Closes the owned context (a borrowed one stays open). */
-    @Override
-    protected void release() {
+    private void release() {
         if (ownership == Ownership.OWNED) {
             stream.close();
         }

@@ -1,6 +1,6 @@
 package dev.zstdjava.zstd;
 
-import dev.zstdjava.internal.EncodingOutputStream;
+import dev.zstdjava.internal.EncodingOutput;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -34,9 +34,12 @@ import java.util.Objects;
  * {@link IOException} and {@link #close()} does not end the frame (a reader sees it truncated rather than silently
  * short); it closes the underlying stream and throws.
  */
-public final class ZstdOutputStream extends EncodingOutputStream {
+public final class ZstdOutputStream extends OutputStream {
     private static final int IN_CHUNK = (int) Math.min(ZstdNative.cStreamInSize(), 1 << 20);
 
+    private final OutputStream out;
+    /** The checks and the failed-stays-failed rule; calls {@link #encode} and {@link #release}. */
+    private final EncodingOutput output;
     private final ZstdCompressStream stream;
     private final Ownership ownership;
     private final byte[] buf;
@@ -68,7 +71,8 @@ public final class ZstdOutputStream extends EncodingOutputStream {
     }
 
     private ZstdOutputStream(OutputStream out, ZstdCompressStream stream, Ownership ownership) {
-        super(out, "ZstdOutputStream");
+        this.out = out;
+        this.output = new EncodingOutput(out, "ZstdOutputStream", this::encode, this::release);
         this.stream = stream;
         this.ownership = ownership;
         this.buf = new byte[(int) Math.min(ZstdCompressStream.RECOMMENDED_OUTPUT_SIZE, 1 << 20)];
@@ -80,9 +84,41 @@ public final class ZstdOutputStream extends EncodingOutputStream {
         return s;
     }
 
+    /** Compresses {@code b[off, off+len)}; output reaches the underlying stream as blocks fill up. */
     @Override
-    protected void encode(byte[] b, int off, int len, Mode mode) throws IOException {
-        if (mode == Mode.WRITE) {
+    public void write(byte[] b, int off, int len) throws IOException {
+        output.write(b, off, len);
+    }
+
+    @Override
+    public void write(int b) throws IOException {
+        output.write(b);
+    }
+
+    /**
+     * Sync flush ({@code ZSTD_e_flush}): everything written so far becomes decodable by a reader; then flushes the
+     * underlying stream.
+     */
+    @Override
+    public void flush() throws IOException {
+        output.flush();
+    }
+
+    /**
+     * Ends the frame ({@code ZSTD_e_end}), writes it out and closes the underlying stream (and the owned context).
+     * After a failed write the frame is not ended (that would hide the loss): the underlying stream is closed all the
+     * same and the failure is reported. Idempotent.
+     *
+     * @throws IOException if ending the frame or closing the underlying stream failed, or an earlier write failed
+     */
+    @Override
+    public void close() throws IOException {
+        output.close();
+    }
+
+    /** One step: compress {@code b[off, off+len)}, flush, or end the frame, writing the output to {@link #out}. */
+    private void encode(byte[] b, int off, int len, EncodingOutput.Mode mode) throws IOException {
+        if (mode == EncodingOutput.Mode.WRITE) {
             MemorySegment src = segment(b);
             long end = (long) off + len;
             for (long p = off; p < end; p += stream.consumed()) {
@@ -91,7 +127,7 @@ public final class ZstdOutputStream extends EncodingOutputStream {
             }
             return;
         }
-        ZstdNative.EndDirective op = mode == Mode.FLUSH ? ZstdNative.EndDirective.FLUSH : ZstdNative.EndDirective.END;
+        ZstdNative.EndDirective op = mode == EncodingOutput.Mode.FLUSH ? ZstdNative.EndDirective.FLUSH : ZstdNative.EndDirective.END;
         long r;
         do { // flush or end: call until zstd has written out everything
             r = stream.step(bufSeg, 0, 0, bufSeg, 0, buf.length, op);
@@ -99,8 +135,7 @@ public final class ZstdOutputStream extends EncodingOutputStream {
         } while (r != 0);
     }
 
-    @Override
-    protected void release() {
+    private void release() {
         if (ownership == Ownership.OWNED) {
             stream.close();
         }

@@ -15,7 +15,7 @@ import java.util.Arrays;
 /** Fuzz targets for LZ4 frames: one-shot decoding and the two streaming forms, which must agree. */
 public final class Lz4FrameFuzz {
     static final int LIMIT = 128 << 10;
-    private static final Lz4FrameDecompressor D = Lz4FrameDecompressor.create(LIMIT);
+    private static final Lz4FrameDecompressor D = Lz4FrameDecompressor.builder().maxDecompressedSize(LIMIT).build();
     private static final byte[] DST = new byte[LIMIT + 9];
     private static final MemorySegment IN = Arena.global().allocate(1 << 20);
     private static final MemorySegment OUT = Arena.global().allocate(4096);

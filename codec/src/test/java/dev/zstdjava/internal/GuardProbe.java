@@ -28,13 +28,20 @@ public final class GuardProbe {
         this.guard = guard;
     }
 
-    /** The guard held by {@code codec} in a field of type {@link Guard} (declared by its class or a superclass). */
+    /**
+     * The guard held by {@code codec} in a field of type {@link Guard} (declared by its class or a superclass), or by
+     * the {@link OneShot} it holds in a field (the one-shot codecs are composed of one).
+     */
     public static GuardProbe of(Object codec) throws ReflectiveOperationException {
         for (Class<?> c = codec.getClass(); c != null; c = c.getSuperclass()) {
             for (Field f : c.getDeclaredFields()) {
                 if (f.getType() == Guard.class) {
                     f.setAccessible(true);
                     return new GuardProbe((Guard) f.get(codec));
+                }
+                if (OneShot.class.isAssignableFrom(f.getType())) {
+                    f.setAccessible(true);
+                    return of(f.get(codec));
                 }
             }
         }

@@ -1,6 +1,7 @@
 package dev.zstdjava.lz4;
 
 import dev.zstdjava.AbstractRoundTripTest;
+import dev.zstdjava.DecompressionLimitException;
 import dev.zstdjava.TestData;
 import dev.zstdjava.TestData.Kind;
 import org.junit.jupiter.api.Test;
@@ -15,6 +16,7 @@ import java.util.Set;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -68,7 +70,7 @@ class Lz4BlockTest extends AbstractRoundTripTest {
     void everyLevelRoundTrips() {
         byte[] data = TestData.generate(Kind.TEXT, 200_000, 7);
         int previousHc = Integer.MAX_VALUE;
-        for (int level = Lz4Compressor.MIN_LEVEL; level <= Lz4Compressor.MAX_LEVEL; level += level < -8 ? 20 : 1) {
+        for (int level = Lz4.MIN_LEVEL; level <= Lz4.MAX_LEVEL; level += level < -8 ? 20 : 1) {
             byte[] block = Lz4.compress(data, level);
             assertArrayEquals(data, Lz4.decompress(block, data.length), "level " + level);
             if (level >= 3) {
@@ -115,6 +117,49 @@ class Lz4BlockTest extends AbstractRoundTripTest {
             assertEquals(300_000, d.decompressPartial(block, 0, block.length, big, 0, big.length),
                     "a target beyond the block yields the whole block");
         }
+    }
+
+    /**
+     * The {@code Decompressor} form without a size: it finds the size by decoding into a growing buffer (the first try
+     * holds 4 times the input, at least 64 KiB, so the zeros below grow it several times), up to the limit.
+     */
+    @Test
+    void blocksOfUnknownSizeDecodeIntoAGrowingBufferUpToTheLimit() {
+        byte[] zeros = new byte[10 << 20]; // a block of about 41 KiB
+        byte[] text = TestData.generate(Kind.TEXT, 300_000, 11);
+        byte[] random = TestData.generate(Kind.INCOMPRESSIBLE, 70_000, 12);
+        try (Lz4Decompressor d = Lz4Decompressor.create()) {
+            for (byte[] data : new byte[][] {new byte[0], {42}, text, random, zeros}) {
+                byte[] block = Lz4.compress(data);
+                assertArrayEquals(data, d.decompress(block), data.length + " bytes");
+                byte[] padded = new byte[block.length + 9];
+                System.arraycopy(block, 0, padded, 5, block.length);
+                assertArrayEquals(data, d.decompress(padded, 5, block.length), data.length + " bytes at an offset");
+            }
+            byte[] block = Lz4.compress(text);
+            byte[] truncated = Arrays.copyOf(block, block.length - 1);
+            assertThrows(Lz4Exception.class, () -> d.decompress(truncated));
+            byte[] trailing = Arrays.copyOf(block, block.length + 3);
+            assertThrows(Lz4Exception.class, () -> d.decompress(trailing), "bytes after the block are malformed input");
+            assertThrows(Lz4Exception.class, () -> d.decompress(new byte[0]), "an empty input is not a block");
+            assertThrows(Lz4Exception.class, () -> d.decompress(new byte[] {(byte) 0xF0, 1, 2}));
+            assertArrayEquals(text, d.decompress(block), "usable after the failures");
+        }
+        byte[] zerosBlock = Lz4.compress(zeros);
+        try (Lz4Decompressor exact = Lz4Decompressor.builder().maxDecompressedSize(zeros.length).build();
+             Lz4Decompressor under = Lz4Decompressor.builder().maxDecompressedSize(zeros.length - 1).build();
+             Lz4Decompressor none = Lz4Decompressor.builder().maxDecompressedSize(0).build()) {
+            assertEquals(zeros.length, exact.maxDecompressedSize());
+            assertArrayEquals(zeros, exact.decompress(zerosBlock), "a limit of exactly the size admits it");
+            DecompressionLimitException e = assertThrows(DecompressionLimitException.class,
+                    () -> under.decompress(zerosBlock));
+            assertEquals(zeros.length - 1, e.limit());
+            assertThrows(DecompressionLimitException.class, () -> none.decompress(Lz4.compress(new byte[] {1})));
+            assertArrayEquals(new byte[0], none.decompress(Lz4.compress(new byte[0])));
+            assertArrayEquals(zeros, under.decompress(zerosBlock, zeros.length),
+                    "a size the caller gives is not bounded by the limit, which is for sizes the data decides");
+        }
+        assertThrows(IllegalArgumentException.class, () -> Lz4Decompressor.builder().maxDecompressedSize(-1));
     }
 
     @Test

@@ -1,5 +1,6 @@
 package dev.zstdjava.zstd;
 
+import dev.zstdjava.Compressor;
 import com.github.luben.zstd.ZstdOutputStream;
 import dev.zstdjava.CompressionException;
 import dev.zstdjava.DecompressionLimitException;
@@ -153,11 +154,11 @@ class ZstdBadInputTest {
                 MemorySegment dst = nativeMemory ? a.allocate(bound) : MemorySegment.ofArray(new byte[(int) bound]);
                 assertEquals(frame.length, c.tryCompress(src, dst));
                 assertArrayEquals(frame, dst.asSlice(0, frame.length).toArray(ValueLayout.JAVA_BYTE));
-                assertEquals(-1, c.tryCompress(src, dst.asSlice(0, frame.length - 1)), "native " + nativeMemory);
-                assertEquals(-1, c.tryCompress(src, dst.asSlice(0, 0)), "native " + nativeMemory);
+                assertEquals(Compressor.DOES_NOT_FIT, c.tryCompress(src, dst.asSlice(0, frame.length - 1)), "native " + nativeMemory);
+                assertEquals(Compressor.DOES_NOT_FIT, c.tryCompress(src, dst.asSlice(0, 0)), "native " + nativeMemory);
                 // random data does not fit in fewer bytes than itself
                 MemorySegment r = MemorySegment.ofArray(random);
-                assertEquals(-1, c.tryCompress(r, MemorySegment.ofArray(new byte[random.length - 1])));
+                assertEquals(Compressor.DOES_NOT_FIT, c.tryCompress(r, MemorySegment.ofArray(new byte[random.length - 1])));
                 // the compressor is usable afterwards and gives the same frame
                 assertEquals(frame.length, c.tryCompress(src, dst));
                 assertArrayEquals(DATA, d.decompress(dst.asSlice(0, frame.length).toArray(ValueLayout.JAVA_BYTE)));

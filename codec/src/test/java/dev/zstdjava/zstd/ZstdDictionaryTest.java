@@ -310,7 +310,7 @@ class ZstdDictionaryTest {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> d.forCompression(3));
         assertTrue(e.getMessage().contains("id " + phonesDict.id()), e.getMessage());
         assertThrows(IllegalArgumentException.class, d::forDecompression);
-        assertThrows(IllegalArgumentException.class, () -> phonesDict.forCompression(Zstd.maxLevel() + 1));
+        assertThrows(IllegalArgumentException.class, () -> phonesDict.forCompression(Zstd.MAX_LEVEL + 1));
         assertEquals(0, ZstdFrame.dictionaryId(new byte[] {1, 2, 3}, 0, 3));
     }
 

@@ -67,7 +67,7 @@ class ZstdRoundTripTest extends AbstractRoundTripTest {
     @Test
     void staticApiAtEveryLevelClass() {
         byte[] data = TestData.generate(Kind.TEXT, 200_000, 7);
-        for (int level : new int[] {Zstd.minLevel(), -1, 1, 3, 12, Zstd.maxLevel()}) {
+        for (int level : new int[] {Zstd.MIN_LEVEL, -1, 1, 3, 12, Zstd.MAX_LEVEL}) {
             byte[] frame = Zstd.compress(data, level);
             assertArrayEquals(data, Zstd.decompress(frame), "level " + level);
         }
@@ -146,8 +146,8 @@ class ZstdRoundTripTest extends AbstractRoundTripTest {
         assertTrue(e.getMessage().contains("windowLog = 5") && e.getMessage().contains(
                 "valid range " + range[0] + ".." + range[1]), e.getMessage());
         assertThrows(IllegalArgumentException.class, () -> ZstdCompressStream.builder().windowLog(range[1] + 1));
-        e = assertThrows(IllegalArgumentException.class, () -> ZstdCompressStream.builder().level(Zstd.maxLevel() + 1));
-        assertTrue(e.getMessage().contains(Zstd.minLevel() + ".." + Zstd.maxLevel()), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> ZstdCompressStream.builder().level(Zstd.MAX_LEVEL + 1));
+        assertTrue(e.getMessage().contains(Zstd.MIN_LEVEL + ".." + Zstd.MAX_LEVEL), e.getMessage());
         assertThrows(IllegalArgumentException.class, () -> ZstdCompressionParameters.defaults().withWorkers(-1));
         e = assertThrows(IllegalArgumentException.class, () -> ZstdDecompressStream.builder().windowLogMax(99));
         assertTrue(e.getMessage().contains("windowLogMax = 99"), e.getMessage());

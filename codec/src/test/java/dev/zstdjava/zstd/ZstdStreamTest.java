@@ -234,7 +234,7 @@ class ZstdStreamTest {
             assertEquals(data.length, readAll(in, 1 << 20).length);
         }
         try (ZstdDecompressStream d = ZstdDecompressStream.create()) {
-            assertEquals(ZstdDecompressor.DEFAULT_MAX_DECOMPRESSED_SIZE, d.maxDecompressedSize());
+            assertEquals(dev.zstdjava.Decompressor.DEFAULT_MAX_DECOMPRESSED_SIZE, d.maxDecompressedSize());
         }
     }
 

@@ -21,8 +21,12 @@ public final class CompressionConfig {
     public static final int DEFAULT_MIN_COMPRESSION_SIZE = 64;
     /** Smallest accepted {@link #minCompressionSize()}: the 5-byte header plus one byte. */
     public static final int MIN_COMPRESSION_SIZE_LIMIT = ValueFormat.HEADER_SIZE + 1;
-    /** Default {@link #maxDecompressedSize()}: 512 MiB, Valkey's default {@code proto-max-bulk-len}. */
-    public static final long DEFAULT_MAX_DECOMPRESSED_SIZE = 512L << 20;
+    /**
+     * Default {@link #maxDecompressedSize()}: the codec's
+     * {@link dev.zstdjava.Decompressor#DEFAULT_MAX_DECOMPRESSED_SIZE}, 512 MiB, which is Valkey's default
+     * {@code proto-max-bulk-len}.
+     */
+    public static final long DEFAULT_MAX_DECOMPRESSED_SIZE = dev.zstdjava.Decompressor.DEFAULT_MAX_DECOMPRESSED_SIZE;
     /** Largest accepted {@link #maxDecompressedSize()}: the largest {@code byte[]}, 2^31 - 9 bytes. */
     public static final long MAX_DECOMPRESSED_SIZE_LIMIT = Integer.MAX_VALUE - 8;
 

@@ -21,7 +21,7 @@ record DictionarySettings(DictionaryManager.Mode mode, DictionaryStore store, Li
             throw new IllegalArgumentException("maxDictionarySize " + maxDictionarySize
                     + " is out of range 256.." + (64 << 20));
         }
-        if (level < Zstd.minLevel() || level > Zstd.maxLevel()) {
+        if (level < Zstd.MIN_LEVEL || level > Zstd.MAX_LEVEL) {
             throw new IllegalArgumentException("zstd level " + level + " is out of range");
         }
         if (dictionaryCapacity < ZstdDictionary.MIN_CAPACITY || dictionaryCapacity > maxDictionarySize) {

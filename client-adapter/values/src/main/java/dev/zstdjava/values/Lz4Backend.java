@@ -1,6 +1,7 @@
 package dev.zstdjava.values;
 
 import dev.zstdjava.DecompressionLimitException;
+import dev.zstdjava.lz4.Lz4;
 import dev.zstdjava.lz4.Lz4Compressor;
 import dev.zstdjava.lz4.Lz4Decompressor;
 import dev.zstdjava.lz4.Lz4Exception;
@@ -22,7 +23,7 @@ final class Lz4Backend extends HeaderBackend {
 
     /** @param coder the coder to bind to, or null for the unbound instance (the selector's) */
     Lz4Backend(Coder coder) {
-        super(0x02, Lz4Compressor.MIN_LEVEL, Lz4Compressor.MAX_LEVEL, Lz4Compressor.DEFAULT_LEVEL, coder);
+        super(0x02, Lz4.MIN_LEVEL, Lz4.MAX_LEVEL, Lz4.DEFAULT_LEVEL, coder);
     }
 
     @Override

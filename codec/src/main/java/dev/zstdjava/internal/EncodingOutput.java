@@ -1,20 +1,20 @@
 package dev.zstdjava.internal;
 
-import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.Objects;
 
 /**
- * What the compressing output streams ({@code ZstdOutputStream}, {@code Lz4FrameOutputStream}) share: one frame
- * written to the underlying stream, and the rule that a stream whose write failed stays failed: the frame has a hole,
- * so nothing more is appended and {@link #close()} does not end it (that would hide the loss), but closes the
- * underlying stream and reports the failure. A subclass compresses in {@link #encode} and frees its encoder in
- * {@link #release}. Not thread-safe (one writer).
+ * What the compressing output streams ({@code ZstdOutputStream}, {@code Lz4FrameOutputStream}) share, held by each in
+ * a final field (composition: the public streams extend {@link OutputStream} only): one frame written to the
+ * underlying stream, and the rule that a stream whose write failed stays failed: the frame has a hole, so nothing
+ * more is appended and {@link #close()} does not end it (that would hide the loss), but closes the underlying stream
+ * and reports the failure. The stream compresses in its {@link Encoder} and frees its encoder in its {@code release}
+ * action. Not thread-safe (one writer).
  */
-public abstract class EncodingOutputStream extends FilterOutputStream {
-    /** What one {@link #encode} call does. */
-    protected enum Mode {
+public final class EncodingOutput {
+    /** What one {@link Encoder#encode} call does. */
+    public enum Mode {
         /** Compress the given bytes; output reaches the underlying stream as blocks fill up. */
         WRITE,
         /** Write out everything given so far as complete blocks; the frame stays open. */
@@ -23,38 +23,45 @@ public abstract class EncodingOutputStream extends FilterOutputStream {
         END
     }
 
+    /** A stream's compression step. */
+    @FunctionalInterface
+    public interface Encoder {
+        /**
+         * Compresses {@code b[off, off+len)} ({@link Mode#WRITE}), or, with no input, flushes ({@link Mode#FLUSH}) or
+         * ends the frame ({@link Mode#END}), writing what it produces to the underlying stream.
+         */
+        void encode(byte[] b, int off, int len, Mode mode) throws IOException;
+    }
+
+    private final OutputStream out;
     private final String what;
+    private final Encoder encoder;
+    private final Runnable release;
     private final byte[] one = new byte[1];
     private boolean ended;
     private boolean closed;
     private Throwable failure;
 
     /**
-     * @param out  the underlying stream
-     * @param what how to name the stream in errors, for example {@code "ZstdOutputStream"}
+     * @param out     the underlying stream, flushed by {@link #flush()} and closed by {@link #close()}
+     * @param what    how to name the stream in errors, for example {@code "ZstdOutputStream"}
+     * @param encoder the stream's compression step
+     * @param release frees the encoder (or leaves a borrowed one open); run once, on {@link #close()}
      */
-    protected EncodingOutputStream(OutputStream out, String what) {
-        super(Objects.requireNonNull(out, "out"));
+    public EncodingOutput(OutputStream out, String what, Encoder encoder, Runnable release) {
+        this.out = Objects.requireNonNull(out, "out");
         this.what = what;
+        this.encoder = encoder;
+        this.release = release;
     }
 
-    /**
-     * Compresses {@code b[off, off+len)} ({@link Mode#WRITE}), or, with no input, flushes ({@link Mode#FLUSH}) or
-     * ends the frame ({@link Mode#END}), writing what it produces to {@link #out}.
-     */
-    protected abstract void encode(byte[] b, int off, int len, Mode mode) throws IOException;
-
-    /** Frees the encoder (or leaves a borrowed one open); called once, on {@link #close()}. */
-    protected abstract void release();
-
-    @Override
+    /** {@link OutputStream#write(int)}: compresses one byte. */
     public void write(int b) throws IOException {
         one[0] = (byte) b;
         write(one, 0, 1);
     }
 
     /** Compresses {@code b[off, off+len)}; output reaches the underlying stream as blocks fill up. */
-    @Override
     public void write(byte[] b, int off, int len) throws IOException {
         Objects.checkFromIndexSize(off, len, b.length);
         ensureWritable();
@@ -62,7 +69,6 @@ public abstract class EncodingOutputStream extends FilterOutputStream {
     }
 
     /** Sync flush: everything written so far becomes decodable by a reader; then flushes the underlying stream. */
-    @Override
     public void flush() throws IOException {
         ensureWritable();
         run(null, 0, 0, Mode.FLUSH);
@@ -74,7 +80,7 @@ public abstract class EncodingOutputStream extends FilterOutputStream {
      *
      * @throws IOException if the stream is closed or an earlier write failed (the frame is then left unended)
      */
-    protected final void end() throws IOException {
+    public void end() throws IOException {
         ensureOpen();
         if (!ended) {
             run(null, 0, 0, Mode.END);
@@ -89,7 +95,6 @@ public abstract class EncodingOutputStream extends FilterOutputStream {
      *
      * @throws IOException if ending the frame or closing the underlying stream failed, or an earlier write failed
      */
-    @Override
     public void close() throws IOException {
         if (closed) {
             return;
@@ -101,7 +106,7 @@ public abstract class EncodingOutputStream extends FilterOutputStream {
             }
         } finally {
             closed = true;
-            release();
+            release.run();
         }
         if (failure != null) {
             throw failedEarlier();
@@ -110,7 +115,7 @@ public abstract class EncodingOutputStream extends FilterOutputStream {
 
     private void run(byte[] b, int off, int len, Mode mode) throws IOException {
         try {
-            encode(b, off, len, mode);
+            encoder.encode(b, off, len, mode);
         } catch (IOException | RuntimeException | Error e) {
             failure = e;
             throw e;
