@@ -365,8 +365,7 @@ final class Clients {
                 CommandArgs<byte[], byte[]> args = new CommandArgs<>(codec).addKey(keys[i]).addValue(v);
                 cmds.add(new AsyncCommand<>(new Command<>(CommandType.SET, new StatusOutput<>(codec), args)));
             }
-            dispatch(cmds);
-            for (AsyncCommand<byte[], byte[], String> c : cmds) {
+            for (AsyncCommand<byte[], byte[], String> c : dispatch(cmds)) {
                 String r = c.get(TIMEOUT_S, TimeUnit.SECONDS);
                 if (!"OK".equals(r)) {
                     throw new IllegalStateException("SET replied " + r);
@@ -381,10 +380,10 @@ final class Clients {
                 CommandArgs<byte[], byte[]> args = new CommandArgs<>(codec).addKey(keys[i]);
                 cmds.add(new AsyncCommand<>(new Command<>(CommandType.GET, new ValueOutput<>(codec), args)));
             }
-            dispatch(cmds);
+            List<AsyncCommand<byte[], byte[], byte[]>> sent = dispatch(cmds);
             byte[][] out = new byte[n][];
             for (int i = 0; i < n; i++) {
-                byte[] stored = cmds.get(i).get(TIMEOUT_S, TimeUnit.SECONDS);
+                byte[] stored = sent.get(i).get(TIMEOUT_S, TimeUnit.SECONDS);
                 out[i] = callerSide == null || stored == null ? stored : callerSide.decompress(stored);
             }
             return out;
@@ -395,13 +394,26 @@ final class Clients {
             conn.async().del(key).get(TIMEOUT_S, TimeUnit.SECONDS);
         }
 
+        // Dispatches and returns the futures to wait on: what Lettuce's dispatch returned where that is an
+        // AsyncCommand, as Lettuce's own async API hands out (CompressingRedisClient returns its command, whose waiter
+        // decodes the reply itself), otherwise the command made here.
         @SuppressWarnings({"unchecked", "rawtypes"})
-        private <T> void dispatch(List<AsyncCommand<byte[], byte[], T>> cmds) {
+        private <T> List<AsyncCommand<byte[], byte[], T>> dispatch(List<AsyncCommand<byte[], byte[], T>> cmds) {
             if (cmds.size() == 1) {
-                conn.dispatch(cmds.get(0));
-            } else {
-                conn.dispatch((List<? extends RedisCommand<byte[], byte[], ?>>) (List) cmds);
+                return List.of(future(conn.dispatch(cmds.get(0)), cmds.get(0)));
             }
+            List<RedisCommand<byte[], byte[], ?>> sent = new ArrayList<>(
+                    conn.dispatch((List<? extends RedisCommand<byte[], byte[], ?>>) (List) cmds));
+            List<AsyncCommand<byte[], byte[], T>> out = new ArrayList<>(cmds.size());
+            for (int i = 0; i < cmds.size(); i++) {
+                out.add(future((RedisCommand<byte[], byte[], T>) sent.get(i), cmds.get(i)));
+            }
+            return out;
+        }
+
+        private static <T> AsyncCommand<byte[], byte[], T> future(RedisCommand<byte[], byte[], T> sent,
+                                                                 AsyncCommand<byte[], byte[], T> made) {
+            return sent instanceof AsyncCommand<byte[], byte[], T> a ? a : made;
         }
 
         @Override
