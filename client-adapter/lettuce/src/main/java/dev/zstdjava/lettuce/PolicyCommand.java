@@ -7,10 +7,10 @@ import io.lettuce.core.protocol.AsyncCommand;
 import io.lettuce.core.protocol.DemandAware;
 import io.lettuce.core.protocol.RedisCommand;
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufAllocator;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.Arrays;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
@@ -50,6 +50,9 @@ final class PolicyCommand<K, V, T> extends AsyncCommand<K, V, T> implements Dema
         }
     }
 
+    /** Initial capacity of the buffer a command is encoded into ({@link EncodeBuffers}; it grows as needed). */
+    private static final int ENCODE_INITIAL = 512;
+
     private final byte[] encoded;
     private final DeferredReply<K, V, T> reply;
     private final Executor executor;
@@ -79,16 +82,22 @@ final class PolicyCommand<K, V, T> extends AsyncCommand<K, V, T> implements Dema
     static byte[] encoded(RedisCommand<?, ?, ?> command) {
         PolicyScope scope = PolicyScope.current();
         boolean before = scope.compress;
-        ByteBuf buf = ByteBufAllocator.DEFAULT.directBuffer(512);
+        EncodeBuffers.Spares outer = scope.spares;
+        EncodeBuffers.Spares spares = outer != null ? outer : EncodeBuffers.acquire();
+        scope.spares = spares;
+        ByteBuf buf = EncodeBuffers.ALLOCATOR.heapBuffer(ENCODE_INITIAL);
         scope.compress = true;
         try {
             command.encode(buf);
-            byte[] bytes = new byte[buf.readableBytes()];
-            buf.getBytes(buf.readerIndex(), bytes);
-            return bytes;
+            return Arrays.copyOfRange(buf.array(), buf.arrayOffset() + buf.readerIndex(),
+                    buf.arrayOffset() + buf.writerIndex());
         } finally {
             scope.compress = before;
             buf.release();
+            scope.spares = outer;
+            if (outer == null) {
+                EncodeBuffers.release(spares);
+            }
         }
     }
 

@@ -29,6 +29,9 @@ final class PolicyScope {
     private PolicyCommand<?, ?, ?> first;
     private ArrayList<PolicyCommand<?, ?, ?>> more;
 
+    /** The arrays this thread's encoding buffers use while it encodes a command ({@link EncodeBuffers}), else null. */
+    EncodeBuffers.Spares spares;
+
     private PolicyScope() {}
 
     /** @return this thread's scope */
