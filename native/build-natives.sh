@@ -162,7 +162,7 @@ build_target() { # platform out-dir
   # hardening, against zig's glibc 2.17 headers (the ones zig's clang uses), so the objects reference only what glibc
   # 2.17 has; zig links them as on every other target. Why: on the C reference clang's zstd executes up to 7.6 % more
   # instructions than gcc's (compression of 128 B and 1 KiB), gcc's is within 0.5 % of the upstream gcc build on every
-  # cell (docs/benchmarks.md, "Native toolchain"). lz4 stays with clang, whose lz4 executes 3-14 % fewer instructions
+  # cell (docs/measurements/native-toolchain.md; the all-clang build: CHANGELOG.md, Measurement history). lz4 stays with clang, whose lz4 executes 3-14 % fewer instructions
   # than gcc's on all but two cells.
   # gcc's libzstd is one link-time-optimised object: every object carries gcc's intermediate code (-flto), a relocatable
   # link (gcc -r, one partition) optimises across files and writes plain machine code, which zig's linker then links
@@ -170,7 +170,7 @@ build_target() { # platform out-dir
   # -> ZSTD_decompress_usingDDict -> ZSTD_decompressBegin_usingDict ...) are called directly and can be inlined instead
   # of going through the PLT. Measured with tools/toolchain-counts.sh: zstd decompression of 128 B of JSON 1,973 ->
   # 1,863 instructions, fastest batch 126.7 -> 116.3 ns; every other cell within 1.4 % in instructions
-  # (docs/benchmarks.md, "Native toolchain").
+  # (docs/measurements/native-toolchain.md).
   local zstd_cc=("$zig" cc "${cflags[@]}")
   if [ "$platform" = linux-x86_64 ]; then
     local zinc="$zig_home/ziglang/lib/libc/include"
@@ -192,8 +192,8 @@ build_target() { # platform out-dir
   # binding makes) runs on it with address randomisation off, and the second pass compiles with that profile; code the
   # training never ran is optimised as without one (-fprofile-partial-training). The profile follows the CPU's BMI2
   # (libzstd picks its BMI2 decoders at run time), so the build trains only on a CPU that has it.
-  # Measured with tools/toolchain-counts.sh against the same build without a profile (docs/benchmarks.md, "Native
-  # toolchain"): decompression 0.5-15 % faster on every cell but 128 B of text (+2.1 %), the 128 B JSON slice
+  # Measured with tools/toolchain-counts.sh against the same build without a profile (docs/measurements/native-toolchain.md):
+  # decompression 0.5-15 % faster on every cell but 128 B of text (+2.1 %), the 128 B JSON slice
   # 108.0 -> 90.5 ns; compression -1.8 % to +2.5 %.
   local passes=(final) pass pgo=() objs=() o extra
   [ "${zstd_cc[0]}" = "$zig" ] || passes=(train final)

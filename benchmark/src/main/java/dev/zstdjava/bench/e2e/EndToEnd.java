@@ -4,6 +4,7 @@ import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 
+import dev.zstdjava.bench.report.Generated;
 import dev.zstdjava.testkit.RedisServer;
 import dev.zstdjava.testkit.TestEnv;
 import picocli.CommandLine;
@@ -38,7 +39,7 @@ public final class EndToEnd {
     /** How long the managed-dictionary client may warm up on one value set until its first training has ended. */
     static final int TRAINING_WAIT_S = 60;
 
-    static final Path FULL_OUT = Path.of("docs/end-to-end.md");
+    static final Path FULL_OUT = Generated.DOCS_REPORTS.resolve("end-to-end.md");
     static final Path QUICK_OUT = Path.of("benchmark/target/e2e-quick/end-to-end.md");
     static final Path PROBE_OUT = Path.of("benchmark/target/e2e-probe/event-loop.md");
 
@@ -73,8 +74,8 @@ public final class EndToEnd {
                 + "corpus ../shared/corpus if there is one, else the repository's testdata/)")
         Path corpus;
 
-        @Option(names = "--out", paramLabel = "FILE.md", description = "report (default docs/end-to-end.md, with "
-                + "--quick benchmark/target/e2e-quick/end-to-end.md); charts and CSV go to FILE/")
+        @Option(names = "--out", paramLabel = "FILE.md", description = "report (default docs/reports/end-to-end.md, "
+                + "with --quick benchmark/target/e2e-quick/end-to-end.md); charts and CSV go to FILE/")
         Path out = FULL_OUT;
 
         @Option(names = "--sizes", split = ",", paramLabel = "SET", description = "value sets, e.g. "

@@ -4,6 +4,7 @@ import dev.zstdjava.bench.chart.BarChart;
 import dev.zstdjava.bench.e2e.Clients.Kind;
 import dev.zstdjava.bench.e2e.Results.Cell;
 import dev.zstdjava.bench.e2e.Results.Row;
+import dev.zstdjava.bench.report.Generated;
 
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
@@ -222,6 +223,8 @@ final class EndToEndReport {
         EndToEnd.Options o = meta.options();
         boolean quick = o.mode.equals("quick");
         line("# End-to-end benchmark: compression on a real server");
+        line("");
+        line(Generated.notice("./e2e" + (o.commandLine.isEmpty() ? "" : " " + o.commandLine)));
         line("");
         line("Lettuce without compression (the baseline), Lettuce with this library (zstd, lz4), Lettuce's own GZIP "
                 + "codec and Java GLIDE with and without its compression, run one after the other on the same server "

@@ -32,13 +32,15 @@ final class Markdown {
     }
 
     /**
+     * @param command  the command that writes the report, named in its "do not edit" line
      * @param chartDir the folder the charts were written to, beside the Markdown file
      * @param charts   the charts' file names in that folder
      * @return the whole report
      */
-    String render(String title, String note, Path chartDir, List<String> charts) {
+    String render(String title, String note, String command, Path chartDir, List<String> charts) {
         StringBuilder b = new StringBuilder();
         b.append("# ").append(title).append("\n\n");
+        b.append(Generated.notice(command)).append("\n\n");
         if (note != null) {
             b.append("> ").append(note.replace("\n", "\n> ")).append("\n\n");
         }

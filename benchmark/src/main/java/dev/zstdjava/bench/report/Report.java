@@ -16,7 +16,8 @@ import java.util.concurrent.Callable;
  * the headline table. Loading is {@link Measurements}, the targets {@link Verdicts}, the text {@link Markdown}, the
  * charts {@link ReportCharts}.
  *
- * <p>Charts go to a folder named after OUT.md without its extension (docs/benchmarks.md -> docs/benchmarks/).
+ * <p>Charts go to a folder named after OUT.md without its extension (docs/reports/jmh.md -> docs/reports/jmh/).
+ * Every report opens with {@link Generated#notice}: it is rewritten whole and never edited by hand.
  */
 @Command(name = "report",
         description = "Turns a results folder into a Markdown report with PNG charts beside it.")
@@ -33,9 +34,13 @@ public final class Report implements Callable<Integer> {
     @Option(names = "--note", description = "a quoted note under the title: how and when the run was made")
     String note;
 
+    @Option(names = "--command", description = "the command that writes this report, named in its 'do not edit' "
+            + "line (default: ${DEFAULT-VALUE})")
+    String command = "benchmarks.jar report";
+
     @Override
     public Integer call() throws IOException {
-        String headline = write(dir, out, title, note);
+        String headline = write(dir, out, title, note, command);
         System.out.println(headline);
         System.out.println("report: " + out.toAbsolutePath());
         return 0;
@@ -44,9 +49,10 @@ public final class Report implements Callable<Integer> {
     /**
      * Writes the report and its charts.
      *
+     * @param command the command that writes it (its "do not edit" line names it)
      * @return the headline tables
      */
-    public static String write(Path dir, Path out, String title, String note) throws IOException {
+    public static String write(Path dir, Path out, String title, String note, String command) throws IOException {
         Measurements results = Measurements.load(dir);
         Path chartDir = chartDir(out);
         List<String> charts = new ReportCharts(results).write(chartDir);
@@ -54,7 +60,7 @@ public final class Report implements Callable<Integer> {
         if (out.toAbsolutePath().getParent() != null) {
             Files.createDirectories(out.toAbsolutePath().getParent());
         }
-        Files.writeString(out, md.render(title, note, chartDir, charts));
+        Files.writeString(out, md.render(title, note, command, chartDir, charts));
         return md.headline();
     }
 

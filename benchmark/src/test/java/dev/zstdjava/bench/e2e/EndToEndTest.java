@@ -57,6 +57,7 @@ class EndToEndTest {
         assertTrue(logText.contains("every GET returned what was written"), logText);
 
         String md = Files.readString(out);
+        assertTrue(md.contains("\n**Generated file: do not edit.** `./e2e "), "the report says it is generated:\n" + md);
         assertTrue(md.contains("**0 mismatches**"), md);
         assertTrue(md.contains("ran 2 times (rounds)"), md);
         assertFalse(md.contains("did not run here"), "a client did not run:\n" + md);
@@ -437,6 +438,7 @@ class EndToEndTest {
         assertEquals("full", full.mode);
         assertEquals(5_000, full.keys);
         assertEquals(EndToEnd.FULL_OUT, full.out);
+        assertEquals(Path.of("docs/reports/end-to-end.md"), EndToEnd.FULL_OUT, "committed reports go to docs/reports/");
         assertEquals(List.of(Clients.Kind.LETTUCE, Clients.Kind.GLIDE_ZSTD), full.clients);
         assertEquals(List.of("1k", "json"), full.sizes);
     }

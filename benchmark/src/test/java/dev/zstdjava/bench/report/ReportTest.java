@@ -72,11 +72,13 @@ class ReportTest {
     @Test
     void writesMarkdownAndCharts(@TempDir Path dir) throws Exception {
         Path out = dir.resolve("bench.md");
-        String headline = Report.write(results, out, "Test report", "made by a test");
+        String headline = Report.write(results, out, "Test report", "made by a test", "./bench full");
         assertTrue(headline.contains("| text-128 | 128 B | 346 | 351 | 343 | 340 | 347 | 179 | 1.01x | 1.01x | 1.90x |"),
                 headline);
         String md = Files.readString(out);
-        assertTrue(md.startsWith("# Test report\n\n> made by a test\n"), md);
+        assertTrue(md.startsWith("# Test report\n\n**Generated file: do not edit.** `./bench full` rewrites it whole;"),
+                md);
+        assertTrue(md.contains("\n\n> made by a test\n"), md);
         assertTrue(md.contains(headline), "the printed headline is the report's");
         assertTrue(md.contains("| zstd `MemorySegment` ahead of zstd-jni's best path at 128 B | **met** | "), md);
         assertTrue(md.contains("| text-1k | 1 KiB | 336 ± 8.50 | 331 ± 23.0 | 323 ± 60.4 | 290 | 157 ± 108 |"),

@@ -16,12 +16,16 @@ import java.util.regex.Pattern;
 import static org.junit.jupiter.api.Assertions.*;
 
 /**
- * Every relative link of the README and of the {@code docs/} pages names a file that exists and, when it carries an
- * anchor into a Markdown page, a heading of that page (GitHub's heading slugs); and the README's quick start names the
- * test command {@code .ci/run} runs. Needs no server: part of every test run.
+ * Every relative link of the README, the changelog and the {@code docs/} pages (sub-folders included) names a file
+ * that exists and, when it carries an anchor into a Markdown page, a heading of that page (GitHub's heading slugs);
+ * generated reports live in {@code docs/reports/} and only there; and the README's quick start names the test command
+ * {@code .ci/run} runs. Needs no server: part of every test run.
  */
 class ReadmeLinksTest {
     static final Path ROOT = ReadmeSnippetsTest.README.getParent();
+    static final Path REPORTS = ReadmeSnippetsTest.DOCS.resolve("reports");
+    /** The line {@code ./bench full} and {@code ./e2e} write under a report's title (benchmark's {@code Generated}). */
+    static final String GENERATED = "**Generated file: do not edit.**";
 
     /** {@code [text](target)} or {@code ![alt](target "title")}; the target has no spaces. */
     static final Pattern LINK = Pattern.compile("!?\\[(?:[^\\]\\[]|\\[[^\\]]*])*]\\(([^)\\s]+)(?:\\s+\"[^\"]*\")?\\)");
@@ -82,7 +86,8 @@ class ReadmeLinksTest {
 
     @Test
     void everyRelativeLinkResolves() throws Exception {
-        List<Path> pages = ReadmeSnippetsTest.pages();
+        List<Path> pages = new ArrayList<>(ReadmeSnippetsTest.pages());
+        pages.add(ROOT.resolve("CHANGELOG.md"));
         List<String> broken = new ArrayList<>();
         int checked = 0;
         for (Path page : pages) {
@@ -112,6 +117,27 @@ class ReadmeLinksTest {
         }
         assertTrue(checked > 20, "links checked: " + checked);
         assertEquals(List.of(), broken, "broken relative links");
+    }
+
+    @Test
+    void generatedReportsLiveInDocsReportsAndNowhereElse() throws Exception {
+        // a page a tool rewrites and a page a person edits are never the same page
+        List<String> misplaced = new ArrayList<>();
+        int reports = 0;
+        for (Path page : ReadmeSnippetsTest.pages()) {
+            boolean generated = Files.readString(page).contains(GENERATED);
+            boolean inReports = page.startsWith(REPORTS);
+            reports += generated && inReports ? 1 : 0;
+            if (generated != inReports) {
+                misplaced.add(ROOT.relativize(page) + (generated ? ": generated, outside docs/reports/"
+                        : ": in docs/reports/ without the generated line"));
+            }
+        }
+        assertEquals(List.of(), misplaced);
+        for (String report : List.of("jmh.md", "end-to-end.md")) {
+            assertTrue(Files.isRegularFile(REPORTS.resolve(report)), "docs/reports/" + report + " is committed");
+        }
+        assertTrue(reports >= 2, "generated reports found: " + reports);
     }
 
     @Test

@@ -55,12 +55,12 @@ class ReadmeSnippetsTest {
         }
     }
 
-    /** @return the README, then every {@code docs/*.md} page in name order */
+    /** @return the README, then every Markdown page under {@code docs/} (sub-folders included) in path order */
     static List<Path> pages() throws Exception {
         assertTrue(Files.isRegularFile(README), "missing " + README);
         assertTrue(Files.isDirectory(DOCS), "missing " + DOCS);
         List<Path> pages = new ArrayList<>(List.of(README));
-        try (var files = Files.list(DOCS)) {
+        try (var files = Files.walk(DOCS)) {
             files.filter(f -> f.getFileName().toString().endsWith(".md")).sorted().forEach(pages::add);
         }
         return pages;

@@ -17,13 +17,12 @@ import java.util.Objects;
 /**
  * A Redisson {@link Codec} that compresses another codec's values in Valkey GLIDE's stored format (see
  * {@link ValueCompressor}), so that Lettuce, Jedis, Spring and GLIDE clients using this format read what Redisson
- * writes, and the reverse:
+ * writes, and the reverse. Give it per object, to buckets and maps only (see "Where values are values only"):
  *
  * <pre>{@code
- * Config config = new Config();
- * config.useSingleServer().setAddress("redis://localhost:6379");
- * config.setCodec(new CompressingRedissonCodec(StringCodec.INSTANCE, CompressionConfig.defaults()));
- * RedissonClient redisson = Redisson.create(config);
+ * Codec values = new CompressingRedissonCodec(StringCodec.INSTANCE, CompressionConfig.defaults());
+ * RBucket<String> greeting = redisson.getBucket("greeting", values);
+ * RMap<String, String> carts = redisson.getMap("carts", values);
  * }</pre>
  *
  * <p>Values are compressed; map values (hash values) only when
