@@ -13,6 +13,7 @@ import io.lettuce.core.protocol.PushHandler;
 import io.lettuce.core.pubsub.PubSubEndpoint;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnectionImpl;
 import io.lettuce.core.resource.ClientResources;
+import io.lettuce.core.sentinel.StatefulRedisSentinelConnectionImpl;
 
 import java.time.Duration;
 import java.util.Objects;
@@ -117,5 +118,14 @@ public class CompressingRedisClient extends RedisClient {
         CommandPolicy policy = PolicyConnections.policyOf(codec);
         return policy == null ? super.newStatefulRedisPubSubConnection(endpoint, channelWriter, codec, timeout)
                 : new PolicyConnections.PubSub<>(policy, endpoint, channelWriter, codec, timeout);
+    }
+
+    // A connection to a Sentinel carries Sentinel commands only: nothing to compress or refuse, so a compressing
+    // codec is accepted there (as this client's) and the connection is Lettuce's own.
+    @Override
+    protected <K, V> StatefulRedisSentinelConnectionImpl<K, V> newStatefulRedisSentinelConnection(
+            RedisChannelWriter channelWriter, RedisCodec<K, V> codec, Duration timeout) {
+        PolicyConnections.policyOf(codec);
+        return super.newStatefulRedisSentinelConnection(channelWriter, codec, timeout);
     }
 }
