@@ -1,6 +1,6 @@
 package dev.zstdjava.bench.e2e;
 
-import io.lettuce.core.RedisClient;
+import dev.zstdjava.lettuce.CompressingRedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.async.RedisAsyncCommands;
 import io.lettuce.core.codec.ByteArrayCodec;
@@ -30,14 +30,14 @@ final class Bench {
 
     private final String host;
     private final int port;
-    private final RedisClient lettuce;
+    private final CompressingRedisClient lettuce;
     private final StatefulRedisConnection<byte[], byte[]> admin;
     private final com.sun.management.OperatingSystemMXBean os =
             (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
     private final AtomicLong mismatches = new AtomicLong();
     private final AtomicReference<String> firstMismatch = new AtomicReference<>();
 
-    Bench(String host, int port, RedisClient lettuce) {
+    Bench(String host, int port, CompressingRedisClient lettuce) {
         this.host = host;
         this.port = port;
         this.lettuce = lettuce;

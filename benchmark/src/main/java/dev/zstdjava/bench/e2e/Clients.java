@@ -1,6 +1,6 @@
 package dev.zstdjava.bench.e2e;
 
-import dev.zstdjava.lettuce.CompressingCodec;
+import dev.zstdjava.lettuce.CompressingRedisClient;
 import dev.zstdjava.lettuce.LettuceDictionaryStore;
 import dev.zstdjava.values.CompressionBackend;
 import dev.zstdjava.values.CompressionConfig;
@@ -14,7 +14,6 @@ import glide.api.models.GlideString;
 import glide.api.models.configuration.CompressionConfiguration;
 import glide.api.models.configuration.GlideClientConfiguration;
 import glide.api.models.configuration.NodeAddress;
-import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.codec.ByteArrayCodec;
@@ -126,26 +125,33 @@ final class Clients {
     private static final CompressionConfig ZSTD_3 = CompressionConfig.builder().backend(CompressionBackend.ZSTD).level(3).build();
     private static final CompressionConfig LZ4_0 = CompressionConfig.builder().backend(CompressionBackend.LZ4).level(0).build();
 
-    static Kv open(Kind kind, RedisClient lettuce, String host, int port) throws Exception {
+    static Kv open(Kind kind, CompressingRedisClient lettuce, String host, int port) throws Exception {
         return switch (kind) {
-            case LETTUCE -> new LettuceKv(lettuce, ByteArrayCodec.INSTANCE, null);
-            case LETTUCE_ZSTD, LETTUCE_LZ4, LETTUCE_GZIP -> new LettuceKv(lettuce, valueCodec(kind, ByteArrayCodec.INSTANCE),
-                    null);
-            case LETTUCE_ZSTD_CALLER -> new LettuceKv(lettuce, ByteArrayCodec.INSTANCE, ValueCompressor.create(ZSTD_3));
+            case LETTUCE -> new LettuceKv(lettuce.connect(ByteArrayCodec.INSTANCE), null);
+            case LETTUCE_ZSTD, LETTUCE_LZ4, LETTUCE_GZIP -> new LettuceKv(
+                    compressing(kind, lettuce, ByteArrayCodec.INSTANCE), null);
+            case LETTUCE_ZSTD_CALLER -> new LettuceKv(lettuce.connect(ByteArrayCodec.INSTANCE),
+                    ValueCompressor.create(ZSTD_3));
             case LETTUCE_ZSTD_DICT -> dictionaryKv(lettuce, host, port);
-            case LETTUCE_LZ4_CALLER -> new LettuceKv(lettuce, ByteArrayCodec.INSTANCE, ValueCompressor.create(LZ4_0));
+            case LETTUCE_LZ4_CALLER -> new LettuceKv(lettuce.connect(ByteArrayCodec.INSTANCE),
+                    ValueCompressor.create(LZ4_0));
             case GLIDE -> new GlideKv(host, port, null, 0);
             case GLIDE_ZSTD -> new GlideKv(host, port, glide.api.models.configuration.CompressionBackend.ZSTD, 3);
             case GLIDE_LZ4 -> new GlideKv(host, port, glide.api.models.configuration.CompressionBackend.LZ4, 0);
         };
     }
 
-    /** @return the compressing codec of a codec client ({@code lettuce-zstd}, {@code -lz4}, {@code -gzip}) around {@code inner} */
-    static RedisCodec<byte[], byte[]> valueCodec(Kind kind, ByteArrayCodec inner) {
+    /**
+     * @return the connection of a codec client ({@code lettuce-zstd}, {@code -lz4}: the policy client's compressing
+     * connection; {@code -gzip}: Lettuce's {@code CompressionCodec}) whose keys and values {@code inner} encodes
+     */
+    static StatefulRedisConnection<byte[], byte[]> compressing(Kind kind, CompressingRedisClient lettuce,
+                                                               ByteArrayCodec inner) {
         return switch (kind) {
-            case LETTUCE_ZSTD -> CompressingCodec.wrap(inner, ZSTD_3);
-            case LETTUCE_LZ4 -> CompressingCodec.wrap(inner, LZ4_0);
-            case LETTUCE_GZIP -> CompressionCodec.valueCompressor(inner, CompressionCodec.CompressionType.GZIP);
+            case LETTUCE_ZSTD -> lettuce.connect(inner, ValueCompressor.create(ZSTD_3));
+            case LETTUCE_LZ4 -> lettuce.connect(inner, ValueCompressor.create(LZ4_0));
+            case LETTUCE_GZIP -> lettuce.connect(CompressionCodec.valueCompressor(inner,
+                    CompressionCodec.CompressionType.GZIP));
             default -> throw new IllegalArgumentException(kind.id + " has no compressing codec");
         };
     }
@@ -160,7 +166,7 @@ final class Clients {
      *
      * @return "compresses on ..., decompresses on ..." for the report
      */
-    static String codecThreads(Kind kind, RedisClient lettuce) throws Exception {
+    static String codecThreads(Kind kind, CompressingRedisClient lettuce) throws Exception {
         switch (kind) {
             case LETTUCE:
                 return "no compression; Lettuce's ByteArrayCodec runs on its event-loop thread";
@@ -181,7 +187,7 @@ final class Clients {
         ThreadRecordingCodec recorder = new ThreadRecordingCodec();
         byte[] key = (Bench.KEY_PREFIX + "codec-threads").getBytes(java.nio.charset.StandardCharsets.US_ASCII);
         byte[] value = "codec threads ".repeat(300).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
-        try (LettuceKv kv = new LettuceKv(lettuce, valueCodec(kind, recorder), null)) {
+        try (LettuceKv kv = new LettuceKv(compressing(kind, lettuce, recorder), null)) {
             kv.set(new byte[][] {key}, new byte[][] {value}, 1);
             byte[] back = kv.get(new byte[][] {key}, 1)[0];
             kv.delete(key);
@@ -235,7 +241,7 @@ final class Clients {
      * prefix of this run's own (so an earlier run's dictionaries do not count); training starts after 1,000 sampled
      * values (the default) and may repeat every 5 s when the values drift.
      */
-    static Kv dictionaryKv(RedisClient lettuce, String host, int port) {
+    static Kv dictionaryKv(CompressingRedisClient lettuce, String host, int port) {
         RedisURI uri = RedisURI.create(host, port);
         String run = Long.toHexString(System.nanoTime());
         Map<String, DictionaryKv> perSet = new LinkedHashMap<>();
@@ -266,21 +272,21 @@ final class Clients {
 
     /** A connection whose codec compresses with the managed dictionary of one key prefix. */
     static final class DictionaryKv implements Kv {
-        private final RedisClient lettuce;
+        private final CompressingRedisClient lettuce;
         private final RedisURI uri;
         private final String prefix;
         private final LettuceDictionaryStore store;
         private final DictionaryManager dicts;
         private final LettuceKv kv;
 
-        DictionaryKv(RedisClient lettuce, RedisURI uri, String prefix) {
+        DictionaryKv(CompressingRedisClient lettuce, RedisURI uri, String prefix) {
             this.lettuce = lettuce;
             this.uri = uri;
             this.prefix = prefix;
             this.store = LettuceDictionaryStore.builder().keyPrefix(prefix).connect(lettuce, uri);
             this.dicts = DictionaryManager.managed(store).retrainInterval(Duration.ofSeconds(5)).build();
-            this.kv = new LettuceKv(lettuce,
-                    CompressingCodec.wrap(ByteArrayCodec.INSTANCE, ValueCompressor.create(ZSTD_3, dicts)), null);
+            this.kv = new LettuceKv(lettuce.connect(ByteArrayCodec.INSTANCE, ValueCompressor.create(ZSTD_3, dicts)),
+                    null);
         }
 
         @Override
@@ -351,10 +357,10 @@ final class Clients {
         /** Set when values are compressed and decompressed on the calling thread (the codec is then plain). */
         private final ValueCompressor callerSide;
 
-        LettuceKv(RedisClient client, RedisCodec<byte[], byte[]> codec, ValueCompressor callerSide) {
-            this.codec = codec;
+        LettuceKv(StatefulRedisConnection<byte[], byte[]> conn, ValueCompressor callerSide) {
+            this.conn = conn;
+            this.codec = conn.getCodec();
             this.callerSide = callerSide;
-            this.conn = client.connect(codec);
         }
 
         @Override

@@ -352,7 +352,7 @@ public final class EndToEnd {
         }
         RedisServer server = null;
         NetworkLink link = null;
-        RedisClient lettuce = null;
+        dev.zstdjava.lettuce.CompressingRedisClient lettuce = null;
         Bench bench = null;
         Map<Clients.Kind, Clients.Kv> open = new EnumMap<>(Clients.Kind.class);
         try {
@@ -382,7 +382,7 @@ public final class EndToEnd {
             } else {
                 serverDesc = "given: " + host + ":" + port;
             }
-            // the policy client: its connections with a CompressingCodec compress SET values (the plain ones stay plain)
+            // the policy client: its connect(codec, compressor) connections compress SET values (connect(codec) is plain)
             lettuce = dev.zstdjava.lettuce.CompressingRedisClient.create(RedisURI.create(host, port));
             lettuce.setOptions(ClientOptions.builder().build());
             bench = new Bench(host, port, lettuce);

@@ -1,6 +1,5 @@
 package dev.zstdjava.bench.e2e;
 
-import dev.zstdjava.lettuce.CompressingCodec;
 import dev.zstdjava.lettuce.CompressingRedisClient;
 import dev.zstdjava.values.CompressionBackend;
 import dev.zstdjava.values.CompressionConfig;
@@ -14,7 +13,6 @@ import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.async.RedisAsyncCommands;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.lettuce.core.codec.ByteArrayCodec;
-import io.lettuce.core.codec.RedisCodec;
 import org.redisson.Redisson;
 import org.redisson.api.RBatch;
 import org.redisson.api.RedissonClient;
@@ -129,11 +127,10 @@ final class EventLoopProbe {
     static Subject open(String client, String host, int port) {
         RedisURI uri = RedisURI.create(host, port);
         return switch (client) {
-            case "lettuce" -> new LettuceSubject(RedisClient.create(uri), ByteArrayCodec.INSTANCE, null);
-            case "lettuce-zstd" -> new LettuceSubject(CompressingRedisClient.create(uri),
-                    CompressingCodec.wrap(ByteArrayCodec.INSTANCE, ZSTD_3), null);
-            case "lettuce-zstd-caller" -> new LettuceSubject(RedisClient.create(uri), ByteArrayCodec.INSTANCE,
+            case "lettuce" -> LettuceSubject.plain(RedisClient.create(uri), null);
+            case "lettuce-zstd" -> LettuceSubject.compressing(CompressingRedisClient.create(uri),
                     ValueCompressor.create(ZSTD_3));
+            case "lettuce-zstd-caller" -> LettuceSubject.plain(RedisClient.create(uri), ValueCompressor.create(ZSTD_3));
             case "spring-lettuce" -> SpringSubject.lettuce(host, port, null);
             case "spring-lettuce-zstd" -> SpringSubject.lettuce(host, port, ValueCompressor.create(ZSTD_3));
             case "spring-jedis-zstd" -> SpringSubject.jedis(host, port, ValueCompressor.create(ZSTD_3));
@@ -156,12 +153,23 @@ final class EventLoopProbe {
         private final RedisAsyncCommands<byte[], byte[]> async;
         private final ValueCompressor callerSide;
 
-        LettuceSubject(RedisClient client, RedisCodec<byte[], byte[]> codec, ValueCompressor callerSide) {
+        private LettuceSubject(RedisClient client, StatefulRedisConnection<byte[], byte[]> conn,
+                               ValueCompressor callerSide) {
             this.client = client;
-            this.conn = client.connect(codec);
+            this.conn = conn;
             this.sync = conn.sync();
             this.async = conn.async();
             this.callerSide = callerSide;
+        }
+
+        /** A {@code ByteArrayCodec} connection; values compressed on the caller's thread when {@code callerSide}. */
+        static LettuceSubject plain(RedisClient client, ValueCompressor callerSide) {
+            return new LettuceSubject(client, client.connect(ByteArrayCodec.INSTANCE), callerSide);
+        }
+
+        /** The policy client's compressing connection. */
+        static LettuceSubject compressing(CompressingRedisClient client, ValueCompressor values) {
+            return new LettuceSubject(client, client.connect(ByteArrayCodec.INSTANCE, values), null);
         }
 
         @Override

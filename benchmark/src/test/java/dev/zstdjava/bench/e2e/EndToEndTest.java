@@ -319,7 +319,7 @@ class EndToEndTest {
     @Test
     void aWrongValueIsCountedAsAMismatch() throws Exception {
         try (RedisServer server = RedisServer.start()) {
-            io.lettuce.core.RedisClient client = dev.zstdjava.lettuce.CompressingRedisClient.create(
+            dev.zstdjava.lettuce.CompressingRedisClient client = dev.zstdjava.lettuce.CompressingRedisClient.create(
                     io.lettuce.core.RedisURI.create(RedisServer.HOST, server.port()));
             Bench bench = new Bench(RedisServer.HOST, server.port(), client);
             try (Clients.Kv real = bench.open(Clients.Kind.LETTUCE_ZSTD)) {

@@ -309,7 +309,7 @@ final class Advise implements Callable<Integer> {
                 + "LettuceDictionaryStore.builder().connect(redisClient, redisUri)).build());"
                 : "ValueCompressor compressor = ValueCompressor.create(config);";
         List<String> lines = new ArrayList<>(List.of(cfg, vc,
-                "Lettuce:  CompressingRedisClient.create(uri).connect(CompressingCodec.wrap(StringCodec.UTF8, compressor));",
+                "Lettuce:  CompressingRedisClient.create(uri).connect(StringCodec.UTF8, compressor);",
                 "Spring:   CompressingRedisTemplate.create(connectionFactory, RedisSerializer.string(), compressor);",
                 "Redisson: Codec codec = new CompressingRedissonCodec(StringCodec.INSTANCE, compressor);"
                         + " // buckets and map values only"));

@@ -70,7 +70,7 @@ class AdviseTest extends StandaloneServer {
         for (String p : List.of("status:*", "product:*")) {
             JsonNode pattern = ps.get(p);
             assertFalse(pattern.get("recommendation").asText().startsWith("leave it plain"), t.out());
-            assertTrue(pattern.get("config").toString().contains("CompressingCodec.wrap"), t.out());
+            assertTrue(pattern.get("config").toString().contains("CompressingRedisClient.create(uri).connect(StringCodec.UTF8, compressor)"), t.out());
             JsonNode z3 = option(pattern, "zstd 3");
             double projected = z3.get("memorySavedFraction").asDouble();
             double projectedMiB = z3.get("projectedSavedMiB").asDouble();

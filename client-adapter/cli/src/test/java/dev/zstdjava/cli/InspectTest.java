@@ -67,10 +67,9 @@ class InspectTest extends StandaloneServer {
             c.set(utf8("spring:" + i), Writers.spring(v));
         }
         // this project's Lettuce integration, through its policy client (SET values compressed)
-        io.lettuce.core.RedisClient policyClient = dev.zstdjava.lettuce.CompressingRedisClient.create(
+        var policyClient = dev.zstdjava.lettuce.CompressingRedisClient.create(
                 io.lettuce.core.RedisURI.create(RedisServer.HOST, server.port()));
-        try (var lettuce = policyClient.connect(dev.zstdjava.lettuce.CompressingCodec.wrap(
-                io.lettuce.core.codec.StringCodec.UTF8, Writers.ZSTD))) {
+        try (var lettuce = policyClient.connect(io.lettuce.core.codec.StringCodec.UTF8, Writers.ZSTD)) {
             for (int i = 1; i <= 3; i++) {
                 lettuce.sync().set("lettuce:" + i, v);
             }

@@ -1,7 +1,7 @@
 package dev.zstdjava.interop;
 
 import dev.zstdjava.DecompressionLimitException;
-import dev.zstdjava.lettuce.CompressingCodec;
+import dev.zstdjava.lettuce.CompressingRedisClient;
 import dev.zstdjava.testkit.GlideScript;
 import dev.zstdjava.testkit.RedisServer;
 import dev.zstdjava.values.CompressionBackend;
@@ -57,7 +57,7 @@ import static org.junit.jupiter.api.Assertions.*;
 
 /**
  * Every supported client reads what every other writes, on one real server, for both backends: Lettuce
- * ({@code CompressingCodec}), Spring Data Redis over Lettuce and over Jedis ({@code CompressingRedisTemplate}),
+ * ({@code CompressingRedisClient}), Spring Data Redis over Lettuce and over Jedis ({@code CompressingRedisTemplate}),
  * Redisson ({@code CompressingRedissonCodec}), Jedis ({@code CompressingJedis}) and the real GLIDE clients (Java in
  * this JVM, Python through the Lettuce module's {@code src/test/python/glide_interop.py}) with their own compression; plus values written
  * without compression before it was turned on, and values over the decompression limit.
@@ -120,7 +120,7 @@ class CrossClientMatrixTest {
 
     static RedisServer server;
     static RedisClient jedis;
-    static io.lettuce.core.RedisClient lettuce;
+    static CompressingRedisClient lettuce;
     static RedissonClient redisson;
     static final Map<Kind, RedisConnectionFactory> SPRING = new EnumMap<>(Kind.class);
     static final List<AutoCloseable> CLOSE = new ArrayList<>();
@@ -134,7 +134,7 @@ class CrossClientMatrixTest {
         assertTrue(Files.isRegularFile(SCRIPT), "missing " + SCRIPT);
         server = RedisServer.start();
         jedis = RedisClient.create(RedisServer.HOST, server.port());
-        lettuce = dev.zstdjava.lettuce.CompressingRedisClient.create(RedisURI.create(RedisServer.HOST, server.port()));
+        lettuce = CompressingRedisClient.create(RedisURI.create(RedisServer.HOST, server.port()));
         redisson = TestClients.redisson(server);
         RedisStandaloneConfiguration conf = new RedisStandaloneConfiguration(RedisServer.HOST, server.port());
         LettuceConnectionFactory lf = new LettuceConnectionFactory(conf);
@@ -189,7 +189,7 @@ class CrossClientMatrixTest {
         switch (kind) {
             case LETTUCE -> {
                 StatefulRedisConnection<byte[], byte[]> c =
-                        lettuce.connect(CompressingCodec.wrap(ByteArrayCodec.INSTANCE, config));
+                        lettuce.connect(ByteArrayCodec.INSTANCE, ValueCompressor.create(config));
                 CLOSE.add(c::close);
                 return new SimpleClient() {
                     public void set(String key, byte[] value) {

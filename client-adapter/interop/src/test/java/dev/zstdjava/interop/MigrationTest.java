@@ -1,9 +1,10 @@
 package dev.zstdjava.interop;
 
-import dev.zstdjava.lettuce.CompressingCodec;
+import dev.zstdjava.lettuce.CompressingRedisClient;
 import dev.zstdjava.testkit.RedisServer;
 import dev.zstdjava.values.CompressionConfig;
 import dev.zstdjava.values.LegacyFormat;
+import dev.zstdjava.values.ValueCompressor;
 import dev.zstdjava.values.redisson.CompressingRedissonCodec;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
@@ -34,14 +35,14 @@ import static org.junit.jupiter.api.Assertions.*;
 @DisabledIfSystemProperty(named = "zstdjava.skipServerTests", matches = "true", disabledReason = "left out with -Dzstdjava.skipServerTests=true")
 class MigrationTest {
     static RedisServer server;
-    static io.lettuce.core.RedisClient lettuce;
+    static CompressingRedisClient lettuce;
     static RedissonClient redisson;
     static RedisClient raw;
 
     @BeforeAll
     static void start() {
         server = RedisServer.start();
-        lettuce = dev.zstdjava.lettuce.CompressingRedisClient.create(RedisURI.create(RedisServer.HOST, server.port()));
+        lettuce = CompressingRedisClient.create(RedisURI.create(RedisServer.HOST, server.port()));
         redisson = TestClients.redisson(server);
         raw = RedisClient.create(RedisServer.HOST, server.port());
     }
@@ -76,14 +77,14 @@ class MigrationTest {
             try (StatefulRedisConnection<String, String> before = lettuce.connect(old)) {
                 before.sync().set("lettuce:" + type, v);
             }
-            CompressingCodec<String, String> codec = CompressingCodec.wrap(StringCodec.UTF8, MIGRATING);
-            try (StatefulRedisConnection<String, String> after = lettuce.connect(codec)) {
+            ValueCompressor values = ValueCompressor.create(MIGRATING);
+            try (StatefulRedisConnection<String, String> after = lettuce.connect(StringCodec.UTF8, values)) {
                 String read = after.sync().get("lettuce:" + type);
                 assertEquals(v, read, type.toString());
                 after.sync().set("lettuce:" + type, read);
                 assertShared(raw.get(("lettuce:" + type).getBytes(StandardCharsets.UTF_8)));
                 assertEquals(v, after.sync().get("lettuce:" + type));
-                assertEquals(1, codec.compressor().stats().legacyDecompressed(), type.toString());
+                assertEquals(1, values.stats().legacyDecompressed(), type.toString());
             }
         }
     }

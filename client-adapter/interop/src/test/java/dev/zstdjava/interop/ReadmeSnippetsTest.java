@@ -1,6 +1,12 @@
 package dev.zstdjava.interop;
 
 import dev.zstdjava.testkit.RedisServer;
+import dev.zstdjava.values.CompressionConfig;
+import dev.zstdjava.values.ValueCompressor;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.codec.ByteArrayCodec;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -18,12 +24,16 @@ import java.lang.reflect.Method;
 import java.net.URL;
 import java.net.URLClassLoader;
 import java.nio.file.Files;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BiConsumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -32,7 +42,10 @@ import static org.junit.jupiter.api.Assertions.*;
 /**
  * The snippets of the README and of every {@code docs/*.md} page (each Java block after a {@code <!-- snippet: ... -->}
  * marker) are complete programs: compiled here against the test class path, then run against a real server
- * ({@code localhost:6379} in the text is replaced by the test server's address). Class names are unique across pages.
+ * ({@code localhost:6379} in the text is replaced by the test server's address), each on an empty server, and then
+ * checked for what it demonstrates: a compressing snippet's values are stored in the shared format (read back as raw
+ * bytes), a codec snippet's output is smaller than its input. Class names are unique across pages; a snippet without
+ * a check fails.
  */
 @DisabledIfSystemProperty(named = "zstdjava.skipServerTests", matches = "true", disabledReason = "left out with -Dzstdjava.skipServerTests=true")
 class ReadmeSnippetsTest {
@@ -41,15 +54,27 @@ class ReadmeSnippetsTest {
     static final Pattern SNIPPET = Pattern.compile("<!-- snippet:[^>]*-->\\s*```java\\n(.*?)```", Pattern.DOTALL);
     static final Pattern CLASS = Pattern.compile("public class (\\w+)");
 
+    /** The header of a value stored compressed with zstd, the default backend. */
+    static final byte[] ZSTD_HEADER = {0, 1, 2, 0, 1};
+
     static RedisServer server;
+    static RedisClient lettuce;
+    /** plain bytes, to read what the snippets stored */
+    static StatefulRedisConnection<byte[], byte[]> raw;
+    static final ValueCompressor VALUES = ValueCompressor.create(CompressionConfig.defaults());
 
     @BeforeAll
     static void start() {
         server = RedisServer.start();
+        lettuce = RedisClient.create(RedisURI.create(RedisServer.HOST, server.port()));
+        raw = lettuce.connect(ByteArrayCodec.INSTANCE);
     }
 
     @AfterAll
     static void stop() {
+        if (lettuce != null) {
+            lettuce.shutdown(0, 2, TimeUnit.SECONDS);
+        }
         if (server != null) {
             server.close();
         }
@@ -99,9 +124,98 @@ class ReadmeSnippetsTest {
     }
 
     @Test
-    void everySnippetCompilesAndRuns(@TempDir Path dir) throws Exception {
+    void everySnippetCompilesRunsAndDoesWhatItShows(@TempDir Path dir) throws Exception {
         Map<String, String> snippets = snippets();
         assertTrue(snippets.size() >= 7, "snippets found: " + snippets.keySet());
+        run(snippets, dir, ReadmeSnippetsTest::check);
+    }
+
+    /** The checks fail for a snippet that stops compressing: its codec or connection swapped for the plain one. */
+    @Test
+    void aSnippetThatStopsCompressingFailsItsCheck(@TempDir Path dir) throws Exception {
+        Map<String, String> snippets = snippets();
+        Map<String, String> plain = new LinkedHashMap<>();
+        plain.put("LettuceExample", replaced(snippets.get("LettuceExample"),
+                "client.connect(StringCodec.UTF8, values)", "client.connect(StringCodec.UTF8)"));
+        plain.put("RedissonExample", replaced(snippets.get("RedissonExample"),
+                "new CompressingRedissonCodec(StringCodec.INSTANCE, CompressionConfig.defaults())",
+                "StringCodec.INSTANCE"));
+        plain.put("JedisExample", replaced(replaced(snippets.get("JedisExample"), "values.compress(value)", "value"),
+                "new CompressingJedis(jedis, values)", "new CompressingJedis(jedis, ValueCompressor.create("
+                        + "CompressionConfig.builder().enabled(false).build()))"));
+        run(plain, dir, (name, printed) -> assertThrows(AssertionError.class, () -> check(name, printed),
+                name + " passes its check without compressing"));
+    }
+
+    private static String replaced(String code, String what, String with) {
+        assertTrue(code.contains(what), "the snippet no longer contains " + what + ":\n" + code);
+        return code.replace(what, with);
+    }
+
+    // What each snippet shows, from what it printed and what it stored.
+    static void check(String name, String printed) {
+        String[] out = printed.split(" ");
+        switch (name) {
+            case "CodecExample" -> {
+                int n = "hello, zstd-java; ".length() * 100;
+                assertTrue(Integer.parseInt(out[0]) < n / 4, "the zstd frame is small: " + printed);
+                assertEquals(List.of(n, n, n), Arrays.stream(out, 1, 4).map(Integer::valueOf).toList(),
+                        "zstd, level 9 and lz4 round trips: " + printed);
+            }
+            case "LettuceExample" -> assertStoredCompressed("greeting", Integer.parseInt(out[0]));
+            case "SpringExample" -> {
+                assertStoredCompressed("spring:greeting", Integer.parseInt(out[0]));
+                assertEquals(Set.of("blue"), members("spring:tags"), "a member stays plain");
+            }
+            case "RedissonExample" -> {
+                assertStoredCompressed("redisson:greeting", Integer.parseInt(out[0]));
+                byte[] mapValue = raw.sync().hget(bytes("redisson:map"), bytes("field"));
+                assertNotNull(mapValue, "the field name is stored plain");
+                assertEquals(Integer.parseInt(out[1]), mapValue.length, "a hash value stays plain (GLIDE's scope)");
+            }
+            case "JedisExample" -> {
+                assertEquals(out[0], out[1], "both ways read the value back");
+                assertStoredCompressed("jedis:greeting", Integer.parseInt(out[0]));
+            }
+            case "DictionaryExample" -> {
+                int n = Integer.parseInt(out[0]);
+                assertTrue(Integer.parseInt(out[2]) < n * 3 / 4,
+                        "a small record shrinks with a dictionary: " + printed);
+                assertEquals(n, Integer.parseInt(out[5]), "and reads back: " + printed);
+            }
+            case "MetricsExample" -> assertTrue(Double.parseDouble(out[0]) > 0, "bytes saved counted: " + printed);
+            default -> fail("no check for the snippet " + name
+                    + ": add what it demonstrates to ReadmeSnippetsTest.check");
+        }
+    }
+
+    private static void assertStoredCompressed(String key, int length) {
+        assertCompressed(key, raw.sync().get(bytes(key)), length);
+    }
+
+    // A value stored in the shared format: the zstd header, smaller than the value, decompressing to its length.
+    private static void assertCompressed(String what, byte[] stored, int length) {
+        assertNotNull(stored, what + " is not stored");
+        assertArrayEquals(ZSTD_HEADER, Arrays.copyOf(stored, ZSTD_HEADER.length), what + " carries the header");
+        assertTrue(stored.length < length, what + " is stored in " + stored.length + " bytes for " + length);
+        assertEquals(length, VALUES.decompress(stored).length, what + " decompresses to the value");
+    }
+
+    private static Set<String> members(String key) {
+        Set<String> out = new java.util.HashSet<>();
+        raw.sync().smembers(bytes(key)).forEach(m -> out.add(new String(m, StandardCharsets.UTF_8)));
+        return out;
+    }
+
+    private static byte[] bytes(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    /**
+     * Compiles {@code snippets} and runs each on an emptied server, then hands its name and what it printed to
+     * {@code checked}.
+     */
+    private void run(Map<String, String> snippets, Path dir, BiConsumer<String, String> checked) throws Exception {
         Path src = Files.createDirectories(dir.resolve("src"));
         Path classes = Files.createDirectories(dir.resolve("classes"));
         List<Path> files = new ArrayList<>();
@@ -128,6 +242,7 @@ class ReadmeSnippetsTest {
         }
         try (URLClassLoader loader = new URLClassLoader(new URL[] {classes.toUri().toURL()}, getClass().getClassLoader())) {
             for (String name : snippets.keySet()) {
+                raw.sync().flushall();
                 Method main = loader.loadClass(name).getMethod("main", String[].class);
                 PrintStream stdout = System.out;
                 ByteArrayOutputStream captured = new ByteArrayOutputStream();
@@ -140,6 +255,7 @@ class ReadmeSnippetsTest {
                 String printed = captured.toString().trim();
                 System.out.println(name + " printed: " + printed);
                 assertFalse(printed.isEmpty(), name + " printed nothing");
+                checked.accept(name, printed);
             }
         }
     }

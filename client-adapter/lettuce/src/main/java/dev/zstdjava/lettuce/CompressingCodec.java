@@ -12,26 +12,30 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
 import java.util.Objects;
-import java.util.concurrent.atomic.LongAdder;
 
 /**
- * A Lettuce codec for values in Valkey GLIDE's compressed format, around any other codec. It compresses only for a
- * connection made by {@link CompressingRedisClient} or {@link CompressingRedisClusterClient}, and there only the
- * values of the commands their command policy compresses (GLIDE's scope: {@code SET}, {@code SETNX}, {@code SETEX},
- * {@code PSETEX}, {@code MSET}, {@code MSETNX}; hash values when opted in):
+ * The Lettuce codec of a compressing connection: values in Valkey GLIDE's compressed format, around any other codec.
+ * A compressing connection comes from one call, which makes this codec itself ({@code getCodec()} returns it):
  *
  * <pre>{@code
- * RedisClient client = CompressingRedisClient.create("redis://localhost:6379");
- * StatefulRedisConnection<String, String> connection =
- *         client.connect(CompressingCodec.wrap(StringCodec.UTF8, CompressionConfig.defaults()));
+ * ValueCompressor values = ValueCompressor.create(CompressionConfig.defaults()); // one per application
+ * CompressingRedisClient client = CompressingRedisClient.create("redis://localhost:6379");
+ * StatefulRedisConnection<String, String> connection = client.connect(StringCodec.UTF8, values);
  * }</pre>
  *
  * <p>A codec sees a value and not its command ({@code encodeValue} gets the same call for a {@code SET} value, an
  * {@code SADD} member and an {@code EVAL} argument), so the client decides: while it encodes a command whose values
- * are compressed, it tells the codec so on the encoding thread. Every other value, and every value on a connection
- * of a plain {@link io.lettuce.core.RedisClient}, goes out exactly as the delegate encodes it: <b>with a plain
- * {@code RedisClient} this codec compresses nothing</b>; it still reads compressed values, and counts the values it
- * sent plain for lack of the policy client ({@link #valuesSentWithoutPolicy()}, logged once at {@code WARNING}).
+ * are compressed (by default GLIDE's scope: {@code SET}, {@code SETNX}, {@code SETEX}, {@code PSETEX}, {@code MSET},
+ * {@code MSETNX}; hash values when opted in), it tells the codec so on the encoding thread. Every other value goes
+ * out exactly as the delegate encodes it.
+ *
+ * <p>{@link #wrap} makes one for Lettuce's methods that take a codec ({@code connectPubSub},
+ * {@code MasterReplica.connect(client, codec, uri)}, {@code connectAsync}) of a {@link CompressingRedisClient} or
+ * {@link CompressingRedisClusterClient}. <b>Anywhere else it fails</b>: until one of those clients has made a
+ * connection with it, encoding a key or a value throws {@link IllegalStateException} saying how to connect, so a
+ * plain {@code RedisClient} or {@code RedisClusterClient} fails the first command that carries a key or a value
+ * (Lettuce then closes and reconnects the connection) and never stores a value uncompressed by mistake. Once a
+ * policy client has connected it, the codec cannot tell its connections from others: give it to no other client.
  *
  * <p>Keys pass through the delegate untouched (cluster slots hash the key bytes). A compressed value is stored as
  * {@link ValueCompressor} describes: compressed when that makes it smaller, as it is otherwise; GLIDE clients read
@@ -48,36 +52,32 @@ import java.util.concurrent.atomic.LongAdder;
  * delegates that are {@link ToByteBufEncoder}s (such as {@code StringCodec}) encode into a buffer borrowed from the
  * target's pooled allocator first; other delegates' {@link ByteBuffer}s are compressed from where they are. No
  * intermediate {@code byte[]} is made (except for composite target buffers, which have no single address). A value
- * sent plain costs one read of the per-thread flag on top of the delegate's encoding.
+ * sent plain, and a key, cost one read of the per-thread flag and one volatile read on top of the delegate's
+ * encoding.
  * <b>Decoding</b> reads the buffer it is handed in place, without keeping it, and allocates only the decompressed
  * value (passed to the delegate as a heap buffer; for {@link ByteArrayCodec} returned directly).
  *
- * <p><b>Which thread does the work:</b> with the policy clients, the application's threads, never the connection's
- * event loop. A command's values are compressed on the thread that dispatches it (the caller of the sync and async
- * APIs, the subscribing thread for reactive): the client encodes the whole command there, into a heap array the
+ * <p><b>Which thread does the work:</b> the application's threads, never the connection's event loop. A command's
+ * values are compressed on the thread that dispatches it (the caller of the sync and async APIs, the subscribing
+ * thread for reactive): the client encodes the whole command there, into a heap array the
  * command keeps, so a cluster redirect or a replay after a reconnect sends the same bytes without compressing again.
  * A reply whose values start with the stored form's header is copied once by the event loop and decoded elsewhere:
  * by the sync API's caller (always), by a thread waiting in the future's {@code get()}/{@code join()}, or else by the
  * client's computation executor ({@code ClientResources#eventExecutorGroup()}, sized to the cores); {@code EXEC}'s
  * reply, which carries the queued commands' values, likewise. Replies without a compressed value are decoded on the
  * loop as Lettuce does. Futures of one connection may therefore complete out of dispatch order (the commands still
- * reach the server in order). On a plain {@link io.lettuce.core.RedisClient}, and on pub/sub connections, Lettuce
- * runs the codec on the event loop. docs/values.md, "Which thread compresses", has the details and the bytes
- * allocated per command.
+ * reach the server in order). On pub/sub connections Lettuce runs the codec on the event loop. docs/values.md,
+ * "Which thread compresses", has the details and the bytes allocated per command.
  *
  * <p><b>Thread safety:</b> thread-safe if the delegate is; one instance serves every connection.
  */
 public final class CompressingCodec<K, V> implements RedisCodec<K, V>, ToByteBufEncoder<K, V> {
-    private static final System.Logger LOG = System.getLogger(CompressingCodec.class.getName());
-
     private final RedisCodec<K, V> delegate;
     private final ToByteBufEncoder<K, V> byteBufDelegate;
     private final boolean byteArrays;
     private final ValueCompressor compressor;
     private final boolean plainExact;
-    private final LongAdder withoutPolicy = new LongAdder();
     private volatile boolean policyAttached;
-    private volatile boolean warned;
 
     @SuppressWarnings("unchecked")
     private CompressingCodec(RedisCodec<K, V> delegate, ValueCompressor compressor) {
@@ -89,6 +89,10 @@ public final class CompressingCodec<K, V> implements RedisCodec<K, V>, ToByteBuf
     }
 
     /**
+     * A codec for the policy clients' methods that take one ({@code connectPubSub}, {@code MasterReplica.connect});
+     * for a connection, {@code connect(codec, values)} of {@link CompressingRedisClient} or
+     * {@link CompressingRedisClusterClient} makes it.
+     *
      * @param delegate the codec that turns keys and values into bytes, for example {@code StringCodec.UTF8} or
      *                 {@code ByteArrayCodec.INSTANCE}
      * @param config   how to compress
@@ -108,33 +112,23 @@ public final class CompressingCodec<K, V> implements RedisCodec<K, V>, ToByteBuf
         return compressor;
     }
 
-    /**
-     * Values this codec encoded plain because no connection of {@link CompressingRedisClient} or
-     * {@link CompressingRedisClusterClient} had used it yet (a connection of a plain {@code RedisClient}).
-     * @return the count since the codec was made
-     */
-    public long valuesSentWithoutPolicy() {
-        return withoutPolicy.sum();
-    }
-
-    /** Marks the codec as used by a connection under the command policy (no warning, no count after this). */
+    /** Marks the codec as used by a connection under the command policy: from now on it encodes. */
     void attachPolicy() {
         policyAttached = true;
     }
 
-    // Counts (and warns once about) a value sent plain by a codec no policy connection uses.
-    private void plainWithoutPolicy() {
-        if (policyAttached) {
-            return;
-        }
-        withoutPolicy.increment();
-        if (!warned) {
-            warned = true;
-            LOG.log(System.Logger.Level.WARNING, "CompressingCodec sends values uncompressed: its connection was not "
-                    + "made by CompressingRedisClient or CompressingRedisClusterClient, which compress the values of "
-                    + "the commands GLIDE compresses (SET, MSET, ...). It still reads compressed values.");
+    // Before a key or a plain value is encoded: a codec that no policy client has connected is on a connection that
+    // would store every value uncompressed, so the command fails (before any of its bytes are written).
+    private void requirePolicy() {
+        if (!policyAttached) {
+            throw new IllegalStateException(MISUSE);
         }
     }
+
+    static final String MISUSE = "CompressingCodec on a connection that CompressingRedisClient or "
+            + "CompressingRedisClusterClient did not make: it would store every value uncompressed. Connect in one "
+            + "call instead: CompressingRedisClient.create(uri).connect(StringCodec.UTF8, valueCompressor) "
+            + "(CompressingRedisClusterClient for a cluster); a cluster pub/sub connection takes the plain codec.";
 
     /** @return the wrapped codec */
     public RedisCodec<K, V> delegate() {
@@ -150,11 +144,13 @@ public final class CompressingCodec<K, V> implements RedisCodec<K, V>, ToByteBuf
 
     @Override
     public ByteBuffer encodeKey(K key) {
+        requirePolicy();
         return delegate.encodeKey(key);
     }
 
     @Override
     public void encodeKey(K key, ByteBuf target) {
+        requirePolicy();
         if (byteBufDelegate != null) {
             byteBufDelegate.encodeKey(key, target);
         } else {
@@ -179,7 +175,7 @@ public final class CompressingCodec<K, V> implements RedisCodec<K, V>, ToByteBuf
     @Override
     public ByteBuffer encodeValue(V value) {
         if (!PolicyScope.compressing()) {
-            plainWithoutPolicy();
+            requirePolicy();
             return delegate.encodeValue(value);
         }
         if (byteArrays) {
@@ -199,7 +195,7 @@ public final class CompressingCodec<K, V> implements RedisCodec<K, V>, ToByteBuf
     @Override
     public void encodeValue(V value, ByteBuf target) {
         if (!PolicyScope.compressing()) {
-            plainWithoutPolicy();
+            requirePolicy();
             if (byteBufDelegate != null) {
                 byteBufDelegate.encodeValue(value, target);
             } else {

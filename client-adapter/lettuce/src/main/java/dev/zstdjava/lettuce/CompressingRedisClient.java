@@ -1,42 +1,48 @@
 package dev.zstdjava.lettuce;
 
 import dev.zstdjava.values.CommandPolicy;
+import dev.zstdjava.values.ValueCompressor;
+import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisChannelWriter;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.StatefulRedisConnectionImpl;
+import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.codec.RedisCodec;
 import io.lettuce.core.protocol.PushHandler;
 import io.lettuce.core.pubsub.PubSubEndpoint;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnectionImpl;
 import io.lettuce.core.resource.ClientResources;
+import io.lettuce.core.sentinel.StatefulRedisSentinelConnectionImpl;
 
 import java.time.Duration;
 import java.util.Objects;
 
 /**
- * A Lettuce {@link RedisClient} whose connections with a {@link CompressingCodec} follow the codec's
- * {@link CommandPolicy} (GLIDE's scope by default): the values of {@code SET}, {@code SETNX}, {@code SETEX},
- * {@code PSETEX}, {@code MSET} and {@code MSETNX} are compressed (and hash values when
- * {@code CompressionConfig.Builder#compressHashValues} is on); keys, hash fields, members, list elements, stream
- * entries, script arguments, pub/sub messages and every other command's arguments go out as the delegate codec
- * encoded them; the commands the server runs on a stored string's bytes ({@code APPEND}, {@code INCR},
- * {@code GETRANGE}, {@code STRLEN}, bit operations, {@code SET ... IFEQ}, {@code SORT ... BY weight_*}, ...) fail with
- * {@link dev.zstdjava.values.CommandRefusedException} before anything is sent, and the connection stays usable.
+ * A Lettuce {@link RedisClient} that makes compressing connections: {@link #connect(RedisCodec, ValueCompressor)}
+ * returns a connection that follows the {@link CommandPolicy} of the compressor's configuration (GLIDE's scope by
+ * default): the values of {@code SET}, {@code SETNX}, {@code SETEX}, {@code PSETEX}, {@code MSET} and {@code MSETNX}
+ * are compressed (and hash values when {@code CompressionConfig.Builder#compressHashValues} is on); keys, hash fields,
+ * members, list elements, stream entries, script arguments, pub/sub messages and every other command's arguments go
+ * out as the given codec encoded them; the commands the server runs on a stored string's bytes ({@code APPEND},
+ * {@code INCR}, {@code GETRANGE}, {@code STRLEN}, bit operations, {@code SET ... IFEQ}, {@code SORT ... BY weight_*},
+ * ...) fail with {@link dev.zstdjava.values.CommandRefusedException} before anything is sent, and the connection stays
+ * usable.
  *
  * <pre>{@code
- * RedisClient client = CompressingRedisClient.create("redis://localhost:6379");
- * StatefulRedisConnection<String, String> connection =
- *         client.connect(CompressingCodec.wrap(StringCodec.UTF8, CompressionConfig.defaults()));
+ * ValueCompressor values = ValueCompressor.create(CompressionConfig.defaults()); // one per application
+ * CompressingRedisClient client = CompressingRedisClient.create("redis://localhost:6379");
+ * StatefulRedisConnection<String, String> connection = client.connect(StringCodec.UTF8, values);
  * }</pre>
  *
  * <p>Holds for the sync, async and reactive APIs, pipelining with auto-flush off, {@code MULTI}/{@code EXEC} (a
  * refused command discards its transaction: {@code EXEC} runs nothing and every queued command fails with the
- * refusal), pub/sub connections ({@code PUBLISH} is plain), connections through a Sentinel URI, and master/replica
- * connections ({@code MasterReplica.connect(thisClient, codec, uri)}, whose node connections this client opens and
- * whose commands go through their {@code dispatch}). Connections with any other codec are Lettuce's own, untouched:
- * use one for counters, strings edited in place, sort weights and keys that scripts compute on (a script reads the
- * stored, compressed bytes).
+ * refusal), connections through a Sentinel URI, and, made with a {@link CompressingCodec} from
+ * {@link CompressingCodec#wrap}, pub/sub connections ({@code connectPubSub}; {@code PUBLISH} is plain) and
+ * master/replica connections ({@code MasterReplica.connect(thisClient, codec, uri)}, whose node connections this
+ * client opens and whose commands go through their {@code dispatch}). Connections with any other codec
+ * ({@code connect(codec)}) are Lettuce's own, untouched: use one for counters, strings edited in place, sort weights
+ * and keys that scripts compute on (a script reads the stored, compressed bytes).
  *
  * <p>The codec's work runs on the application's threads: values are compressed on the thread that dispatches the
  * command, and a reply with compressed values is decoded by the sync API's caller, a thread waiting on the future, or
@@ -82,12 +88,28 @@ public class CompressingRedisClient extends RedisClient {
                 Objects.requireNonNull(uri, "uri"));
     }
 
+    /**
+     * Connects to the client's URI with values compressed: the one call that makes a compressing connection. Its
+     * codec is {@code codec} wrapped in a {@link CompressingCodec} with {@code values}, available as
+     * {@code getCodec()}.
+     *
+     * @param codec  encodes keys and values, for example {@code StringCodec.UTF8} or {@code ByteArrayCodec.INSTANCE};
+     *               not a {@code CompressingCodec}
+     * @param values compresses the values of the commands the policy compresses (one per application: its
+     *               {@link ValueCompressor#stats()} count every connection's values)
+     * @return a connection under the command policy of {@code values}' configuration
+     * @throws IllegalArgumentException when {@code codec} is a {@code CompressingCodec}
+     */
+    public <K, V> StatefulRedisConnection<K, V> connect(RedisCodec<K, V> codec, ValueCompressor values) {
+        return connect(PolicyConnections.codec(codec, values));
+    }
+
     @Override
     protected <K, V> StatefulRedisConnectionImpl<K, V> newStatefulRedisConnection(RedisChannelWriter channelWriter,
             PushHandler pushHandler, RedisCodec<K, V> codec, Duration timeout) {
-        CommandPolicy policy = PolicyConnections.policyOf(codec);
-        return policy == null ? super.newStatefulRedisConnection(channelWriter, pushHandler, codec, timeout)
-                : new PolicyConnections.Standalone<>(policy, channelWriter, pushHandler, codec, timeout);
+        StatefulRedisConnectionImpl<K, V> gated = PolicyConnections.standalone(channelWriter, pushHandler, codec,
+                timeout, ClientOptions.DEFAULT_JSON_PARSER); // what Lettuce's own connection uses
+        return gated != null ? gated : super.newStatefulRedisConnection(channelWriter, pushHandler, codec, timeout);
     }
 
     @Override
@@ -96,5 +118,14 @@ public class CompressingRedisClient extends RedisClient {
         CommandPolicy policy = PolicyConnections.policyOf(codec);
         return policy == null ? super.newStatefulRedisPubSubConnection(endpoint, channelWriter, codec, timeout)
                 : new PolicyConnections.PubSub<>(policy, endpoint, channelWriter, codec, timeout);
+    }
+
+    // A connection to a Sentinel carries Sentinel commands only: nothing to compress or refuse, so a compressing
+    // codec is accepted there (as this client's) and the connection is Lettuce's own.
+    @Override
+    protected <K, V> StatefulRedisSentinelConnectionImpl<K, V> newStatefulRedisSentinelConnection(
+            RedisChannelWriter channelWriter, RedisCodec<K, V> codec, Duration timeout) {
+        PolicyConnections.policyOf(codec);
+        return super.newStatefulRedisSentinelConnection(channelWriter, codec, timeout);
     }
 }

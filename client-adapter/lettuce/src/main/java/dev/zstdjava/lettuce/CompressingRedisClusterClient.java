@@ -1,12 +1,14 @@
 package dev.zstdjava.lettuce;
 
 import dev.zstdjava.values.CommandPolicy;
+import dev.zstdjava.values.ValueCompressor;
 import io.lettuce.core.RedisChannelWriter;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.StatefulRedisConnectionImpl;
 import io.lettuce.core.cluster.ClusterPushHandler;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.StatefulRedisClusterConnectionImpl;
+import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.codec.RedisCodec;
 import io.lettuce.core.json.JsonParser;
 import io.lettuce.core.protocol.PushHandler;
@@ -18,22 +20,23 @@ import java.util.Objects;
 import java.util.function.Supplier;
 
 /**
- * A Lettuce {@link RedisClusterClient} whose connections with a {@link CompressingCodec} follow the codec's
- * command policy, as {@link CompressingRedisClient} describes. A command is decided once, before Lettuce routes it:
- * the parts of an {@code MSET} that Lettuce splits by slot are each an {@code MSET}, and a retry after
- * {@code MOVED}/{@code ASK} re-sends the same command object with the same bytes, compressed once on the
- * dispatching thread. Node connections
+ * A Lettuce {@link RedisClusterClient} that makes compressing cluster connections:
+ * {@link #connect(RedisCodec, ValueCompressor)} returns a connection that follows the compressor's command policy, as
+ * {@link CompressingRedisClient} describes. A command is decided once, before Lettuce routes it: the parts of an
+ * {@code MSET} that Lettuce splits by slot are each an {@code MSET}, and a retry after {@code MOVED}/{@code ASK}
+ * re-sends the same command object with the same bytes, compressed once on the dispatching thread. Node connections
  * ({@code getConnection(nodeId)}) follow the policy too.
  *
  * <pre>{@code
- * RedisClusterClient cluster = CompressingRedisClusterClient.create(RedisURI.create("redis://localhost:7000"));
- * StatefulRedisClusterConnection<String, String> connection =
- *         cluster.connect(CompressingCodec.wrap(StringCodec.UTF8, CompressionConfig.defaults()));
+ * ValueCompressor values = ValueCompressor.create(CompressionConfig.defaults()); // one per application
+ * CompressingRedisClusterClient cluster =
+ *         CompressingRedisClusterClient.create(RedisURI.create("redis://localhost:7000"));
+ * StatefulRedisClusterConnection<String, String> connection = cluster.connect(StringCodec.UTF8, values);
  * }</pre>
  *
  * <p><b>Not covered:</b> cluster pub/sub connections ({@code connectPubSub}), which Lettuce builds without a
- * factory method to override: on them nothing is compressed (messages are plain, as they should be) and nothing is
- * refused. Use a cluster connection for values. Thread-safe, like {@link RedisClusterClient}.
+ * factory method to override: connect them with the plain codec (messages are never compressed) and use a cluster
+ * connection for values. Thread-safe, like {@link RedisClusterClient}.
  */
 public class CompressingRedisClusterClient extends RedisClusterClient {
     /** @param resources shared client resources, or null for the client's own; @param uris seed nodes */
@@ -56,20 +59,29 @@ public class CompressingRedisClusterClient extends RedisClusterClient {
         return new CompressingRedisClusterClient(Objects.requireNonNull(resources, "resources"), uris);
     }
 
+    /**
+     * Connects to the cluster with values compressed: the one call that makes a compressing cluster connection (its
+     * node connections follow the policy too). Its codec is {@code codec} wrapped in a {@link CompressingCodec} with
+     * {@code values}, available as {@code getCodec()}.
+     *
+     * @param codec  encodes keys and values, for example {@code StringCodec.UTF8} or {@code ByteArrayCodec.INSTANCE};
+     *               not a {@code CompressingCodec}
+     * @param values compresses the values of the commands the policy compresses (one per application)
+     * @return a cluster connection under the command policy of {@code values}' configuration
+     * @throws IllegalArgumentException when {@code codec} is a {@code CompressingCodec}
+     */
+    public <K, V> StatefulRedisClusterConnection<K, V> connect(RedisCodec<K, V> codec, ValueCompressor values) {
+        return connect(PolicyConnections.codec(codec, values));
+    }
+
+    // Lettuce's cluster client makes its node and cluster connections through the factories with a JSON parser.
     @Override
     protected <K, V> StatefulRedisConnectionImpl<K, V> newStatefulRedisConnection(RedisChannelWriter channelWriter,
             PushHandler pushHandler, RedisCodec<K, V> codec, Duration timeout, Supplier<JsonParser> parser) {
-        CommandPolicy policy = PolicyConnections.policyOf(codec);
-        return policy == null ? super.newStatefulRedisConnection(channelWriter, pushHandler, codec, timeout, parser)
-                : new PolicyConnections.Standalone<>(policy, channelWriter, pushHandler, codec, timeout, parser);
-    }
-
-    @Override
-    protected <K, V> StatefulRedisConnectionImpl<K, V> newStatefulRedisConnection(RedisChannelWriter channelWriter,
-            PushHandler pushHandler, RedisCodec<K, V> codec, Duration timeout) {
-        CommandPolicy policy = PolicyConnections.policyOf(codec);
-        return policy == null ? super.newStatefulRedisConnection(channelWriter, pushHandler, codec, timeout)
-                : new PolicyConnections.Standalone<>(policy, channelWriter, pushHandler, codec, timeout);
+        StatefulRedisConnectionImpl<K, V> gated = PolicyConnections.standalone(channelWriter, pushHandler, codec,
+                timeout, parser);
+        return gated != null ? gated
+                : super.newStatefulRedisConnection(channelWriter, pushHandler, codec, timeout, parser);
     }
 
     @Override
@@ -80,14 +92,5 @@ public class CompressingRedisClusterClient extends RedisClusterClient {
         return policy == null
                 ? super.newStatefulRedisClusterConnection(channelWriter, pushHandler, codec, timeout, parser)
                 : new PolicyConnections.Cluster<>(policy, channelWriter, pushHandler, codec, timeout, parser);
-    }
-
-    @Override
-    protected <V, K> StatefulRedisClusterConnectionImpl<K, V> newStatefulRedisClusterConnection(
-            RedisChannelWriter channelWriter, ClusterPushHandler pushHandler, RedisCodec<K, V> codec,
-            Duration timeout) {
-        CommandPolicy policy = PolicyConnections.policyOf(codec);
-        return policy == null ? super.newStatefulRedisClusterConnection(channelWriter, pushHandler, codec, timeout)
-                : new PolicyConnections.Cluster<>(policy, channelWriter, pushHandler, codec, timeout);
     }
 }

@@ -253,23 +253,23 @@ final class PolicyCommand<K, V, T> extends AsyncCommand<K, V, T> implements Dema
         return super.join();
     }
 
+    // Completion by any path (a timeout, a cancel, the wrapped command's own) wakes a thread waiting in awaitReply.
     @Override
     public boolean complete(T value) {
-        boolean done = super.complete(value);
-        wake();
-        return done;
+        return woken(super.complete(value));
     }
 
     @Override
     public boolean completeExceptionally(Throwable ex) {
-        boolean done = super.completeExceptionally(ex);
-        wake();
-        return done;
+        return woken(super.completeExceptionally(ex));
     }
 
     @Override
     public boolean cancel(boolean mayInterruptIfRunning) {
-        boolean done = super.cancel(mayInterruptIfRunning);
+        return woken(super.cancel(mayInterruptIfRunning));
+    }
+
+    private boolean woken(boolean done) {
         wake();
         return done;
     }

