@@ -146,7 +146,7 @@ public final class Fuzzing {
                 "com.code_intelligence.jazzer.Jazzer", "--target_class=" + target.getName(),
                 "--instrumentation_includes=dev.zstdjava.**",
                 // the targets and this harness are not what is fuzzed: uninstrumented, they cost nothing per input
-                "--instrumentation_excludes=dev.zstdjava.fuzz.**:dev.zstdjava.lettuce.ValueCompressorFuzz",
+                "--instrumentation_excludes=dev.zstdjava.fuzz.**:dev.zstdjava.values.ValueCompressorFuzz",
                 "--reproducer_path=" + work,
                 "--disabled_hooks=" + SANITIZERS));
         return cmd;

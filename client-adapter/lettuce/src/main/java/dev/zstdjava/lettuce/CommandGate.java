@@ -28,7 +28,10 @@ import io.lettuce.core.protocol.RedisCommand;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Executor;
 
@@ -305,10 +308,15 @@ final class CommandGate<K, V> {
 
     /**
      * The action of every {@link CommandType}, by ordinal, for one policy, and of a custom keyword by its name (as
-     * the command type of that name); immutable. Commands whose arguments can refuse them ({@code SET}, {@code DELEX},
-     * {@code SORT}, {@code SORT_RO}: {@link CommandRule#checksArguments()}) are decided by {@link CommandWords}.
+     * the command type of that name, or by the policy's rule for the name); immutable. Commands whose arguments can
+     * refuse them ({@link CommandRule#checksArguments()}) are decided by their words ({@link CommandWords}); the
+     * rules decide, the table only caches them. {@code MULTI}, {@code EXEC} and {@code DISCARD} (plain for the
+     * policy) mark the transactions the gate tracks.
      */
     static final class Table {
+        /** every command type by its protocol name, upper case */
+        private static final Map<String, CommandType> TYPES = types();
+
         private final byte[] actions;
         private final CommandRule[] rules;
         private final CommandPolicy policy;
@@ -319,21 +327,43 @@ final class CommandGate<K, V> {
             actions = new byte[types.length];
             rules = new CommandRule[types.length];
             for (CommandType t : types) {
-                CommandRule rule = policy.rule(new String(t.getBytes(), StandardCharsets.US_ASCII));
+                CommandRule rule = policy.rule(name(t));
                 rules[t.ordinal()] = rule;
                 actions[t.ordinal()] = actionOf(rule);
             }
+            actions[CommandType.MULTI.ordinal()] = MULTI;
+            actions[CommandType.EXEC.ordinal()] = EXEC;
+            actions[CommandType.DISCARD.ordinal()] = DISCARD;
+        }
+
+        private static Map<String, CommandType> types() {
+            Map<String, CommandType> m = new HashMap<>();
+            for (CommandType t : CommandType.values()) {
+                m.put(name(t), t);
+            }
+            return Map.copyOf(m);
+        }
+
+        private static String name(ProtocolKeyword keyword) {
+            return new String(keyword.getBytes(), StandardCharsets.US_ASCII);
+        }
+
+        /**
+         * @param keyword a command's keyword, or null
+         * @return the keyword itself when it is a {@link CommandType}, the command type of the same name (any case)
+         *         for a custom keyword, or null when Lettuce has no type of that name
+         */
+        static CommandType commandType(ProtocolKeyword keyword) {
+            if (keyword instanceof CommandType t) {
+                return t;
+            }
+            return keyword == null ? null : TYPES.get(name(keyword).toUpperCase(Locale.ROOT));
         }
 
         private static byte actionOf(CommandRule rule) {
-            return switch (rule.name()) {
-                case "MULTI" -> MULTI;
-                case "EXEC" -> EXEC;
-                case "DISCARD" -> DISCARD;
-                default -> rule.action() == CommandAction.REFUSE ? REFUSE
-                        : rule.action() == CommandAction.PLAIN ? (rule.checksArguments() ? PLAIN_UNLESS_REFUSED : PLAIN)
-                        : rule.checksArguments() ? COMPRESS_UNLESS_REFUSED : COMPRESS;
-            };
+            return rule.action() == CommandAction.REFUSE ? REFUSE
+                    : rule.action() == CommandAction.PLAIN ? (rule.checksArguments() ? PLAIN_UNLESS_REFUSED : PLAIN)
+                    : rule.checksArguments() ? COMPRESS_UNLESS_REFUSED : COMPRESS;
         }
 
         // The command's action, its arguments read where they can refuse it (REFUSE then).
@@ -350,8 +380,9 @@ final class CommandGate<K, V> {
             } else if (type == null) {
                 return PLAIN;
             } else {
-                rule = custom(type);
-                a = actionOf(rule);
+                CommandType t = commandType(type);
+                rule = t != null ? rules[t.ordinal()] : policy.rule(name(type));
+                a = t != null ? actions[t.ordinal()] : actionOf(rule);
                 if (a != COMPRESS_UNLESS_REFUSED && a != PLAIN_UNLESS_REFUSED) {
                     return a;
                 }
@@ -363,18 +394,20 @@ final class CommandGate<K, V> {
             return a == COMPRESS_UNLESS_REFUSED ? COMPRESS : PLAIN;
         }
 
-        // The rule of a command sent with a keyword that is not a CommandType, by its name (one string per command):
-        // a custom "SET" is the SET of CommandType.SET, compressed, its conditions refused.
-        private CommandRule custom(ProtocolKeyword type) {
-            return policy.rule(new String(type.getBytes(), StandardCharsets.US_ASCII));
+        // The rule of a command: by its command type, or, for a keyword Lettuce has no type for (a custom "DELIFEQ"),
+        // by its name.
+        private CommandRule rule(ProtocolKeyword type) {
+            CommandType t = commandType(type);
+            return t != null ? rules[t.ordinal()] : policy.rule(name(type));
         }
 
-        // The refusal of a command whose action is REFUSE.
+        // The refusal of a command whose action is REFUSE: the rule's decision for its words.
         CommandRefusedException refusal(RedisCommand<?, ?, ?> command) {
-            CommandRule rule = command.getType() instanceof CommandType t ? rules[t.ordinal()]
-                    : custom(command.getType());
-            CommandRefusedException refused = CommandWords.refusal(rule, command.getArgs());
-            return refused != null ? refused : rule.refusal(null);
+            CommandRefusedException refused = CommandWords.refusal(rule(command.getType()), command.getArgs());
+            if (refused == null) {
+                throw new IllegalStateException("refused, but its rule sends it: " + command.getType());
+            }
+            return refused;
         }
     }
 }

@@ -139,8 +139,10 @@ final class SyncCalls implements InvocationHandler {
         if (name.equals("exec") || name.equals("multi") || name.equals("discard") || name.equals("watch")) {
             return true;
         }
-        return name.equals("dispatch") && args != null && args.length > 0 && args[0] instanceof ProtocolKeyword k
-                && (k == CommandType.MULTI || k == CommandType.EXEC || k == CommandType.DISCARD
-                || "MULTI".equals(k.toString()) || "EXEC".equals(k.toString()) || "DISCARD".equals(k.toString()));
+        if (!name.equals("dispatch") || args == null || args.length == 0 || !(args[0] instanceof ProtocolKeyword k)) {
+            return false;
+        }
+        CommandType t = CommandGate.Table.commandType(k); // a custom keyword named MULTI is MULTI
+        return t == CommandType.MULTI || t == CommandType.EXEC || t == CommandType.DISCARD;
     }
 }

@@ -54,23 +54,38 @@ class AllocationTest {
         }
     }
 
-    /** @return heap bytes per call of {@code call}, measured after a warm-up of as many calls */
+    /**
+     * @return heap bytes per call of {@code call} (rounded down), measured after a warm-up of as many calls: the
+     *         least of three measured rounds, as the codec's allocation tests measure. An allocation made by every
+     *         call shows in every round (at least 16 bytes per call); a one-off of the JIT (a late compile or a
+     *         deoptimization on a busy machine) or of the measuring call itself in one round only, and the measuring
+     *         call's own few bytes divide to 0
+     */
     static long bytesPerCall(int calls, IntSupplier call) {
         long sink = 0;
         for (int i = 0; i < calls; i++) {
             sink += call.getAsInt();
         }
-        long before = allocated();
-        for (int i = 0; i < calls; i++) {
-            sink += call.getAsInt();
+        long least = Long.MAX_VALUE;
+        for (int round = 0; round < 3; round++) {
+            long before = allocated();
+            for (int i = 0; i < calls; i++) {
+                sink += call.getAsInt();
+            }
+            least = Math.min(least, (allocated() - before) / calls);
         }
-        long per = (allocated() - before) / calls;
         assertTrue(sink != 42);
-        return per;
+        return least;
     }
 
+    /**
+     * Not "nothing": each backend compresses into a slice of the destination past the header
+     * ({@code dst.asSlice}), a segment view of about 40 bytes that the JIT removes only sometimes (35 to 40 bytes per
+     * call measured on JDK 25). Below 64 bytes per call is at most that one small object: never a copy of the
+     * 4096-byte value, no scratch array, no per-call context.
+     */
     @Test
-    void segmentCompressionAllocatesNothing() {
+    void segmentCompressionAllocatesAtMostOneSmallWrapper() {
         for (CompressionBackend backend : CompressionBackend.values()) {
             ValueCompressor vc = ValueCompressor.create(CompressionConfig.builder().backend(backend).build());
             byte[] value = text(4096);
@@ -79,7 +94,7 @@ class AllocationTest {
                 src.copyFrom(MemorySegment.ofArray(value));
                 MemorySegment dst = arena.allocate(value.length);
                 long per = bytesPerCall(20_000, () -> (int) vc.compress(src, dst));
-                assertTrue(per < 128, backend + ": heap bytes per compress(MemorySegment, MemorySegment): " + per);
+                assertTrue(per < 64, backend + ": heap bytes per compress(MemorySegment, MemorySegment): " + per);
             }
         }
     }
@@ -112,9 +127,14 @@ class AllocationTest {
         }
     }
 
+    /**
+     * Such values are common (small or already compressed data); they must not cost an exception or a copy each.
+     * Not "without allocating": as in {@link #segmentCompressionAllocatesAtMostOneSmallWrapper}, the backend's
+     * slice of the destination remains (40 to 80 bytes per call measured on JDK 25); a copy of the value would be
+     * its size plus a 16-byte array header, an exception with its stack trace hundreds of bytes.
+     */
     @Test
-    void incompressibleValuesAreStoredAsTheyAreWithoutAllocating() {
-        // such values are common (small or already compressed data); they must not cost an exception each
+    void incompressibleValuesAreStoredAsTheyAreWithoutAnExceptionOrACopy() {
         for (CompressionBackend backend : CompressionBackend.values()) {
             ValueCompressor vc = ValueCompressor.create(CompressionConfig.builder().backend(backend).build());
             for (int size : new int[] {100, 4096}) {
@@ -127,7 +147,8 @@ class AllocationTest {
                     long per = bytesPerCall(20_000, () -> (int) vc.compress(src, dst));
                     assertEquals(before, vc.stats().valuesCompressed(), backend + ": random data was compressed");
                     assertEquals(-1, dst.mismatch(src), backend + ": stored form differs from the value");
-                    assertTrue(per < 128, backend + ", " + size + " random bytes: heap bytes per call: " + per);
+                    assertTrue(per < Math.min(128, size + 16), backend + ", " + size
+                            + " random bytes: heap bytes per call: " + per);
                 }
             }
         }

@@ -9,6 +9,18 @@ import java.util.Objects;
  * its arguments are values, and why it is refused. Immutable and thread-safe; clients look a rule up once per
  * command type (for example into an array indexed by their own command enum) and keep it.
  *
+ * <p><b>The decision, for every client.</b> A client adapter translates its client's call into a command name and
+ * the argument words the server would receive, and asks the rule; it decides nothing itself:
+ * <ol>
+ *   <li>{@link #refusalFor(List) refusalFor(words)}: non-null means refused (throw it, or complete the command with
+ *       it; nothing is sent). It covers commands refused by name and commands refused by an option (a condition
+ *       such as {@code IFEQ} on {@code SET} or {@code DELEX}, a {@code SORT ... BY} pattern).</li>
+ *   <li>otherwise {@link #action()}: {@link CommandAction#COMPRESS} compresses the arguments at
+ *       {@link #isValue(List, int)} positions, every other argument goes out as given.</li>
+ * </ol>
+ * {@link #checksArguments(int)} says when the words are worth making (false: {@code refusalFor(List.of())} decides).
+ * {@code docs/adding-a-command.md} says how a command is added to the catalogue.
+ *
  * <p>Argument positions count from 0 at the first argument after the command's name: in {@code SET key value},
  * {@code key} is 0 and {@code value} is 1.
  */
@@ -158,11 +170,12 @@ public final class CommandRule {
     }
 
     /**
-     * The refusal for this command, or for one of its {@link #refusedOptions()}.
+     * The refusal for this command, or for one of its {@link #refusedOptions()}. Package-private: clients get a
+     * refusal only from {@link #refusalFor(List)}, so the catalogue decides every one.
      * @param option the refused option, or null for the command itself
      * @return the exception to throw or to complete the command with; never thrown here
      */
-    public CommandRefusedException refusal(String option) {
+    CommandRefusedException refusal(String option) {
         if (option == null) {
             return new CommandRefusedException(name, reason());
         }
@@ -173,11 +186,11 @@ public final class CommandRule {
 
     /**
      * Checks a command's arguments (after its name) for a refused option ({@link #refusedOptions()}), whatever
-     * was used to add it (keyword, string, bytes, characters, value).
+     * was used to add it (keyword, string, bytes, characters, value); {@link #refusalFor(List)} is the decision.
      * @param args the arguments; not modified
      * @return the refused option found (upper case), or null; always null for a rule without refused options
      */
-    public String refusedOption(List<byte[]> args) {
+    String refusedOption(List<byte[]> args) {
         if (refusedOptions.isEmpty()) {
             return null;
         }

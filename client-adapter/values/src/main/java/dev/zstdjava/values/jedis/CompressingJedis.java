@@ -9,12 +9,12 @@ import dev.zstdjava.values.CompressionConfig;
 import dev.zstdjava.values.ValueCompressor;
 import redis.clients.jedis.CommandArguments;
 import redis.clients.jedis.Protocol;
-import redis.clients.jedis.args.Rawable;
 import redis.clients.jedis.commands.JedisBinaryCommands;
 import redis.clients.jedis.params.GetExParams;
 import redis.clients.jedis.params.SetParams;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -59,14 +59,23 @@ import java.util.Objects;
  *
  * <p><b>Thread safety:</b> as thread-safe as the client it wraps ({@code RedisClient} and {@code UnifiedJedis} are,
  * {@code Jedis} is not). <b>Allocation:</b> the compressed value on writes (none when a value is stored as it is),
- * the decompressed values and the returned list or map on reads, besides what Jedis allocates; a {@code SET} with
- * parameters also lays the parameters out once to check them.
+ * the decompressed values and the returned list or map on reads, besides what Jedis allocates; each write also
+ * makes a small array of its arguments for the catalogue's decision, and a {@code SET} with parameters lays them
+ * out once as Jedis sends them.
+ *
+ * <p><b>The catalogue decides.</b> Each method only translates its call into the command it sends and that
+ * command's arguments; what is compressed, sent plain or refused comes from the policy's {@link CommandRule} for
+ * the command ({@code refusalFor}, {@code action}, {@code isValue}).
  */
 public final class CompressingJedis {
     private final JedisBinaryCommands jedis;
     private final ValueCompressor compressor;
-    private final CommandRule setRule;
-    private final boolean hashValues;
+    /** the catalogue's rules for the commands this class sends (by Jedis's command names) */
+    private final CommandRule set;
+    private final CommandRule setex;
+    private final CommandRule getset;
+    private final CommandRule mset;
+    private final CommandRule hset;
 
     /**
      * @param jedis      the client that sends the commands
@@ -76,8 +85,11 @@ public final class CompressingJedis {
         this.jedis = Objects.requireNonNull(jedis, "jedis");
         this.compressor = Objects.requireNonNull(compressor, "compressor");
         CommandPolicy policy = compressor.config().commandPolicy();
-        this.setRule = policy.rule("SET");
-        this.hashValues = policy.rule("HSET").action() == CommandAction.COMPRESS;
+        this.set = policy.rule(Protocol.Command.SET.name());
+        this.setex = policy.rule(Protocol.Command.SETEX.name());
+        this.getset = policy.rule(Protocol.Command.GETSET.name());
+        this.mset = policy.rule(Protocol.Command.MSET.name());
+        this.hset = policy.rule(Protocol.Command.HSET.name());
     }
 
     /** @return the policy the methods follow: the compressor's {@link CompressionConfig#commandPolicy()} */
@@ -110,9 +122,51 @@ public final class CompressingJedis {
         return out;
     }
 
+    /**
+     * The catalogue's decision for one command: its refusal thrown, or, when the rule compresses, the value
+     * arguments ({@link CommandRule#isValue}) compressed in place.
+     * @param rule the command's rule
+     * @param args the arguments after the command's name, as the server would receive them; changed in place
+     * @return whether the rule compresses (some of {@code args} may then be compressed)
+     */
+    private boolean decide(CommandRule rule, byte[][] args) {
+        List<byte[]> words = Arrays.asList(args);
+        CommandRefusedException refused = rule.refusalFor(words);
+        if (refused != null) {
+            throw refused;
+        }
+        if (rule.action() != CommandAction.COMPRESS) {
+            return false;
+        }
+        for (int i = 0; i < args.length; i++) {
+            if (rule.isValue(words, i)) {
+                args[i] = compressor.compress(args[i]);
+            }
+        }
+        return true;
+    }
+
+    // The arguments of SET key value [params...]: params laid out as Jedis sends them.
+    private static byte[][] setArgs(byte[] key, byte[] value, SetParams params, boolean get) {
+        CommandArguments laid = new CommandArguments(Protocol.Command.SET).key(key).add(value);
+        if (params != null) {
+            laid.addParams(params);
+        }
+        if (get) {
+            laid.add(Protocol.Keyword.GET);
+        }
+        byte[][] args = new byte[laid.size() - 1][];
+        for (int i = 0; i < args.length; i++) {
+            args[i] = laid.get(i + 1).getRaw();
+        }
+        return args;
+    }
+
     /** {@code SET key value}. */
     public String set(byte[] key, byte[] value) {
-        return jedis.set(key, compressor.compress(value));
+        byte[][] a = {key, value};
+        decide(set, a);
+        return jedis.set(a[0], a[1]);
     }
 
     /**
@@ -121,8 +175,9 @@ public final class CompressingJedis {
      *         stored bytes ({@code IFEQ}, {@code IFNE}, {@code IFDEQ}, {@code IFDNE}); nothing is sent
      */
     public String set(byte[] key, byte[] value, SetParams params) {
-        checkSet(key, value, params);
-        return jedis.set(key, compressor.compress(value), params);
+        byte[][] a = setArgs(key, value, params, false);
+        decide(set, a);
+        return jedis.set(a[0], a[1], params);
     }
 
     /**
@@ -130,7 +185,9 @@ public final class CompressingJedis {
      * @return the old value, decompressed; {@code null} if the key did not exist
      */
     public byte[] setGet(byte[] key, byte[] value) {
-        return in(jedis.setGet(key, compressor.compress(value)));
+        byte[][] a = setArgs(key, value, null, true);
+        decide(set, a);
+        return in(jedis.setGet(a[0], a[1]));
     }
 
     /**
@@ -139,8 +196,9 @@ public final class CompressingJedis {
      * @throws CommandRefusedException as {@link #set(byte[], byte[], SetParams)}
      */
     public byte[] setGet(byte[] key, byte[] value, SetParams params) {
-        checkSet(key, value, params);
-        return in(jedis.setGet(key, compressor.compress(value), params));
+        byte[][] a = setArgs(key, value, params, true);
+        decide(set, a);
+        return in(jedis.setGet(a[0], a[1], params));
     }
 
     /**
@@ -149,33 +207,16 @@ public final class CompressingJedis {
      * @return the old value; {@code null} if the key did not exist
      */
     public byte[] getSet(byte[] key, byte[] value) {
-        return in(jedis.getSet(key, value));
-    }
-
-    private void checkSet(byte[] key, byte[] value, SetParams params) {
-        if (params == null) {
-            return;
-        }
-        CommandArguments laid = new CommandArguments(Protocol.Command.SET).addParams(params);
-        List<byte[]> args = new ArrayList<>(laid.size() + 1);
-        args.add(key);
-        args.add(value);
-        boolean first = true;
-        for (Rawable r : laid) {
-            if (!first) {
-                args.add(r.getRaw());
-            }
-            first = false;
-        }
-        CommandRefusedException refused = setRule.refusalFor(args);
-        if (refused != null) {
-            throw refused;
-        }
+        byte[][] a = {key, value};
+        decide(getset, a);
+        return in(jedis.getSet(a[0], a[1]));
     }
 
     /** {@code SETEX key seconds value}. */
     public String setex(byte[] key, long seconds, byte[] value) {
-        return jedis.setex(key, seconds, compressor.compress(value));
+        byte[][] a = {key, Protocol.toByteArray(seconds), value};
+        decide(setex, a);
+        return jedis.setex(a[0], seconds, a[2]);
     }
 
     /** @return {@code GET key}, decompressed; {@code null} if the key does not exist */
@@ -203,15 +244,9 @@ public final class CompressingJedis {
         if (keysAndValues.length % 2 != 0) {
             throw new IllegalArgumentException("mset takes key/value pairs, got " + keysAndValues.length + " arguments");
         }
-        byte[][] args = keysAndValues.clone();
-        for (int i = 1; i < args.length; i += 2) {
-            args[i] = compressor.compress(args[i]);
-        }
-        return jedis.mset(args);
-    }
-
-    private byte[] hashValue(byte[] value) {
-        return hashValues ? compressor.compress(value) : value;
+        byte[][] a = keysAndValues.clone();
+        decide(mset, a);
+        return jedis.mset(a);
     }
 
     /**
@@ -219,17 +254,26 @@ public final class CompressingJedis {
      * ({@link CompressionConfig#compressHashValues()}), sent plain otherwise.
      */
     public long hset(byte[] key, byte[] field, byte[] value) {
-        return jedis.hset(key, field, hashValue(value));
+        byte[][] a = {key, field, value};
+        decide(hset, a);
+        return jedis.hset(a[0], a[1], a[2]);
     }
 
     /** {@code HSET key field value [field value ...]}: values as {@link #hset(byte[], byte[], byte[])}. */
     public long hset(byte[] key, Map<byte[], byte[]> fields) {
-        if (!hashValues) {
+        byte[][] a = new byte[1 + 2 * fields.size()][];
+        a[0] = key;
+        int i = 1;
+        for (Map.Entry<byte[], byte[]> e : fields.entrySet()) {
+            a[i++] = e.getKey();
+            a[i++] = e.getValue();
+        }
+        if (!decide(hset, a)) {
             return jedis.hset(key, fields);
         }
         Map<byte[], byte[]> stored = new LinkedHashMap<>();
-        for (Map.Entry<byte[], byte[]> e : fields.entrySet()) {
-            stored.put(e.getKey(), compressor.compress(e.getValue()));
+        for (i = 1; i < a.length; i += 2) {
+            stored.put(a[i], a[i + 1]);
         }
         return jedis.hset(key, stored);
     }

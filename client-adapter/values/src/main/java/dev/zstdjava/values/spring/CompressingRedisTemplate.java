@@ -11,7 +11,6 @@ import org.springframework.data.redis.core.BulkMapper;
 import org.springframework.data.redis.core.DeleteSpec;
 import org.springframework.data.redis.core.HashOperations;
 import org.springframework.data.redis.core.RedisTemplate;
-import org.springframework.data.redis.core.SetSpec;
 import org.springframework.data.redis.core.ValueOperations;
 import org.springframework.data.redis.core.query.SortQuery;
 import org.springframework.data.redis.serializer.RedisSerializer;
@@ -19,13 +18,14 @@ import org.springframework.data.redis.serializer.RedisSerializer;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
 import java.lang.reflect.Proxy;
-import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
  * A {@link RedisTemplate} that compresses what the {@link CommandPolicy command policy} compresses, and nothing else,
@@ -59,7 +59,7 @@ import java.util.function.Consumer;
  * ({@code GETRANGE}), {@code set(key, value, offset)} ({@code SETRANGE}), {@code setBit}, {@code getBit},
  * {@code bitField}; {@code compareAndSet} and a {@code set}/{@code setGet} whose {@code SetSpec} compares values
  * ({@code SET ... IFEQ}/{@code IFNE}); {@link #compareAndDelete} and a {@link #delete(Object, Consumer)} that compares
- * ({@code DELIFEQ}); and, when hash values are compressed, {@code opsForHash().increment} ({@code HINCRBY},
+ * ({@code DELEX ... IFEQ} and the other conditions: Spring sends {@code DELEX}); and, when hash values are compressed, {@code opsForHash().increment} ({@code HINCRBY},
  * {@code HINCRBYFLOAT}) and {@code lengthOfValue} ({@code HSTRLEN}); {@link #sort(SortQuery)} (all its forms) with
  * a {@code BY} pattern that sorts by stored values ({@code SORT ... BY weight_*}: string values, and hash values
  * {@code BY h_*->field} when they are compressed). The refusal holds for every key of the template, counters
@@ -81,7 +81,13 @@ import java.util.function.Consumer;
  *
  * <p><b>Thread safety:</b> thread-safe once initialised, like {@code RedisTemplate}. <b>Allocation:</b> as
  * {@code RedisTemplate}, plus the compressed array on the compressed writes; routing an operation is one map lookup
- * (a {@code SetSpec} or {@code DeleteSpec} consumer is run once more on a probe to see whether it compares values).
+ * of the command it sends and its catalogue rule; a {@code SET} form, {@code delete} with a spec and {@code sort}
+ * also lay out their option words in a small list for the rule ({@code CommandRule.refusalFor}), a
+ * {@code SetSpec} or {@code DeleteSpec} consumer being run once more on a probe for that.
+ *
+ * <p><b>The catalogue decides.</b> This class only translates Spring's calls into commands and their argument
+ * words; what is compressed, sent plain or refused, and the refusal's message, come from the policy's
+ * {@link CommandRule} for that command.
  *
  * @param <K> the key type
  * @param <V> the value type
@@ -153,8 +159,10 @@ public class CompressingRedisTemplate<K, V> extends RedisTemplate<K, V> {
                 ? CompressingRedisSerializer.wrap(hashValue, compressor)
                 : CompressingRedisSerializer.reading(hashValue, compressor));
         compressing.afterPropertiesSet();
-        valueOps = route(ValueOperations.class, super.opsForValue(), compressing.opsForValue(), VALUE_COMMANDS);
-        hashOps = route(HashOperations.class, super.opsForHash(), compressing.opsForHash(), HASH_COMMANDS);
+        valueOps = route(ValueOperations.class, super.opsForValue(), compressing.opsForValue(),
+                SpringCommands::valueCommand);
+        hashOps = route(HashOperations.class, super.opsForHash(), compressing.opsForHash(),
+                SpringCommands::hashCommand);
     }
 
     @Override
@@ -200,24 +208,25 @@ public class CompressingRedisTemplate<K, V> extends RedisTemplate<K, V> {
     }
 
     /**
-     * Refused: {@code DELIFEQ} (and Spring's compare-and-delete) compares the given value with the stored bytes,
+     * Refused: Spring sends {@code DELEX key IFEQ value}, which compares the given value with the stored bytes,
      * which are compressed.
-     * @throws CommandRefusedException always; nothing is sent
+     * @throws CommandRefusedException always (the catalogue's refusal of {@code DELEX ... IFEQ}); nothing is sent
      */
     @Override
     public Boolean compareAndDelete(K key, V value) {
-        throw policy.rule("DELIFEQ").refusal(null);
+        decide(policy.rule(SpringCommands.COMPARE_AND_DELETE), SpringCommands.compareAndDeleteWords());
+        return super.compareAndDelete(key, value);
     }
 
     /**
-     * {@code DEL}, or refused when {@code spec} compares values ({@code DELIFEQ}).
+     * {@code DEL}, or {@code DELEX} when {@code spec} compares values, refused then ({@code DELEX ... IFEQ} and the
+     * other conditions).
      * @throws CommandRefusedException if {@code spec} selects a comparison; nothing is sent
      */
     @Override
     public Boolean delete(K key, Consumer<DeleteSpec<K, V>> spec) {
-        if (Probe.compares(DeleteSpec.class, spec) != null) {
-            throw policy.rule("DELIFEQ").refusal(null);
-        }
+        List<byte[]> words = SpringCommands.deleteWords(spec);
+        decide(policy.rule(SpringCommands.deleteCommand(words)), words);
         return super.delete(key, spec);
     }
 
@@ -230,124 +239,72 @@ public class CompressingRedisTemplate<K, V> extends RedisTemplate<K, V> {
      */
     @Override
     public List<V> sort(SortQuery<K> query) {
-        checkSort(query);
+        checkSort(query, false);
         return super.sort(query);
     }
 
     /** As {@link #sort(SortQuery)}. */
     @Override
     public <T> List<T> sort(SortQuery<K> query, RedisSerializer<T> resultSerializer) {
-        checkSort(query);
+        checkSort(query, false);
         return super.sort(query, resultSerializer);
     }
 
     /** As {@link #sort(SortQuery)}. */
     @Override
     public <T> List<T> sort(SortQuery<K> query, BulkMapper<T, V> bulkMapper) {
-        checkSort(query);
+        checkSort(query, false);
         return super.sort(query, bulkMapper);
     }
 
     /** As {@link #sort(SortQuery)}. */
     @Override
     public <T, S> List<T> sort(SortQuery<K> query, BulkMapper<T, S> bulkMapper, RedisSerializer<S> resultSerializer) {
-        checkSort(query);
+        checkSort(query, false);
         return super.sort(query, bulkMapper, resultSerializer);
     }
 
     /** As {@link #sort(SortQuery)}, storing the result under {@code storeKey}. */
     @Override
     public Long sort(SortQuery<K> query, K storeKey) {
-        checkSort(query);
+        checkSort(query, true);
         return super.sort(query, storeKey);
     }
 
-    private static final byte[] BY = "BY".getBytes(StandardCharsets.US_ASCII);
-    /** the key's position in the arguments: the decision does not read it */
-    private static final byte[] ANY_KEY = new byte[0];
-
-    // The policy's decision for SORT key BY pattern (the only option of a SortQuery that can refuse it).
-    private void checkSort(SortQuery<K> query) {
-        String by = query == null ? null : query.getBy();
-        if (by != null) {
-            CommandRefusedException refused = policy.rule("SORT").refusalFor(
-                    List.of(ANY_KEY, BY, by.getBytes(StandardCharsets.UTF_8)));
-            if (refused != null) {
-                throw refused;
-            }
+    private void checkSort(SortQuery<K> query, boolean store) {
+        if (query != null) {
+            decide(policy.rule(SpringCommands.SORT), SpringCommands.sortWords(query, store));
         }
     }
 
-    // ---- routing
-
-    private enum Kind { PLAIN, POLICY, OPERATIONS, SET_SPEC, COMPARE_AND_SET }
-
-    private record Route(Kind kind, CommandRule rule) {}
-
-    /** Which command each ValueOperations method sends; null: a read or a method without a value (plain). */
-    private static String valueCommand(Method m) {
-        Class<?>[] p = m.getParameterTypes();
-        return switch (m.getName()) {
-            case "set" -> p.length == 3 && p[2] == long.class ? "SETRANGE" : "SET";
-            case "setGet", "setIfAbsent", "setIfPresent", "compareAndSet" -> "SET";
-            case "multiSet" -> "MSET";
-            case "multiSetIfAbsent" -> "MSETNX";
-            case "get" -> p.length == 3 ? "GETRANGE" : "GET";
-            case "getAndDelete" -> "GETDEL";
-            case "getAndExpire", "getAndPersist" -> "GETEX";
-            case "getAndSet" -> "GETSET";
-            case "multiGet" -> "MGET";
-            case "increment" -> p.length == 1 ? "INCR" : p[1] == double.class ? "INCRBYFLOAT" : "INCRBY";
-            case "decrement" -> p.length == 1 ? "DECR" : "DECRBY";
-            case "append" -> "APPEND";
-            case "size" -> "STRLEN";
-            case "setBit" -> "SETBIT";
-            case "getBit" -> "GETBIT";
-            case "bitField" -> "BITFIELD";
-            default -> null;
-        };
+    // The catalogue's decision for a command with these words: throws its refusal; otherwise whether it compresses.
+    private static boolean decide(CommandRule rule, List<byte[]> words) {
+        CommandRefusedException refused = rule.refusalFor(words);
+        if (refused != null) {
+            throw refused;
+        }
+        return rule.action() == CommandAction.COMPRESS;
     }
 
-    /** Which command each HashOperations method sends that the policy may compress or refuse. */
-    private static String hashCommand(Method m) {
-        Class<?>[] p = m.getParameterTypes();
-        return switch (m.getName()) {
-            case "put" -> "HSET";
-            case "putAll" -> "HMSET";
-            case "putIfAbsent" -> "HSETNX";
-            case "putAndExpire" -> "HSETEX";
-            case "increment" -> p[2] == double.class ? "HINCRBYFLOAT" : "HINCRBY";
-            case "lengthOfValue" -> "HSTRLEN";
-            default -> null;
-        };
-    }
+    // ---- routing: each operation to the plain or the compressing operations, as the catalogue decides for the
+    // command it sends (SpringCommands translates)
 
-    private static final java.util.function.Function<Method, String> VALUE_COMMANDS =
-            CompressingRedisTemplate::valueCommand;
-    private static final java.util.function.Function<Method, String> HASH_COMMANDS =
-            CompressingRedisTemplate::hashCommand;
+    private record Route(CommandRule rule, boolean setWords) {}
 
-    private <T> T route(Class<T> type, T plain, T compressed, java.util.function.Function<Method, String> commands) {
+    private <T> T route(Class<T> type, T plain, T compressed, Function<Method, String> commands) {
         Map<Method, Route> routes = new HashMap<>();
         for (Method m : type.getMethods()) {
-            if (m.isSynthetic() || java.lang.reflect.Modifier.isStatic(m.getModifiers())) {
+            if (m.isSynthetic() || Modifier.isStatic(m.getModifiers())) {
                 continue;
             }
-            Route r;
             String command = commands.apply(m);
-            if (m.getName().equals("getOperations") && m.getParameterCount() == 0) {
-                r = new Route(Kind.OPERATIONS, null);
-            } else if (command == null) {
-                r = new Route(Kind.PLAIN, null);
-            } else if (m.getName().equals("compareAndSet")) {
-                r = new Route(Kind.COMPARE_AND_SET, policy.rule(command));
-            } else if (m.getParameterCount() > 0
-                    && m.getParameterTypes()[m.getParameterCount() - 1] == Consumer.class) {
-                r = new Route(Kind.SET_SPEC, policy.rule(command));
-            } else {
-                r = new Route(Kind.POLICY, policy.rule(command));
+            if (command == null) {
+                // a method of a newer Spring that the translation does not know: sent plain, through the reading
+                // serializer (SpringCommandsTest lists every method of this Spring)
+                command = SpringCommands.NO_COMMAND;
             }
-            routes.put(m, r);
+            CommandRule rule = command.equals(SpringCommands.NO_COMMAND) ? null : policy.rule(command);
+            routes.put(m, new Route(rule, rule != null && rule.checksArguments()));
         }
         InvocationHandler h = new Router(this, plain, compressed, Map.copyOf(routes));
         return type.cast(Proxy.newProxyInstance(type.getClassLoader(), new Class<?>[] {type}, h));
@@ -366,27 +323,12 @@ public class CompressingRedisTemplate<K, V> extends RedisTemplate<K, V> {
                     default -> call(plain, method, args);
                 };
             }
-            Object target = switch (r.kind()) {
-                case PLAIN -> plain;
-                case OPERATIONS -> null;
-                case COMPARE_AND_SET -> throw r.rule().refusal("IFEQ");
-                case SET_SPEC -> {
-                    String option = Probe.compares(SetSpec.class, (Consumer<?>) args[args.length - 1]);
-                    if (option != null) {
-                        throw r.rule().refusal(option);
-                    }
-                    yield target(r.rule(), plain, compressed);
-                }
-                case POLICY -> target(r.rule(), plain, compressed);
-            };
-            return target == null ? operations : call(target, method, args);
-        }
-
-        private static Object target(CommandRule rule, Object plain, Object compressed) {
-            if (rule.action() == CommandAction.REFUSE) {
-                throw rule.refusal(null);
+            if (r.rule() == null) {
+                return method.getName().equals("getOperations") && method.getParameterCount() == 0 ? operations
+                        : call(plain, method, args);
             }
-            return rule.action() == CommandAction.COMPRESS ? compressed : plain;
+            List<byte[]> words = r.setWords() ? SpringCommands.setWords(method, args) : List.of();
+            return call(decide(r.rule(), words) ? compressed : plain, method, args);
         }
 
         private static Object call(Object target, Method method, Object[] args) throws Throwable {
@@ -394,50 +336,6 @@ public class CompressingRedisTemplate<K, V> extends RedisTemplate<K, V> {
                 return method.invoke(target, args);
             } catch (InvocationTargetException e) {
                 throw e.getCause();
-            }
-        }
-    }
-
-    /** Runs a {@code SetSpec}/{@code DeleteSpec} consumer on a probe to see whether it selects a comparison. */
-    private static final class Probe implements InvocationHandler {
-        private String option;
-        private Object spec;
-
-        @SuppressWarnings({"unchecked", "rawtypes"})
-        static String compares(Class<?> specType, Consumer<?> consumer) {
-            if (consumer == null) {
-                return null;
-            }
-            Probe p = new Probe();
-            p.spec = Proxy.newProxyInstance(specType.getClassLoader(), new Class<?>[] {specType}, p);
-            ((Consumer) consumer).accept(p.spec);
-            return p.option;
-        }
-
-        @Override
-        public Object invoke(Object proxy, Method method, Object[] args) {
-            switch (method.getName()) {
-                case "ifEquals", "ifNotEquals" -> {
-                    option = method.getName().equals("ifEquals") ? "IFEQ" : "IFNE";
-                    Class<?> comparison = method.getReturnType();
-                    return Proxy.newProxyInstance(comparison.getClassLoader(), new Class<?>[] {comparison}, this);
-                }
-                case "digest" -> {
-                    option = "IFEQ".equals(option) ? "IFDEQ" : "IFDNE";
-                    return spec;
-                }
-                case "equals" -> {
-                    return proxy == args[0];
-                }
-                case "hashCode" -> {
-                    return System.identityHashCode(proxy);
-                }
-                case "toString" -> {
-                    return "probe";
-                }
-                default -> {
-                    return method.getReturnType().isInstance(spec) ? spec : null;
-                }
             }
         }
     }

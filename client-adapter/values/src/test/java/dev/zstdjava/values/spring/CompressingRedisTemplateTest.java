@@ -194,8 +194,10 @@ class CompressingRedisTemplateTest {
         refused.put("SET ... IFEQ", () -> v.compareAndSet("r:counter", "10", "11"));
         refused.put("SET ... IFNE", () -> v.set("r:counter", "11", spec -> spec.ifNotEquals().value("10")));
         refused.put("SET ... IFDEQ", () -> v.setGet("r:counter", "11", spec -> spec.ifEquals().digest("abc")));
-        refused.put("DELIFEQ", () -> t.compareAndDelete("r:counter", "10"));
-        refused.put("DELIFEQ ", () -> t.delete("r:counter", spec -> spec.ifEquals().value("10")));
+        // Spring sends DELEX key IFEQ value for both
+        refused.put("DELEX ... IFEQ", () -> t.compareAndDelete("r:counter", "10"));
+        refused.put("DELEX ... IFEQ ", () -> t.delete("r:counter", spec -> spec.ifEquals().value("10")));
+        refused.put("DELEX ... IFDNE", () -> t.delete("r:counter", spec -> spec.ifNotEquals().digest("abc")));
         refused.put("APPEND ", () -> t.boundValueOps("r:counter").append("x"));
         refused.put("INCR ", () -> t.boundValueOps("r:counter").increment());
         refused.put("HINCRBY", () -> h.increment("r:hash", "f", 1));
@@ -210,7 +212,7 @@ class CompressingRedisTemplateTest {
         });
         Map<String, Long> after = commandCalls();
         for (String c : List.of("append", "strlen", "incr", "incrby", "incrbyfloat", "decr", "decrby", "getrange",
-                "setrange", "setbit", "getbit", "bitfield", "set", "delifeq", "hincrby", "hincrbyfloat", "hstrlen")) {
+                "setrange", "setbit", "getbit", "bitfield", "set", "delex", "hincrby", "hincrbyfloat", "hstrlen")) {
             assertEquals(before.get(c), after.get(c), c + " reached the server");
         }
         assertArrayEquals(b("10"), redis.client().get(b("r:counter")));

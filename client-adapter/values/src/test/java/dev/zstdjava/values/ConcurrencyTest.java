@@ -1,8 +1,5 @@
-package dev.zstdjava.lettuce;
+package dev.zstdjava.values;
 
-import dev.zstdjava.values.CompressionBackend;
-import dev.zstdjava.values.CompressionConfig;
-import dev.zstdjava.values.ValueCompressor;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 

@@ -1,8 +1,5 @@
-package dev.zstdjava.lettuce;
+package dev.zstdjava.values;
 
-import dev.zstdjava.values.CompressionBackend;
-import dev.zstdjava.values.CompressionConfig;
-import dev.zstdjava.values.ValueCompressor;
 import dev.zstdjava.fuzz.FuzzTargetsTest;
 import java.util.List;
 

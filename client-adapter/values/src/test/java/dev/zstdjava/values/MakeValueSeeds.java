@@ -1,8 +1,5 @@
-package dev.zstdjava.lettuce;
+package dev.zstdjava.values;
 
-import dev.zstdjava.values.CompressionBackend;
-import dev.zstdjava.values.CompressionConfig;
-import dev.zstdjava.values.ValueCompressor;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -10,7 +7,7 @@ import java.nio.file.Path;
 
 /**
  * Writes the seeds of {@link ValueCompressorFuzz} (values stored by this library with each configuration, and plain
- * values) into {@code src/test/fuzz/ValueCompressorFuzz}. Run from the client-adapter module folder; the seeds are
+ * values) into {@code src/test/fuzz/ValueCompressorFuzz}. Run from the client-adapter/values folder; the seeds are
  * committed, so this is only needed again when the target's input layout changes.
  */
 public final class MakeValueSeeds {

@@ -1,8 +1,5 @@
-package dev.zstdjava.lettuce;
+package dev.zstdjava.values;
 
-import dev.zstdjava.values.CompressionBackend;
-import dev.zstdjava.values.CompressionConfig;
-import dev.zstdjava.values.ValueCompressor;
 import dev.zstdjava.DecompressionLimitException;
 import dev.zstdjava.fuzz.Outcome;
 import dev.zstdjava.lz4.Lz4;
