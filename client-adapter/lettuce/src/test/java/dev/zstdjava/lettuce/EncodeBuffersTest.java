@@ -36,6 +36,11 @@ class EncodeBuffersTest {
     private static final CompressingCodec<String, String> STRINGS =
             CompressingCodec.wrap(StringCodec.UTF8, CompressionConfig.defaults());
 
+    static {
+        BYTES.attachPolicy(); // as CompressingRedisClient does when it connects with the codec
+        STRINGS.attachPolicy();
+    }
+
     // MSET of values of several sizes (compressible, incompressible, below the minimum), keys of the same codec
     private static RedisCommand<byte[], byte[], String> mset(int seed) {
         CommandArgs<byte[], byte[]> args = new CommandArgs<>(BYTES);
