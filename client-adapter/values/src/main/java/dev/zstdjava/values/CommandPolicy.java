@@ -32,7 +32,7 @@ import java.util.TreeMap;
  * <p><b>The one catalogue.</b> This class and {@link CommandRule} decide every command for every client; the
  * integrations only translate their client's calls into command names and argument words (Spring's operations in
  * one package-private table), and name no command the catalogue lacks ({@code CommandCatalogueSourceTest}). Adding
- * a command is one entry here plus its test in {@code CommandPolicyTest} (docs/adding-a-command.md).
+ * a command is one entry here plus its test in {@code CommandPolicyTest} (docs/architecture.md, "Where to add things").
  *
  * <p><b>Opt-in: hash values</b> ({@link #withHashValues()}, or {@link CompressionConfig.Builder#compressHashValues}):
  * the values of {@code HSET}, {@code HSETNX}, {@code HMSET} and {@code HSETEX} are compressed, and {@code HINCRBY},

@@ -19,7 +19,7 @@ import java.util.Objects;
  *       {@link #isValue(List, int)} positions, every other argument goes out as given.</li>
  * </ol>
  * {@link #checksArguments(int)} says when the words are worth making (false: {@code refusalFor(List.of())} decides).
- * {@code docs/adding-a-command.md} says how a command is added to the catalogue.
+ * {@code docs/architecture.md} ("Where to add things") says how a command is added to the catalogue.
  *
  * <p>Argument positions count from 0 at the first argument after the command's name: in {@code SET key value},
  * {@code key} is 0 and {@code value} is 1.
