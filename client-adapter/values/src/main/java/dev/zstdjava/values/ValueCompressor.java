@@ -29,11 +29,13 @@ import java.util.concurrent.ConcurrentHashMap;
  * the value is stored as it is. Compression never throws (Lettuce closes the connection when encoding throws): when
  * the backend fails, the value is stored as it is, which is always correct data, the failure is counted in
  * {@link CompressionStats#compressionFailures()} and each kind of failure is logged once (logger
- * {@code dev.zstdjava.values.ValueCompressor}, level WARNING), so a broken setup is visible.
+ * {@code dev.zstdjava.values.ValueCompressor}, level WARNING), so a broken setup is visible. The rule is applied here
+ * only: adapters call {@link #storesAsIs(long)} and the {@code compress} forms, never the configuration's settings.
  *
  * <h2>Reading</h2>
- * A value that does not start with the magic bytes, or is shorter than the header, is returned as it is. The
- * version byte is not checked. The backend id picks the decoder, whatever backend is configured. Only a value the
+ * The stored form is recognised through the catalogue of stored forms, {@link StoredForm#recognise}, and decoded by
+ * that form's coder. A value that does not start with the magic bytes, or is shorter than the header, is returned as
+ * it is. The version byte is not checked. The backend id picks the decoder, whatever backend is configured. Only a value the
  * codec rejects as malformed is returned as it is and counted in {@link CompressionStats#decompressionFailures()}:
  * an unknown backend id, a corrupt or truncated payload (binary data can start with the magic bytes by chance).
  * Everything else fails the read with its exception, because returning the stored bytes would hand the caller
