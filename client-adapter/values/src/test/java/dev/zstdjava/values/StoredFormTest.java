@@ -55,6 +55,15 @@ class StoredFormTest {
     }
 
     @Test
+    void aReadOnlyFormIsLabelledWithItsSelectorsNameInKebabCase() {
+        // Spring Boot binds zstd-java.redis.compression.legacy-formats to LegacyFormat by that name: the property and
+        // the command-line tool take the same words
+        for (LegacyFormat l : LegacyFormat.values()) {
+            assertEquals(l.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-'), StoredForm.of(l).label());
+        }
+    }
+
+    @Test
     void theHeaderNamesTheFormWhateverTheVersion() {
         byte[] zstd = ValueCompressor.create(CompressionConfig.defaults()).compress("x".repeat(200).getBytes(StandardCharsets.US_ASCII));
         Set<LegacyFormat> none = Set.of();
