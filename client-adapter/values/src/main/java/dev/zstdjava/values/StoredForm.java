@@ -119,8 +119,9 @@ public final class StoredForm {
      * @param reading the read-only forms to consider
      */
     public static StoredForm recognise(MemorySegment stored, Set<LegacyFormat> reading) {
-        if (ValueFormat.hasHeader(stored)) {
-            StoredForm f = BY_ID[ValueFormat.headerId(stored)]; // hasHeader again: three byte reads, no call
+        int id = ValueFormat.headerId(stored);
+        if (id >= 0) {
+            StoredForm f = BY_ID[id];
             return f != null ? f : UNKNOWN_HEADER;
         }
         if (!reading.isEmpty()) {
