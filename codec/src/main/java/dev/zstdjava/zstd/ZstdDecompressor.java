@@ -110,6 +110,21 @@ public final class ZstdDecompressor implements Decompressor {
         return core.decompress(src, off, len, core.maxDecompressedSize);
     }
 
+    /**
+     * Decompresses all of {@code src} (one frame or several concatenated) into a new array, as
+     * {@link #decompress(byte[])} does for an array: frames that declare their size are decoded straight into the
+     * returned array, the others through a growing buffer bounded by {@link #maxDecompressedSize()}. The frame headers
+     * are read once for the size and the output is checked against it; the caller need not ask
+     * {@link ZstdFrame#decompressedSize} first. {@code src} may be native or on the heap; it is read in place when
+     * native (a read-only heap segment is first copied into native memory).
+     *
+     * @throws DecompressionLimitException if the output would be larger than {@link #maxDecompressedSize()}
+     * @throws ZstdException               if {@code src} is empty, not a sequence of complete frames, or corrupt
+     */
+    public byte[] decompress(MemorySegment src) {
+        return core.decompress(src, core.maxDecompressedSize);
+    }
+
     /** For {@link Zstd#decompress(byte[], long)}: the {@code new byte[]} form with another limit. */
     byte[] decompress(byte[] src, int off, int len, long limit) {
         return core.decompress(src, off, len, limit);
@@ -178,19 +193,8 @@ public final class ZstdDecompressor implements Decompressor {
                         ? state.scratch.stage(src, off, len) : null;
                 long size = in != null ? ZstdNative.findDecompressedSizeStaged(in, len)
                         : ZstdNative.findDecompressedSize(src, off, len);
-                if (size == ZstdNative.CONTENTSIZE_ERROR) {
-                    throw new ZstdException("zstd decompress", ZstdException.SRC_SIZE_WRONG,
-                            "input is not a sequence of complete zstd frames",
-                            "input " + len + " bytes (bad magic number, truncated frame or trailing garbage)");
-                }
-                if (size == ZstdNative.CONTENTSIZE_UNKNOWN) {
+                if (declaredSize(size, len, limit) == ZstdNative.CONTENTSIZE_UNKNOWN) {
                     return decompressUnknownSize(in != null ? in : MemorySegment.ofArray(src).asSlice(off, len), len, limit);
-                }
-                if (size < 0) { // an unsigned size of 2^63 or more (found by fuzzing: it reached new byte[(int) size])
-                    throw ZstdFrame.sizeBeyondLong("zstd decompress", size, len);
-                }
-                if (size > limit) {
-                    throw new DecompressionLimitException("zstd decompress", size, limit);
                 }
                 if (in != null && (Bounds.small(len, size) || size > ZstdNative.HEAP_CRITICAL_LIMIT)) {
                     // staged: decode into the output buffer, then one copy into the new array (allocates only that)
@@ -208,11 +212,69 @@ public final class ZstdDecompressor implements Decompressor {
             }
         }
 
+        /**
+         * Checks what ZSTD_findDecompressedSize returned for {@code len} bytes of input.
+         * @return {@code size}, or {@link ZstdNative#CONTENTSIZE_UNKNOWN}; throws for an error, a size of 2^63 or more
+         *         (found by fuzzing: it reached {@code new byte[(int) size]}) and a size over {@code limit}
+         */
+        private static long declaredSize(long size, long len, long limit) {
+            if (size == ZstdNative.CONTENTSIZE_ERROR) {
+                throw new ZstdException("zstd decompress", ZstdException.SRC_SIZE_WRONG,
+                        "input is not a sequence of complete zstd frames",
+                        "input " + len + " bytes (bad magic number, truncated frame or trailing garbage)");
+            }
+            if (size == ZstdNative.CONTENTSIZE_UNKNOWN) {
+                return size;
+            }
+            if (size < 0) {
+                throw ZstdFrame.sizeBeyondLong("zstd decompress", size, len);
+            }
+            if (size > limit) {
+                throw new DecompressionLimitException("zstd decompress", size, limit);
+            }
+            return size;
+        }
+
+        /** The {@code new byte[]} form of a segment: a writable heap array in place, native memory in place. */
+        byte[] decompress(MemorySegment src, long limit) {
+            long len = src.byteSize();
+            if (!src.isNative() && !src.isReadOnly() && src.heapBase().orElse(null) instanceof byte[] array
+                    && len <= Integer.MAX_VALUE) {
+                return decompress(array, (int) src.address(), (int) len, limit);
+            }
+            if (len == 0) {
+                throw emptyInput();
+            }
+            limit = Math.min(limit, Bounds.MAX_ARRAY);
+            guard.enter();
+            try {
+                MemorySegment in = state.scratch.stageInput(src, len);
+                long size = ZstdNative.findDecompressedSize(in, len);
+                if (declaredSize(size, len, limit) == ZstdNative.CONTENTSIZE_UNKNOWN) {
+                    return decompressUnknownSize(in, len, limit);
+                }
+                byte[] out = new byte[(int) size];
+                long r = segments(in, len, MemorySegment.ofArray(out), size);
+                if (ZstdNative.isError(r)) {
+                    throw decodeError(r, Bounds.sizes(len, size), in, len);
+                }
+                checkSize(r, size);
+                return out;
+            } finally {
+                state.scratch.trim();
+                guard.exit();
+            }
+        }
+
         /** Throws unless the one-shot decoding of a frame of declared {@code size} ended with result {@code r == size}. */
         private void checkDecoded(long r, long size, byte[] src, int off, int len) {
             if (ZstdNative.isError(r)) {
                 throw decodeError(r, Bounds.sizes(len, size), MemorySegment.ofArray(src).asSlice(off, len), len);
             }
+            checkSize(r, size);
+        }
+
+        private static void checkSize(long r, long size) {
             if (r != size) {
                 throw new ZstdException("zstd decompress", ZstdException.CORRUPTION_DETECTED,
                         "decoded size differs from the declared content size", "declared " + size + ", decoded " + r);

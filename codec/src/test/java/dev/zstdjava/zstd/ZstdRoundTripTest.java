@@ -186,4 +186,39 @@ class ZstdRoundTripTest extends AbstractRoundTripTest {
             assertEquals(12000, ZstdFrame.decompressedSize(seg));
         }
     }
+
+    @Test
+    void aSegmentDecodesIntoANewArrayFromNativeOrHeapMemory() {
+        byte[] a = TestData.generate(Kind.TEXT, 5000, 1);
+        byte[] sized = Zstd.compress(a);
+        byte[] unsized;
+        try (ZstdCompressor c = ZstdCompressor.builder().contentSize(false).build()) {
+            unsized = c.compress(a);
+        }
+        byte[] twice = new byte[2 * sized.length];
+        System.arraycopy(sized, 0, twice, 0, sized.length);
+        System.arraycopy(sized, 0, twice, sized.length, sized.length);
+        byte[] aa = new byte[10000];
+        System.arraycopy(a, 0, aa, 0, 5000);
+        System.arraycopy(a, 0, aa, 5000, 5000);
+        try (ZstdDecompressor d = ZstdDecompressor.create();
+             ZstdDecompressor small = ZstdDecompressor.builder().maxDecompressedSize(4999).build();
+             Arena arena = Arena.ofConfined()) {
+            for (byte[] frame : new byte[][] {sized, unsized, twice}) {
+                byte[] want = frame == twice ? aa : a;
+                MemorySegment nat = arena.allocate(frame.length);
+                MemorySegment.copy(frame, 0, nat, ValueLayout.JAVA_BYTE, 0, frame.length);
+                byte[] padded = new byte[frame.length + 7];
+                System.arraycopy(frame, 0, padded, 3, frame.length);
+                MemorySegment heap = MemorySegment.ofArray(padded).asSlice(3, frame.length);
+                assertArrayEquals(want, d.decompress(nat), "native");
+                assertArrayEquals(want, d.decompress(heap), "heap slice");
+                assertArrayEquals(want, d.decompress(heap.asReadOnly()), "read-only heap");
+                assertThrows(dev.zstdjava.DecompressionLimitException.class, () -> small.decompress(nat));
+                assertThrows(dev.zstdjava.DecompressionLimitException.class, () -> small.decompress(heap.asReadOnly()));
+                assertThrows(ZstdException.class, () -> d.decompress(nat.asSlice(0, frame.length - 3)), "truncated");
+            }
+            assertThrows(ZstdException.class, () -> d.decompress(arena.allocate(0)), "empty");
+        }
+    }
 }

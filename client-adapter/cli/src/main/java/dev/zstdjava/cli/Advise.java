@@ -35,16 +35,8 @@ final class Advise implements Callable<Integer> {
     @Mixin
     Common common;
 
-    @Option(names = "--match", paramLabel = "PATTERN", description = "SCAN MATCH pattern (default: every key)")
-    String match;
-
-    @Option(names = "--sample", defaultValue = "2000", paramLabel = "N",
-            description = "keys read, drawn uniformly from all keys scanned (default ${DEFAULT-VALUE})")
-    int sample;
-
-    @Option(names = "--elements", defaultValue = "16", paramLabel = "N",
-            description = "fields read per hash (default ${DEFAULT-VALUE})")
-    int elements;
+    @Mixin
+    Sampling sampling;
 
     @Option(names = "--min-size", defaultValue = "" + CompressionConfig.DEFAULT_MIN_COMPRESSION_SIZE,
             paramLabel = "BYTES", description = "minCompressionSize of every option (default ${DEFAULT-VALUE})")
@@ -83,8 +75,9 @@ final class Advise implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        if (sample < 1 || elements < 1 || minSize < 0) {
-            throw new ToolException.BadArguments("--sample and --elements must be at least 1, --min-size at least 0");
+        sampling.check();
+        if (minSize < 0) {
+            throw new ToolException.BadArguments("--min-size must be at least 0");
         }
         PrintWriter out = spec.commandLine().getOut();
         Progress progress = common.progress(spec.commandLine().getErr());
@@ -94,7 +87,7 @@ final class Advise implements Callable<Integer> {
             MemoryModel model = new MemoryModel(ks.jemalloc(), ks.config("hash-max-listpack-entries", 128),
                     ks.config("hash-max-listpack-value", 64));
             long t0 = System.nanoTime();
-            Inspect.Sampled s = Inspect.scan(ks, common, match, sample, progress);
+            Inspect.Sampled s = Inspect.scan(ks, common, sampling.match, sampling.sample, progress);
             Map<String, List<KeyData>> byPattern = new TreeMap<>();
             Reader reader = new Reader(ks.limiter, common.limit);
             long bytes = 0;
@@ -106,7 +99,7 @@ final class Advise implements Callable<Integer> {
                     cut = true;
                     break;
                 }
-                Reader.KeyRead r = reader.sample(ks.nodes().get(d.node()).sync(), d.key(), elements);
+                Reader.KeyRead r = reader.sample(ks.nodes().get(d.node()).sync(), d.key(), sampling.elements);
                 progress.update("read " + values + " values");
                 if (!r.type().equals("string") && !r.type().equals("hash")) {
                     continue;

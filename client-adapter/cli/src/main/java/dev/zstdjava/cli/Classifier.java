@@ -1,14 +1,13 @@
 package dev.zstdjava.cli;
 
 import dev.zstdjava.DecompressionLimitException;
-import dev.zstdjava.values.CompressionBackend;
 import dev.zstdjava.values.CompressionConfig;
 import dev.zstdjava.values.DictionaryManager;
 import dev.zstdjava.values.LegacyFormat;
 import dev.zstdjava.values.MissingDictionaryException;
-import dev.zstdjava.values.StoredForms;
+import dev.zstdjava.values.StoredForm;
 import dev.zstdjava.values.ValueCompressor;
-import dev.zstdjava.zstd.ZstdFrame;
+import dev.zstdjava.values.ValueFormat;
 
 import java.lang.foreign.MemorySegment;
 import java.util.EnumMap;
@@ -17,95 +16,59 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Tells what a stored value is (plain, GLIDE zstd with its dictionary id, GLIDE lz4, a header of an unknown version or
- * backend, one of the legacy formats) and decodes it with the library's own readers, bounded by the decompression
- * limit. Thread-safe (the compressors are); each call allocates the decoded value.
+ * Tells what a stored value is, in the terms of the library's catalogue of stored forms ({@link StoredForm}: plain,
+ * the shared format's backends with the dictionary id, a header of an unknown version or backend, the read-only
+ * formats), and decodes it with the library's own readers, bounded by the decompression limit. Thread-safe (the
+ * compressors are); each call allocates the decoded value.
  */
 final class Classifier {
-    /** What a stored value is. {@link #label} is what the tool prints and what {@code --from}/{@code --to} take. */
-    enum Kind {
-        PLAIN("plain"),
-        GLIDE_ZSTD("glide-zstd"),
-        GLIDE_LZ4("glide-lz4"),
-        GLIDE_UNKNOWN("glide-unknown-header"),
-        LETTUCE_GZIP("lettuce-gzip"),
-        LETTUCE_DEFLATE("lettuce-deflate"),
-        REDISSON_ZSTD("redisson-zstd"),
-        REDISSON_LZ4("redisson-lz4");
+    /** Why a value did not decode; {@link #label()} is what the tool prints. */
+    enum Problem {
+        CORRUPT, OVER_THE_LIMIT, MISSING_DICTIONARY, UNKNOWN_HEADER;
 
-        final String label;
-
-        Kind(String label) {
-            this.label = label;
-        }
-
-        boolean legacy() {
-            return legacyFormat() != null;
-        }
-
-        boolean glide() {
-            return this == GLIDE_ZSTD || this == GLIDE_LZ4 || this == GLIDE_UNKNOWN;
-        }
-
-        LegacyFormat legacyFormat() {
-            return switch (this) {
-                case LETTUCE_GZIP -> LegacyFormat.LETTUCE_GZIP;
-                case LETTUCE_DEFLATE -> LegacyFormat.LETTUCE_DEFLATE;
-                case REDISSON_ZSTD -> LegacyFormat.REDISSON_ZSTD;
-                case REDISSON_LZ4 -> LegacyFormat.REDISSON_LZ4;
-                default -> null;
-            };
-        }
-
-        static Kind of(LegacyFormat f) {
-            return switch (f) {
-                case LETTUCE_GZIP -> LETTUCE_GZIP;
-                case LETTUCE_DEFLATE -> LETTUCE_DEFLATE;
-                case REDISSON_ZSTD -> REDISSON_ZSTD;
-                case REDISSON_LZ4 -> REDISSON_LZ4;
-            };
+        /** @return the name in lower case, in words: {@code over the limit} */
+        String label() {
+            return name().toLowerCase(Locale.ROOT).replace('_', ' ');
         }
     }
 
     /**
      * One classified value.
      *
-     * @param kind     what it is (for a failed decode: what it claims to be)
-     * @param dictId   the zstd dictionary id its frame names, 0 for none
-     * @param decoded  the original bytes (the stored bytes themselves for plain), or null when it did not decode
-     * @param problem  null, or why it did not decode: corrupt, over the limit, dictionary missing
+     * @param form    what it is (for a failed decode: what it claims to be)
+     * @param dictId  the zstd dictionary id it names, 0 for none
+     * @param decoded the original bytes (the stored bytes themselves for plain), or null when it did not decode
+     * @param problem null, or why it did not decode
+     * @param detail  null, or the details of the problem
      */
-    record Result(Kind kind, long dictId, byte[] decoded, String problem) {
-        /** @return the class name the tool counts: the kind, with the dictionary id or the problem */
+    record Result(StoredForm form, long dictId, byte[] decoded, Problem problem, String detail) {
+        /** @return the class name the tool counts: the form, with the dictionary id or the problem */
         String label() {
-            String l = kind.label + (dictId != 0 ? " (dictionary " + dictId + ")" : "");
-            return problem == null ? l : l + ": " + problemKind();
+            String l = form.label() + (dictId != 0 ? " (dictionary " + dictId + ")" : "");
+            return problem == null ? l : l + ": " + problem.label();
         }
 
-        /** @return the short name of the problem (corrupt, over the limit, missing dictionary) */
-        String problemKind() {
-            return problem == null ? null : problem.substring(0, problem.indexOf(':') < 0 ? problem.length()
-                    : problem.indexOf(':'));
+        /** @return the problem and its details, as printed for one key; null when it decoded */
+        String describe() {
+            return problem == null ? null : problem.label() + ": " + detail;
         }
     }
 
-    /** Legacy formats in the order the library checks their signatures. */
-    private static final LegacyFormat[] ORDER = {LegacyFormat.REDISSON_ZSTD, LegacyFormat.LETTUCE_GZIP,
-            LegacyFormat.LETTUCE_DEFLATE, LegacyFormat.REDISSON_LZ4};
-
     private final long limit;
-    private final ValueCompressor glide;
+    /** Reads the shared format: every backend, with the published dictionaries. */
+    private final ValueCompressor shared;
+    /** One reader per read-only form asked for, so that each decodes only its own form. */
     private final Map<LegacyFormat, ValueCompressor> legacy = new EnumMap<>(LegacyFormat.class);
 
     /**
      * @param limit        the largest decoded value accepted, in bytes
-     * @param legacy       the legacy formats to recognise (each is tried on its own reader)
+     * @param legacy       the read-only forms to recognise (each is tried on its own reader)
      * @param dictionaries the dictionaries published in the store, or null
      */
     Classifier(long limit, Set<LegacyFormat> legacy, DictionaryManager dictionaries) {
         this.limit = limit;
         CompressionConfig base = CompressionConfig.builder().maxDecompressedSize(limit).build();
-        this.glide = dictionaries == null ? ValueCompressor.create(base) : ValueCompressor.create(base, dictionaries);
+        this.shared = dictionaries == null ? ValueCompressor.create(base) : ValueCompressor.create(base, dictionaries);
         for (LegacyFormat f : legacy) {
             this.legacy.put(f, ValueCompressor.create(base.toBuilder().readLegacy(f).build()));
         }
@@ -119,44 +82,42 @@ final class Classifier {
     /** Classifies and decodes {@code stored}; never throws for anything the value holds. */
     Result classify(byte[] stored) {
         MemorySegment s = MemorySegment.ofArray(stored);
-        int version = StoredForms.headerVersion(s);
-        if (version >= 0) {
-            CompressionBackend backend = StoredForms.headerBackend(s);
-            if (version != StoredForms.KNOWN_VERSION || backend == null) {
-                return new Result(Kind.GLIDE_UNKNOWN, 0, null, String.format(Locale.ROOT,
-                        "unknown header: version %d, backend id %d", version, stored[4] & 0xff));
+        StoredForm form = StoredForm.recognise(s, Set.of());
+        if (form.hasHeader()) {
+            int version = ValueFormat.headerVersion(s);
+            if (form == StoredForm.UNKNOWN_HEADER || version != ValueFormat.VERSION) {
+                return new Result(StoredForm.UNKNOWN_HEADER, 0, null, Problem.UNKNOWN_HEADER, String.format(Locale.ROOT,
+                        "version %d, backend id %d", version, ValueFormat.headerId(s)));
             }
-            Kind kind = backend == CompressionBackend.ZSTD ? Kind.GLIDE_ZSTD : Kind.GLIDE_LZ4;
-            long dict = kind == Kind.GLIDE_ZSTD ? ZstdFrame.dictionaryId(stored, 5, stored.length - 5) : 0;
-            return decode(glide, kind, dict, s);
+            return decode(shared, form, form.dictionaryId(s), stored);
         }
-        for (LegacyFormat f : ORDER) {
-            ValueCompressor c = legacy.get(f);
-            if (c == null || StoredForms.legacySignature(Set.of(f), s) != f) {
+        for (StoredForm f : StoredForm.all()) {
+            ValueCompressor c = f.legacyFormat() == null ? null : legacy.get(f.legacyFormat());
+            if (c == null || !f.recognises(s)) {
                 continue;
             }
-            Result r = decode(c, Kind.of(f), 0, s);
-            // zlib's two-byte header and lz4's missing signature match plain values by chance: only a value that
-            // decodes is taken for one; gzip and Redisson zstd carry real signatures, so a failure there is corrupt
-            if (r.decoded != null || f == LegacyFormat.REDISSON_ZSTD || f == LegacyFormat.LETTUCE_GZIP
-                    || r.problem.startsWith("over the limit")) {
+            Result r = decode(c, f, 0, stored);
+            // a form whose signature plain values carry by chance is taken only when it decodes (or is too large to
+            // tell); any other that does not decode is corrupt
+            if (r.decoded != null || !f.matchesPlainValuesByChance() || r.problem == Problem.OVER_THE_LIMIT) {
                 return r;
             }
         }
-        return new Result(Kind.PLAIN, 0, stored, null);
+        return new Result(StoredForm.PLAIN, 0, stored, null, null);
     }
 
-    private Result decode(ValueCompressor c, Kind kind, long dict, MemorySegment s) {
+    private Result decode(ValueCompressor c, StoredForm form, long dict, byte[] stored) {
         try {
-            byte[] out = c.decompressOrNull(s);
-            return out != null ? new Result(kind, dict, out, null)
-                    : new Result(kind, dict, null, "corrupt: claims to be " + kind.label + " but does not decode");
+            byte[] out = c.decompress(stored);
+            return out != stored ? new Result(form, dict, out, null, null)
+                    : new Result(form, dict, null, Problem.CORRUPT, "claims to be " + form.label() + " but does not decode");
         } catch (DecompressionLimitException e) {
-            return new Result(kind, dict, null, "over the limit: decodes to more than " + limit + " bytes (--limit)");
+            return new Result(form, dict, null, Problem.OVER_THE_LIMIT, "decodes to more than " + limit
+                    + " bytes (--limit)");
         } catch (MissingDictionaryException e) {
-            return new Result(kind, dict, null, "missing dictionary: " + e.getMessage());
+            return new Result(form, dict, null, Problem.MISSING_DICTIONARY, e.getMessage());
         } catch (RuntimeException e) {
-            return new Result(kind, dict, null, "corrupt: " + e.getMessage());
+            return new Result(form, dict, null, Problem.CORRUPT, e.getMessage());
         }
     }
 }

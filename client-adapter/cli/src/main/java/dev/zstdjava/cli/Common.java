@@ -4,6 +4,7 @@ import dev.zstdjava.lettuce.LettuceDictionaryStore;
 import dev.zstdjava.values.DictionaryInfo;
 import dev.zstdjava.values.DictionaryManager;
 import dev.zstdjava.values.LegacyFormat;
+import dev.zstdjava.values.StoredForm;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.cluster.RedisClusterClient;
 import picocli.CommandLine.Option;
@@ -37,9 +38,8 @@ final class Common {
             description = "timeout of each command (default ${DEFAULT-VALUE} s)")
     long timeoutSeconds;
 
-    @Option(names = "--legacy", split = ",", paramLabel = "FORMAT",
-            description = "legacy formats to recognise (default all): lettuce-gzip, lettuce-deflate, redisson-zstd, "
-                    + "redisson-lz4")
+    @Option(names = "--legacy", split = ",", paramLabel = "FORMAT", completionCandidates = LegacyForms.class,
+            description = "legacy formats to recognise (default all): ${COMPLETION-CANDIDATES}")
     List<String> legacy;
 
     @Option(names = "--dictionary-prefix", defaultValue = LettuceDictionaryStore.DEFAULT_PREFIX, paramLabel = "PREFIX",
@@ -54,6 +54,14 @@ final class Common {
             description = "a progress line on stderr (default: on when stderr is a terminal)")
     Boolean progress;
 
+    /** The labels of the catalogue's read-only forms, for {@code --legacy}. */
+    static final class LegacyForms implements Iterable<String> {
+        @Override
+        public java.util.Iterator<String> iterator() {
+            return StoredForm.all().stream().filter(f -> f.legacyFormat() != null).map(StoredForm::label).iterator();
+        }
+    }
+
     /** @return the legacy formats chosen */
     Set<LegacyFormat> legacyFormats() {
         if (legacy == null || legacy.isEmpty()) {
@@ -61,11 +69,12 @@ final class Common {
         }
         Set<LegacyFormat> s = EnumSet.noneOf(LegacyFormat.class);
         for (String l : legacy) {
-            try {
-                s.add(LegacyFormat.valueOf(l.trim().toUpperCase(Locale.ROOT).replace('-', '_')));
-            } catch (IllegalArgumentException e) {
-                throw new ToolException.BadArguments("--legacy: unknown format '" + l + "' (lettuce-gzip, lettuce-deflate, redisson-zstd, redisson-lz4)");
+            StoredForm f = StoredForm.forLabel(l.trim().toLowerCase(Locale.ROOT));
+            if (f == null || f.legacyFormat() == null) {
+                throw new ToolException.BadArguments("--legacy: unknown format '" + l + "' ("
+                        + String.join(", ", new LegacyForms()) + ")");
             }
+            s.add(f.legacyFormat());
         }
         return s;
     }

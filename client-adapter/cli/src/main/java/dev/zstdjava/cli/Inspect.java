@@ -33,18 +33,8 @@ final class Inspect implements Callable<Integer> {
     @Mixin
     Common common;
 
-    @Option(names = "--match", paramLabel = "PATTERN", description = "SCAN MATCH pattern (default: every key)")
-    String match;
-
-    @Option(names = "--sample", defaultValue = "2000", paramLabel = "N",
-            description = "keys read, drawn uniformly from all keys scanned (default ${DEFAULT-VALUE}); counts are "
-                    + "exact when the keyspace has at most N keys")
-    int sample;
-
-    @Option(names = "--elements", defaultValue = "16", paramLabel = "N",
-            description = "elements read per collection key (random fields/members, first list elements; default "
-                    + "${DEFAULT-VALUE})")
-    int elements;
+    @Mixin
+    Sampling sampling;
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -74,20 +64,18 @@ final class Inspect implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        if (sample < 1 || elements < 1) {
-            throw new ToolException.BadArguments("--sample and --elements must be at least 1");
-        }
+        sampling.check();
         PrintWriter out = spec.commandLine().getOut();
         Progress progress = common.progress(spec.commandLine().getErr());
         try (Keyspace ks = common.connect()) {
             DictionaryManager dicts = common.dictionaries(ks);
             Classifier classifier = new Classifier(common.limit, common.legacyFormats(), dicts);
-            Sampled s = scan(ks, common, match, sample, progress);
+            Sampled s = scan(ks, common, sampling.match, sampling.sample, progress);
             Reader reader = new Reader(ks.limiter, common.limit);
             int done = 0;
             for (Draw d : s.drawn()) {
                 PatternStats p = s.patterns().get(patternOf(s.patterns(), d.key()));
-                Reader.KeyRead r = reader.sample(ks.nodes().get(d.node()).sync(), d.key(), elements);
+                Reader.KeyRead r = reader.sample(ks.nodes().get(d.node()).sync(), d.key(), sampling.elements);
                 progress.update("reading " + (++done) + "/" + s.drawn().size() + " keys");
                 if (r.type().equals("none")) {
                     continue; // deleted since the scan

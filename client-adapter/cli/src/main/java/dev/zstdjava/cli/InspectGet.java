@@ -63,7 +63,7 @@ final class InspectGet implements Callable<Integer> {
             }
             Classifier.Result r = classifier.classify(stored);
             if (r.decoded() == null) {
-                throw new ToolException(key + ": " + r.kind().label + ", " + r.problem());
+                throw new ToolException(key + ": " + r.form().label() + ", " + r.describe());
             }
             if (outFile != null) {
                 Files.write(outFile, r.decoded());

@@ -3,6 +3,7 @@ package dev.zstdjava.cli;
 import dev.zstdjava.values.CompressionBackend;
 import dev.zstdjava.values.CompressionConfig;
 import dev.zstdjava.values.DictionaryManager;
+import dev.zstdjava.values.StoredForm;
 import dev.zstdjava.values.ValueCompressor;
 import io.lettuce.core.SetArgs;
 import io.lettuce.core.TransactionResult;
@@ -16,7 +17,6 @@ import java.io.PrintWriter;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -45,14 +45,14 @@ final class Migrate implements Callable<Integer> {
     @Mixin
     Common common;
 
-    @Option(names = "--from", required = true, paramLabel = "FORMAT",
-            description = "what to rewrite: plain, glide-zstd, glide-lz4, glide (both), lettuce-gzip, lettuce-deflate, "
-                    + "redisson-zstd, redisson-lz4, legacy (all four), compressed (any but plain)")
+    @Option(names = "--from", required = true, paramLabel = "FORMAT", completionCandidates = FromForms.class,
+            description = "what to rewrite: ${COMPLETION-CANDIDATES} (glide: every form the library writes, legacy: "
+                    + "every form it only reads, compressed: both)")
     String from;
 
-    @Option(names = "--to", required = true, paramLabel = "FORMAT",
-            description = "what to write: plain, glide-zstd[:LEVEL] or glide-lz4[:LEVEL] (the library's rule: stored "
-                    + "compressed only when at least --min-size bytes and smaller)")
+    @Option(names = "--to", required = true, paramLabel = "FORMAT", completionCandidates = ToForms.class,
+            description = "what to write: ${COMPLETION-CANDIDATES} (the library's rule: stored compressed only when at "
+                    + "least --min-size bytes and smaller)")
     String to;
 
     @Option(names = "--match", required = true, paramLabel = "PATTERN", description = "SCAN MATCH pattern of the keys")
@@ -87,46 +87,93 @@ final class Migrate implements Callable<Integer> {
         }
     }
 
-    private Set<Classifier.Kind> fromKinds;
+    private Set<StoredForm> fromForms;
     private ValueCompressor target;
     private Classifier classifier;
     private Reader reader;
 
-    static Set<Classifier.Kind> parseFrom(String f) {
-        String s = f.trim().toLowerCase(Locale.ROOT);
-        switch (s) {
-            case "glide":
-                return EnumSet.of(Classifier.Kind.GLIDE_ZSTD, Classifier.Kind.GLIDE_LZ4);
-            case "legacy":
-                return EnumSet.of(Classifier.Kind.LETTUCE_GZIP, Classifier.Kind.LETTUCE_DEFLATE,
-                        Classifier.Kind.REDISSON_ZSTD, Classifier.Kind.REDISSON_LZ4);
-            case "compressed":
-                return EnumSet.of(Classifier.Kind.GLIDE_ZSTD, Classifier.Kind.GLIDE_LZ4, Classifier.Kind.LETTUCE_GZIP,
-                        Classifier.Kind.LETTUCE_DEFLATE, Classifier.Kind.REDISSON_ZSTD, Classifier.Kind.REDISSON_LZ4);
-            default:
-                for (Classifier.Kind k : Classifier.Kind.values()) {
-                    if (k.label.equals(s) && k != Classifier.Kind.GLIDE_UNKNOWN) {
-                        return EnumSet.of(k);
-                    }
-                }
-                throw new ToolException.BadArguments("--from '" + f + "': expected plain, glide-zstd, glide-lz4, glide, "
-                        + "lettuce-gzip, lettuce-deflate, redisson-zstd, redisson-lz4, legacy or compressed");
+    /** The groups {@code --from} takes besides the labels of the catalogue's forms; the label is the name in lower case. */
+    enum FromGroup {
+        /** The forms the library writes. */
+        GLIDE,
+        /** The read-only forms. */
+        LEGACY,
+        /** Both: anything but plain. */
+        COMPRESSED;
+
+        String label() {
+            return name().toLowerCase(Locale.ROOT);
         }
+
+        boolean contains(StoredForm f) {
+            boolean written = f.backend() != null;
+            boolean readOnly = f.legacyFormat() != null;
+            return switch (this) {
+                case GLIDE -> written;
+                case LEGACY -> readOnly;
+                case COMPRESSED -> written || readOnly;
+            };
+        }
+    }
+
+    /** The forms {@code --from} can name: every form of the catalogue but the unknown header. */
+    static final class FromForms implements Iterable<String> {
+        @Override
+        public java.util.Iterator<String> iterator() {
+            List<String> l = new ArrayList<>();
+            for (StoredForm f : StoredForm.all()) {
+                if (f != StoredForm.UNKNOWN_HEADER) {
+                    l.add(f.label());
+                }
+            }
+            for (FromGroup g : FromGroup.values()) {
+                l.add(g.label());
+            }
+            return l.iterator();
+        }
+    }
+
+    /** The forms {@code --to} can name: plain, or a form the library writes, with its level. */
+    static final class ToForms implements Iterable<String> {
+        @Override
+        public java.util.Iterator<String> iterator() {
+            List<String> l = new ArrayList<>(List.of(StoredForm.PLAIN.label()));
+            for (CompressionBackend b : CompressionBackend.values()) {
+                l.add(StoredForm.of(b).label() + "[:LEVEL]");
+            }
+            return l.iterator();
+        }
+    }
+
+    static Set<StoredForm> parseFrom(String f) {
+        String s = f.trim().toLowerCase(Locale.ROOT);
+        Set<StoredForm> forms = new java.util.LinkedHashSet<>();
+        for (FromGroup g : FromGroup.values()) {
+            if (g.label().equals(s)) {
+                StoredForm.all().stream().filter(g::contains).forEach(forms::add);
+                return forms;
+            }
+        }
+        StoredForm form = StoredForm.forLabel(s);
+        if (form == null || form == StoredForm.UNKNOWN_HEADER) {
+            throw new ToolException.BadArguments("--from '" + f + "': expected one of "
+                    + String.join(", ", new FromForms()));
+        }
+        return Set.of(form);
     }
 
     /** @return the compressor that writes {@code t}, or null for plain */
     ValueCompressor parseTo(String t) {
         String s = t.trim().toLowerCase(Locale.ROOT);
-        if (s.equals("plain")) {
+        if (s.equals(StoredForm.PLAIN.label())) {
             return null;
         }
         String[] parts = s.split(":", 2);
-        CompressionBackend backend = switch (parts[0]) {
-            case "glide-zstd" -> CompressionBackend.ZSTD;
-            case "glide-lz4" -> CompressionBackend.LZ4;
-            default -> throw new ToolException.BadArguments("--to '" + t + "': expected plain, glide-zstd[:LEVEL] or glide-lz4[:LEVEL]");
-        };
-        CompressionConfig.Builder b = CompressionConfig.builder().backend(backend).minCompressionSize(minSize)
+        StoredForm form = StoredForm.forLabel(parts[0]);
+        if (form == null || form.backend() == null) {
+            throw new ToolException.BadArguments("--to '" + t + "': expected one of " + String.join(", ", new ToForms()));
+        }
+        CompressionConfig.Builder b = CompressionConfig.builder().backend(form.backend()).minCompressionSize(minSize)
                 .maxDecompressedSize(common.limit);
         try {
             if (parts.length == 2) {
@@ -142,9 +189,9 @@ final class Migrate implements Callable<Integer> {
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        fromKinds = parseFrom(from);
+        fromForms = parseFrom(from);
         target = parseTo(to);
-        if (target == null && fromKinds.contains(Classifier.Kind.PLAIN)) {
+        if (target == null && fromForms.contains(StoredForm.PLAIN)) {
             throw new ToolException.BadArguments("--from plain --to plain changes nothing");
         }
         if (maxElements < 1) {
@@ -299,15 +346,15 @@ final class Migrate implements Callable<Integer> {
                 return null;
             }
             Classifier.Result r = classifier.classify(e.stored());
-            if (!fromKinds.contains(r.kind())) {
+            if (!fromForms.contains(r.form())) {
                 continue;
             }
             boolean compressible = e.role() == Reader.Role.STRING || e.role() == Reader.Role.HASH_VALUE;
-            if (r.kind() == Classifier.Kind.PLAIN && !compressible) {
+            if (r.form() == StoredForm.PLAIN && !compressible) {
                 continue; // names and members are never compressed
             }
             if (r.problem() != null) {
-                why[0] = Inspect.where(e.role()) + ": " + r.problem();
+                why[0] = Inspect.where(e.role()) + ": " + r.describe();
                 return null;
             }
             p.matched = true;

@@ -163,10 +163,10 @@ public final class CompressingCodec<K, V> implements RedisCodec<K, V>, ToByteBuf
     @Override
     @SuppressWarnings("unchecked")
     public V decodeValue(ByteBuffer bytes) {
-        if (bytes != null && compressor.mayDecode(bytes)) {
-            byte[] original = compressor.decompressOrNull(MemorySegment.ofBuffer(bytes));
-            if (original != null) {
-                return byteArrays ? (V) original : delegate.decodeValue(ByteBuffer.wrap(original));
+        if (bytes != null) {
+            ByteBuffer original = compressor.decompress(bytes);
+            if (original != bytes) {
+                return byteArrays ? (V) original.array() : delegate.decodeValue(original);
             }
         }
         return delegate.decodeValue(bytes);
@@ -183,8 +183,7 @@ public final class CompressingCodec<K, V> implements RedisCodec<K, V>, ToByteBuf
         }
         ByteBuffer plain = delegate.encodeValue(value);
         int n = plain.remaining();
-        if (n < compressor.config().minCompressionSize() || !compressor.config().enabled()) {
-            compressor.countSkipped();
+        if (compressor.storesAsIs(n)) {
             return plain;
         }
         ByteBuffer out = ByteBuffer.allocate(n);
@@ -209,10 +208,7 @@ public final class CompressingCodec<K, V> implements RedisCodec<K, V>, ToByteBuf
             return;
         }
         if (byteBufDelegate != null) {
-            CompressionConfig config = compressor.config();
-            if (byteBufDelegate.isEstimateExact()
-                    && (!config.enabled() || byteBufDelegate.estimateSize(value) < config.minCompressionSize())) {
-                compressor.countSkipped();
+            if (byteBufDelegate.isEstimateExact() && compressor.storesAsIs(byteBufDelegate.estimateSize(value))) {
                 byteBufDelegate.encodeValue(value, target);
                 return;
             }

@@ -1,5 +1,6 @@
 package dev.zstdjava.lettuce;
 
+import dev.zstdjava.values.StoredForm;
 import dev.zstdjava.values.ValueCompressor;
 import io.lettuce.core.codec.RedisCodec;
 import io.lettuce.core.output.CommandOutput;
@@ -10,7 +11,7 @@ import java.util.Arrays;
 /**
  * The output Lettuce's decoder fills for a {@link PolicyCommand} whose reply may carry compressed values. On the
  * event loop it passes every callback straight to the command's real output until a bulk value looks compressed
- * ({@link ValueCompressor#mayDecode}); from there on it records the callbacks in order, copying each bulk value
+ * ({@link StoredForm#mayBeCoded}); from there on it records the callbacks in order, copying each bulk value
  * once (the buffer the decoder hands over is valid only during the call), and {@link #replay()} later plays them
  * into the real output on the thread that decodes: so decompression, and every decoding after it, leaves the loop,
  * while a reply without a compressed value is decoded as before, with no copy.
@@ -149,7 +150,7 @@ final class DeferredReply<K, V, T> extends CommandOutput<K, V, T> {
     @Override
     public void set(ByteBuffer bytes) {
         if (!recording) {
-            if (bytes == null || !compressor.mayDecode(bytes)) {
+            if (bytes == null || !StoredForm.mayBeCoded(bytes, compressor.config().legacyFormats())) {
                 target().set(bytes);
                 return;
             }

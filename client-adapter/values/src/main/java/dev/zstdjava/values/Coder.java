@@ -54,6 +54,12 @@ final class Coder implements AutoCloseable {
         return shared[backend.ordinal()];
     }
 
+    /** @return the coder of {@code form} bound to this coder (a coded form: not plain, not unknown header) */
+    ValueBackend bound(StoredForm form) {
+        CompressionBackend backend = form.backend();
+        return backend != null ? shared[backend.ordinal()] : legacy[form.legacyFormat().ordinal()];
+    }
+
     /** @return the reader of {@code format} bound to this coder, or null when the format is not configured */
     LegacyReader legacy(LegacyFormat format) {
         return legacy[format.ordinal()];

@@ -5,7 +5,8 @@ import dev.zstdjava.zstd.Zstd;
 
 /**
  * The compression algorithms of the value format, with the id each one writes into the header and its level range:
- * the public selector of the backends, one line each. Each backend is one package-private class behind the
+ * the public selector of the backends, one line each (the catalogue of every stored form, {@link StoredForm}, is made
+ * from it and checks that the ids are unique). Each backend is one package-private class behind the
  * interface {@code ValueBackend} (the header id, levels, encoding and decoding); this enum holds its unbound instance
  * and delegates to it. The level ranges are the codec's own compile-time constants ({@link Zstd#MIN_LEVEL},
  * {@link Lz4Compressor#MIN_LEVEL} and so on), so reading them loads no native library. Immutable and thread-safe.
@@ -23,19 +24,6 @@ public enum CompressionBackend {
      * {@code -level}, 0 is LZ4's default.
      */
     LZ4(new Lz4Backend(null));
-
-    /** The backends by header id (0..255); null where no backend has that id. */
-    private static final CompressionBackend[] BY_ID = new CompressionBackend[256];
-
-    static {
-        for (CompressionBackend b : values()) {
-            if (BY_ID[b.id() & 0xff] != null) {
-                throw new ExceptionInInitializerError("backends " + BY_ID[b.id() & 0xff] + " and " + b
-                        + " share the header id " + (b.id() & 0xff));
-            }
-            BY_ID[b.id() & 0xff] = b;
-        }
-    }
 
     private final HeaderBackend backend;
 
@@ -66,10 +54,5 @@ public enum CompressionBackend {
     /** @return the level used when none is set: 3 for zstd, 0 for lz4 */
     public int defaultLevel() {
         return backend.defaultLevel();
-    }
-
-    /** @return the backend whose header id is {@code id}, or {@code null} for an id no backend uses */
-    static CompressionBackend ofId(byte id) {
-        return BY_ID[id & 0xff];
     }
 }

@@ -1,33 +1,120 @@
 package dev.zstdjava.values;
 
 /**
- * A snapshot of a {@link ValueCompressor}'s counters since it was created; the first six are the counters Valkey
- * GLIDE keeps. Immutable. Counters are read one by one, so a snapshot taken while other threads compress may mix
- * values from slightly different moments.
- *
- * @param valuesCompressed      values stored compressed
- * @param valuesDecompressed    stored values successfully decompressed
- * @param originalBytes         size of the values that were stored compressed, before compression
- * @param compressedBytes       size of those values as stored (header included)
- * @param decompressedBytes     size of the values produced by decompression
- * @param skipped               values stored as they are, for any of the reasons below: the sum of
- *                              {@code skippedDisabled}, {@code skippedTooSmall}, {@code skippedAlreadyCompressed},
- *                              {@code skippedNotSmaller} and {@code compressionFailures}
- * @param decompressionFailures values that carry the header but have an unknown backend id or a malformed payload
- *                              (corrupt, truncated); they were returned as stored
- * @param sizeLimitErrors       values refused because they would decompress to more than the configured maximum
- * @param compressionFailures   values stored as they are because the backend failed (not counting values that do
- *                              not get smaller); each is also in {@code skipped}, and each kind of failure is logged
- *                              once
- * @param skippedDisabled          values stored as they are because compression is disabled
- * @param skippedTooSmall          values stored as they are because they are shorter than the minimum size
- * @param skippedAlreadyCompressed values stored as they are because they already carry this backend's header
- * @param skippedNotSmaller        values stored as they are because compressing them would not make them smaller
- * @param legacyDecompressed       values read in one of the configured {@link LegacyFormat}s (also counted in
- *                                 {@code valuesDecompressed} and {@code decompressedBytes})
+ * A snapshot of a {@link ValueCompressor}'s counters since it was created, read by name; the first six accessors are
+ * the counters Valkey GLIDE keeps. Immutable and thread-safe. Counters are read one by one, so a snapshot taken while
+ * other threads compress may mix values from slightly different moments. Instances are made by
+ * {@link ValueCompressor#stats()} only, so a counter can be added without changing any caller.
  */
-public record CompressionStats(long valuesCompressed, long valuesDecompressed, long originalBytes,
-        long compressedBytes, long decompressedBytes, long skipped, long decompressionFailures,
-        long sizeLimitErrors, long compressionFailures, long skippedDisabled, long skippedTooSmall,
-        long skippedAlreadyCompressed, long skippedNotSmaller, long legacyDecompressed) {
+public final class CompressionStats {
+    /** The counters, in {@link Counter}'s order. */
+    private final long[] values;
+
+    CompressionStats(long[] values) {
+        this.values = values;
+    }
+
+    /** The counters, in the order {@link CompressionStats#toString()} prints them (package-private). */
+    enum Counter {
+        VALUES_COMPRESSED, VALUES_DECOMPRESSED, ORIGINAL_BYTES, COMPRESSED_BYTES, DECOMPRESSED_BYTES, SKIPPED,
+        DECOMPRESSION_FAILURES, SIZE_LIMIT_ERRORS, COMPRESSION_FAILURES, SKIPPED_DISABLED, SKIPPED_TOO_SMALL,
+        SKIPPED_ALREADY_COMPRESSED, SKIPPED_NOT_SMALLER, LEGACY_DECOMPRESSED
+    }
+
+    private long get(Counter c) {
+        return values[c.ordinal()];
+    }
+
+    /** @return values stored compressed */
+    public long valuesCompressed() {
+        return get(Counter.VALUES_COMPRESSED);
+    }
+
+    /** @return stored values successfully decompressed */
+    public long valuesDecompressed() {
+        return get(Counter.VALUES_DECOMPRESSED);
+    }
+
+    /** @return size of the values that were stored compressed, before compression */
+    public long originalBytes() {
+        return get(Counter.ORIGINAL_BYTES);
+    }
+
+    /** @return size of those values as stored (header included) */
+    public long compressedBytes() {
+        return get(Counter.COMPRESSED_BYTES);
+    }
+
+    /** @return size of the values produced by decompression */
+    public long decompressedBytes() {
+        return get(Counter.DECOMPRESSED_BYTES);
+    }
+
+    /**
+     * @return values stored as they are, for any reason: the sum of {@link #skippedDisabled()},
+     *         {@link #skippedTooSmall()}, {@link #skippedAlreadyCompressed()}, {@link #skippedNotSmaller()} and
+     *         {@link #compressionFailures()}
+     */
+    public long skipped() {
+        return get(Counter.SKIPPED);
+    }
+
+    /**
+     * @return values that carry the header but have an unknown backend id or a malformed payload (corrupt,
+     *         truncated); they were returned as stored
+     */
+    public long decompressionFailures() {
+        return get(Counter.DECOMPRESSION_FAILURES);
+    }
+
+    /** @return values refused because they would decompress to more than the configured maximum */
+    public long sizeLimitErrors() {
+        return get(Counter.SIZE_LIMIT_ERRORS);
+    }
+
+    /**
+     * @return values stored as they are because the backend failed (not counting values that do not get smaller);
+     *         each is also in {@link #skipped()}, and each kind of failure is logged once
+     */
+    public long compressionFailures() {
+        return get(Counter.COMPRESSION_FAILURES);
+    }
+
+    /** @return values stored as they are because compression is disabled */
+    public long skippedDisabled() {
+        return get(Counter.SKIPPED_DISABLED);
+    }
+
+    /** @return values stored as they are because they are shorter than the minimum size */
+    public long skippedTooSmall() {
+        return get(Counter.SKIPPED_TOO_SMALL);
+    }
+
+    /** @return values stored as they are because they already carry this backend's header */
+    public long skippedAlreadyCompressed() {
+        return get(Counter.SKIPPED_ALREADY_COMPRESSED);
+    }
+
+    /** @return values stored as they are because compressing them would not make them smaller */
+    public long skippedNotSmaller() {
+        return get(Counter.SKIPPED_NOT_SMALLER);
+    }
+
+    /**
+     * @return values read in one of the configured {@link LegacyFormat}s (also counted in
+     *         {@link #valuesDecompressed()} and {@link #decompressedBytes()})
+     */
+    public long legacyDecompressed() {
+        return get(Counter.LEGACY_DECOMPRESSED);
+    }
+
+    @Override
+    public String toString() {
+        StringBuilder b = new StringBuilder("CompressionStats[");
+        for (Counter c : Counter.values()) {
+            b.append(c.ordinal() == 0 ? "" : ", ").append(c.name().toLowerCase(java.util.Locale.ROOT)).append('=')
+                    .append(values[c.ordinal()]);
+        }
+        return b.append(']').toString();
+    }
 }

@@ -10,6 +10,7 @@ import java.lang.foreign.ValueLayout;
  * are not (see {@link ValueBackend}).
  */
 abstract class HeaderBackend implements ValueBackend {
+    private final String label;
     private final byte id;
     private final int minLevel;
     private final int maxLevel;
@@ -18,18 +19,25 @@ abstract class HeaderBackend implements ValueBackend {
     final Coder coder;
 
     /**
+     * @param label        the form's label in the catalogue
      * @param id           the backend id byte the header carries at offset 4, unique among the backends
      * @param minLevel     the lowest level the codec accepts
      * @param maxLevel     the highest level the codec accepts
      * @param defaultLevel the level used when none is set
      * @param coder        the coder to bind to, or null for the unbound instance
      */
-    HeaderBackend(int id, int minLevel, int maxLevel, int defaultLevel, Coder coder) {
+    HeaderBackend(String label, int id, int minLevel, int maxLevel, int defaultLevel, Coder coder) {
         this.coder = coder;
+        this.label = label;
         this.id = (byte) id;
         this.minLevel = minLevel;
         this.maxLevel = maxLevel;
         this.defaultLevel = defaultLevel;
+    }
+
+    @Override
+    public final String label() {
+        return label;
     }
 
     final byte id() {

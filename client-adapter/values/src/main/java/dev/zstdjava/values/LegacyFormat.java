@@ -1,10 +1,5 @@
 package dev.zstdjava.values;
 
-import java.lang.foreign.MemorySegment;
-import java.util.Arrays;
-import java.util.Comparator;
-import java.util.Set;
-
 /**
  * Stored formats of other Java clients' own compression, which a {@link ValueCompressor} can be told to read (opt-in,
  * {@link CompressionConfig.Builder#readLegacy}) so that a team can move to the shared format without rewriting its
@@ -20,7 +15,8 @@ import java.util.Set;
  * back, but a lookup by field name misses. Rewrite those hashes (read with the old codec, write with the new one).
  *
  * <p>Each format is read by one package-private class behind the interface {@code ValueBackend} (its signature and
- * its decoding); this enum is their public selector, one line each.
+ * its decoding); this enum is their public selector, one line each, and {@link StoredForm} the catalogue of every stored form (label,
+ * signature, the order in which they are tried) made from it.
  */
 public enum LegacyFormat {
     /**
@@ -49,11 +45,6 @@ public enum LegacyFormat {
      */
     REDISSON_LZ4(new RedissonLz4Reader(null));
 
-    /** Every format, in the order they are tried: the longest signature first (a stable sort keeps ties in order). */
-    private static final LegacyFormat[] TRIED = Arrays.stream(values())
-            .sorted(Comparator.comparingInt((LegacyFormat f) -> -f.reader.signatureBytes()))
-            .toArray(LegacyFormat[]::new);
-
     private final LegacyReader reader;
 
     LegacyFormat(LegacyReader reader) {
@@ -63,18 +54,5 @@ public enum LegacyFormat {
     /** @return the format's unbound reader (see {@link ValueBackend}) */
     LegacyReader reader() {
         return reader;
-    }
-
-    /**
-     * @return the first of {@code formats} whose signature {@code s} carries (tried from the longest signature to
-     *         none: Redisson zstd, gzip, zlib, Redisson lz4), or {@code null}; allocates nothing
-     */
-    static LegacyFormat recognise(Set<LegacyFormat> formats, MemorySegment s) {
-        for (LegacyFormat f : TRIED) {
-            if (formats.contains(f) && f.reader.recognises(s)) {
-                return f;
-            }
-        }
-        return null;
     }
 }

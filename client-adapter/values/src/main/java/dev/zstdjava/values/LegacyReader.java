@@ -14,17 +14,25 @@ abstract class LegacyReader implements ValueBackend {
     /** The Redisson formats' length prefix: signed 32-bit big-endian. */
     static final ValueLayout.OfInt BE_INT = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
 
+    private final String label;
     private final int signatureBytes;
     /** The coder this reader is bound to; null in the unbound instance. */
     final Coder coder;
 
     /**
+     * @param label          the form's label in the catalogue
      * @param signatureBytes how many bytes the signature fixes, to order the readers (0: no signature)
      * @param coder          the coder to bind to, or null for the unbound instance
      */
-    LegacyReader(int signatureBytes, Coder coder) {
+    LegacyReader(String label, int signatureBytes, Coder coder) {
+        this.label = label;
         this.signatureBytes = signatureBytes;
         this.coder = coder;
+    }
+
+    @Override
+    public final String label() {
+        return label;
     }
 
     /** @return how many bytes the signature fixes: readers with more are tried first */

@@ -33,7 +33,7 @@ final class LettuceReader extends LegacyReader {
 
     /** @param coder the coder to bind to, or null for the unbound instance (the selector's) */
     LettuceReader(Type type, Coder coder) {
-        super(type == Type.GZIP ? 3 : 2, coder);
+        super(type == Type.GZIP ? "lettuce-gzip" : "lettuce-deflate", type == Type.GZIP ? 3 : 2, coder);
         this.type = type;
     }
 

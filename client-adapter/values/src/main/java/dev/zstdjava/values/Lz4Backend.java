@@ -23,7 +23,7 @@ final class Lz4Backend extends HeaderBackend {
 
     /** @param coder the coder to bind to, or null for the unbound instance (the selector's) */
     Lz4Backend(Coder coder) {
-        super(0x02, Lz4.MIN_LEVEL, Lz4.MAX_LEVEL, Lz4.DEFAULT_LEVEL, coder);
+        super("glide-lz4", 0x02, Lz4.MIN_LEVEL, Lz4.MAX_LEVEL, Lz4.DEFAULT_LEVEL, coder);
     }
 
     @Override

@@ -17,7 +17,7 @@ final class RedissonLz4Reader extends LegacyReader {
 
     /** @param coder the coder to bind to, or null for the unbound instance (the selector's) */
     RedissonLz4Reader(Coder coder) {
-        super(0, coder);
+        super("redisson-lz4", 0, coder);
         this.lz4 = coder == null ? null : (Lz4Backend) coder.shared(CompressionBackend.LZ4);
     }
 

@@ -19,7 +19,7 @@ final class RedissonZstdReader extends LegacyReader {
 
     /** @param coder the coder to bind to, or null for the unbound instance (the selector's) */
     RedissonZstdReader(Coder coder) {
-        super(4, coder);
+        super("redisson-zstd", 4, coder);
         this.zstd = coder == null ? null : (ZstdBackend) coder.shared(CompressionBackend.ZSTD);
     }
 

@@ -6,7 +6,8 @@ import java.lang.foreign.MemorySegment;
  * One stored form of values, one class per form: a backend of the shared format (a header naming its id, then its
  * payload; these extend {@link HeaderBackend}) or another client's format that is only read (these extend
  * {@link LegacyReader}). The public selectors list the forms, one line each: {@link CompressionBackend} the shared
- * format's backends, {@link LegacyFormat} the read-only ones.
+ * format's backends, {@link LegacyFormat} the read-only ones; {@link StoredForm} is the public catalogue made from
+ * them (docs/adding-a-stored-form.md).
  *
  * <p>Two kinds of instance. The selector's own instance is <em>unbound</em>: it answers {@link #recognises} and makes
  * the bound ones with {@link #bind}; it holds nothing native and codes nothing. A <em>bound</em> instance belongs to
@@ -17,6 +18,14 @@ import java.lang.foreign.MemorySegment;
 interface ValueBackend {
     /** {@link #encode}'s result when the stored form does not fit in the room given: store the value as it is. */
     long NO_ROOM = -1;
+
+    /** @return the form's label in the catalogue ({@link StoredForm#label()}), unique among the forms */
+    String label();
+
+    /** @return the zstd dictionary id a value of this form names, 0 for none (forms that take no dictionaries) */
+    default long dictionaryId(MemorySegment stored) {
+        return 0;
+    }
 
     /**
      * Whether {@code stored} is in this form: it carries this backend's header, or this format's signature.

@@ -1,6 +1,7 @@
 package dev.zstdjava.values;
 
 import dev.zstdjava.DecompressionLimitException;
+import dev.zstdjava.values.CompressionStats.Counter;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -10,7 +11,6 @@ import java.util.Arrays;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Compresses and decompresses single values in Valkey GLIDE's format, independent of any client library: use it to
@@ -29,11 +29,13 @@ import java.util.concurrent.atomic.LongAdder;
  * the value is stored as it is. Compression never throws (Lettuce closes the connection when encoding throws): when
  * the backend fails, the value is stored as it is, which is always correct data, the failure is counted in
  * {@link CompressionStats#compressionFailures()} and each kind of failure is logged once (logger
- * {@code dev.zstdjava.values.ValueCompressor}, level WARNING), so a broken setup is visible.
+ * {@code dev.zstdjava.values.ValueCompressor}, level WARNING), so a broken setup is visible. The rule is applied here
+ * only: adapters call {@link #storesAsIs(long)} and the {@code compress} forms, never the configuration's settings.
  *
  * <h2>Reading</h2>
- * A value that does not start with the magic bytes, or is shorter than the header, is returned as it is. The
- * version byte is not checked. The backend id picks the decoder, whatever backend is configured. Only a value the
+ * The stored form is recognised through the catalogue of stored forms, {@link StoredForm#recognise}, and decoded by
+ * that form's coder. A value that does not start with the magic bytes, or is shorter than the header, is returned as
+ * it is. The version byte is not checked. The backend id picks the decoder, whatever backend is configured. Only a value the
  * codec rejects as malformed is returned as it is and counted in {@link CompressionStats#decompressionFailures()}:
  * an unknown backend id, a corrupt or truncated payload (binary data can start with the magic bytes by chance).
  * Everything else fails the read with its exception, because returning the stored bytes would hand the caller
@@ -89,20 +91,7 @@ public final class ValueCompressor {
     private final CompressionConfig config;
     private final DictionaryManager dictionaries;
     private final CoderPool pool;
-    private final LongAdder valuesCompressed = new LongAdder();
-    private final LongAdder valuesDecompressed = new LongAdder();
-    private final LongAdder originalBytes = new LongAdder();
-    private final LongAdder compressedBytes = new LongAdder();
-    private final LongAdder decompressedBytes = new LongAdder();
-    private final LongAdder skipped = new LongAdder();
-    private final LongAdder skippedDisabled = new LongAdder();
-    private final LongAdder skippedTooSmall = new LongAdder();
-    private final LongAdder skippedAlreadyCompressed = new LongAdder();
-    private final LongAdder skippedNotSmaller = new LongAdder();
-    private final LongAdder legacyDecompressed = new LongAdder();
-    private final LongAdder decompressionFailures = new LongAdder();
-    private final LongAdder sizeLimitErrors = new LongAdder();
-    private final LongAdder compressionFailures = new LongAdder();
+    private final Counters counters = new Counters();
     private static final System.Logger LOG = System.getLogger(ValueCompressor.class.getName());
     /** Kinds of compression failure already logged (by exception class), so each is logged once per compressor. */
     private final Set<Class<?>> loggedFailures = ConcurrentHashMap.newKeySet();
@@ -122,7 +111,7 @@ public final class ValueCompressor {
      */
     public static ValueCompressor create(CompressionConfig config) {
         ValueCompressor vc = new ValueCompressor(config, null);
-        vc.probe();
+        BackendCheck.run(config, null, vc.pool);
         return vc;
     }
 
@@ -142,62 +131,13 @@ public final class ValueCompressor {
             throw new IllegalArgumentException("dictionaries need the zstd backend, not " + config.backend());
         }
         ValueCompressor vc = new ValueCompressor(config, dictionaries);
-        vc.probe();
+        BackendCheck.run(config, dictionaries, vc.pool);
         return vc;
     }
 
     /** @return the dictionaries this compressor uses, or null when it uses none */
     public DictionaryManager dictionaries() {
         return dictionaries;
-    }
-
-    /** One round trip through a pooled coder with the configured backend. */
-    private void probe() {
-        CompressionBackend backend = config.backend();
-        byte[] unit = "zstd-java backend check ".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
-        byte[] sample = new byte[256];
-        for (int i = 0; i < sample.length; i++) {
-            sample[i] = unit[i % unit.length];
-        }
-        // a limit below the sample's size would refuse the round trip: check the backend with a coder of its own
-        Coder own = config.maxDecompressedSize() >= sample.length ? null
-                : new Coder(config.toBuilder().maxDecompressedSize(sample.length).build(), dictionaries);
-        Coder c = own != null ? own : pool.acquire();
-        try {
-            MemorySegment stored = MemorySegment.ofArray(new byte[sample.length + 64]);
-            long n = c.writer().encode(MemorySegment.ofArray(sample), stored, stored.byteSize(), null);
-            if (n == ValueBackend.NO_ROOM) {
-                throw new IllegalStateException("a " + sample.length + "-byte repetitive value did not compress");
-            }
-            byte[] back = c.writer().decode(stored.asSlice(0, n));
-            if (!Arrays.equals(sample, back)) {
-                throw new IllegalStateException("a round trip returned different bytes");
-            }
-        } catch (RuntimeException | LinkageError e) {
-            throw new IllegalStateException("zstd-java: the " + backend.name().toLowerCase(java.util.Locale.ROOT)
-                    + " backend does not work here: " + describe(e), e);
-        } finally {
-            if (own != null) {
-                own.close();
-            } else {
-                pool.release(c);
-            }
-        }
-    }
-
-    /** @return the messages along a cause chain (a failed class initialisation hides the loader's in its cause) */
-    private static String describe(Throwable e) {
-        StringBuilder b = new StringBuilder();
-        java.util.Set<Throwable> seen = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
-        for (Throwable t = e; t != null && seen.add(t); t = t.getCause()) {
-            String m = t.getMessage();
-            if (m != null && !m.isBlank() && b.indexOf(m) < 0) {
-                b.append(b.length() == 0 ? "" : "; caused by: ").append(m);
-            } else if (b.length() == 0) {
-                b.append(t.getClass().getName());
-            }
-        }
-        return b.toString();
     }
 
     /** @return the configuration this compressor applies */
@@ -207,10 +147,7 @@ public final class ValueCompressor {
 
     /** @return a snapshot of the counters since this compressor was created */
     public CompressionStats stats() {
-        return new CompressionStats(valuesCompressed.sum(), valuesDecompressed.sum(), originalBytes.sum(),
-                compressedBytes.sum(), decompressedBytes.sum(), skipped.sum(), decompressionFailures.sum(),
-                sizeLimitErrors.sum(), compressionFailures.sum(), skippedDisabled.sum(), skippedTooSmall.sum(),
-                skippedAlreadyCompressed.sum(), skippedNotSmaller.sum(), legacyDecompressed.sum());
+        return counters.snapshot();
     }
 
     // ---------------------------------------------------------------------------------------------- compression
@@ -268,8 +205,7 @@ public final class ValueCompressor {
      */
     public byte[] compress(byte[] value) {
         Objects.requireNonNull(value, "value");
-        if (!wantsCompression(value.length)) {
-            skipUnwanted();
+        if (storesAsIs(value.length)) {
             return value;
         }
         Coder c = pool.acquire();
@@ -285,35 +221,21 @@ public final class ValueCompressor {
     }
 
     /**
-     * Tells adapters whether a stored value has to go through {@link #decompressOrNull} at all: it carries the
-     * shared header, or this compressor {@linkplain CompressionConfig#legacyFormats() reads other formats} too.
-     * Reads absolutely; allocates nothing.
+     * The write rule's first test, for adapters that would otherwise prepare a buffer for {@code compress}: whether a
+     * value of {@code size} bytes is stored as it is whatever its bytes, because compression is
+     * {@linkplain CompressionConfig#enabled() disabled} or the value is shorter than
+     * {@linkplain CompressionConfig#minCompressionSize() minCompressionSize}. When it says so the value is counted in
+     * {@link CompressionStats#skipped()}: store it as it is, without calling {@code compress} for it. When it does not,
+     * call {@code compress}, which applies the rest of the rule (and counts the value). Allocates nothing.
+     *
+     * @return whether the value is stored as it is
      */
-    public boolean mayDecode(ByteBuffer stored) {
-        return ValueFormat.hasHeader(stored) || !config.legacyFormats().isEmpty();
-    }
-
-    /**
-     * Counts a value that the caller stores as it is without passing it through {@code compress}, so that
-     * {@link #stats()} stays complete: for adapters that check {@link CompressionConfig#enabled()} and
-     * {@link CompressionConfig#minCompressionSize()} themselves before encoding a value. Allocates nothing.
-     */
-    public void countSkipped() {
-        skipUnwanted();
-    }
-
-    /** Counts a value stored as it is because compression is disabled or the value is below the minimum size. */
-    private void skipUnwanted() {
-        skip(config.enabled() ? skippedTooSmall : skippedDisabled);
-    }
-
-    private void skip(LongAdder reason) {
-        skipped.increment();
-        reason.increment();
-    }
-
-    private boolean wantsCompression(long n) {
-        return config.enabled() && n >= config.minCompressionSize();
+    public boolean storesAsIs(long size) {
+        if (config.enabled() && size >= config.minCompressionSize()) {
+            return false;
+        }
+        counters.skipped(config.enabled() ? Counter.SKIPPED_TOO_SMALL : Counter.SKIPPED_DISABLED);
+        return true;
     }
 
     /** {@code tryCompress}'s result when the value is to be stored as it is (the reason is counted). */
@@ -321,8 +243,7 @@ public final class ValueCompressor {
 
     /** @return the stored size written to {@code dst} (capacity at least the value's size), or {@link #STORE_AS_IS} */
     long tryCompress(MemorySegment value, MemorySegment dst) {
-        if (!wantsCompression(value.byteSize())) {
-            skipUnwanted();
+        if (storesAsIs(value.byteSize())) {
             return STORE_AS_IS;
         }
         Coder c = pool.acquire();
@@ -333,15 +254,12 @@ public final class ValueCompressor {
         }
     }
 
+    /** The rest of the write rule, after {@link #storesAsIs}. */
     private long tryCompress(Coder c, MemorySegment value, MemorySegment dst) {
         long n = value.byteSize();
-        if (!wantsCompression(n)) {
-            skipUnwanted();
-            return STORE_AS_IS;
-        }
         HeaderBackend writer = c.writer();
         if (writer.recognises(value)) {
-            skip(skippedAlreadyCompressed);
+            counters.skipped(Counter.SKIPPED_ALREADY_COMPRESSED);
             return STORE_AS_IS;
         }
         DictionaryManager.Entry dict = null;
@@ -353,11 +271,10 @@ public final class ValueCompressor {
         try {
             stored = writer.encode(value, dst, n - 1, dict); // the stored form must be strictly smaller than the value
             if (stored == ValueBackend.NO_ROOM) { // it does not fit in fewer bytes than the value (incompressible)
-                skip(skippedNotSmaller);
+                counters.skipped(Counter.SKIPPED_NOT_SMALLER);
             }
         } catch (RuntimeException | LinkageError | OutOfMemoryError e) {
             compressionFailed(e); // store as is: always correct data
-            skipped.increment();
         }
         boolean compressed = stored != ValueBackend.NO_ROOM;
         if (dict != null) {
@@ -366,15 +283,13 @@ public final class ValueCompressor {
         if (!compressed) {
             return STORE_AS_IS;
         }
-        valuesCompressed.increment();
-        originalBytes.add(n);
-        compressedBytes.add(stored);
+        counters.compressed(n, stored);
         return stored;
     }
 
     /** Counts a failed compression and logs the first failure of each kind. */
     private void compressionFailed(Throwable e) {
-        compressionFailures.increment();
+        counters.skipped(Counter.COMPRESSION_FAILURES);
         if (loggedFailures.add(e.getClass())) {
             LOG.log(System.Logger.Level.WARNING, "compression with " + config.backend() + " failed; values are stored "
                     + "uncompressed while this lasts (logged once per kind of failure)", e);
@@ -390,22 +305,24 @@ public final class ValueCompressor {
      */
     public byte[] decompress(byte[] stored) {
         Objects.requireNonNull(stored, "stored");
-        byte[] out = decompressOrNull(MemorySegment.ofArray(stored));
+        byte[] out = decode(MemorySegment.ofArray(stored));
         return out == null ? stored : out;
     }
 
     /**
-     * Decodes the remaining bytes of {@code stored} without moving its position or keeping a reference to it.
+     * Decodes the remaining bytes of {@code stored} without moving its position or keeping a reference to it: for
+     * adapters that read the client's own buffers. A result other than {@code stored} itself is a decoded value.
      *
-     * @return a new heap buffer with the original value when {@code stored} is compressed, otherwise {@code stored}
-     *         itself, unchanged (copy it if you keep it beyond the buffer's lifetime)
+     * @return a new heap buffer (array-backed, position 0) with the original value when {@code stored} is compressed,
+     *         otherwise {@code stored} itself, unchanged (copy it if you keep it beyond the buffer's lifetime)
      * @throws DecompressionLimitException if the value would decompress to more than the configured maximum
+     * @throws MissingDictionaryException  if the value is a zstd frame that needs a dictionary
      */
     public ByteBuffer decompress(ByteBuffer stored) {
-        if (!mayDecode(stored)) {
+        if (!StoredForm.mayBeCoded(stored, config.legacyFormats())) {
             return stored;
         }
-        byte[] out = decompressOrNull(MemorySegment.ofBuffer(stored));
+        byte[] out = decode(MemorySegment.ofBuffer(stored));
         return out == null ? stored : ByteBuffer.wrap(out);
     }
 
@@ -414,63 +331,40 @@ public final class ValueCompressor {
      * @throws DecompressionLimitException if the value would decompress to more than the configured maximum
      */
     public byte[] decompress(MemorySegment stored) {
-        byte[] out = decompressOrNull(stored);
+        byte[] out = decode(stored);
         return out != null ? out : stored.toArray(ValueLayout.JAVA_BYTE);
     }
 
     /**
-     * Decodes {@code stored} in place without keeping a reference to it: for adapters that read the client's own
-     * buffers (wrap them with {@link MemorySegment#ofBuffer} or {@link MemorySegment#ofArray}). Fails and counts
-     * exactly as {@link #decompress(byte[])} does.
-     *
-     * @return a new array with the original value, or {@code null} when {@code stored} is to be returned as it is
-     *         (no header, or a malformed payload counted in {@link CompressionStats#decompressionFailures()})
-     * @throws DecompressionLimitException if the value would decompress to more than the configured maximum
-     * @throws MissingDictionaryException  if the value is a zstd frame that needs a dictionary
+     * The read rule: the form {@code stored} is in ({@link StoredForm#recognise}), decoded by that form's coder.
+     * @return a new array with the original value, or null when {@code stored} is to be returned as it is (plain, or
+     *         a malformed payload, counted in {@link CompressionStats#decompressionFailures()})
      */
-    public byte[] decompressOrNull(MemorySegment stored) {
-        CompressionBackend backend = null;
-        LegacyFormat legacy = null;
-        if (ValueFormat.hasHeader(stored)) {
-            backend = CompressionBackend.ofId(stored.get(ValueLayout.JAVA_BYTE, ValueFormat.BACKEND_OFFSET));
-            if (backend == null) {
-                decompressionFailures.increment();
-                return null;
-            }
-        } else {
-            legacy = config.legacyFormats().isEmpty() ? null : LegacyFormat.recognise(config.legacyFormats(), stored);
-            if (legacy == null) {
-                return null;
-            }
+    private byte[] decode(MemorySegment stored) {
+        StoredForm form = StoredForm.recognise(stored, config.legacyFormats());
+        if (form == StoredForm.PLAIN) {
+            return null;
+        }
+        if (form == StoredForm.UNKNOWN_HEADER) {
+            counters.decompressionFailed();
+            return null;
         }
         Coder c = pool.acquire();
-        ValueBackend form = null;
+        ValueBackend coder = c.bound(form);
         try {
-            byte[] out;
-            if (legacy == null) { // two call sites: the shared format's sees only the backends in use
-                HeaderBackend b = c.shared(backend);
-                form = b;
-                out = b.decode(stored);
-            } else {
-                LegacyReader r = c.legacy(legacy);
-                form = r;
-                out = r.decode(stored);
-                if (out == null) {
-                    return null; // a form without a signature said: a plain value
-                }
-                legacyDecompressed.increment();
+            byte[] out = coder.decode(stored);
+            if (out != null) { // null: a form without a signature said it is a plain value
+                counters.decompressed(out.length, form.legacyFormat() != null);
             }
-            valuesDecompressed.increment();
-            decompressedBytes.add(out.length);
             return out;
         } catch (DecompressionLimitException e) {
-            sizeLimitErrors.increment();
+            counters.sizeLimitError();
             throw e;
         } catch (RuntimeException e) {
-            if (form == null || !form.malformed(e)) {
+            if (!coder.malformed(e)) {
                 throw e;
             }
-            decompressionFailures.increment();
+            counters.decompressionFailed();
             return null;
         } finally {
             pool.release(c);

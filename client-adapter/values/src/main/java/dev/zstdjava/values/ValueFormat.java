@@ -7,14 +7,16 @@ import java.nio.ByteOrder;
 
 /**
  * The stored value format shared with Valkey GLIDE: {@code 00 01 02} magic, version byte {@code 00}, backend id,
- * then the backend's payload (see {@link ValueCompressor}). Stateless and thread-safe; allocates nothing.
+ * then the backend's payload (see {@link ValueCompressor}); which backend an id names is in the catalogue of stored
+ * forms ({@link StoredForm}). Stateless and thread-safe; allocates nothing.
  */
 public final class ValueFormat {
     /** Size of the header: 3 magic bytes, the version, the backend id. */
     public static final int HEADER_SIZE = 5;
     static final int VERSION_OFFSET = 3;
     static final int BACKEND_OFFSET = 4;
-    static final byte VERSION = 0x00;
+    /** The version byte this library writes; a reader does not check it (a tool may report others as unknown). */
+    public static final int VERSION = 0x00;
     static final ValueLayout.OfInt LE_INT = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
 
     private ValueFormat() {}
@@ -33,12 +35,25 @@ public final class ValueFormat {
         return b.limit() - p >= HEADER_SIZE && b.get(p) == 0x00 && b.get(p + 1) == 0x01 && b.get(p + 2) == 0x02;
     }
 
+    /** @return the version byte of {@code s}'s header as 0..255, or -1 when {@code s} has no header */
+    public static int headerVersion(MemorySegment s) {
+        return hasHeader(s) ? s.get(ValueLayout.JAVA_BYTE, VERSION_OFFSET) & 0xff : -1;
+    }
+
+    /**
+     * @return the backend id of {@code s}'s header as 0..255 (which form it names: {@link StoredForm#recognise}), or
+     *         -1 when {@code s} has no header
+     */
+    public static int headerId(MemorySegment s) {
+        return hasHeader(s) ? s.get(ValueLayout.JAVA_BYTE, BACKEND_OFFSET) & 0xff : -1;
+    }
+
     /** Writes the header naming the backend {@code id} to the start of {@code dst}. */
     static void writeHeader(MemorySegment dst, byte id) {
         dst.set(ValueLayout.JAVA_BYTE, 0, (byte) 0x00);
         dst.set(ValueLayout.JAVA_BYTE, 1, (byte) 0x01);
         dst.set(ValueLayout.JAVA_BYTE, 2, (byte) 0x02);
-        dst.set(ValueLayout.JAVA_BYTE, VERSION_OFFSET, VERSION);
+        dst.set(ValueLayout.JAVA_BYTE, VERSION_OFFSET, (byte) VERSION);
         dst.set(ValueLayout.JAVA_BYTE, BACKEND_OFFSET, id);
     }
 }

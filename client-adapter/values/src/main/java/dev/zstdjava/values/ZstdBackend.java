@@ -9,7 +9,6 @@ import dev.zstdjava.zstd.ZstdException;
 import dev.zstdjava.zstd.ZstdFrame;
 
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 
 /**
  * The shared format's zstd backend (id {@code 0x01}): the payload is one standard zstd frame, which records a
@@ -50,7 +49,7 @@ final class ZstdBackend extends HeaderBackend {
 
     /** @param coder the coder to bind to, or null for the unbound instance (the selector's) */
     ZstdBackend(Coder coder) {
-        super(0x01, Zstd.MIN_LEVEL, Zstd.MAX_LEVEL, Zstd.DEFAULT_LEVEL, coder);
+        super("glide-zstd", 0x01, Zstd.MIN_LEVEL, Zstd.MAX_LEVEL, Zstd.DEFAULT_LEVEL, coder);
         this.dictIds = coder == null ? null : new long[DICT_DECOMPRESSORS];
         this.dictDecompressors = coder == null ? null : new ZstdDecompressor[DICT_DECOMPRESSORS];
     }
@@ -97,20 +96,37 @@ final class ZstdBackend extends HeaderBackend {
         };
     }
 
+    /** The frame after the header names the dictionary, if any. */
+    @Override
+    public long dictionaryId(MemorySegment stored) {
+        return ValueFormat.hasHeader(stored) ? ZstdFrame.dictionaryId(stored.asSlice(ValueFormat.HEADER_SIZE)) : 0;
+    }
+
     /**
-     * Decodes one zstd frame (or several concatenated), with the dictionary it names when it names one.
+     * Decodes one zstd frame (or several concatenated), with the dictionary it names when it names one. Without
+     * dictionaries the frame's headers are read once, by the decoding itself ({@link ZstdDecompressor#decompress(
+     * MemorySegment)}); the dictionary id is read only when decoding fails (such a frame cannot decode without its
+     * dictionary), so a value that needs one still fails as missing it, before any other error.
      * @throws MissingDictionaryException  if it names a dictionary that is not loaded
      * @throws DecompressionLimitException if it would be larger than the configured maximum
      */
     byte[] decodeFrame(MemorySegment frame) {
-        long dictId = ZstdFrame.dictionaryId(frame);
-        if (dictId == 0) {
-            return decode(frame, decompressor());
-        }
         DictionaryManager dictionaries = coder.dictionaries();
         if (dictionaries == null) {
-            throw new MissingDictionaryException(dictId, "this ValueCompressor has no dictionaries configured"
-                    + " (ValueCompressor.create(config, DictionaryManager))");
+            try {
+                return decompressor().decompress(frame);
+            } catch (RuntimeException e) {
+                long dictId = ZstdFrame.dictionaryId(frame);
+                if (dictId != 0) {
+                    throw new MissingDictionaryException(dictId, "this ValueCompressor has no dictionaries configured"
+                            + " (ValueCompressor.create(config, DictionaryManager))");
+                }
+                throw e;
+            }
+        }
+        long dictId = ZstdFrame.dictionaryId(frame);
+        if (dictId == 0) {
+            return decompressor().decompress(frame);
         }
         DictionaryManager.Entry e = dictionaries.find(dictId);
         if (e == null) {
@@ -118,40 +134,12 @@ final class ZstdBackend extends HeaderBackend {
         }
         byte[] out;
         try {
-            out = decode(frame, dictionaryDecompressor(e));
+            out = dictionaryDecompressor(e).decompress(frame);
         } catch (ZstdException x) { // a dictionary frame is never returned as stored, even when it is corrupt
             throw new CompressionException("zstd decompress", "a value compressed with dictionary " + dictId
                     + " does not decode with the loaded dictionary of that id: " + x.getMessage(), x);
         }
         e.valuesRead.increment();
-        return out;
-    }
-
-    private byte[] decode(MemorySegment frame, ZstdDecompressor d) {
-        long max = coder.config().maxDecompressedSize();
-        long size = ZstdFrame.decompressedSize(frame);
-        if (size == ZstdFrame.UNKNOWN_SIZE) {
-            // Frames without a declared size (streaming writers such as GLIDE's core): stream with a growing,
-            // bounded buffer. The decompressor takes arrays, so the compressed bytes go through the scratch array.
-            int len = (int) frame.byteSize();
-            byte[] in = coder.scratch(len);
-            MemorySegment.copy(frame, ValueLayout.JAVA_BYTE, 0, in, 0, len);
-            try {
-                return d.decompress(in, 0, len);
-            } finally {
-                coder.trimScratch();
-            }
-        }
-        if (size > max) {
-            throw new DecompressionLimitException("zstd decompress", size, max);
-        }
-        byte[] out = new byte[(int) size];
-        long n = size == 0 ? d.decompress(frame, MemorySegment.ofArray(coder.scratch(1)).asSlice(0, 1)) // still a frame
-                : d.decompress(frame, MemorySegment.ofArray(out));
-        if (n != size) {
-            throw new ZstdException("zstd decompress", ZstdException.CORRUPTION_DETECTED,
-                    "decoded size differs from the declared content size", "declared " + size + ", decoded " + n);
-        }
         return out;
     }
 

@@ -8,6 +8,9 @@
  *   <li>{@link dev.zstdjava.values.CompressionConfig}: backend ({@link dev.zstdjava.values.CompressionBackend}),
  *       level, minimum size, maximum decompressed size, on/off.</li>
  *   <li>{@link dev.zstdjava.values.ValueFormat}: the header every stored compressed value starts with.</li>
+ *   <li>{@link dev.zstdjava.values.StoredForm}: the catalogue of every stored form written or read (the shared
+ *       format's backends, other clients' formats selected by {@link dev.zstdjava.values.LegacyFormat}), with the
+ *       labels tools print.</li>
  *   <li>{@link dev.zstdjava.values.DictionaryManager}: zstd dictionaries for small values (opt-in): given by the
  *       application, or sampled, trained, checked and published by the library; kept in a
  *       {@link dev.zstdjava.values.DictionaryStore} (the server itself with {@code LettuceDictionaryStore}, or

@@ -31,16 +31,16 @@ class ValueBackendContractTest {
     }
 
     @Test
-    void headerIdsAreUniqueAndOfIdFindsEachBackend() {
+    void headerIdsAreUniqueAndTheCatalogueFindsEachBackend() {
         Set<Byte> ids = new HashSet<>();
         for (CompressionBackend b : CompressionBackend.values()) {
             assertTrue(ids.add(b.id()), "header id " + b.id() + " used twice");
-            assertSame(b, CompressionBackend.ofId(b.id()));
+            assertSame(b, StoredForm.recognise(MemorySegment.ofArray(new byte[] {0, 1, 2, 0, b.id()}), Set.of()).backend());
             assertEquals(b.id(), b.backend().id());
             assertTrue(b.minLevel() <= b.defaultLevel() && b.defaultLevel() <= b.maxLevel(), b.toString());
         }
-        assertNull(CompressionBackend.ofId((byte) 0));
-        assertNull(CompressionBackend.ofId((byte) 0xff));
+        assertSame(StoredForm.UNKNOWN_HEADER, StoredForm.recognise(MemorySegment.ofArray(new byte[] {0, 1, 2, 0, 0}), Set.of()));
+        assertSame(StoredForm.UNKNOWN_HEADER, StoredForm.recognise(MemorySegment.ofArray(new byte[] {0, 1, 2, 0, -1}), Set.of()));
         assertEquals(1, CompressionBackend.ZSTD.id());
         assertEquals(2, CompressionBackend.LZ4.id());
     }
@@ -143,7 +143,7 @@ class ValueBackendContractTest {
             last = f.reader().signatureBytes();
         }
         assertEquals(0, LegacyFormat.REDISSON_LZ4.reader().signatureBytes());
-        assertEquals(LegacyFormat.REDISSON_LZ4, LegacyFormat.recognise(all, anything), "no signature: tried last");
-        assertNull(LegacyFormat.recognise(EnumSet.complementOf(EnumSet.of(LegacyFormat.REDISSON_LZ4)), anything));
+        assertEquals(LegacyFormat.REDISSON_LZ4, StoredForm.recognise(anything, all).legacyFormat(), "no signature: tried last");
+        assertSame(StoredForm.PLAIN, StoredForm.recognise(anything, EnumSet.complementOf(EnumSet.of(LegacyFormat.REDISSON_LZ4))));
     }
 }

@@ -426,10 +426,11 @@ class ValueCompressorTest {
         assertSame(stored, vc.compress(stored), "already compressed");
         vc.compress(text(10));
         vc.compress(random(1000, 5));
-        vc.countSkipped();
+        assertTrue(vc.storesAsIs(CompressionConfig.DEFAULT_MIN_COMPRESSION_SIZE - 1), "the write rule's size test");
+        assertFalse(vc.storesAsIs(CompressionConfig.DEFAULT_MIN_COMPRESSION_SIZE), "compress decides the rest");
         ValueCompressor off = ValueCompressor.create(CompressionConfig.builder().enabled(false).build());
         off.compress(text(1000));
-        off.countSkipped();
+        assertTrue(off.storesAsIs(1 << 20), "compression is off");
         CompressionStats s = vc.stats();
         assertEquals(1, s.skippedAlreadyCompressed());
         assertEquals(2, s.skippedTooSmall());
@@ -439,5 +440,20 @@ class ValueCompressorTest {
         assertEquals(4, s.skipped());
         assertEquals(2, off.stats().skippedDisabled());
         assertEquals(2, off.stats().skipped());
+    }
+
+    @Test
+    void statsAreReadByNameAndPrinted() {
+        ValueCompressor vc = ValueCompressor.create(CompressionConfig.defaults());
+        vc.decompress(vc.compress(text(1000)));
+        CompressionStats s = vc.stats();
+        assertEquals(1, s.valuesCompressed());
+        assertEquals(1, s.valuesDecompressed());
+        assertEquals(1000, s.originalBytes());
+        assertEquals(1000, s.decompressedBytes());
+        assertTrue(s.toString().contains("values_compressed=1"), s.toString());
+        for (java.lang.reflect.Constructor<?> c : CompressionStats.class.getDeclaredConstructors()) {
+            assertFalse(java.lang.reflect.Modifier.isPublic(c.getModifiers()), "made by stats() only: " + c);
+        }
     }
 }

@@ -12,6 +12,7 @@ import org.redisson.client.protocol.Decoder;
 import org.redisson.client.protocol.Encoder;
 
 import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
 import java.util.Objects;
 
 /**
@@ -114,9 +115,7 @@ public class CompressingRedissonCodec extends BaseCodec {
         return in -> {
             ByteBuf plain = plainEncoder.encode(in);
             int n = plain.readableBytes();
-            CompressionConfig config = compressor.config();
-            if (!config.enabled() || n < config.minCompressionSize()) {
-                compressor.countSkipped();
+            if (compressor.storesAsIs(n)) {
                 return plain;
             }
             try {
@@ -141,20 +140,14 @@ public class CompressingRedissonCodec extends BaseCodec {
         // already, so it is returned without the copy (on Redisson's Netty threads, where decoding runs)
         boolean asIs = inner.getClass() == ByteArrayCodec.class && plainDecoder == inner.getValueDecoder();
         return (buf, state) -> {
-            if (hasHeader(buf) || !compressor.config().legacyFormats().isEmpty()) {
-                byte[] original = compressor.decompressOrNull(MemorySegment.ofBuffer(buf.nioBuffer()));
-                if (original != null) {
-                    buf.readerIndex(buf.writerIndex());
-                    return asIs ? original : plainDecoder.decode(Unpooled.wrappedBuffer(original), state);
-                }
+            ByteBuffer stored = buf.nioBuffer();
+            ByteBuffer original = compressor.decompress(stored);
+            if (original != stored) {
+                buf.readerIndex(buf.writerIndex());
+                return asIs ? original.array() : plainDecoder.decode(Unpooled.wrappedBuffer(original.array()), state);
             }
             return plainDecoder.decode(buf, state);
         };
-    }
-
-    private static boolean hasHeader(ByteBuf b) {
-        int i = b.readerIndex();
-        return b.readableBytes() >= 5 && b.getByte(i) == 0x00 && b.getByte(i + 1) == 0x01 && b.getByte(i + 2) == 0x02;
     }
 
     @Override

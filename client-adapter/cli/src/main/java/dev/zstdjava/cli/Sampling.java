@@ -1,0 +1,24 @@
+package dev.zstdjava.cli;
+
+import picocli.CommandLine.Option;
+
+/** The options of the commands that read a sample of the keyspace, inspect and advise (picocli mixin). Not thread-safe. */
+final class Sampling {
+    @Option(names = "--match", paramLabel = "PATTERN", description = "SCAN MATCH pattern (default: every key)")
+    String match;
+
+    @Option(names = "--sample", defaultValue = "2000", paramLabel = "N", description = "keys read, drawn uniformly "
+            + "from all keys scanned (default ${DEFAULT-VALUE}); counts are exact when the keyspace has at most N keys")
+    int sample;
+
+    @Option(names = "--elements", defaultValue = "16", paramLabel = "N", description = "elements read per collection "
+            + "key: random hash fields and set members, the first list elements (default ${DEFAULT-VALUE})")
+    int elements;
+
+    /** @throws ToolException.BadArguments unless the sample and the elements per key are at least 1 */
+    void check() {
+        if (sample < 1 || elements < 1) {
+            throw new ToolException.BadArguments("--sample and --elements must be at least 1");
+        }
+    }
+}
