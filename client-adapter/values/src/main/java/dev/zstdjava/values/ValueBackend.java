@@ -7,7 +7,7 @@ import java.lang.foreign.MemorySegment;
  * payload; these extend {@link HeaderBackend}) or another client's format that is only read (these extend
  * {@link LegacyReader}). The public selectors list the forms, one line each: {@link CompressionBackend} the shared
  * format's backends, {@link LegacyFormat} the read-only ones; {@link StoredForm} is the public catalogue made from
- * them (docs/adding-a-stored-form.md).
+ * them (docs/architecture.md, "Where to add things").
  *
  * <p>Two kinds of instance. The selector's own instance is <em>unbound</em>: it answers {@link #recognises} and makes
  * the bound ones with {@link #bind}; it holds nothing native and codes nothing. A <em>bound</em> instance belongs to
