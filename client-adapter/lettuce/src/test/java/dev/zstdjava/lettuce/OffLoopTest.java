@@ -277,6 +277,38 @@ class OffLoopTest {
         }
     }
 
+    /**
+     * A read's worth of replies that nobody waits for (callbacks only) is handed to the executor together: every
+     * future completes, with its own value, off the loop.
+     */
+    @Test
+    void aBurstOfRepliesNobodyWaitsForCompletesOffTheLoop() throws Exception {
+        try (StatefulRedisConnection<String, String> c = redis.client().connect(codec)) {
+            RedisAsyncCommands<String, String> async = c.async();
+            for (int i = 0; i < 20; i++) {
+                async.set("burst" + i, big(i)).get(5, TimeUnit.SECONDS);
+            }
+            recorder.take();
+            c.setAutoFlushCommands(false);
+            java.util.concurrent.CountDownLatch done = new java.util.concurrent.CountDownLatch(60);
+            Queue<String> wrong = new ConcurrentLinkedQueue<>();
+            for (int i = 0; i < 60; i++) {
+                int k = i % 20;
+                async.get("burst" + k).thenAccept(v -> {
+                    if (!big(k).equals(v)) {
+                        wrong.add(k + ": " + v);
+                    }
+                    done.countDown();
+                });
+            }
+            c.flushCommands();
+            c.setAutoFlushCommands(true);
+            assertTrue(done.await(10, TimeUnit.SECONDS), "futures left pending: " + done.getCount());
+            assertTrue(wrong.isEmpty(), () -> "wrong values: " + wrong);
+            noneOnTheLoop(60);
+        }
+    }
+
     @Test
     void theEventLoopDecodesForAPlainClientTheControl() {
         // the recording codec alone on a plain RedisClient (which takes no CompressingCodec): Lettuce decodes on its
