@@ -1,6 +1,7 @@
 package dev.zstdjava.zstd;
 
 import java.lang.foreign.MemorySegment;
+import java.util.Objects;
 
 /**
  * One set of zstd compression parameters, checked once when it is made and applied to a native context by the
@@ -29,7 +30,8 @@ import java.lang.foreign.MemorySegment;
  * @param workers              worker threads inside zstd, {@code >= 0}; 0 (default) compresses on the calling thread.
  *                             With workers a call may wait for them, so heap data is staged through native buffers
  *                             (see {@link ZstdCompressStream}).
- * @param strategy             match-finding strategy; null (default) lets the level decide
+ * @param strategy             match-finding strategy; {@link ZstdStrategy#LEVEL_DEFAULT} (default) lets the level
+ *                             decide
  * @param dictionary           a digested dictionary to compress with (its level and parameters apply instead of
  *                             {@code level}); the compressor keeps it alive until it is closed. Null (default): none.
  */
@@ -42,6 +44,7 @@ public record ZstdCompressionParameters(int level, boolean checksum, boolean con
     /** Checks every value; see the class description for the ranges. */
     public ZstdCompressionParameters {
         Zstd.checkLevel(level);
+        Objects.requireNonNull(strategy, "strategy (ZstdStrategy.LEVEL_DEFAULT lets the level decide)");
         checkWindowLog(windowLog);
         checkWorkers(workers);
     }
@@ -60,7 +63,8 @@ public record ZstdCompressionParameters(int level, boolean checksum, boolean con
 
     /** @return zstd's defaults: level {@link Zstd#DEFAULT_LEVEL}, content size on, everything else off */
     public static ZstdCompressionParameters defaults() {
-        return new ZstdCompressionParameters(Zstd.DEFAULT_LEVEL, false, true, 0, false, 0, null, null);
+        return new ZstdCompressionParameters(Zstd.DEFAULT_LEVEL, false, true, 0, false, 0, ZstdStrategy.LEVEL_DEFAULT,
+                null);
     }
 
     /** @return the {@code windowLog} values other than 0 that this libzstd accepts, {lower, upper} */
@@ -138,7 +142,7 @@ public record ZstdCompressionParameters(int level, boolean checksum, boolean con
         if (workers != 0) {
             Checks.setParameter(cctx, ZstdNative.C_NB_WORKERS, workers, "workers");
         }
-        if (strategy != null) {
+        if (strategy != ZstdStrategy.LEVEL_DEFAULT) {
             Checks.setParameter(cctx, ZstdNative.C_STRATEGY, strategy.nativeValue(), "strategy");
         }
         return dictionary == null ? null

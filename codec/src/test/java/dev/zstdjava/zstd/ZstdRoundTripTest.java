@@ -101,6 +101,18 @@ class ZstdRoundTripTest extends AbstractRoundTripTest {
                 assertArrayEquals(data, Zstd.decompress(c.compress(data)), s.name());
             }
         }
+        // the level's own strategy is a named value, not null: the same bytes as a compressor given no strategy
+        assertEquals(ZstdStrategy.LEVEL_DEFAULT, ZstdCompressionParameters.defaults().strategy());
+        assertEquals(0, ZstdStrategy.LEVEL_DEFAULT.nativeValue());
+        assertEquals(1, ZstdStrategy.FAST.nativeValue());
+        assertEquals(9, ZstdStrategy.BTULTRA2.nativeValue());
+        try (ZstdCompressor unnamed = ZstdCompressor.builder().level(7).build();
+             ZstdCompressor named = ZstdCompressor.builder().level(7).strategy(ZstdStrategy.LEVEL_DEFAULT).build()) {
+            assertArrayEquals(unnamed.compress(data), named.compress(data));
+        }
+        NullPointerException npe = assertThrows(NullPointerException.class,
+                () -> ZstdCompressionParameters.defaults().withStrategy(null));
+        assertTrue(npe.getMessage().contains("LEVEL_DEFAULT"), npe.getMessage());
         try (ZstdCompressor c = ZstdCompressor.builder().workers(2).level(3).build()) {
             byte[] big = TestData.generate(Kind.TEXT, 8 << 20, 3);
             assertArrayEquals(big, Zstd.decompress(c.compress(big)), "multithreaded compression");
