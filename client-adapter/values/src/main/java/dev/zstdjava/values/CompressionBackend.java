@@ -1,6 +1,6 @@
 package dev.zstdjava.values;
 
-import dev.zstdjava.lz4.Lz4Compressor;
+import dev.zstdjava.lz4.Lz4;
 import dev.zstdjava.zstd.Zstd;
 
 /**
@@ -9,7 +9,7 @@ import dev.zstdjava.zstd.Zstd;
  * from it and checks that the ids are unique). Each backend is one package-private class behind the
  * interface {@code ValueBackend} (the header id, levels, encoding and decoding); this enum holds its unbound instance
  * and delegates to it. The level ranges are the codec's own compile-time constants ({@link Zstd#MIN_LEVEL},
- * {@link Lz4Compressor#MIN_LEVEL} and so on), so reading them loads no native library. Immutable and thread-safe.
+ * {@link Lz4#MIN_LEVEL} and so on), so reading them loads no native library. Immutable and thread-safe.
  */
 public enum CompressionBackend {
     /**
@@ -19,8 +19,8 @@ public enum CompressionBackend {
     ZSTD(new ZstdBackend(null)),
     /**
      * LZ4: the original length as a 4-byte little-endian unsigned int, then one raw LZ4 block (not an LZ4 frame).
-     * Levels {@link Lz4Compressor#MIN_LEVEL}..{@link Lz4Compressor#MAX_LEVEL} (-128..12), default
-     * {@link Lz4Compressor#DEFAULT_LEVEL} (0): above 0 is LZ4 HC at that level, below 0 is fast mode with acceleration
+     * Levels {@link Lz4#MIN_LEVEL}..{@link Lz4#MAX_LEVEL} (-128..12), default
+     * {@link Lz4#DEFAULT_LEVEL} (0): above 0 is LZ4 HC at that level, below 0 is fast mode with acceleration
      * {@code -level}, 0 is LZ4's default.
      */
     LZ4(new Lz4Backend(null));

@@ -14,8 +14,8 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Compresses and decompresses single values in Valkey GLIDE's format, independent of any client library: use it to
- * build serializers for Jedis, Redisson or Spring Data Redis; the Lettuce adapter ({@code dev.zstdjava.lettuce.CompressingCodec}
- * in {@code zstd-java-lettuce}) uses it too.
+ * build serializers for Jedis, Redisson or Spring Data Redis; Lettuce's policy clients ({@code CompressingRedisClient} in
+ * {@code zstd-java-lettuce}, which pairs it with a {@code CompressingCodec} in one call) use it too.
  *
  * <h2>Format</h2>
  * A compressed value is a 5-byte header (magic {@code 00 01 02}, version {@code 00}, backend id {@code 01} zstd or
