@@ -1,0 +1,101 @@
+package dev.zstdjava.testkit;
+
+import java.lang.reflect.Method;
+import java.util.function.IntSupplier;
+
+/**
+ * Heap bytes allocated per call, for the allocation tests of the values and Lettuce modules: the current thread's
+ * count ({@link #bytesPerCall}) or the sum over every live thread ({@link #allThreadsBytesPerCall}), from
+ * {@code com.sun.management.ThreadMXBean}, reached reflectively (test code compiled inside a module that does not
+ * read {@code java.management} can use it).
+ */
+public final class Allocations {
+    private static final Object THREADS;
+    private static final Method ALLOCATED;
+    private static final Method ALL_ALLOCATED;
+    private static final Method ALL_IDS;
+
+    static {
+        try {
+            THREADS = Class.forName("java.lang.management.ManagementFactory").getMethod("getThreadMXBean").invoke(null);
+            ALLOCATED = Class.forName("com.sun.management.ThreadMXBean").getMethod("getCurrentThreadAllocatedBytes");
+            ALL_ALLOCATED = Class.forName("com.sun.management.ThreadMXBean").getMethod("getThreadAllocatedBytes",
+                    long[].class);
+            ALL_IDS = Class.forName("java.lang.management.ThreadMXBean").getMethod("getAllThreadIds");
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private Allocations() {}
+
+    /** @return heap bytes the current thread has allocated so far */
+    public static long allocated() {
+        try {
+            return (long) ALLOCATED.invoke(THREADS);
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /**
+     * @return heap bytes per call of {@code call} on this thread (rounded down), measured after a warm-up of as many
+     *         calls: the least of three measured rounds, as the codec's allocation tests measure. An allocation made by
+     *         every call shows in every round (at least 16 bytes per call); a one-off of the JIT (a late compile or a
+     *         deoptimization on a busy machine) or of the measuring call itself in one round only, and the measuring
+     *         call's own few bytes divide to 0
+     */
+    public static long bytesPerCall(int calls, IntSupplier call) {
+        long sink = 0;
+        for (int i = 0; i < calls; i++) {
+            sink += call.getAsInt();
+        }
+        long least = Long.MAX_VALUE;
+        for (int round = 0; round < 3; round++) {
+            long before = allocated();
+            for (int i = 0; i < calls; i++) {
+                sink += call.getAsInt();
+            }
+            least = Math.min(least, (allocated() - before) / calls);
+        }
+        consume(sink);
+        return least;
+    }
+
+    /** @return heap bytes per call of {@code call} summed over every live thread, after a warm-up of as many calls */
+    public static long allThreadsBytesPerCall(int calls, IntSupplier call) {
+        long sink = 0;
+        for (int i = 0; i < calls; i++) {
+            sink += call.getAsInt();
+        }
+        long before = allThreadsAllocated();
+        for (int i = 0; i < calls; i++) {
+            sink += call.getAsInt();
+        }
+        long per = (allThreadsAllocated() - before) / calls;
+        consume(sink);
+        return per;
+    }
+
+    /** @return the sum of the heap bytes allocated by every live thread (threads that ended in between are missed) */
+    public static long allThreadsAllocated() {
+        try {
+            long[] ids = (long[]) ALL_IDS.invoke(THREADS);
+            long[] bytes = (long[]) ALL_ALLOCATED.invoke(THREADS, (Object) ids);
+            long sum = 0;
+            for (long b : bytes) {
+                sum += Math.max(0, b);
+            }
+            return sum;
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static volatile long consumed;
+
+    // keeps the calls' results alive, so the JIT cannot drop the calls
+    private static void consume(long sink) {
+        consumed = sink;
+    }
+}
