@@ -83,12 +83,24 @@ final class PolicyConnections {
         CommandGate.Target<K, V> target = new CommandGate.Target<>() {
             @Override
             public <T> RedisCommand<K, V, T> send(RedisCommand<K, V, T> command) {
-                return one.send(command);
+                PolicyScope scope = PolicyScope.current();
+                scope.sending++;
+                try {
+                    return one.send(command);
+                } finally {
+                    scope.sending--;
+                }
             }
 
             @Override
             public Collection<RedisCommand<K, V, ?>> send(Collection<? extends RedisCommand<K, V, ?>> commands) {
-                return all.send(commands);
+                PolicyScope scope = PolicyScope.current();
+                scope.sending++;
+                try {
+                    return all.send(commands);
+                } finally {
+                    scope.sending--;
+                }
             }
 
             @Override
