@@ -45,7 +45,7 @@ import java.util.Objects;
  * and keys that scripts compute on (a script reads the stored, compressed bytes).
  *
  * <p>The codec's work runs on the application's threads: values are compressed on the thread that dispatches the
- * command, and a reply with compressed values is decoded by the sync API's caller, the thread that asks the future, or
+ * command, and a reply with compressed values is decoded by the sync API's caller, a thread waiting on the future, or
  * the client's computation executor, never on the event loop ({@link CompressingCodec}, "Which thread does the work").
  *
  * <p>Per command: one array lookup; a compressed command adds a wrapper and the array of its encoded bytes, a command

@@ -4,18 +4,13 @@ import dev.zstdjava.values.ValueCompressor;
 import io.lettuce.core.codec.RedisCodec;
 import io.lettuce.core.output.CommandOutput;
 import io.lettuce.core.protocol.AsyncCommand;
-import io.lettuce.core.protocol.Command;
-import io.lettuce.core.protocol.CommandType;
 import io.lettuce.core.protocol.DemandAware;
 import io.lettuce.core.protocol.RedisCommand;
 import io.netty.buffer.ByteBuf;
-import io.netty.channel.EventLoop;
-import io.netty.util.internal.ThreadExecutorMap;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.Arrays;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
@@ -34,12 +29,8 @@ import java.util.concurrent.locks.LockSupport;
  * reconnect) sends the same bytes, compressed once, and no pooled or freed memory is ever referenced after dispatch.
  * <li><b>Decompression off the loop.</b> Its output is a {@link DeferredReply}; when that recorded a compressed value,
  * the loop's {@link #complete()} does not decode but hands over: to the thread waiting in {@code get()}/{@code join()}
- * when there is one (the sync API's caller, always); to the client's computation executor when a stage was added to
- * the future (or it is EXEC's, or another future observes it); otherwise the reply is parked for a short grace
- * ({@link ParkedReplies}) and the first thread that asks for it ({@code get}, {@code join}, {@code isDone}, adding a
- * stage) decodes it, as a caller of a pipeline's futures in turn does, and the executor when the grace ends. One
- * atomic claim decides who replays the reply into the real output and completes the future; an event loop never
- * decodes it.
+ * when there is one (the sync API's caller, always), otherwise to the client's computation executor. One atomic claim
+ * decides who replays the reply into the real output and completes the future; the loop never decodes it.
  * </ul>
  *
  * <p>Everything else (cancellation, timeouts, the wrapped command's own completion) is {@link AsyncCommand}'s: the
@@ -65,18 +56,9 @@ final class PolicyCommand<K, V, T> extends AsyncCommand<K, V, T> implements Dema
     private final byte[] encoded;
     private final DeferredReply<K, V, T> reply;
     private final Executor executor;
-    /** false for EXEC: the queued commands' futures, which complete with it, are not this one */
-    private final boolean parkable;
     @SuppressWarnings("unused") // STATE
     private volatile int state;
     private volatile Thread waiter;
-    /** set when a stage is added or the future is taken as a CompletableFuture: the reply is never parked */
-    private volatile boolean interest;
-    /** the thread that completed the reply (the event loop), which never claims it */
-    private volatile Thread loopThread;
-    private long parkedAt;
-    /** stages Lettuce added while dispatching this command; written before the command is queued for the loop */
-    private int lettuceStages;
 
     /**
      * @param command  the dispatched command
@@ -90,7 +72,6 @@ final class PolicyCommand<K, V, T> extends AsyncCommand<K, V, T> implements Dema
         this.encoded = encoded;
         this.executor = executor;
         this.reply = executor == null ? null : new DeferredReply<>(codec, this, compressor);
-        this.parkable = command.getType() != CommandType.EXEC;
     }
 
     /**
@@ -149,49 +130,15 @@ final class PolicyCommand<K, V, T> extends AsyncCommand<K, V, T> implements Dema
             wake();
             return;
         }
-        if (super.isDone()) {
+        if (isDone()) {
             return; // timed out or cancelled meanwhile: nothing to decode
         }
-        loopThread = Thread.currentThread();
-        parkedAt = System.nanoTime();
         STATE.setVolatile(this, READY);
         Thread w = waiter;
         if (w != null) {
             LockSupport.unpark(w);
-        } else if (!mayPark() || !ParkedReplies.park(this)) {
+        } else {
             handOver();
-        }
-    }
-
-    // Whether nothing but the future the application holds (this) observes the result, and nobody has registered a
-    // stage on it yet: then the reply may wait for the thread that asks for it (ParkedReplies).
-    private boolean mayPark() {
-        if (!parkable || interest || getNumberOfDependents() > lettuceStages) {
-            return false;
-        }
-        RedisCommand<K, V, T> d = getDelegate();
-        return d instanceof CompletableFuture<?> f ? f.getNumberOfDependents() == 0 : d.getClass() == Command.class;
-    }
-
-    /** When the reply was handed over or parked ({@link System#nanoTime()}). */
-    long parkedAt() {
-        return parkedAt;
-    }
-
-    /** On the loop, when a parked reply's grace is over: the executor decodes it unless somebody claimed it. */
-    void graceOver() {
-        if ((int) STATE.getVolatile(this) == READY) {
-            handOver();
-        }
-    }
-
-    // A thread asking about the result decodes a parked reply itself, unless it is an event loop (the one that read
-    // the reply, or another connection's running a stage): a loop never decodes.
-    private void claimHere() {
-        if ((int) STATE.getVolatile(this) == READY && Thread.currentThread() != loopThread
-                && !(ThreadExecutorMap.currentExecutor() instanceof EventLoop)
-                && STATE.compareAndSet(this, READY, CLAIMED)) {
-            finish();
         }
     }
 
@@ -304,65 +251,6 @@ final class PolicyCommand<K, V, T> extends AsyncCommand<K, V, T> implements Dema
             throw new AssertionError(e); // not interruptible
         }
         return super.join();
-    }
-
-    // A thread that asks whether the future is done, or for its result, decodes a parked reply first.
-
-    @Override
-    public boolean isDone() {
-        claimHere();
-        return super.isDone();
-    }
-
-    @Override
-    public T getNow(T valueIfAbsent) {
-        claimHere();
-        return super.getNow(valueIfAbsent);
-    }
-
-    @Override
-    public T resultNow() {
-        claimHere();
-        return super.resultNow();
-    }
-
-    @Override
-    public Throwable exceptionNow() {
-        claimHere();
-        return super.exceptionNow();
-    }
-
-    @Override
-    public State state() {
-        claimHere();
-        return super.state();
-    }
-
-    @Override
-    public boolean isCompletedExceptionally() {
-        claimHere();
-        return super.isCompletedExceptionally();
-    }
-
-    // Every stage added to this future (thenApply, whenComplete, handle, orTimeout ...) starts here, and other
-    // futures combining with it take it through toCompletableFuture(): a reply already in is decoded on the adding
-    // thread, so the stage runs there as on any completed future; one not yet in will be handed to the executor.
-    @Override
-    public <U> CompletableFuture<U> newIncompleteFuture() {
-        if (PolicyScope.current().sending > 0) {
-            lettuceStages++; // Lettuce's own, while it dispatches this command (its timeout's canceller)
-        } else {
-            interest = true;
-            claimHere();
-        }
-        return super.newIncompleteFuture();
-    }
-
-    @Override
-    public CompletableFuture<T> toCompletableFuture() {
-        interest = true;
-        claimHere();
-        return super.toCompletableFuture();
     }
 
     // Completion by any path (a timeout, a cancel, the wrapped command's own) wakes a thread waiting in awaitReply.

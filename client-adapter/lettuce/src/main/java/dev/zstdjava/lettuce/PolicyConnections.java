@@ -83,24 +83,12 @@ final class PolicyConnections {
         CommandGate.Target<K, V> target = new CommandGate.Target<>() {
             @Override
             public <T> RedisCommand<K, V, T> send(RedisCommand<K, V, T> command) {
-                PolicyScope scope = PolicyScope.current();
-                scope.sending++;
-                try {
-                    return one.send(command);
-                } finally {
-                    scope.sending--;
-                }
+                return one.send(command);
             }
 
             @Override
             public Collection<RedisCommand<K, V, ?>> send(Collection<? extends RedisCommand<K, V, ?>> commands) {
-                PolicyScope scope = PolicyScope.current();
-                scope.sending++;
-                try {
-                    return all.send(commands);
-                } finally {
-                    scope.sending--;
-                }
+                return all.send(commands);
             }
 
             @Override

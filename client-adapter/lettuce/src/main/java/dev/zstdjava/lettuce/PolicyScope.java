@@ -29,12 +29,6 @@ final class PolicyScope {
     private PolicyCommand<?, ?, ?> first;
     private ArrayList<PolicyCommand<?, ?, ?>> more;
 
-    /**
-     * How deep this thread is in Lettuce's own dispatch of a gated command ({@link PolicyConnections}): a stage added
-     * to a command meanwhile is Lettuce's bookkeeping (its command timeout), not the application's.
-     */
-    int sending;
-
     /** The arrays this thread's encoding buffers use while it encodes a command ({@link EncodeBuffers}), else null. */
     EncodeBuffers.Spares spares;
 

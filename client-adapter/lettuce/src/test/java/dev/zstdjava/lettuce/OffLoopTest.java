@@ -206,10 +206,8 @@ class OffLoopTest {
             for (CompletableFuture<String> s : stages) {
                 assertEquals(BIG, s.get(5, TimeUnit.SECONDS));
             }
-            // (a reply already in when the stage is added is decoded by the adding thread, as the next test shows)
             for (Use u : noneOnTheLoop(20)) {
-                assertTrue(u.thread.getName().contains("eventExecutorLoop") || u.thread == me,
-                        () -> "decoded on " + u.thread);
+                assertTrue(u.thread.getName().contains("eventExecutorLoop"), () -> "decoded on " + u.thread);
             }
 
             // waited on: the waiting thread or the executor, whichever claims the reply first; never the loop
@@ -280,8 +278,8 @@ class OffLoopTest {
     }
 
     /**
-     * A pipeline's replies whose futures only have callbacks go to the executor: every future completes, with its own
-     * value, off the loop.
+     * A read's worth of replies that nobody waits for (callbacks only) is handed to the executor together: every
+     * future completes, with its own value, off the loop.
      */
     @Test
     void aBurstOfRepliesNobodyWaitsForCompletesOffTheLoop() throws Exception {
@@ -308,113 +306,6 @@ class OffLoopTest {
             assertTrue(done.await(10, TimeUnit.SECONDS), "futures left pending: " + done.getCount());
             assertTrue(wrong.isEmpty(), () -> "wrong values: " + wrong);
             noneOnTheLoop(60);
-        }
-    }
-
-    // Pipelines GETs of keys prefix0.. and waits for a PING sent after them: every GET's reply is in, none asked for.
-    List<RedisFuture<String>> repliesIn(StatefulRedisConnection<String, String> c, String prefix, int n)
-            throws Exception {
-        RedisAsyncCommands<String, String> async = c.async();
-        for (int i = 0; i < n; i++) {
-            assertEquals("OK", async.set(prefix + i, big(i)).get(5, TimeUnit.SECONDS));
-        }
-        recorder.take();
-        c.setAutoFlushCommands(false);
-        List<RedisFuture<String>> gets = new ArrayList<>();
-        for (int i = 0; i < n; i++) {
-            gets.add(async.get(prefix + i));
-        }
-        RedisFuture<String> ping = async.ping();
-        c.flushCommands();
-        c.setAutoFlushCommands(true);
-        assertEquals("PONG", ping.get(5, TimeUnit.SECONDS));
-        return gets;
-    }
-
-    /**
-     * A reply that arrived before anybody asked for it (a pipeline's futures read in turn) waits for its consumer: the
-     * thread that asks for it in any way a future is asked decodes it, with no hand-over; a stage added to it runs on
-     * the adding thread, as on any completed future.
-     */
-    @Test
-    @SuppressWarnings("unchecked")
-    void aReplyAlreadyInIsDecodedByTheThreadThatAsksForIt() throws Exception {
-        long grace = ParkedReplies.graceNanos;
-        ParkedReplies.graceNanos = TimeUnit.SECONDS.toNanos(60); // no hand-over to the executor during the test
-        try (StatefulRedisConnection<String, String> c = redis.client().connect(codec)) {
-            List<RedisFuture<String>> gets = repliesIn(c, "ask", 9);
-            Thread me = Thread.currentThread();
-            assertEquals(big(0), gets.get(0).get(5, TimeUnit.SECONDS));
-            assertEquals(big(1), gets.get(1).toCompletableFuture().join());
-            assertTrue(gets.get(2).isDone());
-            assertEquals(big(2), gets.get(2).get());
-            assertEquals(big(3), ((CompletableFuture<String>) gets.get(3)).getNow(null));
-            assertEquals(big(4), ((CompletableFuture<String>) gets.get(4)).resultNow());
-            assertEquals(java.util.concurrent.Future.State.SUCCESS,
-                    ((CompletableFuture<String>) gets.get(5)).state());
-            List<Thread> stageRan = new ArrayList<>();
-            CompletableFuture<Integer> length = gets.get(6).thenApply(v -> {
-                stageRan.add(Thread.currentThread());
-                return v.length();
-            }).toCompletableFuture();
-            assertTrue(length.isDone(), "a stage added to a reply already in ran at once");
-            assertEquals(big(6).length(), length.join());
-            assertEquals(List.of(me), stageRan);
-            assertTrue(gets.get(7).await(5, TimeUnit.SECONDS));
-            assertEquals(big(7), ((CompletableFuture<String>) gets.get(7)).join());
-            assertFalse(((CompletableFuture<String>) gets.get(8)).isCompletedExceptionally());
-            assertEquals(big(8), gets.get(8).get());
-            List<Use> uses = noneOnTheLoop(9);
-            assertEquals(9, uses.size(), () -> "each value decoded once: " + uses);
-            for (Use u : uses) {
-                assertSame(me, u.thread, () -> "a reply already in was decoded on " + u.thread);
-            }
-        } finally {
-            ParkedReplies.graceNanos = grace;
-        }
-    }
-
-    /**
-     * A reply nobody asks for (futures combined with {@code CompletableFuture.allOf}, which reads them without asking)
-     * is decoded by the client's executor when its grace ends; so is one still waiting when the client shuts down.
-     */
-    @Test
-    void aReplyNobodyAsksForIsDecodedWhenItsGraceEndsOrTheClientStops() throws Exception {
-        long grace = ParkedReplies.graceNanos;
-        ParkedReplies.graceNanos = TimeUnit.SECONDS.toNanos(2);
-        try (StatefulRedisConnection<String, String> c = redis.client().connect(codec)) {
-            List<RedisFuture<String>> gets = repliesIn(c, "nobody", 10);
-            CompletableFuture<Void> all = CompletableFuture.allOf(gets.toArray(CompletableFuture[]::new));
-            assertFalse(all.isDone(), "the replies wait for their grace");
-            all.get(10, TimeUnit.SECONDS);
-            for (int i = 0; i < gets.size(); i++) {
-                assertEquals(big(i), gets.get(i).get());
-            }
-            for (Use u : noneOnTheLoop(10)) {
-                assertTrue(u.thread.getName().contains("eventExecutorLoop"), () -> "decoded on " + u.thread);
-            }
-        } finally {
-            ParkedReplies.graceNanos = grace;
-        }
-        ParkedReplies.graceNanos = TimeUnit.SECONDS.toNanos(60);
-        ClientResources resources = ClientResources.create();
-        RedisClient client = CompressingRedisClient.create(resources, redis.uri());
-        try {
-            StatefulRedisConnection<String, String> c = client.connect(codec);
-            List<RedisFuture<String>> gets = repliesIn(c, "stopping", 5);
-            CompletableFuture<Void> all = CompletableFuture.allOf(gets.toArray(CompletableFuture[]::new));
-            assertFalse(all.isDone(), "the replies wait for their grace");
-            c.close();
-            client.shutdown(0, 2, TimeUnit.SECONDS);
-            resources.shutdown(0, 2, TimeUnit.SECONDS).get(10, TimeUnit.SECONDS);
-            all.get(10, TimeUnit.SECONDS);
-            for (int i = 0; i < gets.size(); i++) {
-                assertEquals(big(i), gets.get(i).get());
-            }
-        } finally {
-            ParkedReplies.graceNanos = grace;
-            client.shutdown(0, 2, TimeUnit.SECONDS);
-            resources.shutdown(0, 2, TimeUnit.SECONDS);
         }
     }
 
