@@ -17,6 +17,8 @@ import io.lettuce.core.sentinel.StatefulRedisSentinelConnectionImpl;
 
 import java.time.Duration;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 /**
  * A Lettuce {@link RedisClient} that makes compressing connections: {@link #connect(RedisCodec, ValueCompressor)}
@@ -46,20 +48,25 @@ import java.util.Objects;
  *
  * <p>The codec's work runs on the application's threads: values are compressed on the thread that dispatches the
  * command, and a reply with compressed values is decoded by the sync API's caller, a thread waiting on the future, or
- * the client's computation executor, never on the event loop ({@link CompressingCodec}, "Which thread does the work").
+ * the client's decoding threads (as many as Lettuce's computation threads, stopped with the client), never on the
+ * event loop ({@link CompressingCodec}, "Which thread does the work").
  *
  * <p>Per command: one array lookup; a compressed command adds a wrapper and the array of its encoded bytes, a command
  * whose reply may carry values a wrapper of about 100 bytes. Thread-safe, like {@link RedisClient}.
  */
 public class CompressingRedisClient extends RedisClient {
+    private final ReplyDecoders decoders;
+
     /** A client without a default URI: connect with {@code connect(codec, uri)}. */
     protected CompressingRedisClient() {
         super();
+        decoders = new ReplyDecoders(getResources().computationThreadPoolSize());
     }
 
     /** @param resources shared client resources, or null for the client's own; @param uri the default server */
     protected CompressingRedisClient(ClientResources resources, RedisURI uri) {
         super(resources, uri);
+        decoders = new ReplyDecoders(getResources().computationThreadPoolSize());
     }
 
     /** @return a client with its own resources and no default URI */
@@ -108,7 +115,7 @@ public class CompressingRedisClient extends RedisClient {
     protected <K, V> StatefulRedisConnectionImpl<K, V> newStatefulRedisConnection(RedisChannelWriter channelWriter,
             PushHandler pushHandler, RedisCodec<K, V> codec, Duration timeout) {
         StatefulRedisConnectionImpl<K, V> gated = PolicyConnections.standalone(channelWriter, pushHandler, codec,
-                timeout, ClientOptions.DEFAULT_JSON_PARSER); // what Lettuce's own connection uses
+                timeout, ClientOptions.DEFAULT_JSON_PARSER, decoders); // Lettuce's own connection's parser
         return gated != null ? gated : super.newStatefulRedisConnection(channelWriter, pushHandler, codec, timeout);
     }
 
@@ -118,6 +125,17 @@ public class CompressingRedisClient extends RedisClient {
         CommandPolicy policy = PolicyConnections.policyOf(codec);
         return policy == null ? super.newStatefulRedisPubSubConnection(endpoint, channelWriter, codec, timeout)
                 : new PolicyConnections.PubSub<>(policy, endpoint, channelWriter, codec, timeout);
+    }
+
+    /** @return the threads that decode replies nobody waits for */
+    ReplyDecoders decoders() {
+        return decoders;
+    }
+
+    /** Shuts the client down as Lettuce does, then its reply decoders (after they have decoded what was queued). */
+    @Override
+    public CompletableFuture<Void> shutdownAsync(long quietPeriod, long timeout, TimeUnit timeUnit) {
+        return super.shutdownAsync(quietPeriod, timeout, timeUnit).whenComplete((v, e) -> decoders.shutdown());
     }
 
     // A connection to a Sentinel carries Sentinel commands only: nothing to compress or refuse, so a compressing

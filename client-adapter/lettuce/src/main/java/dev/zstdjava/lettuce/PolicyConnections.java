@@ -54,12 +54,13 @@ final class PolicyConnections {
     /**
      * A standalone connection under the policy when {@code codec} is a {@link CompressingCodec} (the policy
      * clients' factory of standalone and node connections).
+     * @param decoder the client's {@link ReplyDecoders}
      * @return the connection, or null for any other codec: Lettuce's own connection is made instead
      */
     static <K, V> StatefulRedisConnectionImpl<K, V> standalone(RedisChannelWriter writer, PushHandler pushHandler,
-            RedisCodec<K, V> codec, Duration timeout, Supplier<JsonParser> parser) {
+            RedisCodec<K, V> codec, Duration timeout, Supplier<JsonParser> parser, Executor decoder) {
         CommandPolicy policy = policyOf(codec);
-        return policy == null ? null : new Standalone<>(policy, writer, pushHandler, codec, timeout, parser);
+        return policy == null ? null : new Standalone<>(policy, writer, pushHandler, codec, timeout, parser, decoder);
     }
 
     /** Lettuce's own {@code dispatch} of one command (a connection's {@code super::dispatch}). */
@@ -99,23 +100,14 @@ final class PolicyConnections {
         return new CommandGate<>(policy, target, (CompressingCodec<K, V>) codec, decoder);
     }
 
-    /**
-     * The client's computation executor ({@code ClientResources#eventExecutorGroup()}, as many threads as cores
-     * unless {@code computationThreadPoolSize} says otherwise): it decodes replies with compressed values that no
-     * thread waits for.
-     */
-    static Executor decoder(RedisChannelWriter writer) {
-        return writer.getClientResources().eventExecutorGroup();
-    }
-
     /** A standalone connection (and a cluster's node connection) under the policy. */
     static final class Standalone<K, V> extends StatefulRedisConnectionImpl<K, V> {
         private final CommandGate<K, V> gate;
 
         Standalone(CommandPolicy policy, RedisChannelWriter writer, PushHandler pushHandler, RedisCodec<K, V> codec,
-                   Duration timeout, Supplier<JsonParser> parser) {
+                   Duration timeout, Supplier<JsonParser> parser, Executor decoder) {
             super(writer, pushHandler, codec, timeout, parser);
-            this.gate = gate(policy, super::dispatch, super::dispatch, this::isMulti, codec, decoder(writer));
+            this.gate = gate(policy, super::dispatch, super::dispatch, this::isMulti, codec, decoder);
         }
 
         @Override
@@ -162,10 +154,10 @@ final class PolicyConnections {
         private final CommandGate<K, V> gate;
 
         Cluster(CommandPolicy policy, RedisChannelWriter writer, ClusterPushHandler pushHandler, RedisCodec<K, V> codec,
-                Duration timeout, Supplier<JsonParser> parser) {
+                Duration timeout, Supplier<JsonParser> parser, Executor decoder) {
             super(writer, pushHandler, codec, timeout, parser);
             // Lettuce runs no MULTI on a cluster connection (only on node connections)
-            this.gate = gate(policy, super::dispatch, super::dispatch, () -> false, codec, decoder(writer));
+            this.gate = gate(policy, super::dispatch, super::dispatch, () -> false, codec, decoder);
         }
 
         @Override

@@ -19,6 +19,7 @@ import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.api.async.RedisAdvancedClusterAsyncCommands;
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.lettuce.core.codec.StringCodec;
+import io.lettuce.core.resource.ClientResources;
 import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -31,6 +32,9 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.*;
@@ -149,6 +153,44 @@ class LettuceClusterTest {
                 }
             }
             assertEquals(SlotHash.SLOT_COUNT, total);
+        }
+    }
+
+    /** Replies nobody waits for are decoded by the cluster client's own decoding threads, which stop with it. */
+    @Test
+    void repliesNobodyWaitsForAreDecodedByTheClientsThreadsWhichStopWithIt() throws Exception {
+        ClientResources resources = ClientResources.builder().computationThreadPoolSize(2).build();
+        CompressingRedisClusterClient client = CompressingRedisClusterClient.create(resources,
+                List.of(RedisURI.create(RedisServer.HOST, nodes.get(0).port())));
+        Set<Thread> decoders = ConcurrentHashMap.newKeySet();
+        try {
+            assertEquals(2, client.decoders().threads());
+            try (StatefulRedisClusterConnection<String, String> c = client.connect(StringCodec.UTF8,
+                    ValueCompressor.create(CompressionConfig.defaults()))) {
+                for (int i = 0; i < 10; i++) {
+                    c.sync().set("dec:" + i, value(i + 1));
+                }
+                List<CompletableFuture<String>> stages = new ArrayList<>();
+                for (int i = 0; i < 100; i++) {
+                    stages.add(c.async().get("dec:" + i % 10).toCompletableFuture().thenApply(v -> {
+                        decoders.add(Thread.currentThread());
+                        return v;
+                    }));
+                }
+                for (int i = 0; i < 100; i++) {
+                    assertEquals(value(i % 10 + 1), stages.get(i).get(10, TimeUnit.SECONDS));
+                }
+            }
+        } finally {
+            client.shutdown(0, 2, TimeUnit.SECONDS);
+            resources.shutdown(0, 2, TimeUnit.SECONDS);
+        }
+        List<Thread> ours = decoders.stream().filter(t -> t.getName().startsWith("zstd-java-decode-")).toList();
+        assertFalse(ours.isEmpty(), () -> "no reply completed on a decoding thread: " + decoders);
+        assertTrue(ours.size() <= 2, () -> "more decoding threads than configured: " + ours);
+        for (Thread t : ours) {
+            t.join(5000);
+            assertFalse(t.isAlive(), () -> t + " still runs after the cluster client shut down");
         }
     }
 

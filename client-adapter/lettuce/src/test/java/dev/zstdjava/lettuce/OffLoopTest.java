@@ -56,6 +56,7 @@ class OffLoopTest {
     /** A compressible value of 2000 characters: only such values are recorded (every one of them is compressed). */
     static final String BIG = TestValues.json(2000);
     static final int RECORDED = 1000;
+    static final String DECODER = "zstd-java-decode-";
 
     /** Where a value was encoded or decoded. */
     record Use(String what, String value, Thread thread) {
@@ -64,8 +65,8 @@ class OffLoopTest {
         }
     }
 
-    // Lettuce's I/O threads are named ...nioEventLoop... / ...epollEventLoop... / ...kqueueEventLoop...; its
-    // computation threads ...eventExecutorLoop...
+    // Lettuce's I/O threads are named ...nioEventLoop... / ...epollEventLoop... / ...kqueueEventLoop...; the policy
+    // client's decoding threads zstd-java-decode-C-N
     static boolean eventLoop(Thread t) {
         return t.getName().contains("EventLoop");
     }
@@ -198,7 +199,7 @@ class OffLoopTest {
             List<Use> encoded = noneOnTheLoop(1);
             assertSame(me, encoded.get(0).thread, "compressed on the dispatching thread");
 
-            // consumed only through a dependent stage: nobody waits in get(), the client's executor decodes
+            // consumed only through a dependent stage: nobody waits in get(), the client's decoding threads decode
             List<CompletableFuture<String>> stages = new ArrayList<>();
             for (int i = 0; i < 20; i++) {
                 stages.add(async.get("k").toCompletableFuture().thenApply(v -> v));
@@ -207,7 +208,7 @@ class OffLoopTest {
                 assertEquals(BIG, s.get(5, TimeUnit.SECONDS));
             }
             for (Use u : noneOnTheLoop(20)) {
-                assertTrue(u.thread.getName().contains("eventExecutorLoop"), () -> "decoded on " + u.thread);
+                assertTrue(u.thread.getName().startsWith(DECODER), () -> "decoded on " + u.thread);
             }
 
             // waited on: the waiting thread or the executor, whichever claims the reply first; never the loop
@@ -307,6 +308,42 @@ class OffLoopTest {
             assertTrue(wrong.isEmpty(), () -> "wrong values: " + wrong);
             noneOnTheLoop(60);
         }
+    }
+
+    @Test
+    void theDecodingThreadsAreAsManyAsTheComputationThreadsAndStopWithTheClient() throws Exception {
+        ClientResources resources = ClientResources.builder().computationThreadPoolSize(3).build();
+        CompressingRedisClient client = CompressingRedisClient.create(resources, redis.uri());
+        List<Thread> decoders;
+        try {
+            assertEquals(3, client.decoders().threads());
+            try (StatefulRedisConnection<String, String> c = client.connect(codec)) {
+                RedisAsyncCommands<String, String> async = c.async();
+                async.set("d", BIG).get(5, TimeUnit.SECONDS);
+                recorder.take();
+                List<CompletableFuture<String>> stages = new ArrayList<>();
+                for (int i = 0; i < 200; i++) {
+                    stages.add(async.get("d").toCompletableFuture().thenApply(v -> v));
+                }
+                for (CompletableFuture<String> s : stages) {
+                    assertEquals(BIG, s.get(5, TimeUnit.SECONDS));
+                }
+                decoders = noneOnTheLoop(200).stream().map(Use::thread).distinct().toList();
+            }
+            for (Thread t : decoders) {
+                assertTrue(t.getName().startsWith(DECODER) && t.isDaemon(), () -> "decoded on " + t);
+            }
+            assertTrue(decoders.size() <= 3, () -> "more decoding threads than configured: " + decoders);
+        } finally {
+            client.shutdown(0, 2, TimeUnit.SECONDS);
+            resources.shutdown(0, 2, TimeUnit.SECONDS);
+        }
+        for (Thread t : decoders) {
+            t.join(5000);
+            assertFalse(t.isAlive(), () -> t + " still runs after the client shut down");
+        }
+        assertThrows(java.util.concurrent.RejectedExecutionException.class,
+                () -> client.decoders().execute(() -> { }), "a shut-down client takes no more replies");
     }
 
     @Test
