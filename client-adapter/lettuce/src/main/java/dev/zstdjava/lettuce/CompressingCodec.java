@@ -63,7 +63,7 @@ import java.util.Objects;
  * command keeps, so a cluster redirect or a replay after a reconnect sends the same bytes without compressing again.
  * A reply whose values start with the stored form's header is copied once by the event loop and decoded elsewhere:
  * by the sync API's caller (always), by a thread waiting in the future's {@code get()}/{@code join()}, or else by the
- * client's computation executor ({@code ClientResources#eventExecutorGroup()}, sized to the cores); {@code EXEC}'s
+ * client's decoding threads (as many as Lettuce's computation threads, stopped with the client); {@code EXEC}'s
  * reply, which carries the queued commands' values, likewise. Replies without a compressed value are decoded on the
  * loop as Lettuce does. Futures of one connection may therefore complete out of dispatch order (the commands still
  * reach the server in order). On pub/sub connections Lettuce runs the codec on the event loop. docs/values.md,

@@ -29,7 +29,7 @@ import java.util.concurrent.locks.LockSupport;
  * reconnect) sends the same bytes, compressed once, and no pooled or freed memory is ever referenced after dispatch.
  * <li><b>Decompression off the loop.</b> Its output is a {@link DeferredReply}; when that recorded a compressed value,
  * the loop's {@link #complete()} does not decode but hands over: to the thread waiting in {@code get()}/{@code join()}
- * when there is one (the sync API's caller, always), otherwise to the client's computation executor. One atomic claim
+ * when there is one (the sync API's caller, always), otherwise to the client's {@link ReplyDecoders}. One atomic claim
  * decides who replays the reply into the real output and completes the future; the loop never decodes it.
  * </ul>
  *
