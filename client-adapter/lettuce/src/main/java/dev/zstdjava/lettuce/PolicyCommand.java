@@ -30,7 +30,9 @@ import java.util.concurrent.locks.LockSupport;
  * <li><b>Decompression off the loop.</b> Its output is a {@link DeferredReply}; when that recorded a compressed value,
  * the loop's {@link #complete()} does not decode but hands over: to the thread waiting in {@code get()}/{@code join()}
  * when there is one (the sync API's caller, always), otherwise to the client's {@link ReplyDecoders}. One atomic claim
- * decides who replays the reply into the real output and completes the future; the loop never decodes it.
+ * decides who replays the reply into the real output and completes the future; the loop never decodes it. A thread
+ * waiting for a reply that a decoding thread has claimed decodes queued replies meanwhile
+ * ({@link ReplyDecoders#helpOne()}, at most {@value #HELP_LIMIT}) rather than park.
  * </ul>
  *
  * <p>Everything else (cancellation, timeouts, the wrapped command's own completion) is {@link AsyncCommand}'s: the
@@ -52,6 +54,9 @@ final class PolicyCommand<K, V, T> extends AsyncCommand<K, V, T> implements Dema
 
     /** Initial capacity of the buffer a command is encoded into ({@link EncodeBuffers}; it grows as needed). */
     private static final int ENCODE_INITIAL = 512;
+
+    /** The most queued replies a thread decodes while another thread decodes the one it waits for. */
+    private static final int HELP_LIMIT = 8;
 
     private final byte[] encoded;
     private final DeferredReply<K, V, T> reply;
@@ -184,7 +189,15 @@ final class PolicyCommand<K, V, T> extends AsyncCommand<K, V, T> implements Dema
                     }
                     return;
                 }
-                if (s == CLAIMED || isDone()) {
+                if (s == CLAIMED) {
+                    // another thread is decoding it: decode queued replies meanwhile rather than park
+                    for (int i = 0; i < HELP_LIMIT && !isDone() && executor instanceof ReplyDecoders d
+                            && d.helpOne(); i++) {
+                        // helped with one
+                    }
+                    return;
+                }
+                if (isDone()) {
                     return;
                 }
                 if (timed) {

@@ -1,5 +1,6 @@
 package dev.zstdjava.lettuce;
 
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.Executor;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadFactory;
@@ -26,6 +27,7 @@ final class ReplyDecoders implements Executor {
     private static final int IDLE_SECONDS = 30;
     private static final AtomicInteger CLIENTS = new AtomicInteger();
 
+    private final BlockingQueue<Runnable> queue = new LinkedBlockingQueue<>();
     private final ThreadPoolExecutor pool;
 
     /** @param threads how many replies are decoded at once, at least 1 */
@@ -33,7 +35,7 @@ final class ReplyDecoders implements Executor {
         if (threads < 1) {
             throw new IllegalArgumentException("reply decoder threads must be at least 1, got " + threads);
         }
-        pool = new ThreadPoolExecutor(threads, threads, IDLE_SECONDS, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
+        pool = new ThreadPoolExecutor(threads, threads, IDLE_SECONDS, TimeUnit.SECONDS, queue,
                 new Named("zstd-java-decode-" + CLIENTS.incrementAndGet() + "-"));
         pool.allowCoreThreadTimeOut(true);
     }
@@ -41,6 +43,21 @@ final class ReplyDecoders implements Executor {
     @Override
     public void execute(Runnable decode) {
         pool.execute(decode);
+    }
+
+    /**
+     * Decodes the oldest queued reply, if any, on the calling thread: a thread whose own reply another thread is
+     * decoding does this rather than park (a caller reading a pipeline's futures in order would otherwise wait on
+     * each reply that a decoding thread has just taken, one park and one wake-up per reply).
+     * @return whether a reply was decoded
+     */
+    boolean helpOne() {
+        Runnable decode = queue.poll();
+        if (decode == null) {
+            return false;
+        }
+        decode.run();
+        return true;
     }
 
     /** Refuses new replies; those already queued are still decoded. */
