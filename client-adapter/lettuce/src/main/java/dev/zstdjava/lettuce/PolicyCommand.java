@@ -31,8 +31,8 @@ import java.util.concurrent.locks.LockSupport;
  * the loop's {@link #complete()} does not decode but hands over: to the thread waiting in {@code get()}/{@code join()}
  * when there is one (the sync API's caller, always), otherwise to the client's {@link ReplyDecoders}. One atomic claim
  * decides who replays the reply into the real output and completes the future; the loop never decodes it. A thread
- * waiting for a reply that a decoding thread has claimed decodes queued replies meanwhile
- * ({@link ReplyDecoders#helpOne()}, at most {@value #HELP_LIMIT}) rather than park.
+ * waiting for a reply that a decoding thread has claimed decodes the queued replies of commands it dispatched itself
+ * meanwhile ({@link ReplyDecoders#helpOne()}, at most {@value #HELP_LIMIT}) rather than park.
  * </ul>
  *
  * <p>Everything else (cancellation, timeouts, the wrapped command's own completion) is {@link AsyncCommand}'s: the
@@ -55,7 +55,7 @@ final class PolicyCommand<K, V, T> extends AsyncCommand<K, V, T> implements Dema
     /** Initial capacity of the buffer a command is encoded into ({@link EncodeBuffers}; it grows as needed). */
     private static final int ENCODE_INITIAL = 512;
 
-    /** The most queued replies a thread decodes while another thread decodes the one it waits for. */
+    /** The most queued replies of its own a thread decodes while another thread decodes the one it waits for. */
     private static final int HELP_LIMIT = 8;
 
     private final byte[] encoded;
@@ -64,6 +64,8 @@ final class PolicyCommand<K, V, T> extends AsyncCommand<K, V, T> implements Dema
     @SuppressWarnings("unused") // STATE
     private volatile int state;
     private volatile Thread waiter;
+    /** the thread that dispatched this command (it is made on that thread, by the gate) */
+    private final Thread dispatcher = Thread.currentThread();
 
     /**
      * @param command  the dispatched command
@@ -190,7 +192,7 @@ final class PolicyCommand<K, V, T> extends AsyncCommand<K, V, T> implements Dema
                     return;
                 }
                 if (s == CLAIMED) {
-                    // another thread is decoding it: decode queued replies meanwhile rather than park
+                    // another thread is decoding it: decode this thread's own queued replies meanwhile, not park
                     for (int i = 0; i < HELP_LIMIT && !isDone() && executor instanceof ReplyDecoders d
                             && d.helpOne(); i++) {
                         // helped with one
@@ -220,6 +222,11 @@ final class PolicyCommand<K, V, T> extends AsyncCommand<K, V, T> implements Dema
                 handOver();
             }
         }
+    }
+
+    /** @return whether {@code thread} dispatched this command */
+    boolean dispatchedBy(Thread thread) {
+        return dispatcher == thread;
     }
 
     /** Announces the thread that will wait for this command (a sync caller): the loop leaves the reply to it. */

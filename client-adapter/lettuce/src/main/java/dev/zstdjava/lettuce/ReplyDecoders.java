@@ -46,17 +46,20 @@ final class ReplyDecoders implements Executor {
     }
 
     /**
-     * Decodes the oldest queued reply, if any, on the calling thread: a thread whose own reply another thread is
-     * decoding does this rather than park (a caller reading a pipeline's futures in order would otherwise wait on
-     * each reply that a decoding thread has just taken, one park and one wake-up per reply).
+     * Decodes the oldest queued reply on the calling thread when that thread dispatched its command: a thread whose own
+     * reply another thread is decoding does this rather than park (a caller reading its pipeline's futures in order
+     * would otherwise wait on each reply that a decoding thread has just taken, one park and one wake-up per reply).
+     * Only its own commands: their futures' callbacks then run on the thread that made them, never on a thread that
+     * merely waits, perhaps holding locks, for something else.
      * @return whether a reply was decoded
      */
     boolean helpOne() {
-        Runnable decode = queue.poll();
-        if (decode == null) {
+        Runnable next = queue.peek();
+        if (!(next instanceof PolicyCommand<?, ?, ?> command) || !command.dispatchedBy(Thread.currentThread())
+                || !queue.remove(next)) {
             return false;
         }
-        decode.run();
+        next.run();
         return true;
     }
 

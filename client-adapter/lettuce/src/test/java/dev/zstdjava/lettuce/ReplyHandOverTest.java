@@ -14,10 +14,12 @@ import org.junit.jupiter.api.Test;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BooleanSupplier;
 
 import static org.junit.jupiter.api.Assertions.*;
 
@@ -78,22 +80,52 @@ class ReplyHandOverTest {
         command.complete();
     }
 
-    static void awaitDone(PolicyCommand<?, ?, ?> command, String what) throws InterruptedException {
+    /** Waits up to 10 s for {@code done}; @return whether it became true */
+    static boolean within10s(BooleanSupplier done) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (!command.isDone()) {
-            assertTrue(System.nanoTime() < deadline, what + " was not completed within 10 s");
+        while (!done.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                return false;
+            }
             Thread.sleep(1);
         }
+        return true;
     }
 
     @Test
-    void aThreadWhoseReplyAnotherThreadDecodesDecodesTheQueuedRepliesMeanwhileInsteadOfParking() throws Exception {
+    void aThreadWhoseReplyAnotherThreadDecodesDecodesItsOwnQueuedRepliesMeanwhileInsteadOfParking() throws Exception {
         PolicyCommand<String, String, String> a = get();
-        PolicyCommand<String, String, String> b = get();
+        PolicyCommand<String, String, String> b = get(); // this thread's pipeline: A, then B
         reply(a, "A" + BIG);
         assertTrue(delegate.holding.await(10, TimeUnit.SECONDS), "the decoding thread never took A's reply");
         reply(b, "B" + BIG); // queued: the only decoding thread is held in A's
         assertFalse(b.isDone());
+        // opens A's gate once B is done, or after 10 s; says whether B was done while A was still held
+        CompletableFuture<Boolean> bFirst = CompletableFuture.supplyAsync(() -> {
+            try {
+                return within10s(b::isDone) && !a.isDone();
+            } catch (InterruptedException e) {
+                return false;
+            } finally {
+                delegate.gate.countDown();
+            }
+        });
+
+        assertEquals("A" + BIG, a.get(30, TimeUnit.SECONDS));
+        assertTrue(bFirst.get(30, TimeUnit.SECONDS), "B was decoded while the decoding thread held A");
+        assertSame(Thread.currentThread(), delegate.decodedOn.get('B'), "B is decoded by the thread waiting for A");
+        assertEquals("B" + BIG, b.get(1, TimeUnit.SECONDS));
+        assertTrue(delegate.decodedOn.get('A').getName().startsWith("zstd-java-decode-"),
+                "A is decoded by the decoding thread that took it: " + delegate.decodedOn.get('A'));
+    }
+
+    @Test
+    void aThreadThatWaitsForAnotherThreadsCommandLeavesThatThreadsRepliesAlone() throws Exception {
+        PolicyCommand<String, String, String> a = get();
+        PolicyCommand<String, String, String> b = get(); // both dispatched by this thread
+        reply(a, "A" + BIG);
+        assertTrue(delegate.holding.await(10, TimeUnit.SECONDS), "the decoding thread never took A's reply");
+        reply(b, "B" + BIG);
 
         AtomicReference<Object> got = new AtomicReference<>();
         Thread waiter = Thread.ofPlatform().name("waiter-of-A").start(() -> {
@@ -103,16 +135,13 @@ class ReplyHandOverTest {
                 got.set(e);
             }
         });
-        awaitDone(b, "B, queued behind A while a thread waited for A,");
-        assertSame(waiter, delegate.decodedOn.get('B'), "B's reply is decoded by the thread waiting for A");
-        assertEquals("B" + BIG, b.get(1, TimeUnit.SECONDS));
-        assertFalse(a.isDone(), "A is still held in the decoding thread");
-
+        assertTrue(within10s(() -> waiter.getState() == Thread.State.TIMED_WAITING), "the waiter never parked");
+        assertFalse(b.isDone(), "a thread that did not dispatch B leaves it queued (its callbacks are not its to run)");
         delegate.gate.countDown();
         waiter.join(TimeUnit.SECONDS.toMillis(10));
         assertEquals("A" + BIG, got.get());
-        assertTrue(delegate.decodedOn.get('A').getName().startsWith("zstd-java-decode-"),
-                "A is decoded by the decoding thread that took it: " + delegate.decodedOn.get('A'));
+        assertEquals("B" + BIG, b.get(10, TimeUnit.SECONDS));
+        assertNotSame(waiter, delegate.decodedOn.get('B'));
     }
 
     @Test
