@@ -38,10 +38,10 @@ import java.util.concurrent.Executor;
 /**
  * Applies a {@link CommandPolicy} to the commands one Lettuce connection dispatches, before Lettuce's own
  * bookkeeping ({@code MULTI} queueing, cluster routing) sees them: a refused command is completed exceptionally and
- * never sent, a compressed command is encoded (its values compressed) on the dispatching thread and sent as a
- * {@link PolicyCommand} that keeps those bytes, a command whose reply may carry values (and {@code EXEC}) is sent as a
- * {@link PolicyCommand} that decodes a reply with compressed values off the event loop; every other command is passed
- * on as it is.
+ * never sent, a compressed command is encoded (its values compressed) on the dispatching thread and sent as an
+ * {@link EncodedCommand} that keeps those bytes, a command whose reply may carry values (and {@code EXEC}) is sent as a
+ * {@link PolicyCommand} that decodes a reply with compressed values off the event loop (and keeps its encoded bytes
+ * when it is compressed too); every other command is passed on as it is.
  *
  * <p>Cost: one {@code getType()}, one {@code instanceof} and one array load per command (a command sent with a custom
  * keyword through {@code dispatch} is looked up by name and then decided as the command of that name), and one
@@ -162,8 +162,8 @@ final class CommandGate<K, V> {
     }
 
     // Sends the gate's wrapper; returns what Lettuce returned when that is a future (a transaction's queued command),
-    // otherwise the wrapper (not a cluster's routing wrapper): the API hands it out, and it is what a sync call waits
-    // on and decodes.
+    // otherwise the wrapper (not a cluster's routing wrapper): a PolicyCommand, which the API hands out and a sync call
+    // waits on and decodes; an EncodedCommand, no future: the API hands out its own command, which completes with it.
     private <T> RedisCommand<K, V, T> sendWrapped(RedisCommand<K, V, T> wrapper) {
         RedisCommand<K, V, T> sent = target.send(wrapper);
         return sent instanceof AsyncCommand<?, ?, ?> ? sent : wrapper;
@@ -174,7 +174,7 @@ final class CommandGate<K, V> {
     private <T> RedisCommand<K, V, T> compressed(RedisCommand<K, V, T> command, boolean deferReply) {
         byte[] bytes;
         try {
-            bytes = PolicyCommand.encoded(command);
+            bytes = EncodedCommand.encodeOnThisThread(command);
         } catch (Throwable e) {
             command.completeExceptionally(e); // never a pending future
             if (e instanceof Error error) {
@@ -183,7 +183,7 @@ final class CommandGate<K, V> {
             return command;
         }
         return deferReply && carriesValues(command) ? deferred(command, bytes)
-                : new PolicyCommand<>(command, bytes, null, null, null);
+                : new EncodedCommand<>(command, bytes);
     }
 
     // The command wrapped so that a reply with compressed values is decoded off the event loop.
@@ -273,7 +273,7 @@ final class CommandGate<K, V> {
         RedisCommand<K, V, T> toSend = command;
         if (action == COMPRESS) {
             try {
-                toSend = new PolicyCommand<>(command, PolicyCommand.encoded(command), null, null, null);
+                toSend = new EncodedCommand<>(command, EncodedCommand.encodeOnThisThread(command));
             } catch (RuntimeException e) {
                 // its values could not be encoded: the transaction must not run without it
                 command.completeExceptionally(e);

@@ -8,17 +8,18 @@ import io.netty.buffer.UnpooledHeapByteBuf;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
- * The buffers a command is encoded into on its dispatching thread ({@link PolicyCommand#encoded}): heap buffers over
- * arrays kept from earlier commands. Lettuce's {@code CommandArgs} takes its scratch buffer for each value from the
- * target's allocator, so the command, that scratch and the delegate codec's plain encoding all come from here: no
+ * The buffers a command is encoded into on its dispatching thread ({@link EncodedCommand#encodeOnThisThread}): heap
+ * buffers over arrays kept from earlier commands. Lettuce's {@code CommandArgs} takes its scratch buffer for each
+ * value from the target's allocator, so the command, that scratch and the delegate codec's plain encoding all come
+ * from here: no
  * pooled Netty chunk (whose reference count every thread of the process updates, the event loop included) is touched,
  * no array is zeroed per command once warm, and the codec compresses from the value's array straight into the scratch
  * buffer's array.
  *
  * <p>The arrays sit in a small pool of {@link Spares}, one set per encoding thread at a time
  * ({@link #acquire}/{@link #release} around the encoding), so platform and virtual threads alike reuse them. A buffer
- * must be released by the encoding that allocated it (both hold for {@link PolicyCommand#encoded} and Lettuce's
- * scratch buffers); one never released leaves its array to the garbage collector. Kept: at most
+ * must be released by the encoding that allocated it (both hold for {@link EncodedCommand#encodeOnThisThread} and
+ * Lettuce's scratch buffers); one never released leaves its array to the garbage collector. Kept: at most
  * {@link Spares#MAX_KEPT_ARRAY} bytes an array, three arrays a set, two sets a CPU. Thread-safe.
  */
 final class EncodeBuffers extends AbstractByteBufAllocator {

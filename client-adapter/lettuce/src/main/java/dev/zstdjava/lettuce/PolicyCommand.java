@@ -10,7 +10,6 @@ import io.netty.buffer.ByteBuf;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.util.Arrays;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
@@ -19,21 +18,17 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * The command {@link CommandGate} sends in place of one whose values it compresses or whose reply may carry
- * compressed values; the future the application waits on. It moves the codec's work off Lettuce's event loop:
- *
- * <ul>
- * <li><b>Compression on the dispatching thread.</b> {@link #encoded(RedisCommand)} encodes the whole command (with
- * its values compressed) when it is dispatched, into a heap array that this object keeps; {@link #encode} writes
- * those bytes, so every write of the command (the first, a cluster {@code MOVED}/{@code ASK} retry, a replay after a
- * reconnect) sends the same bytes, compressed once, and no pooled or freed memory is ever referenced after dispatch.
- * <li><b>Decompression off the loop.</b> Its output is a {@link DeferredReply}; when that recorded a compressed value,
- * the loop's {@link #complete()} does not decode but hands over: to the thread waiting in {@code get()}/{@code join()}
- * when there is one (the sync API's caller, always), otherwise to the client's {@link ReplyDecoders}. One atomic claim
- * decides who replays the reply into the real output and completes the future; the loop never decodes it. A thread
- * waiting for a reply that a decoding thread has claimed decodes the queued replies of commands it dispatched itself
+ * The command {@link CommandGate} sends in place of one whose reply may carry compressed values (and {@code EXEC},
+ * whose reply carries the queued commands'); the future the application waits on. It keeps decompression off
+ * Lettuce's event loop: its output is a {@link DeferredReply}; when that recorded a compressed value, the loop's
+ * {@link #complete()} does not decode but hands over: to the thread waiting in {@code get()}/{@code join()} when there
+ * is one (the sync API's caller, always), otherwise to the client's {@link ReplyDecoders}. One atomic claim decides
+ * who replays the reply into the real output and completes the future; the loop never decodes it. A thread waiting
+ * for a reply that a decoding thread has claimed decodes the queued replies of commands it dispatched itself
  * meanwhile ({@link ReplyDecoders#helpOne()}, at most {@value #HELP_LIMIT}) rather than park.
- * </ul>
+ *
+ * <p>A command whose values are compressed too ({@code SET ... GET}) carries the bytes
+ * {@link EncodedCommand#encodeOnThisThread} made at dispatch and writes them, as {@link EncodedCommand} does.
  *
  * <p>Everything else (cancellation, timeouts, the wrapped command's own completion) is {@link AsyncCommand}'s: the
  * wrapped command completes with this one. Thread-safe.
@@ -52,9 +47,6 @@ final class PolicyCommand<K, V, T> extends AsyncCommand<K, V, T> implements Dema
         }
     }
 
-    /** Initial capacity of the buffer a command is encoded into ({@link EncodeBuffers}; it grows as needed). */
-    private static final int ENCODE_INITIAL = 512;
-
     /** The most queued replies of its own a thread decodes while another thread decodes the one it waits for. */
     private static final int HELP_LIMIT = 8;
 
@@ -69,43 +61,17 @@ final class PolicyCommand<K, V, T> extends AsyncCommand<K, V, T> implements Dema
 
     /**
      * @param command  the dispatched command
-     * @param encoded  its bytes from {@link #encoded(RedisCommand)}, or null to let it encode itself on the loop
-     * @param codec    the connection's codec; with {@code compressor} and {@code executor}, null when the reply is
-     *                 decoded on the loop as Lettuce does
+     * @param encoded  its bytes from {@link EncodedCommand#encodeOnThisThread}, or null to let it encode itself on
+     *                 the loop (a command with no compressed value)
+     * @param codec    the connection's codec
+     * @param executor decodes a recorded reply when no thread waits for it
      */
     PolicyCommand(RedisCommand<K, V, T> command, byte[] encoded, RedisCodec<K, V> codec, ValueCompressor compressor,
                   Executor executor) {
         super(command);
         this.encoded = encoded;
         this.executor = executor;
-        this.reply = executor == null ? null : new DeferredReply<>(codec, this, compressor);
-    }
-
-    /**
-     * Encodes {@code command} on the calling thread with its value arguments compressed ({@link PolicyScope}), as
-     * Lettuce would on the event loop.
-     * @return the command's bytes, a new array
-     */
-    static byte[] encoded(RedisCommand<?, ?, ?> command) {
-        PolicyScope scope = PolicyScope.current();
-        boolean before = scope.compress;
-        EncodeBuffers.Spares outer = scope.spares;
-        EncodeBuffers.Spares spares = outer != null ? outer : EncodeBuffers.acquire();
-        scope.spares = spares;
-        ByteBuf buf = EncodeBuffers.ALLOCATOR.heapBuffer(ENCODE_INITIAL);
-        scope.compress = true;
-        try {
-            command.encode(buf);
-            return Arrays.copyOfRange(buf.array(), buf.arrayOffset() + buf.readerIndex(),
-                    buf.arrayOffset() + buf.writerIndex());
-        } finally {
-            scope.compress = before;
-            buf.release();
-            scope.spares = outer;
-            if (outer == null) {
-                EncodeBuffers.release(spares);
-            }
-        }
+        this.reply = new DeferredReply<>(codec, this, compressor);
     }
 
     @Override
@@ -124,7 +90,7 @@ final class PolicyCommand<K, V, T> extends AsyncCommand<K, V, T> implements Dema
 
     @Override
     public CommandOutput<K, V, T> getOutput() {
-        return reply != null && super.getOutput() != null ? reply : super.getOutput();
+        return super.getOutput() != null ? reply : null;
     }
 
     // ------------------------------------------------------------------------------------------------ completion
@@ -132,7 +98,7 @@ final class PolicyCommand<K, V, T> extends AsyncCommand<K, V, T> implements Dema
     // On the loop, at the end of the reply: completes as Lettuce does, or hands a recorded reply over.
     @Override
     public void complete() {
-        if (reply == null || !reply.recording()) {
+        if (!reply.recording()) {
             super.complete();
             wake();
             return;
@@ -178,7 +144,7 @@ final class PolicyCommand<K, V, T> extends AsyncCommand<K, V, T> implements Dema
 
     // Waits (until the deadline when timed) for a hand-over or any completion; claims and decodes a hand-over.
     private void awaitReply(boolean timed, long deadline, boolean interruptible) throws InterruptedException {
-        if (reply == null || isDone()) {
+        if (isDone()) {
             return;
         }
         waiter = Thread.currentThread();

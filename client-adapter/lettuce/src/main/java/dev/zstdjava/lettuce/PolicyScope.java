@@ -6,8 +6,8 @@ import java.util.ArrayList;
 
 /**
  * Per-thread state of the policy: the flag that turns compression on in {@link CompressingCodec} while a command the
- * policy compresses is being encoded ({@link PolicyCommand#encoded}, on the dispatching thread), and, during a call
- * of the sync API ({@link SyncCalls}), the commands it made whose replies this thread will decode.
+ * policy compresses is being encoded ({@link EncodedCommand#encodeOnThisThread}, on the dispatching thread), and,
+ * during a call of the sync API ({@link SyncCalls}), the commands it made whose replies this thread will decode.
  *
  * <p>Confined to one thread by construction; allocates nothing after the thread's first use, except a list when one
  * sync call makes more than one command that may carry values (a cluster's multi-slot command), and a holder when sync

@@ -26,7 +26,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The reused arrays a command is encoded into on its dispatching thread: what {@link PolicyCommand#encoded} returns
+ * The reused arrays a command is encoded into on its dispatching thread: what {@link EncodedCommand#encodeOnThisThread} returns
  * is byte for byte what Lettuce encodes into a fresh buffer, whatever the earlier commands left in the arrays, on
  * platform and virtual threads at once; arrays held at the same time are never the same array.
  */
@@ -81,9 +81,9 @@ class EncodeBuffersTest {
     void encodedBytesAreLettucesWhateverTheReusedArraysHeld() {
         for (int seed = 0; seed < 200; seed++) {
             RedisCommand<byte[], byte[], String> m = mset(seed);
-            assertArrayEquals(fresh(m), PolicyCommand.encoded(m), "MSET " + seed);
+            assertArrayEquals(fresh(m), EncodedCommand.encodeOnThisThread(m), "MSET " + seed);
             RedisCommand<String, String, String> s = setString(seed);
-            assertArrayEquals(fresh(s), PolicyCommand.encoded(s), "SET " + seed);
+            assertArrayEquals(fresh(s), EncodedCommand.encodeOnThisThread(s), "SET " + seed);
         }
     }
 
@@ -98,7 +98,7 @@ class EncodeBuffersTest {
                     for (int seed = base; seed < base + 60; seed++) {
                         RedisCommand<byte[], byte[], String> m = mset(seed);
                         byte[] expected = fresh(m);
-                        assertArrayEquals(expected, PolicyCommand.encoded(m), "MSET " + seed);
+                        assertArrayEquals(expected, EncodedCommand.encodeOnThisThread(m), "MSET " + seed);
                     }
                     return null;
                 }));
