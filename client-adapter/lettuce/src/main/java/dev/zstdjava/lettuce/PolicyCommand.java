@@ -22,10 +22,12 @@ import java.util.concurrent.locks.LockSupport;
  * whose reply carries the queued commands'); the future the application waits on. It keeps decompression off
  * Lettuce's event loop: its output is a {@link DeferredReply}; when that recorded a compressed value, the loop's
  * {@link #complete()} does not decode but hands over: to the thread waiting in {@code get()}/{@code join()} when there
- * is one (the sync API's caller, always), otherwise to the client's {@link ReplyDecoders}. One atomic claim decides
- * who replays the reply into the real output and completes the future; the loop never decodes it. A thread waiting
- * for a reply that a decoding thread has claimed decodes the queued replies of commands it dispatched itself
- * meanwhile ({@link ReplyDecoders#helpOne()}, at most {@value #HELP_LIMIT}) rather than park.
+ * is one (the sync API's caller, always); else, when the thread that dispatched it is waiting for another reply, to
+ * that thread ({@link PolicyScope#leave}: a pipeline's replies are decoded by the thread reading them, as if it
+ * decompressed them itself); otherwise to the client's {@link ReplyDecoders}. One atomic claim decides who replays
+ * the reply into the real output and completes the future; the loop never decodes it. A thread waiting for a reply
+ * that a decoding thread has claimed decodes the queued replies of commands it dispatched itself meanwhile
+ * ({@link ReplyDecoders#helpOne()}, at most {@value #HELP_LIMIT}) rather than park.
  *
  * <p>A command whose values are compressed too ({@code SET ... GET}) carries the bytes
  * {@link EncodedCommand#encodeOnThisThread} made at dispatch and writes them, as {@link EncodedCommand} does.
@@ -56,8 +58,10 @@ final class PolicyCommand<K, V, T> extends AsyncCommand<K, V, T> implements Dema
     @SuppressWarnings("unused") // STATE
     private volatile int state;
     private volatile Thread waiter;
-    /** the thread that dispatched this command (it is made on that thread, by the gate) */
-    private final Thread dispatcher = Thread.currentThread();
+    /** the scope of the thread that dispatched this command (it is made on that thread, by the gate) */
+    private final PolicyScope origin = PolicyScope.current();
+    /** the next reply left to the dispatching thread ({@link PolicyScope#leave}); the owner of the stack's */
+    PolicyCommand<?, ?, ?> nextLeft;
 
     /**
      * @param command  the dispatched command
@@ -110,6 +114,8 @@ final class PolicyCommand<K, V, T> extends AsyncCommand<K, V, T> implements Dema
         Thread w = waiter;
         if (w != null) {
             LockSupport.unpark(w);
+        } else if (origin.leave(this)) {
+            LockSupport.unpark(origin.owner); // waiting for another reply: it decodes this one too, now
         } else {
             handOver();
         }
@@ -143,11 +149,16 @@ final class PolicyCommand<K, V, T> extends AsyncCommand<K, V, T> implements Dema
     }
 
     // Waits (until the deadline when timed) for a hand-over or any completion; claims and decodes a hand-over.
+    // Meanwhile it decodes the replies of its own other commands that the loop leaves to it (PolicyScope#leave), and,
+    // when another thread is decoding its reply, those of its own queued for the decoding threads (helpOne).
     private void awaitReply(boolean timed, long deadline, boolean interruptible) throws InterruptedException {
         if (isDone()) {
             return;
         }
+        PolicyScope scope = PolicyScope.current();
+        boolean opened = scope.openLeft();
         waiter = Thread.currentThread();
+        boolean finished = false;
         try {
             for (;;) {
                 int s = (int) STATE.getVolatile(this);
@@ -155,7 +166,7 @@ final class PolicyCommand<K, V, T> extends AsyncCommand<K, V, T> implements Dema
                     if (STATE.compareAndSet(this, READY, CLAIMED)) {
                         finish();
                     }
-                    return;
+                    break;
                 }
                 if (s == CLAIMED) {
                     // another thread is decoding it: decode this thread's own queued replies meanwhile, not park
@@ -163,15 +174,18 @@ final class PolicyCommand<K, V, T> extends AsyncCommand<K, V, T> implements Dema
                             && d.helpOne(); i++) {
                         // helped with one
                     }
-                    return;
+                    break;
                 }
                 if (isDone()) {
-                    return;
+                    break;
+                }
+                if (decode(scope.takeLeft(false), true)) {
+                    continue; // its own replies that arrived meanwhile: decoded; look again before parking
                 }
                 if (timed) {
                     long left = deadline - System.nanoTime();
                     if (left <= 0) {
-                        return;
+                        break;
                     }
                     LockSupport.parkNanos(this, left);
                 } else {
@@ -181,18 +195,52 @@ final class PolicyCommand<K, V, T> extends AsyncCommand<K, V, T> implements Dema
                     throw new InterruptedException();
                 }
             }
+            finished = true;
         } finally {
             waiter = null;
             // the loop may have seen this thread waiting and left the hand-over to it: pass it on
             if ((int) STATE.getVolatile(this) == READY) {
                 handOver();
             }
+            if (opened) {
+                // its own replies left to it: decoded here, or, when it leaves by an exception, handed over
+                decode(scope.takeLeft(true), finished);
+            }
         }
+    }
+
+    /**
+     * Decodes (or hands over) the replies of a list from {@link PolicyScope#takeLeft}; one that fails hands the rest
+     * over. @return whether there was any
+     */
+    private static boolean decode(PolicyCommand<?, ?, ?> first, boolean here) {
+        PolicyCommand<?, ?, ?> c = first;
+        try {
+            while (c != null) {
+                PolicyCommand<?, ?, ?> next = c.nextLeft;
+                c.nextLeft = null;
+                PolicyCommand<?, ?, ?> now = c;
+                c = next;
+                if (here) {
+                    now.run();
+                } else {
+                    now.handOver();
+                }
+            }
+        } finally {
+            while (c != null) { // only when one above threw
+                PolicyCommand<?, ?, ?> next = c.nextLeft;
+                c.nextLeft = null;
+                c.handOver();
+                c = next;
+            }
+        }
+        return first != null;
     }
 
     /** @return whether {@code thread} dispatched this command */
     boolean dispatchedBy(Thread thread) {
-        return dispatcher == thread;
+        return origin.owner == thread;
     }
 
     /** Announces the thread that will wait for this command (a sync caller): the loop leaves the reply to it. */

@@ -2,16 +2,20 @@ package dev.zstdjava.lettuce;
 
 import io.netty.util.concurrent.FastThreadLocal;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
 
 /**
  * Per-thread state of the policy: the flag that turns compression on in {@link CompressingCodec} while a command the
  * policy compresses is being encoded ({@link EncodedCommand#encodeOnThisThread}, on the dispatching thread), and,
- * during a call of the sync API ({@link SyncCalls}), the commands it made whose replies this thread will decode.
+ * during a call of the sync API ({@link SyncCalls}), the commands it made whose replies this thread will decode; and,
+ * while the thread waits for a reply, the replies of its other commands that the event loop leaves to it
+ * ({@link #leave}).
  *
- * <p>Confined to one thread by construction; allocates nothing after the thread's first use, except a list when one
- * sync call makes more than one command that may carry values (a cluster's multi-slot command), and a holder when sync
- * calls nest.
+ * <p>Confined to one thread by construction, except {@link #leave}, which the event loop calls; allocates nothing
+ * after the thread's first use, except a list when one sync call makes more than one command that may carry values (a
+ * cluster's multi-slot command), and a holder when sync calls nest.
  */
 final class PolicyScope {
     private static final FastThreadLocal<PolicyScope> CURRENT = new FastThreadLocal<>() {
@@ -31,6 +35,9 @@ final class PolicyScope {
 
     /** The arrays this thread's encoding buffers use while it encodes a command ({@link EncodeBuffers}), else null. */
     EncodeBuffers.Spares spares;
+
+    /** The thread this scope belongs to. */
+    final Thread owner = Thread.currentThread();
 
     private PolicyScope() {}
 
@@ -98,5 +105,79 @@ final class PolicyScope {
             first = (PolicyCommand<?, ?, ?>) s[0];
             more = (ArrayList<PolicyCommand<?, ?, ?>>) s[1];
         }
+    }
+
+    // ---------------------------------------------------------- replies left to this thread while it waits for one
+
+    private static final Object CLOSED = new Object();
+    private static final VarHandle LEFT;
+
+    static {
+        try {
+            LEFT = MethodHandles.lookup().findVarHandle(PolicyScope.class, "left", Object.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /**
+     * While this thread waits for a reply: the ready replies of its other commands that the event loop left to it, a
+     * stack linked through {@link PolicyCommand#nextLeft}, newest first (null when empty); {@link #CLOSED} otherwise.
+     */
+    @SuppressWarnings("unused") // LEFT
+    private volatile Object left = CLOSED;
+
+    /**
+     * The owner starts waiting for a reply: from now on the event loop leaves it the ready replies of its commands.
+     * @return whether this call opened it (false when the thread already waits: a callback that waits, nested)
+     */
+    boolean openLeft() {
+        if (left != CLOSED) {
+            return false;
+        }
+        left = null; // only the owner moves it from CLOSED; the loop never writes CLOSED
+        return true;
+    }
+
+    /**
+     * On the event loop: leaves {@code command}'s ready reply to this scope's thread when that thread is waiting for a
+     * reply (it decodes the reply before it stops waiting), otherwise does nothing.
+     * @return whether the reply was left to the thread
+     */
+    boolean leave(PolicyCommand<?, ?, ?> command) {
+        for (;;) {
+            Object head = LEFT.getVolatile(this);
+            if (head == CLOSED) {
+                return false;
+            }
+            command.nextLeft = (PolicyCommand<?, ?, ?>) head;
+            if (LEFT.compareAndSet(this, head, command)) {
+                return true;
+            }
+        }
+    }
+
+    /**
+     * The owner takes the replies left to it so far.
+     * @param close whether it stops waiting: later replies go to the decoding threads
+     * @return the replies, oldest first, linked through {@link PolicyCommand#nextLeft}; null when none
+     */
+    PolicyCommand<?, ?, ?> takeLeft(boolean close) {
+        Object head;
+        do {
+            head = LEFT.getVolatile(this);
+            if (head == CLOSED) {
+                return null;
+            }
+        } while (!LEFT.compareAndSet(this, head, close ? CLOSED : null));
+        PolicyCommand<?, ?, ?> oldest = null;
+        PolicyCommand<?, ?, ?> c = (PolicyCommand<?, ?, ?>) head;
+        while (c != null) {
+            PolicyCommand<?, ?, ?> next = c.nextLeft;
+            c.nextLeft = oldest;
+            oldest = c;
+            c = next;
+        }
+        return oldest;
     }
 }

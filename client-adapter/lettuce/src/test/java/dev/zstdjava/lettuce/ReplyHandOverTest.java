@@ -18,6 +18,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 
@@ -160,5 +161,56 @@ class ReplyHandOverTest {
         delegate.gate.countDown();
         assertEquals("C" + BIG, c.get(10, TimeUnit.SECONDS));
         assertEquals("A" + BIG, a.get(10, TimeUnit.SECONDS));
+    }
+
+    /** Plays the event loop on another thread once {@code waiting} is parked: replies in the order given. */
+    static Thread loopOnceParked(Thread waiting, Runnable replies) {
+        return Thread.ofPlatform().name("plays-the-loop").start(() -> {
+            try {
+                if (within10s(() -> waiting.getState() == Thread.State.WAITING
+                        || waiting.getState() == Thread.State.TIMED_WAITING)) {
+                    replies.run();
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+    }
+
+    @Test
+    void aThreadWaitingForOneReplyDecodesItsOtherRepliesThatArriveMeanwhile() throws Exception {
+        PolicyCommand<String, String, String> b = get();
+        PolicyCommand<String, String, String> c = get(); // this thread's pipeline: B, then C; it waits for C
+        Thread loop = loopOnceParked(Thread.currentThread(), () -> {
+            reply(b, "B" + BIG);
+            reply(c, "C" + BIG);
+        });
+
+        assertEquals("C" + BIG, c.get(30, TimeUnit.SECONDS));
+        assertTrue(b.isDone(), "B, arriving while this thread waited for C, was decoded before it stopped waiting");
+        assertSame(Thread.currentThread(), delegate.decodedOn.get('B'), "not handed to the decoding threads");
+        assertSame(Thread.currentThread(), delegate.decodedOn.get('C'));
+        assertEquals("B" + BIG, b.get(1, TimeUnit.SECONDS));
+        loop.join(10_000);
+    }
+
+    @Test
+    void aThreadThatStopsWaitingLeavesLaterRepliesToTheDecodingThreads() throws Exception {
+        PolicyCommand<String, String, String> b = get();
+        PolicyCommand<String, String, String> c = get();
+        PolicyCommand<String, String, String> d = get();
+        Thread loop = loopOnceParked(Thread.currentThread(), () -> reply(b, "B" + BIG));
+
+        // waits for C, which never comes: B, arriving meanwhile, is decoded here all the same
+        assertThrows(TimeoutException.class, () -> c.get(500, TimeUnit.MILLISECONDS));
+        loop.join(10_000);
+        assertTrue(b.isDone());
+        assertSame(Thread.currentThread(), delegate.decodedOn.get('B'));
+        // nobody waits now: D goes to the decoding threads
+        reply(d, "D" + BIG);
+        assertTrue(within10s(d::isDone), "D was never decoded");
+        assertEquals("D" + BIG, d.get(1, TimeUnit.SECONDS));
+        assertTrue(delegate.decodedOn.get('D').getName().startsWith("zstd-java-decode-"),
+                "D is decoded by a decoding thread: " + delegate.decodedOn.get('D'));
     }
 }
