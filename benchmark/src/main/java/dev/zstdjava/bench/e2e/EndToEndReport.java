@@ -273,6 +273,7 @@ final class EndToEndReport {
                 + os.getArch() + "; Java " + System.getProperty("java.vm.name") + " " + Runtime.version()
                 + f("; load average %.2f at the start of the run, %.2f at the end.", meta.loadAtStart(),
                 os.getSystemLoadAverage()));
+        line("- Library: " + LibraryOrigin.describe() + ".");
         line("- Matrix: values " + String.join(", ", meta.datasets().stream().map(Datasets.Dataset::name).toList())
                 + "; requests in flight " + o.inflight + "; commands per pipelined batch " + o.batch + "; "
                 + o.keys + " keys per cell.");

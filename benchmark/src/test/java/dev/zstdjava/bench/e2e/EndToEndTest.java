@@ -58,6 +58,7 @@ class EndToEndTest {
 
         String md = Files.readString(out);
         assertTrue(md.contains("\n**Generated file: do not edit.** `./e2e "), "the report says it is generated:\n" + md);
+        assertTrue(md.contains("\n- Library: zstd-java-lettuce from "), "the report says which build it measured:\n" + md);
         assertTrue(md.contains("**0 mismatches**"), md);
         assertTrue(md.contains("ran 2 times (rounds)"), md);
         assertFalse(md.contains("did not run here"), "a client did not run:\n" + md);
