@@ -1,6 +1,8 @@
 package dev.zstdjava.testkit;
 
 import java.lang.reflect.Method;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.function.IntSupplier;
 
 /**
@@ -62,34 +64,52 @@ public final class Allocations {
         return least;
     }
 
-    /** @return heap bytes per call of {@code call} summed over every live thread, after a warm-up of as many calls */
+    /**
+     * @return heap bytes per call of {@code call} summed over the threads, after a warm-up of as many calls: the growth
+     *         of each thread alive after the measured calls ({@link #allocatedSince}), divided by the calls
+     */
     public static long allThreadsBytesPerCall(int calls, IntSupplier call) {
         long sink = 0;
         for (int i = 0; i < calls; i++) {
             sink += call.getAsInt();
         }
-        long before = allThreadsAllocated();
+        Map<Long, Long> before = allocatedByThread();
         for (int i = 0; i < calls; i++) {
             sink += call.getAsInt();
         }
-        long per = (allThreadsAllocated() - before) / calls;
+        long per = allocatedSince(before) / calls;
         consume(sink);
         return per;
     }
 
-    /** @return the sum of the heap bytes allocated by every live thread (threads that ended in between are missed) */
-    public static long allThreadsAllocated() {
+    /** @return the heap bytes each live thread has allocated so far, by thread id */
+    public static Map<Long, Long> allocatedByThread() {
         try {
             long[] ids = (long[]) ALL_IDS.invoke(THREADS);
             long[] bytes = (long[]) ALL_ALLOCATED.invoke(THREADS, (Object) ids);
-            long sum = 0;
-            for (long b : bytes) {
-                sum += Math.max(0, b);
+            Map<Long, Long> byThread = new HashMap<>(2 * ids.length);
+            for (int i = 0; i < ids.length; i++) {
+                if (bytes[i] >= 0) { // -1: the thread ended between the two calls, or is not measured
+                    byThread.put(ids[i], bytes[i]);
+                }
             }
-            return sum;
+            return byThread;
         } catch (ReflectiveOperationException e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    /**
+     * @return the heap bytes allocated since {@code before} ({@link #allocatedByThread}) by the threads alive now, a
+     *         thread started meanwhile counted from 0. A thread that ended meanwhile is missed: its bytes are never
+     *         subtracted, so the figure cannot fall below 0 when a pool retires a thread during the measurement
+     */
+    public static long allocatedSince(Map<Long, Long> before) {
+        long sum = 0;
+        for (Map.Entry<Long, Long> now : allocatedByThread().entrySet()) {
+            sum += Math.max(0, now.getValue() - before.getOrDefault(now.getKey(), 0L));
+        }
+        return sum;
     }
 
     private static volatile long consumed;
