@@ -23,12 +23,10 @@ class AllThreadsAllocationsTest {
         }
     }
 
-    @Test
-    void aThreadThatEndsMeanwhileIsNotSubtracted() throws Exception {
-        CountDownLatch allocated = new CountDownLatch(1);
-        CountDownLatch end = new CountDownLatch(1);
+    /** @return a started thread that allocates {@code mebibytes} MiB, counts {@code allocated} down, then waits for {@code end} */
+    private static Thread allocating(int mebibytes, CountDownLatch allocated, CountDownLatch end) {
         Thread t = new Thread(() -> {
-            allocate(64);
+            allocate(mebibytes);
             allocated.countDown();
             try {
                 end.await();
@@ -37,6 +35,14 @@ class AllThreadsAllocationsTest {
             }
         });
         t.start();
+        return t;
+    }
+
+    @Test
+    void aThreadThatEndsMeanwhileIsNotSubtracted() throws Exception {
+        CountDownLatch allocated = new CountDownLatch(1);
+        CountDownLatch end = new CountDownLatch(1);
+        Thread t = allocating(64, allocated, end);
         allocated.await();
         Map<Long, Long> before = Allocations.allocatedByThread();
         end.countDown();
@@ -50,16 +56,7 @@ class AllThreadsAllocationsTest {
         Map<Long, Long> before = Allocations.allocatedByThread();
         CountDownLatch allocated = new CountDownLatch(1);
         CountDownLatch end = new CountDownLatch(1);
-        Thread t = new Thread(() -> {
-            allocate(16);
-            allocated.countDown();
-            try {
-                end.await();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        });
-        t.start();
+        Thread t = allocating(16, allocated, end);
         try {
             allocated.await();
             long since = Allocations.allocatedSince(before);
