@@ -21,7 +21,8 @@ import java.util.Arrays;
  * (a cluster redirect clearing the output before the retry) drops whatever was recorded.
  *
  * <p>Not thread-safe: written by the event loop, then replayed by one thread after a hand-off that orders the two
- * ({@link PolicyCommand}'s claim). Allocates only when it records: the copied values and two small arrays.
+ * ({@link PolicyCommand}'s claim). Allocates only when it records: the copied values, and for a reply of more than
+ * one value two small arrays.
  */
 final class DeferredReply<K, V, T> extends CommandOutput<K, V, T> {
     private static final int SET_BYTES = 1;
@@ -40,11 +41,18 @@ final class DeferredReply<K, V, T> extends CommandOutput<K, V, T> {
 
     private final PolicyCommand<K, V, T> command;
     private final ValueCompressor compressor;
-    /** recorded callbacks: the operation in the low byte, an int argument above it; set(long/double) use two slots */
-    private long[] events;
+    /*
+     * The recorded callbacks, each a long: the operation in the low byte, an int argument above it; set(long) and
+     * set(double) take two. The first two are held in fields and the rest in an array, so that a single value's reply
+     * (a bulk, then the end of the reply) allocates nothing but the copy of its bytes.
+     */
+    private long event0;
+    private long event1;
+    private long[] moreEvents;
     private int eventCount;
-    /** the copied bulk values and errors of the recorded callbacks, in order (null for a null bulk) */
-    private Object[] payloads;
+    /** the copied bulk values and errors of the recorded callbacks, in order (null for a null bulk): the first here */
+    private byte[] payload0;
+    private byte[][] morePayloads;
     private int payloadCount;
     private boolean recording;
 
@@ -73,17 +81,17 @@ final class DeferredReply<K, V, T> extends CommandOutput<K, V, T> {
         Throwable failure = null;
         int p = 0;
         for (int i = 0; i < eventCount; i++) {
-            long e = events[i];
+            long e = eventAt(i);
             int op = (int) (e & 0xff);
             int arg = (int) (e >> 8);
             try {
                 switch (op) {
-                    case SET_BYTES -> out.set(wrap(payloads[p++]));
-                    case SET_SINGLE -> out.setSingle(wrap(payloads[p++]));
-                    case SET_BIG_NUMBER -> out.setBigNumber(wrap(payloads[p++]));
-                    case SET_ERROR -> out.setError(wrap(payloads[p++]));
-                    case SET_LONG -> out.set(events[++i]);
-                    case SET_DOUBLE -> out.set(Double.longBitsToDouble(events[++i]));
+                    case SET_BYTES -> out.set(wrap(payloadAt(p++)));
+                    case SET_SINGLE -> out.setSingle(wrap(payloadAt(p++)));
+                    case SET_BIG_NUMBER -> out.setBigNumber(wrap(payloadAt(p++)));
+                    case SET_ERROR -> out.setError(wrap(payloadAt(p++)));
+                    case SET_LONG -> out.set(eventAt(++i));
+                    case SET_DOUBLE -> out.set(Double.longBitsToDouble(eventAt(++i)));
                     case SET_BOOLEAN -> out.set(arg != 0);
                     case MULTI -> out.multi(arg);
                     case MULTI_ARRAY -> out.multiArray(arg);
@@ -104,45 +112,71 @@ final class DeferredReply<K, V, T> extends CommandOutput<K, V, T> {
     }
 
     private void clear() {
-        events = null;
-        payloads = null;
+        moreEvents = null;
+        payload0 = null;
+        morePayloads = null;
         eventCount = 0;
         payloadCount = 0;
         recording = false;
     }
 
-    private static ByteBuffer wrap(Object payload) {
-        return payload == null ? null : ByteBuffer.wrap((byte[]) payload);
+    private long eventAt(int i) {
+        return i == 0 ? event0 : i == 1 ? event1 : moreEvents[i - 2];
+    }
+
+    private byte[] payloadAt(int p) {
+        return p == 0 ? payload0 : morePayloads[p - 1];
+    }
+
+    private static ByteBuffer wrap(byte[] payload) {
+        return payload == null ? null : ByteBuffer.wrap(payload);
+    }
+
+    private void event(long e) {
+        int i = eventCount++;
+        if (i == 0) {
+            event0 = e;
+        } else if (i == 1) {
+            event1 = e;
+        } else {
+            int j = i - 2;
+            if (moreEvents == null) {
+                moreEvents = new long[8];
+            } else if (j == moreEvents.length) {
+                moreEvents = Arrays.copyOf(moreEvents, j * 2);
+            }
+            moreEvents[j] = e;
+        }
     }
 
     private void event(int op, int arg) {
-        if (events == null) {
-            events = new long[8];
-        } else if (eventCount == events.length) {
-            events = Arrays.copyOf(events, eventCount * 2);
-        }
-        events[eventCount++] = ((long) arg << 8) | op;
+        event(((long) arg << 8) | op);
     }
 
     private void event(int op, long value) {
         event(op, 0);
-        event(0, 0);
-        events[eventCount - 1] = value;
+        event(value);
     }
 
     private void payload(int op, ByteBuffer bytes) {
         event(op, 0);
-        if (payloads == null) {
-            payloads = new Object[4];
-        } else if (payloadCount == payloads.length) {
-            payloads = Arrays.copyOf(payloads, payloadCount * 2);
-        }
         byte[] copy = null;
         if (bytes != null) {
             copy = new byte[bytes.remaining()];
             bytes.get(bytes.position(), copy);
         }
-        payloads[payloadCount++] = copy;
+        int p = payloadCount++;
+        if (p == 0) {
+            payload0 = copy;
+            return;
+        }
+        int j = p - 1;
+        if (morePayloads == null) {
+            morePayloads = new byte[4][];
+        } else if (j == morePayloads.length) {
+            morePayloads = Arrays.copyOf(morePayloads, j * 2);
+        }
+        morePayloads[j] = copy;
     }
 
     // ------------------------------------------------------------------ callbacks of Lettuce's decoder, on the loop

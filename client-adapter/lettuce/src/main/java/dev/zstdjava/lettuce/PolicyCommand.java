@@ -103,8 +103,7 @@ final class PolicyCommand<K, V, T> extends AsyncCommand<K, V, T> implements Dema
     @Override
     public void complete() {
         if (!reply.recording()) {
-            super.complete();
-            wake();
+            super.complete(); // completes the future through complete(T) or completeExceptionally, which wake
             return;
         }
         if (isDone()) {
@@ -144,7 +143,6 @@ final class PolicyCommand<K, V, T> extends AsyncCommand<K, V, T> implements Dema
             completeExceptionally(failure);
         } else {
             super.complete();
-            wake();
         }
     }
 
@@ -155,7 +153,7 @@ final class PolicyCommand<K, V, T> extends AsyncCommand<K, V, T> implements Dema
         if (isDone()) {
             return;
         }
-        PolicyScope scope = PolicyScope.current();
+        PolicyScope scope = origin.owner == Thread.currentThread() ? origin : PolicyScope.current();
         boolean opened = scope.openLeft();
         waiter = Thread.currentThread();
         boolean finished = false;
@@ -256,9 +254,10 @@ final class PolicyCommand<K, V, T> extends AsyncCommand<K, V, T> implements Dema
         }
     }
 
+    // Wakes the waiting thread, unless this is it (it decoded its own reply and looks again before it parks).
     private void wake() {
         Thread w = waiter;
-        if (w != null) {
+        if (w != null && w != Thread.currentThread()) {
             LockSupport.unpark(w);
         }
     }
