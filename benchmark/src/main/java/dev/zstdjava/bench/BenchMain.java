@@ -108,7 +108,7 @@ public final class BenchMain {
     }
 
     /** Extracts the async-profiler library for this platform from the jar (once per version) and returns it. */
-    static Path asyncProfilerLibrary() throws IOException {
+    public static Path asyncProfilerLibrary() throws IOException {
         String os = System.getProperty("os.name").toLowerCase();
         String arch = System.getProperty("os.arch");
         String dir;

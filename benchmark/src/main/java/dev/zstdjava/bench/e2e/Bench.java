@@ -36,12 +36,19 @@ final class Bench {
             (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
     private final AtomicLong mismatches = new AtomicLong();
     private final AtomicReference<String> firstMismatch = new AtomicReference<>();
+    /** CPU profiles of the measured phases ({@code --profile}), or null */
+    private CpuProfiles profiles;
 
     Bench(String host, int port, CompressingRedisClient lettuce) {
         this.host = host;
         this.port = port;
         this.lettuce = lettuce;
         this.admin = lettuce.connect(ByteArrayCodec.INSTANCE);
+    }
+
+    /** Profiles every measured phase from now on into {@code profiles}. */
+    void profile(CpuProfiles profiles) {
+        this.profiles = profiles;
     }
 
     long mismatches() {
@@ -76,17 +83,17 @@ final class Bench {
         int warmKeys = Math.min(keys.length, 2000);
         deleteKeys(keys, keys.length);
         if (warmupSeconds > 0) {
-            phase(kv, cell, keys, warmKeys, values, true, warmupSeconds, null, kind);
-            phase(kv, cell, keys, warmKeys, values, false, warmupSeconds, null, kind);
+            phase(kv, cell, keys, warmKeys, values, true, warmupSeconds, null, kind, 0);
+            phase(kv, cell, keys, warmKeys, values, false, warmupSeconds, null, kind, 0);
             deleteKeys(keys, warmKeys);
         }
         long usedBefore = usedMemory();
-        Results.Phase set = phase(kv, cell, keys, keys.length, values, true, seconds, new Histogram(3), kind);
+        Results.Phase set = phase(kv, cell, keys, keys.length, values, true, seconds, new Histogram(3), kind, round);
         long usedAfter = usedMemory();
         double memPerKey = memoryUsagePerKey(keys);
         String stored = storedForm(keys);
         long before = mismatches.get();
-        Results.Phase get = phase(kv, cell, keys, keys.length, values, false, seconds, new Histogram(3), kind);
+        Results.Phase get = phase(kv, cell, keys, keys.length, values, false, seconds, new Histogram(3), kind, round);
         return new Results.Row(cell, kind, round, keys.length, set, get, memPerKey,
                 (double) (usedAfter - usedBefore) / keys.length, stored, mismatches.get() - before);
     }
@@ -94,14 +101,16 @@ final class Bench {
     /** Unmeasured SETs then GETs (verified) on up to {@code keys} keys, to warm the JIT and the connection. */
     void warmup(Clients.Kv kv, Clients.Kind kind, byte[][] keys, int n, byte[][] values, double seconds) throws Exception {
         Results.Cell cell = new Results.Cell("warm-up", 16, 8);
-        phase(kv, cell, keys, n, values, true, seconds, null, kind);
-        phase(kv, cell, keys, n, values, false, seconds, null, kind);
+        phase(kv, cell, keys, n, values, true, seconds, null, kind, 0);
+        phase(kv, cell, keys, n, values, false, seconds, null, kind, 0);
         deleteKeys(keys, n);
     }
 
     private Results.Phase phase(Clients.Kv kv, Results.Cell cell, byte[][] keys, int keyCount, byte[][] values,
-                                boolean isSet, double seconds, Histogram total, Clients.Kind kind) throws Exception {
+                                boolean isSet, double seconds, Histogram total, Clients.Kind kind, int round)
+            throws Exception {
         int batch = cell.batch();
+        CpuProfiles profiling = total != null ? profiles : null; // measured phases only
         long[] net0 = netBytes();
         EventLoopThreads.Family loops = kind.eventLoops();
         EventLoopThreads.Snapshot loop0 = EventLoopThreads.snapshot(loops);
@@ -111,6 +120,9 @@ final class Bench {
         long end = start + (long) (seconds * 1e9);
         List<Future<long[]>> futures = new ArrayList<>(cell.inflight());
         List<Histogram> hists = new ArrayList<>();
+        if (profiling != null) {
+            profiling.start();
+        }
         try (var exec = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()) {
             for (int s = 0; s < cell.inflight(); s++) {
                 Histogram h = total == null ? null : new Histogram(3);
@@ -126,6 +138,10 @@ final class Bench {
             }
             long cpu = os.getProcessCpuTime() - cpu0;
             EventLoopThreads.Usage loop = EventLoopThreads.between(loop0, EventLoopThreads.snapshot(loops));
+            if (profiling != null) {
+                profiling.stop(cell, kind, round, isSet, ops);
+                profiling = null;
+            }
             long[] net1 = netBytes();
             if (total != null) {
                 for (Histogram h : hists) {
@@ -136,6 +152,14 @@ final class Bench {
         } catch (java.util.concurrent.ExecutionException e) {
             throw new IllegalStateException((isSet ? "SET" : "GET") + " phase of " + kind.id + " in " + cell.label()
                     + " failed: " + e.getCause(), e.getCause());
+        } finally {
+            if (profiling != null) { // the phase failed: stop sampling; the phase's own exception is the one to see
+                try {
+                    profiling.stop(cell, kind, round, isSet, 0);
+                } catch (RuntimeException secondary) {
+                    // reported through the phase's exception, which is already on its way
+                }
+            }
         }
     }
 

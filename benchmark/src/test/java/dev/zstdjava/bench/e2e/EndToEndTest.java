@@ -41,6 +41,19 @@ class EndToEndTest {
         System.setProperty("java.awt.headless", "true");
     }
 
+    /** What a run of the tool returned and printed. */
+    record Ran(int status, String log) {}
+
+    /** Runs the tool in this JVM with {@code args}. */
+    static Ran run(String... args) {
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
+        int status;
+        try (PrintStream err = new PrintStream(log, true, StandardCharsets.UTF_8)) {
+            status = EndToEnd.run(args, err);
+        }
+        return new Ran(status, log.toString(StandardCharsets.UTF_8));
+    }
+
     @Test
     void tinyRunReportsEveryClientAndNoMismatch(@TempDir Path dir) throws Exception {
         Path out = dir.resolve("e2e.md");
