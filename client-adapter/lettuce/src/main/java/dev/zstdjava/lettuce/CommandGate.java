@@ -190,7 +190,7 @@ final class CommandGate<K, V> {
     // During a sync call the calling thread is announced as the waiter: the loop leaves the reply to it.
     private <T> RedisCommand<K, V, T> deferred(RedisCommand<K, V, T> command, byte[] encoded) {
         PolicyCommand<K, V, T> c = new PolicyCommand<>(command, encoded, codec, codec.compressor(), decoder);
-        PolicyScope scope = PolicyScope.current();
+        PolicyScope scope = c.origin; // this thread's
         if (scope.syncCall()) {
             c.announceWaiter(Thread.currentThread());
             scope.announced(c);

@@ -59,7 +59,7 @@ final class PolicyCommand<K, V, T> extends AsyncCommand<K, V, T> implements Dema
     private volatile int state;
     private volatile Thread waiter;
     /** the scope of the thread that dispatched this command (it is made on that thread, by the gate) */
-    private final PolicyScope origin = PolicyScope.current();
+    final PolicyScope origin = PolicyScope.current();
     /** the next reply left to the dispatching thread ({@link PolicyScope#leave}); the owner of the stack's */
     PolicyCommand<?, ?, ?> nextLeft;
 
