@@ -104,7 +104,8 @@ class LettuceDictionaryTest {
                 for (int i = 0; i < TRAIN.size(); i++) {
                     conn.async().set(k("t" + i), TRAIN.get(i));
                 }
-                await("a dictionary to be adopted", () -> m.currentId() != 0);
+                // the store's notification can load the dictionary before the trainer records ADOPTED: wait for both
+                await("a dictionary to be adopted", () -> m.currentId() != 0 && m.trainingStats().adopted() == 1);
                 id = m.currentId();
                 List<TrainingEvent.Kind> kinds = m.trainingStats().recent().stream().map(TrainingEvent::kind).toList();
                 assertEquals(List.of(TrainingEvent.Kind.TRAINED, TrainingEvent.Kind.ADOPTED), kinds);

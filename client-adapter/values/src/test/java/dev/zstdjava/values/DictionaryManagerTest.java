@@ -389,7 +389,8 @@ class DictionaryManagerTest {
             for (byte[] v : TRAIN) {
                 written.add(vc.compress(v));
             }
-            await("a dictionary to be adopted", () -> m.currentId() != 0);
+            // the store's listener can load the dictionary before the trainer records ADOPTED: wait for both
+            await("a dictionary to be adopted", () -> m.currentId() != 0 && m.trainingStats().adopted() == 1);
             long id = m.currentId();
             TrainingStats t = m.trainingStats();
             assertEquals(1, t.trained());
