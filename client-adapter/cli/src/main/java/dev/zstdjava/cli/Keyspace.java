@@ -115,23 +115,22 @@ final class Keyspace implements AutoCloseable {
     }
 
     /**
-     * Connects once more when the server closed the connection during the handshake without a reply (seen now and
-     * then when AUTH is refused), so that the second attempt can report the server's own error.
+     * Connects again (three tries in all) when the server closed the connection during the handshake before Lettuce
+     * saw a reply (seen now and then when AUTH is refused: "closed prematurely", or the handshake handler already
+     * gone from the closed channel), so that a later try can report the server's own error.
      */
     private static StatefulRedisConnection<byte[], byte[]> open(RedisClient client, RedisURI uri) {
-        try {
-            return client.connect(ByteArrayCodec.INSTANCE, uri);
-        } catch (RedisConnectionException first) {
-            if (!describe(uri, first).contains("closed prematurely")) {
-                throw new ToolException(describe(uri, first), first);
-            }
+        for (int attempt = 1; ; attempt++) {
             try {
                 return client.connect(ByteArrayCodec.INSTANCE, uri);
             } catch (RuntimeException e) {
-                throw new ToolException(describe(uri, e), e);
+                String why = describe(uri, e);
+                boolean closedInHandshake = e instanceof RedisConnectionException
+                        && (why.contains("closed prematurely") || why.contains("RedisHandshakeHandler not registered"));
+                if (!closedInHandshake || attempt == 3) {
+                    throw new ToolException(why, e);
+                }
             }
-        } catch (RuntimeException e) {
-            throw new ToolException(describe(uri, e), e);
         }
     }
 
