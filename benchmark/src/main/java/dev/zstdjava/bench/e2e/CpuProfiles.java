@@ -157,7 +157,7 @@ final class CpuProfiles {
             double total = 0;
             for (int g = 0; g < GROUPS.size(); g++) {
                 int group = g;
-                double m = median(row.stream().mapToDouble(e -> e.microsPerOp(group)).toArray());
+                double m = EventLoopProbe.median(row.stream().map(e -> e.microsPerOp(group)).toList());
                 total += m;
                 md.append(String.format(Locale.ROOT, " %.2f |", m));
             }
@@ -166,13 +166,6 @@ final class CpuProfiles {
         Path out = dir.resolve("profiles.md");
         Files.writeString(out, md, StandardCharsets.UTF_8);
         return out;
-    }
-
-    static double median(double[] v) {
-        double[] s = v.clone();
-        java.util.Arrays.sort(s);
-        int n = s.length;
-        return n == 0 ? 0 : n % 2 == 1 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
     }
 
     /** @return how many phases were profiled */
