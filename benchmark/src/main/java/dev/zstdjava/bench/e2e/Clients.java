@@ -401,8 +401,7 @@ final class Clients {
         }
 
         // Dispatches and returns the futures to wait on: what Lettuce's dispatch returned where that is an
-        // AsyncCommand, as Lettuce's own async API hands out (CompressingRedisClient returns its command, whose waiter
-        // decodes the reply itself), otherwise the command made here.
+        // AsyncCommand, as Lettuce's own async API hands out, otherwise the command made here.
         @SuppressWarnings({"unchecked", "rawtypes"})
         private <T> List<AsyncCommand<byte[], byte[], T>> dispatch(List<AsyncCommand<byte[], byte[], T>> cmds) {
             if (cmds.size() == 1) {

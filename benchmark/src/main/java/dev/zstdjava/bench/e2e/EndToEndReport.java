@@ -294,7 +294,7 @@ final class EndToEndReport {
                 + "`StatefulConnection.dispatch` (one command, or a batch's commands at once), not through the sync, "
                 + "async or reactive API, and waits on the futures `dispatch` returns, as Lettuce's async API hands "
                 + "them out; so a codec encodes and decodes a value on whichever thread the client does that for "
-                + "dispatched commands (the waiting thread, where the client lets it decode its own reply). "
+                + "dispatched commands. "
                 + "The `-caller` clients use Lettuce's plain `ByteArrayCodec` and call this library's "
                 + "`ValueCompressor` on the requesting threads instead: `compress` before the SET is queued, "
                 + "`decompress` after the GET's reply; the bytes on the server are the same. Where each client "

@@ -5,19 +5,7 @@ import dev.zstdjava.values.CommandPolicy;
 import dev.zstdjava.values.CommandRefusedException;
 import dev.zstdjava.values.CommandRule;
 import io.lettuce.core.codec.StringCodec;
-import io.lettuce.core.output.BooleanListOutput;
-import io.lettuce.core.output.BooleanOutput;
-import io.lettuce.core.output.ByteArrayOutput;
-import io.lettuce.core.output.CommandOutput;
-import io.lettuce.core.output.DateOutput;
-import io.lettuce.core.output.DoubleListOutput;
-import io.lettuce.core.output.DoubleOutput;
-import io.lettuce.core.output.IntegerListOutput;
-import io.lettuce.core.output.IntegerOutput;
-import io.lettuce.core.output.KeyListOutput;
-import io.lettuce.core.output.KeyOutput;
 import io.lettuce.core.output.StatusOutput;
-import io.lettuce.core.output.StringListOutput;
 import io.lettuce.core.protocol.AsyncCommand;
 import io.lettuce.core.protocol.Command;
 import io.lettuce.core.protocol.CommandArgs;
@@ -32,21 +20,17 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.Executor;
 
 /**
  * Applies a {@link CommandPolicy} to the commands one Lettuce connection dispatches, before Lettuce's own
  * bookkeeping ({@code MULTI} queueing, cluster routing) sees them: a refused command is completed exceptionally and
  * never sent, a compressed command is encoded (its values compressed) on the dispatching thread and sent as an
- * {@link EncodedCommand} that keeps those bytes, a command whose reply may carry values (and {@code EXEC}) is sent as a
- * {@link PolicyCommand} that decodes a reply with compressed values off the event loop (and keeps its encoded bytes
- * when it is compressed too); every other command is passed on as it is.
+ * {@link EncodedCommand} that keeps those bytes; every other command is passed on as it is. Replies are Lettuce's
+ * business: the event loop decodes them (the codec decompresses) and completes the futures, as for any codec.
  *
  * <p>Cost: one {@code getType()}, one {@code instanceof} and one array load per command (a command sent with a custom
- * keyword through {@code dispatch} is looked up by name and then decided as the command of that name), and one
- * {@code ClassValue} look-up of its output's class; a wrapped command adds one wrapper (plus, compressed, the array of
- * its bytes; deferred, a {@link DeferredReply}) and one thread-local read; a {@code SET}, {@code DELEX}, {@code SORT}
+ * keyword through {@code dispatch} is looked up by name and then decided as the command of that name); a compressed
+ * command adds one wrapper, the array of its bytes and one thread-local read; a {@code SET}, {@code DELEX}, {@code SORT}
  * or {@code SORT_RO} with options has its arguments encoded once more, plain, into a pooled buffer and read for the
  * options that refuse it ({@link CommandWords}). Transactions (from {@code MULTI} to {@code EXEC}/{@code DISCARD})
  * take a lock and keep a list
@@ -81,22 +65,12 @@ final class CommandGate<K, V> {
 
     private final Table table;
     private final Target<K, V> target;
-    private final CompressingCodec<K, V> codec;
-    /** where replies with compressed values are decoded when no thread waits for them; null: on the event loop */
-    private final Executor decoder;
     /** non-null from MULTI until EXEC or DISCARD */
     private volatile Transaction transaction;
 
-    /**
-     * @param codec   the connection's codec
-     * @param decoder the executor that decodes a reply with compressed values when no thread waits in {@code get()}
-     *                for it, or null to decode every reply on the event loop (pub/sub connections)
-     */
-    CommandGate(CommandPolicy policy, Target<K, V> target, CompressingCodec<K, V> codec, Executor decoder) {
+    CommandGate(CommandPolicy policy, Target<K, V> target) {
         this.table = policy.compressesHashValues() ? WITH_HASH_VALUES : GLIDE;
         this.target = target;
-        this.codec = codec;
-        this.decoder = decoder;
     }
 
     // Dispatches one command under the policy; returns what Lettuce's dispatch returned (the command itself when it
@@ -108,10 +82,10 @@ final class CommandGate<K, V> {
     private <T> RedisCommand<K, V, T> dispatch(RedisCommand<K, V, T> command, int action) {
         if (transaction == null) {
             if (action == PLAIN) {
-                return carriesValues(command) ? sendWrapped(deferred(command, null)) : target.send(command);
+                return target.send(command);
             }
             if (action == COMPRESS) {
-                return sendCompressed(command, true);
+                return sendCompressed(command);
             }
         }
         return dispatchSlow(command, action);
@@ -126,7 +100,7 @@ final class CommandGate<K, V> {
         int i = 0;
         for (RedisCommand<K, V, ?> c : commands) {
             int a = actions[i++] = table.action(c);
-            wrap |= a == COMPRESS || a == PLAIN && carriesValues(c);
+            wrap |= a == COMPRESS;
             simple &= a == PLAIN || a == COMPRESS;
         }
         if (simple && !wrap) {
@@ -137,8 +111,7 @@ final class CommandGate<K, V> {
             List<RedisCommand<K, V, ?>> sent = new ArrayList<>(commands.size());
             i = 0;
             for (RedisCommand<K, V, ?> c : commands) {
-                RedisCommand<K, V, ?> w = actions[i++] == COMPRESS ? compressed(c, true)
-                        : carriesValues(c) ? deferred(c, null) : c;
+                RedisCommand<K, V, ?> w = actions[i++] == COMPRESS ? compressed(c) : c;
                 out.add(w);
                 if (w != c || !c.isDone()) {
                     sent.add(w); // a command whose encoding failed is completed and not sent
@@ -154,27 +127,23 @@ final class CommandGate<K, V> {
         return out;
     }
 
-    // Compresses the command's values on this thread and sends it; its reply is decoded off the loop when
-    // deferReply (outside transactions) and it may carry values.
-    private <T> RedisCommand<K, V, T> sendCompressed(RedisCommand<K, V, T> command, boolean deferReply) {
-        RedisCommand<K, V, T> c = compressed(command, deferReply);
-        return c == command ? command : sendWrapped(c);
-    }
-
-    // Sends the gate's wrapper; returns what Lettuce returned when that is a future (a transaction's queued command),
-    // otherwise the wrapper (not a cluster's routing wrapper): a PolicyCommand, which the API hands out and a sync call
-    // waits on and decodes; an EncodedCommand, no future: the API hands out its own command, which completes with it.
-    private <T> RedisCommand<K, V, T> sendWrapped(RedisCommand<K, V, T> wrapper) {
-        RedisCommand<K, V, T> sent = target.send(wrapper);
-        return sent instanceof AsyncCommand<?, ?, ?> ? sent : wrapper;
+    // Compresses the command's values on this thread and sends it.
+    private <T> RedisCommand<K, V, T> sendCompressed(RedisCommand<K, V, T> command) {
+        RedisCommand<K, V, T> c = compressed(command);
+        if (c == command) {
+            return command;
+        }
+        // what Lettuce returned when that is a future (a transaction's queued command), otherwise the wrapper (not a
+        // cluster's routing wrapper): the API hands out its own command, which completes with the wrapper
+        RedisCommand<K, V, T> sent = target.send(c);
+        return sent instanceof AsyncCommand<?, ?, ?> ? sent : c;
     }
 
     // The command to send for a compressed one, or the command itself, completed exceptionally, when encoding it
     // (its values compressed) failed on this thread.
-    private <T> RedisCommand<K, V, T> compressed(RedisCommand<K, V, T> command, boolean deferReply) {
-        byte[] bytes;
+    private static <K, V, T> RedisCommand<K, V, T> compressed(RedisCommand<K, V, T> command) {
         try {
-            bytes = EncodedCommand.encodeOnThisThread(command);
+            return new EncodedCommand<>(command);
         } catch (Throwable e) {
             command.completeExceptionally(e); // never a pending future
             if (e instanceof Error error) {
@@ -182,40 +151,7 @@ final class CommandGate<K, V> {
             }
             return command;
         }
-        return deferReply && carriesValues(command) ? deferred(command, bytes)
-                : new EncodedCommand<>(command, bytes);
     }
-
-    // The command wrapped so that a reply with compressed values is decoded off the event loop.
-    // During a sync call the calling thread is announced as the waiter: the loop leaves the reply to it.
-    private <T> RedisCommand<K, V, T> deferred(RedisCommand<K, V, T> command, byte[] encoded) {
-        PolicyCommand<K, V, T> c = new PolicyCommand<>(command, encoded, codec, codec.compressor(), decoder);
-        PolicyScope scope = c.origin; // this thread's
-        if (scope.syncCall()) {
-            c.announceWaiter(Thread.currentThread());
-            scope.announced(c);
-        }
-        return c;
-    }
-
-    // Whether the command's reply may carry values (and this gate decodes them off the loop): false for the outputs
-    // that never decode a value (status, integers, booleans, keys ...), so those commands pass untouched.
-    private boolean carriesValues(RedisCommand<K, V, ?> command) {
-        CommandOutput<K, V, ?> output = command.getOutput();
-        return decoder != null && output != null && !VALUE_FREE.get(output.getClass());
-    }
-
-    private static final ClassValue<Boolean> VALUE_FREE = new ClassValue<>() {
-        private final Set<Class<?>> classes = Set.of(StatusOutput.class, IntegerOutput.class, BooleanOutput.class,
-                DoubleOutput.class, DateOutput.class, ByteArrayOutput.class, BooleanListOutput.class,
-                IntegerListOutput.class, DoubleListOutput.class, StringListOutput.class, KeyOutput.class,
-                KeyListOutput.class);
-
-        @Override
-        protected Boolean computeValue(Class<?> type) {
-            return classes.contains(type);
-        }
-    };
 
     private synchronized <T> RedisCommand<K, V, T> dispatchSlow(RedisCommand<K, V, T> command, int action) {
         Transaction tx = transaction;
@@ -236,8 +172,7 @@ final class CommandGate<K, V> {
                     discard(tx, command);
                     return command;
                 }
-                // the queued commands' replies come in EXEC's: decoded off the loop with it, into their outputs
-                return decoder == null ? target.send(command) : sendWrapped(deferred(command, null));
+                return target.send(command);
             }
             case DISCARD -> {
                 transaction = null;
@@ -254,9 +189,9 @@ final class CommandGate<K, V> {
                 return command;
             }
             if (action == COMPRESS) {
-                return sendCompressed(command, true);
+                return sendCompressed(command);
             }
-            return carriesValues(command) ? sendWrapped(deferred(command, null)) : target.send(command);
+            return target.send(command);
         }
         if (tx.discarded != null) {
             command.completeExceptionally(tx.discarded);
@@ -269,11 +204,10 @@ final class CommandGate<K, V> {
             tx.discarded.initCause(refusal);
             return command;
         }
-        // queued commands are never deferred themselves: EXEC's reply carries their values (see EXEC above)
         RedisCommand<K, V, T> toSend = command;
         if (action == COMPRESS) {
             try {
-                toSend = new EncodedCommand<>(command, EncodedCommand.encodeOnThisThread(command));
+                toSend = new EncodedCommand<>(command);
             } catch (RuntimeException e) {
                 // its values could not be encoded: the transaction must not run without it
                 command.completeExceptionally(e);

@@ -57,17 +57,11 @@ import java.util.Objects;
  * <b>Decoding</b> reads the buffer it is handed in place, without keeping it, and allocates only the decompressed
  * value (passed to the delegate as a heap buffer; for {@link ByteArrayCodec} returned directly).
  *
- * <p><b>Which thread does the work:</b> the application's threads, never the connection's event loop. A command's
- * values are compressed on the thread that dispatches it (the caller of the sync and async APIs, the subscribing
- * thread for reactive): the client encodes the whole command there, into a heap array the
- * command keeps, so a cluster redirect or a replay after a reconnect sends the same bytes without compressing again.
- * A reply whose values start with the stored form's header is copied once by the event loop and decoded elsewhere:
- * by the sync API's caller (always), by a thread waiting in the future's {@code get()}/{@code join()}, or else by the
- * client's decoding threads (as many as Lettuce's computation threads, stopped with the client); {@code EXEC}'s
- * reply, which carries the queued commands' values, likewise. Replies without a compressed value are decoded on the
- * loop as Lettuce does. Futures of one connection may therefore complete out of dispatch order (the commands still
- * reach the server in order). On pub/sub connections Lettuce runs the codec on the event loop. docs/values.md,
- * "Which thread compresses", has the details and the bytes allocated per command.
+ * <p><b>Which thread does the work:</b> a command's values are compressed on the thread that dispatches it (the
+ * client encodes the whole command there, into a heap array the command keeps); replies are decoded by the
+ * connection's event loop, as Lettuce decodes with any codec, so completion order, callback threads and completion
+ * hooks are Lettuce's own ({@link CompressingRedisClient}, "Which thread does the work"). docs/values.md, "Which
+ * thread compresses", has the bytes allocated per command.
  *
  * <p><b>Thread safety:</b> thread-safe if the delegate is; one instance serves every connection.
  */
@@ -212,7 +206,7 @@ public final class CompressingCodec<K, V> implements RedisCodec<K, V>, ToByteBuf
                 byteBufDelegate.encodeValue(value, target);
                 return;
             }
-            ByteBuf plain = target.alloc().buffer(Math.max(16, byteBufDelegate.estimateSize(value)));
+            ByteBuf plain = EncodeBuffers.plainBuffer(target.alloc(), byteBufDelegate.estimateSize(value));
             try {
                 byteBufDelegate.encodeValue(value, plain);
                 MemorySegment src = readableSegment(plain);
@@ -232,9 +226,13 @@ public final class CompressingCodec<K, V> implements RedisCodec<K, V>, ToByteBuf
 
     @Override
     public int estimateSize(Object keyOrValue) {
-        // the stored form is never larger than the plain encoding, so the delegate's estimate holds
+        // the stored form is never larger than the plain encoding, so the delegate's estimate holds; while a value is
+        // compressed, a large estimate is capped: the stored form grows the buffer to what it needs (one step), so
+        // Lettuce's scratch buffer for it is not a heap array of the estimate's size (3 bytes a char for a String)
         if (byteBufDelegate != null) {
-            return byteBufDelegate.estimateSize(keyOrValue);
+            int estimate = byteBufDelegate.estimateSize(keyOrValue);
+            return estimate > EncodeBuffers.Spares.MAX_KEPT_ARRAY && PolicyScope.compressing()
+                    ? EncodeBuffers.Spares.MAX_KEPT_ARRAY : estimate;
         }
         if (keyOrValue instanceof byte[] b) {
             return b.length;

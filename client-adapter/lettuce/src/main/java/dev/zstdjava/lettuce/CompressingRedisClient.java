@@ -17,8 +17,6 @@ import io.lettuce.core.sentinel.StatefulRedisSentinelConnectionImpl;
 
 import java.time.Duration;
 import java.util.Objects;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 
 /**
  * A Lettuce {@link RedisClient} that makes compressing connections: {@link #connect(RedisCodec, ValueCompressor)}
@@ -46,27 +44,37 @@ import java.util.concurrent.TimeUnit;
  * ({@code connect(codec)}) are Lettuce's own, untouched: use one for counters, strings edited in place, sort weights
  * and keys that scripts compute on (a script reads the stored, compressed bytes).
  *
- * <p>The codec's work runs on the application's threads: values are compressed on the thread that dispatches the
- * command, and a reply with compressed values is decoded by the sync API's caller, a thread waiting on the future, or
- * the client's decoding threads (as many as Lettuce's computation threads, stopped with the client), never on the
- * event loop ({@link CompressingCodec}, "Which thread does the work").
+ * <p><b>Which thread does the work, and Lettuce's contract.</b> A compressed command's values are compressed on the
+ * thread that dispatches it (the caller of the sync and async APIs, the subscribing thread for reactive), once: a
+ * cluster redirect or a replay after a reconnect sends the same bytes. Replies are Lettuce's: the connection's event
+ * loop decodes them (the codec decompresses a value that carries the header) and completes the command, exactly as
+ * with any other codec. So, with the same {@code ClientOptions}, a compressing connection behaves as Lettuce's own:
+ * <ul>
+ *   <li>futures and reactive signals of one connection complete in the order of their replies;</li>
+ *   <li>callbacks run where Lettuce runs them (the event loop, or {@code publishOnScheduler}'s threads), never on an
+ *       application thread that waits for something else;</li>
+ *   <li>waits, timeouts, cancellation and blocking inside a callback have Lettuce's outcomes (no extra thread, no
+ *       spinning);</li>
+ *   <li>completion hooks ({@code CommandListener}, latency recorders, tracing, {@code onComplete}) see the decoded
+ *       outcome: a value that cannot be decoded, or exceeds {@code maxDecompressedSize}, fails its command with that
+ *       exception, and the hooks see that failure;</li>
+ *   <li>a large value needs the memory Lettuce needs for it (plus the compressed copy).</li>
+ * </ul>
+ * The cost of decompressing on the loop is measured in docs/measurements/lettuce-event-loop.md.
  *
- * <p>Per command: one array lookup; a compressed command adds a wrapper and the array of its encoded bytes, a command
- * whose reply may carry values a wrapper of about 100 bytes. Thread-safe, like {@link RedisClient}.
+ * <p>Per command: one array lookup; a compressed command adds a wrapper and the array of its encoded bytes. Thread-safe,
+ * like {@link RedisClient}.
  */
 public class CompressingRedisClient extends RedisClient {
-    private final ReplyDecoders decoders;
 
     /** A client without a default URI: connect with {@code connect(codec, uri)}. */
     protected CompressingRedisClient() {
         super();
-        decoders = new ReplyDecoders(getResources().computationThreadPoolSize());
     }
 
     /** @param resources shared client resources, or null for the client's own; @param uri the default server */
     protected CompressingRedisClient(ClientResources resources, RedisURI uri) {
         super(resources, uri);
-        decoders = new ReplyDecoders(getResources().computationThreadPoolSize());
     }
 
     /** @return a client with its own resources and no default URI */
@@ -115,7 +123,7 @@ public class CompressingRedisClient extends RedisClient {
     protected <K, V> StatefulRedisConnectionImpl<K, V> newStatefulRedisConnection(RedisChannelWriter channelWriter,
             PushHandler pushHandler, RedisCodec<K, V> codec, Duration timeout) {
         StatefulRedisConnectionImpl<K, V> gated = PolicyConnections.standalone(channelWriter, pushHandler, codec,
-                timeout, ClientOptions.DEFAULT_JSON_PARSER, decoders); // Lettuce's own connection's parser
+                timeout, ClientOptions.DEFAULT_JSON_PARSER); // Lettuce's own connection's parser
         return gated != null ? gated : super.newStatefulRedisConnection(channelWriter, pushHandler, codec, timeout);
     }
 
@@ -125,17 +133,6 @@ public class CompressingRedisClient extends RedisClient {
         CommandPolicy policy = PolicyConnections.policyOf(codec);
         return policy == null ? super.newStatefulRedisPubSubConnection(endpoint, channelWriter, codec, timeout)
                 : new PolicyConnections.PubSub<>(policy, endpoint, channelWriter, codec, timeout);
-    }
-
-    /** @return the threads that decode replies nobody waits for */
-    ReplyDecoders decoders() {
-        return decoders;
-    }
-
-    /** Shuts the client down as Lettuce does, then its reply decoders (after they have decoded what was queued). */
-    @Override
-    public CompletableFuture<Void> shutdownAsync(long quietPeriod, long timeout, TimeUnit timeUnit) {
-        return super.shutdownAsync(quietPeriod, timeout, timeUnit).whenComplete((v, e) -> decoders.shutdown());
     }
 
     // A connection to a Sentinel carries Sentinel commands only: nothing to compress or refuse, so a compressing

@@ -17,8 +17,6 @@ import io.lettuce.core.resource.ClientResources;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 /**
@@ -41,12 +39,10 @@ import java.util.function.Supplier;
  * connection for values. Thread-safe, like {@link RedisClusterClient}.
  */
 public class CompressingRedisClusterClient extends RedisClusterClient {
-    private final ReplyDecoders decoders;
 
     /** @param resources shared client resources, or null for the client's own; @param uris seed nodes */
     protected CompressingRedisClusterClient(ClientResources resources, Iterable<RedisURI> uris) {
         super(resources, uris);
-        decoders = new ReplyDecoders(getResources().computationThreadPoolSize());
     }
 
     /** @return a client with its own resources, seeded by {@code uri} */
@@ -84,7 +80,7 @@ public class CompressingRedisClusterClient extends RedisClusterClient {
     protected <K, V> StatefulRedisConnectionImpl<K, V> newStatefulRedisConnection(RedisChannelWriter channelWriter,
             PushHandler pushHandler, RedisCodec<K, V> codec, Duration timeout, Supplier<JsonParser> parser) {
         StatefulRedisConnectionImpl<K, V> gated = PolicyConnections.standalone(channelWriter, pushHandler, codec,
-                timeout, parser, decoders);
+                timeout, parser);
         return gated != null ? gated
                 : super.newStatefulRedisConnection(channelWriter, pushHandler, codec, timeout, parser);
     }
@@ -96,17 +92,6 @@ public class CompressingRedisClusterClient extends RedisClusterClient {
         CommandPolicy policy = PolicyConnections.policyOf(codec);
         return policy == null
                 ? super.newStatefulRedisClusterConnection(channelWriter, pushHandler, codec, timeout, parser)
-                : new PolicyConnections.Cluster<>(policy, channelWriter, pushHandler, codec, timeout, parser, decoders);
-    }
-
-    /** @return the threads that decode replies nobody waits for */
-    ReplyDecoders decoders() {
-        return decoders;
-    }
-
-    /** Shuts the client down as Lettuce does, then its reply decoders (after they have decoded what was queued). */
-    @Override
-    public CompletableFuture<Void> shutdownAsync(long quietPeriod, long timeout, TimeUnit timeUnit) {
-        return super.shutdownAsync(quietPeriod, timeout, timeUnit).whenComplete((v, e) -> decoders.shutdown());
+                : new PolicyConnections.Cluster<>(policy, channelWriter, pushHandler, codec, timeout, parser);
     }
 }

@@ -8,7 +8,7 @@ import io.netty.buffer.UnpooledHeapByteBuf;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
- * The buffers a command is encoded into on its dispatching thread ({@link EncodedCommand#encodeOnThisThread}): heap
+ * The buffers a command is encoded into on its dispatching thread ({@link EncodedCommand}'s constructor): heap
  * buffers over arrays kept from earlier commands. Lettuce's {@code CommandArgs} takes its scratch buffer for each
  * value from the target's allocator, so the command, that scratch and the delegate codec's plain encoding all come
  * from here: no
@@ -18,9 +18,11 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  *
  * <p>The arrays sit in a small pool of {@link Spares}, one set per encoding thread at a time
  * ({@link #acquire}/{@link #release} around the encoding), so platform and virtual threads alike reuse them. A buffer
- * must be released by the encoding that allocated it (both hold for {@link EncodedCommand#encodeOnThisThread} and
+ * must be released by the encoding that allocated it (both hold for {@link EncodedCommand} and
  * Lettuce's scratch buffers); one never released leaves its array to the garbage collector. Kept: at most
- * {@link Spares#MAX_KEPT_ARRAY} bytes an array, three arrays a set, two sets a CPU. Thread-safe.
+ * {@link Spares#MAX_KEPT_ARRAY} bytes an array, three arrays a set, two sets a CPU. A value whose plain encoding may
+ * be larger than that is encoded into direct memory first ({@link #plainBuffer}), as Lettuce encodes it, so a large
+ * value costs the heap its stored form only. Thread-safe.
  */
 final class EncodeBuffers extends AbstractByteBufAllocator {
     /** The allocator; heap buffers only. */
@@ -57,6 +59,31 @@ final class EncodeBuffers extends AbstractByteBufAllocator {
                 return;
             }
         }
+    }
+
+    /**
+     * @param capacity the length of the array a command was encoded into
+     * @param length   the command's length
+     * @return whether the command keeps that array rather than a copy: an array this pool would not keep anyway
+     *         (larger than {@link Spares#MAX_KEPT_ARRAY}), at most a quarter of it unused
+     */
+    static boolean keepsAsIs(int capacity, int length) {
+        return capacity > Spares.MAX_KEPT_ARRAY && capacity - length <= length >>> 2;
+    }
+
+    /**
+     * The buffer a value's plain encoding goes into before it is compressed (release it after use).
+     * @param alloc    the encoding's allocator (this one, on the dispatching thread)
+     * @param estimate the delegate codec's estimate of the plain encoding's size (for {@code StringCodec}, 3 bytes a
+     *                 character)
+     * @return a heap buffer of {@code alloc} up to {@link Spares#MAX_KEPT_ARRAY} bytes; above, a direct buffer of
+     *         Netty's default allocator, which is what Lettuce encodes the same value into without compression
+     *         (direct memory, bounded by {@code MaxDirectMemorySize}), so a large value's estimate never becomes a
+     *         heap array
+     */
+    static ByteBuf plainBuffer(ByteBufAllocator alloc, int estimate) {
+        return estimate > Spares.MAX_KEPT_ARRAY ? ByteBufAllocator.DEFAULT.directBuffer(estimate)
+                : alloc.buffer(Math.max(16, estimate));
     }
 
     @Override

@@ -10,35 +10,32 @@ import java.util.Arrays;
 /**
  * The command {@link CommandGate} sends in place of one whose values it compresses and whose reply carries no value
  * (a {@code SET}, an {@code MSET}, a queued command of a transaction): compression on the dispatching thread.
- * {@link #encodeOnThisThread} encodes the whole command, its values compressed, when it is dispatched, into a heap
- * array this object keeps; {@link #encode} writes those bytes, so every write of the command (the first, a cluster
+ * The constructor encodes the whole command, its values compressed, when it is dispatched, into a heap array this
+ * object keeps; {@link #encode} writes those bytes, so every write of the command (the first, a cluster
  * {@code MOVED}/{@code ASK} retry, a replay after a reconnect) sends the same bytes, compressed once, and no pooled or
  * freed memory is referenced after dispatch.
  *
  * <p>It is not a future: completion, cancellation and timeouts pass to the wrapped command ({@link CommandWrapper}),
- * which is the future the API hands out. Allocates nothing after construction. Thread-safe.
+ * which is the future the API hands out. Allocates nothing after construction; a command larger than
+ * the arrays {@link EncodeBuffers} keeps holds the array it was encoded into (no copy: a large value is in memory once
+ * more, compressed, not twice). Thread-safe.
  */
 final class EncodedCommand<K, V, T> extends CommandWrapper<K, V, T> implements DemandAware.Sink {
     /** Initial capacity of the buffer a command is encoded into ({@link EncodeBuffers}; it grows as needed). */
     private static final int ENCODE_INITIAL = 512;
 
+    /** the command's bytes: {@code encoded[0, length)} */
     private final byte[] encoded;
-
-    /**
-     * @param command the dispatched command
-     * @param encoded its bytes, from {@link #encodeOnThisThread}
-     */
-    EncodedCommand(RedisCommand<K, V, T> command, byte[] encoded) {
-        super(command);
-        this.encoded = encoded;
-    }
+    private final int length;
 
     /**
      * Encodes {@code command} on the calling thread with its value arguments compressed ({@link PolicyScope}), as
-     * Lettuce would on the event loop.
-     * @return the command's bytes, a new array
+     * Lettuce would on the event loop, and keeps the bytes.
+     * @param command the dispatched command
+     * @throws RuntimeException what encoding it threw (its codec's, or a value's compression)
      */
-    static byte[] encodeOnThisThread(RedisCommand<?, ?, ?> command) {
+    EncodedCommand(RedisCommand<K, V, T> command) {
+        super(command);
         PolicyScope scope = PolicyScope.current();
         boolean before = scope.compress;
         EncodeBuffers.Spares outer = scope.spares;
@@ -48,8 +45,15 @@ final class EncodedCommand<K, V, T> extends CommandWrapper<K, V, T> implements D
         scope.compress = true;
         try {
             command.encode(buf);
-            return Arrays.copyOfRange(buf.array(), buf.arrayOffset() + buf.readerIndex(),
-                    buf.arrayOffset() + buf.writerIndex());
+            int from = buf.arrayOffset() + buf.readerIndex();
+            int n = buf.readableBytes();
+            byte[] array = buf.array();
+            if (from == 0 && EncodeBuffers.keepsAsIs(array.length, n)) {
+                encoded = array; // a large command's array is never reused (released below, it is dropped)
+            } else {
+                encoded = Arrays.copyOfRange(array, from, from + n);
+            }
+            length = n;
         } finally {
             scope.compress = before;
             buf.release();
@@ -60,9 +64,18 @@ final class EncodedCommand<K, V, T> extends CommandWrapper<K, V, T> implements D
         }
     }
 
+    /**
+     * Encodes {@code command} on the calling thread with its value arguments compressed.
+     * @return the command's bytes, a new array
+     */
+    static byte[] encodeOnThisThread(RedisCommand<?, ?, ?> command) {
+        EncodedCommand<?, ?, ?> c = new EncodedCommand<>(command);
+        return c.encoded.length == c.length ? c.encoded : Arrays.copyOf(c.encoded, c.length);
+    }
+
     @Override
     public void encode(ByteBuf buf) {
-        buf.writeBytes(encoded);
+        buf.writeBytes(encoded, 0, length);
     }
 
     // ---------------------------------------------------------------------- reactive back-pressure, passed through

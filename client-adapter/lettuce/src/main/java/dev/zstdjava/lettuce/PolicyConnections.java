@@ -4,10 +4,8 @@ import dev.zstdjava.values.CommandPolicy;
 import dev.zstdjava.values.ValueCompressor;
 import io.lettuce.core.RedisChannelWriter;
 import io.lettuce.core.StatefulRedisConnectionImpl;
-import io.lettuce.core.api.sync.RedisCommands;
 import io.lettuce.core.cluster.ClusterPushHandler;
 import io.lettuce.core.cluster.StatefulRedisClusterConnectionImpl;
-import io.lettuce.core.cluster.api.sync.RedisAdvancedClusterCommands;
 import io.lettuce.core.codec.RedisCodec;
 import io.lettuce.core.json.JsonParser;
 import io.lettuce.core.protocol.PushHandler;
@@ -17,7 +15,6 @@ import io.lettuce.core.pubsub.StatefulRedisPubSubConnectionImpl;
 
 import java.time.Duration;
 import java.util.Collection;
-import java.util.concurrent.Executor;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
@@ -54,13 +51,12 @@ final class PolicyConnections {
     /**
      * A standalone connection under the policy when {@code codec} is a {@link CompressingCodec} (the policy
      * clients' factory of standalone and node connections).
-     * @param decoder the client's {@link ReplyDecoders}
      * @return the connection, or null for any other codec: Lettuce's own connection is made instead
      */
     static <K, V> StatefulRedisConnectionImpl<K, V> standalone(RedisChannelWriter writer, PushHandler pushHandler,
-            RedisCodec<K, V> codec, Duration timeout, Supplier<JsonParser> parser, Executor decoder) {
+            RedisCodec<K, V> codec, Duration timeout, Supplier<JsonParser> parser) {
         CommandPolicy policy = policyOf(codec);
-        return policy == null ? null : new Standalone<>(policy, writer, pushHandler, codec, timeout, parser, decoder);
+        return policy == null ? null : new Standalone<>(policy, writer, pushHandler, codec, timeout, parser);
     }
 
     /** Lettuce's own {@code dispatch} of one command (a connection's {@code super::dispatch}). */
@@ -76,11 +72,9 @@ final class PolicyConnections {
     /**
      * The gate of a connection with a {@link CompressingCodec}, sending through the connection's own (Lettuce's)
      * dispatch.
-     * @param decoder where replies with compressed values that no thread waits for are decoded, or null to decode
-     *                every reply on the event loop
      */
     static <K, V> CommandGate<K, V> gate(CommandPolicy policy, Send<K, V> one, SendAll<K, V> all,
-                                         BooleanSupplier multi, RedisCodec<K, V> codec, Executor decoder) {
+                                         BooleanSupplier multi) {
         CommandGate.Target<K, V> target = new CommandGate.Target<>() {
             @Override
             public <T> RedisCommand<K, V, T> send(RedisCommand<K, V, T> command) {
@@ -97,7 +91,7 @@ final class PolicyConnections {
                 return multi.getAsBoolean();
             }
         };
-        return new CommandGate<>(policy, target, (CompressingCodec<K, V>) codec, decoder);
+        return new CommandGate<>(policy, target);
     }
 
     /** A standalone connection (and a cluster's node connection) under the policy. */
@@ -105,9 +99,9 @@ final class PolicyConnections {
         private final CommandGate<K, V> gate;
 
         Standalone(CommandPolicy policy, RedisChannelWriter writer, PushHandler pushHandler, RedisCodec<K, V> codec,
-                   Duration timeout, Supplier<JsonParser> parser, Executor decoder) {
+                   Duration timeout, Supplier<JsonParser> parser) {
             super(writer, pushHandler, codec, timeout, parser);
-            this.gate = gate(policy, super::dispatch, super::dispatch, this::isMulti, codec, decoder);
+            this.gate = gate(policy, super::dispatch, super::dispatch, this::isMulti);
         }
 
         @Override
@@ -119,12 +113,6 @@ final class PolicyConnections {
         public Collection<RedisCommand<K, V, ?>> dispatch(Collection<? extends RedisCommand<K, V, ?>> commands) {
             return gate == null ? super.dispatch(commands) : gate.dispatch(commands);
         }
-
-        // The sync API whose callers decode their own replies (runs in Lettuce's constructor, after async()).
-        @Override
-        protected RedisCommands<K, V> newRedisSyncCommandsImpl() {
-            return SyncCalls.of(this, super.newRedisSyncCommandsImpl(), async());
-        }
     }
 
     /** A standalone pub/sub connection under the policy ({@code PUBLISH} and subscriptions are plain). */
@@ -134,8 +122,7 @@ final class PolicyConnections {
         PubSub(CommandPolicy policy, PubSubEndpoint<K, V> endpoint, RedisChannelWriter writer, RedisCodec<K, V> codec,
                Duration timeout) {
             super(endpoint, writer, codec, timeout);
-            // replies decoded on the loop: messages reach the listeners from there, and PUBLISH's reply has no value
-            this.gate = gate(policy, super::dispatch, super::dispatch, this::isMulti, codec, null);
+            this.gate = gate(policy, super::dispatch, super::dispatch, this::isMulti);
         }
 
         @Override
@@ -154,10 +141,10 @@ final class PolicyConnections {
         private final CommandGate<K, V> gate;
 
         Cluster(CommandPolicy policy, RedisChannelWriter writer, ClusterPushHandler pushHandler, RedisCodec<K, V> codec,
-                Duration timeout, Supplier<JsonParser> parser, Executor decoder) {
+                Duration timeout, Supplier<JsonParser> parser) {
             super(writer, pushHandler, codec, timeout, parser);
             // Lettuce runs no MULTI on a cluster connection (only on node connections)
-            this.gate = gate(policy, super::dispatch, super::dispatch, () -> false, codec, decoder);
+            this.gate = gate(policy, super::dispatch, super::dispatch, () -> false);
         }
 
         @Override
@@ -168,12 +155,6 @@ final class PolicyConnections {
         @Override
         public Collection<RedisCommand<K, V, ?>> dispatch(Collection<? extends RedisCommand<K, V, ?>> commands) {
             return gate == null ? super.dispatch(commands) : gate.dispatch(commands);
-        }
-
-        // The sync API whose callers decode their own replies (runs in Lettuce's constructor, after async()).
-        @Override
-        protected RedisAdvancedClusterCommands<K, V> newRedisAdvancedClusterCommandsImpl() {
-            return SyncCalls.of(this, super.newRedisAdvancedClusterCommandsImpl(), async());
         }
     }
 }

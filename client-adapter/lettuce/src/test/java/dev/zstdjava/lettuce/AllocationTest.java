@@ -86,7 +86,7 @@ class AllocationTest {
                 long plainGet = Allocations.allThreadsBytesPerCall(5_000, () -> plainSync.get("p").length());
                 System.out.printf("heap bytes per command, all threads, 4096-byte JSON value (stored in " + stored
                         + " bytes): policy client sync SET"
-                        + " %d, sync GET %d, async SET %d, async GET (decoded on the executor) %d; plain RedisClient"
+                        + " %d, sync GET %d, async SET %d, async GET %d; plain RedisClient"
                         + " + StringCodec (uncompressed) SET %d, GET %d%n", set, get, asyncSet, asyncGet, plainSet,
                         plainGet);
                 // a SET keeps the compressed command (about 1/4 of the value here), never a second copy of the value

@@ -19,7 +19,6 @@ import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.api.async.RedisAdvancedClusterAsyncCommands;
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.lettuce.core.codec.StringCodec;
-import io.lettuce.core.resource.ClientResources;
 import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -32,9 +31,6 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.*;
@@ -156,44 +152,6 @@ class LettuceClusterTest {
         }
     }
 
-    /** Replies nobody waits for are decoded by the cluster client's own decoding threads, which stop with it. */
-    @Test
-    void repliesNobodyWaitsForAreDecodedByTheClientsThreadsWhichStopWithIt() throws Exception {
-        ClientResources resources = ClientResources.builder().computationThreadPoolSize(2).build();
-        CompressingRedisClusterClient client = CompressingRedisClusterClient.create(resources,
-                List.of(RedisURI.create(RedisServer.HOST, nodes.get(0).port())));
-        Set<Thread> decoders = ConcurrentHashMap.newKeySet();
-        try {
-            assertEquals(2, client.decoders().threads());
-            try (StatefulRedisClusterConnection<String, String> c = client.connect(StringCodec.UTF8,
-                    ValueCompressor.create(CompressionConfig.defaults()))) {
-                for (int i = 0; i < 10; i++) {
-                    c.sync().set("dec:" + i, value(i + 1));
-                }
-                List<CompletableFuture<String>> stages = new ArrayList<>();
-                for (int i = 0; i < 100; i++) {
-                    stages.add(c.async().get("dec:" + i % 10).toCompletableFuture().thenApply(v -> {
-                        decoders.add(Thread.currentThread());
-                        return v;
-                    }));
-                }
-                for (int i = 0; i < 100; i++) {
-                    assertEquals(value(i % 10 + 1), stages.get(i).get(10, TimeUnit.SECONDS));
-                }
-            }
-        } finally {
-            client.shutdown(0, 2, TimeUnit.SECONDS);
-            resources.shutdown(0, 2, TimeUnit.SECONDS);
-        }
-        List<Thread> ours = decoders.stream().filter(t -> t.getName().startsWith("zstd-java-decode-")).toList();
-        assertFalse(ours.isEmpty(), () -> "no reply completed on a decoding thread: " + decoders);
-        assertTrue(ours.size() <= 2, () -> "more decoding threads than configured: " + ours);
-        for (Thread t : ours) {
-            t.join(5000);
-            assertFalse(t.isAlive(), () -> t + " still runs after the cluster client shut down");
-        }
-    }
-
     /** A CompressingCodec on a plain RedisClusterClient fails its first command, saying how to connect. */
     @Test
     void aCompressingCodecOnAPlainClusterClientFailsTheFirstCommand() {
@@ -286,22 +244,26 @@ class LettuceClusterTest {
             assertEquals(expected, z.async().mget(keys).get(10, TimeUnit.SECONDS).stream()
                     .map(kv -> kv.getValue()).toList());
             assertEquals(expected, z.reactive().mget(keys).map(kv -> kv.getValue()).collectList().block());
-            // on the cluster too, a sync caller compresses and decompresses its own values, and nothing runs on a loop
-            OffLoopTest.ThreadRecordingCodec recorder = new OffLoopTest.ThreadRecordingCodec();
+            // on the cluster too, the dispatching thread compresses and the node connection's event loop decodes
+            WorkThreadsTest.ThreadRecordingCodec recorder = new WorkThreadsTest.ThreadRecordingCodec();
             try (StatefulRedisClusterConnection<String, String> t = cluster.connect(CompressingCodec.wrap(recorder,
                     CompressionConfig.defaults()))) {
                 for (int i = 0; i < 20; i++) {
-                    assertEquals("OK", t.sync().set("th" + i, OffLoopTest.big(i)));
-                    assertEquals(OffLoopTest.big(i), t.sync().get("th" + i));
+                    assertEquals("OK", t.sync().set("th" + i, WorkThreadsTest.big(i)));
+                    assertEquals(WorkThreadsTest.big(i), t.sync().get("th" + i));
                 }
-                List<OffLoopTest.Use> uses = recorder.take();
+                List<WorkThreadsTest.Use> uses = recorder.take();
                 assertEquals(40, uses.size());
-                for (OffLoopTest.Use u : uses) {
-                    assertSame(Thread.currentThread(), u.thread(), () -> u.what() + " ran on " + u.thread());
+                for (WorkThreadsTest.Use u : uses) {
+                    if (u.what().equals("encode")) {
+                        assertSame(Thread.currentThread(), u.thread(), () -> "encoded on " + u.thread());
+                    } else {
+                        assertTrue(u.onEventLoop(), () -> "decoded on " + u.thread());
+                    }
                 }
-                assertEquals(OffLoopTest.big(3), t.async().get("th3").toCompletableFuture().thenApply(v -> v)
+                assertEquals(WorkThreadsTest.big(3), t.async().get("th3").toCompletableFuture().thenApply(v -> v)
                         .get(5, TimeUnit.SECONDS));
-                assertTrue(recorder.take().stream().noneMatch(OffLoopTest.Use::onEventLoop));
+                assertTrue(recorder.take().stream().allMatch(WorkThreadsTest.Use::onEventLoop));
             }
 
             // PUBLISH on the cluster connection is plain; subscribers with and without the codec get it as sent

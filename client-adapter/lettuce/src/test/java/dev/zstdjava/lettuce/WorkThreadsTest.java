@@ -42,21 +42,20 @@ import java.util.concurrent.TimeUnit;
 import static org.junit.jupiter.api.Assertions.*;
 
 /**
- * Compression on the dispatching thread and decompression off Lettuce's event loop, on a real server: a codec that
- * records the threads its values are encoded and decoded on sees no event-loop thread on any API (a plain
- * {@link RedisClient} with that codec alone, the control, does); the sync caller decodes its own reply; a command
- * written twice (a replay after a reconnect) sends the bytes compressed once; timeouts, cancellation and failures
- * leave no future pending and the connection usable.
+ * Compression on the dispatching thread, decoding on Lettuce's event loop, on a real server: a codec that records the
+ * threads its values are encoded and decoded on sees every compressed value encoded on the thread that dispatched its
+ * command, never on the loop, and every reply decoded on the loop, as a plain {@link RedisClient} with that codec
+ * alone (the control) decodes it; a command written twice (a replay after a reconnect) sends the bytes compressed
+ * once; timeouts, cancellation and failures leave no future pending and the connection usable.
  */
 @DisabledIfSystemProperty(named = "zstdjava.skipServerTests", matches = "true", disabledReason = "left out with -Dzstdjava.skipServerTests=true")
-class OffLoopTest {
+class WorkThreadsTest {
     @RegisterExtension
     static final LettuceServer redis = new LettuceServer(CompressingRedisClient::create);
 
     /** A compressible value of 2000 characters: only such values are recorded (every one of them is compressed). */
     static final String BIG = TestValues.json(2000);
     static final int RECORDED = 1000;
-    static final String DECODER = "zstd-java-decode-";
 
     /** Where a value was encoded or decoded. */
     record Use(String what, String value, Thread thread) {
@@ -65,8 +64,7 @@ class OffLoopTest {
         }
     }
 
-    // Lettuce's I/O threads are named ...nioEventLoop... / ...epollEventLoop... / ...kqueueEventLoop...; the policy
-    // client's decoding threads zstd-java-decode-C-N
+    // Lettuce's I/O threads are named ...nioEventLoop... / ...epollEventLoop... / ...kqueueEventLoop...
     static boolean eventLoop(Thread t) {
         return t.getName().contains("EventLoop");
     }
@@ -157,18 +155,27 @@ class OffLoopTest {
         return stored != null && stored.length < BIG.length() / 2 && stored[0] == 0 && stored[1] == 1;
     }
 
-    // Every recorded use, none on the event loop; returns them.
-    List<Use> noneOnTheLoop(int atLeast) {
+    // Every recorded use: encodings off the event loop, decodings on it; returns them.
+    List<Use> encodedOffDecodedOnTheLoop(int atLeast) {
         List<Use> uses = recorder.take();
         assertTrue(uses.size() >= atLeast, "expected at least " + atLeast + " recorded values, got " + uses);
         for (Use u : uses) {
-            assertFalse(u.onEventLoop(), () -> u.what + " on the event loop: " + u.thread);
+            assertEquals(u.what.equals("decode"), u.onEventLoop(), () -> u.what + " on " + u.thread);
         }
         return uses;
     }
 
+    // The encodings among uses, each on thread.
+    static void encodedOn(Thread thread, List<Use> uses) {
+        for (Use u : uses) {
+            if (u.what.equals("encode")) {
+                assertSame(thread, u.thread, () -> "encoded on " + u.thread);
+            }
+        }
+    }
+
     @Test
-    void syncCallersCompressAndDecompressTheirOwnValues() {
+    void syncCallersCompressTheirOwnValuesTheLoopDecodes() {
         try (StatefulRedisConnection<String, String> c = redis.client().connect(codec)) {
             RedisCommands<String, String> sync = c.sync();
             Thread me = Thread.currentThread();
@@ -182,24 +189,21 @@ class OffLoopTest {
             assertEquals(List.of(KeyValue.just("a", big(1)), KeyValue.just("b", big(2)), KeyValue.just("c", "small")),
                     sync.mget("a", "b", "c"));
             assertTrue(compressed("a"));
-            List<Use> uses = noneOnTheLoop(50 * 5 + 4);
-            for (Use u : uses) {
-                assertSame(me, u.thread, () -> u.what + " of a sync call ran on " + u.thread);
-            }
+            encodedOn(me, encodedOffDecodedOnTheLoop(50 * 5 + 4));
             assertEquals(50 * 2 + 2, codec.compressor().stats().valuesCompressed());
         }
     }
 
     @Test
-    void asyncAndReactiveDecodeOnTheClientsExecutorOrTheWaitingThread() throws Exception {
+    void asyncAndReactiveCompressOnTheDispatchingThreadTheLoopDecodes() throws Exception {
         try (StatefulRedisConnection<String, String> c = redis.client().connect(codec)) {
             RedisAsyncCommands<String, String> async = c.async();
             Thread me = Thread.currentThread();
             assertEquals("OK", async.set("k", BIG).get(5, TimeUnit.SECONDS));
-            List<Use> encoded = noneOnTheLoop(1);
+            List<Use> encoded = encodedOffDecodedOnTheLoop(1);
             assertSame(me, encoded.get(0).thread, "compressed on the dispatching thread");
 
-            // consumed only through a dependent stage: nobody waits in get(), the client's decoding threads decode
+            // consumed only through a dependent stage, or waited on: decoded on the loop either way
             List<CompletableFuture<String>> stages = new ArrayList<>();
             for (int i = 0; i < 20; i++) {
                 stages.add(async.get("k").toCompletableFuture().thenApply(v -> v));
@@ -207,30 +211,26 @@ class OffLoopTest {
             for (CompletableFuture<String> s : stages) {
                 assertEquals(BIG, s.get(5, TimeUnit.SECONDS));
             }
-            for (Use u : noneOnTheLoop(20)) {
-                assertTrue(u.thread.getName().startsWith(DECODER), () -> "decoded on " + u.thread);
-            }
-
-            // waited on: the waiting thread or the executor, whichever claims the reply first; never the loop
+            encodedOffDecodedOnTheLoop(20);
             for (int i = 0; i < 20; i++) {
                 assertEquals(BIG, async.get("k").get(5, TimeUnit.SECONDS));
                 assertEquals(BIG, async.get("k").toCompletableFuture().join());
             }
-            noneOnTheLoop(40);
+            encodedOffDecodedOnTheLoop(40);
 
-            // reactive: compressed on the subscribing thread, decoded off the loop
+            // reactive: compressed on the subscribing thread, decoded on the loop
             assertEquals("OK", c.reactive().set("r", BIG).block());
-            assertSame(me, noneOnTheLoop(1).get(0).thread);
+            assertSame(me, encodedOffDecodedOnTheLoop(1).get(0).thread);
             assertEquals(BIG, c.reactive().get("r").block());
             assertEquals(List.of(KeyValue.just("k", BIG), KeyValue.just("r", BIG)),
                     c.reactive().mget("k", "r").collectList().block());
-            noneOnTheLoop(3);
+            encodedOffDecodedOnTheLoop(3);
             assertTrue(compressed("r"));
         }
     }
 
     @Test
-    void pipelinedAndTransactionalRepliesAreDecodedOffTheLoop() throws Exception {
+    void pipelinedAndTransactionalRepliesAreDecodedOnTheLoop() throws Exception {
         try (StatefulRedisConnection<String, String> c = redis.client().connect(codec)) {
             RedisAsyncCommands<String, String> async = c.async();
             // pipelining with auto-flush off: nothing leaves before the flush, everything in dispatch order
@@ -247,9 +247,9 @@ class OffLoopTest {
                 assertEquals("OK", futures.get(2 * i).get(5, TimeUnit.SECONDS));
                 assertEquals(big(i), futures.get(2 * i + 1).get(5, TimeUnit.SECONDS), "each GET sees its SET");
             }
-            noneOnTheLoop(200);
+            encodedOffDecodedOnTheLoop(200);
 
-            // MULTI/EXEC, async: the queued GETs' replies arrive in EXEC's and are decoded off the loop with it
+            // MULTI/EXEC, async: the queued GETs' replies arrive in EXEC's and are decoded with it
             async.set("t", BIG).get();
             assertEquals("OK", async.multi().get());
             RedisFuture<String> get = async.get("t");
@@ -260,7 +260,7 @@ class OffLoopTest {
             assertEquals(BIG, get.get(5, TimeUnit.SECONDS));
             assertEquals("OK", set.get(5, TimeUnit.SECONDS));
             assertEquals(big(2), get2.get(5, TimeUnit.SECONDS));
-            // sync: queued commands return null; EXEC's caller decodes
+            // sync: queued commands return null
             RedisCommands<String, String> sync = c.sync();
             assertEquals("OK", sync.multi());
             assertNull(sync.get("t"));
@@ -268,7 +268,7 @@ class OffLoopTest {
             TransactionResult tx2 = sync.exec();
             assertEquals(List.of(BIG, BIG), tx2.stream().toList());
             assertEquals(big(3), sync.get("t"));
-            noneOnTheLoop(8);
+            encodedOffDecodedOnTheLoop(8);
             // a refused command still discards the transaction
             assertEquals("OK", sync.multi());
             assertNull(sync.get("t"));
@@ -276,74 +276,6 @@ class OffLoopTest {
             assertThrows(CommandRefusedException.class, sync::exec);
             assertEquals(big(3), sync.get("t"));
         }
-    }
-
-    /**
-     * A read's worth of replies that nobody waits for (callbacks only) is handed to the executor together: every
-     * future completes, with its own value, off the loop.
-     */
-    @Test
-    void aBurstOfRepliesNobodyWaitsForCompletesOffTheLoop() throws Exception {
-        try (StatefulRedisConnection<String, String> c = redis.client().connect(codec)) {
-            RedisAsyncCommands<String, String> async = c.async();
-            for (int i = 0; i < 20; i++) {
-                async.set("burst" + i, big(i)).get(5, TimeUnit.SECONDS);
-            }
-            recorder.take();
-            c.setAutoFlushCommands(false);
-            java.util.concurrent.CountDownLatch done = new java.util.concurrent.CountDownLatch(60);
-            Queue<String> wrong = new ConcurrentLinkedQueue<>();
-            for (int i = 0; i < 60; i++) {
-                int k = i % 20;
-                async.get("burst" + k).thenAccept(v -> {
-                    if (!big(k).equals(v)) {
-                        wrong.add(k + ": " + v);
-                    }
-                    done.countDown();
-                });
-            }
-            c.flushCommands();
-            c.setAutoFlushCommands(true);
-            assertTrue(done.await(10, TimeUnit.SECONDS), "futures left pending: " + done.getCount());
-            assertTrue(wrong.isEmpty(), () -> "wrong values: " + wrong);
-            noneOnTheLoop(60);
-        }
-    }
-
-    @Test
-    void theDecodingThreadsAreAsManyAsTheComputationThreadsAndStopWithTheClient() throws Exception {
-        ClientResources resources = ClientResources.builder().computationThreadPoolSize(3).build();
-        CompressingRedisClient client = CompressingRedisClient.create(resources, redis.uri());
-        List<Thread> decoders;
-        try {
-            assertEquals(3, client.decoders().threads());
-            try (StatefulRedisConnection<String, String> c = client.connect(codec)) {
-                RedisAsyncCommands<String, String> async = c.async();
-                async.set("d", BIG).get(5, TimeUnit.SECONDS);
-                recorder.take();
-                List<CompletableFuture<String>> stages = new ArrayList<>();
-                for (int i = 0; i < 200; i++) {
-                    stages.add(async.get("d").toCompletableFuture().thenApply(v -> v));
-                }
-                for (CompletableFuture<String> s : stages) {
-                    assertEquals(BIG, s.get(5, TimeUnit.SECONDS));
-                }
-                decoders = noneOnTheLoop(200).stream().map(Use::thread).distinct().toList();
-            }
-            for (Thread t : decoders) {
-                assertTrue(t.getName().startsWith(DECODER) && t.isDaemon(), () -> "decoded on " + t);
-            }
-            assertTrue(decoders.size() <= 3, () -> "more decoding threads than configured: " + decoders);
-        } finally {
-            client.shutdown(0, 2, TimeUnit.SECONDS);
-            resources.shutdown(0, 2, TimeUnit.SECONDS);
-        }
-        for (Thread t : decoders) {
-            t.join(5000);
-            assertFalse(t.isAlive(), () -> t + " still runs after the client shut down");
-        }
-        assertThrows(java.util.concurrent.RejectedExecutionException.class,
-                () -> client.decoders().execute(() -> { }), "a shut-down client takes no more replies");
     }
 
     @Test
@@ -383,7 +315,7 @@ class OffLoopTest {
             c.sync().set("ok", BIG);
             assertEquals(BIG, c.sync().get("ok"));
         }
-        // a value over the decompression limit fails its command, decoded off the loop, on every API
+        // a value over the decompression limit fails its command with that exception, on every API
         CompressingCodec<String, String> limited = CompressingCodec.wrap(recorder,
                 CompressionConfig.builder().maxDecompressedSize(1000).build());
         try (StatefulRedisConnection<String, String> c = redis.client().connect(limited)) {
@@ -423,7 +355,7 @@ class OffLoopTest {
             assertEquals(2, codec.compressor().stats().valuesCompressed(), "the stored value above, and k2 once");
             assertEquals("OK", c.sync().set("k3", big(3)));
             assertEquals(big(3), c.sync().get("k3"));
-            noneOnTheLoop(5);
+            encodedOffDecodedOnTheLoop(5);
         }
     }
 
@@ -448,7 +380,7 @@ class OffLoopTest {
                 assertNull(c.sync().get("before"), "a new, empty server: the value below came from the replay");
                 assertEquals(BIG, c.sync().get("k"));
                 assertEquals(1, codec.compressor().stats().valuesCompressed(), "written twice, compressed once");
-                noneOnTheLoop(2);
+                encodedOffDecodedOnTheLoop(2);
             } finally {
                 client.shutdown(0, 2, TimeUnit.SECONDS);
                 resources.shutdown(0, 2, TimeUnit.SECONDS);

@@ -1,0 +1,573 @@
+package dev.zstdjava.lettuce;
+
+import dev.zstdjava.DecompressionLimitException;
+import dev.zstdjava.testkit.LettuceServer;
+import dev.zstdjava.testkit.TestValues;
+import dev.zstdjava.values.CompressionConfig;
+import dev.zstdjava.values.ValueCompressor;
+import io.lettuce.core.ClientOptions;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisCommandTimeoutException;
+import io.lettuce.core.RedisFuture;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.TransactionResult;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.async.RedisAsyncCommands;
+import io.lettuce.core.codec.ByteArrayCodec;
+import io.lettuce.core.codec.RedisCodec;
+import io.lettuce.core.codec.StringCodec;
+import io.lettuce.core.event.command.CommandFailedEvent;
+import io.lettuce.core.event.command.CommandListener;
+import io.lettuce.core.event.command.CommandSucceededEvent;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Queue;
+import java.util.Random;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Function;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+/**
+ * Lettuce's contract, side by side: every scenario runs on a plain {@link RedisClient} and on a
+ * {@link CompressingRedisClient} connection to one real server, with the same {@link ClientOptions}, and asserts the
+ * same observable outcome (completion order, the thread and context callbacks run in, waits and timeouts, completion
+ * hooks, blocking inside callbacks, large values at the same heap plus 10%). Values are compressed on the compressing
+ * side. The replies of a scenario are made to arrive together, while the application thread already waits, by pausing
+ * the server's clients ({@code CLIENT PAUSE}) before the commands and letting it answer them all at once; each
+ * scenario runs under a watchdog, so a hang fails the test instead of stopping the build.
+ */
+@DisabledIfSystemProperty(named = "zstdjava.skipServerTests", matches = "true", disabledReason = "left out with -Dzstdjava.skipServerTests=true")
+class LettuceContractTest {
+    @RegisterExtension
+    static final LettuceServer redis = new LettuceServer();
+
+    /** A compressible value: the compressing side stores it compressed. */
+    static final String BIG = TestValues.json(4000);
+    static final int TRIALS = 12;
+
+    enum Kind { PLAIN, COMPRESSING }
+
+    /** One side: a client of {@code kind} and a connection of it; closed after each test. */
+    static final class Side implements AutoCloseable {
+        final Kind kind;
+        final RedisClient client;
+        final StatefulRedisConnection<String, String> c;
+
+        Side(Kind kind, CompressionConfig config, CommandListener listener) {
+            this.kind = kind;
+            this.client = kind == Kind.PLAIN ? RedisClient.create(redis.uri()) : CompressingRedisClient.create(redis.uri());
+            client.setOptions(ClientOptions.builder().build());
+            if (listener != null) {
+                client.addListener(listener);
+            }
+            this.c = kind == Kind.PLAIN ? client.connect(StringCodec.UTF8)
+                    : ((CompressingRedisClient) client).connect(StringCodec.UTF8, ValueCompressor.create(config));
+        }
+
+        RedisAsyncCommands<String, String> async() {
+            return c.async();
+        }
+
+        @Override
+        public void close() {
+            c.close();
+            client.shutdown(0, 2, TimeUnit.SECONDS);
+        }
+    }
+
+    private final List<Side> sides = new ArrayList<>();
+    private final ExecutorService watchdog = Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "contract-scenario");
+        t.setDaemon(true);
+        return t;
+    });
+
+    Side side(Kind kind) {
+        return side(kind, CompressionConfig.defaults(), null);
+    }
+
+    Side side(Kind kind, CompressionConfig config, CommandListener listener) {
+        Side s = new Side(kind, config, listener);
+        sides.add(s);
+        return s;
+    }
+
+    @AfterEach
+    void close() {
+        watchdog.shutdownNow();
+        sides.forEach(Side::close);
+    }
+
+    // Runs a scenario under a watchdog: its result, or a failure naming the side when it does not end in time.
+    <T> T within(Side side, int seconds, Callable<T> scenario) throws Exception {
+        Future<T> f = watchdog.submit(scenario);
+        try {
+            return f.get(seconds, TimeUnit.SECONDS);
+        } catch (TimeoutException e) {
+            f.cancel(true);
+            return fail(side.kind + ": the scenario hung (no result within " + seconds + " s)");
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof Exception x) {
+                throw x;
+            }
+            throw e;
+        }
+    }
+
+    // Runs the same scenario on a plain and a compressing side; asserts the plain outcome, then that both are equal.
+    <T> T sameOnBoth(Function<Side, Callable<T>> scenario, T expected) throws Exception {
+        T plain = null;
+        for (Kind k : Kind.values()) {
+            Side s = side(k);
+            T outcome = within(s, 30, scenario.apply(s));
+            assertEquals(expected, outcome, k + "'s outcome");
+            plain = plain == null ? outcome : plain;
+        }
+        return plain;
+    }
+
+    // The next commands of every client wait until the server answers them together, ms from now.
+    static void pause(int ms) {
+        assertEquals("OK", redis.raw().sync().clientPause(ms));
+    }
+
+    static void store(Side s, String... keys) throws Exception {
+        for (String k : keys) {
+            assertEquals("OK", s.async().set(k, BIG).get(5, TimeUnit.SECONDS));
+        }
+        if (s.kind == Kind.COMPRESSING) {
+            byte[] stored = redis.raw().sync().get(keys[0].getBytes(StandardCharsets.UTF_8));
+            assertTrue(stored.length < BIG.length() / 2, "the compressing side stores the value compressed");
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------------ 1. order
+
+    /** A GET, then a SET and a DEL: their futures complete in the order of their replies, GET first. */
+    @Test
+    void futuresCompleteInTheOrderOfTheirReplies() throws Exception {
+        sameOnBoth(s -> () -> {
+            store(s, "k");
+            List<String> wrong = new ArrayList<>();
+            for (int t = 0; t < TRIALS; t++) {
+                Queue<String> order = new ConcurrentLinkedQueue<>();
+                Map<String, String> cache = new java.util.concurrent.ConcurrentHashMap<>();
+                pause(100);
+                CompletableFuture<Void> get = s.async().get("k").thenAccept(v -> {
+                    order.add("GET");
+                    cache.put("k", v.length() == BIG.length() ? "old" : "?");
+                }).toCompletableFuture();
+                CompletableFuture<Void> set = s.async().set("k2", "new").thenAccept(v -> {
+                    order.add("SET");
+                    cache.put("k", "new");
+                }).toCompletableFuture();
+                CompletableFuture<Void> del = s.async().del("k3").thenAccept(v -> order.add("DEL"))
+                        .toCompletableFuture();
+                CompletableFuture.allOf(get, set, del).get(5, TimeUnit.SECONDS);
+                if (!List.copyOf(order).equals(List.of("GET", "SET", "DEL")) || !"new".equals(cache.get("k"))) {
+                    wrong.add(order + " " + cache);
+                }
+            }
+            return wrong;
+        }, List.of());
+    }
+
+    /** A pipeline of GETs then a PING: once the PING's future is done, every GET's is. */
+    @Test
+    void whenTheLastFutureIsDoneEveryEarlierOneIs() throws Exception {
+        sameOnBoth(s -> () -> {
+            store(s, "k");
+            int notDone = 0;
+            for (int t = 0; t < TRIALS; t++) {
+                s.c.setAutoFlushCommands(false);
+                List<RedisFuture<String>> gets = new ArrayList<>();
+                for (int i = 0; i < 20; i++) {
+                    gets.add(s.async().get("k"));
+                }
+                RedisFuture<String> ping = s.async().ping();
+                s.c.flushCommands();
+                s.c.setAutoFlushCommands(true);
+                assertEquals("PONG", ping.get(5, TimeUnit.SECONDS));
+                for (RedisFuture<String> g : gets) {
+                    notDone += g.isDone() ? 0 : 1;
+                }
+                for (RedisFuture<String> g : gets) {
+                    assertEquals(BIG, g.get(5, TimeUnit.SECONDS));
+                }
+            }
+            return notDone;
+        }, 0);
+    }
+
+    // ------------------------------------------------------------------ 2. where callbacks run, 3. no hang, no spin
+
+    /**
+     * Request 1's callback never runs inside request 2's wait on the same thread: not on that thread, not under its
+     * lock, not with its thread-local.
+     */
+    @Test
+    void aCallbackNeverRunsInsideAnotherRequestsWait() throws Exception {
+        ThreadLocal<String> requestId = new ThreadLocal<>();
+        ReentrantLock lock = new ReentrantLock();
+        sameOnBoth(s -> () -> {
+            store(s, "k1", "k2");
+            List<String> leaks = new ArrayList<>();
+            for (int t = 0; t < TRIALS; t++) {
+                Thread me = Thread.currentThread();
+                CompletableFuture<String> seen = new CompletableFuture<>();
+                pause(100);
+                requestId.set("request-1");
+                s.async().get("k1").thenAccept(v -> seen.complete((Thread.currentThread() == me ? "same thread " : "")
+                        + (lock.isHeldByCurrentThread() ? "lock held " : "") + requestId.get()));
+                requestId.set("request-2");
+                lock.lock();
+                try {
+                    assertEquals(BIG, s.async().get("k2").get(5, TimeUnit.SECONDS));
+                } finally {
+                    lock.unlock();
+                    requestId.remove();
+                }
+                String where = seen.get(5, TimeUnit.SECONDS);
+                if (!where.equals("null")) {
+                    leaks.add(where);
+                }
+            }
+            return leaks;
+        }, List.of());
+    }
+
+    /** x's stage, joined inside y's callback while the thread waits for y: completes, and a timed wait is bounded. */
+    @Test
+    void aCallbackJoiningAnEarlierRepliesStageNeverHangs() throws Exception {
+        sameOnBoth(s -> () -> {
+            store(s, "k1", "k2");
+            int done = 0;
+            for (int t = 0; t < TRIALS; t++) {
+                pause(100);
+                RedisFuture<String> x = s.async().get("k1");
+                RedisFuture<String> y = s.async().get("k2");
+                CompletableFuture<Integer> xs = x.toCompletableFuture().thenApply(String::length);
+                CompletableFuture<Integer> ys = y.toCompletableFuture().thenApply(v -> xs.join() + v.length());
+                assertEquals(BIG, y.get(2, TimeUnit.SECONDS));
+                done += ys.get(2, TimeUnit.SECONDS) == 2 * BIG.length() ? 1 : 0;
+            }
+            return done;
+        }, TRIALS);
+    }
+
+    /**
+     * A thread whose interrupt flag is set parks in join() until the reply: the process uses little CPU meanwhile
+     * (the server is paused; a spinning thread would use about the whole wait).
+     */
+    @Test
+    void anInterruptedJoinWaitsWithoutSpinning() throws Exception {
+        sameOnBoth(s -> () -> {
+            store(s, "k");
+            pause(1000);
+            CompletableFuture<String> f = s.async().get("k").toCompletableFuture();
+            long cpu = processCpuNanos();
+            long wall = System.nanoTime();
+            Thread.currentThread().interrupt();
+            String v = f.join();
+            boolean stillInterrupted = Thread.interrupted();
+            cpu = processCpuNanos() - cpu;
+            wall = System.nanoTime() - wall;
+            assertTrue(wall > TimeUnit.MILLISECONDS.toNanos(500), s.kind + ": the reply came before the pause ended");
+            return List.of(v.equals(BIG), stillInterrupted, cpu < wall / 3 ? "parked" : "spun: CPU " + cpu / 1_000_000
+                    + " ms in a wait of " + wall / 1_000_000 + " ms");
+        }, List.of(true, true, "parked"));
+    }
+
+    private static long processCpuNanos() {
+        return ProcessHandle.current().info().totalCpuDuration().orElseThrow().toNanos();
+    }
+
+    // ---------------------------------------------------------------------------------------- 4. completion hooks
+
+    /** A CommandListener sees the outcome the future has: the decoded value, or the decoding failure. */
+    @Test
+    void commandListenersSeeTheDecodedOutcome() throws Exception {
+        for (Kind k : Kind.values()) {
+            Queue<String> events = new ConcurrentLinkedQueue<>();
+            CommandListener listener = new CommandListener() {
+                @Override
+                public void commandSucceeded(CommandSucceededEvent event) {
+                    if (event.getCommand().getType().toString().equals("GET")) {
+                        Object out = event.getCommand().getOutput().get();
+                        events.add("succeeded " + (BIG.equals(out) ? "with the value" : "with " + out));
+                    }
+                }
+
+                @Override
+                public void commandFailed(CommandFailedEvent event) {
+                    if (event.getCommand().getType().toString().equals("GET")) {
+                        events.add("failed " + event.getCause().getClass().getSimpleName());
+                    }
+                }
+            };
+            Side s = side(k, CompressionConfig.builder().maxDecompressedSize(BIG.length() - 1).build(), listener);
+            Side writer = side(k);
+            within(s, 30, () -> {
+                store(writer, "big");
+                pause(100);
+                CompletableFuture<String> f = s.async().get("big").toCompletableFuture();
+                String outcome;
+                try {
+                    outcome = "value " + (f.get(5, TimeUnit.SECONDS).equals(BIG));
+                } catch (ExecutionException e) {
+                    outcome = "failed " + e.getCause().getClass().getSimpleName();
+                }
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+                while (events.isEmpty() && System.nanoTime() < deadline) {
+                    Thread.sleep(5);
+                }
+                if (k == Kind.PLAIN) {
+                    assertEquals("value true", outcome);
+                    assertEquals(List.of("succeeded with the value"), List.copyOf(events));
+                } else {
+                    assertEquals("failed " + DecompressionLimitException.class.getSimpleName(), outcome);
+                    assertEquals(List.of(outcome), List.copyOf(events), "the listener is told what the future says");
+                }
+                return null;
+            });
+        }
+    }
+
+    // ---------------------------------------------------------------------------- 6. blocking inside a callback
+
+    /** A callback that calls the same connection's sync API: times out on both, as on Lettuce's event loop. */
+    @Test
+    void aCallbackBlockingOnTheSameConnectionHasLettucesOutcome() throws Exception {
+        sameOnBoth(s -> () -> {
+            store(s, "k1", "k2");
+            s.c.setTimeout(Duration.ofMillis(500));
+            pause(200); // the callback is registered before the reply arrives, as in a service under load
+            CompletableFuture<String> f = s.async().get("k1").toCompletableFuture()
+                    .thenApply(v -> s.c.sync().get("k2"));
+            String outcome;
+            try {
+                outcome = "value " + f.get(10, TimeUnit.SECONDS).equals(BIG);
+            } catch (ExecutionException e) {
+                outcome = e.getCause().getClass().getSimpleName();
+            }
+            s.c.setTimeout(Duration.ofSeconds(5));
+            assertEquals(BIG, s.c.sync().get("k2"), "the connection is usable after");
+            // reactive: block() inside map, four chains at once
+            List<CompletableFuture<String>> chains = new ArrayList<>();
+            s.c.setTimeout(Duration.ofMillis(500));
+            pause(200);
+            for (int i = 0; i < 4; i++) {
+                chains.add(s.c.reactive().get("k1").map(v -> s.c.reactive().get("k2").block())
+                        .map(v -> "value " + v.equals(BIG))
+                        .onErrorResume(e -> reactor.core.publisher.Mono.just(e.getClass().getSimpleName()))
+                        .toFuture());
+            }
+            List<String> reactive = new ArrayList<>();
+            for (CompletableFuture<String> c : chains) {
+                reactive.add(c.get(10, TimeUnit.SECONDS));
+            }
+            s.c.setTimeout(Duration.ofSeconds(5));
+            assertEquals(BIG, s.c.sync().get("k2"), "the connection is usable after");
+            return outcome + " " + reactive;
+        }, RedisCommandTimeoutException.class.getSimpleName() + " " + List.of("RedisCommandTimeoutException",
+                "RedisCommandTimeoutException", "RedisCommandTimeoutException", "RedisCommandTimeoutException"));
+    }
+
+    // ------------------------------------------------------------------- what already behaved, kept side by side
+
+    /** MULTI/EXEC with compressed values, WATCH that discards, a command timeout while paused, close() pending. */
+    @Test
+    void transactionsWatchTimeoutsAndCloseBehaveAsLettuce() throws Exception {
+        sameOnBoth(s -> () -> {
+            List<Object> out = new ArrayList<>();
+            RedisAsyncCommands<String, String> a = s.async();
+            a.multi().get(5, TimeUnit.SECONDS);
+            RedisFuture<String> set = a.set("t", BIG);
+            RedisFuture<String> get = a.get("t");
+            TransactionResult tx = a.exec().get(5, TimeUnit.SECONDS);
+            out.add(tx.wasDiscarded());
+            out.add(tx.stream().map(o -> BIG.equals(o) ? "BIG" : o).toList());
+            out.add(set.get(1, TimeUnit.SECONDS) + " " + BIG.equals(get.get(1, TimeUnit.SECONDS)));
+            // WATCH, then another client changes the key: EXEC runs nothing
+            try (StatefulRedisConnection<String, String> other = redis.client().connect(StringCodec.UTF8)) {
+                s.c.sync().watch("t");
+                other.sync().set("t", "changed");
+                s.c.sync().multi();
+                s.c.sync().set("t", BIG);
+                out.add(s.c.sync().exec().wasDiscarded());
+            }
+            // a timeout while the server is paused; the connection stays in step
+            s.c.setTimeout(Duration.ofMillis(200));
+            pause(600);
+            try {
+                s.c.sync().get("t");
+                out.add("no timeout");
+            } catch (RedisCommandTimeoutException e) {
+                out.add("timeout");
+            }
+            s.c.setTimeout(Duration.ofSeconds(5));
+            out.add(s.c.sync().get("t"));
+            // close() with replies pending: every future completes, none stays pending
+            store(s, "c");
+            pause(300);
+            List<RedisFuture<String>> pending = new ArrayList<>();
+            for (int i = 0; i < 10; i++) {
+                pending.add(s.async().get("c"));
+            }
+            s.c.close();
+            int completed = 0;
+            for (RedisFuture<String> p : pending) {
+                try {
+                    p.get(5, TimeUnit.SECONDS);
+                    completed++;
+                } catch (ExecutionException | java.util.concurrent.CancellationException e) {
+                    completed++;
+                }
+            }
+            out.add(completed);
+            return out;
+        }, List.of(false, List.of("OK", "BIG"), "OK true", true, "timeout", "changed", 10));
+    }
+
+    /** 2,000 virtual threads share one connection, each writing and reading its own value. */
+    @Test
+    void twoThousandVirtualThreadsOnOneConnection() throws Exception {
+        sameOnBoth(s -> () -> {
+            List<Future<Boolean>> fs = new ArrayList<>();
+            try (ExecutorService v = Executors.newVirtualThreadPerTaskExecutor()) {
+                for (int i = 0; i < 2000; i++) {
+                    String key = "vt" + i;
+                    String value = i + BIG;
+                    fs.add(v.submit(() -> {
+                        s.c.sync().set(key, value);
+                        return value.equals(s.c.sync().get(key)) && value.equals(s.async().get(key).get());
+                    }));
+                }
+                int ok = 0;
+                for (Future<Boolean> f : fs) {
+                    ok += f.get(60, TimeUnit.SECONDS) ? 1 : 0;
+                }
+                return ok;
+            }
+        }, 2000);
+    }
+
+    /** RESP3 maps (the protocol Lettuce negotiates with this server): a hash reads back the same on both. */
+    @Test
+    void resp3MapsReadTheSame() throws Exception {
+        sameOnBoth(s -> () -> {
+            s.c.sync().hset("h", Map.of("a", BIG, "b", "x"));
+            s.c.sync().set("s", BIG);
+            Map<String, String> h = s.c.sync().hgetall("h");
+            return List.of(s.c.sync().clientInfo().contains("resp=3"), h.size(), BIG.equals(h.get("a")),
+                    BIG.equals(s.c.sync().get("s")));
+        }, List.of(true, 2, true, true));
+    }
+
+    // ------------------------------------------------------------------------------------ 5. large values' memory
+
+    /**
+     * A 50 MB value, SET and read back, in a child JVM: plain Lettuce at -Xmx250m, the compressing client at 10% more,
+     * both with the same MaxDirectMemorySize; String (compressible and random letters) and byte[] (random) values.
+     */
+    @Test
+    void aLargeValueNeedsTheHeapLettuceNeedsPlusTenPercent() throws Exception {
+        for (String value : List.of("string-text", "string-random", "bytes-random")) {
+            String plain = child("plain", value, 250);
+            assertEquals("OK", plain, "plain Lettuce at -Xmx250m, " + value);
+            String compressing = child("compressing", value, 275);
+            assertEquals("OK", compressing, "the compressing client at -Xmx275m, " + value);
+        }
+    }
+
+    static final int LARGE = 50 * 1024 * 1024;
+
+    private static String child(String kind, String value, int heapMb) throws Exception {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        Path log = Files.createTempFile("large-value", ".log");
+        Process p = new ProcessBuilder(java, "--enable-native-access=ALL-UNNAMED", "-Xmx" + heapMb + "m",
+                "-XX:MaxDirectMemorySize=512m", "-cp", System.getProperty("java.class.path"),
+                LettuceContractTest.class.getName(), kind, value, redis.uri().getHost(),
+                String.valueOf(redis.uri().getPort()))
+                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        try {
+            assertTrue(p.waitFor(120, TimeUnit.SECONDS), () -> "the child did not end within 120 s");
+            List<String> lines = Files.readAllLines(log);
+            return lines.isEmpty() ? "(no output)" : lines.get(lines.size() - 1).startsWith("OK") ? "OK"
+                    : String.join("\n", lines.subList(Math.max(0, lines.size() - 20), lines.size()));
+        } finally {
+            p.destroyForcibly();
+            Files.deleteIfExists(log);
+        }
+    }
+
+    /** Child JVM: SET and GET one 50 MB value of the kind given, print OK when it reads back equal. */
+    public static void main(String[] args) throws Exception {
+        boolean compressing = args[0].equals("compressing");
+        RedisURI uri = RedisURI.create(args[2], Integer.parseInt(args[3]));
+        RedisClient client = compressing ? CompressingRedisClient.create(uri) : RedisClient.create(uri);
+        try {
+            byte[] bytes = new byte[LARGE];
+            Random r = new Random(42);
+            if (args[1].equals("string-text")) {
+                byte[] text = TestValues.json(64 * 1024).getBytes(StandardCharsets.ISO_8859_1);
+                for (int i = 0; i < LARGE; i += text.length) {
+                    System.arraycopy(text, 0, bytes, i, Math.min(text.length, LARGE - i));
+                }
+            } else if (args[1].equals("string-random")) {
+                for (int i = 0; i < LARGE; i++) {
+                    bytes[i] = (byte) ('a' + r.nextInt(26));
+                }
+            } else {
+                r.nextBytes(bytes);
+            }
+            if (args[1].startsWith("string")) {
+                String v = new String(bytes, StandardCharsets.ISO_8859_1);
+                bytes = null;
+                System.out.println(roundTrip(client, compressing, StringCodec.UTF8, "large", v));
+            } else {
+                System.out.println(roundTrip(client, compressing, ByteArrayCodec.INSTANCE, new byte[] {'k'}, bytes));
+            }
+        } catch (Throwable e) {
+            System.out.println("FAILED " + e);
+        } finally {
+            client.shutdown(0, 2, TimeUnit.SECONDS);
+        }
+        System.exit(0);
+    }
+
+    private static <K, V> String roundTrip(RedisClient client, boolean compressing, RedisCodec<K, V> codec, K key,
+                                           V v) {
+        try (StatefulRedisConnection<K, V> c = compressing
+                ? ((CompressingRedisClient) client).connect(codec, ValueCompressor.create(CompressionConfig.builder()
+                .maxDecompressedSize(2L * LARGE).build()))
+                : client.connect(codec)) {
+            c.setTimeout(Duration.ofSeconds(60));
+            c.sync().set(key, v);
+            V back = c.sync().get(key);
+            boolean equal = v instanceof byte[] b ? Arrays.equals(b, (byte[]) back) : v.equals(back);
+            return equal ? "OK" : "DIFFERENT";
+        }
+    }
+}
