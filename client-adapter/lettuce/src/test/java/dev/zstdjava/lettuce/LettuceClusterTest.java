@@ -152,6 +152,31 @@ class LettuceClusterTest {
         }
     }
 
+    /**
+     * Futures of one node connection complete in the order of their replies, as Lettuce's: a GET of a compressed
+     * value, then a DEL in the same slot, sent together; the GET's callback runs first, every time.
+     */
+    @Test
+    void futuresOfOneNodeCompleteInReplyOrder() throws Exception {
+        try (StatefulRedisClusterConnection<String, String> z = cluster.connect(StringCodec.UTF8,
+                ValueCompressor.create(CompressionConfig.defaults()))) {
+            String big = WorkThreadsTest.big(1);
+            assertEquals("OK", z.sync().set("{order}k", big));
+            for (int t = 0; t < 20; t++) {
+                java.util.Queue<String> order = new java.util.concurrent.ConcurrentLinkedQueue<>();
+                z.setAutoFlushCommands(false);
+                java.util.concurrent.CompletableFuture<Void> get = z.async().get("{order}k")
+                        .thenAccept(v -> order.add(big.equals(v) ? "GET" : "GET " + v)).toCompletableFuture();
+                java.util.concurrent.CompletableFuture<Void> del = z.async().del("{order}x")
+                        .thenAccept(v -> order.add("DEL")).toCompletableFuture();
+                z.flushCommands();
+                z.setAutoFlushCommands(true);
+                java.util.concurrent.CompletableFuture.allOf(get, del).get(5, TimeUnit.SECONDS);
+                assertEquals(List.of("GET", "DEL"), List.copyOf(order), "trial " + t);
+            }
+        }
+    }
+
     /** A CompressingCodec on a plain RedisClusterClient fails its first command, saying how to connect. */
     @Test
     void aCompressingCodecOnAPlainClusterClientFailsTheFirstCommand() {
