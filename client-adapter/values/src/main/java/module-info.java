@@ -12,6 +12,7 @@ module dev.zstdjava.values {
     requires static redis.clients.jedis;
     requires static redisson;
     requires static io.netty.buffer;
+    // dev.zstdjava.values.lines (the supported client lines) is for the adapters only: not exported
 
     exports dev.zstdjava.values;
     exports dev.zstdjava.values.micrometer;

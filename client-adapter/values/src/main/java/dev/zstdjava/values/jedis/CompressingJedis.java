@@ -7,14 +7,17 @@ import dev.zstdjava.values.CommandRefusedException;
 import dev.zstdjava.values.CommandRule;
 import dev.zstdjava.values.CompressionConfig;
 import dev.zstdjava.values.ValueCompressor;
+import dev.zstdjava.values.lines.ClientLines;
 import redis.clients.jedis.CommandArguments;
 import redis.clients.jedis.Protocol;
+import redis.clients.jedis.args.Rawable;
 import redis.clients.jedis.commands.JedisBinaryCommands;
 import redis.clients.jedis.params.GetExParams;
 import redis.clients.jedis.params.SetParams;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -66,8 +69,19 @@ import java.util.Objects;
  * <p><b>The catalogue decides.</b> Each method only translates its call into the command it sends and that
  * command's arguments; what is compressed, sent plain or refused comes from the policy's {@link CommandRule} for
  * the command ({@code refusalFor}, {@code action}, {@code isValue}).
+ *
+ * <p><b>Jedis lines:</b> works on the lines of {@code docs/support.md}, oldest the one Spring Boot 3.5 manages. A
+ * {@code SetParams} condition ({@code IFEQ} and the others) exists only on the newer lines; there it is refused as
+ * above. On an older Jedis the constructor fails with {@link UnsupportedOperationException} naming the range.
  */
 public final class CompressingJedis {
+    /**
+     * What an older Jedis than the range lacks, looked up once: {@code HSetExParams} (6.0 added the hash field
+     * commands {@code HSETEX}/{@code HGETEX}/{@code HGETDEL}, which the catalogue classifies); {@code null} when present.
+     */
+    private static final String MISSING = ClientLines.present(Protocol.class, "redis.clients.jedis.params.HSetExParams")
+            ? null : "redis.clients.jedis.params.HSetExParams";
+
     private final JedisBinaryCommands jedis;
     private final ValueCompressor compressor;
     /** the catalogue's rules for the commands this class sends (by Jedis's command names) */
@@ -80,8 +94,12 @@ public final class CompressingJedis {
     /**
      * @param jedis      the client that sends the commands
      * @param compressor the compressor, shared with every other use of the same data
+     * @throws UnsupportedOperationException on a Jedis older than the supported range (the message names it)
      */
     public CompressingJedis(JedisBinaryCommands jedis, ValueCompressor compressor) {
+        if (MISSING != null) {
+            throw ClientLines.unsupported("CompressingJedis", ClientLines.JEDIS, Protocol.class, MISSING);
+        }
         this.jedis = Objects.requireNonNull(jedis, "jedis");
         this.compressor = Objects.requireNonNull(compressor, "compressor");
         CommandPolicy policy = compressor.config().commandPolicy();
@@ -155,9 +173,12 @@ public final class CompressingJedis {
         if (get) {
             laid.add(Protocol.Keyword.GET);
         }
+        // by the iterator: CommandArguments.get(int) is newer than Jedis 6.0
         byte[][] args = new byte[laid.size() - 1][];
+        Iterator<Rawable> words = laid.iterator();
+        words.next(); // SET
         for (int i = 0; i < args.length; i++) {
-            args[i] = laid.get(i + 1).getRaw();
+            args[i] = words.next().getRaw();
         }
         return args;
     }

@@ -55,6 +55,7 @@ public final class CompressingRedisSerializer<T> implements RedisSerializer<T> {
     private final boolean compressing;
 
     private CompressingRedisSerializer(RedisSerializer<T> delegate, ValueCompressor compressor, boolean compressing) {
+        SpringLine.require("CompressingRedisSerializer");
         this.delegate = Objects.requireNonNull(delegate, "delegate");
         this.compressor = Objects.requireNonNull(compressor, "compressor");
         this.compressing = compressing;

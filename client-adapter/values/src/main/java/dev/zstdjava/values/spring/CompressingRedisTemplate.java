@@ -79,6 +79,12 @@ import java.util.function.Function;
  * (Spring does when the template is a bean); serializers changed after that are not seen. A value serializer that
  * is already a {@link CompressingRedisSerializer} is unwrapped first. Keys and hash keys are never compressed.
  *
+ * <p><b>Spring Data Redis lines</b> ({@code docs/support.md}): 3.5, 4.0 and 4.1. The {@code SetSpec} forms of
+ * {@code set}/{@code setGet}, {@code compareAndSet}, {@link #compareAndDelete} and {@link #delete(Object, Consumer)}
+ * exist on 4.1 only; {@code compareAndDelete} is refused on every line (the template declares it), and the
+ * operations of the older lines ({@code setGet} with a {@code Duration}, ...) route as on 4.1. On an older Spring Data
+ * Redis the constructor fails with {@link UnsupportedOperationException} naming the range.
+ *
  * <p><b>Thread safety:</b> thread-safe once initialised, like {@code RedisTemplate}. <b>Allocation:</b> as
  * {@code RedisTemplate}, plus the compressed array on the compressed writes; routing an operation is one map lookup
  * of the command it sends and its catalogue rule; a {@code SET} form, {@code delete} with a spec and {@code sort}
@@ -102,8 +108,10 @@ public class CompressingRedisTemplate<K, V> extends RedisTemplate<K, V> {
     /**
      * @param compressor the compressor (its configuration's {@link CompressionConfig#commandPolicy()} decides what is
      *                   compressed and refused; its {@link ValueCompressor#stats()} count this template's values)
+     * @throws UnsupportedOperationException on a Spring Data Redis older than the supported range
      */
     public CompressingRedisTemplate(ValueCompressor compressor) {
+        SpringLine.require("CompressingRedisTemplate");
         this.compressor = Objects.requireNonNull(compressor, "compressor");
         this.policy = compressor.config().commandPolicy();
     }
@@ -222,9 +230,11 @@ public class CompressingRedisTemplate<K, V> extends RedisTemplate<K, V> {
      * {@code DEL}, or {@code DELEX} when {@code spec} compares values, refused then ({@code DELEX ... IFEQ} and the
      * other conditions).
      * @throws CommandRefusedException if {@code spec} selects a comparison; nothing is sent
+     * @throws UnsupportedOperationException on a Spring Data Redis without {@code DeleteSpec} (older than 4.1)
      */
     @Override
     public Boolean delete(K key, Consumer<DeleteSpec<K, V>> spec) {
+        SpringLine.requireSpecs("delete(key, DeleteSpec)");
         List<byte[]> words = SpringCommands.deleteWords(spec);
         decide(policy.rule(SpringCommands.deleteCommand(words)), words);
         return super.delete(key, spec);

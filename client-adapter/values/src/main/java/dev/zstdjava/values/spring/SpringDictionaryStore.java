@@ -50,6 +50,7 @@ public final class SpringDictionaryStore implements DictionaryStore {
      * @throws IllegalArgumentException if the prefix or the size is not valid
      */
     public SpringDictionaryStore(RedisConnectionFactory factory, String prefix, int maxDictionarySize) {
+        SpringLine.require("SpringDictionaryStore");
         this.factory = Objects.requireNonNull(factory, "factory");
         this.layout = new ServerDictionaryLayout(prefix, maxDictionarySize, "SpringDictionaryStore maxDictionarySize");
     }

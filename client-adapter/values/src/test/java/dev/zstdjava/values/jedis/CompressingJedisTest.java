@@ -11,6 +11,7 @@ import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
 import redis.clients.jedis.params.GetExParams;
 import redis.clients.jedis.params.SetParams;
 
+import java.lang.reflect.Method;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
@@ -22,7 +23,7 @@ import static dev.zstdjava.testkit.TestValues.random;
 import static dev.zstdjava.testkit.TestValues.text;
 import static org.junit.jupiter.api.Assertions.*;
 
-/** Jedis 8 on a real server: the helper, and plain byte[] commands with a ValueCompressor, reading each other. */
+/** Jedis (every supported line) on a real server: the helper, and plain byte[] commands with a ValueCompressor, reading each other. */
 @DisabledIfSystemProperty(named = "zstdjava.skipServerTests", matches = "true", disabledReason = "left out with -Dzstdjava.skipServerTests=true")
 class CompressingJedisTest {
     @RegisterExtension
@@ -30,6 +31,23 @@ class CompressingJedisTest {
 
     static byte[] b(String s) {
         return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    /**
+     * {@code new SetParams().ex(seconds)} on every Jedis line: this class is compiled against the newest, whose
+     * {@code SetParams.ex} returns {@code SetParams}; Jedis 6.0 has only the {@code ex} it inherits from a
+     * package-private class, so the call goes through reflection.
+     */
+    static SetParams ex(long seconds) {
+        SetParams p = new SetParams();
+        try {
+            Method ex = SetParams.class.getMethod("ex", long.class);
+            ex.setAccessible(true);
+            ex.invoke(p, seconds);
+        } catch (ReflectiveOperationException e) {
+            throw new AssertionError(e);
+        }
+        return p;
     }
 
     static void assertCompressed(byte[] stored, int originalLength) {
@@ -44,7 +62,7 @@ class CompressingJedisTest {
         byte[] big = b(json(4000));
         assertEquals("OK", jedis.set(b("k1"), big));
         assertEquals("OK", jedis.set(b("k2"), b("small")));
-        assertEquals("OK", jedis.set(b("k3"), big, new SetParams().ex(100)));
+        assertEquals("OK", jedis.set(b("k3"), big, ex(100)));
         assertEquals("OK", jedis.setex(b("k4"), 100, big));
         assertArrayEquals(big, jedis.get(b("k1")));
         assertArrayEquals(b("small"), jedis.get(b("k2")));
