@@ -12,7 +12,8 @@ module dev.zstdjava.values {
     requires static redis.clients.jedis;
     requires static redisson;
     requires static io.netty.buffer;
-    // dev.zstdjava.values.lines (the supported client lines) is for the adapters only: not exported
+    // the supported client lines: for the adapters only (this module's and the Lettuce adapter)
+    exports dev.zstdjava.values.lines to dev.zstdjava.lettuce;
 
     exports dev.zstdjava.values;
     exports dev.zstdjava.values.micrometer;

@@ -62,19 +62,28 @@ import java.util.Objects;
  * </ul>
  * The cost of decompressing on the loop is measured in docs/measurements/lettuce-event-loop.md.
  *
+ * <p>Needs Lettuce 6.6 or newer ({@code docs/support.md}): on an older Lettuce, creating the client throws
+ * {@link UnsupportedOperationException} naming the supported range.
+ *
  * <p>Per command: one array lookup; a compressed command adds a wrapper and the array of its encoded bytes. Thread-safe,
  * like {@link RedisClient}.
  */
 public class CompressingRedisClient extends RedisClient {
 
-    /** A client without a default URI: connect with {@code connect(codec, uri)}. */
+    /**
+     * A client without a default URI: connect with {@code connect(codec, uri)}.
+     * @throws UnsupportedOperationException on a Lettuce older than the supported range (the message names it)
+     */
     protected CompressingRedisClient() {
-        super();
+        this(null, new RedisURI()); // what RedisClient() does
     }
 
-    /** @param resources shared client resources, or null for the client's own; @param uri the default server */
+    /**
+     * @param resources shared client resources, or null for the client's own; @param uri the default server
+     * @throws UnsupportedOperationException on a Lettuce older than the supported range (the message names it)
+     */
     protected CompressingRedisClient(ClientResources resources, RedisURI uri) {
-        super(resources, uri);
+        super(LettuceLine.require("CompressingRedisClient", resources), uri);
     }
 
     /** @return a client with its own resources and no default URI */

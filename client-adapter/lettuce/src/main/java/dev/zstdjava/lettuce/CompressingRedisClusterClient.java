@@ -36,13 +36,16 @@ import java.util.function.Supplier;
  *
  * <p><b>Not covered:</b> cluster pub/sub connections ({@code connectPubSub}), which Lettuce builds without a
  * factory method to override: connect them with the plain codec (messages are never compressed) and use a cluster
- * connection for values. Thread-safe, like {@link RedisClusterClient}.
+ * connection for values. Needs Lettuce 6.6 or newer, as {@link CompressingRedisClient} does. Thread-safe, like {@link RedisClusterClient}.
  */
 public class CompressingRedisClusterClient extends RedisClusterClient {
 
-    /** @param resources shared client resources, or null for the client's own; @param uris seed nodes */
+    /**
+     * @param resources shared client resources, or null for the client's own; @param uris seed nodes
+     * @throws UnsupportedOperationException on a Lettuce older than the supported range (the message names it)
+     */
     protected CompressingRedisClusterClient(ClientResources resources, Iterable<RedisURI> uris) {
-        super(resources, uris);
+        super(LettuceLine.require("CompressingRedisClusterClient", resources), uris);
     }
 
     /** @return a client with its own resources, seeded by {@code uri} */

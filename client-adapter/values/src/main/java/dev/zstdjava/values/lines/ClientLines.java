@@ -2,8 +2,8 @@ package dev.zstdjava.values.lines;
 
 /**
  * The client and framework lines the adapters support, stated once: the adapters' messages use these constants and
- * {@code docs/support.md} repeats them ({@code ClientLinesTest} checks that it does). Not exported: only the adapters
- * of this module use it.
+ * {@code docs/support.md} repeats them ({@code ClientLinesTest} checks that it does). Exported to the Lettuce adapter
+ * only: the adapters of this module and {@code dev.zstdjava.lettuce} use it.
  *
  * <p>An adapter learns what its library offers by looking a class or method up once (its capability), never by
  * parsing a version; the version found is named in the message only.
@@ -11,6 +11,8 @@ package dev.zstdjava.values.lines;
 public final class ClientLines {
     /** The Jedis lines {@code CompressingJedis} supports. */
     public static final String JEDIS = "Jedis 6.0 to 8.x";
+    /** The Lettuce lines {@code CompressingRedisClient} and {@code CompressingRedisClusterClient} support. */
+    public static final String LETTUCE = "Lettuce 6.6 to 7.x";
     /** The Spring Data Redis lines the serializer, the templates and the dictionary store support. */
     public static final String SPRING_DATA_REDIS = "Spring Data Redis 3.5 to 4.1";
     /** The Spring Data Redis line whose {@code SetSpec}/{@code DeleteSpec} operations the templates handle. */

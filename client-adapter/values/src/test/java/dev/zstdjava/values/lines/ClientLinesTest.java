@@ -63,7 +63,7 @@ class ClientLinesTest {
         Path doc = Path.of(System.getProperty("zstdjava.testdata")).resolveSibling("docs").resolve("support.md");
         String text = Files.readString(doc);
         for (String range : new String[] {ClientLines.JEDIS, ClientLines.SPRING_DATA_REDIS,
-                ClientLines.SPRING_DATA_REDIS_SPECS}) {
+                ClientLines.SPRING_DATA_REDIS_SPECS, ClientLines.LETTUCE}) {
             assertTrue(text.contains(range), range + " is not in " + doc);
         }
     }
