@@ -11,7 +11,6 @@ import glide.api.models.GlideString;
 import glide.api.models.configuration.CompressionConfiguration;
 import glide.api.models.configuration.GlideClientConfiguration;
 import glide.api.models.configuration.NodeAddress;
-import io.lettuce.core.IncrexArgs;
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.SetArgs;
@@ -47,7 +46,8 @@ import static org.junit.jupiter.api.Assertions.*;
 /**
  * The policy decides from a command's name and its argument words, however the command was written: custom
  * keywords, conditions added as characters or values, {@code SORT ... BY} patterns that read stored values, the
- * string commands Lettuce 7.7 sends under names the server may not know, and what scripts see.
+ * string commands Lettuce 7.7 sends under names the server may not know (sent here under their names, as every
+ * supported line can send them), and what scripts see.
  */
 @DisabledIfSystemProperty(named = "zstdjava.skipServerTests", matches = "true", disabledReason = "left out with -Dzstdjava.skipServerTests=true")
 class LettucePolicyArgumentsTest {
@@ -130,8 +130,9 @@ class LettucePolicyArgumentsTest {
             });
             assertRefused("SET ... IFDNE", () -> s.dispatch(CommandType.SET, new StatusOutput<>(StringCodec.UTF8),
                     args().addKey("k").addValue("new").addValue("IFDNE").add("0123456789abcdef")));
-            // DELEX (Redis 8.4) with a condition under any spelling, refused before the server sees it
-            assertRefused("DELEX ... IFEQ", () -> s.dispatch(CommandType.DELEX, new IntegerOutput<>(StringCodec.UTF8),
+            // DELEX (Redis 8.4) with a condition under any spelling, refused before the server sees it (its
+            // CommandType, Lettuce 7's: LettuceNewestLineTest)
+            assertRefused("DELEX ... IFEQ", () -> s.dispatch(keyword("DELEX"), new IntegerOutput<>(StringCodec.UTF8),
                     args().addKey("k").add("IFEQ".toCharArray()).addValue(v)));
             assertRefused("DELEX ... IFNE", () -> s.dispatch(keyword("delex"), new IntegerOutput<>(StringCodec.UTF8),
                     args().addKey("k").addValue("IFNE").addValue(v)));
@@ -214,17 +215,20 @@ class LettucePolicyArgumentsTest {
             RedisCommands<String, String> s = c.sync();
             s.set("k", TestValues.json(300));
             assertRefused("STRALGO", () -> s.stralgoLcs(StrAlgoArgs.Builder.keys("k", "k2")));
-            assertRefused("DIGEST", () -> s.digestKey("k"));
-            assertRefused("INCREX", () -> s.increx("n"));
-            assertRefused("INCREX", () -> s.increx("n", 5, IncrexArgs.Builder.ubound(10)));
+            // under their names, as every line can send them (Lettuce 7's own API for them: LettuceNewestLineTest)
+            assertRefused("DIGEST", () -> s.dispatch(keyword("DIGEST"), new StatusOutput<>(StringCodec.UTF8),
+                    args().addKey("k")));
             assertRefused("INCREX", () -> s.dispatch(keyword("increx"), new IntegerOutput<>(StringCodec.UTF8),
                     args().addKey("n")));
+            assertRefused("INCREX", () -> s.dispatch(keyword("INCREX"), new IntegerOutput<>(StringCodec.UTF8),
+                    args().addKey("n").add("BYINT").add(5).add("UBOUND").add(10)));
             assertEquals(0, redis.raw().sync().exists(b("n")));
             assertEquals("PONG", s.ping());
         }
         // a plain connection sends them: the server answers (here: it does not know them)
         try (StatefulRedisConnection<String, String> plain = redis.client().connect(StringCodec.UTF8)) {
-            assertThrows(RedisCommandExecutionException.class, () -> plain.sync().digestKey("k"));
+            assertThrows(RedisCommandExecutionException.class, () -> plain.sync().dispatch(keyword("DIGEST"),
+                    new StatusOutput<>(StringCodec.UTF8), new CommandArgs<>(StringCodec.UTF8).addKey("k")));
         }
     }
 

@@ -1,6 +1,7 @@
 package dev.zstdjava.values;
 
 import dev.zstdjava.testkit.JedisServer;
+import dev.zstdjava.testkit.LettuceCommands;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import redis.clients.jedis.Protocol;
@@ -40,10 +41,6 @@ class CommandPolicyTest {
             "VADD", "VCARD", "VDIM", "VEMB", "VGETATTR", "VINFO", "VISMEMBER", "VLINKS", "VRANDMEMBER", "VREM",
             "VSETATTR", "VSIM");
 
-    /** Names of Lettuce's {@code CommandType} that are not commands: option keywords, subcommands, a removed beta. */
-    static final Set<String> LETTUCE_NOT_COMMANDS = Set.of("AUTH2", "MYID", "MYSHARDID", "GEOENCODE", "GEODECODE",
-            "VEMBRAW", "VLINKSWITHSCORES", "VSIMWITHSCORES");
-
     static Set<String> serverCommands() {
         Object reply = redis.client().sendCommand(Protocol.Command.COMMAND, "LIST");
         Set<String> names = new TreeSet<>();
@@ -57,13 +54,9 @@ class CommandPolicyTest {
         return names;
     }
 
+    /** the command types of the Lettuce this module is tested with (lettuce-lines checks each line's) */
     static Set<String> lettuceCommands() {
-        Set<String> names = new TreeSet<>();
-        for (io.lettuce.core.protocol.CommandType t : io.lettuce.core.protocol.CommandType.values()) {
-            names.add(new String(t.getBytes(), StandardCharsets.US_ASCII));
-        }
-        names.removeAll(LETTUCE_NOT_COMMANDS);
-        return names;
+        return LettuceCommands.names();
     }
 
     @Test
