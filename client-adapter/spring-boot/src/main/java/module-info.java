@@ -4,7 +4,10 @@
  * applications usually run: {@code --enable-native-access=ALL-UNNAMED}).
  *
  * <p>What it adapts is optional ({@code requires static}): Spring Data Redis, Boot's cache module, Actuator and
- * Micrometer; each auto-configuration applies only when its classes are present. The package is open to Spring,
+ * Micrometer; each auto-configuration applies only when its classes are present. On Boot 3.5, Boot's Redis, cache
+ * and metrics auto-configurations are in {@code spring.boot.autoconfigure} and Actuator's auto-configuration module
+ * instead: this module names them as strings, and its one Boot 3.5 class ({@code Boot3Caches}, compiled apart against
+ * Boot 3.5) uses only {@code spring.boot.autoconfigure}. The package is open to Spring,
  * which instantiates the configuration classes and binds the properties reflectively.
  */
 @SuppressWarnings("requires-transitive-automatic") // Spring Boot and Spring Framework ship as automatic modules

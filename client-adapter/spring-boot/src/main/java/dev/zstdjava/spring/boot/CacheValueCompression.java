@@ -1,7 +1,6 @@
 package dev.zstdjava.spring.boot;
 
 import dev.zstdjava.values.ValueCompressor;
-import org.springframework.boot.cache.autoconfigure.RedisCacheManagerBuilderCustomizer;
 import org.springframework.core.Ordered;
 import org.springframework.data.redis.cache.RedisCacheConfiguration;
 import org.springframework.data.redis.cache.RedisCacheManager.RedisCacheManagerBuilder;
@@ -20,6 +19,11 @@ import java.util.Objects;
  * Valkey GLIDE's stored format like the templates' (below the minimum size or not smaller: stored as they are), and
  * every value read is decoded when it carries the header, so caches written before compression was on still read.
  *
+ * <p>Line-neutral: it implements no Boot type. The auto-configuration registers it as the running Boot generation's
+ * {@code RedisCacheManagerBuilderCustomizer} through a subclass per generation ({@code Boot4Caches.Customizer},
+ * {@code Boot3Caches.Customizer}), whose {@code customize} is {@link #customize}. An application that builds its own
+ * {@code RedisCacheManager} calls {@link #customize} on its builder, or {@link #wrap} on each configuration.
+ *
  * <p>Runs after the application's own customizers ({@link Ordered#LOWEST_PRECEDENCE}; Boot registers the
  * application's unordered customizers before this one), so the per-cache configurations they add are wrapped too.
  * Wrapping is idempotent.
@@ -27,7 +31,7 @@ import java.util.Objects;
  * <p><b>Thread safety:</b> thread-safe; the wrapped pairs are immutable. <b>Allocation:</b> per value, the delegate's
  * output copied once into an array, and the compressed or decompressed array.
  */
-public final class CacheValueCompression implements RedisCacheManagerBuilderCustomizer, Ordered {
+public class CacheValueCompression implements Ordered {
     private final ValueCompressor compressor;
 
     /** @param compressor compresses and decodes the cache values; its counters count them */
@@ -35,8 +39,12 @@ public final class CacheValueCompression implements RedisCacheManagerBuilderCust
         this.compressor = Objects.requireNonNull(compressor, "compressor");
     }
 
-    @Override
-    public void customize(RedisCacheManagerBuilder builder) {
+    /**
+     * Wraps the value serialization of the builder's defaults and of every cache configured on it so far.
+     *
+     * @param builder the builder of a {@code RedisCacheManager} not yet built
+     */
+    public final void customize(RedisCacheManagerBuilder builder) {
         builder.cacheDefaults(wrap(builder.cacheDefaults()));
         for (String name : List.copyOf(builder.getConfiguredCaches())) {
             builder.getCacheConfigurationFor(name).ifPresent(c -> builder.withCacheConfiguration(name, wrap(c)));
@@ -44,7 +52,7 @@ public final class CacheValueCompression implements RedisCacheManagerBuilderCust
     }
 
     /** @return {@code config} with its value serialization compressing (unchanged if it compresses already) */
-    public RedisCacheConfiguration wrap(RedisCacheConfiguration config) {
+    public final RedisCacheConfiguration wrap(RedisCacheConfiguration config) {
         SerializationPair<Object> pair = config.getValueSerializationPair();
         if (pair instanceof Compressing) {
             return config;
@@ -53,7 +61,7 @@ public final class CacheValueCompression implements RedisCacheManagerBuilderCust
     }
 
     @Override
-    public int getOrder() {
+    public final int getOrder() {
         return Ordered.LOWEST_PRECEDENCE;
     }
 

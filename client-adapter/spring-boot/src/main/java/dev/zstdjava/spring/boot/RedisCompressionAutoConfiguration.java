@@ -13,6 +13,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Import;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.core.RedisOperations;
@@ -24,12 +25,15 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * same {@code RedisTemplate<Object, Object>} type and JDK serializers as Boot's, so stored keys stay byte-identical).
  * {@code stringRedisTemplate} stays Boot's plain {@link StringRedisTemplate} unless
  * {@code zstd-java.redis.compression.string-template=true}. Every bean backs off when the application defines its own
- * (by type; the templates by Boot's names and types). Runs before Boot's {@code DataRedisAutoConfiguration}, whose
- * templates then back off.
+ * (by type; the templates by Boot's names and types). Runs before Boot's {@code DataRedisAutoConfiguration} (Boot 4)
+ * or {@code RedisAutoConfiguration} (Boot 3.5), whose templates then back off. On a Boot older than 3.5 an enabled
+ * compression fails startup ({@link OnCompressionEnabled}).
+ *
+ * <p>Made and used by Spring at startup; the beans it makes are thread-safe.
  */
-@AutoConfiguration(beforeName = "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration")
+@AutoConfiguration(beforeName = {BootLines.BOOT4_DATA_REDIS, BootLines.BOOT3_DATA_REDIS})
 @ConditionalOnClass({RedisOperations.class, ValueCompressor.class})
-@ConditionalOnBooleanProperty(RedisCompressionProperties.PREFIX + ".enabled")
+@Conditional(OnCompressionEnabled.class)
 @EnableConfigurationProperties(RedisCompressionProperties.class)
 @Import(RedisCompressionDictionariesConfiguration.class)
 public final class RedisCompressionAutoConfiguration {

@@ -8,6 +8,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
 
 /**
  * The {@code zstd-java} entry of Actuator's info endpoint ({@link CompressionInfoContributor}) when Actuator is on the
@@ -15,7 +16,7 @@ import org.springframework.context.annotation.Bean;
  */
 @AutoConfiguration(after = RedisCompressionAutoConfiguration.class)
 @ConditionalOnClass({InfoContributor.class, ValueCompressor.class})
-@ConditionalOnBooleanProperty(RedisCompressionProperties.PREFIX + ".enabled")
+@Conditional(OnCompressionEnabled.class)
 @ConditionalOnBooleanProperty(name = "management.info.zstd-java.enabled", matchIfMissing = true)
 @ConditionalOnBean(ValueCompressor.class)
 public final class RedisCompressionInfoAutoConfiguration {

@@ -7,32 +7,32 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingClass;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
 
 /**
  * The compressor's Micrometer meters ({@link CompressionMetrics}: {@code zstdjava.values.*}) when a
  * {@link MeterRegistry} bean is present. Boot's metrics auto-configuration binds the {@code MeterBinder} to its
  * registries; without it (a registry the application defines itself), the binder is bound here to every registry.
+ * Runs after Boot's metrics auto-configurations of either generation (Boot 4's {@code spring-boot-micrometer-metrics},
+ * Boot 3.5's {@code spring-boot-actuator-autoconfigure}), so that their registry exists when its condition is tested.
+ *
+ * <p>Made and used by Spring at startup; {@link CompressionMetrics} is thread-safe.
  */
 @AutoConfiguration(after = RedisCompressionAutoConfiguration.class, afterName = {
-        "org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
-        "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",
-        "org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration"})
+        BootLines.BOOT4_METRICS, BootLines.BOOT4_COMPOSITE_REGISTRY, BootLines.BOOT4_SIMPLE_REGISTRY,
+        BootLines.BOOT3_METRICS, BootLines.BOOT3_COMPOSITE_REGISTRY, BootLines.BOOT3_SIMPLE_REGISTRY})
 @ConditionalOnClass({MeterRegistry.class, CompressionMetrics.class, ValueCompressor.class})
-@ConditionalOnBooleanProperty(RedisCompressionProperties.PREFIX + ".enabled")
+@Conditional(OnCompressionEnabled.class)
 @ConditionalOnBean({ValueCompressor.class, MeterRegistry.class})
 public final class RedisCompressionMetricsAutoConfiguration {
     /** Made by Spring (the package is open to it). */
     RedisCompressionMetricsAutoConfiguration() {
     }
-
-    static final String BOOT_METRICS =
-            "org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration";
 
     @Bean
     @ConditionalOnMissingBean
@@ -42,7 +42,7 @@ public final class RedisCompressionMetricsAutoConfiguration {
 
     /** Without Boot's metrics auto-configuration nothing binds {@code MeterBinder} beans: bind this one here. */
     @Configuration(proxyBeanMethods = false)
-    @ConditionalOnMissingClass(BOOT_METRICS)
+    @ConditionalOnMissingClass({BootLines.BOOT4_METRICS, BootLines.BOOT3_METRICS})
     static class Binding {
         @Bean
         SmartInitializingSingleton zstdJavaCompressionMetricsBinding(ObjectProvider<MeterRegistry> registries,

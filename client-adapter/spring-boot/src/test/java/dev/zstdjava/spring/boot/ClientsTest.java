@@ -17,8 +17,6 @@ import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.cache.autoconfigure.CacheAutoConfiguration;
-import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.cache.annotation.EnableCaching;
 import org.springframework.context.annotation.Configuration;
@@ -83,8 +81,7 @@ class ClientsTest {
                 : "spring.data.redis.port=" + server.port();
         return new ApplicationContextRunner()
                 .withConfiguration(AutoConfigurations.of(RedisCompressionAutoConfiguration.class,
-                        RedisCompressionCacheAutoConfiguration.class, DataRedisAutoConfiguration.class,
-                        CacheAutoConfiguration.class))
+                        RedisCompressionCacheAutoConfiguration.class, BootLine.redis(), BootLine.cache()))
                 .withUserConfiguration(Caching.class)
                 .withBean(Catalog.class)
                 .withPropertyValues(P + "enabled=true", "spring.data.redis.client-type=" + s[0],

@@ -18,12 +18,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.boot.actuate.info.Info;
 import org.springframework.boot.actuate.info.InfoContributor;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.cache.autoconfigure.CacheAutoConfiguration;
-import org.springframework.boot.cache.autoconfigure.RedisCacheManagerBuilderCustomizer;
-import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
-import org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration;
-import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
-import org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.cache.CacheManager;
@@ -49,8 +44,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * Every condition of the auto-configuration, with Boot's own Redis, cache and metrics auto-configurations beside it.
- * No server: building the beans opens no connection.
+ * Every condition of the auto-configuration, with Boot's own Redis, cache and metrics auto-configurations beside it
+ * (those of the Boot generation it runs on: {@link BootLine}). No server: building the beans opens no connection.
  */
 class RedisCompressionAutoConfigurationTest {
     private static final String P = RedisCompressionProperties.PREFIX + ".";
@@ -58,9 +53,8 @@ class RedisCompressionAutoConfigurationTest {
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
             .withConfiguration(AutoConfigurations.of(RedisCompressionAutoConfiguration.class,
                     RedisCompressionCacheAutoConfiguration.class, RedisCompressionMetricsAutoConfiguration.class,
-                    RedisCompressionInfoAutoConfiguration.class, DataRedisAutoConfiguration.class,
-                    CacheAutoConfiguration.class, MetricsAutoConfiguration.class,
-                    CompositeMeterRegistryAutoConfiguration.class, SimpleMetricsExportAutoConfiguration.class))
+                    RedisCompressionInfoAutoConfiguration.class, BootLine.redis(), BootLine.cache()))
+            .withConfiguration(AutoConfigurations.of(BootLine.metricsWithRegistries()))
             .withUserConfiguration(Caching.class);
 
     @Configuration(proxyBeanMethods = false)
@@ -107,6 +101,15 @@ class RedisCompressionAutoConfigurationTest {
             assertThat(details.get("library").toString()).contains("version=" + dev.zstdjava.zstd.Zstd.library()
                     .version());
         });
+    }
+
+    @Test
+    void aBootWithoutTheCapabilityFailsWhenEnabledNamingTheSupportedRange() {
+        // as Boot 3.4, which lacks the condition on a boolean property (the real one: spring-boot-lines/boot-3.4)
+        runner.withClassLoader(new FilteredClassLoader(ConditionalOnBooleanProperty.class))
+                .withPropertyValues(P + "enabled=true").run(c -> assertThat(c).getFailure().rootCause()
+                        .isInstanceOf(RedisCompressionException.class)
+                        .hasMessageContaining("supports " + BootLines.SUPPORTED));
     }
 
     @Test
@@ -249,8 +252,8 @@ class RedisCompressionAutoConfigurationTest {
                 .run(c -> assertThat(c).doesNotHaveBean(CacheValueCompression.class));
         new ApplicationContextRunner()
                 .withConfiguration(AutoConfigurations.of(RedisCompressionAutoConfiguration.class,
-                        RedisCompressionCacheAutoConfiguration.class, DataRedisAutoConfiguration.class))
-                .withClassLoader(new FilteredClassLoader(RedisCacheManagerBuilderCustomizer.class))
+                        RedisCompressionCacheAutoConfiguration.class, BootLine.redis()))
+                .withClassLoader(new FilteredClassLoader(BootLine.cacheCustomizerType()))
                 .withPropertyValues(P + "enabled=true")
                 .run(c -> assertThat(c).hasNotFailed().hasSingleBean(ValueCompressor.class)
                         .doesNotHaveBean(CacheValueCompression.class));
@@ -261,8 +264,8 @@ class RedisCompressionAutoConfigurationTest {
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         new ApplicationContextRunner()
                 .withConfiguration(AutoConfigurations.of(RedisCompressionAutoConfiguration.class,
-                        RedisCompressionMetricsAutoConfiguration.class, DataRedisAutoConfiguration.class))
-                .withClassLoader(new FilteredClassLoader(MetricsAutoConfiguration.class))
+                        RedisCompressionMetricsAutoConfiguration.class, BootLine.redis()))
+                .withClassLoader(new FilteredClassLoader(BootLine.metrics()))
                 .withBean(MeterRegistry.class, () -> registry)
                 .withPropertyValues(P + "enabled=true")
                 .run(c -> {
@@ -288,9 +291,9 @@ class RedisCompressionAutoConfigurationTest {
     @Test
     void everyCacheIsWrappedAfterTheApplicationsCustomizersAndKeysAreUntouched() {
         runner.withPropertyValues(P + "enabled=true", "spring.cache.type=redis", "spring.cache.cache-names=a,b")
-                .withBean("jsonCache", RedisCacheManagerBuilderCustomizer.class,
-                        () -> b -> b.withCacheConfiguration("json", RedisCacheConfiguration.defaultCacheConfig()
-                                .serializeValuesWith(SerializationPair.fromSerializer(RedisSerializer.json()))))
+                .withBean("jsonCache", BootLine.cacheCustomizerType(), () -> BootLine.cacheCustomizer(
+                        b -> b.withCacheConfiguration("json", RedisCacheConfiguration.defaultCacheConfig()
+                                .serializeValuesWith(SerializationPair.fromSerializer(RedisSerializer.json())))))
                 .run(c -> {
                     assertThat(c).hasNotFailed();
                     RedisCacheManager m = c.getBean(RedisCacheManager.class);

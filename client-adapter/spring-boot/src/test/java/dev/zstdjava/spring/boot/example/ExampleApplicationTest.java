@@ -42,7 +42,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 @DisabledIfSystemProperty(named = "zstdjava.skipServerTests", matches = "true", disabledReason = "left out with -Dzstdjava.skipServerTests=true")
 class ExampleApplicationTest {
     private static final byte[] HEADER = {0, 1, 2, 0, 1};
-    private static final Path GLIDE = Path.of("../lettuce/src/test/python/glide_interop.py");
+    private static final Path GLIDE = Path.of(System.getProperty("zstdjava.glideScript",
+            "../lettuce/src/test/python/glide_interop.py"));
 
     private static RedisServer server;
     private static ConfigurableApplicationContext app;

@@ -1,0 +1,32 @@
+package dev.zstdjava.spring.boot;
+
+import dev.zstdjava.values.ValueCompressor;
+import org.springframework.boot.autoconfigure.cache.RedisCacheManagerBuilderCustomizer;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * Boot 3.5: {@link CacheValueCompression} as the customizer of Boot's {@code RedisCacheManager} in
+ * {@code spring-boot-autoconfigure}. Imported by name ({@link BootLines.Caches}) and loaded only when that interface is
+ * present; {@link Boot4Caches} is the same for Boot 4.
+ *
+ * <p>The one source file compiled against Boot 3.5 ({@code src/main/boot3}, see this module's pom) into the same jar.
+ */
+@Configuration(proxyBeanMethods = false)
+@ConditionalOnClass(name = BootLines.BOOT3_CACHE_CUSTOMIZER)
+class Boot3Caches {
+    @Bean
+    @ConditionalOnMissingBean(CacheValueCompression.class)
+    Customizer zstdJavaCacheValueCompression(ValueCompressor compressor) {
+        return new Customizer(compressor);
+    }
+
+    /** The shared wrapping, as Boot 3.5's customizer type. Thread-safe, as {@link CacheValueCompression}. */
+    static final class Customizer extends CacheValueCompression implements RedisCacheManagerBuilderCustomizer {
+        Customizer(ValueCompressor compressor) {
+            super(compressor);
+        }
+    }
+}

@@ -1,0 +1,30 @@
+package dev.zstdjava.spring.boot;
+
+import dev.zstdjava.values.ValueCompressor;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.cache.autoconfigure.RedisCacheManagerBuilderCustomizer;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * Boot 4.0 and 4.1: {@link CacheValueCompression} as the customizer of Boot's {@code RedisCacheManager} in
+ * {@code spring-boot-cache}. Imported by name ({@link BootLines.Caches}) and loaded only when that interface is present;
+ * {@code Boot3Caches} (in {@code src/main/boot3}) is the same for Boot 3.5.
+ */
+@Configuration(proxyBeanMethods = false)
+@ConditionalOnClass(name = BootLines.BOOT4_CACHE_CUSTOMIZER)
+class Boot4Caches {
+    @Bean
+    @ConditionalOnMissingBean(CacheValueCompression.class)
+    Customizer zstdJavaCacheValueCompression(ValueCompressor compressor) {
+        return new Customizer(compressor);
+    }
+
+    /** The shared wrapping, as Boot 4's customizer type. Thread-safe, as {@link CacheValueCompression}. */
+    static final class Customizer extends CacheValueCompression implements RedisCacheManagerBuilderCustomizer {
+        Customizer(ValueCompressor compressor) {
+            super(compressor);
+        }
+    }
+}
