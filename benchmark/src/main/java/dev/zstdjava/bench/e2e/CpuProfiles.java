@@ -22,7 +22,7 @@ import java.util.stream.Stream;
  * stack with its thread first, to {@code DIR/<cell>-<client>-r<round>-<set|get>.collapsed} (the input of flame-graph
  * tools). {@code DIR/profiles.md} then splits each phase's samples by the kind of thread that ran them, as CPU µs per
  * command: the application's requests (the carriers of the virtual threads that stand for them), the client's event
- * loop, the Lettuce adapter's decoding threads ({@code zstd-java-decode-*}), and the rest of the JVM (garbage
+ * loop, and the rest of the JVM (garbage
  * collection, JIT compilation, timers). A sample is one interval of CPU time, so the split is an estimate with about
  * the phase's samples' precision; compare clients within one run. The stacks take about 1.5 MB a phase.
  *
@@ -33,8 +33,7 @@ final class CpuProfiles {
     static final int INTERVAL_US = 1000;
 
     private static final Pattern CARRIER = Pattern.compile("ForkJoinPool-\\d+-worker-\\d+");
-    private static final String DECODER_PREFIX = "zstd-java-decode-";
-    static final List<String> GROUPS = List.of("requests", "event loop", "decoding threads", "rest of the JVM");
+    static final List<String> GROUPS = List.of("requests", "event loop", "rest of the JVM");
 
     private final Path dir;
     private final AsyncProfiler profiler;
@@ -120,10 +119,7 @@ final class CpuProfiles {
         if (loop != null && loop.matcher(thread).matches()) {
             return 1;
         }
-        if (thread.startsWith(DECODER_PREFIX)) {
-            return 2;
-        }
-        return 3;
+        return 2;
     }
 
     /** Writes {@code DIR/profiles.md}: per phase and client, CPU µs per command by kind of thread, median of rounds. */
@@ -142,8 +138,8 @@ final class CpuProfiles {
         md.append("CPU µs per command by the kind of thread that ran it, from async-profiler's samples (one per ")
                 .append(INTERVAL_US).append(" µs of CPU time), median of the rounds; the stacks are in the ")
                 .append(".collapsed files beside this one. Requests: the carriers of the virtual threads that send ")
-                .append("the requests. Event loop: the client's Netty I/O threads. Decoding threads: the Lettuce ")
-                .append("adapter's (`zstd-java-decode-*`). Rest: garbage collection, JIT compilation, timers.\n\n");
+                .append("the requests. Event loop: the client's Netty I/O threads. ")
+                .append("Rest: garbage collection, JIT compilation, timers.\n\n");
         md.append("| cell | phase | client | rounds |");
         for (String g : GROUPS) {
             md.append(' ').append(g).append(" |");

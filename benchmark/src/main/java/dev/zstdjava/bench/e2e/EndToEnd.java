@@ -145,7 +145,7 @@ public final class EndToEnd {
         @Option(names = "--profile", paramLabel = "DIR", description = "record a CPU profile (async-profiler, one "
                 + "sample per ms of CPU time) of every measured phase: DIR/<cell>-<client>-r<round>-<set|get>.collapsed, "
                 + "and DIR/profiles.md, each phase's CPU per command split by thread (requests, event loop, the "
-                + "adapter's decoding threads, the rest of the JVM); not with --probe-event-loop")
+                + "rest of the JVM); not with --probe-event-loop")
         Path profile;
 
         @Option(names = "--threads", paramLabel = "N", description = "application threads of --probe-event-loop "

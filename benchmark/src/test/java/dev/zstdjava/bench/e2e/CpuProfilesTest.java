@@ -26,13 +26,12 @@ class CpuProfilesTest {
                 "[ForkJoinPool-1-worker-2 tid=27901];java/lang/VirtualThread.run;Bench.slot 40",
                 "[ForkJoinPool-1-worker-1 tid=27900];java/lang/VirtualThread.run 2",
                 "[lettuce-nioEventLoop-4-2 tid=27898];io/netty/channel/nio/NioEventLoop.run 17",
-                "[zstd-java-decode-1-1 tid=27905];dev/zstdjava/lettuce/PolicyCommand.run 5",
                 "[C2 CompilerThre tid=27890];C2Compiler::compile_method 3",
                 "[lettuce-timer-3-1 tid=27895];io/netty/util/HashedWheelTimer$Worker.run 1",
                 "") + "\n");
-        assertArrayEquals(new long[] {42, 17, 5, 4}, CpuProfiles.split(collapsed, Clients.Kind.LETTUCE_ZSTD));
+        assertArrayEquals(new long[] {42, 17, 4}, CpuProfiles.split(collapsed, Clients.Kind.LETTUCE_ZSTD));
         // a client without a Java event loop: its I/O threads count as the rest of the JVM
-        assertArrayEquals(new long[] {42, 0, 5, 21}, CpuProfiles.split(collapsed, Clients.Kind.GLIDE_ZSTD));
+        assertArrayEquals(new long[] {42, 0, 21}, CpuProfiles.split(collapsed, Clients.Kind.GLIDE_ZSTD));
         assertEquals("json-64-20-lettuce-zstd-r3-get.collapsed",
                 CpuProfiles.fileName(new Results.Cell("json", 64, 20), Clients.Kind.LETTUCE_ZSTD, 3, "get"));
         assertEquals("4KiB-1-1-lettuce-r1-set.collapsed",
@@ -59,20 +58,17 @@ class CpuProfilesTest {
             }
         }
         String md = Files.readString(profiles.resolve("profiles.md"));
-        assertTrue(md.contains("| cell | phase | client | rounds | requests | event loop | decoding threads | rest of "
-                + "the JVM | sum |"), md);
+        assertTrue(md.contains("| cell | phase | client | rounds | requests | event loop | rest of the JVM | "
+                + "sum |"), md);
         // every phase: requests and the event loop both ran, in every round
         Pattern row = Pattern.compile("\\| json if8 b1 \\| (SET|GET) \\| (lettuce|lettuce-zstd) \\| 2 \\| "
-                + "([0-9.]+) \\| ([0-9.]+) \\| ([0-9.]+) \\| ([0-9.]+) \\| ([0-9.]+) \\|");
+                + "([0-9.]+) \\| ([0-9.]+) \\| ([0-9.]+) \\| ([0-9.]+) \\|");
         Matcher m = row.matcher(md);
         List<String> rows = new java.util.ArrayList<>();
         while (m.find()) {
             rows.add(m.group(1) + " " + m.group(2));
             assertTrue(Double.parseDouble(m.group(3)) > 0, "no request CPU in " + m.group());
             assertTrue(Double.parseDouble(m.group(4)) > 0, "no event-loop CPU in " + m.group());
-            if (m.group(2).equals("lettuce")) {
-                assertEquals(0.0, Double.parseDouble(m.group(5)), "plain Lettuce has no decoding threads: " + m.group());
-            }
         }
         assertEquals(List.of("SET lettuce", "SET lettuce-zstd", "GET lettuce", "GET lettuce-zstd"), rows, md);
     }
