@@ -3,6 +3,7 @@ package dev.zstdjava.interop;
 import dev.zstdjava.DecompressionLimitException;
 import dev.zstdjava.lettuce.CompressingRedisClient;
 import dev.zstdjava.testkit.GlideScript;
+import dev.zstdjava.testkit.JedisServer;
 import dev.zstdjava.testkit.RedisServer;
 import dev.zstdjava.values.CompressionBackend;
 import dev.zstdjava.values.CompressionConfig;
@@ -33,7 +34,7 @@ import org.springframework.data.redis.connection.jedis.JedisConnectionFactory;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.RedisTemplate;
 import org.springframework.data.redis.serializer.RedisSerializer;
-import redis.clients.jedis.RedisClient;
+import redis.clients.jedis.UnifiedJedis;
 
 import java.io.DataInputStream;
 import java.nio.charset.StandardCharsets;
@@ -60,14 +61,19 @@ import static org.junit.jupiter.api.Assertions.*;
  * ({@code CompressingRedisClient}), Spring Data Redis over Lettuce and over Jedis ({@code CompressingRedisTemplate}),
  * Redisson ({@code CompressingRedissonCodec}), Jedis ({@code CompressingJedis}) and the real GLIDE clients (Java in
  * this JVM, Python through the Lettuce module's {@code src/test/python/glide_interop.py}) with their own compression; plus values written
- * without compression before it was turned on, and values over the decompression limit.
+ * without compression before it was turned on, and values over the decompression limit. Line-neutral: it uses only
+ * what every supported client line has, so {@code client-adapter/interop-lines} runs it again on the oldest lines.
  */
 @DisabledIfSystemProperty(named = "zstdjava.skipServerTests", matches = "true", disabledReason = "left out with -Dzstdjava.skipServerTests=true")
 class CrossClientMatrixTest {
     /** The decompression limit the clients of this library read with in this test. */
     static final long LIMIT = 100_000;
-    /** The Lettuce module's GLIDE driver script, whose read-each mode records per-key errors. */
-    static final Path SCRIPT = Path.of("../lettuce/src/test/python/glide_interop.py").toAbsolutePath();
+    /**
+     * The Lettuce module's GLIDE driver script, whose read-each mode records per-key errors (found from the
+     * repository root, so that interop-lines runs this class from its own module directory too).
+     */
+    static final Path SCRIPT = Path.of(System.getProperty("zstdjava.testdata"))
+            .resolveSibling("client-adapter/lettuce/src/test/python/glide_interop.py").toAbsolutePath();
 
     enum Kind { LETTUCE, SPRING_LETTUCE, SPRING_JEDIS, REDISSON, JEDIS, GLIDE_JAVA, GLIDE_PYTHON }
 
@@ -119,7 +125,7 @@ class CrossClientMatrixTest {
     }
 
     static RedisServer server;
-    static RedisClient jedis;
+    static UnifiedJedis jedis;
     static CompressingRedisClient lettuce;
     static RedissonClient redisson;
     static final Map<Kind, RedisConnectionFactory> SPRING = new EnumMap<>(Kind.class);
@@ -133,7 +139,8 @@ class CrossClientMatrixTest {
     static void start() {
         assertTrue(Files.isRegularFile(SCRIPT), "missing " + SCRIPT);
         server = RedisServer.start();
-        jedis = RedisClient.create(RedisServer.HOST, server.port());
+        // a pooled UnifiedJedis, which every supported Jedis line can build (6.0 has no RedisClient)
+        jedis = JedisServer.pooled(server);
         lettuce = CompressingRedisClient.create(RedisURI.create(RedisServer.HOST, server.port()));
         redisson = TestClients.redisson(server);
         RedisStandaloneConfiguration conf = new RedisStandaloneConfiguration(RedisServer.HOST, server.port());

@@ -1,5 +1,6 @@
 package dev.zstdjava.lettuce;
 
+import dev.zstdjava.testkit.ClientJars;
 import dev.zstdjava.testkit.LettuceCommands;
 import dev.zstdjava.values.CommandAction;
 import dev.zstdjava.values.CommandPolicy;
@@ -29,10 +30,7 @@ class LettuceCatalogueTest {
 
     @Test
     void thisRunLoadsTheLettuceItNames() {
-        String expected = System.getProperty("zstdjava.lines.lettuce");
-        assertNotNull(expected, "the run names no Lettuce version");
-        String jar = RedisClient.class.getProtectionDomain().getCodeSource().getLocation().getPath();
-        assertTrue(jar.endsWith("/lettuce-core-" + expected + ".jar"), expected + ": " + jar);
+        ClientJars.assertThisRunsVersion("lettuce", "lettuce-core", RedisClient.class);
     }
 
     @Test

@@ -31,7 +31,15 @@ public final class JedisServer implements BeforeAllCallback, BeforeEachCallback,
     @Override
     public void beforeAll(ExtensionContext context) {
         server = RedisServer.start();
-        client = new UnifiedJedis(new PooledConnectionProvider(new HostAndPort(RedisServer.HOST, server.port())), 1,
+        client = pooled(server);
+    }
+
+    /**
+     * @return a pooled Jedis client of {@code server}, made the way every supported Jedis line can (the class
+     *     comment says how); the caller closes it
+     */
+    public static UnifiedJedis pooled(RedisServer server) {
+        return new UnifiedJedis(new PooledConnectionProvider(new HostAndPort(RedisServer.HOST, server.port())), 1,
                 Duration.ofSeconds(10));
     }
 

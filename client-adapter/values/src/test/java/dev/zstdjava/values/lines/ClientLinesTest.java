@@ -1,5 +1,6 @@
 package dev.zstdjava.values.lines;
 
+import dev.zstdjava.testkit.ClientJars;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.netty.buffer.ByteBuf;
 import org.junit.jupiter.api.Test;
@@ -29,12 +30,7 @@ class ClientLinesTest {
 
     @Test
     void eachLibraryIsTheVersionThisRunNames() {
-        LIBRARIES.forEach((artifact, anchor) -> {
-            String expected = System.getProperty("zstdjava.lines." + artifact);
-            assertNotNull(expected, artifact + ": the run names no version");
-            String jar = anchor.getProtectionDomain().getCodeSource().getLocation().getPath();
-            assertTrue(jar.endsWith("/" + artifact + "-" + expected + ".jar"), artifact + " " + expected + ": " + jar);
-        });
+        LIBRARIES.forEach((artifact, anchor) -> ClientJars.assertThisRunsVersion(artifact, artifact, anchor));
     }
 
     @Test
