@@ -95,54 +95,72 @@ final class Markdown {
         b.append('\n');
     }
 
-    /** @return the headline tables (also printed at the end of a run) */
+    /**
+     * The README's codec rows for this run (also printed at the end of a run): per codec, operation and payload this
+     * library's {@code MemorySegment} call against the other Java library's fastest form and against C, in ns per call
+     * and as ratios (the other's time over ours: above 1.00x favours this library), and the heap bytes per call of the
+     * forms that write into the caller's memory. The README's server rows need a real server: named, not measured.
+     *
+     * @return the headline table and its notes
+     */
     String headline() {
         StringBuilder b = new StringBuilder();
+        b.append("\nThe README's codec rows, this run: ns per call (lower is better); ratios are the other's time over "
+                + "zstd-java's (above 1.00x favours zstd-java); B/call: heap bytes per call, zstd-java's segment and "
+                + "`byte[]`-with-destination forms (the allocation probe where it ran, else JMH's "
+                + "`gc.alloc.rate.norm`).\n\n");
+        b.append("| codec, op | payload | zstd-java ns/call | best peer | peer ns/call | vs peer | C ns/call | vs C "
+                + "| zstd-java B/call (seg / arr+dst) | peer B/call |\n");
+        b.append("|---|---|---:|---|---:|---:|---:|---:|---:|---:|\n");
+        int rows = 0;
         for (String codec : List.of("zstd", "lz4")) {
             String set = headSetting(codec);
-            if (res.payloads(codec, set).isEmpty()) {
-                continue;
-            }
             String best = bestOf(codec);
-            String conv = codec.equals("zstd") ? "zstdjni_static" : "lz4java_jniArrayNew";
             for (String op : List.of("compress", "decompress")) {
-                if (res.contestants(codec, op, set).isEmpty()) {
-                    continue;
-                }
-                b.append("\n**").append(codec).append(' ').append(op)
-                        .append(codec.equals("zstd") ? " (level 3)" : " (default)")
-                        .append("**, ops/ms (higher is better) and ratios\n\n");
-                b.append("| payload | size | C | seg | arr+dst | arr→new | ").append(SHORT.get(best))
-                        .append(codec.equals("zstd") ? " | jni static" : "")
-                        .append(" | seg/C | seg/").append(SHORT.get(best))
-                        .append(codec.equals("zstd") ? " | arr→new/jni static" : "").append(" |\n");
-                b.append("|---|---:|---:|---:|---:|---:|---:|---:|---:")
-                        .append(codec.equals("zstd") ? "|---:|---:" : "").append("|\n");
                 for (String p : res.payloads(codec, set)) {
-                    Cell c = res.cell(codec, op, "c", p, set);
                     Cell seg = res.cell(codec, op, "zstdjava_segment", p, set);
+                    if (seg == null) {
+                        continue;
+                    }
+                    Cell c = res.cell(codec, op, "c", p, set);
                     Cell arr = res.cell(codec, op, "zstdjava_arrayDst", p, set);
-                    Cell nw = res.cell(codec, op, "zstdjava_arrayNew", p, set);
                     Cell bst = res.cell(codec, op, best, p, set);
-                    Cell cv = res.cell(codec, op, conv, p, set);
-                    b.append("| ").append(p).append(" | ").append(size(payloadSize(p))).append(" | ")
-                            .append(c == null ? "–" : num(c.score())).append(" | ")
-                            .append(seg == null ? "–" : num(seg.score())).append(" | ")
-                            .append(arr == null ? "–" : num(arr.score())).append(" | ")
-                            .append(nw == null ? "–" : num(nw.score())).append(" | ")
-                            .append(bst == null ? "–" : num(bst.score()));
-                    if (codec.equals("zstd")) {
-                        b.append(" | ").append(cv == null ? "–" : num(cv.score()));
-                    }
-                    b.append(" | ").append(ratio(r(seg, c))).append(" | ").append(ratio(r(seg, bst)));
-                    if (codec.equals("zstd")) {
-                        b.append(" | ").append(ratio(r(nw, cv)));
-                    }
-                    b.append(" |\n");
+                    b.append("| ").append(codec).append(' ').append(op)
+                            .append(codec.equals("zstd") ? " (level 3)" : "").append(" | ").append(p).append(" (")
+                            .append(size(payloadSize(p))).append(") | ").append(ns(seg)).append(" | ")
+                            .append(bst == null ? "–" : peerName(codec))
+                            .append(" | ").append(ns(bst)).append(" | ").append(ratio(r(seg, bst))).append(" | ")
+                            .append(ns(c)).append(" | ").append(ratio(r(seg, c))).append(" | ")
+                            .append(perCall(codec, op, "zstdjava_segment", p, set, seg)).append(" / ")
+                            .append(perCall(codec, op, "zstdjava_arrayDst", p, set, arr)).append(" | ")
+                            .append(bst == null ? "–" : bytes(bst.alloc())).append(" |\n");
+                    rows++;
                 }
             }
         }
+        if (rows == 0) {
+            b.append("| (no zstd-java segment cells in this run) | | | | | | | | | |\n");
+        }
+        b.append("\nEvery form against zstd-jni, aircompressor and lz4-java: `./bench peers`. The README's server rows "
+                + "(memory saved, SET and GET throughput against uncompressed Lettuce and GLIDE's own compression, "
+                + "dictionaries) need a real server and are not measured here: `./e2e --quick`.\n");
         return b.toString();
+    }
+
+    /** @return the peer form of {@link Contestants#bestOf}, in words */
+    private static String peerName(String codec) {
+        return codec.equals("zstd") ? "zstd-jni, reused ctx, direct buffers" : "lz4-java JNI, byte[] with destination";
+    }
+
+    /** @return ns per call from a cell's ops/ms */
+    private static String ns(Cell c) {
+        return c == null ? "–" : num(1e6 / c.score());
+    }
+
+    /** @return B per call: the allocation probe's exact count where it ran, else JMH's gc.alloc.rate.norm */
+    private String perCall(String codec, String op, String contestant, String p, String set, Cell c) {
+        Double probe = res.probe().get(key(codec, op, contestant, p, set));
+        return probe != null ? bytes(probe) : c == null ? "–" : bytes(c.alloc());
     }
 
     private void environment(StringBuilder b) {

@@ -73,8 +73,12 @@ class ReportTest {
     void writesMarkdownAndCharts(@TempDir Path dir) throws Exception {
         Path out = dir.resolve("bench.md");
         String headline = Report.write(results, out, "Test report", "made by a test", "./bench full");
-        assertTrue(headline.contains("| text-128 | 128 B | 346 | 351 | 343 | 340 | 347 | 179 | 1.01x | 1.01x | 1.90x |"),
-                headline);
+        // the README's codec rows: ns per call against the best peer and C, B/call from the probe where it ran
+        assertTrue(headline.contains("| zstd compress (level 3) | text-128 (128 B) | 2,849 | zstd-jni, reused ctx, "
+                + "direct buffers | 2,882 | 1.01x | 2,890 | 1.01x | 0.00 / 144 | 0.05 |"), headline);
+        assertTrue(headline.contains("(above 1.00x favours zstd-java)"), headline);
+        assertTrue(headline.contains("`./e2e --quick`"), "the server rows are named, not measured: " + headline);
+        assertFalse(headline.contains("| lz4 "), "no lz4 rows without lz4 cells: " + headline);
         String md = Files.readString(out);
         assertTrue(md.startsWith("# Test report\n\n**Generated file: do not edit.** `./bench full` rewrites it whole;"),
                 md);
