@@ -1,6 +1,7 @@
 package dev.zstdjava.cli;
 
 import dev.zstdjava.values.DictionaryManager;
+import dev.zstdjava.values.KeyFolder;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -124,7 +125,7 @@ final class Inspect implements Callable<Integer> {
     }
 
     static String patternOf(Map<String, PatternStats> patterns, byte[] key) {
-        String p = KeyPatterns.fold(key);
+        String p = KeyFolder.patternOf(key);
         return patterns.containsKey(p) ? p : OTHER;
     }
 
@@ -142,7 +143,7 @@ final class Inspect implements Callable<Integer> {
                 if (common.isStoreKey(key)) {
                     continue;
                 }
-                String p = KeyPatterns.fold(key);
+                String p = KeyFolder.patternOf(key);
                 PatternStats st = patterns.get(p);
                 if (st == null) {
                     st = patterns.computeIfAbsent(patterns.size() < MAX_PATTERNS ? p : OTHER, k -> new PatternStats());

@@ -1,0 +1,231 @@
+package dev.zstdjava.values;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.Objects;
+
+/**
+ * Folds a key into its pattern: UUIDs, then whole hex runs of 8 or more with a digit, then digit runs become {@code *};
+ * a run of {@code *} becomes one. Only ASCII letters and digits are matched; every other byte is kept and separates.
+ *
+ * <p>In full: a UUID is 8-4-4-4-12 hex characters of either case, wherever it starts; a hex run is a whole run of
+ * ASCII letters and digits that are all hex, so {@code user:1234:profile} and {@code user:77:profile} are both
+ * {@code user:*:profile}, {@code blob:deadbeef01:v2} is {@code blob:*:v*} and {@code word:deadbeefcafe} stays as it
+ * is. The key is folded as bytes: a byte of a multi-byte UTF-8 character or an invalid byte is never part of a token
+ * and is kept, so decoding the pattern as UTF-8 (invalid bytes replaced) gives exactly what the same rules give on the
+ * key decoded that way. This is the fold {@code zstd-values advise} groups keys by.
+ *
+ * <p>Use: {@link #fold(byte[], int, int)} folds into this object's scratch and returns the pattern's 64-bit
+ * {@linkplain #hash() hash}; {@link #patternEquals(byte[])} compares the pattern with a known one, and
+ * {@link #pattern()} or {@link #patternBytes()} make a copy only when it is needed (a pattern seen for the first
+ * time). The hash is of the pattern's bytes only, the same in every JVM, but not a stored format.
+ *
+ * <p><b>Thread safety:</b> not thread-safe: one folder per thread (or per caller that owns its thread), as the
+ * folded pattern stays in the folder until the next fold. {@link #patternOf(byte[])} is stateless and thread-safe.
+ *
+ * <p><b>Allocation:</b> {@code fold}, {@link #hash()}, {@link #length()} and {@link #patternEquals(byte[])} allocate
+ * nothing for keys of at most {@value #INLINE_LENGTH} bytes; a longer key is folded into a new array of its length,
+ * kept until the next fold. {@link #pattern()}, {@link #patternBytes()} and {@link #patternOf(byte[])} allocate the
+ * result.
+ */
+public final class KeyFolder {
+    /** The longest key, in bytes, folded without allocating. */
+    public static final int INLINE_LENGTH = 64;
+
+    private static final int UUID_LENGTH = 36;
+    // the class of each byte value: an ASCII digit, an ASCII hex letter, another ASCII letter, or 0 (a separator)
+    private static final byte DIGIT = 1;
+    private static final byte HEX_LETTER = 2;
+    private static final byte LETTER = 4;
+    private static final byte[] CLASS = new byte[256];
+    private static final byte STAR = '*';
+    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final long K1 = 0x9E3779B97F4A7C15L;
+    private static final long K2 = 0xC2B2AE3D27D4EB4FL;
+
+    static {
+        for (int c = '0'; c <= '9'; c++) {
+            CLASS[c] = DIGIT;
+        }
+        for (int c = 'a'; c <= 'z'; c++) {
+            CLASS[c] = c <= 'f' ? HEX_LETTER : LETTER;
+            CLASS[c - 'a' + 'A'] = CLASS[c];
+        }
+    }
+
+    private final byte[] inline = new byte[INLINE_LENGTH];
+    private byte[] folded = inline;
+    private int length;
+    private long hash = hashOf(inline, 0);
+
+    /** A folder holding the pattern of the empty key until its first fold. */
+    public KeyFolder() {
+    }
+
+    /**
+     * Folds a whole key; as {@link #fold(byte[], int, int)}.
+     *
+     * @throws NullPointerException when {@code key} is null
+     */
+    public long fold(byte[] key) {
+        return fold(key, 0, key.length);
+    }
+
+    /**
+     * Folds {@code key[offset, offset + length)} into this folder, replacing the pattern held before, and returns the
+     * pattern's hash. The key is only read.
+     *
+     * @return the 64-bit hash of the pattern, as {@link #hash()}
+     * @throws NullPointerException      when {@code key} is null
+     * @throws IndexOutOfBoundsException when the range is not inside {@code key}
+     */
+    public long fold(byte[] key, int offset, int length) {
+        Objects.checkFromIndexSize(offset, length, key.length);
+        byte[] out = length <= INLINE_LENGTH ? inline : new byte[length];
+        this.folded = out;
+        this.length = foldInto(key, offset, offset + length, out);
+        this.hash = hashOf(out, this.length);
+        return hash;
+    }
+
+    /** The hash of the pattern last folded (every key of one pattern has the same hash). */
+    public long hash() {
+        return hash;
+    }
+
+    /** The length in bytes of the pattern last folded: at most the key's length. */
+    public int length() {
+        return length;
+    }
+
+    /**
+     * Whether the pattern last folded is exactly {@code pattern}'s bytes. Allocates nothing.
+     *
+     * @throws NullPointerException when {@code pattern} is null
+     */
+    public boolean patternEquals(byte[] pattern) {
+        return Arrays.equals(folded, 0, length, pattern, 0, pattern.length);
+    }
+
+    /** A copy of the pattern last folded. */
+    public byte[] patternBytes() {
+        return Arrays.copyOf(folded, length);
+    }
+
+    /** The pattern last folded, decoded as UTF-8 with invalid bytes replaced. */
+    public String pattern() {
+        return new String(folded, 0, length, StandardCharsets.UTF_8);
+    }
+
+    /**
+     * The pattern of {@code key} as text (UTF-8, invalid bytes replaced), in one call: for tools, not the write path.
+     *
+     * @throws NullPointerException when {@code key} is null
+     */
+    public static String patternOf(byte[] key) {
+        byte[] out = new byte[key.length];
+        return new String(out, 0, foldInto(key, 0, key.length, out), StandardCharsets.UTF_8);
+    }
+
+    /**
+     * The fold, in one pass: the UUIDs are found ahead of the scan (they match anywhere, before the other rules), the
+     * text between them is cut into runs of ASCII letters and digits and single other bytes, and a {@code *} is never
+     * written after a {@code *}. Returns the pattern's length, at most {@code end - from}.
+     */
+    private static int foldInto(byte[] key, int from, int end, byte[] out) {
+        int o = 0;
+        int i = from;
+        int uuid = nextUuid(key, i, end);
+        while (i < end) {
+            if (i == uuid) {
+                o = star(out, o);
+                i += UUID_LENGTH;
+                uuid = nextUuid(key, i, end);
+                continue;
+            }
+            byte b = key[i];
+            int c = CLASS[b & 0xFF];
+            if (c == 0) {
+                if (b == STAR) {
+                    o = star(out, o);
+                } else {
+                    out[o++] = b;
+                }
+                i++;
+                continue;
+            }
+            // a run of letters and digits, which a UUID found ahead also ends (its star is a separator)
+            int j = i + 1;
+            int seen = c;
+            while (j < uuid && (c = CLASS[key[j] & 0xFF]) != 0) {
+                seen |= c;
+                j++;
+            }
+            if ((seen & DIGIT) == 0) {
+                System.arraycopy(key, i, out, o, j - i);
+                o += j - i;
+            } else if (j - i >= 8 && (seen & LETTER) == 0) {
+                o = star(out, o);
+            } else {
+                for (int k = i; k < j; k++) {
+                    byte d = key[k];
+                    if (CLASS[d & 0xFF] == DIGIT) {
+                        o = star(out, o);
+                    } else {
+                        out[o++] = d;
+                    }
+                }
+            }
+            i = j;
+        }
+        return o;
+    }
+
+    private static int star(byte[] out, int o) {
+        if (o == 0 || out[o - 1] != STAR) {
+            out[o++] = STAR;
+        }
+        return o;
+    }
+
+    /** The first position at or after {@code from} where a UUID starts, or {@code end} when none does. */
+    private static int nextUuid(byte[] key, int from, int end) {
+        for (int p = from, last = end - UUID_LENGTH; p <= last; p++) {
+            if (key[p + 8] == '-' && key[p + 13] == '-' && key[p + 18] == '-' && key[p + 23] == '-'
+                    && hexRun(key, p, 8) && hexRun(key, p + 9, 4) && hexRun(key, p + 14, 4)
+                    && hexRun(key, p + 19, 4) && hexRun(key, p + 24, 12)) {
+                return p;
+            }
+        }
+        return end;
+    }
+
+    private static boolean hexRun(byte[] key, int from, int n) {
+        for (int k = from; k < from + n; k++) {
+            if ((CLASS[key[k] & 0xFF] & (DIGIT | HEX_LETTER)) == 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** A 64-bit hash of {@code b[0, n)}: eight bytes a step, then a final mix. */
+    private static long hashOf(byte[] b, int n) {
+        long h = n * K1;
+        int i = 0;
+        for (; i + 8 <= n; i += 8) {
+            h = Long.rotateLeft(h ^ (long) LONGS.get(b, i) * K2, 29) * K1;
+        }
+        long tail = 0;
+        for (int k = n - 1; k >= i; k--) {
+            tail = tail << 8 | (b[k] & 0xFF);
+        }
+        h = Long.rotateLeft(h ^ tail * K2, 29) * K1;
+        h ^= h >>> 33;
+        h *= K2;
+        return h ^ h >>> 29;
+    }
+}

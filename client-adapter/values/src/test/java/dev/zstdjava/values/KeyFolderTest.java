@@ -1,0 +1,264 @@
+package dev.zstdjava.values;
+
+import dev.zstdjava.testkit.Allocations;
+import org.junit.jupiter.api.Test;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.regex.Pattern;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+/**
+ * {@link KeyFolder} against the fold {@code zstd-values advise} was written with, kept here as the oracle: the regular
+ * expressions below, applied to the key decoded as UTF-8 (invalid bytes replaced).
+ */
+class KeyFolderTest {
+    /** The reference: a UUID, then hex runs with a digit between non-alphanumerics, then digit runs, then stars. */
+    static final class RegexFold {
+        private static final Pattern UUID = Pattern.compile(
+                "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}");
+        private static final Pattern HEX =
+                Pattern.compile("(?<![0-9A-Za-z])(?=[a-fA-F]*[0-9])[0-9a-fA-F]{8,}(?![0-9A-Za-z])");
+        private static final Pattern DIGITS = Pattern.compile("[0-9]+");
+        private static final Pattern STARS = Pattern.compile("\\*{2,}");
+
+        static String fold(byte[] key) {
+            return fold(new String(key, StandardCharsets.UTF_8));
+        }
+
+        static String fold(String key) {
+            String s = UUID.matcher(key).replaceAll("*");
+            s = HEX.matcher(s).replaceAll("*");
+            s = DIGITS.matcher(s).replaceAll("*");
+            return STARS.matcher(s).replaceAll("*");
+        }
+    }
+
+    private static final String[][] EXAMPLES = {
+        {"user:1234:profile", "user:*:profile"},
+        {"session:3f2b8c1e-9a4d-4e6f-8b7a-1c2d3e4f5a6b", "session:*"},
+        {"blob:deadbeef01:v2", "blob:*:v*"},
+        {"word:deadbeefcafe", "word:deadbeefcafe"}, // hex letters without a digit stay
+        {"tag:abc12", "tag:abc*"}, // a short hex run keeps its letters, its digits fold
+        {"order:12:34", "order:*:*"}, // separators stay
+        {"id:12deadbeef9", "id:*"},
+        {"", ""},
+        {"**", "*"},
+        {"a**b:1*2", "a*b:*"},
+        {"x3F2B8C1E-9A4D-4E6F-8B7A-1C2D3E4F5A6Bz", "x*z"}, // a UUID matches anywhere, in either case
+        {"3f2b8c1e-9a4d-4e6f-8b7a-1c2d3e4f5a6b00", "*"},
+        {"abcdef1", "abcdef*"}, // 7 hex characters
+        {"abcdef12", "*"}, // 8
+        {"abcdefg12345", "abcdefg*"}, // not all hex
+        {"deadbeef01é", "*é"}, // a non-ASCII character separates
+        {"clé:42", "clé:*"},
+    };
+
+    @Test
+    void examplesFoldAsTheRegularExpressionsDo() {
+        KeyFolder folder = new KeyFolder();
+        for (String[] e : EXAMPLES) {
+            byte[] key = e[0].getBytes(StandardCharsets.UTF_8);
+            assertEquals(e[1], RegexFold.fold(e[0]), "the oracle, " + e[0]);
+            folder.fold(key);
+            assertEquals(e[1], folder.pattern(), e[0]);
+            assertEquals(e[1], KeyFolder.patternOf(key), e[0]);
+            assertArrayEquals(e[1].getBytes(StandardCharsets.UTF_8), folder.patternBytes(), e[0]);
+            assertTrue(folder.patternEquals(e[1].getBytes(StandardCharsets.UTF_8)), e[0]);
+        }
+    }
+
+    /**
+     * 200,000 generated keys of 0 to 100 bytes (fixed seed): separators, digit runs, hex runs of 7 to 9 characters
+     * with and without digits, other words, UUIDs in either case, stars, non-ASCII characters and invalid UTF-8
+     * bytes, often with no separator between them; each folded whole and at an offset of a larger array.
+     */
+    @Test
+    void generatedKeysFoldAsTheRegularExpressionsDo() {
+        SplittableRandom random = new SplittableRandom(0x4B3E_F01DL);
+        KeyFolder folder = new KeyFolder();
+        Map<String, Long> hashes = new HashMap<>();
+        byte[] buffer = new byte[256];
+        int valid = 0;
+        for (int n = 0; n < 200_000; n++) {
+            byte[] key = generatedKey(random);
+            String expected = RegexFold.fold(key);
+            long hash = folder.fold(key);
+            if (!expected.equals(folder.pattern())) {
+                fail("key " + show(key) + ": folded to " + folder.pattern() + ", the regular expressions give "
+                        + expected);
+            }
+            if (isUtf8(key)) {
+                valid++;
+                if (!folder.patternEquals(expected.getBytes(StandardCharsets.UTF_8))) {
+                    fail("key " + show(key) + ": the pattern's bytes are not the UTF-8 of " + expected);
+                }
+            }
+            assertTrue(folder.length() <= key.length, () -> "longer than the key: " + show(key));
+            assertEquals(hash, folder.hash());
+            Long before = hashes.putIfAbsent(new String(folder.patternBytes(), StandardCharsets.ISO_8859_1), hash);
+            if (before != null && before != hash) {
+                fail("two hashes for the pattern of " + show(key));
+            }
+            int off = random.nextInt(buffer.length - key.length + 1);
+            System.arraycopy(key, 0, buffer, off, key.length);
+            if (folder.fold(buffer, off, key.length) != hash || !expected.equals(folder.pattern())) {
+                fail("key " + show(key) + " at offset " + off + ": folded to " + folder.pattern());
+            }
+        }
+        assertTrue(valid > 100_000 && valid < 190_000, "valid and invalid UTF-8 both generated: " + valid);
+        assertTrue(hashes.size() > 10_000, "patterns seen: " + hashes.size());
+    }
+
+    private static final String[] SEPARATORS = {":", "-", "_", ".", "/", "*", " ", "{", "}"};
+    private static final String[] NON_ASCII = {"é", "ü", "日本", "ß", "\uD83D\uDE00", "–"};
+    private static final String HEX = "0123456789abcdefABCDEF";
+    private static final String LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
+
+    private static byte[] generatedKey(SplittableRandom r) {
+        int limit = r.nextInt(101);
+        ByteBuffer b = ByteBuffer.allocate(limit + 64);
+        while (b.position() < limit) {
+            int kind = r.nextInt(14);
+            switch (kind) {
+                case 0, 1, 2 -> b.put(bytes(SEPARATORS[r.nextInt(SEPARATORS.length)]));
+                case 3 -> b.put(bytes(run(r, "0123456789", 1 + r.nextInt(12))));
+                case 4 -> b.put(bytes(hexRun(r, 7 + r.nextInt(3), r.nextBoolean())));
+                case 5 -> b.put(bytes(hexRun(r, 1 + r.nextInt(16), r.nextBoolean())));
+                case 6 -> b.put(bytes(run(r, LETTERS, 1 + r.nextInt(8))));
+                case 7 -> b.put(bytes(run(r, LETTERS + "0123456789", 1 + r.nextInt(10))));
+                case 8 -> b.put(bytes(uuid(r)));
+                case 9 -> b.put(bytes(nearUuid(r)));
+                case 10 -> b.put(bytes(NON_ASCII[r.nextInt(NON_ASCII.length)]));
+                case 11 -> b.put((byte) (0x80 + r.nextInt(128))); // a lone byte that is not ASCII: mostly invalid
+                case 12 -> b.put(bytes(run(r, "**", 1 + r.nextInt(3))));
+                default -> b.put((byte) r.nextInt(128)); // any ASCII byte
+            }
+        }
+        byte[] key = new byte[limit]; // cut at the length drawn, through a character or token
+        b.flip().get(key);
+        return key;
+    }
+
+    private static String run(SplittableRandom r, String alphabet, int n) {
+        StringBuilder s = new StringBuilder(n);
+        for (int i = 0; i < n; i++) {
+            s.append(alphabet.charAt(r.nextInt(alphabet.length())));
+        }
+        return s.toString();
+    }
+
+    private static String hexRun(SplittableRandom r, int n, boolean withDigits) {
+        return run(r, withDigits ? HEX : "abcdefABCDEF", n);
+    }
+
+    private static String uuid(SplittableRandom r) {
+        String u = new java.util.UUID(r.nextLong(), r.nextLong()).toString();
+        return switch (r.nextInt(3)) {
+            case 0 -> u;
+            case 1 -> u.toUpperCase(java.util.Locale.ROOT);
+            default -> hexRun(r, 8, true) + "-" + hexRun(r, 4, true) + "-" + hexRun(r, 4, true) + "-"
+                    + hexRun(r, 4, true) + "-" + hexRun(r, 12, true);
+        };
+    }
+
+    /** A UUID with one group a character short or long, or one character not hex. */
+    private static String nearUuid(SplittableRandom r) {
+        int[] groups = {8, 4, 4, 4, 12};
+        groups[r.nextInt(5)] += r.nextBoolean() ? 1 : -1;
+        StringBuilder s = new StringBuilder();
+        for (int g : groups) {
+            s.append(s.isEmpty() ? "" : "-").append(hexRun(r, g, true));
+        }
+        if (r.nextBoolean()) {
+            s.setCharAt(r.nextInt(s.length()), 'g');
+        }
+        return s.toString();
+    }
+
+    private static byte[] bytes(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static final CharsetDecoder STRICT = StandardCharsets.UTF_8.newDecoder()
+            .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT);
+
+    private static boolean isUtf8(byte[] key) {
+        try {
+            STRICT.reset().decode(ByteBuffer.wrap(key));
+            return true;
+        } catch (CharacterCodingException e) {
+            return false;
+        }
+    }
+
+    private static String show(byte[] key) {
+        StringBuilder s = new StringBuilder("\"");
+        for (byte b : key) {
+            s.append(b >= 0x20 && b < 0x7F ? String.valueOf((char) b) : String.format("\\x%02X", b & 0xFF));
+        }
+        return s.append("\" (").append(key.length).append(" bytes)").toString();
+    }
+
+    @Test
+    void keysOfOnePatternShareTheHashAndOthersDiffer() {
+        KeyFolder folder = new KeyFolder();
+        long a = folder.fold(bytes("user:1234:cart:deadbeef01"));
+        long b = folder.fold(bytes("user:7:cart:0123abcd"));
+        long c = folder.fold(bytes("user:7:cart"));
+        assertEquals(a, b);
+        assertFalse(a == c);
+        assertFalse(folder.patternEquals(bytes("user:*:cart:*")));
+        assertTrue(folder.patternEquals(bytes("user:*:cart")));
+        assertEquals(new KeyFolder().hash(), folder.fold(new byte[0]), "a new folder holds the empty pattern");
+    }
+
+    @Test
+    void keysLongerThanTheInlineLengthFoldTheSame() {
+        String tail = ":3f2b8c1e-9a4d-4e6f-8b7a-1c2d3e4f5a6b:" + "x".repeat(200) + ":123";
+        KeyFolder folder = new KeyFolder();
+        long hash = folder.fold(bytes("tenant:42" + tail));
+        assertEquals("tenant:*:*:" + "x".repeat(200) + ":*", folder.pattern());
+        assertEquals(hash, folder.fold(bytes("tenant:7" + tail)));
+        folder.fold(bytes("short:1"));
+        assertEquals("short:*", folder.pattern(), "back to the inline scratch");
+    }
+
+    @Test
+    void foldingAKeyOfUpTo64BytesAllocatesNothing() {
+        KeyFolder folder = new KeyFolder();
+        byte[][] keys = {
+            bytes("session:3f2b8c1e-9a4d-4e6f-8b7a-1c2d3e4f5a6b"),
+            bytes("user:12345678:cart:deadbeef01:items:v2"),
+            bytes("x".repeat(KeyFolder.INLINE_LENGTH)),
+        };
+        byte[] known = bytes("session:*");
+        int[] i = {0};
+        long per = Allocations.bytesPerCall(200_000, () -> {
+            byte[] key = keys[i[0]++ % keys.length];
+            return (int) folder.fold(key) + folder.length() + (folder.patternEquals(known) ? 1 : 0);
+        });
+        assertEquals(0, per, "heap bytes per fold");
+    }
+
+    @Test
+    void rangesAreChecked() {
+        KeyFolder folder = new KeyFolder();
+        assertThrows(IndexOutOfBoundsException.class, () -> folder.fold(new byte[4], 2, 3));
+        assertThrows(IndexOutOfBoundsException.class, () -> folder.fold(new byte[4], -1, 1));
+        assertThrows(NullPointerException.class, () -> folder.fold(null));
+        assertThrows(NullPointerException.class, () -> KeyFolder.patternOf(null));
+    }
+}
