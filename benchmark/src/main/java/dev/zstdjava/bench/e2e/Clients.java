@@ -45,6 +45,10 @@ final class Clients {
         LETTUCE("lettuce", "Lettuce, no compression (baseline)", "lettuce", null),
         LETTUCE_ZSTD("lettuce-zstd", "Lettuce + zstd-java, zstd level 3", "lettuce", "zstd"),
         LETTUCE_LZ4("lettuce-lz4", "Lettuce + zstd-java, lz4 level 0", "lettuce", "lz4"),
+        LETTUCE_ZSTD_PARALLEL("lettuce-zstd-parallel", "Lettuce + zstd-java, zstd level 3, every reply with a "
+                + "compressed value decoded off the event loop (-Dzstdjava.lettuce.replies=parallel)", "lettuce", "zstd"),
+        LETTUCE_ZSTD_LOOP("lettuce-zstd-loop", "Lettuce + zstd-java, zstd level 3, replies decoded on the event loop "
+                + "(-Dzstdjava.lettuce.replies=loop)", "lettuce", "zstd"),
         LETTUCE_ZSTD_CALLER("lettuce-zstd-caller", "Lettuce + zstd-java, zstd level 3, compressed on the calling thread",
                 "lettuce", "zstd"),
         LETTUCE_ZSTD_DICT("lettuce-zstd-dict", "Lettuce + zstd-java, zstd level 3 with a managed dictionary (trained on"
@@ -89,7 +93,7 @@ final class Clients {
                 }
             }
             throw new IllegalArgumentException("unknown client '" + id + "'; known: lettuce, lettuce-zstd, "
-                    + "lettuce-lz4, lettuce-zstd-caller, lettuce-zstd-dict, lettuce-lz4-caller, lettuce-gzip, glide, glide-zstd, glide-lz4");
+                    + "lettuce-lz4, lettuce-zstd-parallel, lettuce-zstd-loop, lettuce-zstd-caller, lettuce-zstd-dict, lettuce-lz4-caller, lettuce-gzip, glide, glide-zstd, glide-lz4");
         }
     }
 
@@ -128,7 +132,7 @@ final class Clients {
     static Kv open(Kind kind, CompressingRedisClient lettuce, String host, int port) throws Exception {
         return switch (kind) {
             case LETTUCE -> new LettuceKv(lettuce.connect(ByteArrayCodec.INSTANCE), null);
-            case LETTUCE_ZSTD, LETTUCE_LZ4, LETTUCE_GZIP -> new LettuceKv(
+            case LETTUCE_ZSTD, LETTUCE_ZSTD_PARALLEL, LETTUCE_ZSTD_LOOP, LETTUCE_LZ4, LETTUCE_GZIP -> new LettuceKv(
                     compressing(kind, lettuce, ByteArrayCodec.INSTANCE), null);
             case LETTUCE_ZSTD_CALLER -> new LettuceKv(lettuce.connect(ByteArrayCodec.INSTANCE),
                     ValueCompressor.create(ZSTD_3));
@@ -149,11 +153,31 @@ final class Clients {
                                                                ByteArrayCodec inner) {
         return switch (kind) {
             case LETTUCE_ZSTD -> lettuce.connect(inner, ValueCompressor.create(ZSTD_3));
+            case LETTUCE_ZSTD_PARALLEL, LETTUCE_ZSTD_LOOP -> repliesDecoded(kind == Kind.LETTUCE_ZSTD_LOOP ? "loop"
+                    : "parallel", () -> lettuce.connect(inner, ValueCompressor.create(ZSTD_3)));
             case LETTUCE_LZ4 -> lettuce.connect(inner, ValueCompressor.create(LZ4_0));
             case LETTUCE_GZIP -> lettuce.connect(CompressionCodec.valueCompressor(inner,
                     CompressionCodec.CompressionType.GZIP));
             default -> throw new IllegalArgumentException(kind.id + " has no compressing codec");
         };
+    }
+
+    /**
+     * Makes a compressing connection that decodes its replies as {@code mode} says (the Lettuce adapter's measurement
+     * switch, {@code zstdjava.lettuce.replies}, read when a connection is made).
+     */
+    static <T> T repliesDecoded(String mode, java.util.function.Supplier<T> connect) {
+        String before = System.getProperty("zstdjava.lettuce.replies");
+        System.setProperty("zstdjava.lettuce.replies", mode);
+        try {
+            return connect.get();
+        } finally {
+            if (before == null) {
+                System.clearProperty("zstdjava.lettuce.replies");
+            } else {
+                System.setProperty("zstdjava.lettuce.replies", before);
+            }
+        }
     }
 
     /**

@@ -97,7 +97,7 @@ final class EventLoopProbe {
     }
 
     /** The clients the probe compares, in the order it runs them; each compressing one names its plain twin. */
-    static final List<String> CLIENTS = List.of("lettuce", "lettuce-zstd", "lettuce-zstd-caller", "spring-lettuce",
+    static final List<String> CLIENTS = List.of("lettuce", "lettuce-zstd", "lettuce-zstd-parallel", "lettuce-zstd-loop", "lettuce-zstd-caller", "spring-lettuce",
             "spring-lettuce-zstd", "spring-jedis-zstd", "jedis", "jedis-zstd", "redisson", "redisson-zstd",
             "redisson-zstd-caller");
 
@@ -105,6 +105,10 @@ final class EventLoopProbe {
     static final Map<String, String> DESCRIPTIONS = Map.ofEntries(
             Map.entry("lettuce", "plain RedisClient, ByteArrayCodec, one connection"),
             Map.entry("lettuce-zstd", "CompressingRedisClient + CompressingCodec (zstd 3), one connection"),
+            Map.entry("lettuce-zstd-parallel", "as lettuce-zstd, every reply with a compressed value decoded off the "
+                    + "loop (-Dzstdjava.lettuce.replies=parallel)"),
+            Map.entry("lettuce-zstd-loop", "as lettuce-zstd, replies decoded on the event loop "
+                    + "(-Dzstdjava.lettuce.replies=loop)"),
             Map.entry("lettuce-zstd-caller", "plain RedisClient, ByteArrayCodec, ValueCompressor (zstd 3) on the "
                     + "calling thread"),
             Map.entry("spring-lettuce", "RedisTemplate (byte-array values) over LettuceConnectionFactory (one shared "
@@ -130,6 +134,9 @@ final class EventLoopProbe {
             case "lettuce" -> LettuceSubject.plain(RedisClient.create(uri), null);
             case "lettuce-zstd" -> LettuceSubject.compressing(CompressingRedisClient.create(uri),
                     ValueCompressor.create(ZSTD_3));
+            case "lettuce-zstd-parallel", "lettuce-zstd-loop" -> Clients.repliesDecoded(
+                    client.substring("lettuce-zstd-".length()), () -> LettuceSubject.compressing(
+                            CompressingRedisClient.create(uri), ValueCompressor.create(ZSTD_3)));
             case "lettuce-zstd-caller" -> LettuceSubject.plain(RedisClient.create(uri), ValueCompressor.create(ZSTD_3));
             case "spring-lettuce" -> SpringSubject.lettuce(host, port, null);
             case "spring-lettuce-zstd" -> SpringSubject.lettuce(host, port, ValueCompressor.create(ZSTD_3));

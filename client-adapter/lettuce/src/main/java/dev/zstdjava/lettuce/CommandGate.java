@@ -25,8 +25,8 @@ import java.util.Map;
  * Applies a {@link CommandPolicy} to the commands one Lettuce connection dispatches, before Lettuce's own
  * bookkeeping ({@code MULTI} queueing, cluster routing) sees them: a refused command is completed exceptionally and
  * never sent, a compressed command is encoded (its values compressed) on the dispatching thread and sent as an
- * {@link EncodedCommand} that keeps those bytes; every other command is passed on as it is. Replies are Lettuce's
- * business: the event loop decodes them (the codec decompresses) and completes the futures, as for any codec.
+ * {@link EncodedCommand} that keeps those bytes; every other command is passed on as it is. Replies are decoded and
+ * completed below Lettuce's writers, by {@link OrderedReplies}.
  *
  * <p>Cost: one {@code getType()}, one {@code instanceof} and one array load per command (a command sent with a custom
  * keyword through {@code dispatch} is looked up by name and then decided as the command of that name); a compressed

@@ -59,8 +59,9 @@ import java.util.Objects;
  *
  * <p><b>Which thread does the work:</b> a command's values are compressed on the thread that dispatches it (the
  * client encodes the whole command there, into a heap array the command keeps); replies are decoded by the
- * connection's event loop, as Lettuce decodes with any codec, so completion order, callback threads and completion
- * hooks are Lettuce's own ({@link CompressingRedisClient}, "Which thread does the work"). docs/values.md, "Which
+ * connection's event loop or the client's decoding threads, and completed in reply order, so completion order,
+ * callback threads and completion hooks keep Lettuce's contract ({@link CompressingRedisClient}, "Which thread does
+ * the work"). docs/values.md, "Which
  * thread compresses", has the bytes allocated per command.
  *
  * <p><b>Thread safety:</b> thread-safe if the delegate is; one instance serves every connection.

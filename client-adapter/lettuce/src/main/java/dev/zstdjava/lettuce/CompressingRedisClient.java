@@ -17,6 +17,8 @@ import io.lettuce.core.sentinel.StatefulRedisSentinelConnectionImpl;
 
 import java.time.Duration;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 /**
  * A Lettuce {@link RedisClient} that makes compressing connections: {@link #connect(RedisCodec, ValueCompressor)}
@@ -46,21 +48,27 @@ import java.util.Objects;
  *
  * <p><b>Which thread does the work, and Lettuce's contract.</b> A compressed command's values are compressed on the
  * thread that dispatches it (the caller of the sync and async APIs, the subscribing thread for reactive), once: a
- * cluster redirect or a replay after a reconnect sends the same bytes. Replies are Lettuce's: the connection's event
- * loop decodes them (the codec decompresses a value that carries the header) and completes the command, exactly as
- * with any other codec. So, with the same {@code ClientOptions}, a compressing connection behaves as Lettuce's own:
+ * cluster redirect or a replay after a reconnect sends the same bytes. A reply is read by the connection's event loop;
+ * one that carries a compressed value is decoded there when nothing of the connection is pending and it is the first
+ * such reply of the loop's pass (a single request decodes as with any codec), otherwise its bytes are copied and
+ * decoded by the client's decoding threads ({@code zstd-java-decode-*}, as many as Lettuce's computation threads), in
+ * parallel. Either way the connection's commands complete in the order of their replies. With the same
+ * {@code ClientOptions}, a compressing connection behaves as Lettuce's own:
  * <ul>
  *   <li>futures and reactive signals of one connection complete in the order of their replies;</li>
- *   <li>callbacks run where Lettuce runs them (the event loop, or {@code publishOnScheduler}'s threads), never on an
- *       application thread that waits for something else;</li>
- *   <li>waits, timeouts, cancellation and blocking inside a callback have Lettuce's outcomes (no extra thread, no
- *       spinning);</li>
- *   <li>completion hooks ({@code CommandListener}, latency recorders, tracing, {@code onComplete}) see the decoded
- *       outcome: a value that cannot be decoded, or exceeds {@code maxDecompressedSize}, fails its command with that
- *       exception, and the hooks see that failure;</li>
- *   <li>a large value needs the memory Lettuce needs for it (plus the compressed copy).</li>
+ *   <li>callbacks run on the event loop or on a decoding thread, never on an application thread that waits for
+ *       something else;</li>
+ *   <li>waits, timeouts and cancellation have Lettuce's outcomes (a timeout fires on time; a callback that blocks on
+ *       its own connection times out, as it does on the loop);</li>
+ *   <li>completion hooks ({@code CommandListener}, tracing, {@code onComplete}) see the decoded outcome: a value that
+ *       cannot be decoded, or exceeds {@code maxDecompressedSize}, fails its command with that exception, and the
+ *       hooks see that failure ({@code CommandLatencyRecorder} records when the reply is read, before it is
+ *       decoded);</li>
+ *   <li>a large value needs the memory Lettuce needs for it, plus the copy of its compressed bytes.</li>
  * </ul>
- * The cost of decompressing on the loop is measured in docs/measurements/lettuce-event-loop.md.
+ * The system property {@code zstdjava.lettuce.replies} ({@code hybrid}, the default; {@code parallel}; {@code loop}:
+ * every reply decoded on the event loop), read when a connection is made, selects the design for measurements:
+ * docs/measurements/lettuce-event-loop.md.
  *
  * <p>Needs Lettuce 6.6 or newer ({@code docs/support.md}): on an older Lettuce, creating the client throws
  * {@link UnsupportedOperationException} naming the supported range.
@@ -69,6 +77,8 @@ import java.util.Objects;
  * like {@link RedisClient}.
  */
 public class CompressingRedisClient extends RedisClient {
+    /** decode the replies of this client's compressing connections (threads start when first needed) */
+    private final ReplyDecoders decoders = new ReplyDecoders(getResources().computationThreadPoolSize());
 
     /**
      * A client without a default URI: connect with {@code connect(codec, uri)}.
@@ -131,7 +141,8 @@ public class CompressingRedisClient extends RedisClient {
     @Override
     protected <K, V> StatefulRedisConnectionImpl<K, V> newStatefulRedisConnection(RedisChannelWriter channelWriter,
             PushHandler pushHandler, RedisCodec<K, V> codec, Duration timeout) {
-        StatefulRedisConnectionImpl<K, V> gated = PolicyConnections.standalone(channelWriter, pushHandler, codec,
+        StatefulRedisConnectionImpl<K, V> gated = PolicyConnections.standalone(
+                OrderedReplies.writer(channelWriter, codec, getCommandListeners(), decoders), pushHandler, codec,
                 timeout, ClientOptions.DEFAULT_JSON_PARSER); // Lettuce's own connection's parser
         return gated != null ? gated : super.newStatefulRedisConnection(channelWriter, pushHandler, codec, timeout);
     }
@@ -151,5 +162,11 @@ public class CompressingRedisClient extends RedisClient {
             RedisChannelWriter channelWriter, RedisCodec<K, V> codec, Duration timeout) {
         PolicyConnections.policyOf(codec);
         return super.newStatefulRedisSentinelConnection(channelWriter, codec, timeout);
+    }
+
+    @Override
+    public CompletableFuture<Void> shutdownAsync(long quietPeriod, long timeout, TimeUnit timeUnit) {
+        decoders.shutdown();
+        return super.shutdownAsync(quietPeriod, timeout, timeUnit);
     }
 }

@@ -17,6 +17,8 @@ import io.lettuce.core.resource.ClientResources;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 /**
@@ -39,6 +41,8 @@ import java.util.function.Supplier;
  * connection for values. Needs Lettuce 6.6 or newer, as {@link CompressingRedisClient} does. Thread-safe, like {@link RedisClusterClient}.
  */
 public class CompressingRedisClusterClient extends RedisClusterClient {
+    /** decode the replies of this client's compressing connections (threads start when first needed) */
+    private final ReplyDecoders decoders = new ReplyDecoders(getResources().computationThreadPoolSize());
 
     /**
      * @param resources shared client resources, or null for the client's own; @param uris seed nodes
@@ -82,7 +86,8 @@ public class CompressingRedisClusterClient extends RedisClusterClient {
     @Override
     protected <K, V> StatefulRedisConnectionImpl<K, V> newStatefulRedisConnection(RedisChannelWriter channelWriter,
             PushHandler pushHandler, RedisCodec<K, V> codec, Duration timeout, Supplier<JsonParser> parser) {
-        StatefulRedisConnectionImpl<K, V> gated = PolicyConnections.standalone(channelWriter, pushHandler, codec,
+        StatefulRedisConnectionImpl<K, V> gated = PolicyConnections.standalone(
+                OrderedReplies.writer(channelWriter, codec, getCommandListeners(), decoders), pushHandler, codec,
                 timeout, parser);
         return gated != null ? gated
                 : super.newStatefulRedisConnection(channelWriter, pushHandler, codec, timeout, parser);
@@ -96,5 +101,11 @@ public class CompressingRedisClusterClient extends RedisClusterClient {
         return policy == null
                 ? super.newStatefulRedisClusterConnection(channelWriter, pushHandler, codec, timeout, parser)
                 : new PolicyConnections.Cluster<>(policy, channelWriter, pushHandler, codec, timeout, parser);
+    }
+
+    @Override
+    public CompletableFuture<Void> shutdownAsync(long quietPeriod, long timeout, TimeUnit timeUnit) {
+        decoders.shutdown();
+        return super.shutdownAsync(quietPeriod, timeout, timeUnit);
     }
 }

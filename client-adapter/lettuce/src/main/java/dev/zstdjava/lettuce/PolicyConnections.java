@@ -113,6 +113,12 @@ final class PolicyConnections {
         public Collection<RedisCommand<K, V, ?>> dispatch(Collection<? extends RedisCommand<K, V, ?>> commands) {
             return gate == null ? super.dispatch(commands) : gate.dispatch(commands);
         }
+
+        @Override
+        public void setTimeout(Duration timeout) {
+            super.setTimeout(timeout);
+            OrderedReplies.setTimeout(getChannelWriter(), timeout);
+        }
     }
 
     /** A standalone pub/sub connection under the policy ({@code PUBLISH} and subscriptions are plain). */

@@ -1,0 +1,361 @@
+package dev.zstdjava.lettuce;
+
+import dev.zstdjava.values.LegacyFormat;
+import io.lettuce.core.CommandListenerWriter;
+import io.lettuce.core.RedisChannelWriter;
+import io.lettuce.core.codec.RedisCodec;
+import io.lettuce.core.event.command.CommandListener;
+import io.lettuce.core.output.BooleanListOutput;
+import io.lettuce.core.output.BooleanOutput;
+import io.lettuce.core.output.CommandOutput;
+import io.lettuce.core.output.DoubleOutput;
+import io.lettuce.core.output.IntegerListOutput;
+import io.lettuce.core.output.IntegerOutput;
+import io.lettuce.core.output.KeyListOutput;
+import io.lettuce.core.output.KeyOutput;
+import io.lettuce.core.output.StatusOutput;
+import io.lettuce.core.output.VoidOutput;
+import io.lettuce.core.protocol.CommandExpiryWriter;
+import io.lettuce.core.protocol.CommandWrapper;
+import io.lettuce.core.protocol.ConnectionFacade;
+import io.lettuce.core.protocol.RedisCommand;
+import io.lettuce.core.resource.ClientResources;
+import io.netty.util.concurrent.EventExecutor;
+import io.netty.util.internal.ThreadExecutorMap;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+
+/**
+ * Completes a connection's commands in the order of their replies while the replies that carry compressed values are
+ * decoded in parallel, mostly off the event loop. A writer under Lettuce's {@link CommandListenerWriter} (so that
+ * listeners are told the decoded outcome) and above its expiry writer and endpoint; every command it passes gets a
+ * wrapper, and a {@link ReplyRecorder} as its output where its reply may hold values.
+ *
+ * <p>On the event loop, a reply without a compressed value is decoded as Lettuce decodes it. A reply with one is
+ * decoded there too when nothing of the connection is pending and it is the first such reply of this pass of the
+ * loop ({@link #decodeHere}): a lone request costs what it costs with any codec. Otherwise its bulk values are copied
+ * and the client's {@link ReplyDecoders} decode it. A reply completes on the loop at once when nothing before it is
+ * pending; otherwise it waits in the queue, and whichever decoding thread finishes the oldest pending reply completes
+ * it and every ready reply behind it, one after the other. So callbacks run on the event loop or on a decoding
+ * thread, never on an application thread, and in reply order; a callback that blocks holds back its connection's
+ * later completions, as it holds back the loop with Lettuce alone. Failures (a timeout, a closed connection) complete
+ * a command at once, as in Lettuce.
+ *
+ * <p>Thread-safe: the queue is guarded by this object's monitor, held only to add, mark and take commands (never
+ * while a command completes). Per command: one wrapper; per command whose output may hold values, one recorder; per
+ * reply decoded off the loop, the copy of its values and a queue node.
+ */
+final class OrderedReplies implements RedisChannelWriter {
+    private final RedisChannelWriter delegate;
+    private final Executor decoders;
+    private final RedisCodec<?, ?> codec;
+    private final Set<LegacyFormat> legacy;
+    /** commands replied to but not yet completed, in reply order; guarded by this */
+    private final ArrayDeque<Ordered<?, ?, ?>> queue = new ArrayDeque<>();
+    /** whether a thread is completing the queue's ready commands; guarded by this */
+    private boolean draining;
+    /** whether the loop may decode one reply itself while the stage is idle (the first of a pass of the loop) */
+    private final boolean inline;
+    /** whether the loop decoded a reply itself in its current pass; read and written on the loop */
+    private volatile boolean inlinePass;
+    private final Runnable endOfPass = () -> inlinePass = false;
+
+    private OrderedReplies(RedisChannelWriter delegate, Executor decoders, RedisCodec<?, ?> codec,
+                           Set<LegacyFormat> legacy, boolean inline) {
+        this.inline = inline;
+        this.delegate = delegate;
+        this.decoders = decoders;
+        this.codec = codec;
+        this.legacy = legacy;
+    }
+
+    /** The system property that picks how new connections decode replies (to measure the designs side by side). */
+    static final String MODE_PROPERTY = "zstdjava.lettuce.replies";
+
+    /**
+     * How a new connection decodes replies: {@code hybrid} (the default: as described above), {@code parallel}
+     * (every reply with a compressed value off the loop) or {@code loop} (on the event loop, as Lettuce decodes with
+     * any codec: no stage). Read from {@value #MODE_PROPERTY} when a connection is made.
+     * @throws IllegalArgumentException for any other value, naming the three
+     */
+    static String mode() {
+        String v = System.getProperty(MODE_PROPERTY, "hybrid");
+        if (!v.equals("hybrid") && !v.equals("parallel") && !v.equals("loop")) {
+            throw new IllegalArgumentException(MODE_PROPERTY + "=" + v + ": expected hybrid (the default), parallel "
+                    + "or loop");
+        }
+        return v;
+    }
+
+    /**
+     * The writer of a new connection: for a {@link CompressingCodec}, Lettuce's chain with the stage inserted under its
+     * {@link CommandListenerWriter} (unless {@link #mode()} is {@code loop}); for any other codec, the chain itself.
+     * @param writer    the chain Lettuce built (listener writer, expiry writer, endpoint)
+     * @param listeners the client's command listeners (those the listener writer was made with)
+     */
+    static RedisChannelWriter writer(RedisChannelWriter writer, RedisCodec<?, ?> codec, List<CommandListener> listeners,
+                                     Executor decoders) {
+        String mode = codec instanceof CompressingCodec<?, ?> ? mode() : "loop";
+        if (mode.equals("loop")) {
+            return writer;
+        }
+        Set<LegacyFormat> legacy = ((CompressingCodec<?, ?>) codec).compressor().config().legacyFormats();
+        boolean inline = mode.equals("hybrid");
+        if (writer instanceof CommandListenerWriter listening) {
+            return new CommandListenerWriter(new OrderedReplies(listening.getDelegate(), decoders, codec, legacy,
+                    inline), listeners);
+        }
+        return new OrderedReplies(writer, decoders, codec, legacy, inline);
+    }
+
+    /**
+     * Passes a connection's new command timeout to Lettuce's expiry writer under the stage (Lettuce's
+     * {@code setTimeout} looks for it right under the listener writer only).
+     */
+    static void setTimeout(RedisChannelWriter writer, Duration timeout) {
+        RedisChannelWriter w = writer instanceof CommandListenerWriter l ? l.getDelegate() : writer;
+        if (w instanceof OrderedReplies o && o.delegate instanceof CommandExpiryWriter expiry) {
+            expiry.setTimeout(timeout);
+        }
+    }
+
+    // --------------------------------------------------------------------------------------------------- writing
+
+    // Returns what Lettuce's writers return, with the stage's wrapper replaced by the command it was given: callers
+    // (the API, the policy's transaction bookkeeping) keep the command they sent.
+    @Override
+    public <K, V, T> RedisCommand<K, V, T> write(RedisCommand<K, V, T> command) {
+        RedisCommand<K, V, T> wrapped = wrap(command);
+        RedisCommand<K, V, T> written = delegate.write(wrapped);
+        return written == wrapped ? command : written;
+    }
+
+    @Override
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    public <K, V> Collection<RedisCommand<K, V, ?>> write(Collection<? extends RedisCommand<K, V, ?>> commands) {
+        List<RedisCommand<K, V, ?>> wrapped = new ArrayList<>(commands.size());
+        for (RedisCommand<K, V, ?> c : commands) {
+            wrapped.add(wrap((RedisCommand) c));
+        }
+        delegate.write(wrapped);
+        return (Collection<RedisCommand<K, V, ?>>) commands;
+    }
+
+    @SuppressWarnings("unchecked")
+    private <K, V, T> RedisCommand<K, V, T> wrap(RedisCommand<K, V, T> command) {
+        if (command instanceof Ordered<?, ?, ?> || command.getOutput() == null) {
+            return command; // written again, or fire-and-forget (Lettuce completes it when written)
+        }
+        return new Ordered<>(command, this, mayHoldValues(command.getOutput())
+                ? new ReplyRecorder<>((RedisCodec<K, V>) codec, command, legacy, this) : null);
+    }
+
+    // Whether an output may decode a value: Lettuce's outputs of statuses, numbers, booleans and keys never do.
+    private static boolean mayHoldValues(CommandOutput<?, ?, ?> output) {
+        Class<?> c = output.getClass();
+        return c != StatusOutput.class && c != IntegerOutput.class && c != BooleanOutput.class
+                && c != DoubleOutput.class && c != KeyOutput.class && c != KeyListOutput.class
+                && c != IntegerListOutput.class && c != BooleanListOutput.class && c != VoidOutput.class;
+    }
+
+    // --------------------------------------------------------------------------------------------------- ordering
+
+    // On the event loop: the command's reply is in.
+    private void replied(Ordered<?, ?, ?> c) {
+        boolean decode = c.recorder != null && c.recorder.recording();
+        boolean now;
+        synchronized (this) {
+            if (c.state != Ordered.NEW) {
+                return; // failed before its reply (a timeout, a decoding error)
+            }
+            now = !decode && queue.isEmpty() && !draining;
+            if (now) {
+                c.state = Ordered.DONE;
+            } else {
+                c.state = decode ? Ordered.DECODING : Ordered.READY;
+                queue.add(c);
+            }
+        }
+        if (now) {
+            c.finish();
+        } else if (decode) {
+            try {
+                decoders.execute(c);
+            } catch (RejectedExecutionException closed) {
+                c.run(); // the client shut down: decode it here rather than leave it pending
+            }
+        }
+        // a ready command behind one still decoding is completed by the thread that decodes that one
+    }
+
+    /**
+     * On the event loop, at a reply's first compressed value: whether the loop decodes it itself, as Lettuce would.
+     * Yes when nothing of this connection is pending (so it completes at once, in order) and it is the first such
+     * reply of this pass of the loop (the rest of a burst of replies goes to the decoding threads).
+     */
+    boolean decodeHere() {
+        if (!inline || inlinePass) {
+            return false;
+        }
+        synchronized (this) {
+            if (!queue.isEmpty() || draining) {
+                return false; // only the loop adds: nothing can be queued until this reply is completed
+            }
+        }
+        EventExecutor loop = ThreadExecutorMap.currentExecutor();
+        if (loop == null) {
+            return false;
+        }
+        inlinePass = true;
+        loop.execute(endOfPass); // runs after this pass's reads
+        return true;
+    }
+
+    // On a decoding thread: the command's reply is decoded (failure: the first exception decoding threw).
+    private void decoded(Ordered<?, ?, ?> c, Throwable failure) {
+        synchronized (this) {
+            if (failure != null && c.failure == null) {
+                c.failure = failure;
+            }
+            c.state = Ordered.READY;
+            if (draining) {
+                return;
+            }
+            draining = true;
+        }
+        drain();
+    }
+
+    // Completes the ready commands at the head of the queue, in order, until the head is still decoding.
+    private void drain() {
+        for (;;) {
+            Ordered<?, ?, ?> next;
+            synchronized (this) {
+                next = queue.peek();
+                if (next == null || next.state != Ordered.READY) {
+                    draining = false;
+                    return;
+                }
+                queue.poll();
+                next.state = Ordered.DONE;
+            }
+            try {
+                next.finish();
+            } catch (RuntimeException e) {
+                // a completion hook threw: Lettuce logs and goes on with the next reply; so does the stage
+            }
+        }
+    }
+
+    // On any thread: the command fails (a timeout, the connection closed, a decoding error on the loop). As in
+    // Lettuce, at once: a timeout must fire even while the thread completing this connection's replies is blocked in
+    // a callback. A reply that arrives later, or is still being decoded, then completes nothing.
+    private boolean failed(Ordered<?, ?, ?> c, Throwable failure) {
+        synchronized (this) {
+            if (c.state == Ordered.NEW) {
+                c.state = Ordered.DONE;
+            }
+        }
+        return c.failExceptionally(failure);
+    }
+
+    /** A command of the connection, completed through the stage. */
+    static final class Ordered<K, V, T> extends CommandWrapper<K, V, T> implements Runnable {
+        static final int NEW = 0;
+        static final int DECODING = 1;
+        static final int READY = 2;
+        static final int DONE = 3;
+
+        private final OrderedReplies stage;
+        final ReplyRecorder<K, V, T> recorder;
+        /** guarded by the stage */
+        int state;
+        /** guarded by the stage */
+        Throwable failure;
+
+        Ordered(RedisCommand<K, V, T> command, OrderedReplies stage, ReplyRecorder<K, V, T> recorder) {
+            super(command);
+            this.stage = stage;
+            this.recorder = recorder;
+        }
+
+        @Override
+        public CommandOutput<K, V, T> getOutput() {
+            return recorder != null ? recorder : command.getOutput();
+        }
+
+        @Override
+        public void complete() {
+            stage.replied(this);
+        }
+
+        @Override
+        public boolean completeExceptionally(Throwable throwable) {
+            return stage.failed(this, throwable);
+        }
+
+        // Decodes the recorded reply (on a decoding thread).
+        @Override
+        public void run() {
+            Throwable failure;
+            try {
+                failure = recorder.replay();
+            } catch (Throwable t) {
+                failure = t;
+            }
+            stage.decoded(this, failure);
+        }
+
+        void finish() {
+            Throwable f = failure;
+            if (f != null) {
+                super.completeExceptionally(f);
+            } else {
+                super.complete();
+            }
+        }
+
+        boolean failExceptionally(Throwable t) {
+            return super.completeExceptionally(t);
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------ the rest: Lettuce's
+
+    @Override
+    public void close() {
+        delegate.close();
+    }
+
+    @Override
+    public CompletableFuture<Void> closeAsync() {
+        return delegate.closeAsync();
+    }
+
+    @Override
+    public void setConnectionFacade(ConnectionFacade connection) {
+        delegate.setConnectionFacade(connection);
+    }
+
+    @Override
+    public void setAutoFlushCommands(boolean autoFlush) {
+        delegate.setAutoFlushCommands(autoFlush);
+    }
+
+    @Override
+    public void flushCommands() {
+        delegate.flushCommands();
+    }
+
+    @Override
+    public ClientResources getClientResources() {
+        return delegate.getClientResources();
+    }
+}
