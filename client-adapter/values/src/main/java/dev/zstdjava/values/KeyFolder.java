@@ -110,6 +110,36 @@ public final class KeyFolder {
         return Arrays.equals(folded, 0, length, pattern, 0, pattern.length);
     }
 
+    /**
+     * Whether the pattern last folded matches {@code glob}, in which each {@code *} matches any run of bytes (none
+     * included) and every other byte itself; a {@code *} of the pattern is an ordinary byte there. Allocates nothing.
+     */
+    boolean patternMatches(byte[] glob) {
+        byte[] text = folded;
+        int g = 0;
+        int t = 0;
+        int star = -1; // the glob's last star, and where its match in the text ends for now
+        int starEnd = 0;
+        while (t < length) {
+            if (g < glob.length && glob[g] == STAR) {
+                star = g++;
+                starEnd = t;
+            } else if (g < glob.length && glob[g] == text[t]) {
+                g++;
+                t++;
+            } else if (star >= 0) {
+                g = star + 1;
+                t = ++starEnd;
+            } else {
+                return false;
+            }
+        }
+        while (g < glob.length && glob[g] == STAR) {
+            g++;
+        }
+        return g == glob.length;
+    }
+
     /** A copy of the pattern last folded. */
     public byte[] patternBytes() {
         return Arrays.copyOf(folded, length);

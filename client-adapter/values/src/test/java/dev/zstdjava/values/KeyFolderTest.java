@@ -254,6 +254,28 @@ class KeyFolderTest {
     }
 
     @Test
+    void globsMatchTheWholePatternWithStarsForAnyRun() {
+        KeyFolder folder = new KeyFolder();
+        String[][] cases = { // key, glob, whether it matches
+            {"user:42:profile", "user:*:profile", "true"},
+            {"user:abc:profile", "user:*:profile", "true"},
+            {"user:42:profile:x", "user:*:profile", "false"}, // the whole pattern
+            {"user:", "user:*", "true"}, // a star matches no byte too
+            {"", "*", "true"},
+            {"", "", "true"},
+            {"a", "", "false"},
+            {"aXbXbc", "a*bc", "true"}, // backtracks past an earlier b
+            {"ab:ab:ac", "*ab:ac", "true"},
+            {"ab:ab:ad", "*ab:ac", "false"},
+            {"order", "order*x", "false"},
+        };
+        for (String[] c : cases) {
+            folder.fold(bytes(c[0]));
+            assertEquals(Boolean.parseBoolean(c[2]), folder.patternMatches(bytes(c[1])), c[0] + " against " + c[1]);
+        }
+    }
+
+    @Test
     void rangesAreChecked() {
         KeyFolder folder = new KeyFolder();
         assertThrows(IndexOutOfBoundsException.class, () -> folder.fold(new byte[4], 2, 3));
