@@ -1,7 +1,8 @@
 package dev.zstdjava.cli;
 
-import dev.zstdjava.values.CompressionBackend;
 import dev.zstdjava.values.CompressionConfig;
+import dev.zstdjava.values.CompressionGoal;
+import dev.zstdjava.values.CompressionOption;
 import dev.zstdjava.values.DictionaryManager;
 import dev.zstdjava.values.ValueCompressor;
 import dev.zstdjava.zstd.ZstdDictionary;
@@ -49,27 +50,30 @@ final class Advise implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
-    /** One option: a backend, a level, with or without a trained dictionary. Cost order is declaration order. */
-    record Choice(String name, CompressionBackend backend, int level, boolean dictionary) {}
-
-    static final List<Choice> CHOICES = List.of(new Choice("lz4", CompressionBackend.LZ4, 0, false),
-            new Choice("zstd -1", CompressionBackend.ZSTD, -1, false), new Choice("zstd 1", CompressionBackend.ZSTD, 1, false),
-            new Choice("zstd 3", CompressionBackend.ZSTD, 3, false),
-            new Choice("zstd 3 + dictionary", CompressionBackend.ZSTD, 3, true),
-            new Choice("zstd 6", CompressionBackend.ZSTD, 6, false), new Choice("zstd 9", CompressionBackend.ZSTD, 9, false));
+    /** The options measured, in cost order: the library's list, which the run-time decisions choose among too. */
+    static final List<CompressionOption> CHOICES = CompressionOption.compressing();
 
     /** One key read: its type, MEMORY USAGE, HLEN, and its values as {field stored bytes or null, stored, decoded}. */
     record KeyData(String type, long memory, long length, List<byte[][]> values) {}
 
-    /** The result of one option on one pattern. */
-    record Outcome(Choice choice, long storedBefore, long storedAfter, long memoryBefore, double memorySaved,
-                   long keysMeasured, double compressMicros, double decompressMicros, String note) {
+    /**
+     * The result of one option on one pattern; {@code meanValueBytes}: the mean decoded size of the values the
+     * microseconds per value are of.
+     */
+    record Outcome(CompressionOption choice, long storedBefore, long storedAfter, long memoryBefore, double memorySaved,
+                   long keysMeasured, double compressMicros, double decompressMicros, double meanValueBytes,
+                   String note) {
         double storedFraction() {
             return storedBefore == 0 ? 0 : 1 - (double) storedAfter / storedBefore;
         }
 
         double memoryFraction() {
             return memoryBefore <= 0 ? 0 : memorySaved / memoryBefore;
+        }
+
+        /** @return the compression CPU in microseconds per KiB of decoded value, as the shared rule takes it */
+        double compressMicrosPerKiB() {
+            return meanValueBytes <= 0 ? 0 : compressMicros / (meanValueBytes / 1024);
         }
     }
 
@@ -129,8 +133,8 @@ final class Advise implements Callable<Integer> {
             long read = System.nanoTime() - t0;
             progress.update("measuring " + values + " values");
             long t1 = System.nanoTime();
-            Map<Choice, ValueCompressor> compressors = new LinkedHashMap<>();
-            for (Choice c : CHOICES) {
+            Map<CompressionOption, ValueCompressor> compressors = new LinkedHashMap<>();
+            for (CompressionOption c : CHOICES) {
                 if (!c.dictionary()) {
                     compressors.put(c, ValueCompressor.create(config(c)));
                 }
@@ -147,14 +151,15 @@ final class Advise implements Callable<Integer> {
         }
     }
 
-    CompressionConfig config(Choice c) {
-        return CompressionConfig.builder().backend(c.backend()).level(c.level()).minCompressionSize(minSize)
-                .maxDecompressedSize(common.limit).build();
+    CompressionConfig config(CompressionOption c) {
+        return c.config(CompressionConfig.builder().minCompressionSize(minSize).maxDecompressedSize(common.limit)
+                .build());
     }
 
-    private List<Outcome> evaluate(List<KeyData> keys, Map<Choice, ValueCompressor> compressors, MemoryModel model) {
+    private List<Outcome> evaluate(List<KeyData> keys, Map<CompressionOption, ValueCompressor> compressors,
+                                   MemoryModel model) {
         List<Outcome> out = new ArrayList<>();
-        for (Choice c : CHOICES) {
+        for (CompressionOption c : CHOICES) {
             if (!c.dictionary()) {
                 out.add(measure(c, compressors.get(c), keys, model, null));
                 continue;
@@ -167,7 +172,7 @@ final class Advise implements Callable<Integer> {
             List<byte[]> samples = new ArrayList<>();
             train.forEach(k -> k.values().forEach(v -> samples.add(v[2])));
             if (samples.size() < 16 || test.isEmpty()) {
-                out.add(new Outcome(c, 0, 0, 0, 0, 0, 0, 0, "too few values to train a dictionary ("
+                out.add(new Outcome(c, 0, 0, 0, 0, 0, 0, 0, 0, "too few values to train a dictionary ("
                         + samples.size() + ")"));
                 continue;
             }
@@ -175,13 +180,13 @@ final class Advise implements Callable<Integer> {
             try {
                 dict = ZstdDictionary.train(samples, 16 << 10);
             } catch (RuntimeException e) {
-                out.add(new Outcome(c, 0, 0, 0, 0, 0, 0, 0, "training failed: " + e.getMessage()));
+                out.add(new Outcome(c, 0, 0, 0, 0, 0, 0, 0, 0, "training failed: " + e.getMessage()));
                 continue;
             }
             try (DictionaryManager dm = DictionaryManager.given(dict.toByteArray()).build()) {
                 ValueCompressor vc = ValueCompressor.create(config(c), dm);
                 Outcome with = measure(c, vc, test, model, null);
-                double gain = savedOfOriginal(vc, test) - savedOfOriginal(compressors.get(CHOICES.get(3)), test);
+                double gain = savedOfOriginal(vc, test) - savedOfOriginal(compressors.get(CompressionOption.ZSTD_3), test);
                 boolean adopted = gain >= 0.05;
                 String note = String.format(Locale.ROOT, "%s: %+.1f points over zstd 3 on the held-out half (%d keys; "
                         + "the library adopts a dictionary at +5.0)", adopted ? "adopted" : "not adopted", 100 * gain,
@@ -191,7 +196,7 @@ final class Advise implements Callable<Integer> {
                 long memBefore = keys.stream().mapToLong(k -> Math.max(0, k.memory())).sum();
                 out.add(new Outcome(c, (long) (with.storedBefore() * scale), (long) (with.storedAfter() * scale),
                         memBefore, with.memorySaved() * scale, keys.size(), with.compressMicros(),
-                        with.decompressMicros(), note));
+                        with.decompressMicros(), with.meanValueBytes(), note));
             }
         }
         return out;
@@ -210,8 +215,10 @@ final class Advise implements Callable<Integer> {
         return original == 0 ? 0 : 1 - (double) stored / original;
     }
 
-    private Outcome measure(Choice c, ValueCompressor vc, List<KeyData> keys, MemoryModel model, String note) {
+    private Outcome measure(CompressionOption c, ValueCompressor vc, List<KeyData> keys, MemoryModel model,
+                            String note) {
         long storedBefore = 0;
+        long valueBytes = 0;
         long storedAfter = 0;
         long memBefore = 0;
         double memSaved = 0;
@@ -222,6 +229,7 @@ final class Advise implements Callable<Integer> {
             for (byte[][] v : k.values()) {
                 byte[] now = vc.compress(v[2]);
                 compressed.add(now);
+                valueBytes += v[2].length;
                 storedBefore += v[1].length;
                 storedAfter += now.length;
                 long field = v[0] == null ? 0 : v[0].length;
@@ -255,26 +263,31 @@ final class Advise implements Callable<Integer> {
             }
             dUs = Math.min(dUs, (System.nanoTime() - t) / 1e3 / n);
         }
-        return new Outcome(c, storedBefore, storedAfter, memBefore, memSaved, keys.size(), cUs, dUs, note);
+        return new Outcome(c, storedBefore, storedAfter, memBefore, memSaved, keys.size(), cUs, dUs,
+                (double) valueBytes / n, note);
     }
 
-    /** @return the recommended outcome, or null for "leave it plain" */
+    /**
+     * The library's rule ({@link CompressionGoal#balanced()}, as the run-time decisions take it): by stored bytes, the
+     * option with the least measured compression CPU within 2 points of the best saving, plain when none saves 5%.
+     *
+     * @return the recommended outcome, or null for "leave it plain"
+     */
     static Outcome recommend(List<Outcome> os) {
-        double best = 0;
+        int n = CompressionOption.values().length;
+        double[] saved = new double[n];
+        double[] cpu = new double[n];
+        boolean[] usable = new boolean[n];
+        Outcome[] byOption = new Outcome[n];
         for (Outcome o : os) {
-            if (usable(o)) {
-                best = Math.max(best, o.memoryFraction());
-            }
+            int i = o.choice().ordinal();
+            byOption[i] = o;
+            saved[i] = o.storedFraction();
+            cpu[i] = o.compressMicrosPerKiB();
+            usable[i] = usable(o);
         }
-        if (best < 0.05) {
-            return null;
-        }
-        for (Outcome o : os) { // cost order: the cheapest within 2 points of the best
-            if (usable(o) && o.memoryFraction() >= best - 0.02) {
-                return o;
-            }
-        }
-        return null;
+        CompressionOption pick = CompressionGoal.balanced().decide(saved, cpu, usable);
+        return pick.compresses() ? byOption[pick.ordinal()] : null;
     }
 
     private static boolean usable(Outcome o) {
@@ -286,13 +299,14 @@ final class Advise implements Callable<Integer> {
         keys.forEach(k -> k.values().forEach(v -> sizes.add(v[2].length)));
         Collections.sort(sizes);
         int median = sizes.isEmpty() ? 0 : sizes.get(sizes.size() / 2);
-        double best = os.stream().filter(Advise::usable).mapToDouble(Outcome::memoryFraction).max().orElse(0);
+        double best = os.stream().filter(Advise::usable).mapToDouble(Outcome::storedFraction).max().orElse(0);
         return median < 64 ? "leave it plain: small values (median " + median + " B)"
-                : String.format(Locale.ROOT, "leave it plain: the best option saves %.1f%% of memory (under 5%%)", 100 * best);
+                : String.format(Locale.ROOT, "leave it plain: the best option saves %.1f%% of the stored bytes (under "
+                + "%d%%)", 100 * best, CompressionGoal.MIN_SAVING_PERCENT);
     }
 
     /** @return the configuration to paste for Lettuce, Spring Data Redis and Redisson */
-    static List<String> snippets(Choice c, int minSize) {
+    static List<String> snippets(CompressionOption c, int minSize) {
         String cfg = "CompressionConfig config = CompressionConfig.builder().backend(CompressionBackend."
                 + c.backend().name() + ").level(" + c.level() + ")"
                 + (minSize != CompressionConfig.DEFAULT_MIN_COMPRESSION_SIZE ? ".minCompressionSize(" + minSize + ")" : "")
@@ -342,7 +356,7 @@ final class Advise implements Callable<Integer> {
                 List<Object> opts = new ArrayList<>();
                 for (Outcome o : os) {
                     Map<String, Object> om = new LinkedHashMap<>();
-                    om.put("option", o.choice().name());
+                    om.put("option", o.choice().label());
                     om.put("storedSavedFraction", o.storedFraction());
                     om.put("memorySavedFraction", o.memoryFraction());
                     om.put("projectedSavedMiB", projected(o, keys, st.keys));
@@ -355,7 +369,7 @@ final class Advise implements Callable<Integer> {
                 }
                 m.put("options", opts);
                 Outcome r = recommend(os);
-                m.put("recommendation", r == null ? why(keys, os) : r.choice().name());
+                m.put("recommendation", r == null ? why(keys, os) : r.choice().label());
                 if (r != null) {
                     m.put("config", snippets(r.choice(), minSize));
                 }
@@ -383,10 +397,10 @@ final class Advise implements Callable<Integer> {
                     "projected MiB", "compress us", "decompress us");
             for (Outcome o : os) {
                 if (o.keysMeasured() == 0) {
-                    out.printf(Locale.ROOT, "  %-20s %s%n", o.choice().name(), o.note());
+                    out.printf(Locale.ROOT, "  %-20s %s%n", o.choice().label(), o.note());
                     continue;
                 }
-                out.printf(Locale.ROOT, "  %-20s %12.1f%% %12.1f%% %15.3f %12.2f %14.2f%s%n", o.choice().name(),
+                out.printf(Locale.ROOT, "  %-20s %12.1f%% %12.1f%% %15.3f %12.2f %14.2f%s%n", o.choice().label(),
                         100 * o.storedFraction(), 100 * o.memoryFraction(), projected(o, keys, st.keys),
                         o.compressMicros(), o.decompressMicros(), o.note() == null ? "" : "  " + o.note());
             }
@@ -394,7 +408,7 @@ final class Advise implements Callable<Integer> {
             if (r == null) {
                 out.println("  recommendation: " + why(keys, os));
             } else {
-                out.println("  recommendation: " + r.choice().name());
+                out.println("  recommendation: " + r.choice().label());
                 for (String line : snippets(r.choice(), minSize)) {
                     out.println("    " + line);
                 }

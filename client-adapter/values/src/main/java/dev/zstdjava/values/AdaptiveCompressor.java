@@ -1,0 +1,273 @@
+package dev.zstdjava.values;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.Function;
+import java.util.function.LongSupplier;
+import java.util.function.UnaryOperator;
+
+/**
+ * Compresses each value with the option its key's pattern has shown to suit a {@linkplain CompressionGoal goal}:
+ * the client-neutral core of adaptive compression. A client calls {@link #compress(byte[], byte[])} with the key and
+ * the value where it writes, and reads back with {@link #decompress(byte[])} or any {@link ValueCompressor} (every
+ * option writes a stored form every reader of this library reads: the shared header with zstd or lz4, or the value as
+ * it is; with a {@linkplain Builder#dictionaries dictionary} per pattern, zstd frames with a dictionary, which Valkey
+ * GLIDE and earlier versions of this library cannot read).
+ *
+ * <h2>Decisions</h2>
+ * Keys fold into patterns ({@link KeyFolder}; the application's {@linkplain Builder#patterns listed patterns} first),
+ * each with a state in a table of bounded size: at most {@linkplain Builder#capacity capacity} patterns tracked, an
+ * idle one replaced by a new one, the rest sharing one {@code (other)} state. Per pattern, the first writes and then
+ * one in 64 (one in 256 while the pattern is plain) are written with every candidate
+ * {@linkplain CompressionOption option} on the calling thread and timed; the latest 16 such samples decide, by
+ * {@link CompressionGoal#decide}, with hysteresis: the option in use is favoured by a margin (1 point of saving, 20%
+ * of CPU), and a pattern switches only when another option wins 3 evaluations in a row (to the latest winner). A pattern starts with
+ * zstd 3 (lz4 for {@code SPEED}) until 8 samples. So data that stops compressing is stored plain after about
+ * {@code 16 + 3} samples (some 1,200 writes), and data that compresses again is picked up after about 4 re-probes
+ * (some 1,300 writes). Each change of a decision is logged (logger {@code dev.zstdjava.values.AdaptiveCompressor},
+ * level INFO); {@link #snapshot()} lists them.
+ *
+ * <h2>The configuration</h2>
+ * The {@link CompressionConfig} given applies to every option, but its backend and level (each option has its own):
+ * values shorter than {@code minCompressionSize}, values longer than {@code maxDecompressedSize} (so that a reader with
+ * the same limit reads every value written) and every value while compression is not {@code enabled} are stored as
+ * they are, without a look-up or a sample; {@link #decompress} applies the limit and the legacy formats.
+ *
+ * <p><b>Thread safety:</b> thread-safe; one instance serves any number of threads. A write takes no lock: the pattern
+ * look-up is lock-free on a hit, and a sampled write that finds its pattern being sampled by another thread is written
+ * as an ordinary one. Sampling runs on the writing thread, under a {@link java.util.concurrent.locks.ReentrantLock}
+ * (virtual threads do not pin).
+ *
+ * <p><b>Allocation:</b> a write that is not sampled, of a key of at most {@value KeyFolder#INLINE_LENGTH} bytes,
+ * allocates nothing beyond what its option's {@link ValueCompressor#compress(byte[])} returns (a plain one nothing); a
+ * sampled write allocates each candidate's stored form. Each tracked pattern holds a few KiB of samples.
+ */
+public final class AdaptiveCompressor {
+    private final CompressionConfig config;
+    private final AdaptiveSettings settings;
+    private final ValueCompressor reader;
+    private final PatternTable<PatternState> table;
+    private final long largest;
+
+    private AdaptiveCompressor(Builder b, UnaryOperator<OptionWriter> measuring, LongSupplier nanoClock) {
+        this.config = b.config;
+        this.settings = new AdaptiveSettings(b.goal, b.defaultOption == null
+                ? AdaptiveSettings.defaults(b.goal).defaultOption() : b.defaultOption, b.firstWrites, b.sampleEvery,
+                b.plainSampleEvery, b.window, b.minSamples, b.switchAfter, b.savingMargin, b.cpuMargin);
+        this.reader = ValueCompressor.create(config);
+        this.largest = config.maxDecompressedSize();
+        OptionWriter shared = new OptionWriters(config);
+        Function<String, DictionaryManager> dictionaries = b.dictionaries;
+        this.table = new PatternTable<>(b.capacity, b.idleWindow, b.patterns, pattern -> {
+            OptionWriter w = dictionaries == null ? shared
+                    : new PatternDictionary(shared, pattern, dictionaries, config);
+            return new PatternState(pattern, settings, measuring.apply(w), nanoClock);
+        });
+    }
+
+    /** @return a builder for {@code config}, with the goal {@code BALANCED}, no listed patterns, 256 tracked */
+    public static Builder builder(CompressionConfig config) {
+        return new Builder(Objects.requireNonNull(config, "config"));
+    }
+
+    /**
+     * The stored form of {@code value}, written under {@code key}: compressed with the option of the key's pattern, or
+     * the value itself. Never throws for a value it cannot compress (it is stored as it is, as
+     * {@link ValueCompressor#compress(byte[])} does).
+     *
+     * @return a new array, or {@code value} itself when it is stored as it is
+     * @throws NullPointerException when {@code key} or {@code value} is null
+     */
+    public byte[] compress(byte[] key, byte[] value) {
+        return compress(key, 0, key.length, value);
+    }
+
+    /**
+     * As {@link #compress(byte[], byte[])}, with the key in {@code key[keyOffset, keyOffset + keyLength)}.
+     *
+     * @throws IndexOutOfBoundsException when the range is not inside {@code key}
+     */
+    public byte[] compress(byte[] key, int keyOffset, int keyLength, byte[] value) {
+        Objects.requireNonNull(value, "value");
+        Objects.checkFromIndexSize(keyOffset, keyLength, key.length);
+        if (!config.enabled() || value.length < config.minCompressionSize() || value.length > largest) {
+            return value;
+        }
+        return table.lookup(key, keyOffset, keyLength).store(value);
+    }
+
+    /**
+     * @return the original value of a stored value, as {@link ValueCompressor#decompress(byte[])} of a compressor with
+     *         this configuration (the limit and legacy formats apply): {@code stored} itself when it is plain
+     * @throws dev.zstdjava.DecompressionLimitException if the value would decompress to more than the configured maximum
+     * @throws MissingDictionaryException               if the value was written with a dictionary; read such values
+     *                                                  with a compressor made with the pattern's manager
+     */
+    public byte[] decompress(byte[] stored) {
+        return reader.decompress(stored);
+    }
+
+    /** @return the configuration every option applies (but its backend and level) */
+    public CompressionConfig config() {
+        return config;
+    }
+
+    /** @return the goal the decisions follow */
+    public CompressionGoal goal() {
+        return settings.goal();
+    }
+
+    /**
+     * @return the decision of each pattern now: the listed patterns in their order, the tracked ones by values seen
+     *         (most first), then {@code (other)}; allocates the list
+     */
+    public List<PatternDecision> snapshot() {
+        List<PatternTable.Row<PatternState>> rows = table.snapshot();
+        List<PatternDecision> out = new ArrayList<>(rows.size());
+        for (PatternTable.Row<PatternState> r : rows) {
+            out.add(r.state().decision(r.pattern()));
+        }
+        return out;
+    }
+
+    /** @return how many patterns are tracked now (listed ones and {@code (other)} not counted) */
+    int patternsTracked() {
+        return table.size();
+    }
+
+    /** @return the state of {@code key}'s pattern (counted as a look-up), for tests */
+    PatternState state(byte[] key) {
+        return table.lookup(key);
+    }
+
+    /**
+     * Builds an {@link AdaptiveCompressor}. Not thread-safe. {@link #build()} checks every setting and throws
+     * {@link IllegalArgumentException} naming it, its value and its range.
+     */
+    public static final class Builder {
+        private final CompressionConfig config;
+        private CompressionGoal goal = CompressionGoal.balanced();
+        private List<String> patterns = List.of();
+        private int capacity = PatternTable.DEFAULT_CAPACITY;
+        private Duration idleWindow = PatternTable.DEFAULT_IDLE_WINDOW;
+        private CompressionOption defaultOption;
+        private int firstWrites = 32;
+        private int sampleEvery = 64;
+        private int plainSampleEvery = 256;
+        private int window = 16;
+        private int minSamples = 8;
+        private int switchAfter = 3;
+        private double savingMargin = 0.01;
+        private double cpuMargin = 0.2;
+        private Function<String, DictionaryManager> dictionaries;
+
+        private Builder(CompressionConfig config) {
+            this.config = config;
+        }
+
+        /** What the decisions optimise; default {@link CompressionGoal#balanced()}. */
+        public Builder goal(CompressionGoal goal) {
+            this.goal = Objects.requireNonNull(goal, "goal");
+            return this;
+        }
+
+        /**
+         * The application's patterns, in order of precedence, each matched before the fold and never evicted: a
+         * pattern is folded like a key and its {@code *} matches any run of the key's pattern ({@code user:*} takes
+         * {@code user:42:cart}); none by default.
+         */
+        public Builder patterns(List<String> patterns) {
+            this.patterns = List.copyOf(patterns);
+            return this;
+        }
+
+        /** The most folded patterns tracked at once, 0 to 65,536; default 256. */
+        public Builder capacity(int patterns) {
+            this.capacity = patterns;
+            return this;
+        }
+
+        /** How long a tracked pattern must go unseen before a new one may replace it; default 10 s. */
+        public Builder idleWindow(Duration idle) {
+            this.idleWindow = Objects.requireNonNull(idle, "idle");
+            return this;
+        }
+
+        /**
+         * The option a pattern starts with, until it has enough samples; default zstd 3 ({@code SPEED}: lz4). Not the
+         * dictionary option: a new pattern has none.
+         */
+        public Builder defaultOption(CompressionOption option) {
+            this.defaultOption = Objects.requireNonNull(option, "option");
+            return this;
+        }
+
+        /**
+         * Which writes are sampled: the first {@code firstWrites} of a pattern (default 32), then one in
+         * {@code every} (default 64), and one in {@code plainEvery} while the pattern is plain (default 256).
+         */
+        public Builder sampling(int firstWrites, int every, int plainEvery) {
+            this.firstWrites = firstWrites;
+            this.sampleEvery = every;
+            this.plainSampleEvery = plainEvery;
+            return this;
+        }
+
+        /**
+         * How many of a pattern's latest samples the decisions look at (2 to 1,024, default 16), and how many it
+         * needs before it leaves its default option (1 to the window, default 8).
+         */
+        public Builder window(int samples, int minSamples) {
+            this.window = samples;
+            this.minSamples = minSamples;
+            return this;
+        }
+
+        /**
+         * Hysteresis: a pattern switches when another option wins {@code evaluations} evaluations in a row
+         * (at least 1, default 3), the option in use counting {@code savingMargin} more saving (0 to 0.5, default
+         * 0.01) and {@code cpuMargin} less CPU (0 to 1, default 0.2) than measured.
+         */
+        public Builder hysteresis(int evaluations, double savingMargin, double cpuMargin) {
+            this.switchAfter = evaluations;
+            this.savingMargin = savingMargin;
+            this.cpuMargin = cpuMargin;
+            return this;
+        }
+
+        /**
+         * A dictionary per pattern: {@code dictionaries} gives the manager of a pattern (as
+         * {@link PatternDecision#pattern()} names it), or null for none. It is asked once per pattern state, when the
+         * pattern is first sampled, and the application owns (and closes) the managers. While a pattern's manager
+         * has a current dictionary, the option "zstd 3 + dictionary" is measured and may be taken; values it writes
+         * need a reader with that manager. None by default.
+         */
+        public Builder dictionaries(Function<String, DictionaryManager> dictionaries) {
+            this.dictionaries = Objects.requireNonNull(dictionaries, "dictionaries");
+            return this;
+        }
+
+        /**
+         * @return the compressor
+         * @throws IllegalArgumentException when a setting is out of range (the message names it)
+         * @throws IllegalStateException    when a backend does not work, as {@link ValueCompressor#create}
+         */
+        public AdaptiveCompressor build() {
+            return build(UnaryOperator.identity(), System::nanoTime);
+        }
+
+        /** As {@link #build()}, each pattern's writer wrapped by {@code measuring} and timed by {@code nanoClock}. */
+        AdaptiveCompressor build(UnaryOperator<OptionWriter> measuring, LongSupplier nanoClock) {
+            if (idleWindow.isNegative() || idleWindow.isZero()) {
+                throw new IllegalArgumentException("idleWindow " + idleWindow + ": must be positive");
+            }
+            if (capacity < 0 || capacity > PatternTable.MAX_CAPACITY) {
+                throw new IllegalArgumentException("capacity " + capacity + " patterns: 0 to "
+                        + PatternTable.MAX_CAPACITY);
+            }
+            return new AdaptiveCompressor(this, measuring, nanoClock);
+        }
+    }
+}

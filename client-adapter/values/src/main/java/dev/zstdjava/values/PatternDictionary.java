@@ -1,0 +1,63 @@
+package dev.zstdjava.values;
+
+import java.util.function.Function;
+
+/**
+ * The dictionary option of one pattern: the application's {@link DictionaryManager} for that pattern, asked for the
+ * first time the pattern is sampled (not when the pattern is first seen: making a compressor checks its backend), and
+ * a {@link ValueCompressor} over it. The option is ready while the manager has a current dictionary; a manager that
+ * is missing, or whose compressor cannot be made, leaves the pattern on the options without one. Every other option
+ * is written by the shared writers.
+ *
+ * <p><b>Thread safety:</b> {@link #ready} runs on the pattern's sampling thread only; {@link #store} from any thread
+ * (the compressor is published through a volatile field before the option can be chosen). <b>Allocation:</b> as
+ * {@link OptionWriters}.
+ */
+final class PatternDictionary implements OptionWriter {
+    private static final System.Logger LOG = System.getLogger(AdaptiveCompressor.class.getName());
+
+    private final OptionWriter shared;
+    private final String pattern;
+    private final Function<String, DictionaryManager> dictionaries;
+    private final CompressionConfig config;
+    private boolean asked;
+    private volatile ValueCompressor withDictionary;
+    private DictionaryManager manager;
+
+    PatternDictionary(OptionWriter shared, String pattern, Function<String, DictionaryManager> dictionaries,
+                      CompressionConfig config) {
+        this.shared = shared;
+        this.pattern = pattern;
+        this.dictionaries = dictionaries;
+        this.config = config;
+    }
+
+    @Override
+    public byte[] store(CompressionOption option, byte[] value) {
+        ValueCompressor vc = withDictionary;
+        if (option.dictionary() && vc != null) {
+            return vc.compress(value);
+        }
+        return shared.store(option, value);
+    }
+
+    @Override
+    public boolean ready(CompressionOption option) {
+        if (!option.dictionary()) {
+            return shared.ready(option);
+        }
+        if (!asked) {
+            asked = true;
+            try {
+                manager = dictionaries.apply(pattern);
+                if (manager != null) {
+                    withDictionary = ValueCompressor.create(option.config(config), manager);
+                }
+            } catch (RuntimeException e) {
+                LOG.log(System.Logger.Level.WARNING, "adaptive compression: pattern " + pattern + ": no dictionary ("
+                        + e + "); the options without one stay in use");
+            }
+        }
+        return withDictionary != null && manager.currentId() != 0;
+    }
+}

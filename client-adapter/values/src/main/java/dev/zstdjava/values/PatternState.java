@@ -1,0 +1,146 @@
+package dev.zstdjava.values;
+
+import java.time.Instant;
+import java.util.Locale;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.LongSupplier;
+
+/**
+ * One pattern's adaptive decision: the option its writes use now, and how it changes. Sampled writes
+ * ({@link AdaptiveSettings#sampled}) are written with every candidate option on the calling thread, each timed, into
+ * a {@link SampleWindow}; after each sample the goal's rule ({@link CompressionGoal#decide}) runs on the window with
+ * the option in use favoured by the margins, and the pattern switches only when another option wins
+ * {@code switchAfter} evaluations in a row (hysteresis), to the latest winner. Until {@code minSamples} samples it keeps its default. A
+ * switch is logged (logger {@code dev.zstdjava.values.AdaptiveCompressor}, level INFO).
+ *
+ * <p><b>Thread safety:</b> thread-safe. A write reads the option in use (volatile) and counts itself (one atomic
+ * add); a sampled write takes the pattern's lock with {@code tryLock}, so when another thread is sampling the pattern
+ * it is written as an ordinary one, and no write waits. The lock is a {@link ReentrantLock}: virtual threads do not
+ * pin. <b>Allocation:</b> an ordinary write allocates nothing beyond what its option's compressor returns (a plain
+ * write: nothing); a sampled write also allocates each candidate's stored form; a switch allocates its time and the
+ * log line.
+ */
+final class PatternState {
+    private static final System.Logger LOG = System.getLogger(AdaptiveCompressor.class.getName());
+    private static final int OPTIONS = CompressionOption.ALL.length;
+
+    private final String pattern;
+    private final AdaptiveSettings settings;
+    private final OptionWriter writer;
+    private final LongSupplier nanoClock;
+    private final AtomicLong writes = new AtomicLong();
+    private final ReentrantLock lock = new ReentrantLock();
+    // under the lock
+    private final SampleWindow window;
+    private final double[] saved = new double[OPTIONS];
+    private final double[] cpu = new double[OPTIONS];
+    private final boolean[] usable = new boolean[OPTIONS];
+    private int against; // evaluations in a row that took another option
+    // written under the lock, read by any thread
+    private volatile CompressionOption current;
+    private volatile Instant since = Instant.now();
+    private volatile double currentSaved;
+    private volatile long switches;
+
+    PatternState(String pattern, AdaptiveSettings settings, OptionWriter writer, LongSupplier nanoClock) {
+        this.pattern = pattern;
+        this.settings = settings;
+        this.writer = writer;
+        this.nanoClock = nanoClock;
+        this.window = new SampleWindow(settings.window());
+        this.current = settings.defaultOption();
+    }
+
+    /** @return the stored form of {@code value}, a value of this pattern, as the pattern's decision writes it */
+    byte[] store(byte[] value) {
+        long n = writes.getAndIncrement();
+        CompressionOption now = current;
+        if (settings.sampled(n, now) && lock.tryLock()) {
+            try {
+                return sample(value, now);
+            } finally {
+                lock.unlock();
+            }
+        }
+        return write(now, value);
+    }
+
+    private byte[] write(CompressionOption option, byte[] value) {
+        if (option.compresses()) {
+            return writer.store(option, value);
+        }
+        if (value.length >= ValueFormat.HEADER_SIZE && value[0] == 0x00 && value[1] == 0x01 && value[2] == 0x02) {
+            // stored as it is, a reader would take it for a compressed value: write it as the fixed mode does
+            CompressionOption fallback = settings.defaultOption().compresses() ? settings.defaultOption()
+                    : CompressionOption.ZSTD_3;
+            return writer.store(fallback, value);
+        }
+        return value;
+    }
+
+    private byte[] sample(byte[] value, CompressionOption now) {
+        window.begin(value.length);
+        byte[] out = null;
+        for (CompressionOption o : CompressionOption.ALL) {
+            if (o.compresses() && (o == now || settings.candidate(o)) && writer.ready(o)) {
+                long t0 = nanoClock.getAsLong();
+                byte[] stored = writer.store(o, value);
+                long elapsed = nanoClock.getAsLong() - t0;
+                window.put(o, stored.length, elapsed);
+                if (o == now) {
+                    out = stored;
+                }
+            }
+        }
+        window.end();
+        evaluate(now);
+        return out != null ? out : write(now, value);
+    }
+
+    private void evaluate(CompressionOption now) {
+        currentSaved = window.saved(now);
+        if (window.filled() < settings.minSamples()) {
+            return;
+        }
+        window.fill(saved, cpu, usable);
+        CompressionOption pick = settings.goal().decide(saved, cpu, usable, now, settings.savingMargin(),
+                settings.cpuMargin());
+        if (pick == now) {
+            against = 0;
+            return;
+        }
+        if (++against < settings.switchAfter()) {
+            return;
+        }
+        against = 0;
+        current = pick;
+        currentSaved = window.saved(pick);
+        since = Instant.now();
+        switches++;
+        LOG.log(System.Logger.Level.INFO, () -> "adaptive compression: pattern " + pattern + ": " + now + " -> " + pick
+                + " (" + settings.goal().kind() + "; over the last " + window.filled() + " sampled writes: "
+                + measured(pick) + "; " + measured(now) + ")");
+    }
+
+    private String measured(CompressionOption o) {
+        int i = o.ordinal();
+        return !o.compresses() ? "plain" : !usable[i] ? o + " not measured" : String.format(Locale.ROOT,
+                "%s saves %.1f%% of the stored bytes at %.2f us/KiB", o, 100 * saved[i], cpu[i]);
+    }
+
+    /** @return the option writes use now */
+    CompressionOption current() {
+        return current;
+    }
+
+    /** @return how many times the decision has changed */
+    long switches() {
+        return switches;
+    }
+
+    /** @return the pattern's decision now, under {@code name} */
+    PatternDecision decision(String name) {
+        return new PatternDecision(name, current, currentSaved, writes.get(), since);
+    }
+}

@@ -1,0 +1,427 @@
+package dev.zstdjava.values;
+
+import dev.zstdjava.testkit.Allocations;
+import dev.zstdjava.testkit.TestValues;
+import dev.zstdjava.zstd.ZstdDictionary;
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * {@link AdaptiveCompressor}: hysteresis on stationary data, following data that shifts, the bound on patterns, every
+ * decision read back by {@link ValueCompressor}, the configuration's limits, 2,000 virtual threads, bad settings,
+ * the allocation of a write that is not sampled, and a dictionary per pattern. Deterministic: where the decision
+ * depends on CPU, the test times the options with a clock of its own.
+ */
+class AdaptiveCompressorTest {
+    /** The most writes a pattern takes to follow its data from compressible to random and back, with the defaults. */
+    static final int FOLLOW_BOUND = 2_000;
+
+    private static final ValueCompressor READER = ValueCompressor.create(CompressionConfig.defaults());
+
+    private static byte[] utf8(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** @return about {@code n} bytes of JSON records (compresses well) from {@code seed} */
+    private static byte[] records(int n, long seed) {
+        StringBuilder sb = new StringBuilder();
+        for (byte[] r : TestValues.jsonRecords(n / 100 + 2, seed)) {
+            sb.append(new String(r, StandardCharsets.US_ASCII));
+        }
+        return utf8(sb.substring(0, n));
+    }
+
+    /**
+     * A writer that times each option with the test's clock instead of the machine's: {@code microsPerKiB} per option
+     * (by ordinal), times the value's KiB, times 1 +- {@code noise} from a seeded random.
+     */
+    private static UnaryOperator<OptionWriter> timedBy(AtomicLong clock, double[] microsPerKiB, double noise,
+                                                       long seed) {
+        SplittableRandom r = new SplittableRandom(seed);
+        return w -> new OptionWriter() {
+            @Override
+            public byte[] store(CompressionOption option, byte[] value) {
+                double factor = 1 + noise * (2 * r.nextDouble() - 1);
+                clock.addAndGet((long) (microsPerKiB[option.ordinal()] * value.length / 1024.0 * 1000 * factor));
+                return w.store(option, value);
+            }
+
+            @Override
+            public boolean ready(CompressionOption option) {
+                return w.ready(option);
+            }
+        };
+    }
+
+    /** Near-tied costs: each option 2% dearer than the one before. */
+    private static double[] nearTiedCosts() {
+        double[] c = new double[CompressionOption.values().length];
+        for (int i = 0; i < c.length; i++) {
+            c[i] = 1 + 0.02 * i;
+        }
+        return c;
+    }
+
+    /** @return how many times the pattern of {@code key} switched over {@code writes} writes of {@code values} */
+    private static long switchesOver(AdaptiveCompressor ac, byte[] key, int writes, List<byte[]> values) {
+        for (int i = 0; i < writes; i++) {
+            byte[] v = values.get(i % values.size());
+            byte[] stored = ac.compress(key, v);
+            if (i % 97 == 0) {
+                assertArrayEquals(v, READER.decompress(stored));
+            }
+        }
+        return ac.state(key).switches();
+    }
+
+    @Test
+    void stationaryDataWithNearTiedOptionsDoesNotFlap() {
+        List<byte[]> values = new ArrayList<>();
+        for (int i = 0; i < 50; i++) {
+            values.add(records(1500, i));
+        }
+        AtomicLong clock = new AtomicLong();
+        AdaptiveCompressor ac = AdaptiveCompressor.builder(CompressionConfig.defaults())
+                .build(timedBy(clock, nearTiedCosts(), 0.1, 1), clock::get);
+        byte[] key = utf8("event:1");
+        long switches = switchesOver(ac, key, 10_000, values);
+        assertTrue(switches <= 1, "switches over 10,000 writes (at most one: away from the default): " + switches);
+        CompressionOption settled = ac.state(key).current();
+        assertTrue(settled.compresses(), settled.label());
+
+        // the same data and costs without hysteresis: the decision follows the noise (so the data is near-tied)
+        AtomicLong clock2 = new AtomicLong();
+        AdaptiveCompressor nervous = AdaptiveCompressor.builder(CompressionConfig.defaults()).hysteresis(1, 0, 0)
+                .build(timedBy(clock2, nearTiedCosts(), 0.1, 1), clock2::get);
+        long flaps = switchesOver(nervous, key, 10_000, values);
+        assertTrue(flaps > 3, "without hysteresis, switches: " + flaps);
+        System.out.printf("near-tied options over 10,000 writes: %d switches (settled on %s); without hysteresis %d%n",
+                switches, settled, flaps);
+    }
+
+    @Test
+    void memoryStaysWithinItsBudgetAndSpeedIsLz4OrPlain() {
+        List<byte[]> values = new ArrayList<>();
+        for (int i = 0; i < 50; i++) {
+            values.add(records(1500, i));
+        }
+        // lz4 1, zstd -1 2, zstd 1 3, zstd 3 5, (dictionary 6), zstd 6 10, zstd 9 20 us/KiB
+        double[] costs = {0, 1, 2, 3, 5, 6, 10, 20};
+        byte[] key = utf8("event:1");
+        AtomicLong clock = new AtomicLong();
+        AdaptiveCompressor budget = AdaptiveCompressor.builder(CompressionConfig.defaults())
+                .goal(CompressionGoal.memory(6)).build(timedBy(clock, costs, 0.1, 2), clock::get);
+        switchesOver(budget, key, 3_000, values);
+        CompressionOption within = budget.state(key).current();
+        assertTrue(within.compresses() && costs[within.ordinal()] <= 6, "within 6 us/KiB: " + within);
+        AdaptiveCompressor unbounded = AdaptiveCompressor.builder(CompressionConfig.defaults())
+                .goal(CompressionGoal.memory(Double.POSITIVE_INFINITY)).build(timedBy(clock, costs, 0.1, 2), clock::get);
+        switchesOver(unbounded, key, 3_000, values);
+        PatternDecision most = decision(unbounded, "event:*");
+        PatternDecision cheaper = decision(budget, "event:*");
+        assertTrue(most.savedFraction() >= cheaper.savedFraction() - 0.0025, most + " against " + cheaper);
+        System.out.printf("MEMORY within 6 us/KiB: %s; without a budget: %s%n", cheaper, most);
+
+        AdaptiveCompressor speed = AdaptiveCompressor.builder(CompressionConfig.defaults())
+                .goal(CompressionGoal.speed()).build();
+        switchesOver(speed, key, 3_000, values);
+        assertEquals(CompressionOption.LZ4, speed.state(key).current());
+        byte[] blob = utf8("blob:1");
+        SplittableRandom r = new SplittableRandom(9);
+        writeAndCheck(speed, blob, () -> TestValues.random(1000, r.nextLong()), 1_000);
+        assertEquals(CompressionOption.PLAIN, speed.state(blob).current());
+        assertEquals(0, speed.state(blob).switches() - 1, "lz4 -> plain, once");
+    }
+
+    @Test
+    void dataThatShiftsIsFollowedWithinTheBound() {
+        AdaptiveCompressor ac = AdaptiveCompressor.builder(CompressionConfig.defaults()).build();
+        byte[] key = utf8("blob:1234");
+        PatternState state = ac.state(key);
+        SplittableRandom r = new SplittableRandom(3);
+        Supplier<byte[]> compressible = () -> records(1000, r.nextInt(1000));
+        Supplier<byte[]> random = () -> TestValues.random(1000, r.nextLong());
+
+        writeAndCheck(ac, key, compressible, 3_000);
+        assertTrue(state.current().compresses(), state.current().label());
+        PatternDecision before = decision(ac, "blob:*");
+        assertTrue(before.savedFraction() > 0.3, before.toString());
+
+        int toPlain = writesUntil(ac, key, random, () -> state.current() == CompressionOption.PLAIN);
+        assertTrue(toPlain <= FOLLOW_BOUND, "compressible -> random followed after " + toPlain + " writes");
+        long switches = state.switches();
+        writeAndCheck(ac, key, random, 5_000);
+        assertEquals(CompressionOption.PLAIN, state.current());
+        assertEquals(switches, state.switches(), "random data stays plain");
+        PatternDecision plain = decision(ac, "blob:*");
+        assertEquals(CompressionOption.PLAIN, plain.option());
+        assertEquals(0, plain.savedFraction());
+        assertFalse(plain.since().isBefore(before.since()));
+
+        int back = writesUntil(ac, key, compressible, () -> state.current().compresses());
+        assertTrue(back <= FOLLOW_BOUND, "random -> compressible followed after " + back + " writes");
+        writeAndCheck(ac, key, compressible, 1_000);
+        assertTrue(state.current().compresses());
+        PatternDecision after = decision(ac, "blob:*");
+        assertEquals(3_000 + toPlain + 5_000 + back + 1_000, after.valuesSeen());
+        System.out.printf("shift followed: to plain after %d writes, back after %d; now %s%n", toPlain, back, after);
+    }
+
+    private static PatternDecision decision(AdaptiveCompressor ac, String pattern) {
+        return ac.snapshot().stream().filter(d -> d.pattern().equals(pattern)).findFirst().orElseThrow();
+    }
+
+    private static void writeAndCheck(AdaptiveCompressor ac, byte[] key, Supplier<byte[]> values, int writes) {
+        for (int i = 0; i < writes; i++) {
+            byte[] v = values.get();
+            assertArrayEquals(v, READER.decompress(ac.compress(key, v)));
+        }
+    }
+
+    private static int writesUntil(AdaptiveCompressor ac, byte[] key, Supplier<byte[]> values,
+                                   Supplier<Boolean> done) {
+        for (int i = 1; i <= 10 * FOLLOW_BOUND; i++) {
+            byte[] v = values.get();
+            assertArrayEquals(v, READER.decompress(ac.compress(key, v)));
+            if (done.get()) {
+                return i;
+            }
+        }
+        return Integer.MAX_VALUE;
+    }
+
+    @Test
+    void randomKeysStayWithinTheBound() {
+        AdaptiveCompressor ac = AdaptiveCompressor.builder(CompressionConfig.defaults()).capacity(16)
+                .idleWindow(Duration.ofHours(1)).patterns(List.of("user:*")).build();
+        SplittableRandom r = new SplittableRandom(5);
+        byte[] value = records(500, 1);
+        for (int i = 0; i < 5_000; i++) {
+            StringBuilder k = new StringBuilder("k-");
+            for (int j = 0; j < 12; j++) {
+                k.append((char) ('g' + r.nextInt(20))); // letters that are not hex: every key its own pattern
+            }
+            byte[] stored = ac.compress(utf8(k.toString()), value);
+            assertArrayEquals(value, READER.decompress(stored));
+            assertTrue(ac.patternsTracked() <= 16);
+        }
+        ac.compress(utf8("user:42"), value);
+        List<PatternDecision> snapshot = ac.snapshot();
+        assertEquals(1 + 16 + 1, snapshot.size(), "listed, tracked, other");
+        assertEquals("user:*", snapshot.get(0).pattern());
+        assertEquals(1, snapshot.get(0).valuesSeen());
+        assertEquals(PatternTable.OTHER, snapshot.get(snapshot.size() - 1).pattern());
+        long seen = snapshot.stream().mapToLong(PatternDecision::valuesSeen).sum();
+        assertEquals(5_001, seen, "no eviction within the idle window: every write counted once");
+    }
+
+    @Test
+    void everyDecisionIsReadBackByValueCompressor() {
+        ValueCompressor lz4Reader = ValueCompressor.create(CompressionConfig.builder().backend(CompressionBackend.LZ4)
+                .build());
+        List<byte[]> values = List.of(records(2000, 1), TestValues.text(300), TestValues.random(700, 2),
+                TestValues.concat(new byte[] {0, 1, 2, 0, 1}, records(200, 3)), // looks like a stored zstd value
+                TestValues.concat(new byte[] {0, 1, 2, 0, 9}, TestValues.text(200)));   // an unknown id
+        for (CompressionOption o : CompressionOption.values()) {
+            if (o.dictionary()) {
+                continue; // below, with a dictionary
+            }
+            // one sample (the first write), never enough to leave the default: every write uses o
+            AdaptiveCompressor ac = AdaptiveCompressor.builder(CompressionConfig.defaults()).defaultOption(o)
+                    .sampling(0, Integer.MAX_VALUE, Integer.MAX_VALUE).window(16, 16).build();
+            for (int round = 0; round < 2; round++) {
+                for (byte[] v : values) {
+                    byte[] stored = ac.compress(utf8("k:" + round), v);
+                    String what = o + ", " + v.length + " bytes starting " + v[0] + v[1] + v[2] + v[3] + v[4];
+                    assertArrayEquals(v, READER.decompress(stored), what);
+                    assertArrayEquals(v, lz4Reader.decompress(stored), what);
+                    assertArrayEquals(v, ac.decompress(stored), what);
+                    if (v == values.get(0)) {
+                        assertEquals(o.compresses() ? o.backend().id() : (byte) '{', stored[o.compresses() ? 4 : 0],
+                                what);
+                    }
+                }
+            }
+            assertEquals(o, ac.snapshot().get(0).option());
+        }
+    }
+
+    @Test
+    void theConfigurationsLimitsApply() {
+        AdaptiveCompressor ac = AdaptiveCompressor.builder(CompressionConfig.builder().minCompressionSize(100)
+                .maxDecompressedSize(1000).build()).build();
+        byte[] small = TestValues.text(99);
+        assertSame(small, ac.compress(utf8("a:1"), small));
+        byte[] large = TestValues.text(1001);
+        assertSame(large, ac.compress(utf8("a:1"), large), "over maxDecompressedSize: stored as it is");
+        assertEquals(0, ac.patternsTracked(), "neither was looked up");
+        byte[] fits = TestValues.text(1000);
+        byte[] stored = ac.compress(utf8("a:1"), fits);
+        assertTrue(stored.length < fits.length);
+        assertArrayEquals(fits, ac.decompress(stored));
+        assertEquals(1, ac.patternsTracked());
+
+        AdaptiveCompressor off = AdaptiveCompressor.builder(CompressionConfig.builder().enabled(false).build()).build();
+        byte[] v = TestValues.text(5000);
+        assertSame(v, off.compress(utf8("a:1"), v));
+        assertArrayEquals(v, off.decompress(READER.compress(v)), "values written before still read");
+        assertThrows(dev.zstdjava.DecompressionLimitException.class,
+                () -> ac.decompress(READER.compress(TestValues.text(5000))));
+        assertThrows(NullPointerException.class, () -> ac.compress(null, v));
+        assertThrows(NullPointerException.class, () -> ac.compress(utf8("a"), null));
+        assertThrows(IndexOutOfBoundsException.class, () -> ac.compress(utf8("a"), 1, 2, v));
+    }
+
+    @Test
+    void twoThousandVirtualThreadsShareOneCompressor() throws Exception {
+        AdaptiveCompressor ac = AdaptiveCompressor.builder(CompressionConfig.defaults()).capacity(4)
+                .idleWindow(Duration.ofHours(1)).patterns(List.of("listed:*")).build();
+        String[] patterns = {"json:%d", "text:%d", "random:%d", "listed:%d", "p%d:x", "q%d:y", "r%d:z"};
+        AtomicLong writes = new AtomicLong();
+        ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
+        CountDownLatch start = new CountDownLatch(1);
+        try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
+            for (int t = 0; t < 2_000; t++) {
+                long seed = t;
+                pool.submit(() -> {
+                    SplittableRandom r = new SplittableRandom(seed);
+                    try {
+                        start.await();
+                        for (int i = 0; i < 20; i++) {
+                            int p = r.nextInt(patterns.length);
+                            byte[] key = utf8(String.format(patterns[p], r.nextInt(1000)));
+                            byte[] v = switch (p) {
+                                case 1 -> TestValues.text(100 + r.nextInt(2000));
+                                case 2 -> TestValues.random(100 + r.nextInt(2000), r.nextLong());
+                                default -> records(100 + r.nextInt(2000), r.nextInt(100));
+                            };
+                            byte[] stored = ac.compress(key, v);
+                            if (!Arrays.equals(v, READER.decompress(stored))) {
+                                throw new AssertionError("round trip of " + new String(key, StandardCharsets.UTF_8));
+                            }
+                            writes.incrementAndGet();
+                        }
+                    } catch (Throwable e) {
+                        failures.add(e);
+                    }
+                });
+            }
+            start.countDown();
+        }
+        assertTrue(failures.isEmpty(), () -> failures.size() + " failures, the first: " + failures.peek());
+        assertEquals(40_000, writes.get());
+        List<PatternDecision> snapshot = ac.snapshot();
+        assertTrue(snapshot.size() <= 1 + 4 + 1, snapshot.toString());
+        assertEquals("listed:*", snapshot.get(0).pattern());
+        assertEquals(40_000, snapshot.stream().mapToLong(PatternDecision::valuesSeen).sum(), snapshot.toString());
+    }
+
+    @Test
+    void badSettingsAreRefusedWithClearMessages() {
+        CompressionConfig c = CompressionConfig.defaults();
+        assertMessage("capacity -1 patterns: 0 to 65536", () -> AdaptiveCompressor.builder(c).capacity(-1).build());
+        assertMessage("sample one write in 0 (plain: one in 256): each must be at least 1",
+                () -> AdaptiveCompressor.builder(c).sampling(32, 0, 256).build());
+        assertMessage("firstWrites -1: at least 0", () -> AdaptiveCompressor.builder(c).sampling(-1, 64, 256).build());
+        assertMessage("window 1 samples: 2 to 1024", () -> AdaptiveCompressor.builder(c).window(1, 1).build());
+        assertMessage("minSamples 17: 1 to the window (16)", () -> AdaptiveCompressor.builder(c).window(16, 17).build());
+        assertMessage("switchAfter 0 evaluations: at least 1",
+                () -> AdaptiveCompressor.builder(c).hysteresis(0, 0.01, 0.2).build());
+        assertMessage("savingMargin 0.5: 0 to 0.5 (a fraction of the stored bytes), excluded",
+                () -> AdaptiveCompressor.builder(c).hysteresis(3, 0.5, 0.2).build());
+        assertMessage("cpuMargin NaN: 0 to 1 (a fraction of the CPU), 1 excluded",
+                () -> AdaptiveCompressor.builder(c).hysteresis(3, 0.01, Double.NaN).build());
+        assertMessage("the default option cannot be zstd 3 + dictionary: a pattern has no dictionary when it is first "
+                + "seen", () -> AdaptiveCompressor.builder(c).defaultOption(CompressionOption.ZSTD_3_DICTIONARY).build());
+        assertMessage("idleWindow PT0S: must be positive",
+                () -> AdaptiveCompressor.builder(c).idleWindow(Duration.ZERO).build());
+        assertMessage("listed patterns user:1 and user:2 fold alike, to user:*",
+                () -> AdaptiveCompressor.builder(c).patterns(List.of("user:1", "user:2")).build());
+        assertThrows(NullPointerException.class, () -> AdaptiveCompressor.builder(null));
+        assertThrows(NullPointerException.class, () -> AdaptiveCompressor.builder(c).goal(null));
+    }
+
+    private static void assertMessage(String expected, org.junit.jupiter.api.function.Executable build) {
+        assertEquals(expected, assertThrows(IllegalArgumentException.class, build).getMessage());
+    }
+
+    /**
+     * As the values module's allocation tests measure: bytes per call on this thread after warm-up. A write that is
+     * not sampled costs what the fixed compressor's {@code compress} costs (the returned array), and a plain one
+     * nothing: the pattern look-up, the write count and the decision allocate nothing.
+     */
+    @Test
+    void aWriteThatIsNotSampledAllocatesOnlyTheStoredForm() {
+        byte[] key = utf8("session:3f2b8c1e-9a4d-4e6f-8b7a-1c2d3e4f5a6b:profile");
+        byte[] value = records(1000, 1);
+        ValueCompressor fixed = ValueCompressor.create(CompressionConfig.defaults());
+        AdaptiveCompressor ac = AdaptiveCompressor.builder(CompressionConfig.defaults())
+                .sampling(0, 1 << 30, 1 << 30).build();
+        long fixedPer = Allocations.bytesPerCall(20_000, () -> fixed.compress(value).length);
+        long adaptivePer = Allocations.bytesPerCall(20_000, () -> ac.compress(key, value).length);
+        assertEquals(CompressionOption.ZSTD_3, ac.state(key).current());
+        assertTrue(adaptivePer <= fixedPer + 8, "heap bytes per write: adaptive " + adaptivePer + ", fixed zstd 3 "
+                + fixedPer);
+
+        byte[] random = TestValues.random(1000, 1);
+        AdaptiveCompressor plain = AdaptiveCompressor.builder(CompressionConfig.defaults())
+                .defaultOption(CompressionOption.PLAIN).sampling(0, 1 << 30, 1 << 30).build();
+        long plainPer = Allocations.bytesPerCall(20_000, () -> plain.compress(key, random).length);
+        assertTrue(plainPer < 16, "heap bytes per plain write: " + plainPer);
+        System.out.printf("heap bytes per write not sampled: adaptive %d, fixed zstd 3 %d, plain %d%n", adaptivePer,
+                fixedPer, plainPer);
+    }
+
+    @Test
+    void aPatternsDictionaryIsMeasuredAndTakenWhenItSavesMore() {
+        List<byte[]> records = TestValues.jsonRecords(3000, 11);
+        byte[] dict = ZstdDictionary.train(records.subList(0, 2000), 16 << 10).toByteArray();
+        try (DictionaryManager manager = DictionaryManager.given(dict).build()) {
+            List<String> asked = new ArrayList<>();
+            AdaptiveCompressor ac = AdaptiveCompressor.builder(CompressionConfig.defaults())
+                    .dictionaries(p -> {
+                        asked.add(p);
+                        if (p.equals("broken:*")) {
+                            throw new IllegalStateException("no store");
+                        }
+                        return p.equals("event:*") ? manager : null;
+                    }).build();
+            ValueCompressor withDictionary = ValueCompressor.create(CompressionConfig.defaults(), manager);
+            for (int i = 0; i < 3000; i++) {
+                byte[] v = records.get(2000 + i % 1000);
+                for (String k : List.of("event:" + i, "other:" + i, "broken:" + i)) {
+                    byte[] stored = ac.compress(utf8(k), v);
+                    assertArrayEquals(v, withDictionary.decompress(stored), k);
+                }
+            }
+            assertEquals(CompressionOption.ZSTD_3_DICTIONARY, ac.state(utf8("event:1")).current());
+            assertNotEquals(CompressionOption.ZSTD_3_DICTIONARY, ac.state(utf8("other:1")).current());
+            assertNotEquals(CompressionOption.ZSTD_3_DICTIONARY, ac.state(utf8("broken:1")).current());
+            assertEquals(List.of("event:*", "other:*", "broken:*"), asked, "asked once per pattern");
+            byte[] stored = ac.compress(utf8("event:9"), records.get(2500));
+            assertThrows(MissingDictionaryException.class, () -> READER.decompress(stored),
+                    "a reader without the dictionary cannot read it");
+        }
+    }
+}
