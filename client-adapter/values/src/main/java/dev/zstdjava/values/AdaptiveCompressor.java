@@ -54,7 +54,7 @@ public final class AdaptiveCompressor {
     private AdaptiveCompressor(Builder b, UnaryOperator<OptionWriter> measuring, LongSupplier nanoClock) {
         this.config = b.config;
         this.settings = new AdaptiveSettings(b.goal, b.defaultOption == null
-                ? AdaptiveSettings.defaults(b.goal).defaultOption() : b.defaultOption, b.firstWrites, b.sampleEvery,
+                ? AdaptiveSettings.defaultOption(b.goal) : b.defaultOption, b.firstWrites, b.sampleEvery,
                 b.plainSampleEvery, b.window, b.minSamples, b.switchAfter, b.savingMargin, b.cpuMargin);
         this.reader = ValueCompressor.create(config);
         this.largest = config.maxDecompressedSize();
@@ -239,8 +239,9 @@ public final class AdaptiveCompressor {
 
         /**
          * A dictionary per pattern: {@code dictionaries} gives the manager of a pattern (as
-         * {@link PatternDecision#pattern()} names it), or null for none. It is asked once per pattern state, when the
-         * pattern is first sampled, and the application owns (and closes) the managers. While a pattern's manager
+         * {@link PatternDecision#pattern()} names it), or null for none. It is asked once per pattern state, on the
+         * thread of the pattern's first sampled write (which waits for it, so it should return a manager it already
+         * has), and the application owns (and closes) the managers. While a pattern's manager
          * has a current dictionary, the option "zstd 3 + dictionary" is measured and may be taken; values it writes
          * need a reader with that manager. None by default.
          */

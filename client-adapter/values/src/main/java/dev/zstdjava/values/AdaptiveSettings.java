@@ -22,10 +22,9 @@ record AdaptiveSettings(CompressionGoal goal, CompressionOption defaultOption, i
     /** The largest window, in samples. */
     static final int MAX_WINDOW = 1024;
 
-    /** The defaults, for {@code goal}: starting with zstd 3 (lz4 for {@code SPEED}). */
-    static AdaptiveSettings defaults(CompressionGoal goal) {
-        return new AdaptiveSettings(goal, goal.kind() == CompressionGoal.Kind.SPEED ? CompressionOption.LZ4
-                : CompressionOption.ZSTD_3, 32, 64, 256, 16, 8, 3, 0.01, 0.2);
+    /** @return the option a pattern starts with when none is set: zstd 3, lz4 for {@code SPEED} */
+    static CompressionOption defaultOption(CompressionGoal goal) {
+        return goal.kind() == CompressionGoal.Kind.SPEED ? CompressionOption.LZ4 : CompressionOption.ZSTD_3;
     }
 
     /** @throws IllegalArgumentException naming the setting, its value and its range, when one is out of range */
