@@ -57,11 +57,11 @@ final class Advise implements Callable<Integer> {
     record KeyData(String type, long memory, long length, List<byte[][]> values) {}
 
     /**
-     * The result of one option on one pattern; {@code meanValueBytes}: the mean decoded size of the values the
-     * microseconds per value are of.
+     * The result of one option on one pattern; {@code values} and {@code plainBytes}: how many values the figures are
+     * of, and their decoded bytes (what they take stored plain).
      */
     record Outcome(CompressionOption choice, long storedBefore, long storedAfter, long memoryBefore, double memorySaved,
-                   long keysMeasured, double compressMicros, double decompressMicros, double meanValueBytes,
+                   long keysMeasured, double compressMicros, double decompressMicros, long values, long plainBytes,
                    String note) {
         double storedFraction() {
             return storedBefore == 0 ? 0 : 1 - (double) storedAfter / storedBefore;
@@ -71,9 +71,17 @@ final class Advise implements Callable<Integer> {
             return memoryBefore <= 0 ? 0 : memorySaved / memoryBefore;
         }
 
+        /**
+         * @return the stored bytes saved against the values stored plain, as the shared rule and the run-time
+         *         decisions count (the same as {@link #storedFraction()} where the values are plain now)
+         */
+        double plainFraction() {
+            return plainBytes == 0 ? 0 : 1 - (double) storedAfter / plainBytes;
+        }
+
         /** @return the compression CPU in microseconds per KiB of decoded value, as the shared rule takes it */
         double compressMicrosPerKiB() {
-            return meanValueBytes <= 0 ? 0 : compressMicros / (meanValueBytes / 1024);
+            return plainBytes == 0 ? 0 : compressMicros * values / (plainBytes / 1024.0);
         }
     }
 
@@ -172,7 +180,7 @@ final class Advise implements Callable<Integer> {
             List<byte[]> samples = new ArrayList<>();
             train.forEach(k -> k.values().forEach(v -> samples.add(v[2])));
             if (samples.size() < 16 || test.isEmpty()) {
-                out.add(new Outcome(c, 0, 0, 0, 0, 0, 0, 0, 0, "too few values to train a dictionary ("
+                out.add(new Outcome(c, 0, 0, 0, 0, 0, 0, 0, 0, 0, "too few values to train a dictionary ("
                         + samples.size() + ")"));
                 continue;
             }
@@ -180,13 +188,14 @@ final class Advise implements Callable<Integer> {
             try {
                 dict = ZstdDictionary.train(samples, 16 << 10);
             } catch (RuntimeException e) {
-                out.add(new Outcome(c, 0, 0, 0, 0, 0, 0, 0, 0, "training failed: " + e.getMessage()));
+                out.add(new Outcome(c, 0, 0, 0, 0, 0, 0, 0, 0, 0, "training failed: " + e.getMessage()));
                 continue;
             }
             try (DictionaryManager dm = DictionaryManager.given(dict.toByteArray()).build()) {
                 ValueCompressor vc = ValueCompressor.create(config(c), dm);
                 Outcome with = measure(c, vc, test, model, null);
-                double gain = savedOfOriginal(vc, test) - savedOfOriginal(compressors.get(CompressionOption.ZSTD_3), test);
+                double gain = savedOfOriginal(vc, test)
+                        - savedOfOriginal(compressors.get(CompressionOption.ZSTD_3), test);
                 boolean adopted = gain >= 0.05;
                 String note = String.format(Locale.ROOT, "%s: %+.1f points over zstd 3 on the held-out half (%d keys; "
                         + "the library adopts a dictionary at +5.0)", adopted ? "adopted" : "not adopted", 100 * gain,
@@ -196,7 +205,8 @@ final class Advise implements Callable<Integer> {
                 long memBefore = keys.stream().mapToLong(k -> Math.max(0, k.memory())).sum();
                 out.add(new Outcome(c, (long) (with.storedBefore() * scale), (long) (with.storedAfter() * scale),
                         memBefore, with.memorySaved() * scale, keys.size(), with.compressMicros(),
-                        with.decompressMicros(), with.meanValueBytes(), note));
+                        with.decompressMicros(), (long) (with.values() * scale), (long) (with.plainBytes() * scale),
+                        note));
             }
         }
         return out;
@@ -264,12 +274,13 @@ final class Advise implements Callable<Integer> {
             dUs = Math.min(dUs, (System.nanoTime() - t) / 1e3 / n);
         }
         return new Outcome(c, storedBefore, storedAfter, memBefore, memSaved, keys.size(), cUs, dUs,
-                (double) valueBytes / n, note);
+                compressed.size(), valueBytes, note);
     }
 
     /**
-     * The library's rule ({@link CompressionGoal#balanced()}, as the run-time decisions take it): by stored bytes, the
-     * option with the least measured compression CPU within 2 points of the best saving, plain when none saves 5%.
+     * The library's rule ({@link CompressionGoal#balanced()}, as the run-time decisions take it): by the stored bytes
+     * saved against the values stored plain, the option with the least measured compression CPU within 2 points of
+     * the best saving, plain when none saves 5%.
      *
      * @return the recommended outcome, or null for "leave it plain"
      */
@@ -282,7 +293,7 @@ final class Advise implements Callable<Integer> {
         for (Outcome o : os) {
             int i = o.choice().ordinal();
             byOption[i] = o;
-            saved[i] = o.storedFraction();
+            saved[i] = o.plainFraction();
             cpu[i] = o.compressMicrosPerKiB();
             usable[i] = usable(o);
         }
@@ -299,10 +310,10 @@ final class Advise implements Callable<Integer> {
         keys.forEach(k -> k.values().forEach(v -> sizes.add(v[2].length)));
         Collections.sort(sizes);
         int median = sizes.isEmpty() ? 0 : sizes.get(sizes.size() / 2);
-        double best = os.stream().filter(Advise::usable).mapToDouble(Outcome::storedFraction).max().orElse(0);
+        double best = os.stream().filter(Advise::usable).mapToDouble(Outcome::plainFraction).max().orElse(0);
         return median < 64 ? "leave it plain: small values (median " + median + " B)"
-                : String.format(Locale.ROOT, "leave it plain: the best option saves %.1f%% of the stored bytes (under "
-                + "%d%%)", 100 * best, CompressionGoal.MIN_SAVING_PERCENT);
+                : String.format(Locale.ROOT, "leave it plain: the best option saves %.1f%% of the bytes stored "
+                + "plain (under %d%%)", 100 * best, CompressionGoal.MIN_SAVING_PERCENT);
     }
 
     /** @return the configuration to paste for Lettuce, Spring Data Redis and Redisson */
