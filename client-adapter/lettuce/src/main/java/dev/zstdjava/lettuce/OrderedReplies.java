@@ -41,16 +41,19 @@ import java.util.concurrent.RejectedExecutionException;
  * <p>On the event loop, a reply without a compressed value is decoded as Lettuce decodes it. A reply with one is
  * decoded there too when nothing of the connection is pending and it is the first such reply of this pass of the
  * loop ({@link #decodeHere}): a lone request costs what it costs with any codec. Otherwise its bulk values are copied
- * and the client's {@link ReplyDecoders} decode it. A reply completes on the loop at once when nothing before it is
- * pending; otherwise it waits in the queue, and whichever decoding thread finishes the oldest pending reply completes
- * it and every ready reply behind it, one after the other. So callbacks run on the event loop or on a decoding
+ * and, once the pass of the loop has read its replies, the client's {@link ReplyDecoders} decode them: each thread a
+ * share of consecutive replies (at least {@value #MIN_SHARE}), so that a pipeline's replies complete together rather
+ * than wake their caller one by one. A reply completes on the loop at once when nothing before it is
+ * pending; otherwise it waits in the queue, and a decoding thread that has finished its share completes the ready
+ * replies at the head of the queue, one after the other, up to the first still being decoded. So callbacks run on the event loop or on a decoding
  * thread, never on an application thread, and in reply order; a callback that blocks holds back its connection's
  * later completions, as it holds back the loop with Lettuce alone. Failures (a timeout, a closed connection) complete
  * a command at once, as in Lettuce.
  *
  * <p>Thread-safe: the queue is guarded by this object's monitor, held only to add, mark and take commands (never
  * while a command completes). Per command: one wrapper; per command whose output may hold values, one recorder; per
- * reply decoded off the loop, the copy of its values and a queue node.
+ * reply decoded off the loop, the copy of its values; per pass of the loop that hands replies over, an array and a
+ * task per share.
  */
 final class OrderedReplies implements RedisChannelWriter {
     private final RedisChannelWriter delegate;
@@ -66,10 +69,16 @@ final class OrderedReplies implements RedisChannelWriter {
     /** whether the loop decoded a reply itself in its current pass; read and written on the loop */
     private volatile boolean inlinePass;
     private final Runnable endOfPass = () -> inlinePass = false;
+    /** the replies of this pass of the loop still to hand to the decoders, in reply order; guarded by this */
+    private final ArrayList<Ordered<?, ?, ?>> burst = new ArrayList<>();
+    private final Runnable handOff = this::handOff;
+    /** how many decoding threads a burst is shared among */
+    private final int parallelism;
 
     private OrderedReplies(RedisChannelWriter delegate, Executor decoders, RedisCodec<?, ?> codec,
                            Set<LegacyFormat> legacy, boolean inline) {
         this.inline = inline;
+        this.parallelism = decoders instanceof ReplyDecoders d ? d.threads() : 1;
         this.delegate = delegate;
         this.decoders = decoders;
         this.codec = codec;
@@ -171,6 +180,7 @@ final class OrderedReplies implements RedisChannelWriter {
     private void replied(Ordered<?, ?, ?> c) {
         boolean decode = c.recorder != null && c.recorder.recording();
         boolean now;
+        boolean firstOfBurst = false;
         synchronized (this) {
             if (c.state != Ordered.NEW) {
                 return; // failed before its reply (a timeout, a decoding error)
@@ -181,18 +191,73 @@ final class OrderedReplies implements RedisChannelWriter {
             } else {
                 c.state = decode ? Ordered.DECODING : Ordered.READY;
                 queue.add(c);
+                if (decode) {
+                    firstOfBurst = burst.isEmpty();
+                    burst.add(c);
+                }
             }
         }
         if (now) {
             c.finish();
-        } else if (decode) {
+        } else if (firstOfBurst) {
+            // the replies to decode are handed over once this pass of the loop has read them all: one task per
+            // decoding thread rather than one per reply, so that a pipeline's replies complete together
+            EventExecutor loop = ThreadExecutorMap.currentExecutor();
             try {
-                decoders.execute(c);
-            } catch (RejectedExecutionException closed) {
-                c.run(); // the client shut down: decode it here rather than leave it pending
+                if (loop != null) {
+                    loop.execute(handOff);
+                    return;
+                }
+            } catch (RejectedExecutionException shuttingDown) {
+                // hand it over now
             }
+            handOff();
         }
         // a ready command behind one still decoding is completed by the thread that decodes that one
+    }
+
+    /** Smallest share of a burst worth a decoding thread of its own. */
+    private static final int MIN_SHARE = 2;
+
+    // On the event loop, after a pass: hands this pass's replies to the decoding threads, in shares of consecutive
+    // replies (at least MIN_SHARE each, at most one share per thread).
+    private void handOff() {
+        Ordered<?, ?, ?>[] replies;
+        synchronized (this) {
+            replies = burst.toArray(new Ordered<?, ?, ?>[0]);
+            burst.clear();
+        }
+        int n = replies.length;
+        int shares = Math.max(1, Math.min(parallelism, n / MIN_SHARE));
+        for (int i = 0; i < shares; i++) {
+            Share share = new Share(replies, i * n / shares, (i + 1) * n / shares);
+            try {
+                decoders.execute(share);
+            } catch (RejectedExecutionException closed) {
+                share.run(); // the client shut down: decode them here rather than leave them pending
+            }
+        }
+    }
+
+    /** Consecutive replies of one pass, decoded by one thread, which then completes the ready ones in order. */
+    private final class Share implements Runnable {
+        private final Ordered<?, ?, ?>[] replies;
+        private final int from;
+        private final int to;
+
+        Share(Ordered<?, ?, ?>[] replies, int from, int to) {
+            this.replies = replies;
+            this.from = from;
+            this.to = to;
+        }
+
+        @Override
+        public void run() {
+            for (int i = from; i < to; i++) {
+                Ordered<?, ?, ?> c = replies[i];
+                c.decode(i == to - 1);
+            }
+        }
     }
 
     /**
@@ -218,14 +283,15 @@ final class OrderedReplies implements RedisChannelWriter {
         return true;
     }
 
-    // On a decoding thread: the command's reply is decoded (failure: the first exception decoding threw).
-    private void decoded(Ordered<?, ?, ?> c, Throwable failure) {
+    // On a decoding thread: the command's reply is decoded (failure: the first exception decoding threw); the last
+    // of a share then completes what is ready.
+    private void decoded(Ordered<?, ?, ?> c, Throwable failure, boolean complete) {
         synchronized (this) {
             if (failure != null && c.failure == null) {
                 c.failure = failure;
             }
             c.state = Ordered.READY;
-            if (draining) {
+            if (!complete || draining) {
                 return;
             }
             draining = true;
@@ -248,8 +314,9 @@ final class OrderedReplies implements RedisChannelWriter {
             }
             try {
                 next.finish();
-            } catch (RuntimeException e) {
-                // a completion hook threw: Lettuce logs and goes on with the next reply; so does the stage
+            } catch (Throwable e) {
+                // a completion hook threw: Lettuce logs and goes on with the next reply; so does the stage (an Error
+                // too: the later replies of the connection must not wait for ever)
             }
         }
     }
@@ -267,7 +334,7 @@ final class OrderedReplies implements RedisChannelWriter {
     }
 
     /** A command of the connection, completed through the stage. */
-    static final class Ordered<K, V, T> extends CommandWrapper<K, V, T> implements Runnable {
+    static final class Ordered<K, V, T> extends CommandWrapper<K, V, T> {
         static final int NEW = 0;
         static final int DECODING = 1;
         static final int READY = 2;
@@ -301,16 +368,15 @@ final class OrderedReplies implements RedisChannelWriter {
             return stage.failed(this, throwable);
         }
 
-        // Decodes the recorded reply (on a decoding thread).
-        @Override
-        public void run() {
+        // Decodes the recorded reply (on a decoding thread); then, if asked, completes the ready commands in order.
+        void decode(boolean complete) {
             Throwable failure;
             try {
                 failure = recorder.replay();
             } catch (Throwable t) {
                 failure = t;
             }
-            stage.decoded(this, failure);
+            stage.decoded(this, failure, complete);
         }
 
         void finish() {

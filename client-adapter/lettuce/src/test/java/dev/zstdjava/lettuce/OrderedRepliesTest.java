@@ -141,6 +141,60 @@ class OrderedRepliesTest {
         assertTrue(completions.get(0).startsWith("a failed"), completions::toString);
     }
 
+    @Test
+    void aPassOfTheLoopDecodesItsFirstReplyAndHandsTheRestOverAsOneTask() throws Exception {
+        io.netty.channel.DefaultEventLoop loop = new io.netty.channel.DefaultEventLoop();
+        try {
+            List<AsyncCommand<String, String, String>> gets = new ArrayList<>();
+            for (int i = 0; i < 20; i++) {
+                gets.add(get("k" + i));
+            }
+            String loopThread = loop.submit(() -> {
+                for (int i = 0; i < 20; i++) {
+                    reply(i, compressed());
+                }
+                return Thread.currentThread().getName();
+            }).get(10, java.util.concurrent.TimeUnit.SECONDS);
+            loop.submit(() -> { }).get(10, java.util.concurrent.TimeUnit.SECONDS); // the pass's hand-over has run
+            assertEquals(List.of("k0 BIG on " + loopThread), completions,
+                    "the first reply of the pass is decoded and completed on the loop, as Lettuce would");
+            assertEquals(1, tasks.size(), "the other 19 go to the decoding threads as one task (one thread here)");
+            Thread decoder = new Thread(tasks.get(0), "decoder");
+            decoder.start();
+            decoder.join();
+            List<String> expected = new ArrayList<>();
+            expected.add("k0 BIG on " + loopThread);
+            for (int i = 1; i < 20; i++) {
+                expected.add("k" + i + " BIG on decoder");
+            }
+            assertEquals(expected, completions, "completed in reply order by the thread that decoded them");
+        } finally {
+            loop.shutdownGracefully(0, 1, java.util.concurrent.TimeUnit.SECONDS);
+        }
+    }
+
+    @Test
+    void aCompletionHookThatThrowsAnErrorDoesNotHoldBackTheLaterReplies() throws Exception {
+        // a hook that completes with the command and then throws, as a command listener's wrapper would
+        AsyncCommand<String, String, String> a = new AsyncCommand<>(new Command<>(CommandType.GET,
+                new ValueOutput<>(codec), new CommandArgs<>(codec).addKey("a")));
+        stage.write(new io.lettuce.core.protocol.CommandWrapper<>(a) {
+            @Override
+            public void complete() {
+                super.complete();
+                throw new AssertionError("a hook that throws");
+            }
+        });
+        AsyncCommand<String, String, String> b = get("b");
+        reply(0, compressed());
+        reply(1, compressed());
+        tasks.get(1).run();
+        tasks.get(0).run();
+        assertEquals(BIG, a.get());
+        assertTrue(b.isDone(), "the reply behind the one whose hook threw completes too");
+        assertEquals(BIG, b.get());
+    }
+
     /** Lettuce's endpoint, as far as the stage sees it: it keeps what it is given. */
     final class Endpoint implements RedisChannelWriter {
         @Override
