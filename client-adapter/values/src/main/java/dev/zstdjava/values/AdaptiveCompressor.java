@@ -109,6 +109,14 @@ public final class AdaptiveCompressor {
         return reader.decompress(stored);
     }
 
+    /**
+     * @return the compressor {@link #decompress} reads with (this configuration, no dictionaries), shared: for an
+     *         adapter that reads through {@link ValueCompressor}'s other forms (buffers, segments) and its counters
+     */
+    public ValueCompressor reader() {
+        return reader;
+    }
+
     /** @return the configuration every option applies (but its backend and level) */
     public CompressionConfig config() {
         return config;

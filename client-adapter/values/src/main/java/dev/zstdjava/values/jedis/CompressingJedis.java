@@ -1,6 +1,7 @@
 package dev.zstdjava.values.jedis;
 
 import dev.zstdjava.DecompressionLimitException;
+import dev.zstdjava.values.AdaptiveCompressor;
 import dev.zstdjava.values.CommandAction;
 import dev.zstdjava.values.CommandPolicy;
 import dev.zstdjava.values.CommandRefusedException;
@@ -57,6 +58,14 @@ import java.util.Objects;
  * and transactions use the client directly, with the same rules: {@code values.compress(v)} only for the values of
  * the {@code SET} family (and of hashes when opted in), {@code values.decompress(r)} for what they read.
  *
+ * <p><b>Adaptive mode.</b> Made with an {@link AdaptiveCompressor} ({@link #CompressingJedis(JedisBinaryCommands,
+ * AdaptiveCompressor)}), every value the policy compresses is written by {@link AdaptiveCompressor#compress(byte[],
+ * byte[])} with its key, so each key pattern gets the option its values have shown to suit the goal: the key of
+ * {@code SET}, {@code SETEX} and {@code SET ... GET}, each value's own key in {@code MSET}, and the hash's key (not
+ * the field) in {@code HSET}. The policy, the refusals and the reads are those of the fixed mode; reads go through
+ * {@link AdaptiveCompressor#reader()}, so values a pattern's dictionary option wrote need a reader with that
+ * pattern's manager. {@link #adaptive()}{@code .snapshot()} shows the decisions.
+ *
  * <p>Reads fail with {@link DecompressionLimitException} for a value that would decompress past the configured
  * maximum; the client stays usable.
  *
@@ -64,7 +73,8 @@ import java.util.Objects;
  * {@code Jedis} is not). <b>Allocation:</b> the compressed value on writes (none when a value is stored as it is),
  * the decompressed values and the returned list or map on reads, besides what Jedis allocates; each write also
  * makes a small array of its arguments for the catalogue's decision, and a {@code SET} with parameters lays them
- * out once as Jedis sends them.
+ * out once as Jedis sends them. In the adaptive mode a sampled write also allocates each candidate option's stored
+ * form ({@link AdaptiveCompressor} says how often), on the calling thread.
  *
  * <p><b>The catalogue decides.</b> Each method only translates its call into the command it sends and that
  * command's arguments; what is compressed, sent plain or refused comes from the policy's {@link CommandRule} for
@@ -83,7 +93,12 @@ public final class CompressingJedis {
             ? null : "redis.clients.jedis.params.HSetExParams";
 
     private final JedisBinaryCommands jedis;
+    /** what the reads decompress with (in adaptive mode, the adaptive compressor's reader) */
     private final ValueCompressor compressor;
+    /** the adaptive compressor, or null in the fixed mode */
+    private final AdaptiveCompressor adaptive;
+    /** how each value the policy compresses is written: one instance, made here */
+    private final Writer writer;
     /** the catalogue's rules for the commands this class sends (by Jedis's command names) */
     private final CommandRule set;
     private final CommandRule setex;
@@ -97,11 +112,28 @@ public final class CompressingJedis {
      * @throws UnsupportedOperationException on a Jedis older than the supported range (the message names it)
      */
     public CompressingJedis(JedisBinaryCommands jedis, ValueCompressor compressor) {
+        this(jedis, Objects.requireNonNull(compressor, "compressor"), null);
+    }
+
+    /**
+     * The adaptive mode: each value the policy compresses is written with the option of its key's pattern (see the
+     * class comment); the policy is {@code adaptive.config().commandPolicy()}.
+     * @param jedis    the client that sends the commands
+     * @param adaptive the adaptive compressor, shared with every other writer of the same keys
+     * @throws UnsupportedOperationException on a Jedis older than the supported range (the message names it)
+     */
+    public CompressingJedis(JedisBinaryCommands jedis, AdaptiveCompressor adaptive) {
+        this(jedis, Objects.requireNonNull(adaptive, "adaptive").reader(), adaptive);
+    }
+
+    private CompressingJedis(JedisBinaryCommands jedis, ValueCompressor compressor, AdaptiveCompressor adaptive) {
         if (MISSING != null) {
             throw ClientLines.unsupported("CompressingJedis", ClientLines.JEDIS, Protocol.class, MISSING);
         }
         this.jedis = Objects.requireNonNull(jedis, "jedis");
-        this.compressor = Objects.requireNonNull(compressor, "compressor");
+        this.compressor = compressor;
+        this.adaptive = adaptive;
+        this.writer = adaptive == null ? (key, value) -> compressor.compress(value) : adaptive::compress;
         CommandPolicy policy = compressor.config().commandPolicy();
         this.set = policy.rule(Protocol.Command.SET.name());
         this.setex = policy.rule(Protocol.Command.SETEX.name());
@@ -123,9 +155,29 @@ public final class CompressingJedis {
         return jedis;
     }
 
-    /** @return the compressor doing the work */
+    /**
+     * @return the compressor doing the work: in the fixed mode the one given, in the adaptive mode the one the reads
+     *         decompress with ({@link AdaptiveCompressor#reader()})
+     */
     public ValueCompressor compressor() {
         return compressor;
+    }
+
+    /**
+     * @return the adaptive compressor writing the values (its {@code snapshot()} lists the decisions), or null in the
+     *         fixed mode
+     */
+    public AdaptiveCompressor adaptive() {
+        return adaptive;
+    }
+
+    /**
+     * Writes one value the policy compresses, given its key: the fixed compressor ignores the key, the adaptive one
+     * takes the key's pattern. Thread-safe as the compressors are; allocates only the stored form.
+     */
+    @FunctionalInterface
+    private interface Writer {
+        byte[] write(byte[] key, byte[] value);
     }
 
     private byte[] in(byte[] stored) {
@@ -142,7 +194,8 @@ public final class CompressingJedis {
 
     /**
      * The catalogue's decision for one command: its refusal thrown, or, when the rule compresses, the value
-     * arguments ({@link CommandRule#isValue}) compressed in place.
+     * arguments ({@link CommandRule#isValue}) compressed in place, each by the {@link Writer} with its key: the
+     * argument before it for key-value pairs ({@code MSET}), else the command's key (a hash's key for {@code HSET}).
      * @param rule the command's rule
      * @param args the arguments after the command's name, as the server would receive them; changed in place
      * @return whether the rule compresses (some of {@code args} may then be compressed)
@@ -156,9 +209,10 @@ public final class CompressingJedis {
         if (rule.action() != CommandAction.COMPRESS) {
             return false;
         }
+        boolean pairs = rule.valueSlots() == CommandRule.ValueSlots.ODD;
         for (int i = 0; i < args.length; i++) {
             if (rule.isValue(words, i)) {
-                args[i] = compressor.compress(args[i]);
+                args[i] = writer.write(pairs ? args[i - 1] : args[0], args[i]);
             }
         }
         return true;

@@ -1,9 +1,11 @@
 package dev.zstdjava.values.redisson;
 
 import dev.zstdjava.DecompressionLimitException;
+import dev.zstdjava.values.AdaptiveCompressor;
 import dev.zstdjava.values.CompressionConfig;
 import dev.zstdjava.values.ValueCompressor;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import org.redisson.client.codec.BaseCodec;
 import org.redisson.client.codec.ByteArrayCodec;
@@ -13,6 +15,7 @@ import org.redisson.client.protocol.Encoder;
 
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 
 /**
@@ -51,6 +54,22 @@ import java.util.Objects;
  * by another configuration (or before a managed dictionary changed) compares "not equal" although it decodes to the
  * same value.
  *
+ * <p><b>Adaptive mode: one codec per object.</b> A Redisson codec never sees the name of the object it encodes for,
+ * so it cannot learn a key's pattern by itself: the application makes the codec with the object's name,
+ * {@link #forPattern(Codec, AdaptiveCompressor, String)}, and its values are written by
+ * {@link AdaptiveCompressor#compress(byte[], byte[])} with that name as the key (a name is folded into its pattern as
+ * any key is; a pattern the compressor lists, such as {@code user:*}, may be given instead):
+ *
+ * <pre>{@code
+ * AdaptiveCompressor adaptive = AdaptiveCompressor.builder(CompressionConfig.defaults()).build();
+ * Codec codec = CompressingRedissonCodec.forPattern(StringCodec.INSTANCE, adaptive, name);
+ * RBucket<String> session = redisson.getBucket(name, codec);
+ * }</pre>
+ *
+ * A codec shared by several objects, or the client's default codec, writes all of them under the one name it was
+ * made with. Reads go through {@link AdaptiveCompressor#reader()}, as in the fixed mode; values a pattern's dictionary
+ * option wrote need a reader with that pattern's manager.
+ *
  * <p><b>Which thread.</b> Redisson calls a codec's encoders on the thread that calls the object's method (the value
  * is encoded before the command is queued), so values are compressed on the calling thread. It calls the decoders
  * in its {@code CommandDecoder}, on its Netty threads ({@code redisson-netty-*}), so values are decompressed there,
@@ -59,13 +78,19 @@ import java.util.Objects;
  * {@link ValueCompressor#decompress} (and the wrapped codec's decoder, if any) on the bytes it returns.
  *
  * <p><b>Thread safety:</b> thread-safe if the wrapped codec is. <b>Allocation:</b> encoding compresses the wrapped
- * codec's buffer into one buffer from the same allocator (and releases the wrapped codec's); decoding allocates the
+ * codec's buffer into one buffer from the same allocator (and releases the wrapped codec's); in the adaptive mode it
+ * copies the wrapped codec's bytes into an array and returns the stored form in a heap buffer wrapping the array the
+ * adaptive compressor returns (the wrapped codec's buffer itself when the value is stored as it is), and a sampled
+ * write allocates each candidate option's stored form; decoding allocates the
  * decompressed array, which the wrapped codec reads through a heap buffer wrapping it (around Redisson's
  * {@code ByteArrayCodec} that array is the value returned, not copied again).
  */
 public class CompressingRedissonCodec extends BaseCodec {
     private final Codec inner;
     private final ValueCompressor compressor;
+    /** the adaptive compressor and the key it writes under (the object's name, UTF-8), or both null */
+    private final AdaptiveCompressor adaptive;
+    private final byte[] name;
     private final Encoder valueEncoder;
     private final Decoder<Object> valueDecoder;
     private final Encoder mapValueEncoder;
@@ -77,8 +102,15 @@ public class CompressingRedissonCodec extends BaseCodec {
      * @param compressor the compressor to share (its {@link ValueCompressor#stats()} count this codec's values)
      */
     public CompressingRedissonCodec(Codec inner, ValueCompressor compressor) {
+        this(inner, Objects.requireNonNull(compressor, "compressor"), null, null);
+    }
+
+    private CompressingRedissonCodec(Codec inner, ValueCompressor compressor, AdaptiveCompressor adaptive,
+                                     byte[] name) {
         this.inner = Objects.requireNonNull(inner, "inner");
-        this.compressor = Objects.requireNonNull(compressor, "compressor");
+        this.compressor = compressor;
+        this.adaptive = adaptive;
+        this.name = name;
         this.valueEncoder = encoding(inner.getValueEncoder());
         this.valueDecoder = decoding(inner.getValueDecoder());
         // map values are hash values: compressed only when the policy compresses hash values (opt-in)
@@ -98,7 +130,22 @@ public class CompressingRedissonCodec extends BaseCodec {
      */
     public CompressingRedissonCodec(ClassLoader classLoader, CompressingRedissonCodec codec)
             throws ReflectiveOperationException {
-        this(BaseCodec.copy(classLoader, codec.inner), codec.compressor);
+        this(BaseCodec.copy(classLoader, codec.inner), codec.compressor, codec.adaptive, codec.name);
+    }
+
+    /**
+     * The adaptive mode for one object (see the class comment): values written by {@code adaptive} under
+     * {@code name}'s pattern, map values only when hash compression is opted in, read through
+     * {@link AdaptiveCompressor#reader()}. Cheap: make one per object, next to {@code redisson.getBucket(name, ...)}.
+     *
+     * @param inner    the codec that turns values into bytes
+     * @param adaptive the adaptive compressor, shared by every object and client writing the same keys
+     * @param name     the object's name (or a pattern {@code adaptive} lists), the key its values are written under
+     */
+    public static CompressingRedissonCodec forPattern(Codec inner, AdaptiveCompressor adaptive, String name) {
+        Objects.requireNonNull(adaptive, "adaptive");
+        return new CompressingRedissonCodec(inner, adaptive.reader(), adaptive,
+                Objects.requireNonNull(name, "name").getBytes(StandardCharsets.UTF_8));
     }
 
     /** @return the wrapped codec */
@@ -106,12 +153,28 @@ public class CompressingRedissonCodec extends BaseCodec {
         return inner;
     }
 
-    /** @return the compressor doing the work */
+    /**
+     * @return the compressor doing the work: in the adaptive mode the one the reads decompress with
+     *         ({@link AdaptiveCompressor#reader()})
+     */
     public ValueCompressor compressor() {
         return compressor;
     }
 
+    /** @return the adaptive compressor writing the values, or null in the fixed mode */
+    public AdaptiveCompressor adaptive() {
+        return adaptive;
+    }
+
+    /** @return the name (or pattern) the values are written under in the adaptive mode, or null in the fixed mode */
+    public String pattern() {
+        return name == null ? null : new String(name, StandardCharsets.UTF_8);
+    }
+
     private Encoder encoding(Encoder plainEncoder) {
+        if (adaptive != null) {
+            return adaptiveEncoding(plainEncoder);
+        }
         return in -> {
             ByteBuf plain = plainEncoder.encode(in);
             int n = plain.readableBytes();
@@ -132,6 +195,31 @@ public class CompressingRedissonCodec extends BaseCodec {
             } finally {
                 plain.release();
             }
+        };
+    }
+
+    private Encoder adaptiveEncoding(Encoder plainEncoder) {
+        CompressionConfig config = adaptive.config();
+        return in -> {
+            ByteBuf plain = plainEncoder.encode(in);
+            int n = plain.readableBytes();
+            if (!config.enabled() || n < config.minCompressionSize()) {
+                return plain; // stored as it is whatever the pattern: no copy
+            }
+            byte[] value;
+            byte[] stored;
+            try {
+                value = ByteBufUtil.getBytes(plain);
+                stored = adaptive.compress(name, value);
+            } catch (RuntimeException | Error e) {
+                plain.release();
+                throw e;
+            }
+            if (stored == value) {
+                return plain;
+            }
+            plain.release();
+            return Unpooled.wrappedBuffer(stored);
         };
     }
 
@@ -189,6 +277,7 @@ public class CompressingRedissonCodec extends BaseCodec {
 
     @Override
     public String toString() {
-        return "CompressingRedissonCodec[" + inner + ", " + compressor.config() + "]";
+        return "CompressingRedissonCodec[" + inner + ", " + compressor.config()
+                + (adaptive == null ? "" : ", adaptive " + adaptive.goal() + " for " + pattern()) + "]";
     }
 }
