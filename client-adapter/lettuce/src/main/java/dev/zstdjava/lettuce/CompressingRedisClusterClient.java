@@ -90,7 +90,7 @@ public class CompressingRedisClusterClient extends RedisClusterClient {
      * {@link CompressingCodec#wrap(RedisCodec, AdaptiveCompressor)} says how, and what it costs. The command policy
      * and the size limits are those of {@link AdaptiveCompressor#config()}; every value is stored in a form fixed-mode
      * connections and Valkey GLIDE read (build {@code adaptive} without dictionaries). The decisions:
-     * {@code adaptive.snapshot()}, or {@code ((CompressingCodec<?, ?>) connection.getCodec()).adaptive()}.
+     * {@code adaptive.snapshot()} ({@link CompressingCodec#adaptive()} gives the compressor of a codec).
      *
      * @param codec    encodes keys and values; not a {@code CompressingCodec}
      * @param adaptive decides per key pattern and writes the values (one per application)
