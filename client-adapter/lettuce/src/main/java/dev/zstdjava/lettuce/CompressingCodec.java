@@ -1,12 +1,15 @@
 package dev.zstdjava.lettuce;
 
 import dev.zstdjava.DecompressionLimitException;
+import dev.zstdjava.values.AdaptiveCompressor;
 import dev.zstdjava.values.CompressionConfig;
 import dev.zstdjava.values.ValueCompressor;
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.lettuce.core.codec.RedisCodec;
 import io.lettuce.core.codec.ToByteBufEncoder;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.ByteBufUtil;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -43,6 +46,10 @@ import java.util.Objects;
  * header is decompressed, whatever the command, so members, list elements and hash values written compressed by
  * earlier builds still read back as values.
  *
+ * <p><b>Adaptive mode</b> (opt-in, {@link #wrap(RedisCodec, AdaptiveCompressor)}): each compressed value is written
+ * with the option of its command's key's pattern, decided by an {@link AdaptiveCompressor}; the client tells the codec
+ * the key on the encoding thread, as it tells it to compress. Without it, the codec writes as described here.
+ *
  * <p>A value that would decompress to more than the configured maximum fails its command with
  * {@link DecompressionLimitException}; the connection stays usable. A value that only looks compressed (unknown
  * backend id, payload that does not decode) is returned as stored.
@@ -71,13 +78,20 @@ public final class CompressingCodec<K, V> implements RedisCodec<K, V>, ToByteBuf
     private final ToByteBufEncoder<K, V> byteBufDelegate;
     private final boolean byteArrays;
     private final ValueCompressor compressor;
+    /** null in fixed mode */
+    private final AdaptiveCompressor adaptive;
     private final boolean plainExact;
     private volatile boolean policyAttached;
 
-    @SuppressWarnings("unchecked")
     private CompressingCodec(RedisCodec<K, V> delegate, ValueCompressor compressor) {
+        this(delegate, compressor, null);
+    }
+
+    @SuppressWarnings("unchecked")
+    private CompressingCodec(RedisCodec<K, V> delegate, ValueCompressor compressor, AdaptiveCompressor adaptive) {
         this.delegate = Objects.requireNonNull(delegate, "delegate");
         this.compressor = Objects.requireNonNull(compressor, "compressor");
+        this.adaptive = adaptive;
         this.byteArrays = delegate.getClass() == ByteArrayCodec.class;
         this.byteBufDelegate = delegate instanceof ToByteBufEncoder<?, ?> e ? (ToByteBufEncoder<K, V>) e : null;
         this.plainExact = byteBufDelegate != null && byteBufDelegate.isEstimateExact();
@@ -102,9 +116,50 @@ public final class CompressingCodec<K, V> implements RedisCodec<K, V>, ToByteBuf
         return new CompressingCodec<>(delegate, compressor);
     }
 
-    /** @return the compressor doing the work; its {@link ValueCompressor#stats()} counts this codec's values */
+    /**
+     * An adaptive codec, for the policy clients' methods that take one; for a connection,
+     * {@code connect(codec, adaptive)} of {@link CompressingRedisClient} or {@link CompressingRedisClusterClient}
+     * makes it. Each value the policy compresses is written with the option its key's pattern has shown to suit the
+     * compressor's goal ({@link AdaptiveCompressor}): the pattern key of a value is its command's key (the first key
+     * of {@code SET}, {@code SETNX}, {@code SETEX}, {@code PSETEX}, {@code GETSET}; the key just before each value of
+     * {@code MSET} and {@code MSETNX}; the hash's key, not the field, of the hash writes when the policy compresses
+     * hash values). The command policy, the size limits and the legacy formats are those of
+     * {@link AdaptiveCompressor#config()}. A value encoded while no key is known is compressed as in fixed mode, with
+     * that configuration's backend and level (the stored form {@link #compressor()} writes). Every option writes a
+     * stored form this codec reads (and a fixed-mode codec, and Valkey GLIDE), except the dictionary option:
+     * build {@code adaptive} without {@linkplain AdaptiveCompressor.Builder#dictionaries dictionaries} for Lettuce,
+     * since this codec reads no dictionary frames.
+     *
+     * <p><b>Allocation:</b> unlike fixed mode, a value goes through
+     * {@link AdaptiveCompressor#compress(byte[], int, int, byte[])}: the delegate's encoding is copied into a {@code byte[]} (not for {@link ByteArrayCodec}), and the
+     * stored form it returns (a new array when compressed) is copied into the target buffer; the key is copied into a
+     * per-thread array that is kept. Decoding is as in fixed mode. <b>Thread safety:</b> as the fixed-mode codec;
+     * the key travels with the encoding thread.
+     *
+     * @param delegate the codec that turns keys and values into bytes
+     * @param adaptive decides and writes the stored form of each value (one per application: its
+     *                 {@link AdaptiveCompressor#snapshot()} shows every connection's patterns)
+     * @return a codec compressing {@code delegate}'s values by pattern; {@link #adaptive()} returns {@code adaptive}
+     */
+    public static <K, V> CompressingCodec<K, V> wrap(RedisCodec<K, V> delegate, AdaptiveCompressor adaptive) {
+        Objects.requireNonNull(adaptive, "adaptive");
+        return new CompressingCodec<>(delegate, ValueCompressor.create(adaptive.config()), adaptive);
+    }
+
+    /**
+     * @return the compressor that decodes, and in fixed mode encodes; its {@link ValueCompressor#stats()} counts this
+     *         codec's values (in adaptive mode only the ones it decodes, and those written while no key is known)
+     */
     public ValueCompressor compressor() {
         return compressor;
+    }
+
+    /**
+     * @return the adaptive compressor that writes this codec's values (its {@link AdaptiveCompressor#snapshot()}
+     *         lists the decisions per key pattern), or null in fixed mode
+     */
+    public AdaptiveCompressor adaptive() {
+        return adaptive;
     }
 
     /** Marks the codec as used by a connection under the command policy: from now on it encodes. */
@@ -140,16 +195,30 @@ public final class CompressingCodec<K, V> implements RedisCodec<K, V>, ToByteBuf
     @Override
     public ByteBuffer encodeKey(K key) {
         requirePolicy();
-        return delegate.encodeKey(key);
+        ByteBuffer encoded = delegate.encodeKey(key);
+        if (adaptive != null && encoded != null) {
+            PolicyScope scope = PolicyScope.current();
+            if (scope.wantsKey()) {
+                scope.recordKey(encoded);
+            }
+        }
+        return encoded;
     }
 
     @Override
     public void encodeKey(K key, ByteBuf target) {
         requirePolicy();
+        int at = target.writerIndex();
         if (byteBufDelegate != null) {
             byteBufDelegate.encodeKey(key, target);
         } else {
             target.writeBytes(delegate.encodeKey(key));
+        }
+        if (adaptive != null) {
+            PolicyScope scope = PolicyScope.current();
+            if (scope.wantsKey()) {
+                scope.recordKey(target, at, target.writerIndex() - at);
+            }
         }
     }
 
@@ -172,6 +241,13 @@ public final class CompressingCodec<K, V> implements RedisCodec<K, V>, ToByteBuf
         if (!PolicyScope.compressing()) {
             requirePolicy();
             return delegate.encodeValue(value);
+        }
+        if (adaptive != null) {
+            PolicyScope scope = PolicyScope.current();
+            if (scope.keyLength >= 0) {
+                return ByteBuffer.wrap(adaptive.compress(scope.key, 0, scope.keyLength,
+                        plainBytes(value, EncodeBuffers.ALLOCATOR)));
+            }
         }
         if (byteArrays) {
             return ByteBuffer.wrap(compressor.compress(value == null ? new byte[0] : (byte[]) value));
@@ -196,6 +272,14 @@ public final class CompressingCodec<K, V> implements RedisCodec<K, V>, ToByteBuf
                 target.writeBytes(delegate.encodeValue(value));
             }
             return;
+        }
+        if (adaptive != null) {
+            PolicyScope scope = PolicyScope.current();
+            if (scope.keyLength >= 0) {
+                byte[] plain = plainBytes(value, target.alloc());
+                target.writeBytes(adaptive.compress(scope.key, 0, scope.keyLength, plain));
+                return;
+            }
         }
         if (byteArrays) {
             byte[] v = value == null ? new byte[0] : (byte[]) value;
@@ -245,6 +329,29 @@ public final class CompressingCodec<K, V> implements RedisCodec<K, V>, ToByteBuf
     public boolean isEstimateExact() {
         // the compressed size is known only after compressing; a plain value's is the delegate's
         return plainExact && !PolicyScope.compressing();
+    }
+
+    // The delegate's encoding of a value as an array: the value itself for ByteArrayCodec, else a copy.
+    private byte[] plainBytes(V value, ByteBufAllocator alloc) {
+        if (byteArrays) {
+            return value == null ? new byte[0] : (byte[]) value;
+        }
+        if (byteBufDelegate != null) {
+            ByteBuf plain = EncodeBuffers.plainBuffer(alloc, byteBufDelegate.estimateSize(value));
+            try {
+                byteBufDelegate.encodeValue(value, plain);
+                return ByteBufUtil.getBytes(plain);
+            } finally {
+                plain.release();
+            }
+        }
+        ByteBuffer plain = delegate.encodeValue(value);
+        if (plain == null) {
+            return new byte[0];
+        }
+        byte[] out = new byte[plain.remaining()];
+        plain.get(plain.position(), out);
+        return out;
     }
 
     /** Writes the stored form of {@code plain} at {@code target}'s writer index, advancing it. */

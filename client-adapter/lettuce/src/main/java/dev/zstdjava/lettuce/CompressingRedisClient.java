@@ -1,5 +1,6 @@
 package dev.zstdjava.lettuce;
 
+import dev.zstdjava.values.AdaptiveCompressor;
 import dev.zstdjava.values.CommandPolicy;
 import dev.zstdjava.values.ValueCompressor;
 import io.lettuce.core.ClientOptions;
@@ -70,6 +71,9 @@ import java.util.concurrent.TimeUnit;
  * every reply decoded on the event loop), read when a connection is made, selects the design for measurements:
  * docs/measurements/lettuce-event-loop.md.
  *
+ * <p><b>Adaptive compression per key pattern</b> (opt-in): {@link #connect(RedisCodec, AdaptiveCompressor)} writes
+ * each value the policy compresses with the option its command's key's pattern has shown to suit a goal.
+ *
  * <p>Needs Lettuce 6.6 or newer ({@code docs/support.md}): on an older Lettuce, creating the client throws
  * {@link UnsupportedOperationException} naming the supported range.
  *
@@ -136,6 +140,24 @@ public class CompressingRedisClient extends RedisClient {
      */
     public <K, V> StatefulRedisConnection<K, V> connect(RedisCodec<K, V> codec, ValueCompressor values) {
         return connect(PolicyConnections.codec(codec, values));
+    }
+
+    /**
+     * As {@link #connect(RedisCodec, ValueCompressor)}, with each value written with the option its key's pattern has
+     * shown to suit {@code adaptive}'s goal: adaptive compression, opt-in. The pattern key of a value is its command's
+     * key ({@code MSET}: the key before each value; a hash write: the hash's key);
+     * {@link CompressingCodec#wrap(RedisCodec, AdaptiveCompressor)} says how, and what it costs. The command policy
+     * and the size limits are those of {@link AdaptiveCompressor#config()}; every value is stored in a form fixed-mode
+     * connections and Valkey GLIDE read (build {@code adaptive} without dictionaries). The decisions:
+     * {@code adaptive.snapshot()} ({@link CompressingCodec#adaptive()} gives the compressor of a codec).
+     *
+     * @param codec    encodes keys and values; not a {@code CompressingCodec}
+     * @param adaptive decides per key pattern and writes the values (one per application)
+     * @return a connection under the command policy of {@code adaptive}'s configuration
+     * @throws IllegalArgumentException when {@code codec} is a {@code CompressingCodec}
+     */
+    public <K, V> StatefulRedisConnection<K, V> connect(RedisCodec<K, V> codec, AdaptiveCompressor adaptive) {
+        return connect(PolicyConnections.codec(codec, adaptive));
     }
 
     @Override

@@ -1,5 +1,6 @@
 package dev.zstdjava.lettuce;
 
+import dev.zstdjava.values.AdaptiveCompressor;
 import dev.zstdjava.values.CommandPolicy;
 import dev.zstdjava.values.ValueCompressor;
 import io.lettuce.core.RedisChannelWriter;
@@ -80,6 +81,24 @@ public class CompressingRedisClusterClient extends RedisClusterClient {
      */
     public <K, V> StatefulRedisClusterConnection<K, V> connect(RedisCodec<K, V> codec, ValueCompressor values) {
         return connect(PolicyConnections.codec(codec, values));
+    }
+
+    /**
+     * As {@link #connect(RedisCodec, ValueCompressor)}, with each value written with the option its key's pattern has
+     * shown to suit {@code adaptive}'s goal: adaptive compression, opt-in. The pattern key of a value is its command's
+     * key ({@code MSET}: the key before each value; a hash write: the hash's key);
+     * {@link CompressingCodec#wrap(RedisCodec, AdaptiveCompressor)} says how, and what it costs. The command policy
+     * and the size limits are those of {@link AdaptiveCompressor#config()}; every value is stored in a form fixed-mode
+     * connections and Valkey GLIDE read (build {@code adaptive} without dictionaries). The decisions:
+     * {@code adaptive.snapshot()} ({@link CompressingCodec#adaptive()} gives the compressor of a codec).
+     *
+     * @param codec    encodes keys and values; not a {@code CompressingCodec}
+     * @param adaptive decides per key pattern and writes the values (one per application)
+     * @return a connection under the command policy of {@code adaptive}'s configuration
+     * @throws IllegalArgumentException when {@code codec} is a {@code CompressingCodec}
+     */
+    public <K, V> StatefulRedisClusterConnection<K, V> connect(RedisCodec<K, V> codec, AdaptiveCompressor adaptive) {
+        return connect(PolicyConnections.codec(codec, adaptive));
     }
 
     // Lettuce's cluster client makes its node and cluster connections through the factories with a JSON parser.

@@ -1,5 +1,6 @@
 package dev.zstdjava.lettuce;
 
+import io.lettuce.core.protocol.CommandType;
 import io.lettuce.core.protocol.CommandWrapper;
 import io.lettuce.core.protocol.DemandAware;
 import io.lettuce.core.protocol.RedisCommand;
@@ -14,6 +15,10 @@ import java.util.Arrays;
  * object keeps; {@link #encode} writes those bytes, so every write of the command (the first, a cluster
  * {@code MOVED}/{@code ASK} retry, a replay after a reconnect) sends the same bytes, compressed once, and no pooled or
  * freed memory is referenced after dispatch.
+ *
+ * <p>While it encodes, {@link PolicyScope} also tells an adaptive {@link CompressingCodec} which key the values belong
+ * to: the key just before each value for {@code MSET} and {@code MSETNX}, the command's first key for every other
+ * command (a hash write's values are its hash's, not its fields').
  *
  * <p>It is not a future: completion, cancellation and timeouts pass to the wrapped command ({@link CommandWrapper}),
  * which is the future the API hands out. Allocates nothing after construction; a command larger than
@@ -43,6 +48,7 @@ final class EncodedCommand<K, V, T> extends CommandWrapper<K, V, T> implements D
         scope.spares = spares;
         ByteBuf buf = EncodeBuffers.ALLOCATOR.heapBuffer(ENCODE_INITIAL);
         scope.compress = true;
+        scope.startKeys(keyPerValue(command));
         try {
             command.encode(buf);
             int from = buf.arrayOffset() + buf.readerIndex();
@@ -56,12 +62,19 @@ final class EncodedCommand<K, V, T> extends CommandWrapper<K, V, T> implements D
             length = n;
         } finally {
             scope.compress = before;
+            scope.keyLength = -1;
             buf.release();
             scope.spares = outer;
             if (outer == null) {
                 EncodeBuffers.release(spares);
             }
         }
+    }
+
+    // MSET and MSETNX: each value is the key's just before it; every other command's values are its first key's.
+    private static boolean keyPerValue(RedisCommand<?, ?, ?> command) {
+        CommandType t = CommandGate.Table.commandType(command.getType());
+        return t == CommandType.MSET || t == CommandType.MSETNX;
     }
 
     /**

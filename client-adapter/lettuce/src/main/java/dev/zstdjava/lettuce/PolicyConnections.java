@@ -1,5 +1,6 @@
 package dev.zstdjava.lettuce;
 
+import dev.zstdjava.values.AdaptiveCompressor;
 import dev.zstdjava.values.CommandPolicy;
 import dev.zstdjava.values.ValueCompressor;
 import io.lettuce.core.RedisChannelWriter;
@@ -32,11 +33,24 @@ final class PolicyConnections {
      * @throws IllegalArgumentException when {@code codec} already is a {@link CompressingCodec}
      */
     static <K, V> CompressingCodec<K, V> codec(RedisCodec<K, V> codec, ValueCompressor values) {
+        refuseWrapped(codec);
+        return CompressingCodec.wrap(codec, values);
+    }
+
+    /**
+     * The codec of an adaptive connection made in one call ({@code connect(codec, adaptive)} of either client).
+     * @throws IllegalArgumentException when {@code codec} already is a {@link CompressingCodec}
+     */
+    static <K, V> CompressingCodec<K, V> codec(RedisCodec<K, V> codec, AdaptiveCompressor adaptive) {
+        refuseWrapped(codec);
+        return CompressingCodec.wrap(codec, adaptive);
+    }
+
+    private static void refuseWrapped(RedisCodec<?, ?> codec) {
         if (codec instanceof CompressingCodec<?, ?>) {
             throw new IllegalArgumentException("pass the codec that encodes keys and values (StringCodec.UTF8, "
                     + "ByteArrayCodec.INSTANCE, ...): the client wraps it in a CompressingCodec with the compressor");
         }
-        return CompressingCodec.wrap(codec, values);
     }
 
     /** The policy of a compressing codec, or null for any other codec (whose connections stay Lettuce's own). */
