@@ -63,7 +63,10 @@ final class AdaptiveRun {
         ADAPTIVE("lettuce-zstd-adaptive", "AdaptiveCompressor, goal BALANCED, patterns from the key fold "
                 + "(CompressingRedisClient.connect(codec, AdaptiveCompressor))"),
         ORACLE("oracle", "each kind written with the option advise's rule picks for it (compressed on the calling "
-                + "thread; its memory is the target, its CPU and GETs are not compared)");
+                + "thread; its memory is the target, its CPU and GETs are not compared)"),
+        ORACLE_NO_DICTIONARY("oracle-no-dictionary", "as the oracle, with the option advise's rule picks when the "
+                + "dictionary option is left out: the best the adaptive client, which has no dictionaries, can do "
+                + "(memory only)");
 
         final String id;
         final String label;
@@ -128,6 +131,14 @@ final class AdaptiveRun {
             }
             kvs.put(Client.ORACLE, new OracleKv(new Clients.LettuceKv(lettuce.connect(ByteArrayCodec.INSTANCE), null),
                     perKind));
+            Map<MixedValues.Kind, ValueCompressor> withoutDictionaries = new EnumMap<>(MixedValues.Kind.class);
+            for (AdaptiveOracle.Choice c : oracle.values()) {
+                if (c.withoutDictionary().compresses()) {
+                    withoutDictionaries.put(c.kind(), ValueCompressor.create(c.withoutDictionary().config(ZSTD_3)));
+                }
+            }
+            kvs.put(Client.ORACLE_NO_DICTIONARY, new OracleKv(new Clients.LettuceKv(
+                    lettuce.connect(ByteArrayCodec.INSTANCE), null), withoutDictionaries));
 
             // learning and warm-up
             Trail trail = new Trail();
@@ -194,7 +205,7 @@ final class AdaptiveRun {
                 data.values(), true, seconds, new Histogram(3), Clients.Kind.LETTUCE, c.id, round);
         long memory = bench.memoryUsageSum(List.of(data.keys()), true) + bench.memoryUsageSum(extraKeys, false);
         Map<MixedValues.Kind, Results.Phase> gets = new EnumMap<>(MixedValues.Kind.class);
-        if (c != Client.ORACLE) {
+        if (c != Client.ORACLE && c != Client.ORACLE_NO_DICTIONARY) {
             for (MixedValues.Kind k : MixedValues.Kind.values()) {
                 byte[][] keys = data.keysOf(k);
                 gets.put(k, bench.phase(kv, new Results.Cell(k.id, inflight, batch), keys, keys.length,
