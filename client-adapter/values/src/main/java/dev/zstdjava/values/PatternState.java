@@ -80,6 +80,10 @@ final class PatternState {
     }
 
     private byte[] sample(byte[] value, CompressionOption now) {
+        writer.sampled(value);
+        if (now.dictionary() && !writer.ready(now)) {
+            now = dictionaryGone(now);
+        }
         window.begin(value.length);
         byte[] out = null;
         for (CompressionOption o : CompressionOption.ALL) {
@@ -98,6 +102,19 @@ final class PatternState {
         return out != null ? out : write(now, value);
     }
 
+    /**
+     * The pattern's dictionary was released (or its manager lost its dictionary): leave the dictionary option at once,
+     * without hysteresis, for the best option without one the window holds (the default option when none qualifies).
+     */
+    private CompressionOption dictionaryGone(CompressionOption now) {
+        window.fill(saved, cpu, usable);
+        usable[now.ordinal()] = false;
+        CompressionOption pick = window.filled() == 0 ? settings.defaultOption()
+                : settings.goal().decide(saved, cpu, usable);
+        switchTo(now, pick, "its dictionary is no longer available");
+        return pick;
+    }
+
     private void evaluate(CompressionOption now) {
         currentSaved = window.saved(now);
         if (window.filled() < settings.minSamples()) {
@@ -113,14 +130,19 @@ final class PatternState {
         if (++against < settings.switchAfter()) {
             return;
         }
+        switchTo(now, pick, settings.goal().kind() + "; over the last " + window.filled() + " sampled writes: "
+                + measured(pick) + "; " + measured(now));
+    }
+
+    /** Takes {@code pick} instead of {@code now}, and logs it with {@code why}. */
+    private void switchTo(CompressionOption now, CompressionOption pick, String why) {
         against = 0;
         current = pick;
         currentSaved = window.saved(pick);
         since = Instant.now();
         switches++;
         LOG.log(System.Logger.Level.INFO, () -> "adaptive compression: pattern " + pattern + ": " + now + " -> " + pick
-                + " (" + settings.goal().kind() + "; over the last " + window.filled() + " sampled writes: "
-                + measured(pick) + "; " + measured(now) + ")");
+                + " (" + why + ")");
     }
 
     private String measured(CompressionOption o) {
