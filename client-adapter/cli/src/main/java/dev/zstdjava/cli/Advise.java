@@ -259,7 +259,7 @@ final class Advise implements Callable<Integer> {
      * writes, after one pass that warms the coders.
      */
     OptionMeasurements measureShared(List<KeyData> keys, DictionaryManager dictionary, Set<KeyData> heldOut) {
-        int n = Math.max(1, keys.stream().mapToInt(k -> k.values().size()).sum());
+        int n = Math.clamp(keys.stream().mapToLong(k -> k.values().size()).sum(), 1, OptionMeasurements.MAX_WINDOW);
         OptionMeasurements warm = OptionMeasurements.create(base(), dictionary, 1);
         OptionMeasurements m = OptionMeasurements.create(base(), dictionary, n);
         for (OptionMeasurements pass : List.of(warm, m)) {

@@ -25,6 +25,8 @@ import java.util.function.LongSupplier;
  * allocate nothing.
  */
 public final class OptionMeasurements {
+    /** The most values a window holds (its arrays take some 130 bytes per value). */
+    public static final int MAX_WINDOW = 1 << 20;
     private static final int OPTIONS = CompressionOption.ALL.length;
 
     private final OptionWriter writer;
@@ -47,7 +49,7 @@ public final class OptionMeasurements {
      *                   {@link AdaptiveCompressor#builder} takes it
      * @param dictionary the dictionary manager of the option "zstd 3 + dictionary" (measured while it has a current
      *                   dictionary), or null for none
-     * @param window     how many of the latest values the figures are of (at least 1)
+     * @param window     how many of the latest values the figures are of (1 to {@value #MAX_WINDOW})
      * @return measurements with the system clock
      * @throws IllegalStateException when a backend does not work, as {@link ValueCompressor#create}
      */
@@ -59,8 +61,8 @@ public final class OptionMeasurements {
     static OptionMeasurements create(CompressionConfig config, DictionaryManager dictionary, int window,
                                      LongSupplier nanoClock) {
         Objects.requireNonNull(config, "config");
-        if (window < 1) {
-            throw new IllegalArgumentException("window " + window + " values: at least 1");
+        if (window < 1 || window > MAX_WINDOW) {
+            throw new IllegalArgumentException("window " + window + " values: 1 to " + MAX_WINDOW);
         }
         OptionWriter shared = new OptionWriters(config);
         OptionWriter w = dictionary == null ? shared : new PatternDictionary(shared, "(measured)", p -> dictionary,

@@ -36,7 +36,10 @@ import java.util.function.UnaryOperator;
  * their tables), not a measurement. When the sum is above the bound, the lineages used least recently are released
  * (their managers closed, native memory freed as {@link DictionaryManager#close()} describes) until it is within it.
  * A released pattern writes with zstd 3 until its next sampled write, which takes its best option without a
- * dictionary; it reopens for writing no sooner than the reopen delay after it was released.
+ * dictionary; it reopens for writing no sooner than the reopen delay after it was released. At most
+ * {@linkplain Builder#maxOpenLineages 256 lineages} are open at once (each runs its manager's threads), the least
+ * recently used released beyond that. A lineage's name, store and dictionary ids are kept for the life of this object,
+ * open or not (the store function is asked once per pattern ever seen).
  *
  * <h2>Reading</h2>
  * {@link AdaptiveCompressor#decompress(byte[])} reads a value written with a dictionary of a lineage this object has
@@ -71,6 +74,7 @@ public final class PatternDictionaries implements AutoCloseable {
     private final Function<String, DictionaryStore> stores;
     private final UnaryOperator<DictionaryManager.Builder> settings;
     private final long maxNativeBytes;
+    private final int maxOpen;
     private final long reopenDelayNanos;
     private final ConcurrentHashMap<String, Lineage> lineages = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<Long, Lineage> byId = new ConcurrentHashMap<>();
@@ -82,6 +86,7 @@ public final class PatternDictionaries implements AutoCloseable {
         this.stores = b.stores;
         this.settings = b.settings;
         this.maxNativeBytes = b.maxNativeBytes;
+        this.maxOpen = b.maxOpen;
         this.reopenDelayNanos = b.reopenDelay.toNanos();
     }
 
@@ -209,24 +214,41 @@ public final class PatternDictionaries implements AutoCloseable {
         }
     }
 
-    /** Releases the least recently used lineages until the estimate is within the bound; on the worker thread. */
+    /**
+     * Releases the least recently used lineages until the estimate is within the bound and at most
+     * {@code maxOpen} lineages are open; on the worker thread.
+     */
     private void enforce() {
         while (!closed) {
             long total = 0;
-            Lineage lru = null;
+            int open = 0;
+            Lineage lruLoaded = null;
+            Lineage lruOpen = null;
             for (Lineage l : lineages.values()) {
+                if (l.manager == null) {
+                    continue;
+                }
+                open++;
                 long n = l.nativeBytes();
                 total += n;
-                if (n > 0 && (lru == null || l.lastUsed - lru.lastUsed < 0)) {
-                    lru = l;
+                if (n > 0 && (lruLoaded == null || l.lastUsed - lruLoaded.lastUsed < 0)) {
+                    lruLoaded = l;
+                }
+                if (lruOpen == null || l.lastUsed - lruOpen.lastUsed < 0) {
+                    lruOpen = l;
                 }
             }
-            if (total <= maxNativeBytes || lru == null) {
+            if (total > maxNativeBytes && lruLoaded != null) {
+                lruLoaded.releasedAt = System.nanoTime();
+                lruLoaded.release("the dictionaries of all patterns held an estimated " + total + " native bytes,"
+                        + " above the " + maxNativeBytes + "-byte bound; this pattern was used least recently");
+            } else if (open > maxOpen) {
+                lruOpen.releasedAt = System.nanoTime();
+                lruOpen.release(open + " lineages open, above the " + maxOpen + " allowed; this pattern was used"
+                        + " least recently");
+            } else {
                 return;
             }
-            lru.releasedAt = System.nanoTime();
-            lru.release("the dictionaries of all patterns held an estimated " + total + " native bytes, above the "
-                    + maxNativeBytes + "-byte bound; this pattern was used least recently");
         }
     }
 
@@ -333,6 +355,7 @@ public final class PatternDictionaries implements AutoCloseable {
                 if (closed) {
                     release("closed");
                 }
+                enforce();
             } catch (RuntimeException e) {
                 if (m != null) {
                     m.close();
@@ -364,6 +387,7 @@ public final class PatternDictionaries implements AutoCloseable {
         private final Function<String, DictionaryStore> stores;
         private UnaryOperator<DictionaryManager.Builder> settings = UnaryOperator.identity();
         private long maxNativeBytes = DEFAULT_MAX_NATIVE_BYTES;
+        private int maxOpen = 256;
         private Duration reopenDelay = Duration.ofSeconds(10);
 
         private Builder(Function<String, DictionaryStore> stores) {
@@ -379,12 +403,29 @@ public final class PatternDictionaries implements AutoCloseable {
             return this;
         }
 
-        /** The bound on the estimated native memory of loaded dictionaries, all patterns together; default 64 MiB. */
+        /**
+         * The bound on the estimated native memory of loaded dictionaries, all patterns together; default 64 MiB. A
+         * bound below one lineage's own dictionaries releases that lineage as soon as they load: its pattern writes
+         * without a dictionary, and values it wrote with one fail to read ({@link MissingDictionaryException}).
+         */
         public Builder maxNativeBytes(long bytes) {
             if (bytes < 0) {
                 throw new IllegalArgumentException("maxNativeBytes " + bytes + " must not be negative");
             }
             this.maxNativeBytes = bytes;
+            return this;
+        }
+
+        /**
+         * The most lineages open at once (each runs its manager's two daemon threads and keeps its sampling
+         * reservoir), at least 1; default 256, the adaptive compressor's default pattern capacity. Beyond it the
+         * lineage used least recently is released.
+         */
+        public Builder maxOpenLineages(int lineages) {
+            if (lineages < 1) {
+                throw new IllegalArgumentException("maxOpenLineages " + lineages + " must be at least 1");
+            }
+            this.maxOpen = lineages;
             return this;
         }
 

@@ -46,7 +46,8 @@ class AdaptiveMeasuringAgreementTest {
     @Test
     void theToolsMeasuringAndTheRunTimeDecisionAgreeOnTheSameSample() {
         CompressionConfig config = CompressionConfig.builder().minCompressionSize(64).build();
-        List<CompressionGoal> goals = List.of(CompressionGoal.balanced(), CompressionGoal.memory(Double.POSITIVE_INFINITY),
+        List<CompressionGoal> goals = List.of(CompressionGoal.balanced(),
+                CompressionGoal.memory(Double.POSITIVE_INFINITY),
                 CompressionGoal.memory(0.5), CompressionGoal.speed());
         int compared = 0;
         java.util.Set<CompressionOption> seen = java.util.EnumSet.noneOf(CompressionOption.class);
@@ -78,7 +79,8 @@ class AdaptiveMeasuringAgreementTest {
 
     @Test
     void measuringFollowsTheCompressorsLimitsAndWindow() {
-        CompressionConfig config = CompressionConfig.builder().minCompressionSize(100).maxDecompressedSize(1000).build();
+        CompressionConfig config = CompressionConfig.builder().minCompressionSize(100).maxDecompressedSize(1000)
+                .build();
         OptionMeasurements m = OptionMeasurements.create(config, null, 4, steadyClock());
         assertFalse(m.add(new byte[99], false), "under the minimum: stored without a sample");
         assertFalse(m.add(new byte[1001], false), "over the limit: stored as it is");

@@ -162,7 +162,8 @@ class AdaptivePatternDictionariesTest {
             case "unpublishable:*" -> new Failing(false);
             default -> new InMemoryDictionaryStore();
         };
-        try (PatternDictionaries pd = PatternDictionaries.builder(stores).manager(AdaptivePatternDictionariesTest::quick)
+        try (PatternDictionaries pd = PatternDictionaries.builder(stores)
+                .manager(AdaptivePatternDictionariesTest::quick)
                 .reopenDelay(Duration.ofMillis(100)).build()) {
             AdaptiveCompressor ac = compressor(pd);
             Map<String, List<byte[][]>> written = new ConcurrentHashMap<>();
@@ -196,7 +197,8 @@ class AdaptivePatternDictionariesTest {
             }
             return s;
         });
-        try (PatternDictionaries pd = PatternDictionaries.builder(factory).manager(AdaptivePatternDictionariesTest::quick)
+        try (PatternDictionaries pd = PatternDictionaries.builder(factory)
+                .manager(AdaptivePatternDictionariesTest::quick)
                 .build()) {
             AdaptiveCompressor ac = compressor(pd);
             Map<String, List<byte[][]>> written = new ConcurrentHashMap<>();
@@ -217,6 +219,32 @@ class AdaptivePatternDictionariesTest {
             assertEquals(3, ids.size(), "three lineages, three dictionaries");
             assertEquals(0, pd.manager("busy:*").currentId(), "its lease is held elsewhere");
             assertFalse(ac.state(utf8("busy:1")).current().dictionary());
+            for (List<byte[][]> vs : written.values()) {
+                readAll(ac, vs);
+            }
+        }
+    }
+
+    @Test
+    void atMostTheAllowedLineagesAreOpen() throws Exception {
+        try (PatternDictionaries pd = PatternDictionaries.builder(n -> new InMemoryDictionaryStore())
+                .manager(AdaptivePatternDictionariesTest::quick).maxOpenLineages(2).build()) {
+            AdaptiveCompressor ac = compressor(pd);
+            Map<String, List<byte[][]>> written = new ConcurrentHashMap<>();
+            List<String> names = List.of("red", "green", "blue");
+            writeUntil(ac, names, written, "lineages opened", () -> pd.manager("red:*") != null
+                    || pd.manager("green:*") != null || pd.manager("blue:*") != null);
+            writeUntil(ac, names, written, "three lineages asked for, two open", () -> {
+                int n = 0;
+                for (String x : names) {
+                    n += written.get(x).size() > 1000 ? 1 : 0;
+                }
+                return n == 3 && pd.openPatterns().size() <= 2;
+            });
+            for (int i = 0; i < 20; i++) {
+                assertTrue(pd.openPatterns().size() <= 2, pd.openPatterns().toString());
+                Thread.sleep(10);
+            }
             for (List<byte[][]> vs : written.values()) {
                 readAll(ac, vs);
             }
