@@ -16,14 +16,16 @@ import java.util.function.UnaryOperator;
  * the value where it writes, and reads back with {@link #decompress(byte[])} or any {@link ValueCompressor} (every
  * option writes a stored form every reader of this library reads: the shared header with zstd or lz4, or the value as
  * it is; with a {@linkplain Builder#dictionaries dictionary} per pattern, zstd frames with a dictionary, which Valkey
- * GLIDE and earlier versions of this library cannot read).
+ * GLIDE and earlier versions of this library cannot read). With {@link PatternDictionaries} each pattern trains its own
+ * dictionary lineage, and {@link #decompress(byte[])} (not {@link #reader()}) reads the values written with them.
  *
  * <h2>Decisions</h2>
  * Keys fold into patterns ({@link KeyFolder}; the application's {@linkplain Builder#patterns listed patterns} first),
  * each with a state in a table of bounded size: at most {@linkplain Builder#capacity capacity} patterns tracked, an
  * idle one replaced by a new one, the rest sharing one {@code (other)} state. Per pattern, the first writes and then
  * one in 64 (one in 256 while the pattern is plain) are written with every candidate
- * {@linkplain CompressionOption option} on the calling thread and timed; the latest 16 such samples decide, by
+ * {@linkplain CompressionOption option} on the calling thread and timed ({@link OptionMeasurements}, the measuring
+ * code of {@code zstd-values advise} too); the latest 16 such samples decide, by
  * {@link CompressionGoal#decide}, with hysteresis: the option in use is favoured by a margin (1 point of saving, 20%
  * of CPU), and a pattern switches only when another option wins 3 evaluations in a row (to the latest winner). A pattern starts with
  * zstd 3 (lz4 for {@code SPEED}) until 8 samples. So data that stops compressing is stored plain after about
