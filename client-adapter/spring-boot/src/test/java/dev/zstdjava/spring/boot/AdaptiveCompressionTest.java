@@ -184,6 +184,11 @@ class AdaptiveCompressionTest {
                     assertThat(catalog.loads()).isEqualTo(1);
                     assertThat(decision(adaptive, "products").valuesSeen()).isEqualTo(1);
                     assertThat(adaptive.decompress(cached)).isEqualTo(RedisSerializer.java().serialize(product));
+                    // a cache created on demand: its serializer cannot know its name
+                    Map<String, Object> profile = catalog.profile("ann");
+                    StoredBytes.await(f, "profiles::ann".getBytes(StandardCharsets.UTF_8));
+                    assertThat(catalog.profile("ann")).isEqualTo(profile);
+                    assertThat(decision(adaptive, CacheValueCompression.ON_DEMAND_CACHES).valuesSeen()).isEqualTo(1);
 
                     // the info entry lists the decisions
                     Info.Builder info = new Info.Builder();
@@ -194,7 +199,8 @@ class AdaptiveCompressionTest {
                     List<Map<String, Object>> decisions = (List<Map<String, Object>>) a.get("decisions");
                     assertThat(decisions.get(1)).containsEntry("pattern", "blob:*").containsEntry("option", "plain")
                             .containsEntry("valuesSeen", (long) n + 1).containsKeys("savedFraction", "since");
-                    assertThat(decisions).extracting(d -> d.get("pattern")).contains("json:*", "products");
+                    assertThat(decisions).extracting(d -> d.get("pattern"))
+                            .contains("json:*", "products", CacheValueCompression.ON_DEMAND_CACHES);
 
                     // the meters: patterns per option, tagged by option only
                     MeterRegistry registry = c.getBean(MeterRegistry.class);
