@@ -1,6 +1,8 @@
 package dev.zstdjava.spring.boot;
 
+import dev.zstdjava.values.AdaptiveCompressor;
 import dev.zstdjava.values.ValueCompressor;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.cache.autoconfigure.RedisCacheManagerBuilderCustomizer;
@@ -17,14 +19,15 @@ import org.springframework.context.annotation.Configuration;
 class Boot4Caches {
     @Bean
     @ConditionalOnMissingBean(CacheValueCompression.class)
-    Customizer zstdJavaCacheValueCompression(ValueCompressor compressor) {
-        return new Customizer(compressor);
+    Customizer zstdJavaCacheValueCompression(ValueCompressor compressor,
+                                             ObjectProvider<AdaptiveCompressor> adaptive) {
+        return new Customizer(compressor, adaptive.getIfAvailable());
     }
 
     /** The shared wrapping, as Boot 4's customizer type. Thread-safe, as {@link CacheValueCompression}. */
     static final class Customizer extends CacheValueCompression implements RedisCacheManagerBuilderCustomizer {
-        Customizer(ValueCompressor compressor) {
-            super(compressor);
+        Customizer(ValueCompressor compressor, AdaptiveCompressor adaptive) {
+            super(compressor, adaptive);
         }
     }
 }

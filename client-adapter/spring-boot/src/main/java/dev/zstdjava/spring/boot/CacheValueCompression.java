@@ -1,5 +1,6 @@
 package dev.zstdjava.spring.boot;
 
+import dev.zstdjava.values.AdaptiveCompressor;
 import dev.zstdjava.values.ValueCompressor;
 import org.springframework.core.Ordered;
 import org.springframework.data.redis.cache.RedisCacheConfiguration;
@@ -9,6 +10,8 @@ import org.springframework.data.redis.serializer.RedisElementWriter;
 import org.springframework.data.redis.serializer.RedisSerializationContext.SerializationPair;
 
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 
@@ -28,15 +31,49 @@ import java.util.Objects;
  * application's unordered customizers before this one), so the per-cache configurations they add are wrapped too.
  * Wrapping is idempotent.
  *
+ * <p><b>Adaptive compression</b> ({@link #CacheValueCompression(AdaptiveCompressor)}): the cache's name is the
+ * pattern. Each cache configured on the builder by the time {@link #customize} runs (the names of
+ * {@code spring.cache.cache-names}, and those the application's customizers configure) writes its values with
+ * {@link AdaptiveCompressor#compress} under its name; a value serialization pair does not see the cache it serves,
+ * so the caches {@code RedisCacheManager} creates on demand from the defaults share the one pattern
+ * {@value #ON_DEMAND_CACHES}: name a cache in {@code spring.cache.cache-names} for a decision of its own. Reads go
+ * through {@link AdaptiveCompressor#reader()}.
+ *
  * <p><b>Thread safety:</b> thread-safe; the wrapped pairs are immutable. <b>Allocation:</b> per value, the delegate's
- * output copied once into an array, and the compressed or decompressed array.
+ * output copied once into an array, and the compressed or decompressed array (adaptive: a sampled write also each
+ * candidate option's stored form).
  */
 public class CacheValueCompression implements Ordered {
+    /** The name the values of caches created on demand from the defaults are written under, in the adaptive mode. */
+    public static final String ON_DEMAND_CACHES = "(caches)";
+
     private final ValueCompressor compressor;
+    /** the adaptive compressor, or null in the fixed mode */
+    private final AdaptiveCompressor adaptive;
 
     /** @param compressor compresses and decodes the cache values; its counters count them */
     public CacheValueCompression(ValueCompressor compressor) {
-        this.compressor = Objects.requireNonNull(compressor, "compressor");
+        this(Objects.requireNonNull(compressor, "compressor"), null);
+    }
+
+    /**
+     * The adaptive mode: each cache's values written under the cache's name (see the class comment).
+     *
+     * @param adaptive compresses the cache values; its reader decodes them
+     */
+    public CacheValueCompression(AdaptiveCompressor adaptive) {
+        this(Objects.requireNonNull(adaptive, "adaptive").reader(), adaptive);
+    }
+
+    /** For the generations' customizers: {@code adaptive} when not null, else {@code compressor}. */
+    CacheValueCompression(ValueCompressor compressor, AdaptiveCompressor adaptive) {
+        this.compressor = adaptive == null ? Objects.requireNonNull(compressor, "compressor") : adaptive.reader();
+        this.adaptive = adaptive;
+    }
+
+    /** @return the adaptive compressor writing the values, or null in the fixed mode */
+    public final AdaptiveCompressor adaptive() {
+        return adaptive;
     }
 
     /**
@@ -47,17 +84,34 @@ public class CacheValueCompression implements Ordered {
     public final void customize(RedisCacheManagerBuilder builder) {
         builder.cacheDefaults(wrap(builder.cacheDefaults()));
         for (String name : List.copyOf(builder.getConfiguredCaches())) {
-            builder.getCacheConfigurationFor(name).ifPresent(c -> builder.withCacheConfiguration(name, wrap(c)));
+            builder.getCacheConfigurationFor(name)
+                    .ifPresent(c -> builder.withCacheConfiguration(name, wrap(name, c)));
         }
     }
 
-    /** @return {@code config} with its value serialization compressing (unchanged if it compresses already) */
+    /**
+     * @return {@code config} with its value serialization compressing (unchanged if it compresses already); in the
+     *         adaptive mode under {@value #ON_DEMAND_CACHES}
+     */
     public final RedisCacheConfiguration wrap(RedisCacheConfiguration config) {
+        return wrap(ON_DEMAND_CACHES, config);
+    }
+
+    /**
+     * @param cacheName the cache {@code config} serves: in the adaptive mode, the name its values are written under
+     * @return {@code config} with its value serialization compressing (unchanged if it compresses already under that
+     *         name; a pair wrapped under another name is wrapped again under this one)
+     */
+    public final RedisCacheConfiguration wrap(String cacheName, RedisCacheConfiguration config) {
         SerializationPair<Object> pair = config.getValueSerializationPair();
-        if (pair instanceof Compressing) {
-            return config;
+        byte[] name = adaptive == null ? null : cacheName.getBytes(StandardCharsets.UTF_8);
+        if (pair instanceof Compressing c) {
+            if (adaptive == null || Arrays.equals(c.name(), name)) {
+                return config;
+            }
+            pair = c.delegate();
         }
-        return config.serializeValuesWith(new Compressing(pair, compressor));
+        return config.serializeValuesWith(new Compressing(pair, compressor, adaptive, name));
     }
 
     @Override
@@ -65,9 +119,12 @@ public class CacheValueCompression implements Ordered {
         return Ordered.LOWEST_PRECEDENCE;
     }
 
-    /** The application's pair, its bytes compressed on the way out and decoded on the way in. */
-    private record Compressing(SerializationPair<Object> delegate, ValueCompressor compressor)
-            implements SerializationPair<Object> {
+    /**
+     * The application's pair, its bytes compressed on the way out (adaptive: under {@code name}) and decoded on the
+     * way in.
+     */
+    private record Compressing(SerializationPair<Object> delegate, ValueCompressor compressor,
+                               AdaptiveCompressor adaptive, byte[] name) implements SerializationPair<Object> {
         @Override
         public RedisElementReader<Object> getReader() {
             RedisElementReader<Object> reader = delegate.getReader();
@@ -81,7 +138,7 @@ public class CacheValueCompression implements Ordered {
                 ByteBuffer b = writer.write(value);
                 byte[] bytes = new byte[b.remaining()];
                 b.duplicate().get(bytes);
-                return ByteBuffer.wrap(compressor.compress(bytes));
+                return ByteBuffer.wrap(adaptive == null ? compressor.compress(bytes) : adaptive.compress(name, bytes));
             };
         }
     }

@@ -2,31 +2,49 @@ package dev.zstdjava.spring.boot;
 
 import dev.zstdjava.NativeLibrary;
 import dev.zstdjava.lz4.Lz4;
+import dev.zstdjava.values.AdaptiveCompressor;
 import dev.zstdjava.values.CompressionBackend;
 import dev.zstdjava.values.CompressionConfig;
 import dev.zstdjava.values.CompressionStats;
 import dev.zstdjava.values.DictionaryManager;
+import dev.zstdjava.values.PatternDecision;
 import dev.zstdjava.values.ValueCompressor;
 import dev.zstdjava.zstd.Zstd;
 import org.springframework.boot.actuate.info.Info;
 import org.springframework.boot.actuate.info.InfoContributor;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 
 /**
  * Adds {@code zstd-java} to Actuator's info endpoint: the backend, level and limits, the native library (name,
- * version, how it was found and the file loaded), the dictionaries when used, and the compressor's counters.
+ * version, how it was found and the file loaded), the dictionaries when used, and the compressor's counters. With
+ * adaptive compression, {@code adaptive}: the goal, and {@code decisions}, one entry per pattern of
+ * {@link AdaptiveCompressor#snapshot()} ({@code pattern}, {@code option}, {@code savedFraction}, {@code valuesSeen},
+ * {@code since}); the counters are then the reader's (reads), the writes being counted per option inside the adaptive
+ * compressor.
  *
- * <p><b>Thread safety:</b> thread-safe; each call reads the counters once (a few small maps per call).
+ * <p><b>Thread safety:</b> thread-safe; each call reads the counters once (a few small maps per call; with adaptive
+ * compression a snapshot of the decisions and a map per pattern).
  */
 public final class CompressionInfoContributor implements InfoContributor {
     private final ValueCompressor compressor;
+    /** the adaptive compressor, or null */
+    private final AdaptiveCompressor adaptive;
 
     public CompressionInfoContributor(ValueCompressor compressor) {
         this.compressor = Objects.requireNonNull(compressor, "compressor");
+        this.adaptive = null;
+    }
+
+    /** With adaptive compression: the reader's configuration and counters, and {@code adaptive}'s decisions. */
+    public CompressionInfoContributor(AdaptiveCompressor adaptive) {
+        this.adaptive = Objects.requireNonNull(adaptive, "adaptive");
+        this.compressor = adaptive.reader();
     }
 
     @Override
@@ -72,6 +90,29 @@ public final class CompressionInfoContributor implements InfoContributor {
         counters.put("sizeLimitErrors", s.sizeLimitErrors());
         counters.put("legacyDecompressed", s.legacyDecompressed());
         d.put("counters", counters);
+        if (adaptive != null) {
+            d.put("adaptive", adaptive(adaptive));
+        }
         return d;
+    }
+
+    private static Map<String, Object> adaptive(AdaptiveCompressor adaptive) {
+        Map<String, Object> a = new LinkedHashMap<>();
+        a.put("goal", adaptive.goal().kind().name().toLowerCase(Locale.ROOT));
+        if (Double.isFinite(adaptive.goal().cpuBudgetMicrosPerKiB())) {
+            a.put("cpuBudget", adaptive.goal().cpuBudgetMicrosPerKiB());
+        }
+        List<Map<String, Object>> decisions = new ArrayList<>();
+        for (PatternDecision p : adaptive.snapshot()) {
+            Map<String, Object> row = new LinkedHashMap<>();
+            row.put("pattern", p.pattern());
+            row.put("option", p.option().label());
+            row.put("savedFraction", p.savedFraction());
+            row.put("valuesSeen", p.valuesSeen());
+            row.put("since", p.since().toString());
+            decisions.add(row);
+        }
+        a.put("decisions", decisions);
+        return a;
     }
 }

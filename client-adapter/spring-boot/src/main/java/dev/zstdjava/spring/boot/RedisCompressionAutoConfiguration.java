@@ -1,5 +1,6 @@
 package dev.zstdjava.spring.boot;
 
+import dev.zstdjava.values.AdaptiveCompressor;
 import dev.zstdjava.values.CompressionBackend;
 import dev.zstdjava.values.CompressionConfig;
 import dev.zstdjava.values.DictionaryManager;
@@ -29,6 +30,13 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * or {@code RedisAutoConfiguration} (Boot 3.5), whose templates then back off. On a Boot older than 3.5 an enabled
  * compression fails startup ({@link OnCompressionEnabled}).
  *
+ * <p>With {@code zstd-java.redis.compression.adaptive.enabled=true} it also makes one {@link AdaptiveCompressor}
+ * (from the {@code adaptive.*} properties, over the configuration the other properties describe): the templates then
+ * write each value under its key's pattern, the caches each value under the cache's name
+ * ({@link CacheValueCompression}), and the {@link ValueCompressor} bean is the adaptive compressor's reader
+ * ({@link AdaptiveCompressor#reader()}), which reads every stored form. Adaptive compression with dictionaries
+ * ({@code dictionaries.mode} other than off) fails startup naming both properties.
+ *
  * <p>Made and used by Spring at startup; the beans it makes are thread-safe.
  */
 @AutoConfiguration(beforeName = {BootLines.BOOT4_DATA_REDIS, BootLines.BOOT3_DATA_REDIS})
@@ -46,10 +54,33 @@ public final class RedisCompressionAutoConfiguration {
             + RedisCompressionProperties.PREFIX + ".enabled=false to start without compression (values already"
             + " stored compressed then read back as stored bytes)";
 
+    /** The adaptive compressor, when {@code adaptive.enabled=true}. */
+    @Bean
+    @ConditionalOnMissingBean
+    @ConditionalOnBooleanProperty(RedisCompressionProperties.PREFIX + ".adaptive.enabled")
+    AdaptiveCompressor zstdJavaAdaptiveCompressor(RedisCompressionProperties properties) {
+        if (properties.getDictionaries().getMode() != RedisCompressionProperties.DictionaryMode.OFF) {
+            throw RedisCompressionProperties.invalid("adaptive.enabled", true, "false while "
+                    + RedisCompressionProperties.PREFIX + ".dictionaries.mode is not off (the Boot"
+                    + " auto-configuration has no dictionary per pattern)");
+        }
+        CompressionConfig config = properties.toConfig();
+        try {
+            return properties.toAdaptive(config);
+        } catch (IllegalStateException e) {
+            throw new RedisCompressionException(e.getMessage(), TURN_OFF, e);
+        }
+    }
+
     @Bean
     @ConditionalOnMissingBean
     ValueCompressor zstdJavaValueCompressor(RedisCompressionProperties properties,
-                                            ObjectProvider<DictionaryManager> dictionaries) {
+                                            ObjectProvider<DictionaryManager> dictionaries,
+                                            ObjectProvider<AdaptiveCompressor> adaptive) {
+        AdaptiveCompressor a = adaptive.getIfAvailable();
+        if (a != null) {
+            return a.reader();
+        }
         CompressionConfig config = properties.toConfig();
         DictionaryManager manager = dictionaries.getIfAvailable();
         if (manager != null && config.backend() != CompressionBackend.ZSTD) {
@@ -64,12 +95,18 @@ public final class RedisCompressionAutoConfiguration {
         }
     }
 
-    /** Boot's {@code redisTemplate}, compressing: the {@code SET} family compressed, counters refused. */
+    /**
+     * Boot's {@code redisTemplate}, compressing: the {@code SET} family compressed (adaptive: each value under its
+     * key's pattern), counters refused.
+     */
     @Bean
     @ConditionalOnMissingBean(name = "redisTemplate")
     CompressingRedisTemplate<Object, Object> redisTemplate(RedisConnectionFactory redisConnectionFactory,
-                                                           ValueCompressor compressor) {
-        CompressingRedisTemplate<Object, Object> template = new CompressingRedisTemplate<>(compressor);
+                                                           ValueCompressor compressor,
+                                                           ObjectProvider<AdaptiveCompressor> adaptive) {
+        AdaptiveCompressor a = adaptive.getIfAvailable();
+        CompressingRedisTemplate<Object, Object> template = a == null ? new CompressingRedisTemplate<>(compressor)
+                : new CompressingRedisTemplate<>(a);
         template.setConnectionFactory(redisConnectionFactory);
         return template;
     }
@@ -82,8 +119,11 @@ public final class RedisCompressionAutoConfiguration {
     @ConditionalOnMissingBean(StringRedisTemplate.class)
     @ConditionalOnBooleanProperty(RedisCompressionProperties.PREFIX + ".string-template")
     CompressingStringRedisTemplate stringRedisTemplate(RedisConnectionFactory redisConnectionFactory,
-                                                       ValueCompressor compressor) {
-        CompressingStringRedisTemplate template = new CompressingStringRedisTemplate(compressor);
+                                                       ValueCompressor compressor,
+                                                       ObjectProvider<AdaptiveCompressor> adaptive) {
+        AdaptiveCompressor a = adaptive.getIfAvailable();
+        CompressingStringRedisTemplate template = a == null ? new CompressingStringRedisTemplate(compressor)
+                : new CompressingStringRedisTemplate(a);
         template.setConnectionFactory(redisConnectionFactory);
         return template;
     }

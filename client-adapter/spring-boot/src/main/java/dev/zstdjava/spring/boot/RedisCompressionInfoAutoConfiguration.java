@@ -1,6 +1,8 @@
 package dev.zstdjava.spring.boot;
 
+import dev.zstdjava.values.AdaptiveCompressor;
 import dev.zstdjava.values.ValueCompressor;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.info.InfoContributor;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -26,7 +28,9 @@ public final class RedisCompressionInfoAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    CompressionInfoContributor zstdJavaInfoContributor(ValueCompressor compressor) {
-        return new CompressionInfoContributor(compressor);
+    CompressionInfoContributor zstdJavaInfoContributor(ValueCompressor compressor,
+                                                       ObjectProvider<AdaptiveCompressor> adaptive) {
+        AdaptiveCompressor a = adaptive.getIfAvailable();
+        return a == null ? new CompressionInfoContributor(compressor) : new CompressionInfoContributor(a);
     }
 }

@@ -1,8 +1,10 @@
 package dev.zstdjava.spring.boot;
 
+import dev.zstdjava.values.AdaptiveCompressor;
 import dev.zstdjava.values.ValueCompressor;
 import dev.zstdjava.values.micrometer.CompressionMetrics;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -21,6 +23,9 @@ import org.springframework.context.annotation.Configuration;
  * Runs after Boot's metrics auto-configurations of either generation (Boot 4's {@code spring-boot-micrometer-metrics},
  * Boot 3.5's {@code spring-boot-actuator-autoconfigure}), so that their registry exists when its condition is tested.
  *
+ * <p>With adaptive compression the meters are the adaptive compressor's ({@link CompressionMetrics}'s
+ * {@code zstdjava.values.adaptive.patterns}, one series per option).
+ *
  * <p>Made and used by Spring at startup; {@link CompressionMetrics} is thread-safe.
  */
 @AutoConfiguration(after = RedisCompressionAutoConfiguration.class, afterName = {
@@ -36,8 +41,10 @@ public final class RedisCompressionMetricsAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    CompressionMetrics zstdJavaCompressionMetrics(ValueCompressor compressor) {
-        return new CompressionMetrics(compressor);
+    CompressionMetrics zstdJavaCompressionMetrics(ValueCompressor compressor,
+                                                  ObjectProvider<AdaptiveCompressor> adaptive) {
+        AdaptiveCompressor a = adaptive.getIfAvailable();
+        return a == null ? new CompressionMetrics(compressor) : new CompressionMetrics(a, Tags.empty());
     }
 
     /** Without Boot's metrics auto-configuration nothing binds {@code MeterBinder} beans: bind this one here. */

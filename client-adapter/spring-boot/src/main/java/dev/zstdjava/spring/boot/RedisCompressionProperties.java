@@ -1,7 +1,9 @@
 package dev.zstdjava.spring.boot;
 
+import dev.zstdjava.values.AdaptiveCompressor;
 import dev.zstdjava.values.CompressionBackend;
 import dev.zstdjava.values.CompressionConfig;
+import dev.zstdjava.values.CompressionGoal;
 import dev.zstdjava.values.LegacyFormat;
 import dev.zstdjava.values.ServerDictionaryLayout;
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -72,6 +74,8 @@ public class RedisCompressionProperties {
     private boolean stringTemplate = false;
 
     private final Dictionaries dictionaries = new Dictionaries();
+
+    private final Adaptive adaptive = new Adaptive();
 
     /** Properties with every default; Boot binds the environment onto them. */
     public RedisCompressionProperties() {
@@ -153,6 +157,57 @@ public class RedisCompressionProperties {
         return dictionaries;
     }
 
+    public Adaptive getAdaptive() {
+        return adaptive;
+    }
+
+    /**
+     * @param config the configuration every option applies ({@link #toConfig()})
+     * @return the adaptive compressor the {@code adaptive.*} properties describe
+     * @throws RedisCompressionException naming the property, its value and the allowed values, if one is wrong
+     * @throws IllegalStateException     when a backend does not work, as {@link AdaptiveCompressor.Builder#build()}
+     */
+    public AdaptiveCompressor toAdaptive(CompressionConfig config) {
+        Adaptive a = adaptive;
+        String budget = "adaptive.cpu-budget";
+        CompressionGoal goal;
+        if (a.goal == null) {
+            throw invalid("adaptive.goal", null, "memory, balanced, speed");
+        }
+        if (a.goal == Goal.MEMORY) {
+            if (a.cpuBudget == null || !(a.cpuBudget > 0)) {
+                throw invalid(budget, a.cpuBudget, "a positive number of microseconds per KiB of input (for"
+                        + " example 20) when " + PREFIX + ".adaptive.goal is memory");
+            }
+            goal = CompressionGoal.memory(a.cpuBudget);
+        } else {
+            if (a.cpuBudget != null) {
+                throw invalid(budget, a.cpuBudget, "unset unless " + PREFIX + ".adaptive.goal is memory (the goal is "
+                        + a.goal.name().toLowerCase(java.util.Locale.ROOT) + ")");
+            }
+            goal = a.goal == Goal.SPEED ? CompressionGoal.speed() : CompressionGoal.balanced();
+        }
+        if (a.capacity < 1) {
+            throw invalid("adaptive.capacity", a.capacity, "at least 1 pattern");
+        }
+        if (a.idleWindow == null || a.idleWindow.isNegative() || a.idleWindow.isZero()) {
+            throw invalid("adaptive.idle-window", a.idleWindow, "a positive duration");
+        }
+        List<String> patterns = a.patterns == null ? List.of() : a.patterns;
+        for (String p : patterns) {
+            if (p == null || p.isBlank()) {
+                throw invalid("adaptive.patterns", patterns, "non-blank key patterns, such as user:*");
+            }
+        }
+        AdaptiveCompressor.Builder b = AdaptiveCompressor.builder(config).goal(goal).patterns(patterns)
+                .capacity(a.capacity).idleWindow(a.idleWindow);
+        try {
+            return b.build();
+        } catch (IllegalArgumentException e) { // the one range left to the builder: the largest capacity
+            throw invalid("adaptive.capacity", a.capacity, e.getMessage());
+        }
+    }
+
     /**
      * @return the compression configuration these properties describe
      * @throws RedisCompressionException naming the property, its value and the allowed values, if one is wrong
@@ -189,6 +244,102 @@ public class RedisCompressionProperties {
 
     static RedisCompressionException invalid(String property, Object value, String allowed) {
         return RedisCompressionException.invalid(property, value, allowed);
+    }
+
+    /** What adaptive compression optimises. */
+    public enum Goal {
+        /** The largest saving within a CPU budget (adaptive.cpu-budget). */
+        MEMORY,
+        /** The cheapest option close to the best saving; plain when nothing saves 5%. */
+        BALANCED,
+        /** lz4 when it saves 5%, else plain. */
+        SPEED
+    }
+
+    /**
+     * Adaptive compression: each value written with the option its key's pattern has shown to suit the goal (plain,
+     * lz4, zstd at several levels), decided from sampled writes. Values stay readable by every reader of this library
+     * and by GLIDE clients.
+     */
+    public static class Adaptive {
+        /**
+         * Whether redisTemplate (and stringRedisTemplate when it compresses) write each value under its key's
+         * pattern, and each cache of Boot's RedisCacheManager under the cache's name.
+         */
+        private boolean enabled = false;
+
+        /** memory (the largest saving within cpu-budget), balanced, or speed. */
+        private Goal goal = Goal.BALANCED;
+
+        /**
+         * The most compression CPU an option may take for goal memory, in microseconds per KiB of input; no default:
+         * required for goal memory, unset for the others.
+         */
+        private Double cpuBudget;
+
+        /**
+         * The application's key patterns, in order of precedence, matched before keys are folded and never evicted
+         * (a '*' matches any run, e.g. user:*); others are found by folding the keys.
+         */
+        private List<String> patterns = new ArrayList<>();
+
+        /** The most patterns tracked at once (1 to 65536); the rest share one decision. */
+        private int capacity = 256;
+
+        /** How long a tracked pattern must go unseen before a new one may replace it. */
+        private Duration idleWindow = Duration.ofSeconds(10);
+
+        /** The defaults. */
+        public Adaptive() {
+        }
+
+        public boolean isEnabled() {
+            return enabled;
+        }
+
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
+        }
+
+        public Goal getGoal() {
+            return goal;
+        }
+
+        public void setGoal(Goal goal) {
+            this.goal = goal;
+        }
+
+        public Double getCpuBudget() {
+            return cpuBudget;
+        }
+
+        public void setCpuBudget(Double cpuBudget) {
+            this.cpuBudget = cpuBudget;
+        }
+
+        public List<String> getPatterns() {
+            return patterns;
+        }
+
+        public void setPatterns(List<String> patterns) {
+            this.patterns = patterns;
+        }
+
+        public int getCapacity() {
+            return capacity;
+        }
+
+        public void setCapacity(int capacity) {
+            this.capacity = capacity;
+        }
+
+        public Duration getIdleWindow() {
+            return idleWindow;
+        }
+
+        public void setIdleWindow(Duration idleWindow) {
+            this.idleWindow = idleWindow;
+        }
     }
 
     /** How compression uses zstd dictionaries. */

@@ -26,9 +26,12 @@ class ConfigurationMetadataTest {
         assertThat(properties).containsKeys(p + "enabled", p + "backend", p + "level", p + "min-size",
                 p + "max-decompressed-size", p + "hash-values", p + "legacy-formats", p + "caches",
                 p + "string-template", p + "dictionaries.mode", p + "dictionaries.resources",
-                p + "dictionaries.store.key-prefix", p + "dictionaries.store.max-dictionary-size");
-        // the level's default depends on the backend: its description says so
-        Set<String> noDefault = Set.of(p + "level");
+                p + "dictionaries.store.key-prefix", p + "dictionaries.store.max-dictionary-size",
+                p + "adaptive.enabled", p + "adaptive.goal", p + "adaptive.cpu-budget", p + "adaptive.patterns",
+                p + "adaptive.capacity", p + "adaptive.idle-window");
+        // the level's default depends on the backend, the CPU budget is for goal memory only: their descriptions
+        // say so
+        Set<String> noDefault = Set.of(p + "level", p + "adaptive.cpu-budget");
         properties.forEach((name, node) -> {
             assertThat(node.has("description")).as(name + " has a description").isTrue();
             assertThat(node.has("defaultValue") || noDefault.contains(name)).as(name + " has a default").isTrue();
@@ -44,5 +47,8 @@ class ConfigurationMetadataTest {
         assertThat(properties.get(p + "dictionaries.mode").get("description").asString())
                 .contains("unreadable for GLIDE clients");
         assertThat(properties.get(p + "string-template").get("description").asString()).contains("INCR");
+        assertThat(properties.get(p + "adaptive.enabled").get("defaultValue").asBoolean()).isFalse();
+        assertThat(properties.get(p + "adaptive.capacity").get("defaultValue").asInt()).isEqualTo(256);
+        assertThat(properties.get(p + "adaptive.cpu-budget").get("description").asString()).contains("goal memory");
     }
 }

@@ -1,8 +1,11 @@
 package dev.zstdjava.values.micrometer;
 
+import dev.zstdjava.values.AdaptiveCompressor;
+import dev.zstdjava.values.CompressionOption;
 import dev.zstdjava.values.CompressionStats;
 import dev.zstdjava.values.DictionaryManager;
 import dev.zstdjava.values.DictionaryStats;
+import dev.zstdjava.values.PatternDecision;
 import dev.zstdjava.values.TrainingStats;
 import dev.zstdjava.values.ValueCompressor;
 import io.micrometer.core.instrument.FunctionCounter;
@@ -63,19 +66,29 @@ import java.util.function.ToLongFunction;
  * (values compressed with it), {@code zstdjava.values.dictionary.saved} (bytes it saved, base unit bytes) and
  * {@code zstdjava.values.dictionary.values.read} (values decompressed with it).
  *
+ * <p>Made for an {@link AdaptiveCompressor} ({@link #CompressionMetrics(AdaptiveCompressor, Iterable)}), the counters
+ * are its reader's ({@link AdaptiveCompressor#reader()}: the reads), and {@code zstdjava.values.adaptive.patterns}
+ * (gauge) counts the patterns of its {@linkplain AdaptiveCompressor#snapshot() decisions} written with each option,
+ * one series per {@code option} tag (the option's {@link CompressionOption#label() label}: {@code plain},
+ * {@code lz4}, {@code zstd 3}, ...): the tags are bounded by the options, never one per pattern (the patterns
+ * themselves are in the decisions, and the Boot info entry).
+ *
  * <p>Names follow Micrometer's conventions (lower case, dot-separated; the registry renders them in its own style,
  * for example {@code zstdjava_values_compression_input_bytes_total} in Prometheus). Bind one compressor once per
  * registry; to tell several compressors apart, give each a distinguishing tag. The meters hold the compressor weakly,
  * as Micrometer's function counters do: they stop reporting when it is garbage-collected.
  *
  * <p><b>Thread safety:</b> immutable; {@link #bindTo} may be called from any thread. <b>Allocation:</b> reading a
- * meter takes one {@link CompressionStats} snapshot (one small object); nothing is allocated on the compression path.
+ * meter takes one {@link CompressionStats} snapshot (one small object), an adaptive gauge one snapshot of the
+ * decisions (a list of one record per pattern); nothing is allocated on the compression path.
  */
 public final class CompressionMetrics implements MeterBinder {
     /** Prefix of every meter name. */
     public static final String PREFIX = "zstdjava.values.";
 
     private final ValueCompressor compressor;
+    /** the adaptive compressor whose decisions are counted, or null */
+    private final AdaptiveCompressor adaptive;
     private final Tags tags;
 
     /** @param compressor the compressor whose counters to publish, tagged with its backend only */
@@ -88,7 +101,21 @@ public final class CompressionMetrics implements MeterBinder {
      * @param tags       tags added to every meter (for example the cache or connection the compressor serves)
      */
     public CompressionMetrics(ValueCompressor compressor, Iterable<Tag> tags) {
-        this.compressor = Objects.requireNonNull(compressor, "compressor");
+        this(Objects.requireNonNull(compressor, "compressor"), null, tags);
+    }
+
+    /**
+     * @param adaptive the adaptive compressor whose reader's counters and decisions to publish (see the class
+     *                 comment)
+     * @param tags     tags added to every meter
+     */
+    public CompressionMetrics(AdaptiveCompressor adaptive, Iterable<Tag> tags) {
+        this(Objects.requireNonNull(adaptive, "adaptive").reader(), adaptive, tags);
+    }
+
+    private CompressionMetrics(ValueCompressor compressor, AdaptiveCompressor adaptive, Iterable<Tag> tags) {
+        this.compressor = compressor;
+        this.adaptive = adaptive;
         this.tags = Tags.of(Objects.requireNonNull(tags, "tags"))
                 .and("backend", compressor.config().backend().name().toLowerCase(Locale.ROOT));
     }
@@ -135,6 +162,24 @@ public final class CompressionMetrics implements MeterBinder {
         if (compressor.dictionaries() != null) {
             dictionaries(registry, compressor.dictionaries());
         }
+        if (adaptive != null) {
+            for (CompressionOption option : CompressionOption.values()) {
+                Gauge.builder(PREFIX + "adaptive.patterns", adaptive, a -> patterns(a, option))
+                        .description("patterns whose values the adaptive compressor writes with this option")
+                        .tags(tags.and("option", option.label()))
+                        .register(registry);
+            }
+        }
+    }
+
+    private static double patterns(AdaptiveCompressor adaptive, CompressionOption option) {
+        int n = 0;
+        for (PatternDecision d : adaptive.snapshot()) {
+            if (d.option() == option) {
+                n++;
+            }
+        }
+        return n;
     }
 
     private void dictionaries(MeterRegistry registry, DictionaryManager dictionaries) {

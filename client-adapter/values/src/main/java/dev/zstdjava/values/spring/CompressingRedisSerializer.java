@@ -1,12 +1,14 @@
 package dev.zstdjava.values.spring;
 
 import dev.zstdjava.DecompressionLimitException;
+import dev.zstdjava.values.AdaptiveCompressor;
 import dev.zstdjava.values.CompressionConfig;
 import dev.zstdjava.values.ValueCompressor;
 import org.springframework.data.redis.core.RedisTemplate;
 import org.springframework.data.redis.serializer.RedisSerializer;
 import org.springframework.data.redis.serializer.SerializationException;
 
+import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 
 /**
@@ -43,9 +45,18 @@ import java.util.Objects;
  * maximum fails with {@link DecompressionLimitException} (not wrapped: the same exception every reader of this
  * library throws); {@code null} stays {@code null}.
  *
+ * <p><b>Adaptive compression.</b> {@link #forPattern(RedisSerializer, AdaptiveCompressor, String)} compresses with
+ * an {@link AdaptiveCompressor}. A serializer sees values, never keys, so every value it writes is written under the
+ * one name it was made with (folded into its pattern as a key is; a pattern the compressor lists, such as
+ * {@code user:*}, may be given instead): as a plain {@code RedisTemplate}'s value serializer, all keys share one
+ * decision. {@link CompressingRedisTemplate#CompressingRedisTemplate(AdaptiveCompressor)} knows each key and writes
+ * each value under its own; a cache's name is the natural name for a cache's values. Reads go through
+ * {@link AdaptiveCompressor#reader()} and read every stored form.
+ *
  * <p><b>Thread safety:</b> thread-safe if the delegate is. <b>Allocation:</b> serializing allocates the delegate's
- * array and the compressed array (none when the value is stored as it is); deserializing allocates the decompressed
- * array, then whatever the delegate allocates.
+ * array and the compressed array (none when the value is stored as it is; an adaptive sampled write also each
+ * candidate option's stored form); deserializing allocates the decompressed array, then whatever the delegate
+ * allocates.
  *
  * @param <T> the type the delegate serializes
  */
@@ -53,12 +64,49 @@ public final class CompressingRedisSerializer<T> implements RedisSerializer<T> {
     private final RedisSerializer<T> delegate;
     private final ValueCompressor compressor;
     private final boolean compressing;
+    /** the adaptive compressor, or null in the fixed mode */
+    private final AdaptiveCompressor adaptive;
+    /** adaptive: the key every value is written under (UTF-8), or null when {@link #keys} gives each value's */
+    private final byte[] name;
+    /** adaptive within a template: the key of each value, bound by the template around its operations */
+    private final TemplateKeys keys;
 
     private CompressingRedisSerializer(RedisSerializer<T> delegate, ValueCompressor compressor, boolean compressing) {
+        this(delegate, compressor, compressing, null, null, null);
+    }
+
+    private CompressingRedisSerializer(RedisSerializer<T> delegate, ValueCompressor compressor, boolean compressing,
+                                       AdaptiveCompressor adaptive, byte[] name, TemplateKeys keys) {
         SpringLine.require("CompressingRedisSerializer");
         this.delegate = Objects.requireNonNull(delegate, "delegate");
         this.compressor = Objects.requireNonNull(compressor, "compressor");
         this.compressing = compressing;
+        this.adaptive = adaptive;
+        this.name = name;
+        this.keys = keys;
+    }
+
+    /**
+     * A serializer that compresses every value with {@code adaptive} under {@code name}, and reads every stored form
+     * ({@link AdaptiveCompressor#reader()}). It does not see keys: every value shares the decision of
+     * {@code name}'s pattern, wherever it is used (see the class comment).
+     *
+     * @param delegate the serializer that turns values into bytes
+     * @param adaptive the adaptive compressor, shared with every other writer of the same keys
+     * @param name     the key (or listed pattern) every value is written under, for example a cache's name
+     * @return a serializer compressing {@code delegate}'s output under {@code name}
+     */
+    public static <T> CompressingRedisSerializer<T> forPattern(RedisSerializer<T> delegate,
+                                                               AdaptiveCompressor adaptive, String name) {
+        return new CompressingRedisSerializer<>(delegate, Objects.requireNonNull(adaptive, "adaptive").reader(), true,
+                adaptive, Objects.requireNonNull(name, "name").getBytes(StandardCharsets.UTF_8), null);
+    }
+
+    /** An adaptive template's compressing serializer: each value under the key {@code keys} has bound for it. */
+    static <T> CompressingRedisSerializer<T> keyed(RedisSerializer<T> delegate, AdaptiveCompressor adaptive,
+                                                   TemplateKeys keys) {
+        return new CompressingRedisSerializer<>(delegate, adaptive.reader(), true, adaptive, null,
+                Objects.requireNonNull(keys, "keys"));
     }
 
     /**
@@ -122,9 +170,17 @@ public final class CompressingRedisSerializer<T> implements RedisSerializer<T> {
         return template;
     }
 
-    /** @return the compressor doing the work */
+    /**
+     * @return the compressor doing the work: with an {@link #adaptive()} compressor the one the reads decompress with
+     *         ({@link AdaptiveCompressor#reader()})
+     */
     public ValueCompressor compressor() {
         return compressor;
+    }
+
+    /** @return the adaptive compressor writing the values, or null in the fixed mode and for a reading serializer */
+    public AdaptiveCompressor adaptive() {
+        return adaptive;
     }
 
     /** @return the wrapped serializer */
@@ -135,7 +191,13 @@ public final class CompressingRedisSerializer<T> implements RedisSerializer<T> {
     @Override
     public byte[] serialize(T value) throws SerializationException {
         byte[] plain = delegate.serialize(value);
-        return plain == null || !compressing ? plain : compressor.compress(plain);
+        if (plain == null || !compressing) {
+            return plain;
+        }
+        if (adaptive == null) {
+            return compressor.compress(plain);
+        }
+        return adaptive.compress(keys == null ? name : keys.keyOf(value), plain);
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.zstdjava.values.spring;
 
+import dev.zstdjava.values.AdaptiveCompressor;
 import dev.zstdjava.values.CommandAction;
 import dev.zstdjava.values.CommandPolicy;
 import dev.zstdjava.values.CommandRefusedException;
@@ -79,6 +80,18 @@ import java.util.function.Function;
  * (Spring does when the template is a bean); serializers changed after that are not seen. A value serializer that
  * is already a {@link CompressingRedisSerializer} is unwrapped first. Keys and hash keys are never compressed.
  *
+ * <p><b>Adaptive compression.</b> Made with an {@link AdaptiveCompressor}
+ * ({@link #CompressingRedisTemplate(AdaptiveCompressor)}), the template writes each value the policy compresses with
+ * the option of its own key's pattern: {@code set}, {@code setIfAbsent}, {@code setIfPresent}, {@code setGet} under
+ * their key, {@code multiSet} and {@code multiSetIfAbsent} each value under its entry's key, the hash operations
+ * every value under the hash's key. What is compressed, sent plain or refused is the policy's, as in the fixed mode
+ * (the policy is {@code adaptive.config().commandPolicy()}); reads decode every stored form
+ * ({@link AdaptiveCompressor#reader()}). A {@code String} key is folded as its UTF-8 bytes, whatever the key
+ * serializer (with Boot's JDK-serialized keys too). The template knows the key only inside its own operations: its
+ * serializers handed elsewhere (its {@code getValueSerializer()} reads and writes plain) never compress adaptively,
+ * and {@link CompressingRedisSerializer#forPattern} writes a serializer's values under one name.
+ * {@link #adaptive()}{@code .snapshot()} shows the decisions.
+ *
  * <p><b>Spring Data Redis lines</b> ({@code docs/support.md}): 3.5, 4.0 and 4.1. The {@code SetSpec} forms of
  * {@code set}/{@code setGet}, {@code compareAndSet}, {@link #compareAndDelete} and {@link #delete(Object, Consumer)}
  * exist on 4.1 only; {@code compareAndDelete} is refused on every line (the template declares it), and the
@@ -86,10 +99,12 @@ import java.util.function.Function;
  * Redis the constructor fails with {@link UnsupportedOperationException} naming the range.
  *
  * <p><b>Thread safety:</b> thread-safe once initialised, like {@code RedisTemplate}. <b>Allocation:</b> as
- * {@code RedisTemplate}, plus the compressed array on the compressed writes; routing an operation is one map lookup
- * of the command it sends and its catalogue rule; a {@code SET} form, {@code delete} with a spec and {@code sort}
- * also lay out their option words in a small list for the rule ({@code CommandRule.refusalFor}), a
- * {@code SetSpec} or {@code DeleteSpec} consumer being run once more on a probe for that.
+ * {@code RedisTemplate}, plus the compressed array on the compressed writes (in the adaptive mode also the key as
+ * the compressor folds it, a {@code String} key's UTF-8 bytes, and a sampled write's candidate stored forms); routing
+ * an operation is one map lookup of the command it sends and its catalogue rule; a {@code SET} form, {@code delete}
+ * with a spec and {@code sort} also lay out their option words in a small list for the rule
+ * ({@code CommandRule.refusalFor}), a {@code SetSpec} or {@code DeleteSpec} consumer being run once more on a probe
+ * for that.
  *
  * <p><b>The catalogue decides.</b> This class only translates Spring's calls into commands and their argument
  * words; what is compressed, sent plain or refused, and the refusal's message, come from the policy's
@@ -101,6 +116,8 @@ import java.util.function.Function;
 public class CompressingRedisTemplate<K, V> extends RedisTemplate<K, V> {
     private final ValueCompressor compressor;
     private final CommandPolicy policy;
+    /** the adaptive compressor, or null in the fixed mode */
+    private final AdaptiveCompressor adaptive;
     private final RedisTemplate<K, V> compressing = new RedisTemplate<>();
     private volatile ValueOperations<K, V> valueOps;
     private volatile HashOperations<K, ?, ?> hashOps;
@@ -111,8 +128,24 @@ public class CompressingRedisTemplate<K, V> extends RedisTemplate<K, V> {
      * @throws UnsupportedOperationException on a Spring Data Redis older than the supported range
      */
     public CompressingRedisTemplate(ValueCompressor compressor) {
+        this(Objects.requireNonNull(compressor, "compressor"), null);
+    }
+
+    /**
+     * The adaptive mode: each value the policy compresses is written with the option of its key's pattern (see the
+     * class comment); the policy is {@code adaptive.config().commandPolicy()}.
+     *
+     * @param adaptive the adaptive compressor, shared with every other writer of the same keys
+     * @throws UnsupportedOperationException on a Spring Data Redis older than the supported range
+     */
+    public CompressingRedisTemplate(AdaptiveCompressor adaptive) {
+        this(Objects.requireNonNull(adaptive, "adaptive").reader(), adaptive);
+    }
+
+    private CompressingRedisTemplate(ValueCompressor compressor, AdaptiveCompressor adaptive) {
         SpringLine.require("CompressingRedisTemplate");
-        this.compressor = Objects.requireNonNull(compressor, "compressor");
+        this.compressor = compressor;
+        this.adaptive = adaptive;
         this.policy = compressor.config().commandPolicy();
     }
 
@@ -128,7 +161,22 @@ public class CompressingRedisTemplate<K, V> extends RedisTemplate<K, V> {
     public static <V> CompressingRedisTemplate<String, V> create(RedisConnectionFactory factory,
                                                                  RedisSerializer<V> valueSerializer,
                                                                  ValueCompressor compressor) {
-        CompressingRedisTemplate<String, V> t = new CompressingRedisTemplate<>(compressor);
+        return init(new CompressingRedisTemplate<>(compressor), factory, valueSerializer);
+    }
+
+    /**
+     * As {@link #create(RedisConnectionFactory, RedisSerializer, ValueCompressor)}, in the adaptive mode.
+     * @return the initialised template
+     */
+    public static <V> CompressingRedisTemplate<String, V> create(RedisConnectionFactory factory,
+                                                                 RedisSerializer<V> valueSerializer,
+                                                                 AdaptiveCompressor adaptive) {
+        return init(new CompressingRedisTemplate<>(adaptive), factory, valueSerializer);
+    }
+
+    private static <V> CompressingRedisTemplate<String, V> init(CompressingRedisTemplate<String, V> t,
+                                                                RedisConnectionFactory factory,
+                                                                RedisSerializer<V> valueSerializer) {
         t.setConnectionFactory(factory);
         t.setKeySerializer(RedisSerializer.string());
         t.setHashKeySerializer(RedisSerializer.string());
@@ -138,9 +186,20 @@ public class CompressingRedisTemplate<K, V> extends RedisTemplate<K, V> {
         return t;
     }
 
-    /** @return the compressor doing the work */
+    /**
+     * @return the compressor doing the work: in the adaptive mode the one the reads decompress with
+     *         ({@link AdaptiveCompressor#reader()})
+     */
     public ValueCompressor compressor() {
         return compressor;
+    }
+
+    /**
+     * @return the adaptive compressor writing the values (its {@code snapshot()} lists the decisions), or null in the
+     *         fixed mode
+     */
+    public AdaptiveCompressor adaptive() {
+        return adaptive;
     }
 
     /** @return the policy this template follows */
@@ -162,15 +221,21 @@ public class CompressingRedisTemplate<K, V> extends RedisTemplate<K, V> {
         compressing.setStringSerializer(getStringSerializer());
         compressing.setEnableDefaultSerializer(false);
         compressing.setExposeConnection(isExposeConnection());
-        compressing.setValueSerializer(CompressingRedisSerializer.wrap(value, compressor));
-        compressing.setHashValueSerializer(policy.compressesHashValues()
-                ? CompressingRedisSerializer.wrap(hashValue, compressor)
+        TemplateKeys keys = adaptive == null ? null : new TemplateKeys(getKeySerializer());
+        compressing.setValueSerializer(writing(value, keys));
+        compressing.setHashValueSerializer(policy.compressesHashValues() ? writing(hashValue, keys)
                 : CompressingRedisSerializer.reading(hashValue, compressor));
         compressing.afterPropertiesSet();
         valueOps = route(ValueOperations.class, super.opsForValue(), compressing.opsForValue(),
-                SpringCommands::valueCommand);
+                SpringCommands::valueCommand, keys);
         hashOps = route(HashOperations.class, super.opsForHash(), compressing.opsForHash(),
-                SpringCommands::hashCommand);
+                SpringCommands::hashCommand, keys);
+    }
+
+    // The compressing serializer: the fixed compressor's, or the adaptive one's under the key the router binds.
+    private <T> RedisSerializer<T> writing(RedisSerializer<T> delegate, TemplateKeys keys) {
+        return keys == null ? CompressingRedisSerializer.wrap(delegate, compressor)
+                : CompressingRedisSerializer.keyed(delegate, adaptive, keys);
     }
 
     @Override
@@ -299,9 +364,10 @@ public class CompressingRedisTemplate<K, V> extends RedisTemplate<K, V> {
     // ---- routing: each operation to the plain or the compressing operations, as the catalogue decides for the
     // command it sends (SpringCommands translates)
 
-    private record Route(CommandRule rule, boolean setWords) {}
+    // entries: the first argument is a multiSet map (each value under its entry's key), not a key
+    private record Route(CommandRule rule, boolean setWords, boolean entries) {}
 
-    private <T> T route(Class<T> type, T plain, T compressed, Function<Method, String> commands) {
+    private <T> T route(Class<T> type, T plain, T compressed, Function<Method, String> commands, TemplateKeys keys) {
         Map<Method, Route> routes = new HashMap<>();
         for (Method m : type.getMethods()) {
             if (m.isSynthetic() || Modifier.isStatic(m.getModifiers())) {
@@ -314,14 +380,16 @@ public class CompressingRedisTemplate<K, V> extends RedisTemplate<K, V> {
                 command = SpringCommands.NO_COMMAND;
             }
             CommandRule rule = command.equals(SpringCommands.NO_COMMAND) ? null : policy.rule(command);
-            routes.put(m, new Route(rule, rule != null && rule.checksArguments()));
+            boolean entries = m.getParameterCount() > 0 && m.getParameterTypes()[0] == Map.class;
+            routes.put(m, new Route(rule, rule != null && rule.checksArguments(), entries));
         }
-        InvocationHandler h = new Router(this, plain, compressed, Map.copyOf(routes));
+        InvocationHandler h = new Router(this, plain, compressed, Map.copyOf(routes), keys);
         return type.cast(Proxy.newProxyInstance(type.getClassLoader(), new Class<?>[] {type}, h));
     }
 
-    private record Router(Object operations, Object plain, Object compressed, Map<Method, Route> routes)
-            implements InvocationHandler {
+    // keys: in the adaptive mode, where the compressed operations find the key of each value (bound around the call)
+    private record Router(Object operations, Object plain, Object compressed, Map<Method, Route> routes,
+                          TemplateKeys keys) implements InvocationHandler {
         @Override
         public Object invoke(Object proxy, Method method, Object[] args) throws Throwable {
             Route r = routes.get(method);
@@ -338,7 +406,18 @@ public class CompressingRedisTemplate<K, V> extends RedisTemplate<K, V> {
                         : call(plain, method, args);
             }
             List<byte[]> words = r.setWords() ? SpringCommands.setWords(method, args) : List.of();
-            return call(decide(r.rule(), words) ? compressed : plain, method, args);
+            if (!decide(r.rule(), words)) {
+                return call(plain, method, args);
+            }
+            if (keys == null) {
+                return call(compressed, method, args);
+            }
+            Object previous = keys.bind(args[0], r.entries());
+            try {
+                return call(compressed, method, args);
+            } finally {
+                keys.restore(previous);
+            }
         }
 
         private static Object call(Object target, Method method, Object[] args) throws Throwable {

@@ -1,5 +1,6 @@
 package dev.zstdjava.values.spring;
 
+import dev.zstdjava.values.AdaptiveCompressor;
 import dev.zstdjava.values.CommandPolicy;
 import dev.zstdjava.values.CommandRefusedException;
 import dev.zstdjava.values.ValueCompressor;
@@ -41,9 +42,27 @@ public class CompressingStringRedisTemplate extends StringRedisTemplate {
         this.policyTemplate = new CompressingRedisTemplate<>(Objects.requireNonNull(compressor, "compressor"));
     }
 
+    /**
+     * The adaptive mode, as {@link CompressingRedisTemplate#CompressingRedisTemplate(AdaptiveCompressor)}: each value
+     * the policy compresses written with the option of its own key's pattern.
+     *
+     * @param adaptive the adaptive compressor; its configuration's command policy decides what is compressed and
+     *                 refused
+     */
+    public CompressingStringRedisTemplate(AdaptiveCompressor adaptive) {
+        this.policyTemplate = new CompressingRedisTemplate<>(Objects.requireNonNull(adaptive, "adaptive"));
+    }
+
     /** A ready template over {@code factory}. */
     public CompressingStringRedisTemplate(RedisConnectionFactory factory, ValueCompressor compressor) {
         this(compressor);
+        setConnectionFactory(factory);
+        afterPropertiesSet();
+    }
+
+    /** A ready template over {@code factory}, in the adaptive mode. */
+    public CompressingStringRedisTemplate(RedisConnectionFactory factory, AdaptiveCompressor adaptive) {
+        this(adaptive);
         setConnectionFactory(factory);
         afterPropertiesSet();
     }
@@ -70,9 +89,14 @@ public class CompressingStringRedisTemplate extends StringRedisTemplate {
         policyTemplate.setEnableTransactionSupport(enableTransactionSupport);
     }
 
-    /** @return the compressor doing the work */
+    /** @return the compressor doing the work, as {@link CompressingRedisTemplate#compressor()} */
     public ValueCompressor compressor() {
         return policyTemplate.compressor();
+    }
+
+    /** @return the adaptive compressor writing the values, or null in the fixed mode */
+    public AdaptiveCompressor adaptive() {
+        return policyTemplate.adaptive();
     }
 
     /** @return the policy this template follows */

@@ -7,21 +7,21 @@ import dev.zstdjava.values.CompressionConfig;
 import dev.zstdjava.values.CompressionOption;
 import dev.zstdjava.values.PatternDecision;
 import dev.zstdjava.values.ValueCompressor;
-import dev.zstdjava.values.ValueFormat;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import redis.clients.jedis.params.SetParams;
 import redis.clients.jedis.util.CompareCondition;
 
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 
-import static dev.zstdjava.testkit.TestValues.json;
-import static dev.zstdjava.testkit.TestValues.random;
+import static dev.zstdjava.values.TwoPatterns.adaptive;
+import static dev.zstdjava.values.TwoPatterns.b;
+import static dev.zstdjava.values.TwoPatterns.blobValue;
+import static dev.zstdjava.values.TwoPatterns.decision;
+import static dev.zstdjava.values.TwoPatterns.hasHeader;
+import static dev.zstdjava.values.TwoPatterns.jsonValue;
 import static org.junit.jupiter.api.Assertions.*;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -34,32 +34,6 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 class AdaptiveJedisTest {
     @RegisterExtension
     static final JedisServer redis = new JedisServer();
-
-    /** the first 8 writes of a pattern sampled, then none: each pattern decides after exactly 8 writes */
-    static AdaptiveCompressor adaptive(CompressionConfig config) {
-        return AdaptiveCompressor.builder(config).patterns(List.of("json:*", "blob:*"))
-                .sampling(8, 1 << 30, 1 << 30).window(8, 8).hysteresis(1, 0.01, 0.2).build();
-    }
-
-    static byte[] b(String s) {
-        return s.getBytes(StandardCharsets.UTF_8);
-    }
-
-    static byte[] jsonValue(int i) {
-        return b(json(1500 + 37 * i));
-    }
-
-    static byte[] blobValue(int i) {
-        return random(600 + 29 * i, i);
-    }
-
-    static PatternDecision decision(AdaptiveCompressor adaptive, String pattern) {
-        return adaptive.snapshot().stream().filter(d -> d.pattern().equals(pattern)).findFirst().orElseThrow();
-    }
-
-    static boolean hasHeader(byte[] stored) {
-        return ValueFormat.hasHeader(ByteBuffer.wrap(stored));
-    }
 
     @Test
     void eachKeyIsWrittenUnderItsPattern() {

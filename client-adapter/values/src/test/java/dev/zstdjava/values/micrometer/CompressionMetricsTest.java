@@ -2,8 +2,10 @@ package dev.zstdjava.values.micrometer;
 
 import dev.zstdjava.DecompressionLimitException;
 import dev.zstdjava.testkit.JedisServer;
+import dev.zstdjava.values.AdaptiveCompressor;
 import dev.zstdjava.values.CompressionBackend;
 import dev.zstdjava.values.CompressionConfig;
+import dev.zstdjava.values.CompressionOption;
 import dev.zstdjava.values.CompressionStats;
 import dev.zstdjava.values.ValueCompressor;
 import io.micrometer.core.instrument.FunctionCounter;
@@ -46,6 +48,33 @@ class CompressionMetricsTest {
 
     static double skipped(SimpleMeterRegistry r, String reason) {
         return r.get(CompressionMetrics.PREFIX + "skipped").tag("reason", reason).functionCounter().count();
+    }
+
+    @Test
+    void adaptivePatternsAreCountedPerOption() {
+        AdaptiveCompressor adaptive = AdaptiveCompressor.builder(CompressionConfig.defaults())
+                .patterns(List.of("json:*", "blob:*", "idle:*")).sampling(8, 1 << 30, 1 << 30).window(8, 8)
+                .hysteresis(1, 0.01, 0.2).build();
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        new CompressionMetrics(adaptive, Tags.of("app", "metrics-test")).bindTo(registry);
+        for (int i = 0; i < 8; i++) {
+            byte[] j = adaptive.compress(k("json:" + i), k(json(1500 + i)));
+            redis.client().set(k("json:" + i), j);
+            adaptive.compress(k("blob:" + i), random(700, i));
+        }
+        assertArrayEquals(k(json(1500)), adaptive.decompress(client(k("json:0"))));
+        String name = CompressionMetrics.PREFIX + "adaptive.patterns";
+        // one series per option, whatever the patterns: the tags are bounded
+        assertEquals(CompressionOption.values().length, registry.find(name).gauges().size());
+        assertEquals(1, registry.get(name).tag("option", CompressionOption.PLAIN.label()).gauge().value(), "blob:*");
+        for (CompressionOption o : CompressionOption.values()) {
+            long n = adaptive.snapshot().stream().filter(d -> d.option() == o).count();
+            assertEquals(n, registry.get(name).tag("option", o.label()).gauge().value(), o.label());
+        }
+        double total = registry.find(name).gauges().stream().mapToDouble(g -> g.value()).sum();
+        assertEquals(4, total, "json:*, blob:*, idle:*, (other)");
+        assertEquals(1, count(registry, "decompressed"), "the reader's counters");
+        assertEquals("metrics-test", registry.get(name).gauge().getId().getTag("app"));
     }
 
     @Test

@@ -1,0 +1,229 @@
+package dev.zstdjava.spring.boot;
+
+import dev.zstdjava.spring.boot.example.Catalog;
+import dev.zstdjava.testkit.RedisServer;
+import dev.zstdjava.testkit.TestValues;
+import dev.zstdjava.values.AdaptiveCompressor;
+import dev.zstdjava.values.CompressionGoal;
+import dev.zstdjava.values.CompressionOption;
+import dev.zstdjava.values.PatternDecision;
+import dev.zstdjava.values.ValueCompressor;
+import dev.zstdjava.values.micrometer.CompressionMetrics;
+import dev.zstdjava.values.spring.CompressingRedisTemplate;
+import dev.zstdjava.values.spring.CompressingStringRedisTemplate;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
+import org.springframework.boot.actuate.info.Info;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.cache.annotation.EnableCaching;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.core.RedisTemplate;
+import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.data.redis.serializer.RedisSerializer;
+
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Adaptive compression in a Boot application on a real server: the {@code adaptive.*} properties bind onto one
+ * {@link AdaptiveCompressor}, present only when enabled; a wrong one fails startup naming it; the templates write each
+ * value under its key's pattern (JSON compressed, random bytes plain), the caches under the cache's name; the info
+ * entry and the meters show the decisions.
+ */
+@DisabledIfSystemProperty(named = "zstdjava.skipServerTests", matches = "true", disabledReason = "left out with -Dzstdjava.skipServerTests=true")
+class AdaptiveCompressionTest {
+    private static final String P = RedisCompressionProperties.PREFIX + ".";
+    private static final byte[] HEADER = {0, 1, 2, 0, 1};
+
+    private static RedisServer server;
+
+    @BeforeAll
+    static void start() throws Exception {
+        server = RedisServer.start();
+    }
+
+    @AfterAll
+    static void stop() {
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @EnableCaching
+    static class Caching {
+    }
+
+    private static ApplicationContextRunner runner() {
+        return new ApplicationContextRunner()
+                .withConfiguration(AutoConfigurations.of(RedisCompressionAutoConfiguration.class,
+                        RedisCompressionCacheAutoConfiguration.class, RedisCompressionMetricsAutoConfiguration.class,
+                        RedisCompressionInfoAutoConfiguration.class, BootLine.redis(), BootLine.cache()))
+                .withConfiguration(AutoConfigurations.of(BootLine.metricsWithRegistries()))
+                .withUserConfiguration(Caching.class)
+                .withBean(Catalog.class)
+                .withPropertyValues(P + "enabled=true", "spring.data.redis.host=" + RedisServer.HOST,
+                        "spring.data.redis.port=" + server.port());
+    }
+
+    private static PatternDecision decision(AdaptiveCompressor adaptive, String pattern) {
+        return adaptive.snapshot().stream().filter(d -> d.pattern().equals(pattern)).findFirst().orElseThrow();
+    }
+
+    @Test
+    void theBeanExistsOnlyWhenEnabled() {
+        runner().run(c -> assertThat(c).hasNotFailed().hasSingleBean(ValueCompressor.class)
+                .doesNotHaveBean(AdaptiveCompressor.class));
+        runner().withPropertyValues(P + "adaptive.enabled=false")
+                .run(c -> assertThat(c).hasNotFailed().doesNotHaveBean(AdaptiveCompressor.class));
+        new ApplicationContextRunner()
+                .withConfiguration(AutoConfigurations.of(RedisCompressionAutoConfiguration.class, BootLine.redis()))
+                .withPropertyValues(P + "adaptive.enabled=true") // compression itself off
+                .run(c -> assertThat(c).hasNotFailed().doesNotHaveBean(AdaptiveCompressor.class)
+                        .doesNotHaveBean(ValueCompressor.class));
+    }
+
+    @Test
+    void thePropertiesBind() {
+        runner().withPropertyValues(P + "adaptive.enabled=true", P + "adaptive.goal=memory",
+                P + "adaptive.cpu-budget=50", P + "adaptive.patterns=json:*,blob:*", P + "adaptive.capacity=16",
+                P + "adaptive.idle-window=5s", P + "min-size=100B", P + "string-template=true").run(c -> {
+                    assertThat(c).hasNotFailed().hasSingleBean(AdaptiveCompressor.class);
+                    AdaptiveCompressor adaptive = c.getBean(AdaptiveCompressor.class);
+                    assertThat(adaptive.goal()).isEqualTo(CompressionGoal.memory(50));
+                    assertThat(adaptive.config().minCompressionSize()).isEqualTo(100);
+                    assertThat(adaptive.snapshot()).extracting(PatternDecision::pattern)
+                            .startsWith("json:*", "blob:*");
+                    assertThat(c.getBean(ValueCompressor.class)).isSameAs(adaptive.reader());
+                    assertThat(c.getBean("redisTemplate", CompressingRedisTemplate.class).adaptive())
+                            .isSameAs(adaptive);
+                    assertThat(c.getBean(CompressingStringRedisTemplate.class).adaptive()).isSameAs(adaptive);
+                    assertThat(c.getBean(CacheValueCompression.class).adaptive()).isSameAs(adaptive);
+                });
+        runner().withPropertyValues(P + "adaptive.enabled=true", P + "adaptive.goal=speed").run(c -> {
+            assertThat(c).hasNotFailed();
+            assertThat(c.getBean(AdaptiveCompressor.class).goal()).isEqualTo(CompressionGoal.speed());
+        });
+    }
+
+    @Test
+    void aMisconfigurationFailsStartupNamingTheProperty() {
+        runner().withPropertyValues(P + "adaptive.enabled=true", P + "adaptive.goal=memory")
+                .run(c -> assertThat(c).getFailure().rootCause().isInstanceOf(RedisCompressionException.class)
+                        .hasMessageContaining(P + "adaptive.cpu-budget").hasMessageContaining("goal is memory"));
+        runner().withPropertyValues(P + "adaptive.enabled=true", P + "adaptive.goal=memory",
+                P + "adaptive.cpu-budget=-1").run(c -> assertThat(c).getFailure().rootCause()
+                        .hasMessageContaining("invalid value -1.0 of " + P + "adaptive.cpu-budget"));
+        runner().withPropertyValues(P + "adaptive.enabled=true", P + "adaptive.cpu-budget=20")
+                .run(c -> assertThat(c).getFailure().rootCause().hasMessageContaining(P + "adaptive.cpu-budget")
+                        .hasMessageContaining("balanced"));
+        runner().withPropertyValues(P + "adaptive.enabled=true", P + "adaptive.capacity=0")
+                .run(c -> assertThat(c).getFailure().rootCause()
+                        .hasMessageContaining("invalid value 0 of " + P + "adaptive.capacity"));
+        runner().withPropertyValues(P + "adaptive.enabled=true", P + "adaptive.capacity=100000")
+                .run(c -> assertThat(c).getFailure().rootCause()
+                        .hasMessageContaining(P + "adaptive.capacity").hasMessageContaining("65536"));
+        runner().withPropertyValues(P + "adaptive.enabled=true", P + "adaptive.idle-window=0s")
+                .run(c -> assertThat(c).getFailure().rootCause().hasMessageContaining(P + "adaptive.idle-window"));
+        runner().withPropertyValues(P + "adaptive.enabled=true", P + "dictionaries.mode=shared")
+                .run(c -> assertThat(c).getFailure().rootCause().hasMessageContaining(P + "adaptive.enabled")
+                        .hasMessageContaining(P + "dictionaries.mode"));
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void eachPatternDecidesAndTheDecisionsAreVisible() {
+        runner().withPropertyValues(P + "adaptive.enabled=true", P + "adaptive.patterns=json:*,blob:*",
+                "spring.cache.cache-names=products").run(c -> {
+                    assertThat(c).hasNotFailed();
+                    AdaptiveCompressor adaptive = c.getBean(AdaptiveCompressor.class);
+                    RedisConnectionFactory f = c.getBean(RedisConnectionFactory.class);
+                    RedisTemplate<Object, Object> template = c.getBean("redisTemplate", RedisTemplate.class);
+                    RedisSerializer<Object> keys = (RedisSerializer<Object>) template.getKeySerializer();
+                    int n = 40;
+                    for (int i = 0; i < n; i++) {
+                        template.opsForValue().set("json:" + i, TestValues.json(1500 + 37 * i));
+                        template.opsForValue().set("blob:" + i, TestValues.random(700 + 29 * i, i));
+                    }
+                    Map<Object, Object> both = new LinkedHashMap<>();
+                    both.put("json:m", TestValues.json(2000));
+                    both.put("blob:m", TestValues.random(900, 99));
+                    template.opsForValue().multiSet(both);
+
+                    PatternDecision json = decision(adaptive, "json:*");
+                    PatternDecision blob = decision(adaptive, "blob:*");
+                    assertThat(json.valuesSeen()).isEqualTo(n + 1);
+                    assertThat(blob.valuesSeen()).isEqualTo(n + 1);
+                    assertThat(json.option()).isNotEqualTo(CompressionOption.PLAIN);
+                    assertThat(blob.option()).isEqualTo(CompressionOption.PLAIN);
+                    // read back; the JSON stored compressed, the random bytes as the value serializer wrote them
+                    assertThat(template.opsForValue().get("json:m")).isEqualTo(TestValues.json(2000));
+                    assertThat(template.opsForValue().get("blob:m")).isEqualTo(TestValues.random(900, 99));
+                    assertThat(StoredBytes.get(f, keys.serialize("json:m"))).startsWith(HEADER);
+                    byte[] blobStored = StoredBytes.get(f, keys.serialize("blob:m"));
+                    assertThat(blobStored).isEqualTo(RedisSerializer.java().serialize(TestValues.random(900, 99)));
+                    for (int i = 0; i < n; i++) {
+                        assertThat(template.opsForValue().get("blob:" + i)).isEqualTo(TestValues.random(700 + 29 * i,
+                                i));
+                    }
+
+                    // the cache's name is its pattern
+                    Catalog catalog = c.getBean(Catalog.class);
+                    String product = catalog.product(7);
+                    byte[] cached = StoredBytes.await(f, "products::7".getBytes(StandardCharsets.UTF_8));
+                    assertThat(catalog.product(7)).isEqualTo(product);
+                    assertThat(catalog.loads()).isEqualTo(1);
+                    assertThat(decision(adaptive, "products").valuesSeen()).isEqualTo(1);
+                    assertThat(adaptive.decompress(cached)).isEqualTo(RedisSerializer.java().serialize(product));
+                    // a cache created on demand: its serializer cannot know its name
+                    Map<String, Object> profile = catalog.profile("ann");
+                    StoredBytes.await(f, "profiles::ann".getBytes(StandardCharsets.UTF_8));
+                    assertThat(catalog.profile("ann")).isEqualTo(profile);
+                    assertThat(decision(adaptive, CacheValueCompression.ON_DEMAND_CACHES).valuesSeen()).isEqualTo(1);
+
+                    // the info entry lists the decisions
+                    Info.Builder info = new Info.Builder();
+                    c.getBean(CompressionInfoContributor.class).contribute(info);
+                    Map<String, Object> details = (Map<String, Object>) info.build().getDetails().get("zstd-java");
+                    Map<String, Object> a = (Map<String, Object>) details.get("adaptive");
+                    assertThat(a).containsEntry("goal", "balanced");
+                    List<Map<String, Object>> decisions = (List<Map<String, Object>>) a.get("decisions");
+                    assertThat(decisions.get(1)).containsEntry("pattern", "blob:*").containsEntry("option", "plain")
+                            .containsEntry("valuesSeen", (long) n + 1).containsKeys("savedFraction", "since");
+                    assertThat(decisions).extracting(d -> d.get("pattern"))
+                            .contains("json:*", "products", CacheValueCompression.ON_DEMAND_CACHES);
+
+                    // the meters: patterns per option, tagged by option only
+                    MeterRegistry registry = c.getBean(MeterRegistry.class);
+                    assertThat(c).hasSingleBean(CompressionMetrics.class);
+                    String name = CompressionMetrics.PREFIX + "adaptive.patterns";
+                    assertThat(registry.get(name).tag("option", "plain").gauge().value()).isGreaterThanOrEqualTo(1);
+                    assertThat(registry.find(name).gauges()).hasSize(CompressionOption.values().length);
+                    assertThat(registry.find(name).gauges()).allSatisfy(g -> assertThat(g.getId().getTags())
+                            .extracting(t -> t.getKey()).doesNotContain("pattern"));
+                });
+    }
+
+    @Test
+    void theStringTemplateWritesUnderEachKey() {
+        runner().withPropertyValues(P + "adaptive.enabled=true", P + "string-template=true").run(c -> {
+            StringRedisTemplate strings = c.getBean(StringRedisTemplate.class);
+            AdaptiveCompressor adaptive = c.getBean(AdaptiveCompressor.class);
+            String value = TestValues.json(1500);
+            strings.opsForValue().set("order:1", value);
+            assertThat(strings.opsForValue().get("order:1")).isEqualTo(value);
+            assertThat(adaptive.snapshot()).anySatisfy(d -> assertThat(d.valuesSeen()).isEqualTo(1));
+            assertThat(StoredBytes.get(c.getBean(RedisConnectionFactory.class),
+                    "order:1".getBytes(StandardCharsets.UTF_8))).startsWith(HEADER);
+        });
+    }
+}
