@@ -4,7 +4,7 @@ import dev.zstdjava.values.CompressionConfig;
 import dev.zstdjava.values.CompressionGoal;
 import dev.zstdjava.values.CompressionOption;
 import dev.zstdjava.values.DictionaryManager;
-import dev.zstdjava.values.ValueCompressor;
+import dev.zstdjava.values.OptionMeasurements;
 import dev.zstdjava.zstd.ZstdDictionary;
 
 import java.util.ArrayList;
@@ -14,8 +14,8 @@ import java.util.Random;
 
 /**
  * The oracle of the adaptive-compression measurement: per kind of value, every compression option measured on the
- * kind's values as {@code zstd-values advise} measures it (stored bytes saved against the values stored plain;
- * compression CPU per KiB, the fastest of five passes after a warm one, once the JIT has compiled the paths; the
+ * kind's values by {@link OptionMeasurements}, as {@code zstd-values advise} and the adaptive client measure (stored
+ * bytes saved against the values stored plain; the median compression CPU per KiB, after an unrecorded pass; the
  * dictionary option trained on one half of the values, measured on the other and usable only where it saves 5 points
  * more than zstd 3 there, as the library adopts a dictionary), and the option the library's shared rule,
  * {@link CompressionGoal#decide} with {@link CompressionGoal#balanced()}, takes from those measurements: the rule
@@ -53,12 +53,12 @@ final class AdaptiveOracle {
         boolean[] usable = new boolean[n];
         byte[] dictionary = null;
         String note;
+        OptionMeasurements m = measured(base, null, values, false);
         for (CompressionOption o : CompressionOption.compressing()) {
             if (!o.dictionary()) {
-                ValueCompressor vc = ValueCompressor.create(o.config(base));
-                saved[o.ordinal()] = savedFraction(vc, values);
-                cpu[o.ordinal()] = cpuMicrosPerKiB(vc, values);
-                usable[o.ordinal()] = true;
+                saved[o.ordinal()] = m.saved(o);
+                cpu[o.ordinal()] = m.cpuMicrosPerKiB(o);
+                usable[o.ordinal()] = m.usable(o);
             }
         }
         // the dictionary option: trained on a seeded half, measured on the other half
@@ -66,16 +66,16 @@ final class AdaptiveOracle {
         Collections.shuffle(shuffled, new Random(1));
         List<byte[]> train = shuffled.subList(0, shuffled.size() / 2);
         List<byte[]> test = shuffled.subList(shuffled.size() / 2, shuffled.size());
-        int d = CompressionOption.ZSTD_3_DICTIONARY.ordinal();
+        CompressionOption withDictionary = CompressionOption.ZSTD_3_DICTIONARY;
+        int d = withDictionary.ordinal();
         try {
             dictionary = ZstdDictionary.train(train, 16 << 10).toByteArray();
             try (DictionaryManager dm = DictionaryManager.given(dictionary).build()) {
-                ValueCompressor vc = ValueCompressor.create(CompressionOption.ZSTD_3_DICTIONARY.config(base), dm);
-                double with = savedFraction(vc, test);
-                double gain = with - savedFraction(ValueCompressor.create(CompressionOption.ZSTD_3.config(base)), test);
-                saved[d] = with;
-                cpu[d] = cpuMicrosPerKiB(vc, test);
-                usable[d] = gain >= DICTIONARY_GAIN - 1e-9;
+                OptionMeasurements md = measured(base, dm, test, true);
+                double gain = md.saved(withDictionary) - md.saved(CompressionOption.ZSTD_3);
+                saved[d] = md.saved(withDictionary);
+                cpu[d] = md.cpuMicrosPerKiB(withDictionary);
+                usable[d] = md.usable(withDictionary) && gain >= DICTIONARY_GAIN - 1e-9;
                 note = String.format(java.util.Locale.ROOT, "%s: %+.1f points over zstd 3 on the held-out half (%d "
                         + "values)", usable[d] ? "usable" : "not usable", 100 * gain, test.size());
             }
@@ -92,32 +92,20 @@ final class AdaptiveOracle {
         return new Choice(kind, pick, without, saved, cpu, usable, pick.dictionary() ? dictionary : null, note);
     }
 
-    /** @return the stored bytes {@code vc} saves on {@code values}, as a fraction of their plain length */
-    private static double savedFraction(ValueCompressor vc, List<byte[]> values) {
-        long plain = 0;
-        long stored = 0;
+    /**
+     * @return {@code values} measured by {@link OptionMeasurements}, the code {@code advise} and the adaptive client
+     * measure with, after one unrecorded pass (so that the JIT has compiled every option's path)
+     */
+    private static OptionMeasurements measured(CompressionConfig base, DictionaryManager dm, List<byte[]> values,
+                                               boolean withDictionary) {
+        OptionMeasurements warm = OptionMeasurements.create(base, dm, Math.max(1, values.size()));
+        OptionMeasurements m = OptionMeasurements.create(base, dm, Math.max(1, values.size()));
         for (byte[] v : values) {
-            plain += v.length;
-            stored += vc.compress(v).length;
+            warm.add(v, withDictionary);
         }
-        return plain == 0 ? 0 : 1 - (double) stored / plain;
-    }
-
-    /** @return the compression CPU in µs per KiB of input: the fastest of five timed passes, after a warm one */
-    private static double cpuMicrosPerKiB(ValueCompressor vc, List<byte[]> values) {
-        long plain = 0;
         for (byte[] v : values) {
-            plain += v.length;
-            vc.compress(v);
+            m.add(v, withDictionary);
         }
-        long best = Long.MAX_VALUE;
-        for (int pass = 0; pass < 5; pass++) {
-            long t = System.nanoTime();
-            for (byte[] v : values) {
-                vc.compress(v);
-            }
-            best = Math.min(best, System.nanoTime() - t);
-        }
-        return plain == 0 ? 0 : best / 1e3 / (plain / 1024.0);
+        return m;
     }
 }
