@@ -109,6 +109,17 @@ final class Bench {
     private Results.Phase phase(Clients.Kv kv, Results.Cell cell, byte[][] keys, int keyCount, byte[][] values,
                                 boolean isSet, double seconds, Histogram total, Clients.Kind kind, int round)
             throws Exception {
+        return phase(kv, cell, keys, keyCount, values, isSet, seconds, total, kind, kind.id, round);
+    }
+
+    /**
+     * SETs or GETs (each checked) of {@code keys[0, keyCount)} (value {@code i}: {@code values[i % values.length]})
+     * from {@code cell.inflight()} requests in flight, for at least {@code seconds} and until every key was covered
+     * once; {@code kind}: whose event loops to observe, {@code id}: the client's name in messages.
+     */
+    Results.Phase phase(Clients.Kv kv, Results.Cell cell, byte[][] keys, int keyCount, byte[][] values,
+                        boolean isSet, double seconds, Histogram total, Clients.Kind kind, String id, int round)
+            throws Exception {
         int batch = cell.batch();
         CpuProfiles profiling = total != null ? profiles : null; // measured phases only
         long[] net0 = netBytes();
@@ -127,7 +138,7 @@ final class Bench {
             for (int s = 0; s < cell.inflight(); s++) {
                 Histogram h = total == null ? null : new Histogram(3);
                 hists.add(h);
-                futures.add(exec.submit(() -> slot(kv, keys, keyCount, values, isSet, batch, next, end, h, kind)));
+                futures.add(exec.submit(() -> slot(kv, keys, keyCount, values, isSet, batch, next, end, h, id)));
             }
             long ops = 0;
             long last = start;
@@ -150,7 +161,7 @@ final class Bench {
             }
             return new Results.Phase(ops, last - start, total, cpu, net1[0] - net0[0], net1[1] - net0[1], loop);
         } catch (java.util.concurrent.ExecutionException e) {
-            throw new IllegalStateException((isSet ? "SET" : "GET") + " phase of " + kind.id + " in " + cell.label()
+            throw new IllegalStateException((isSet ? "SET" : "GET") + " phase of " + id + " in " + cell.label()
                     + " failed: " + e.getCause(), e.getCause());
         } finally {
             if (profiling != null) { // the phase failed: stop sampling; the phase's own exception is the one to see
@@ -165,7 +176,7 @@ final class Bench {
 
     /** One request in flight: @return {ops done, nanoTime of its last reply} */
     private long[] slot(Clients.Kv kv, byte[][] keys, int keyCount, byte[][] values, boolean isSet, int batch,
-                        AtomicLong next, long end, Histogram h, Clients.Kind kind) throws Exception {
+                        AtomicLong next, long end, Histogram h, String id) throws Exception {
         byte[][] k = new byte[batch][];
         byte[][] v = new byte[batch][];
         long ops = 0;
@@ -189,7 +200,7 @@ final class Bench {
                 for (int j = 0; j < batch; j++) {
                     if (!Arrays.equals(got[j], v[j])) {
                         mismatches.incrementAndGet();
-                        firstMismatch.compareAndSet(null, kind.id + ": GET " + new String(k[j], StandardCharsets.US_ASCII)
+                        firstMismatch.compareAndSet(null, id + ": GET " + new String(k[j], StandardCharsets.US_ASCII)
                                 + " returned " + (got[j] == null ? "nothing" : got[j].length + " bytes")
                                 + " instead of the " + v[j].length + " bytes written");
                     }
@@ -204,7 +215,7 @@ final class Bench {
         return new long[] {ops, last};
     }
 
-    private void deleteKeys(byte[][] keys, int n) throws Exception {
+    void deleteKeys(byte[][] keys, int n) throws Exception {
         RedisAsyncCommands<byte[], byte[]> a = admin.async();
         List<io.lettuce.core.RedisFuture<Long>> fs = new ArrayList<>();
         for (int i = 0; i < n; i += 500) {
@@ -224,6 +235,28 @@ final class Bench {
         String info = admin.sync().info("stats");
         return new long[] {Long.parseLong(field(info, "total_net_input_bytes")),
                 Long.parseLong(field(info, "total_net_output_bytes"))};
+    }
+
+    /**
+     * @return the sum of {@code MEMORY USAGE} over {@code keys}; a missing key counts 0 unless {@code mustExist}
+     * @throws IllegalStateException when {@code mustExist} and a key is missing
+     */
+    long memoryUsageSum(List<byte[]> keys, boolean mustExist) throws Exception {
+        long sum = 0;
+        for (int from = 0; from < keys.size(); from += 1000) {
+            List<io.lettuce.core.RedisFuture<Long>> fs = new ArrayList<>();
+            for (byte[] k : keys.subList(from, Math.min(keys.size(), from + 1000))) {
+                fs.add(admin.async().memoryUsage(k));
+            }
+            for (var f : fs) {
+                Long v = f.get(60, TimeUnit.SECONDS);
+                if (v == null && mustExist) {
+                    throw new IllegalStateException("MEMORY USAGE found no value for a key that was written");
+                }
+                sum += v == null ? 0 : v;
+            }
+        }
+        return sum;
     }
 
     private double memoryUsagePerKey(byte[][] keys) throws Exception {

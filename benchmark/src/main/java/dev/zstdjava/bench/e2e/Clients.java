@@ -353,17 +353,23 @@ final class Clients {
                     100 * e.savedAfter(), e.reason() == null || e.reason().isEmpty() ? "" : ": " + e.reason());
         }
 
-        @Override
-        public void close() {
-            kv.close();
-            dicts.close();
-            // a benchmark leaves no dictionaries behind (an application keeps them: its values need them)
+        /** @return the keys this client's dictionary store may hold in the server (its dictionaries, index, lease) */
+        List<byte[]> serverKeys() {
             List<byte[]> keys = new ArrayList<>();
             for (String k : new String[] {"seq", "index", "lease"}) {
                 keys.add((prefix + k).getBytes(java.nio.charset.StandardCharsets.UTF_8));
             }
             store.list().forEach(d -> keys.add((prefix + "dict:" + d.id())
                     .getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+            return keys;
+        }
+
+        @Override
+        public void close() {
+            kv.close();
+            dicts.close();
+            // a benchmark leaves no dictionaries behind (an application keeps them: its values need them)
+            List<byte[]> keys = serverKeys();
             try (StatefulRedisConnection<byte[], byte[]> admin = lettuce.connect(ByteArrayCodec.INSTANCE, uri)) {
                 admin.sync().del(keys.toArray(new byte[0][]));
             }

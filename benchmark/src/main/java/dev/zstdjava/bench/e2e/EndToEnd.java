@@ -142,6 +142,21 @@ public final class EndToEnd {
                 + "in benchmark/target/e2e-probe/event-loop.md unless --out is given")
         boolean probe;
 
+        @Option(names = "--adaptive", description = "instead of the matrix: adaptive compression on a mixed value "
+                + "set (JSON sessions, small product records, HTML fragments, random tokens, gzip blobs, each under a "
+                + "key pattern of its own; --keys values, generated from a seed): lettuce, lettuce-zstd, "
+                + "lettuce-zstd-dict (one managed dictionary), lettuce-zstd-adaptive (AdaptiveCompressor, BALANCED) "
+                + "and the oracle (each kind with the option advise's rule picks), --rounds rounds (default 3); "
+                + "client CPU per SET, server memory, GET per kind, decisions next to advise's rule, targets. "
+                + "Pipelines of the largest --batch, the largest --inflight in flight. Report "
+                + "docs/reports/adaptive.md (with --quick benchmark/target/e2e-quick/adaptive.md) unless --out is "
+                + "given")
+        boolean adaptive;
+
+        @Option(names = "--adaptive-writes", paramLabel = "N", description = "with --adaptive: writes per pattern "
+                + "the adaptive client learns from before the rounds (default ${DEFAULT-VALUE}, with --quick 2500)")
+        int adaptiveWrites = 4000;
+
         @Option(names = "--profile", paramLabel = "DIR", description = "record a CPU profile (async-profiler, one "
                 + "sample per ms of CPU time) of every measured phase: DIR/<cell>-<client>-r<round>-<set|get>.collapsed, "
                 + "and DIR/profiles.md, each phase's CPU per command split by thread (requests, event loop, the "
@@ -235,6 +250,25 @@ public final class EndToEnd {
         if (o.clientCpus != null) {
             CpuPinning.checkList("--client-cpus", o.clientCpus);
         }
+        if (o.adaptive) {
+            if (o.probe || o.link != null || o.profile != null) {
+                throw new CommandLine.ParameterException(cli, "--adaptive does not go with --probe-event-loop, --link "
+                        + "or --profile");
+            }
+            if (!r.hasMatchedOption("--out")) {
+                o.out = o.quickFlag ? AdaptiveRun.QUICK_OUT : AdaptiveRun.FULL_OUT;
+            }
+            if (!o.quickFlag && !r.hasMatchedOption("--rounds")) {
+                o.rounds = 3;
+            }
+            if (o.quickFlag && !r.hasMatchedOption("--adaptive-writes")) {
+                o.adaptiveWrites = 2_500;
+            }
+            positive(cli, "--adaptive-writes", o.adaptiveWrites);
+            if (o.keys < 50) {
+                throw new CommandLine.ParameterException(cli, "--adaptive needs at least 50 --keys, got " + o.keys);
+            }
+        }
         if (o.probe) {
             if (o.link != null || o.quickFlag || o.profile != null) {
                 throw new CommandLine.ParameterException(cli, "--probe-event-loop does not go with --link, --quick or "
@@ -266,6 +300,28 @@ public final class EndToEnd {
             positive(cli, "--batch", n);
         }
         return o;
+    }
+
+    /** @return {@link #OK} when every GET of the run returned what was written, else {@link #MISMATCH}; says which */
+    static int verdict(Bench bench, PrintStream err) {
+        if (bench.mismatches() > 0) {
+            err.println("e2e: FAILED: " + bench.mismatches() + " GETs did not return what was written; first: "
+                    + bench.firstMismatch());
+            return MISMATCH;
+        }
+        err.println("e2e: every GET returned what was written");
+        return OK;
+    }
+
+    /** Closes each client; one that fails to close is reported and the others still closed. */
+    static void closeAll(java.util.Collection<? extends Clients.Kv> clients, PrintStream err) {
+        for (Clients.Kv kv : clients) {
+            try {
+                kv.close();
+            } catch (RuntimeException e) {
+                err.println("e2e: closing a client: " + e);
+            }
+        }
     }
 
     /** Starts {@code binary} on a free loopback port through {@code launcher}, trying five ports. */
@@ -354,7 +410,7 @@ public final class EndToEnd {
         }
         double loadAtStart = java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
         List<Datasets.Dataset> datasets = new ArrayList<>();
-        for (String s : o.probe ? List.of(Datasets.JSON) : o.sizes) {
+        for (String s : o.adaptive ? List.<String>of() : o.probe ? List.of(Datasets.JSON) : o.sizes) {
             datasets.add(Datasets.load(s, o.corpus));
         }
         RedisServer server = null;
@@ -396,14 +452,17 @@ public final class EndToEnd {
             String version = bench.serverVersion();
             err.println("e2e: server " + version + ", " + serverDesc);
             err.println("e2e: measuring " + LibraryOrigin.describe());
+            String setup = "Generated by `./e2e " + o.commandLine + "` on " + java.time.format.DateTimeFormatter
+                    .ISO_LOCAL_DATE_TIME.format(started.atOffset(java.time.ZoneOffset.UTC).withNano(0)) + " UTC. "
+                    + "Server " + version + ", " + serverDesc + ". Machine: "
+                    + Runtime.getRuntime().availableProcessors() + " CPUs, Java " + Runtime.version()
+                    + String.format(Locale.ROOT, ", load average %.2f at the start", loadAtStart)
+                    + (pinning == null ? "" : "; " + pinning) + ". Library: " + LibraryOrigin.describe() + ".";
+            if (o.adaptive) {
+                return AdaptiveRun.run(o, bench, lettuce, host, port, setup, err);
+            }
             if (o.probe) {
                 Datasets.Dataset json = datasets.get(0);
-                String setup = "Generated by `./e2e " + o.commandLine + "` on " + java.time.format.DateTimeFormatter
-                        .ISO_LOCAL_DATE_TIME.format(started.atOffset(java.time.ZoneOffset.UTC).withNano(0)) + " UTC. "
-                        + "Server " + version + ", " + serverDesc + ". Machine: "
-                        + Runtime.getRuntime().availableProcessors() + " CPUs, Java " + Runtime.version()
-                        + String.format(Locale.ROOT, ", load average %.2f at the start", loadAtStart)
-                        + (pinning == null ? "" : "; " + pinning) + ". Library: " + LibraryOrigin.describe() + ".";
                 long bad = EventLoopProbe.run(host, port, json.values(), json.description(), o.threads, o.seconds,
                         o.rounds, o.probeClients, o.out, setup, err);
                 err.println("e2e: probe report written to " + o.out.toAbsolutePath().normalize());
@@ -523,21 +582,9 @@ public final class EndToEnd {
                 err.println("e2e: CPU profiles written to " + summary.getParent().toAbsolutePath().normalize()
                         + " (split by thread in " + summary.getFileName() + ")");
             }
-            if (bench.mismatches() > 0) {
-                err.println("e2e: FAILED: " + bench.mismatches() + " GETs did not return what was written; first: "
-                        + bench.firstMismatch());
-                return MISMATCH;
-            }
-            err.println("e2e: every GET returned what was written");
-            return OK;
+            return verdict(bench, err);
         } finally {
-            for (Clients.Kv kv : open.values()) {
-                try {
-                    kv.close();
-                } catch (RuntimeException e) {
-                    err.println("e2e: closing a client: " + e);
-                }
-            }
+            closeAll(open.values(), err);
             if (bench != null) {
                 bench.close();
             }

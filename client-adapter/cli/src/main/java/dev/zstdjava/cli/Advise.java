@@ -4,6 +4,7 @@ import dev.zstdjava.values.CompressionConfig;
 import dev.zstdjava.values.CompressionGoal;
 import dev.zstdjava.values.CompressionOption;
 import dev.zstdjava.values.DictionaryManager;
+import dev.zstdjava.values.OptionMeasurements;
 import dev.zstdjava.values.ValueCompressor;
 import dev.zstdjava.zstd.ZstdDictionary;
 import picocli.CommandLine;
@@ -14,11 +15,13 @@ import picocli.CommandLine.Option;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
 
@@ -58,11 +61,30 @@ final class Advise implements Callable<Integer> {
 
     /**
      * The result of one option on one pattern; {@code values} and {@code plainBytes}: how many values the figures are
-     * of, and their decoded bytes (what they take stored plain).
+     * of, and their decoded bytes (what they take stored plain). {@code decideSaved}, {@code decideMicrosPerKiB} and
+     * {@code decideUsable}: the option's figures from {@link OptionMeasurements}, the measuring code the run-time
+     * decisions use, which the recommendation takes.
      */
     record Outcome(CompressionOption choice, long storedBefore, long storedAfter, long memoryBefore, double memorySaved,
                    long keysMeasured, double compressMicros, double decompressMicros, long values, long plainBytes,
-                   String note) {
+                   String note, double decideSaved, double decideMicrosPerKiB, boolean decideUsable) {
+        /** An outcome whose decision figures are its own totals (no shared measurement: tests, no values). */
+        Outcome(CompressionOption choice, long storedBefore, long storedAfter, long memoryBefore, double memorySaved,
+                long keysMeasured, double compressMicros, double decompressMicros, long values, long plainBytes,
+                String note) {
+            this(choice, storedBefore, storedAfter, memoryBefore, memorySaved, keysMeasured, compressMicros,
+                    decompressMicros, values, plainBytes, note,
+                    plainBytes == 0 ? 0 : 1 - (double) storedAfter / plainBytes,
+                    plainBytes == 0 ? 0 : compressMicros * values / (plainBytes / 1024.0), true);
+        }
+
+        /** @return this outcome with the shared measurement's figures of its option */
+        Outcome measured(OptionMeasurements m) {
+            return new Outcome(choice, storedBefore, storedAfter, memoryBefore, memorySaved, keysMeasured,
+                    compressMicros, decompressMicros, values, plainBytes, note, m.saved(choice),
+                    m.cpuMicrosPerKiB(choice), m.usable(choice));
+        }
+
         double storedFraction() {
             return storedBefore == 0 ? 0 : 1 - (double) storedAfter / storedBefore;
         }
@@ -160,45 +182,58 @@ final class Advise implements Callable<Integer> {
     }
 
     CompressionConfig config(CompressionOption c) {
-        return c.config(CompressionConfig.builder().minCompressionSize(minSize).maxDecompressedSize(common.limit)
-                .build());
+        return c.config(base());
     }
 
-    private List<Outcome> evaluate(List<KeyData> keys, Map<CompressionOption, ValueCompressor> compressors,
+    /** The configuration every option applies, but its backend and level. */
+    CompressionConfig base() {
+        return CompressionConfig.builder().minCompressionSize(minSize).maxDecompressedSize(common.limit).build();
+    }
+
+    List<Outcome> evaluate(List<KeyData> keys, Map<CompressionOption, ValueCompressor> compressors,
                                    MemoryModel model) {
         List<Outcome> out = new ArrayList<>();
-        for (CompressionOption c : CHOICES) {
-            if (!c.dictionary()) {
-                out.add(measure(c, compressors.get(c), keys, model, null));
-                continue;
-            }
-            // train on one half of the keys, measure on the other, adopt as the library does
-            List<KeyData> shuffled = new ArrayList<>(keys);
-            Collections.shuffle(shuffled, new Random(1));
-            List<KeyData> train = shuffled.subList(0, shuffled.size() / 2);
-            List<KeyData> test = shuffled.subList(shuffled.size() / 2, shuffled.size());
-            List<byte[]> samples = new ArrayList<>();
-            train.forEach(k -> k.values().forEach(v -> samples.add(v[2])));
-            if (samples.size() < 16 || test.isEmpty()) {
-                out.add(new Outcome(c, 0, 0, 0, 0, 0, 0, 0, 0, 0, "too few values to train a dictionary ("
-                        + samples.size() + ")"));
-                continue;
-            }
-            ZstdDictionary dict;
-            try {
-                dict = ZstdDictionary.train(samples, 16 << 10);
-            } catch (RuntimeException e) {
-                out.add(new Outcome(c, 0, 0, 0, 0, 0, 0, 0, 0, 0, "training failed: " + e.getMessage()));
-                continue;
-            }
-            try (DictionaryManager dm = DictionaryManager.given(dict.toByteArray()).build()) {
+        DictionaryManager adopted = null;
+        Set<KeyData> heldOut = Collections.newSetFromMap(new IdentityHashMap<>());
+        try {
+            for (CompressionOption c : CHOICES) {
+                if (!c.dictionary()) {
+                    out.add(measure(c, compressors.get(c), keys, model, null));
+                    continue;
+                }
+                // train on one half of the keys, measure on the other, adopt as the library does
+                List<KeyData> shuffled = new ArrayList<>(keys);
+                Collections.shuffle(shuffled, new Random(1));
+                List<KeyData> train = shuffled.subList(0, shuffled.size() / 2);
+                List<KeyData> test = shuffled.subList(shuffled.size() / 2, shuffled.size());
+                List<byte[]> samples = new ArrayList<>();
+                train.forEach(k -> k.values().forEach(v -> samples.add(v[2])));
+                if (samples.size() < 16 || test.isEmpty()) {
+                    out.add(new Outcome(c, 0, 0, 0, 0, 0, 0, 0, 0, 0, "too few values to train a dictionary ("
+                            + samples.size() + ")"));
+                    continue;
+                }
+                ZstdDictionary dict;
+                try {
+                    dict = ZstdDictionary.train(samples, 16 << 10);
+                } catch (RuntimeException e) {
+                    out.add(new Outcome(c, 0, 0, 0, 0, 0, 0, 0, 0, 0, "training failed: " + e.getMessage()));
+                    continue;
+                }
+                DictionaryManager dm = DictionaryManager.given(dict.toByteArray()).build();
                 ValueCompressor vc = ValueCompressor.create(config(c), dm);
                 Outcome with = measure(c, vc, test, model, null);
                 double gain = savedOfOriginal(vc, test)
                         - savedOfOriginal(compressors.get(CompressionOption.ZSTD_3), test);
-                boolean adopted = gain >= 0.05;
+                boolean adopt = gain >= 0.05;
+                if (adopt) {
+                    adopted = dm;
+                    heldOut.addAll(test);
+                } else {
+                    dm.close();
+                }
                 String note = String.format(Locale.ROOT, "%s: %+.1f points over zstd 3 on the held-out half (%d keys; "
-                        + "the library adopts a dictionary at +5.0)", adopted ? "adopted" : "not adopted", 100 * gain,
+                        + "the library adopts a dictionary at +5.0)", adopt ? "adopted" : "not adopted", 100 * gain,
                         test.size());
                 // project the held-out half's savings onto all keys read
                 double scale = (double) keys.size() / test.size();
@@ -208,8 +243,33 @@ final class Advise implements Callable<Integer> {
                         with.decompressMicros(), (long) (with.values() * scale), (long) (with.plainBytes() * scale),
                         note));
             }
+            OptionMeasurements m = measureShared(keys, adopted, heldOut);
+            out.replaceAll(o -> o.keysMeasured() > 0 ? o.measured(m) : o);
+            return out;
+        } finally {
+            if (adopted != null) {
+                adopted.close();
+            }
         }
-        return out;
+    }
+
+    /**
+     * The figures the recommendation takes, measured by the library's own measuring code on every value read (the
+     * dictionary option on the held-out half, when adopted): as the run-time decisions measure a pattern's sampled
+     * writes, after one pass that warms the coders.
+     */
+    OptionMeasurements measureShared(List<KeyData> keys, DictionaryManager dictionary, Set<KeyData> heldOut) {
+        int n = Math.clamp(keys.stream().mapToLong(k -> k.values().size()).sum(), 1, OptionMeasurements.MAX_WINDOW);
+        OptionMeasurements warm = OptionMeasurements.create(base(), dictionary, 1);
+        OptionMeasurements m = OptionMeasurements.create(base(), dictionary, n);
+        for (OptionMeasurements pass : List.of(warm, m)) {
+            for (KeyData k : keys) {
+                for (byte[][] v : k.values()) {
+                    pass.add(v[2], heldOut.contains(k));
+                }
+            }
+        }
+        return m;
     }
 
     /** @return the fraction of the original (decoded) bytes {@code vc} saves on {@code keys}, as the library counts */
@@ -278,9 +338,10 @@ final class Advise implements Callable<Integer> {
     }
 
     /**
-     * The library's rule ({@link CompressionGoal#balanced()}, as the run-time decisions take it): by the stored bytes
-     * saved against the values stored plain, the option with the least measured compression CPU within 2 points of
-     * the best saving, plain when none saves 5%.
+     * The library's rule ({@link CompressionGoal#balanced()}, as the run-time decisions take it) on the figures of the
+     * library's measuring code ({@link OptionMeasurements}): by the stored bytes saved against the values stored
+     * plain, the option with the least median compression CPU per KiB within 2 points of the best saving, plain when
+     * none saves 5%.
      *
      * @return the recommended outcome, or null for "leave it plain"
      */
@@ -293,8 +354,8 @@ final class Advise implements Callable<Integer> {
         for (Outcome o : os) {
             int i = o.choice().ordinal();
             byOption[i] = o;
-            saved[i] = o.plainFraction();
-            cpu[i] = o.compressMicrosPerKiB();
+            saved[i] = o.decideSaved();
+            cpu[i] = o.decideMicrosPerKiB();
             usable[i] = usable(o);
         }
         CompressionOption pick = CompressionGoal.balanced().decide(saved, cpu, usable);
@@ -302,7 +363,8 @@ final class Advise implements Callable<Integer> {
     }
 
     private static boolean usable(Outcome o) {
-        return o.keysMeasured() > 0 && (!o.choice().dictionary() || o.note().startsWith("adopted"));
+        return o.keysMeasured() > 0 && o.decideUsable()
+                && (!o.choice().dictionary() || o.note().startsWith("adopted"));
     }
 
     static String why(List<KeyData> keys, List<Outcome> os) {
@@ -310,7 +372,7 @@ final class Advise implements Callable<Integer> {
         keys.forEach(k -> k.values().forEach(v -> sizes.add(v[2].length)));
         Collections.sort(sizes);
         int median = sizes.isEmpty() ? 0 : sizes.get(sizes.size() / 2);
-        double best = os.stream().filter(Advise::usable).mapToDouble(Outcome::plainFraction).max().orElse(0);
+        double best = os.stream().filter(Advise::usable).mapToDouble(Outcome::decideSaved).max().orElse(0);
         return median < 64 ? "leave it plain: small values (median " + median + " B)"
                 : String.format(Locale.ROOT, "leave it plain: the best option saves %.1f%% of the bytes stored "
                 + "plain (under %d%%)", 100 * best, CompressionGoal.MIN_SAVING_PERCENT);

@@ -1,5 +1,7 @@
 package dev.zstdjava.values;
 
+import dev.zstdjava.zstd.ZstdFrame;
+
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,14 +16,16 @@ import java.util.function.UnaryOperator;
  * the value where it writes, and reads back with {@link #decompress(byte[])} or any {@link ValueCompressor} (every
  * option writes a stored form every reader of this library reads: the shared header with zstd or lz4, or the value as
  * it is; with a {@linkplain Builder#dictionaries dictionary} per pattern, zstd frames with a dictionary, which Valkey
- * GLIDE and earlier versions of this library cannot read).
+ * GLIDE and earlier versions of this library cannot read). With {@link PatternDictionaries} each pattern trains its own
+ * dictionary lineage, and {@link #decompress(byte[])} (not {@link #reader()}) reads the values written with them.
  *
  * <h2>Decisions</h2>
  * Keys fold into patterns ({@link KeyFolder}; the application's {@linkplain Builder#patterns listed patterns} first),
  * each with a state in a table of bounded size: at most {@linkplain Builder#capacity capacity} patterns tracked, an
  * idle one replaced by a new one, the rest sharing one {@code (other)} state. Per pattern, the first writes and then
  * one in 64 (one in 256 while the pattern is plain) are written with every candidate
- * {@linkplain CompressionOption option} on the calling thread and timed; the latest 16 such samples decide, by
+ * {@linkplain CompressionOption option} on the calling thread and timed ({@link OptionMeasurements}, the measuring
+ * code of {@code zstd-values advise} too); the latest 16 such samples decide, by
  * {@link CompressionGoal#decide}, with hysteresis: the option in use is favoured by a margin (1 point of saving, 20%
  * of CPU), and a pattern switches only when another option wins 3 evaluations in a row (to the latest winner). A pattern starts with
  * zstd 3 (lz4 for {@code SPEED}) until 8 samples. So data that stops compressing is stored plain after about
@@ -50,6 +54,8 @@ public final class AdaptiveCompressor {
     private final ValueCompressor reader;
     private final PatternTable<PatternState> table;
     private final long largest;
+    /** Null unless built with {@link Builder#dictionaries(PatternDictionaries)}. */
+    private final PatternDictionaries lineages;
 
     private AdaptiveCompressor(Builder b, UnaryOperator<OptionWriter> measuring, LongSupplier nanoClock) {
         this.config = b.config;
@@ -60,8 +66,11 @@ public final class AdaptiveCompressor {
         this.largest = config.maxDecompressedSize();
         OptionWriter shared = new OptionWriters(config);
         Function<String, DictionaryManager> dictionaries = b.dictionaries;
+        PatternDictionaries lineages = b.lineages;
+        this.lineages = lineages;
         this.table = new PatternTable<>(b.capacity, b.idleWindow, b.patterns, pattern -> {
-            OptionWriter w = dictionaries == null ? shared
+            OptionWriter w = lineages != null ? new PatternDictionary(shared, lineages.lineage(pattern, config))
+                    : dictionaries == null ? shared
                     : new PatternDictionary(shared, pattern, dictionaries, config);
             return new PatternState(pattern, settings, measuring.apply(w), nanoClock);
         });
@@ -102,16 +111,32 @@ public final class AdaptiveCompressor {
      * @return the original value of a stored value, as {@link ValueCompressor#decompress(byte[])} of a compressor with
      *         this configuration (the limit and legacy formats apply): {@code stored} itself when it is plain
      * @throws dev.zstdjava.DecompressionLimitException if the value would decompress to more than the configured maximum
-     * @throws MissingDictionaryException               if the value was written with a dictionary; read such values
-     *                                                  with a compressor made with the pattern's manager
+     * @throws MissingDictionaryException               if the value was written with a dictionary this compressor
+     *                                                  does not hold: with {@link Builder#dictionaries(
+     *                                                  PatternDictionaries)}, one no open lineage of this process
+     *                                                  loaded, or of a released lineage (reopened meanwhile: retry);
+     *                                                  otherwise read such values with a compressor made with the
+     *                                                  pattern's manager
      */
     public byte[] decompress(byte[] stored) {
+        if (lineages != null && stored.length > ValueFormat.HEADER_SIZE && stored[0] == 0x00 && stored[1] == 0x01
+                && stored[2] == 0x02) {
+            long id = ZstdFrame.dictionaryId(stored, ValueFormat.HEADER_SIZE, stored.length - ValueFormat.HEADER_SIZE);
+            if (id != 0) {
+                ValueCompressor withDictionary = lineages.reader(id);
+                if (withDictionary != null) {
+                    return withDictionary.decompress(stored);
+                }
+            }
+        }
         return reader.decompress(stored);
     }
 
     /**
      * @return the compressor {@link #decompress} reads with (this configuration, no dictionaries), shared: for an
-     *         adapter that reads through {@link ValueCompressor}'s other forms (buffers, segments) and its counters
+     *         adapter that reads through {@link ValueCompressor}'s other forms (buffers, segments) and its counters;
+     *         it does not read values written with {@link Builder#dictionaries(PatternDictionaries) per-pattern
+     *         dictionaries} ({@link #decompress} does)
      */
     public ValueCompressor reader() {
         return reader;
@@ -170,6 +195,7 @@ public final class AdaptiveCompressor {
         private double savingMargin = 0.01;
         private double cpuMargin = 0.2;
         private Function<String, DictionaryManager> dictionaries;
+        private PatternDictionaries lineages;
 
         private Builder(CompressionConfig config) {
             this.config = config;
@@ -255,6 +281,22 @@ public final class AdaptiveCompressor {
          */
         public Builder dictionaries(Function<String, DictionaryManager> dictionaries) {
             this.dictionaries = Objects.requireNonNull(dictionaries, "dictionaries");
+            this.lineages = null;
+            return this;
+        }
+
+        /**
+         * A dictionary lineage per pattern, kept by {@code dictionaries} (see {@link PatternDictionaries}): each
+         * pattern trains, publishes and loads its own dictionaries from its sampled values, within the bound on their
+         * native memory, and {@link AdaptiveCompressor#decompress} reads the values written with them. While a
+         * pattern's lineage has a current dictionary, the option "zstd 3 + dictionary" is measured and may be taken;
+         * such values are zstd frames with a dictionary, which Valkey GLIDE cannot read (keep GLIDE readers off these
+         * patterns). The application owns (and closes) {@code dictionaries}; replaces
+         * {@link #dictionaries(Function)}.
+         */
+        public Builder dictionaries(PatternDictionaries dictionaries) {
+            this.lineages = Objects.requireNonNull(dictionaries, "dictionaries");
+            this.dictionaries = null;
             return this;
         }
 

@@ -18,4 +18,11 @@ interface OptionWriter {
 
     /** @return whether {@code option} can be measured now (a dictionary option: a dictionary is in use) */
     boolean ready(CompressionOption option);
+
+    /**
+     * Called with each sampled value before it is measured, on the pattern's sampling thread: a pattern's own
+     * dictionary lineage trains on these. Nothing by default.
+     */
+    default void sampled(byte[] value) {
+    }
 }

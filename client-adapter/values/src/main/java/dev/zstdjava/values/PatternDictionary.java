@@ -3,11 +3,12 @@ package dev.zstdjava.values;
 import java.util.function.Function;
 
 /**
- * The dictionary option of one pattern: the application's {@link DictionaryManager} for that pattern, asked for the
- * first time the pattern is sampled (not when the pattern is first seen: making a compressor checks its backend), and
- * a {@link ValueCompressor} over it. The option is ready while the manager has a current dictionary; a manager that
- * is missing, or whose compressor cannot be made, leaves the pattern on the options without one. Every other option
- * is written by the shared writers.
+ * The dictionary option of one pattern: either the application's {@link DictionaryManager} for that pattern, asked for
+ * the first time the pattern is sampled (not when the pattern is first seen: making a compressor checks its backend),
+ * and a {@link ValueCompressor} over it; or the pattern's own lineage of {@link PatternDictionaries}, opened (on that
+ * object's thread) the first time the pattern is sampled and fed the pattern's sampled values. The option is ready
+ * while the manager has a current dictionary; a manager that is missing, released, or whose compressor cannot be made,
+ * leaves the pattern on the options without one. Every other option is written by the shared writers.
  *
  * <p><b>Thread safety:</b> {@link #ready} runs on the pattern's sampling thread only; {@link #store} from any thread
  * (the compressor is published through a volatile field before the option can be chosen). <b>Allocation:</b> as
@@ -23,6 +24,16 @@ final class PatternDictionary implements OptionWriter {
     private boolean asked;
     private volatile ValueCompressor withDictionary;
     private DictionaryManager manager;
+    /** Null unless the dictionaries are {@link PatternDictionaries}. */
+    private final PatternDictionaries.Lineage lineage;
+
+    PatternDictionary(OptionWriter shared, PatternDictionaries.Lineage lineage) {
+        this.shared = shared;
+        this.pattern = lineage.pattern;
+        this.dictionaries = null;
+        this.config = null;
+        this.lineage = lineage;
+    }
 
     PatternDictionary(OptionWriter shared, String pattern, Function<String, DictionaryManager> dictionaries,
                       CompressionConfig config) {
@@ -30,11 +41,12 @@ final class PatternDictionary implements OptionWriter {
         this.pattern = pattern;
         this.dictionaries = dictionaries;
         this.config = config;
+        this.lineage = null;
     }
 
     @Override
     public byte[] store(CompressionOption option, byte[] value) {
-        ValueCompressor vc = withDictionary;
+        ValueCompressor vc = lineage != null ? lineage.writer() : withDictionary;
         if (option.dictionary() && vc != null) {
             return vc.compress(value);
         }
@@ -45,6 +57,9 @@ final class PatternDictionary implements OptionWriter {
     public boolean ready(CompressionOption option) {
         if (!option.dictionary()) {
             return shared.ready(option);
+        }
+        if (lineage != null) {
+            return lineage.acquire() != null;
         }
         if (!asked) {
             asked = true;
@@ -59,5 +74,12 @@ final class PatternDictionary implements OptionWriter {
             }
         }
         return withDictionary != null && manager.currentId() != 0;
+    }
+
+    @Override
+    public void sampled(byte[] value) {
+        if (lineage != null) {
+            lineage.sample(value);
+        }
     }
 }

@@ -9,10 +9,11 @@ import java.util.function.LongSupplier;
 /**
  * One pattern's adaptive decision: the option its writes use now, and how it changes. Sampled writes
  * ({@link AdaptiveSettings#sampled}) are written with every candidate option on the calling thread, each timed, into
- * a {@link SampleWindow}; after each sample the goal's rule ({@link CompressionGoal#decide}) runs on the window with
- * the option in use favoured by the margins, and the pattern switches only when another option wins
- * {@code switchAfter} evaluations in a row (hysteresis), to the latest winner. Until {@code minSamples} samples it keeps its default. A
- * switch is logged (logger {@code dev.zstdjava.values.AdaptiveCompressor}, level INFO).
+ * its {@link OptionMeasurements} (the measuring code {@code zstd-values advise} uses too); after each sample the goal's
+ * rule ({@link CompressionGoal#decide}) runs on the window with the option in use favoured by the margins, and the
+ * pattern switches only when another option wins {@code switchAfter} evaluations in a row (hysteresis), to the latest
+ * winner. Until {@code minSamples} samples it keeps its default. A pattern whose dictionary is gone leaves the
+ * dictionary option at its next sampled write, without hysteresis. A switch is logged (logger {@code dev.zstdjava.values.AdaptiveCompressor}, level INFO).
  *
  * <p><b>Thread safety:</b> thread-safe. A write reads the option in use (volatile) and counts itself (one atomic
  * add); a sampled write takes the pattern's lock with {@code tryLock}, so when another thread is sampling the pattern
@@ -23,19 +24,14 @@ import java.util.function.LongSupplier;
  */
 final class PatternState {
     private static final System.Logger LOG = System.getLogger(AdaptiveCompressor.class.getName());
-    private static final int OPTIONS = CompressionOption.ALL.length;
 
     private final String pattern;
     private final AdaptiveSettings settings;
     private final OptionWriter writer;
-    private final LongSupplier nanoClock;
     private final AtomicLong writes = new AtomicLong();
     private final ReentrantLock lock = new ReentrantLock();
     // under the lock
-    private final SampleWindow window;
-    private final double[] saved = new double[OPTIONS];
-    private final double[] cpu = new double[OPTIONS];
-    private final boolean[] usable = new boolean[OPTIONS];
+    private final OptionMeasurements measurements;
     private int against; // evaluations in a row that took another option
     // written under the lock, read by any thread
     private volatile CompressionOption current;
@@ -47,8 +43,7 @@ final class PatternState {
         this.pattern = pattern;
         this.settings = settings;
         this.writer = writer;
-        this.nanoClock = nanoClock;
-        this.window = new SampleWindow(settings.window());
+        this.measurements = new OptionMeasurements(writer, null, settings.window(), nanoClock);
         this.current = settings.defaultOption();
     }
 
@@ -80,31 +75,35 @@ final class PatternState {
     }
 
     private byte[] sample(byte[] value, CompressionOption now) {
-        window.begin(value.length);
-        byte[] out = null;
-        for (CompressionOption o : CompressionOption.ALL) {
-            if (o.compresses() && (o == now || settings.candidate(o)) && writer.ready(o)) {
-                long t0 = nanoClock.getAsLong();
-                byte[] stored = writer.store(o, value);
-                long elapsed = nanoClock.getAsLong() - t0;
-                window.put(o, stored.length, elapsed);
-                if (o == now) {
-                    out = stored;
-                }
-            }
+        writer.sampled(value);
+        if (now.dictionary() && !writer.ready(now)) {
+            now = dictionaryGone(now);
         }
-        window.end();
+        byte[] out = measurements.sample(value, now, null, settings);
         evaluate(now);
         return out != null ? out : write(now, value);
     }
 
+    /**
+     * The pattern's dictionary was released (or its manager lost its dictionary): leave the dictionary option at once,
+     * without hysteresis, for the best option without one the window holds (the default option when none qualifies).
+     */
+    private CompressionOption dictionaryGone(CompressionOption now) {
+        measurements.fill();
+        measurements.exclude(now);
+        CompressionOption pick = measurements.values() == 0 ? settings.defaultOption()
+                : measurements.decide(settings.goal(), null, 0, 0);
+        switchTo(now, pick, "its dictionary is no longer available");
+        return pick;
+    }
+
     private void evaluate(CompressionOption now) {
-        currentSaved = window.saved(now);
-        if (window.filled() < settings.minSamples()) {
+        currentSaved = measurements.saved(now);
+        if (measurements.values() < settings.minSamples()) {
             return;
         }
-        window.fill(saved, cpu, usable);
-        CompressionOption pick = settings.goal().decide(saved, cpu, usable, now, settings.savingMargin(),
+        measurements.fill();
+        CompressionOption pick = measurements.decide(settings.goal(), now, settings.savingMargin(),
                 settings.cpuMargin());
         if (pick == now) {
             against = 0;
@@ -113,20 +112,25 @@ final class PatternState {
         if (++against < settings.switchAfter()) {
             return;
         }
+        switchTo(now, pick, settings.goal().kind() + "; over the last " + measurements.values() + " sampled writes: "
+                + measured(pick) + "; " + measured(now));
+    }
+
+    /** Takes {@code pick} instead of {@code now}, and logs it with {@code why}. */
+    private void switchTo(CompressionOption now, CompressionOption pick, String why) {
         against = 0;
         current = pick;
-        currentSaved = window.saved(pick);
+        currentSaved = measurements.saved(pick);
         since = Instant.now();
         switches++;
         LOG.log(System.Logger.Level.INFO, () -> "adaptive compression: pattern " + pattern + ": " + now + " -> " + pick
-                + " (" + settings.goal().kind() + "; over the last " + window.filled() + " sampled writes: "
-                + measured(pick) + "; " + measured(now) + ")");
+                + " (" + why + ")");
     }
 
     private String measured(CompressionOption o) {
-        int i = o.ordinal();
-        return !o.compresses() ? "plain" : !usable[i] ? o + " not measured" : String.format(Locale.ROOT,
-                "%s saves %.1f%% of the stored bytes at %.2f us/KiB", o, 100 * saved[i], cpu[i]);
+        return !o.compresses() ? "plain" : !measurements.filledUsable(o) ? o + " not measured"
+                : String.format(Locale.ROOT, "%s saves %.1f%% of the stored bytes at %.2f us/KiB", o,
+                100 * measurements.filledSaved(o), measurements.filledCpu(o));
     }
 
     /** @return the option writes use now */

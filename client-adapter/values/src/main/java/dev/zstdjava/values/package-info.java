@@ -15,6 +15,10 @@
  *       application, or sampled, trained, checked and published by the library; kept in a
  *       {@link dev.zstdjava.values.DictionaryStore} (the server itself with {@code LettuceDictionaryStore}, or
  *       {@link dev.zstdjava.values.InMemoryDictionaryStore}).</li>
+ *   <li>{@link dev.zstdjava.values.AdaptiveCompressor}: the option per key pattern ({@link
+ *       dev.zstdjava.values.CompressionOption}) that suits a {@link dev.zstdjava.values.CompressionGoal}, measured by
+ *       {@link dev.zstdjava.values.OptionMeasurements} (as {@code zstd-values advise} measures), optionally with a
+ *       dictionary lineage per pattern ({@link dev.zstdjava.values.PatternDictionaries}).</li>
  * </ul>
  *
  * <p>Values written by clients without compression read back unchanged; GLIDE clients read what this package

@@ -1,0 +1,289 @@
+package dev.zstdjava.bench.e2e;
+
+import dev.zstdjava.bench.report.Generated;
+import dev.zstdjava.values.CompressionOption;
+import dev.zstdjava.values.PatternDecision;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.ToDoubleFunction;
+
+/**
+ * The report of {@code ./e2e --adaptive} (Markdown): the value set, per client CPU per SET, server memory and GET per
+ * kind, the adaptive client's decisions next to advise's rule, and the targets with ratios against fixed zstd 3.
+ * Per client, each figure is its best round (least CPU per SET, most GETs per second, least p50); memory is the
+ * latest round's.
+ */
+final class AdaptiveReport {
+    private final EndToEnd.Options o;
+    private final String setup;
+    private final MixedValues.Set data;
+    private final Map<MixedValues.Kind, AdaptiveOracle.Choice> oracle;
+    private final Map<AdaptiveRun.Client, List<AdaptiveRun.Round>> rounds;
+    private final List<PatternDecision> snapshot;
+    private final AdaptiveRun.Trail trail;
+    private final long learnWrites;
+    private final String dictOutcome;
+    private final int inflight;
+    private final int batch;
+    private final long mismatches;
+    private final String firstMismatch;
+    private final List<String> verdicts = new ArrayList<>();
+    private final StringBuilder md = new StringBuilder();
+
+    AdaptiveReport(EndToEnd.Options o, String setup, MixedValues.Set data,
+                   Map<MixedValues.Kind, AdaptiveOracle.Choice> oracle,
+                   Map<AdaptiveRun.Client, List<AdaptiveRun.Round>> rounds, List<PatternDecision> snapshot,
+                   AdaptiveRun.Trail trail, long learnWrites, String dictOutcome, int inflight, int batch,
+                   long mismatches, String firstMismatch) {
+        this.o = o;
+        this.setup = setup;
+        this.data = data;
+        this.oracle = oracle;
+        this.rounds = rounds;
+        this.snapshot = snapshot;
+        this.trail = trail;
+        this.learnWrites = learnWrites;
+        this.dictOutcome = dictOutcome;
+        this.inflight = inflight;
+        this.batch = batch;
+        this.mismatches = mismatches;
+        this.firstMismatch = firstMismatch;
+    }
+
+    /** @return one line per target: the figure, the target, met or not */
+    List<String> verdicts() {
+        return verdicts;
+    }
+
+    Path write(Path out) throws IOException {
+        markdown();
+        Path parent = out.toAbsolutePath().getParent();
+        if (parent != null) {
+            Files.createDirectories(parent);
+        }
+        Files.writeString(out, md.toString());
+        return out;
+    }
+
+    private static String f(String format, Object... args) {
+        return String.format(Locale.ROOT, format, args);
+    }
+
+    private void line(String s) {
+        md.append(s).append('\n');
+    }
+
+    private double best(AdaptiveRun.Client c, ToDoubleFunction<AdaptiveRun.Round> figure, boolean least) {
+        double b = least ? Double.POSITIVE_INFINITY : Double.NEGATIVE_INFINITY;
+        for (AdaptiveRun.Round r : rounds.getOrDefault(c, List.of())) {
+            double v = figure.applyAsDouble(r);
+            b = least ? Math.min(b, v) : Math.max(b, v);
+        }
+        return b;
+    }
+
+    private double cpuPerSet(AdaptiveRun.Client c) {
+        return best(c, r -> r.set().cpuMicrosPerOp(), true);
+    }
+
+    private long memory(AdaptiveRun.Client c) {
+        List<AdaptiveRun.Round> rs = rounds.get(c);
+        return rs.get(rs.size() - 1).memory();
+    }
+
+    private double saved(AdaptiveRun.Client c) {
+        return 1 - (double) memory(c) / memory(AdaptiveRun.Client.PLAIN);
+    }
+
+    private double getOps(AdaptiveRun.Client c, MixedValues.Kind k) {
+        return best(c, r -> r.gets().get(k).opsPerSec(), false);
+    }
+
+    private double getP50(AdaptiveRun.Client c, MixedValues.Kind k) {
+        return best(c, r -> r.gets().get(k).micros(50), true);
+    }
+
+    private String target(String what, String figure, String goal, boolean met) {
+        String verdict = met ? "met" : "**not met**";
+        verdicts.add(what + ": " + figure + " (target " + goal + "): " + (met ? "met" : "not met"));
+        return "| " + what + " | " + figure + " | " + goal + " | " + verdict + " |";
+    }
+
+    private void markdown() {
+        boolean quick = o.mode.equals("quick");
+        String command = "./e2e" + (o.commandLine.isEmpty() ? "" : " " + o.commandLine);
+        line("# Adaptive compression end to end: mixed values on a real server");
+        line("");
+        line(Generated.notice(command));
+        line("");
+        if (quick) {
+            line("> **Quick run** (`--quick`): short phases and few keys, to check the tool works. The numbers are "
+                    + "indicative only; use the full run for decisions.");
+            line("");
+        }
+        line(setup);
+        line("");
+        line(f("Each round writes the %d keys of the mixed set (SET phase: pipelines of %d, %d in flight, at least "
+                + "%.1f s and every key once), sums `MEMORY USAGE` over every key written (and the dictionary keys "
+                + "the client keeps in the server), then reads each kind back (a GET phase per kind, at least %.1f s, "
+                + "every value checked; p50 is the round trip of one request, a pipeline of %d GETs). %d round(s); "
+                + "the order of the clients rotates from round to round. Per "
+                + "client each figure is its best round (least CPU per SET, most GETs per second, least p50); "
+                + "memory is the latest round's. Client CPU per SET is the benchmark JVM's process CPU time over the "
+                + "SET phase divided by its SETs: the server, a process of its own, is not in it.", data.size(),
+                batch, inflight, o.seconds, o.seconds, batch, o.rounds));
+        line("");
+        line(mismatches == 0 ? "**0 mismatches**: every GET returned what was written."
+                : "**" + mismatches + " mismatches**; first: " + firstMismatch);
+        line("");
+
+        line("## The value set");
+        line("");
+        line("Generated from a seed (" + MixedValues.SEED + "): the same keys and bytes on every machine; no corpus "
+                + "is read. Incompressible kinds: " + f("%.0f%%", 100 * data.incompressibleShare())
+                + " of the values by count.");
+        line("");
+        line("| Kind | Keys | Values | Share | Size range | Mean size | Total |");
+        line("|---|---|---:|---:|---|---:|---:|");
+        data.stats().forEach((k, s) -> line(f("| %s | `%s` | %d | %.0f%% | %d..%d B | %.0f B | %.1f MiB |",
+                k.label, k.keyPattern(), s[0], 100.0 * s[0] / data.size(), s[1], s[2], (double) s[3] / s[0],
+                s[3] / 1048576.0)));
+        line("");
+
+        line("## Clients");
+        line("");
+        line("| Client | What |");
+        line("|---|---|");
+        for (AdaptiveRun.Client c : AdaptiveRun.Client.values()) {
+            line("| " + c.id + " | " + c.label + " |");
+        }
+        line("");
+        line("- lettuce-zstd-dict's dictionary after the warm-up: " + dictOutcome + ".");
+        line("- lettuce-zstd-adaptive learned from " + learnWrites + " writes in key order (pipelines of 20, its "
+                + "decisions looked at after each) before the rounds, until every kind's pattern had at least "
+                + o.adaptiveWrites + ".");
+        line("");
+
+        AdaptiveRun.Client z = AdaptiveRun.Client.ZSTD;
+        AdaptiveRun.Client a = AdaptiveRun.Client.ADAPTIVE;
+        line("## Per client");
+        line("");
+        line("| Client | CPU µs per SET | vs lettuce-zstd | Server memory | Saved vs plain |");
+        line("|---|---:|---:|---:|---:|");
+        for (AdaptiveRun.Client c : AdaptiveRun.Client.values()) {
+            line(f("| %s | %.2f | %.2fx | %.1f MiB | %s |", c.id, cpuPerSet(c), cpuPerSet(c) / cpuPerSet(z),
+                    memory(c) / 1048576.0, c == AdaptiveRun.Client.PLAIN ? "—" : f("%.1f%%", 100 * saved(c))));
+        }
+        line("");
+        line("### GET per kind");
+        line("");
+        line("| Kind | Client | GET/s | vs lettuce-zstd | p50 µs | vs lettuce-zstd |");
+        line("|---|---|---:|---:|---:|---:|");
+        for (MixedValues.Kind k : MixedValues.Kind.values()) {
+            for (AdaptiveRun.Client c : AdaptiveRun.Client.values()) {
+                if (c == AdaptiveRun.Client.ORACLE || c == AdaptiveRun.Client.ORACLE_NO_DICTIONARY) {
+                    continue;
+                }
+                line(f("| %s | %s | %.0f | %.2fx | %.0f | %.2fx |", k.id, c.id, getOps(c, k),
+                        getOps(c, k) / getOps(z, k), getP50(c, k), getP50(c, k) / getP50(z, k)));
+            }
+        }
+        line("");
+
+        line("## Decisions: lettuce-zstd-adaptive next to advise's rule");
+        line("");
+        line("The oracle: per kind, every option measured on the kind's values as `zstd-values advise` measures "
+                + "(stored bytes saved against plain; compression CPU per KiB on this machine; the dictionary "
+                + "option trained on one half, measured on the other, usable at +5 points over zstd 3), and the option "
+                + "the shared rule (`CompressionGoal.balanced().decide`, which `advise` recommends by and "
+                + "`AdaptiveCompressor` decides by) takes; and the option it takes without the dictionary option, "
+                + "which lettuce-zstd-adaptive does not have (the Lettuce adapter takes an AdaptiveCompressor built "
+                + "without dictionaries, so that every reader reads its values): \"Same\" compares with that one. The "
+                + "oracle client writes each kind with the first. Writes until settled: the pattern's writes by its last "
+                + "change of option over the whole run (learning and rounds); 0 when it kept its starting option "
+                + "(zstd 3).");
+        line("");
+        line("| Kind | Pattern | Adaptive: option now | Its saving | Advise's rule | Its saving | Advise's rule "
+                + "without dictionaries | Same | Writes until settled | Decisions |");
+        line("|---|---|---|---:|---|---:|---|---|---:|---|");
+        Map<MixedValues.Kind, String> patterns = AdaptiveRun.patterns(data);
+        long worstSettle = 0;
+        int same = 0;
+        for (MixedValues.Kind k : MixedValues.Kind.values()) {
+            String p = patterns.get(k);
+            PatternDecision d = snapshot.stream().filter(x -> x.pattern().equals(p)).findFirst().orElse(null);
+            AdaptiveOracle.Choice c = oracle.get(k);
+            long settled = trail.settledAt(p);
+            worstSettle = Math.max(worstSettle, settled);
+            boolean eq = d != null && d.option() == c.withoutDictionary();
+            same += eq ? 1 : 0;
+            line(f("| %s | `%s` | %s | %s | %s | %.1f%% | %s | %s | %d | %s |", k.id, p,
+                    d == null ? "not tracked" : d.option().label(),
+                    d == null ? "—" : f("%.1f%%", 100 * d.savedFraction()), c.option().label(),
+                    100 * c.savedBy(c.option()), c.withoutDictionary().label(), eq ? "yes" : "no", settled,
+                    trail.path(p)));
+        }
+        line("");
+        line("### The oracle's measurements");
+        line("");
+        StringBuilder head = new StringBuilder("| Kind |");
+        StringBuilder rule = new StringBuilder("|---|");
+        for (CompressionOption opt : CompressionOption.compressing()) {
+            head.append(' ').append(opt.label()).append(" |");
+            rule.append("---:|");
+        }
+        line(head + " Dictionary |");
+        line(rule + "---|");
+        for (MixedValues.Kind k : MixedValues.Kind.values()) {
+            AdaptiveOracle.Choice c = oracle.get(k);
+            StringBuilder row = new StringBuilder("| " + k.id + " |");
+            for (CompressionOption opt : CompressionOption.compressing()) {
+                int i = opt.ordinal();
+                row.append(Double.isNaN(c.saved()[i]) ? " — |" : f(" %.1f%%, %.2f µs/KiB%s |", 100 * c.saved()[i],
+                        c.cpuMicrosPerKiB()[i], opt == c.option() ? " **←**" : ""));
+            }
+            line(row + " " + c.note() + " |");
+        }
+        line("");
+
+        line("## Targets (ratios against lettuce-zstd, fixed zstd 3)");
+        line("");
+        line("| Target | Measured | Goal | |");
+        line("|---|---:|---|---|");
+        double cpuRatio = cpuPerSet(a) / cpuPerSet(z);
+        line(target("Client CPU per SET, adaptive / zstd 3", f("%.2fx", cpuRatio), "<= " + AdaptiveRun.CPU_TARGET + "x",
+                cpuRatio <= AdaptiveRun.CPU_TARGET));
+        double bestFixed = Math.max(saved(z), saved(AdaptiveRun.Client.DICT));
+        line(target("Memory saved, adaptive vs the best fixed config", f("%.1f%% vs %.1f%%", 100 * saved(a),
+                100 * bestFixed), ">= the best fixed", saved(a) >= bestFixed));
+        double oracleSaved = saved(AdaptiveRun.Client.ORACLE);
+        line(target("Memory saved, adaptive vs the oracle", f("%.1f%% vs %.1f%% (%+.1f points)", 100 * saved(a),
+                100 * oracleSaved, 100 * (saved(a) - oracleSaved)), "within " + (int) AdaptiveRun.ORACLE_POINTS
+                + " points", 100 * (oracleSaved - saved(a)) <= AdaptiveRun.ORACLE_POINTS));
+        double withoutDictionaries = saved(AdaptiveRun.Client.ORACLE_NO_DICTIONARY);
+        String noDict = f("Memory saved, adaptive vs the oracle without dictionaries (for reading only: %.1f%% vs "
+                + "%.1f%%, %+.1f points)", 100 * saved(a), 100 * withoutDictionaries,
+                100 * (saved(a) - withoutDictionaries));
+        verdicts.add(noDict);
+        for (MixedValues.Kind k : MixedValues.Kind.values()) {
+            double ops = getOps(a, k) / getOps(z, k);
+            double p50 = getP50(a, k) / getP50(z, k);
+            line(target("GET on " + k.id + ": throughput, p50", f("%.2fx, %.2fx", ops, p50),
+                    f("throughput >= %.2fx, p50 <= %.2fx", 1 - AdaptiveRun.GET_TOLERANCE, 1 + AdaptiveRun.GET_TOLERANCE),
+                    ops >= 1 - AdaptiveRun.GET_TOLERANCE && p50 <= 1 + AdaptiveRun.GET_TOLERANCE));
+        }
+        line(target("Decisions settled (most writes of a pattern)", String.valueOf(worstSettle),
+                "<= " + AdaptiveRun.SETTLE_TARGET + " writes per pattern", worstSettle <= AdaptiveRun.SETTLE_TARGET));
+        String agree = "Adaptive decisions equal to advise's rule (without dictionaries) on " + same + " of "
+                + MixedValues.Kind.values().length + " kinds";
+        verdicts.add(agree);
+        line("");
+        line(agree + ". " + noDict + ".");
+    }
+}

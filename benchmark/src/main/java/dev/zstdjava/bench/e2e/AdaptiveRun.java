@@ -1,0 +1,350 @@
+package dev.zstdjava.bench.e2e;
+
+import dev.zstdjava.lettuce.CompressingRedisClient;
+import dev.zstdjava.values.AdaptiveCompressor;
+import dev.zstdjava.values.CompressionBackend;
+import dev.zstdjava.values.CompressionConfig;
+import dev.zstdjava.values.CompressionOption;
+import dev.zstdjava.values.DictionaryManager;
+import dev.zstdjava.values.KeyFolder;
+import dev.zstdjava.values.PatternDecision;
+import dev.zstdjava.values.ValueCompressor;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.codec.ByteArrayCodec;
+import org.HdrHistogram.Histogram;
+
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * {@code ./e2e --adaptive}: adaptive compression against fixed zstd 3 on the mixed value set ({@link MixedValues}),
+ * on one server. The clients: Lettuce without compression (the memory baseline), fixed zstd 3 ({@code lettuce-zstd}),
+ * fixed zstd 3 with one managed dictionary ({@code lettuce-zstd-dict}), {@code lettuce-zstd-adaptive}
+ * ({@link AdaptiveCompressor}, goal BALANCED, patterns from the key fold, through
+ * {@link CompressingRedisClient#connect(io.lettuce.core.codec.RedisCodec, AdaptiveCompressor)}), and the oracle (each
+ * kind written with the option {@link AdaptiveOracle} picks by advise's rule; its memory only is a target).
+ *
+ * <p>First the adaptive client learns: it writes the values in key order (pipelines of 20) until every kind's pattern
+ * has had {@code --adaptive-writes} writes, its decisions looked at after every pipeline; the other clients warm up as
+ * in the matrix (the dictionary client until its first training has ended). Then each round, the clients in an order
+ * that rotates from round to round: the keys deleted, a SET phase of the whole mixed set (client CPU per SET: the
+ * JVM's process CPU time over the phase, which leaves out the server, a process of its own, divided by the SETs),
+ * {@code MEMORY USAGE} summed over every key written (and over the dictionary keys the client keeps in the server),
+ * then a GET phase per kind (throughput, p50 of the request round trip, every value checked).
+ */
+final class AdaptiveRun {
+    static final Path FULL_OUT = dev.zstdjava.bench.report.Generated.DOCS_REPORTS.resolve("adaptive.md");
+    static final Path QUICK_OUT = Path.of("benchmark/target/e2e-quick/adaptive.md");
+    /** Decisions (other than dictionaries) settle within this many writes per pattern: the target. */
+    static final int SETTLE_TARGET = 2000;
+    static final double CPU_TARGET = 0.7;
+    static final double GET_TOLERANCE = 0.05;
+    static final double ORACLE_POINTS = 2;
+    private static final int LEARN_BATCH = 20;
+
+    /** The base configuration of every client: zstd 3, the library's defaults otherwise. */
+    static final CompressionConfig ZSTD_3 = CompressionConfig.builder().backend(CompressionBackend.ZSTD).level(3)
+            .build();
+
+    /** The clients compared, in their first round's order. */
+    enum Client {
+        PLAIN("lettuce", "Lettuce, no compression: the memory baseline"),
+        ZSTD("lettuce-zstd", "fixed zstd 3 (CompressingRedisClient.connect(codec, ValueCompressor))"),
+        DICT("lettuce-zstd-dict", "fixed zstd 3 with one managed dictionary (DictionaryManager.managed, trained on "
+                + "the mixed values it writes, published in the server)"),
+        ADAPTIVE("lettuce-zstd-adaptive", "AdaptiveCompressor, goal BALANCED, patterns from the key fold "
+                + "(CompressingRedisClient.connect(codec, AdaptiveCompressor))"),
+        ORACLE("oracle", "each kind written with the option advise's rule picks for it (compressed on the calling "
+                + "thread; its memory is the target, its CPU and GETs are not compared)"),
+        ORACLE_NO_DICTIONARY("oracle-no-dictionary", "as the oracle, with the option advise's rule picks when the "
+                + "dictionary option is left out: the best the adaptive client, which has no dictionaries, can do "
+                + "(memory only)");
+
+        final String id;
+        final String label;
+
+        Client(String id, String label) {
+            this.id = id;
+            this.label = label;
+        }
+    }
+
+    /** One client's figures in one round. */
+    record Round(int round, Results.Phase set, long memory, Map<MixedValues.Kind, Results.Phase> gets) {}
+
+    private AdaptiveRun() {}
+
+    /** @return the exit status: {@link EndToEnd#OK}, or {@link EndToEnd#MISMATCH} when a GET read something else */
+    static int run(EndToEnd.Options o, Bench bench, CompressingRedisClient lettuce, String host, int port,
+                   String setup, PrintStream err) throws Exception {
+        long t0 = System.nanoTime();
+        MixedValues.Set data = MixedValues.generate(o.keys, MixedValues.SEED);
+        err.printf(java.util.Locale.ROOT, "e2e: mixed values generated in %.1f s: %s%n", (System.nanoTime() - t0) / 1e9,
+                data.describe());
+        Map<MixedValues.Kind, AdaptiveOracle.Choice> oracle = new EnumMap<>(MixedValues.Kind.class);
+        // a first, discarded pass over one kind: the JIT compiles the compression paths before anything is timed
+        AdaptiveOracle.choose(MixedValues.Kind.SESSION, data.valuesOf(MixedValues.Kind.SESSION), ZSTD_3);
+        for (MixedValues.Kind k : MixedValues.Kind.values()) {
+            AdaptiveOracle.Choice c = AdaptiveOracle.choose(k, data.valuesOf(k), ZSTD_3);
+            oracle.put(k, c);
+            err.println("e2e: advise's rule on " + k.id + ": " + c.option() + ", without the dictionary option "
+                    + c.withoutDictionary() + " (dictionary " + c.note() + ")");
+        }
+        int inflight = o.inflight.stream().mapToInt(Integer::intValue).max().orElse(64);
+        int batch = o.batch.stream().mapToInt(Integer::intValue).max().orElse(20);
+        Map<Client, Clients.Kv> kvs = new EnumMap<>(Client.class);
+        AdaptiveCompressor adaptive = AdaptiveCompressor.builder(ZSTD_3).build();
+        Clients.DictionaryKv dict = null;
+        List<DictionaryManager> oracleDicts = new ArrayList<>();
+        StatefulRedisConnection<byte[], byte[]> admin = lettuce.connect(ByteArrayCodec.INSTANCE);
+        List<byte[]> oracleDictKeys = new ArrayList<>();
+        try {
+            kvs.put(Client.PLAIN, new Clients.LettuceKv(lettuce.connect(ByteArrayCodec.INSTANCE), null));
+            kvs.put(Client.ZSTD, new Clients.LettuceKv(lettuce.connect(ByteArrayCodec.INSTANCE,
+                    ValueCompressor.create(ZSTD_3)), null));
+            dict = new Clients.DictionaryKv(lettuce, RedisURI.create(host, port), "zstd-java:e2e-dict:{"
+                    + Long.toHexString(System.nanoTime()) + "-adaptive}:");
+            kvs.put(Client.DICT, dict);
+            kvs.put(Client.ADAPTIVE, new Clients.LettuceKv(lettuce.connect(ByteArrayCodec.INSTANCE, adaptive), null));
+            Map<MixedValues.Kind, ValueCompressor> perKind = new EnumMap<>(MixedValues.Kind.class);
+            for (AdaptiveOracle.Choice c : oracle.values()) {
+                if (c.option().dictionary()) {
+                    DictionaryManager dm = DictionaryManager.given(c.dictionary()).build();
+                    oracleDicts.add(dm);
+                    perKind.put(c.kind(), ValueCompressor.create(c.option().config(ZSTD_3), dm));
+                    // the oracle keeps its dictionary in the server too: counted as the managed one's are
+                    byte[] key = (MixedValues.PREFIX + "oracle-dictionary:" + c.kind().id)
+                            .getBytes(StandardCharsets.US_ASCII);
+                    admin.sync().set(key, c.dictionary());
+                    oracleDictKeys.add(key);
+                } else if (c.option().compresses()) {
+                    perKind.put(c.kind(), ValueCompressor.create(c.option().config(ZSTD_3)));
+                }
+            }
+            kvs.put(Client.ORACLE, new OracleKv(new Clients.LettuceKv(lettuce.connect(ByteArrayCodec.INSTANCE), null),
+                    perKind));
+            Map<MixedValues.Kind, ValueCompressor> withoutDictionaries = new EnumMap<>(MixedValues.Kind.class);
+            for (AdaptiveOracle.Choice c : oracle.values()) {
+                if (c.withoutDictionary().compresses()) {
+                    withoutDictionaries.put(c.kind(), ValueCompressor.create(c.withoutDictionary().config(ZSTD_3)));
+                }
+            }
+            kvs.put(Client.ORACLE_NO_DICTIONARY, new OracleKv(new Clients.LettuceKv(
+                    lettuce.connect(ByteArrayCodec.INSTANCE), null), withoutDictionaries));
+
+            // learning and warm-up
+            Trail trail = new Trail();
+            long writes = learn(kvs.get(Client.ADAPTIVE), adaptive, data, o.adaptiveWrites, trail);
+            err.println("e2e: lettuce-zstd-adaptive learned from " + writes + " writes: " + describe(adaptive));
+            for (Client c : Client.values()) {
+                if (c == Client.ADAPTIVE) {
+                    continue;
+                }
+                Clients.Kv kv = kvs.get(c);
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(EndToEnd.TRAINING_WAIT_S);
+                do {
+                    bench.warmup(kv, Clients.Kind.LETTUCE, data.keys(), Math.min(data.size(), 2000), data.values(),
+                            o.globalWarmup);
+                } while (c == Client.DICT && kv.trainingPending() && System.nanoTime() < deadline);
+            }
+            String dictOutcome = dict.trainingOutcome();
+            err.println("e2e: lettuce-zstd-dict after the warm-up: " + dictOutcome);
+
+            // the measured rounds
+            Map<Client, List<Round>> rounds = new EnumMap<>(Client.class);
+            Client[] order = Client.values();
+            for (int round = 1; round <= o.rounds; round++) {
+                for (int i = 0; i < order.length; i++) {
+                    Client c = order[(i + round - 1) % order.length];
+                    Round r = measure(bench, c, kvs.get(c), data, round, inflight, batch, o.seconds,
+                            c == Client.DICT ? dict.serverKeys() : c == Client.ORACLE ? oracleDictKeys : List.of());
+                    rounds.computeIfAbsent(c, x -> new ArrayList<>()).add(r);
+                    if (c == Client.ADAPTIVE) {
+                        trail.record(adaptive.snapshot());
+                    }
+                    err.printf(java.util.Locale.ROOT, "e2e: round %d/%d %s: %.2f µs CPU per SET, %.1f MiB%s%n", round,
+                            o.rounds, c.id, r.set().cpuMicrosPerOp(), r.memory() / 1048576.0,
+                            bench.mismatches() > 0 ? "; MISMATCH: " + bench.firstMismatch() : "");
+                }
+            }
+            String took = String.format(java.util.Locale.ROOT, "%.0f s", (System.nanoTime() - t0) / 1e9);
+            err.println("e2e: the adaptive measurement took " + took);
+            AdaptiveReport report = new AdaptiveReport(o, setup + " The measurement took " + took + ".", data,
+                    oracle, rounds, adaptive.snapshot(), trail, writes, dictOutcome, inflight, batch,
+                    bench.mismatches(), bench.firstMismatch());
+            Path written = report.write(o.out);
+            err.println("e2e: adaptive report written to " + written.toAbsolutePath().normalize());
+            for (String line : report.verdicts()) {
+                err.println("e2e: " + line);
+            }
+            bench.deleteKeys(data.keys(), data.size());
+            return EndToEnd.verdict(bench, err);
+        } finally {
+            EndToEnd.closeAll(kvs.values(), err);
+            oracleDicts.forEach(DictionaryManager::close);
+            if (!oracleDictKeys.isEmpty()) {
+                admin.sync().del(oracleDictKeys.toArray(new byte[0][]));
+            }
+            admin.close();
+        }
+    }
+
+    /** One client's round: the keys deleted, the SET phase, memory, a GET phase per kind. */
+    private static Round measure(Bench bench, Client c, Clients.Kv kv, MixedValues.Set data, int round, int inflight,
+                                 int batch, double seconds, List<byte[]> extraKeys) throws Exception {
+        bench.deleteKeys(data.keys(), data.size());
+        Results.Phase set = bench.phase(kv, new Results.Cell("mixed", inflight, batch), data.keys(), data.size(),
+                data.values(), true, seconds, new Histogram(3), Clients.Kind.LETTUCE, c.id, round);
+        long memory = bench.memoryUsageSum(List.of(data.keys()), true) + bench.memoryUsageSum(extraKeys, false);
+        Map<MixedValues.Kind, Results.Phase> gets = new EnumMap<>(MixedValues.Kind.class);
+        if (c != Client.ORACLE && c != Client.ORACLE_NO_DICTIONARY) {
+            for (MixedValues.Kind k : MixedValues.Kind.values()) {
+                byte[][] keys = data.keysOf(k);
+                gets.put(k, bench.phase(kv, new Results.Cell(k.id, inflight, batch), keys, keys.length,
+                        data.valuesOf(k), false, seconds, new Histogram(3), Clients.Kind.LETTUCE, c.id, round));
+            }
+        }
+        return new Round(round, set, memory, gets);
+    }
+
+    /**
+     * The adaptive client's learning: the values written in key order, pipelines of {@value #LEARN_BATCH}, until
+     * every kind's pattern has had {@code perPattern} writes; the decisions recorded after every pipeline.
+     *
+     * @return the writes made
+     */
+    static long learn(Clients.Kv kv, AdaptiveCompressor adaptive, MixedValues.Set data, int perPattern, Trail trail)
+            throws Exception {
+        long writes = 0;
+        byte[][] k = new byte[LEARN_BATCH][];
+        byte[][] v = new byte[LEARN_BATCH][];
+        while (true) {
+            for (int i = 0; i < data.size(); i += LEARN_BATCH) {
+                int n = Math.min(LEARN_BATCH, data.size() - i);
+                System.arraycopy(data.keys(), i, k, 0, n);
+                System.arraycopy(data.values(), i, v, 0, n);
+                kv.set(k, v, n);
+                writes += n;
+                trail.record(adaptive.snapshot());
+            }
+            if (trail.leastSeen(patterns(data)) >= perPattern) {
+                return writes;
+            }
+        }
+    }
+
+    /** @return each kind's pattern, as its keys fold */
+    static Map<MixedValues.Kind, String> patterns(MixedValues.Set data) {
+        Map<MixedValues.Kind, String> out = new EnumMap<>(MixedValues.Kind.class);
+        for (MixedValues.Kind k : MixedValues.Kind.values()) {
+            out.put(k, KeyFolder.patternOf(data.keysOf(k)[0]));
+        }
+        return out;
+    }
+
+    private static String describe(AdaptiveCompressor a) {
+        StringBuilder sb = new StringBuilder();
+        for (PatternDecision d : a.snapshot()) {
+            sb.append(sb.isEmpty() ? "" : ", ").append(d.pattern()).append(" -> ").append(d.option());
+        }
+        return sb.toString();
+    }
+
+    /**
+     * Each pattern's decisions as the writes went on: the values seen when its option changed (the first entry: when
+     * it was first seen), and the latest count of values seen.
+     */
+    static final class Trail {
+        /** pattern -> list of {values seen, option ordinal} at each change */
+        final Map<String, List<long[]>> changes = new LinkedHashMap<>();
+        final Map<String, Long> seen = new LinkedHashMap<>();
+
+        void record(List<PatternDecision> snapshot) {
+            for (PatternDecision d : snapshot) {
+                List<long[]> c = changes.computeIfAbsent(d.pattern(), p -> new ArrayList<>());
+                if (c.isEmpty() || c.get(c.size() - 1)[1] != d.option().ordinal()) {
+                    c.add(new long[] {d.valuesSeen(), d.option().ordinal()});
+                }
+                seen.put(d.pattern(), d.valuesSeen());
+            }
+        }
+
+        long leastSeen(Map<MixedValues.Kind, String> patterns) {
+            long least = Long.MAX_VALUE;
+            for (String p : patterns.values()) {
+                least = Math.min(least, seen.getOrDefault(p, 0L));
+            }
+            return least;
+        }
+
+        /** @return the writes of {@code pattern} by which it had taken its last option (0: it never changed) */
+        long settledAt(String pattern) {
+            List<long[]> c = changes.get(pattern);
+            return c == null || c.size() < 2 ? 0 : c.get(c.size() - 1)[0];
+        }
+
+        /** @return the options a pattern went through, "zstd 3 -> plain (at 40)" */
+        String path(String pattern) {
+            List<long[]> c = changes.getOrDefault(pattern, List.of());
+            StringBuilder sb = new StringBuilder();
+            for (int i = 0; i < c.size(); i++) {
+                sb.append(i == 0 ? "" : " → ").append(CompressionOption.values()[(int) c.get(i)[1]].label());
+                if (i > 0) {
+                    sb.append(" (at ").append(c.get(i)[0]).append(')');
+                }
+            }
+            return sb.toString();
+        }
+    }
+
+    /** The oracle: each value compressed on the calling thread with its kind's option, over a plain connection. */
+    static final class OracleKv implements Clients.Kv {
+        private final Clients.LettuceKv kv;
+        private final Map<String, ValueCompressor> byKindId = new LinkedHashMap<>();
+
+        OracleKv(Clients.LettuceKv kv, Map<MixedValues.Kind, ValueCompressor> perKind) {
+            this.kv = kv;
+            perKind.forEach((k, vc) -> byKindId.put(k.id, vc));
+        }
+
+        /** @return the compressor of the key's kind, or null where its values are stored plain */
+        private ValueCompressor of(byte[] key) {
+            String s = new String(key, StandardCharsets.US_ASCII);
+            int from = MixedValues.PREFIX.length();
+            return byKindId.get(s.substring(from, s.indexOf(':', from)));
+        }
+
+        @Override
+        public void set(byte[][] keys, byte[][] values, int n) throws Exception {
+            byte[][] stored = new byte[n][];
+            for (int i = 0; i < n; i++) {
+                ValueCompressor vc = of(keys[i]);
+                stored[i] = vc == null ? values[i] : vc.compress(values[i]);
+            }
+            kv.set(keys, stored, n);
+        }
+
+        @Override
+        public byte[][] get(byte[][] keys, int n) throws Exception {
+            byte[][] got = kv.get(keys, n);
+            for (int i = 0; i < n; i++) {
+                ValueCompressor vc = of(keys[i]);
+                got[i] = vc == null || got[i] == null ? got[i] : vc.decompress(got[i]);
+            }
+            return got;
+        }
+
+        @Override
+        public void close() {
+            kv.close();
+        }
+    }
+}

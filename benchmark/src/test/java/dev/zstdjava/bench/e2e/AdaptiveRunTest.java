@@ -1,0 +1,68 @@
+package dev.zstdjava.bench.e2e;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+/** {@code ./e2e --adaptive}: its options, and a tiny run against a real server that checks the report's parts. */
+class AdaptiveRunTest {
+    @Test
+    void adaptiveHasItsOwnReportRoundsAndLearning() {
+        EndToEnd.Options full = EndToEnd.parse(new String[] {"--adaptive"});
+        assertEquals(AdaptiveRun.FULL_OUT, full.out);
+        assertEquals(3, full.rounds);
+        assertEquals(4000, full.adaptiveWrites);
+        EndToEnd.Options quick = EndToEnd.parse(new String[] {"--adaptive", "--quick"});
+        assertEquals(AdaptiveRun.QUICK_OUT, quick.out);
+        assertEquals(1, quick.rounds);
+        assertEquals(2500, quick.adaptiveWrites);
+        assertEquals(2, EndToEnd.run(new String[] {"--adaptive", "--probe-event-loop"}, nowhere()));
+        assertEquals(2, EndToEnd.run(new String[] {"--adaptive", "--keys", "20"}, nowhere()));
+    }
+
+    @Test
+    @DisabledIfSystemProperty(named = "zstdjava.skipServerTests", matches = "true",
+            disabledReason = "left out with -Dzstdjava.skipServerTests=true")
+    void tinyRunWritesEveryPart(@TempDir Path dir) throws Exception {
+        Path out = dir.resolve("adaptive.md");
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
+        int status;
+        try (PrintStream err = new PrintStream(log, true, StandardCharsets.UTF_8)) {
+            status = EndToEnd.run(new String[] {"--adaptive", "--keys", "200", "--adaptive-writes", "200",
+                    "--rounds", "1", "--seconds", "0.05", "--global-warmup", "0.05", "--inflight", "4", "--batch", "5",
+                    "--no-progress", "--out", out.toString()}, err);
+        }
+        String logText = log.toString(StandardCharsets.UTF_8);
+        assertEquals(EndToEnd.OK, status, logText);
+        String md = Files.readString(out);
+        assertTrue(md.contains("**0 mismatches**"), md);
+        for (AdaptiveRun.Client c : AdaptiveRun.Client.values()) {
+            assertTrue(md.contains("| " + c.id + " | "), c.id + " missing:\n" + md);
+        }
+        for (MixedValues.Kind k : MixedValues.Kind.values()) {
+            assertTrue(md.matches("(?s).*\\| " + k.id + " \\| `[^`]+` \\| [a-z0-9 +-]+ \\|.*"), k.id + "'s decision:\n"
+                    + md);
+        }
+        for (String part : new String[] {"## The value set", "## Per client", "### GET per kind",
+                "## Decisions: lettuce-zstd-adaptive next to advise's rule", "### The oracle's measurements",
+                "## Targets (ratios against lettuce-zstd, fixed zstd 3)", "| Client CPU per SET, adaptive / zstd 3 |",
+                "| Memory saved, adaptive vs the oracle |", "| Decisions settled (most writes of a pattern) |"}) {
+            assertTrue(md.contains(part), part + " missing:\n" + md);
+        }
+        // the tokens and the gzip blobs are left plain by advise's rule, as they do not compress
+        assertTrue(md.matches("(?s).*\\| token \\| `[^`]+` \\| [^|]+ \\| [^|]+ \\| plain \\|.*"), md);
+        assertTrue(md.matches("(?s).*\\| gzip \\| `[^`]+` \\| [^|]+ \\| [^|]+ \\| plain \\|.*"), md);
+    }
+
+    private static PrintStream nowhere() {
+        return new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
+    }
+}

@@ -1,0 +1,449 @@
+package dev.zstdjava.values;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.function.Function;
+import java.util.function.UnaryOperator;
+
+/**
+ * A dictionary lineage per key pattern, for {@link AdaptiveCompressor.Builder#dictionaries(PatternDictionaries)}:
+ * each pattern gets its own managed {@link DictionaryManager} over its own {@link DictionaryStore} (for a server
+ * store, its own key prefix, {@link #prefix(String)}), so it trains on its own sampled values, publishes its own
+ * dictionaries and takes its own training lease: one busy pattern never holds the lease another one needs.
+ *
+ * <h2>Lineages</h2>
+ * A pattern's lineage is opened the first time the pattern is sampled: the store is asked of the application's
+ * function once per pattern, under the pattern's {@linkplain #lineageName(String) lineage name}, and the manager is
+ * built on this object's own thread (never a writing or reading thread: building loads the published dictionaries
+ * from the store), so the pattern writes without a dictionary until the lineage is open and has one. The adaptive
+ * compressor hands the lineage every sampled value of the pattern (the manager's own sampling limits apply), so with
+ * the default settings a pattern trains after some 1,000 sampled writes (about 64,000 writes); set
+ * {@link DictionaryManager.Builder#minSamples} lower through {@link Builder#manager} for fewer. A store that cannot be
+ * made or read, or a training that fails or is not adopted, leaves the pattern on its best option without a
+ * dictionary (an opening that failed is tried again after the {@linkplain Builder#reopenDelay reopen delay}).
+ *
+ * <h2>Native memory</h2>
+ * The native digests of the dictionaries loaded across all lineages are bounded by {@link Builder#maxNativeBytes}
+ * (64 MiB by default). Their size is an estimate, {@value #DIGEST_OVERHEAD} bytes plus twice the dictionary's size
+ * per loaded dictionary (its decompression digest and the compression digest at level 3 each hold a copy of it and
+ * their tables), not a measurement. When the sum is above the bound, the lineages used least recently are released
+ * (their managers closed, native memory freed as {@link DictionaryManager#close()} describes) until it is within it.
+ * A released pattern writes with zstd 3 until its next sampled write, which takes its best option without a
+ * dictionary; it reopens for writing no sooner than the reopen delay after it was released. At most
+ * {@linkplain Builder#maxOpenLineages 256 lineages} are open at once (each runs its manager's threads), the least
+ * recently used released beyond that. A lineage's name, store and dictionary ids are kept for the life of this object,
+ * open or not (the store function is asked once per pattern ever seen).
+ *
+ * <h2>Reading</h2>
+ * {@link AdaptiveCompressor#decompress(byte[])} reads a value written with a dictionary of a lineage this object has
+ * open. A value of a released lineage fails with {@link MissingDictionaryException} once, while the lineage is
+ * reopened from its store on this object's thread (which may release others); retried, it reads. A dictionary this
+ * process has not loaded in any lineage (one published by another process in a lineage this process has not opened)
+ * is not looked for: such a value fails with {@code MissingDictionaryException} until this process opens the pattern
+ * by writing it.
+ *
+ * <h2>Readers without the dictionaries</h2>
+ * Values written with a dictionary are zstd frames with a dictionary, which Valkey GLIDE cannot read (it returns them
+ * as the stored bytes), as with any {@link DictionaryManager}: keep GLIDE readers off the patterns this applies to.
+ *
+ * <p><b>Thread safety:</b> thread-safe; share one per {@link AdaptiveCompressor}. Opening, releasing and the memory
+ * bound run on one daemon thread of this object; each open lineage also runs its manager's two daemon threads.
+ * {@link #close()} closes every manager; the compressors using it must not be used afterwards.
+ *
+ * <p><b>Allocation:</b> writing with a pattern's dictionary allocates what {@link ValueCompressor#compress(byte[])}
+ * does; a read looks its dictionary's id up in a map (no allocation for ids it holds). Each lineage keeps its name
+ * and the ids of the dictionaries it loaded.
+ */
+public final class PatternDictionaries implements AutoCloseable {
+    /** The default bound on the estimated native memory of loaded dictionaries across all patterns: 64 MiB. */
+    public static final long DEFAULT_MAX_NATIVE_BYTES = 64L << 20;
+    /** The estimated native bytes of one loaded dictionary's digests, beyond twice its size. */
+    public static final int DIGEST_OVERHEAD = 128 << 10;
+    /** Longest lineage name: longer names are cut and end with a hash of the whole name. */
+    static final int MAX_NAME_LENGTH = 96;
+
+    private static final System.Logger LOG = System.getLogger(AdaptiveCompressor.class.getName());
+
+    private final Function<String, DictionaryStore> stores;
+    private final UnaryOperator<DictionaryManager.Builder> settings;
+    private final long maxNativeBytes;
+    private final int maxOpen;
+    private final long reopenDelayNanos;
+    private final ConcurrentHashMap<String, Lineage> lineages = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<Long, Lineage> byId = new ConcurrentHashMap<>();
+    private final ExecutorService worker = Executors.newSingleThreadExecutor(
+            DictionaryManager.daemon("zstd-java-pattern-dictionaries"));
+    private volatile boolean closed;
+
+    private PatternDictionaries(Builder b) {
+        this.stores = b.stores;
+        this.settings = b.settings;
+        this.maxNativeBytes = b.maxNativeBytes;
+        this.maxOpen = b.maxOpen;
+        this.reopenDelayNanos = b.reopenDelay.toNanos();
+    }
+
+    /**
+     * @param stores gives the store of a pattern's lineage, from its {@linkplain #lineageName(String) lineage name}:
+     *               called once per pattern, on this object's thread; for a server store, one with
+     *               {@link #prefix(String) prefix(name)} as its key prefix (a store per pattern in memory)
+     * @return a builder with the default memory bound and manager settings
+     */
+    public static Builder builder(Function<String, DictionaryStore> stores) {
+        return new Builder(Objects.requireNonNull(stores, "stores"));
+    }
+
+    /**
+     * @return the name of {@code pattern}'s lineage: the pattern with every character but ASCII letters, digits and
+     *         {@code - _ . : *} written as {@code %XX} (its UTF-8 bytes; so distinct patterns have distinct names),
+     *         at most {@value #MAX_NAME_LENGTH} characters (a longer one is cut and ends with {@code ~} and 16 hex
+     *         digits of a 64-bit hash of the whole)
+     */
+    public static String lineageName(String pattern) {
+        StringBuilder sb = new StringBuilder(pattern.length() + 8);
+        for (byte b : pattern.getBytes(StandardCharsets.UTF_8)) {
+            char c = (char) (b & 0xFF);
+            if (c < 0x80 && (Character.isLetterOrDigit(c) || "-_.:*".indexOf(c) >= 0)) {
+                sb.append(c);
+            } else {
+                sb.append('%').append(Character.toUpperCase(Character.forDigit((b >> 4) & 0xF, 16)))
+                        .append(Character.toUpperCase(Character.forDigit(b & 0xF, 16)));
+            }
+        }
+        if (sb.length() <= MAX_NAME_LENGTH) {
+            return sb.toString();
+        }
+        long h = 0xcbf29ce484222325L; // FNV-1a, 64 bits
+        for (int i = 0; i < sb.length(); i++) {
+            h = (h ^ sb.charAt(i)) * 0x100000001b3L;
+        }
+        return sb.substring(0, MAX_NAME_LENGTH - 17) + "~" + String.format("%016x", h);
+    }
+
+    /**
+     * @return the key prefix of {@code lineageName}'s lineage in a server store: {@code zstd-java:dict:{zstd-java-
+     *         dictionaries:<name>}:}, one hash tag per lineage (so each lineage's keys share a cluster slot), valid
+     *         for {@link ServerDictionaryLayout}
+     */
+    public static String prefix(String lineageName) {
+        return ServerDictionaryLayout.checkPrefix("zstd-java:dict:{zstd-java-dictionaries:" + lineageName + "}:");
+    }
+
+    /** @return the estimated native bytes of the dictionaries loaded in every open lineage now */
+    public long nativeBytes() {
+        long sum = 0;
+        for (Lineage l : lineages.values()) {
+            sum += l.nativeBytes();
+        }
+        return sum;
+    }
+
+    /** @return the bound on {@link #nativeBytes()} */
+    public long maxNativeBytes() {
+        return maxNativeBytes;
+    }
+
+    /** @return the patterns whose lineage is open now (its manager built), in no order; allocates the list */
+    public List<String> openPatterns() {
+        List<String> out = new ArrayList<>();
+        for (Lineage l : lineages.values()) {
+            if (l.manager != null) {
+                out.add(l.pattern);
+            }
+        }
+        return out;
+    }
+
+    /** @return {@code pattern}'s manager while its lineage is open, else null (for inspection: do not close it) */
+    public DictionaryManager manager(String pattern) {
+        Lineage l = lineages.get(pattern);
+        return l == null ? null : l.manager;
+    }
+
+    /** Closes every lineage's manager and stops this object's thread. Idempotent. */
+    @Override
+    public void close() {
+        closed = true;
+        worker.shutdownNow();
+        for (Lineage l : lineages.values()) {
+            l.release("closed");
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------------ package
+
+    /** @return {@code pattern}'s lineage, made (not opened) on first use */
+    Lineage lineage(String pattern, CompressionConfig config) {
+        return lineages.computeIfAbsent(pattern, p -> new Lineage(p, config));
+    }
+
+    /**
+     * @return the reader of the lineage that loaded dictionary {@code id}, or null when no lineage did
+     * @throws MissingDictionaryException when that lineage is released now (it is being reopened)
+     */
+    ValueCompressor reader(long id) {
+        Lineage l = byId.get(id);
+        if (l == null) {
+            return null;
+        }
+        l.lastUsed = System.nanoTime();
+        ValueCompressor r = l.reader;
+        if (r == null) {
+            l.open(true);
+            throw new MissingDictionaryException(id, "pattern " + l.pattern + "'s dictionaries were released to keep"
+                    + " within the native memory bound; reloading them from its store; retry the read");
+        }
+        return r;
+    }
+
+    private void submit(Runnable task) {
+        if (closed) {
+            return;
+        }
+        try {
+            worker.execute(task);
+        } catch (RejectedExecutionException e) {
+            // closed meanwhile
+        }
+    }
+
+    /**
+     * Releases the least recently used lineages until the estimate is within the bound and at most
+     * {@code maxOpen} lineages are open; on the worker thread.
+     */
+    private void enforce() {
+        while (!closed) {
+            long total = 0;
+            int open = 0;
+            Lineage lruLoaded = null;
+            Lineage lruOpen = null;
+            for (Lineage l : lineages.values()) {
+                if (l.manager == null) {
+                    continue;
+                }
+                open++;
+                long n = l.nativeBytes();
+                total += n;
+                if (n > 0 && (lruLoaded == null || l.lastUsed - lruLoaded.lastUsed < 0)) {
+                    lruLoaded = l;
+                }
+                if (lruOpen == null || l.lastUsed - lruOpen.lastUsed < 0) {
+                    lruOpen = l;
+                }
+            }
+            if (total > maxNativeBytes && lruLoaded != null) {
+                lruLoaded.releasedAt = System.nanoTime();
+                lruLoaded.release("the dictionaries of all patterns held an estimated " + total + " native bytes,"
+                        + " above the " + maxNativeBytes + "-byte bound; this pattern was used least recently");
+            } else if (open > maxOpen) {
+                lruOpen.releasedAt = System.nanoTime();
+                lruOpen.release(open + " lineages open, above the " + maxOpen + " allowed; this pattern was used"
+                        + " least recently");
+            } else {
+                return;
+            }
+        }
+    }
+
+    /**
+     * One pattern's lineage: its store, and its manager while open. The manager and its compressors are published
+     * through volatile fields; opening and releasing run on the worker thread only.
+     */
+    final class Lineage {
+        final String pattern;
+        final String name;
+        private final CompressionConfig config;
+        private DictionaryStore store; // worker thread only
+        private volatile DictionaryManager manager;
+        private volatile ValueCompressor writer;
+        private volatile ValueCompressor reader;
+        private volatile boolean opening;
+        volatile long lastUsed = System.nanoTime();
+        volatile long releasedAt;
+
+        Lineage(String pattern, CompressionConfig config) {
+            this.pattern = pattern;
+            this.name = lineageName(pattern);
+            this.config = config;
+        }
+
+        /**
+         * For the pattern's sampling thread: the compressor with the pattern's dictionary when the lineage is open and
+         * has one, else null (and the opening is started when it is due). Marks the lineage used.
+         */
+        ValueCompressor acquire() {
+            lastUsed = System.nanoTime();
+            DictionaryManager m = manager;
+            if (m == null) {
+                open(false);
+                return null;
+            }
+            return m.currentId() != 0 ? writer : null;
+        }
+
+        /** @return the compressor with the pattern's dictionary for writes in progress, or null when released */
+        ValueCompressor writer() {
+            return writer;
+        }
+
+        /** Hands a sampled value of the pattern to its manager's training reservoir, when open. */
+        void sample(byte[] value) {
+            DictionaryManager m = manager;
+            if (m != null) {
+                m.sample(java.lang.foreign.MemorySegment.ofArray(value));
+            }
+        }
+
+        long nativeBytes() {
+            DictionaryManager m = manager;
+            if (m == null) {
+                return 0;
+            }
+            long n = 0;
+            for (DictionaryStats s : m.dictionaryStats()) {
+                n += DIGEST_OVERHEAD + 2L * s.size();
+            }
+            return n;
+        }
+
+        /** Starts opening on the worker thread, unless open, opening, or (for writing) released too recently. */
+        void open(boolean forReading) {
+            if (manager != null || opening || closed) {
+                return;
+            }
+            long since = releasedAt;
+            if (!forReading && since != 0 && System.nanoTime() - since < reopenDelayNanos) {
+                return;
+            }
+            opening = true;
+            submit(() -> {
+                try {
+                    openNow();
+                } finally {
+                    opening = false;
+                }
+            });
+        }
+
+        private void openNow() {
+            if (manager != null || closed) {
+                return;
+            }
+            DictionaryManager m = null;
+            try {
+                if (store == null) {
+                    store = Objects.requireNonNull(stores.apply(name), "the store function returned null");
+                }
+                m = settings.apply(DictionaryManager.managed(store)).build();
+                ValueCompressor w = ValueCompressor.create(CompressionOption.ZSTD_3_DICTIONARY.config(config), m);
+                ValueCompressor r = ValueCompressor.create(config, m);
+                writer = w;
+                reader = r;
+                manager = m;
+                releasedAt = 0;
+                m.onLoaded(id -> {
+                    byId.put(id, this);
+                    submit(PatternDictionaries.this::enforce);
+                });
+                if (closed) {
+                    release("closed");
+                }
+                enforce();
+            } catch (RuntimeException e) {
+                if (m != null) {
+                    m.close();
+                }
+                releasedAt = System.nanoTime();
+                LOG.log(System.Logger.Level.WARNING, "adaptive compression: pattern " + pattern + ": its dictionary"
+                        + " lineage " + name + " did not open (" + e + "); the options without a dictionary stay in"
+                        + " use, tried again in " + Duration.ofNanos(reopenDelayNanos));
+            }
+        }
+
+        /** Closes the manager (writes fall back at once; values in flight finish). */
+        void release(String why) {
+            DictionaryManager m = manager;
+            if (m == null) {
+                return;
+            }
+            writer = null;
+            reader = null;
+            manager = null;
+            m.close();
+            LOG.log(System.Logger.Level.INFO, () -> "adaptive compression: pattern " + pattern + ": dictionaries"
+                    + " released (" + why + ")");
+        }
+    }
+
+    /** Builds {@link PatternDictionaries}. Not thread-safe. */
+    public static final class Builder {
+        private final Function<String, DictionaryStore> stores;
+        private UnaryOperator<DictionaryManager.Builder> settings = UnaryOperator.identity();
+        private long maxNativeBytes = DEFAULT_MAX_NATIVE_BYTES;
+        private int maxOpen = 256;
+        private Duration reopenDelay = Duration.ofSeconds(10);
+
+        private Builder(Function<String, DictionaryStore> stores) {
+            this.stores = stores;
+        }
+
+        /**
+         * Settings of every pattern's managed manager (sampling, training, intervals): {@code settings} is applied
+         * to each {@link DictionaryManager#managed} builder before it is built; by default none.
+         */
+        public Builder manager(UnaryOperator<DictionaryManager.Builder> settings) {
+            this.settings = Objects.requireNonNull(settings, "settings");
+            return this;
+        }
+
+        /**
+         * The bound on the estimated native memory of loaded dictionaries, all patterns together; default 64 MiB. A
+         * bound below one lineage's own dictionaries releases that lineage as soon as they load: its pattern writes
+         * without a dictionary, and values it wrote with one fail to read ({@link MissingDictionaryException}).
+         */
+        public Builder maxNativeBytes(long bytes) {
+            if (bytes < 0) {
+                throw new IllegalArgumentException("maxNativeBytes " + bytes + " must not be negative");
+            }
+            this.maxNativeBytes = bytes;
+            return this;
+        }
+
+        /**
+         * The most lineages open at once (each runs its manager's two daemon threads and keeps its sampling
+         * reservoir), at least 1; default 256, the adaptive compressor's default pattern capacity. Beyond it the
+         * lineage used least recently is released.
+         */
+        public Builder maxOpenLineages(int lineages) {
+            if (lineages < 1) {
+                throw new IllegalArgumentException("maxOpenLineages " + lineages + " must be at least 1");
+            }
+            this.maxOpen = lineages;
+            return this;
+        }
+
+        /**
+         * The least time before a released lineage (or one that failed to open) is opened again for writing; reads
+         * reopen a released lineage at once. Default 10 s.
+         */
+        public Builder reopenDelay(Duration delay) {
+            if (delay.isNegative()) {
+                throw new IllegalArgumentException("reopenDelay " + delay + " must not be negative");
+            }
+            this.reopenDelay = delay;
+            return this;
+        }
+
+        /** @return the lineages (none open yet) */
+        public PatternDictionaries build() {
+            return new PatternDictionaries(this);
+        }
+    }
+}

@@ -1,0 +1,300 @@
+package dev.zstdjava.values;
+
+import dev.zstdjava.testkit.TestValues;
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BooleanSupplier;
+import java.util.function.Function;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+/**
+ * {@link PatternDictionaries} with {@link AdaptiveCompressor}: a lineage per pattern (its own store, dictionaries and
+ * training lease), the bound on the dictionaries' native memory with every value still read back, and patterns whose
+ * dictionary cannot be had staying on their best option without one. Stores are in memory, one per lineage, as the
+ * application's function gives them.
+ */
+class AdaptivePatternDictionariesTest {
+    private static final List<byte[]> RECORDS = TestValues.jsonRecords(2000, 5);
+
+    private static byte[] utf8(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** Small dictionaries, trained after few samples, so that a test trains in well under a second. */
+    private static DictionaryManager.Builder quick(DictionaryManager.Builder b) {
+        return b.minSamples(50).sampling(400, 4096, 1 << 20, 64L << 20).dictionarySize(4096)
+                .loadTimeout(Duration.ofMillis(500)).refreshInterval(Duration.ofMillis(200)).notifications(false);
+    }
+
+    private static AdaptiveCompressor compressor(PatternDictionaries dictionaries) {
+        return AdaptiveCompressor.builder(CompressionConfig.defaults()).sampling(64, 2, 4).window(8, 4)
+                .hysteresis(1, 0.01, 0.2).dictionaries(dictionaries).build();
+    }
+
+    /** Writes values of each pattern (keys {@code <name>:<i>}) until {@code done}, keeping what was stored. */
+    private static void writeUntil(AdaptiveCompressor ac, List<String> names, Map<String, List<byte[][]>> written,
+                                   String what, BooleanSupplier done) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        int i = 0;
+        while (!done.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                fail("timed out waiting for " + what);
+            }
+            for (int k = 0; k < 200; k++, i++) {
+                for (String n : names) {
+                    byte[] v = RECORDS.get((i * 7 + n.length()) % RECORDS.size());
+                    byte[] stored = ac.compress(utf8(n + ":" + i), v);
+                    written.computeIfAbsent(n, x -> new ArrayList<>()).add(new byte[][]{v, stored});
+                }
+            }
+            Thread.sleep(5);
+        }
+    }
+
+    /** Reads every value back, retrying a read whose lineage is being reopened. */
+    private static void readAll(AdaptiveCompressor ac, List<byte[][]> values) throws InterruptedException {
+        for (byte[][] vs : values) {
+            long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+            while (true) {
+                try {
+                    assertArrayEquals(vs[0], ac.decompress(vs[1]));
+                    break;
+                } catch (MissingDictionaryException e) {
+                    if (System.nanoTime() > deadline) {
+                        throw e;
+                    }
+                    Thread.sleep(10);
+                }
+            }
+        }
+    }
+
+    private static long dictionaryValues(List<byte[][]> values) {
+        return values.stream().filter(vs -> vs[1].length > ValueFormat.HEADER_SIZE && vs[1][0] == 0
+                && dev.zstdjava.zstd.ZstdFrame.dictionaryId(vs[1], ValueFormat.HEADER_SIZE,
+                vs[1].length - ValueFormat.HEADER_SIZE) != 0).count();
+    }
+
+    @Test
+    void eachPatternHasItsOwnLineageStoreAndDictionaries() throws Exception {
+        Map<String, InMemoryDictionaryStore> stores = new ConcurrentHashMap<>();
+        try (PatternDictionaries pd = PatternDictionaries.builder(n -> stores.computeIfAbsent(n,
+                x -> new InMemoryDictionaryStore())).manager(AdaptivePatternDictionariesTest::quick).build()) {
+            AdaptiveCompressor ac = compressor(pd);
+            Map<String, List<byte[][]>> written = new ConcurrentHashMap<>();
+            List<String> names = List.of("event", "order");
+            writeUntil(ac, names, written, "both patterns writing with their own dictionary", () ->
+                    ac.state(utf8("event:1")).current() == CompressionOption.ZSTD_3_DICTIONARY
+                            && ac.state(utf8("order:1")).current() == CompressionOption.ZSTD_3_DICTIONARY);
+            assertEquals(Set.of("event:*", "order:*"), stores.keySet(), "one store per lineage, by lineage name");
+            long event = pd.manager("event:*").currentId();
+            long order = pd.manager("order:*").currentId();
+            assertNotEquals(event, order);
+            assertTrue(stores.get("event:*").list().stream().anyMatch(i -> i.id() == event));
+            assertTrue(stores.get("order:*").list().stream().noneMatch(i -> i.id() == event),
+                    "a pattern's dictionary is published in its own lineage only");
+            assertTrue(stores.get("order:*").list().stream().anyMatch(i -> i.id() == order));
+            assertTrue(dictionaryValues(written.get("event")) > 0);
+            for (List<byte[][]> vs : written.values()) {
+                readAll(ac, vs);
+            }
+            assertTrue(pd.nativeBytes() > 0 && pd.nativeBytes() <= pd.maxNativeBytes());
+        }
+    }
+
+    @Test
+    void theNativeMemoryBoundHoldsAndReleasedPatternsStillReadBack() throws Exception {
+        // one lineage's estimate: 128 KiB + 2 x 4 KiB; two do not fit
+        long bound = PatternDictionaries.DIGEST_OVERHEAD + 3 * 4096;
+        Map<String, InMemoryDictionaryStore> stores = new ConcurrentHashMap<>();
+        try (PatternDictionaries pd = PatternDictionaries.builder(n -> stores.computeIfAbsent(n,
+                        x -> new InMemoryDictionaryStore())).manager(b -> quick(b).retrainInterval(Duration.ofHours(1)))
+                .maxNativeBytes(bound).reopenDelay(Duration.ofHours(1)).build()) {
+            AdaptiveCompressor ac = compressor(pd);
+            Map<String, List<byte[][]>> written = new ConcurrentHashMap<>();
+            writeUntil(ac, List.of("a"), written, "a writing with its dictionary",
+                    () -> ac.state(utf8("a:1")).current() == CompressionOption.ZSTD_3_DICTIONARY);
+            writeUntil(ac, List.of("b"), written, "b's dictionary loaded, a released",
+                    () -> pd.manager("b:*") != null && pd.manager("b:*").currentId() != 0
+                            && pd.manager("a:*") == null);
+            assertTrue(pd.nativeBytes() <= bound, pd.nativeBytes() + " native bytes, bound " + bound);
+            // a, released, writes without a dictionary from its next sampled write on, and is not reopened for it
+            List<byte[][]> after = new ArrayList<>();
+            for (int i = 0; i < 50; i++) {
+                byte[] v = RECORDS.get(i);
+                after.add(new byte[][]{v, ac.compress(utf8("a:" + (1_000_000 + i)), v)});
+            }
+            assertNotEquals(CompressionOption.ZSTD_3_DICTIONARY, ac.state(utf8("a:1")).current());
+            assertEquals(0, dictionaryValues(after.subList(2, after.size())));
+            assertNull(pd.manager("a:*"));
+            assertTrue(dictionaryValues(written.get("a")) > 0);
+            readAll(ac, written.get("a")); // reopens a for reading, which releases b
+            readAll(ac, after);
+            assertNotNull(pd.manager("a:*"));
+            DictionaryManagerTest.await("b released", () -> pd.manager("b:*") == null);
+            readAll(ac, written.get("b"));
+            DictionaryManagerTest.await("within the bound", () -> pd.nativeBytes() <= bound);
+            assertEquals(1, pd.openPatterns().size(), pd.openPatterns().toString());
+        }
+    }
+
+    @Test
+    void aPatternWhoseDictionaryFailsStaysOnItsBestOptionWithoutOne() throws Exception {
+        Function<String, DictionaryStore> stores = name -> switch (name) {
+            case "nostore:*" -> throw new IllegalStateException("no store for this pattern");
+            case "unreadable:*" -> new Failing(true);
+            case "unpublishable:*" -> new Failing(false);
+            default -> new InMemoryDictionaryStore();
+        };
+        try (PatternDictionaries pd = PatternDictionaries.builder(stores)
+                .manager(AdaptivePatternDictionariesTest::quick)
+                .reopenDelay(Duration.ofMillis(100)).build()) {
+            AdaptiveCompressor ac = compressor(pd);
+            Map<String, List<byte[][]>> written = new ConcurrentHashMap<>();
+            List<String> names = List.of("nostore", "unreadable", "unpublishable", "fine");
+            writeUntil(ac, names, written, "the working pattern on its dictionary", () ->
+                    ac.state(utf8("fine:1")).current() == CompressionOption.ZSTD_3_DICTIONARY);
+            writeUntil(ac, names, written, "a training that could not publish", () -> {
+                DictionaryManager m = pd.manager("unpublishable:*");
+                return m != null && m.trainingStats().failed() + m.trainingStats().rejected() > 0;
+            });
+            for (String n : List.of("nostore", "unreadable", "unpublishable")) {
+                CompressionOption o = ac.state(utf8(n + ":1")).current();
+                assertTrue(o.compresses() && !o.dictionary(), n + ": " + o);
+                assertEquals(0, dictionaryValues(written.get(n)), n);
+            }
+            assertNull(pd.manager("nostore:*"));
+            assertNull(pd.manager("unreadable:*"));
+            for (List<byte[][]> vs : written.values()) {
+                readAll(ac, vs);
+            }
+        }
+    }
+
+    @Test
+    void aPatternsHeldLeaseDoesNotStarveTheOthers() throws Exception {
+        Map<String, InMemoryDictionaryStore> stores = new ConcurrentHashMap<>();
+        Function<String, DictionaryStore> factory = n -> stores.computeIfAbsent(n, x -> {
+            InMemoryDictionaryStore s = new InMemoryDictionaryStore();
+            if (x.equals("busy:*")) {
+                assertTrue(s.tryLease("another client training busy:*", Duration.ofHours(1)));
+            }
+            return s;
+        });
+        try (PatternDictionaries pd = PatternDictionaries.builder(factory)
+                .manager(AdaptivePatternDictionariesTest::quick)
+                .build()) {
+            AdaptiveCompressor ac = compressor(pd);
+            Map<String, List<byte[][]>> written = new ConcurrentHashMap<>();
+            List<String> names = List.of("busy", "alpha", "beta", "gamma");
+            writeUntil(ac, names, written, "every pattern but the busy one with a dictionary", () -> {
+                for (String n : names.subList(1, names.size())) {
+                    DictionaryManager m = pd.manager(n + ":*");
+                    if (m == null || m.currentId() == 0) {
+                        return false;
+                    }
+                }
+                return true;
+            });
+            Set<Long> ids = new HashSet<>();
+            for (String n : names.subList(1, names.size())) {
+                ids.add(pd.manager(n + ":*").currentId());
+            }
+            assertEquals(3, ids.size(), "three lineages, three dictionaries");
+            assertEquals(0, pd.manager("busy:*").currentId(), "its lease is held elsewhere");
+            assertFalse(ac.state(utf8("busy:1")).current().dictionary());
+            for (List<byte[][]> vs : written.values()) {
+                readAll(ac, vs);
+            }
+        }
+    }
+
+    @Test
+    void atMostTheAllowedLineagesAreOpen() throws Exception {
+        try (PatternDictionaries pd = PatternDictionaries.builder(n -> new InMemoryDictionaryStore())
+                .manager(AdaptivePatternDictionariesTest::quick).maxOpenLineages(2).build()) {
+            AdaptiveCompressor ac = compressor(pd);
+            Map<String, List<byte[][]>> written = new ConcurrentHashMap<>();
+            List<String> names = List.of("red", "green", "blue");
+            writeUntil(ac, names, written, "lineages opened", () -> pd.manager("red:*") != null
+                    || pd.manager("green:*") != null || pd.manager("blue:*") != null);
+            writeUntil(ac, names, written, "three lineages asked for, two open", () -> {
+                int n = 0;
+                for (String x : names) {
+                    n += written.get(x).size() > 1000 ? 1 : 0;
+                }
+                return n == 3 && pd.openPatterns().size() <= 2;
+            });
+            for (int i = 0; i < 20; i++) {
+                assertTrue(pd.openPatterns().size() <= 2, pd.openPatterns().toString());
+                Thread.sleep(10);
+            }
+            for (List<byte[][]> vs : written.values()) {
+                readAll(ac, vs);
+            }
+        }
+    }
+
+    @Test
+    void lineageNamesAreSafeDistinctAndBounded() {
+        assertEquals("user:*:cart", PatternDictionaries.lineageName("user:*:cart"));
+        assertEquals("a%7Bb%7D%20%25", PatternDictionaries.lineageName("a{b} %"));
+        assertNotEquals(PatternDictionaries.lineageName("a b"), PatternDictionaries.lineageName("a_b"));
+        String longer = "x".repeat(300);
+        String name = PatternDictionaries.lineageName(longer);
+        assertEquals(PatternDictionaries.MAX_NAME_LENGTH, name.length());
+        assertNotEquals(name, PatternDictionaries.lineageName(longer + "y"));
+        String prefix = PatternDictionaries.prefix(PatternDictionaries.lineageName("user:{1}:*"));
+        assertEquals(prefix, ServerDictionaryLayout.checkPrefix(prefix));
+        assertEquals("zstd-java:dict:{zstd-java-dictionaries:user:%7B1%7D:*}:", prefix);
+    }
+
+    /** A store in memory that cannot be listed ({@code unreadable}) or cannot be published in. */
+    private static final class Failing implements DictionaryStore {
+        private final InMemoryDictionaryStore inner = new InMemoryDictionaryStore();
+        private final boolean unreadable;
+
+        Failing(boolean unreadable) {
+            this.unreadable = unreadable;
+        }
+
+        @Override
+        public List<DictionaryInfo> list() {
+            if (unreadable) {
+                throw new IllegalStateException("store down");
+            }
+            return inner.list();
+        }
+
+        @Override
+        public byte[] get(long id) {
+            return inner.get(id);
+        }
+
+        @Override
+        public DictionaryInfo putIfAbsent(long id, byte[] dictionary) {
+            throw new IllegalStateException("store read-only");
+        }
+
+        @Override
+        public long version() {
+            return inner.version();
+        }
+    }
+}
