@@ -52,8 +52,8 @@ import java.util.concurrent.TimeUnit;
  * cluster redirect or a replay after a reconnect sends the same bytes. A reply is read by the connection's event loop;
  * one that carries a compressed value is decoded there when nothing of the connection is pending and it is the first
  * such reply of the loop's pass (a single request decodes as with any codec), otherwise its bytes are copied and
- * decoded by the client's decoding threads ({@code zstd-java-decode-*}, as many as Lettuce's computation threads), in
- * parallel. Either way the connection's commands complete in the order of their replies. With the same
+ * decoded by the client's decoding threads ({@code zstd-java-decode-*}, as many at once as Lettuce's computation
+ * threads; virtual threads on JDK 24 and newer, platform threads before), in parallel. Either way the connection's commands complete in the order of their replies. With the same
  * {@code ClientOptions}, a compressing connection behaves as Lettuce's own:
  * <ul>
  *   <li>futures and reactive signals of one connection complete in the order of their replies;</li>

@@ -80,7 +80,7 @@ final class OrderedReplies implements RedisChannelWriter {
         this.inline = inline;
         this.parallelism = decoders instanceof ReplyDecoders d ? d.threads() : 1;
         this.delegate = delegate;
-        this.decoders = decoders;
+        this.decoders = decoders instanceof ReplyDecoders d ? d.forConnection() : decoders;
         this.codec = codec;
         this.legacy = legacy;
     }

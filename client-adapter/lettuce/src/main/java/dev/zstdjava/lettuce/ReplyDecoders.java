@@ -3,6 +3,7 @@ package dev.zstdjava.lettuce;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.Executor;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -10,34 +11,72 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The threads of one compressing client that decode the replies with compressed values and complete the commands
- * of a connection in reply order ({@link OrderedReplies}): as many as Lettuce's computation threads ({@code ClientResources#computationThreadPoolSize()},
- * the cores unless configured), started when first needed, stopped after {@value #IDLE_SECONDS} idle seconds and when
- * the client shuts down; daemon threads named {@code zstd-java-decode-C-N}.
+ * of a connection in reply order ({@link OrderedReplies}). At most as many run at once as Lettuce has computation
+ * threads ({@code ClientResources#computationThreadPoolSize()}, the cores unless configured). Two kinds, picked per
+ * connection when it is made ({@link #forConnection()}):
+ * <ul>
+ *   <li><b>virtual</b> (the default on JDK 24 and newer): each task a new virtual thread named
+ *       {@code zstd-java-decode-C-vN}, scheduled with the application's virtual threads: when their carriers are
+ *       busy, a hand-over wakes no thread, and the callers it completes resume on the same carriers. Not the default
+ *       on older JDKs, where a callback that blocks while holding a monitor would pin its carrier.</li>
+ *   <li><b>platform</b> (the default on JDK 21 to 23): daemon threads named {@code zstd-java-decode-C-N}, started when
+ *       first needed and stopped after {@value #IDLE_SECONDS} idle seconds; one queue for all of them, in the order the
+ *       event loop handed the tasks over, so a thread that is already running takes the next task (Lettuce's own
+ *       computation executor gives every task to the next of its single-threaded executors in turn, which measured
+ *       10-15% fewer GETs a second on 2 CPUs).</li>
+ * </ul>
+ * Either way a task runs on a thread of this client, never on an application thread. The queue holds at most the
+ * replies of the commands in flight, which are in memory anyway. After {@link #shutdown()} queued tasks still run and
+ * a new one is refused ({@code RejectedExecutionException}: the event loop then decodes itself rather than leave a
+ * future pending).
  *
- * <p>One queue for all of them, in the order the event loop handed the replies over: a thread that is already
- * running takes the next reply, so a pipeline's replies wake one thread, not one thread each (Lettuce's own
- * computation executor gives every task to the next of its single-threaded executors in turn, which measured 10-15%
- * fewer GETs a second on 2 CPUs). The queue holds at most the replies of the commands in flight, which are in memory
- * anyway. After {@link #shutdown()} queued replies are still decoded and a new one is refused
- * ({@code RejectedExecutionException}: the event loop then decodes it itself rather than leave its future pending).
- *
- * <p>Thread-safe; {@link #execute} allocates the queue's node.
+ * <p>Thread-safe; {@link #execute} allocates the queue's node, or the virtual thread.
  */
 final class ReplyDecoders implements Executor {
     private static final int IDLE_SECONDS = 30;
     private static final AtomicInteger CLIENTS = new AtomicInteger();
 
+    /** The system property that picks the kind of thread for new connections ({@code virtual} or {@code platform}). */
+    static final String THREADS_PROPERTY = "zstdjava.lettuce.decodingThreads";
+
     private final BlockingQueue<Runnable> queue = new LinkedBlockingQueue<>();
     private final ThreadPoolExecutor pool;
+    private final ThreadFactory virtualThreads;
+    private final Executor virtual = this::startVirtual;
 
     /** @param threads how many replies are decoded at once, at least 1 */
     ReplyDecoders(int threads) {
         if (threads < 1) {
             throw new IllegalArgumentException("reply decoder threads must be at least 1, got " + threads);
         }
-        pool = new ThreadPoolExecutor(threads, threads, IDLE_SECONDS, TimeUnit.SECONDS, queue,
-                new Named("zstd-java-decode-" + CLIENTS.incrementAndGet() + "-"));
+        String prefix = "zstd-java-decode-" + CLIENTS.incrementAndGet() + "-";
+        pool = new ThreadPoolExecutor(threads, threads, IDLE_SECONDS, TimeUnit.SECONDS, queue, new Named(prefix));
         pool.allowCoreThreadTimeOut(true);
+        virtualThreads = Thread.ofVirtual().name(prefix + "v", 1).factory();
+    }
+
+    /**
+     * The executor of a new connection: virtual threads or the platform threads, as {@value #THREADS_PROPERTY} says
+     * when the connection is made (by default virtual on JDK 24 and newer, platform before).
+     * @throws IllegalArgumentException for any other value of the property, naming the two
+     */
+    Executor forConnection() {
+        String v = System.getProperty(THREADS_PROPERTY);
+        if (v == null) {
+            return Runtime.version().feature() >= 24 ? virtual : this;
+        }
+        return switch (v) {
+            case "virtual" -> virtual;
+            case "platform" -> this;
+            default -> throw new IllegalArgumentException(THREADS_PROPERTY + "=" + v + ": expected virtual or platform");
+        };
+    }
+
+    private void startVirtual(Runnable task) {
+        if (pool.isShutdown()) {
+            throw new RejectedExecutionException("the client is shut down: reply decoding refused");
+        }
+        virtualThreads.newThread(task).start();
     }
 
     @Override
@@ -45,7 +84,7 @@ final class ReplyDecoders implements Executor {
         pool.execute(decode);
     }
 
-    /** Refuses new replies; those already queued are still decoded. */
+    /** Refuses new tasks; those already queued still run. */
     void shutdown() {
         pool.shutdown();
     }
