@@ -53,7 +53,8 @@ import java.util.concurrent.TimeUnit;
  * one that carries a compressed value is decoded there when nothing of the connection is pending and it is the first
  * such reply of the loop's pass (a single request decodes as with any codec), otherwise its bytes are copied and
  * decoded by the client's decoding threads ({@code zstd-java-decode-*}, as many at once as Lettuce's computation
- * threads; virtual threads on JDK 24 and newer, platform threads before), in parallel. Either way the connection's commands complete in the order of their replies. With the same
+ * threads; on JDK 24 and newer virtual threads for commands dispatched from virtual threads, platform threads
+ * otherwise), in parallel. Either way the connection's commands complete in the order of their replies. With the same
  * {@code ClientOptions}, a compressing connection behaves as Lettuce's own:
  * <ul>
  *   <li>futures and reactive signals of one connection complete in the order of their replies;</li>

@@ -74,13 +74,16 @@ final class OrderedReplies implements RedisChannelWriter {
     private final Runnable handOff = this::handOff;
     /** how many decoding threads a burst is shared among */
     private final int parallelism;
+    /** which threads decode: {@link ReplyDecoders#PLATFORM}, {@link ReplyDecoders#VIRTUAL} or {@code LIKE_CALLER} */
+    private final int threads;
 
     private OrderedReplies(RedisChannelWriter delegate, Executor decoders, RedisCodec<?, ?> codec,
                            Set<LegacyFormat> legacy, boolean inline) {
         this.inline = inline;
         this.parallelism = decoders instanceof ReplyDecoders d ? d.threads() : 1;
         this.delegate = delegate;
-        this.decoders = decoders instanceof ReplyDecoders d ? d.forConnection() : decoders;
+        this.decoders = decoders;
+        this.threads = decoders instanceof ReplyDecoders ? ReplyDecoders.threadsForConnection() : ReplyDecoders.PLATFORM;
         this.codec = codec;
         this.legacy = legacy;
     }
@@ -232,11 +235,21 @@ final class OrderedReplies implements RedisChannelWriter {
         for (int i = 0; i < shares; i++) {
             Share share = new Share(replies, i * n / shares, (i + 1) * n / shares);
             try {
-                decoders.execute(share);
+                executor(replies[share.from]).execute(share);
             } catch (RejectedExecutionException closed) {
                 share.run(); // the client shut down: decode them here rather than leave them pending
             }
         }
+    }
+
+    // The threads that decode a share whose first reply is c's: the kind of thread that dispatched c, where the
+    // connection decodes like its callers (a virtual thread's replies on a virtual thread: the hand-over and the
+    // completions stay on the application's carriers; a platform thread's on the platform threads).
+    private Executor executor(Ordered<?, ?, ?> c) {
+        if (!(decoders instanceof ReplyDecoders d)) {
+            return decoders;
+        }
+        return d.executor(threads == ReplyDecoders.VIRTUAL || threads == ReplyDecoders.LIKE_CALLER && c.virtualCaller);
     }
 
     /** Consecutive replies of one pass, decoded by one thread, which then completes the ready ones in order. */
@@ -346,6 +359,8 @@ final class OrderedReplies implements RedisChannelWriter {
         int state;
         /** guarded by the stage */
         Throwable failure;
+        /** whether the thread that dispatched the command is virtual */
+        final boolean virtualCaller = Thread.currentThread().isVirtual();
 
         Ordered(RedisCommand<K, V, T> command, OrderedReplies stage, ReplyRecorder<K, V, T> recorder) {
             super(command);

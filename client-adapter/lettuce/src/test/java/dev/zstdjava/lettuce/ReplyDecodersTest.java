@@ -11,8 +11,9 @@ import java.util.concurrent.TimeUnit;
 import static org.junit.jupiter.api.Assertions.*;
 
 /**
- * The kinds of thread a connection's replies are decoded on ({@link ReplyDecoders#forConnection()}): picked by the
- * system property when the connection is made, by default virtual from JDK 24 on; both refuse work after shutdown.
+ * The kinds of thread a connection's replies are decoded on ({@link ReplyDecoders#threadsForConnection()}): picked by
+ * the system property when the connection is made, by default like the caller from JDK 24 on; both refuse work after
+ * shutdown.
  */
 class ReplyDecodersTest {
     final ReplyDecoders decoders = new ReplyDecoders(2);
@@ -30,44 +31,48 @@ class ReplyDecodersTest {
     }
 
     @Test
-    void virtualThreadsOfThisClientWhenAsked() throws Exception {
-        System.setProperty(ReplyDecoders.THREADS_PROPERTY, "virtual");
-        Thread t = runOn(decoders.forConnection());
+    void virtualThreadsOfThisClient() throws Exception {
+        Thread t = runOn(decoders.executor(true));
         assertTrue(t.isVirtual(), t.toString());
         assertTrue(t.getName().startsWith("zstd-java-decode-") && t.getName().contains("-v"), t.getName());
         assertNotSame(Thread.currentThread(), t);
     }
 
     @Test
-    void platformThreadsOfThisClientWhenAsked() throws Exception {
-        System.setProperty(ReplyDecoders.THREADS_PROPERTY, "platform");
-        Thread t = runOn(decoders.forConnection());
+    void platformThreadsOfThisClient() throws Exception {
+        Thread t = runOn(decoders.executor(false));
         assertFalse(t.isVirtual(), t.toString());
         assertTrue(t.isDaemon());
         assertTrue(t.getName().matches("zstd-java-decode-\\d+-\\d+"), t.getName());
     }
 
     @Test
-    void byDefaultVirtualFromJdk24() throws Exception {
-        Thread t = runOn(decoders.forConnection());
-        assertEquals(Runtime.version().feature() >= 24, t.isVirtual(), t + " on JDK " + Runtime.version());
+    void thePropertyPicksTheThreadsOfNewConnections() {
+        System.setProperty(ReplyDecoders.THREADS_PROPERTY, "virtual");
+        assertEquals(ReplyDecoders.VIRTUAL, ReplyDecoders.threadsForConnection());
+        System.setProperty(ReplyDecoders.THREADS_PROPERTY, "platform");
+        assertEquals(ReplyDecoders.PLATFORM, ReplyDecoders.threadsForConnection());
+        System.setProperty(ReplyDecoders.THREADS_PROPERTY, "caller");
+        assertEquals(ReplyDecoders.LIKE_CALLER, ReplyDecoders.threadsForConnection());
     }
 
     @Test
-    void anyOtherValueIsRefusedNamingTheTwo() {
+    void byDefaultLikeTheCallerFromJdk24() {
+        assertEquals(Runtime.version().feature() >= 24 ? ReplyDecoders.LIKE_CALLER : ReplyDecoders.PLATFORM,
+                ReplyDecoders.threadsForConnection(), "JDK " + Runtime.version());
+    }
+
+    @Test
+    void anyOtherValueIsRefusedNamingTheThree() {
         System.setProperty(ReplyDecoders.THREADS_PROPERTY, "carrier");
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, decoders::forConnection);
-        assertEquals(ReplyDecoders.THREADS_PROPERTY + "=carrier: expected virtual or platform", e.getMessage());
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, ReplyDecoders::threadsForConnection);
+        assertEquals(ReplyDecoders.THREADS_PROPERTY + "=carrier: expected caller, virtual or platform", e.getMessage());
     }
 
     @Test
     void bothRefuseWorkOnceTheClientIsShutDown() {
-        System.setProperty(ReplyDecoders.THREADS_PROPERTY, "virtual");
-        Executor virtual = decoders.forConnection();
-        System.setProperty(ReplyDecoders.THREADS_PROPERTY, "platform");
-        Executor platform = decoders.forConnection();
         decoders.shutdown();
-        assertThrows(RejectedExecutionException.class, () -> virtual.execute(() -> { }));
-        assertThrows(RejectedExecutionException.class, () -> platform.execute(() -> { }));
+        assertThrows(RejectedExecutionException.class, () -> decoders.executor(true).execute(() -> { }));
+        assertThrows(RejectedExecutionException.class, () -> decoders.executor(false).execute(() -> { }));
     }
 }

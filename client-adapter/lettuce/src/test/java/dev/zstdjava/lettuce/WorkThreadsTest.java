@@ -199,6 +199,56 @@ class WorkThreadsTest {
         }
     }
 
+    // Dispatches pipelines of 20 GETs of compressed values from a thread of the kind asked for until some reply was
+    // decoded off the loop; returns the threads that decoded them off the loop.
+    List<Thread> decodedOffTheLoop(boolean fromVirtual) throws Exception {
+        try (StatefulRedisConnection<String, String> c = redis.client().connect(codec)) {
+            assertEquals("OK", c.sync().set("p", BIG));
+            recorder.take();
+            List<Thread> off = new ArrayList<>();
+            for (int attempt = 0; attempt < 20 && off.isEmpty(); attempt++) {
+                Runnable pipeline = () -> {
+                    c.setAutoFlushCommands(false);
+                    List<RedisFuture<String>> gets = new ArrayList<>();
+                    for (int i = 0; i < 20; i++) {
+                        gets.add(c.async().get("p"));
+                    }
+                    c.flushCommands();
+                    c.setAutoFlushCommands(true);
+                    for (RedisFuture<String> g : gets) {
+                        try {
+                            assertEquals(BIG, g.get(10, TimeUnit.SECONDS));
+                        } catch (Exception e) {
+                            throw new AssertionError(e);
+                        }
+                    }
+                };
+                Thread t = (fromVirtual ? Thread.ofVirtual() : Thread.ofPlatform()).start(pipeline);
+                t.join(30_000);
+                assertFalse(t.isAlive(), "the pipeline did not complete");
+                for (Use u : encodedOffDecodedByTheClient(20)) {
+                    if (u.what.equals("decode") && !u.onEventLoop()) {
+                        off.add(u.thread);
+                    }
+                }
+            }
+            assertFalse(off.isEmpty(), "no reply of 20 pipelines of 20 was decoded off the loop");
+            return off;
+        }
+    }
+
+    @Test
+    void fromJdk24AVirtualCallersRepliesAreDecodedOnVirtualThreadsAPlatformCallersOnPlatformThreads() throws Exception {
+        boolean likeCaller = Runtime.version().feature() >= 24
+                && System.getProperty(ReplyDecoders.THREADS_PROPERTY) == null;
+        for (Thread t : decodedOffTheLoop(true)) {
+            assertEquals(likeCaller, t.isVirtual(), () -> "a virtual caller's reply decoded on " + t);
+        }
+        for (Thread t : decodedOffTheLoop(false)) {
+            assertFalse(t.isVirtual(), () -> "a platform caller's reply decoded on " + t);
+        }
+    }
+
     @Test
     void asyncAndReactiveCompressOnTheDispatchingThreadTheClientDecodes() throws Exception {
         try (StatefulRedisConnection<String, String> c = redis.client().connect(codec)) {
