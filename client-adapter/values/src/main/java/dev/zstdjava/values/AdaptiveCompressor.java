@@ -56,6 +56,7 @@ public final class AdaptiveCompressor {
     private final long largest;
     /** Null unless built with {@link Builder#dictionaries(PatternDictionaries)}. */
     private final PatternDictionaries lineages;
+    private final OptionCounters written = new OptionCounters();
 
     private AdaptiveCompressor(Builder b, UnaryOperator<OptionWriter> measuring, LongSupplier nanoClock) {
         this.config = b.config;
@@ -72,7 +73,7 @@ public final class AdaptiveCompressor {
             OptionWriter w = lineages != null ? new PatternDictionary(shared, lineages.lineage(pattern, config))
                     : dictionaries == null ? shared
                     : new PatternDictionary(shared, pattern, dictionaries, config);
-            return new PatternState(pattern, settings, measuring.apply(w), nanoClock);
+            return new PatternState(pattern, settings, measuring.apply(w), nanoClock, written);
         });
     }
 
@@ -102,9 +103,18 @@ public final class AdaptiveCompressor {
         Objects.requireNonNull(value, "value");
         Objects.checkFromIndexSize(keyOffset, keyLength, key.length);
         if (!config.enabled() || value.length < config.minCompressionSize() || value.length > largest) {
+            written.count(CompressionOption.PLAIN, value.length, value.length);
             return value;
         }
         return table.lookup(key, keyOffset, keyLength).store(value);
+    }
+
+    /**
+     * @return what this compressor has written with {@code option} so far (every value it has stored is counted under
+     *         exactly one option); allocates the record
+     */
+    public OptionWrites writes(CompressionOption option) {
+        return written.get(Objects.requireNonNull(option, "option"));
     }
 
     /**

@@ -39,8 +39,12 @@ final class PatternState {
     private volatile double currentSaved;
     private volatile long switches;
 
-    PatternState(String pattern, AdaptiveSettings settings, OptionWriter writer, LongSupplier nanoClock) {
+    private final OptionCounters counters;
+
+    PatternState(String pattern, AdaptiveSettings settings, OptionWriter writer, LongSupplier nanoClock,
+                 OptionCounters counters) {
         this.pattern = pattern;
+        this.counters = counters;
         this.settings = settings;
         this.writer = writer;
         this.measurements = new OptionMeasurements(writer, null, settings.window(), nanoClock);
@@ -62,16 +66,14 @@ final class PatternState {
     }
 
     private byte[] write(CompressionOption option, byte[] value) {
-        if (option.compresses()) {
-            return writer.store(option, value);
-        }
-        if (value.length >= ValueFormat.HEADER_SIZE && value[0] == 0x00 && value[1] == 0x01 && value[2] == 0x02) {
+        if (!option.compresses()
+                && value.length >= ValueFormat.HEADER_SIZE && value[0] == 0x00 && value[1] == 0x01 && value[2] == 0x02) {
             // stored as it is, a reader would take it for a compressed value: write it as the fixed mode does
-            CompressionOption fallback = settings.defaultOption().compresses() ? settings.defaultOption()
-                    : CompressionOption.ZSTD_3;
-            return writer.store(fallback, value);
+            option = settings.defaultOption().compresses() ? settings.defaultOption() : CompressionOption.ZSTD_3;
         }
-        return value;
+        byte[] out = option.compresses() ? writer.store(option, value) : value;
+        counters.count(option, value.length, out.length);
+        return out;
     }
 
     private byte[] sample(byte[] value, CompressionOption now) {
@@ -81,7 +83,11 @@ final class PatternState {
         }
         byte[] out = measurements.sample(value, now, null, settings);
         evaluate(now);
-        return out != null ? out : write(now, value);
+        if (out == null) {
+            return write(now, value);
+        }
+        counters.count(now, value.length, out.length);
+        return out;
     }
 
     /**

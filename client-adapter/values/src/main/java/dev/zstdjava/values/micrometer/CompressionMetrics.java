@@ -5,6 +5,7 @@ import dev.zstdjava.values.CompressionOption;
 import dev.zstdjava.values.CompressionStats;
 import dev.zstdjava.values.DictionaryManager;
 import dev.zstdjava.values.DictionaryStats;
+import dev.zstdjava.values.OptionWrites;
 import dev.zstdjava.values.PatternDecision;
 import dev.zstdjava.values.TrainingStats;
 import dev.zstdjava.values.ValueCompressor;
@@ -67,10 +68,13 @@ import java.util.function.ToLongFunction;
  * {@code zstdjava.values.dictionary.values.read} (values decompressed with it).
  *
  * <p>Made for an {@link AdaptiveCompressor} ({@link #CompressionMetrics(AdaptiveCompressor, Iterable)}), the counters
- * are its reader's ({@link AdaptiveCompressor#reader()}: the reads), and {@code zstdjava.values.adaptive.patterns}
- * (gauge) counts the patterns of its {@linkplain AdaptiveCompressor#snapshot() decisions} written with each option,
- * one series per {@code option} tag (the option's {@link CompressionOption#label() label}: {@code plain},
- * {@code lz4}, {@code zstd 3}, ...): the tags are bounded by the options, never one per pattern (the patterns
+ * above are its reader's ({@link AdaptiveCompressor#reader()}: the reads; the writes are counted per option below).
+ * One series per {@code option} tag (the option's {@link CompressionOption#label() label}: {@code plain},
+ * {@code lz4}, {@code zstd 3}, ...) of: {@code zstdjava.values.adaptive.patterns} (gauge: the patterns of its
+ * {@linkplain AdaptiveCompressor#snapshot() decisions} written with the option), and the counters
+ * {@code zstdjava.values.adaptive.values.written}, {@code zstdjava.values.adaptive.original} and
+ * {@code zstdjava.values.adaptive.stored} (base unit bytes) of {@link AdaptiveCompressor#writes}: every value it
+ * stored, under the option that stored it. The tags are bounded by the options, never one per pattern (the patterns
  * themselves are in the decisions, and the Boot info entry).
  *
  * <p>Names follow Micrometer's conventions (lower case, dot-separated; the registry renders them in its own style,
@@ -168,8 +172,21 @@ public final class CompressionMetrics implements MeterBinder {
                         .description("patterns whose values the adaptive compressor writes with this option")
                         .tags(tags.and("option", option.label()))
                         .register(registry);
+                written(registry, option, "adaptive.values.written", null,
+                        "values the adaptive compressor stored with this option", OptionWrites::values);
+                written(registry, option, "adaptive.original", BaseUnits.BYTES,
+                        "size of those values before compression", OptionWrites::originalBytes);
+                written(registry, option, "adaptive.stored", BaseUnits.BYTES,
+                        "size of those values as stored (header included)", OptionWrites::storedBytes);
             }
         }
+    }
+
+    private void written(MeterRegistry registry, CompressionOption option, String name, String unit,
+                         String description, ToLongFunction<OptionWrites> read) {
+        FunctionCounter.builder(PREFIX + name, adaptive, a -> read.applyAsLong(a.writes(option)))
+                .description(description).baseUnit(unit).tags(tags.and("option", option.label()))
+                .register(registry);
     }
 
     private static double patterns(AdaptiveCompressor adaptive, CompressionOption option) {

@@ -7,6 +7,7 @@ import dev.zstdjava.values.CompressionBackend;
 import dev.zstdjava.values.CompressionConfig;
 import dev.zstdjava.values.CompressionOption;
 import dev.zstdjava.values.CompressionStats;
+import dev.zstdjava.values.OptionWrites;
 import dev.zstdjava.values.ValueCompressor;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Meter;
@@ -74,6 +75,24 @@ class CompressionMetricsTest {
         double total = registry.find(name).gauges().stream().mapToDouble(g -> g.value()).sum();
         assertEquals(4, total, "json:*, blob:*, idle:*, (other)");
         assertEquals(1, count(registry, "decompressed"), "the reader's counters");
+        // the writes: per option, as the compressor counts them, one series per option
+        for (String meter : List.of("adaptive.values.written", "adaptive.original", "adaptive.stored")) {
+            assertEquals(CompressionOption.values().length,
+                    registry.find(CompressionMetrics.PREFIX + meter).functionCounters().size(), meter);
+        }
+        long written = 0;
+        for (CompressionOption o : CompressionOption.values()) {
+            OptionWrites w = adaptive.writes(o);
+            written += (long) registry.get(CompressionMetrics.PREFIX + "adaptive.values.written")
+                    .tag("option", o.label()).functionCounter().count();
+            assertEquals(w.values(), registry.get(CompressionMetrics.PREFIX + "adaptive.values.written")
+                    .tag("option", o.label()).functionCounter().count(), o.label());
+            assertEquals(w.storedBytes(), registry.get(CompressionMetrics.PREFIX + "adaptive.stored")
+                    .tag("option", o.label()).functionCounter().count(), o.label());
+            assertEquals(w.originalBytes(), registry.get(CompressionMetrics.PREFIX + "adaptive.original")
+                    .tag("option", o.label()).functionCounter().count(), o.label());
+        }
+        assertEquals(16, written, "every value written, once");
         assertEquals("metrics-test", registry.get(name).gauge().getId().getTag("app"));
     }
 
