@@ -1,7 +1,5 @@
 package dev.zstdjava.values;
 
-import dev.zstdjava.zstd.ZstdFrame;
-
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,7 +15,8 @@ import java.util.function.UnaryOperator;
  * option writes a stored form every reader of this library reads: the shared header with zstd or lz4, or the value as
  * it is; with a {@linkplain Builder#dictionaries dictionary} per pattern, zstd frames with a dictionary, which Valkey
  * GLIDE and earlier versions of this library cannot read). With {@link PatternDictionaries} each pattern trains its own
- * dictionary lineage, and {@link #decompress(byte[])} (not {@link #reader()}) reads the values written with them.
+ * dictionary lineage, and {@link #reader()} (so every adapter, and {@link #decompress(byte[])}) reads the values
+ * written with them.
  *
  * <h2>Decisions</h2>
  * Keys fold into patterns ({@link KeyFolder}; the application's {@linkplain Builder#patterns listed patterns} first),
@@ -54,8 +53,6 @@ public final class AdaptiveCompressor {
     private final ValueCompressor reader;
     private final PatternTable<PatternState> table;
     private final long largest;
-    /** Null unless built with {@link Builder#dictionaries(PatternDictionaries)}. */
-    private final PatternDictionaries lineages;
     private final OptionCounters written = new OptionCounters();
 
     private AdaptiveCompressor(Builder b, UnaryOperator<OptionWriter> measuring, LongSupplier nanoClock) {
@@ -63,12 +60,11 @@ public final class AdaptiveCompressor {
         this.settings = new AdaptiveSettings(b.goal, b.defaultOption == null
                 ? AdaptiveSettings.defaultOption(b.goal) : b.defaultOption, b.firstWrites, b.sampleEvery,
                 b.plainSampleEvery, b.window, b.minSamples, b.switchAfter, b.savingMargin, b.cpuMargin);
-        this.reader = ValueCompressor.create(config);
+        PatternDictionaries lineages = b.lineages;
+        this.reader = ValueCompressor.reading(config, lineages == null ? null : lineages.lookup());
         this.largest = config.maxDecompressedSize();
         OptionWriter shared = new OptionWriters(config);
         Function<String, DictionaryManager> dictionaries = b.dictionaries;
-        PatternDictionaries lineages = b.lineages;
-        this.lineages = lineages;
         this.table = new PatternTable<>(b.capacity, b.idleWindow, b.patterns, pattern -> {
             OptionWriter w = lineages != null ? new PatternDictionary(shared, lineages.lineage(pattern, config))
                     : dictionaries == null ? shared
@@ -118,35 +114,30 @@ public final class AdaptiveCompressor {
     }
 
     /**
-     * @return the original value of a stored value, as {@link ValueCompressor#decompress(byte[])} of a compressor with
-     *         this configuration (the limit and legacy formats apply): {@code stored} itself when it is plain
+     * @return the original value of a stored value: {@link #reader()}{@code .decompress(stored)} (the limit, the
+     *         legacy formats and the per-pattern dictionaries apply): {@code stored} itself when it is plain
      * @throws dev.zstdjava.DecompressionLimitException if the value would decompress to more than the configured maximum
      * @throws MissingDictionaryException               if the value was written with a dictionary this compressor
-     *                                                  does not hold: with {@link Builder#dictionaries(
-     *                                                  PatternDictionaries)}, one no open lineage of this process
-     *                                                  loaded, or of a released lineage (reopened meanwhile: retry);
-     *                                                  otherwise read such values with a compressor made with the
-     *                                                  pattern's manager
+     *                                                  does not hold (see {@link #reader()})
      */
     public byte[] decompress(byte[] stored) {
-        if (lineages != null && stored.length > ValueFormat.HEADER_SIZE && stored[0] == 0x00 && stored[1] == 0x01
-                && stored[2] == 0x02) {
-            long id = ZstdFrame.dictionaryId(stored, ValueFormat.HEADER_SIZE, stored.length - ValueFormat.HEADER_SIZE);
-            if (id != 0) {
-                ValueCompressor withDictionary = lineages.reader(id);
-                if (withDictionary != null) {
-                    return withDictionary.decompress(stored);
-                }
-            }
-        }
         return reader.decompress(stored);
     }
 
     /**
-     * @return the compressor {@link #decompress} reads with (this configuration, no dictionaries), shared: for an
-     *         adapter that reads through {@link ValueCompressor}'s other forms (buffers, segments) and its counters;
-     *         it does not read values written with {@link Builder#dictionaries(PatternDictionaries) per-pattern
-     *         dictionaries} ({@link #decompress} does)
+     * The compressor every adapter reads with, shared; {@link #decompress} is its array form. It reads, in every
+     * form ({@code byte[]}, {@link java.nio.ByteBuffer}, {@link java.lang.foreign.MemorySegment}), what any option
+     * wrote, with the limit and legacy formats of this configuration, and, with
+     * {@link Builder#dictionaries(PatternDictionaries) per-pattern dictionaries}, the values written with a
+     * dictionary that an open lineage of this process loaded. A value written with another dictionary fails with
+     * {@link MissingDictionaryException}: one no open lineage of this process loaded (published by another process
+     * in a pattern this one has not written), or one of a released lineage, once, while the lineage reopens (retry
+     * the read). With {@link Builder#dictionaries(Function) managers of the application} it reads no dictionary
+     * (read such values with a compressor made with the pattern's manager). It writes as
+     * {@link ValueCompressor#create(CompressionConfig)} does, without a dictionary: writes go through
+     * {@link #compress(byte[], byte[])}.
+     *
+     * @return the reader of this compressor's values, with this configuration and its counters
      */
     public ValueCompressor reader() {
         return reader;
@@ -298,7 +289,8 @@ public final class AdaptiveCompressor {
         /**
          * A dictionary lineage per pattern, kept by {@code dictionaries} (see {@link PatternDictionaries}): each
          * pattern trains, publishes and loads its own dictionaries from its sampled values, within the bound on their
-         * native memory, and {@link AdaptiveCompressor#decompress} reads the values written with them. While a
+         * native memory, and {@link AdaptiveCompressor#reader()} (every adapter) reads the values written with
+         * them. While a
          * pattern's lineage has a current dictionary, the option "zstd 3 + dictionary" is measured and may be taken;
          * such values are zstd frames with a dictionary, which Valkey GLIDE cannot read (keep GLIDE readers off these
          * patterns). The application owns (and closes) {@code dictionaries}; replaces

@@ -12,7 +12,7 @@ final class BackendCheck {
     private BackendCheck() {}
 
     /** @throws IllegalStateException naming the reason (and the library locations tried) when the round trip fails */
-    static void run(CompressionConfig config, DictionaryManager dictionaries, CoderPool pool) {
+    static void run(CompressionConfig config, DictionaryLookup dictionaries, CoderPool pool) {
         CompressionBackend backend = config.backend();
         byte[] unit = "zstd-java backend check ".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
         byte[] sample = new byte[256];

@@ -11,7 +11,7 @@ final class Coder implements AutoCloseable {
     static final int KEEP_SCRATCH = 1 << 20;
 
     private final CompressionConfig config;
-    private final DictionaryManager dictionaries;
+    private final DictionaryLookup dictionaries;
     /** Bound backends of the shared format, by {@link CompressionBackend#ordinal()}. */
     private final HeaderBackend[] shared;
     /** The configured backend, which writes. */
@@ -20,7 +20,7 @@ final class Coder implements AutoCloseable {
     private final LegacyReader[] legacy;
     private byte[] scratch = new byte[0];
 
-    Coder(CompressionConfig config, DictionaryManager dictionaries) {
+    Coder(CompressionConfig config, DictionaryLookup dictionaries) {
         this.config = config;
         this.dictionaries = dictionaries;
         CompressionBackend[] backends = CompressionBackend.values();
@@ -39,8 +39,8 @@ final class Coder implements AutoCloseable {
         return config;
     }
 
-    /** @return the dictionaries of the compressor, or null when it has none */
-    DictionaryManager dictionaries() {
+    /** @return where the compressor finds the dictionaries frames name, or null when it reads none */
+    DictionaryLookup dictionaries() {
         return dictionaries;
     }
 

@@ -10,10 +10,10 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  */
 final class CoderPool {
     private final CompressionConfig config;
-    private final DictionaryManager dictionaries;
+    private final DictionaryLookup dictionaries;
     private final AtomicReferenceArray<Coder> slots;
 
-    CoderPool(CompressionConfig config, DictionaryManager dictionaries) {
+    CoderPool(CompressionConfig config, DictionaryLookup dictionaries) {
         this.config = config;
         this.dictionaries = dictionaries;
         this.slots = new AtomicReferenceArray<>(Math.max(4, 2 * Runtime.getRuntime().availableProcessors()));

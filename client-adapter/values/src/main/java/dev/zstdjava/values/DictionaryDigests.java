@@ -63,6 +63,11 @@ final class DictionaryDigests {
         release(compression.getAndSet(null));
     }
 
+    /** @return whether {@link #close()} ran: no new compressor or decompressor may be made of these digests */
+    boolean isClosed() {
+        return closed;
+    }
+
     /** Releases both digests; idempotent. Calls in flight finish first (see the class comment). */
     void close() {
         closed = true; // written before the slot is read: a concurrent forCompression sees it or its digest is seen

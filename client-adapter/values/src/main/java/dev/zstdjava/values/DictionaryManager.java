@@ -106,6 +106,18 @@ public final class DictionaryManager implements AutoCloseable {
     /** Null unless managed. */
     private final Trainer trainer;
     private final Sampler sampler;
+    /** The decoding path's view of this manager: {@link #find} and {@link #missing}. */
+    private final DictionaryLookup lookup = new DictionaryLookup() {
+        @Override
+        public Entry find(long id) {
+            return registry.find(id);
+        }
+
+        @Override
+        public MissingDictionaryException missing(long id) {
+            return DictionaryManager.this.missing(id);
+        }
+    };
 
     /** How the manager gets the dictionary that compresses. */
     enum Mode { GIVEN, MANAGED, SHARED }
@@ -184,6 +196,11 @@ public final class DictionaryManager implements AutoCloseable {
     /** @return the loaded dictionary with this id, or null; allocates nothing */
     Entry find(long id) {
         return registry.find(id);
+    }
+
+    /** @return where a compressor with this manager finds the dictionaries frames name */
+    DictionaryLookup lookup() {
+        return lookup;
     }
 
     /** Offers a value the compressor is about to store (at least the minimum size) to the training reservoir. */

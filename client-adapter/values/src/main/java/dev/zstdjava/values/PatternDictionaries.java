@@ -42,12 +42,15 @@ import java.util.function.UnaryOperator;
  * open or not (the store function is asked once per pattern ever seen).
  *
  * <h2>Reading</h2>
- * {@link AdaptiveCompressor#decompress(byte[])} reads a value written with a dictionary of a lineage this object has
- * open. A value of a released lineage fails with {@link MissingDictionaryException} once, while the lineage is
- * reopened from its store on this object's thread (which may release others); retried, it reads. A dictionary this
- * process has not loaded in any lineage (one published by another process in a lineage this process has not opened)
- * is not looked for: such a value fails with {@code MissingDictionaryException} until this process opens the pattern
- * by writing it.
+ * The adaptive compressor's {@linkplain AdaptiveCompressor#reader() reader} (which every adapter reads with, in every
+ * form, and {@link AdaptiveCompressor#decompress(byte[])} too) reads a value written with a dictionary of a lineage
+ * this object has open: the frame's dictionary id leads to the lineage that loaded it, and there to its manager's
+ * dictionary. A value of a released lineage fails with {@link MissingDictionaryException} once, while the lineage is
+ * reopened from its store on this object's thread (which may release others); retried, it reads (the reopened
+ * lineage loads its dictionaries anew, and a reader never decodes with the released ones). A dictionary this process
+ * has not loaded in any lineage (one published by another process in a lineage this process has not opened) is not
+ * looked for: such a value fails with {@code MissingDictionaryException} until this process opens the pattern by
+ * writing it.
  *
  * <h2>Readers without the dictionaries</h2>
  * Values written with a dictionary are zstd frames with a dictionary, which Valkey GLIDE cannot read (it returns them
@@ -184,24 +187,51 @@ public final class PatternDictionaries implements AutoCloseable {
         return lineages.computeIfAbsent(pattern, p -> new Lineage(p, config));
     }
 
+    /** @return where a reader finds the dictionaries of every open lineage (see "Reading" above) */
+    DictionaryLookup lookup() {
+        return lookup;
+    }
+
     /**
-     * @return the reader of the lineage that loaded dictionary {@code id}, or null when no lineage did
-     * @throws MissingDictionaryException when that lineage is released now (it is being reopened)
+     * A dictionary id's lineage (the one that loaded it), and there its open manager's entry; a read of a released
+     * lineage reopens it.
      */
-    ValueCompressor reader(long id) {
-        Lineage l = byId.get(id);
-        if (l == null) {
-            return null;
+    private final DictionaryLookup lookup = new DictionaryLookup() {
+        @Override
+        public DictionaryManager.Entry find(long id) {
+            Lineage l = byId.get(id);
+            if (l == null) {
+                return null;
+            }
+            l.lastUsed = System.nanoTime();
+            DictionaryManager m = l.manager;
+            return m == null ? null : m.find(id);
         }
-        l.lastUsed = System.nanoTime();
-        ValueCompressor r = l.reader;
-        if (r == null) {
+
+        @Override
+        public MissingDictionaryException missing(long id) {
+            Lineage l = byId.get(id);
+            if (l == null) {
+                return new MissingDictionaryException(id, "no dictionary lineage of this process has loaded it: a"
+                        + " pattern's lineage opens when this process writes the pattern");
+            }
+            DictionaryManager m = l.manager;
+            return m != null ? m.missing(id) : released(l, id);
+        }
+
+        @Override
+        public RuntimeException released(long id, IllegalStateException closed) {
+            Lineage l = byId.get(id);
+            return l == null ? closed : released(l, id);
+        }
+
+        /** Starts reopening {@code l}: a read retried once it is open succeeds. */
+        private MissingDictionaryException released(Lineage l, long id) {
             l.open(true);
-            throw new MissingDictionaryException(id, "pattern " + l.pattern + "'s dictionaries were released to keep"
+            return new MissingDictionaryException(id, "pattern " + l.pattern + "'s dictionaries were released to keep"
                     + " within the native memory bound; reloading them from its store; retry the read");
         }
-        return r;
-    }
+    };
 
     private void submit(Runnable task) {
         if (closed) {
@@ -263,7 +293,6 @@ public final class PatternDictionaries implements AutoCloseable {
         private DictionaryStore store; // worker thread only
         private volatile DictionaryManager manager;
         private volatile ValueCompressor writer;
-        private volatile ValueCompressor reader;
         private volatile boolean opening;
         volatile long lastUsed = System.nanoTime();
         volatile long releasedAt;
@@ -343,9 +372,7 @@ public final class PatternDictionaries implements AutoCloseable {
                 }
                 m = settings.apply(DictionaryManager.managed(store)).build();
                 ValueCompressor w = ValueCompressor.create(CompressionOption.ZSTD_3_DICTIONARY.config(config), m);
-                ValueCompressor r = ValueCompressor.create(config, m);
                 writer = w;
-                reader = r;
                 manager = m;
                 releasedAt = 0;
                 m.onLoaded(id -> {
@@ -374,7 +401,6 @@ public final class PatternDictionaries implements AutoCloseable {
                 return;
             }
             writer = null;
-            reader = null;
             manager = null;
             m.close();
             LOG.log(System.Logger.Level.INFO, () -> "adaptive compression: pattern " + pattern + ": dictionaries"

@@ -47,8 +47,10 @@ import java.util.concurrent.ConcurrentHashMap;
  *       lz4; for zstd frames that declare their content size) and as soon as the limit is passed otherwise;</li>
  *   <li>a zstd frame that declares a dictionary ID raises {@link MissingDictionaryException}, unless this
  *       compressor was made with a {@link DictionaryManager} that has that dictionary loaded (then it is decoded with
- *       it; the manager fetches a missing one on its own thread); such a frame that does not decode with its
- *       dictionary fails with a {@link dev.zstdjava.CompressionException} too, never returned as stored;</li>
+ *       it; the manager fetches a missing one on its own thread), or is the {@linkplain AdaptiveCompressor#reader()
+ *       reader of an adaptive compressor} whose {@link PatternDictionaries} has it loaded in an open lineage; such a
+ *       frame that does not decode with its dictionary fails with a {@link dev.zstdjava.CompressionException} too,
+ *       never returned as stored;</li>
  *   <li>a library that cannot be loaded ({@link LinkageError}), a misused context ({@link IllegalStateException}),
  *       a zstd error that is not about the payload (memory, parameters) and anything unexpected propagate.</li>
  * </ul>
@@ -96,10 +98,14 @@ public final class ValueCompressor {
     /** Kinds of compression failure already logged (by exception class), so each is logged once per compressor. */
     private final Set<Class<?>> loggedFailures = ConcurrentHashMap.newKeySet();
 
-    private ValueCompressor(CompressionConfig config, DictionaryManager dictionaries) {
+    /**
+     * @param dictionaries the manager whose current dictionary compresses, or null to compress without one
+     * @param lookup       where reads find the dictionaries frames name, or null to read none
+     */
+    private ValueCompressor(CompressionConfig config, DictionaryManager dictionaries, DictionaryLookup lookup) {
         this.config = Objects.requireNonNull(config, "config");
         this.dictionaries = dictionaries;
-        this.pool = new CoderPool(config, dictionaries);
+        this.pool = new CoderPool(config, lookup);
     }
 
     /**
@@ -110,9 +116,7 @@ public final class ValueCompressor {
      *                               library does not load, every location tried
      */
     public static ValueCompressor create(CompressionConfig config) {
-        ValueCompressor vc = new ValueCompressor(config, null);
-        BackendCheck.run(config, null, vc.pool);
-        return vc;
+        return reading(config, null);
     }
 
     /**
@@ -130,12 +134,30 @@ public final class ValueCompressor {
         if (!config.backend().backend().takesDictionaries()) {
             throw new IllegalArgumentException("dictionaries need the zstd backend, not " + config.backend());
         }
-        ValueCompressor vc = new ValueCompressor(config, dictionaries);
-        BackendCheck.run(config, dictionaries, vc.pool);
+        ValueCompressor vc = new ValueCompressor(config, dictionaries, dictionaries.lookup());
+        BackendCheck.run(config, dictionaries.lookup(), vc.pool);
         return vc;
     }
 
-    /** @return the dictionaries this compressor uses, or null when it uses none */
+    /**
+     * A compressor that writes as {@link #create(CompressionConfig)} does (without a dictionary, whatever
+     * {@code lookup} holds) and reads values compressed with any dictionary {@code lookup} finds, failing as
+     * {@code lookup} says for the others: the adaptive compressor's reader over its {@link PatternDictionaries}.
+     *
+     * @param lookup where reads find dictionaries, or null for none ({@link #create(CompressionConfig)})
+     * @throws IllegalStateException if the backend does not work, as {@link #create(CompressionConfig)}
+     */
+    static ValueCompressor reading(CompressionConfig config, DictionaryLookup lookup) {
+        ValueCompressor vc = new ValueCompressor(config, null, lookup);
+        BackendCheck.run(config, lookup, vc.pool);
+        return vc;
+    }
+
+    /**
+     * @return the manager this compressor compresses and reads with, or null when it has none (an
+     *         {@linkplain AdaptiveCompressor#reader() adaptive compressor's reader} has none: it reads the
+     *         dictionaries of its pattern lineages and compresses without one)
+     */
     public DictionaryManager dictionaries() {
         return dictionaries;
     }

@@ -43,14 +43,18 @@ final class ZstdBackend extends HeaderBackend {
     private ZstdDecompressor decompressor;
     private DictionaryManager.Entry compressEntry;
     private ZstdCompressor dictCompressor;
-    private final long[] dictIds;
+    /**
+     * The digests each dictionary-bound decompressor was built from: a decompressor is reused for the same digests
+     * only, never for another dictionary of the same id (a lineage reopened loads its dictionaries anew).
+     */
+    private final DictionaryDigests[] dictDigests;
     private final ZstdDecompressor[] dictDecompressors;
     private int nextDictSlot;
 
     /** @param coder the coder to bind to, or null for the unbound instance (the selector's) */
     ZstdBackend(Coder coder) {
         super("glide-zstd", 0x01, Zstd.MIN_LEVEL, Zstd.MAX_LEVEL, Zstd.DEFAULT_LEVEL, coder);
-        this.dictIds = coder == null ? null : new long[DICT_DECOMPRESSORS];
+        this.dictDigests = coder == null ? null : new DictionaryDigests[DICT_DECOMPRESSORS];
         this.dictDecompressors = coder == null ? null : new ZstdDecompressor[DICT_DECOMPRESSORS];
     }
 
@@ -111,7 +115,7 @@ final class ZstdBackend extends HeaderBackend {
      * @throws DecompressionLimitException if it would be larger than the configured maximum
      */
     byte[] decodeFrame(MemorySegment frame) {
-        DictionaryManager dictionaries = coder.dictionaries();
+        DictionaryLookup dictionaries = coder.dictionaries();
         if (dictionaries == null) {
             try {
                 return decompressor().decompress(frame);
@@ -132,9 +136,18 @@ final class ZstdBackend extends HeaderBackend {
         if (e == null) {
             throw dictionaries.missing(dictId);
         }
+        ZstdDecompressor d;
+        try {
+            d = dictionaryDecompressor(e);
+        } catch (IllegalStateException x) {
+            if (!e.digests.isClosed()) {
+                throw x;
+            }
+            throw dictionaries.released(dictId, x); // its manager closed after the look-up: no context of it is made
+        }
         byte[] out;
         try {
-            out = dictionaryDecompressor(e).decompress(frame);
+            out = d.decompress(frame);
         } catch (ZstdException x) { // a dictionary frame is never returned as stored, even when it is corrupt
             throw new CompressionException("zstd decompress", "a value compressed with dictionary " + dictId
                     + " does not decode with the loaded dictionary of that id: " + x.getMessage(), x);
@@ -184,21 +197,37 @@ final class ZstdBackend extends HeaderBackend {
 
     private static final int DIGEST_ATTEMPTS = 3;
 
+    /**
+     * The decompressor bound to {@code e}'s digest: one kept for that very digest, else a new one in place of one
+     * whose digest was released (freeing the tables it held) or, round-robin, of another.
+     * @throws IllegalStateException when {@code e}'s digest was released (its manager closed)
+     */
     private ZstdDecompressor dictionaryDecompressor(DictionaryManager.Entry e) {
+        int slot = -1;
         for (int i = 0; i < DICT_DECOMPRESSORS; i++) {
-            if (dictIds[i] == e.id && dictDecompressors[i] != null) {
-                return dictDecompressors[i];
+            DictionaryDigests held = dictDigests[i];
+            if (held == e.digests) {
+                if (!held.isClosed()) {
+                    return dictDecompressors[i];
+                }
+                slot = i;
+            } else if (held != null && held.isClosed()) {
+                slot = i;
             }
         }
-        int slot = nextDictSlot;
-        nextDictSlot = (slot + 1) % DICT_DECOMPRESSORS;
-        ZstdDecompressor d = ZstdDecompressor.builder().maxDecompressedSize(coder.config().maxDecompressedSize())
-                .dictionary(e.decompression).build();
+        if (slot < 0) {
+            slot = nextDictSlot;
+            nextDictSlot = (slot + 1) % DICT_DECOMPRESSORS;
+        }
         if (dictDecompressors[slot] != null) {
             dictDecompressors[slot].close();
+            dictDecompressors[slot] = null;
+            dictDigests[slot] = null;
         }
+        ZstdDecompressor d = ZstdDecompressor.builder().maxDecompressedSize(coder.config().maxDecompressedSize())
+                .dictionary(e.decompression).build();
         dictDecompressors[slot] = d;
-        dictIds[slot] = e.id;
+        dictDigests[slot] = e.digests;
         return d;
     }
 

@@ -19,7 +19,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -30,25 +32,38 @@ import static org.junit.jupiter.api.Assertions.fail;
  * application's function gives them.
  */
 class AdaptivePatternDictionariesTest {
-    private static final List<byte[]> RECORDS = TestValues.jsonRecords(2000, 5);
+    static final List<byte[]> RECORDS = TestValues.jsonRecords(2000, 5);
 
-    private static byte[] utf8(String s) {
+    static byte[] utf8(String s) {
         return s.getBytes(StandardCharsets.UTF_8);
     }
 
     /** Small dictionaries, trained after few samples, so that a test trains in well under a second. */
-    private static DictionaryManager.Builder quick(DictionaryManager.Builder b) {
+    static DictionaryManager.Builder quick(DictionaryManager.Builder b) {
         return b.minSamples(50).sampling(400, 4096, 1 << 20, 64L << 20).dictionarySize(4096)
                 .loadTimeout(Duration.ofMillis(500)).refreshInterval(Duration.ofMillis(200)).notifications(false);
     }
 
-    private static AdaptiveCompressor compressor(PatternDictionaries dictionaries) {
+    static AdaptiveCompressor compressor(PatternDictionaries dictionaries) {
         return AdaptiveCompressor.builder(CompressionConfig.defaults()).sampling(64, 2, 4).window(8, 4)
                 .hysteresis(1, 0.01, 0.2).dictionaries(dictionaries).build();
     }
 
+    /** Lineages over in-memory stores (one per lineage name, kept in {@code stores}), trained quickly. */
+    static PatternDictionaries.Builder inMemory(Map<String, InMemoryDictionaryStore> stores) {
+        return PatternDictionaries.builder(n -> stores.computeIfAbsent(n, x -> new InMemoryDictionaryStore()))
+                .manager(AdaptivePatternDictionariesTest::quick);
+    }
+
+    /** Writes values of each pattern until every one of them writes with its own dictionary. */
+    static void writeUntilOnDictionaries(AdaptiveCompressor ac, List<String> names,
+                                         Map<String, List<byte[][]>> written) throws InterruptedException {
+        writeUntil(ac, names, written, names + " writing with their own dictionary", () -> names.stream()
+                .allMatch(n -> ac.state(utf8(n + ":1")).current() == CompressionOption.ZSTD_3_DICTIONARY));
+    }
+
     /** Writes values of each pattern (keys {@code <name>:<i>}) until {@code done}, keeping what was stored. */
-    private static void writeUntil(AdaptiveCompressor ac, List<String> names, Map<String, List<byte[][]>> written,
+    static void writeUntil(AdaptiveCompressor ac, List<String> names, Map<String, List<byte[][]>> written,
                                    String what, BooleanSupplier done) throws InterruptedException {
         long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
         int i = 0;
@@ -68,7 +83,7 @@ class AdaptivePatternDictionariesTest {
     }
 
     /** Reads every value back, retrying a read whose lineage is being reopened. */
-    private static void readAll(AdaptiveCompressor ac, List<byte[][]> values) throws InterruptedException {
+    static void readAll(AdaptiveCompressor ac, List<byte[][]> values) throws InterruptedException {
         for (byte[][] vs : values) {
             long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
             while (true) {
@@ -85,7 +100,7 @@ class AdaptivePatternDictionariesTest {
         }
     }
 
-    private static long dictionaryValues(List<byte[][]> values) {
+    static long dictionaryValues(List<byte[][]> values) {
         return values.stream().filter(vs -> vs[1].length > ValueFormat.HEADER_SIZE && vs[1][0] == 0
                 && dev.zstdjava.zstd.ZstdFrame.dictionaryId(vs[1], ValueFormat.HEADER_SIZE,
                 vs[1].length - ValueFormat.HEADER_SIZE) != 0).count();
@@ -94,14 +109,11 @@ class AdaptivePatternDictionariesTest {
     @Test
     void eachPatternHasItsOwnLineageStoreAndDictionaries() throws Exception {
         Map<String, InMemoryDictionaryStore> stores = new ConcurrentHashMap<>();
-        try (PatternDictionaries pd = PatternDictionaries.builder(n -> stores.computeIfAbsent(n,
-                x -> new InMemoryDictionaryStore())).manager(AdaptivePatternDictionariesTest::quick).build()) {
+        try (PatternDictionaries pd = inMemory(stores).build()) {
             AdaptiveCompressor ac = compressor(pd);
             Map<String, List<byte[][]>> written = new ConcurrentHashMap<>();
             List<String> names = List.of("event", "order");
-            writeUntil(ac, names, written, "both patterns writing with their own dictionary", () ->
-                    ac.state(utf8("event:1")).current() == CompressionOption.ZSTD_3_DICTIONARY
-                            && ac.state(utf8("order:1")).current() == CompressionOption.ZSTD_3_DICTIONARY);
+            writeUntilOnDictionaries(ac, names, written);
             assertEquals(Set.of("event:*", "order:*"), stores.keySet(), "one store per lineage, by lineage name");
             long event = pd.manager("event:*").currentId();
             long order = pd.manager("order:*").currentId();
@@ -114,6 +126,17 @@ class AdaptivePatternDictionariesTest {
             for (List<byte[][]> vs : written.values()) {
                 readAll(ac, vs);
             }
+            // the reader every adapter reads with reads them too, in every form, and compresses with no dictionary
+            ValueCompressor reader = ac.reader();
+            assertNull(reader.dictionaries());
+            long read = reader.stats().valuesDecompressed();
+            for (List<byte[][]> vs : written.values()) {
+                for (byte[][] v : vs) {
+                    AdaptiveDictionaryReaderTest.assertReadsInEveryForm(reader, v[0], v[1]);
+                }
+            }
+            assertTrue(reader.stats().valuesDecompressed() > read, "counted in the reader's counters");
+            assertTrue(pd.manager("event:*").dictionaryStats(event).valuesRead() > 0, "and the dictionary's");
             assertTrue(pd.nativeBytes() > 0 && pd.nativeBytes() <= pd.maxNativeBytes());
         }
     }
@@ -123,13 +146,15 @@ class AdaptivePatternDictionariesTest {
         // one lineage's estimate: 128 KiB + 2 x 4 KiB; two do not fit
         long bound = PatternDictionaries.DIGEST_OVERHEAD + 3 * 4096;
         Map<String, InMemoryDictionaryStore> stores = new ConcurrentHashMap<>();
-        try (PatternDictionaries pd = PatternDictionaries.builder(n -> stores.computeIfAbsent(n,
-                        x -> new InMemoryDictionaryStore())).manager(b -> quick(b).retrainInterval(Duration.ofHours(1)))
+        try (PatternDictionaries pd = inMemory(stores).manager(b -> quick(b).retrainInterval(Duration.ofHours(1)))
                 .maxNativeBytes(bound).reopenDelay(Duration.ofHours(1)).build()) {
             AdaptiveCompressor ac = compressor(pd);
             Map<String, List<byte[][]>> written = new ConcurrentHashMap<>();
-            writeUntil(ac, List.of("a"), written, "a writing with its dictionary",
-                    () -> ac.state(utf8("a:1")).current() == CompressionOption.ZSTD_3_DICTIONARY);
+            writeUntilOnDictionaries(ac, List.of("a"), written);
+            byte[][] early = AdaptiveDictionaryReaderTest.withDictionary(written.get("a"));
+            long id = AdaptiveDictionaryReaderTest.frameId(early[1]);
+            DictionaryManager first = pd.manager("a:*");
+            assertArrayEquals(early[0], ac.reader().decompress(early[1])); // a coder keeps a decompressor over it
             writeUntil(ac, List.of("b"), written, "b's dictionary loaded, a released",
                     () -> pd.manager("b:*") != null && pd.manager("b:*").currentId() != 0
                             && pd.manager("a:*") == null);
@@ -144,6 +169,18 @@ class AdaptivePatternDictionariesTest {
             assertEquals(0, dictionaryValues(after.subList(2, after.size())));
             assertNull(pd.manager("a:*"));
             assertTrue(dictionaryValues(written.get("a")) > 0);
+            // the reader every adapter reads with: the first read fails (and reopens a), a retry reads
+            MissingDictionaryException x = assertThrows(MissingDictionaryException.class,
+                    () -> ac.reader().decompress(java.nio.ByteBuffer.wrap(early[1])));
+            assertEquals(id, x.dictionaryId());
+            assertTrue(x.getMessage().contains("pattern a:*'s dictionaries were released")
+                    && x.getMessage().contains("retry the read"), x.getMessage());
+            DictionaryManagerTest.await("a reopened", () -> pd.manager("a:*") != null
+                    && pd.manager("a:*").isLoaded(id));
+            DictionaryManager reopened = pd.manager("a:*");
+            assertNotSame(first, reopened);
+            AdaptiveDictionaryReaderTest.assertReadsInEveryForm(ac.reader(), early[0], early[1]);
+            assertTrue(reopened.dictionaryStats(id).valuesRead() > 0, "read with the reopened lineage's dictionary");
             readAll(ac, written.get("a")); // reopens a for reading, which releases b
             readAll(ac, after);
             assertNotNull(pd.manager("a:*"));
