@@ -4,6 +4,7 @@ import dev.zstdjava.values.AdaptiveCompressor;
 import dev.zstdjava.values.CompressionBackend;
 import dev.zstdjava.values.CompressionConfig;
 import dev.zstdjava.values.DictionaryManager;
+import dev.zstdjava.values.PatternDictionaries;
 import dev.zstdjava.values.ValueCompressor;
 import dev.zstdjava.values.spring.CompressingRedisTemplate;
 import dev.zstdjava.values.spring.CompressingStringRedisTemplate;
@@ -34,8 +35,9 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * (from the {@code adaptive.*} properties, over the configuration the other properties describe): the templates then
  * write each value under its key's pattern, the caches each value under the cache's name
  * ({@link CacheValueCompression}), and the {@link ValueCompressor} bean is the adaptive compressor's reader
- * ({@link AdaptiveCompressor#reader()}), which reads every stored form. Adaptive compression with dictionaries
- * ({@code dictionaries.mode} other than off) fails startup naming both properties.
+ * ({@link AdaptiveCompressor#reader()}), which reads every stored form. With {@code dictionaries.mode=managed} each
+ * pattern trains its own dictionaries ({@link PatternDictionaries}, made by
+ * {@link RedisCompressionDictionariesConfiguration}); the other dictionary modes fail startup naming both properties.
  *
  * <p>Made and used by Spring at startup; the beans it makes are thread-safe.
  */
@@ -58,15 +60,19 @@ public final class RedisCompressionAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     @ConditionalOnBooleanProperty(RedisCompressionProperties.PREFIX + ".adaptive.enabled")
-    AdaptiveCompressor zstdJavaAdaptiveCompressor(RedisCompressionProperties properties) {
-        if (properties.getDictionaries().getMode() != RedisCompressionProperties.DictionaryMode.OFF) {
+    AdaptiveCompressor zstdJavaAdaptiveCompressor(RedisCompressionProperties properties,
+                                                  ObjectProvider<PatternDictionaries> dictionaries) {
+        RedisCompressionProperties.DictionaryMode mode = properties.getDictionaries().getMode();
+        if (mode != RedisCompressionProperties.DictionaryMode.OFF
+                && mode != RedisCompressionProperties.DictionaryMode.MANAGED) {
             throw RedisCompressionProperties.invalid("adaptive.enabled", true, "false while "
-                    + RedisCompressionProperties.PREFIX + ".dictionaries.mode is not off (the Boot"
-                    + " auto-configuration has no dictionary per pattern)");
+                    + RedisCompressionProperties.PREFIX + ".dictionaries.mode is " + mode.name().toLowerCase(
+                    java.util.Locale.ROOT) + " (adaptive compression trains a dictionary per pattern: dictionaries.mode"
+                    + " managed, or off)");
         }
         CompressionConfig config = properties.toConfig();
         try {
-            return properties.toAdaptive(config);
+            return properties.toAdaptive(config, dictionaries.getIfAvailable());
         } catch (IllegalStateException e) {
             throw new RedisCompressionException(e.getMessage(), TURN_OFF, e);
         }

@@ -4,9 +4,12 @@ import dev.zstdjava.spring.boot.RedisCompressionProperties.Dictionaries;
 import dev.zstdjava.spring.boot.RedisCompressionProperties.DictionaryMode;
 import dev.zstdjava.values.DictionaryManager;
 import dev.zstdjava.values.DictionaryStore;
+import dev.zstdjava.values.InMemoryDictionaryStore;
+import dev.zstdjava.values.PatternDictionaries;
 import dev.zstdjava.values.ServerDictionaryLayout;
 import dev.zstdjava.values.spring.SpringDictionaryStore;
 import org.springframework.boot.autoconfigure.condition.ConditionOutcome;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.SpringBootCondition;
 import org.springframework.boot.context.properties.bind.Binder;
@@ -25,7 +28,8 @@ import java.util.List;
 
 /**
  * The zstd dictionaries, when {@code zstd-java.redis.compression.dictionaries.mode} is not {@code off}: given from
- * resources, or managed/shared in the server through a {@link SpringDictionaryStore} over Boot's connection factory.
+ * resources, or managed/shared in the server through a {@link SpringDictionaryStore} over Boot's connection factory;
+ * with adaptive compression (managed only), a lineage per key pattern ({@link PatternDictionaries}).
  * The store and the manager back off when the application defines its own.
  */
 @Configuration(proxyBeanMethods = false)
@@ -37,6 +41,7 @@ class RedisCompressionDictionariesConfiguration {
     static class Given {
         @Bean
         @ConditionalOnMissingBean
+        @ConditionalOnBooleanProperty(name = ADAPTIVE, havingValue = false, matchIfMissing = true)
         DictionaryManager zstdJavaDictionaryManager(RedisCompressionProperties properties) {
             Dictionaries d = properties.getDictionaries();
             if (d.getResources() == null || d.getResources().isEmpty()) {
@@ -79,14 +84,54 @@ class RedisCompressionDictionariesConfiguration {
 
         @Bean
         @ConditionalOnMissingBean
+        @ConditionalOnBooleanProperty(name = ADAPTIVE, havingValue = false, matchIfMissing = true)
         DictionaryManager zstdJavaDictionaryManager(DictionaryStore store, RedisCompressionProperties properties) {
             DictionaryMode mode = properties.getDictionaries().getMode();
             return build(mode == DictionaryMode.MANAGED ? DictionaryManager.managed(store)
                     : DictionaryManager.shared(store), properties);
         }
+
+        /**
+         * With adaptive compression, a managed lineage per key pattern instead of one manager: each in the server
+         * under its own prefix ({@link PatternDictionaries#prefix}), with the {@code dictionaries.*} settings.
+         */
+        @Bean
+        @ConditionalOnMissingBean
+        @ConditionalOnBooleanProperty(ADAPTIVE)
+        PatternDictionaries zstdJavaPatternDictionaries(RedisConnectionFactory redisConnectionFactory,
+                                                        RedisCompressionProperties properties) {
+            RedisCompressionProperties.Store s = properties.getDictionaries().getStore();
+            if (!ServerDictionaryLayout.DEFAULT_PREFIX.equals(s.getKeyPrefix())) {
+                throw RedisCompressionProperties.invalid("dictionaries.store.key-prefix", s.getKeyPrefix(),
+                        ServerDictionaryLayout.DEFAULT_PREFIX + " (unset) while adaptive compression is on: each key"
+                                + " pattern keeps its dictionaries under its own prefix, "
+                                + PatternDictionaries.prefix("<pattern>"));
+            }
+            int max = (int) s.getMaxDictionarySize().toBytes();
+            // the settings fail startup here, not when a pattern's lineage opens later
+            build(DictionaryManager.managed(new InMemoryDictionaryStore()), properties).close();
+            return PatternDictionaries.builder(name -> new SpringDictionaryStore(redisConnectionFactory,
+                            PatternDictionaries.prefix(name), max))
+                    .manager(b -> settings(b, properties)).build();
+        }
     }
 
+    private static final String ADAPTIVE = RedisCompressionProperties.PREFIX + ".adaptive.enabled";
+
     private static DictionaryManager build(DictionaryManager.Builder b, RedisCompressionProperties properties) {
+        settings(b, properties);
+        try {
+            return b.build();
+        } catch (IllegalArgumentException e) {
+            throw new RedisCompressionException("invalid " + RedisCompressionProperties.PREFIX + ".dictionaries"
+                    + " settings: " + e.getMessage(), "correct the " + RedisCompressionProperties.PREFIX
+                    + ".dictionaries property named", e);
+        }
+    }
+
+    /** Applies the {@code dictionaries.*} settings to {@code b}. */
+    private static DictionaryManager.Builder settings(DictionaryManager.Builder b,
+                                                      RedisCompressionProperties properties) {
         Dictionaries d = properties.getDictionaries();
         b.level(properties.toConfig().level())
                 .notifications(d.isNotifications());
@@ -105,13 +150,7 @@ class RedisCompressionDictionariesConfiguration {
             }
             b.minSamples(d.getMinSamples());
         }
-        try {
-            return b.build();
-        } catch (IllegalArgumentException e) {
-            throw new RedisCompressionException("invalid " + RedisCompressionProperties.PREFIX + ".dictionaries"
-                    + " settings: " + e.getMessage(), "correct the " + RedisCompressionProperties.PREFIX
-                    + ".dictionaries property named", e);
-        }
+        return b;
     }
 
     /** Matches when the bound dictionary mode is one of the given ones (relaxed: {@code managed}, {@code MANAGED}). */

@@ -5,6 +5,7 @@ import dev.zstdjava.values.CompressionBackend;
 import dev.zstdjava.values.CompressionConfig;
 import dev.zstdjava.values.CompressionGoal;
 import dev.zstdjava.values.LegacyFormat;
+import dev.zstdjava.values.PatternDictionaries;
 import dev.zstdjava.values.ServerDictionaryLayout;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.core.io.Resource;
@@ -168,6 +169,16 @@ public class RedisCompressionProperties {
      * @throws IllegalStateException     when a backend does not work, as {@link AdaptiveCompressor.Builder#build()}
      */
     public AdaptiveCompressor toAdaptive(CompressionConfig config) {
+        return toAdaptive(config, null);
+    }
+
+    /**
+     * As {@link #toAdaptive(CompressionConfig)}, each pattern with its own dictionaries from {@code dictionaries}
+     * (null: none).
+     *
+     * @throws RedisCompressionException naming the property that is out of range
+     */
+    public AdaptiveCompressor toAdaptive(CompressionConfig config, PatternDictionaries dictionaries) {
         Adaptive a = adaptive;
         String budget = "adaptive.cpu-budget";
         CompressionGoal goal;
@@ -201,6 +212,9 @@ public class RedisCompressionProperties {
         }
         AdaptiveCompressor.Builder b = AdaptiveCompressor.builder(config).goal(goal).patterns(patterns)
                 .capacity(a.capacity).idleWindow(a.idleWindow);
+        if (dictionaries != null) {
+            b.dictionaries(dictionaries);
+        }
         try {
             return b.build();
         } catch (IllegalArgumentException e) { // the one range left to the builder: the largest capacity

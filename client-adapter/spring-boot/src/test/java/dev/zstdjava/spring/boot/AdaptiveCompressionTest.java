@@ -6,11 +6,14 @@ import dev.zstdjava.testkit.TestValues;
 import dev.zstdjava.values.AdaptiveCompressor;
 import dev.zstdjava.values.CompressionGoal;
 import dev.zstdjava.values.CompressionOption;
+import dev.zstdjava.values.DictionaryManager;
+import dev.zstdjava.values.PatternDictionaries;
 import dev.zstdjava.values.PatternDecision;
 import dev.zstdjava.values.ValueCompressor;
 import dev.zstdjava.values.micrometer.CompressionMetrics;
 import dev.zstdjava.values.spring.CompressingRedisTemplate;
 import dev.zstdjava.values.spring.CompressingStringRedisTemplate;
+import dev.zstdjava.zstd.ZstdFrame;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -134,9 +137,11 @@ class AdaptiveCompressionTest {
                         .hasMessageContaining(P + "adaptive.capacity").hasMessageContaining("65536"));
         runner().withPropertyValues(P + "adaptive.enabled=true", P + "adaptive.idle-window=0s")
                 .run(c -> assertThat(c).getFailure().rootCause().hasMessageContaining(P + "adaptive.idle-window"));
-        runner().withPropertyValues(P + "adaptive.enabled=true", P + "dictionaries.mode=shared")
-                .run(c -> assertThat(c).getFailure().rootCause().hasMessageContaining(P + "adaptive.enabled")
-                        .hasMessageContaining(P + "dictionaries.mode"));
+        for (String mode : List.of("shared", "given")) {
+            runner().withPropertyValues(P + "adaptive.enabled=true", P + "dictionaries.mode=" + mode)
+                    .run(c -> assertThat(c).getFailure().rootCause().hasMessageContaining(P + "adaptive.enabled")
+                            .hasMessageContaining(P + "dictionaries.mode is " + mode));
+        }
     }
 
     @Test
@@ -211,6 +216,66 @@ class AdaptiveCompressionTest {
                     assertThat(registry.find(name).gauges()).allSatisfy(g -> assertThat(g.getId().getTags())
                             .extracting(t -> t.getKey()).doesNotContain("pattern"));
                 });
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void withManagedDictionariesEachPatternTrainsItsOwnAndTheTemplateReadsThem() {
+        runner().withPropertyValues(P + "adaptive.enabled=true", P + "adaptive.patterns=json:*",
+                P + "dictionaries.mode=managed", P + "dictionaries.min-samples=50",
+                P + "dictionaries.dictionary-size=4KB").run(c -> {
+                    assertThat(c).hasNotFailed().hasSingleBean(PatternDictionaries.class)
+                            .doesNotHaveBean(DictionaryManager.class);
+                    AdaptiveCompressor adaptive = c.getBean(AdaptiveCompressor.class);
+                    PatternDictionaries dictionaries = c.getBean(PatternDictionaries.class);
+                    RedisConnectionFactory f = c.getBean(RedisConnectionFactory.class);
+                    RedisTemplate<Object, Object> template = c.getBean("redisTemplate", RedisTemplate.class);
+                    RedisSerializer<Object> keys = (RedisSerializer<Object>) template.getKeySerializer();
+                    long deadline = System.nanoTime() + 90_000_000_000L;
+                    int i = 0;
+                    while (decision(adaptive, "json:*").option() != CompressionOption.ZSTD_3_DICTIONARY) {
+                        assertThat(System.nanoTime()).as("json:* adopts its dictionary within 90 s (%d writes)", i)
+                                .isLessThan(deadline);
+                        template.opsForValue().set("json:" + (i % 500), json(i));
+                        i++;
+                    }
+                    long id = dictionaries.manager("json:*").currentId();
+                    assertThat(id).isNotZero();
+                    template.opsForValue().set("json:last", json(7));
+                    byte[] stored = StoredBytes.get(f, keys.serialize("json:last"));
+                    assertThat(stored).startsWith(HEADER);
+                    assertThat(ZstdFrame.dictionaryId(stored, 5, stored.length - 5)).isEqualTo(id);
+                    // read back through the template: the adaptive reader holds the pattern's dictionaries
+                    assertThat(template.opsForValue().get("json:last")).isEqualTo(json(7));
+                    for (int k = 0; k < Math.min(i, 500); k++) {
+                        assertThat(template.opsForValue().get("json:" + k)).isNotNull();
+                    }
+                    // the pattern's dictionaries live in the server under its own prefix
+                    String prefix = PatternDictionaries.prefix(PatternDictionaries.lineageName("json:*"));
+                    try (var connection = f.getConnection()) {
+                        assertThat(connection.keyCommands().keys((prefix + "*").getBytes(StandardCharsets.UTF_8)))
+                                .isNotEmpty();
+                    }
+                });
+        runner().withPropertyValues(P + "adaptive.enabled=true", P + "dictionaries.mode=managed",
+                P + "dictionaries.store.key-prefix=app:{dict}:")
+                .run(c -> assertThat(c).getFailure().rootCause().isInstanceOf(RedisCompressionException.class)
+                        .hasMessageContaining(P + "dictionaries.store.key-prefix")
+                        .hasMessageContaining("adaptive compression"));
+        runner().withPropertyValues(P + "adaptive.enabled=true", P + "dictionaries.mode=managed",
+                P + "dictionaries.min-samples=1")
+                .run(c -> assertThat(c).getFailure().hasStackTraceContaining("RedisCompressionException: invalid " + P
+                        + "dictionaries settings").hasStackTraceContaining("minSamples 1"));
+    }
+
+    /** JSON records of one shape, different in their values: a dictionary's kind of data. */
+    private static String json(int i) {
+        return "{\"id\":" + i + ",\"user\":{\"name\":\"user-" + (i * 7919 % 1000) + "\",\"email\":\"user"
+                + (i % 97) + "@example.org\",\"roles\":[\"reader\",\"writer\"],\"locale\":\"en-GB\"},"
+                + "\"session\":{\"created\":\"2026-12-02T09:" + (10 + i % 50) + ":00Z\",\"ttl\":3600,"
+                + "\"device\":\"" + (i % 3 == 0 ? "mobile" : "desktop") + "\",\"cart\":[" + (i % 5) + ","
+                + (i % 11) + "," + (i % 13) + "]},\"preferences\":{\"theme\":\"dark\",\"newsletter\":"
+                + (i % 2 == 0) + ",\"currency\":\"EUR\",\"timezone\":\"Europe/Berlin\"}}";
     }
 
     @Test
