@@ -33,8 +33,7 @@ final class AdaptiveOracle {
      * One kind's measurements, indexed by {@link CompressionOption#ordinal()}, and the option the rule takes.
      *
      * @param withoutDictionary the option the rule takes when the dictionary option is left out (what an
-     *                          {@code AdaptiveCompressor} without dictionaries, as the Lettuce adapter takes it, can
-     *                          choose among)
+     *                          {@code AdaptiveCompressor} whose pattern has no dictionary can choose among)
      * @param dictionary the trained dictionary where the rule took the dictionary option, else null
      * @param note       how the dictionary option fared
      */

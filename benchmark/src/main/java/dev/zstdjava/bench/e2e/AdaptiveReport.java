@@ -29,6 +29,8 @@ final class AdaptiveReport {
     private final AdaptiveRun.Trail trail;
     private final long learnWrites;
     private final String dictOutcome;
+    /** Per kind, its pattern's dictionary in lettuce-zstd-adaptive: since which write, or why none. */
+    private final Map<MixedValues.Kind, String> adaptiveDictionaries;
     private final int inflight;
     private final int batch;
     private final long mismatches;
@@ -39,8 +41,9 @@ final class AdaptiveReport {
     AdaptiveReport(EndToEnd.Options o, String setup, MixedValues.Set data,
                    Map<MixedValues.Kind, AdaptiveOracle.Choice> oracle,
                    Map<AdaptiveRun.Client, List<AdaptiveRun.Round>> rounds, List<PatternDecision> snapshot,
-                   AdaptiveRun.Trail trail, long learnWrites, String dictOutcome, int inflight, int batch,
-                   long mismatches, String firstMismatch) {
+                   AdaptiveRun.Trail trail, long learnWrites, String dictOutcome,
+                   Map<MixedValues.Kind, String> adaptiveDictionaries, int inflight, int batch, long mismatches,
+                   String firstMismatch) {
         this.o = o;
         this.setup = setup;
         this.data = data;
@@ -50,6 +53,7 @@ final class AdaptiveReport {
         this.trail = trail;
         this.learnWrites = learnWrites;
         this.dictOutcome = dictOutcome;
+        this.adaptiveDictionaries = adaptiveDictionaries;
         this.inflight = inflight;
         this.batch = batch;
         this.mismatches = mismatches;
@@ -167,7 +171,11 @@ final class AdaptiveReport {
         line("- lettuce-zstd-dict's dictionary after the warm-up: " + dictOutcome + ".");
         line("- lettuce-zstd-adaptive learned from " + learnWrites + " writes in key order (pipelines of 20, its "
                 + "decisions looked at after each) before the rounds, until every kind's pattern had at least "
-                + o.adaptiveWrites + ".");
+                + o.adaptiveWrites + " and, once no lineage that had the samples to train was waiting for its first "
+                + "training (at most " + EndToEnd.TRAINING_WAIT_S + " s), " + AdaptiveRun.AFTER_TRAINING + " more.");
+        long adopted = adaptiveDictionaries.values().stream().filter(s -> s.startsWith("from write")).count();
+        line("- lettuce-zstd-adaptive's patterns with a dictionary: " + adopted + " of "
+                + adaptiveDictionaries.size() + " (each pattern's lineage: the column \"Its dictionary\" below).");
         line("");
 
         AdaptiveRun.Client z = AdaptiveRun.Client.ZSTD;
@@ -202,16 +210,17 @@ final class AdaptiveReport {
                 + "(stored bytes saved against plain; compression CPU per KiB on this machine; the dictionary "
                 + "option trained on one half, measured on the other, usable at +5 points over zstd 3), and the option "
                 + "the shared rule (`CompressionGoal.balanced().decide`, which `advise` recommends by and "
-                + "`AdaptiveCompressor` decides by) takes; and the option it takes without the dictionary option, "
-                + "which lettuce-zstd-adaptive does not have (the Lettuce adapter takes an AdaptiveCompressor built "
-                + "without dictionaries, so that every reader reads its values): \"Same\" compares with that one. The "
-                + "oracle client writes each kind with the first. Writes until settled: the pattern's writes by its last "
-                + "change of option over the whole run (learning and rounds); 0 when it kept its starting option "
-                + "(zstd 3).");
+                + "`AdaptiveCompressor` decides by) takes, and the option it takes without the dictionary option. "
+                + "\"Same\" compares lettuce-zstd-adaptive's option with the first: its dictionary option is "
+                + "measured once its pattern's lineage has a dictionary (\"Its dictionary\": the pattern's write "
+                + "by which it had one, and its training outcome). The oracle client writes each kind with the first. "
+                + "Writes until settled: the pattern's writes by its last change of option over the whole run "
+                + "(learning and rounds), a change to or from the dictionary option included; 0 when it kept its "
+                + "starting option (zstd 3).");
         line("");
         line("| Kind | Pattern | Adaptive: option now | Its saving | Advise's rule | Its saving | Advise's rule "
-                + "without dictionaries | Same | Writes until settled | Decisions |");
-        line("|---|---|---|---:|---|---:|---|---|---:|---|");
+                + "without dictionaries | Same | Writes until settled | Decisions | Its dictionary |");
+        line("|---|---|---|---:|---|---:|---|---|---:|---|---|");
         Map<MixedValues.Kind, String> patterns = AdaptiveRun.patterns(data);
         long worstSettle = 0;
         int same = 0;
@@ -221,13 +230,13 @@ final class AdaptiveReport {
             AdaptiveOracle.Choice c = oracle.get(k);
             long settled = trail.settledAt(p);
             worstSettle = Math.max(worstSettle, settled);
-            boolean eq = d != null && d.option() == c.withoutDictionary();
+            boolean eq = d != null && d.option() == c.option();
             same += eq ? 1 : 0;
-            line(f("| %s | `%s` | %s | %s | %s | %.1f%% | %s | %s | %d | %s |", k.id, p,
+            line(f("| %s | `%s` | %s | %s | %s | %.1f%% | %s | %s | %d | %s | %s |", k.id, p,
                     d == null ? "not tracked" : d.option().label(),
                     d == null ? "—" : f("%.1f%%", 100 * d.savedFraction()), c.option().label(),
                     100 * c.savedBy(c.option()), c.withoutDictionary().label(), eq ? "yes" : "no", settled,
-                    trail.path(p)));
+                    trail.path(p), adaptiveDictionaries.getOrDefault(k, "—").replace("|", "/")));
         }
         line("");
         line("### The oracle's measurements");
@@ -280,7 +289,7 @@ final class AdaptiveReport {
         }
         line(target("Decisions settled (most writes of a pattern)", String.valueOf(worstSettle),
                 "<= " + AdaptiveRun.SETTLE_TARGET + " writes per pattern", worstSettle <= AdaptiveRun.SETTLE_TARGET));
-        String agree = "Adaptive decisions equal to advise's rule (without dictionaries) on " + same + " of "
+        String agree = "Adaptive decisions equal to advise's rule on " + same + " of "
                 + MixedValues.Kind.values().length + " kinds";
         verdicts.add(agree);
         line("");

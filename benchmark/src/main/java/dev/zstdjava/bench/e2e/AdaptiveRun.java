@@ -28,13 +28,16 @@ import java.util.concurrent.TimeUnit;
  * {@code ./e2e --adaptive}: adaptive compression against fixed zstd 3 on the mixed value set ({@link MixedValues}),
  * on one server. The clients: Lettuce without compression (the memory baseline), fixed zstd 3 ({@code lettuce-zstd}),
  * fixed zstd 3 with one managed dictionary ({@code lettuce-zstd-dict}), {@code lettuce-zstd-adaptive}
- * ({@link AdaptiveCompressor}, goal BALANCED, patterns from the key fold, through
+ * ({@link AdaptiveCompressor}, goal BALANCED, patterns from the key fold, a dictionary lineage per pattern kept in the
+ * server ({@link Clients.PatternStores}), through
  * {@link CompressingRedisClient#connect(io.lettuce.core.codec.RedisCodec, AdaptiveCompressor)}), and the oracle (each
  * kind written with the option {@link AdaptiveOracle} picks by advise's rule; its memory only is a target).
  *
  * <p>First the adaptive client learns: it writes the values in key order (pipelines of 20) until every kind's pattern
- * has had {@code --adaptive-writes} writes, its decisions looked at after every pipeline; the other clients warm up as
- * in the matrix (the dictionary client until its first training has ended). Then each round, the clients in an order
+ * has had {@code --adaptive-writes} writes and, once every lineage that has the samples to train has ended its first
+ * training (at most {@link EndToEnd#TRAINING_WAIT_S} s), {@value #AFTER_TRAINING} more, its decisions looked at after
+ * every pipeline; the other clients warm up as in the matrix (the dictionary client until its first training has
+ * ended). Then each round, the clients in an order
  * that rotates from round to round: the keys deleted, a SET phase of the whole mixed set (client CPU per SET: the
  * JVM's process CPU time over the phase, which leaves out the server, a process of its own, divided by the SETs),
  * {@code MEMORY USAGE} summed over every key written (and over the dictionary keys the client keeps in the server),
@@ -49,6 +52,8 @@ final class AdaptiveRun {
     static final double GET_TOLERANCE = 0.05;
     static final double ORACLE_POINTS = 2;
     private static final int LEARN_BATCH = 20;
+    /** Writes of every pattern after the trainings ended, for the decisions to measure the dictionary option. */
+    static final int AFTER_TRAINING = 1000;
 
     /** The base configuration of every client: zstd 3, the library's defaults otherwise. */
     static final CompressionConfig ZSTD_3 = CompressionConfig.builder().backend(CompressionBackend.ZSTD).level(3)
@@ -60,13 +65,14 @@ final class AdaptiveRun {
         ZSTD("lettuce-zstd", "fixed zstd 3 (CompressingRedisClient.connect(codec, ValueCompressor))"),
         DICT("lettuce-zstd-dict", "fixed zstd 3 with one managed dictionary (DictionaryManager.managed, trained on "
                 + "the mixed values it writes, published in the server)"),
-        ADAPTIVE("lettuce-zstd-adaptive", "AdaptiveCompressor, goal BALANCED, patterns from the key fold "
-                + "(CompressingRedisClient.connect(codec, AdaptiveCompressor))"),
+        ADAPTIVE("lettuce-zstd-adaptive", "AdaptiveCompressor, goal BALANCED, patterns from the key fold, a "
+                + "dictionary lineage per pattern (PatternDictionaries, each pattern's dictionaries published in the "
+                + "server under its own prefix, trained after " + Clients.PatternStores.MIN_SAMPLES + " sampled "
+                + "values) (CompressingRedisClient.connect(codec, AdaptiveCompressor))"),
         ORACLE("oracle", "each kind written with the option advise's rule picks for it (compressed on the calling "
                 + "thread; its memory is the target, its CPU and GETs are not compared)"),
         ORACLE_NO_DICTIONARY("oracle-no-dictionary", "as the oracle, with the option advise's rule picks when the "
-                + "dictionary option is left out: the best the adaptive client, which has no dictionaries, can do "
-                + "(memory only)");
+                + "dictionary option is left out (memory only)");
 
         final String id;
         final String label;
@@ -101,7 +107,8 @@ final class AdaptiveRun {
         int inflight = o.inflight.stream().mapToInt(Integer::intValue).max().orElse(64);
         int batch = o.batch.stream().mapToInt(Integer::intValue).max().orElse(20);
         Map<Client, Clients.Kv> kvs = new EnumMap<>(Client.class);
-        AdaptiveCompressor adaptive = AdaptiveCompressor.builder(ZSTD_3).build();
+        Clients.PatternStores lineages = new Clients.PatternStores(lettuce, RedisURI.create(host, port));
+        AdaptiveCompressor adaptive = AdaptiveCompressor.builder(ZSTD_3).dictionaries(lineages.dictionaries).build();
         Clients.DictionaryKv dict = null;
         List<DictionaryManager> oracleDicts = new ArrayList<>();
         StatefulRedisConnection<byte[], byte[]> admin = lettuce.connect(ByteArrayCodec.INSTANCE);
@@ -142,8 +149,13 @@ final class AdaptiveRun {
 
             // learning and warm-up
             Trail trail = new Trail();
-            long writes = learn(kvs.get(Client.ADAPTIVE), adaptive, data, o.adaptiveWrites, trail);
+            long writes = learn(kvs.get(Client.ADAPTIVE), adaptive, data, o.adaptiveWrites, trail, lineages);
             err.println("e2e: lettuce-zstd-adaptive learned from " + writes + " writes: " + describe(adaptive));
+            Map<MixedValues.Kind, String> patterns = patterns(data);
+            for (Map.Entry<MixedValues.Kind, String> e : patterns.entrySet()) {
+                err.println("e2e: lettuce-zstd-adaptive's dictionary of " + e.getValue() + ": "
+                        + lineages.outcome(e.getValue()));
+            }
             for (Client c : Client.values()) {
                 if (c == Client.ADAPTIVE) {
                     continue;
@@ -165,10 +177,13 @@ final class AdaptiveRun {
                 for (int i = 0; i < order.length; i++) {
                     Client c = order[(i + round - 1) % order.length];
                     Round r = measure(bench, c, kvs.get(c), data, round, inflight, batch, o.seconds,
-                            c == Client.DICT ? dict.serverKeys() : c == Client.ORACLE ? oracleDictKeys : List.of());
+                            c == Client.DICT ? dict.serverKeys() : c == Client.ORACLE ? oracleDictKeys
+                                    : c == Client.ADAPTIVE ? lineages.serverKeys() : List.of());
                     rounds.computeIfAbsent(c, x -> new ArrayList<>()).add(r);
                     if (c == Client.ADAPTIVE) {
-                        trail.record(adaptive.snapshot());
+                        List<PatternDecision> snapshot = adaptive.snapshot();
+                        trail.record(snapshot);
+                        lineages.observe(snapshot);
                     }
                     err.printf(java.util.Locale.ROOT, "e2e: round %d/%d %s: %.2f µs CPU per SET, %.1f MiB%s%n", round,
                             o.rounds, c.id, r.set().cpuMicrosPerOp(), r.memory() / 1048576.0,
@@ -177,9 +192,11 @@ final class AdaptiveRun {
             }
             String took = String.format(java.util.Locale.ROOT, "%.0f s", (System.nanoTime() - t0) / 1e9);
             err.println("e2e: the adaptive measurement took " + took);
+            Map<MixedValues.Kind, String> adaptiveDictionaries = new EnumMap<>(MixedValues.Kind.class);
+            patterns.forEach((k, p) -> adaptiveDictionaries.put(k, lineages.outcome(p)));
             AdaptiveReport report = new AdaptiveReport(o, setup + " The measurement took " + took + ".", data,
-                    oracle, rounds, adaptive.snapshot(), trail, writes, dictOutcome, inflight, batch,
-                    bench.mismatches(), bench.firstMismatch());
+                    oracle, rounds, adaptive.snapshot(), trail, writes, dictOutcome, adaptiveDictionaries, inflight,
+                    batch, bench.mismatches(), bench.firstMismatch());
             Path written = report.write(o.out);
             err.println("e2e: adaptive report written to " + written.toAbsolutePath().normalize());
             for (String line : report.verdicts()) {
@@ -189,6 +206,7 @@ final class AdaptiveRun {
             return EndToEnd.verdict(bench, err);
         } finally {
             EndToEnd.closeAll(kvs.values(), err);
+            lineages.close();
             oracleDicts.forEach(DictionaryManager::close);
             if (!oracleDictKeys.isEmpty()) {
                 admin.sync().del(oracleDictKeys.toArray(new byte[0][]));
@@ -217,15 +235,20 @@ final class AdaptiveRun {
 
     /**
      * The adaptive client's learning: the values written in key order, pipelines of {@value #LEARN_BATCH}, until
-     * every kind's pattern has had {@code perPattern} writes; the decisions recorded after every pipeline.
+     * every kind's pattern has had {@code perPattern} writes and, once no lineage's first training is pending (or
+     * {@link EndToEnd#TRAINING_WAIT_S} s passed), {@value #AFTER_TRAINING} more; the decisions recorded after every
+     * pipeline.
      *
      * @return the writes made
      */
-    static long learn(Clients.Kv kv, AdaptiveCompressor adaptive, MixedValues.Set data, int perPattern, Trail trail)
-            throws Exception {
+    static long learn(Clients.Kv kv, AdaptiveCompressor adaptive, MixedValues.Set data, int perPattern, Trail trail,
+                      Clients.PatternStores lineages) throws Exception {
         long writes = 0;
         byte[][] k = new byte[LEARN_BATCH][];
         byte[][] v = new byte[LEARN_BATCH][];
+        Map<MixedValues.Kind, String> patterns = patterns(data);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(EndToEnd.TRAINING_WAIT_S);
+        long trained = -1; // the least writes of a pattern when no training was pending any more
         while (true) {
             for (int i = 0; i < data.size(); i += LEARN_BATCH) {
                 int n = Math.min(LEARN_BATCH, data.size() - i);
@@ -233,9 +256,16 @@ final class AdaptiveRun {
                 System.arraycopy(data.values(), i, v, 0, n);
                 kv.set(k, v, n);
                 writes += n;
-                trail.record(adaptive.snapshot());
+                List<PatternDecision> snapshot = adaptive.snapshot();
+                trail.record(snapshot);
+                lineages.observe(snapshot);
             }
-            if (trail.leastSeen(patterns(data)) >= perPattern) {
+            long least = trail.leastSeen(patterns);
+            if (trained < 0 && least >= perPattern
+                    && (!lineages.trainingPending() || System.nanoTime() - deadline > 0)) {
+                trained = least;
+            }
+            if (trained >= 0 && least >= trained + AFTER_TRAINING) {
                 return writes;
             }
         }

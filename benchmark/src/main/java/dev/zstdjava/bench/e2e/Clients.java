@@ -5,6 +5,9 @@ import dev.zstdjava.lettuce.LettuceDictionaryStore;
 import dev.zstdjava.values.CompressionBackend;
 import dev.zstdjava.values.CompressionConfig;
 import dev.zstdjava.values.DictionaryManager;
+import dev.zstdjava.values.DictionaryStore;
+import dev.zstdjava.values.PatternDecision;
+import dev.zstdjava.values.PatternDictionaries;
 import dev.zstdjava.values.TrainingEvent;
 import dev.zstdjava.values.TrainingStats;
 import dev.zstdjava.values.ValueCompressor;
@@ -323,45 +326,19 @@ final class Clients {
             return kv.get(keys, n);
         }
 
-        /**
-         * Pending until the first training ends (rejected or failed; a rejected dictionary is not retried) or its
-         * adopted dictionary is the one in use: the adoption is counted just before the manager switches to it.
-         */
         @Override
         public boolean trainingPending() {
-            TrainingStats t = dicts.trainingStats();
-            if (t.adopted() > 0) {
-                return dicts.currentId() == 0;
-            }
-            return t.rejected() + t.failed() == 0;
+            return Clients.trainingPending(dicts);
         }
 
         @Override
         public String trainingOutcome() {
-            TrainingStats t = dicts.trainingStats();
-            String last = t.recent().isEmpty() ? "none" : describe(t.recent().get(t.recent().size() - 1));
-            if (dicts.currentId() != 0) {
-                return "dictionary " + Long.toUnsignedString(dicts.currentId()) + " (" + last + ")";
-            }
-            return trainingPending() ? "no training finished (" + t.samples() + " samples held)"
-                    : "no dictionary; last training event: " + last;
-        }
-
-        private static String describe(TrainingEvent e) {
-            return String.format(java.util.Locale.ROOT, "%s from %d samples, held-out saved %.1f%% -> %.1f%%%s",
-                    e.kind().name().toLowerCase(java.util.Locale.ROOT), e.samples(), 100 * e.savedBefore(),
-                    100 * e.savedAfter(), e.reason() == null || e.reason().isEmpty() ? "" : ": " + e.reason());
+            return Clients.trainingOutcome(dicts);
         }
 
         /** @return the keys this client's dictionary store may hold in the server (its dictionaries, index, lease) */
         List<byte[]> serverKeys() {
-            List<byte[]> keys = new ArrayList<>();
-            for (String k : new String[] {"seq", "index", "lease"}) {
-                keys.add((prefix + k).getBytes(java.nio.charset.StandardCharsets.UTF_8));
-            }
-            store.list().forEach(d -> keys.add((prefix + "dict:" + d.id())
-                    .getBytes(java.nio.charset.StandardCharsets.UTF_8)));
-            return keys;
+            return Clients.serverKeys(prefix, store);
         }
 
         @Override
@@ -374,6 +351,139 @@ final class Clients {
                 admin.sync().del(keys.toArray(new byte[0][]));
             }
             store.close();
+        }
+    }
+
+    /**
+     * Pending until the manager's first training ends (rejected or failed; a rejected dictionary is not retried) or its
+     * adopted dictionary is the one in use: the adoption is counted just before the manager switches to it.
+     */
+    static boolean trainingPending(DictionaryManager dicts) {
+        TrainingStats t = dicts.trainingStats();
+        if (t.adopted() > 0) {
+            return dicts.currentId() == 0;
+        }
+        return t.rejected() + t.failed() == 0;
+    }
+
+    /** @return the manager's dictionary in use and its last training event, or why it has none */
+    static String trainingOutcome(DictionaryManager dicts) {
+        TrainingStats t = dicts.trainingStats();
+        String last = t.recent().isEmpty() ? "none" : describe(t.recent().get(t.recent().size() - 1));
+        if (dicts.currentId() != 0) {
+            return "dictionary " + Long.toUnsignedString(dicts.currentId()) + " (" + last + ")";
+        }
+        return trainingPending(dicts) ? "no training finished (" + t.samples() + " samples held)"
+                : "no dictionary; last training event: " + last;
+    }
+
+    private static String describe(TrainingEvent e) {
+        return String.format(java.util.Locale.ROOT, "%s from %d samples, held-out saved %.1f%% -> %.1f%%%s",
+                e.kind().name().toLowerCase(java.util.Locale.ROOT), e.samples(), 100 * e.savedBefore(),
+                100 * e.savedAfter(), e.reason() == null || e.reason().isEmpty() ? "" : ": " + e.reason());
+    }
+
+    /** @return the keys a server dictionary store under {@code prefix} may hold (its dictionaries, index, lease) */
+    static List<byte[]> serverKeys(String prefix, DictionaryStore store) {
+        List<byte[]> keys = new ArrayList<>();
+        for (String k : new String[] {"seq", "index", "lease"}) {
+            keys.add((prefix + k).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        }
+        store.list().forEach(d -> keys.add((prefix + "dict:" + d.id())
+                .getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+        return keys;
+    }
+
+    /**
+     * lettuce-zstd-adaptive's dictionaries: a {@link PatternDictionaries} whose lineages keep their dictionaries in the
+     * server, each under its own key prefix ({@link PatternDictionaries#prefix(String)}), trained after
+     * {@value #MIN_SAMPLES} sampled values of a pattern (so within the run). A lineage's keys left by an earlier run
+     * are deleted when it opens, and every lineage's keys when this closes: a benchmark starts from no dictionaries
+     * and leaves none behind.
+     */
+    static final class PatternStores implements AutoCloseable {
+        /** Samples a pattern's lineage trains on: about {@code 32 + (50 - 32) * 64} writes of the pattern. */
+        static final int MIN_SAMPLES = 50;
+
+        private final CompressingRedisClient lettuce;
+        private final RedisURI uri;
+        /** By lineage name. */
+        private final Map<String, LettuceDictionaryStore> stores = new java.util.concurrent.ConcurrentHashMap<>();
+        /** Pattern -> the writes of the pattern seen when its lineage first had a dictionary in use. */
+        private final Map<String, Long> adoptedAt = new java.util.concurrent.ConcurrentHashMap<>();
+        final PatternDictionaries dictionaries;
+
+        PatternStores(CompressingRedisClient lettuce, RedisURI uri) {
+            this.lettuce = lettuce;
+            this.uri = uri;
+            this.dictionaries = PatternDictionaries.builder(this::open)
+                    .manager(b -> b.minSamples(MIN_SAMPLES).retrainInterval(Duration.ofSeconds(5))).build();
+        }
+
+        /** The store of lineage {@code name}, emptied of an earlier run's keys; on the lineages' own thread. */
+        private DictionaryStore open(String name) {
+            String prefix = PatternDictionaries.prefix(name);
+            LettuceDictionaryStore store = LettuceDictionaryStore.builder().keyPrefix(prefix).connect(lettuce, uri);
+            delete(Clients.serverKeys(prefix, store));
+            stores.put(name, store);
+            return store;
+        }
+
+        private void delete(List<byte[]> keys) {
+            try (StatefulRedisConnection<byte[], byte[]> admin = lettuce.connect(ByteArrayCodec.INSTANCE, uri)) {
+                admin.sync().del(keys.toArray(new byte[0][]));
+            }
+        }
+
+        /** Notes, for each pattern of {@code snapshot} whose lineage has a dictionary in use, when it first had one. */
+        void observe(List<PatternDecision> snapshot) {
+            for (PatternDecision d : snapshot) {
+                if (!adoptedAt.containsKey(d.pattern())) {
+                    DictionaryManager m = dictionaries.manager(d.pattern());
+                    if (m != null && m.currentId() != 0) {
+                        adoptedAt.put(d.pattern(), d.valuesSeen());
+                    }
+                }
+            }
+        }
+
+        /** @return whether an open lineage that has the samples to train has not finished its first training */
+        boolean trainingPending() {
+            for (String p : dictionaries.openPatterns()) {
+                DictionaryManager m = dictionaries.manager(p);
+                if (m != null && m.trainingStats().samples() >= MIN_SAMPLES && Clients.trainingPending(m)) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        /**
+         * @return {@code pattern}'s dictionary: the writes of the pattern by which its lineage had one in use, and
+         *         its training outcome
+         */
+        String outcome(String pattern) {
+            DictionaryManager m = dictionaries.manager(pattern);
+            Long at = adoptedAt.get(pattern);
+            String now = m == null ? "lineage not open" : trainingOutcome(m);
+            return at == null ? "none: " + now : "from write " + at + ": " + now;
+        }
+
+        /** @return the keys every lineage keeps in the server (its dictionaries, index, lease) */
+        List<byte[]> serverKeys() {
+            List<byte[]> keys = new ArrayList<>();
+            stores.forEach((name, store) -> keys.addAll(Clients.serverKeys(PatternDictionaries.prefix(name), store)));
+            return keys;
+        }
+
+        @Override
+        public void close() {
+            dictionaries.close();
+            List<byte[]> keys = serverKeys();
+            if (!keys.isEmpty()) {
+                delete(keys);
+            }
+            stores.values().forEach(LettuceDictionaryStore::close);
         }
     }
 

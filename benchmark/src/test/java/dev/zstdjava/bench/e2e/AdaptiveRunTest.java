@@ -54,7 +54,8 @@ class AdaptiveRunTest {
         for (String part : new String[] {"## The value set", "## Per client", "### GET per kind",
                 "## Decisions: lettuce-zstd-adaptive next to advise's rule", "### The oracle's measurements",
                 "## Targets (ratios against lettuce-zstd, fixed zstd 3)", "| Client CPU per SET, adaptive / zstd 3 |",
-                "| Memory saved, adaptive vs the oracle |", "| Decisions settled (most writes of a pattern) |"}) {
+                "| Memory saved, adaptive vs the oracle |", "| Decisions settled (most writes of a pattern) |",
+                "lettuce-zstd-adaptive's patterns with a dictionary: ", " | Its dictionary |"}) {
             assertTrue(md.contains(part), part + " missing:\n" + md);
         }
         // the tokens and the gzip blobs are left plain by advise's rule, as they do not compress

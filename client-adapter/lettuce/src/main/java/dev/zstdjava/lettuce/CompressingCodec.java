@@ -125,10 +125,10 @@ public final class CompressingCodec<K, V> implements RedisCodec<K, V>, ToByteBuf
      * {@code MSET} and {@code MSETNX}; the hash's key, not the field, of the hash writes when the policy compresses
      * hash values). The command policy, the size limits and the legacy formats are those of
      * {@link AdaptiveCompressor#config()}. A value encoded while no key is known is compressed as in fixed mode, with
-     * that configuration's backend and level (the stored form {@link #compressor()} writes). Every option writes a
-     * stored form this codec reads (and a fixed-mode codec, and Valkey GLIDE), except the dictionary option:
-     * build {@code adaptive} without {@linkplain AdaptiveCompressor.Builder#dictionaries dictionaries} for Lettuce,
-     * since this codec reads no dictionary frames.
+     * that configuration's backend and level (the stored form {@link #compressor()} writes). The codec decodes with
+     * {@link AdaptiveCompressor#reader()}, so it reads every option's stored form, the values written with
+     * {@linkplain AdaptiveCompressor.Builder#dictionaries(dev.zstdjava.values.PatternDictionaries) per-pattern
+     * dictionaries} included (a fixed-mode codec and Valkey GLIDE read every option's but the dictionary one's).
      *
      * <p><b>Allocation:</b> unlike fixed mode, a value goes through
      * {@link AdaptiveCompressor#compress(byte[], int, int, byte[])}: the delegate's encoding is copied into a {@code byte[]} (not for {@link ByteArrayCodec}), and the
@@ -143,12 +143,13 @@ public final class CompressingCodec<K, V> implements RedisCodec<K, V>, ToByteBuf
      */
     public static <K, V> CompressingCodec<K, V> wrap(RedisCodec<K, V> delegate, AdaptiveCompressor adaptive) {
         Objects.requireNonNull(adaptive, "adaptive");
-        return new CompressingCodec<>(delegate, ValueCompressor.create(adaptive.config()), adaptive);
+        return new CompressingCodec<>(delegate, adaptive.reader(), adaptive);
     }
 
     /**
      * @return the compressor that decodes, and in fixed mode encodes; its {@link ValueCompressor#stats()} counts this
-     *         codec's values (in adaptive mode only the ones it decodes, and those written while no key is known)
+     *         codec's values (in adaptive mode it is {@link AdaptiveCompressor#reader()}, shared by every codec of
+     *         that compressor: the values they decode, and those written while no key is known)
      */
     public ValueCompressor compressor() {
         return compressor;

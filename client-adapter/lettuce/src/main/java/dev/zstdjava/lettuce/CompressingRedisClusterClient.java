@@ -88,8 +88,10 @@ public class CompressingRedisClusterClient extends RedisClusterClient {
      * shown to suit {@code adaptive}'s goal: adaptive compression, opt-in. The pattern key of a value is its command's
      * key ({@code MSET}: the key before each value; a hash write: the hash's key);
      * {@link CompressingCodec#wrap(RedisCodec, AdaptiveCompressor)} says how, and what it costs. The command policy
-     * and the size limits are those of {@link AdaptiveCompressor#config()}; every value is stored in a form fixed-mode
-     * connections and Valkey GLIDE read (build {@code adaptive} without dictionaries). The decisions:
+     * and the size limits are those of {@link AdaptiveCompressor#config()}; the connection reads with
+     * {@link AdaptiveCompressor#reader()}, which reads every value {@code adaptive} writes (with per-pattern
+     * dictionaries too); fixed-mode connections and Valkey GLIDE read them all but those of the dictionary option
+     * (build {@code adaptive} without dictionaries where they read the same keys). The decisions:
      * {@code adaptive.snapshot()} ({@link CompressingCodec#adaptive()} gives the compressor of a codec).
      *
      * @param codec    encodes keys and values; not a {@code CompressingCodec}

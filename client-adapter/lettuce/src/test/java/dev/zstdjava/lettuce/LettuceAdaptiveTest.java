@@ -5,8 +5,12 @@ import dev.zstdjava.testkit.TestValues;
 import dev.zstdjava.values.AdaptiveCompressor;
 import dev.zstdjava.values.CompressionConfig;
 import dev.zstdjava.values.CompressionOption;
+import dev.zstdjava.values.InMemoryDictionaryStore;
+import dev.zstdjava.values.PatternDictionaries;
 import dev.zstdjava.values.PatternDecision;
 import dev.zstdjava.values.ValueCompressor;
+import dev.zstdjava.zstd.ZstdFrame;
+import io.lettuce.core.KeyValue;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.lettuce.core.codec.ByteArrayCodec;
@@ -20,11 +24,13 @@ import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 
 import static org.junit.jupiter.api.Assertions.*;
 
@@ -207,9 +213,53 @@ class LettuceAdaptiveTest {
     }
 
     @Test
+    void valuesWrittenWithPerPatternDictionariesReadBack() throws Exception {
+        Map<String, InMemoryDictionaryStore> stores = new ConcurrentHashMap<>();
+        try (PatternDictionaries pd = PatternDictionaries.builder(n -> stores.computeIfAbsent(n,
+                        x -> new InMemoryDictionaryStore()))
+                .manager(m -> m.minSamples(50).sampling(400, 4096, 1 << 20, 64L << 20).dictionarySize(4096)
+                        .refreshInterval(Duration.ofMillis(200)).notifications(false)).build()) {
+            AdaptiveCompressor own = AdaptiveCompressor.builder(CONFIG).sampling(64, 2, 4).window(8, 4)
+                    .hysteresis(1, 0.01, 0.2).dictionaries(pd).build();
+            CompressingRedisClient client = (CompressingRedisClient) redis.client();
+            try (StatefulRedisConnection<byte[], byte[]> conn = client.connect(ByteArrayCodec.INSTANCE, own);
+                 StatefulRedisConnection<byte[], byte[]> raw = client.connect(ByteArrayCodec.INSTANCE)) {
+                RedisCommands<byte[], byte[]> c = conn.sync();
+                List<byte[]> records = TestValues.jsonRecords(2000, 5);
+                Map<String, byte[]> written = new LinkedHashMap<>();
+                long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+                int i = 0;
+                do {
+                    assertTrue(System.nanoTime() < deadline, "dict:* on its dictionary: " + own.snapshot());
+                    for (int n = 0; n < 300; n++, i++) { // the last pass after the switch: all with the dictionary
+                        String key = "dict:" + n;
+                        byte[] v = records.get(i % records.size());
+                        assertEquals("OK", c.set(k(key), v));
+                        written.put(key, v);
+                    }
+                } while (decision(own, "dict:*").orElseThrow().option() != CompressionOption.ZSTD_3_DICTIONARY);
+                int withDictionary = 0;
+                for (Map.Entry<String, byte[]> e : written.entrySet()) {
+                    assertArrayEquals(e.getValue(), c.get(k(e.getKey())), e.getKey());
+                    byte[] stored = raw.sync().get(k(e.getKey()));
+                    withDictionary += ZstdFrame.dictionaryId(stored, 5, stored.length - 5) != 0 ? 1 : 0;
+                }
+                assertTrue(withDictionary > 100, withDictionary + " of " + written.size() + " with a dictionary");
+                List<String> keys = List.copyOf(written.keySet()).subList(0, 20);
+                List<KeyValue<byte[], byte[]>> got = c.mget(keys.stream().map(LettuceAdaptiveTest::k)
+                        .toArray(byte[][]::new));
+                for (int n = 0; n < keys.size(); n++) {
+                    assertArrayEquals(written.get(keys.get(n)), got.get(n).getValue(), keys.get(n));
+                }
+            }
+        }
+    }
+
+    @Test
     void theCodecGivesItsCompressorAndIsNotWrappedTwice() {
         CompressingCodec<byte[], byte[]> codec = CompressingCodec.wrap(ByteArrayCodec.INSTANCE, adaptive);
         assertSame(adaptive, codec.adaptive());
+        assertSame(adaptive.reader(), codec.compressor());
         assertNull(CompressingCodec.wrap(ByteArrayCodec.INSTANCE, CONFIG).adaptive());
         assertThrows(IllegalArgumentException.class,
                 () -> ((CompressingRedisClient) redis.client()).connect(codec, adaptive));
