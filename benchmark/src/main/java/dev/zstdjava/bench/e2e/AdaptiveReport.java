@@ -16,8 +16,7 @@ import java.util.function.ToDoubleFunction;
 /**
  * The report of {@code ./e2e --adaptive} (Markdown): the value set, per client CPU per SET, server memory and GET per
  * kind, the adaptive client's decisions next to advise's rule, and the targets with ratios against fixed zstd 3.
- * Per client, each figure is its best round (least CPU per SET, most GETs per second, least p50); memory is the
- * latest round's.
+ * Per client, each figure is the median of its rounds; memory is the latest round's.
  */
 final class AdaptiveReport {
     private final EndToEnd.Options o;
@@ -83,17 +82,18 @@ final class AdaptiveReport {
         md.append(s).append('\n');
     }
 
-    private double best(AdaptiveRun.Client c, ToDoubleFunction<AdaptiveRun.Round> figure, boolean least) {
-        double b = least ? Double.POSITIVE_INFINITY : Double.NEGATIVE_INFINITY;
-        for (AdaptiveRun.Round r : rounds.getOrDefault(c, List.of())) {
-            double v = figure.applyAsDouble(r);
-            b = least ? Math.min(b, v) : Math.max(b, v);
+    /** @return the median of {@code figure} over {@code c}'s rounds (the mean of the middle two for an even count) */
+    private double median(AdaptiveRun.Client c, ToDoubleFunction<AdaptiveRun.Round> figure) {
+        double[] v = rounds.getOrDefault(c, List.of()).stream().mapToDouble(figure).sorted().toArray();
+        if (v.length == 0) {
+            return Double.NaN;
         }
-        return b;
+        int m = v.length / 2;
+        return v.length % 2 == 1 ? v[m] : (v[m - 1] + v[m]) / 2;
     }
 
     private double cpuPerSet(AdaptiveRun.Client c) {
-        return best(c, r -> r.set().cpuMicrosPerOp(), true);
+        return median(c, r -> r.set().cpuMicrosPerOp());
     }
 
     private long memory(AdaptiveRun.Client c) {
@@ -106,11 +106,11 @@ final class AdaptiveReport {
     }
 
     private double getOps(AdaptiveRun.Client c, MixedValues.Kind k) {
-        return best(c, r -> r.gets().get(k).opsPerSec(), false);
+        return median(c, r -> r.gets().get(k).opsPerSec());
     }
 
     private double getP50(AdaptiveRun.Client c, MixedValues.Kind k) {
-        return best(c, r -> r.gets().get(k).micros(50), true);
+        return median(c, r -> r.gets().get(k).micros(50));
     }
 
     private String target(String what, String figure, String goal, boolean met) {
@@ -138,7 +138,7 @@ final class AdaptiveReport {
                 + "the client keeps in the server), then reads each kind back (a GET phase per kind, at least %.1f s, "
                 + "every value checked; p50 is the round trip of one request, a pipeline of %d GETs). %d round(s); "
                 + "the order of the clients rotates from round to round. Per "
-                + "client each figure is its best round (least CPU per SET, most GETs per second, least p50); "
+                + "client each figure is the median of its rounds; "
                 + "memory is the latest round's. Client CPU per SET is the benchmark JVM's process CPU time over the "
                 + "SET phase divided by its SETs: the server, a process of its own, is not in it.", data.size(),
                 batch, inflight, o.seconds, o.seconds, batch, o.rounds));
@@ -215,8 +215,8 @@ final class AdaptiveReport {
                 + "measured once its pattern's lineage has a dictionary (\"Its dictionary\": the pattern's write "
                 + "by which it had one, and its training outcome). The oracle client writes each kind with the first. "
                 + "Writes until settled: the pattern's writes by its last change of option over the whole run "
-                + "(learning and rounds), a change to or from the dictionary option included; 0 when it kept its "
-                + "starting option (zstd 3).");
+                + "(learning and rounds), not counting changes to or from the dictionary option (\"Its "
+                + "dictionary\" reports those); 0 when it kept its starting option (zstd 3).");
         line("");
         line("| Kind | Pattern | Adaptive: option now | Its saving | Advise's rule | Its saving | Advise's rule "
                 + "without dictionaries | Same | Writes until settled | Decisions | Its dictionary |");

@@ -315,10 +315,19 @@ final class AdaptiveRun {
             return least;
         }
 
-        /** @return the writes of {@code pattern} by which it had taken its last option (0: it never changed) */
+        /**
+         * @return the writes of {@code pattern} by which it had taken its last option other than by a change to or
+         *         from the dictionary option (0: no such change); dictionary adoption is reported on its own
+         */
         long settledAt(String pattern) {
-            List<long[]> c = changes.get(pattern);
-            return c == null || c.size() < 2 ? 0 : c.get(c.size() - 1)[0];
+            List<long[]> c = changes.getOrDefault(pattern, List.of());
+            for (int i = c.size() - 1; i > 0; i--) {
+                if (!CompressionOption.values()[(int) c.get(i)[1]].dictionary()
+                        && !CompressionOption.values()[(int) c.get(i - 1)[1]].dictionary()) {
+                    return c.get(i)[0];
+                }
+            }
+            return 0;
         }
 
         /** @return the options a pattern went through, "zstd 3 -> plain (at 40)" */
