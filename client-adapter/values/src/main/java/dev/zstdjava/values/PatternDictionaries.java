@@ -3,6 +3,7 @@ package dev.zstdjava.values;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
@@ -61,8 +62,8 @@ import java.util.function.UnaryOperator;
  * {@link #close()} closes every manager; the compressors using it must not be used afterwards.
  *
  * <p><b>Allocation:</b> writing with a pattern's dictionary allocates what {@link ValueCompressor#compress(byte[])}
- * does; a read looks its dictionary's id up in a map (no allocation for ids it holds). Each lineage keeps its name
- * and the ids of the dictionaries it loaded.
+ * does; a read finds its dictionary's id in a sorted array (a binary search, no allocation). Each lineage keeps its
+ * name, and this object the ids of the dictionaries each loaded.
  */
 public final class PatternDictionaries implements AutoCloseable {
     /** The default bound on the estimated native memory of loaded dictionaries across all patterns: 64 MiB. */
@@ -80,7 +81,8 @@ public final class PatternDictionaries implements AutoCloseable {
     private final int maxOpen;
     private final long reopenDelayNanos;
     private final ConcurrentHashMap<String, Lineage> lineages = new ConcurrentHashMap<>();
-    private final ConcurrentHashMap<Long, Lineage> byId = new ConcurrentHashMap<>();
+    /** every dictionary id a lineage loaded, sorted, with its lineage: replaced whole under this object's lock */
+    private volatile IdIndex byId = new IdIndex(new long[0], new Lineage[0]);
     private final ExecutorService worker = Executors.newSingleThreadExecutor(
             DictionaryManager.daemon("zstd-java-pattern-dictionaries"));
     private volatile boolean closed;
@@ -233,6 +235,38 @@ public final class PatternDictionaries implements AutoCloseable {
         }
     };
 
+    /** Records that {@code lineage} loaded dictionary {@code id} (a later lineage of the same id replaces it). */
+    private synchronized void index(long id, Lineage lineage) {
+        byId = byId.with(id, lineage);
+    }
+
+    /** Dictionary ids and their lineages, sorted by id: looked up without allocating; immutable. */
+    private record IdIndex(long[] ids, Lineage[] owners) {
+        Lineage get(long id) {
+            int i = Arrays.binarySearch(ids, id);
+            return i >= 0 ? owners[i] : null;
+        }
+
+        IdIndex with(long id, Lineage lineage) {
+            int i = Arrays.binarySearch(ids, id);
+            if (i >= 0) {
+                Lineage[] o = owners.clone();
+                o[i] = lineage;
+                return new IdIndex(ids, o);
+            }
+            int at = -i - 1;
+            long[] n = new long[ids.length + 1];
+            Lineage[] o = new Lineage[ids.length + 1];
+            System.arraycopy(ids, 0, n, 0, at);
+            System.arraycopy(owners, 0, o, 0, at);
+            n[at] = id;
+            o[at] = lineage;
+            System.arraycopy(ids, at, n, at + 1, ids.length - at);
+            System.arraycopy(owners, at, o, at + 1, ids.length - at);
+            return new IdIndex(n, o);
+        }
+    }
+
     private void submit(Runnable task) {
         if (closed) {
             return;
@@ -376,7 +410,7 @@ public final class PatternDictionaries implements AutoCloseable {
                 manager = m;
                 releasedAt = 0;
                 m.onLoaded(id -> {
-                    byId.put(id, this);
+                    index(id, this);
                     submit(PatternDictionaries.this::enforce);
                 });
                 if (closed) {
