@@ -62,15 +62,20 @@ class AdaptiveDictionaryReaderTest {
         }
     }
 
+    /** Writes {@code event:*} values through {@code pd} until they go on its dictionary; @return one such value */
+    static byte[][] eventOnItsDictionary(PatternDictionaries pd) throws Exception {
+        Map<String, List<byte[][]>> written = new ConcurrentHashMap<>();
+        writeUntilOnDictionaries(compressor(pd), List.of("event"), written);
+        return withDictionary(written.get("event"));
+    }
+
     @Test
     void aReaderThatHasNotOpenedThePatternFailsNamingTheDictionaryUntilItDoes() throws Exception {
         Map<String, InMemoryDictionaryStore> stores = new ConcurrentHashMap<>();
-        Map<String, List<byte[][]>> written = new ConcurrentHashMap<>();
+        byte[][] v;
         try (PatternDictionaries pd = inMemory(stores).build()) {
-            AdaptiveCompressor ac = compressor(pd);
-            writeUntilOnDictionaries(ac, List.of("event"), written);
+            v = eventOnItsDictionary(pd);
         }
-        byte[][] v = withDictionary(written.get("event"));
         long id = frameId(v[1]);
         // another process over the same stores, which has not written the pattern
         try (PatternDictionaries other = inMemory(stores).build()) {
@@ -97,13 +102,9 @@ class AdaptiveDictionaryReaderTest {
      */
     @Test
     void aDictionaryReadAllocatesAsTheFixedModeDoes() throws Exception {
-        Map<String, InMemoryDictionaryStore> stores = new ConcurrentHashMap<>();
-        Map<String, List<byte[][]>> written = new ConcurrentHashMap<>();
-        try (PatternDictionaries pd = inMemory(stores).build()) {
-            AdaptiveCompressor ac = compressor(pd);
-            writeUntilOnDictionaries(ac, List.of("event"), written);
-            byte[][] v = withDictionary(written.get("event"));
-            ValueCompressor reader = ac.reader();
+        try (PatternDictionaries pd = inMemory(new ConcurrentHashMap<>()).build()) {
+            byte[][] v = eventOnItsDictionary(pd);
+            ValueCompressor reader = compressor(pd).reader();
             assertArrayEquals(v[0], reader.decompress(v[1]));
             // side by side: the same value read by a compressor over the pattern's own manager (the fixed mode)
             ValueCompressor fixed = ValueCompressor.create(CompressionConfig.defaults(), pd.manager("event:*"));
