@@ -48,6 +48,25 @@ import java.util.function.UnaryOperator;
  * sampled write allocates each candidate's stored form. Each tracked pattern holds a few KiB of samples.
  */
 public final class AdaptiveCompressor {
+    /** Default of {@link Builder#capacity}: patterns tracked at once. */
+    public static final int DEFAULT_CAPACITY = PatternTable.DEFAULT_CAPACITY;
+    /** Default of {@link Builder#sampling}: a pattern's first writes, each sampled. */
+    public static final int DEFAULT_FIRST_WRITES = 32;
+    /** Default of {@link Builder#sampling}: then one write in this many is sampled. */
+    public static final int DEFAULT_SAMPLE_EVERY = 64;
+    /** Default of {@link Builder#sampling}: one write in this many is sampled while the pattern is plain. */
+    public static final int DEFAULT_PLAIN_SAMPLE_EVERY = 256;
+    /** Default of {@link Builder#window}: the latest samples a decision looks at. */
+    public static final int DEFAULT_WINDOW = 16;
+    /** Default of {@link Builder#window}: the samples a pattern needs before it leaves its default option. */
+    public static final int DEFAULT_MIN_SAMPLES = 8;
+    /** Default of {@link Builder#hysteresis}: evaluations in a row another option must win. */
+    public static final int DEFAULT_SWITCH_AFTER = 3;
+    /** Default of {@link Builder#hysteresis}: the saving (a fraction of the stored bytes) the option in use gains. */
+    public static final double DEFAULT_SAVING_MARGIN = 0.01;
+    /** Default of {@link Builder#hysteresis}: the share of CPU the option in use is spared. */
+    public static final double DEFAULT_CPU_MARGIN = 0.2;
+
     private final CompressionConfig config;
     private final AdaptiveSettings settings;
     private final ValueCompressor reader;
@@ -184,17 +203,17 @@ public final class AdaptiveCompressor {
         private final CompressionConfig config;
         private CompressionGoal goal = CompressionGoal.balanced();
         private List<String> patterns = List.of();
-        private int capacity = PatternTable.DEFAULT_CAPACITY;
+        private int capacity = DEFAULT_CAPACITY;
         private Duration idleWindow = PatternTable.DEFAULT_IDLE_WINDOW;
         private CompressionOption defaultOption;
-        private int firstWrites = 32;
-        private int sampleEvery = 64;
-        private int plainSampleEvery = 256;
-        private int window = 16;
-        private int minSamples = 8;
-        private int switchAfter = 3;
-        private double savingMargin = 0.01;
-        private double cpuMargin = 0.2;
+        private int firstWrites = DEFAULT_FIRST_WRITES;
+        private int sampleEvery = DEFAULT_SAMPLE_EVERY;
+        private int plainSampleEvery = DEFAULT_PLAIN_SAMPLE_EVERY;
+        private int window = DEFAULT_WINDOW;
+        private int minSamples = DEFAULT_MIN_SAMPLES;
+        private int switchAfter = DEFAULT_SWITCH_AFTER;
+        private double savingMargin = DEFAULT_SAVING_MARGIN;
+        private double cpuMargin = DEFAULT_CPU_MARGIN;
         private Function<String, DictionaryManager> dictionaries;
         private PatternDictionaries lineages;
 

@@ -70,6 +70,8 @@ public final class PatternDictionaries implements AutoCloseable {
     public static final long DEFAULT_MAX_NATIVE_BYTES = 64L << 20;
     /** The estimated native bytes of one loaded dictionary's digests, beyond twice its size. */
     public static final int DIGEST_OVERHEAD = 128 << 10;
+    /** Default of {@link Builder#reopenDelay}: 10 seconds. */
+    public static final Duration DEFAULT_REOPEN_DELAY = Duration.ofSeconds(10);
     /** Longest lineage name: longer names are cut and end with a hash of the whole name. */
     static final int MAX_NAME_LENGTH = 96;
 
@@ -447,8 +449,8 @@ public final class PatternDictionaries implements AutoCloseable {
         private final Function<String, DictionaryStore> stores;
         private UnaryOperator<DictionaryManager.Builder> settings = UnaryOperator.identity();
         private long maxNativeBytes = DEFAULT_MAX_NATIVE_BYTES;
-        private int maxOpen = 256;
-        private Duration reopenDelay = Duration.ofSeconds(10);
+        private int maxOpen = AdaptiveCompressor.DEFAULT_CAPACITY;
+        private Duration reopenDelay = DEFAULT_REOPEN_DELAY;
 
         private Builder(Function<String, DictionaryStore> stores) {
             this.stores = stores;

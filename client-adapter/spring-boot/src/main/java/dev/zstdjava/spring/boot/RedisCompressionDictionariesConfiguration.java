@@ -110,9 +110,28 @@ class RedisCompressionDictionariesConfiguration {
             int max = (int) s.getMaxDictionarySize().toBytes();
             // the settings fail startup here, not when a pattern's lineage opens later
             build(DictionaryManager.managed(new InMemoryDictionaryStore()), properties).close();
-            return PatternDictionaries.builder(name -> new SpringDictionaryStore(redisConnectionFactory,
-                            PatternDictionaries.prefix(name), max))
-                    .manager(b -> settings(b, properties)).build();
+            PatternDictionaries.Builder b = PatternDictionaries.builder(name -> new SpringDictionaryStore(
+                    redisConnectionFactory, PatternDictionaries.prefix(name), max)).manager(m -> settings(m, properties));
+            RedisCompressionProperties.Adaptive a = properties.getAdaptive();
+            bound("adaptive.dictionary-memory", a.getDictionaryMemory(),
+                    () -> b.maxNativeBytes(a.getDictionaryMemory().toBytes()));
+            bound("adaptive.dictionary-patterns", a.getDictionaryPatterns(),
+                    () -> b.maxOpenLineages(a.getDictionaryPatterns()));
+            bound("adaptive.dictionary-reopen-delay", a.getDictionaryReopenDelay(),
+                    () -> b.reopenDelay(a.getDictionaryReopenDelay()));
+            return b.build();
+        }
+
+        /** Applies one bound of {@link PatternDictionaries}; its refusal fails startup naming {@code property}. */
+        private static void bound(String property, Object value, Runnable apply) {
+            if (value == null) {
+                throw RedisCompressionProperties.invalid(property, null, "a value (unset: the default)");
+            }
+            try {
+                apply.run();
+            } catch (IllegalArgumentException e) {
+                throw RedisCompressionProperties.invalid(property, value, e.getMessage());
+            }
         }
     }
 

@@ -210,16 +210,43 @@ public class RedisCompressionProperties {
                 throw invalid("adaptive.patterns", patterns, "non-blank key patterns, such as user:*");
             }
         }
+        // the ranges are the builder's; when it refuses, each group is tried alone to name the properties at fault
+        List<AdaptiveGroup> groups = List.of(
+                new AdaptiveGroup("adaptive.capacity", a.capacity, b -> b.capacity(a.capacity)),
+                new AdaptiveGroup("adaptive.sampling", "first-writes=" + a.sampling.firstWrites + ", every="
+                        + a.sampling.every + ", plain-every=" + a.sampling.plainEvery,
+                        b -> b.sampling(a.sampling.firstWrites, a.sampling.every, a.sampling.plainEvery)),
+                new AdaptiveGroup("adaptive.window", "samples=" + a.window.samples + ", min-samples="
+                        + a.window.minSamples, b -> b.window(a.window.samples, a.window.minSamples)),
+                new AdaptiveGroup("adaptive.hysteresis", "evaluations=" + a.hysteresis.evaluations
+                        + ", saving-margin=" + a.hysteresis.savingMargin + ", cpu-margin=" + a.hysteresis.cpuMargin,
+                        b -> b.hysteresis(a.hysteresis.evaluations, a.hysteresis.savingMargin,
+                                a.hysteresis.cpuMargin)));
         AdaptiveCompressor.Builder b = AdaptiveCompressor.builder(config).goal(goal).patterns(patterns)
-                .capacity(a.capacity).idleWindow(a.idleWindow);
+                .idleWindow(a.idleWindow);
+        for (AdaptiveGroup g : groups) {
+            g.settings.apply(b);
+        }
         if (dictionaries != null) {
             b.dictionaries(dictionaries);
         }
         try {
             return b.build();
-        } catch (IllegalArgumentException e) { // the one range left to the builder: the largest capacity
-            throw invalid("adaptive.capacity", a.capacity, e.getMessage());
+        } catch (IllegalArgumentException e) {
+            for (AdaptiveGroup g : groups) {
+                try {
+                    g.settings.apply(AdaptiveCompressor.builder(config)).build();
+                } catch (IllegalArgumentException alone) {
+                    throw invalid(g.property, g.value, alone.getMessage());
+                }
+            }
+            throw invalid("adaptive", "", e.getMessage());
         }
+    }
+
+    /** Properties of {@code adaptive.*} that the builder checks together, under one name. */
+    private record AdaptiveGroup(String property, Object value,
+                                 java.util.function.UnaryOperator<AdaptiveCompressor.Builder> settings) {
     }
 
     /**
@@ -298,13 +325,77 @@ public class RedisCompressionProperties {
         private List<String> patterns = new ArrayList<>();
 
         /** The most patterns tracked at once (1 to 65536); the rest share one decision. */
-        private int capacity = 256;
+        private int capacity = AdaptiveCompressor.DEFAULT_CAPACITY;
 
         /** How long a tracked pattern must go unseen before a new one may replace it. */
         private Duration idleWindow = Duration.ofSeconds(10);
 
+        /** Which writes of a pattern are also written with every option and timed, on the writing thread. */
+        private final Sampling sampling = new Sampling();
+
+        /** How many of a pattern's latest samples a decision looks at. */
+        private final Window window = new Window();
+
+        /** How much another option must win by, and how often, before a pattern switches to it. */
+        private final Hysteresis hysteresis = new Hysteresis();
+
+        /**
+         * With dictionaries.mode=managed: the bound on the native memory of loaded dictionaries, all patterns
+         * together. Beyond it the pattern used least recently gives its dictionaries up: it writes without one, and
+         * its values read once its dictionaries are loaded again.
+         */
+        private DataSize dictionaryMemory = DataSize.ofBytes(PatternDictionaries.DEFAULT_MAX_NATIVE_BYTES);
+
+        /**
+         * With dictionaries.mode=managed: the most patterns with their dictionaries open at once (each runs two daemon
+         * threads and keeps its samples); beyond it the pattern used least recently gives its dictionaries up.
+         */
+        private int dictionaryPatterns = AdaptiveCompressor.DEFAULT_CAPACITY;
+
+        /**
+         * With dictionaries.mode=managed: the least time before a pattern that gave its dictionaries up (or failed to
+         * open them) opens them again for writing; a read opens them at once.
+         */
+        private Duration dictionaryReopenDelay = PatternDictionaries.DEFAULT_REOPEN_DELAY;
+
         /** The defaults. */
         public Adaptive() {
+        }
+
+        public Sampling getSampling() {
+            return sampling;
+        }
+
+        public Window getWindow() {
+            return window;
+        }
+
+        public Hysteresis getHysteresis() {
+            return hysteresis;
+        }
+
+        public DataSize getDictionaryMemory() {
+            return dictionaryMemory;
+        }
+
+        public void setDictionaryMemory(DataSize dictionaryMemory) {
+            this.dictionaryMemory = dictionaryMemory;
+        }
+
+        public int getDictionaryPatterns() {
+            return dictionaryPatterns;
+        }
+
+        public void setDictionaryPatterns(int dictionaryPatterns) {
+            this.dictionaryPatterns = dictionaryPatterns;
+        }
+
+        public Duration getDictionaryReopenDelay() {
+            return dictionaryReopenDelay;
+        }
+
+        public void setDictionaryReopenDelay(Duration dictionaryReopenDelay) {
+            this.dictionaryReopenDelay = dictionaryReopenDelay;
         }
 
         public boolean isEnabled() {
@@ -353,6 +444,103 @@ public class RedisCompressionProperties {
 
         public void setIdleWindow(Duration idleWindow) {
             this.idleWindow = idleWindow;
+        }
+    }
+
+    /** Adaptive compression: which writes of a pattern are sampled. */
+    public static class Sampling {
+        /** A pattern's first writes, each sampled (at least 0). */
+        private int firstWrites = AdaptiveCompressor.DEFAULT_FIRST_WRITES;
+
+        /** Then one write in this many is sampled (at least 1). */
+        private int every = AdaptiveCompressor.DEFAULT_SAMPLE_EVERY;
+
+        /** While the pattern is stored plain, one write in this many is sampled, to notice it compresses again. */
+        private int plainEvery = AdaptiveCompressor.DEFAULT_PLAIN_SAMPLE_EVERY;
+
+        public int getFirstWrites() {
+            return firstWrites;
+        }
+
+        public void setFirstWrites(int firstWrites) {
+            this.firstWrites = firstWrites;
+        }
+
+        public int getEvery() {
+            return every;
+        }
+
+        public void setEvery(int every) {
+            this.every = every;
+        }
+
+        public int getPlainEvery() {
+            return plainEvery;
+        }
+
+        public void setPlainEvery(int plainEvery) {
+            this.plainEvery = plainEvery;
+        }
+    }
+
+    /** Adaptive compression: the samples a decision looks at. */
+    public static class Window {
+        /** The latest samples of a pattern a decision looks at (2 to 1024). */
+        private int samples = AdaptiveCompressor.DEFAULT_WINDOW;
+
+        /** The samples a pattern needs before it leaves its first option (1 to window.samples). */
+        private int minSamples = AdaptiveCompressor.DEFAULT_MIN_SAMPLES;
+
+        public int getSamples() {
+            return samples;
+        }
+
+        public void setSamples(int samples) {
+            this.samples = samples;
+        }
+
+        public int getMinSamples() {
+            return minSamples;
+        }
+
+        public void setMinSamples(int minSamples) {
+            this.minSamples = minSamples;
+        }
+    }
+
+    /** Adaptive compression: what keeps stationary data from flapping between options. */
+    public static class Hysteresis {
+        /** A pattern switches when another option wins this many evaluations in a row (at least 1). */
+        private int evaluations = AdaptiveCompressor.DEFAULT_SWITCH_AFTER;
+
+        /** The saving the option in use is credited with, a fraction of the stored bytes (0 to 0.5, excluded). */
+        private double savingMargin = AdaptiveCompressor.DEFAULT_SAVING_MARGIN;
+
+        /** The share of its CPU the option in use is spared (0 to 1, excluded). */
+        private double cpuMargin = AdaptiveCompressor.DEFAULT_CPU_MARGIN;
+
+        public int getEvaluations() {
+            return evaluations;
+        }
+
+        public void setEvaluations(int evaluations) {
+            this.evaluations = evaluations;
+        }
+
+        public double getSavingMargin() {
+            return savingMargin;
+        }
+
+        public void setSavingMargin(double savingMargin) {
+            this.savingMargin = savingMargin;
+        }
+
+        public double getCpuMargin() {
+            return cpuMargin;
+        }
+
+        public void setCpuMargin(double cpuMargin) {
+            this.cpuMargin = cpuMargin;
         }
     }
 

@@ -118,6 +118,54 @@ class AdaptiveCompressionTest {
         });
     }
 
+    /**
+     * The tuning properties reach the decisions: a pattern of random bytes is stored plain after its third write with
+     * a window of 2 that switches at the first evaluation, where the defaults (a window of 16, 8 samples before a
+     * pattern leaves zstd 3) keep it on zstd 3 over the same writes.
+     */
+    @Test
+    void theSamplingWindowAndHysteresisPropertiesReachTheDecisions() {
+        String[] tuned = {P + "adaptive.enabled=true", P + "adaptive.patterns=blob:*",
+            P + "adaptive.sampling.first-writes=8", P + "adaptive.sampling.every=1", P + "adaptive.sampling.plain-every=1",
+            P + "adaptive.window.samples=2", P + "adaptive.window.min-samples=1", P + "adaptive.hysteresis.evaluations=1",
+            P + "adaptive.hysteresis.saving-margin=0", P + "adaptive.hysteresis.cpu-margin=0"};
+        for (boolean tune : new boolean[] {true, false}) {
+            runner().withPropertyValues(tune ? tuned : new String[] {P + "adaptive.enabled=true",
+                P + "adaptive.patterns=blob:*"}).run(c -> {
+                    assertThat(c).hasNotFailed();
+                    AdaptiveCompressor adaptive = c.getBean(AdaptiveCompressor.class);
+                    for (int i = 0; i < 3; i++) {
+                        adaptive.compress(("blob:" + i).getBytes(StandardCharsets.UTF_8), TestValues.random(900, i));
+                    }
+                    assertThat(decision(adaptive, "blob:*").option()).as(tune ? "tuned" : "defaults")
+                            .isEqualTo(tune ? CompressionOption.PLAIN : CompressionOption.ZSTD_3);
+                });
+        }
+    }
+
+    @Test
+    void theDictionaryBoundsBindAndAWrongOneFailsStartup() {
+        runner().withPropertyValues(P + "adaptive.enabled=true", P + "dictionaries.mode=managed").run(c -> {
+            assertThat(c).hasNotFailed();
+            assertThat(c.getBean(PatternDictionaries.class).maxNativeBytes())
+                    .isEqualTo(PatternDictionaries.DEFAULT_MAX_NATIVE_BYTES);
+        });
+        runner().withPropertyValues(P + "adaptive.enabled=true", P + "dictionaries.mode=managed",
+                P + "adaptive.dictionary-memory=8MB", P + "adaptive.dictionary-patterns=4",
+                P + "adaptive.dictionary-reopen-delay=1s").run(c -> {
+                    assertThat(c).hasNotFailed();
+                    assertThat(c.getBean(PatternDictionaries.class).maxNativeBytes()).isEqualTo(8L << 20);
+                });
+        Map<String, String> wrong = new LinkedHashMap<>();
+        wrong.put("adaptive.dictionary-memory", "-1B");
+        wrong.put("adaptive.dictionary-patterns", "0");
+        wrong.put("adaptive.dictionary-reopen-delay", "-1s");
+        wrong.forEach((property, value) -> runner().withPropertyValues(P + "adaptive.enabled=true",
+                P + "dictionaries.mode=managed", P + property + "=" + value).run(c -> assertThat(c).getFailure()
+                        .rootCause().isInstanceOf(RedisCompressionException.class)
+                        .hasMessageContaining("of " + P + property)));
+    }
+
     @Test
     void aMisconfigurationFailsStartupNamingTheProperty() {
         runner().withPropertyValues(P + "adaptive.enabled=true", P + "adaptive.goal=memory")
@@ -137,6 +185,19 @@ class AdaptiveCompressionTest {
                         .hasMessageContaining(P + "adaptive.capacity").hasMessageContaining("65536"));
         runner().withPropertyValues(P + "adaptive.enabled=true", P + "adaptive.idle-window=0s")
                 .run(c -> assertThat(c).getFailure().rootCause().hasMessageContaining(P + "adaptive.idle-window"));
+        Map<String, String> tuning = new LinkedHashMap<>();
+        tuning.put("adaptive.sampling.every", "0");
+        tuning.put("adaptive.sampling.first-writes", "-1");
+        tuning.put("adaptive.window.samples", "1");
+        tuning.put("adaptive.window.min-samples", "17");
+        tuning.put("adaptive.hysteresis.evaluations", "0");
+        tuning.put("adaptive.hysteresis.saving-margin", "0.7");
+        tuning.put("adaptive.hysteresis.cpu-margin", "1.0");
+        tuning.forEach((property, value) -> runner().withPropertyValues(P + "adaptive.enabled=true",
+                P + property + "=" + value).run(c -> assertThat(c).getFailure().rootCause()
+                        .isInstanceOf(RedisCompressionException.class)
+                        .hasMessageContaining("of " + P + property.substring(0, property.lastIndexOf('.')))
+                        .hasMessageContaining(property.substring(property.lastIndexOf('.') + 1) + "=" + value)));
         for (String mode : List.of("shared", "given")) {
             runner().withPropertyValues(P + "adaptive.enabled=true", P + "dictionaries.mode=" + mode)
                     .run(c -> assertThat(c).getFailure().rootCause().hasMessageContaining(P + "adaptive.enabled")

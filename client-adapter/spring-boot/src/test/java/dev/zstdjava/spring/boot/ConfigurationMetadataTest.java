@@ -1,6 +1,9 @@
 package dev.zstdjava.spring.boot;
 
+import dev.zstdjava.values.AdaptiveCompressor;
+import dev.zstdjava.values.PatternDictionaries;
 import org.junit.jupiter.api.Test;
+import org.springframework.util.unit.DataSize;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
 
@@ -28,7 +31,12 @@ class ConfigurationMetadataTest {
                 p + "string-template", p + "dictionaries.mode", p + "dictionaries.resources",
                 p + "dictionaries.store.key-prefix", p + "dictionaries.store.max-dictionary-size",
                 p + "adaptive.enabled", p + "adaptive.goal", p + "adaptive.cpu-budget", p + "adaptive.patterns",
-                p + "adaptive.capacity", p + "adaptive.idle-window");
+                p + "adaptive.capacity", p + "adaptive.idle-window", p + "adaptive.sampling.first-writes",
+                p + "adaptive.sampling.every", p + "adaptive.sampling.plain-every", p + "adaptive.window.samples",
+                p + "adaptive.window.min-samples", p + "adaptive.hysteresis.evaluations",
+                p + "adaptive.hysteresis.saving-margin", p + "adaptive.hysteresis.cpu-margin",
+                p + "adaptive.dictionary-memory", p + "adaptive.dictionary-patterns",
+                p + "adaptive.dictionary-reopen-delay");
         // the level's default depends on the backend, the CPU budget is for goal memory only: their descriptions
         // say so
         Set<String> noDefault = Set.of(p + "level", p + "adaptive.cpu-budget");
@@ -48,7 +56,24 @@ class ConfigurationMetadataTest {
                 .contains("unreadable for GLIDE clients");
         assertThat(properties.get(p + "string-template").get("description").asString()).contains("INCR");
         assertThat(properties.get(p + "adaptive.enabled").get("defaultValue").asBoolean()).isFalse();
-        assertThat(properties.get(p + "adaptive.capacity").get("defaultValue").asInt()).isEqualTo(256);
+        // the tuning defaults IDEs show are the library's
+        Map<String, Number> library = Map.ofEntries(
+                Map.entry("adaptive.capacity", AdaptiveCompressor.DEFAULT_CAPACITY),
+                Map.entry("adaptive.sampling.first-writes", AdaptiveCompressor.DEFAULT_FIRST_WRITES),
+                Map.entry("adaptive.sampling.every", AdaptiveCompressor.DEFAULT_SAMPLE_EVERY),
+                Map.entry("adaptive.sampling.plain-every", AdaptiveCompressor.DEFAULT_PLAIN_SAMPLE_EVERY),
+                Map.entry("adaptive.window.samples", AdaptiveCompressor.DEFAULT_WINDOW),
+                Map.entry("adaptive.window.min-samples", AdaptiveCompressor.DEFAULT_MIN_SAMPLES),
+                Map.entry("adaptive.hysteresis.evaluations", AdaptiveCompressor.DEFAULT_SWITCH_AFTER),
+                Map.entry("adaptive.hysteresis.saving-margin", AdaptiveCompressor.DEFAULT_SAVING_MARGIN),
+                Map.entry("adaptive.hysteresis.cpu-margin", AdaptiveCompressor.DEFAULT_CPU_MARGIN),
+                Map.entry("adaptive.dictionary-patterns", AdaptiveCompressor.DEFAULT_CAPACITY));
+        library.forEach((name, value) -> assertThat(properties.get(p + name).get("defaultValue").asDouble())
+                .as(name).isEqualTo(value.doubleValue()));
+        assertThat(DataSize.parse(properties.get(p + "adaptive.dictionary-memory").get("defaultValue").asString())
+                .toBytes()).isEqualTo(PatternDictionaries.DEFAULT_MAX_NATIVE_BYTES);
+        assertThat(properties.get(p + "adaptive.dictionary-reopen-delay").get("defaultValue").asString())
+                .isEqualTo(PatternDictionaries.DEFAULT_REOPEN_DELAY.toSeconds() + "s");
         assertThat(properties.get(p + "adaptive.cpu-budget").get("description").asString()).contains("goal memory");
     }
 }
