@@ -130,9 +130,11 @@ public final class CompressingCodec<K, V> implements RedisCodec<K, V>, ToByteBuf
      * {@linkplain AdaptiveCompressor.Builder#dictionaries(dev.zstdjava.values.PatternDictionaries) per-pattern
      * dictionaries} included (a fixed-mode codec and Valkey GLIDE read every option's but the dictionary one's).
      *
-     * <p><b>Allocation:</b> unlike fixed mode, a value goes through
-     * {@link AdaptiveCompressor#compress(byte[], int, int, byte[])}: the delegate's encoding is copied into a {@code byte[]} (not for {@link ByteArrayCodec}), and the
-     * stored form it returns (a new array when compressed) is copied into the target buffer; the key is copied into a
+     * <p><b>Allocation:</b> as in fixed mode, a value is compressed straight into the target buffer
+     * ({@link AdaptiveCompressor#compress(byte[], int, int, java.lang.foreign.MemorySegment,
+     * java.lang.foreign.MemorySegment)}), from the value's own array ({@link ByteArrayCodec}), a pooled buffer the
+     * delegate encoded into, or the delegate's {@link ByteBuffer}: no copy of the value, but on a sampled write (the
+     * pattern's first writes, then about one in 64), which measures every option on a copy. The key is copied into a
      * per-thread array that is kept. Decoding is as in fixed mode. <b>Thread safety:</b> as the fixed-mode codec;
      * the key travels with the encoding thread.
      *
@@ -277,8 +279,7 @@ public final class CompressingCodec<K, V> implements RedisCodec<K, V>, ToByteBuf
         if (adaptive != null) {
             PolicyScope scope = PolicyScope.current();
             if (scope.keyLength >= 0) {
-                byte[] plain = plainBytes(value, target.alloc());
-                target.writeBytes(adaptive.compress(scope.key, 0, scope.keyLength, plain));
+                writeAdaptive(scope, value, target);
                 return;
             }
         }
@@ -353,6 +354,44 @@ public final class CompressingCodec<K, V> implements RedisCodec<K, V>, ToByteBuf
         byte[] out = new byte[plain.remaining()];
         plain.get(plain.position(), out);
         return out;
+    }
+
+    /**
+     * Adaptive mode: writes the stored form of {@code value}, under the key {@code scope} recorded, at {@code target}'s
+     * writer index, as {@link #write} does in the fixed mode: the plain encoding in a pooled buffer (the value's own
+     * array for byte[] values), compressed straight into {@code target}.
+     */
+    private void writeAdaptive(PolicyScope scope, V value, ByteBuf target) {
+        if (byteArrays) {
+            writeAdaptive(scope, MemorySegment.ofArray(value == null ? new byte[0] : (byte[]) value), target);
+            return;
+        }
+        if (byteBufDelegate != null) {
+            ByteBuf plain = EncodeBuffers.plainBuffer(target.alloc(), byteBufDelegate.estimateSize(value));
+            try {
+                byteBufDelegate.encodeValue(value, plain);
+                MemorySegment src = readableSegment(plain);
+                writeAdaptive(scope, src != null ? src : MemorySegment.ofBuffer(plain.nioBuffer()), target);
+            } finally {
+                plain.release();
+            }
+            return;
+        }
+        ByteBuffer plain = delegate.encodeValue(value);
+        writeAdaptive(scope, plain == null ? MemorySegment.ofArray(new byte[0]) : MemorySegment.ofBuffer(plain), target);
+    }
+
+    private void writeAdaptive(PolicyScope scope, MemorySegment plain, ByteBuf target) {
+        int n = (int) plain.byteSize();
+        target.ensureWritable(n);
+        int at = target.writerIndex();
+        MemorySegment dst = writableSegment(target, at, n);
+        if (dst != null) {
+            target.writerIndex(at + (int) adaptive.compress(scope.key, 0, scope.keyLength, plain, dst));
+            return;
+        }
+        // a buffer without a single address or array (composite): through arrays
+        target.writeBytes(adaptive.compress(scope.key, 0, scope.keyLength, plain.toArray(ValueLayout.JAVA_BYTE)));
     }
 
     /** Writes the stored form of {@code plain} at {@code target}'s writer index, advancing it. */

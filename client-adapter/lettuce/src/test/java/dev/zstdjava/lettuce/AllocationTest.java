@@ -2,6 +2,7 @@ package dev.zstdjava.lettuce;
 
 import dev.zstdjava.testkit.Allocations;
 import dev.zstdjava.testkit.TestValues;
+import dev.zstdjava.values.AdaptiveCompressor;
 import dev.zstdjava.values.CompressionBackend;
 import dev.zstdjava.values.CompressionConfig;
 import dev.zstdjava.values.ValueCompressor;
@@ -49,6 +50,57 @@ class AllocationTest {
             assertTrue(target.writerIndex() < value.length, "the values were compressed");
         } finally {
             Compressing.set(false);
+            target.release();
+        }
+    }
+
+    /**
+     * The adaptive codec writes as the fixed one does: into Lettuce's buffer, no copy of the value (the plain encoding
+     * of a String goes through a pooled buffer), on a pattern that is not being sampled.
+     */
+    @Test
+    void theAdaptiveCodecEncodesIntoPooledBuffersWithoutACopy() {
+        byte[] value = text(4096);
+        String s = new String(value);
+        // never sampled: the pattern stays on its default option, zstd 3
+        AdaptiveCompressor adaptive = AdaptiveCompressor.builder(CompressionConfig.defaults())
+                .sampling(0, 1 << 30, 1 << 30).build();
+        CompressingCodec<byte[], byte[]> bytes = CompressingCodec.wrap(ByteArrayCodec.INSTANCE, adaptive);
+        CompressingCodec<String, String> strings = CompressingCodec.wrap(StringCodec.UTF8, adaptive);
+        bytes.attachPolicy(); // as the policy client's connection does
+        strings.attachPolicy();
+        byte[] key = "doc:1".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        ByteBuf keys = PooledByteBufAllocator.DEFAULT.directBuffer(64);
+        ByteBuf target = PooledByteBufAllocator.DEFAULT.directBuffer(8192);
+        PolicyScope scope = PolicyScope.current();
+        Compressing.set(true);
+        try {
+            long perBytes = Allocations.bytesPerCall(20_000, () -> {
+                keys.clear();
+                target.clear();
+                scope.startKeys(false);
+                bytes.encodeKey(key, keys);
+                bytes.encodeValue(value, target);
+                return target.writerIndex();
+            });
+            assertTrue(perBytes < 512, "heap bytes per adaptive ByteArrayCodec value encode: " + perBytes);
+            long perString = Allocations.bytesPerCall(20_000, () -> {
+                keys.clear();
+                target.clear();
+                scope.startKeys(false);
+                strings.encodeKey("doc:1", keys);
+                strings.encodeValue(s, target);
+                return target.writerIndex();
+            });
+            assertTrue(perString < 512, "heap bytes per adaptive StringCodec value encode: " + perString);
+            assertTrue(target.writerIndex() < value.length, "the values were compressed");
+            // every encode went through the key's pattern (the warm-up and three rounds of each measurement)
+            assertTrue(adaptive.snapshot().stream().anyMatch(d -> d.pattern().equals("doc:*")
+                    && d.valuesSeen() >= 2 * 4 * 20_000), adaptive.snapshot().toString());
+        } finally {
+            Compressing.set(false);
+            scope.keyLength = -1;
+            keys.release();
             target.release();
         }
     }

@@ -14,6 +14,7 @@ import io.lettuce.core.KeyValue;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.lettuce.core.codec.ByteArrayCodec;
+import io.lettuce.core.codec.RedisCodec;
 import io.lettuce.core.codec.StringCodec;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
@@ -181,6 +182,53 @@ class LettuceAdaptiveTest {
         } finally {
             connection.close();
         }
+    }
+
+    /**
+     * The adaptive write compresses straight into Lettuce's buffer, for each kind of delegate codec (byte[] values,
+     * a ByteBuf encoder, a codec of ByteBuffers only) and each kind of buffer (heap, direct, composite): the bytes are
+     * those of the array form, the default option's (zstd 3) before the pattern has its samples.
+     */
+    @Test
+    void theWriteIntoLettucesBufferIsTheArrayForms() {
+        String text = TestValues.json(2500);
+        byte[] v = text.getBytes(StandardCharsets.UTF_8);
+        RedisCodec<String, String> buffersOnly = new CompressingCodecTest.PlainCodec();
+        Map<String, RedisCodec<?, ?>> delegates = new LinkedHashMap<>();
+        delegates.put("ByteArrayCodec", ByteArrayCodec.INSTANCE);
+        delegates.put("StringCodec", StringCodec.UTF8);
+        delegates.put("a codec of ByteBuffers only", buffersOnly);
+        byte[] expected = ValueCompressor.create(CONFIG).compress(v);
+        delegates.forEach((name, delegate) -> {
+            AdaptiveCompressor own = AdaptiveCompressor.builder(CONFIG).build();
+            @SuppressWarnings("unchecked")
+            CompressingCodec<Object, Object> codec = CompressingCodec.wrap((RedisCodec<Object, Object>) delegate, own);
+            Object key = delegate == ByteArrayCodec.INSTANCE ? k("text:1") : "text:1";
+            Object value = delegate == ByteArrayCodec.INSTANCE ? v : text;
+            codec.attachPolicy();
+            PolicyScope scope = PolicyScope.current();
+            scope.compress = true;
+            List<ByteBuf> targets = List.of(Unpooled.buffer(16), Unpooled.directBuffer(16),
+                    Unpooled.compositeBuffer().addComponent(true, Unpooled.buffer(4)));
+            try {
+                for (ByteBuf target : targets) {
+                    scope.startKeys(false);
+                    ByteBuf keys = Unpooled.buffer();
+                    codec.encodeKey(key, keys);
+                    keys.release();
+                    target.writeByte('$');
+                    codec.encodeValue(value, target);
+                    String what = name + " into " + target.getClass().getSimpleName();
+                    assertEquals('$', target.readByte(), what);
+                    assertArrayEquals(expected, ByteBufUtil.getBytes(target), what);
+                }
+                assertEquals(3, decision(own, "text:*").orElseThrow().valuesSeen(), own.snapshot().toString());
+            } finally {
+                scope.compress = false;
+                scope.keyLength = -1;
+                targets.forEach(ByteBuf::release);
+            }
+        });
     }
 
     @Test

@@ -1,5 +1,7 @@
 package dev.zstdjava.values;
 
+import java.lang.foreign.MemorySegment;
+
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -44,8 +46,10 @@ import java.util.function.UnaryOperator;
  * (virtual threads do not pin).
  *
  * <p><b>Allocation:</b> a write that is not sampled, of a key of at most {@value KeyFolder#INLINE_LENGTH} bytes,
- * allocates nothing beyond what its option's {@link ValueCompressor#compress(byte[])} returns (a plain one nothing); a
- * sampled write allocates each candidate's stored form. Each tracked pattern holds a few KiB of samples.
+ * allocates nothing beyond what its option's {@link ValueCompressor#compress(byte[])} returns (a plain one nothing), and
+ * into a segment ({@link #compress(byte[], int, int, MemorySegment, MemorySegment)}) what the fixed mode's
+ * {@link ValueCompressor#compress(MemorySegment, MemorySegment)} does (no copy of the value); a sampled write
+ * allocates each candidate's stored form. Each tracked pattern holds a few KiB of samples.
  */
 public final class AdaptiveCompressor {
     /** Default of {@link Builder#capacity}: patterns tracked at once. */
@@ -122,6 +126,35 @@ public final class AdaptiveCompressor {
             return value;
         }
         return table.lookup(key, keyOffset, keyLength).store(value);
+    }
+
+    /**
+     * As {@link #compress(byte[], int, int, byte[])}, from all of {@code value} into the start of {@code dst}: the
+     * stored form is never longer than the value, so {@code dst} needs {@code value.byteSize()} bytes. For an adapter
+     * that writes into its client's buffers (Lettuce's): a write that is not sampled makes no copy of the value (it
+     * allocates what {@link ValueCompressor#compress(MemorySegment, MemorySegment)} does); a sampled one works on a
+     * copy.
+     *
+     * @return the number of bytes written to {@code dst}
+     * @throws IllegalArgumentException  when {@code dst} is read-only or shorter than {@code value}
+     * @throws IndexOutOfBoundsException when the key's range is not inside {@code key}
+     */
+    public long compress(byte[] key, int keyOffset, int keyLength, MemorySegment value, MemorySegment dst) {
+        long n = value.byteSize();
+        Objects.checkFromIndexSize(keyOffset, keyLength, key.length);
+        if (dst.isReadOnly()) {
+            throw new IllegalArgumentException("destination segment is read-only");
+        }
+        if (dst.byteSize() < n) {
+            throw new IllegalArgumentException("destination holds " + dst.byteSize() + " bytes, the value needs up to "
+                    + n + " bytes");
+        }
+        if (!config.enabled() || n < config.minCompressionSize() || n > largest) {
+            MemorySegment.copy(value, 0, dst, 0, n);
+            written.count(CompressionOption.PLAIN, n, n);
+            return n;
+        }
+        return table.lookup(key, keyOffset, keyLength).store(value, dst);
     }
 
     /**

@@ -20,7 +20,7 @@ final class OptionCounters {
     }
 
     /** Counts one value of {@code originalLength} bytes stored with {@code option} as {@code storedLength} bytes. */
-    void count(CompressionOption option, int originalLength, int storedLength) {
+    void count(CompressionOption option, long originalLength, long storedLength) {
         int i = option.ordinal();
         values[i].increment();
         original[i].add(originalLength);

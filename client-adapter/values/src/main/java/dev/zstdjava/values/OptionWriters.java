@@ -1,5 +1,7 @@
 package dev.zstdjava.values;
 
+import java.lang.foreign.MemorySegment;
+
 /**
  * One {@link ValueCompressor} per {@linkplain CompressionOption option} without a dictionary, each made from the
  * adaptive compressor's configuration with the option's backend and level (so its minimum size and limits apply),
@@ -7,7 +9,8 @@ package dev.zstdjava.values;
  * {@link PatternDictionary}.
  *
  * <p><b>Thread safety:</b> thread-safe (immutable over thread-safe compressors). <b>Allocation:</b>
- * {@link #store} allocates what {@link ValueCompressor#compress(byte[])} does: the returned array only.
+ * {@link #store} allocates what {@link ValueCompressor#compress(byte[])} does: the returned array only; into a segment,
+ * what {@link ValueCompressor#compress(java.lang.foreign.MemorySegment, java.lang.foreign.MemorySegment)} does.
  */
 final class OptionWriters implements OptionWriter {
     private final ValueCompressor[] byOption = new ValueCompressor[CompressionOption.ALL.length];
@@ -25,6 +28,12 @@ final class OptionWriters implements OptionWriter {
     public byte[] store(CompressionOption option, byte[] value) {
         ValueCompressor vc = byOption[option.ordinal()];
         return vc == null ? byOption[CompressionOption.ZSTD_3.ordinal()].compress(value) : vc.compress(value);
+    }
+
+    @Override
+    public long store(CompressionOption option, MemorySegment value, MemorySegment dst) {
+        ValueCompressor vc = byOption[option.ordinal()];
+        return (vc == null ? byOption[CompressionOption.ZSTD_3.ordinal()] : vc).compress(value, dst);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package dev.zstdjava.values;
 
+import java.lang.foreign.MemorySegment;
 import java.util.function.Function;
 
 /**
@@ -51,6 +52,15 @@ final class PatternDictionary implements OptionWriter {
             return vc.compress(value);
         }
         return shared.store(option, value);
+    }
+
+    @Override
+    public long store(CompressionOption option, MemorySegment value, MemorySegment dst) {
+        ValueCompressor vc = lineage != null ? lineage.writer() : withDictionary;
+        if (option.dictionary() && vc != null) {
+            return vc.compress(value, dst);
+        }
+        return shared.store(option, value, dst);
     }
 
     @Override

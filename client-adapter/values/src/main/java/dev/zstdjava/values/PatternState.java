@@ -1,5 +1,8 @@
 package dev.zstdjava.values;
 
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+
 import java.time.Instant;
 import java.util.Locale;
 import java.util.concurrent.atomic.AtomicLong;
@@ -65,15 +68,58 @@ final class PatternState {
         return write(now, value);
     }
 
-    private byte[] write(CompressionOption option, byte[] value) {
-        if (!option.compresses()
-                && value.length >= ValueFormat.HEADER_SIZE && value[0] == 0x00 && value[1] == 0x01 && value[2] == 0x02) {
-            // stored as it is, a reader would take it for a compressed value: write it as the fixed mode does
-            option = settings.defaultOption().compresses() ? settings.defaultOption() : CompressionOption.ZSTD_3;
+    /**
+     * As {@link #store(byte[])}, from {@code value} into the start of {@code dst} (at least {@code value.byteSize()}
+     * bytes); an ordinary write makes no copy of the value, a sampled one works on a copy.
+     *
+     * @return the bytes written to {@code dst}
+     */
+    long store(MemorySegment value, MemorySegment dst) {
+        long n = writes.getAndIncrement();
+        CompressionOption now = current;
+        if (settings.sampled(n, now) && lock.tryLock()) {
+            byte[] out;
+            try {
+                out = sample(value.toArray(ValueLayout.JAVA_BYTE), now);
+            } finally {
+                lock.unlock();
+            }
+            MemorySegment.copy(out, 0, dst, ValueLayout.JAVA_BYTE, 0, out.length);
+            return out.length;
         }
+        long size = value.byteSize();
+        CompressionOption option = stored(now, size >= ValueFormat.HEADER_SIZE
+                && value.get(ValueLayout.JAVA_BYTE, 0) == 0x00 && value.get(ValueLayout.JAVA_BYTE, 1) == 0x01
+                && value.get(ValueLayout.JAVA_BYTE, 2) == 0x02);
+        long out;
+        if (option.compresses()) {
+            out = writer.store(option, value, dst);
+        } else {
+            MemorySegment.copy(value, 0, dst, 0, size);
+            out = size;
+        }
+        counters.count(option, size, out);
+        return out;
+    }
+
+    private byte[] write(CompressionOption option, byte[] value) {
+        option = stored(option, value.length >= ValueFormat.HEADER_SIZE
+                && value[0] == 0x00 && value[1] == 0x01 && value[2] == 0x02);
         byte[] out = option.compresses() ? writer.store(option, value) : value;
         counters.count(option, value.length, out.length);
         return out;
+    }
+
+    /**
+     * @return the option a value is written with under {@code option}: a value stored as it is that a reader would take
+     *         for a compressed one ({@code looksCompressed}: it starts as the header does) is written as the fixed
+     *         mode writes it
+     */
+    private CompressionOption stored(CompressionOption option, boolean looksCompressed) {
+        if (!option.compresses() && looksCompressed) {
+            return settings.defaultOption().compresses() ? settings.defaultOption() : CompressionOption.ZSTD_3;
+        }
+        return option;
     }
 
     private byte[] sample(byte[] value, CompressionOption now) {
