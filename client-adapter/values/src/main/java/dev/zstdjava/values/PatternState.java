@@ -2,7 +2,6 @@ package dev.zstdjava.values;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-
 import java.time.Instant;
 import java.util.Locale;
 import java.util.concurrent.atomic.AtomicLong;
@@ -88,9 +87,7 @@ final class PatternState {
             return out.length;
         }
         long size = value.byteSize();
-        CompressionOption option = stored(now, size >= ValueFormat.HEADER_SIZE
-                && value.get(ValueLayout.JAVA_BYTE, 0) == 0x00 && value.get(ValueLayout.JAVA_BYTE, 1) == 0x01
-                && value.get(ValueLayout.JAVA_BYTE, 2) == 0x02);
+        CompressionOption option = stored(now, ValueFormat.hasHeader(value));
         long out;
         if (option.compresses()) {
             out = writer.store(option, value, dst);

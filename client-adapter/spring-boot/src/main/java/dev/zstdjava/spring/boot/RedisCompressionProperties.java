@@ -240,7 +240,7 @@ public class RedisCompressionProperties {
                     throw invalid(g.property, g.value, alone.getMessage());
                 }
             }
-            throw invalid("adaptive", "", e.getMessage());
+            throw e; // no group alone is refused: not a setting of these properties
         }
     }
 
