@@ -31,7 +31,9 @@ import java.util.function.UnaryOperator;
  * of CPU), and a pattern switches only when another option wins 3 evaluations in a row (to the latest winner). A pattern starts with
  * zstd 3 (lz4 for {@code SPEED}) until 8 samples. So data that stops compressing is stored plain after about
  * {@code 16 + 3} samples (some 1,200 writes), and data that compresses again is picked up after about 4 re-probes
- * (some 1,300 writes). Each change of a decision is logged (logger {@code dev.zstdjava.values.AdaptiveCompressor},
+ * (some 1,300 writes). A re-probe of a plain pattern first compresses the value with zstd 1 alone; only when that
+ * saves anything (or the pattern has a dictionary) are the options measured, so data that still does not compress
+ * costs one fast compression per re-probe. Each change of a decision is logged (logger {@code dev.zstdjava.values.AdaptiveCompressor},
  * level INFO); {@link #snapshot()} lists them.
  *
  * <h2>The configuration</h2>

@@ -14,7 +14,8 @@ import java.util.function.LongSupplier;
  * its {@link OptionMeasurements} (the measuring code {@code zstd-values advise} uses too); after each sample the goal's
  * rule ({@link CompressionGoal#decide}) runs on the window with the option in use favoured by the margins, and the
  * pattern switches only when another option wins {@code switchAfter} evaluations in a row (hysteresis), to the latest
- * winner. Until {@code minSamples} samples it keeps its default. A pattern whose dictionary is gone leaves the
+ * winner. Until {@code minSamples} samples it keeps its default. A plain pattern's sampled write (its re-probe) is
+ * first compressed with {@link #PROBE} alone, and measured only if that saves anything. A pattern whose dictionary is gone leaves the
  * dictionary option at its next sampled write, without hysteresis. A switch is logged (logger {@code dev.zstdjava.values.AdaptiveCompressor}, level INFO).
  *
  * <p><b>Thread safety:</b> thread-safe. A write reads the option in use (volatile) and counts itself (one atomic
@@ -42,6 +43,14 @@ final class PatternState {
     private volatile long switches;
 
     private final OptionCounters counters;
+
+    /**
+     * A plain pattern's re-probe tries this option first, and measures the others only when it stores the value in
+     * fewer bytes (or the pattern has a dictionary): on data that still does not compress, such as random tokens or
+     * gzip blobs, a re-probe costs one fast compression instead of one per option. zstd 1, not lz4 or zstd -1: it
+     * codes literals with Huffman, so text that only entropy coding shrinks (base64) is seen too.
+     */
+    static final CompressionOption PROBE = CompressionOption.ZSTD_1;
 
     PatternState(String pattern, AdaptiveSettings settings, OptionWriter writer, LongSupplier nanoClock,
                  OptionCounters counters) {
@@ -123,6 +132,11 @@ final class PatternState {
         writer.sampled(value);
         if (now.dictionary() && !writer.ready(now)) {
             now = dictionaryGone(now);
+        }
+        if (now == CompressionOption.PLAIN && !writer.ready(CompressionOption.ZSTD_3_DICTIONARY)
+                && writer.store(PROBE, value) == value) {
+            // a plain pattern's re-probe, and its data still does not compress at all: nothing to measure
+            return write(now, value);
         }
         byte[] out = measurements.sample(value, now, null, settings);
         evaluate(now);

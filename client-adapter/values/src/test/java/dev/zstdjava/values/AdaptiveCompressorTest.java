@@ -154,6 +154,48 @@ class AdaptiveCompressorTest {
         assertEquals(0, speed.state(blob).switches() - 1, "lz4 -> plain, once");
     }
 
+    /**
+     * A plain pattern's re-probe of data that still does not compress costs one zstd 1 compression, not one per option;
+     * data that compresses again is measured in full at its re-probes, and followed.
+     */
+    @Test
+    void aPlainPatternsReprobeOfIncompressibleDataCompressesOnce() {
+        long[] calls = new long[CompressionOption.values().length];
+        UnaryOperator<OptionWriter> counting = w -> new OptionWriter() {
+            @Override
+            public byte[] store(CompressionOption option, byte[] value) {
+                calls[option.ordinal()]++;
+                return w.store(option, value);
+            }
+
+            @Override
+            public boolean ready(CompressionOption option) {
+                return w.ready(option);
+            }
+        };
+        AdaptiveCompressor ac = AdaptiveCompressor.builder(CompressionConfig.defaults()).build(counting,
+                System::nanoTime);
+        byte[] key = utf8("token:1");
+        SplittableRandom r = new SplittableRandom(5);
+        writeAndCheck(ac, key, () -> TestValues.random(1000, r.nextLong()), 1_000);
+        assertEquals(CompressionOption.PLAIN, ac.state(key).current());
+        Arrays.fill(calls, 0);
+        int reprobes = 20;
+        writeAndCheck(ac, key, () -> TestValues.random(1000, r.nextLong()),
+                reprobes * AdaptiveCompressor.DEFAULT_PLAIN_SAMPLE_EVERY);
+        assertEquals(CompressionOption.PLAIN, ac.state(key).current());
+        long others = 0;
+        for (CompressionOption o : CompressionOption.values()) {
+            others += o == PatternState.PROBE ? 0 : calls[o.ordinal()];
+        }
+        assertEquals(reprobes, calls[PatternState.PROBE.ordinal()], "one zstd 1 compression per re-probe");
+        assertEquals(0, others, "no other option measured on data that does not compress");
+
+        int back = writesUntil(ac, key, () -> records(1000, r.nextInt(1000)), () -> ac.state(key).current().compresses());
+        assertTrue(back <= FOLLOW_BOUND, "random -> compressible followed after " + back + " writes");
+        assertTrue(calls[CompressionOption.ZSTD_9.ordinal()] > 0, "compressible re-probes measure every option");
+    }
+
     @Test
     void dataThatShiftsIsFollowedWithinTheBound() {
         AdaptiveCompressor ac = AdaptiveCompressor.builder(CompressionConfig.defaults()).build();
