@@ -105,6 +105,11 @@ final class AdaptiveReport {
         return 1 - (double) memory(c) / memory(AdaptiveRun.Client.PLAIN);
     }
 
+    private AdaptiveRun.Round latest(AdaptiveRun.Client c) {
+        List<AdaptiveRun.Round> rs = rounds.get(c);
+        return rs.get(rs.size() - 1);
+    }
+
     private double getOps(AdaptiveRun.Client c, MixedValues.Kind k) {
         return median(c, r -> r.gets().get(k).opsPerSec());
     }
@@ -187,6 +192,38 @@ final class AdaptiveReport {
         for (AdaptiveRun.Client c : AdaptiveRun.Client.values()) {
             line(f("| %s | %.2f | %.2fx | %.1f MiB | %s |", c.id, cpuPerSet(c), cpuPerSet(c) / cpuPerSet(z),
                     memory(c) / 1048576.0, c == AdaptiveRun.Client.PLAIN ? "—" : f("%.1f%%", 100 * saved(c))));
+        }
+        line("");
+        line("### Server memory per kind");
+        line("");
+        line("What each client's total is made of (the latest round): per kind, `MEMORY USAGE` summed over its keys "
+                + "and the share saved against lettuce's; the dictionaries the client keeps in the server; and, "
+                + "in points of the total saving, what each kind adds to the difference from lettuce-zstd-adaptive "
+                + "(positive: the client saves more there).");
+        line("");
+        StringBuilder kindHead = new StringBuilder("| Client |");
+        StringBuilder kindRule = new StringBuilder("|---|");
+        for (MixedValues.Kind k : MixedValues.Kind.values()) {
+            kindHead.append(' ').append(k.id).append(" |");
+            kindRule.append("---:|");
+        }
+        line(kindHead + " dictionaries |");
+        line(kindRule + "---:|");
+        AdaptiveRun.Round plain = latest(AdaptiveRun.Client.PLAIN);
+        AdaptiveRun.Round adaptiveRound = latest(a);
+        for (AdaptiveRun.Client c : AdaptiveRun.Client.values()) {
+            AdaptiveRun.Round r = latest(c);
+            StringBuilder row = new StringBuilder("| " + c.id + " |");
+            for (MixedValues.Kind k : MixedValues.Kind.values()) {
+                long m = r.memoryByKind().get(k);
+                long p = plain.memoryByKind().get(k);
+                double points = 100.0 * (adaptiveRound.memoryByKind().get(k) - m) / plain.memory();
+                row.append(f(" %.2f MiB, %.1f%%%s |", m / 1048576.0, 100 * (1 - (double) m / p),
+                        c == a || c == AdaptiveRun.Client.PLAIN ? "" : f(" (%+.2f)", points)));
+            }
+            double points = 100.0 * (adaptiveRound.dictionaries() - r.dictionaries()) / plain.memory();
+            line(row + f(" %.0f KiB%s |", r.dictionaries() / 1024.0,
+                    c == a || c == AdaptiveRun.Client.PLAIN ? "" : f(" (%+.2f)", points)));
         }
         line("");
         line("### GET per kind");

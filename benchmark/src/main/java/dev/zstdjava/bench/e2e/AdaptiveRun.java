@@ -68,7 +68,8 @@ final class AdaptiveRun {
         ADAPTIVE("lettuce-zstd-adaptive", "AdaptiveCompressor, goal BALANCED, patterns from the key fold, a "
                 + "dictionary lineage per pattern (PatternDictionaries, each pattern's dictionaries published in the "
                 + "server under its own prefix, trained after " + Clients.PatternStores.MIN_SAMPLES + " sampled "
-                + "values) (CompressingRedisClient.connect(codec, AdaptiveCompressor))"),
+                + "values; a refused dictionary is trained again after the library's retrain interval, an hour) "
+                + "(CompressingRedisClient.connect(codec, AdaptiveCompressor))"),
         ORACLE("oracle", "each kind written with the option advise's rule picks for it (compressed on the calling "
                 + "thread; its memory is the target, its CPU and GETs are not compared)"),
         ORACLE_NO_DICTIONARY("oracle-no-dictionary", "as the oracle, with the option advise's rule picks when the "
@@ -83,8 +84,15 @@ final class AdaptiveRun {
         }
     }
 
-    /** One client's figures in one round. */
-    record Round(int round, Results.Phase set, long memory, Map<MixedValues.Kind, Results.Phase> gets) {}
+    /**
+     * One client's figures in one round.
+     *
+     * @param memory       {@code MEMORY USAGE} summed over every key written and the client's dictionary keys
+     * @param memoryByKind the same over each kind's keys
+     * @param dictionaries the same over the dictionary keys the client keeps in the server
+     */
+    record Round(int round, Results.Phase set, long memory, Map<MixedValues.Kind, Long> memoryByKind,
+                 long dictionaries, Map<MixedValues.Kind, Results.Phase> gets) {}
 
     private AdaptiveRun() {}
 
@@ -221,7 +229,15 @@ final class AdaptiveRun {
         bench.deleteKeys(data.keys(), data.size());
         Results.Phase set = bench.phase(kv, new Results.Cell("mixed", inflight, batch), data.keys(), data.size(),
                 data.values(), true, seconds, new Histogram(3), Clients.Kind.LETTUCE, c.id, round);
-        long memory = bench.memoryUsageSum(List.of(data.keys()), true) + bench.memoryUsageSum(extraKeys, false);
+        Map<MixedValues.Kind, Long> byKind = new EnumMap<>(MixedValues.Kind.class);
+        long memory = 0;
+        for (MixedValues.Kind k : MixedValues.Kind.values()) {
+            long m = bench.memoryUsageSum(List.of(data.keysOf(k)), true);
+            byKind.put(k, m);
+            memory += m;
+        }
+        long dictionaries = bench.memoryUsageSum(extraKeys, false);
+        memory += dictionaries;
         Map<MixedValues.Kind, Results.Phase> gets = new EnumMap<>(MixedValues.Kind.class);
         if (c != Client.ORACLE && c != Client.ORACLE_NO_DICTIONARY) {
             for (MixedValues.Kind k : MixedValues.Kind.values()) {
@@ -230,7 +246,7 @@ final class AdaptiveRun {
                         data.valuesOf(k), false, seconds, new Histogram(3), Clients.Kind.LETTUCE, c.id, round));
             }
         }
-        return new Round(round, set, memory, gets);
+        return new Round(round, set, memory, byKind, dictionaries, gets);
     }
 
     /**

@@ -150,7 +150,7 @@ final class Bench {
             long cpu = os.getProcessCpuTime() - cpu0;
             EventLoopThreads.Usage loop = EventLoopThreads.between(loop0, EventLoopThreads.snapshot(loops));
             if (profiling != null) {
-                profiling.stop(cell, kind, round, isSet, ops);
+                profiling.stop(cell, kind, id, round, isSet, ops);
                 profiling = null;
             }
             long[] net1 = netBytes();
@@ -166,7 +166,7 @@ final class Bench {
         } finally {
             if (profiling != null) { // the phase failed: stop sampling; the phase's own exception is the one to see
                 try {
-                    profiling.stop(cell, kind, round, isSet, 0);
+                    profiling.stop(cell, kind, id, round, isSet, 0);
                 } catch (RuntimeException secondary) {
                     // reported through the phase's exception, which is already on its way
                 }

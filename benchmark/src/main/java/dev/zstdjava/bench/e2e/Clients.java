@@ -397,7 +397,9 @@ final class Clients {
     /**
      * lettuce-zstd-adaptive's dictionaries: a {@link PatternDictionaries} whose lineages keep their dictionaries in the
      * server, each under its own key prefix ({@link PatternDictionaries#prefix(String)}), trained after
-     * {@value #MIN_SAMPLES} sampled values of a pattern (so within the run). A lineage's keys left by an earlier run
+     * {@value #MIN_SAMPLES} sampled values of a pattern (so within the run), with the library's retrain interval (a
+     * lineage whose dictionary was refused trains again an hour later, as an application's would: not within the
+     * run, where a shorter interval would add training CPU no user pays). A lineage's keys left by an earlier run
      * are deleted when it opens, and every lineage's keys when this closes: a benchmark starts from no dictionaries
      * and leaves none behind.
      */
@@ -417,7 +419,7 @@ final class Clients {
             this.lettuce = lettuce;
             this.uri = uri;
             this.dictionaries = PatternDictionaries.builder(this::open)
-                    .manager(b -> b.minSamples(MIN_SAMPLES).retrainInterval(Duration.ofSeconds(5))).build();
+                    .manager(b -> b.minSamples(MIN_SAMPLES)).build();
         }
 
         /** The store of lineage {@code name}, emptied of an earlier run's keys; on the lineages' own thread. */

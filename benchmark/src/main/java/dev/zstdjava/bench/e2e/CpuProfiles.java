@@ -39,8 +39,13 @@ final class CpuProfiles {
     private final AsyncProfiler profiler;
     private final List<Entry> entries = new ArrayList<>();
 
-    /** One measured phase: samples per {@link #GROUPS} group. */
-    record Entry(String cell, Clients.Kind client, int round, String phase, long ops, long[] samples) {
+    /**
+     * One measured phase: samples per {@link #GROUPS} group.
+     *
+     * @param kind   the client's kind (whose event loops are the "event loop" group)
+     * @param client the client's name (its kind's, or one of {@code ./e2e --adaptive}'s clients)
+     */
+    record Entry(String cell, Clients.Kind kind, String client, int round, String phase, long ops, long[] samples) {
         double microsPerOp(int group) {
             return ops == 0 ? 0 : (double) samples[group] * INTERVAL_US / ops;
         }
@@ -73,20 +78,20 @@ final class CpuProfiles {
     }
 
     /** Stops sampling, writes the phase's stacks and keeps its split by thread. */
-    void stop(Results.Cell cell, Clients.Kind kind, int round, boolean isSet, long ops) {
+    void stop(Results.Cell cell, Clients.Kind kind, String client, int round, boolean isSet, long ops) {
         String phase = isSet ? "set" : "get";
-        Path file = dir.resolve(fileName(cell, kind, round, phase));
+        Path file = dir.resolve(fileName(cell, client, round, phase));
         try {
             profiler.execute("stop,threads,collapsed,file=" + file);
-            entries.add(new Entry(cell.label(), kind, round, phase, ops, split(file, kind)));
+            entries.add(new Entry(cell.label(), kind, client, round, phase, ops, split(file, kind)));
         } catch (IOException e) {
             throw new UncheckedIOException("--profile: writing " + file, e);
         }
     }
 
-    static String fileName(Results.Cell cell, Clients.Kind kind, int round, String phase) {
+    static String fileName(Results.Cell cell, String client, int round, String phase) {
         String c = (cell.dataset() + "-" + cell.inflight() + "-" + cell.batch()).replaceAll("[^A-Za-z0-9.-]+", "");
-        return c + "-" + kind.id + "-r" + round + "-" + phase + ".collapsed";
+        return c + "-" + client.replaceAll("[^A-Za-z0-9.-]+", "") + "-r" + round + "-" + phase + ".collapsed";
     }
 
     /** @return the samples of a collapsed-stacks file per {@link #GROUPS} group, by each stack's thread */
@@ -124,15 +129,15 @@ final class CpuProfiles {
 
     /** Writes {@code DIR/profiles.md}: per phase and client, CPU µs per command by kind of thread, median of rounds. */
     Path writeSummary(String setup) throws IOException {
-        // rows: cells in the order measured, SET before GET, clients in their order of Clients.Kind
+        // rows: cells in the order measured, SET before GET, clients in their order of Clients.Kind (then by name)
         List<String> cells = entries.stream().map(Entry::cell).distinct().toList();
         List<Entry> sorted = new ArrayList<>(entries);
         sorted.sort(java.util.Comparator.comparingInt((Entry e) -> cells.indexOf(e.cell()))
                 .thenComparing(e -> e.phase().equals("get"))
-                .thenComparing(Entry::client));
+                .thenComparing(Entry::kind).thenComparing(Entry::client));
         Map<String, List<Entry>> byRow = new LinkedHashMap<>();
         for (Entry e : sorted) {
-            byRow.computeIfAbsent(e.cell() + "|" + e.phase() + "|" + e.client().id, k -> new ArrayList<>()).add(e);
+            byRow.computeIfAbsent(e.cell() + "|" + e.phase() + "|" + e.client(), k -> new ArrayList<>()).add(e);
         }
         StringBuilder md = new StringBuilder("# CPU profiles of the measured phases\n\n").append(setup).append("\n\n");
         md.append("CPU µs per command by the kind of thread that ran it, from async-profiler's samples (one per ")
@@ -149,7 +154,7 @@ final class CpuProfiles {
         for (List<Entry> row : byRow.values()) {
             Entry first = row.get(0);
             md.append("| ").append(first.cell()).append(" | ").append(first.phase().toUpperCase(Locale.ROOT))
-                    .append(" | ").append(first.client().id).append(" | ").append(row.size()).append(" |");
+                    .append(" | ").append(first.client()).append(" | ").append(row.size()).append(" |");
             double total = 0;
             for (int g = 0; g < GROUPS.size(); g++) {
                 int group = g;

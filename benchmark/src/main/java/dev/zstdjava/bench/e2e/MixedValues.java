@@ -14,7 +14,7 @@ import java.util.Random;
 import java.util.zip.GZIPOutputStream;
 
 /**
- * The mixed value set of the adaptive-compression measurement ({@code ./e2e --adaptive}): five kinds of value, each
+ * The mixed value set of the adaptive-compression measurement ({@code ./e2e --adaptive}): six kinds of value, each
  * under a key pattern of its own, generated from a seed (the same keys and bytes on every machine; no corpus is read),
  * so that the option that suits each kind differs:
  * <ul>
@@ -22,6 +22,9 @@ import java.util.zip.GZIPOutputStream;
  *   <li>{@code product}: small JSON product records, about 300 bytes, from a small vocabulary (what a dictionary is
  *       for);</li>
  *   <li>{@code html}: HTML fragments of 10-50 KiB (cards of a product listing);</li>
+ *   <li>{@code tiles}: map tile bundles of 8-24 KiB: a few already-compressed tiles of 96-192 bytes each (random
+ *       bytes), most of them repeated (sea, empty land), so long matches of bytes entropy coding cannot shrink are all
+ *       there is to gain (what lz4 is for);</li>
  *   <li>{@code token}: tokens and encrypted blobs, 200 B-2 KiB of random bytes (incompressible);</li>
  *   <li>{@code gzip}: already-compressed blobs, 4-64 KiB: gzip ({@code java.util.zip}) of generated text
  *       (incompressible).</li>
@@ -36,9 +39,10 @@ final class MixedValues {
 
     /** One kind: its name in keys, what it is, its share of the values by count, its size range in bytes. */
     enum Kind {
-        SESSION("session", "JSON session records", 30, 1024, 2048, false),
+        SESSION("session", "JSON session records", 25, 1024, 2048, false),
         PRODUCT("product", "small JSON product records", 20, 240, 360, false),
         HTML("html", "HTML fragments", 10, 10 * 1024, 50 * 1024, false),
+        TILES("tiles", "map tile bundles (compressed tiles, most of them repeated)", 5, 8 * 1024, 24 * 1024, false),
         TOKEN("token", "tokens / encrypted blobs (random bytes)", 25, 200, 2048, true),
         GZIP("gzip", "already-compressed blobs (gzip of generated text)", 15, 4 * 1024, 64 * 1024, true);
 
@@ -170,6 +174,7 @@ final class MixedValues {
             case SESSION -> session(r);
             case PRODUCT -> product(r);
             case HTML -> html(r, kind.minSize + r.nextInt(kind.maxSize - kind.minSize + 1));
+            case TILES -> tiles(r, kind.minSize + r.nextInt(kind.maxSize - kind.minSize + 1));
             case TOKEN -> {
                 byte[] b = new byte[kind.minSize + r.nextInt(kind.maxSize - kind.minSize + 1)];
                 r.nextBytes(b);
@@ -283,6 +288,26 @@ final class MixedValues {
         }
         sb.setLength(size);
         return sb.toString().getBytes(StandardCharsets.UTF_8);
+    }
+
+    /**
+     * A tile bundle of exactly {@code size} bytes: 6-12 tiles of 96-192 random bytes each (compressed images: no
+     * entropy coding shrinks them), the bundle made of them picked at random, so that each tile is repeated many times.
+     */
+    static byte[] tiles(Random r, int size) {
+        byte[][] tiles = new byte[6 + r.nextInt(7)][];
+        for (int i = 0; i < tiles.length; i++) {
+            tiles[i] = new byte[96 + r.nextInt(97)];
+            r.nextBytes(tiles[i]);
+        }
+        byte[] out = new byte[size];
+        for (int at = 0; at < size; ) {
+            byte[] t = tiles[r.nextInt(tiles.length)];
+            int n = Math.min(t.length, size - at);
+            System.arraycopy(t, 0, out, at, n);
+            at += n;
+        }
+        return out;
     }
 
     /** A gzip member of at least {@code target} bytes (and at most one compressed chunk more): generated text. */

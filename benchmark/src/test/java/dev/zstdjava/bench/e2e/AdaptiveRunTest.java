@@ -38,7 +38,7 @@ class AdaptiveRunTest {
         try (PrintStream err = new PrintStream(log, true, StandardCharsets.UTF_8)) {
             status = EndToEnd.run(new String[] {"--adaptive", "--keys", "200", "--adaptive-writes", "200",
                     "--rounds", "1", "--seconds", "0.05", "--global-warmup", "0.05", "--inflight", "4", "--batch", "5",
-                    "--no-progress", "--out", out.toString()}, err);
+                    "--no-progress", "--out", out.toString(), "--profile", dir.resolve("profiles").toString()}, err);
         }
         String logText = log.toString(StandardCharsets.UTF_8);
         assertEquals(EndToEnd.OK, status, logText);
@@ -51,12 +51,22 @@ class AdaptiveRunTest {
             assertTrue(md.matches("(?s).*\\| " + k.id + " \\| `[^`]+` \\| [a-z0-9 +-]+ \\|.*"), k.id + "'s decision:\n"
                     + md);
         }
-        for (String part : new String[] {"## The value set", "## Per client", "### GET per kind",
+        for (String part : new String[] {"## The value set", "## Per client", "### Server memory per kind",
+                "### GET per kind",
                 "## Decisions: lettuce-zstd-adaptive next to advise's rule", "### The oracle's measurements",
                 "## Targets (ratios against lettuce-zstd, fixed zstd 3)", "| Client CPU per SET, adaptive / zstd 3 |",
                 "| Memory saved, adaptive vs the oracle |", "| Decisions settled (most writes of a pattern) |",
                 "lettuce-zstd-adaptive's patterns with a dictionary: ", " | Its dictionary |"}) {
             assertTrue(md.contains(part), part + " missing:\n" + md);
+        }
+        // --profile: one profile per client of its SET phase and of each kind's GET phase (the oracles: SET only)
+        String profiles = Files.readString(dir.resolve("profiles").resolve("profiles.md"));
+        for (AdaptiveRun.Client c : AdaptiveRun.Client.values()) {
+            assertTrue(Files.size(dir.resolve("profiles").resolve("mixed-4-5-" + c.id + "-r1-set.collapsed")) > 0, c.id);
+            assertTrue(profiles.contains("| mixed if4 b5 | SET | " + c.id + " | 1 | "), c.id + ":\n" + profiles);
+            boolean reads = c != AdaptiveRun.Client.ORACLE && c != AdaptiveRun.Client.ORACLE_NO_DICTIONARY;
+            assertEquals(reads, Files.exists(dir.resolve("profiles").resolve("html-4-5-" + c.id + "-r1-get.collapsed")),
+                    c.id);
         }
         // the tokens and the gzip blobs are left plain by advise's rule, as they do not compress
         assertTrue(md.matches("(?s).*\\| token \\| `[^`]+` \\| [^|]+ \\| [^|]+ \\| plain \\|.*"), md);

@@ -33,9 +33,11 @@ class CpuProfilesTest {
         // a client without a Java event loop: its I/O threads count as the rest of the JVM
         assertArrayEquals(new long[] {42, 0, 21}, CpuProfiles.split(collapsed, Clients.Kind.GLIDE_ZSTD));
         assertEquals("json-64-20-lettuce-zstd-r3-get.collapsed",
-                CpuProfiles.fileName(new Results.Cell("json", 64, 20), Clients.Kind.LETTUCE_ZSTD, 3, "get"));
+                CpuProfiles.fileName(new Results.Cell("json", 64, 20), "lettuce-zstd", 3, "get"));
         assertEquals("4KiB-1-1-lettuce-r1-set.collapsed",
-                CpuProfiles.fileName(new Results.Cell("4 KiB", 1, 1), Clients.Kind.LETTUCE, 1, "set"));
+                CpuProfiles.fileName(new Results.Cell("4 KiB", 1, 1), "lettuce", 1, "set"));
+        assertEquals("mixed-64-20-lettuce-zstd-adaptive-r2-set.collapsed",
+                CpuProfiles.fileName(new Results.Cell("mixed", 64, 20), "lettuce-zstd-adaptive", 2, "set"));
     }
 
     @Test

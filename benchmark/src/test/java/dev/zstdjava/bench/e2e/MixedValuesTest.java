@@ -1,5 +1,7 @@
 package dev.zstdjava.bench.e2e;
 
+import dev.zstdjava.values.CompressionOption;
+import dev.zstdjava.values.OptionMeasurements;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayOutputStream;
@@ -70,6 +72,26 @@ class MixedValuesTest {
             assertEquals(0x1f, v[0] & 0xff);
             assertEquals(0x8b, v[1] & 0xff);
         }
+    }
+
+    /**
+     * The tile bundles are there for lz4: only long matches of random bytes shrink them, so lz4 saves within the
+     * balanced goal's 2 points of the best zstd level (and is then the one it takes wherever lz4 is the cheapest).
+     */
+    @Test
+    void tileBundlesSaveAsMuchWithLz4AsWithZstd() {
+        OptionMeasurements m = OptionMeasurements.create(AdaptiveRun.ZSTD_3, null, 200);
+        byte[][] tiles = SET.valuesOf(MixedValues.Kind.TILES);
+        for (int i = 0; i < Math.min(tiles.length, 100); i++) {
+            m.add(tiles[i], false);
+        }
+        double best = 0;
+        for (CompressionOption o : CompressionOption.compressing()) {
+            best = o.dictionary() ? best : Math.max(best, m.saved(o));
+        }
+        assertTrue(m.saved(CompressionOption.LZ4) > 0.8, "lz4 saves " + m.saved(CompressionOption.LZ4));
+        assertTrue(best - m.saved(CompressionOption.LZ4) < 0.015, "lz4 saves " + m.saved(CompressionOption.LZ4)
+                + ", the best zstd level " + best);
     }
 
     @Test
