@@ -97,8 +97,7 @@ final class AdaptiveReport {
     }
 
     private long memory(AdaptiveRun.Client c) {
-        List<AdaptiveRun.Round> rs = rounds.get(c);
-        return rs.get(rs.size() - 1).memory();
+        return latest(c).memory();
     }
 
     private double saved(AdaptiveRun.Client c) {

@@ -396,8 +396,9 @@ public final class DictionaryManager implements AutoCloseable {
         }
 
         /**
-         * Managed: the least time between two trainings across all clients of the store (default 1 hour): the
-         * trainer's lease lasts this long.
+         * Managed: the least time between two trainings of this manager and, through the store's lease, of all
+         * clients of the store (default 1 hour): the trainer's lease lasts this long, and the manager that holds it
+         * does not ask for it again before it ends.
          */
         public Builder retrainInterval(Duration interval) {
             this.retrainInterval = Objects.requireNonNull(interval, "interval");

@@ -103,6 +103,9 @@ final class Trainer {
             nextLeaseAttempt = System.nanoTime() + backoff;
             return;
         }
+        // the lease is this client's for the interval, so no one, this client included, trains again before it ends:
+        // a lineage whose dictionary is refused does not ask the store again until then
+        nextLeaseAttempt = System.nanoTime() + interval.toNanos();
         List<byte[]> samples = sampler.samples();
         sampler.reset();
         sampler.collecting(false);

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 
 import static dev.zstdjava.testkit.TestValues.jsonRecords;
@@ -191,6 +192,14 @@ class DictionaryManagerTest {
         @Override
         public long version() {
             return inner.version();
+        }
+
+        final AtomicInteger leases = new AtomicInteger();
+
+        @Override
+        public boolean tryLease(String owner, Duration ttl) {
+            leases.incrementAndGet();
+            return inner.tryLease(owner, ttl);
         }
     }
 
@@ -435,6 +444,30 @@ class DictionaryManagerTest {
             assertTrue(e.reason().contains("needs +99.0"), e.reason());
             assertEquals(0, m.currentId());
             assertTrue(store.list().isEmpty());
+        }
+    }
+
+    @Test
+    void aClientThatTrainedAsksForTheLeaseAgainOnlyWhenTheIntervalEnds() throws Exception {
+        WatchedStore store = new WatchedStore();
+        // every dictionary is refused, so the manager samples again at once and has the samples for another training
+        // long before the interval (3 s) ends: it must not ask the store for the lease it holds in the meantime
+        try (DictionaryManager m = DictionaryManager.managed(store).minSamples(300).minImprovement(0.99)
+                .retrainInterval(Duration.ofSeconds(3)).build()) {
+            ValueCompressor vc = ValueCompressor.create(CompressionConfig.defaults(), m);
+            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            while (m.trainingStats().rejected() < 2) {
+                assertTrue(System.nanoTime() < deadline, "no second training: " + m.trainingStats());
+                TRAIN.subList(0, 300).forEach(vc::compress);
+                Thread.sleep(50);
+            }
+            TrainingStats t = m.trainingStats();
+            assertEquals(2, store.leases.get(), "lease requests for two trainings 3 s apart: " + t);
+            List<TrainingEvent> trained = t.recent().stream().filter(e -> e.kind() == TrainingEvent.Kind.TRAINED)
+                    .toList();
+            assertEquals(2, trained.size(), t.toString());
+            Duration apart = Duration.between(trained.get(0).time(), trained.get(1).time());
+            assertTrue(apart.compareTo(Duration.ofMillis(2500)) >= 0, "trainings (their ends) " + apart + " apart");
         }
     }
 
