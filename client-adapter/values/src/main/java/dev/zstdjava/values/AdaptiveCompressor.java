@@ -86,14 +86,15 @@ public final class AdaptiveCompressor {
                 ? AdaptiveSettings.defaultOption(b.goal) : b.defaultOption, b.firstWrites, b.sampleEvery,
                 b.plainSampleEvery, b.window, b.minSamples, b.switchAfter, b.savingMargin, b.cpuMargin);
         PatternDictionaries lineages = b.lineages;
-        this.reader = ValueCompressor.reading(config, lineages == null ? null : lineages.lookup());
+        Function<String, DictionaryManager> dictionaries = b.dictionaries;
+        PatternManagers given = dictionaries == null ? null : new PatternManagers();
+        this.reader = ValueCompressor.reading(config, lineages != null ? lineages.lookup() : given);
         this.largest = config.maxDecompressedSize();
         OptionWriter shared = new OptionWriters(config);
-        Function<String, DictionaryManager> dictionaries = b.dictionaries;
         this.table = new PatternTable<>(b.capacity, b.idleWindow, b.patterns, pattern -> {
             OptionWriter w = lineages != null ? new PatternDictionary(shared, lineages.lineage(pattern, config))
                     : dictionaries == null ? shared
-                    : new PatternDictionary(shared, pattern, dictionaries, config);
+                    : new PatternDictionary(shared, pattern, dictionaries, given, config);
             return new PatternState(pattern, settings, measuring.apply(w), nanoClock, written);
         });
     }
@@ -186,8 +187,10 @@ public final class AdaptiveCompressor {
      * dictionary that an open lineage of this process loaded. A value written with another dictionary fails with
      * {@link MissingDictionaryException}: one no open lineage of this process loaded (published by another process
      * in a pattern this one has not written), or one of a released lineage, once, while the lineage reopens (retry
-     * the read). With {@link Builder#dictionaries(Function) managers of the application} it reads no dictionary
-     * (read such values with a compressor made with the pattern's manager). It writes as
+     * the read). With {@link Builder#dictionaries(Function) managers of the application}, the values written with a
+     * dictionary that one of the managers the function has returned so far loaded; a value written with another one
+     * fails with {@code MissingDictionaryException}, and the managers with a store fetch it (retry the read). It
+     * writes as
      * {@link ValueCompressor#create(CompressionConfig)} does, without a dictionary: writes go through
      * {@link #compress(byte[], byte[])}.
      *
@@ -331,8 +334,9 @@ public final class AdaptiveCompressor {
          * {@link PatternDecision#pattern()} names it), or null for none. It is asked once per pattern state, on the
          * thread of the pattern's first sampled write (which waits for it, so it should return a manager it already
          * has), and the application owns (and closes) the managers. While a pattern's manager
-         * has a current dictionary, the option "zstd 3 + dictionary" is measured and may be taken; values it writes
-         * need a reader with that manager. None by default.
+         * has a current dictionary, the option "zstd 3 + dictionary" is measured and may be taken; {@link #reader()}
+         * reads the values written with the dictionaries of every manager the function has returned. None by
+         * default.
          */
         public Builder dictionaries(Function<String, DictionaryManager> dictionaries) {
             this.dictionaries = Objects.requireNonNull(dictionaries, "dictionaries");

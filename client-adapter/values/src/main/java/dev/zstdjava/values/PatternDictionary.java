@@ -25,6 +25,8 @@ final class PatternDictionary implements OptionWriter {
     private boolean asked;
     private volatile ValueCompressor withDictionary;
     private DictionaryManager manager;
+    /** Every manager {@link #dictionaries} returned, for the reader; null with {@link PatternDictionaries}. */
+    private final PatternManagers given;
     /** Null unless the dictionaries are {@link PatternDictionaries}. */
     private final PatternDictionaries.Lineage lineage;
 
@@ -32,15 +34,17 @@ final class PatternDictionary implements OptionWriter {
         this.shared = shared;
         this.pattern = lineage.pattern;
         this.dictionaries = null;
+        this.given = null;
         this.config = null;
         this.lineage = lineage;
     }
 
     PatternDictionary(OptionWriter shared, String pattern, Function<String, DictionaryManager> dictionaries,
-                      CompressionConfig config) {
+                      PatternManagers given, CompressionConfig config) {
         this.shared = shared;
         this.pattern = pattern;
         this.dictionaries = dictionaries;
+        this.given = given;
         this.config = config;
         this.lineage = null;
     }
@@ -76,6 +80,7 @@ final class PatternDictionary implements OptionWriter {
             try {
                 manager = dictionaries.apply(pattern);
                 if (manager != null) {
+                    given.add(manager);
                     withDictionary = ValueCompressor.create(option.config(config), manager);
                 }
             } catch (RuntimeException e) {

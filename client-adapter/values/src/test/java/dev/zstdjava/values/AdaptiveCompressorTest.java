@@ -464,6 +464,55 @@ class AdaptiveCompressorTest {
             byte[] stored = ac.compress(utf8("event:9"), records.get(2500));
             assertThrows(MissingDictionaryException.class, () -> READER.decompress(stored),
                     "a reader without the dictionary cannot read it");
+            // the adaptive compressor's own reader (every adapter's) reads it with the pattern's manager, in every form
+            assertArrayEquals(records.get(2500), ac.decompress(stored));
+            java.nio.ByteBuffer read = ac.reader().decompress(java.nio.ByteBuffer.wrap(stored));
+            byte[] bytes = new byte[read.remaining()];
+            read.get(bytes);
+            assertArrayEquals(records.get(2500), bytes);
+        }
+    }
+
+    @Test
+    void theReaderFetchesADictionaryAnotherProcessPublishedInAPatternsStore() throws Exception {
+        List<byte[]> records = TestValues.jsonRecords(2500, 12);
+        byte[] dict = ZstdDictionary.train(records.subList(0, 2000), 16 << 10).toByteArray();
+        InMemoryDictionaryStore store = new InMemoryDictionaryStore();
+        // no notifications and no periodic check within the test: only a read's fetch loads the dictionary
+        try (DictionaryManager manager = DictionaryManager.shared(store).notifications(false)
+                .refreshInterval(Duration.ofHours(1)).build();
+             DictionaryManager other = DictionaryManager.given(dict).build()) {
+            AdaptiveCompressor ac = AdaptiveCompressor.builder(CompressionConfig.defaults())
+                    .dictionaries(p -> p.equals("event:*") ? manager : null).build();
+            for (int i = 0; i < 10; i++) {
+                ac.compress(utf8("event:" + i), records.get(2000 + i)); // the pattern's manager is asked for
+            }
+            // another process publishes a dictionary in the pattern's store and writes with it
+            store.putIfAbsent(other.currentId(), dict);
+            byte[] v = records.get(2400);
+            byte[] stored = ValueCompressor.create(CompressionConfig.defaults(), other).compress(v);
+            MissingDictionaryException first = assertThrows(MissingDictionaryException.class,
+                    () -> ac.decompress(stored));
+            assertEquals(other.currentId(), first.dictionaryId());
+            assertTrue(first.getMessage().contains("asking the 1 with a store to fetch it"), first.getMessage());
+            long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+            while (true) {
+                try {
+                    assertArrayEquals(v, ac.decompress(stored));
+                    break;
+                } catch (MissingDictionaryException e) {
+                    assertTrue(System.nanoTime() < deadline, "not fetched: " + e.getMessage());
+                    Thread.sleep(20);
+                }
+            }
+            // a dictionary neither the manager nor its store has: missing, every time
+            try (DictionaryManager third = DictionaryManager.given(
+                    ZstdDictionary.train(records.subList(0, 1000), 8 << 10).toByteArray()).build()) {
+                byte[] unknown = ValueCompressor.create(CompressionConfig.defaults(), third).compress(v);
+                assertThrows(MissingDictionaryException.class, () -> ac.decompress(unknown));
+                Thread.sleep(300);
+                assertThrows(MissingDictionaryException.class, () -> ac.decompress(unknown));
+            }
         }
     }
 }
