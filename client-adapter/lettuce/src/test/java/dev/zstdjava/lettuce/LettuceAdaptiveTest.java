@@ -5,10 +5,12 @@ import dev.zstdjava.testkit.TestValues;
 import dev.zstdjava.values.AdaptiveCompressor;
 import dev.zstdjava.values.CompressionConfig;
 import dev.zstdjava.values.CompressionOption;
+import dev.zstdjava.values.DictionaryManager;
 import dev.zstdjava.values.InMemoryDictionaryStore;
 import dev.zstdjava.values.PatternDictionaries;
 import dev.zstdjava.values.PatternDecision;
 import dev.zstdjava.values.ValueCompressor;
+import dev.zstdjava.zstd.ZstdDictionary;
 import dev.zstdjava.zstd.ZstdFrame;
 import io.lettuce.core.KeyValue;
 import io.lettuce.core.api.StatefulRedisConnection;
@@ -267,41 +269,59 @@ class LettuceAdaptiveTest {
                         x -> new InMemoryDictionaryStore()))
                 .manager(m -> m.minSamples(50).sampling(400, 4096, 1 << 20, 64L << 20).dictionarySize(4096)
                         .refreshInterval(Duration.ofMillis(200)).notifications(false)).build()) {
-            AdaptiveCompressor own = AdaptiveCompressor.builder(CONFIG).sampling(64, 2, 4).window(8, 4)
-                    .hysteresis(1, 0.01, 0.2).dictionaries(pd).build();
-            CompressingRedisClient client = (CompressingRedisClient) redis.client();
-            try (StatefulRedisConnection<byte[], byte[]> conn = client.connect(ByteArrayCodec.INSTANCE, own);
-                 StatefulRedisConnection<byte[], byte[]> raw = client.connect(ByteArrayCodec.INSTANCE)) {
-                RedisCommands<byte[], byte[]> c = conn.sync();
-                List<byte[]> records = TestValues.jsonRecords(2000, 5);
-                Map<String, byte[]> written = new LinkedHashMap<>();
-                long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-                int i = 0;
-                boolean switched = false;
-                for (int pass = 0; !switched || pass < 1; pass = switched ? pass + 1 : 0) {
-                    assertTrue(System.nanoTime() < deadline, "dict:* on its dictionary: " + own.snapshot());
-                    switched = decision(own, "dict:*").map(d -> d.option() == CompressionOption.ZSTD_3_DICTIONARY)
-                            .orElse(false);
-                    for (int n = 0; n < 300; n++, i++) { // the pass after the switch: all with the dictionary
-                        String key = "dict:" + n;
-                        byte[] v = records.get(i % records.size());
-                        assertEquals("OK", c.set(k(key), v));
-                        written.put(key, v);
-                    }
+            writeOnTheDictionaryAndReadBack(AdaptiveCompressor.builder(CONFIG).sampling(64, 2, 4).window(8, 4)
+                    .hysteresis(1, 0.01, 0.2).dictionaries(pd).build(), TestValues.jsonRecords(2000, 5));
+        }
+    }
+
+    /** The application's own manager for the pattern: the connection reads what it wrote with that dictionary. */
+    @Test
+    void valuesWrittenWithTheApplicationsManagerOfAPatternReadBack() throws Exception {
+        List<byte[]> records = TestValues.jsonRecords(3000, 6);
+        try (DictionaryManager given = DictionaryManager.given(
+                ZstdDictionary.train(records.subList(2000, 3000), 8 << 10).toByteArray()).build()) {
+            writeOnTheDictionaryAndReadBack(AdaptiveCompressor.builder(CONFIG).sampling(64, 2, 4).window(8, 4)
+                    .hysteresis(1, 0.01, 0.2).dictionaries(p -> p.equals("dict:*") ? given : null).build(),
+                    records.subList(0, 2000));
+        }
+    }
+
+    /**
+     * Writes {@code dict:<n>} through an adaptive connection until the pattern is on its dictionary, one pass more,
+     * then reads every key back through it (GET and MGET) and counts the dictionary frames the server holds.
+     */
+    private void writeOnTheDictionaryAndReadBack(AdaptiveCompressor own, List<byte[]> records) {
+        CompressingRedisClient client = (CompressingRedisClient) redis.client();
+        try (StatefulRedisConnection<byte[], byte[]> conn = client.connect(ByteArrayCodec.INSTANCE, own);
+             StatefulRedisConnection<byte[], byte[]> raw = client.connect(ByteArrayCodec.INSTANCE)) {
+            RedisCommands<byte[], byte[]> c = conn.sync();
+            Map<String, byte[]> written = new LinkedHashMap<>();
+            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            int i = 0;
+            boolean switched = false;
+            for (int pass = 0; !switched || pass < 1; pass = switched ? pass + 1 : 0) {
+                assertTrue(System.nanoTime() < deadline, "dict:* on its dictionary: " + own.snapshot());
+                switched = decision(own, "dict:*").map(d -> d.option() == CompressionOption.ZSTD_3_DICTIONARY)
+                        .orElse(false);
+                for (int n = 0; n < 300; n++, i++) { // the pass after the switch: all with the dictionary
+                    String key = "dict:" + n;
+                    byte[] v = records.get(i % records.size());
+                    assertEquals("OK", c.set(k(key), v));
+                    written.put(key, v);
                 }
-                int withDictionary = 0;
-                for (Map.Entry<String, byte[]> e : written.entrySet()) {
-                    assertArrayEquals(e.getValue(), c.get(k(e.getKey())), e.getKey());
-                    byte[] stored = raw.sync().get(k(e.getKey()));
-                    withDictionary += ZstdFrame.dictionaryId(stored, 5, stored.length - 5) != 0 ? 1 : 0;
-                }
-                assertTrue(withDictionary > 100, withDictionary + " of " + written.size() + " with a dictionary");
-                List<String> keys = List.copyOf(written.keySet()).subList(0, 20);
-                List<KeyValue<byte[], byte[]>> got = c.mget(keys.stream().map(LettuceAdaptiveTest::k)
-                        .toArray(byte[][]::new));
-                for (int n = 0; n < keys.size(); n++) {
-                    assertArrayEquals(written.get(keys.get(n)), got.get(n).getValue(), keys.get(n));
-                }
+            }
+            int withDictionary = 0;
+            for (Map.Entry<String, byte[]> e : written.entrySet()) {
+                assertArrayEquals(e.getValue(), c.get(k(e.getKey())), e.getKey());
+                byte[] stored = raw.sync().get(k(e.getKey()));
+                withDictionary += ZstdFrame.dictionaryId(stored, 5, stored.length - 5) != 0 ? 1 : 0;
+            }
+            assertTrue(withDictionary > 100, withDictionary + " of " + written.size() + " with a dictionary");
+            List<String> keys = List.copyOf(written.keySet()).subList(0, 20);
+            List<KeyValue<byte[], byte[]>> got = c.mget(keys.stream().map(LettuceAdaptiveTest::k)
+                    .toArray(byte[][]::new));
+            for (int n = 0; n < keys.size(); n++) {
+                assertArrayEquals(written.get(keys.get(n)), got.get(n).getValue(), keys.get(n));
             }
         }
     }
