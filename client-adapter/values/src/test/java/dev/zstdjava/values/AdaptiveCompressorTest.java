@@ -420,11 +420,19 @@ class AdaptiveCompressorTest {
         ValueCompressor fixed = ValueCompressor.create(CompressionConfig.defaults());
         AdaptiveCompressor ac = AdaptiveCompressor.builder(CompressionConfig.defaults())
                 .sampling(0, 1 << 30, 1 << 30).build();
-        long fixedPer = Allocations.bytesPerCall(20_000, () -> fixed.compress(value).length);
-        long adaptivePer = Allocations.bytesPerCall(20_000, () -> ac.compress(key, value).length);
+        // the shared compress path makes views of the arrays (40 B each) that the JIT removes only once it has
+        // compiled a caller with that path inlined, at a moment of its own: measure the two side by side again (up to
+        // 5 times) until it has for both. A write that allocates more in the adaptive path does in every attempt.
+        long fixedPer = 0;
+        long adaptivePer = 0;
+        List<String> attempts = new ArrayList<>();
+        for (int attempt = 0; attempt < 5 && (attempt == 0 || adaptivePer > fixedPer + 8); attempt++) {
+            fixedPer = Allocations.bytesPerCall(20_000, () -> fixed.compress(value).length);
+            adaptivePer = Allocations.bytesPerCall(20_000, () -> ac.compress(key, value).length);
+            attempts.add("adaptive " + adaptivePer + ", fixed zstd 3 " + fixedPer);
+        }
         assertEquals(CompressionOption.ZSTD_3, ac.state(key).current());
-        assertTrue(adaptivePer <= fixedPer + 8, "heap bytes per write: adaptive " + adaptivePer + ", fixed zstd 3 "
-                + fixedPer);
+        assertTrue(adaptivePer <= fixedPer + 8, "heap bytes per write: " + attempts);
 
         byte[] random = TestValues.random(1000, 1);
         AdaptiveCompressor plain = AdaptiveCompressor.builder(CompressionConfig.defaults())
