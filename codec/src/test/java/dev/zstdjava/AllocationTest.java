@@ -80,6 +80,15 @@ class AllocationTest {
         forms.put("zstd.compress.arrayDst", () -> zc.compress(raw, 0, raw.length, dst, 0, dst.length));
         forms.put("zstd.decompress.arrayDst", () -> zd.decompress(zf, 0, zf.length, dst, 0, dst.length));
         forms.put("lz4.compress.arrayDst", () -> lc.compress(raw, 0, raw.length, dst, 0, dst.length));
+        forms.put("zstd.tryCompress.arrayDst", () -> (int) zc.tryCompress(raw, 0, raw.length, dst, 0, dst.length));
+        forms.put("lz4.tryCompress.arrayDst", () -> (int) lc.tryCompress(raw, 0, raw.length, dst, 0, dst.length));
+        // "does not fit" (random bytes into fewer bytes than themselves): lz4 restarts its state, zstd reports it
+        byte[] random = new byte[raw.length];
+        new java.util.SplittableRandom(1).nextBytes(random);
+        forms.put("zstd.tryCompressRandom.arrayDst",
+                () -> (int) zc.tryCompress(random, 0, random.length, dst, 0, random.length - 1));
+        forms.put("lz4.tryCompressRandom.arrayDst",
+                () -> (int) lc.tryCompress(random, 0, random.length, dst, 0, random.length - 1));
         forms.put("lz4.decompress.arrayDst", () -> ld.decompress(lf, 0, lf.length, sdst, 0, sdst.length));
         forms.put("lz4frame.compress.arrayDst", () -> fc.compress(raw, 0, raw.length, dst, 0, dst.length));
         forms.put("lz4frame.decompress.arrayDst", () -> fd.decompress(ff, 0, ff.length, sdst, 0, sdst.length));
@@ -189,7 +198,7 @@ class AllocationTest {
     @Timeout(value = 10, unit = TimeUnit.MINUTES) // child JVMs with -Xbatch: 92 s for both at load 13
     void everyFormInOneJvmAllocatesExactlyItsResult() throws Exception {
         Map<String, Double> beyond = child(null);
-        assertEquals(23, beyond.size() + 1, "forms measured: " + beyond.keySet());
+        assertEquals(27, beyond.size() + 1, "forms measured: " + beyond.keySet());
         assertExact(beyond, "mixed");
     }
 
@@ -211,7 +220,9 @@ class AllocationTest {
     }
 
     static final java.util.List<String> FORMS = java.util.List.of("zstd.compress.arrayDst", "zstd.decompress.arrayDst",
-            "lz4.compress.arrayDst", "lz4.decompress.arrayDst", "lz4frame.compress.arrayDst",
+            "lz4.compress.arrayDst", "lz4.decompress.arrayDst", "zstd.tryCompress.arrayDst", "lz4.tryCompress.arrayDst",
+            "zstd.tryCompressRandom.arrayDst", "lz4.tryCompressRandom.arrayDst",
+            "lz4frame.compress.arrayDst",
             "lz4frame.decompress.arrayDst", "zstd.compress.heapBuffer", "zstd.compress.directBuffer",
             "zstd.decompress.directBuffer", "lz4.compress.heapBuffer", "lz4.compress.directBuffer",
             "lz4.decompress.directBuffer", "lz4frame.compress.heapBuffer", "lz4frame.compress.directBuffer",

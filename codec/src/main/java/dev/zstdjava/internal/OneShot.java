@@ -55,21 +55,28 @@ public abstract class OneShot implements AutoCloseable {
 
     /** The {@code byte[]} form with a destination: {@code src[srcOff, +srcLen)} into {@code dst[dstOff, +dstLen)}. */
     public final int arrayCall(byte[] src, int srcOff, int srcLen, byte[] dst, int dstOff, int dstLen) {
-        Bounds.range(src, srcOff, srcLen, "src");
-        Bounds.range(dst, dstOff, dstLen, "dst");
-        checkSizes(srcLen, dstLen);
-        long r;
-        guard.enter();
-        try {
-            r = arrays(src, srcOff, srcLen, dst, dstOff, dstLen);
-        } finally {
-            scratch.trim();
-            guard.exit();
-        }
+        long r = arrayResult(src, srcOff, srcLen, dst, dstOff, dstLen);
         if (failed(r)) {
             throw error(r, MemorySegment.ofArray(src).asSlice(srcOff, srcLen), dstLen);
         }
         return (int) r;
+    }
+
+    /**
+     * As {@link #arrayCall}, but the native result is returned as it is, a failure included, for the caller to read
+     * (the {@code tryCompress} forms): the arguments are checked and the call guarded as there.
+     */
+    public final long arrayResult(byte[] src, int srcOff, int srcLen, byte[] dst, int dstOff, int dstLen) {
+        Bounds.range(src, srcOff, srcLen, "src");
+        Bounds.range(dst, dstOff, dstLen, "dst");
+        checkSizes(srcLen, dstLen);
+        guard.enter();
+        try {
+            return arrays(src, srcOff, srcLen, dst, dstOff, dstLen);
+        } finally {
+            scratch.trim();
+            guard.exit();
+        }
     }
 
     /**

@@ -152,6 +152,22 @@ public final class Lz4Compressor implements Compressor {
         return r > 0 ? r : DOES_NOT_FIT;
     }
 
+    /**
+     * As {@link #tryCompress(MemorySegment, MemorySegment)}, from {@code src[srcOff, srcOff + srcLen)} into
+     * {@code dst[dstOff, dstOff + dstLen)}: the {@code byte[]} form, which makes no view of the arrays (allocates
+     * nothing).
+     *
+     * @return the block's size in bytes, or {@link Compressor#DOES_NOT_FIT} when it does not fit in the destination
+     *         range (whose content is then unspecified)
+     * @throws Lz4Exception              if {@code srcLen} is larger than {@link Lz4#MAX_INPUT_SIZE}
+     * @throws IndexOutOfBoundsException if a range is not inside its array
+     * @throws IllegalStateException     if this compressor is closed or in use by another thread
+     */
+    public long tryCompress(byte[] src, int srcOff, int srcLen, byte[] dst, int dstOff, int dstLen) {
+        long r = core.arrayResult(src, srcOff, srcLen, dst, dstOff, dstLen);
+        return r > 0 ? r : DOES_NOT_FIT;
+    }
+
     /** Frees the native state now, or when the call in progress returns. Idempotent. */
     @Override
     public void close() {

@@ -97,8 +97,10 @@ final class Lz4Native {
     private static final Fn
             FN_SIZEOF_STATE = Fn.of("LZ4_sizeofState", INT),
             FN_SIZEOF_STATE_HC = Fn.of("LZ4_sizeofStateHC", INT),
-            FN_INIT_STREAM = Fn.of("LZ4_initStream", PTR, PTR, SIZE_T),
-            FN_INIT_STREAM_HC = Fn.of("LZ4_initStreamHC", PTR, PTR, SIZE_T),
+            // the returned pointer is only compared with NULL: read as an integer (every supported platform is
+            // 64-bit), so a restart after an aborted compression makes no MemorySegment for it
+            FN_INIT_STREAM = Fn.of("LZ4_initStream", SIZE_T, PTR, SIZE_T),
+            FN_INIT_STREAM_HC = Fn.of("LZ4_initStreamHC", SIZE_T, PTR, SIZE_T),
             // int f(void* state, const char* src, char* dst, int srcSize, int dstCapacity, int accelerationOrLevel)
             FN_COMPRESS_FAST = Fn.of("LZ4_compress_fast_extState_fastReset", INT, PTR, IN, PTR, INT, INT, INT),
             FN_COMPRESS_HC = Fn.of("LZ4_compress_HC_extStateHC_fastReset", INT, PTR, IN, PTR, INT, INT, INT),
@@ -296,8 +298,8 @@ final class Lz4Native {
     /** Initialises {@code state} (malloc'd, {@link #sizeofState()} bytes) once; throws if lz4 refuses it. */
     static void initStream(MemorySegment state) {
         try {
-            MemorySegment r = (MemorySegment) INIT_STREAM.invokeExact(state, state.byteSize());
-            if (r.address() == 0) {
+            long r = (long) INIT_STREAM.invokeExact(state, state.byteSize());
+            if (r == 0) {
                 throw new IllegalStateException("LZ4_initStream refused a state of " + state.byteSize() + " bytes");
             }
         } catch (Throwable t) {
@@ -308,8 +310,8 @@ final class Lz4Native {
     /** Initialises {@code state} (malloc'd, {@link #sizeofStateHC()} bytes) once; throws if lz4 refuses it. */
     static void initStreamHC(MemorySegment state) {
         try {
-            MemorySegment r = (MemorySegment) INIT_STREAM_HC.invokeExact(state, state.byteSize());
-            if (r.address() == 0) {
+            long r = (long) INIT_STREAM_HC.invokeExact(state, state.byteSize());
+            if (r == 0) {
                 throw new IllegalStateException("LZ4_initStreamHC refused a state of " + state.byteSize() + " bytes");
             }
         } catch (Throwable t) {

@@ -151,6 +151,28 @@ public final class ZstdCompressor implements Compressor {
         return r;
     }
 
+    /**
+     * As {@link #tryCompress(MemorySegment, MemorySegment)}, from {@code src[srcOff, srcOff + srcLen)} into
+     * {@code dst[dstOff, dstOff + dstLen)}: the {@code byte[]} form, which makes no view of the arrays (allocates
+     * nothing).
+     *
+     * @return the frame's size in bytes, or {@link Compressor#DOES_NOT_FIT} when it does not fit in the destination
+     *         range (whose content is then unspecified)
+     * @throws ZstdException             if zstd fails for any other reason
+     * @throws IndexOutOfBoundsException if a range is not inside its array
+     * @throws IllegalStateException     if this compressor is closed or in use by another thread
+     */
+    public long tryCompress(byte[] src, int srcOff, int srcLen, byte[] dst, int dstOff, int dstLen) {
+        long r = core.arrayResult(src, srcOff, srcLen, dst, dstOff, dstLen);
+        if (ZstdNative.isError(r)) {
+            if (-r == ZstdException.DST_SIZE_TOO_SMALL) {
+                return DOES_NOT_FIT;
+            }
+            throw Checks.error(r, "zstd compress", Bounds.sizes(srcLen, dstLen));
+        }
+        return r;
+    }
+
     /** Frees the native context now, or when the call in progress returns. Idempotent. */
     @Override
     public void close() {

@@ -177,6 +177,43 @@ class Lz4BadInputTest {
         closed.close();
         assertThrows(IllegalStateException.class,
                 () -> closed.tryCompress(MemorySegment.ofArray(DATA), MemorySegment.ofArray(new byte[DATA.length])));
+        assertThrows(IllegalStateException.class,
+                () -> closed.tryCompress(DATA, 0, DATA.length, new byte[DATA.length], 0, DATA.length));
+    }
+
+    /** The {@code byte[]} form of {@code tryCompress}: at offsets, in place and staged, and its ranges checked. */
+    @Test
+    void tryCompressOfArraysReportsADestinationTooSmallWithoutThrowing() {
+        byte[] big = new byte[64 << 10]; // above the heap staging limit: compressed in place where the JDK allows
+        for (int i = 0; i < big.length; i++) {
+            big[i] = DATA[i % DATA.length];
+        }
+        byte[] random = new byte[4096];
+        new SplittableRandom(6).nextBytes(random);
+        for (int level : new int[] {0, -5, 9}) {
+            try (Lz4Compressor c = Lz4Compressor.create(level); Lz4Decompressor d = Lz4Decompressor.create()) {
+                for (byte[] data : new byte[][] {DATA, big}) {
+                    byte[] block = c.compress(data);
+                    byte[] src = new byte[data.length + 10];
+                    System.arraycopy(data, 0, src, 7, data.length);
+                    byte[] dst = new byte[block.length + 20];
+                    assertEquals(block.length, c.tryCompress(src, 7, data.length, dst, 11, block.length), "level " + level);
+                    assertArrayEquals(block, Arrays.copyOfRange(dst, 11, 11 + block.length));
+                    assertEquals(0, dst[10], "written before its range");
+                    assertEquals(Compressor.DOES_NOT_FIT, c.tryCompress(src, 7, data.length, dst, 11, block.length - 1),
+                            "level " + level);
+                    assertEquals(Compressor.DOES_NOT_FIT, c.tryCompress(src, 7, data.length, dst, 11, 0));
+                    // usable afterwards, same block, and it decodes
+                    assertEquals(block.length, c.tryCompress(src, 7, data.length, dst, 0, dst.length));
+                    assertArrayEquals(data, d.decompress(Arrays.copyOf(dst, block.length), data.length));
+                }
+                assertEquals(Compressor.DOES_NOT_FIT, c.tryCompress(random, 0, random.length,
+                        new byte[random.length - 1], 0, random.length - 1));
+                byte[] dst = new byte[100];
+                assertThrows(IndexOutOfBoundsException.class, () -> c.tryCompress(DATA, 1, DATA.length, dst, 0, 100));
+                assertThrows(IndexOutOfBoundsException.class, () -> c.tryCompress(DATA, 0, DATA.length, dst, 1, 100));
+            }
+        }
     }
 
     @Test

@@ -170,6 +170,41 @@ class ZstdBadInputTest {
         closed.close();
         assertThrows(IllegalStateException.class,
                 () -> closed.tryCompress(MemorySegment.ofArray(DATA), MemorySegment.ofArray(new byte[DATA.length])));
+        assertThrows(IllegalStateException.class,
+                () -> closed.tryCompress(DATA, 0, DATA.length, new byte[DATA.length], 0, DATA.length));
+    }
+
+    /** The {@code byte[]} form of {@code tryCompress}: at offsets, in place and staged, and its ranges checked. */
+    @Test
+    void tryCompressOfArraysReportsADestinationTooSmallWithoutThrowing() {
+        byte[] big = new byte[64 << 10]; // above the heap staging limit: compressed in place where the JDK allows
+        for (int i = 0; i < big.length; i++) {
+            big[i] = DATA[i % DATA.length];
+        }
+        byte[] random = new byte[4096];
+        new SplittableRandom(4).nextBytes(random);
+        try (ZstdCompressor c = ZstdCompressor.create(); ZstdDecompressor d = ZstdDecompressor.create()) {
+            for (byte[] data : new byte[][] {DATA, big}) {
+                byte[] frame = c.compress(data);
+                byte[] src = new byte[data.length + 10];
+                System.arraycopy(data, 0, src, 7, data.length);
+                byte[] dst = new byte[(int) Zstd.compressBound(data.length) + 20];
+                assertEquals(frame.length, c.tryCompress(src, 7, data.length, dst, 11, dst.length - 11));
+                assertArrayEquals(frame, Arrays.copyOfRange(dst, 11, 11 + frame.length));
+                assertEquals(0, dst[10], "written before its range");
+                assertEquals(Compressor.DOES_NOT_FIT, c.tryCompress(src, 7, data.length, dst, 11, frame.length - 1));
+                assertEquals(Compressor.DOES_NOT_FIT, c.tryCompress(src, 7, data.length, dst, 11, 0));
+                // usable afterwards, same frame, and it decodes
+                assertEquals(frame.length, c.tryCompress(src, 7, data.length, dst, 0, dst.length));
+                assertArrayEquals(data, d.decompress(Arrays.copyOf(dst, frame.length)));
+            }
+            assertEquals(Compressor.DOES_NOT_FIT, c.tryCompress(random, 0, random.length, new byte[random.length - 1], 0,
+                    random.length - 1));
+            byte[] dst = new byte[100];
+            assertThrows(IndexOutOfBoundsException.class, () -> c.tryCompress(DATA, 1, DATA.length, dst, 0, 100));
+            assertThrows(IndexOutOfBoundsException.class, () -> c.tryCompress(DATA, 0, DATA.length, dst, 1, 100));
+            assertThrows(IndexOutOfBoundsException.class, () -> c.tryCompress(DATA, -1, 1, dst, 0, 100));
+        }
     }
 
     @Test

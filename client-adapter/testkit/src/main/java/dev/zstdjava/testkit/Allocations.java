@@ -65,6 +65,14 @@ public final class Allocations {
     }
 
     /**
+     * @return the heap bytes of a {@code byte[length]}: its 16-byte header (the default object layout: compressed
+     *         class pointers) and its elements, rounded up to 8 bytes, as the codec's allocation tests count it
+     */
+    public static long arrayBytes(int length) {
+        return (16L + length + 7) & ~7L;
+    }
+
+    /**
      * @return heap bytes per call of {@code call} summed over the threads, after a warm-up of as many calls: the growth
      *         of each thread alive after the measured calls ({@link #allocatedSince}), divided by the calls
      */

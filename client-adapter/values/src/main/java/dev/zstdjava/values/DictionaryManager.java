@@ -203,6 +203,13 @@ public final class DictionaryManager implements AutoCloseable {
         return lookup;
     }
 
+    /** As {@link #sample(MemorySegment)}: makes a view of {@code value} only while the reservoir is collecting. */
+    void sample(byte[] value) {
+        if (sampler != null && sampler.collecting()) {
+            sampler.offer(MemorySegment.ofArray(value));
+        }
+    }
+
     /** Offers a value the compressor is about to store (at least the minimum size) to the training reservoir. */
     void sample(MemorySegment value) {
         if (sampler != null) {

@@ -82,17 +82,42 @@ abstract class HeaderBackend implements ValueBackend {
         return ValueFormat.hasHeader(stored) && stored.get(ValueLayout.JAVA_BYTE, ValueFormat.BACKEND_OFFSET) == id;
     }
 
+    /** As {@link #recognises(MemorySegment)}, for an array. */
+    final boolean recognises(byte[] stored) {
+        return ValueFormat.hasHeader(stored) && stored[ValueFormat.BACKEND_OFFSET] == id;
+    }
+
+    /**
+     * As {@link #encode(MemorySegment, MemorySegment, long, DictionaryManager.Entry)}, from all of {@code value} into
+     * the start of {@code dst}: the {@code byte[]} form, which makes no view of the arrays (allocates nothing).
+     */
+    final long encode(byte[] value, byte[] dst, int max, DictionaryManager.Entry dictionary) {
+        return encode(null, null, value, dst, max, dictionary);
+    }
+
     @Override
     public final long encode(MemorySegment value, MemorySegment dst, long max, DictionaryManager.Entry dictionary) {
-        long room = Math.min(max, dst.byteSize()) - ValueFormat.HEADER_SIZE;
+        return encode(value, dst, null, null, max, dictionary);
+    }
+
+    /** The header, then the payload: of the segments, or of the arrays when {@code array} is not null. */
+    private long encode(MemorySegment value, MemorySegment dst, byte[] array, byte[] arrayDst, long max,
+                        DictionaryManager.Entry dictionary) {
+        long room = Math.min(max, array != null ? arrayDst.length : dst.byteSize()) - ValueFormat.HEADER_SIZE;
         if (room < 1) {
             return NO_ROOM;
         }
-        long payload = encodePayload(value, dst, ValueFormat.HEADER_SIZE, room, dictionary);
+        long payload = array != null
+                ? encodePayload(array, arrayDst, ValueFormat.HEADER_SIZE, (int) room, dictionary)
+                : encodePayload(value, dst, ValueFormat.HEADER_SIZE, room, dictionary);
         if (payload == NO_ROOM) {
             return NO_ROOM;
         }
-        ValueFormat.writeHeader(dst, id);
+        if (array != null) {
+            ValueFormat.writeHeader(arrayDst, id);
+        } else {
+            ValueFormat.writeHeader(dst, id);
+        }
         return ValueFormat.HEADER_SIZE + payload;
     }
 
@@ -102,6 +127,9 @@ abstract class HeaderBackend implements ValueBackend {
      */
     abstract long encodePayload(MemorySegment value, MemorySegment dst, long offset, long room,
                                 DictionaryManager.Entry dictionary);
+
+    /** As {@link #encodePayload(MemorySegment, MemorySegment, long, long, DictionaryManager.Entry)}, for arrays. */
+    abstract long encodePayload(byte[] value, byte[] dst, int offset, int room, DictionaryManager.Entry dictionary);
 
     @Override
     public final byte[] decode(MemorySegment stored) {

@@ -45,6 +45,20 @@ final class Lz4Backend extends HeaderBackend {
         return LENGTH_SIZE + n;
     }
 
+    /** Never given a dictionary ({@link #takesDictionaries()} is false). */
+    @Override
+    long encodePayload(byte[] value, byte[] dst, int offset, int room, DictionaryManager.Entry dict) {
+        if (room - LENGTH_SIZE < 1) {
+            return NO_ROOM;
+        }
+        long n = compressor().tryCompress(value, 0, value.length, dst, offset + LENGTH_SIZE, room - LENGTH_SIZE);
+        if (n < 0) {
+            return NO_ROOM;
+        }
+        ValueFormat.LE_INT_IN_ARRAY.set(dst, offset, value.length);
+        return LENGTH_SIZE + n;
+    }
+
     @Override
     byte[] decodePayload(MemorySegment payload) {
         if (payload.byteSize() < LENGTH_SIZE) {

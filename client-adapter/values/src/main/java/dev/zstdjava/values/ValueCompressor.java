@@ -84,10 +84,13 @@ import java.util.concurrent.ConcurrentHashMap;
  *
  * <p><b>Allocation:</b> {@link #compress(MemorySegment, MemorySegment)} and {@link #compress(ByteBuffer, ByteBuffer)}
  * allocate nothing once the pool is warm (compressed output goes straight to the destination, and when it would not
- * be smaller the value is copied there instead). The array forms allocate only the returned array (compressing
- * through a reusable scratch array). Decompression allocates the returned value; zstd frames that do not declare
- * their size (GLIDE writes such frames) are decoded through a reusable buffer and copied out once. Apart from that,
- * a call may leave a few small wrapper objects that the JIT does not always remove.
+ * be smaller the value is copied there instead); a segment form may leave a few small views of the segments that
+ * the JIT does not always remove. {@link #compress(byte[])} allocates the returned array only (it compresses through
+ * a reusable scratch array with the codecs' array forms, which make no views of values up to
+ * {@code zstdjava.heapStagingLimit}, 4 KiB by default, whatever the JIT inlines; see the codecs' allocation notes for
+ * larger ones), and while a dictionary manager collects training samples, their copies. Decompression allocates the returned value; zstd
+ * frames that do not declare their size (GLIDE writes such frames) are decoded through a reusable buffer and copied
+ * out once, and may leave views as the segment forms do.
  */
 public final class ValueCompressor {
     private final CompressionConfig config;
@@ -233,7 +236,7 @@ public final class ValueCompressor {
         Coder c = pool.acquire();
         try {
             byte[] scratch = c.scratch(value.length);
-            long r = tryCompress(c, MemorySegment.ofArray(value), MemorySegment.ofArray(scratch).asSlice(0, value.length));
+            long r = tryCompress(c, null, null, value, scratch);
             byte[] out = r == STORE_AS_IS ? value : Arrays.copyOf(scratch, (int) r);
             c.trimScratch();
             return out;
@@ -270,28 +273,36 @@ public final class ValueCompressor {
         }
         Coder c = pool.acquire();
         try {
-            return tryCompress(c, value, dst);
+            return tryCompress(c, value, dst, null, null);
         } finally {
             pool.release(c);
         }
     }
 
-    /** The rest of the write rule, after {@link #storesAsIs}. */
-    private long tryCompress(Coder c, MemorySegment value, MemorySegment dst) {
-        long n = value.byteSize();
+    /**
+     * The rest of the write rule, after {@link #storesAsIs}: from the segment {@code value} into {@code dst}, or from
+     * the array {@code array} into the start of {@code arrayDst} (at least as long; no view of the arrays is made).
+     */
+    private long tryCompress(Coder c, MemorySegment value, MemorySegment dst, byte[] array, byte[] arrayDst) {
+        long n = array != null ? array.length : value.byteSize();
         HeaderBackend writer = c.writer();
-        if (writer.recognises(value)) {
+        if (array != null ? writer.recognises(array) : writer.recognises(value)) {
             counters.skipped(Counter.SKIPPED_ALREADY_COMPRESSED);
             return STORE_AS_IS;
         }
         DictionaryManager.Entry dict = null;
         if (dictionaries != null) {
-            dictionaries.sample(value);
+            if (array != null) {
+                dictionaries.sample(array);
+            } else {
+                dictionaries.sample(value);
+            }
             dict = dictionaries.current();
         }
         long stored = ValueBackend.NO_ROOM;
-        try {
-            stored = writer.encode(value, dst, n - 1, dict); // the stored form must be strictly smaller than the value
+        try { // the stored form must be strictly smaller than the value
+            stored = array != null ? writer.encode(array, arrayDst, array.length - 1, dict)
+                    : writer.encode(value, dst, n - 1, dict);
             if (stored == ValueBackend.NO_ROOM) { // it does not fit in fewer bytes than the value (incompressible)
                 counters.skipped(Counter.SKIPPED_NOT_SMALLER);
             }

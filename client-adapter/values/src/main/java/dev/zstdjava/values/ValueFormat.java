@@ -2,6 +2,8 @@ package dev.zstdjava.values;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
@@ -18,6 +20,8 @@ public final class ValueFormat {
     /** The version byte this library writes; a reader does not check it (a tool may report others as unknown). */
     public static final int VERSION = 0x00;
     static final ValueLayout.OfInt LE_INT = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    /** {@link #LE_INT} in a {@code byte[]}: {@code set(array, offset, int)}. */
+    static final VarHandle LE_INT_IN_ARRAY = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
 
     private ValueFormat() {}
 
@@ -27,6 +31,11 @@ public final class ValueFormat {
                 && s.get(ValueLayout.JAVA_BYTE, 0) == 0x00
                 && s.get(ValueLayout.JAVA_BYTE, 1) == 0x01
                 && s.get(ValueLayout.JAVA_BYTE, 2) == 0x02;
+    }
+
+    /** @return whether {@code a} starts with a header */
+    static boolean hasHeader(byte[] a) {
+        return a.length >= HEADER_SIZE && a[0] == 0x00 && a[1] == 0x01 && a[2] == 0x02;
     }
 
     /** @return whether the remaining bytes of {@code b} start with a header; reads absolutely, moves nothing */
@@ -46,6 +55,15 @@ public final class ValueFormat {
      */
     public static int headerId(MemorySegment s) {
         return hasHeader(s) ? s.get(ValueLayout.JAVA_BYTE, BACKEND_OFFSET) & 0xff : -1;
+    }
+
+    /** Writes the header naming the backend {@code id} to the start of {@code dst}. */
+    static void writeHeader(byte[] dst, byte id) {
+        dst[0] = 0x00;
+        dst[1] = 0x01;
+        dst[2] = 0x02;
+        dst[VERSION_OFFSET] = (byte) VERSION;
+        dst[BACKEND_OFFSET] = id;
     }
 
     /** Writes the header naming the backend {@code id} to the start of {@code dst}. */

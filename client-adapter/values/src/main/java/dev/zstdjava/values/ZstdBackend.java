@@ -77,6 +77,13 @@ final class ZstdBackend extends HeaderBackend {
     }
 
     @Override
+    long encodePayload(byte[] value, byte[] dst, int offset, int room, DictionaryManager.Entry dict) {
+        ZstdCompressor c = dict == null ? compressor() : dictionaryCompressor(dict);
+        long n = c.tryCompress(value, 0, value.length, dst, offset, room);
+        return n < 0 ? NO_ROOM : n;
+    }
+
+    @Override
     byte[] decodePayload(MemorySegment payload) {
         return decodeFrame(payload);
     }

@@ -38,6 +38,29 @@ class ValueCompressorAllocationTest {
         }
     }
 
+    /**
+     * The array form allocates exactly the returned array, with every backend, whatever the JIT inlines: it makes no
+     * views (the codecs' array forms, which stage values up to {@code zstdjava.heapStagingLimit}, 4 KiB by default,
+     * through native memory); a value stored as it is, nothing.
+     */
+    @Test
+    void theArrayFormAllocatesExactlyTheStoredForm() {
+        for (CompressionBackend backend : CompressionBackend.values()) {
+            ValueCompressor vc = ValueCompressor.create(CompressionConfig.builder().backend(backend).build());
+            for (int size : new int[] {1000, 4096}) { // at most the codecs' heap staging limit: no view of the arrays
+                byte[] value = text(size);
+                int stored = vc.compress(value).length;
+                assertTrue(stored < size, backend + ", " + size + " bytes: not compressed");
+                long per = Allocations.bytesPerCall(20_000, () -> vc.compress(value).length);
+                assertEquals(Allocations.arrayBytes(stored), per, backend + ", " + size + " bytes: heap bytes per "
+                        + "compress(byte[]) for a stored form of " + stored + " bytes");
+                byte[] random = TestValues.random(size, size);
+                assertEquals(0, Allocations.bytesPerCall(20_000, () -> vc.compress(random).length),
+                        backend + ", " + size + " random bytes: heap bytes per compress(byte[])");
+            }
+        }
+    }
+
     @Test
     void dictionaryCompressionAndDecompressionAllocateAsWithout() {
         java.util.List<byte[]> records = TestValues.jsonRecords(2000, 3);
