@@ -82,6 +82,17 @@ class AllocationTest {
         forms.put("lz4.compress.arrayDst", () -> lc.compress(raw, 0, raw.length, dst, 0, dst.length));
         forms.put("zstd.tryCompress.arrayDst", () -> (int) zc.tryCompress(raw, 0, raw.length, dst, 0, dst.length));
         forms.put("lz4.tryCompress.arrayDst", () -> (int) lc.tryCompress(raw, 0, raw.length, dst, 0, dst.length));
+        // segments at an offset (a frame after a caller's header): the view of dst is made next to the native call
+        MemorySegment rawSegment = MemorySegment.ofArray(raw);
+        MemorySegment dstSegment = MemorySegment.ofArray(dst);
+        MemorySegment nativeRaw = java.lang.foreign.Arena.global().allocate(raw.length).copyFrom(rawSegment);
+        MemorySegment nativeDst = java.lang.foreign.Arena.global().allocate(dst.length);
+        forms.put("zstd.tryCompress.segmentAt", () -> (int) zc.tryCompress(rawSegment, dstSegment, 5, dst.length - 5));
+        forms.put("lz4.tryCompress.segmentAt", () -> (int) lc.tryCompress(rawSegment, dstSegment, 9, dst.length - 9));
+        forms.put("zstd.tryCompress.nativeSegmentAt",
+                () -> (int) zc.tryCompress(nativeRaw, nativeDst, 5, dst.length - 5));
+        forms.put("lz4.tryCompress.nativeSegmentAt",
+                () -> (int) lc.tryCompress(nativeRaw, nativeDst, 9, dst.length - 9));
         // "does not fit" (random bytes into fewer bytes than themselves): lz4 restarts its state, zstd reports it
         byte[] random = new byte[raw.length];
         new java.util.SplittableRandom(1).nextBytes(random);
@@ -198,7 +209,7 @@ class AllocationTest {
     @Timeout(value = 10, unit = TimeUnit.MINUTES) // child JVMs with -Xbatch: 92 s for both at load 13
     void everyFormInOneJvmAllocatesExactlyItsResult() throws Exception {
         Map<String, Double> beyond = child(null);
-        assertEquals(27, beyond.size() + 1, "forms measured: " + beyond.keySet());
+        assertEquals(31, beyond.size() + 1, "forms measured: " + beyond.keySet());
         assertExact(beyond, "mixed");
     }
 
@@ -221,7 +232,8 @@ class AllocationTest {
 
     static final java.util.List<String> FORMS = java.util.List.of("zstd.compress.arrayDst", "zstd.decompress.arrayDst",
             "lz4.compress.arrayDst", "lz4.decompress.arrayDst", "zstd.tryCompress.arrayDst", "lz4.tryCompress.arrayDst",
-            "zstd.tryCompressRandom.arrayDst", "lz4.tryCompressRandom.arrayDst",
+            "zstd.tryCompressRandom.arrayDst", "lz4.tryCompressRandom.arrayDst", "zstd.tryCompress.segmentAt",
+            "lz4.tryCompress.segmentAt", "zstd.tryCompress.nativeSegmentAt", "lz4.tryCompress.nativeSegmentAt",
             "lz4frame.compress.arrayDst",
             "lz4frame.decompress.arrayDst", "zstd.compress.heapBuffer", "zstd.compress.directBuffer",
             "zstd.decompress.directBuffer", "lz4.compress.heapBuffer", "lz4.compress.directBuffer",

@@ -30,7 +30,10 @@ import java.util.concurrent.TimeUnit;
  * and on a confined object (a plain read of the owner thread), and the static one-liners, whose per-thread contexts
  * are confined on platform threads. Compare {@code lz4_segmentCompress_*} with the C reference's lz4 compress of the
  * same payload ({@code ./bench targets} has it) for the 0.85x-of-C target, and {@code *_shared} with
- * {@code *_confined} for the guard's share.
+ * {@code *_confined} for the guard's share, and {@code *_tryCompressAt_*} (a frame after a 5- or 9-byte header, copied
+ * into the range from the compressor's native buffer) with {@code *_tryCompressSlice_*} (the same into a view of the
+ * range) for what the copy costs against the view it replaces: heap value into a heap or a native destination, as
+ * {@code ValueCompressor}'s segment write takes them.
  *
  * <pre>  java -jar benchmarks.jar CallPathBench -p payload=text-128</pre>
  */
@@ -68,7 +71,7 @@ public class CallPathBench {
 
         byte[] raw, lz4Block, zstdFrame;
         Arena arena;
-        MemorySegment src, dst, block, frame, out;
+        MemorySegment src, dst, block, frame, out, heapSrc, heapDst;
         Lz4Compressor lcShared, lcConfined;
         Lz4Decompressor ldShared, ldConfined;
         ZstdCompressor zcShared, zcConfined;
@@ -93,6 +96,10 @@ public class CallPathBench {
             block = Check.nativeCopy(arena, lz4Block, lz4Block.length);
             frame = Check.nativeCopy(arena, zstdFrame, zstdFrame.length);
             out = arena.allocate(raw.length, 64);
+            heapSrc = MemorySegment.ofArray(raw);
+            heapDst = MemorySegment.ofArray(new byte[(int) dst.byteSize()]);
+            long at = zcShared.tryCompress(heapSrc, heapDst, 5, heapDst.byteSize() - 5);
+            Check.same("tryCompressAt", raw, Zstd.decompress(Check.bytes(heapDst.asSlice(5), at)), raw.length);
             long n = lcConfined.compress(src, dst);
             Check.lz4Block("confined", raw, Check.bytes(dst, n), (int) n);
             Check.same("confined", raw, Check.bytes(out, ldConfined.decompress(block, out)), raw.length);
@@ -153,6 +160,46 @@ public class CallPathBench {
     @Benchmark
     public byte[] lz4_staticDecompress(Input s) {
         return Lz4.decompress(s.lz4Block, s.raw.length);
+    }
+
+    @Benchmark
+    public long zstd_tryCompressAt_heapDst(Input s) {
+        return s.zcShared.tryCompress(s.heapSrc, s.heapDst, 5, s.heapDst.byteSize() - 5);
+    }
+
+    @Benchmark
+    public long zstd_tryCompressSlice_heapDst(Input s) {
+        return s.zcShared.tryCompress(s.heapSrc, s.heapDst.asSlice(5, s.heapDst.byteSize() - 5));
+    }
+
+    @Benchmark
+    public long zstd_tryCompressAt_nativeDst(Input s) {
+        return s.zcShared.tryCompress(s.heapSrc, s.dst, 5, s.dst.byteSize() - 5);
+    }
+
+    @Benchmark
+    public long zstd_tryCompressSlice_nativeDst(Input s) {
+        return s.zcShared.tryCompress(s.heapSrc, s.dst.asSlice(5, s.dst.byteSize() - 5));
+    }
+
+    @Benchmark
+    public long lz4_tryCompressAt_heapDst(Input s) {
+        return s.lcShared.tryCompress(s.heapSrc, s.heapDst, 9, s.heapDst.byteSize() - 9);
+    }
+
+    @Benchmark
+    public long lz4_tryCompressSlice_heapDst(Input s) {
+        return s.lcShared.tryCompress(s.heapSrc, s.heapDst.asSlice(9, s.heapDst.byteSize() - 9));
+    }
+
+    @Benchmark
+    public long lz4_tryCompressAt_nativeDst(Input s) {
+        return s.lcShared.tryCompress(s.heapSrc, s.dst, 9, s.dst.byteSize() - 9);
+    }
+
+    @Benchmark
+    public long lz4_tryCompressSlice_nativeDst(Input s) {
+        return s.lcShared.tryCompress(s.heapSrc, s.dst.asSlice(9, s.dst.byteSize() - 9));
     }
 
     @Benchmark

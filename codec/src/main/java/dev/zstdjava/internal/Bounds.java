@@ -83,6 +83,12 @@ public final class Bounds {
         Objects.checkFromIndexSize(off, len, a.length);
     }
 
+    /** Checks {@code [off, off+len)} is inside {@code s} (an {@link IndexOutOfBoundsException} naming it otherwise). */
+    public static void range(MemorySegment s, long off, long len, String name) {
+        Objects.requireNonNull(s, name);
+        Objects.checkFromIndexSize(off, len, s.byteSize());
+    }
+
     /** Native code may write to {@code dst}: a read-only segment is an {@link IllegalArgumentException}. */
     public static void writable(MemorySegment dst) {
         if (dst.isReadOnly()) {

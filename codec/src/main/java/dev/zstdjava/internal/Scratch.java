@@ -95,6 +95,16 @@ public final class Scratch {
         }
     }
 
+    /**
+     * After a staged call that wrote {@code n} bytes ({@code <= 0}: none) to {@code out}: copies them to {@code dst}
+     * at {@code off} (no view of {@code dst}).
+     */
+    public static void unstage(MemorySegment out, MemorySegment dst, long off, long n) {
+        if (n > 0) {
+            MemorySegment.copy(out, 0, dst, off, n);
+        }
+    }
+
     /** After a staged call that wrote {@code n} bytes ({@code <= 0}: none) to {@code out}: copies them to {@code dst[off]}. */
     public static void unstage(MemorySegment out, byte[] dst, int off, long n) {
         if (n > 0) {

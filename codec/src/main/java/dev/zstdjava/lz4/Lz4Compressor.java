@@ -10,6 +10,7 @@ import dev.zstdjava.internal.Scratch;
 
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
+import java.util.Objects;
 
 /**
  * An LZ4 block compressor: one native compression state, initialised once and reused by every call
@@ -153,6 +154,26 @@ public final class Lz4Compressor implements Compressor {
     }
 
     /**
+     * As {@link #tryCompress(MemorySegment, MemorySegment)}, into {@code dst[dstOff, dstOff + dstLen)}: for a block
+     * written after a header of the caller's. When the room it may take (the range, or
+     * {@link Lz4#maxCompressedLength} of {@code src}, whichever is smaller) is at most 1 MiB, no view of {@code dst} is
+     * made: the block is written to this compressor's native buffer and copied into the range (one copy of the
+     * block), so the call allocates nothing, whatever the JIT inlines. Above that it goes straight into a view of the
+     * range, so a large value does not need its compressed size again in native memory.
+     *
+     * @return the block's size in bytes, or {@link Compressor#DOES_NOT_FIT} when it does not fit in the destination
+     *         range (whose content is then unspecified; {@code dst} outside the range is never written)
+     * @throws Lz4Exception              if {@code src} is larger than {@link Lz4#MAX_INPUT_SIZE}
+     * @throws IndexOutOfBoundsException if the destination range is not inside {@code dst}
+     * @throws IllegalArgumentException  if {@code dst} is read-only
+     * @throws IllegalStateException     if this compressor is closed or in use by another thread
+     */
+    public long tryCompress(MemorySegment src, MemorySegment dst, long dstOff, long dstLen) {
+        int r = core.compressOrZeroAt(src, dst, dstOff, dstLen);
+        return r > 0 ? r : DOES_NOT_FIT;
+    }
+
+    /**
      * As {@link #tryCompress(MemorySegment, MemorySegment)}, from {@code src[srcOff, srcOff + srcLen)} into
      * {@code dst[dstOff, dstOff + dstLen)}: the {@code byte[]} form, which makes no view of the arrays (allocates
      * nothing).
@@ -215,6 +236,44 @@ public final class Lz4Compressor implements Compressor {
             try {
                 return (int) segments(src, srcLen, dst, dst.byteSize());
             } finally {
+                guard.exit();
+            }
+        }
+
+        /** @return the block's size, or 0 when it does not fit in {@code dst[dstOff, dstOff + dstLen)} */
+        int compressOrZeroAt(MemorySegment src, MemorySegment dst, long dstOff, long dstLen) {
+            Objects.requireNonNull(src, "src");
+            Bounds.range(dst, dstOff, dstLen, "dst");
+            Bounds.writable(dst);
+            long srcSize = src.byteSize();
+            checkInput(srcSize);
+            guard.enter();
+            try {
+                int srcLen = (int) srcSize; // checkInput: at most Lz4.MAX_INPUT_SIZE
+                int outCap = Math.min(Lz4Checks.capacity(dstLen), Lz4.maxCompressedLength(srcLen));
+                if (outCap == 0) {
+                    return 0; // no block fits in 0 bytes (the smallest is 1)
+                }
+                if (outCap > Scratch.KEEP) { // large: straight into a view of the range, no native copy of the block
+                    return (int) segments(src, srcSize, dst.asSlice(dstOff, dstLen), dstLen);
+                }
+                // no view of dst: the block goes to the scratch output buffer and is copied to dst at the offset, and
+                // the call gets only segments that exist before it (src, or its staged copy), so nothing is allocated
+                MemorySegment out = state.scratch.get(outCap);
+                int r;
+                if (src.isNative()) {
+                    r = run(src, out, srcLen, outCap,
+                            srcLen < Lz4Native.CRITICAL_LIMIT ? CallKind.CRITICAL : CallKind.REGULAR);
+                } else if (srcLen <= heapLimit) {
+                    r = run(src, out, srcLen, outCap, CallKind.CRITICAL);
+                } else {
+                    r = state.block.restartIfAborted(Lz4Native.compressStaged(state.block,
+                            state.scratch.stageInput(src, srcLen), out, srcLen, outCap));
+                }
+                Scratch.unstage(out, dst, dstOff, r);
+                return r;
+            } finally {
+                state.scratch.trim();
                 guard.exit();
             }
         }

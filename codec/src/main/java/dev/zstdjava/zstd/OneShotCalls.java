@@ -53,6 +53,33 @@ final class OneShotCalls {
     }
 
     /**
+     * A compression of all of {@code src} into {@code dst[dstOff, dstOff+dstCap)}, with no view of {@code dst}: the
+     * frame is written to the scratch output buffer and copied to {@code dst} at the offset, and the native call gets
+     * only segments that exist before it ({@code src} itself, or its copy in the scratch input buffer when a heap
+     * {@code src} is above {@code heapLimit}), so nothing is allocated whatever the JIT inlines. A frame that may take
+     * more than {@link Scratch#KEEP} bytes goes straight into a view of the range instead ({@link #segments}), so the
+     * native memory is not doubled for large values. The caller trims the scratch buffers.
+     */
+    long compressAt(MemorySegment src, long srcLen, MemorySegment dst, long dstOff, long dstCap) {
+        long outCap = Math.min(dstCap, Zstd.compressBound(srcLen));
+        if (outCap > Scratch.KEEP) {
+            return segments(Direction.COMPRESS, src, srcLen, dst.asSlice(dstOff, dstCap), dstCap);
+        }
+        MemorySegment out = scratch.get(outCap);
+        long r;
+        if (src.isNative()) {
+            r = ZstdNative.compress2(ctx, out, outCap, src, srcLen,
+                    srcLen < ZstdNative.CRITICAL_LIMIT ? CallKind.CRITICAL : CallKind.REGULAR);
+        } else if (srcLen <= heapLimit) {
+            r = ZstdNative.compress2(ctx, out, outCap, src, srcLen, CallKind.CRITICAL);
+        } else {
+            r = ZstdNative.staged(Direction.COMPRESS, ctx, out, outCap, scratch.stageInput(src, srcLen), srcLen);
+        }
+        Scratch.unstage(out, dst, dstOff, r);
+        return r;
+    }
+
+    /**
      * Two arrays, on arrays and offsets: staged through the native scratch buffers when small
      * ({@link Bounds#small}: no view of an array is made, so nothing is allocated whatever the JIT inlines), in place
      * above that up to {@code heapLimit} bytes of work (views made next to the native call), staged again above it

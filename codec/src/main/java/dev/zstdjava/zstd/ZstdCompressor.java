@@ -152,6 +152,32 @@ public final class ZstdCompressor implements Compressor {
     }
 
     /**
+     * As {@link #tryCompress(MemorySegment, MemorySegment)}, into {@code dst[dstOff, dstOff + dstLen)}: for a frame
+     * written after a header of the caller's. When the room it may take (the range, or
+     * {@link Zstd#compressBound} of {@code src}, whichever is smaller) is at most 1 MiB, no view of {@code dst} is
+     * made: the frame is written to this compressor's native buffer and copied into the range (one copy of the
+     * frame), so the call allocates nothing, whatever the JIT inlines. Above that it goes straight into a view of the
+     * range, so a large value does not need its compressed size again in native memory.
+     *
+     * @return the frame's size in bytes, or {@link Compressor#DOES_NOT_FIT} when it does not fit in the destination
+     *         range (whose content is then unspecified; {@code dst} outside the range is never written)
+     * @throws ZstdException             if zstd fails for any other reason
+     * @throws IndexOutOfBoundsException if the destination range is not inside {@code dst}
+     * @throws IllegalArgumentException  if {@code dst} is read-only
+     * @throws IllegalStateException     if this compressor is closed or in use by another thread
+     */
+    public long tryCompress(MemorySegment src, MemorySegment dst, long dstOff, long dstLen) {
+        long r = core.compressOrErrorAt(src, dst, dstOff, dstLen);
+        if (ZstdNative.isError(r)) {
+            if (-r == ZstdException.DST_SIZE_TOO_SMALL) {
+                return DOES_NOT_FIT;
+            }
+            throw Checks.error(r, "zstd compress", Bounds.sizes(src.byteSize(), dstLen));
+        }
+        return r;
+    }
+
+    /**
      * As {@link #tryCompress(MemorySegment, MemorySegment)}, from {@code src[srcOff, srcOff + srcLen)} into
      * {@code dst[dstOff, dstOff + dstLen)}: the {@code byte[]} form, which makes no view of the arrays (allocates
      * nothing).
@@ -217,6 +243,20 @@ public final class ZstdCompressor implements Compressor {
             try {
                 return segments(src, src.byteSize(), dst, dst.byteSize());
             } finally {
+                guard.exit();
+            }
+        }
+
+        /** @return the frame's size or a zstd error result, written to {@code dst[dstOff, dstOff + dstLen)} */
+        long compressOrErrorAt(MemorySegment src, MemorySegment dst, long dstOff, long dstLen) {
+            Objects.requireNonNull(src, "src");
+            Bounds.range(dst, dstOff, dstLen, "dst");
+            Bounds.writable(dst);
+            guard.enter();
+            try {
+                return state.calls.compressAt(src, src.byteSize(), dst, dstOff, dstLen);
+            } finally {
+                state.scratch.trim();
                 guard.exit();
             }
         }

@@ -42,6 +42,7 @@ class Lz4BadInputTest {
                     Arena.ofAuto().allocate(100), MemorySegment.ofArray(new byte[0])}) {
                 assertThrows(Lz4Exception.class, () -> c.compress(src, top), src.toString());
                 assertEquals(Compressor.DOES_NOT_FIT, c.tryCompress(src, top), src.toString());
+                assertEquals(Compressor.DOES_NOT_FIT, c.tryCompress(src, top, 0, 0), src.toString());
             }
         }
     }
@@ -214,6 +215,65 @@ class Lz4BadInputTest {
                 assertThrows(IndexOutOfBoundsException.class, () -> c.tryCompress(DATA, 0, DATA.length, dst, 1, 100));
             }
         }
+    }
+
+    /**
+     * {@code tryCompress} into a segment range: heap and native segments, in place and staged (input above the heap
+     * critical limit), at each kind of level, nothing written outside the range, the range checked.
+     */
+    @Test
+    void tryCompressIntoASegmentRangeWritesOnlyThere() {
+        byte[] big = new byte[(2 << 20) + 17]; // above the heap critical limit: staged
+        for (int i = 0; i < big.length; i++) {
+            big[i] = DATA[i % DATA.length];
+        }
+        for (int level : new int[] {0, -5, 9}) {
+            try (Arena a = Arena.ofConfined(); Lz4Compressor c = Lz4Compressor.create(level);
+                 Lz4Decompressor d = Lz4Decompressor.create()) {
+                for (byte[] data : new byte[][] {DATA, big}) {
+                    byte[] block = c.compress(data);
+                    for (boolean nativeSrc : new boolean[] {false, true}) {
+                        for (boolean nativeDst : new boolean[] {false, true}) {
+                            String what = "level " + level + ", " + data.length + " bytes, native src " + nativeSrc
+                                    + ", native dst " + nativeDst;
+                            MemorySegment src = nativeSrc
+                                    ? a.allocate(data.length).copyFrom(MemorySegment.ofArray(data))
+                                    : MemorySegment.ofArray(data);
+                            long size = block.length + 20;
+                            MemorySegment dst = nativeDst ? a.allocate(size)
+                                    : MemorySegment.ofArray(new byte[(int) size]);
+                            dst.fill((byte) 0x55);
+                            assertEquals(block.length, c.tryCompress(src, dst, 11, block.length), what);
+                            assertArrayEquals(block, dst.asSlice(11, block.length).toArray(ValueLayout.JAVA_BYTE),
+                                    what);
+                            assertEquals(0x55, dst.get(ValueLayout.JAVA_BYTE, 10), "written before its range: " + what);
+                            assertEquals(0x55, dst.get(ValueLayout.JAVA_BYTE, 11 + block.length),
+                                    "written after it: " + what);
+                            dst.fill((byte) 0x55);
+                            assertEquals(Compressor.DOES_NOT_FIT, c.tryCompress(src, dst, 11, block.length - 1), what);
+                            assertEquals(0x55, dst.get(ValueLayout.JAVA_BYTE, 11 + block.length - 1),
+                                    "written after a range too small: " + what);
+                            assertEquals(Compressor.DOES_NOT_FIT, c.tryCompress(src, dst, 11, 0), what);
+                            // usable afterwards, same block, and it decodes
+                            assertEquals(block.length, c.tryCompress(src, dst, 0, size), what);
+                            assertArrayEquals(data, d.decompress(
+                                    dst.asSlice(0, block.length).toArray(ValueLayout.JAVA_BYTE), data.length), what);
+                        }
+                    }
+                }
+                MemorySegment src = MemorySegment.ofArray(DATA);
+                MemorySegment dst = MemorySegment.ofArray(new byte[100]);
+                assertThrows(IndexOutOfBoundsException.class, () -> c.tryCompress(src, dst, 1, 100));
+                assertThrows(IndexOutOfBoundsException.class, () -> c.tryCompress(src, dst, -1, 10));
+                assertThrows(IndexOutOfBoundsException.class, () -> c.tryCompress(src, dst, 0, -1));
+                assertThrows(IllegalArgumentException.class, () -> c.tryCompress(src, dst.asReadOnly(), 0, 100));
+                assertThrows(NullPointerException.class, () -> c.tryCompress(null, dst, 0, 100));
+            }
+        }
+        Lz4Compressor closed = Lz4Compressor.create(0);
+        closed.close();
+        assertThrows(IllegalStateException.class, () -> closed.tryCompress(MemorySegment.ofArray(DATA),
+                MemorySegment.ofArray(new byte[DATA.length]), 0, DATA.length));
     }
 
     @Test

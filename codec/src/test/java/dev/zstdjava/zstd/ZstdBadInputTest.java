@@ -207,6 +207,59 @@ class ZstdBadInputTest {
         }
     }
 
+    /**
+     * {@code tryCompress} into a segment range: heap and native segments, in place and staged (input above the heap
+     * critical limit), nothing written outside the range, the range checked.
+     */
+    @Test
+    void tryCompressIntoASegmentRangeWritesOnlyThere() {
+        byte[] big = new byte[(2 << 20) + 17]; // above the heap critical limit: staged
+        for (int i = 0; i < big.length; i++) {
+            big[i] = DATA[i % DATA.length];
+        }
+        try (Arena a = Arena.ofConfined(); ZstdCompressor c = ZstdCompressor.create();
+             ZstdDecompressor d = ZstdDecompressor.create()) {
+            for (byte[] data : new byte[][] {DATA, big}) {
+                byte[] frame = c.compress(data);
+                for (boolean nativeSrc : new boolean[] {false, true}) {
+                    for (boolean nativeDst : new boolean[] {false, true}) {
+                        String what = data.length + " bytes, native src " + nativeSrc + ", native dst " + nativeDst;
+                        MemorySegment src = nativeSrc ? a.allocate(data.length).copyFrom(MemorySegment.ofArray(data))
+                                : MemorySegment.ofArray(data);
+                        long size = Zstd.compressBound(data.length) + 20;
+                        MemorySegment dst = nativeDst ? a.allocate(size) : MemorySegment.ofArray(new byte[(int) size]);
+                        dst.fill((byte) 0x55);
+                        assertEquals(frame.length, c.tryCompress(src, dst, 11, size - 20), what);
+                        assertArrayEquals(frame, dst.asSlice(11, frame.length).toArray(ValueLayout.JAVA_BYTE), what);
+                        assertEquals(0x55, dst.get(ValueLayout.JAVA_BYTE, 10), "written before its range: " + what);
+                        assertEquals(0x55, dst.get(ValueLayout.JAVA_BYTE, size - 9), "written after it: " + what);
+                        dst.fill((byte) 0x55);
+                        assertEquals(Compressor.DOES_NOT_FIT, c.tryCompress(src, dst, 11, frame.length - 1), what);
+                        assertEquals(0x55, dst.get(ValueLayout.JAVA_BYTE, 11 + frame.length - 1),
+                                "written after a range too small: " + what);
+                        assertEquals(Compressor.DOES_NOT_FIT, c.tryCompress(src, dst, 11, 0), what);
+                        assertEquals(frame.length, c.tryCompress(src, dst, 0, size), what);
+                        assertArrayEquals(data,
+                                d.decompress(dst.asSlice(0, frame.length).toArray(ValueLayout.JAVA_BYTE)), what);
+                    }
+                }
+            }
+            MemorySegment src = MemorySegment.ofArray(DATA);
+            MemorySegment dst = MemorySegment.ofArray(new byte[100]);
+            assertThrows(IndexOutOfBoundsException.class, () -> c.tryCompress(src, dst, 1, 100));
+            assertThrows(IndexOutOfBoundsException.class, () -> c.tryCompress(src, dst, -1, 10));
+            assertThrows(IndexOutOfBoundsException.class, () -> c.tryCompress(src, dst, 0, -1));
+            assertThrows(IndexOutOfBoundsException.class, () -> c.tryCompress(src, dst, Long.MAX_VALUE, 2));
+            assertThrows(IllegalArgumentException.class, () -> c.tryCompress(src, dst.asReadOnly(), 0, 100));
+            assertThrows(NullPointerException.class, () -> c.tryCompress(null, dst, 0, 100));
+            assertThrows(NullPointerException.class, () -> c.tryCompress(src, null, 0, 100));
+        }
+        ZstdCompressor closed = ZstdCompressor.create();
+        closed.close();
+        assertThrows(IllegalStateException.class, () -> closed.tryCompress(MemorySegment.ofArray(DATA),
+                MemorySegment.ofArray(new byte[DATA.length]), 0, DATA.length));
+    }
+
     @Test
     void badOffsetsAndLengths() {
         byte[] buf = new byte[100];

@@ -37,7 +37,7 @@ final class Lz4Backend extends HeaderBackend {
         if (room - LENGTH_SIZE < 1) {
             return NO_ROOM;
         }
-        long n = compressor().tryCompress(value, dst.asSlice(offset + LENGTH_SIZE, room - LENGTH_SIZE));
+        long n = compressor().tryCompress(value, dst, offset + LENGTH_SIZE, room - LENGTH_SIZE);
         if (n < 0) {
             return NO_ROOM;
         }

@@ -84,9 +84,10 @@ import java.util.concurrent.ConcurrentHashMap;
  *
  * <p><b>Allocation:</b> {@link #compress(MemorySegment, MemorySegment)} and {@link #compress(ByteBuffer, ByteBuffer)}
  * allocate nothing once the pool is warm (compressed output goes straight to the destination, and when it would not
- * be smaller the value is copied there instead); a segment form may leave a few small views of the segments that
- * the JIT does not always remove. {@link #compress(byte[])} allocates the returned array only (it compresses through
- * a reusable scratch array with the codecs' array forms, which make no views of values up to
+ * be smaller the value is copied there instead; the payload goes after the header through the codecs'
+ * {@code tryCompress} into a segment range, which makes no view of the destination, whatever the JIT inlines).
+ * {@link #compress(byte[])} allocates the returned array only (it compresses through a reusable scratch array with
+ * the codecs' array forms, which make no views of values up to
  * {@code zstdjava.heapStagingLimit}, 4 KiB by default, whatever the JIT inlines; see the codecs' allocation notes for
  * larger ones), and while a dictionary manager collects training samples, their copies. Decompression allocates the returned value; zstd
  * frames that do not declare their size (GLIDE writes such frames) are decoded through a reusable buffer and copied

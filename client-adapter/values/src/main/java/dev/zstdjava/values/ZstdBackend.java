@@ -72,7 +72,7 @@ final class ZstdBackend extends HeaderBackend {
     @Override
     long encodePayload(MemorySegment value, MemorySegment dst, long offset, long room, DictionaryManager.Entry dict) {
         ZstdCompressor c = dict == null ? compressor() : dictionaryCompressor(dict);
-        long n = c.tryCompress(value, dst.asSlice(offset, room));
+        long n = c.tryCompress(value, dst, offset, room);
         return n < 0 ? NO_ROOM : n;
     }
 
