@@ -37,11 +37,14 @@ import java.util.concurrent.TimeUnit;
  * has had {@code --adaptive-writes} writes and, once every lineage that has the samples to train has ended its first
  * training (at most {@link EndToEnd#TRAINING_WAIT_S} s), {@value #AFTER_TRAINING} more, its decisions looked at after
  * every pipeline; the other clients warm up as in the matrix (the dictionary client until its first training has
- * ended). Then each round, the clients in an order
- * that rotates from round to round: the keys deleted, a SET phase of the whole mixed set (client CPU per SET: the
- * JVM's process CPU time over the phase, which leaves out the server, a process of its own, divided by the SETs),
- * {@code MEMORY USAGE} summed over every key written (and over the dictionary keys the client keeps in the server),
- * then a GET phase per kind (throughput, p50 of the request round trip, every value checked).
+ * ended). Each client writes keys of its own (the set's keys with {@code ":"} and the client's letter appended,
+ * {@link MixedValues.Set#tagged}), so every client's values are in the server at once. Then each round, the clients in
+ * an order that rotates from round to round: each client's keys deleted, a SET phase of the whole mixed set (client
+ * CPU per SET: the JVM's process CPU time over the phase, which leaves out the server, a process of its own, divided
+ * by the SETs) and {@code MEMORY USAGE} summed over every key written (and over the dictionary keys the client keeps in
+ * the server); then, kind by kind, a GET phase of each client that reads, one after the other in the round's order
+ * (throughput, p50 of the request round trip, every value checked), so that the GETs compared are seconds apart and
+ * come after the same SET phases.
  */
 final class AdaptiveRun {
     static final Path FULL_OUT = dev.zstdjava.bench.report.Generated.DOCS_REPORTS.resolve("adaptive.md");
@@ -61,26 +64,34 @@ final class AdaptiveRun {
 
     /** The clients compared, in their first round's order. */
     enum Client {
-        PLAIN("lettuce", "Lettuce, no compression: the memory baseline"),
-        ZSTD("lettuce-zstd", "fixed zstd 3 (CompressingRedisClient.connect(codec, ValueCompressor))"),
-        DICT("lettuce-zstd-dict", "fixed zstd 3 with one managed dictionary (DictionaryManager.managed, trained on "
+        PLAIN("lettuce", "p", "Lettuce, no compression: the memory baseline"),
+        ZSTD("lettuce-zstd", "z", "fixed zstd 3 (CompressingRedisClient.connect(codec, ValueCompressor))"),
+        DICT("lettuce-zstd-dict", "y", "fixed zstd 3 with one managed dictionary (DictionaryManager.managed, trained on "
                 + "the mixed values it writes, published in the server)"),
-        ADAPTIVE("lettuce-zstd-adaptive", "AdaptiveCompressor, goal BALANCED, patterns from the key fold, a "
+        ADAPTIVE("lettuce-zstd-adaptive", "x", "AdaptiveCompressor, goal BALANCED, patterns from the key fold, a "
                 + "dictionary lineage per pattern (PatternDictionaries, each pattern's dictionaries published in the "
                 + "server under its own prefix, trained after " + Clients.PatternStores.MIN_SAMPLES + " sampled "
                 + "values; a refused dictionary is trained again after the library's retrain interval, an hour) "
                 + "(CompressingRedisClient.connect(codec, AdaptiveCompressor))"),
-        ORACLE("oracle", "each kind written with the option advise's rule picks for it (compressed on the calling "
+        ORACLE("oracle", "o", "each kind written with the option advise's rule picks for it (compressed on the calling "
                 + "thread; its memory is the target, its CPU and GETs are not compared)"),
-        ORACLE_NO_DICTIONARY("oracle-no-dictionary", "as the oracle, with the option advise's rule picks when the "
+        ORACLE_NO_DICTIONARY("oracle-no-dictionary", "n", "as the oracle, with the option advise's rule picks when the "
                 + "dictionary option is left out (memory only)");
 
         final String id;
+        /** The letter the client's keys end with, after a {@code ':'} (one letter each: keys of one length). */
+        final String tag;
         final String label;
 
-        Client(String id, String label) {
+        Client(String id, String tag, String label) {
             this.id = id;
+            this.tag = tag;
             this.label = label;
+        }
+
+        /** @return whether the client's GETs are measured (the oracles' are not) */
+        boolean reads() {
+            return this != ORACLE && this != ORACLE_NO_DICTIONARY;
         }
     }
 
@@ -121,6 +132,10 @@ final class AdaptiveRun {
         List<DictionaryManager> oracleDicts = new ArrayList<>();
         StatefulRedisConnection<byte[], byte[]> admin = lettuce.connect(ByteArrayCodec.INSTANCE);
         List<byte[]> oracleDictKeys = new ArrayList<>();
+        Map<Client, MixedValues.Set> sets = new EnumMap<>(Client.class);
+        for (Client c : Client.values()) {
+            sets.put(c, data.tagged(c.tag));
+        }
         try {
             kvs.put(Client.PLAIN, new Clients.LettuceKv(lettuce.connect(ByteArrayCodec.INSTANCE), null));
             kvs.put(Client.ZSTD, new Clients.LettuceKv(lettuce.connect(ByteArrayCodec.INSTANCE,
@@ -157,9 +172,10 @@ final class AdaptiveRun {
 
             // learning and warm-up
             Trail trail = new Trail();
-            long writes = learn(kvs.get(Client.ADAPTIVE), adaptive, data, o.adaptiveWrites, trail, lineages);
+            long writes = learn(kvs.get(Client.ADAPTIVE), adaptive, sets.get(Client.ADAPTIVE), o.adaptiveWrites, trail,
+                    lineages);
             err.println("e2e: lettuce-zstd-adaptive learned from " + writes + " writes: " + describe(adaptive));
-            Map<MixedValues.Kind, String> patterns = patterns(data);
+            Map<MixedValues.Kind, String> patterns = patterns(sets.get(Client.ADAPTIVE));
             for (Map.Entry<MixedValues.Kind, String> e : patterns.entrySet()) {
                 err.println("e2e: lettuce-zstd-adaptive's dictionary of " + e.getValue() + ": "
                         + lineages.outcome(e.getValue()));
@@ -171,8 +187,8 @@ final class AdaptiveRun {
                 Clients.Kv kv = kvs.get(c);
                 long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(EndToEnd.TRAINING_WAIT_S);
                 do {
-                    bench.warmup(kv, Clients.Kind.LETTUCE, data.keys(), Math.min(data.size(), 2000), data.values(),
-                            o.globalWarmup);
+                    bench.warmup(kv, Clients.Kind.LETTUCE, sets.get(c).keys(), Math.min(data.size(), 2000),
+                            data.values(), o.globalWarmup);
                 } while (c == Client.DICT && kv.trainingPending() && System.nanoTime() < deadline);
             }
             String dictOutcome = dict.trainingOutcome();
@@ -182,12 +198,14 @@ final class AdaptiveRun {
             Map<Client, List<Round>> rounds = new EnumMap<>(Client.class);
             Client[] order = Client.values();
             for (int round = 1; round <= o.rounds; round++) {
+                Map<Client, Round> thisRound = new EnumMap<>(Client.class);
                 for (int i = 0; i < order.length; i++) {
                     Client c = order[(i + round - 1) % order.length];
-                    Round r = measure(bench, c, kvs.get(c), data, round, inflight, batch, o.seconds,
+                    Round r = write(bench, c, kvs.get(c), sets.get(c), round, inflight, batch, o.seconds,
                             c == Client.DICT ? dict.serverKeys() : c == Client.ORACLE ? oracleDictKeys
                                     : c == Client.ADAPTIVE ? lineages.serverKeys() : List.of());
                     rounds.computeIfAbsent(c, x -> new ArrayList<>()).add(r);
+                    thisRound.put(c, r);
                     if (c == Client.ADAPTIVE) {
                         List<PatternDecision> snapshot = adaptive.snapshot();
                         trail.record(snapshot);
@@ -196,6 +214,25 @@ final class AdaptiveRun {
                     err.printf(java.util.Locale.ROOT, "e2e: round %d/%d %s: %.2f µs CPU per SET, %.1f MiB%s%n", round,
                             o.rounds, c.id, r.set().cpuMicrosPerOp(), r.memory() / 1048576.0,
                             bench.mismatches() > 0 ? "; MISMATCH: " + bench.firstMismatch() : "");
+                }
+                for (MixedValues.Kind k : MixedValues.Kind.values()) {
+                    StringBuilder line = new StringBuilder();
+                    for (int i = 0; i < order.length; i++) {
+                        Client c = order[(i + round - 1) % order.length];
+                        if (c.reads()) {
+                            byte[][] keys = sets.get(c).keysOf(k);
+                            Results.Phase get = bench.phase(kvs.get(c), new Results.Cell(k.id, inflight, batch), keys,
+                                    keys.length, data.valuesOf(k), false, o.seconds, new Histogram(3),
+                                    Clients.Kind.LETTUCE, c.id, round);
+                            thisRound.get(c).gets().put(k, get);
+                            line.append(String.format(java.util.Locale.ROOT, "; %s %.0f/s, p50 %.0f µs", c.id,
+                                    get.opsPerSec(), get.micros(50)));
+                        }
+                    }
+                    err.println("e2e: round " + round + "/" + o.rounds + " GET " + k.id + line);
+                }
+                if (bench.mismatches() > 0) {
+                    err.println("e2e: round " + round + "'s GETs: MISMATCH: " + bench.firstMismatch());
                 }
             }
             String took = String.format(java.util.Locale.ROOT, "%.0f s", (System.nanoTime() - t0) / 1e9);
@@ -210,7 +247,9 @@ final class AdaptiveRun {
             for (String line : report.verdicts()) {
                 err.println("e2e: " + line);
             }
-            bench.deleteKeys(data.keys(), data.size());
+            for (MixedValues.Set s : sets.values()) {
+                bench.deleteKeys(s.keys(), s.size());
+            }
             return EndToEnd.verdict(bench, err);
         } finally {
             EndToEnd.closeAll(kvs.values(), err);
@@ -223,9 +262,12 @@ final class AdaptiveRun {
         }
     }
 
-    /** One client's round: the keys deleted, the SET phase, memory, a GET phase per kind. */
-    private static Round measure(Bench bench, Client c, Clients.Kv kv, MixedValues.Set data, int round, int inflight,
-                                 int batch, double seconds, List<byte[]> extraKeys) throws Exception {
+    /**
+     * One client's writes in a round: its keys deleted, the SET phase, memory; its GET phases are added to the round's
+     * {@link Round#gets()} afterwards, next to the other clients'.
+     */
+    private static Round write(Bench bench, Client c, Clients.Kv kv, MixedValues.Set data, int round, int inflight,
+                               int batch, double seconds, List<byte[]> extraKeys) throws Exception {
         bench.deleteKeys(data.keys(), data.size());
         Results.Phase set = bench.phase(kv, new Results.Cell("mixed", inflight, batch), data.keys(), data.size(),
                 data.values(), true, seconds, new Histogram(3), Clients.Kind.LETTUCE, c.id, round);
@@ -238,15 +280,7 @@ final class AdaptiveRun {
         }
         long dictionaries = bench.memoryUsageSum(extraKeys, false);
         memory += dictionaries;
-        Map<MixedValues.Kind, Results.Phase> gets = new EnumMap<>(MixedValues.Kind.class);
-        if (c != Client.ORACLE && c != Client.ORACLE_NO_DICTIONARY) {
-            for (MixedValues.Kind k : MixedValues.Kind.values()) {
-                byte[][] keys = data.keysOf(k);
-                gets.put(k, bench.phase(kv, new Results.Cell(k.id, inflight, batch), keys, keys.length,
-                        data.valuesOf(k), false, seconds, new Histogram(3), Clients.Kind.LETTUCE, c.id, round));
-            }
-        }
-        return new Round(round, set, memory, byKind, dictionaries, gets);
+        return new Round(round, set, memory, byKind, dictionaries, new EnumMap<>(MixedValues.Kind.class));
     }
 
     /**

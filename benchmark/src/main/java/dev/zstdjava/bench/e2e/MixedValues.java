@@ -62,9 +62,12 @@ final class MixedValues {
             this.incompressible = incompressible;
         }
 
-        /** @return how the tool's keys of this kind look, e.g. {@code zstdjava-e2e:adaptive:session:<n>} */
+        /**
+         * @return how the tool's keys of this kind look, e.g. {@code zstdjava-e2e:adaptive:session:<n>:<client>}
+         *         ({@link Set#tagged})
+         */
         String keyPattern() {
-            return PREFIX + id + ":<n>";
+            return PREFIX + id + ":<n>:<client>";
         }
     }
 
@@ -90,6 +93,20 @@ final class MixedValues {
                 }
             }
             return out;
+        }
+
+        /**
+         * @return the same values under keys of their own: each key with {@code ":" + tag} appended, so clients that
+         *         each take a tag of the same length keep their values in the server side by side, in keys of one length
+         */
+        Set tagged(String tag) {
+            byte[] suffix = (":" + tag).getBytes(StandardCharsets.US_ASCII);
+            byte[][] out = new byte[keys.length][];
+            for (int i = 0; i < keys.length; i++) {
+                out[i] = java.util.Arrays.copyOf(keys[i], keys[i].length + suffix.length);
+                System.arraycopy(suffix, 0, out[i], keys[i].length, suffix.length);
+            }
+            return new Set(out, values, kinds);
         }
 
         byte[][] keysOf(Kind kind) {

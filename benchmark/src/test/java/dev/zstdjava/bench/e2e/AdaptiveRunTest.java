@@ -56,8 +56,15 @@ class AdaptiveRunTest {
                 "## Decisions: lettuce-zstd-adaptive next to advise's rule", "### The oracle's measurements",
                 "## Targets (ratios against lettuce-zstd, fixed zstd 3)", "| Client CPU per SET, adaptive / zstd 3 |",
                 "| Memory saved, adaptive vs the oracle |", "| Decisions settled (most writes of a pattern) |",
-                "lettuce-zstd-adaptive's patterns with a dictionary: ", " | Its dictionary |"}) {
+                "lettuce-zstd-adaptive's patterns with a dictionary: ", " | Its dictionary |",
+                "GET targets: the ratio of the two clients' medians"}) {
             assertTrue(md.contains(part), part + " missing:\n" + md);
+        }
+        // each GET target with its per-round quartiles; each round's GET figures in the log
+        for (MixedValues.Kind k : MixedValues.Kind.values()) {
+            assertTrue(md.matches("(?s).*\\| GET on " + k.id + ": throughput, p50 \\| [0-9.]+x, [0-9.]+x \\(a round's: "
+                    + "[0-9.]+-[0-9.]+x, [0-9.]+-[0-9.]+x\\) \\|.*"), k.id + ":\n" + md);
+            assertTrue(logText.contains("e2e: round 1/1 GET " + k.id + "; "), k.id + ":\n" + logText);
         }
         // --profile: one profile per client of its SET phase and of each kind's GET phase (the oracles: SET only)
         String profiles = Files.readString(dir.resolve("profiles").resolve("profiles.md"));

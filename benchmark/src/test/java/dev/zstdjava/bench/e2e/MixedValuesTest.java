@@ -106,6 +106,30 @@ class MixedValuesTest {
     }
 
     @Test
+    void eachClientsKeysAreItsOwnOfOneLengthAndFoldPerKind() {
+        java.util.Set<String> keys = new java.util.HashSet<>();
+        java.util.Set<String> patterns = new java.util.HashSet<>();
+        for (AdaptiveRun.Client c : AdaptiveRun.Client.values()) {
+            MixedValues.Set s = SET.tagged(c.tag);
+            assertSame(SET.values(), s.values(), c.id);
+            assertSame(SET.kinds(), s.kinds(), c.id);
+            Map<MixedValues.Kind, String> byKind = AdaptiveRun.patterns(s);
+            for (MixedValues.Kind k : MixedValues.Kind.values()) {
+                for (byte[] key : s.keysOf(k)) {
+                    assertEquals(byKind.get(k), dev.zstdjava.values.KeyFolder.patternOf(key), c.id);
+                }
+            }
+            patterns.addAll(byKind.values());
+            for (int i = 0; i < s.size(); i++) {
+                assertEquals(SET.keys()[i].length + 2, s.keys()[i].length, "one letter per client: keys of one length");
+                assertTrue(keys.add(new String(s.keys()[i], StandardCharsets.US_ASCII)), "a key of two clients");
+            }
+        }
+        assertEquals(AdaptiveRun.Client.values().length * MixedValues.Kind.values().length, patterns.size(),
+                "a pattern per client and kind: " + patterns);
+    }
+
+    @Test
     void tooFewKeysAreRefused() {
         assertThrows(IllegalArgumentException.class, () -> MixedValues.generate(10, 1));
     }
