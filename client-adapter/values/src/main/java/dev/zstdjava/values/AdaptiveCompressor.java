@@ -189,8 +189,9 @@ public final class AdaptiveCompressor {
      * in a pattern this one has not written), or one of a released lineage, once, while the lineage reopens (retry
      * the read). With {@link Builder#dictionaries(Function) managers of the application}, the values written with a
      * dictionary that one of the managers the function has returned so far loaded; a value written with another one
-     * fails with {@code MissingDictionaryException}, and the managers with a store fetch it (retry the read). It
-     * writes as
+     * fails with {@code MissingDictionaryException}, and the managers with a store fetch it (retry the read). A
+     * dictionary id that two lineages, or two managers, hold with different bytes is read with neither
+     * ({@code MissingDictionaryException} naming both; see {@link PatternDictionaries}). It writes as
      * {@link ValueCompressor#create(CompressionConfig)} does, without a dictionary: writes go through
      * {@link #compress(byte[], byte[])}.
      *

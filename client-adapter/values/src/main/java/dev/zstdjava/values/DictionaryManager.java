@@ -122,6 +122,15 @@ public final class DictionaryManager implements AutoCloseable {
     /** How the manager gets the dictionary that compresses. */
     enum Mode { GIVEN, MANAGED, SHARED }
 
+    /**
+     * Managed: asked on the trainer thread before a trained dictionary that would be adopted is published (for
+     * {@link PatternDictionaries}, whose lineages must not publish an id another lineage holds).
+     */
+    interface PublishCheck {
+        /** @return null to publish {@code dictionary} under {@code id}; else why not, in words */
+        String refusal(long id, byte[] dictionary);
+    }
+
     private DictionaryManager(DictionarySettings s) {
         this.settings = s;
         this.registry = new DictionaryRegistry(s.mode(), s.level());
@@ -198,7 +207,12 @@ public final class DictionaryManager implements AutoCloseable {
         return registry.find(id);
     }
 
-    /** @return where a compressor with this manager finds the dictionaries frames name */
+    /** @return the check before each publication ({@link Builder#publishCheck}), or null */
+    PublishCheck publishCheck() {
+        return settings.publishCheck();
+    }
+
+        /** @return where a compressor with this manager finds the dictionaries frames name */
     DictionaryLookup lookup() {
         return lookup;
     }
@@ -356,6 +370,7 @@ public final class DictionaryManager implements AutoCloseable {
         private double minImprovement = 0.05;
         private double driftThreshold = 0.05;
         private boolean notifications = true;
+        private PublishCheck publishCheck;
 
         private Builder(Mode mode, DictionaryStore store) {
             this.mode = mode;
@@ -455,6 +470,12 @@ public final class DictionaryManager implements AutoCloseable {
             return this;
         }
 
+        /** Managed: a check before each publication (null, the default: none); a refusal rejects the dictionary. */
+        Builder publishCheck(PublishCheck check) {
+            this.publishCheck = check;
+            return this;
+        }
+
         /**
          * Validates the settings and the given dictionaries, loads every published dictionary from the store (within
          * the load timeout) and starts the background threads.
@@ -466,7 +487,7 @@ public final class DictionaryManager implements AutoCloseable {
             DictionaryManager m = new DictionaryManager(new DictionarySettings(mode, store, given, level,
                     maxDictionarySize, loadTimeout, refreshInterval, retrainInterval, notifications,
                     dictionaryCapacity, minSamples, maxSamples, maxSampleBytes, maxSampleSize, sampleBytesPerSecond,
-                    minImprovement, driftThreshold));
+                    minImprovement, driftThreshold, publishCheck));
             try {
                 m.start();
             } catch (RuntimeException e) {

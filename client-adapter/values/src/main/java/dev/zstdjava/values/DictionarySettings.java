@@ -15,7 +15,8 @@ record DictionarySettings(DictionaryManager.Mode mode, DictionaryStore store, Li
                           int maxDictionarySize, Duration loadTimeout, Duration refreshInterval,
                           Duration retrainInterval, boolean notifications, int dictionaryCapacity, int minSamples,
                           int maxSamples, long maxSampleBytes, int maxSampleSize, long sampleBytesPerSecond,
-                          double minImprovement, double driftThreshold) {
+                          double minImprovement, double driftThreshold,
+                          DictionaryManager.PublishCheck publishCheck) {
     DictionarySettings {
         if (maxDictionarySize < 256 || maxDictionarySize > (64 << 20)) {
             throw new IllegalArgumentException("maxDictionarySize " + maxDictionarySize

@@ -53,6 +53,19 @@ import java.util.function.UnaryOperator;
  * looked for: such a value fails with {@code MissingDictionaryException} until this process opens the pattern by
  * writing it.
  *
+ * <h2>Dictionary ids</h2>
+ * A frame names its dictionary by zstd's id, a hash of the dictionary (about 31 bits), not by its pattern, so two
+ * lineages' dictionaries can share an id, and a value decoded with the other one can come back as wrong bytes with
+ * no error (the frames carry no checksum). So every lineage claims the ids of its dictionaries in one more store,
+ * {@link #ID_CLAIMS}'s (asked of the store function once, before the first lineage opens; a lineage does not open
+ * without it), shared by every process of the keyspace: a claim is written once, the dictionary's content hash and
+ * the lineage's name. A lineage publishes a dictionary only under an id it claimed (else the training is rejected,
+ * naming the lineage that holds the id, and one after the retrain interval gets another id), and claims each
+ * dictionary it loads, published before claims or not. An id two lineages hold with different bytes all the same
+ * (seen here, or in the claims) is read with neither: a value written with it fails with
+ * {@link MissingDictionaryException} naming both, rather than come back decoded with the wrong one, a warning is
+ * logged, and no pattern of this process writes with it from then on.
+ *
  * <h2>Readers without the dictionaries</h2>
  * Values written with a dictionary are zstd frames with a dictionary, which Valkey GLIDE cannot read (it returns them
  * as the stored bytes), as with any {@link DictionaryManager}: keep GLIDE readers off the patterns this applies to.
@@ -72,6 +85,12 @@ public final class PatternDictionaries implements AutoCloseable {
     public static final int DIGEST_OVERHEAD = 128 << 10;
     /** Default of {@link Builder#reopenDelay}: 10 seconds. */
     public static final Duration DEFAULT_REOPEN_DELAY = Duration.ofSeconds(10);
+    /**
+     * The name the store function is also asked for, once: the store in which every lineage claims the ids of its
+     * dictionaries, shared by every process of the keyspace ({@code ~} is in no lineage name shorter than
+     * {@value #MAX_NAME_LENGTH} characters, so no pattern's lineage has it).
+     */
+    public static final String ID_CLAIMS = "~dictionary-ids";
     /** Longest lineage name: longer names are cut and end with a hash of the whole name. */
     static final int MAX_NAME_LENGTH = 96;
 
@@ -83,8 +102,10 @@ public final class PatternDictionaries implements AutoCloseable {
     private final int maxOpen;
     private final long reopenDelayNanos;
     private final ConcurrentHashMap<String, Lineage> lineages = new ConcurrentHashMap<>();
-    /** every dictionary id a lineage loaded, sorted, with its lineage: replaced whole under this object's lock */
-    private volatile IdIndex byId = new IdIndex(new long[0], new Lineage[0]);
+    /** every dictionary id a lineage loaded or is publishing, with its lineage */
+    private final DictionaryOwners<Lineage> byId = new DictionaryOwners<>(l -> "pattern " + l.pattern + "'s lineage");
+    /** the store of {@link #ID_CLAIMS}, made before the first lineage opens (on the worker thread) */
+    private volatile DictionaryStore claims;
     private final ExecutorService worker = Executors.newSingleThreadExecutor(
             DictionaryManager.daemon("zstd-java-pattern-dictionaries"));
     private volatile boolean closed;
@@ -99,8 +120,9 @@ public final class PatternDictionaries implements AutoCloseable {
 
     /**
      * @param stores gives the store of a pattern's lineage, from its {@linkplain #lineageName(String) lineage name}:
-     *               called once per pattern, on this object's thread; for a server store, one with
-     *               {@link #prefix(String) prefix(name)} as its key prefix (a store per pattern in memory)
+     *               called once per pattern, and once with {@link #ID_CLAIMS} for the store of the dictionary id
+     *               claims, on this object's thread; for a server store, one with {@link #prefix(String)
+     *               prefix(name)} as its key prefix (a store per name in memory)
      * @return a builder with the default memory bound and manager settings
      */
     public static Builder builder(Function<String, DictionaryStore> stores) {
@@ -203,7 +225,7 @@ public final class PatternDictionaries implements AutoCloseable {
     private final DictionaryLookup lookup = new DictionaryLookup() {
         @Override
         public DictionaryManager.Entry find(long id) {
-            Lineage l = byId.get(id);
+            Lineage l = byId.owner(id);
             if (l == null) {
                 return null;
             }
@@ -214,7 +236,11 @@ public final class PatternDictionaries implements AutoCloseable {
 
         @Override
         public MissingDictionaryException missing(long id) {
-            Lineage l = byId.get(id);
+            String conflict = byId.conflict(id);
+            if (conflict != null) {
+                return new MissingDictionaryException(id, ambiguity(conflict));
+            }
+            Lineage l = byId.owner(id);
             if (l == null) {
                 return new MissingDictionaryException(id, "no dictionary lineage of this process has loaded it: a"
                         + " pattern's lineage opens when this process writes the pattern");
@@ -225,7 +251,7 @@ public final class PatternDictionaries implements AutoCloseable {
 
         @Override
         public RuntimeException released(long id, IllegalStateException closed) {
-            Lineage l = byId.get(id);
+            Lineage l = byId.owner(id);
             return l == null ? closed : released(l, id);
         }
 
@@ -237,36 +263,85 @@ public final class PatternDictionaries implements AutoCloseable {
         }
     };
 
-    /** Records that {@code lineage} loaded dictionary {@code id} (a later lineage of the same id replaces it). */
-    private synchronized void index(long id, Lineage lineage) {
-        byId = byId.with(id, lineage);
+    /** Records that {@code lineage} loaded dictionary {@code id}; an id another lineage holds is read with neither. */
+    private void loaded(long id, Lineage lineage, DictionaryManager m) {
+        DictionaryManager.Entry e = m.find(id);
+        if (e == null) {
+            return;
+        }
+        long hash = DictionaryOwners.contentHash(e.dictionary.toByteArray());
+        Lineage other = byId.loaded(id, lineage, hash);
+        if (other != null) {
+            other.ambiguousId = id;
+            lineage.ambiguousId = id;
+            LOG.log(System.Logger.Level.WARNING, "adaptive compression: zstd dictionary " + id + ": "
+                    + ambiguity(byId.conflict(id)) + "; neither pattern writes with it");
+        } else {
+            submit(() -> checkClaim(id, lineage, hash)); // a store call: on this object's thread
+        }
     }
 
-    /** Dictionary ids and their lineages, sorted by id: looked up without allocating; immutable. */
-    private record IdIndex(long[] ids, Lineage[] owners) {
-        Lineage get(long id) {
-            int i = Arrays.binarySearch(ids, id);
-            return i >= 0 ? owners[i] : null;
+    /**
+     * On the worker thread: claims loaded dictionary {@code id} for {@code lineage} (a dictionary published before
+     * ids were claimed, or by another process in a lineage this one has not opened, is claimed by the first lineage
+     * that loads it); a claim another lineage holds with other bytes makes the id ambiguous here.
+     */
+    private void checkClaim(long id, Lineage lineage, long hash) {
+        String holder;
+        try {
+            holder = claim(id, lineage, hash);
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "adaptive compression: pattern " + lineage.pattern + ": the claim of"
+                    + " zstd dictionary " + id + " could not be checked (" + e + ")");
+            return;
         }
+        if (holder != null && byId.disputed(id, lineage, hash, holder)) {
+            lineage.ambiguousId = id;
+            LOG.log(System.Logger.Level.WARNING, "adaptive compression: zstd dictionary " + id + ": "
+                    + ambiguity(byId.conflict(id)) + "; pattern " + lineage.pattern + " does not write with it");
+        }
+    }
 
-        IdIndex with(long id, Lineage lineage) {
-            int i = Arrays.binarySearch(ids, id);
-            if (i >= 0) {
-                Lineage[] o = owners.clone();
-                o[i] = lineage;
-                return new IdIndex(ids, o);
+    /**
+     * Before {@code lineage} publishes dictionary {@code id}, on its trainer thread: null when the id is its own,
+     * else why not (the claim store is shared by every lineage, of this process and the others).
+     */
+    private String publishable(long id, Lineage lineage, long hash) {
+        String holder = claim(id, lineage, hash);
+        return holder == null ? null : "dictionary id " + id + " is claimed by " + holder + " with different bytes";
+    }
+
+    /**
+     * Claims {@code id} for {@code lineage} in the {@link #ID_CLAIMS} store: the claim is the dictionary's content
+     * hash (8 bytes, big-endian) and the lineage's name (UTF-8), written once.
+     *
+     * @return null when the id is {@code lineage}'s (now or already) or its claim names the same bytes; else the
+     *         holder, in words
+     * @throws RuntimeException if the store cannot be read or written
+     */
+    private String claim(long id, Lineage lineage, long hash) {
+        byte[] name = lineage.name.getBytes(StandardCharsets.UTF_8);
+        byte[] record = java.nio.ByteBuffer.allocate(8 + name.length).putLong(hash).put(name).array();
+        try {
+            claims.putIfAbsent(id, record);
+            return null;
+        } catch (DictionaryCollisionException e) {
+            byte[] held = claims.get(id);
+            if (held == null || held.length < 8) {
+                return "another lineage (its claim of the id cannot be read)";
             }
-            int at = -i - 1;
-            long[] n = new long[ids.length + 1];
-            Lineage[] o = new Lineage[ids.length + 1];
-            System.arraycopy(ids, 0, n, 0, at);
-            System.arraycopy(owners, 0, o, 0, at);
-            n[at] = id;
-            o[at] = lineage;
-            System.arraycopy(ids, at, n, at + 1, ids.length - at);
-            System.arraycopy(owners, at, o, at + 1, ids.length - at);
-            return new IdIndex(n, o);
+            java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(held);
+            if (b.getLong() == hash) {
+                return null;
+            }
+            return "lineage " + new String(held, 8, held.length - 8, StandardCharsets.UTF_8) + " (its claim in the "
+                    + ID_CLAIMS + " store)";
         }
+    }
+
+    private static String ambiguity(String holders) {
+        return "the id is held by " + holders + " with different bytes (zstd's ids are hashes, and these two"
+                + " collide): which one wrote a value cannot be told, so neither reads it";
     }
 
     private void submit(Runnable task) {
@@ -332,6 +407,8 @@ public final class PatternDictionaries implements AutoCloseable {
         private volatile boolean opening;
         volatile long lastUsed = System.nanoTime();
         volatile long releasedAt;
+        /** a dictionary id another lineage also holds, with other bytes (0: none): not written with */
+        volatile long ambiguousId;
 
         Lineage(String pattern, CompressionConfig config) {
             this.pattern = pattern;
@@ -350,12 +427,24 @@ public final class PatternDictionaries implements AutoCloseable {
                 open(false);
                 return null;
             }
-            return m.currentId() != 0 ? writer : null;
+            long id = m.currentId();
+            return id != 0 && id != ambiguousId ? writer : null;
         }
 
-        /** @return the compressor with the pattern's dictionary for writes in progress, or null when released */
+        /**
+         * @return the compressor with the pattern's dictionary for writes in progress, or null when released or when
+         *         its current dictionary's id is another lineage's too
+         */
         ValueCompressor writer() {
-            return writer;
+            ValueCompressor w = writer;
+            long a = ambiguousId;
+            if (a != 0 && w != null) {
+                DictionaryManager m = manager;
+                if (m == null || m.currentId() == a) {
+                    return null;
+                }
+            }
+            return w;
         }
 
         /** Hands a sampled value of the pattern to its manager's training reservoir, when open. */
@@ -403,16 +492,23 @@ public final class PatternDictionaries implements AutoCloseable {
             }
             DictionaryManager m = null;
             try {
+                if (claims == null) {
+                    claims = Objects.requireNonNull(stores.apply(ID_CLAIMS), "the store function returned null for "
+                            + ID_CLAIMS + ", the dictionary id claims");
+                }
                 if (store == null) {
                     store = Objects.requireNonNull(stores.apply(name), "the store function returned null");
                 }
-                m = settings.apply(DictionaryManager.managed(store)).build();
+                m = settings.apply(DictionaryManager.managed(store))
+                        .publishCheck((id, bytes) -> publishable(id, this, DictionaryOwners.contentHash(bytes)))
+                        .build();
                 ValueCompressor w = ValueCompressor.create(CompressionOption.ZSTD_3_DICTIONARY.config(config), m);
                 writer = w;
                 manager = m;
                 releasedAt = 0;
+                DictionaryManager opened = m;
                 m.onLoaded(id -> {
-                    index(id, this);
+                    loaded(id, this, opened);
                     submit(PatternDictionaries.this::enforce);
                 });
                 if (closed) {

@@ -51,7 +51,7 @@ final class PatternDictionary implements OptionWriter {
 
     @Override
     public byte[] store(CompressionOption option, byte[] value) {
-        ValueCompressor vc = lineage != null ? lineage.writer() : withDictionary;
+        ValueCompressor vc = lineage != null ? lineage.writer() : givenWriter();
         if (option.dictionary() && vc != null) {
             return vc.compress(value);
         }
@@ -60,7 +60,7 @@ final class PatternDictionary implements OptionWriter {
 
     @Override
     public long store(CompressionOption option, MemorySegment value, MemorySegment dst) {
-        ValueCompressor vc = lineage != null ? lineage.writer() : withDictionary;
+        ValueCompressor vc = lineage != null ? lineage.writer() : givenWriter();
         if (option.dictionary() && vc != null) {
             return vc.compress(value, dst);
         }
@@ -80,7 +80,7 @@ final class PatternDictionary implements OptionWriter {
             try {
                 manager = dictionaries.apply(pattern);
                 if (manager != null) {
-                    given.add(manager);
+                    given.add(manager, pattern);
                     withDictionary = ValueCompressor.create(option.config(config), manager);
                 }
             } catch (RuntimeException e) {
@@ -88,7 +88,13 @@ final class PatternDictionary implements OptionWriter {
                         + e + "); the options without one stay in use");
             }
         }
-        return withDictionary != null && manager.currentId() != 0;
+        return withDictionary != null && manager.currentId() != 0 && given.writable(manager);
+    }
+
+    /** The given manager's compressor, unless its current dictionary's id is another given manager's too. */
+    private ValueCompressor givenWriter() {
+        ValueCompressor vc = withDictionary;
+        return vc != null && given.writable(manager) ? vc : null;
     }
 
     @Override

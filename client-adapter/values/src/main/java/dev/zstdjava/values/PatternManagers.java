@@ -1,22 +1,34 @@
 package dev.zstdjava.values;
 
 import java.util.Arrays;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Where the adaptive compressor's reader finds the dictionaries of {@link AdaptiveCompressor.Builder#dictionaries(
  * java.util.function.Function) the managers the application gives per pattern}: every distinct manager the
- * application's function has returned so far, asked in the order they were given. A frame names its dictionary, not
- * its pattern, so the first manager that has loaded the frame's dictionary decodes it.
+ * application's function has returned so far. A frame names its dictionary by id, not its pattern: the manager that
+ * loaded the id decodes it (the first, when two loaded the same bytes). An id two managers loaded with different bytes
+ * (zstd's ids are hashes of the content) is read with neither, and no pattern writes with it: a value written with it
+ * fails with {@link MissingDictionaryException} naming both, rather than come back decoded with the wrong one.
  *
- * <p><b>Thread safety:</b> thread-safe: {@link #add} copies the array under this object's lock, readers read the
- * volatile array without a lock. <b>Allocation:</b> {@link #find} none; {@link #add} a new array per new manager.
+ * <p><b>Thread safety:</b> thread-safe: {@link #add} copies the array under this object's lock, and the managers
+ * report the ids they load to a {@link DictionaryOwners}; readers read without a lock. <b>Allocation:</b> {@link #find}
+ * none (a binary search); {@link #add} a new array per new manager, and each id a manager loads a copy of the index.
  * The managers are kept for the life of the compressor (the application owns and closes them).
  */
 final class PatternManagers implements DictionaryLookup {
-    private volatile DictionaryManager[] managers = new DictionaryManager[0];
+    private static final System.Logger LOG = System.getLogger(AdaptiveCompressor.class.getName());
 
-    /** Adds {@code m} unless it is already here (the same manager may serve several patterns). */
-    synchronized void add(DictionaryManager m) {
+    private volatile DictionaryManager[] managers = new DictionaryManager[0];
+    /** the pattern each manager was first given for, to name it */
+    private final Map<DictionaryManager, String> patterns = new ConcurrentHashMap<>();
+    private final DictionaryOwners<DictionaryManager> byId = new DictionaryOwners<>(
+            m -> "the dictionary manager given for pattern " + patterns.get(m));
+    private volatile boolean anyAmbiguous;
+
+    /** Adds {@code m}, given for {@code pattern}, unless it is already here (one manager may serve several). */
+    synchronized void add(DictionaryManager m, String pattern) {
         DictionaryManager[] now = managers;
         for (DictionaryManager k : now) {
             if (k == m) {
@@ -26,17 +38,34 @@ final class PatternManagers implements DictionaryLookup {
         DictionaryManager[] next = Arrays.copyOf(now, now.length + 1);
         next[now.length] = m;
         managers = next;
+        patterns.put(m, pattern);
+        m.onLoaded(id -> loaded(id, m));
+    }
+
+    /** On the thread that loads dictionary {@code id} into {@code m}. */
+    private void loaded(long id, DictionaryManager m) {
+        DictionaryManager.Entry e = m.find(id);
+        if (e != null && byId.loaded(id, m, DictionaryOwners.contentHash(e.dictionary.toByteArray())) != null) {
+            anyAmbiguous = true;
+            LOG.log(System.Logger.Level.WARNING, "adaptive compression: zstd dictionary " + id + ": "
+                    + ambiguity(byId.conflict(id)) + "; no pattern writes with it");
+        }
+    }
+
+    private static String ambiguity(String holders) {
+        return "the id is held by " + holders + " with different bytes (zstd's ids are hashes, and these two"
+                + " collide): which one wrote a value cannot be told, so neither reads it";
+    }
+
+    /** @return whether {@code m}'s current dictionary may be written with: its id is no other manager's too */
+    boolean writable(DictionaryManager m) {
+        return !anyAmbiguous || !byId.ambiguous(m.currentId());
     }
 
     @Override
     public DictionaryManager.Entry find(long id) {
-        for (DictionaryManager m : managers) {
-            DictionaryManager.Entry e = m.find(id);
-            if (e != null) {
-                return e;
-            }
-        }
-        return null;
+        DictionaryManager m = byId.owner(id);
+        return m == null ? null : m.find(id);
     }
 
     /**
@@ -46,6 +75,10 @@ final class PatternManagers implements DictionaryLookup {
      */
     @Override
     public MissingDictionaryException missing(long id) {
+        String conflict = byId.conflict(id);
+        if (conflict != null) {
+            return new MissingDictionaryException(id, ambiguity(conflict));
+        }
         DictionaryManager[] now = managers;
         int fetching = 0;
         for (DictionaryManager m : now) {

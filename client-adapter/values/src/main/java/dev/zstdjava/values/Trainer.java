@@ -180,8 +180,15 @@ final class Trainer {
                             100 * (after - before), 100 * minImprovement));
             return;
         }
+        byte[] bytes = dict.toByteArray();
+        String refusal = settings.publishCheck() == null ? null : settings.publishCheck().refusal(dict.id(), bytes);
+        if (refusal != null) {
+            log.record(TrainingEvent.Kind.REJECTED, dict.id(), samples.size(), before, after, refusal
+                    + "; not published (a training after the retrain interval gets another id)");
+            return;
+        }
         try {
-            store.putIfAbsent(dict.id(), dict.toByteArray());
+            store.putIfAbsent(dict.id(), bytes);
         } catch (DictionaryCollisionException e) {
             log.record(TrainingEvent.Kind.REJECTED, dict.id(), samples.size(), before, after, e.getMessage());
             return;

@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
@@ -472,6 +473,56 @@ class AdaptiveCompressorTest {
             byte[] bytes = new byte[read.remaining()];
             read.get(bytes);
             assertArrayEquals(records.get(2500), bytes);
+        }
+    }
+
+    /**
+     * Given managers whose dictionaries share an id (zstd's ids are hashes of the content): the same bytes in two
+     * managers are one dictionary; other bytes under one id are read with neither, naming both patterns, rather than
+     * decoded with the wrong one, and no pattern writes with that id any more.
+     */
+    @Test
+    void anIdTwoGivenManagersHoldWithOtherBytesIsReadWithNeitherAndWrittenByNone() {
+        List<byte[]> records = TestValues.jsonRecords(3000, 13);
+        byte[] dict = ZstdDictionary.train(records.subList(0, 2000), 16 << 10).toByteArray();
+        long id = ZstdDictionary.of(dict).id();
+        byte[] foreign = ZstdDictionary.trainer(16 << 10).dictionaryId(id).train(TestValues.jsonRecords(2000, 14))
+                .toByteArray();
+        try (DictionaryManager event = DictionaryManager.given(dict).build();
+             DictionaryManager copy = DictionaryManager.given(dict.clone()).build();
+             DictionaryManager order = DictionaryManager.given(foreign).build()) {
+            Map<String, DictionaryManager> managers = Map.of("event:*", event, "copy:*", copy, "order:*", order);
+            AdaptiveCompressor ac = AdaptiveCompressor.builder(CompressionConfig.defaults())
+                    .dictionaries(managers::get).build();
+            List<byte[][]> before = new ArrayList<>();
+            for (int i = 0; i < 3000; i++) {
+                byte[] v = records.get(2000 + i % 1000);
+                for (String k : List.of("event:" + i, "copy:" + i)) {
+                    before.add(new byte[][]{v, ac.compress(utf8(k), v)});
+                }
+            }
+            assertEquals(CompressionOption.ZSTD_3_DICTIONARY, ac.state(utf8("copy:1")).current());
+            byte[][] withId = before.stream().filter(w -> DictionaryManagerTest.frameDictId(w[1]) == id)
+                    .findFirst().orElseThrow();
+            for (byte[][] w : before) {
+                assertArrayEquals(w[0], ac.decompress(w[1]), "the same bytes in two managers: one dictionary");
+            }
+            for (int i = 0; i < 100; i++) { // order's manager is asked for, and loads the other bytes under the id
+                ac.compress(utf8("order:" + i), records.get(2000 + i));
+            }
+            MissingDictionaryException x = assertThrows(MissingDictionaryException.class,
+                    () -> ac.decompress(withId[1]));
+            assertEquals(id, x.dictionaryId());
+            assertTrue(x.getMessage().contains("held by the dictionary manager given for pattern event:* and the"
+                    + " dictionary manager given for pattern order:* with different bytes"), x.getMessage());
+            for (int i = 0; i < 3000; i++) {
+                byte[] v = records.get(2000 + i % 1000);
+                for (String k : List.of("event:" + i, "copy:" + i, "order:" + i)) {
+                    byte[] stored = ac.compress(utf8(k), v);
+                    assertNotEquals(id, DictionaryManagerTest.frameDictId(stored), k);
+                    assertArrayEquals(v, ac.decompress(stored), k);
+                }
+            }
         }
     }
 

@@ -114,7 +114,8 @@ class AdaptivePatternDictionariesTest {
             Map<String, List<byte[][]>> written = new ConcurrentHashMap<>();
             List<String> names = List.of("event", "order");
             writeUntilOnDictionaries(ac, names, written);
-            assertEquals(Set.of("event:*", "order:*"), stores.keySet(), "one store per lineage, by lineage name");
+            assertEquals(Set.of("event:*", "order:*", PatternDictionaries.ID_CLAIMS), stores.keySet(),
+                    "one store per lineage, by lineage name, and the id claims");
             long event = pd.manager("event:*").currentId();
             long order = pd.manager("order:*").currentId();
             assertNotEquals(event, order);
@@ -286,6 +287,141 @@ class AdaptivePatternDictionariesTest {
                 readAll(ac, vs);
             }
         }
+    }
+
+    /**
+     * zstd's dictionary ids are hashes of the content, so two lineages can hold one id: a lineage never publishes an
+     * id another lineage claimed, in this process or another one (the check its manager asks before publishing), and
+     * every id a lineage publishes or loads is claimed in the store of the claims.
+     */
+    @Test
+    void aLineageDoesNotPublishAnIdAnotherLineageClaimed() throws Exception {
+        Map<String, InMemoryDictionaryStore> stores = new ConcurrentHashMap<>();
+        try (PatternDictionaries pd = inMemory(stores).build()) {
+            writeUntilOnDictionaries(compressor(pd), List.of("event", "order"), new ConcurrentHashMap<>());
+            DictionaryManager event = pd.manager("event:*");
+            DictionaryManager order = pd.manager("order:*");
+            long id = event.currentId();
+            InMemoryDictionaryStore claims = stores.get(PatternDictionaries.ID_CLAIMS);
+            assertEquals(Set.of(id, order.currentId()), claims.list().stream().map(DictionaryInfo::id)
+                    .collect(java.util.stream.Collectors.toSet()), "each lineage's dictionary claimed");
+            byte[] other = foreign(id);
+            String claimed = "dictionary id " + id + " is claimed by lineage event:* (its claim in the "
+                    + PatternDictionaries.ID_CLAIMS + " store) with different bytes";
+            assertEquals(claimed, order.publishCheck().refusal(id, other));
+            assertNull(event.publishCheck().refusal(id, event.find(id).dictionary.toByteArray()), "its own");
+            long fresh = 40_000;
+            while (fresh == id || fresh == order.currentId()) {
+                fresh++;
+            }
+            assertNull(order.publishCheck().refusal(fresh, foreign(fresh)), "a free id: order's now");
+            assertTrue(event.publishCheck().refusal(fresh, other).startsWith("dictionary id " + fresh
+                    + " is claimed by lineage order:*"));
+            // another process, which has not opened event's lineage, is refused the same way
+            try (PatternDictionaries elsewhere = inMemory(stores).build()) {
+                writeUntil(compressor(elsewhere), List.of("order"), new ConcurrentHashMap<>(), "order's lineage open",
+                        () -> elsewhere.manager("order:*") != null);
+                assertNull(elsewhere.manager("event:*"));
+                assertEquals(claimed, elsewhere.manager("order:*").publishCheck().refusal(id, other));
+            }
+        }
+    }
+
+    /**
+     * A process that has opened only one of two lineages holding one id with different bytes: the id claims tell
+     * it, and it reads neither's values with it (before claims, it decoded the other lineage's values with its own
+     * dictionary: wrong bytes for some, with no error).
+     */
+    @Test
+    void aProcessThatOpenedOneOfTwoLineagesOfAnIdReadsWithNeither() throws Exception {
+        Map<String, InMemoryDictionaryStore> stores = new ConcurrentHashMap<>();
+        byte[][] v = eventWithAForeignDictionaryOfItsIdInOrders(stores);
+        long id = AdaptiveDictionaryReaderTest.frameId(v[1]);
+        try (PatternDictionaries pd = inMemory(stores).build()) {
+            AdaptiveCompressor ac = compressor(pd);
+            writeUntil(ac, List.of("order"), new ConcurrentHashMap<>(), "order's lineage holding " + id,
+                    () -> pd.manager("order:*") != null && pd.manager("order:*").isLoaded(id));
+            assertNull(pd.manager("event:*"), "event's lineage not opened here");
+            long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+            while (pd.lookup().find(id) != null) { // the claim is checked on the lineages' thread, after the load
+                assertTrue(System.nanoTime() < deadline, "the claim of " + id + " not checked");
+                Thread.sleep(10);
+            }
+            MissingDictionaryException x = assertThrows(MissingDictionaryException.class, () -> ac.decompress(v[1]),
+                    "event's value decoded with order's dictionary");
+            assertEquals(id, x.dictionaryId());
+            assertTrue(x.getMessage().contains("held by pattern order:*'s lineage and lineage event:* (its claim in"
+                    + " the " + PatternDictionaries.ID_CLAIMS + " store) with different bytes"), x.getMessage());
+            Map<String, List<byte[][]>> after = new ConcurrentHashMap<>();
+            writeUntil(ac, List.of("order"), after, "1000 more values",
+                    () -> after.getOrDefault("order", List.of()).size() >= 1000);
+            assertNotWrittenWithAndReadBack(ac, after.get("order"), id);
+        }
+    }
+
+    /**
+     * An id two lineages hold with different bytes (published by processes that did not see each other's) is read
+     * with neither, naming both patterns, rather than decoded with the wrong one (the frames carry no checksum); and
+     * neither pattern writes with it any more.
+     */
+    @Test
+    void anIdTwoLineagesHoldIsReadWithNeitherAndWrittenByNeither() throws Exception {
+        Map<String, InMemoryDictionaryStore> stores = new ConcurrentHashMap<>();
+        byte[][] v = eventWithAForeignDictionaryOfItsIdInOrders(stores);
+        long id = AdaptiveDictionaryReaderTest.frameId(v[1]);
+        try (PatternDictionaries pd = inMemory(stores).build()) {
+            AdaptiveCompressor ac = compressor(pd);
+            writeUntil(ac, List.of("event", "order"), new ConcurrentHashMap<>(), "both lineages holding " + id,
+                    () -> pd.manager("event:*") != null && pd.manager("event:*").isLoaded(id)
+                            && pd.manager("order:*") != null && pd.manager("order:*").isLoaded(id));
+            for (Runnable read : List.<Runnable>of(() -> ac.decompress(v[1]), () -> ac.reader().decompress(v[1]),
+                    () -> ac.reader().decompress(java.nio.ByteBuffer.wrap(v[1])))) {
+                MissingDictionaryException x = assertThrows(MissingDictionaryException.class, read::run);
+                assertEquals(id, x.dictionaryId());
+                String m = x.getMessage(); // which lineage loaded it first, here or in the claims, varies
+                assertTrue(m.contains("order:*") && m.contains("event:*") && m.contains("with different bytes")
+                        && m.contains("neither reads it"), m);
+            }
+            Map<String, List<byte[][]>> written = new ConcurrentHashMap<>();
+            writeUntil(ac, List.of("event", "order"), written, "2000 values of each",
+                    () -> written.getOrDefault("event", List.of()).size() >= 2000);
+            for (List<byte[][]> vs : written.values()) {
+                assertNotWrittenWithAndReadBack(ac, vs, id);
+            }
+        }
+    }
+
+    /**
+     * Writes event values through one process until they go on event's dictionary; then, as a writer that claims
+     * nothing (another process, or an older version), publishes a dictionary of other values under the same id in
+     * order's lineage. @return an event value written with the id
+     */
+    static byte[][] eventWithAForeignDictionaryOfItsIdInOrders(Map<String, InMemoryDictionaryStore> stores)
+            throws Exception {
+        byte[][] v;
+        try (PatternDictionaries pd = inMemory(stores).build()) {
+            v = AdaptiveDictionaryReaderTest.eventOnItsDictionary(pd);
+        }
+        long id = AdaptiveDictionaryReaderTest.frameId(v[1]);
+        stores.computeIfAbsent("order:*", n -> new InMemoryDictionaryStore()).putIfAbsent(id, foreign(id));
+        return v;
+    }
+
+    /** Asserts that no value of {@code written} went on dictionary {@code id}, and that every one reads back. */
+    static void assertNotWrittenWithAndReadBack(AdaptiveCompressor ac, List<byte[][]> written, long id)
+            throws InterruptedException {
+        for (byte[][] w : written) {
+            if (dictionaryValues(List.<byte[][]>of(w)) == 1) {
+                assertNotEquals(id, AdaptiveDictionaryReaderTest.frameId(w[1]), "written with " + id);
+            }
+        }
+        readAll(ac, written);
+    }
+
+    /** A dictionary of other values than {@link #RECORDS}', under {@code id}. */
+    static byte[] foreign(long id) {
+        return dev.zstdjava.zstd.ZstdDictionary.trainer(4096).dictionaryId(id)
+                .train(TestValues.jsonRecords(400, 77)).toByteArray();
     }
 
     @Test

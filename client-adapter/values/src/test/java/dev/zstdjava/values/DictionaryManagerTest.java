@@ -431,20 +431,44 @@ class DictionaryManagerTest {
         }
     }
 
-    @Test
-    void aDictionaryThatDoesNotSaveEnoughMoreIsRejectedWithTheReason() throws Exception {
+    /**
+     * Trains a managed manager with {@code settings} on {@link #TRAIN}, expecting its dictionary rejected: nothing
+     * published, none in use. @return the rejection
+     */
+    static TrainingEvent rejectedTraining(java.util.function.UnaryOperator<DictionaryManager.Builder> settings)
+            throws InterruptedException {
         InMemoryDictionaryStore store = new InMemoryDictionaryStore();
-        try (DictionaryManager m = DictionaryManager.managed(store).minSamples(300).minImprovement(0.99)
-                .retrainInterval(Duration.ofMinutes(10)).build()) {
+        try (DictionaryManager m = settings.apply(DictionaryManager.managed(store).minSamples(300)
+                .retrainInterval(Duration.ofMinutes(10))).build()) {
             ValueCompressor vc = ValueCompressor.create(CompressionConfig.defaults(), m);
             TRAIN.forEach(vc::compress);
             await("a training to finish", () -> m.trainingStats().rejected() == 1);
             TrainingEvent e = m.trainingStats().recent().get(1);
             assertEquals(TrainingEvent.Kind.REJECTED, e.kind());
-            assertTrue(e.reason().contains("needs +99.0"), e.reason());
             assertEquals(0, m.currentId());
+            assertEquals(0, m.trainingStats().adopted());
             assertTrue(store.list().isEmpty());
+            return e;
         }
+    }
+
+    @Test
+    void aDictionaryThatDoesNotSaveEnoughMoreIsRejectedWithTheReason() throws Exception {
+        TrainingEvent e = rejectedTraining(b -> b.minImprovement(0.99));
+        assertTrue(e.reason().contains("needs +99.0"), e.reason());
+    }
+
+    @Test
+    void aDictionaryThePublishCheckRefusesIsRejectedWithItsReasonAndNotPublished() throws Exception {
+        List<Long> asked = new java.util.concurrent.CopyOnWriteArrayList<>();
+        TrainingEvent e = rejectedTraining(b -> b.publishCheck((id, bytes) -> {
+            asked.add(ZstdDictionary.of(bytes).id() == id ? id : -1); // -1: not its own bytes
+            return "dictionary id " + id + " is held by the test";
+        }));
+        assertEquals(List.of(e.dictionaryId()), asked, "asked once, for the dictionary it would have adopted");
+        assertTrue(e.savedAfter() >= e.savedBefore() + 0.05, "it saved enough to be adopted: " + e);
+        assertTrue(e.reason().startsWith("dictionary id " + e.dictionaryId() + " is held by the test; not"
+                + " published"), e.reason());
     }
 
     @Test
