@@ -321,7 +321,8 @@ public final class PatternDictionaries implements AutoCloseable {
      */
     private String claim(long id, Lineage lineage, long hash) {
         byte[] name = lineage.name.getBytes(StandardCharsets.UTF_8);
-        byte[] record = java.nio.ByteBuffer.allocate(8 + name.length).putLong(hash).put(name).array();
+        byte[] record = java.nio.ByteBuffer.allocate(8 + name.length).order(java.nio.ByteOrder.BIG_ENDIAN)
+                .putLong(hash).put(name).array();
         try {
             claims.putIfAbsent(id, record);
             return null;
@@ -330,7 +331,7 @@ public final class PatternDictionaries implements AutoCloseable {
             if (held == null || held.length < 8) {
                 return "another lineage (its claim of the id cannot be read)";
             }
-            java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(held);
+            java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(held).order(java.nio.ByteOrder.BIG_ENDIAN);
             if (b.getLong() == hash) {
                 return null;
             }
