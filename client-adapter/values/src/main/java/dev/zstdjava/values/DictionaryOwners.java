@@ -87,6 +87,12 @@ final class DictionaryOwners<T> {
         return true;
     }
 
+    /** @return why a value of an ambiguous id is not read, for its holders (as {@link #conflict} gives them) */
+    static String ambiguity(String holders) {
+        return "the id is held by " + holders + " with different bytes (zstd's ids are hashes, and these two"
+                + " collide): which one wrote a value cannot be told, so neither reads it";
+    }
+
     /** A 64-bit hash of a dictionary's bytes (FNV-1a), to tell two dictionaries of one id apart. */
     static long contentHash(byte[] dictionary) {
         long h = 0xcbf29ce484222325L;

@@ -238,7 +238,7 @@ public final class PatternDictionaries implements AutoCloseable {
         public MissingDictionaryException missing(long id) {
             String conflict = byId.conflict(id);
             if (conflict != null) {
-                return new MissingDictionaryException(id, ambiguity(conflict));
+                return new MissingDictionaryException(id, DictionaryOwners.ambiguity(conflict));
             }
             Lineage l = byId.owner(id);
             if (l == null) {
@@ -275,7 +275,7 @@ public final class PatternDictionaries implements AutoCloseable {
             other.ambiguousId = id;
             lineage.ambiguousId = id;
             LOG.log(System.Logger.Level.WARNING, "adaptive compression: zstd dictionary " + id + ": "
-                    + ambiguity(byId.conflict(id)) + "; neither pattern writes with it");
+                    + DictionaryOwners.ambiguity(byId.conflict(id)) + "; neither pattern writes with it");
         } else {
             submit(() -> checkClaim(id, lineage, hash)); // a store call: on this object's thread
         }
@@ -298,7 +298,7 @@ public final class PatternDictionaries implements AutoCloseable {
         if (holder != null && byId.disputed(id, lineage, hash, holder)) {
             lineage.ambiguousId = id;
             LOG.log(System.Logger.Level.WARNING, "adaptive compression: zstd dictionary " + id + ": "
-                    + ambiguity(byId.conflict(id)) + "; pattern " + lineage.pattern + " does not write with it");
+                    + DictionaryOwners.ambiguity(byId.conflict(id)) + "; pattern " + lineage.pattern + " does not write with it");
         }
     }
 
@@ -338,11 +338,6 @@ public final class PatternDictionaries implements AutoCloseable {
             return "lineage " + new String(held, 8, held.length - 8, StandardCharsets.UTF_8) + " (its claim in the "
                     + ID_CLAIMS + " store)";
         }
-    }
-
-    private static String ambiguity(String holders) {
-        return "the id is held by " + holders + " with different bytes (zstd's ids are hashes, and these two"
-                + " collide): which one wrote a value cannot be told, so neither reads it";
     }
 
     private void submit(Runnable task) {

@@ -48,13 +48,8 @@ final class PatternManagers implements DictionaryLookup {
         if (e != null && byId.loaded(id, m, DictionaryOwners.contentHash(e.dictionary.toByteArray())) != null) {
             anyAmbiguous = true;
             LOG.log(System.Logger.Level.WARNING, "adaptive compression: zstd dictionary " + id + ": "
-                    + ambiguity(byId.conflict(id)) + "; no pattern writes with it");
+                    + DictionaryOwners.ambiguity(byId.conflict(id)) + "; no pattern writes with it");
         }
-    }
-
-    private static String ambiguity(String holders) {
-        return "the id is held by " + holders + " with different bytes (zstd's ids are hashes, and these two"
-                + " collide): which one wrote a value cannot be told, so neither reads it";
     }
 
     /** @return whether {@code m}'s current dictionary may be written with: its id is no other manager's too */
@@ -77,7 +72,7 @@ final class PatternManagers implements DictionaryLookup {
     public MissingDictionaryException missing(long id) {
         String conflict = byId.conflict(id);
         if (conflict != null) {
-            return new MissingDictionaryException(id, ambiguity(conflict));
+            return new MissingDictionaryException(id, DictionaryOwners.ambiguity(conflict));
         }
         DictionaryManager[] now = managers;
         int fetching = 0;
