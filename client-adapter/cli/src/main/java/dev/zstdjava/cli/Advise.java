@@ -116,7 +116,7 @@ final class Advise implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         Progress progress = common.progress(spec.commandLine().getErr());
         try (Keyspace ks = common.connect()) {
-            DictionaryManager dicts = common.dictionaries(ks);
+            DictionaryManager dicts = common.dictionaries(ks, spec.commandLine().getErr());
             Classifier classifier = new Classifier(common.limit, common.legacyFormats(), dicts);
             MemoryModel model = new MemoryModel(ks.jemalloc(), ks.config("hash-max-listpack-entries", 128),
                     ks.config("hash-max-listpack-value", 64));

@@ -3,7 +3,9 @@ package dev.zstdjava.cli;
 import dev.zstdjava.lettuce.LettuceDictionaryStore;
 import dev.zstdjava.values.DictionaryInfo;
 import dev.zstdjava.values.DictionaryManager;
+import dev.zstdjava.values.DictionaryStore;
 import dev.zstdjava.values.LegacyFormat;
+import dev.zstdjava.values.PatternDictionaries;
 import dev.zstdjava.values.StoredForm;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.cluster.RedisClusterClient;
@@ -16,8 +18,11 @@ import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 
 /** The options every command shares (picocli mixin): server, rate, limits, output. Not thread-safe. */
 final class Common {
@@ -102,47 +107,72 @@ final class Common {
         return Keyspace.connect(uri, Duration.ofSeconds(timeoutSeconds), new RateLimiter(rate));
     }
 
-    /** @return whether a key belongs to the dictionary store (left out of scans) */
+    /**
+     * @return whether a key belongs to a dictionary store (left out of scans): the one of {@code --dictionary-prefix},
+     *         or a per-pattern lineage's (the id claims' included)
+     */
     boolean isStoreKey(byte[] key) {
         byte[] p = dictionaryPrefix.getBytes(java.nio.charset.StandardCharsets.UTF_8);
-        return java.util.Arrays.equals(key, 0, Math.min(p.length, key.length), p, 0, p.length) && key.length >= p.length;
+        return key.length >= p.length && java.util.Arrays.equals(key, 0, p.length, p, 0, p.length)
+                || PatternDictionaries.isLineageKey(key);
     }
 
     /**
-     * Loads the dictionaries published in the store of {@code ks} (its own short-lived connection), so that values
-     * written with them decode.
+     * Loads the dictionaries published in the store of {@code --dictionary-prefix} and those the per-pattern lineages
+     * published ({@link PatternDictionaries#published}, found through the id claims), so that values written with
+     * them decode; an id held with different bytes is left out, with a line on {@code err}, so that its values fail
+     * as missing their dictionary rather than read as wrong bytes. Each store is opened on its own short-lived
+     * connection.
+     *
      * @return a manager holding them, or null when none is published
      */
-    DictionaryManager dictionaries(Keyspace ks) {
-        List<byte[]> dicts = new ArrayList<>();
-        ks.limiter.acquire();
-        if (ks.cluster()) {
-            RedisClusterClient cc = RedisClusterClient.create(ks.uri());
-            try (LettuceDictionaryStore store = LettuceDictionaryStore.builder().keyPrefix(dictionaryPrefix).connect(cc)) {
-                load(ks, store, dicts);
-            } finally {
-                cc.shutdown(0, 2, TimeUnit.SECONDS);
+    DictionaryManager dictionaries(Keyspace ks, PrintWriter err) {
+        Map<Long, byte[]> byId = new TreeMap<>();
+        Map<Long, String> leftOut = new TreeMap<>();
+        RedisClient c = ks.cluster() ? null : RedisClient.create();
+        RedisClusterClient cc = ks.cluster() ? RedisClusterClient.create(ks.uri()) : null;
+        List<LettuceDictionaryStore> opened = new ArrayList<>();
+        Function<String, DictionaryStore> open = prefix -> {
+            ks.limiter.acquire();
+            LettuceDictionaryStore.Builder b = LettuceDictionaryStore.builder().keyPrefix(prefix);
+            LettuceDictionaryStore store = cc != null ? b.connect(cc) : b.connect(c, ks.uri());
+            opened.add(store);
+            return store;
+        };
+        try {
+            DictionaryStore store = open.apply(dictionaryPrefix);
+            for (DictionaryInfo info : store.list()) {
+                ks.limiter.acquire();
+                byte[] d = store.get(info.id());
+                if (d != null) {
+                    byId.put(info.id(), d);
+                }
             }
-        } else {
-            RedisClient c = RedisClient.create();
-            try (LettuceDictionaryStore store = LettuceDictionaryStore.builder().keyPrefix(dictionaryPrefix)
-                    .connect(c, ks.uri())) {
-                load(ks, store, dicts);
-            } finally {
+            PatternDictionaries.Published lineages = PatternDictionaries.published(
+                    name -> open.apply(PatternDictionaries.prefix(name)));
+            leftOut.putAll(lineages.leftOut());
+            lineages.dictionaries().forEach((id, d) -> {
+                byte[] held = byId.putIfAbsent(id, d);
+                if (held != null && !java.util.Arrays.equals(held, d)) {
+                    byId.remove(id);
+                    leftOut.put(id, "the id is held by the store of " + dictionaryPrefix + " and by a pattern's lineage"
+                            + " with different bytes: which one wrote a value cannot be told, so neither reads it");
+                }
+            });
+        } finally {
+            for (LettuceDictionaryStore s : opened) {
+                s.close();
+            }
+            if (c != null) {
                 c.shutdown(0, 2, TimeUnit.SECONDS);
             }
-        }
-        return dicts.isEmpty() ? null : DictionaryManager.given(dicts).build();
-    }
-
-    private static void load(Keyspace ks, LettuceDictionaryStore store, List<byte[]> out) {
-        for (DictionaryInfo info : store.list()) {
-            ks.limiter.acquire();
-            byte[] d = store.get(info.id());
-            if (d != null) {
-                out.add(d);
+            if (cc != null) {
+                cc.shutdown(0, 2, TimeUnit.SECONDS);
             }
         }
+        leftOut.forEach((id, why) -> err.println("zstd-values: dictionary " + id + " is left out: " + why));
+        err.flush();
+        return byId.isEmpty() ? null : DictionaryManager.given(new ArrayList<>(byId.values())).build();
     }
 
     /** @return a progress line printer on stderr, silent unless asked or stderr is a terminal */

@@ -69,7 +69,7 @@ final class Inspect implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         Progress progress = common.progress(spec.commandLine().getErr());
         try (Keyspace ks = common.connect()) {
-            DictionaryManager dicts = common.dictionaries(ks);
+            DictionaryManager dicts = common.dictionaries(ks, spec.commandLine().getErr());
             Classifier classifier = new Classifier(common.limit, common.legacyFormats(), dicts);
             Sampled s = scan(ks, common, sampling.match, sampling.sample, progress);
             Reader reader = new Reader(ks.limiter, common.limit);

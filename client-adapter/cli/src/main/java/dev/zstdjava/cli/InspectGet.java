@@ -40,7 +40,7 @@ final class InspectGet implements Callable<Integer> {
     public Integer call() throws IOException {
         PrintWriter out = spec.commandLine().getOut();
         try (Keyspace ks = common.connect()) {
-            DictionaryManager dicts = common.dictionaries(ks);
+            DictionaryManager dicts = common.dictionaries(ks, spec.commandLine().getErr());
             Classifier classifier = new Classifier(common.limit, common.legacyFormats(), dicts);
             byte[] k = key.getBytes(StandardCharsets.UTF_8);
             var c = ks.nodes().get(nodeOf(ks, k)).sync();

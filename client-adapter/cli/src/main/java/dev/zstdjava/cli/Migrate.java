@@ -205,7 +205,7 @@ final class Migrate implements Callable<Integer> {
         List<String> failures = new ArrayList<>();
         String[] resume = {cursor == null ? "0:0" : cursor};
         try (Keyspace ks = common.connect()) {
-            DictionaryManager dicts = common.dictionaries(ks);
+            DictionaryManager dicts = common.dictionaries(ks, spec.commandLine().getErr());
             classifier = new Classifier(common.limit, common.legacyFormats(), dicts);
             reader = new Reader(ks.limiter, common.limit);
             Thread hook = new Thread(() -> {

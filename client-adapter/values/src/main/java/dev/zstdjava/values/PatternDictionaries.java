@@ -5,7 +5,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -91,6 +93,9 @@ public final class PatternDictionaries implements AutoCloseable {
      * {@value #MAX_NAME_LENGTH} characters, so no pattern's lineage has it).
      */
     public static final String ID_CLAIMS = "~dictionary-ids";
+    /** The start of every lineage's {@linkplain #prefix(String) prefix}; the name and {@code "}:"} follow. */
+    private static final String LINEAGE_PREFIX = "zstd-java:dict:{zstd-java-dictionaries:";
+    private static final byte[] LINEAGE_PREFIX_BYTES = LINEAGE_PREFIX.getBytes(StandardCharsets.US_ASCII);
     /** Longest lineage name: longer names are cut and end with a hash of the whole name. */
     static final int MAX_NAME_LENGTH = 96;
 
@@ -162,7 +167,24 @@ public final class PatternDictionaries implements AutoCloseable {
      *         for {@link ServerDictionaryLayout}
      */
     public static String prefix(String lineageName) {
-        return ServerDictionaryLayout.checkPrefix("zstd-java:dict:{zstd-java-dictionaries:" + lineageName + "}:");
+        return ServerDictionaryLayout.checkPrefix(LINEAGE_PREFIX + lineageName + "}:");
+    }
+
+    /**
+     * @return whether {@code key} is under the {@linkplain #prefix(String) prefix} of a lineage's server store (the
+     *         id claims' included): a dictionary store's key, not a value, for a tool that scans the keyspace
+     */
+    public static boolean isLineageKey(byte[] key) {
+        int n = LINEAGE_PREFIX_BYTES.length;
+        if (key.length < n + 2 || !Arrays.equals(key, 0, n, LINEAGE_PREFIX_BYTES, 0, n)) {
+            return false;
+        }
+        for (int i = n; i + 1 < key.length; i++) {
+            if (key[i] == '}') {
+                return key[i + 1] == ':';
+            }
+        }
+        return false;
     }
 
     /** @return the estimated native bytes of the dictionaries loaded in every open lineage now */
@@ -320,24 +342,111 @@ public final class PatternDictionaries implements AutoCloseable {
      * @throws RuntimeException if the store cannot be read or written
      */
     private String claim(long id, Lineage lineage, long hash) {
-        byte[] name = lineage.name.getBytes(StandardCharsets.UTF_8);
-        byte[] record = java.nio.ByteBuffer.allocate(8 + name.length).order(java.nio.ByteOrder.BIG_ENDIAN)
-                .putLong(hash).put(name).array();
         try {
-            claims.putIfAbsent(id, record);
+            claims.putIfAbsent(id, new Claim(hash, lineage.name).bytes());
             return null;
         } catch (DictionaryCollisionException e) {
-            byte[] held = claims.get(id);
-            if (held == null || held.length < 8) {
+            Claim held = Claim.parse(claims.get(id));
+            if (held == null) {
                 return "another lineage (its claim of the id cannot be read)";
             }
-            java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(held).order(java.nio.ByteOrder.BIG_ENDIAN);
-            if (b.getLong() == hash) {
+            return held.hash == hash ? null : held.holder();
+        }
+    }
+
+    /**
+     * A claim of a dictionary id in the {@link #ID_CLAIMS} store: the dictionary's content hash (8 bytes, big-endian)
+     * and the name of the lineage that holds it (UTF-8).
+     */
+    private record Claim(long hash, String lineage) {
+        byte[] bytes() {
+            byte[] name = lineage.getBytes(StandardCharsets.UTF_8);
+            return java.nio.ByteBuffer.allocate(8 + name.length).order(java.nio.ByteOrder.BIG_ENDIAN).putLong(hash)
+                    .put(name).array();
+        }
+
+        /** @return the claim in {@code record}, or null when there is none or it is not one */
+        static Claim parse(byte[] record) {
+            if (record == null || record.length < 9) {
                 return null;
             }
-            return "lineage " + new String(held, 8, held.length - 8, StandardCharsets.UTF_8) + " (its claim in the "
-                    + ID_CLAIMS + " store)";
+            long hash = java.nio.ByteBuffer.wrap(record).order(java.nio.ByteOrder.BIG_ENDIAN).getLong();
+            return new Claim(hash, new String(record, 8, record.length - 8, StandardCharsets.UTF_8));
         }
+
+        /** @return the holder, in words */
+        String holder() {
+            return "lineage " + lineage + " (its claim in the " + ID_CLAIMS + " store)";
+        }
+    }
+
+    /**
+     * The dictionaries that per-pattern lineages published in a keyspace, found through the id claims, for a reader
+     * that opens no lineage (the {@code zstd-values} tool): the claimed lineages' dictionaries, each checked against
+     * the claims. An id held with different bytes (by two lineages, or by a lineage and another's claim) is left out,
+     * so that a value written with it fails as missing its dictionary instead of reading as wrong bytes. A lineage
+     * whose dictionaries no process of this version has claimed (published before ids were claimed, and not loaded
+     * since) is not found.
+     *
+     * <p><b>Thread safety:</b> runs on the calling thread; the stores are used one at a time. <b>Allocation:</b> holds
+     * every published dictionary of the claimed lineages.
+     *
+     * @param stores gives a store as {@link #builder}'s function does: of a lineage name, and of {@link #ID_CLAIMS};
+     *               the caller closes what it gives
+     * @return the dictionaries, and the ids left out with why
+     * @throws RuntimeException what a store throws
+     */
+    public static Published published(Function<String, DictionaryStore> stores) {
+        DictionaryStore claimStore = Objects.requireNonNull(stores.apply(ID_CLAIMS), "the store function returned null"
+                + " for " + ID_CLAIMS + ", the dictionary id claims");
+        Map<Long, Claim> claimed = new java.util.TreeMap<>();
+        Set<String> lineageNames = new java.util.TreeSet<>();
+        for (DictionaryInfo info : claimStore.list()) {
+            Claim c = Claim.parse(claimStore.get(info.id()));
+            if (c != null) {
+                claimed.put(info.id(), c);
+                lineageNames.add(c.lineage);
+            }
+        }
+        DictionaryOwners<String> owners = new DictionaryOwners<>(n -> "lineage " + n);
+        Map<Long, byte[]> found = new java.util.TreeMap<>();
+        for (String name : lineageNames) {
+            DictionaryStore store = Objects.requireNonNull(stores.apply(name), "the store function returned null for "
+                    + name);
+            for (DictionaryInfo info : store.list()) {
+                byte[] d = store.get(info.id());
+                if (d == null) {
+                    continue;
+                }
+                long hash = DictionaryOwners.contentHash(d);
+                owners.loaded(info.id(), name, hash);
+                Claim c = claimed.get(info.id());
+                if (c != null && c.hash != hash) {
+                    owners.disputed(info.id(), name, hash, c.holder());
+                }
+                found.putIfAbsent(info.id(), d);
+            }
+        }
+        Map<Long, byte[]> dictionaries = new java.util.TreeMap<>();
+        Map<Long, String> leftOut = new java.util.TreeMap<>();
+        found.forEach((id, d) -> {
+            if (owners.ambiguous(id)) {
+                leftOut.put(id, DictionaryOwners.ambiguity(owners.conflict(id)));
+            } else {
+                dictionaries.put(id, d);
+            }
+        });
+        return new Published(java.util.Collections.unmodifiableMap(dictionaries),
+                java.util.Collections.unmodifiableMap(leftOut));
+    }
+
+    /**
+     * What {@link #published} found.
+     *
+     * @param dictionaries the dictionaries to read with, by id (sorted)
+     * @param leftOut      the ids held with different bytes, which are read with none, and why
+     */
+    public record Published(Map<Long, byte[]> dictionaries, Map<Long, String> leftOut) {
     }
 
     private void submit(Runnable task) {

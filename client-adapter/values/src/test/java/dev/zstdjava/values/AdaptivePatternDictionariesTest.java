@@ -425,6 +425,61 @@ class AdaptivePatternDictionariesTest {
     }
 
     @Test
+    void aReaderThatOpensNoLineageReadsWithEveryClaimedDictionaryAndWithNoAmbiguousOne() throws Exception {
+        Map<String, InMemoryDictionaryStore> stores = new ConcurrentHashMap<>();
+        Map<String, List<byte[][]>> written = new ConcurrentHashMap<>();
+        long event;
+        long order;
+        try (PatternDictionaries pd = inMemory(stores).build()) {
+            writeUntilOnDictionaries(compressor(pd), List.of("event", "order"), written);
+            event = pd.manager("event:*").currentId();
+            order = pd.manager("order:*").currentId();
+        }
+        PatternDictionaries.Published found = PatternDictionaries.published(stores::get);
+        Set<Long> published = new java.util.TreeSet<>();
+        for (String lineage : List.of("event:*", "order:*")) {
+            stores.get(lineage).list().forEach(i -> published.add(i.id()));
+        }
+        assertEquals(published, found.dictionaries().keySet(), "every lineage's dictionaries, found by the claims");
+        assertTrue(found.leftOut().isEmpty(), found.leftOut().toString());
+        ValueCompressor reader = ValueCompressor.create(CompressionConfig.defaults(),
+                DictionaryManager.given(new ArrayList<>(found.dictionaries().values())).build());
+        for (String n : List.of("event", "order")) {
+            assertTrue(dictionaryValues(written.get(n)) > 0, n);
+            for (byte[][] v : written.get(n)) {
+                assertArrayEquals(v[0], reader.decompress(v[1]));
+            }
+        }
+        // a writer that claims nothing publishes other bytes under event's id in order's lineage
+        stores.get("order:*").putIfAbsent(event, foreign(event));
+        found = PatternDictionaries.published(stores::get);
+        assertEquals(Set.of(event), found.leftOut().keySet());
+        String why = found.leftOut().get(event);
+        assertTrue(why.contains("lineage event:*") && why.contains("lineage order:*"), why);
+        assertFalse(found.dictionaries().containsKey(event), "read with neither");
+        assertTrue(found.dictionaries().containsKey(order));
+        ValueCompressor withoutIt = ValueCompressor.create(CompressionConfig.defaults(),
+                DictionaryManager.given(new ArrayList<>(found.dictionaries().values())).build());
+        byte[][] onEvent = written.get("event").stream().filter(v -> dictionaryValues(List.<byte[][]>of(v)) == 1
+                && AdaptiveDictionaryReaderTest.frameId(v[1]) == event).findFirst().orElseThrow();
+        assertThrows(MissingDictionaryException.class, () -> withoutIt.decompress(onEvent[1]));
+    }
+
+    @Test
+    void onlyKeysUnderALineagesPrefixAreLineageKeys() {
+        for (String name : List.of("event:*", PatternDictionaries.ID_CLAIMS, PatternDictionaries.lineageName("a{b}"))) {
+            String prefix = PatternDictionaries.prefix(name);
+            for (String key : List.of(prefix + "dict:7", prefix + "index", prefix + "seq")) {
+                assertTrue(PatternDictionaries.isLineageKey(utf8(key)), key);
+            }
+        }
+        for (String key : List.of(ServerDictionaryLayout.DEFAULT_PREFIX + "dict:7", "event:1",
+                "zstd-java:dict:{zstd-java-dictionaries:event", "zstd-java:dict:{zstd-java-dictionaries:}", "")) {
+            assertFalse(PatternDictionaries.isLineageKey(utf8(key)), key);
+        }
+    }
+
+    @Test
     void lineageNamesAreSafeDistinctAndBounded() {
         assertEquals("user:*:cart", PatternDictionaries.lineageName("user:*:cart"));
         assertEquals("a%7Bb%7D%20%25", PatternDictionaries.lineageName("a{b} %"));
