@@ -42,9 +42,10 @@ import java.util.concurrent.TimeUnit;
  * an order that rotates from round to round: each client's keys deleted, a SET phase of the whole mixed set (client
  * CPU per SET: the JVM's process CPU time over the phase, which leaves out the server, a process of its own, divided
  * by the SETs) and {@code MEMORY USAGE} summed over every key written (and over the dictionary keys the client keeps in
- * the server); then, kind by kind, a GET phase of each client that reads, one after the other in the round's order
- * (throughput, p50 of the request round trip, every value checked), so that the GETs compared are seconds apart and
- * come after the same SET phases.
+ * the server); then, kind by kind, the GET phases of the clients that read (throughput, p50 of the request round trip,
+ * every value checked): each client for half the phase's time in the round's order, then for the other half in the
+ * reverse order, so that the GETs compared are interleaved, come after the same SET phases, and a drift of the
+ * machine's speed during the round weighs on each client alike.
  */
 final class AdaptiveRun {
     static final Path FULL_OUT = dev.zstdjava.bench.report.Generated.DOCS_REPORTS.resolve("adaptive.md");
@@ -215,19 +216,22 @@ final class AdaptiveRun {
                             o.rounds, c.id, r.set().cpuMicrosPerOp(), r.memory() / 1048576.0,
                             bench.mismatches() > 0 ? "; MISMATCH: " + bench.firstMismatch() : "");
                 }
+                List<Client> readers = new ArrayList<>();
+                for (int i = 0; i < order.length; i++) {
+                    Client c = order[(i + round - 1) % order.length];
+                    if (c.reads()) {
+                        readers.add(c);
+                    }
+                }
                 for (MixedValues.Kind k : MixedValues.Kind.values()) {
+                    Map<Client, Results.Phase> gets = gets(bench, readers, kvs, sets, data, k, inflight, batch,
+                            o.seconds, round);
                     StringBuilder line = new StringBuilder();
-                    for (int i = 0; i < order.length; i++) {
-                        Client c = order[(i + round - 1) % order.length];
-                        if (c.reads()) {
-                            byte[][] keys = sets.get(c).keysOf(k);
-                            Results.Phase get = bench.phase(kvs.get(c), new Results.Cell(k.id, inflight, batch), keys,
-                                    keys.length, data.valuesOf(k), false, o.seconds, new Histogram(3),
-                                    Clients.Kind.LETTUCE, c.id, round);
-                            thisRound.get(c).gets().put(k, get);
-                            line.append(String.format(java.util.Locale.ROOT, "; %s %.0f/s, p50 %.0f µs", c.id,
-                                    get.opsPerSec(), get.micros(50)));
-                        }
+                    for (Client c : readers) {
+                        Results.Phase get = gets.get(c);
+                        thisRound.get(c).gets().put(k, get);
+                        line.append(String.format(java.util.Locale.ROOT, "; %s %.0f/s, p50 %.0f µs", c.id,
+                                get.opsPerSec(), get.micros(50)));
                     }
                     err.println("e2e: round " + round + "/" + o.rounds + " GET " + k.id + line);
                 }
@@ -260,6 +264,38 @@ final class AdaptiveRun {
             }
             admin.close();
         }
+    }
+
+    /**
+     * The round's GET phases of kind {@code k}: each reader for half of {@code seconds} in the round's order, then for
+     * the other half in the reverse order (every value checked in each half), so that a drift of the machine's speed
+     * during the round weighs on every reader alike; each reader's two halves counted as one phase.
+     */
+    private static Map<Client, Results.Phase> gets(Bench bench, List<Client> readers, Map<Client, Clients.Kv> kvs,
+                                                   Map<Client, MixedValues.Set> sets, MixedValues.Set data,
+                                                   MixedValues.Kind k, int inflight, int batch, double seconds,
+                                                   int round) throws Exception {
+        Map<Client, Histogram> latency = new EnumMap<>(Client.class);
+        Map<Client, Results.Phase> first = new EnumMap<>(Client.class);
+        Map<Client, Results.Phase> both = new EnumMap<>(Client.class);
+        for (int half = 0; half < 2; half++) {
+            for (int i = 0; i < readers.size(); i++) {
+                Client c = readers.get(half == 0 ? i : readers.size() - 1 - i);
+                byte[][] keys = sets.get(c).keysOf(k);
+                Histogram h = latency.computeIfAbsent(c, x -> new Histogram(3));
+                Results.Phase p = bench.phase(kvs.get(c), new Results.Cell(half == 0 ? k.id : k.id + "-reversed",
+                        inflight, batch), keys, keys.length, data.valuesOf(k), false, seconds / 2, h,
+                        Clients.Kind.LETTUCE, c.id, round);
+                if (half == 0) {
+                    first.put(c, p);
+                } else {
+                    Results.Phase a = first.get(c);
+                    both.put(c, new Results.Phase(a.ops() + p.ops(), a.nanos() + p.nanos(), h,
+                            a.cpuNanos() + p.cpuNanos(), a.netIn() + p.netIn(), a.netOut() + p.netOut()));
+                }
+            }
+        }
+        return both;
     }
 
     /**

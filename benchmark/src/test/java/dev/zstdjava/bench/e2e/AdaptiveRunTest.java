@@ -57,7 +57,7 @@ class AdaptiveRunTest {
                 "## Targets (ratios against lettuce-zstd, fixed zstd 3)", "| Client CPU per SET, adaptive / zstd 3 |",
                 "| Memory saved, adaptive vs the oracle |", "| Decisions settled (most writes of a pattern) |",
                 "lettuce-zstd-adaptive's patterns with a dictionary: ", " | Its dictionary |",
-                "GET targets: the ratio of the two clients' medians"}) {
+                "Target ratios: the median of the two clients' ratios round by round"}) {
             assertTrue(md.contains(part), part + " missing:\n" + md);
         }
         // each GET target with its per-round quartiles; each round's GET figures in the log
@@ -66,14 +66,17 @@ class AdaptiveRunTest {
                     + "[0-9.]+-[0-9.]+x, [0-9.]+-[0-9.]+x\\) \\|.*"), k.id + ":\n" + md);
             assertTrue(logText.contains("e2e: round 1/1 GET " + k.id + "; "), k.id + ":\n" + logText);
         }
-        // --profile: one profile per client of its SET phase and of each kind's GET phase (the oracles: SET only)
+        // --profile: one profile per client of its SET phase and of each half of each kind's GET phase (the
+        // oracles: SET only)
         String profiles = Files.readString(dir.resolve("profiles").resolve("profiles.md"));
         for (AdaptiveRun.Client c : AdaptiveRun.Client.values()) {
             assertTrue(Files.size(dir.resolve("profiles").resolve("mixed-4-5-" + c.id + "-r1-set.collapsed")) > 0, c.id);
             assertTrue(profiles.contains("| mixed if4 b5 | SET | " + c.id + " | 1 | "), c.id + ":\n" + profiles);
             boolean reads = c != AdaptiveRun.Client.ORACLE && c != AdaptiveRun.Client.ORACLE_NO_DICTIONARY;
-            assertEquals(reads, Files.exists(dir.resolve("profiles").resolve("html-4-5-" + c.id + "-r1-get.collapsed")),
-                    c.id);
+            for (String half : new String[] {"html", "html-reversed"}) {
+                assertEquals(reads, Files.exists(dir.resolve("profiles").resolve(half + "-4-5-" + c.id
+                        + "-r1-get.collapsed")), c.id + " " + half);
+            }
         }
         // the tokens and the gzip blobs are left plain by advise's rule, as they do not compress
         assertTrue(md.matches("(?s).*\\| token \\| `[^`]+` \\| [^|]+ \\| [^|]+ \\| plain \\|.*"), md);
