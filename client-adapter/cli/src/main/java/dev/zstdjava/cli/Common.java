@@ -3,7 +3,6 @@ package dev.zstdjava.cli;
 import dev.zstdjava.lettuce.LettuceDictionaryStore;
 import dev.zstdjava.values.DictionaryInfo;
 import dev.zstdjava.values.DictionaryManager;
-import dev.zstdjava.values.DictionaryStore;
 import dev.zstdjava.values.LegacyFormat;
 import dev.zstdjava.values.PatternDictionaries;
 import dev.zstdjava.values.StoredForm;
@@ -122,7 +121,7 @@ final class Common {
      * published ({@link PatternDictionaries#published}, found through the id claims), so that values written with
      * them decode; an id held with different bytes is left out, with a line on {@code err}, so that its values fail
      * as missing their dictionary rather than read as wrong bytes. Each store is opened on its own short-lived
-     * connection.
+     * connection, one at a time.
      *
      * @return a manager holding them, or null when none is published
      */
@@ -131,24 +130,21 @@ final class Common {
         Map<Long, String> leftOut = new TreeMap<>();
         RedisClient c = ks.cluster() ? null : RedisClient.create();
         RedisClusterClient cc = ks.cluster() ? RedisClusterClient.create(ks.uri()) : null;
-        List<LettuceDictionaryStore> opened = new ArrayList<>();
-        Function<String, DictionaryStore> open = prefix -> {
+        Function<String, ReadOnlyStore> open = prefix -> {
             ks.limiter.acquire();
             LettuceDictionaryStore.Builder b = LettuceDictionaryStore.builder().keyPrefix(prefix);
-            LettuceDictionaryStore store = cc != null ? b.connect(cc) : b.connect(c, ks.uri());
-            opened.add(store);
-            return store;
+            return new ReadOnlyStore(cc != null ? b.connect(cc) : b.connect(c, ks.uri()), ks.limiter);
         };
         try {
-            DictionaryStore store = open.apply(dictionaryPrefix);
-            for (DictionaryInfo info : store.list()) {
-                ks.limiter.acquire();
-                byte[] d = store.get(info.id());
-                if (d != null) {
-                    byId.put(info.id(), d);
+            try (ReadOnlyStore store = open.apply(dictionaryPrefix)) {
+                for (DictionaryInfo info : store.list()) {
+                    byte[] d = store.get(info.id());
+                    if (d != null) {
+                        byId.put(info.id(), d);
+                    }
                 }
             }
-            PatternDictionaries.Published lineages = PatternDictionaries.published(
+            PatternDictionaries.Published lineages = PatternDictionaries.published( // closes each store after use
                     name -> open.apply(PatternDictionaries.prefix(name)));
             leftOut.putAll(lineages.leftOut());
             lineages.dictionaries().forEach((id, d) -> {
@@ -160,9 +156,6 @@ final class Common {
                 }
             });
         } finally {
-            for (LettuceDictionaryStore s : opened) {
-                s.close();
-            }
             if (c != null) {
                 c.shutdown(0, 2, TimeUnit.SECONDS);
             }

@@ -388,43 +388,50 @@ public final class PatternDictionaries implements AutoCloseable {
      * whose dictionaries no process of this version has claimed (published before ids were claimed, and not loaded
      * since) is not found.
      *
-     * <p><b>Thread safety:</b> runs on the calling thread; the stores are used one at a time. <b>Allocation:</b> holds
-     * every published dictionary of the claimed lineages.
+     * <p><b>Thread safety:</b> runs on the calling thread; the stores are used one at a time, each closed after its
+     * use when it is {@link AutoCloseable} (so at most one is open at a time). <b>Allocation:</b> holds every
+     * published dictionary of the claimed lineages.
      *
      * @param stores gives a store as {@link #builder}'s function does: of a lineage name, and of {@link #ID_CLAIMS};
-     *               the caller closes what it gives
+     *               asked once per name
      * @return the dictionaries, and the ids left out with why
      * @throws RuntimeException what a store throws
      */
     public static Published published(Function<String, DictionaryStore> stores) {
-        DictionaryStore claimStore = Objects.requireNonNull(stores.apply(ID_CLAIMS), "the store function returned null"
-                + " for " + ID_CLAIMS + ", the dictionary id claims");
         Map<Long, Claim> claimed = new java.util.TreeMap<>();
         Set<String> lineageNames = new java.util.TreeSet<>();
-        for (DictionaryInfo info : claimStore.list()) {
-            Claim c = Claim.parse(claimStore.get(info.id()));
-            if (c != null) {
-                claimed.put(info.id(), c);
-                lineageNames.add(c.lineage);
+        DictionaryStore claimStore = open(stores, ID_CLAIMS);
+        try {
+            for (DictionaryInfo info : claimStore.list()) {
+                Claim c = Claim.parse(claimStore.get(info.id()));
+                if (c != null) {
+                    claimed.put(info.id(), c);
+                    lineageNames.add(c.lineage);
+                }
             }
+        } finally {
+            closeIfCloseable(claimStore);
         }
         DictionaryOwners<String> owners = new DictionaryOwners<>(n -> "lineage " + n);
         Map<Long, byte[]> found = new java.util.TreeMap<>();
         for (String name : lineageNames) {
-            DictionaryStore store = Objects.requireNonNull(stores.apply(name), "the store function returned null for "
-                    + name);
-            for (DictionaryInfo info : store.list()) {
-                byte[] d = store.get(info.id());
-                if (d == null) {
-                    continue;
+            DictionaryStore store = open(stores, name);
+            try {
+                for (DictionaryInfo info : store.list()) {
+                    byte[] d = store.get(info.id());
+                    if (d == null) {
+                        continue;
+                    }
+                    long hash = DictionaryOwners.contentHash(d);
+                    owners.loaded(info.id(), name, hash);
+                    Claim c = claimed.get(info.id());
+                    if (c != null && c.hash != hash) {
+                        owners.disputed(info.id(), name, hash, c.holder());
+                    }
+                    found.putIfAbsent(info.id(), d);
                 }
-                long hash = DictionaryOwners.contentHash(d);
-                owners.loaded(info.id(), name, hash);
-                Claim c = claimed.get(info.id());
-                if (c != null && c.hash != hash) {
-                    owners.disputed(info.id(), name, hash, c.holder());
-                }
-                found.putIfAbsent(info.id(), d);
+            } finally {
+                closeIfCloseable(store);
             }
         }
         Map<Long, byte[]> dictionaries = new java.util.TreeMap<>();
@@ -438,6 +445,20 @@ public final class PatternDictionaries implements AutoCloseable {
         });
         return new Published(java.util.Collections.unmodifiableMap(dictionaries),
                 java.util.Collections.unmodifiableMap(leftOut));
+    }
+
+    private static DictionaryStore open(Function<String, DictionaryStore> stores, String name) {
+        return Objects.requireNonNull(stores.apply(name), "the store function returned null for " + name);
+    }
+
+    private static void closeIfCloseable(DictionaryStore store) {
+        if (store instanceof AutoCloseable c) {
+            try {
+                c.close();
+            } catch (Exception e) {
+                throw new IllegalStateException("closing the dictionary store " + store + " failed: " + e, e);
+            }
+        }
     }
 
     /**

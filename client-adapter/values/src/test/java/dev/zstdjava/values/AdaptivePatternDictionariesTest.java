@@ -435,7 +435,16 @@ class AdaptivePatternDictionariesTest {
             event = pd.manager("event:*").currentId();
             order = pd.manager("order:*").currentId();
         }
-        PatternDictionaries.Published found = PatternDictionaries.published(stores::get);
+        // each store asked for once and closed after its use, one open at a time
+        java.util.concurrent.atomic.AtomicInteger open = new java.util.concurrent.atomic.AtomicInteger();
+        List<String> asked = new ArrayList<>();
+        PatternDictionaries.Published found = PatternDictionaries.published(n -> {
+            asked.add(n);
+            assertEquals(1, open.incrementAndGet(), "another store still open when " + n + " was asked for");
+            return new Closing(stores.get(n), open);
+        });
+        assertEquals(0, open.get(), "every store closed");
+        assertEquals(List.of(PatternDictionaries.ID_CLAIMS, "event:*", "order:*"), asked);
         Set<Long> published = new java.util.TreeSet<>();
         for (String lineage : List.of("event:*", "order:*")) {
             stores.get(lineage).list().forEach(i -> published.add(i.id()));
@@ -491,6 +500,35 @@ class AdaptivePatternDictionariesTest {
         String prefix = PatternDictionaries.prefix(PatternDictionaries.lineageName("user:{1}:*"));
         assertEquals(prefix, ServerDictionaryLayout.checkPrefix(prefix));
         assertEquals("zstd-java:dict:{zstd-java-dictionaries:user:%7B1%7D:*}:", prefix);
+    }
+
+    /** A store that counts itself closed in {@code open}. */
+    private record Closing(DictionaryStore inner, java.util.concurrent.atomic.AtomicInteger open)
+            implements DictionaryStore, AutoCloseable {
+        @Override
+        public List<DictionaryInfo> list() {
+            return inner.list();
+        }
+
+        @Override
+        public byte[] get(long id) {
+            return inner.get(id);
+        }
+
+        @Override
+        public DictionaryInfo putIfAbsent(long id, byte[] dictionary) {
+            return inner.putIfAbsent(id, dictionary);
+        }
+
+        @Override
+        public long version() {
+            return inner.version();
+        }
+
+        @Override
+        public void close() {
+            open.decrementAndGet();
+        }
     }
 
     /** A store in memory that cannot be listed ({@code unreadable}) or cannot be published in. */
