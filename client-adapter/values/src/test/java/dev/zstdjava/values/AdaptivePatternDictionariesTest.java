@@ -502,9 +502,14 @@ class AdaptivePatternDictionariesTest {
         assertEquals("zstd-java:dict:{zstd-java-dictionaries:user:%7B1%7D:*}:", prefix);
     }
 
-    /** A store that counts itself closed in {@code open}. */
-    private record Closing(DictionaryStore inner, java.util.concurrent.atomic.AtomicInteger open)
-            implements DictionaryStore, AutoCloseable {
+    /** A store that passes every call to {@code inner}. */
+    private static class Forwarding implements DictionaryStore {
+        final DictionaryStore inner;
+
+        Forwarding(DictionaryStore inner) {
+            this.inner = inner;
+        }
+
         @Override
         public List<DictionaryInfo> list() {
             return inner.list();
@@ -524,6 +529,16 @@ class AdaptivePatternDictionariesTest {
         public long version() {
             return inner.version();
         }
+    }
+
+    /** A store that counts itself closed in {@code open}. */
+    private static final class Closing extends Forwarding implements AutoCloseable {
+        private final java.util.concurrent.atomic.AtomicInteger open;
+
+        Closing(DictionaryStore inner, java.util.concurrent.atomic.AtomicInteger open) {
+            super(inner);
+            this.open = open;
+        }
 
         @Override
         public void close() {
@@ -532,11 +547,11 @@ class AdaptivePatternDictionariesTest {
     }
 
     /** A store in memory that cannot be listed ({@code unreadable}) or cannot be published in. */
-    private static final class Failing implements DictionaryStore {
-        private final InMemoryDictionaryStore inner = new InMemoryDictionaryStore();
+    private static final class Failing extends Forwarding {
         private final boolean unreadable;
 
         Failing(boolean unreadable) {
+            super(new InMemoryDictionaryStore());
             this.unreadable = unreadable;
         }
 
@@ -549,18 +564,8 @@ class AdaptivePatternDictionariesTest {
         }
 
         @Override
-        public byte[] get(long id) {
-            return inner.get(id);
-        }
-
-        @Override
         public DictionaryInfo putIfAbsent(long id, byte[] dictionary) {
             throw new IllegalStateException("store read-only");
-        }
-
-        @Override
-        public long version() {
-            return inner.version();
         }
     }
 }
