@@ -1,6 +1,7 @@
 package dev.zstdjava.cli;
 
 import dev.zstdjava.lettuce.LettuceDictionaryStore;
+import dev.zstdjava.values.DictionaryEntryRefusedException;
 import dev.zstdjava.values.DictionaryInfo;
 import dev.zstdjava.values.DictionaryManager;
 import dev.zstdjava.values.LegacyFormat;
@@ -119,8 +120,10 @@ final class Common {
     /**
      * Loads the dictionaries published in the store of {@code --dictionary-prefix} and those the per-pattern lineages
      * published ({@link PatternDictionaries#published}, found through the id claims), so that values written with
-     * them decode; an id held with different bytes is left out, with a line on {@code err}, so that its values fail
-     * as missing their dictionary rather than read as wrong bytes. Each store is opened on its own short-lived
+     * them decode; an id held with different bytes, and a dictionary that is not usable (refused by its store, not
+     * accepted by the library, or whose header names another id), is left out, with a line on {@code err} naming it
+     * and why, so that its values count as missing their dictionary (rather than read as wrong bytes, or stopping the
+     * run). Each store is opened on its own short-lived
      * connection, one at a time.
      *
      * @return a manager holding them, or null when none is published
@@ -138,9 +141,13 @@ final class Common {
         try {
             try (ReadOnlyStore store = open.apply(dictionaryPrefix)) {
                 for (DictionaryInfo info : store.list()) {
-                    byte[] d = store.get(info.id());
-                    if (d != null) {
-                        byId.put(info.id(), d);
+                    try {
+                        byte[] d = store.get(info.id());
+                        if (d != null) {
+                            byId.put(info.id(), d);
+                        }
+                    } catch (DictionaryEntryRefusedException e) {
+                        leftOut.put(info.id(), "the store of " + dictionaryPrefix + " refuses it: " + e.getMessage());
                     }
                 }
             }
@@ -163,9 +170,29 @@ final class Common {
                 cc.shutdown(0, 2, TimeUnit.SECONDS);
             }
         }
-        leftOut.forEach((id, why) -> err.println("zstd-values: dictionary " + id + " is left out: " + why));
+        byId.entrySet().removeIf(e -> {
+            String why = unusable(e.getKey(), e.getValue());
+            if (why != null) {
+                leftOut.put(e.getKey(), why);
+            }
+            return why != null;
+        });
+        leftOut.forEach((id, why) -> err.println("zstd-values: dictionary " + id + " is left out (values written with it"
+                + " count as missing their dictionary): " + why));
         err.flush();
         return byId.isEmpty() ? null : DictionaryManager.given(new ArrayList<>(byId.values())).build();
+    }
+
+    /**
+     * @return why dictionary {@code d}, published under {@code id}, is not one to read with (not a zstd dictionary
+     *         the library accepts, or one whose header names another id), or null when it is
+     */
+    private static String unusable(long id, byte[] d) {
+        try (DictionaryManager one = DictionaryManager.given(d).build()) {
+            return one.currentId() == id ? null : "its header names dictionary " + one.currentId();
+        } catch (IllegalArgumentException e) {
+            return e.getMessage();
+        }
     }
 
     /** @return a progress line printer on stderr, silent unless asked or stderr is a terminal */

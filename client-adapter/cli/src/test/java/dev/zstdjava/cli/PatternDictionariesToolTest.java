@@ -12,6 +12,8 @@ import io.lettuce.core.RedisURI;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -42,8 +44,30 @@ class PatternDictionariesToolTest extends StandaloneServer {
         assertTrue(lineageKeys.keySet().stream().anyMatch(k -> k.startsWith(PatternDictionaries.prefix(
                 PatternDictionaries.ID_CLAIMS))), lineageKeys.keySet().toString());
 
+        // in the store of --dictionary-prefix: bytes that are no dictionary, and the lineage's dictionary under
+        // another id; each is left out, named on stderr, and the run goes on
+        byte[] lineageDictionary = ((ByteBuffer) lineageKeys.get(PatternDictionaries.prefix("event:*")
+                + "dict:" + id)).duplicate().array();
+        RedisClient storeClient = RedisClient.create();
+        try (LettuceDictionaryStore store = LettuceDictionaryStore.builder().connect(storeClient,
+                RedisURI.create(RedisServer.HOST, server.port()))) {
+            byte[] junk = TestValues.random(2000, 3);
+            ByteBuffer.wrap(junk).order(ByteOrder.LITTLE_ENDIAN).putInt(0xEC30A437).putInt(12345);
+            store.putIfAbsent(12345, junk);
+            store.putIfAbsent(777, lineageDictionary);
+        } finally {
+            storeClient.shutdown(0, 2, TimeUnit.SECONDS);
+        }
+        Map<String, Object> defaultStore = storeKeys(LettuceDictionaryStore.DEFAULT_PREFIX);
+
         // inspect: the values on the dictionary are decoded with it, nothing is missing one, no store key is a value
-        Map<String, Long> cl = InspectTest.classes(Tool.run("inspect", uri, "--json").json());
+        Tool inspect = Tool.run("inspect", uri, "--json");
+        assertEquals(0, inspect.code(), inspect.toString());
+        assertTrue(inspect.err().contains("dictionary 12345 is left out") && inspect.err().contains("not usable"),
+                inspect.err());
+        assertTrue(inspect.err().contains("dictionary 777 is left out (values written with it count as missing their "
+                + "dictionary): its header names dictionary " + id), inspect.err());
+        Map<String, Long> cl = InspectTest.classes(inspect.json());
         assertTrue(cl.getOrDefault("event:* | string value | glide-zstd (dictionary " + id + ")", 0L) > 0, cl.toString());
         assertTrue(cl.keySet().stream().noneMatch(c -> c.contains("missing dictionary") || c.startsWith("zstd-java:")),
                 cl.toString());
@@ -59,11 +83,13 @@ class PatternDictionariesToolTest extends StandaloneServer {
         assertEquals(0, MigrateTest.count(plain.json(), "failed"), plain.out());
         written.forEach((k, v) -> assertArrayEquals(v, MigrateTest.get(k), k));
         assertEquals(lineageKeys, lineageKeys());
+        assertEquals(defaultStore, storeKeys(LettuceDictionaryStore.DEFAULT_PREFIX));
         // and back to compressed: the values are, the dictionaries (plain bytes that compress) are not
         Tool zstd = Tool.run("migrate", uri, "--from", "plain", "--to", "glide-zstd:3", "--match", "*", "--apply", "--json");
         assertEquals(0, zstd.code(), zstd.toString());
         assertTrue(MigrateTest.count(zstd.json(), "rewritten") > 0, zstd.out());
         assertEquals(lineageKeys, lineageKeys());
+        assertEquals(defaultStore, storeKeys(LettuceDictionaryStore.DEFAULT_PREFIX));
     }
 
     /**
@@ -111,6 +137,17 @@ class PatternDictionariesToolTest extends StandaloneServer {
             opened.forEach(LettuceDictionaryStore::close);
             storeClient.shutdown(0, 2, TimeUnit.SECONDS);
         }
+    }
+
+    /** @return every key under {@code prefix}, with its content */
+    private static Map<String, Object> storeKeys(String prefix) {
+        Map<String, Object> m = new TreeMap<>();
+        MigrateTest.dump().forEach((k, v) -> {
+            if (k.startsWith(prefix)) {
+                m.put(k, v);
+            }
+        });
+        return m;
     }
 
     /** @return every key under a lineage's prefix, with its content */

@@ -384,7 +384,9 @@ public final class PatternDictionaries implements AutoCloseable {
      * The dictionaries that per-pattern lineages published in a keyspace, found through the id claims, for a reader
      * that opens no lineage (the {@code zstd-values} tool): the claimed lineages' dictionaries, each checked against
      * the claims. An id held with different bytes (by two lineages, or by a lineage and another's claim) is left out,
-     * so that a value written with it fails as missing its dictionary instead of reading as wrong bytes. A lineage
+     * so that a value written with it fails as missing its dictionary instead of reading as wrong bytes; so is an
+     * entry a store refuses ({@link DictionaryEntryRefusedException}). The bytes are not validated here: a reader
+     * builds its manager from them, which does. A lineage
      * whose dictionaries no process of this version has claimed (published before ids were claimed, and not loaded
      * since) is not found.
      *
@@ -414,11 +416,18 @@ public final class PatternDictionaries implements AutoCloseable {
         }
         DictionaryOwners<String> owners = new DictionaryOwners<>(n -> "lineage " + n);
         Map<Long, byte[]> found = new java.util.TreeMap<>();
+        Map<Long, String> refused = new java.util.TreeMap<>();
         for (String name : lineageNames) {
             DictionaryStore store = open(stores, name);
             try {
                 for (DictionaryInfo info : store.list()) {
-                    byte[] d = store.get(info.id());
+                    byte[] d;
+                    try {
+                        d = store.get(info.id());
+                    } catch (DictionaryEntryRefusedException e) {
+                        refused.put(info.id(), "lineage " + name + "'s store refuses it: " + e.getMessage());
+                        continue;
+                    }
                     if (d == null) {
                         continue;
                     }
@@ -435,11 +444,11 @@ public final class PatternDictionaries implements AutoCloseable {
             }
         }
         Map<Long, byte[]> dictionaries = new java.util.TreeMap<>();
-        Map<Long, String> leftOut = new java.util.TreeMap<>();
+        Map<Long, String> leftOut = new java.util.TreeMap<>(refused);
         found.forEach((id, d) -> {
             if (owners.ambiguous(id)) {
                 leftOut.put(id, DictionaryOwners.ambiguity(owners.conflict(id)));
-            } else {
+            } else if (!refused.containsKey(id)) { // a refused entry's bytes are not known: it may hold others
                 dictionaries.put(id, d);
             }
         });
@@ -465,7 +474,8 @@ public final class PatternDictionaries implements AutoCloseable {
      * What {@link #published} found.
      *
      * @param dictionaries the dictionaries to read with, by id (sorted)
-     * @param leftOut      the ids held with different bytes, which are read with none, and why
+     * @param leftOut      the ids held with different bytes, which are read with none, and the entries a store
+     *                     refused, and why
      */
     public record Published(Map<Long, byte[]> dictionaries, Map<Long, String> leftOut) {
     }

@@ -472,6 +472,20 @@ class AdaptivePatternDictionariesTest {
         byte[][] onEvent = written.get("event").stream().filter(v -> dictionaryValues(List.<byte[][]>of(v)) == 1
                 && AdaptiveDictionaryReaderTest.frameId(v[1]) == event).findFirst().orElseThrow();
         assertThrows(MissingDictionaryException.class, () -> withoutIt.decompress(onEvent[1]));
+        // an entry its store refuses is left out too, with the store's reason
+        found = PatternDictionaries.published(n -> !n.equals("order:*") ? stores.get(n)
+                : new Forwarding(stores.get(n)) {
+                    @Override
+                    public byte[] get(long id) {
+                        if (id == order) {
+                            throw new DictionaryEntryRefusedException(id, "larger than this store accepts");
+                        }
+                        return inner.get(id);
+                    }
+                });
+        assertFalse(found.dictionaries().containsKey(order));
+        assertTrue(found.leftOut().get(order).contains("lineage order:*'s store refuses it")
+                && found.leftOut().get(order).contains("larger than this store accepts"), found.leftOut().toString());
     }
 
     @Test
