@@ -92,9 +92,10 @@ public final class AdaptiveCompressor {
         this.largest = config.maxDecompressedSize();
         OptionWriter shared = new OptionWriters(config);
         this.table = new PatternTable<>(b.capacity, b.idleWindow, b.patterns, pattern -> {
-            OptionWriter w = lineages != null ? new PatternDictionary(shared, lineages.lineage(pattern, config))
+            OptionWriter w = lineages != null
+                    ? new PatternDictionary(shared, pattern, lineages, config, settings.minSamples())
                     : dictionaries == null ? shared
-                    : new PatternDictionary(shared, pattern, dictionaries, given, config);
+                    : new PatternDictionary(shared, pattern, dictionaries, given, config, settings.minSamples());
             return new PatternState(pattern, settings, measuring.apply(w), nanoClock, written);
         });
     }
@@ -332,9 +333,11 @@ public final class AdaptiveCompressor {
 
         /**
          * A dictionary per pattern: {@code dictionaries} gives the manager of a pattern (as
-         * {@link PatternDecision#pattern()} names it), or null for none. It is asked once per pattern state, on the
-         * thread of the pattern's first sampled write (which waits for it, so it should return a manager it already
-         * has), and the application owns (and closes) the managers. While a pattern's manager
+         * {@link PatternDecision#pattern()} names it), or null for none. It is asked once per pattern state, once
+         * the pattern has had as many sampled writes as it needs to leave its default option ({@link #window}'s
+         * {@code minSamples}; a pattern seen a few times, such as a random key's, is never asked for), on the thread
+         * of that sampled write (which waits for it, so it should return a manager it already has), and the
+         * application owns (and closes) the managers. While a pattern's manager
          * has a current dictionary, the option "zstd 3 + dictionary" is measured and may be taken; {@link #reader()}
          * reads the values written with the dictionaries of every manager the function has returned. None by
          * default.

@@ -110,7 +110,8 @@ public record CompressionGoal(Kind kind, double cpuBudgetMicrosPerKiB) {
      * As {@link #decide(double[], double[], boolean[])}, with {@code favoured} (the option in use) given a head start:
      * its saving counts {@code savingMargin} more and its CPU {@code cpuMargin} less (as a fraction), and when it is
      * plain an option must save {@code savingMargin} more than the least saving to be taken. So a choice changes only
-     * when another option is better by a margin: hysteresis.
+     * when another option is better by a margin: hysteresis. The margins never stretch the {@code MEMORY} goal's CPU
+     * budget: an option whose measured CPU is above it is not taken, in use or not.
      */
     CompressionOption decide(double[] savedFraction, double[] cpuMicrosPerKiB, boolean[] usable,
                              CompressionOption favoured, double savingMargin, double cpuMargin) {
@@ -130,8 +131,7 @@ public record CompressionGoal(Kind kind, double cpuBudgetMicrosPerKiB) {
         }
         double best = Double.NEGATIVE_INFINITY;
         for (int i = 1; i < OPTIONS; i++) {
-            if (usable(savedFraction, cpuMicrosPerKiB, usable, i)
-                    && cpu(cpuMicrosPerKiB, i, fav, cpuMargin) <= cpuBudgetMicrosPerKiB) {
+            if (usable(savedFraction, cpuMicrosPerKiB, usable, i) && cpuMicrosPerKiB[i] <= cpuBudgetMicrosPerKiB) {
                 best = Math.max(best, saved(savedFraction, i, fav, savingMargin));
             }
         }
@@ -142,10 +142,10 @@ public record CompressionGoal(Kind kind, double cpuBudgetMicrosPerKiB) {
         int pick = 0;
         double pickCpu = Double.POSITIVE_INFINITY;
         for (int i = 1; i < OPTIONS; i++) {
-            if (usable(savedFraction, cpuMicrosPerKiB, usable, i)
+            if (usable(savedFraction, cpuMicrosPerKiB, usable, i) && cpuMicrosPerKiB[i] <= cpuBudgetMicrosPerKiB
                     && saved(savedFraction, i, fav, savingMargin) >= floor) {
                 double c = cpu(cpuMicrosPerKiB, i, fav, cpuMargin);
-                if (c <= cpuBudgetMicrosPerKiB && (pick == 0 || c < pickCpu)) {
+                if (pick == 0 || c < pickCpu) {
                     pick = i;
                     pickCpu = c;
                 }

@@ -66,7 +66,7 @@ public final class OptionMeasurements {
         }
         OptionWriter shared = new OptionWriters(config);
         OptionWriter w = dictionary == null ? shared : new PatternDictionary(shared, "(measured)", p -> dictionary,
-                new PatternManagers(), config);
+                new PatternManagers(), config, 0);
         return new OptionMeasurements(w, config, window, nanoClock);
     }
 

@@ -22,8 +22,10 @@ import java.util.function.UnaryOperator;
  * dictionaries and takes its own training lease: one busy pattern never holds the lease another one needs.
  *
  * <h2>Lineages</h2>
- * A pattern's lineage is opened the first time the pattern is sampled: the store is asked of the application's
- * function once per pattern, under the pattern's {@linkplain #lineageName(String) lineage name}, and the manager is
+ * A pattern's lineage is opened once the pattern has had as many sampled writes as it needs to leave its default
+ * option ({@link AdaptiveCompressor.Builder#window}'s {@code minSamples}, 8 by default), so a pattern seen a few
+ * times (every pattern of a keyspace of random keys) never makes a lineage or a store: the store is asked of the
+ * application's function once per pattern, under the pattern's {@linkplain #lineageName(String) lineage name}, and the manager is
  * built on this object's own thread (never a writing or reading thread: building loads the published dictionaries
  * from the store), so the pattern writes without a dictionary until the lineage is open and has one. The adaptive
  * compressor hands the lineage every sampled value of the pattern (the manager's own sampling limits apply), so with
@@ -42,7 +44,7 @@ import java.util.function.UnaryOperator;
  * dictionary; it reopens for writing no sooner than the reopen delay after it was released. At most
  * {@linkplain Builder#maxOpenLineages 256 lineages} are open at once (each runs its manager's threads), the least
  * recently used released beyond that. A lineage's name, store and dictionary ids are kept for the life of this object,
- * open or not (the store function is asked once per pattern ever seen).
+ * open or not (the store function is asked once per pattern that opened one).
  *
  * <h2>Reading</h2>
  * The adaptive compressor's {@linkplain AdaptiveCompressor#reader() reader} (which every adapter reads with, in every

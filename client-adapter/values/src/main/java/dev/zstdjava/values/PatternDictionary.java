@@ -4,22 +4,27 @@ import java.lang.foreign.MemorySegment;
 import java.util.function.Function;
 
 /**
- * The dictionary option of one pattern: either the application's {@link DictionaryManager} for that pattern, asked for
- * the first time the pattern is sampled (not when the pattern is first seen: making a compressor checks its backend),
- * and a {@link ValueCompressor} over it; or the pattern's own lineage of {@link PatternDictionaries}, opened (on that
- * object's thread) the first time the pattern is sampled and fed the pattern's sampled values. The option is ready
- * while the manager has a current dictionary; a manager that is missing, released, or whose compressor cannot be made,
- * leaves the pattern on the options without one. Every other option is written by the shared writers.
+ * The dictionary option of one pattern: either the application's {@link DictionaryManager} for that pattern and a
+ * {@link ValueCompressor} over it, or the pattern's own lineage of {@link PatternDictionaries}, opened (on that
+ * object's thread) and fed the pattern's sampled values. Either is looked for only once the pattern has had
+ * {@code openAfter} sampled writes (as many as it needs to leave its default option), not when it is first seen or
+ * first sampled: a pattern seen a few times, as every pattern of a keyspace of random keys is, never asks the
+ * application's function for a manager, never makes a lineage (whose name the lineages keep for their life) and never
+ * opens a store. The option is ready while the manager has a current dictionary; a manager that is missing, released,
+ * or whose compressor cannot be made, leaves the pattern on the options without one. Every other option is written by
+ * the shared writers.
  *
- * <p><b>Thread safety:</b> {@link #ready} runs on the pattern's sampling thread only; {@link #store} from any thread
- * (the compressor is published through a volatile field before the option can be chosen). <b>Allocation:</b> as
- * {@link OptionWriters}.
+ * <p><b>Thread safety:</b> {@link #ready} and {@link #sampled} run on the pattern's sampling thread only (under its
+ * lock); {@link #store} from any thread (the compressor and the lineage are published through volatile fields before
+ * the option can be chosen). <b>Allocation:</b> as {@link OptionWriters}.
  */
 final class PatternDictionary implements OptionWriter {
     private static final System.Logger LOG = System.getLogger(AdaptiveCompressor.class.getName());
 
     private final OptionWriter shared;
     private final String pattern;
+    private final int openAfter;
+    private int samples; // sampling thread only, counted up to openAfter
     private final Function<String, DictionaryManager> dictionaries;
     private final CompressionConfig config;
     private boolean asked;
@@ -28,31 +33,36 @@ final class PatternDictionary implements OptionWriter {
     /** Every manager {@link #dictionaries} returned, for the reader; null with {@link PatternDictionaries}. */
     private final PatternManagers given;
     /** Null unless the dictionaries are {@link PatternDictionaries}. */
-    private final PatternDictionaries.Lineage lineage;
+    private final PatternDictionaries lineages;
+    /** The pattern's lineage, made once the pattern has had {@code openAfter} sampled writes; else null. */
+    private volatile PatternDictionaries.Lineage lineage;
 
-    PatternDictionary(OptionWriter shared, PatternDictionaries.Lineage lineage) {
+    PatternDictionary(OptionWriter shared, String pattern, PatternDictionaries lineages, CompressionConfig config,
+                      int openAfter) {
         this.shared = shared;
-        this.pattern = lineage.pattern;
+        this.pattern = pattern;
+        this.openAfter = openAfter;
         this.dictionaries = null;
         this.given = null;
-        this.config = null;
-        this.lineage = lineage;
+        this.config = config;
+        this.lineages = lineages;
     }
 
     PatternDictionary(OptionWriter shared, String pattern, Function<String, DictionaryManager> dictionaries,
-                      PatternManagers given, CompressionConfig config) {
+                      PatternManagers given, CompressionConfig config, int openAfter) {
         this.shared = shared;
         this.pattern = pattern;
+        this.openAfter = openAfter;
         this.dictionaries = dictionaries;
         this.given = given;
         this.config = config;
-        this.lineage = null;
+        this.lineages = null;
     }
 
     @Override
     public byte[] store(CompressionOption option, byte[] value) {
-        ValueCompressor vc = lineage != null ? lineage.writer() : givenWriter();
-        if (option.dictionary() && vc != null) {
+        ValueCompressor vc = option.dictionary() ? writer() : null;
+        if (vc != null) {
             return vc.compress(value);
         }
         return shared.store(option, value);
@@ -60,8 +70,8 @@ final class PatternDictionary implements OptionWriter {
 
     @Override
     public long store(CompressionOption option, MemorySegment value, MemorySegment dst) {
-        ValueCompressor vc = lineage != null ? lineage.writer() : givenWriter();
-        if (option.dictionary() && vc != null) {
+        ValueCompressor vc = option.dictionary() ? writer() : null;
+        if (vc != null) {
             return vc.compress(value, dst);
         }
         return shared.store(option, value, dst);
@@ -72,8 +82,15 @@ final class PatternDictionary implements OptionWriter {
         if (!option.dictionary()) {
             return shared.ready(option);
         }
-        if (lineage != null) {
-            return lineage.acquire() != null;
+        if (samples < openAfter) {
+            return false;
+        }
+        if (lineages != null) {
+            PatternDictionaries.Lineage l = lineage;
+            if (l == null) {
+                lineage = l = lineages.lineage(pattern, config);
+            }
+            return l.acquire() != null;
         }
         if (!asked) {
             asked = true;
@@ -91,16 +108,27 @@ final class PatternDictionary implements OptionWriter {
         return withDictionary != null && manager.currentId() != 0 && given.writable(manager);
     }
 
-    /** The given manager's compressor, unless its current dictionary's id is another given manager's too. */
-    private ValueCompressor givenWriter() {
+    /**
+     * @return the lineage's compressor (see {@link PatternDictionaries.Lineage#writer()}), or the given manager's
+     *         unless its current dictionary's id is another given manager's too; null when there is none
+     */
+    private ValueCompressor writer() {
+        if (lineages != null) {
+            PatternDictionaries.Lineage l = lineage;
+            return l == null ? null : l.writer();
+        }
         ValueCompressor vc = withDictionary;
         return vc != null && given.writable(manager) ? vc : null;
     }
 
     @Override
     public void sampled(byte[] value) {
-        if (lineage != null) {
-            lineage.sample(value);
+        if (samples < openAfter) {
+            samples++;
+        }
+        PatternDictionaries.Lineage l = lineage;
+        if (l != null) {
+            l.sample(value);
         }
     }
 }

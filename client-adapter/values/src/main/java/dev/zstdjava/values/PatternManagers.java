@@ -84,7 +84,7 @@ final class PatternManagers implements DictionaryLookup {
         }
         return new MissingDictionaryException(id, "none of the " + now.length + " dictionary managers given for the"
                 + " patterns this compressor has sampled has loaded it" + (fetching == 0 ? " (a pattern's manager is"
-                + " asked for at its first sampled write)" : "; asking the " + fetching + " with a store to fetch it;"
+                + " asked for once it has had minSamples sampled writes)" : "; asking the " + fetching + " with a store to fetch it;"
                 + " retry the read"));
     }
 }

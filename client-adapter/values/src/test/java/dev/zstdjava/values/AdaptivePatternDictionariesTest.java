@@ -263,6 +263,48 @@ class AdaptivePatternDictionariesTest {
         }
     }
 
+    /**
+     * A keyspace of random keys (every key its own pattern, the table churning) makes no lineage and asks for no store
+     * for them: a lineage is made once its pattern has had the samples it needs to leave its default option, which a
+     * pattern seen once never has. A pattern written on and on still gets its own.
+     */
+    @Test
+    void randomKeysOpenNoLineage() throws Exception {
+        Set<String> asked = ConcurrentHashMap.newKeySet();
+        try (PatternDictionaries pd = PatternDictionaries.builder(n -> {
+            asked.add(n);
+            return new InMemoryDictionaryStore();
+        }).manager(AdaptivePatternDictionariesTest::quick).build()) {
+            AdaptiveCompressor ac = AdaptiveCompressor.builder(CompressionConfig.defaults()).sampling(64, 2, 4)
+                    .window(8, 4).hysteresis(1, 0.01, 0.2).capacity(16).idleWindow(Duration.ofMillis(1))
+                    .patterns(List.of("event:*")).dictionaries(pd).build();
+            java.util.SplittableRandom r = new java.util.SplittableRandom(11);
+            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            int i = 0;
+            while (ac.state(utf8("event:1")).current() != CompressionOption.ZSTD_3_DICTIONARY) {
+                if (System.nanoTime() > deadline) {
+                    fail("timed out waiting for event:* on its dictionary");
+                }
+                for (int k = 0; k < 200; k++, i++) {
+                    StringBuilder key = new StringBuilder("k-");
+                    for (int j = 0; j < 12; j++) {
+                        key.append((char) ('g' + r.nextInt(20))); // not hex: every key its own pattern
+                    }
+                    byte[] v = RECORDS.get(i % RECORDS.size());
+                    assertArrayEquals(v, ac.decompress(ac.compress(utf8(key.toString()), v)));
+                    ac.compress(utf8("event:" + i), v);
+                }
+                Thread.sleep(5);
+            }
+            Thread.sleep(200); // the lineages' thread would have asked for the random patterns' stores by now
+            asked.remove(PatternDictionaries.ID_CLAIMS);
+            // keys that found the table full share "other", a pattern written on and on
+            asked.remove(PatternDictionaries.lineageName(PatternTable.OTHER));
+            assertEquals(Set.of("event:*"), asked, i + " random keys written");
+            assertTrue(pd.openPatterns().size() <= 2, pd.openPatterns().toString());
+        }
+    }
+
     @Test
     void atMostTheAllowedLineagesAreOpen() throws Exception {
         try (PatternDictionaries pd = PatternDictionaries.builder(n -> new InMemoryDictionaryStore())

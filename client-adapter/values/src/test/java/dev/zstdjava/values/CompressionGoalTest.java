@@ -164,6 +164,19 @@ class CompressionGoalTest {
     }
 
     @Test
+    void theMarginsNeverStretchTheMemoryBudget() {
+        CompressionGoal g = CompressionGoal.memory(6);
+        M m = new M().set(LZ4, 0.40, 0.5).set(ZSTD_FAST_1, 0.50, 0.8).set(ZSTD_1, 0.60, 2.4).set(ZSTD_3, 0.62, 7)
+                .set(ZSTD_6, 0.63, 9).set(ZSTD_9, 0.64, 12);
+        assertEquals(ZSTD_1, m.decide(g));
+        assertEquals(ZSTD_1, g.decide(m.saved, m.cpu, m.usable, ZSTD_3, 0.01, 0.2),
+                "zstd 3 in use at 7 us/KiB is over the 6 us/KiB budget, though 7 * (1 - 0.2) is not");
+        M within = m.set(ZSTD_3, 0.62, 6);
+        assertEquals(ZSTD_3, g.decide(within.saved, within.cpu, within.usable, ZSTD_3, 0.01, 0.2),
+                "at the budget it is taken");
+    }
+
+    @Test
     void badGoalsAndMeasurementsAreRefused() {
         assertEquals("the MEMORY goal's CPU budget must be a positive number of microseconds per KiB, not 0.0",
                 assertThrows(IllegalArgumentException.class, () -> CompressionGoal.memory(0)).getMessage());
