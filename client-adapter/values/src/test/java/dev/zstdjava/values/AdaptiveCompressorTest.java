@@ -199,6 +199,32 @@ class AdaptiveCompressorTest {
 
     @Test
     void dataThatShiftsIsFollowedWithinTheBound() {
+        // every change of decision is logged, at INFO, on the compressor's logger (System.Logger: here, JUL)
+        java.util.logging.Logger log = java.util.logging.Logger.getLogger(AdaptiveCompressor.class.getName());
+        List<java.util.logging.LogRecord> logged = new java.util.concurrent.CopyOnWriteArrayList<>();
+        java.util.logging.Handler handler = new java.util.logging.Handler() {
+            @Override
+            public void publish(java.util.logging.LogRecord r) {
+                logged.add(r);
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        log.addHandler(handler);
+        try {
+            followsShiftingData(logged);
+        } finally {
+            log.removeHandler(handler);
+        }
+    }
+
+    private void followsShiftingData(List<java.util.logging.LogRecord> logged) {
         AdaptiveCompressor ac = AdaptiveCompressor.builder(CompressionConfig.defaults()).build();
         byte[] key = utf8("blob:1234");
         PatternState state = ac.state(key);
@@ -228,6 +254,13 @@ class AdaptiveCompressorTest {
         assertTrue(state.current().compresses());
         PatternDecision after = decision(ac, "blob:*");
         assertEquals(3_000 + toPlain + 5_000 + back + 1_000, after.valuesSeen());
+        List<String> lines = logged.stream().filter(rec -> rec.getMessage().startsWith("adaptive compression: pattern"
+                + " blob:*: ")).map(rec -> rec.getLevel() + " " + rec.getMessage()).toList();
+        assertEquals(state.switches(), lines.size(), "one line per change: " + lines);
+        assertTrue(lines.stream().allMatch(l -> l.startsWith("INFO ")), lines.toString());
+        assertTrue(lines.stream().anyMatch(l -> l.contains(" -> plain (BALANCED; over the last ")), lines.toString());
+        String last = lines.get(lines.size() - 1);
+        assertTrue(last.contains("plain -> " + after.option() + " (BALANCED; "), last);
         System.out.printf("shift followed: to plain after %d writes, back after %d; now %s%n", toPlain, back, after);
     }
 
@@ -339,7 +372,7 @@ class AdaptiveCompressorTest {
     @Test
     void twoThousandVirtualThreadsShareOneCompressor() throws Exception {
         AdaptiveCompressor ac = AdaptiveCompressor.builder(CompressionConfig.defaults()).capacity(4)
-                .idleWindow(Duration.ofHours(1)).patterns(List.of("listed:*")).build();
+                .idleWindow(Duration.ofHours(1)).patterns(List.of("listed:*", "random:*")).build();
         String[] patterns = {"json:%d", "text:%d", "random:%d", "listed:%d", "p%d:x", "q%d:y", "r%d:z"};
         AtomicLong writes = new AtomicLong();
         ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
@@ -375,9 +408,18 @@ class AdaptiveCompressorTest {
         assertTrue(failures.isEmpty(), () -> failures.size() + " failures, the first: " + failures.peek());
         assertEquals(40_000, writes.get());
         List<PatternDecision> snapshot = ac.snapshot();
-        assertTrue(snapshot.size() <= 1 + 4 + 1, snapshot.toString());
+        assertTrue(snapshot.size() <= 2 + 4 + 1, snapshot.toString());
         assertEquals("listed:*", snapshot.get(0).pattern());
         assertEquals(40_000, snapshot.stream().mapToLong(PatternDecision::valuesSeen).sum(), snapshot.toString());
+        // and each pattern's decision is its data's: random bytes plain, records and text compressed
+        for (PatternDecision d : snapshot) {
+            switch (d.pattern()) {
+                case PatternTable.OTHER -> { } // keys of the patterns the table had no room for: mixed data
+                case "random:*" -> assertEquals(CompressionOption.PLAIN, d.option(), d.toString());
+                default -> assertTrue(d.option().compresses() && d.savedFraction() > 0.2, d.toString());
+            }
+        }
+        assertEquals("random:*", snapshot.get(1).pattern());
     }
 
     @Test
