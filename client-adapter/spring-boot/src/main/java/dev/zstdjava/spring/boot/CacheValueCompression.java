@@ -31,11 +31,17 @@ import java.util.Objects;
  * application's unordered customizers before this one), so the per-cache configurations they add are wrapped too.
  * Wrapping is idempotent.
  *
- * <p><b>Adaptive compression</b> ({@link #CacheValueCompression(AdaptiveCompressor)}): the cache's name is the
- * pattern. Each cache configured on the builder by the time {@link #customize} runs (the names of
- * {@code spring.cache.cache-names}, and those the application's customizers configure) writes its values with
- * {@link AdaptiveCompressor#compress} under its name; a value serialization pair does not see the cache it serves,
- * so the caches {@code RedisCacheManager} creates on demand from the defaults share the one pattern
+ * <p><b>Adaptive compression</b> ({@link #CacheValueCompression(AdaptiveCompressor)}): the cache's name is the key
+ * its values are written under. Each cache configured on the builder by the time {@link #customize} runs (the names
+ * of {@code spring.cache.cache-names}, and those the application's customizers configure) writes its values with
+ * {@link AdaptiveCompressor#compress} with its name as the key, so the name gets a pattern as a key does: the first
+ * listed pattern that matches it, else the name folded ({@link dev.zstdjava.values.KeyFolder}: digit runs, hex ids
+ * and UUIDs become {@code *}). Caches whose names differ only there share one pattern and one decision
+ * ({@code region1} and {@code region2} are both {@code region*}, {@code orders-v1} and {@code orders-v2} both
+ * {@code orders-v*}), as do a cache and the template keys that fold alike. No listed pattern can part them (a
+ * listed pattern is matched against the folded name, so one that matches either name matches both); names that
+ * differ in other characters get patterns of their own. A value serialization pair does not see the cache it
+ * serves, so the caches {@code RedisCacheManager} creates on demand from the defaults share the one pattern
  * {@value #ON_DEMAND_CACHES}: name a cache in {@code spring.cache.cache-names} for a decision of its own. Reads go
  * through {@link AdaptiveCompressor#reader()}.
  *
@@ -57,7 +63,7 @@ public class CacheValueCompression implements Ordered {
     }
 
     /**
-     * The adaptive mode: each cache's values written under the cache's name (see the class comment).
+     * The adaptive mode: each cache's values written under the pattern of the cache's name (see the class comment).
      *
      * @param adaptive compresses the cache values; its reader decodes them
      */
@@ -98,7 +104,8 @@ public class CacheValueCompression implements Ordered {
     }
 
     /**
-     * @param cacheName the cache {@code config} serves: in the adaptive mode, the name its values are written under
+     * @param cacheName the cache {@code config} serves: in the adaptive mode, the key its values are written under
+     *                  (folded into a pattern as a key is)
      * @return {@code config} with its value serialization compressing (unchanged if it compresses already under that
      *         name; a pair wrapped under another name is wrapped again under this one)
      */

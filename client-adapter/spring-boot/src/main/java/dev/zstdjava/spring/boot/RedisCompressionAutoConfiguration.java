@@ -33,8 +33,8 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  *
  * <p>With {@code zstd-java.redis.compression.adaptive.enabled=true} it also makes one {@link AdaptiveCompressor}
  * (from the {@code adaptive.*} properties, over the configuration the other properties describe): the templates then
- * write each value under its key's pattern, the caches each value under the cache's name
- * ({@link CacheValueCompression}), and the {@link ValueCompressor} bean is the adaptive compressor's reader
+ * write each value under its key's pattern, the caches each value under the pattern of the cache's name, folded as a
+ * key is ({@link CacheValueCompression}), and the {@link ValueCompressor} bean is the adaptive compressor's reader
  * ({@link AdaptiveCompressor#reader()}), which reads every stored form. With {@code dictionaries.mode=managed} each
  * pattern trains its own dictionaries ({@link PatternDictionaries}, made by
  * {@link RedisCompressionDictionariesConfiguration}); the other dictionary modes fail startup naming both properties.

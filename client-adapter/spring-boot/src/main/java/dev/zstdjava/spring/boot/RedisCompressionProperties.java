@@ -299,13 +299,18 @@ public class RedisCompressionProperties {
 
     /**
      * Adaptive compression: each value written with the option its key's pattern has shown to suit the goal (plain,
-     * lz4, zstd at several levels), decided from sampled writes. Values stay readable by every reader of this library
-     * and by GLIDE clients.
+     * lz4, zstd at several levels), decided from sampled writes. With dictionaries.mode=off the values stay readable
+     * by every reader of this library and by GLIDE clients. With dictionaries.mode=managed a pattern may write its
+     * values with its own dictionary: those need a reader with the pattern's dictionaries (such as the adaptive
+     * compressor's reader, which the ValueCompressor bean is), and GLIDE clients cannot read them (they return them
+     * as stored).
      */
     public static class Adaptive {
         /**
          * Whether redisTemplate (and stringRedisTemplate when it compresses) write each value under its key's
-         * pattern, and each cache of Boot's RedisCacheManager under the cache's name.
+         * pattern, and each cache of Boot's RedisCacheManager under its name's pattern (the name folded as a key is,
+         * so names differing only in digits share one). With dictionaries.mode=managed, GLIDE clients cannot read the
+         * values a pattern writes with its dictionary.
          */
         private boolean enabled = false;
 

@@ -24,6 +24,8 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.cache.annotation.EnableCaching;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.data.redis.cache.RedisCacheConfiguration;
+import org.springframework.data.redis.cache.RedisCacheManager;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.core.RedisTemplate;
 import org.springframework.data.redis.core.StringRedisTemplate;
@@ -46,6 +48,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class AdaptiveCompressionTest {
     private static final String P = RedisCompressionProperties.PREFIX + ".";
     private static final byte[] HEADER = {0, 1, 2, 0, 1};
+    /** A value over the minimum size, so that it is written under its key's pattern. */
+    private static final byte[] VALUE = TestValues.json(300).getBytes(StandardCharsets.UTF_8);
 
     private static RedisServer server;
 
@@ -111,11 +115,51 @@ class AdaptiveCompressionTest {
                             .isSameAs(adaptive);
                     assertThat(c.getBean(CompressingStringRedisTemplate.class).adaptive()).isSameAs(adaptive);
                     assertThat(c.getBean(CacheValueCompression.class).adaptive()).isSameAs(adaptive);
+                    // the capacity: of 20 new patterns (within the idle window), 16 are tracked, the rest go to (other)
+                    for (char k = 'g'; k < 'g' + 20; k++) {
+                        adaptive.compress(("k" + k + ":x").getBytes(StandardCharsets.UTF_8), VALUE);
+                    }
+                    assertThat(adaptive.snapshot()).hasSize(2 + 16 + 1).last()
+                            .extracting(PatternDecision::pattern).isEqualTo("(other)");
+                });
+        // the idle window: with one pattern tracked, a new one takes its place once it has gone unseen that long (the
+        // default, 10 s, would send the new one to (other))
+        runner().withPropertyValues(P + "adaptive.enabled=true", P + "adaptive.capacity=1",
+                P + "adaptive.idle-window=100ms").run(c -> {
+                    AdaptiveCompressor adaptive = c.getBean(AdaptiveCompressor.class);
+                    adaptive.compress("first:x".getBytes(StandardCharsets.UTF_8), VALUE);
+                    Thread.sleep(300);
+                    adaptive.compress("second:x".getBytes(StandardCharsets.UTF_8), VALUE);
+                    assertThat(adaptive.snapshot()).extracting(PatternDecision::pattern)
+                            .containsExactly("second:x", "(other)");
                 });
         runner().withPropertyValues(P + "adaptive.enabled=true", P + "adaptive.goal=speed").run(c -> {
             assertThat(c).hasNotFailed();
             assertThat(c.getBean(AdaptiveCompressor.class).goal()).isEqualTo(CompressionGoal.speed());
         });
+    }
+
+    /**
+     * A cache's name gets a pattern as a key does: caches whose names differ only in digits share one pattern (one
+     * decision), a cache of another name has its own.
+     */
+    @Test
+    void cacheNamesFoldAsKeys() {
+        runner().withPropertyValues(P + "adaptive.enabled=true", "spring.cache.cache-names=region1,region2,orders")
+                .run(c -> {
+                    assertThat(c).hasNotFailed();
+                    AdaptiveCompressor adaptive = c.getBean(AdaptiveCompressor.class);
+                    Map<String, RedisCacheConfiguration> caches =
+                            c.getBean(RedisCacheManager.class).getCacheConfigurations();
+                    String value = TestValues.json(1500);
+                    for (String name : List.of("region1", "region2", "orders")) {
+                        caches.get(name).getValueSerializationPair().write(value);
+                    }
+                    assertThat(adaptive.snapshot()).extracting(PatternDecision::pattern)
+                            .containsExactly("region*", "orders", "(other)");
+                    assertThat(decision(adaptive, "region*").valuesSeen()).isEqualTo(2);
+                    assertThat(decision(adaptive, "orders").valuesSeen()).isEqualTo(1);
+                });
     }
 
     /**

@@ -54,6 +54,8 @@ class ConfigurationMetadataTest {
                 .contains("GLIDE clients cannot read them");
         assertThat(properties.get(p + "dictionaries.mode").get("description").asString())
                 .contains("unreadable for GLIDE clients");
+        assertThat(properties.get(p + "adaptive.enabled").get("description").asString())
+                .contains("GLIDE clients cannot read");
         assertThat(properties.get(p + "string-template").get("description").asString()).contains("INCR");
         assertThat(properties.get(p + "adaptive.enabled").get("defaultValue").asBoolean()).isFalse();
         // the tuning defaults IDEs show are the library's
