@@ -50,6 +50,16 @@ final class Advise implements Callable<Integer> {
             description = "stop reading keys once the decoded values read hold this many bytes (default ${DEFAULT-VALUE})")
     long maxSampleBytes;
 
+    @Option(names = "--goal", defaultValue = "balanced", paramLabel = "GOAL",
+            description = "the goal the recommendation follows, as adaptive compression's: balanced (the default), "
+                    + "memory (the largest saving within --cpu-budget) or speed (lz4 or plain)")
+    String goal;
+
+    @Option(names = "--cpu-budget", paramLabel = "US_PER_KIB",
+            description = "with --goal memory: the most compression CPU an option may take, in microseconds per KiB "
+                    + "of value, as measured here")
+    Double cpuBudget;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -113,6 +123,7 @@ final class Advise implements Callable<Integer> {
         if (minSize < 0) {
             throw new ToolException.BadArguments("--min-size must be at least 0");
         }
+        CompressionGoal g = goal(goal, cpuBudget);
         PrintWriter out = spec.commandLine().getOut();
         Progress progress = common.progress(spec.commandLine().getErr());
         try (Keyspace ks = common.connect()) {
@@ -173,7 +184,7 @@ final class Advise implements Callable<Integer> {
             byPattern.forEach((p, keys) -> results.put(p, evaluate(keys, compressors, model)));
             long measured = System.nanoTime() - t1;
             progress.done();
-            print(out, ks, s, byPattern, results, values, unreadable, cut, read, measured);
+            print(out, ks, s, byPattern, results, values, unreadable, cut, read, measured, g);
             if (dicts != null) {
                 dicts.close();
             }
@@ -338,14 +349,50 @@ final class Advise implements Callable<Integer> {
     }
 
     /**
-     * The library's rule ({@link CompressionGoal#balanced()}, as the run-time decisions take it) on the figures of the
-     * library's measuring code ({@link OptionMeasurements}): by the stored bytes saved against the values stored
-     * plain, the option with the least median compression CPU per KiB within 2 points of the best saving, plain when
-     * none saves 5%.
+     * @return the goal {@code --goal} and {@code --cpu-budget} name, as adaptive compression takes it
+     * @throws ToolException.BadArguments for an unknown goal, a budget without the memory goal, or memory without one
+     */
+    static CompressionGoal goal(String name, Double cpuBudget) {
+        String n = name.toLowerCase(Locale.ROOT);
+        if (!n.equals("memory") && cpuBudget != null) {
+            throw new ToolException.BadArguments("--cpu-budget is for --goal memory only (the goal is " + name + ")");
+        }
+        return switch (n) {
+            case "balanced" -> CompressionGoal.balanced();
+            case "speed" -> CompressionGoal.speed();
+            case "memory" -> {
+                if (cpuBudget == null || !(cpuBudget > 0)) {
+                    throw new ToolException.BadArguments("--goal memory needs --cpu-budget, a positive number of"
+                            + " microseconds per KiB (" + (cpuBudget == null ? "none given" : cpuBudget + " given")
+                            + ")");
+                }
+                yield CompressionGoal.memory(cpuBudget);
+            }
+            default -> throw new ToolException.BadArguments("--goal " + name + ": balanced, memory or speed");
+        };
+    }
+
+    /** @return {@code goal} in words, as the output names it */
+    static String describe(CompressionGoal goal) {
+        String kind = goal.kind().name().toLowerCase(Locale.ROOT);
+        return goal.kind() == CompressionGoal.Kind.MEMORY
+                ? String.format(Locale.ROOT, "%s (CPU budget %.2f us/KiB)", kind, goal.cpuBudgetMicrosPerKiB()) : kind;
+    }
+
+    /** As {@link #recommend(List, CompressionGoal)} for the default goal, {@link CompressionGoal#balanced()}. */
+    static Outcome recommend(List<Outcome> os) {
+        return recommend(os, CompressionGoal.balanced());
+    }
+
+    /**
+     * The library's rule for {@code goal} ({@link CompressionGoal#decide}, as the run-time decisions take it) on the
+     * figures of the library's measuring code ({@link OptionMeasurements}): for the default goal, by the stored bytes
+     * saved against the values stored plain, the option with the least median compression CPU per KiB within 2 points
+     * of the best saving, plain when none saves 5%.
      *
      * @return the recommended outcome, or null for "leave it plain"
      */
-    static Outcome recommend(List<Outcome> os) {
+    static Outcome recommend(List<Outcome> os, CompressionGoal goal) {
         int n = CompressionOption.values().length;
         double[] saved = new double[n];
         double[] cpu = new double[n];
@@ -358,7 +405,7 @@ final class Advise implements Callable<Integer> {
             cpu[i] = o.decideMicrosPerKiB();
             usable[i] = usable(o);
         }
-        CompressionOption pick = CompressionGoal.balanced().decide(saved, cpu, usable);
+        CompressionOption pick = goal.decide(saved, cpu, usable);
         return pick.compresses() ? byOption[pick.ordinal()] : null;
     }
 
@@ -367,15 +414,29 @@ final class Advise implements Callable<Integer> {
                 && (!o.choice().dictionary() || o.note().startsWith("adopted"));
     }
 
-    static String why(List<KeyData> keys, List<Outcome> os) {
+    static String why(List<KeyData> keys, List<Outcome> os, CompressionGoal goal) {
         List<Integer> sizes = new ArrayList<>();
         keys.forEach(k -> k.values().forEach(v -> sizes.add(v[2].length)));
         Collections.sort(sizes);
         int median = sizes.isEmpty() ? 0 : sizes.get(sizes.size() / 2);
-        double best = os.stream().filter(Advise::usable).mapToDouble(Outcome::decideSaved).max().orElse(0);
-        return median < 64 ? "leave it plain: small values (median " + median + " B)"
-                : String.format(Locale.ROOT, "leave it plain: the best option saves %.1f%% of the bytes stored "
-                + "plain (under %d%%)", 100 * best, CompressionGoal.MIN_SAVING_PERCENT);
+        if (median < 64) {
+            return "leave it plain: small values (median " + median + " B)";
+        }
+        return switch (goal.kind()) {
+            case BALANCED -> String.format(Locale.ROOT, "leave it plain: the best option saves %.1f%% of the bytes"
+                    + " stored plain (under %d%%)", 100 * best(os, o -> true), CompressionGoal.MIN_SAVING_PERCENT);
+            case SPEED -> String.format(Locale.ROOT, "leave it plain: lz4 saves %.1f%% of the bytes stored plain"
+                    + " (under %d%%)", 100 * best(os, o -> o.choice() == CompressionOption.LZ4),
+                    CompressionGoal.MIN_SAVING_PERCENT);
+            case MEMORY -> String.format(Locale.ROOT, "leave it plain: the best option within the CPU budget saves"
+                    + " %.1f%% of the bytes stored plain (under %d%%)", 100 * best(os,
+                    o -> o.decideMicrosPerKiB() <= goal.cpuBudgetMicrosPerKiB()),
+                    CompressionGoal.MEMORY_MIN_SAVING_PERCENT);
+        };
+    }
+
+    private static double best(List<Outcome> os, java.util.function.Predicate<Outcome> which) {
+        return os.stream().filter(Advise::usable).filter(which).mapToDouble(Outcome::decideSaved).max().orElse(0);
     }
 
     /** @return the configuration to paste for Lettuce, Spring Data Redis and Redisson */
@@ -402,12 +463,16 @@ final class Advise implements Callable<Integer> {
 
     private void print(PrintWriter out, Keyspace ks, Inspect.Sampled s, Map<String, List<KeyData>> byPattern,
                        Map<String, List<Outcome>> results, long values, int unreadable, boolean cut, long readNanos,
-                       long measureNanos) {
+                       long measureNanos, CompressionGoal goal) {
         double per10k = values == 0 ? 0 : measureNanos / 1e9 * 10_000 / values;
         if (common.json) {
             Map<String, Object> root = new LinkedHashMap<>();
             root.put("server", ks.uri().getHost() + ":" + ks.uri().getPort());
             root.put("cluster", ks.cluster());
+            root.put("goal", goal.kind().name().toLowerCase(Locale.ROOT));
+            if (goal.kind() == CompressionGoal.Kind.MEMORY) {
+                root.put("cpuBudgetMicrosPerKiB", goal.cpuBudgetMicrosPerKiB());
+            }
             root.put("keysScanned", s.scanned());
             root.put("valuesMeasured", values);
             root.put("keysUnreadable", unreadable);
@@ -441,8 +506,8 @@ final class Advise implements Callable<Integer> {
                     opts.add(om);
                 }
                 m.put("options", opts);
-                Outcome r = recommend(os);
-                m.put("recommendation", r == null ? why(keys, os) : r.choice().label());
+                Outcome r = recommend(os, goal);
+                m.put("recommendation", r == null ? why(keys, os, goal) : r.choice().label());
                 if (r != null) {
                     m.put("config", snippets(r.choice(), minSize));
                 }
@@ -453,10 +518,10 @@ final class Advise implements Callable<Integer> {
             Main.printJson(out, root);
             return;
         }
-        out.printf(Locale.ROOT, "advise %s (%s): %d keys scanned, %d values measured%s%s%n",
+        out.printf(Locale.ROOT, "advise %s (%s): %d keys scanned, %d values measured%s%s; goal %s%n",
                 ks.uri().getHost() + ":" + ks.uri().getPort(), ks.cluster() ? "cluster" : "standalone", s.scanned(),
                 values, unreadable > 0 ? ", " + unreadable + " keys left out (a value that did not decode)" : "",
-                cut ? ", sample cut at --max-sample-bytes" : "");
+                cut ? ", sample cut at --max-sample-bytes" : "", describe(goal));
         results.forEach((p, os) -> {
             List<KeyData> keys = byPattern.get(p);
             Inspect.PatternStats st = s.patterns().get(p);
@@ -477,9 +542,9 @@ final class Advise implements Callable<Integer> {
                         100 * o.storedFraction(), 100 * o.memoryFraction(), projected(o, keys, st.keys),
                         o.compressMicros(), o.decompressMicros(), o.note() == null ? "" : "  " + o.note());
             }
-            Outcome r = recommend(os);
+            Outcome r = recommend(os, goal);
             if (r == null) {
-                out.println("  recommendation: " + why(keys, os));
+                out.println("  recommendation: " + why(keys, os, goal));
             } else {
                 out.println("  recommendation: " + r.choice().label());
                 for (String line : snippets(r.choice(), minSize)) {

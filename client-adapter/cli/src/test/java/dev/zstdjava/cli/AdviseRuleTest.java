@@ -1,5 +1,6 @@
 package dev.zstdjava.cli;
 
+import dev.zstdjava.values.CompressionGoal;
 import dev.zstdjava.values.CompressionOption;
 import org.junit.jupiter.api.Test;
 
@@ -8,6 +9,7 @@ import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -44,6 +46,40 @@ class AdviseRuleTest {
         assertEquals(CompressionOption.ZSTD_6, Advise.recommend(all(SAVED, SAVED, slowZstd3)).choice(),
                 "measured CPU, not the table's order");
         assertEquals(2.5 * 100 / (100_000 / 1024.0), r.compressMicrosPerKiB(), 1e-9);
+    }
+
+    @Test
+    void everyGoalOfAdaptiveCompressionIsRecommendedByItsRule() {
+        List<Advise.Outcome> os = all(SAVED, SAVED, US); // CPU per KiB: 1.024 x US
+        assertEquals(CompressionOption.ZSTD_3, Advise.recommend(os, Advise.goal("balanced", null)).choice());
+        assertEquals(CompressionOption.LZ4, Advise.recommend(os, Advise.goal("SPEED", null)).choice());
+        assertEquals(CompressionOption.ZSTD_9, Advise.recommend(os, Advise.goal("memory", 100.0)).choice());
+        assertEquals(CompressionOption.ZSTD_3, Advise.recommend(os, Advise.goal("memory", 3.0)).choice(),
+                "zstd 6 (6.1 us/KiB) is over the budget");
+        assertEquals(CompressionOption.ZSTD_1, Advise.recommend(os, Advise.goal("memory", 2.0)).choice());
+        assertNull(Advise.recommend(os, Advise.goal("memory", 0.1)));
+        List<Advise.KeyData> keys = List.of(new Advise.KeyData("string", 1200, 1000,
+                List.<byte[][]>of(new byte[][]{null, new byte[1000], new byte[1000]})));
+        assertEquals("leave it plain: the best option within the CPU budget saves 0.0% of the bytes stored plain"
+                + " (under 1%)", Advise.why(keys, os, Advise.goal("memory", 0.1)));
+        double[] poor = {0.03, 0.30, 0.30, 0.30, 0, 0.30, 0.30};
+        List<Advise.Outcome> lz4Poor = all(poor, poor, US);
+        assertNull(Advise.recommend(lz4Poor, CompressionGoal.speed()));
+        assertEquals("leave it plain: lz4 saves 3.0% of the bytes stored plain (under 5%)",
+                Advise.why(keys, lz4Poor, CompressionGoal.speed()));
+        assertEquals("memory (CPU budget 2.50 us/KiB)", Advise.describe(CompressionGoal.memory(2.5)));
+    }
+
+    @Test
+    void aGoalThatIsNotOneIsRefusedByName() {
+        assertEquals("--goal fastest: balanced, memory or speed",
+                assertThrows(ToolException.BadArguments.class, () -> Advise.goal("fastest", null)).getMessage());
+        assertEquals("--goal memory needs --cpu-budget, a positive number of microseconds per KiB (none given)",
+                assertThrows(ToolException.BadArguments.class, () -> Advise.goal("memory", null)).getMessage());
+        assertEquals("--goal memory needs --cpu-budget, a positive number of microseconds per KiB (0.0 given)",
+                assertThrows(ToolException.BadArguments.class, () -> Advise.goal("memory", 0.0)).getMessage());
+        assertEquals("--cpu-budget is for --goal memory only (the goal is balanced)",
+                assertThrows(ToolException.BadArguments.class, () -> Advise.goal("balanced", 5.0)).getMessage());
     }
 
     @Test

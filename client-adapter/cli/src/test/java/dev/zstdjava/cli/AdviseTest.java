@@ -67,6 +67,24 @@ class AdviseTest extends StandaloneServer {
                 t.out());
         assertTrue(ps.get("blob:*").get("recommendation").asText().startsWith("leave it plain: the best option saves"),
                 t.out());
+        assertEquals("balanced", t.json().get("goal").asText());
+        // the other goals adaptive compression takes: speed is lz4 or plain; memory needs its budget
+        Tool speed = Tool.run("advise", uri, "--json", "--sample", "5000", "--goal", "speed");
+        assertEquals(0, speed.code(), speed.toString());
+        assertEquals("speed", speed.json().get("goal").asText());
+        Map<String, JsonNode> fast = patterns(speed.json());
+        assertTrue(fast.get("blob:*").get("recommendation").asText().startsWith("leave it plain: lz4 saves"),
+                speed.out());
+        for (JsonNode pattern : fast.values()) {
+            String r = pattern.get("recommendation").asText();
+            assertTrue(r.equals("lz4") || r.startsWith("leave it plain"), speed.out());
+        }
+        Tool noBudget = Tool.run("advise", uri, "--goal", "memory");
+        assertNotEquals(0, noBudget.code(), noBudget.toString());
+        assertTrue(noBudget.err().contains("--goal memory needs --cpu-budget"), noBudget.toString());
+        Tool memory = Tool.run("advise", uri, "--sample", "5000", "--goal", "memory", "--cpu-budget", "1000");
+        assertEquals(0, memory.code(), memory.toString());
+        assertTrue(memory.out().contains("; goal memory (CPU budget 1000.00 us/KiB)"), memory.out());
         for (String p : List.of("status:*", "product:*")) {
             JsonNode pattern = ps.get(p);
             assertFalse(pattern.get("recommendation").asText().startsWith("leave it plain"), t.out());
