@@ -47,6 +47,7 @@ public class AdaptiveRandomKeysBench {
         byte[] value;
         ValueCompressor fixed;
         AdaptiveCompressor adaptive;
+        AdaptiveCompressor unsampled;
         final byte[] key = "sess:ggggggggggggggg".getBytes(StandardCharsets.US_ASCII);
         final byte[] oneKey = "sess:12345:profile".getBytes(StandardCharsets.US_ASCII);
 
@@ -55,6 +56,8 @@ public class AdaptiveRandomKeysBench {
             value = Payloads.load(payload);
             fixed = ValueCompressor.create(CompressionConfig.defaults());
             adaptive = AdaptiveCompressor.builder(CompressionConfig.defaults()).build();
+            unsampled = AdaptiveCompressor.builder(CompressionConfig.defaults())
+                    .sampling(AdaptiveCompressor.DEFAULT_FIRST_WRITES, Integer.MAX_VALUE, Integer.MAX_VALUE).build();
         }
 
         /** Counts the key's letters up by one (base 20, {@code g} to {@code z}): a key not seen before. */
@@ -81,6 +84,15 @@ public class AdaptiveRandomKeysBench {
     @Benchmark
     public byte[] adaptiveRandomKeys(Input in) {
         return in.adaptive.compress(in.nextKey(), in.value);
+    }
+
+    /**
+     * Adaptive, one key written on and on, with no sample after the pattern's first writes: what the look-up and the
+     * decision cost without the samples, for reference.
+     */
+    @Benchmark
+    public byte[] adaptiveOneKeyUnsampled(Input in) {
+        return in.unsampled.compress(in.oneKey, in.value);
     }
 
     /** Adaptive, one key written on and on. */

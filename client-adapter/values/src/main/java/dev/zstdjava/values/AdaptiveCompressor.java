@@ -28,7 +28,10 @@ import java.util.function.UnaryOperator;
  * {@linkplain CompressionOption option} on the calling thread and timed ({@link OptionMeasurements}, the measuring
  * code of {@code zstd-values advise} too); the latest 16 such samples decide, by
  * {@link CompressionGoal#decide}, with hysteresis: the option in use is favoured by a margin (1 point of saving, 20%
- * of CPU), and a pattern switches only when another option wins 3 evaluations in a row (to the latest winner). A pattern starts with
+ * of CPU), and a pattern switches only when another option wins 3 evaluations in a row (to the latest winner). Once a
+ * pattern's decision holds, it measures fewer of its samples, down to one write in 512 (the others still feed its
+ * dictionary's training), and measures every sample again from the first write that stores more than 10 points of
+ * saving away from what its samples showed, or not compressed at all, and when its dictionary comes or goes. A pattern starts with
  * zstd 3 (lz4 for {@code SPEED}) until 8 samples. So data that stops compressing is stored plain after about
  * {@code 16 + 3} samples (some 1,200 writes), and data that compresses again is picked up after about 4 re-probes
  * (some 1,300 writes). A re-probe of a plain pattern first compresses the value with zstd 1 alone; only when that
@@ -300,7 +303,9 @@ public final class AdaptiveCompressor {
 
         /**
          * Which writes are sampled: the first {@code firstWrites} of a pattern (default 32), then one in
-         * {@code every} (default 64), and one in {@code plainEvery} while the pattern is plain (default 256).
+         * {@code every} (default 64), and one in {@code plainEvery} while the pattern is plain (default 256). A pattern
+         * whose decision holds measures one of these in up to 8 (the others feed its dictionary's training), and all of
+         * them again when its writes drift from what its samples showed or its dictionary comes or goes.
          */
         public Builder sampling(int firstWrites, int every, int plainEvery) {
             this.firstWrites = firstWrites;

@@ -14,7 +14,8 @@ import java.util.function.LongSupplier;
  * its {@link OptionMeasurements} (the measuring code {@code zstd-values advise} uses too); after each sample the goal's
  * rule ({@link CompressionGoal#decide}) runs on the window with the option in use favoured by the margins, and the
  * pattern switches only when another option wins {@code switchAfter} evaluations in a row (hysteresis), to the latest
- * winner. Until {@code minSamples} samples it keeps its default. A plain pattern's sampled write (its re-probe) is
+ * winner. Until {@code minSamples} samples it keeps its default. A settled pattern measures fewer of its sampled
+ * writes ({@link #BACK_OFF}), and measures again at {@code sampleEvery} as soon as its writes {@linkplain #DRIFT drift}. A plain pattern's sampled write (its re-probe) is
  * first compressed with {@link #PROBE} alone, and measured only if that saves anything. A pattern whose dictionary is gone leaves the
  * dictionary option at its next sampled write, without hysteresis. A switch is logged (logger {@code dev.zstdjava.values.AdaptiveCompressor}, level INFO).
  *
@@ -36,11 +37,14 @@ final class PatternState {
     // under the lock
     private final OptionMeasurements measurements;
     private int against; // evaluations in a row that took another option
+    private boolean measuredDictionary; // whether the latest measurement had the pattern's dictionary ready
     // written under the lock, read by any thread
     private volatile CompressionOption current;
     private volatile Instant since = Instant.now();
     private volatile double currentSaved;
     private volatile long switches;
+    // one measured write in this many, from settings.sampleEvery() up to BACK_OFF times it; written by any thread
+    private volatile int every;
 
     private final OptionCounters counters;
 
@@ -52,6 +56,21 @@ final class PatternState {
      */
     static final CompressionOption PROBE = CompressionOption.ZSTD_1;
 
+    /**
+     * A settled pattern measures fewer of its sampled writes: after each evaluation that keeps the option in use on a
+     * full window, the interval between measured writes doubles, up to this many times {@code sampleEvery}. The
+     * writes in between still feed the pattern's dictionary training. It returns to {@code sampleEvery} at once when an
+     * evaluation picks another option, the pattern switches, its dictionary becomes ready or goes, or a write
+     * {@linkplain #DRIFT drifts}.
+     */
+    static final int BACK_OFF = 8;
+
+    /**
+     * An ordinary write drifts when its option stores it as it is, or saves a fraction of its bytes this far from the
+     * window's figure for that option: its data may have changed, so measuring returns to {@code sampleEvery}.
+     */
+    static final double DRIFT = 0.1;
+
     PatternState(String pattern, AdaptiveSettings settings, OptionWriter writer, LongSupplier nanoClock,
                  OptionCounters counters) {
         this.pattern = pattern;
@@ -60,6 +79,7 @@ final class PatternState {
         this.writer = writer;
         this.measurements = new OptionMeasurements(writer, null, settings.window(), nanoClock);
         this.current = settings.defaultOption();
+        this.every = settings.sampleEvery();
     }
 
     /** @return the stored form of {@code value}, a value of this pattern, as the pattern's decision writes it */
@@ -68,7 +88,7 @@ final class PatternState {
         CompressionOption now = current;
         if (settings.sampled(n, now) && lock.tryLock()) {
             try {
-                return sample(value, now);
+                return sample(value, now, n);
             } finally {
                 lock.unlock();
             }
@@ -88,7 +108,7 @@ final class PatternState {
         if (settings.sampled(n, now) && lock.tryLock()) {
             byte[] out;
             try {
-                out = sample(value.toArray(ValueLayout.JAVA_BYTE), now);
+                out = sample(value.toArray(ValueLayout.JAVA_BYTE), now, n);
             } finally {
                 lock.unlock();
             }
@@ -100,6 +120,7 @@ final class PatternState {
         long out;
         if (option.compresses()) {
             out = writer.store(option, value, dst);
+            drift(size, out);
         } else {
             MemorySegment.copy(value, 0, dst, 0, size);
             out = size;
@@ -111,9 +132,21 @@ final class PatternState {
     private byte[] write(CompressionOption option, byte[] value) {
         option = stored(option, value.length >= ValueFormat.HEADER_SIZE
                 && value[0] == 0x00 && value[1] == 0x01 && value[2] == 0x02);
-        byte[] out = option.compresses() ? writer.store(option, value) : value;
+        byte[] out = value;
+        if (option.compresses()) {
+            out = writer.store(option, value);
+            drift(value.length, out.length);
+        }
         counters.count(option, value.length, out.length);
         return out;
+    }
+
+    /** Returns measuring to {@code sampleEvery} when a write of {@code in} bytes stored in {@code out} {@link #DRIFT drifts}. */
+    private void drift(long in, long out) {
+        int base = settings.sampleEvery();
+        if (every != base && (out >= in || Math.abs((double) (in - out) / in - currentSaved) > DRIFT)) {
+            every = base;
+        }
     }
 
     /**
@@ -128,11 +161,16 @@ final class PatternState {
         return option;
     }
 
-    private byte[] sample(byte[] value, CompressionOption now) {
+    private byte[] sample(byte[] value, CompressionOption now, long n) {
         writer.sampled(value);
         if (now.dictionary() && !writer.ready(now)) {
             now = dictionaryGone(now);
         }
+        boolean dictionary = writer.ready(CompressionOption.ZSTD_3_DICTIONARY);
+        if (now.compresses() && n >= settings.firstWrites() && n % every != 0 && dictionary == measuredDictionary) {
+            return write(now, value); // a settled pattern's write between two measured ones
+        }
+        measuredDictionary = dictionary;
         if (now == CompressionOption.PLAIN && !writer.ready(CompressionOption.ZSTD_3_DICTIONARY)
                 && writer.store(PROBE, value) == value) {
             // a plain pattern's re-probe, and its data still does not compress at all: nothing to measure
@@ -170,8 +208,13 @@ final class PatternState {
                 settings.cpuMargin());
         if (pick == now) {
             against = 0;
+            if (measurements.values() >= settings.window()) {
+                every = (int) Math.min(Math.min(2L * every, (long) BACK_OFF * settings.sampleEvery()),
+                        Integer.MAX_VALUE);
+            }
             return;
         }
+        every = settings.sampleEvery();
         if (++against < settings.switchAfter()) {
             return;
         }
@@ -182,6 +225,7 @@ final class PatternState {
     /** Takes {@code pick} instead of {@code now}, and logs it with {@code why}. */
     private void switchTo(CompressionOption now, CompressionOption pick, String why) {
         against = 0;
+        every = settings.sampleEvery();
         current = pick;
         currentSaved = measurements.saved(pick);
         since = Instant.now();

@@ -197,6 +197,72 @@ class AdaptiveCompressorTest {
         assertTrue(calls[CompressionOption.ZSTD_9.ordinal()] > 0, "compressible re-probes measure every option");
     }
 
+    /** A writer counting each option's compressions into {@code calls}, its dictionary option ready while {@code dictionary}. */
+    private static UnaryOperator<OptionWriter> counting(long[] calls, boolean[] dictionary) {
+        return w -> new OptionWriter() {
+            @Override
+            public byte[] store(CompressionOption option, byte[] value) {
+                calls[option.ordinal()]++;
+                return w.store(option.dictionary() ? CompressionOption.ZSTD_3 : option, value);
+            }
+
+            @Override
+            public boolean ready(CompressionOption option) {
+                return option.dictionary() ? dictionary[0] : w.ready(option);
+            }
+        };
+    }
+
+    /**
+     * Once a pattern's decision holds, it measures one sampled write in {@code BACK_OFF} (8 x 64 writes, not 64), and
+     * measures at the base rate again from the first write that drifts: here one value its option stores as it is.
+     */
+    @Test
+    void aSettledPatternMeasuresLessUntilItsDataDrifts() {
+        long[] calls = new long[CompressionOption.values().length];
+        AdaptiveCompressor ac = AdaptiveCompressor.builder(CompressionConfig.defaults())
+                .build(counting(calls, new boolean[1]), System::nanoTime);
+        byte[] key = utf8("doc:1");
+        SplittableRandom r = new SplittableRandom(8);
+        Supplier<byte[]> compressible = () -> records(1000, r.nextInt(1000));
+        writeAndCheck(ac, key, compressible, 3_000);
+        CompressionOption settled = ac.state(key).current();
+        assertTrue(settled.compresses(), settled.label());
+        // every measurement compresses the value once with each option; lz4 (or zstd 1) is not the one in use
+        int measured = (settled == CompressionOption.LZ4 ? CompressionOption.ZSTD_1 : CompressionOption.LZ4).ordinal();
+        int span = PatternState.BACK_OFF * AdaptiveCompressor.DEFAULT_SAMPLE_EVERY;
+        Arrays.fill(calls, 0);
+        writeAndCheck(ac, key, compressible, 10 * span);
+        assertEquals(settled, ac.state(key).current());
+        assertTrue(calls[measured] >= 10 && calls[measured] <= 12, calls[measured] + " writes measured in "
+                + 10 * span + ": one in " + span + " (not one in " + AdaptiveCompressor.DEFAULT_SAMPLE_EVERY + ")");
+
+        byte[] noise = TestValues.random(1000, 9);
+        assertArrayEquals(noise, READER.decompress(ac.compress(key, noise)));
+        Arrays.fill(calls, 0);
+        writeAndCheck(ac, key, compressible, AdaptiveCompressor.DEFAULT_SAMPLE_EVERY);
+        assertEquals(1, calls[measured], "after a write that drifts, the next sampled write is measured");
+        assertEquals(settled, ac.state(key).current(), "one value does not move the decision");
+    }
+
+    /** A settled pattern whose dictionary becomes ready measures it at its next sampled write, not its next measured. */
+    @Test
+    void aSettledPatternMeasuresItsNewDictionaryAtOnce() {
+        long[] calls = new long[CompressionOption.values().length];
+        boolean[] dictionary = new boolean[1];
+        AdaptiveCompressor ac = AdaptiveCompressor.builder(CompressionConfig.defaults())
+                .build(counting(calls, dictionary), System::nanoTime);
+        byte[] key = utf8("doc:1");
+        SplittableRandom r = new SplittableRandom(8);
+        Supplier<byte[]> compressible = () -> records(1000, r.nextInt(1000));
+        writeAndCheck(ac, key, compressible, 3_000 + 10 * PatternState.BACK_OFF * AdaptiveCompressor.DEFAULT_SAMPLE_EVERY);
+        int withDictionary = CompressionOption.ZSTD_3_DICTIONARY.ordinal();
+        assertEquals(0, calls[withDictionary]);
+        dictionary[0] = true;
+        writeAndCheck(ac, key, compressible, AdaptiveCompressor.DEFAULT_SAMPLE_EVERY);
+        assertEquals(1, calls[withDictionary], "the dictionary is measured at the next sampled write");
+    }
+
     @Test
     void dataThatShiftsIsFollowedWithinTheBound() {
         // every change of decision is logged, at INFO, on the compressor's logger (System.Logger: here, JUL)

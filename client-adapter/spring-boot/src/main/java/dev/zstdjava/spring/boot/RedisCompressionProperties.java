@@ -457,7 +457,10 @@ public class RedisCompressionProperties {
         /** A pattern's first writes, each sampled (at least 0). */
         private int firstWrites = AdaptiveCompressor.DEFAULT_FIRST_WRITES;
 
-        /** Then one write in this many is sampled (at least 1). */
+        /**
+         * Then one write in this many is sampled (at least 1); a pattern whose decision holds measures one of these in up
+         * to 8, until its data drifts.
+         */
         private int every = AdaptiveCompressor.DEFAULT_SAMPLE_EVERY;
 
         /** While the pattern is stored plain, one write in this many is sampled, to notice it compresses again. */
