@@ -2,6 +2,7 @@ package dev.zstdjava.values;
 
 import java.util.Objects;
 import java.util.function.LongSupplier;
+import java.util.function.UnaryOperator;
 
 /**
  * Measurements of the {@linkplain CompressionOption compression options} on sampled values: the one measuring code of
@@ -60,6 +61,16 @@ public final class OptionMeasurements {
     /** As {@link #create(CompressionConfig, DictionaryManager, int)}, timed by {@code nanoClock}. */
     static OptionMeasurements create(CompressionConfig config, DictionaryManager dictionary, int window,
                                      LongSupplier nanoClock) {
+        return create(config, dictionary, window, UnaryOperator.identity(), nanoClock);
+    }
+
+    /**
+     * As {@link #create(CompressionConfig, DictionaryManager, int)}, the options' writer wrapped by {@code measuring}
+     * and timed by {@code nanoClock} (as {@link AdaptiveCompressor.Builder}'s package-private {@code build} does for
+     * each pattern), for tests that measure with a clock of their own.
+     */
+    static OptionMeasurements create(CompressionConfig config, DictionaryManager dictionary, int window,
+                                     UnaryOperator<OptionWriter> measuring, LongSupplier nanoClock) {
         Objects.requireNonNull(config, "config");
         if (window < 1 || window > MAX_WINDOW) {
             throw new IllegalArgumentException("window " + window + " values: 1 to " + MAX_WINDOW);
@@ -67,7 +78,7 @@ public final class OptionMeasurements {
         OptionWriter shared = new OptionWriters(config);
         OptionWriter w = dictionary == null ? shared : new PatternDictionary(shared, "(measured)", p -> dictionary,
                 new PatternManagers(), config, 0);
-        return new OptionMeasurements(w, config, window, nanoClock);
+        return new OptionMeasurements(measuring.apply(w), config, window, nanoClock);
     }
 
     /**

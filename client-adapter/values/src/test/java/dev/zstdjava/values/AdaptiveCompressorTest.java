@@ -55,10 +55,11 @@ class AdaptiveCompressorTest {
 
     /**
      * A writer that times each option with the test's clock instead of the machine's: {@code microsPerKiB} per option
-     * (by ordinal), times the value's KiB, times 1 +- {@code noise} from a seeded random.
+     * (by ordinal), times the value's KiB, times 1 +- {@code noise} from a seeded random. Sampled values go on to the
+     * wrapped writer (a pattern's dictionary lineage trains on them).
      */
-    private static UnaryOperator<OptionWriter> timedBy(AtomicLong clock, double[] microsPerKiB, double noise,
-                                                       long seed) {
+    static UnaryOperator<OptionWriter> timedBy(AtomicLong clock, double[] microsPerKiB, double noise,
+                                               long seed) {
         SplittableRandom r = new SplittableRandom(seed);
         return w -> new OptionWriter() {
             @Override
@@ -71,6 +72,11 @@ class AdaptiveCompressorTest {
             @Override
             public boolean ready(CompressionOption option) {
                 return w.ready(option);
+            }
+
+            @Override
+            public void sampled(byte[] value) {
+                w.sampled(value);
             }
         };
     }
