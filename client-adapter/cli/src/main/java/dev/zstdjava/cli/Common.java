@@ -158,8 +158,8 @@ final class Common {
                 byte[] held = byId.putIfAbsent(id, d);
                 if (held != null && !java.util.Arrays.equals(held, d)) {
                     byId.remove(id);
-                    leftOut.put(id, "the id is held by the store of " + dictionaryPrefix + " and by a pattern's lineage"
-                            + " with different bytes: which one wrote a value cannot be told, so neither reads it");
+                    leftOut.put(id, PatternDictionaries.ambiguity("the store of " + dictionaryPrefix
+                            + " and a pattern's lineage"));
                 }
             });
         } finally {

@@ -93,6 +93,35 @@ class PatternDictionariesToolTest extends StandaloneServer {
     }
 
     /**
+     * The store of {@code --dictionary-prefix} and a pattern's lineage holding one id with different bytes: the tool
+     * reads with neither, names both, and the values written with the id count as missing their dictionary.
+     */
+    @Test
+    void anIdTheStoreAndALineageHoldWithDifferentBytesIsReadWithNeither() throws Exception {
+        long id = writeOnEventsDictionary(new LinkedHashMap<>());
+        byte[] other = ((ByteBuffer) lineageKeys().get(PatternDictionaries.prefix("event:*") + "dict:" + id))
+                .duplicate().array().clone();
+        other[other.length - 1] ^= 1;
+        RedisClient storeClient = RedisClient.create();
+        try (LettuceDictionaryStore store = LettuceDictionaryStore.builder().connect(storeClient,
+                RedisURI.create(RedisServer.HOST, server.port()))) {
+            store.putIfAbsent(id, other);
+        } finally {
+            storeClient.shutdown(0, 2, TimeUnit.SECONDS);
+        }
+
+        Tool inspect = Tool.run("inspect", uri, "--json");
+        assertEquals(0, inspect.code(), inspect.toString());
+        String err = inspect.err();
+        assertTrue(err.contains("dictionary " + id + " is left out (values written with it count as missing their"
+                + " dictionary): the id is held by the store of " + LettuceDictionaryStore.DEFAULT_PREFIX
+                + " and a pattern's lineage with different bytes") && err.contains("neither reads it"), err);
+        Map<String, Long> cl = InspectTest.classes(inspect.json());
+        assertTrue(cl.getOrDefault("event:* | string value | glide-zstd (dictionary " + id + "): missing dictionary",
+                0L) > 0, cl.toString());
+    }
+
+    /**
      * Writes {@code event:<n>} records through an adaptive compressor whose pattern lineages keep their dictionaries
      * in this server, until the pattern is on its dictionary and 50 more.
      *

@@ -68,7 +68,8 @@ import java.util.function.UnaryOperator;
  * dictionary it loads, published before claims or not. An id two lineages hold with different bytes all the same
  * (seen here, or in the claims) is read with neither: a value written with it fails with
  * {@link MissingDictionaryException} naming both, rather than come back decoded with the wrong one, a warning is
- * logged, and no pattern of this process writes with it from then on.
+ * logged, and no pattern of this process writes with it from then on. A lineage checks the claim of each of its
+ * dictionaries once (claims are never replaced): not again when it reopens after a release.
  *
  * <h2>Readers without the dictionaries</h2>
  * Values written with a dictionary are zstd frames with a dictionary, which Valkey GLIDE cannot read (it returns them
@@ -80,7 +81,7 @@ import java.util.function.UnaryOperator;
  *
  * <p><b>Allocation:</b> writing with a pattern's dictionary allocates what {@link ValueCompressor#compress(byte[])}
  * does; a read finds its dictionary's id in a sorted array (a binary search, no allocation). Each lineage keeps its
- * name, and this object the ids of the dictionaries each loaded.
+ * name and the ids whose claim it checked, and this object the ids of the dictionaries each loaded.
  */
 public final class PatternDictionaries implements AutoCloseable {
     /** The default bound on the estimated native memory of loaded dictionaries across all patterns: 64 MiB. */
@@ -300,7 +301,7 @@ public final class PatternDictionaries implements AutoCloseable {
             lineage.ambiguousId = id;
             LOG.log(System.Logger.Level.WARNING, "adaptive compression: zstd dictionary " + id + ": "
                     + DictionaryOwners.ambiguity(byId.conflict(id)) + "; neither pattern writes with it");
-        } else {
+        } else if (!lineage.claimChecked(id, hash)) { // a reopened lineage loads its ids again: checked once
             submit(() -> checkClaim(id, lineage, hash)); // a store call: on this object's thread
         }
     }
@@ -308,7 +309,8 @@ public final class PatternDictionaries implements AutoCloseable {
     /**
      * On the worker thread: claims loaded dictionary {@code id} for {@code lineage} (a dictionary published before
      * ids were claimed, or by another process in a lineage this one has not opened, is claimed by the first lineage
-     * that loads it); a claim another lineage holds with other bytes makes the id ambiguous here.
+     * that loads it); a claim another lineage holds with other bytes makes the id ambiguous here. A claim is never
+     * replaced, so once checked, the id with these bytes is not checked again for the lineage (not on a reopen).
      */
     private void checkClaim(long id, Lineage lineage, long hash) {
         String holder;
@@ -319,6 +321,7 @@ public final class PatternDictionaries implements AutoCloseable {
                     + " zstd dictionary " + id + " could not be checked (" + e + ")");
             return;
         }
+        lineage.claimsChecked.put(id, hash);
         if (holder != null && byId.disputed(id, lineage, hash, holder)) {
             lineage.ambiguousId = id;
             LOG.log(System.Logger.Level.WARNING, "adaptive compression: zstd dictionary " + id + ": "
@@ -327,12 +330,17 @@ public final class PatternDictionaries implements AutoCloseable {
     }
 
     /**
-     * Before {@code lineage} publishes dictionary {@code id}, on its trainer thread: null when the id is its own,
-     * else why not (the claim store is shared by every lineage, of this process and the others).
+     * Before {@code lineage} publishes dictionary {@code id}, on its trainer thread: null when the id is its own
+     * (then, once published and loaded, it is not claimed again), else why not (the claim store is shared by every
+     * lineage, of this process and the others).
      */
     private String publishable(long id, Lineage lineage, long hash) {
         String holder = claim(id, lineage, hash);
-        return holder == null ? null : "dictionary id " + id + " is claimed by " + holder + " with different bytes";
+        if (holder == null) {
+            lineage.claimsChecked.put(id, hash);
+            return null;
+        }
+        return "dictionary id " + id + " is claimed by " + holder + " with different bytes";
     }
 
     /**
@@ -458,6 +466,18 @@ public final class PatternDictionaries implements AutoCloseable {
                 java.util.Collections.unmodifiableMap(leftOut));
     }
 
+    /**
+     * Why a value of a dictionary id held with different bytes is read with neither dictionary, as {@link #published}
+     * and the reads of the lineages say it: for a reader that also loads dictionaries from elsewhere (another store)
+     * and finds one under an id a lineage holds with other bytes.
+     *
+     * @param holders the two holders, in words (for example {@code "the store of p and a pattern's lineage"})
+     * @return the sentence, naming {@code holders}
+     */
+    public static String ambiguity(String holders) {
+        return DictionaryOwners.ambiguity(holders);
+    }
+
     private static DictionaryStore open(Function<String, DictionaryStore> stores, String name) {
         return Objects.requireNonNull(stores.apply(name), "the store function returned null for " + name);
     }
@@ -547,6 +567,8 @@ public final class PatternDictionaries implements AutoCloseable {
         volatile long releasedAt;
         /** a dictionary id another lineage also holds, with other bytes (0: none): not written with */
         volatile long ambiguousId;
+        /** the ids whose claim was checked (or written) for this lineage, with their content hashes; kept */
+        final Map<Long, Long> claimsChecked = new ConcurrentHashMap<>();
 
         Lineage(String pattern, CompressionConfig config) {
             this.pattern = pattern;
@@ -591,6 +613,12 @@ public final class PatternDictionaries implements AutoCloseable {
             if (m != null) {
                 m.sample(java.lang.foreign.MemorySegment.ofArray(value));
             }
+        }
+
+        /** @return whether the claim of dictionary {@code id} with these bytes was checked for this lineage */
+        boolean claimChecked(long id, long hash) {
+            Long h = claimsChecked.get(id);
+            return h != null && h == hash;
         }
 
         long nativeBytes() {

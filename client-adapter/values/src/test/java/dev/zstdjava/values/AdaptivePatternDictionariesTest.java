@@ -422,6 +422,49 @@ class AdaptivePatternDictionariesTest {
     }
 
     /**
+     * A claim is written once and never replaced, so each id is claimed once: not again when the dictionary the
+     * lineage published loads, nor when the lineage reopens after a release (the store of the claims is a server's,
+     * shared by every process).
+     */
+    @Test
+    void eachIdIsClaimedOnceNotAgainOnAReopen() throws Exception {
+        long bound = PatternDictionaries.DIGEST_OVERHEAD + 3 * 4096; // one lineage's dictionary fits, two do not
+        Map<String, InMemoryDictionaryStore> stores = new ConcurrentHashMap<>();
+        java.util.concurrent.atomic.AtomicInteger claimWrites = new java.util.concurrent.atomic.AtomicInteger();
+        Function<String, DictionaryStore> counting = n -> {
+            InMemoryDictionaryStore s = stores.computeIfAbsent(n, x -> new InMemoryDictionaryStore());
+            return !n.equals(PatternDictionaries.ID_CLAIMS) ? s : new Forwarding(s) {
+                @Override
+                public DictionaryInfo putIfAbsent(long id, byte[] dictionary) {
+                    claimWrites.incrementAndGet();
+                    return inner.putIfAbsent(id, dictionary);
+                }
+            };
+        };
+        try (PatternDictionaries pd = PatternDictionaries.builder(counting)
+                .manager(b -> quick(b).retrainInterval(Duration.ofHours(1)))
+                .maxNativeBytes(bound).reopenDelay(Duration.ofHours(1)).build()) {
+            AdaptiveCompressor ac = compressor(pd);
+            Map<String, List<byte[][]>> written = new ConcurrentHashMap<>();
+            writeUntilOnDictionaries(ac, List.of("a"), written);
+            writeUntil(ac, List.of("b"), written, "b writing with its dictionary, a released",
+                    () -> dictionaryValues(written.getOrDefault("b", List.of())) > 0 && pd.manager("a:*") == null);
+            InMemoryDictionaryStore claims = stores.get(PatternDictionaries.ID_CLAIMS);
+            int claimed = claims.list().size();
+            assertTrue(claimed >= 2, claims.list().toString());
+            int beforeReopen = claimWrites.get();
+            assertEquals(claimed, beforeReopen, "each id claimed once, when published");
+            // a read of a's value reopens a (releasing b), one of b's then reopens b: a's claims, if checked again,
+            // are checked on the lineages' thread before b opens
+            readAll(ac, written.get("a"));
+            readAll(ac, written.get("b"));
+            assertNotNull(pd.manager("b:*"));
+            assertEquals(beforeReopen, claimWrites.get(), "a reopened lineage claims its ids again");
+            assertEquals(claimed, claims.list().size());
+        }
+    }
+
+    /**
      * A process that has opened only one of two lineages holding one id with different bytes: the id claims tell
      * it, and it reads neither's values with it (before claims, it decoded the other lineage's values with its own
      * dictionary: wrong bytes for some, with no error).
