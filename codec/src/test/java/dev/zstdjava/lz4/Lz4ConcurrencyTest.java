@@ -160,11 +160,19 @@ class Lz4ConcurrencyTest {
         assertTrue(growthMiB < 16, "native memory grew by " + growthMiB + " MiB");
     }
 
-    /** Lets the Cleaner free what the GC found unreachable. */
+    /**
+     * Lets the Cleaner free what the GC found unreachable: collects until the native memory in use has not fallen for
+     * three collections in a row (at most 10 s), so that a Cleaner slowed by a busy machine is waited for, while a real
+     * leak, which never falls, still shows.
+     */
     private static void settle() throws InterruptedException {
-        for (int i = 0; i < 3; i++) {
+        long least = Long.MAX_VALUE;
+        for (int i = 0, still = 0; i < 100 && still < 3; i++) {
             System.gc();
             Thread.sleep(100);
+            long now = Lz4Allocation.mallocInUseBytes();
+            still = now < least ? 0 : still + 1;
+            least = Math.min(least, now);
         }
     }
 
