@@ -17,6 +17,7 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 import java.nio.charset.StandardCharsets;
+import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -26,7 +27,8 @@ import java.util.concurrent.TimeUnit;
  * one its own pattern), counted up in place, so making a key allocates nothing. With the default settings the pattern
  * table admits at most 256 new patterns per 10-second idle window, each sampled on its first write (every option
  * measured), and sends the rest to its shared "other" entry, whose decision they take; {@code adaptiveOneKey} is one
- * pattern written on and on, for reference. Run with {@code -prof gc} for the bytes per write.
+ * pattern written on and on, for reference, and the {@code StoredAsIs} methods time the adaptive mode's own work per
+ * write (random bytes, stored as they are). Run with {@code -prof gc} for the bytes per write.
  *
  * <pre>  java -jar benchmarks.jar AdaptiveRandomKeysBench -prof gc</pre>
  */
@@ -45,15 +47,22 @@ public class AdaptiveRandomKeysBench {
         String payload;
 
         byte[] value;
+        byte[] random;
         ValueCompressor fixed;
         AdaptiveCompressor adaptive;
         AdaptiveCompressor unsampled;
+        AdaptiveCompressor storedAsIs;
+        AdaptiveCompressor storedAsIsOneKey;
         final byte[] key = "sess:ggggggggggggggg".getBytes(StandardCharsets.US_ASCII);
         final byte[] oneKey = "sess:12345:profile".getBytes(StandardCharsets.US_ASCII);
 
         @Setup(Level.Trial)
         public void setup() {
             value = Payloads.load(payload);
+            random = new byte[value.length];
+            new SplittableRandom(42).nextBytes(random);
+            storedAsIs = AdaptiveCompressor.builder(CompressionConfig.defaults()).build();
+            storedAsIsOneKey = AdaptiveCompressor.builder(CompressionConfig.defaults()).build();
             fixed = ValueCompressor.create(CompressionConfig.defaults());
             adaptive = AdaptiveCompressor.builder(CompressionConfig.defaults()).build();
             unsampled = AdaptiveCompressor.builder(CompressionConfig.defaults())
@@ -93,6 +102,22 @@ public class AdaptiveRandomKeysBench {
     @Benchmark
     public byte[] adaptiveOneKeyUnsampled(Input in) {
         return in.unsampled.compress(in.oneKey, in.value);
+    }
+
+    /**
+     * Adaptive, random keys, a random value of the payload's size: the shared entry settles on storing it as it is, so
+     * what a write costs here is the adaptive mode's own work (the fold, the look-up, the counting, a re-probe in
+     * 256), without a compression, for reference.
+     */
+    @Benchmark
+    public byte[] adaptiveRandomKeysStoredAsIs(Input in) {
+        return in.storedAsIs.compress(in.nextKey(), in.random);
+    }
+
+    /** As {@link #adaptiveRandomKeysStoredAsIs}, one key written on and on. */
+    @Benchmark
+    public byte[] adaptiveOneKeyStoredAsIs(Input in) {
+        return in.storedAsIsOneKey.compress(in.oneKey, in.random);
     }
 
     /** Adaptive, one key written on and on. */

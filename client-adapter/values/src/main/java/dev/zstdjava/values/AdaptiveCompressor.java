@@ -32,7 +32,9 @@ import java.util.function.UnaryOperator;
  * pattern's decision holds, it measures fewer of its samples, down to one write in 512 (the others still feed its
  * dictionary's training), and measures every sample again from the first write that stores more than 10 points of
  * saving away from what its samples showed, or not compressed at all, and when its dictionary comes or goes. A pattern starts with
- * zstd 3 (lz4 for {@code SPEED}) until 8 samples. So data that stops compressing is stored plain after about
+ * zstd 3 (lz4 for {@code SPEED}) until 8 samples, then takes the rule's pick at once (the default is not a decision, so
+ * it gets no margin). Each sampled write times every option's second call on the value, so an option not in use is
+ * not timed with cold caches ({@link OptionMeasurements}). So data that stops compressing is stored plain after about
  * {@code 16 + 3} samples (some 1,200 writes), and data that compresses again is picked up after about 4 re-probes
  * (some 1,300 writes). A re-probe of a plain pattern first compresses the value with zstd 1 alone; only when that
  * saves anything (or the pattern has a dictionary) are the options measured, so data that still does not compress
@@ -54,7 +56,7 @@ import java.util.function.UnaryOperator;
  * allocates nothing beyond what its option's {@link ValueCompressor#compress(byte[])} returns (a plain one nothing), and
  * into a segment ({@link #compress(byte[], int, int, MemorySegment, MemorySegment)}) what the fixed mode's
  * {@link ValueCompressor#compress(MemorySegment, MemorySegment)} does (no copy of the value); a sampled write
- * allocates each candidate's stored form. Each tracked pattern holds a few KiB of samples.
+ * allocates each candidate's stored form twice. Each tracked pattern holds a few KiB of samples.
  */
 public final class AdaptiveCompressor {
     /** Default of {@link Builder#capacity}: patterns tracked at once. */

@@ -7,8 +7,8 @@ import java.util.function.UnaryOperator;
 /**
  * Measurements of the {@linkplain CompressionOption compression options} on sampled values: the one measuring code of
  * {@link AdaptiveCompressor} (each pattern's sampled writes) and of {@code zstd-values advise} (the values it read),
- * so that both take {@link CompressionGoal#decide} on the same figures. Each value measured is written once with each
- * option (timed around that one call) and recorded in a window of the latest values: per option, the stored bytes
+ * so that both take {@link CompressionGoal#decide} on the same figures. Each value measured is written twice with each
+ * option, timed around the second call only, and recorded in a window of the latest values: per option, the stored bytes
  * saved as a fraction of the value bytes (sums, so larger values weigh more; the 5-byte header counts) and the
  * compression CPU in microseconds per KiB (the median over the values, so one slow call does not move it). An option
  * is usable when it was measured on at least half the values held.
@@ -17,17 +17,22 @@ import java.util.function.UnaryOperator;
  * configuration's {@code minCompressionSize}, longer than its {@code maxDecompressedSize}, or any while compression
  * is disabled ({@link #add} returns false for them).
  *
- * <p><b>Timing:</b> the CPU figures are of this machine at this moment; the savings are exact. Two measurements of the
+ * <p><b>Timing:</b> the CPU figures are of this machine at this moment; the savings are exact. The first, untimed call
+ * of each option brings its code and tables back into the caches: among writes that use another option, a first call
+ * costs up to several times what the option costs in use (lz4 at 1 KiB, on a 2-core x86-64 VM, some 5 to 20 µs against
+ * 1.5), so timing it would favour whichever option is in use. Two measurements of the
  * same values decide alike whenever the goal's choice does not turn on CPU (for example {@code MEMORY} without a budget
  * where no two options are within a quarter point of saving, or a pattern that nothing saves 5% on).
  *
  * <p><b>Thread safety:</b> not thread-safe: one thread at a time (a pattern's sampling holds its lock).
- * <b>Allocation:</b> made once with its window; measuring a value allocates each option's stored form; the figures
+ * <b>Allocation:</b> made once with its window; measuring a value allocates each option's stored form twice; the figures
  * allocate nothing.
  */
 public final class OptionMeasurements {
     /** The most values a window holds (its arrays take some 130 bytes per value). */
     public static final int MAX_WINDOW = 1 << 20;
+    /** The calls of each option per value measured: one untimed, to warm the caches, then the timed one. */
+    static final int CALLS = 2;
     private static final int OPTIONS = CompressionOption.ALL.length;
 
     private final OptionWriter writer;
@@ -109,6 +114,9 @@ public final class OptionMeasurements {
         for (CompressionOption o : CompressionOption.ALL) {
             if (o.compresses() && o != skip && (o == keep || settings == null || settings.candidate(o))
                     && writer.ready(o)) {
+                for (int warm = 1; warm < CALLS; warm++) {
+                    writer.store(o, value); // untimed (see Timing above)
+                }
                 long t0 = nanoClock.getAsLong();
                 byte[] stored = writer.store(o, value);
                 long elapsed = nanoClock.getAsLong() - t0;

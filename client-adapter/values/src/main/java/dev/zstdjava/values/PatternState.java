@@ -14,7 +14,8 @@ import java.util.function.LongSupplier;
  * its {@link OptionMeasurements} (the measuring code {@code zstd-values advise} uses too); after each sample the goal's
  * rule ({@link CompressionGoal#decide}) runs on the window with the option in use favoured by the margins, and the
  * pattern switches only when another option wins {@code switchAfter} evaluations in a row (hysteresis), to the latest
- * winner. Until {@code minSamples} samples it keeps its default. A settled pattern measures fewer of its sampled
+ * winner. Until {@code minSamples} samples it keeps its default; the default is not a decision, so the first evaluation
+ * takes the rule's pick at once, without margins or hysteresis. A settled pattern measures fewer of its sampled
  * writes ({@link #BACK_OFF}), and measures again at {@code sampleEvery} as soon as its writes {@linkplain #DRIFT drift}. A plain pattern's sampled write (its re-probe) is
  * first compressed with {@link #PROBE} alone, and measured only if that saves anything. A pattern whose dictionary is gone leaves the
  * dictionary option at its next sampled write, without hysteresis. A switch is logged (logger {@code dev.zstdjava.values.AdaptiveCompressor}, level INFO).
@@ -23,7 +24,7 @@ import java.util.function.LongSupplier;
  * add); a sampled write takes the pattern's lock with {@code tryLock}, so when another thread is sampling the pattern
  * it is written as an ordinary one, and no write waits. The lock is a {@link ReentrantLock}: virtual threads do not
  * pin. <b>Allocation:</b> an ordinary write allocates nothing beyond what its option's compressor returns (a plain
- * write: nothing); a sampled write also allocates each candidate's stored form; a switch allocates its time and the
+ * write: nothing); a sampled write also allocates each candidate's stored form (twice: {@link OptionMeasurements}); a switch allocates its time and the
  * log line.
  */
 final class PatternState {
@@ -38,6 +39,7 @@ final class PatternState {
     private final OptionMeasurements measurements;
     private int against; // evaluations in a row that took another option
     private boolean measuredDictionary; // whether the latest measurement had the pattern's dictionary ready
+    private boolean decided; // whether the rule has decided once (the default option is not a decision)
     // written under the lock, read by any thread
     private volatile CompressionOption current;
     private volatile Instant since = Instant.now();
@@ -204,6 +206,16 @@ final class PatternState {
             return;
         }
         measurements.fill();
+        if (!decided) {
+            // the first decision: the default option was never chosen, so it gets no margin and no hysteresis
+            decided = true;
+            CompressionOption first = measurements.decide(settings.goal(), null, 0, 0);
+            if (first != now) {
+                switchTo(now, first, settings.goal().kind() + ", its first decision; over the first "
+                        + measurements.values() + " sampled writes: " + measured(first) + "; " + measured(now));
+            }
+            return;
+        }
         CompressionOption pick = measurements.decide(settings.goal(), now, settings.savingMargin(),
                 settings.cpuMargin());
         if (pick == now) {
@@ -224,6 +236,7 @@ final class PatternState {
 
     /** Takes {@code pick} instead of {@code now}, and logs it with {@code why}. */
     private void switchTo(CompressionOption now, CompressionOption pick, String why) {
+        decided = true;
         against = 0;
         every = settings.sampleEvery();
         current = pick;
