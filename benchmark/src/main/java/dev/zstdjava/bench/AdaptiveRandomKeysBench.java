@@ -38,8 +38,6 @@ import java.util.concurrent.TimeUnit;
 @Measurement(iterations = 8, time = 1)
 @Fork(value = 3)
 public class AdaptiveRandomKeysBench {
-    private static final int LETTERS = 15;
-
     @State(Scope.Thread)
     public static class Input {
         /** Generated text of 128 bytes and of 1 KiB ({@link Payloads}). */
@@ -69,17 +67,9 @@ public class AdaptiveRandomKeysBench {
                     .sampling(AdaptiveCompressor.DEFAULT_FIRST_WRITES, Integer.MAX_VALUE, Integer.MAX_VALUE).build();
         }
 
-        /** Counts the key's letters up by one (base 20, {@code g} to {@code z}): a key not seen before. */
+        /** A key not seen before ({@link AdaptiveKeys#nextKey}). */
         byte[] nextKey() {
-            byte[] k = key;
-            for (int i = k.length - 1; i >= k.length - LETTERS; i--) {
-                if (k[i] != 'z') {
-                    k[i]++;
-                    return k;
-                }
-                k[i] = 'g';
-            }
-            return k;
+            return AdaptiveKeys.nextKey(key);
         }
     }
 

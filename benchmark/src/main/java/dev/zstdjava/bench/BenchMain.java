@@ -26,6 +26,8 @@ import java.util.Properties;
  *   java -jar benchmarks.jar alloc OUT.jsonl NAME... exact B/op of this library's forms (see AllocProbe)
  *   java -jar benchmarks.jar peers DIR               side by side with zstd-jni, aircompressor, lz4-java (see Peers)
  *   java -jar benchmarks.jar report DIR OUT.md [--title T]  turns DIR's results into a Markdown report
+ *   java -jar benchmarks.jar adaptive-keys           adaptive compression on random keys against fixed zstd 3,
+ *                                                    paired round by round (see AdaptiveKeys)
  * </pre>
  *
  * Each command has {@code --help}. {@code -prof async} works without options: the async-profiler library that this
@@ -35,7 +37,7 @@ import java.util.Properties;
         versionProvider = BenchMain.Versions.class,
         description = {"zstd-java benchmarks. Without a command the arguments go to JMH (its options: -h as the only "
                 + "argument is JMH's help, --help this one)."},
-        subcommands = {Suite.class, Report.class, Peers.class})
+        subcommands = {Suite.class, Report.class, Peers.class, AdaptiveKeys.class})
 public final class BenchMain {
     private BenchMain() {
     }

@@ -29,7 +29,7 @@ import java.util.function.UnaryOperator;
  * code of {@code zstd-values advise} too); the latest 16 such samples decide, by
  * {@link CompressionGoal#decide}, with hysteresis: the option in use is favoured by a margin (1 point of saving, 20%
  * of CPU), and a pattern switches only when another option wins 3 evaluations in a row (to the latest winner). Once a
- * pattern's decision holds, it measures fewer of its samples, down to one write in 512 (the others still feed its
+ * pattern's decision holds, it measures fewer of its samples, down to one write in 4,096 (the others still feed its
  * dictionary's training), and measures every sample again from the first write that stores more than 10 points of
  * saving away from what its samples showed, or not compressed at all, and when its dictionary comes or goes. A pattern starts with
  * zstd 3 (lz4 for {@code SPEED}) until 8 samples, then takes the rule's pick at once (the default is not a decision, so
@@ -102,7 +102,7 @@ public final class AdaptiveCompressor {
                     : dictionaries == null ? shared
                     : new PatternDictionary(shared, pattern, dictionaries, given, config, settings.minSamples());
             return new PatternState(pattern, settings, measuring.apply(w), nanoClock, written);
-        });
+        }, PatternState::writes); // a pattern's writes, counted by its state: the table need not count too
     }
 
     /** @return a builder for {@code config}, with the goal {@code BALANCED}, no listed patterns, 256 tracked */
@@ -235,7 +235,7 @@ public final class AdaptiveCompressor {
         return table.size();
     }
 
-    /** @return the state of {@code key}'s pattern (counted as a look-up), for tests */
+    /** @return the state of {@code key}'s pattern (not counted as a write), for tests */
     PatternState state(byte[] key) {
         return table.lookup(key);
     }

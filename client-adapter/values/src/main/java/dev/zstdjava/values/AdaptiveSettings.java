@@ -69,6 +69,11 @@ record AdaptiveSettings(CompressionGoal goal, CompressionOption defaultOption, i
 
     /** @return whether the write numbered {@code n} (from 0) of a pattern now on {@code current} is sampled */
     boolean sampled(long n, CompressionOption current) {
-        return n < firstWrites || n % (current == CompressionOption.PLAIN ? plainSampleEvery : sampleEvery) == 0;
+        return n < firstWrites || multiple(n, current == CompressionOption.PLAIN ? plainSampleEvery : sampleEvery);
+    }
+
+    /** @return whether {@code n} is a multiple of {@code k} (positive): a mask for a power of two, not a division */
+    static boolean multiple(long n, int k) {
+        return (k & (k - 1)) == 0 ? (n & (k - 1)) == 0 : n % k == 0;
     }
 }

@@ -10,15 +10,24 @@ import java.util.concurrent.atomic.LongAdder;
  */
 final class Counters {
     private final LongAdder[] adders = new LongAdder[Counter.values().length];
+    private final boolean counting;
 
     Counters() {
+        this(true);
+    }
+
+    /** @param counting false: counts nothing, its snapshot is all zeros (for compressors whose counts are kept elsewhere) */
+    Counters(boolean counting) {
+        this.counting = counting;
         for (int i = 0; i < adders.length; i++) {
             adders[i] = new LongAdder();
         }
     }
 
     private void add(Counter c, long n) {
-        adders[c.ordinal()].add(n);
+        if (counting) {
+            adders[c.ordinal()].add(n);
+        }
     }
 
     /** A value stored as it is for {@code reason} (one of the {@code SKIPPED_*} counters or compression failures). */

@@ -5,8 +5,9 @@ import java.lang.foreign.MemorySegment;
 /**
  * One {@link ValueCompressor} per {@linkplain CompressionOption option} without a dictionary, each made from the
  * adaptive compressor's configuration with the option's backend and level (so its minimum size and limits apply),
- * and shared by every pattern. The dictionary option is never ready here: a pattern's dictionary comes from
- * {@link PatternDictionary}.
+ * and shared by every pattern. They count nothing: the adaptive compressor counts its writes per option itself
+ * ({@link OptionCounters}), and their counters would also hold every measuring call. The dictionary option is never
+ * ready here: a pattern's dictionary comes from {@link PatternDictionary}.
  *
  * <p><b>Thread safety:</b> thread-safe (immutable over thread-safe compressors). <b>Allocation:</b>
  * {@link #store} allocates what {@link ValueCompressor#compress(byte[])} does: the returned array only; into a segment,
@@ -19,7 +20,7 @@ final class OptionWriters implements OptionWriter {
     OptionWriters(CompressionConfig config) {
         for (CompressionOption o : CompressionOption.ALL) {
             if (o.compresses() && !o.dictionary()) {
-                byOption[o.ordinal()] = ValueCompressor.create(o.config(config));
+                byOption[o.ordinal()] = ValueCompressor.uncounted(o.config(config));
             }
         }
     }

@@ -13,6 +13,7 @@ import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
+import java.util.function.ToLongFunction;
 
 /**
  * The state of each key pattern, for decisions per pattern: {@link #lookup(byte[])} gives the state of the key's
@@ -35,8 +36,8 @@ import java.util.function.LongSupplier;
  * <p><b>Recency</b> is a per-entry {@link System#nanoTime()} written at most once per 1/64 of the window (so a hot
  * entry is mostly read), and an entry may be evicted up to that much early.
  *
- * <p><b>Thread safety:</b> thread-safe; a hit takes no lock (a volatile read of its bucket, a byte comparison and a
- * {@link LongAdder}), a miss that creates or evicts takes the table's lock, and a miss that goes to "other" before
+ * <p><b>Thread safety:</b> thread-safe; a hit takes no lock (a volatile read of its bucket, a byte comparison and,
+ * unless the state counts its uses itself, a {@link LongAdder}), a miss that creates or evicts takes the table's lock, and a miss that goes to "other" before
  * the earliest possible eviction takes none. The lock is a {@link ReentrantLock} and no lookup blocks while holding
  * a folder, so virtual threads do not pin. The factory is called under the lock: it must be quick and must not
  * look up this table.
@@ -83,6 +84,8 @@ final class PatternTable<S> {
     private final long granularity;
     private final Function<String, ? extends S> newState;
     private final LongSupplier nanoClock;
+    // null: the table counts each entry's lookups; else what a row reports as seen, read from the state
+    private final ToLongFunction<? super S> seenOf;
     private final Entry[] listed;
     private final Entry other;
     private final AtomicReferenceArray<Entry[]> buckets;
@@ -113,12 +116,27 @@ final class PatternTable<S> {
      * @throws IllegalArgumentException when a bound is outside its range, or two listed patterns fold alike
      */
     PatternTable(int capacity, Duration idleWindow, List<String> listed, Function<String, ? extends S> newState) {
-        this(capacity, idleWindow.toNanos(), listed, newState, System::nanoTime);
+        this(capacity, idleWindow, listed, newState, null);
+    }
+
+    /**
+     * As above; {@code seenOf}, when not null, gives what {@link Row#seen()} reports for a state (its owner's count of
+     * uses), and the table then does not count lookups: a lookup saves an atomic add.
+     */
+    PatternTable(int capacity, Duration idleWindow, List<String> listed, Function<String, ? extends S> newState,
+                 ToLongFunction<? super S> seenOf) {
+        this(capacity, idleWindow.toNanos(), listed, newState, System::nanoTime, seenOf);
     }
 
     /** As above, with the idle window in the clock's nanoseconds and the clock given (for tests). */
     PatternTable(int capacity, long idleWindowNanos, List<String> listed, Function<String, ? extends S> newState,
                  LongSupplier nanoClock) {
+        this(capacity, idleWindowNanos, listed, newState, nanoClock, null);
+    }
+
+    private PatternTable(int capacity, long idleWindowNanos, List<String> listed,
+                         Function<String, ? extends S> newState, LongSupplier nanoClock,
+                         ToLongFunction<? super S> seenOf) {
         if (capacity < 0 || capacity > MAX_CAPACITY) {
             throw new IllegalArgumentException("capacity " + capacity + ": 0 to " + MAX_CAPACITY);
         }
@@ -130,6 +148,7 @@ final class PatternTable<S> {
         this.granularity = idleWindowNanos >> 6;
         this.newState = Objects.requireNonNull(newState, "newState");
         this.nanoClock = Objects.requireNonNull(nanoClock, "nanoClock");
+        this.seenOf = seenOf;
         long now = nanoClock.getAsLong();
         this.noEvictionBefore = now;
         KeyFolder folder = new KeyFolder();
@@ -143,10 +162,10 @@ final class PatternTable<S> {
                             + " fold alike, to " + folder.pattern());
                 }
             }
-            given.add(new Entry(Kind.LISTED, text, glob, 0, state(text), now));
+            given.add(new Entry(Kind.LISTED, text, glob, 0, state(text), now, seenOf == null));
         }
         this.listed = given.toArray(new Entry[0]);
-        this.other = new Entry(Kind.OTHER, OTHER, null, 0, state(OTHER), now);
+        this.other = new Entry(Kind.OTHER, OTHER, null, 0, state(OTHER), now, seenOf == null);
         int bucketCount = Integer.highestOneBit(Math.max(1, capacity) * 2 - 1) << 1;
         this.buckets = new AtomicReferenceArray<>(bucketCount);
         this.mask = bucketCount - 1;
@@ -185,7 +204,9 @@ final class PatternTable<S> {
         } finally {
             folders.lazySet(at, folder);
         }
-        e.seen.increment();
+        if (e.seen != null) {
+            e.seen.increment();
+        }
         if (now - e.lastSeen >= granularity) {
             e.lastSeen = now;
         }
@@ -239,7 +260,7 @@ final class PatternTable<S> {
                 evictions++;
             }
             String text = folder.pattern();
-            e = new Entry(Kind.FOLDED, text, folder.patternBytes(), hash, state(text), now);
+            e = new Entry(Kind.FOLDED, text, folder.patternBytes(), hash, state(text), now, seenOf == null);
             e.slot = slot;
             tracked[slot] = e;
             int b = (int) hash & mask;
@@ -306,21 +327,27 @@ final class PatternTable<S> {
     List<Row<S>> snapshot() {
         List<Row<S>> rows = new ArrayList<>(listed.length + size + 1);
         for (Entry e : listed) {
-            rows.add(e.row());
+            rows.add(row(e));
         }
         List<Row<S>> folded = new ArrayList<>(size);
         lock.lock();
         try {
             for (int i = 0; i < size; i++) {
-                folded.add(tracked[i].row());
+                folded.add(row(tracked[i]));
             }
         } finally {
             lock.unlock();
         }
         folded.sort(Comparator.comparingLong((Row<S> r) -> r.seen()).reversed());
         rows.addAll(folded);
-        rows.add(other.row());
+        rows.add(row(other));
         return rows;
+    }
+
+    @SuppressWarnings("unchecked")
+    private Row<S> row(Entry e) {
+        long seen = e.seen != null ? e.seen.sum() : seenOf.applyAsLong((S) e.state);
+        return new Row<>(e.text, e.kind, (S) e.state, seen, Instant.ofEpochMilli(e.firstSeenMillis));
     }
 
     /** A pattern's entry: immutable but for its counter, its recency and its slot (under the lock). */
@@ -331,22 +358,18 @@ final class PatternTable<S> {
         final long hash;
         final Object state;
         final long firstSeenMillis = System.currentTimeMillis();
-        final LongAdder seen = new LongAdder();
+        final LongAdder seen; // null when the table does not count lookups
         volatile long lastSeen;
         int slot;
 
-        Entry(Kind kind, String text, byte[] pattern, long hash, Object state, long now) {
+        Entry(Kind kind, String text, byte[] pattern, long hash, Object state, long now, boolean counting) {
             this.kind = kind;
+            this.seen = counting ? new LongAdder() : null;
             this.text = text;
             this.pattern = pattern;
             this.hash = hash;
             this.state = state;
             this.lastSeen = now;
-        }
-
-        @SuppressWarnings({"unchecked", "rawtypes"})
-        Row row() {
-            return new Row(text, kind, state, seen.sum(), Instant.ofEpochMilli(firstSeenMillis));
         }
     }
 }

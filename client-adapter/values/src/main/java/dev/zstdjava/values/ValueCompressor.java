@@ -97,7 +97,7 @@ public final class ValueCompressor {
     private final CompressionConfig config;
     private final DictionaryManager dictionaries;
     private final CoderPool pool;
-    private final Counters counters = new Counters();
+    private final Counters counters;
     private static final System.Logger LOG = System.getLogger(ValueCompressor.class.getName());
     /** Kinds of compression failure already logged (by exception class), so each is logged once per compressor. */
     private final Set<Class<?>> loggedFailures = ConcurrentHashMap.newKeySet();
@@ -107,9 +107,15 @@ public final class ValueCompressor {
      * @param lookup       where reads find the dictionaries frames name, or null to read none
      */
     private ValueCompressor(CompressionConfig config, DictionaryManager dictionaries, DictionaryLookup lookup) {
+        this(config, dictionaries, lookup, new Counters());
+    }
+
+    private ValueCompressor(CompressionConfig config, DictionaryManager dictionaries, DictionaryLookup lookup,
+                            Counters counters) {
         this.config = Objects.requireNonNull(config, "config");
         this.dictionaries = dictionaries;
         this.pool = new CoderPool(config, lookup);
+        this.counters = counters;
     }
 
     /**
@@ -151,6 +157,19 @@ public final class ValueCompressor {
      * @param lookup where reads find dictionaries, or null for none ({@link #create(CompressionConfig)})
      * @throws IllegalStateException if the backend does not work, as {@link #create(CompressionConfig)}
      */
+    /**
+     * As {@link #create(CompressionConfig)}, counting nothing ({@link #stats()} stays all zeros): a writer whose
+     * values are counted by its owner (the adaptive compressor's per-option writers, counted per option), so a write
+     * does not pay for counters nobody reads.
+     *
+     * @throws IllegalStateException if the backend does not work, as {@link #create(CompressionConfig)}
+     */
+    static ValueCompressor uncounted(CompressionConfig config) {
+        ValueCompressor vc = new ValueCompressor(config, null, null, new Counters(false));
+        BackendCheck.run(config, null, vc.pool);
+        return vc;
+    }
+
     static ValueCompressor reading(CompressionConfig config, DictionaryLookup lookup) {
         ValueCompressor vc = new ValueCompressor(config, null, lookup);
         BackendCheck.run(config, lookup, vc.pool);

@@ -109,22 +109,29 @@ class AdaptiveCompressorTest {
             values.add(records(1500, i));
         }
         AtomicLong clock = new AtomicLong();
+        // both compressors sample every write (not one in 64), for many evaluations: some 200 at the longest
+        // interval between measured writes (PatternState.BACK_OFF writes)
+        int every = 1;
+        int writes = 200 * PatternState.BACK_OFF * every;
         AdaptiveCompressor ac = AdaptiveCompressor.builder(CompressionConfig.defaults())
+                .sampling(AdaptiveCompressor.DEFAULT_FIRST_WRITES, every, AdaptiveCompressor.DEFAULT_PLAIN_SAMPLE_EVERY)
                 .build(timedBy(clock, nearTiedCosts(), 0.1, 1), clock::get);
         byte[] key = utf8("event:1");
-        long switches = switchesOver(ac, key, 10_000, values);
-        assertTrue(switches <= 1, "switches over 10,000 writes (at most one: away from the default): " + switches);
+        long switches = switchesOver(ac, key, writes, values);
+        assertTrue(switches <= 1, "switches over " + writes + " writes (at most one: away from the default): "
+                + switches);
         CompressionOption settled = ac.state(key).current();
         assertTrue(settled.compresses(), settled.label());
 
         // the same data and costs without hysteresis: the decision follows the noise (so the data is near-tied)
         AtomicLong clock2 = new AtomicLong();
         AdaptiveCompressor nervous = AdaptiveCompressor.builder(CompressionConfig.defaults()).hysteresis(1, 0, 0)
+                .sampling(AdaptiveCompressor.DEFAULT_FIRST_WRITES, every, AdaptiveCompressor.DEFAULT_PLAIN_SAMPLE_EVERY)
                 .build(timedBy(clock2, nearTiedCosts(), 0.1, 1), clock2::get);
-        long flaps = switchesOver(nervous, key, 10_000, values);
+        long flaps = switchesOver(nervous, key, writes, values);
         assertTrue(flaps > 3, "without hysteresis, switches: " + flaps);
-        System.out.printf("near-tied options over 10,000 writes: %d switches (settled on %s); without hysteresis %d%n",
-                switches, settled, flaps);
+        System.out.printf("near-tied options over %d writes: %d switches (settled on %s); without hysteresis %d%n",
+                writes, switches, settled, flaps);
     }
 
     /**
@@ -284,7 +291,7 @@ class AdaptiveCompressorTest {
     }
 
     /**
-     * Once a pattern's decision holds, it measures one sampled write in {@code BACK_OFF} (8 x 64 writes, not 64), and
+     * Once a pattern's decision holds, it measures one sampled write in {@code BACK_OFF} ({@code BACK_OFF} x 64 writes, not 64), and
      * measures at the base rate again from the first write that drifts: here one value its option stores as it is.
      */
     @Test
@@ -295,12 +302,13 @@ class AdaptiveCompressorTest {
         byte[] key = utf8("doc:1");
         SplittableRandom r = new SplittableRandom(8);
         Supplier<byte[]> compressible = () -> records(1000, r.nextInt(1000));
-        writeAndCheck(ac, key, compressible, 3_000);
+        int span = PatternState.BACK_OFF * AdaptiveCompressor.DEFAULT_SAMPLE_EVERY;
+        // the interval doubles at each evaluation that keeps the option: reached after some 2 x span writes
+        writeAndCheck(ac, key, compressible, 3_000 + 2 * span);
         CompressionOption settled = ac.state(key).current();
         assertTrue(settled.compresses(), settled.label());
         // every measurement compresses the value CALLS times with each option; lz4 (or zstd 1) is not the one in use
         int measured = (settled == CompressionOption.LZ4 ? CompressionOption.ZSTD_1 : CompressionOption.LZ4).ordinal();
-        int span = PatternState.BACK_OFF * AdaptiveCompressor.DEFAULT_SAMPLE_EVERY;
         Arrays.fill(calls, 0);
         writeAndCheck(ac, key, compressible, 10 * span);
         assertEquals(settled, ac.state(key).current());
@@ -335,6 +343,11 @@ class AdaptiveCompressorTest {
         writeAndCheck(ac, key, compressible, AdaptiveCompressor.DEFAULT_SAMPLE_EVERY);
         assertEquals(OptionMeasurements.CALLS, calls[withDictionary],
                 "the dictionary is measured at the next sampled write");
+        // and the pattern does not back off before the dictionary has been measured on half the window
+        writeAndCheck(ac, key, compressible, AdaptiveCompressor.DEFAULT_WINDOW * AdaptiveCompressor.DEFAULT_SAMPLE_EVERY);
+        long measured = calls[withDictionary] / OptionMeasurements.CALLS;
+        assertTrue(measured >= AdaptiveCompressor.DEFAULT_WINDOW / 2, "the dictionary measured " + measured
+                + " times in the " + AdaptiveCompressor.DEFAULT_WINDOW + " sampled writes after it became ready");
     }
 
     @Test

@@ -35,6 +35,22 @@ class PatternTableTest {
                 p -> new State(p, made.incrementAndGet()), clock::get);
     }
 
+    /** With the state's own count given, rows report it (ordered by it), and lookups are not counted again. */
+    @Test
+    void rowsReportTheStatesOwnCountWhenGiven() {
+        record Counted(String pattern, AtomicLong uses) {}
+        PatternTable<Counted> table = new PatternTable<>(8, Duration.ofHours(1), List.of("listed:*"),
+                p -> new Counted(p, new AtomicLong()), c -> c.uses().get());
+        table.lookup(bytes("a:1")).uses().addAndGet(5);
+        table.lookup(bytes("b:1")).uses().addAndGet(7);
+        table.lookup(bytes("listed:x")).uses().addAndGet(2);
+        table.lookup(bytes("a:2"));
+        List<Row<Counted>> rows = table.snapshot();
+        assertEquals(List.of("listed:*", "b:*", "a:*", PatternTable.OTHER), rows.stream().map(Row::pattern).toList(),
+                "tracked rows by the state's count, not by lookups (a:* had two, b:* one)");
+        assertEquals(List.of(2L, 7L, 5L, 0L), rows.stream().map(Row::seen).toList());
+    }
+
     @Test
     void keysThatFoldAlikeShareOneState() {
         PatternTable<State> table = new PatternTable<>(List.of(), p -> new State(p, made.incrementAndGet()));

@@ -38,6 +38,22 @@ class ValueCompressorTest {
         }
     }
 
+    /** The adaptive compressor's per-option writers: the same bytes as a counting compressor, and no counting. */
+    @Test
+    void anUncountedCompressorWritesTheSameBytesAndCountsNothing() {
+        ValueCompressor counted = ValueCompressor.create(CompressionConfig.defaults());
+        ValueCompressor uncounted = ValueCompressor.uncounted(CompressionConfig.defaults());
+        byte[] value = text(1000);
+        byte[] stored = uncounted.compress(value);
+        assertArrayEquals(counted.compress(value), stored);
+        assertArrayEquals(random(100, 1), uncounted.compress(random(100, 1)), "stored as it is");
+        assertArrayEquals(value, uncounted.decompress(stored));
+        CompressionStats s = uncounted.stats();
+        assertEquals(0, s.valuesCompressed() + s.originalBytes() + s.compressedBytes() + s.skipped()
+                + s.valuesDecompressed() + s.decompressedBytes());
+        assertEquals(1, counted.stats().valuesCompressed(), "the counting one counted");
+    }
+
     @Test
     void zstdHeaderLayoutAndRoundTrip() {
         ValueCompressor vc = ValueCompressor.create(CompressionConfig.defaults());
