@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
-# ./e2e --adaptive and the JMH AdaptiveRandomKeysBench on a many-core machine that has no JDK, Maven or network:
-# the server pinned to CPU 0, the client (and JMH) to every other CPU.
+# ./e2e --adaptive, the JMH AdaptiveRandomKeysBench and benchmarks.jar adaptive-keys on a many-core machine that has
+# no JDK, Maven or network: the server pinned to CPU 0, the client (and the benchmarks) to every other CPU.
 #   here:  tools/many-core.sh pack            after ./mvnw -DskipTests install and ./e2e --help (which packages the
 #          benchmark module); runs ../shared/bundle/make-bundle.sh (.bundle/: a trimmed Java runtime, valkey-server,
 #          the corpus) and puts the jars these two runs load in .bundle-lib/ (the bundle's own lib.tar.xz, with every
 #          client's jars, is too large to carry with the tree in 64 MiB)
 #   there: bash tools/many-core.sh run OUT [ROUNDS]    (ROUNDS: 9 by default), carrying .bundle/jre.tar.xz,
-#          .bundle/corpus.tar.xz, .bundle/valkey-server.xz and .bundle-lib; about 8 minutes. OUT gets adaptive.md (the
-#          report), e2e.log, jmh.txt, jmh.json and machine.txt (CPUs, pinning, load, how long each part took).
+#          .bundle/corpus.tar.xz, .bundle/valkey-server.xz and .bundle-lib; about 9 minutes. OUT gets adaptive.md (the
+#          report), e2e.log, jmh.txt, jmh.json, adaptive-keys.txt (random keys paired with fixed zstd 3 round by
+#          round) and machine.txt (CPUs, pinning, load, how long each part took).
 set -u
 cmd=${1:-}; shift || true
 case "$cmd" in
@@ -48,6 +49,10 @@ run)
   timeout 190 taskset -c "$cli" "$java" --enable-native-access=ALL-UNNAMED -cp "$cp" org.openjdk.jmh.Main \
     AdaptiveRandomKeysBench -f 2 -wi 3 -i 5 -w 1s -r 1s -prof gc -rf json -rff "$out/jmh.json" > "$out/jmh.txt" 2>&1
   echo "jmh rc=$? in $(( $(date +%s) - t2 )) s; load: $(cat /proc/loadavg)" >> "$out/machine.txt"
+  t3=$(date +%s)
+  timeout 150 taskset -c "$cli" "$java" --enable-native-access=ALL-UNNAMED -cp "$cp" dev.zstdjava.bench.BenchMain \
+    adaptive-keys --jvms 3 --rounds 30 --warmup-rounds 10 > "$out/adaptive-keys.txt" 2>&1
+  echo "adaptive-keys rc=$? in $(( $(date +%s) - t3 )) s; load: $(cat /proc/loadavg)" >> "$out/machine.txt"
   rm -rf "$w"
   ;;
 *)

@@ -145,7 +145,16 @@ public record ZstdCompressionParameters(int level, boolean checksum, boolean con
         if (strategy != ZstdStrategy.LEVEL_DEFAULT) {
             Checks.setParameter(cctx, ZstdNative.C_STRATEGY, strategy.nativeValue(), "strategy");
         }
-        return dictionary == null ? null
-                : Checks.reference(dictionary.shared(), dict -> ZstdNative.cctxRefCDict(cctx, dict), dictionary);
+        if (dictionary == null) {
+            return null;
+        }
+        SharedDict shared = Checks.reference(dictionary.shared(), dict -> ZstdNative.cctxRefCDict(cctx, dict),
+                dictionary);
+        if (dictionary.attachesAtAnySize()) {
+            // a library that does not know the parameter refuses it and keeps its default: the same frames, slower
+            long ignored = ZstdNative.cctxSetParameter(cctx, ZstdNative.C_FORCE_ATTACH_DICT,
+                    ZstdNative.DICT_FORCE_ATTACH);
+        }
+        return shared;
     }
 }

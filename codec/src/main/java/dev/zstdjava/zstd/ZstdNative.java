@@ -45,6 +45,12 @@ final class ZstdNative {
     static final int C_CHECKSUM_FLAG = 201;
     static final int C_DICT_ID_FLAG = 202;
     static final int C_NB_WORKERS = 400;
+    /** {@code ZSTD_c_forceAttachDict}: an experimental parameter ({@code ZSTD_c_experimentalParam4}) since 1.4.0. */
+    static final int C_FORCE_ATTACH_DICT = 1001;
+    /** {@code ZSTD_dictForceAttach}, a value of {@link #C_FORCE_ATTACH_DICT}. */
+    static final int DICT_FORCE_ATTACH = 1;
+    /** {@code ZSTD_dfast}, a {@code ZSTD_strategy}. */
+    static final int STRATEGY_DFAST = 2;
     // ZSTD_dParameter
     static final int D_WINDOW_LOG_MAX = 100;
     /** {@code ZSTD_ResetDirective}. */
@@ -544,6 +550,24 @@ final class ZstdNative {
                 return (MemorySegment) CREATE_CDICT_ADVANCED.invokeExact(dict, size, DLM_BY_COPY, DCT_RAW_CONTENT,
                         cParams, mem);
             }
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /**
+     * The strategy of the parameters ZSTD_getCParams gives {@code level} for a dictionary of {@code dictSize} bytes
+     * and a source of unknown size: the parameters {@link #createCDict} digests a dictionary with.
+     *
+     * @return a {@code ZSTD_strategy}, or -1 when the loaded library lacks ZSTD_getCParams
+     */
+    static int strategyFor(int level, long dictSize) {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment cParams = (MemorySegment) GET_CPARAMS.invokeExact(
+                    (java.lang.foreign.SegmentAllocator) a, level, 0L, dictSize);
+            return cParams.get(INT, C_PARAMS.byteOffset(MemoryLayout.PathElement.groupElement("strategy")));
+        } catch (UnsupportedOperationException e) {
+            return -1;
         } catch (Throwable t) {
             throw rethrow(t);
         }

@@ -233,6 +233,55 @@ class ZstdDictionaryTest {
     }
 
     @Test
+    void dfastDictionariesAttachAtAnySizeAndOtherLevelsKeepLibzstdsChoice() {
+        for (int level : new int[] {0, 3, 4}) {
+            try (ZstdCompressionDictionary cd = phonesDict.forCompression(level)) {
+                assertTrue(cd.attachesAtAnySize(), "level " + level);
+            }
+        }
+        for (int level : new int[] {-5, -1, 1, 2, 5, 6, 9, 19, 22}) {
+            try (ZstdCompressionDictionary cd = phonesDict.forCompression(level)) {
+                assertEquals(false, cd.attachesAtAnySize(), "level " + level);
+            }
+        }
+    }
+
+    @Test
+    void framesAcrossLibzstdsCopyAndLoadCutoffsReadBackHereAndInZstdJni() {
+        // values of many records around 16 KiB (where libzstd would start copying a dfast dictionary's tables) and
+        // 128 KiB (where it loads the dictionary's content instead), compressible and not
+        java.util.Random random = new java.util.Random(7);
+        ByteArrayOutputStream records = new ByteArrayOutputStream();
+        for (int i = 0; records.size() < 200_000; i++) {
+            records.writeBytes(phonesTest.get(i % phonesTest.size()));
+        }
+        byte[] json = records.toByteArray();
+        byte[] noise = new byte[200_000];
+        random.nextBytes(noise);
+        for (int level : new int[] {1, 3, 4, 6}) {
+            try (ZstdCompressionDictionary cd = phonesDict.forCompression(level);
+                 ZstdDecompressionDictionary dd = phonesDict.forDecompression();
+                 ZstdCompressor c = ZstdCompressor.builder().dictionary(cd).build();
+                 ZstdDecompressor d = ZstdDecompressor.builder().dictionary(dd).build()) {
+                for (byte[] source : new byte[][] {json, noise}) {
+                    for (int n : new int[] {1000, (16 << 10) - 1, 16 << 10, (16 << 10) + 1, 40_000, (128 << 10) - 1,
+                            128 << 10, (128 << 10) + 1, 150_000}) {
+                        byte[] value = java.util.Arrays.copyOf(source, n);
+                        byte[] frame = c.compress(value);
+                        String what = "level " + level + ", " + n + " bytes of " + (source == json ? "JSON" : "noise");
+                        assertArrayEquals(value, d.decompress(frame), what);
+                        assertArrayEquals(value, com.github.luben.zstd.Zstd.decompress(frame,
+                                new ZstdDictDecompress(phonesDict.toByteArray()), n), what);
+                        if (source == json) {
+                            assertTrue(frame.length < n / 2, what + ": " + frame.length);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
     void zstdJniUsesOurDictionaryAndWeUseTheirs() {
         byte[] value = phonesTest.get(5);
         try (ZstdCompressionDictionary cd = phonesDict.forCompression(3);

@@ -16,17 +16,15 @@ import java.util.Random;
  * The oracle of the adaptive-compression measurement: per kind of value, every compression option measured on the
  * kind's values by {@link OptionMeasurements}, as {@code zstd-values advise} and the adaptive client measure (stored
  * bytes saved against the values stored plain; the median compression CPU per KiB, after an unrecorded pass; the
- * dictionary option trained on one half of the values, measured on the other and usable only where it saves 5 points
- * more than zstd 3 there, as the library adopts a dictionary), and the option the library's shared rule,
- * {@link CompressionGoal#decide} with {@link CompressionGoal#balanced()}, takes from those measurements: the rule
- * {@code advise} recommends by and {@code AdaptiveCompressor} decides by.
+ * dictionary option trained on one half of the values, measured on the other and usable only where it saves more than
+ * zstd 3 there by the adopting lineages' bar, by default {@link DictionaryManager#DEFAULT_MIN_IMPROVEMENT}, as the
+ * library adopts a dictionary), and the option the library's shared rule, {@link CompressionGoal#decide} with the
+ * run's goal ({@link CompressionGoal#balanced()} by default), takes from those measurements: the rule {@code advise}
+ * recommends by and {@code AdaptiveCompressor} decides by.
  */
 final class AdaptiveOracle {
     /** The most values of a kind measured (the first ones, in key order). */
     static final int MAX_VALUES = 1000;
-    /** The dictionary option is usable where it saves this much more than zstd 3 on the held-out half. */
-    static final double DICTIONARY_GAIN = 0.05;
-
     private AdaptiveOracle() {}
 
     /**
@@ -44,7 +42,13 @@ final class AdaptiveOracle {
         }
     }
 
-    static Choice choose(MixedValues.Kind kind, byte[][] all, CompressionConfig base) {
+    /**
+     * @param goal           the rule that picks
+     * @param dictionaryGain the dictionary option is usable where it saves this much more than zstd 3 on the held-out
+     *                       half (a fraction)
+     */
+    static Choice choose(MixedValues.Kind kind, byte[][] all, CompressionConfig base, CompressionGoal goal,
+                         double dictionaryGain) {
         List<byte[]> values = List.of(all).subList(0, Math.min(all.length, MAX_VALUES));
         int n = CompressionOption.values().length;
         double[] saved = new double[n];
@@ -74,7 +78,7 @@ final class AdaptiveOracle {
                 double gain = md.saved(withDictionary) - md.saved(CompressionOption.ZSTD_3);
                 saved[d] = md.saved(withDictionary);
                 cpu[d] = md.cpuMicrosPerKiB(withDictionary);
-                usable[d] = md.usable(withDictionary) && gain >= DICTIONARY_GAIN - 1e-9;
+                usable[d] = md.usable(withDictionary) && gain >= dictionaryGain - 1e-9;
                 note = String.format(java.util.Locale.ROOT, "%s: %+.1f points over zstd 3 on the held-out half (%d "
                         + "values)", usable[d] ? "usable" : "not usable", 100 * gain, test.size());
             }
@@ -84,10 +88,10 @@ final class AdaptiveOracle {
             dictionary = null;
             note = "no dictionary: training failed (" + e.getMessage() + ")";
         }
-        CompressionOption pick = CompressionGoal.balanced().decide(saved, cpu, usable);
+        CompressionOption pick = goal.decide(saved, cpu, usable);
         boolean[] noDictionary = usable.clone();
         noDictionary[d] = false;
-        CompressionOption without = CompressionGoal.balanced().decide(saved, cpu, noDictionary);
+        CompressionOption without = goal.decide(saved, cpu, noDictionary);
         return new Choice(kind, pick, without, saved, cpu, usable, pick.dictionary() ? dictionary : null, note);
     }
 

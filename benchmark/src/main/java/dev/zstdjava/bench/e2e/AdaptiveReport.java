@@ -2,6 +2,7 @@ package dev.zstdjava.bench.e2e;
 
 import dev.zstdjava.bench.report.Generated;
 import dev.zstdjava.values.CompressionOption;
+import dev.zstdjava.values.DictionaryManager;
 import dev.zstdjava.values.PatternDecision;
 
 import java.io.IOException;
@@ -232,6 +233,10 @@ final class AdaptiveReport {
             line("| " + c.id + " | " + c.label + " |");
         }
         line("");
+        line("- The goal of lettuce-zstd-adaptive and of advise's rule here: " + goal() + "; a pattern's dictionary "
+                + f("is adopted, and the oracle's dictionary option usable, at +%.1f points", 100 * o.dictionaryGain)
+                + (o.dictionaryGain == DictionaryManager.DEFAULT_MIN_IMPROVEMENT ? " (the library's default)" : "")
+                + ".");
         line("- lettuce-zstd-dict's dictionary after the warm-up: " + dictOutcome + ".");
         line("- lettuce-zstd-adaptive learned from " + learnWrites + " writes in key order (pipelines of 20, its "
                 + "decisions looked at after each) before the rounds, until every kind's pattern had at least "
@@ -304,8 +309,9 @@ final class AdaptiveReport {
         line("");
         line("The oracle: per kind, every option measured on the kind's values as `zstd-values advise` measures "
                 + "(stored bytes saved against plain; compression CPU per KiB on this machine; the dictionary "
-                + "option trained on one half, measured on the other, usable at +5 points over zstd 3), and the option "
-                + "the shared rule (`CompressionGoal.balanced().decide`, which `advise` recommends by and "
+                + f("option trained on one half, measured on the other, usable at %+.1f points over zstd 3), and the "
+                + "option ", 100 * o.dictionaryGain) + "the shared rule (`CompressionGoal.decide` for the goal "
+                + goal() + ", which `advise` recommends by and "
                 + "`AdaptiveCompressor` decides by) takes, and the option it takes without the dictionary option. "
                 + "\"Same\" compares lettuce-zstd-adaptive's option with the first: its dictionary option is "
                 + "measured once its pattern's lineage has a dictionary (\"Its dictionary\": the pattern's write "
@@ -398,5 +404,12 @@ final class AdaptiveReport {
                 + "first and third quartiles of those ratios (each round's GET phases of a kind interleaved), which "
                 + "show how much one round's comparison strays on this machine. Where that spread is wider than the "
                 + "target's 5%, one run's verdict on a kind can go either way.");
+    }
+
+    /** @return the run's goal in words: {@code balanced}, {@code speed}, {@code memory (CPU budget 5.00 µs/KiB)} */
+    private String goal() {
+        String kind = o.goal.kind().name().toLowerCase(java.util.Locale.ROOT);
+        return o.goal.kind() == dev.zstdjava.values.CompressionGoal.Kind.MEMORY
+                ? f("%s (CPU budget %.2f µs/KiB)", kind, o.goal.cpuBudgetMicrosPerKiB()) : kind;
     }
 }

@@ -28,10 +28,11 @@ import java.util.concurrent.TimeUnit;
  * {@code ./e2e --adaptive}: adaptive compression against fixed zstd 3 on the mixed value set ({@link MixedValues}),
  * on one server. The clients: Lettuce without compression (the memory baseline), fixed zstd 3 ({@code lettuce-zstd}),
  * fixed zstd 3 with one managed dictionary ({@code lettuce-zstd-dict}), {@code lettuce-zstd-adaptive}
- * ({@link AdaptiveCompressor}, goal BALANCED, patterns from the key fold, a dictionary lineage per pattern kept in the
- * server ({@link Clients.PatternStores}), through
+ * ({@link AdaptiveCompressor}, goal {@code --adaptive-goal} (BALANCED by default), patterns from the key fold, a
+ * dictionary lineage per pattern kept in the server ({@link Clients.PatternStores}), through
  * {@link CompressingRedisClient#connect(io.lettuce.core.codec.RedisCodec, AdaptiveCompressor)}), and the oracle (each
- * kind written with the option {@link AdaptiveOracle} picks by advise's rule; its memory only is a target).
+ * kind written with the option {@link AdaptiveOracle} picks by advise's rule for the same goal; its memory only is a
+ * target).
  *
  * <p>First the adaptive client learns: it writes the values in key order (pipelines of 20) until every kind's pattern
  * has had {@code --adaptive-writes} writes and, once every lineage that has the samples to train has ended its first
@@ -69,10 +70,10 @@ final class AdaptiveRun {
         ZSTD("lettuce-zstd", "z", "fixed zstd 3 (CompressingRedisClient.connect(codec, ValueCompressor))"),
         DICT("lettuce-zstd-dict", "y", "fixed zstd 3 with one managed dictionary (DictionaryManager.managed, trained on "
                 + "the mixed values it writes, published in the server)"),
-        ADAPTIVE("lettuce-zstd-adaptive", "x", "AdaptiveCompressor, goal BALANCED, patterns from the key fold, a "
+        ADAPTIVE("lettuce-zstd-adaptive", "x", "AdaptiveCompressor, the run's goal, patterns from the key fold, a "
                 + "dictionary lineage per pattern (PatternDictionaries, each pattern's dictionaries published in the "
-                + "server under its own prefix, trained after " + Clients.PatternStores.MIN_SAMPLES + " sampled "
-                + "values; a refused dictionary is trained again after the library's retrain interval, an hour) "
+                + "server under its own prefix, adopted at the run's dictionary gain, trained after "
+                + Clients.PatternStores.MIN_SAMPLES + " sampled values; a refused dictionary is trained again after the library's retrain interval, an hour) "
                 + "(CompressingRedisClient.connect(codec, AdaptiveCompressor))"),
         ORACLE("oracle", "o", "each kind written with the option advise's rule picks for it (compressed on the calling "
                 + "thread; its memory is the target, its CPU and GETs are not compared)"),
@@ -117,9 +118,10 @@ final class AdaptiveRun {
                 data.describe());
         Map<MixedValues.Kind, AdaptiveOracle.Choice> oracle = new EnumMap<>(MixedValues.Kind.class);
         // a first, discarded pass over one kind: the JIT compiles the compression paths before anything is timed
-        AdaptiveOracle.choose(MixedValues.Kind.SESSION, data.valuesOf(MixedValues.Kind.SESSION), ZSTD_3);
+        AdaptiveOracle.choose(MixedValues.Kind.SESSION, data.valuesOf(MixedValues.Kind.SESSION), ZSTD_3, o.goal,
+                o.dictionaryGain);
         for (MixedValues.Kind k : MixedValues.Kind.values()) {
-            AdaptiveOracle.Choice c = AdaptiveOracle.choose(k, data.valuesOf(k), ZSTD_3);
+            AdaptiveOracle.Choice c = AdaptiveOracle.choose(k, data.valuesOf(k), ZSTD_3, o.goal, o.dictionaryGain);
             oracle.put(k, c);
             err.println("e2e: advise's rule on " + k.id + ": " + c.option() + ", without the dictionary option "
                     + c.withoutDictionary() + " (dictionary " + c.note() + ")");
@@ -127,8 +129,10 @@ final class AdaptiveRun {
         int inflight = o.inflight.stream().mapToInt(Integer::intValue).max().orElse(64);
         int batch = o.batch.stream().mapToInt(Integer::intValue).max().orElse(20);
         Map<Client, Clients.Kv> kvs = new EnumMap<>(Client.class);
-        Clients.PatternStores lineages = new Clients.PatternStores(lettuce, RedisURI.create(host, port));
-        AdaptiveCompressor adaptive = AdaptiveCompressor.builder(ZSTD_3).dictionaries(lineages.dictionaries).build();
+        Clients.PatternStores lineages = new Clients.PatternStores(lettuce, RedisURI.create(host, port),
+                o.dictionaryGain);
+        AdaptiveCompressor adaptive = AdaptiveCompressor.builder(ZSTD_3).goal(o.goal).dictionaries(lineages.dictionaries)
+                .build();
         Clients.DictionaryKv dict = null;
         List<DictionaryManager> oracleDicts = new ArrayList<>();
         StatefulRedisConnection<byte[], byte[]> admin = lettuce.connect(ByteArrayCodec.INSTANCE);

@@ -415,11 +415,12 @@ final class Clients {
         private final Map<String, Long> adoptedAt = new java.util.concurrent.ConcurrentHashMap<>();
         final PatternDictionaries dictionaries;
 
-        PatternStores(CompressingRedisClient lettuce, RedisURI uri) {
+        /** @param minImprovement the gain at which a lineage adopts a dictionary, as the manager's builder takes it */
+        PatternStores(CompressingRedisClient lettuce, RedisURI uri, double minImprovement) {
             this.lettuce = lettuce;
             this.uri = uri;
             this.dictionaries = PatternDictionaries.builder(this::open)
-                    .manager(b -> b.minSamples(MIN_SAMPLES)).build();
+                    .manager(b -> b.minSamples(MIN_SAMPLES).minImprovement(minImprovement)).build();
         }
 
         /** The store of lineage {@code name}, emptied of an earlier run's keys; on the lineages' own thread. */

@@ -157,6 +157,26 @@ public final class EndToEnd {
                 + "the adaptive client learns from before the rounds (default ${DEFAULT-VALUE}, with --quick 2500)")
         int adaptiveWrites = 4000;
 
+        @Option(names = "--adaptive-goal", paramLabel = "GOAL", description = "with --adaptive: the goal "
+                + "lettuce-zstd-adaptive decides by and the oracle's rule picks by: balanced (the default), memory "
+                + "(needs --adaptive-cpu-budget) or speed, as advise's --goal")
+        String adaptiveGoal = "balanced";
+
+        @Option(names = "--adaptive-cpu-budget", paramLabel = "US_PER_KIB", description = "with --adaptive-goal "
+                + "memory: the most compression CPU an option may take, in microseconds per KiB of input")
+        Double adaptiveCpuBudget;
+
+        @Option(names = "--adaptive-dictionary-gain", paramLabel = "POINTS", description = "with --adaptive: how many "
+                + "points more of the held-out values a pattern's dictionary must save for its lineage to adopt it "
+                + "and for the oracle to count its dictionary option (default: the library's, "
+                + "DictionaryManager.DEFAULT_MIN_IMPROVEMENT)")
+        Double adaptiveDictionaryGain;
+
+        /** {@code --adaptive-goal} and {@code --adaptive-cpu-budget}, checked. */
+        dev.zstdjava.values.CompressionGoal goal = dev.zstdjava.values.CompressionGoal.balanced();
+        /** {@code --adaptive-dictionary-gain} as a fraction. */
+        double dictionaryGain = dev.zstdjava.values.DictionaryManager.DEFAULT_MIN_IMPROVEMENT;
+
         @Option(names = "--profile", paramLabel = "DIR", description = "record a CPU profile (async-profiler, one "
                 + "sample per ms of CPU time) of every measured phase: DIR/<cell>-<client>-r<round>-<set|get>.collapsed, "
                 + "and DIR/profiles.md, each phase's CPU per command split by thread (requests, event loop, the "
@@ -265,9 +285,21 @@ public final class EndToEnd {
                 o.adaptiveWrites = 2_500;
             }
             positive(cli, "--adaptive-writes", o.adaptiveWrites);
+            o.goal = goal(cli, o.adaptiveGoal, o.adaptiveCpuBudget);
+            if (o.adaptiveDictionaryGain != null) {
+                if (!(o.adaptiveDictionaryGain >= 0 && o.adaptiveDictionaryGain <= 100)) {
+                    throw new CommandLine.ParameterException(cli, "--adaptive-dictionary-gain is in points, 0 to 100: "
+                            + o.adaptiveDictionaryGain);
+                }
+                o.dictionaryGain = o.adaptiveDictionaryGain / 100;
+            }
             if (o.keys < 50) {
                 throw new CommandLine.ParameterException(cli, "--adaptive needs at least 50 --keys, got " + o.keys);
             }
+        } else if (r.hasMatchedOption("--adaptive-goal") || r.hasMatchedOption("--adaptive-cpu-budget")
+                || r.hasMatchedOption("--adaptive-dictionary-gain")) {
+            throw new CommandLine.ParameterException(cli, "--adaptive-goal, --adaptive-cpu-budget and "
+                    + "--adaptive-dictionary-gain go with --adaptive");
         }
         if (o.probe) {
             if (o.link != null || o.quickFlag || o.profile != null) {
@@ -353,6 +385,25 @@ public final class EndToEnd {
             }
         }
         throw last;
+    }
+
+    /** @return the goal {@code --adaptive-goal} and {@code --adaptive-cpu-budget} name, as the library checks it */
+    private static dev.zstdjava.values.CompressionGoal goal(CommandLine cli, String name, Double budget) {
+        dev.zstdjava.values.CompressionGoal.Kind kind;
+        try {
+            kind = dev.zstdjava.values.CompressionGoal.Kind.valueOf(name.toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(cli, "--adaptive-goal " + name + ": balanced, memory or speed");
+        }
+        if (kind == dev.zstdjava.values.CompressionGoal.Kind.MEMORY && budget == null) {
+            throw new CommandLine.ParameterException(cli, "--adaptive-goal memory needs --adaptive-cpu-budget");
+        }
+        try {
+            return new dev.zstdjava.values.CompressionGoal(kind, budget == null ? Double.POSITIVE_INFINITY : budget);
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(cli, "--adaptive-goal " + name + ", --adaptive-cpu-budget "
+                    + budget + ": " + e.getMessage());
+        }
     }
 
     private static void positive(CommandLine cli, String name, int n) {

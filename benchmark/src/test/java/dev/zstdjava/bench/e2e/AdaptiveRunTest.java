@@ -1,5 +1,7 @@
 package dev.zstdjava.bench.e2e;
 
+import dev.zstdjava.values.CompressionGoal;
+import dev.zstdjava.values.DictionaryManager;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
 import org.junit.jupiter.api.io.TempDir;
@@ -26,6 +28,27 @@ class AdaptiveRunTest {
         assertEquals(2500, quick.adaptiveWrites);
         assertEquals(2, EndToEnd.run(new String[] {"--adaptive", "--probe-event-loop"}, nowhere()));
         assertEquals(2, EndToEnd.run(new String[] {"--adaptive", "--keys", "20"}, nowhere()));
+        assertEquals(CompressionGoal.balanced(), full.goal);
+        assertEquals(DictionaryManager.DEFAULT_MIN_IMPROVEMENT, full.dictionaryGain);
+    }
+
+    @Test
+    void theGoalAndTheDictionaryGainAreTheRunsToChooseAndCheckedAsTheLibraryChecksThem() {
+        EndToEnd.Options memory = EndToEnd.parse(new String[] {"--adaptive", "--adaptive-goal", "memory",
+                "--adaptive-cpu-budget", "5", "--adaptive-dictionary-gain", "1.5"});
+        assertEquals(CompressionGoal.memory(5), memory.goal);
+        assertEquals(0.015, memory.dictionaryGain, 1e-12);
+        assertEquals(CompressionGoal.speed(), EndToEnd.parse(new String[] {"--adaptive", "--adaptive-goal", "SPEED"})
+                .goal);
+        for (String[] bad : new String[][] {
+                {"--adaptive", "--adaptive-goal", "memory"},
+                {"--adaptive", "--adaptive-goal", "memory", "--adaptive-cpu-budget", "0"},
+                {"--adaptive", "--adaptive-goal", "balanced", "--adaptive-cpu-budget", "5"},
+                {"--adaptive", "--adaptive-goal", "smallest"},
+                {"--adaptive", "--adaptive-dictionary-gain", "-1"},
+                {"--adaptive-goal", "speed"}}) {
+            assertEquals(2, EndToEnd.run(bad, nowhere()), String.join(" ", bad));
+        }
     }
 
     @Test
@@ -57,6 +80,8 @@ class AdaptiveRunTest {
                 "## Targets (ratios against lettuce-zstd, fixed zstd 3)", "| Client CPU per SET, adaptive / zstd 3 |",
                 "| Memory saved, adaptive vs the oracle |", "| Decisions settled (most writes of a pattern) |",
                 "lettuce-zstd-adaptive's patterns with a dictionary: ", " | Its dictionary |",
+                "- The goal of lettuce-zstd-adaptive and of advise's rule here: balanced; a pattern's dictionary is "
+                        + "adopted, and the oracle's dictionary option usable, at +5.0 points (the library's default).",
                 "Target ratios: the median of the two clients' ratios round by round"}) {
             assertTrue(md.contains(part), part + " missing:\n" + md);
         }

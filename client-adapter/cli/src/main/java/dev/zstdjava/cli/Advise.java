@@ -236,7 +236,7 @@ final class Advise implements Callable<Integer> {
                 Outcome with = measure(c, vc, test, model, null);
                 double gain = savedOfOriginal(vc, test)
                         - savedOfOriginal(compressors.get(CompressionOption.ZSTD_3), test);
-                boolean adopt = gain >= 0.05;
+                boolean adopt = gain >= DictionaryManager.DEFAULT_MIN_IMPROVEMENT;
                 if (adopt) {
                     adopted = dm;
                     heldOut.addAll(test);
@@ -244,8 +244,8 @@ final class Advise implements Callable<Integer> {
                     dm.close();
                 }
                 String note = String.format(Locale.ROOT, "%s: %+.1f points over zstd 3 on the held-out half (%d keys; "
-                        + "the library adopts a dictionary at +5.0)", adopt ? "adopted" : "not adopted", 100 * gain,
-                        test.size());
+                        + "the library adopts a dictionary at %+.1f)", adopt ? "adopted" : "not adopted", 100 * gain,
+                        test.size(), 100 * DictionaryManager.DEFAULT_MIN_IMPROVEMENT);
                 // project the held-out half's savings onto all keys read
                 double scale = (double) keys.size() / test.size();
                 long memBefore = keys.stream().mapToLong(k -> Math.max(0, k.memory())).sum();

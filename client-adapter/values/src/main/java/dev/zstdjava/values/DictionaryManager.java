@@ -96,6 +96,13 @@ import java.util.function.LongConsumer;
  * when collecting, copies the values it keeps (bounded by {@link Builder#sampling bytes per second and in total}).
  */
 public final class DictionaryManager implements AutoCloseable {
+    /**
+     * How much more of the held-out values' stored bytes a managed lineage's new dictionary must save than the current
+     * one (or none) before it is adopted, as a fraction: five percentage points, {@link Builder#minImprovement}'s
+     * default. {@code zstd-values advise} recommends a dictionary by the same bar.
+     */
+    public static final double DEFAULT_MIN_IMPROVEMENT = 0.05;
+
     private final DictionarySettings settings;
     private final DictionaryRegistry registry;
     private final EntryValidator validator;
@@ -367,7 +374,7 @@ public final class DictionaryManager implements AutoCloseable {
         private long maxSampleBytes = 4L << 20;
         private int maxSampleSize = 16 << 10;
         private long sampleBytesPerSecond = 1L << 20;
-        private double minImprovement = 0.05;
+        private double minImprovement = DEFAULT_MIN_IMPROVEMENT;
         private double driftThreshold = 0.05;
         private boolean notifications = true;
         private PublishCheck publishCheck;
@@ -454,7 +461,7 @@ public final class DictionaryManager implements AutoCloseable {
 
         /**
          * Managed: a trained dictionary is adopted only if its held-out saved fraction is at least this much higher
-         * than the current one's (default 0.05: five percentage points).
+         * than the current one's (default {@value DictionaryManager#DEFAULT_MIN_IMPROVEMENT}: five percentage points).
          */
         public Builder minImprovement(double fraction) {
             this.minImprovement = fraction;
