@@ -28,6 +28,7 @@ import java.util.function.LongConsumer;
  *       {@link Builder#store(DictionaryStore) store}, dictionaries published there are loaded for reading too.</li>
  *   <li>{@link #managed(DictionaryStore) managed}: the manager samples the values written (a bounded reservoir), trains
  *       a dictionary on its own thread once it has {@link Builder#minSamples enough}, checks it on held-out samples
+ *       (values it was not trained on: the copies of a value written many times are all on one side of the split)
  *       and publishes it only if it saves at least {@link Builder#minImprovement 5 percentage points} more than the
  *       current one. One client trains at a time per store (a lease in the store, held for the
  *       {@link Builder#retrainInterval retrain interval}); every client compresses with the newest published

@@ -5,6 +5,7 @@ import dev.zstdjava.zstd.ZstdDictionary;
 import dev.zstdjava.zstd.ZstdFrame;
 import org.junit.jupiter.api.Test;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -456,6 +457,74 @@ class DictionaryManagerTest {
     void aDictionaryThatDoesNotSaveEnoughMoreIsRejectedWithTheReason() throws Exception {
         TrainingEvent e = rejectedTraining(b -> b.minImprovement(0.99));
         assertTrue(e.reason().contains("needs +99.0"), e.reason());
+    }
+
+    @Test
+    void aDictionaryIsCheckedOnValuesItWasNotTrainedOn() throws Exception {
+        // 30 random tokens, each written 10 times: a dictionary holds some of them whole, and a check on copies of
+        // its training samples would credit it with saving most of them; on the other tokens it saves nothing
+        Random r = new Random(7);
+        List<byte[]> tokens = new ArrayList<>();
+        for (int i = 0; i < 30; i++) {
+            byte[] t = new byte[1000];
+            r.nextBytes(t);
+            tokens.add(t);
+        }
+        List<byte[]> writes = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            writes.addAll(tokens);
+        }
+        java.util.Collections.shuffle(writes, r);
+        InMemoryDictionaryStore store = new InMemoryDictionaryStore();
+        try (DictionaryManager m = DictionaryManager.managed(store).minSamples(300)
+                .retrainInterval(Duration.ofMinutes(10)).build()) {
+            ValueCompressor vc = ValueCompressor.create(CompressionConfig.defaults(), m);
+            writes.forEach(vc::compress);
+            await("a training to finish", () -> m.trainingStats().rejected() + m.trainingStats().adopted()
+                    + m.trainingStats().failed() == 1);
+            TrainingStats t = m.trainingStats();
+            assertEquals(List.of(TrainingEvent.Kind.TRAINED, TrainingEvent.Kind.REJECTED),
+                    t.recent().stream().map(TrainingEvent::kind).toList(), t.recent().toString());
+            TrainingEvent trained = t.recent().get(0);
+            assertTrue(trained.reason().endsWith("(30 distinct values in all)"), trained.reason());
+            TrainingEvent e = t.recent().get(1);
+            assertTrue(e.savedAfter() < 0.01, "saved on tokens it was not trained on: " + e);
+            assertTrue(e.reason().contains("needs +5.0"), e.reason());
+            assertEquals(0, m.currentId());
+            assertTrue(store.list().isEmpty());
+        }
+    }
+
+    @Test
+    void theCheckSplitsDistinctValuesNotSamples() {
+        Random r = new Random(3);
+        List<byte[]> samples = new ArrayList<>();
+        for (int v = 0; v < 50; v++) {
+            for (int copy = 0; copy <= v % 7; copy++) {
+                samples.add(("value " + v).getBytes(StandardCharsets.UTF_8)); // separate arrays, equal contents
+            }
+        }
+        for (int round = 0; round < 20; round++) {
+            Trainer.Split split = Trainer.split(samples, new Random(round));
+            assertEquals(50, split.distinct());
+            assertEquals(samples.size(), split.heldOut().size() + split.train().size());
+            Set<String> held = new java.util.HashSet<>();
+            split.heldOut().forEach(b -> held.add(new String(b, StandardCharsets.UTF_8)));
+            for (byte[] b : split.train()) {
+                assertFalse(held.contains(new String(b, StandardCharsets.UTF_8)), "on both sides: "
+                        + new String(b, StandardCharsets.UTF_8));
+            }
+            // a fifth of the samples, overshooting by less than the copies of one value (at most 7)
+            int fifth = samples.size() / 5;
+            assertTrue(split.heldOut().size() >= fifth && split.heldOut().size() < fifth + 7,
+                    split.heldOut().size() + " of " + samples.size());
+        }
+        // one distinct value: nothing is left to train on
+        List<byte[]> same = java.util.Collections.nCopies(100, new byte[] {1, 2, 3});
+        Trainer.Split one = Trainer.split(new ArrayList<>(same), r);
+        assertEquals(1, one.distinct());
+        assertEquals(100, one.heldOut().size());
+        assertTrue(one.train().isEmpty());
     }
 
     @Test
