@@ -306,7 +306,7 @@ public final class AdaptiveCompressor {
         /**
          * Which writes are sampled: the first {@code firstWrites} of a pattern (default 32), then one in
          * {@code every} (default 64), and one in {@code plainEvery} while the pattern is plain (default 256). A pattern
-         * whose decision holds measures one of these in up to 8 (the others feed its dictionary's training), and all of
+         * whose decision holds measures one of these in up to 64 (the others feed its dictionary's training), and all of
          * them again when its writes drift from what its samples showed or its dictionary comes or goes.
          */
         public Builder sampling(int firstWrites, int every, int plainEvery) {

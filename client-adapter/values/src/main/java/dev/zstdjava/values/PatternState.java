@@ -20,8 +20,9 @@ import java.util.function.LongSupplier;
  * first compressed with {@link #PROBE} alone, and measured only if that saves anything. A pattern whose dictionary is gone leaves the
  * dictionary option at its next sampled write, without hysteresis. A switch is logged (logger {@code dev.zstdjava.values.AdaptiveCompressor}, level INFO).
  *
- * <p><b>Thread safety:</b> thread-safe. A write reads the option in use (volatile) and counts itself (one atomic
- * add); a sampled write takes the pattern's lock with {@code tryLock}, so when another thread is sampling the pattern
+ * <p><b>Thread safety:</b> thread-safe. A write reads the option in use (volatile), counts itself (one atomic
+ * add) and, when its option compresses, adds its bytes to the drift figure (plain fields, racy by design: see
+ * {@link #RECENT_WRITES}); a sampled write takes the pattern's lock with {@code tryLock}, so when another thread is sampling the pattern
  * it is written as an ordinary one, and no write waits. The lock is a {@link ReentrantLock}: virtual threads do not
  * pin. <b>Allocation:</b> an ordinary write allocates nothing beyond what its option's compressor returns (a plain
  * write: nothing); a sampled write also allocates each candidate's stored form (twice: {@link OptionMeasurements}); a switch allocates its time and the
@@ -47,6 +48,11 @@ final class PatternState {
     private volatile long switches;
     // one measured write in this many, from settings.sampleEvery() up to BACK_OFF times it; written by any thread
     private volatile int every;
+    // the decayed bytes of the recent ordinary writes, in and stored (RECENT_WRITES); written by any thread without
+    // synchronisation: an update lost to a race moves the figure a write later, and the figure only decides when to
+    // measure, never what is written
+    private double recentIn;
+    private double recentOut;
 
     private final OptionCounters counters;
 
@@ -63,8 +69,8 @@ final class PatternState {
      * full window, the interval between measured writes doubles, up to this many times {@code sampleEvery}. The
      * writes in between still feed the pattern's dictionary training. It does not back off while an option that is
      * ready has too few measurements in the window to be weighed (a new dictionary). It returns to {@code sampleEvery} at once when an
-     * evaluation picks another option, the pattern switches, its dictionary becomes ready or goes, or a write
-     * {@linkplain #DRIFT drifts}. With the default {@code sampleEvery} a settled pattern measures one write in 4,096:
+     * evaluation picks another option, the pattern switches, its dictionary becomes ready or goes, or its writes
+     * {@linkplain #DRIFT drift}. With the default {@code sampleEvery} a settled pattern measures one write in 4,096:
      * a measured write compresses the value twice with each option, the first call with cold caches, some 15 to 30
      * times an ordinary write's work at 128 bytes, so its samples cost under 1% of the pattern's writes (one in 512
      * cost some 3%, half of what zstd 1 saves on zstd 3 there).
@@ -72,10 +78,20 @@ final class PatternState {
     static final int BACK_OFF = 64;
 
     /**
-     * An ordinary write drifts when its option stores it as it is, or saves a fraction of its bytes this far from the
-     * window's figure for that option: its data may have changed, so measuring returns to {@code sampleEvery}.
+     * A pattern's writes drift when what its recent ordinary writes save ({@link #RECENT_WRITES}) is this far from the
+     * window's figure for the option in use: its data may have changed, so measuring returns to {@code sampleEvery}.
      */
     static final double DRIFT = 0.1;
+
+    /**
+     * How many ordinary writes the drift figure is about: their stored bytes saved as a fraction of their bytes, each
+     * write weighing its bytes, and every weight decaying by {@code 1 / RECENT_WRITES} at each later write. So one
+     * odd value (a small record that saves little, a tile that does not compress) does not send a settled pattern
+     * back to measuring at the base rate, while data that stops compressing does within a few writes (from 85% saved
+     * to values stored as they are: the fourth such write; from 50%: the eighth).
+     */
+    static final int RECENT_WRITES = 32;
+    private static final double RECENT_DECAY = 1 - 1.0 / RECENT_WRITES;
 
     PatternState(String pattern, AdaptiveSettings settings, OptionWriter writer, LongSupplier nanoClock,
                  OptionCounters counters) {
@@ -147,10 +163,17 @@ final class PatternState {
         return out;
     }
 
-    /** Returns measuring to {@code sampleEvery} when a write of {@code in} bytes stored in {@code out} {@link #DRIFT drifts}. */
+    /**
+     * Counts an ordinary write of {@code in} bytes stored in {@code out} into the recent writes' figure, and returns
+     * measuring to {@code sampleEvery} when that figure {@link #DRIFT drifts}. Allocates nothing; no division.
+     */
     private void drift(long in, long out) {
+        double recentIn = this.recentIn * RECENT_DECAY + in;
+        double recentOut = this.recentOut * RECENT_DECAY + Math.min(in, out);
+        this.recentIn = recentIn;
+        this.recentOut = recentOut;
         int base = settings.sampleEvery();
-        if (every != base && (out >= in || Math.abs((double) (in - out) / in - currentSaved) > DRIFT)) {
+        if (every != base && Math.abs(recentIn - recentOut - currentSaved * recentIn) > DRIFT * recentIn) {
             every = base;
         }
     }
