@@ -4,11 +4,10 @@ import dev.zstdjava.values.CompressionConfig;
 import dev.zstdjava.values.CompressionGoal;
 import dev.zstdjava.values.CompressionOption;
 import dev.zstdjava.values.DictionaryManager;
+import dev.zstdjava.values.HeldOut;
 import dev.zstdjava.values.OptionMeasurements;
 import dev.zstdjava.zstd.ZstdDictionary;
 
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Random;
 
@@ -64,14 +63,14 @@ final class AdaptiveOracle {
                 usable[o.ordinal()] = m.usable(o);
             }
         }
-        // the dictionary option: trained on a seeded half, measured on the other half
-        List<byte[]> shuffled = new ArrayList<>(values);
-        Collections.shuffle(shuffled, new Random(1));
-        List<byte[]> train = shuffled.subList(0, shuffled.size() / 2);
-        List<byte[]> test = shuffled.subList(shuffled.size() / 2, shuffled.size());
+        // the dictionary option: trained on a seeded half, measured on the other half, as advise splits
         CompressionOption withDictionary = CompressionOption.ZSTD_3_DICTIONARY;
         int d = withDictionary.ordinal();
         try {
+            HeldOut.Split<byte[]> split = HeldOut.split(values, java.nio.ByteBuffer::wrap,
+                    values.size() - values.size() / 2, new Random(1));
+            List<byte[]> train = split.train();
+            List<byte[]> test = split.heldOut();
             dictionary = ZstdDictionary.train(train, 16 << 10).toByteArray();
             try (DictionaryManager dm = DictionaryManager.given(dictionary).build()) {
                 OptionMeasurements md = measured(base, dm, test, true);

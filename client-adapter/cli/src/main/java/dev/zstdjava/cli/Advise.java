@@ -4,6 +4,7 @@ import dev.zstdjava.values.CompressionConfig;
 import dev.zstdjava.values.CompressionGoal;
 import dev.zstdjava.values.CompressionOption;
 import dev.zstdjava.values.DictionaryManager;
+import dev.zstdjava.values.HeldOut;
 import dev.zstdjava.values.OptionMeasurements;
 import dev.zstdjava.values.ValueCompressor;
 import dev.zstdjava.zstd.ZstdDictionary;
@@ -212,11 +213,17 @@ final class Advise implements Callable<Integer> {
                     out.add(measure(c, compressors.get(c), keys, model, null));
                     continue;
                 }
-                // train on one half of the keys, measure on the other, adopt as the library does
-                List<KeyData> shuffled = new ArrayList<>(keys);
-                Collections.shuffle(shuffled, new Random(1));
-                List<KeyData> train = shuffled.subList(0, shuffled.size() / 2);
-                List<KeyData> test = shuffled.subList(shuffled.size() / 2, shuffled.size());
+                // train on one half of the keys, measure on the other (keys holding the same values on one side:
+                // measured on values it was not trained on), adopt as the library does
+                List<KeyData> train = List.of();
+                List<KeyData> test = List.of();
+                if (keys.size() >= 2) {
+                    HeldOut.Split<KeyData> split = HeldOut.split(keys,
+                            k -> k.values().stream().map(v -> java.nio.ByteBuffer.wrap(v[2])).toList(),
+                            keys.size() - keys.size() / 2, new Random(1));
+                    train = split.train();
+                    test = split.heldOut();
+                }
                 List<byte[]> samples = new ArrayList<>();
                 train.forEach(k -> k.values().forEach(v -> samples.add(v[2])));
                 if (samples.size() < 16 || test.isEmpty()) {

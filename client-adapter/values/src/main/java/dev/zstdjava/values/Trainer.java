@@ -7,12 +7,8 @@ import dev.zstdjava.zstd.ZstdDictionary;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Random;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
@@ -159,7 +155,9 @@ final class Trainer {
 
     /** On the trainer thread: trains, checks on held-out samples, publishes and loads (or records why not). */
     private void train(List<byte[]> samples, DictionaryManager.Entry current) {
-        Split split = split(samples, new Random());
+        // a held-out fifth, every copy of a value on one side: checked on values it was not trained on
+        HeldOut.Split<byte[]> split = HeldOut.split(samples, ByteBuffer::wrap, Math.max(1, samples.size() / 5),
+                new Random());
         if (split.train().isEmpty()) {
             log.record(TrainingEvent.Kind.REJECTED, 0, samples.size(), Double.NaN, Double.NaN, "all "
                     + samples.size() + " samples are the same value: no other value to check a dictionary on");
@@ -207,38 +205,6 @@ final class Trainer {
                 String.format(Locale.ROOT, "published; held-out saved fraction %.1f%% against %.1f%%",
                         100 * after, 100 * before));
         sync.refresh(); // load it here, on the trainer thread: it compresses from now on
-    }
-
-    /**
-     * The samples a dictionary is checked on and the ones it is trained on.
-     *
-     * @param distinct how many different values the samples hold
-     */
-    record Split(List<byte[]> heldOut, List<byte[]> train, int distinct) {
-    }
-
-    /**
-     * Splits {@code samples} into a held-out fifth (at least one sample) and the rest to train on, each distinct
-     * value with all its copies on one side: a value written many times is sampled many times, and a check on copies
-     * of training samples would credit the dictionary with values it merely contains. So the check measures it on
-     * values it was not trained on. The distinct values are taken in an order drawn from {@code random}; the
-     * held-out side takes them until it holds a fifth of the samples (more when the last one taken has many copies).
-     * With a single distinct value nothing is left to train on.
-     */
-    static Split split(List<byte[]> samples, Random random) {
-        Map<ByteBuffer, List<byte[]>> byValue = new LinkedHashMap<>();
-        for (byte[] s : samples) {
-            byValue.computeIfAbsent(ByteBuffer.wrap(s), k -> new ArrayList<>(1)).add(s);
-        }
-        List<List<byte[]>> values = new ArrayList<>(byValue.values());
-        Collections.shuffle(values, random);
-        int target = Math.max(1, samples.size() / 5);
-        List<byte[]> heldOut = new ArrayList<>(target);
-        List<byte[]> train = new ArrayList<>(samples.size() - target);
-        for (List<byte[]> copies : values) {
-            (heldOut.size() < target ? heldOut : train).addAll(copies);
-        }
-        return new Split(heldOut, train, values.size());
     }
 
     /**

@@ -505,7 +505,8 @@ class DictionaryManagerTest {
             }
         }
         for (int round = 0; round < 20; round++) {
-            Trainer.Split split = Trainer.split(samples, new Random(round));
+            HeldOut.Split<byte[]> split = HeldOut.split(samples, java.nio.ByteBuffer::wrap, samples.size() / 5,
+                    new Random(round));
             assertEquals(50, split.distinct());
             assertEquals(samples.size(), split.heldOut().size() + split.train().size());
             Set<String> held = new java.util.HashSet<>();
@@ -521,10 +522,13 @@ class DictionaryManagerTest {
         }
         // one distinct value: nothing is left to train on
         List<byte[]> same = java.util.Collections.nCopies(100, new byte[] {1, 2, 3});
-        Trainer.Split one = Trainer.split(new ArrayList<>(same), r);
+        HeldOut.Split<byte[]> one = HeldOut.split(same, java.nio.ByteBuffer::wrap, 20, r);
         assertEquals(1, one.distinct());
         assertEquals(100, one.heldOut().size());
         assertTrue(one.train().isEmpty());
+        assertEquals("hold out 0 of 100 items: 1 to 100", assertThrows(IllegalArgumentException.class,
+                () -> HeldOut.split(same, java.nio.ByteBuffer::wrap, 0, r)).getMessage());
+        assertThrows(IllegalArgumentException.class, () -> HeldOut.split(same, java.nio.ByteBuffer::wrap, 101, r));
     }
 
     @Test
