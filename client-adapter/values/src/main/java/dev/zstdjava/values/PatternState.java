@@ -50,7 +50,7 @@ final class PatternState {
     private volatile int every;
     // the decayed bytes of the recent ordinary writes, in and stored (RECENT_WRITES); written by any thread without
     // synchronisation: an update lost to a race moves the figure a write later, and the figure only decides when to
-    // measure, never what is written
+    // measure, never what is written (the library's platforms are all 64-bit, where a double is written whole)
     private double recentIn;
     private double recentOut;
 
