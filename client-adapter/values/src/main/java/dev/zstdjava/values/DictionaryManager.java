@@ -449,7 +449,8 @@ public final class DictionaryManager implements AutoCloseable {
 
         /**
          * Managed: bounds of the sampling reservoir: at most {@code maxSamples} values (default 4000) of at most
-         * {@code maxSampleSize} bytes each (longer values contribute their first bytes; default 16 KiB), at most
+         * {@code maxSampleSize} bytes each (longer values contribute their first bytes, and the held-out check counts
+         * them whole, the rest as compressing as those bytes do without the new dictionary; default 16 KiB), at most
          * {@code maxBytes} in total (default 4 MiB), copied at no more than {@code bytesPerSecond} (default 1 MiB/s).
          */
         public Builder sampling(int maxSamples, int maxSampleSize, long maxBytes, long bytesPerSecond) {

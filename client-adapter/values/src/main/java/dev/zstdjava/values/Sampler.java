@@ -10,7 +10,7 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * A bounded reservoir of values written (reservoir sampling, algorithm R): every value offered since the last
  * {@link #reset()} has the same chance to be held. Bounded in count, in total bytes, per sample (longer values
- * contribute their first bytes) and in bytes copied per second.
+ * contribute their first bytes, and the sample keeps the value's whole length) and in bytes copied per second.
  *
  * <p><b>Thread safety:</b> thread-safe. {@link #offer} is called on the write path: when not collecting it reads one
  * volatile field; otherwise it draws one random number and, only for the values it keeps, copies them under a lock
@@ -23,6 +23,7 @@ final class Sampler {
     private final long bytesPerSecond;
     private final AtomicLong seen = new AtomicLong();
     private final byte[][] slots;
+    private final long[] lengths;
     private volatile boolean collecting;
     private int held;
     private long heldBytes;
@@ -35,6 +36,7 @@ final class Sampler {
         this.maxSampleSize = maxSampleSize;
         this.bytesPerSecond = bytesPerSecond;
         this.slots = new byte[capacity][];
+        this.lengths = new long[capacity];
         this.budget = bytesPerSecond;
     }
 
@@ -69,6 +71,7 @@ final class Sampler {
             byte[] copy = new byte[len];
             MemorySegment.copy(value, ValueLayout.JAVA_BYTE, 0, copy, 0, len);
             slots[(int) slot] = copy;
+            lengths[(int) slot] = value.byteSize();
             heldBytes = after;
             if (old == null) {
                 held++;
@@ -85,15 +88,23 @@ final class Sampler {
     }
 
     /** @return the samples held now (the arrays themselves; the reservoir stops referencing them on reset) */
-    synchronized List<byte[]> samples() {
-        List<byte[]> out = new ArrayList<>(held);
-        for (byte[] s : slots) {
-            if (s != null) {
-                out.add(s);
+    synchronized List<Sample> samples() {
+        List<Sample> out = new ArrayList<>(held);
+        for (int i = 0; i < slots.length; i++) {
+            if (slots[i] != null) {
+                out.add(new Sample(slots[i], lengths[i]));
             }
         }
         return out;
     }
+
+    /**
+     * One value held.
+     *
+     * @param bytes  the value, or its first {@code maxSampleSize} bytes when it is longer
+     * @param length the value's whole length, at least {@code bytes.length}
+     */
+    record Sample(byte[] bytes, long length) {}
 
     /** Empties the reservoir; the next values offered start a new sample. */
     synchronized void reset() {

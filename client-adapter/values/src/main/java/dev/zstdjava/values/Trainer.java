@@ -106,7 +106,7 @@ final class Trainer {
         // the lease is this client's for the interval, so no one, this client included, trains again before it ends:
         // a lineage whose dictionary is refused does not ask the store again until then
         nextLeaseAttempt = System.nanoTime() + interval.toNanos();
-        List<byte[]> samples = sampler.samples();
+        List<Sampler.Sample> samples = sampler.samples();
         sampler.reset();
         sampler.collecting(false);
         training.set(true);
@@ -154,17 +154,17 @@ final class Trainer {
     }
 
     /** On the trainer thread: trains, checks on held-out samples, publishes and loads (or records why not). */
-    private void train(List<byte[]> samples, DictionaryManager.Entry current) {
+    private void train(List<Sampler.Sample> samples, DictionaryManager.Entry current) {
         // a held-out fifth, every copy of a value on one side: checked on values it was not trained on
-        HeldOut.Split<byte[]> split = HeldOut.split(samples, ByteBuffer::wrap, Math.max(1, samples.size() / 5),
-                new Random());
+        HeldOut.Split<Sampler.Sample> split = HeldOut.split(samples, s -> ByteBuffer.wrap(s.bytes()),
+                Math.max(1, samples.size() / 5), new Random());
         if (split.train().isEmpty()) {
             log.record(TrainingEvent.Kind.REJECTED, 0, samples.size(), Double.NaN, Double.NaN, "all "
                     + samples.size() + " samples are the same value: no other value to check a dictionary on");
             return;
         }
-        List<byte[]> heldOut = split.heldOut();
-        List<byte[]> trainSet = split.train();
+        List<Sampler.Sample> heldOut = split.heldOut();
+        List<byte[]> trainSet = split.train().stream().map(Sampler.Sample::bytes).toList();
         int held = heldOut.size();
         int level = settings.level();
         ZstdDictionary dict;
@@ -174,11 +174,18 @@ final class Trainer {
             log.record(TrainingEvent.Kind.FAILED, 0, samples.size(), Double.NaN, Double.NaN, e.getMessage());
             return;
         }
-        double before = savedFraction(heldOut, current == null ? null : current.dictionary);
-        double after = savedFraction(heldOut, dict);
+        long[] storedBefore = storedSizes(heldOut, current == null ? null : current.dictionary);
+        long[] storedAfter = storedSizes(heldOut, dict);
+        double[] saved = wholeValueFractions(heldOut, storedBefore, storedAfter);
+        double before = saved[0];
+        double after = saved[1];
+        long longer = heldOut.stream().filter(s -> s.length() > s.bytes().length).count();
         log.record(TrainingEvent.Kind.TRAINED, dict.id(), samples.size(), before, after,
                 dict.size() + "-byte dictionary from " + trainSet.size() + " samples, checked on " + held
-                        + " (" + split.distinct() + " distinct values in all)");
+                        + " (" + split.distinct() + " distinct values in all)" + (longer == 0 ? ""
+                        : "; " + longer + " of the " + held + " checked are longer than the " + settings.maxSampleSize()
+                        + " bytes sampled of a value, and count whole (the rest of each as compressing as its"
+                        + " sampled part does before)"));
         double minImprovement = settings.minImprovement();
         if (after - before < minImprovement) {
             log.record(TrainingEvent.Kind.REJECTED, dict.id(), samples.size(), before, after,
@@ -208,12 +215,11 @@ final class Trainer {
     }
 
     /**
-     * Saved fraction of {@code samples} as the compressor would store them (header included, never larger), with
+     * What each sample would be stored as by the compressor (header included, never larger than the sample), with
      * {@code dict} (null: none) digested here for the configured level and freed before returning.
      */
-    private double savedFraction(List<byte[]> samples, ZstdDictionary dict) {
-        long original = 0;
-        long stored = 0;
+    private long[] storedSizes(List<Sampler.Sample> samples, ZstdDictionary dict) {
+        long[] stored = new long[samples.size()];
         ZstdCompressor.Builder b = ZstdCompressor.builder().level(settings.level());
         try (ZstdCompressionDictionary cd = dict == null ? null : dict.forCompression(settings.level())) {
             if (cd != null) {
@@ -221,19 +227,41 @@ final class Trainer {
             }
             try (ZstdCompressor c = b.build()) {
                 byte[] out = new byte[0];
-                for (byte[] s : samples) {
+                for (int i = 0; i < stored.length; i++) {
+                    byte[] s = samples.get(i).bytes();
                     if (out.length < s.length) {
                         out = new byte[s.length];
                     }
                     long n = s.length - 1 - ValueFormat.HEADER_SIZE < 1 ? -1
                             : c.tryCompress(MemorySegment.ofArray(s),
                             MemorySegment.ofArray(out).asSlice(0, s.length - 1 - ValueFormat.HEADER_SIZE));
-                    original += s.length;
-                    stored += n < 0 ? s.length : n + ValueFormat.HEADER_SIZE;
+                    stored[i] = n < 0 ? s.length : n + ValueFormat.HEADER_SIZE;
                 }
             }
         }
-        return original == 0 ? 0 : 1 - (double) stored / original;
+        return stored;
+    }
+
+    /**
+     * The saved fractions of the values the samples were taken from, before and after, over their whole lengths. A
+     * sample holds a long value's first bytes only; the rest of the value is counted as compressing as the sample
+     * does before, with the new dictionary too: a dictionary's gain is in a value's first bytes, so it is counted
+     * once per value, in bytes, not as a share of each sample (which overstates it for long values; docs/dictionaries.md
+     * gives a measured case).
+     */
+    static double[] wholeValueFractions(List<Sampler.Sample> samples, long[] storedBefore, long[] storedAfter) {
+        double whole = 0;
+        double before = 0;
+        double after = 0;
+        for (int i = 0; i < storedBefore.length; i++) {
+            Sampler.Sample s = samples.get(i);
+            int held = s.bytes().length;
+            double rest = held == 0 ? 0 : (double) (s.length() - held) * storedBefore[i] / held;
+            whole += s.length();
+            before += storedBefore[i] + rest;
+            after += storedAfter[i] + rest;
+        }
+        return whole == 0 ? new double[] {0, 0} : new double[] {1 - before / whole, 1 - after / whole};
     }
 
     /** Stops sampling and the trainer thread (a training in progress ends by itself; its result loads nowhere). */

@@ -9,8 +9,9 @@ import java.time.Instant;
  * @param kind         what happened
  * @param dictionaryId the dictionary trained, adopted or rejected (0 when training failed)
  * @param samples      samples used: training set plus held-out set
- * @param savedBefore  saved fraction (0..1) of the held-out samples with the dictionary current before (or without
- *                     one), header included; NaN when not measured
+ * @param savedBefore  saved fraction (0..1) of the held-out values with the dictionary current before (or without
+ *                     one), header included, over their whole length (a value longer than its sample counts the
+ *                     rest as compressing as the sample does before, with either dictionary); NaN when not measured
  * @param savedAfter   the same with the new dictionary; NaN when not measured
  * @param reason       why, in words (for {@link Kind#REJECTED} and {@link Kind#FAILED}); otherwise a summary
  */

@@ -480,19 +480,67 @@ class DictionaryManagerTest {
                 .retrainInterval(Duration.ofMinutes(10)).build()) {
             ValueCompressor vc = ValueCompressor.create(CompressionConfig.defaults(), m);
             writes.forEach(vc::compress);
-            await("a training to finish", () -> m.trainingStats().rejected() + m.trainingStats().adopted()
-                    + m.trainingStats().failed() == 1);
-            TrainingStats t = m.trainingStats();
-            assertEquals(List.of(TrainingEvent.Kind.TRAINED, TrainingEvent.Kind.REJECTED),
-                    t.recent().stream().map(TrainingEvent::kind).toList(), t.recent().toString());
-            TrainingEvent trained = t.recent().get(0);
+            List<TrainingEvent> t = trainedAndRejected(m);
+            TrainingEvent trained = t.get(0);
             assertTrue(trained.reason().endsWith("(30 distinct values in all)"), trained.reason());
-            TrainingEvent e = t.recent().get(1);
+            TrainingEvent e = t.get(1);
             assertTrue(e.savedAfter() < 0.01, "saved on tokens it was not trained on: " + e);
             assertTrue(e.reason().contains("needs +5.0"), e.reason());
             assertEquals(0, m.currentId());
             assertTrue(store.list().isEmpty());
         }
+    }
+
+    @Test
+    void aLongValueIsCheckedWhole() throws Exception {
+        // values of 16 KiB sampled 4 KiB each: the same 512 bytes open every value, random bytes follow. A dictionary
+        // holding the 512 bytes saves an eighth of each sample, but only a 32nd of each value as stored
+        Random r = new Random(11);
+        byte[] head = new byte[512];
+        r.nextBytes(head);
+        InMemoryDictionaryStore store = new InMemoryDictionaryStore();
+        try (DictionaryManager m = DictionaryManager.managed(store).minSamples(200)
+                .sampling(400, 4096, 4L << 20, 1L << 30).retrainInterval(Duration.ofMinutes(10)).build()) {
+            ValueCompressor vc = ValueCompressor.create(CompressionConfig.defaults(), m);
+            for (int i = 0; i < 300; i++) {
+                byte[] v = new byte[16 << 10];
+                r.nextBytes(v);
+                System.arraycopy(head, 0, v, 0, head.length);
+                vc.compress(v);
+            }
+            List<TrainingEvent> t = trainedAndRejected(m);
+            TrainingEvent trained = t.get(0);
+            assertTrue(trained.reason().contains("are longer than the 4096 bytes sampled of a value, and count whole"),
+                    trained.reason());
+            TrainingEvent e = t.get(1);
+            double gain = e.savedAfter() - e.savedBefore();
+            // the head over the whole value: 512 / 16384 = 3.1 points (an eighth, 12.5, on the samples)
+            assertTrue(gain > 0.02 && gain < 0.04, "gain over whole values: " + e);
+            assertTrue(e.reason().contains("needs +5.0"), e.reason());
+            assertEquals(0, m.currentId());
+            assertTrue(store.list().isEmpty());
+        }
+    }
+
+    @Test
+    void theRestOfALongValueCompressesAsItsSampleDoes() {
+        List<Sampler.Sample> samples = List.of(new Sampler.Sample(new byte[100], 400),
+                new Sampler.Sample(new byte[100], 100));
+        // the first: 50 bytes before, 30 after, its other 300 bytes counted at the sample's 50 per 100 either way
+        double[] saved = Trainer.wholeValueFractions(samples, new long[] {50, 100}, new long[] {30, 40});
+        assertEquals(1 - (50 + 150 + 100) / 500.0, saved[0], 1e-12);
+        assertEquals(1 - (30 + 150 + 40) / 500.0, saved[1], 1e-12);
+        assertArrayEquals(new double[] {0, 0}, Trainer.wholeValueFractions(List.of(), new long[0], new long[0]));
+    }
+
+    /** Waits for {@code m}'s first training to end; asserts it was trained and rejected; returns those two events. */
+    private static List<TrainingEvent> trainedAndRejected(DictionaryManager m) throws Exception {
+        await("a training to finish", () -> m.trainingStats().rejected() + m.trainingStats().adopted()
+                + m.trainingStats().failed() == 1);
+        List<TrainingEvent> recent = m.trainingStats().recent();
+        assertEquals(List.of(TrainingEvent.Kind.TRAINED, TrainingEvent.Kind.REJECTED),
+                recent.stream().map(TrainingEvent::kind).toList(), recent.toString());
+        return recent;
     }
 
     @Test
@@ -656,7 +704,16 @@ class DictionaryManagerTest {
         }
         assertTrue(s.size() <= 100, "held " + s.size());
         assertTrue(s.bytes() <= 10_000, "bytes " + s.bytes());
-        assertTrue(s.samples().stream().allMatch(x -> x.length <= 500));
+        assertTrue(s.samples().stream().allMatch(x -> x.bytes().length == Math.min(500, x.length())),
+                s.samples().toString());
+        // a longer value: its first 500 bytes, with its whole length
+        Sampler one = new Sampler(10, 10_000, 500, 1_000_000_000L);
+        one.collecting(true);
+        byte[] longer = text(2000);
+        one.offer(java.lang.foreign.MemorySegment.ofArray(longer));
+        assertEquals(1, one.samples().size());
+        assertArrayEquals(Arrays.copyOf(longer, 500), one.samples().get(0).bytes());
+        assertEquals(2000, one.samples().get(0).length());
         Sampler slow = new Sampler(1000, 1 << 20, 1000, 1000); // 1000 bytes per second
         slow.collecting(true);
         for (int i = 0; i < 1000; i++) {
