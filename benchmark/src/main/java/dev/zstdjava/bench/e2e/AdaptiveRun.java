@@ -69,7 +69,9 @@ final class AdaptiveRun {
         PLAIN("lettuce", "p", "Lettuce, no compression: the memory baseline"),
         ZSTD("lettuce-zstd", "z", "fixed zstd 3 (CompressingRedisClient.connect(codec, ValueCompressor))"),
         DICT("lettuce-zstd-dict", "y", "fixed zstd 3 with one managed dictionary (DictionaryManager.managed, trained on "
-                + "the mixed values it writes, published in the server)"),
+                + "the mixed values it writes, published in the server; adopted at any gain, minImprovement 0, so that "
+                + "it writes with a dictionary whatever the held-out check finds: the library's default +5 points "
+                + "rejects a dictionary for this mix)"),
         ADAPTIVE("lettuce-zstd-adaptive", "x", "AdaptiveCompressor, the run's goal, patterns from the key fold, a "
                 + "dictionary lineage per pattern (PatternDictionaries, each pattern's dictionaries published in the "
                 + "server under its own prefix, adopted at the run's dictionary gain, trained after "
@@ -146,7 +148,7 @@ final class AdaptiveRun {
             kvs.put(Client.ZSTD, new Clients.LettuceKv(lettuce.connect(ByteArrayCodec.INSTANCE,
                     ValueCompressor.create(ZSTD_3)), null));
             dict = new Clients.DictionaryKv(lettuce, RedisURI.create(host, port), "zstd-java:e2e-dict:{"
-                    + Long.toHexString(System.nanoTime()) + "-adaptive}:");
+                    + Long.toHexString(System.nanoTime()) + "-adaptive}:", 0);
             kvs.put(Client.DICT, dict);
             kvs.put(Client.ADAPTIVE, new Clients.LettuceKv(lettuce.connect(ByteArrayCodec.INSTANCE, adaptive), null));
             Map<MixedValues.Kind, ValueCompressor> perKind = new EnumMap<>(MixedValues.Kind.class);

@@ -307,11 +307,17 @@ final class Clients {
         private final LettuceKv kv;
 
         DictionaryKv(CompressingRedisClient lettuce, RedisURI uri, String prefix) {
+            this(lettuce, uri, prefix, DictionaryManager.DEFAULT_MIN_IMPROVEMENT);
+        }
+
+        /** @param minImprovement the gain at which the manager adopts its dictionary, as its builder takes it */
+        DictionaryKv(CompressingRedisClient lettuce, RedisURI uri, String prefix, double minImprovement) {
             this.lettuce = lettuce;
             this.uri = uri;
             this.prefix = prefix;
             this.store = LettuceDictionaryStore.builder().keyPrefix(prefix).connect(lettuce, uri);
-            this.dicts = DictionaryManager.managed(store).retrainInterval(Duration.ofSeconds(5)).build();
+            this.dicts = DictionaryManager.managed(store).retrainInterval(Duration.ofSeconds(5))
+                    .minImprovement(minImprovement).build();
             this.kv = new LettuceKv(lettuce.connect(ByteArrayCodec.INSTANCE, ValueCompressor.create(ZSTD_3, dicts)),
                     null);
         }

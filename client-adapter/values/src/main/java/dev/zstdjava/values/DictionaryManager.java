@@ -441,14 +441,18 @@ public final class DictionaryManager implements AutoCloseable {
             return this;
         }
 
-        /** Managed: train once the reservoir holds this many samples (default 1000; at least 10). */
+        /**
+         * Managed: train once the reservoir holds this many samples (default 1000; at least 10), or as many as its
+         * byte bound holds when that is fewer (values of more than 4 KiB on average, with the default bounds).
+         */
         public Builder minSamples(int samples) {
             this.minSamples = samples;
             return this;
         }
 
         /**
-         * Managed: bounds of the sampling reservoir: at most {@code maxSamples} values (default 4000) of at most
+         * Managed: bounds of the sampling reservoir, none of which favours values of one size (past {@code maxBytes},
+         * samples drawn at random are dropped): at most {@code maxSamples} values (default 4000) of at most
          * {@code maxSampleSize} bytes each (longer values contribute their first bytes, and the held-out check counts
          * them whole, the rest as compressing as those bytes do without the new dictionary; default 16 KiB), at most
          * {@code maxBytes} in total (default 4 MiB), copied at no more than {@code bytesPerSecond} (default 1 MiB/s).

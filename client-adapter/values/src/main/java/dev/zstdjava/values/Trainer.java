@@ -84,7 +84,10 @@ final class Trainer {
             }
             return;
         }
-        if (sampler.size() < settings.minSamples() || System.nanoTime() - nextLeaseAttempt < 0) {
+        // minSamples values, or as many as the reservoir's byte bound holds (values of more than its bytes per
+        // minSamples on average: 4 KiB with the defaults)
+        if (sampler.size() < Math.min(settings.minSamples(), sampler.limit())
+                || System.nanoTime() - nextLeaseAttempt < 0) {
             return;
         }
         Duration interval = settings.retrainInterval();

@@ -696,6 +696,63 @@ class DictionaryManagerTest {
     }
 
     @Test
+    void theSamplesStandForTheValuesWhateverTheirSize() {
+        // half the values 100 B, half 8 KiB, far more than the byte bound holds: refusing a value too large for what
+        // was left of the bound kept mostly the small ones
+        Sampler s = new Sampler(4000, 2 << 20, 8192, 1L << 40);
+        s.collecting(true);
+        byte[] small = text(100);
+        byte[] large = text(8192);
+        for (int i = 0; i < 40_000; i++) {
+            s.offer(java.lang.foreign.MemorySegment.ofArray(i % 2 == 0 ? small : large));
+        }
+        List<Sampler.Sample> held = s.samples();
+        long larges = held.stream().filter(x -> x.length() == 8192).count();
+        // about 500 held (2 MiB of samples averaging 4.1 KiB), half of them large: 0.5 +- 0.022 by chance
+        assertTrue(held.size() > 300 && held.size() < 800, held.size() + " held");
+        assertEquals(held.size(), s.limit(), "the byte bound sets how many are kept");
+        assertTrue(s.bytes() <= 2 << 20, s.bytes() + " bytes");
+        double share = (double) larges / held.size();
+        assertTrue(share > 0.4 && share < 0.6, "share of the large values held: " + share + " of " + held.size());
+        s.reset();
+        assertEquals(4000, s.limit());
+        assertEquals(0, s.size());
+    }
+
+    @Test
+    void aLongPauseRefillsTheByteBudgetOnce() {
+        long mib = 1 << 20;
+        long hours3 = java.util.concurrent.TimeUnit.HOURS.toNanos(3);
+        // the pause times the rate was past Long.MAX_VALUE: the budget came out some 7 GB in debt, hours to repay
+        assertEquals(mib, Sampler.refill(0, hours3, mib));
+        assertEquals(mib, Sampler.refill(-5000, hours3, mib));
+        assertEquals(mib / 2, Sampler.refill(0, 500_000_000L, mib));
+        assertEquals(-4000, Sampler.refill(-5000, 1_000_000L, 1_000_000L));
+        assertEquals(Long.MAX_VALUE, Sampler.refill(0, hours3, Long.MAX_VALUE));
+        assertEquals(100, Sampler.refill(100, -1, mib), "a clock read out of order refills nothing");
+    }
+
+    @Test
+    void valuesLongerThanTheBoundAllowsForMinSamplesStillTrain() throws Exception {
+        // values of some 20 KiB, sampled 16 KiB each, 1 MiB in all: the reservoir holds 64 of them, never the 1000
+        // minSamples asks for, and so never trained; it trains on what its byte bound holds
+        InMemoryDictionaryStore store = new InMemoryDictionaryStore();
+        try (DictionaryManager m = DictionaryManager.managed(store).sampling(4000, 16 << 10, 1 << 20, 1L << 30)
+                .retrainInterval(Duration.ofMinutes(10)).build()) {
+            ValueCompressor vc = ValueCompressor.create(CompressionConfig.defaults(), m);
+            for (int i = 0; i < 300; i++) {
+                vc.compress(String.join("\n", jsonRecords(100, i).stream()
+                        .map(b -> new String(b, StandardCharsets.US_ASCII)).toList()).getBytes(StandardCharsets.US_ASCII));
+            }
+            await("a training to finish", () -> m.trainingStats().rejected() + m.trainingStats().adopted()
+                    + m.trainingStats().failed() == 1);
+            TrainingEvent trained = m.trainingStats().recent().get(0);
+            assertEquals(TrainingEvent.Kind.TRAINED, trained.kind(), m.trainingStats().recent().toString());
+            assertTrue(trained.samples() >= 60 && trained.samples() <= 64, trained.toString());
+        }
+    }
+
+    @Test
     void samplingIsBoundedInCountBytesAndRate() {
         Sampler s = new Sampler(100, 10_000, 500, 1_000_000_000L);
         s.collecting(true);

@@ -593,7 +593,10 @@ public class RedisCompressionProperties {
         /** Managed: the size of trained dictionaries. */
         private DataSize dictionarySize = DataSize.ofKilobytes(16);
 
-        /** Managed: train once this many values have been sampled (at least 10). */
+        /**
+         * Managed: train once this many values have been sampled (at least 10), or as many as the sampling's byte bound
+         * holds when that is fewer.
+         */
         private int minSamples = 1000;
 
         private final Store store = new Store();
