@@ -28,10 +28,12 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * What reading a value costs with a dictionary and without one, on the values of one kind of the {@code ./e2e
- * --adaptive} set ({@link MixedValues}): zstd 3 frames of the kind's values with and without a 16 KiB dictionary
- * trained as the e2e's oracle trains it (on the first 16 KiB of every other value; the frames are of the others),
- * decompressed one value per operation, the values in turn, by this library and by zstd-jni. A dictionary makes
- * small values smaller and faster to read; whether it costs on large ones is what {@code kind=html} shows.
+ * --adaptive} set ({@link MixedValues}): zstd 3 frames of the kind's values with and without a dictionary
+ * ({@code dictionaryKiB}, 16 KiB as the library's default) trained as the e2e's oracle trains it (on the first 16 KiB
+ * of every other value; the frames are of the others), decompressed one value per operation, the values in turn, by
+ * this library and by zstd-jni. A dictionary makes small values smaller and faster to read; whether it costs on large
+ * ones is what {@code kind=html} shows, and {@code -p dictionaryKiB=1,4,16,64} whether a smaller dictionary keeps
+ * the saving without the cost (the setup prints each size's saving).
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
@@ -42,6 +44,9 @@ import java.util.concurrent.TimeUnit;
 public class DictionaryReadBench {
     @Param({"html", "session"})
     public String kind;
+
+    @Param({"16"})
+    public int dictionaryKiB;
 
     byte[][] plain;
     byte[][] withDictionary;
@@ -68,10 +73,13 @@ public class DictionaryReadBench {
                 read.add(values[i]);
             }
         }
-        ZstdDictionary dictionary = ZstdDictionary.trainer(16 << 10).level(3).train(train);
+        ZstdDictionary dictionary = ZstdDictionary.trainer(dictionaryKiB << 10).level(3).train(train);
         plain = new byte[read.size()][];
         withDictionary = new byte[read.size()][];
         int largest = 0;
+        long raw = 0;
+        long storedPlain = 0;
+        long stored = 0;
         try (ZstdCompressionDictionary cd = dictionary.forCompression(3);
              ZstdCompressor c = ZstdCompressor.builder().level(3).build();
              ZstdCompressor cDict = ZstdCompressor.builder().level(3).dictionary(cd).build()) {
@@ -79,8 +87,14 @@ public class DictionaryReadBench {
                 plain[i] = c.compress(read.get(i));
                 withDictionary[i] = cDict.compress(read.get(i));
                 largest = Math.max(largest, read.get(i).length);
+                raw += read.get(i).length;
+                storedPlain += plain[i].length;
+                stored += withDictionary[i].length;
             }
         }
+        System.out.printf("%n%s, %d KiB dictionary: frames %.2f%% of the values with it, %.2f%% without (%+.2f points"
+                + " saved)%n", kind, dictionaryKiB, 100.0 * stored / raw, 100.0 * storedPlain / raw,
+                100.0 * (storedPlain - stored) / raw);
         dst = new byte[largest];
         digested = dictionary.forDecompression();
         ours = ZstdDecompressor.create();
