@@ -297,8 +297,8 @@ public final class PatternDictionaries implements AutoCloseable {
         long hash = DictionaryOwners.contentHash(e.dictionary.toByteArray());
         Lineage other = byId.loaded(id, lineage, hash);
         if (other != null) {
-            other.ambiguousId = id;
-            lineage.ambiguousId = id;
+            other.anyAmbiguous = true;
+            lineage.anyAmbiguous = true;
             LOG.log(System.Logger.Level.WARNING, "adaptive compression: zstd dictionary " + id + ": "
                     + DictionaryOwners.ambiguity(byId.conflict(id)) + "; neither pattern writes with it");
         } else if (!lineage.claimChecked(id, hash)) { // a reopened lineage loads its ids again: checked once
@@ -323,7 +323,7 @@ public final class PatternDictionaries implements AutoCloseable {
         }
         lineage.claimsChecked.put(id, hash);
         if (holder != null && byId.disputed(id, lineage, hash, holder)) {
-            lineage.ambiguousId = id;
+            lineage.anyAmbiguous = true;
             LOG.log(System.Logger.Level.WARNING, "adaptive compression: zstd dictionary " + id + ": "
                     + DictionaryOwners.ambiguity(byId.conflict(id)) + "; pattern " + lineage.pattern + " does not write with it");
         }
@@ -565,8 +565,11 @@ public final class PatternDictionaries implements AutoCloseable {
         private volatile boolean opening;
         volatile long lastUsed = System.nanoTime();
         volatile long releasedAt;
-        /** a dictionary id another lineage also holds, with other bytes (0: none): not written with */
-        volatile long ambiguousId;
+        /**
+         * whether an id of this lineage's dictionaries is held by another lineage with other bytes: then each write
+         * looks its current id up among the ambiguous ones, which are not written with
+         */
+        volatile boolean anyAmbiguous;
         /** the ids whose claim was checked (or written) for this lineage, with their content hashes; kept */
         final Map<Long, Long> claimsChecked = new ConcurrentHashMap<>();
 
@@ -588,7 +591,7 @@ public final class PatternDictionaries implements AutoCloseable {
                 return null;
             }
             long id = m.currentId();
-            return id != 0 && id != ambiguousId ? writer : null;
+            return id != 0 && !ambiguous(id) ? writer : null;
         }
 
         /**
@@ -597,14 +600,18 @@ public final class PatternDictionaries implements AutoCloseable {
          */
         ValueCompressor writer() {
             ValueCompressor w = writer;
-            long a = ambiguousId;
-            if (a != 0 && w != null) {
+            if (w != null && anyAmbiguous) {
                 DictionaryManager m = manager;
-                if (m == null || m.currentId() == a) {
+                if (m == null || ambiguous(m.currentId())) {
                     return null;
                 }
             }
             return w;
+        }
+
+        /** @return whether {@code id} is held by two lineages with different bytes; allocates nothing */
+        private boolean ambiguous(long id) {
+            return anyAmbiguous && byId.ambiguous(id);
         }
 
         /** Hands a sampled value of the pattern to its manager's training reservoir, when open. */

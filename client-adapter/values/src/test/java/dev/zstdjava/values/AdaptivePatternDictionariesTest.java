@@ -529,6 +529,40 @@ class AdaptivePatternDictionariesTest {
     }
 
     /**
+     * A lineage with two ids that other lineages hold with other bytes writes with neither: its current dictionary's
+     * id, made ambiguous first, stays unwritten when an older id of the lineage becomes ambiguous too (values written
+     * with it would fail to read for good).
+     */
+    @Test
+    void aLineageWritesWithNoneOfItsAmbiguousIds() throws Exception {
+        long older = 1_000_001;
+        long current = 1_000_002;
+        Map<String, InMemoryDictionaryStore> stores = new ConcurrentHashMap<>();
+        InMemoryDictionaryStore a = stores.computeIfAbsent("a:*", n -> new InMemoryDictionaryStore());
+        a.putIfAbsent(older, dev.zstdjava.zstd.ZstdDictionary.trainer(4096).dictionaryId(older).train(RECORDS)
+                .toByteArray());
+        a.putIfAbsent(current, dev.zstdjava.zstd.ZstdDictionary.trainer(4096).dictionaryId(current).train(RECORDS)
+                .toByteArray());
+        stores.computeIfAbsent("b:*", n -> new InMemoryDictionaryStore()).putIfAbsent(current, foreign(current));
+        stores.computeIfAbsent("c:*", n -> new InMemoryDictionaryStore()).putIfAbsent(older, foreign(older));
+        try (PatternDictionaries pd = inMemory(stores).manager(b -> quick(b).minImprovement(1)).build()) {
+            AdaptiveCompressor ac = compressor(pd);
+            writeUntil(ac, List.of("a", "b"), new ConcurrentHashMap<>(), "a and b holding " + current,
+                    () -> pd.manager("a:*") != null && pd.manager("a:*").isLoaded(current)
+                            && pd.manager("b:*") != null && pd.manager("b:*").isLoaded(current));
+            assertEquals(current, pd.manager("a:*").currentId());
+            writeUntil(ac, List.of("c"), new ConcurrentHashMap<>(), "c holding " + older,
+                    () -> pd.manager("c:*") != null && pd.manager("c:*").isLoaded(older));
+            DictionaryManagerTest.await(older + " ambiguous", () -> pd.lookup().find(older) == null);
+            Map<String, List<byte[][]>> written = new ConcurrentHashMap<>();
+            writeUntil(ac, List.of("a"), written, "3000 values of a",
+                    () -> written.getOrDefault("a", List.of()).size() >= 3000);
+            assertEquals(current, pd.manager("a:*").currentId());
+            assertNotWrittenWithAndReadBack(ac, written.get("a"), current);
+        }
+    }
+
+    /**
      * Writes event values through one process until they go on event's dictionary; then, as a writer that claims
      * nothing (another process, or an older version), publishes a dictionary of other values under the same id in
      * order's lineage. @return an event value written with the id
