@@ -39,7 +39,8 @@ import java.util.function.UnaryOperator;
  * (64 MiB by default). Their size is an estimate, {@value #DIGEST_OVERHEAD} bytes plus twice the dictionary's size
  * per loaded dictionary (its decompression digest and the compression digest at level 3 each hold a copy of it and
  * their tables), not a measurement. When the sum is above the bound, the lineages used least recently are released
- * (their managers closed, native memory freed as {@link DictionaryManager#close()} describes) until it is within it.
+ * (their managers closed, native memory freed as {@link DictionaryManager#close()} describes, and the contexts their
+ * patterns wrote with freed too) until it is within it.
  * A released pattern writes with zstd 3 until its next sampled write, which takes its best option without a
  * dictionary; it reopens for writing no sooner than the reopen delay after it was released. At most
  * {@linkplain Builder#maxOpenLineages 256 lineages} are open at once (each runs its manager's threads), the least
@@ -699,15 +700,22 @@ public final class PatternDictionaries implements AutoCloseable {
             }
         }
 
-        /** Closes the manager (writes fall back at once; values in flight finish). */
+        /**
+         * Closes the manager and frees the contexts of the writer (writes fall back at once; values in flight
+         * finish).
+         */
         void release(String why) {
             DictionaryManager m = manager;
             if (m == null) {
                 return;
             }
+            ValueCompressor w = writer;
             writer = null;
             manager = null;
             m.close();
+            if (w != null) {
+                w.closeCoders(); // else they would keep the compression digest allocated until garbage-collected
+            }
             LOG.log(System.Logger.Level.INFO, () -> "adaptive compression: pattern " + pattern + ": dictionaries"
                     + " released (" + why + ")");
         }

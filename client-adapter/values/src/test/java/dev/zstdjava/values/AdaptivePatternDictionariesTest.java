@@ -143,13 +143,19 @@ class AdaptivePatternDictionariesTest {
         }
     }
 
+    /** One lineage's estimate: 128 KiB + 2 x 4 KiB; two do not fit. */
+    static final long ONE_LINEAGE_FITS = PatternDictionaries.DIGEST_OVERHEAD + 3 * 4096;
+
+    /** Lineages in memory within {@link #ONE_LINEAGE_FITS}, neither retraining nor reopened for writing. */
+    static PatternDictionaries oneLineageFits() {
+        return inMemory(new ConcurrentHashMap<>()).manager(b -> quick(b).retrainInterval(Duration.ofHours(1)))
+                .maxNativeBytes(ONE_LINEAGE_FITS).reopenDelay(Duration.ofHours(1)).build();
+    }
+
     @Test
     void theNativeMemoryBoundHoldsAndReleasedPatternsStillReadBack() throws Exception {
-        // one lineage's estimate: 128 KiB + 2 x 4 KiB; two do not fit
-        long bound = PatternDictionaries.DIGEST_OVERHEAD + 3 * 4096;
-        Map<String, InMemoryDictionaryStore> stores = new ConcurrentHashMap<>();
-        try (PatternDictionaries pd = inMemory(stores).manager(b -> quick(b).retrainInterval(Duration.ofHours(1)))
-                .maxNativeBytes(bound).reopenDelay(Duration.ofHours(1)).build()) {
+        long bound = ONE_LINEAGE_FITS;
+        try (PatternDictionaries pd = oneLineageFits()) {
             AdaptiveCompressor ac = compressor(pd);
             Map<String, List<byte[][]>> written = new ConcurrentHashMap<>();
             writeUntilOnDictionaries(ac, List.of("a"), written);
@@ -190,6 +196,42 @@ class AdaptivePatternDictionariesTest {
             readAll(ac, written.get("b"));
             DictionaryManagerTest.await("within the bound", () -> pd.nativeBytes() <= bound);
             assertEquals(1, pd.openPatterns().size(), pd.openPatterns().toString());
+        }
+    }
+
+    /**
+     * A released lineage frees its dictionaries' native memory, which the bound then counts as none: no compressor of
+     * the writer it wrote the pattern with keeps its compression digest allocated.
+     */
+    @Test
+    void aReleasedLineageKeepsNoDigestAllocated() throws Exception {
+        try (PatternDictionaries pd = oneLineageFits()) {
+            AdaptiveCompressor ac = compressor(pd);
+            Map<String, List<byte[][]>> written = new ConcurrentHashMap<>();
+            writeUntilOnDictionaries(ac, List.of("a"), written);
+            ValueCompressor writer = pd.lineage("a:*", null).writer(); // held here, so never garbage-collected
+            assertNotNull(writer);
+            dev.zstdjava.zstd.ZstdCompressionDictionary digest = pd.manager("a:*").current().compressionDictionary(3);
+            assertTrue(references(digest) > 1, "a's writer compresses with " + digest);
+            writeUntil(ac, List.of("b"), written, "a released", () -> pd.manager("a:*") == null);
+            DictionaryManagerTest.await("a's compression digest freed", () -> references(digest) == 0);
+        }
+    }
+
+    /** @return the references to {@code digest}'s native tables (its own and its compressors'; 0: freed) */
+    static int references(dev.zstdjava.zstd.ZstdCompressionDictionary digest) {
+        try {
+            java.lang.reflect.Field shared = Class.forName("dev.zstdjava.zstd.DigestedDictionary")
+                    .getDeclaredField("shared");
+            shared.setAccessible(true);
+            Object native_ = shared.get(digest);
+            java.lang.reflect.Field refs = native_.getClass().getDeclaredField("refs");
+            refs.setAccessible(true);
+            synchronized (native_) {
+                return refs.getInt(native_);
+            }
+        } catch (ReflectiveOperationException e) {
+            throw new AssertionError(e);
         }
     }
 
