@@ -113,6 +113,11 @@ public final class PatternDictionaries implements AutoCloseable {
     private final ConcurrentHashMap<String, Lineage> lineages = new ConcurrentHashMap<>();
     /** every dictionary id a lineage loaded or is publishing, with its lineage */
     private final DictionaryOwners<Lineage> byId = new DictionaryOwners<>(l -> "pattern " + l.pattern + "'s lineage");
+    /**
+     * whether an id is held with different bytes (by two lineages, or by one and another's claim): then each write
+     * looks its lineage's current id up among the ambiguous ones, which no lineage writes with
+     */
+    private volatile boolean anyAmbiguous;
     /** the store of {@link #ID_CLAIMS}, made before the first lineage opens (on the worker thread) */
     private volatile DictionaryStore claims;
     private final ExecutorService worker = Executors.newSingleThreadExecutor(
@@ -298,8 +303,7 @@ public final class PatternDictionaries implements AutoCloseable {
         long hash = DictionaryOwners.contentHash(e.dictionary.toByteArray());
         Lineage other = byId.loaded(id, lineage, hash);
         if (other != null) {
-            other.anyAmbiguous = true;
-            lineage.anyAmbiguous = true;
+            anyAmbiguous = true;
             LOG.log(System.Logger.Level.WARNING, "adaptive compression: zstd dictionary " + id + ": "
                     + DictionaryOwners.ambiguity(byId.conflict(id)) + "; neither pattern writes with it");
         } else if (!lineage.claimChecked(id, hash)) { // a reopened lineage loads its ids again: checked once
@@ -324,7 +328,7 @@ public final class PatternDictionaries implements AutoCloseable {
         }
         lineage.claimsChecked.put(id, hash);
         if (holder != null && byId.disputed(id, lineage, hash, holder)) {
-            lineage.anyAmbiguous = true;
+            anyAmbiguous = true;
             LOG.log(System.Logger.Level.WARNING, "adaptive compression: zstd dictionary " + id + ": "
                     + DictionaryOwners.ambiguity(byId.conflict(id)) + "; pattern " + lineage.pattern + " does not write with it");
         }
@@ -566,11 +570,6 @@ public final class PatternDictionaries implements AutoCloseable {
         private volatile boolean opening;
         volatile long lastUsed = System.nanoTime();
         volatile long releasedAt;
-        /**
-         * whether an id of this lineage's dictionaries is held by another lineage with other bytes: then each write
-         * looks its current id up among the ambiguous ones, which are not written with
-         */
-        volatile boolean anyAmbiguous;
         /** the ids whose claim was checked (or written) for this lineage, with their content hashes; kept */
         final Map<Long, Long> claimsChecked = new ConcurrentHashMap<>();
 
@@ -601,7 +600,7 @@ public final class PatternDictionaries implements AutoCloseable {
          */
         ValueCompressor writer() {
             ValueCompressor w = writer;
-            if (w != null && anyAmbiguous) {
+            if (w != null && anyAmbiguous) { // every lineage that holds the id: one that loaded it later too
                 DictionaryManager m = manager;
                 if (m == null || ambiguous(m.currentId())) {
                     return null;

@@ -83,6 +83,13 @@ class AdaptivePatternDictionariesTest {
         }
     }
 
+    /** Writes values of each pattern until its lineage is open and has loaded dictionary {@code id}. */
+    static void writeUntilHolding(AdaptiveCompressor ac, PatternDictionaries pd, List<String> names, long id)
+            throws InterruptedException {
+        writeUntil(ac, names, new ConcurrentHashMap<>(), names + " holding " + id, () -> names.stream()
+                .allMatch(n -> pd.manager(n + ":*") != null && pd.manager(n + ":*").isLoaded(id)));
+    }
+
     /** Reads every value back, retrying a read whose lineage is being reopened. */
     static void readAll(AdaptiveCompressor ac, List<byte[][]> values) throws InterruptedException {
         for (byte[][] vs : values) {
@@ -589,18 +596,41 @@ class AdaptivePatternDictionariesTest {
         stores.computeIfAbsent("c:*", n -> new InMemoryDictionaryStore()).putIfAbsent(older, foreign(older));
         try (PatternDictionaries pd = inMemory(stores).manager(b -> quick(b).minImprovement(1)).build()) {
             AdaptiveCompressor ac = compressor(pd);
-            writeUntil(ac, List.of("a", "b"), new ConcurrentHashMap<>(), "a and b holding " + current,
-                    () -> pd.manager("a:*") != null && pd.manager("a:*").isLoaded(current)
-                            && pd.manager("b:*") != null && pd.manager("b:*").isLoaded(current));
+            writeUntilHolding(ac, pd, List.of("a", "b"), current);
             assertEquals(current, pd.manager("a:*").currentId());
-            writeUntil(ac, List.of("c"), new ConcurrentHashMap<>(), "c holding " + older,
-                    () -> pd.manager("c:*") != null && pd.manager("c:*").isLoaded(older));
+            writeUntilHolding(ac, pd, List.of("c"), older);
             DictionaryManagerTest.await(older + " ambiguous", () -> pd.lookup().find(older) == null);
             Map<String, List<byte[][]>> written = new ConcurrentHashMap<>();
             writeUntil(ac, List.of("a"), written, "3000 values of a",
                     () -> written.getOrDefault("a", List.of()).size() >= 3000);
             assertEquals(current, pd.manager("a:*").currentId());
             assertNotWrittenWithAndReadBack(ac, written.get("a"), current);
+        }
+    }
+
+    /**
+     * A lineage that loads an id two other lineages already hold with different bytes does not write with it either,
+     * though its bytes are one of theirs (values written with it would fail to read for good).
+     */
+    @Test
+    void aLineageDoesNotWriteWithAnIdAlreadyAmbiguous() throws Exception {
+        long id = 1_000_003;
+        byte[] dictionary = dev.zstdjava.zstd.ZstdDictionary.trainer(4096).dictionaryId(id).train(RECORDS)
+                .toByteArray();
+        Map<String, InMemoryDictionaryStore> stores = new ConcurrentHashMap<>();
+        stores.computeIfAbsent("a:*", n -> new InMemoryDictionaryStore()).putIfAbsent(id, dictionary);
+        stores.computeIfAbsent("b:*", n -> new InMemoryDictionaryStore()).putIfAbsent(id, dictionary);
+        stores.computeIfAbsent("c:*", n -> new InMemoryDictionaryStore()).putIfAbsent(id, foreign(id));
+        try (PatternDictionaries pd = inMemory(stores).manager(b -> quick(b).minImprovement(1)).build()) {
+            AdaptiveCompressor ac = compressor(pd);
+            writeUntilHolding(ac, pd, List.of("a", "c"), id);
+            DictionaryManagerTest.await(id + " ambiguous", () -> pd.lookup().find(id) == null);
+            Map<String, List<byte[][]>> written = new ConcurrentHashMap<>();
+            writeUntil(ac, List.of("b"), written, "b holding " + id + " and 3000 values of b",
+                    () -> pd.manager("b:*") != null && pd.manager("b:*").isLoaded(id)
+                            && written.getOrDefault("b", List.of()).size() >= 3000);
+            assertEquals(id, pd.manager("b:*").currentId());
+            assertNotWrittenWithAndReadBack(ac, written.get("b"), id);
         }
     }
 
