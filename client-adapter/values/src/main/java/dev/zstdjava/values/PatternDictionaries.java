@@ -39,7 +39,8 @@ import java.util.function.UnaryOperator;
  * (64 MiB by default). Their size is an estimate, {@value #DIGEST_OVERHEAD} bytes plus twice the dictionary's size
  * per loaded dictionary (its decompression digest and the compression digest at level 3 each hold a copy of it and
  * their tables), not a measurement. When the sum is above the bound, the lineages used least recently are released
- * (their managers closed, native memory freed as {@link DictionaryManager#close()} describes) until it is within it.
+ * (their managers closed, native memory freed as {@link DictionaryManager#close()} describes, and the contexts their
+ * patterns wrote with freed too) until it is within it.
  * A released pattern writes with zstd 3 until its next sampled write, which takes its best option without a
  * dictionary; it reopens for writing no sooner than the reopen delay after it was released. At most
  * {@linkplain Builder#maxOpenLineages 256 lineages} are open at once (each runs its manager's threads), the least
@@ -112,6 +113,11 @@ public final class PatternDictionaries implements AutoCloseable {
     private final ConcurrentHashMap<String, Lineage> lineages = new ConcurrentHashMap<>();
     /** every dictionary id a lineage loaded or is publishing, with its lineage */
     private final DictionaryOwners<Lineage> byId = new DictionaryOwners<>(l -> "pattern " + l.pattern + "'s lineage");
+    /**
+     * whether an id is held with different bytes (by two lineages, or by one and another's claim): then each write
+     * looks its lineage's current id up among the ambiguous ones, which no lineage writes with
+     */
+    private volatile boolean anyAmbiguous;
     /** the store of {@link #ID_CLAIMS}, made before the first lineage opens (on the worker thread) */
     private volatile DictionaryStore claims;
     private final ExecutorService worker = Executors.newSingleThreadExecutor(
@@ -297,8 +303,7 @@ public final class PatternDictionaries implements AutoCloseable {
         long hash = DictionaryOwners.contentHash(e.dictionary.toByteArray());
         Lineage other = byId.loaded(id, lineage, hash);
         if (other != null) {
-            other.ambiguousId = id;
-            lineage.ambiguousId = id;
+            anyAmbiguous = true;
             LOG.log(System.Logger.Level.WARNING, "adaptive compression: zstd dictionary " + id + ": "
                     + DictionaryOwners.ambiguity(byId.conflict(id)) + "; neither pattern writes with it");
         } else if (!lineage.claimChecked(id, hash)) { // a reopened lineage loads its ids again: checked once
@@ -323,7 +328,7 @@ public final class PatternDictionaries implements AutoCloseable {
         }
         lineage.claimsChecked.put(id, hash);
         if (holder != null && byId.disputed(id, lineage, hash, holder)) {
-            lineage.ambiguousId = id;
+            anyAmbiguous = true;
             LOG.log(System.Logger.Level.WARNING, "adaptive compression: zstd dictionary " + id + ": "
                     + DictionaryOwners.ambiguity(byId.conflict(id)) + "; pattern " + lineage.pattern + " does not write with it");
         }
@@ -565,8 +570,6 @@ public final class PatternDictionaries implements AutoCloseable {
         private volatile boolean opening;
         volatile long lastUsed = System.nanoTime();
         volatile long releasedAt;
-        /** a dictionary id another lineage also holds, with other bytes (0: none): not written with */
-        volatile long ambiguousId;
         /** the ids whose claim was checked (or written) for this lineage, with their content hashes; kept */
         final Map<Long, Long> claimsChecked = new ConcurrentHashMap<>();
 
@@ -588,7 +591,7 @@ public final class PatternDictionaries implements AutoCloseable {
                 return null;
             }
             long id = m.currentId();
-            return id != 0 && id != ambiguousId ? writer : null;
+            return id != 0 && !ambiguous(id) ? writer : null;
         }
 
         /**
@@ -597,14 +600,18 @@ public final class PatternDictionaries implements AutoCloseable {
          */
         ValueCompressor writer() {
             ValueCompressor w = writer;
-            long a = ambiguousId;
-            if (a != 0 && w != null) {
+            if (w != null && anyAmbiguous) { // every lineage that holds the id: one that loaded it later too
                 DictionaryManager m = manager;
-                if (m == null || m.currentId() == a) {
+                if (m == null || ambiguous(m.currentId())) {
                     return null;
                 }
             }
             return w;
+        }
+
+        /** @return whether {@code id} is held by two lineages with different bytes; allocates nothing */
+        private boolean ambiguous(long id) {
+            return anyAmbiguous && byId.ambiguous(id);
         }
 
         /** Hands a sampled value of the pattern to its manager's training reservoir, when open. */
@@ -692,15 +699,22 @@ public final class PatternDictionaries implements AutoCloseable {
             }
         }
 
-        /** Closes the manager (writes fall back at once; values in flight finish). */
+        /**
+         * Closes the manager and frees the contexts of the writer (writes fall back at once; values in flight
+         * finish).
+         */
         void release(String why) {
             DictionaryManager m = manager;
             if (m == null) {
                 return;
             }
+            ValueCompressor w = writer;
             writer = null;
             manager = null;
             m.close();
+            if (w != null) {
+                w.closeCoders(); // else they would keep the compression digest allocated until garbage-collected
+            }
             LOG.log(System.Logger.Level.INFO, () -> "adaptive compression: pattern " + pattern + ": dictionaries"
                     + " released (" + why + ")");
         }

@@ -177,6 +177,16 @@ public final class ValueCompressor {
     }
 
     /**
+     * Frees the native contexts of the coders this compressor keeps, for one whose manager was closed (a released
+     * lineage of {@link PatternDictionaries}): they no longer keep its dictionaries' digests allocated. A call in
+     * flight finishes with its own, freed on its return; a later call still works, making (and freeing) a context of
+     * its own. Thread-safe; idempotent.
+     */
+    void closeCoders() {
+        pool.close();
+    }
+
+    /**
      * @return the manager this compressor compresses and reads with, or null when it has none (an
      *         {@linkplain AdaptiveCompressor#reader() adaptive compressor's reader} has none: it reads the
      *         dictionaries of its pattern lineages and compresses without one)

@@ -83,6 +83,13 @@ class AdaptivePatternDictionariesTest {
         }
     }
 
+    /** Writes values of each pattern until its lineage is open and has loaded dictionary {@code id}. */
+    static void writeUntilHolding(AdaptiveCompressor ac, PatternDictionaries pd, List<String> names, long id)
+            throws InterruptedException {
+        writeUntil(ac, names, new ConcurrentHashMap<>(), names + " holding " + id, () -> names.stream()
+                .allMatch(n -> pd.manager(n + ":*") != null && pd.manager(n + ":*").isLoaded(id)));
+    }
+
     /** Reads every value back, retrying a read whose lineage is being reopened. */
     static void readAll(AdaptiveCompressor ac, List<byte[][]> values) throws InterruptedException {
         for (byte[][] vs : values) {
@@ -143,13 +150,19 @@ class AdaptivePatternDictionariesTest {
         }
     }
 
+    /** One lineage's estimate: 128 KiB + 2 x 4 KiB; two do not fit. */
+    static final long ONE_LINEAGE_FITS = PatternDictionaries.DIGEST_OVERHEAD + 3 * 4096;
+
+    /** Lineages in memory within {@link #ONE_LINEAGE_FITS}, neither retraining nor reopened for writing. */
+    static PatternDictionaries oneLineageFits() {
+        return inMemory(new ConcurrentHashMap<>()).manager(b -> quick(b).retrainInterval(Duration.ofHours(1)))
+                .maxNativeBytes(ONE_LINEAGE_FITS).reopenDelay(Duration.ofHours(1)).build();
+    }
+
     @Test
     void theNativeMemoryBoundHoldsAndReleasedPatternsStillReadBack() throws Exception {
-        // one lineage's estimate: 128 KiB + 2 x 4 KiB; two do not fit
-        long bound = PatternDictionaries.DIGEST_OVERHEAD + 3 * 4096;
-        Map<String, InMemoryDictionaryStore> stores = new ConcurrentHashMap<>();
-        try (PatternDictionaries pd = inMemory(stores).manager(b -> quick(b).retrainInterval(Duration.ofHours(1)))
-                .maxNativeBytes(bound).reopenDelay(Duration.ofHours(1)).build()) {
+        long bound = ONE_LINEAGE_FITS;
+        try (PatternDictionaries pd = oneLineageFits()) {
             AdaptiveCompressor ac = compressor(pd);
             Map<String, List<byte[][]>> written = new ConcurrentHashMap<>();
             writeUntilOnDictionaries(ac, List.of("a"), written);
@@ -190,6 +203,42 @@ class AdaptivePatternDictionariesTest {
             readAll(ac, written.get("b"));
             DictionaryManagerTest.await("within the bound", () -> pd.nativeBytes() <= bound);
             assertEquals(1, pd.openPatterns().size(), pd.openPatterns().toString());
+        }
+    }
+
+    /**
+     * A released lineage frees its dictionaries' native memory, which the bound then counts as none: no compressor of
+     * the writer it wrote the pattern with keeps its compression digest allocated.
+     */
+    @Test
+    void aReleasedLineageKeepsNoDigestAllocated() throws Exception {
+        try (PatternDictionaries pd = oneLineageFits()) {
+            AdaptiveCompressor ac = compressor(pd);
+            Map<String, List<byte[][]>> written = new ConcurrentHashMap<>();
+            writeUntilOnDictionaries(ac, List.of("a"), written);
+            ValueCompressor writer = pd.lineage("a:*", null).writer(); // held here, so never garbage-collected
+            assertNotNull(writer);
+            dev.zstdjava.zstd.ZstdCompressionDictionary digest = pd.manager("a:*").current().compressionDictionary(3);
+            assertTrue(references(digest) > 1, "a's writer compresses with " + digest);
+            writeUntil(ac, List.of("b"), written, "a released", () -> pd.manager("a:*") == null);
+            DictionaryManagerTest.await("a's compression digest freed", () -> references(digest) == 0);
+        }
+    }
+
+    /** @return the references to {@code digest}'s native tables (its own and its compressors'; 0: freed) */
+    static int references(dev.zstdjava.zstd.ZstdCompressionDictionary digest) {
+        try {
+            java.lang.reflect.Field shared = Class.forName("dev.zstdjava.zstd.DigestedDictionary")
+                    .getDeclaredField("shared");
+            shared.setAccessible(true);
+            Object native_ = shared.get(digest);
+            java.lang.reflect.Field refs = native_.getClass().getDeclaredField("refs");
+            refs.setAccessible(true);
+            synchronized (native_) {
+                return refs.getInt(native_);
+            }
+        } catch (ReflectiveOperationException e) {
+            throw new AssertionError(e);
         }
     }
 
@@ -525,6 +574,63 @@ class AdaptivePatternDictionariesTest {
             for (List<byte[][]> vs : written.values()) {
                 assertNotWrittenWithAndReadBack(ac, vs, id);
             }
+        }
+    }
+
+    /**
+     * A lineage with two ids that other lineages hold with other bytes writes with neither: its current dictionary's
+     * id, made ambiguous first, stays unwritten when an older id of the lineage becomes ambiguous too (values written
+     * with it would fail to read for good).
+     */
+    @Test
+    void aLineageWritesWithNoneOfItsAmbiguousIds() throws Exception {
+        long older = 1_000_001;
+        long current = 1_000_002;
+        Map<String, InMemoryDictionaryStore> stores = new ConcurrentHashMap<>();
+        InMemoryDictionaryStore a = stores.computeIfAbsent("a:*", n -> new InMemoryDictionaryStore());
+        a.putIfAbsent(older, dev.zstdjava.zstd.ZstdDictionary.trainer(4096).dictionaryId(older).train(RECORDS)
+                .toByteArray());
+        a.putIfAbsent(current, dev.zstdjava.zstd.ZstdDictionary.trainer(4096).dictionaryId(current).train(RECORDS)
+                .toByteArray());
+        stores.computeIfAbsent("b:*", n -> new InMemoryDictionaryStore()).putIfAbsent(current, foreign(current));
+        stores.computeIfAbsent("c:*", n -> new InMemoryDictionaryStore()).putIfAbsent(older, foreign(older));
+        try (PatternDictionaries pd = inMemory(stores).manager(b -> quick(b).minImprovement(1)).build()) {
+            AdaptiveCompressor ac = compressor(pd);
+            writeUntilHolding(ac, pd, List.of("a", "b"), current);
+            assertEquals(current, pd.manager("a:*").currentId());
+            writeUntilHolding(ac, pd, List.of("c"), older);
+            DictionaryManagerTest.await(older + " ambiguous", () -> pd.lookup().find(older) == null);
+            Map<String, List<byte[][]>> written = new ConcurrentHashMap<>();
+            writeUntil(ac, List.of("a"), written, "3000 values of a",
+                    () -> written.getOrDefault("a", List.of()).size() >= 3000);
+            assertEquals(current, pd.manager("a:*").currentId());
+            assertNotWrittenWithAndReadBack(ac, written.get("a"), current);
+        }
+    }
+
+    /**
+     * A lineage that loads an id two other lineages already hold with different bytes does not write with it either,
+     * though its bytes are one of theirs (values written with it would fail to read for good).
+     */
+    @Test
+    void aLineageDoesNotWriteWithAnIdAlreadyAmbiguous() throws Exception {
+        long id = 1_000_003;
+        byte[] dictionary = dev.zstdjava.zstd.ZstdDictionary.trainer(4096).dictionaryId(id).train(RECORDS)
+                .toByteArray();
+        Map<String, InMemoryDictionaryStore> stores = new ConcurrentHashMap<>();
+        stores.computeIfAbsent("a:*", n -> new InMemoryDictionaryStore()).putIfAbsent(id, dictionary);
+        stores.computeIfAbsent("b:*", n -> new InMemoryDictionaryStore()).putIfAbsent(id, dictionary);
+        stores.computeIfAbsent("c:*", n -> new InMemoryDictionaryStore()).putIfAbsent(id, foreign(id));
+        try (PatternDictionaries pd = inMemory(stores).manager(b -> quick(b).minImprovement(1)).build()) {
+            AdaptiveCompressor ac = compressor(pd);
+            writeUntilHolding(ac, pd, List.of("a", "c"), id);
+            DictionaryManagerTest.await(id + " ambiguous", () -> pd.lookup().find(id) == null);
+            Map<String, List<byte[][]>> written = new ConcurrentHashMap<>();
+            writeUntil(ac, List.of("b"), written, "b holding " + id + " and 3000 values of b",
+                    () -> pd.manager("b:*") != null && pd.manager("b:*").isLoaded(id)
+                            && written.getOrDefault("b", List.of()).size() >= 3000);
+            assertEquals(id, pd.manager("b:*").currentId());
+            assertNotWrittenWithAndReadBack(ac, written.get("b"), id);
         }
     }
 
