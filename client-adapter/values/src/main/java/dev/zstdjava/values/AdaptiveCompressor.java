@@ -245,6 +245,7 @@ public final class AdaptiveCompressor {
      * {@link IllegalArgumentException} naming it, its value and its range.
      */
     public static final class Builder {
+        private static final Duration LONGEST_IDLE_WINDOW = Duration.ofNanos(Long.MAX_VALUE);
         private final CompressionConfig config;
         private CompressionGoal goal = CompressionGoal.balanced();
         private List<String> patterns = List.of();
@@ -288,7 +289,11 @@ public final class AdaptiveCompressor {
             return this;
         }
 
-        /** How long a tracked pattern must go unseen before a new one may replace it; default 10 s. */
+        /**
+         * How long a tracked pattern must go unseen before a new one may replace it: positive, at most
+         * {@code Long.MAX_VALUE} nanoseconds (some 292 years: the pattern table keeps it as {@link System#nanoTime()}
+         * does); default 10 s.
+         */
         public Builder idleWindow(Duration idle) {
             this.idleWindow = Objects.requireNonNull(idle, "idle");
             return this;
@@ -384,6 +389,10 @@ public final class AdaptiveCompressor {
         AdaptiveCompressor build(UnaryOperator<OptionWriter> measuring, LongSupplier nanoClock) {
             if (idleWindow.isNegative() || idleWindow.isZero()) {
                 throw new IllegalArgumentException("idleWindow " + idleWindow + ": must be positive");
+            }
+            if (idleWindow.compareTo(LONGEST_IDLE_WINDOW) > 0) {
+                throw new IllegalArgumentException("idleWindow " + idleWindow + ": at most " + LONGEST_IDLE_WINDOW
+                        + " (Long.MAX_VALUE ns)");
             }
             if (capacity < 0 || capacity > PatternTable.MAX_CAPACITY) {
                 throw new IllegalArgumentException("capacity " + capacity + " patterns: 0 to "

@@ -650,6 +650,24 @@ class AdaptiveCompressorTest {
         assertThrows(NullPointerException.class, () -> AdaptiveCompressor.builder(c).goal(null));
     }
 
+    /**
+     * An idle window is kept in nanoseconds of {@link System#nanoTime()}: one longer than a {@code long} of them (some
+     * 292 years, such as {@code ChronoUnit.FOREVER} for "never evict") is refused as the other settings are, naming
+     * it and the limit, not with an {@link ArithmeticException} from inside the table.
+     */
+    @Test
+    void anIdleWindowLongerThanTheClockHoldsIsRefusedByName() {
+        CompressionConfig c = CompressionConfig.defaults();
+        Duration longest = Duration.ofNanos(Long.MAX_VALUE);
+        assertEquals(1, AdaptiveCompressor.builder(c).idleWindow(longest).build().snapshot().size(), "the longest");
+        assertMessage("idleWindow PT2562047H47M16.854775808S: at most PT2562047H47M16.854775807S (Long.MAX_VALUE ns)",
+                () -> AdaptiveCompressor.builder(c).idleWindow(longest.plusNanos(1)).build());
+        assertMessage("idleWindow " + java.time.temporal.ChronoUnit.FOREVER.getDuration()
+                        + ": at most PT2562047H47M16.854775807S (Long.MAX_VALUE ns)",
+                () -> AdaptiveCompressor.builder(c).idleWindow(java.time.temporal.ChronoUnit.FOREVER.getDuration())
+                        .build());
+    }
+
     private static void assertMessage(String expected, org.junit.jupiter.api.function.Executable build) {
         assertEquals(expected, assertThrows(IllegalArgumentException.class, build).getMessage());
     }
