@@ -30,10 +30,11 @@ import java.util.function.UnaryOperator;
  * {@link CompressionGoal#decide}, with hysteresis: the option in use is favoured by a margin (1 point of saving, 20%
  * of CPU), and a pattern switches only when another option wins 3 evaluations in a row (to the latest winner). Once a
  * pattern's decision holds, it measures fewer of its samples, down to one write in 4,096 (the others still feed its
- * dictionary's training), and measures every sample again from the first write that stores more than 10 points of
- * saving away from what its samples showed, or not compressed at all, and when its dictionary comes or goes. A pattern starts with
- * zstd 3 (lz4 for {@code SPEED}) until 8 samples, then takes the rule's pick at once (the default is not a decision, so
- * it gets no margin). Each sampled write times every option's second call on the value, so an option not in use is
+ * dictionary's training), and measures every sample again once its writes drift (what its recent writes save, by
+ * bytes over some 32 writes, the older weighing less, is more than 10 points away from what its samples showed: one
+ * odd value does not do it, values that stop compressing do within a few writes) and when its dictionary comes or
+ * goes. A pattern starts with zstd 3 (lz4 for {@code SPEED}) until 8 samples, then takes the rule's pick at once
+ * (the default is not a decision, so it gets no margin). Each sampled write times every option's second call on the value, so an option not in use is
  * not timed with cold caches ({@link OptionMeasurements}). So data that stops compressing is stored plain after about
  * {@code 16 + 3} samples (some 1,200 writes), and data that compresses again is picked up after about 4 re-probes
  * (some 1,300 writes). A re-probe of a plain pattern first compresses the value with zstd 1 alone; only when that
