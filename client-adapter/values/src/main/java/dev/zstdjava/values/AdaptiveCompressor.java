@@ -30,10 +30,11 @@ import java.util.function.UnaryOperator;
  * {@link CompressionGoal#decide}, with hysteresis: the option in use is favoured by a margin (1 point of saving, 20%
  * of CPU), and a pattern switches only when another option wins 3 evaluations in a row (to the latest winner). Once a
  * pattern's decision holds, it measures fewer of its samples, down to one write in 4,096 (the others still feed its
- * dictionary's training), and measures every sample again from the first write that stores more than 10 points of
- * saving away from what its samples showed, or not compressed at all, and when its dictionary comes or goes. A pattern starts with
- * zstd 3 (lz4 for {@code SPEED}) until 8 samples, then takes the rule's pick at once (the default is not a decision, so
- * it gets no margin). Each sampled write times every option's second call on the value, so an option not in use is
+ * dictionary's training), and measures every sample again once its writes drift (what its recent writes save, by
+ * bytes over some 32 writes, the older weighing less, is more than 10 points away from what its samples showed: one
+ * odd value does not do it, values that stop compressing do within a few writes) and when its dictionary comes or
+ * goes. A pattern starts with zstd 3 (lz4 for {@code SPEED}) until 8 samples, then takes the rule's pick at once
+ * (the default is not a decision, so it gets no margin). Each sampled write times every option's second call on the value, so an option not in use is
  * not timed with cold caches ({@link OptionMeasurements}). So data that stops compressing is stored plain after about
  * {@code 16 + 3} samples (some 1,200 writes), and data that compresses again is picked up after about 4 re-probes
  * (some 1,300 writes). A re-probe of a plain pattern first compresses the value with zstd 1 alone; only when that
@@ -245,6 +246,7 @@ public final class AdaptiveCompressor {
      * {@link IllegalArgumentException} naming it, its value and its range.
      */
     public static final class Builder {
+        private static final Duration LONGEST_IDLE_WINDOW = Duration.ofNanos(Long.MAX_VALUE);
         private final CompressionConfig config;
         private CompressionGoal goal = CompressionGoal.balanced();
         private List<String> patterns = List.of();
@@ -288,7 +290,11 @@ public final class AdaptiveCompressor {
             return this;
         }
 
-        /** How long a tracked pattern must go unseen before a new one may replace it; default 10 s. */
+        /**
+         * How long a tracked pattern must go unseen before a new one may replace it: positive, at most
+         * {@code Long.MAX_VALUE} nanoseconds (some 292 years: the pattern table keeps it as {@link System#nanoTime()}
+         * does); default 10 s.
+         */
         public Builder idleWindow(Duration idle) {
             this.idleWindow = Objects.requireNonNull(idle, "idle");
             return this;
@@ -384,6 +390,10 @@ public final class AdaptiveCompressor {
         AdaptiveCompressor build(UnaryOperator<OptionWriter> measuring, LongSupplier nanoClock) {
             if (idleWindow.isNegative() || idleWindow.isZero()) {
                 throw new IllegalArgumentException("idleWindow " + idleWindow + ": must be positive");
+            }
+            if (idleWindow.compareTo(LONGEST_IDLE_WINDOW) > 0) {
+                throw new IllegalArgumentException("idleWindow " + idleWindow + ": at most " + LONGEST_IDLE_WINDOW
+                        + " (Long.MAX_VALUE ns)");
             }
             if (capacity < 0 || capacity > PatternTable.MAX_CAPACITY) {
                 throw new IllegalArgumentException("capacity " + capacity + " patterns: 0 to "

@@ -18,7 +18,9 @@ import java.util.function.LongSupplier;
  * takes the rule's pick at once, without margins or hysteresis. A settled pattern measures fewer of its sampled
  * writes ({@link #BACK_OFF}), and measures again at {@code sampleEvery} as soon as its writes {@linkplain #DRIFT drift}. A plain pattern's sampled write (its re-probe) is
  * first compressed with {@link #PROBE} alone, and measured only if that saves anything. A pattern whose dictionary is gone leaves the
- * dictionary option at its next sampled write, without hysteresis. A switch is logged (logger {@code dev.zstdjava.values.AdaptiveCompressor}, level INFO).
+ * dictionary option at its next sampled write, without hysteresis, and does not take it again (on the samples its
+ * window still holds of it) until it is ready again. A switch is logged (logger
+ * {@code dev.zstdjava.values.AdaptiveCompressor}, level INFO).
  *
  * <p><b>Thread safety:</b> thread-safe. A write reads the option in use (volatile), counts itself (one atomic
  * add) and, when its option compresses, adds its bytes to the drift figure (plain fields, racy by design: see
@@ -209,7 +211,7 @@ final class PatternState {
             return write(now, value);
         }
         byte[] out = measurements.sample(value, now, null, settings);
-        evaluate(now);
+        evaluate(now, dictionary);
         if (out == null) {
             return write(now, value);
         }
@@ -230,12 +232,16 @@ final class PatternState {
         return pick;
     }
 
-    private void evaluate(CompressionOption now) {
+    /** @param dictionary whether the pattern's dictionary is ready: if not, the window's figures of it are not used */
+    private void evaluate(CompressionOption now, boolean dictionary) {
         currentSaved = measurements.saved(now);
         if (measurements.values() < settings.minSamples()) {
             return;
         }
         measurements.fill();
+        if (!dictionary) {
+            measurements.exclude(CompressionOption.ZSTD_3_DICTIONARY); // measured while it was there
+        }
         if (!decided) {
             // the first decision: the default option was never chosen, so it gets no margin and no hysteresis
             decided = true;

@@ -360,6 +360,46 @@ class AdaptiveCompressorTest {
                 + " times in the " + AdaptiveCompressor.DEFAULT_WINDOW + " sampled writes after it became ready");
     }
 
+    /**
+     * A pattern whose dictionary goes (its lineage released, its manager without a current dictionary) leaves the
+     * dictionary option at its next sampled write and does not take it again while there is none: the measurements of
+     * the dictionary its window still holds do not bring it back. Here the dictionary option saves what zstd 9 saves
+     * at a tenth of every other option's CPU, so the window's figures favour it until they leave the window.
+     */
+    @Test
+    void aPatternWhoseDictionaryIsGoneDoesNotTakeItAgain() {
+        double[] costs = {0, 10, 10, 10, 10, 1, 10, 10};
+        boolean[] dictionary = {true};
+        AtomicLong clock = new AtomicLong();
+        UnaryOperator<OptionWriter> timed = timedBy(clock, costs, 0, 4);
+        AdaptiveCompressor ac = AdaptiveCompressor.builder(CompressionConfig.defaults())
+                .build(w -> timed.apply(new OptionWriter() {
+                    @Override
+                    public byte[] store(CompressionOption option, byte[] value) {
+                        boolean withDictionary = option.dictionary() && dictionary[0];
+                        return w.store(withDictionary ? CompressionOption.ZSTD_9 : option, value);
+                    }
+
+                    @Override
+                    public boolean ready(CompressionOption option) {
+                        return option.dictionary() ? dictionary[0] : w.ready(option);
+                    }
+                }), clock::get);
+        byte[] key = utf8("doc:1");
+        SplittableRandom r = new SplittableRandom(8);
+        Supplier<byte[]> compressible = () -> records(1000, r.nextInt(1000));
+        writeAndCheck(ac, key, compressible, 1_000);
+        assertEquals(CompressionOption.ZSTD_3_DICTIONARY, ac.state(key).current());
+        dictionary[0] = false;
+        writeAndCheck(ac, key, compressible, AdaptiveCompressor.DEFAULT_SAMPLE_EVERY);
+        long switches = ac.state(key).switches();
+        for (int i = 0; i < 2 * FOLLOW_BOUND; i++) {
+            writeAndCheck(ac, key, compressible, 1);
+            assertNotEquals(CompressionOption.ZSTD_3_DICTIONARY, ac.state(key).current(), "write " + i + " after the"
+                    + " dictionary went: " + (ac.state(key).switches() - switches) + " switches since it was left");
+        }
+    }
+
     @Test
     void dataThatShiftsIsFollowedWithinTheBound() {
         // every change of decision is logged, at INFO, on the compressor's logger (System.Logger: here, JUL)
@@ -608,6 +648,24 @@ class AdaptiveCompressorTest {
                 () -> AdaptiveCompressor.builder(c).patterns(List.of("user:1", "user:2")).build());
         assertThrows(NullPointerException.class, () -> AdaptiveCompressor.builder(null));
         assertThrows(NullPointerException.class, () -> AdaptiveCompressor.builder(c).goal(null));
+    }
+
+    /**
+     * An idle window is kept in nanoseconds of {@link System#nanoTime()}: one longer than a {@code long} of them (some
+     * 292 years, such as {@code ChronoUnit.FOREVER} for "never evict") is refused as the other settings are, naming
+     * it and the limit, not with an {@link ArithmeticException} from inside the table.
+     */
+    @Test
+    void anIdleWindowLongerThanTheClockHoldsIsRefusedByName() {
+        CompressionConfig c = CompressionConfig.defaults();
+        Duration longest = Duration.ofNanos(Long.MAX_VALUE);
+        assertEquals(1, AdaptiveCompressor.builder(c).idleWindow(longest).build().snapshot().size(), "the longest");
+        assertMessage("idleWindow PT2562047H47M16.854775808S: at most PT2562047H47M16.854775807S (Long.MAX_VALUE ns)",
+                () -> AdaptiveCompressor.builder(c).idleWindow(longest.plusNanos(1)).build());
+        assertMessage("idleWindow " + java.time.temporal.ChronoUnit.FOREVER.getDuration()
+                        + ": at most PT2562047H47M16.854775807S (Long.MAX_VALUE ns)",
+                () -> AdaptiveCompressor.builder(c).idleWindow(java.time.temporal.ChronoUnit.FOREVER.getDuration())
+                        .build());
     }
 
     private static void assertMessage(String expected, org.junit.jupiter.api.function.Executable build) {
