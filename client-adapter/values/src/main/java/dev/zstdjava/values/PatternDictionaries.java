@@ -12,6 +12,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.function.UnaryOperator;
 
@@ -53,10 +54,12 @@ import java.util.function.UnaryOperator;
  * this object has open: the frame's dictionary id leads to the lineage that loaded it, and there to its manager's
  * dictionary. A value of a released lineage fails with {@link MissingDictionaryException} once, while the lineage is
  * reopened from its store on this object's thread (which may release others); retried, it reads (the reopened
- * lineage loads its dictionaries anew, and a reader never decodes with the released ones). A dictionary this process
- * has not loaded in any lineage (one published by another process in a lineage this process has not opened) is not
- * looked for: such a value fails with {@code MissingDictionaryException} until this process opens the pattern by
- * writing it.
+ * lineage loads its dictionaries anew, and a reader never decodes with the released ones). A value of a dictionary
+ * no lineage here has loaded (one another process published) fails with {@code MissingDictionaryException} while,
+ * on this object's thread, the id's claim in the {@link #ID_CLAIMS} store is looked up (at most once a second per
+ * id): when it names a lineage this process has opened, that lineage fetches the dictionary from its store (or, if
+ * released, is reopened), and the read, retried, succeeds. A lineage this process has not opened is not looked for:
+ * such a value fails with {@code MissingDictionaryException} until this process opens the pattern by writing it.
  *
  * <h2>Dictionary ids</h2>
  * A frame names its dictionary by zstd's id, a hash of the dictionary (about 31 bits), not by its pattern, so two
@@ -76,12 +79,14 @@ import java.util.function.UnaryOperator;
  * Values written with a dictionary are zstd frames with a dictionary, which Valkey GLIDE cannot read (it returns them
  * as the stored bytes), as with any {@link DictionaryManager}: keep GLIDE readers off the patterns this applies to.
  *
- * <p><b>Thread safety:</b> thread-safe; share one per {@link AdaptiveCompressor}. Opening, releasing and the memory
- * bound run on one daemon thread of this object; each open lineage also runs its manager's two daemon threads.
+ * <p><b>Thread safety:</b> thread-safe; share one per {@link AdaptiveCompressor}. Opening, releasing, the memory
+ * bound and the claim look-ups of missed reads run on one daemon thread of this object (a reading thread makes no
+ * store call); each open lineage also runs its manager's two daemon threads.
  * {@link #close()} closes every manager; the compressors using it must not be used afterwards.
  *
  * <p><b>Allocation:</b> writing with a pattern's dictionary allocates what {@link ValueCompressor#compress(byte[])}
- * does; a read finds its dictionary's id in a sorted array (a binary search, no allocation). Each lineage keeps its
+ * does; a read finds its dictionary's id in a sorted array (a binary search, no allocation; a miss allocates its
+ * exception, and the look-up of the id's claim when it starts one). Each lineage keeps its
  * name and the ids whose claim it checked, and this object the ids of the dictionaries each loaded.
  */
 public final class PatternDictionaries implements AutoCloseable {
@@ -103,6 +108,11 @@ public final class PatternDictionaries implements AutoCloseable {
     /** Longest lineage name: longer names are cut and end with a hash of the whole name. */
     static final int MAX_NAME_LENGTH = 96;
 
+    /** The most ids whose claim is looked up (or was, within the retry delay) at once, as a manager's fetches. */
+    private static final int MAX_CLAIM_LOOKUPS = 64;
+    /** The least time between two look-ups of one id's claim, as between a manager's fetches of one id. */
+    static final long CLAIM_LOOKUP_RETRY_NANOS = TimeUnit.SECONDS.toNanos(1);
+
     private static final System.Logger LOG = System.getLogger(AdaptiveCompressor.class.getName());
 
     private final Function<String, DictionaryStore> stores;
@@ -120,6 +130,8 @@ public final class PatternDictionaries implements AutoCloseable {
     private volatile boolean anyAmbiguous;
     /** the store of {@link #ID_CLAIMS}, made before the first lineage opens (on the worker thread) */
     private volatile DictionaryStore claims;
+    /** the ids whose claim a read's miss is looking up, or looked up less than the retry delay ago */
+    private final ConcurrentHashMap<Long, ClaimLookup> claimLookups = new ConcurrentHashMap<>();
     private final ExecutorService worker = Executors.newSingleThreadExecutor(
             DictionaryManager.daemon("zstd-java-pattern-dictionaries"));
     private volatile boolean closed;
@@ -273,8 +285,15 @@ public final class PatternDictionaries implements AutoCloseable {
             }
             Lineage l = byId.owner(id);
             if (l == null) {
-                return new MissingDictionaryException(id, "no dictionary lineage of this process has loaded it: a"
-                        + " pattern's lineage opens when this process writes the pattern");
+                if (claims == null) { // no lineage opened yet: none here could have claimed it
+                    return new MissingDictionaryException(id, "no dictionary lineage of this process has loaded it:"
+                            + " a pattern's lineage opens when this process writes the pattern");
+                }
+                lookUpClaim(id);
+                return new MissingDictionaryException(id, "no dictionary lineage of this process has loaded it yet;"
+                        + " looking up its claim in the " + ID_CLAIMS + " store to fetch it into the lineage that"
+                        + " claimed it, if this process has opened that lineage (a pattern's lineage opens when this"
+                        + " process writes the pattern); retry the read");
             }
             DictionaryManager m = l.manager;
             return m != null ? m.missing(id) : released(l, id);
@@ -293,6 +312,79 @@ public final class PatternDictionaries implements AutoCloseable {
                     + " within the native memory bound; reloading them from its store; retry the read");
         }
     };
+
+    /**
+     * A read's miss of dictionary {@code id}, which no lineage holds: starts looking its claim up on the worker thread
+     * ({@link #fetchClaimed}), unless it is being looked up, was less than the retry delay ago, or
+     * {@value #MAX_CLAIM_LOOKUPS} ids are; on the reading thread, without a store call.
+     */
+    private void lookUpClaim(long id) {
+        long now = System.nanoTime();
+        ClaimLookup prev = claimLookups.get(id);
+        if (prev != null && (!prev.done || now - prev.doneAt < CLAIM_LOOKUP_RETRY_NANOS)) {
+            return;
+        }
+        if (prev == null && claimLookups.size() >= MAX_CLAIM_LOOKUPS) {
+            claimLookups.values().removeIf(c -> c.done && now - c.doneAt >= CLAIM_LOOKUP_RETRY_NANOS);
+            if (claimLookups.size() >= MAX_CLAIM_LOOKUPS) {
+                return;
+            }
+        }
+        ClaimLookup next = new ClaimLookup();
+        if (prev == null ? claimLookups.putIfAbsent(id, next) != null : !claimLookups.replace(id, prev, next)) {
+            return; // another reader started it
+        }
+        submit(() -> {
+            try {
+                fetchClaimed(id);
+            } finally {
+                next.doneAt = System.nanoTime();
+                next.done = true;
+            }
+        });
+    }
+
+    /** One look-up of an id's claim: done (and when) once the worker ran it. */
+    private static final class ClaimLookup {
+        volatile long doneAt;
+        volatile boolean done;
+    }
+
+    /**
+     * On the worker thread: reads the claim of dictionary {@code id}, which a read missed; when it names a lineage
+     * this process has opened, has that lineage's manager fetch the id from its store (deduplicated there), or
+     * reopens the lineage if it is released. A claim of a lineage this process has never opened is left alone, and a
+     * store error is logged.
+     */
+    private void fetchClaimed(long id) {
+        DictionaryStore c = claims;
+        if (closed || c == null || byId.owner(id) != null) {
+            return;
+        }
+        Claim claim;
+        try {
+            claim = Claim.parse(c.get(id));
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "adaptive compression: zstd dictionary " + id + ", which a read"
+                    + " missed: its claim in the " + ID_CLAIMS + " store could not be read (" + e + "); looked up"
+                    + " again at a later read");
+            return;
+        }
+        if (claim == null) {
+            return;
+        }
+        for (Lineage l : lineages.values()) {
+            if (l.name.equals(claim.lineage) && l.everOpened) {
+                DictionaryManager m = l.manager;
+                if (m != null) {
+                    m.missing(id); // starts its fetch
+                } else {
+                    l.open(true);
+                }
+                return;
+            }
+        }
+    }
 
     /** Records that {@code lineage} loaded dictionary {@code id}; an id another lineage holds is read with neither. */
     private void loaded(long id, Lineage lineage, DictionaryManager m) {
@@ -568,6 +660,8 @@ public final class PatternDictionaries implements AutoCloseable {
         private volatile DictionaryManager manager;
         private volatile ValueCompressor writer;
         private volatile boolean opening;
+        /** whether the lineage has been open in this process; worker thread only */
+        private boolean everOpened;
         volatile long lastUsed = System.nanoTime();
         volatile long releasedAt;
         /** the ids whose claim was checked (or written) for this lineage, with their content hashes; kept */
@@ -678,6 +772,7 @@ public final class PatternDictionaries implements AutoCloseable {
                 ValueCompressor w = ValueCompressor.create(CompressionOption.ZSTD_3_DICTIONARY.config(config), m);
                 writer = w;
                 manager = m;
+                everOpened = true;
                 releasedAt = 0;
                 DictionaryManager opened = m;
                 m.onLoaded(id -> {

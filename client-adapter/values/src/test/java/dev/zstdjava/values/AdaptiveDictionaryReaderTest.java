@@ -5,20 +5,28 @@ import org.junit.jupiter.api.Test;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
 
 import static dev.zstdjava.values.AdaptivePatternDictionariesTest.RECORDS;
 import static dev.zstdjava.values.AdaptivePatternDictionariesTest.compressor;
+import static dev.zstdjava.values.AdaptivePatternDictionariesTest.foreign;
 import static dev.zstdjava.values.AdaptivePatternDictionariesTest.inMemory;
+import static dev.zstdjava.values.AdaptivePatternDictionariesTest.quick;
+import static dev.zstdjava.values.AdaptivePatternDictionariesTest.readAll;
 import static dev.zstdjava.values.AdaptivePatternDictionariesTest.utf8;
 import static dev.zstdjava.values.AdaptivePatternDictionariesTest.writeUntil;
 import static dev.zstdjava.values.AdaptivePatternDictionariesTest.writeUntilOnDictionaries;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
@@ -27,7 +35,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * {@link AdaptiveCompressor#reader()} with {@link PatternDictionaries}: the reader every adapter uses fails, in every
- * form, for a dictionary no open lineage loaded, naming it; never decodes with a released lineage's dictionaries;
+ * form, for a dictionary no open lineage loaded, naming it, and fetches one another process published in a lineage
+ * this one opened; never decodes with a released lineage's dictionaries;
  * and writes as a plain {@link ValueCompressor}. (Reading per-pattern values in every form, and a released lineage
  * read once reopened: {@link AdaptivePatternDictionariesTest}.)
  */
@@ -184,6 +193,124 @@ class AdaptiveDictionaryReaderTest {
                 plain.compress(ByteBuffer.wrap(v), plainDst);
                 assertEquals(plainDst.flip(), dst.flip());
             }
+        }
+    }
+
+    /** {@code event:*}'s lineage open here, with no announcements and no periodic check due for an hour. */
+    static PatternDictionaries.Builder noRefresh(Map<String, InMemoryDictionaryStore> stores) {
+        return inMemory(stores).manager(b -> quick(b).refreshInterval(Duration.ofHours(1)).minSamples(400));
+    }
+
+    /**
+     * A dictionary another process published in a lineage open here, with notifications off and the periodic check
+     * an hour away: the read fails once, the id's claim leads to the lineage, which fetches it, and the read retried
+     * succeeds.
+     */
+    @Test
+    void aDictionaryAnotherProcessPublishedInALineageOpenHereIsFetchedOnARead() throws Exception {
+        Map<String, InMemoryDictionaryStore> stores = new ConcurrentHashMap<>();
+        try (PatternDictionaries here = noRefresh(stores).build()) {
+            AdaptiveCompressor ac = compressor(here);
+            writeUntil(ac, List.of("event"), new ConcurrentHashMap<>(), "event open here",
+                    () -> here.manager("event:*") != null);
+            byte[][] v;
+            try (PatternDictionaries there = inMemory(stores).build()) {
+                v = eventOnItsDictionary(there);
+            }
+            long id = frameId(v[1]);
+            assertFalse(here.manager("event:*").isLoaded(id), "loaded here before any read");
+            MissingDictionaryException x = assertThrows(MissingDictionaryException.class, () -> ac.decompress(v[1]));
+            assertEquals(id, x.dictionaryId());
+            assertTrue(x.getMessage().contains("looking up its claim in the " + PatternDictionaries.ID_CLAIMS)
+                    && x.getMessage().contains("retry the read"), x.getMessage());
+            readAll(ac, List.<byte[][]>of(v), Duration.ofSeconds(5));
+            assertTrue(here.manager("event:*").isLoaded(id));
+            assertReadsInEveryForm(ac.reader(), v[0], v[1]);
+        }
+    }
+
+    /** As above, with the lineage released here when the dictionary was published: the read reopens it. */
+    @Test
+    void aDictionaryAnotherProcessPublishedInALineageReleasedHereReopensItOnARead() throws Exception {
+        Map<String, InMemoryDictionaryStore> stores = new ConcurrentHashMap<>();
+        try (PatternDictionaries here = noRefresh(stores).maxOpenLineages(1).build()) {
+            AdaptiveCompressor ac = compressor(here);
+            writeUntil(ac, List.of("event"), new ConcurrentHashMap<>(), "event open here",
+                    () -> here.manager("event:*") != null);
+            writeUntil(ac, List.of("order"), new ConcurrentHashMap<>(), "order open, event released",
+                    () -> here.manager("order:*") != null && here.manager("event:*") == null);
+            byte[][] v;
+            try (PatternDictionaries there = inMemory(stores).build()) {
+                v = eventOnItsDictionary(there);
+            }
+            assertThrows(MissingDictionaryException.class, () -> ac.decompress(v[1]));
+            readAll(ac, List.<byte[][]>of(v), Duration.ofSeconds(5));
+            assertNotNull(here.manager("event:*"), "reopened");
+        }
+    }
+
+    /**
+     * Reads of ids no lineage here loaded, one with no claim and one whose claim cannot be read, over and over: each
+     * fails as missing its dictionary, and each id's claim is read at most once per retry delay, on this object's
+     * thread, which a store error does not stop.
+     */
+    @Test
+    void aMissedIdsClaimIsReadAtMostOncePerRetryDelayOffTheReadingThread() throws Exception {
+        Map<String, InMemoryDictionaryStore> stores = new ConcurrentHashMap<>();
+        long unclaimed = DictionaryManagerTest.id(DictionaryManagerTest.DICT_A);
+        byte[] broken = foreign(0x5eed_1234L);
+        long unreadable = DictionaryManagerTest.id(broken);
+        Map<Long, AtomicInteger> claimReads = new ConcurrentHashMap<>();
+        Set<String> readingThreads = ConcurrentHashMap.newKeySet();
+        Function<String, DictionaryStore> counting = n -> {
+            InMemoryDictionaryStore s = stores.computeIfAbsent(n, x -> new InMemoryDictionaryStore());
+            return !n.equals(PatternDictionaries.ID_CLAIMS) ? s : new AdaptivePatternDictionariesTest.Forwarding(s) {
+                @Override
+                public byte[] get(long id) {
+                    if (id == unclaimed || id == unreadable) {
+                        readingThreads.add(Thread.currentThread().getName());
+                        claimReads.computeIfAbsent(id, x -> new AtomicInteger()).incrementAndGet();
+                    }
+                    if (id == unreadable) {
+                        throw new IllegalStateException("the claims store is down");
+                    }
+                    return inner.get(id);
+                }
+            };
+        };
+        List<Throwable> uncaught = new java.util.concurrent.CopyOnWriteArrayList<>();
+        Thread.UncaughtExceptionHandler before = Thread.getDefaultUncaughtExceptionHandler();
+        Thread.setDefaultUncaughtExceptionHandler((t, e) -> uncaught.add(e));
+        try (PatternDictionaries pd = PatternDictionaries.builder(counting)
+                .manager(AdaptivePatternDictionariesTest::quick).build();
+             DictionaryManager a = DictionaryManager.given(DictionaryManagerTest.DICT_A).build();
+             DictionaryManager b = DictionaryManager.given(broken).build()) {
+            AdaptiveCompressor ac = compressor(pd);
+            writeUntil(ac, List.of("event"), new ConcurrentHashMap<>(), "event open",
+                    () -> pd.manager("event:*") != null);
+            byte[] value = DictionaryManagerTest.VALUES.get(3);
+            List<byte[]> stored = List.of(ValueCompressor.create(CompressionConfig.defaults(), a).compress(value),
+                    ValueCompressor.create(CompressionConfig.defaults(), b).compress(value));
+            assertEquals(List.of(unclaimed, unreadable), stored.stream().map(s -> frameId(s)).toList());
+            long start = System.nanoTime();
+            int reads = 0;
+            while (System.nanoTime() - start < Duration.ofMillis(2500).toNanos()) {
+                for (byte[] s : stored) {
+                    assertThrows(MissingDictionaryException.class, () -> ac.decompress(s));
+                    reads++;
+                }
+            }
+            Thread.sleep(300); // the last look-up started finishes
+            long most = (System.nanoTime() - start) / PatternDictionaries.CLAIM_LOOKUP_RETRY_NANOS + 1;
+            for (long id : List.of(unclaimed, unreadable)) {
+                int n = claimReads.getOrDefault(id, new AtomicInteger()).get();
+                assertTrue(n >= 2 && n <= most, "claim of " + id + " read " + n + " times in " + reads + " reads,"
+                        + " at most " + most + " allowed");
+            }
+            assertEquals(Set.of("zstd-java-pattern-dictionaries"), readingThreads);
+            assertEquals(List.of(), uncaught);
+        } finally {
+            Thread.setDefaultUncaughtExceptionHandler(before);
         }
     }
 }

@@ -92,8 +92,13 @@ class AdaptivePatternDictionariesTest {
 
     /** Reads every value back, retrying a read whose lineage is being reopened. */
     static void readAll(AdaptiveCompressor ac, List<byte[][]> values) throws InterruptedException {
+        readAll(ac, values, Duration.ofSeconds(10));
+    }
+
+    /** Reads every value back, retrying a read that misses its dictionary for at most {@code within} each. */
+    static void readAll(AdaptiveCompressor ac, List<byte[][]> values, Duration within) throws InterruptedException {
         for (byte[][] vs : values) {
-            long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+            long deadline = System.nanoTime() + within.toNanos();
             while (true) {
                 try {
                     assertArrayEquals(vs[0], ac.decompress(vs[1]));
@@ -760,7 +765,7 @@ class AdaptivePatternDictionariesTest {
     }
 
     /** A store that passes every call to {@code inner}. */
-    private static class Forwarding implements DictionaryStore {
+    static class Forwarding implements DictionaryStore {
         final DictionaryStore inner;
 
         Forwarding(DictionaryStore inner) {
