@@ -121,7 +121,7 @@ public final class CompressingCodec<K, V> implements RedisCodec<K, V>, ToByteBuf
      * {@code connect(codec, adaptive)} of {@link CompressingRedisClient} or {@link CompressingRedisClusterClient}
      * makes it. Each value the policy compresses is written with the option its key's pattern has shown to suit the
      * compressor's goal ({@link AdaptiveCompressor}): the pattern key of a value is its command's key (the first key
-     * of {@code SET}, {@code SETNX}, {@code SETEX}, {@code PSETEX}, {@code GETSET}; the key just before each value of
+     * of {@code SET}, {@code SETNX}, {@code SETEX}, {@code PSETEX}; the key just before each value of
      * {@code MSET} and {@code MSETNX}; the hash's key, not the field, of the hash writes when the policy compresses
      * hash values). The command policy, the size limits and the legacy formats are those of
      * {@link AdaptiveCompressor#config()}. A value encoded while no key is known is compressed as in fixed mode, with
