@@ -15,6 +15,7 @@ import redis.clients.jedis.args.Rawable;
 import redis.clients.jedis.commands.JedisBinaryCommands;
 import redis.clients.jedis.params.GetExParams;
 import redis.clients.jedis.params.SetParams;
+import redis.clients.jedis.util.JedisByteHashMap;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -363,10 +364,13 @@ public final class CompressingJedis {
         return in(jedis.hmget(key, fields));
     }
 
-    /** @return {@code HGETALL key} with the values decompressed (field names as Jedis returns them) */
+    /**
+     * @return {@code HGETALL key} with the values decompressed (field names as Jedis returns them), in a map that
+     *         finds a field by its bytes, as the one Jedis returns ({@code get(field)}, {@code containsKey(field)})
+     */
     public Map<byte[], byte[]> hgetAll(byte[] key) {
         Map<byte[], byte[]> stored = jedis.hgetAll(key);
-        Map<byte[], byte[]> out = new LinkedHashMap<>();
+        Map<byte[], byte[]> out = new JedisByteHashMap();
         for (Map.Entry<byte[], byte[]> e : stored.entrySet()) {
             out.put(e.getKey(), in(e.getValue()));
         }

@@ -198,14 +198,11 @@ public class CompressingRedissonCodec extends BaseCodec {
         };
     }
 
+    // Every value goes through the adaptive compressor, the small ones too: it counts each value it stores under
+    // one option (AdaptiveCompressor.writes, the metrics), and stores the small ones as they are.
     private Encoder adaptiveEncoding(Encoder plainEncoder) {
-        CompressionConfig config = adaptive.config();
         return in -> {
             ByteBuf plain = plainEncoder.encode(in);
-            int n = plain.readableBytes();
-            if (!config.enabled() || n < config.minCompressionSize()) {
-                return plain; // stored as it is whatever the pattern: no copy
-            }
             byte[] value;
             byte[] stored;
             try {

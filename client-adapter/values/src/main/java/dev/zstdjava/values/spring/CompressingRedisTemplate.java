@@ -346,7 +346,8 @@ public class CompressingRedisTemplate<K, V> extends RedisTemplate<K, V> {
         return super.sort(query, storeKey);
     }
 
-    private void checkSort(SortQuery<K> query, boolean store) {
+    // also CompressingStringRedisTemplate's sort methods (the refusal of its inner template's policy)
+    void checkSort(SortQuery<K> query, boolean store) {
         if (query != null) {
             decide(policy.rule(SpringCommands.SORT), SpringCommands.sortWords(query, store));
         }

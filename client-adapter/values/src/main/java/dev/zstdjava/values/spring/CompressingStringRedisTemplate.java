@@ -5,11 +5,15 @@ import dev.zstdjava.values.CommandPolicy;
 import dev.zstdjava.values.CommandRefusedException;
 import dev.zstdjava.values.ValueCompressor;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.core.BulkMapper;
 import org.springframework.data.redis.core.DeleteSpec;
 import org.springframework.data.redis.core.HashOperations;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.ValueOperations;
+import org.springframework.data.redis.core.query.SortQuery;
+import org.springframework.data.redis.serializer.RedisSerializer;
 
+import java.util.List;
 import java.util.Objects;
 import java.util.function.Consumer;
 
@@ -22,6 +26,9 @@ import java.util.function.Consumer;
  * {@code STRLEN}, {@code GETRANGE}/{@code SETRANGE} and the bit operations for <i>every</i> key of a compressing
  * template ({@link CommandRefusedException}, nothing sent), because the server would run them on compressed bytes.
  * String templates are where applications usually keep counters: keep a plain {@code StringRedisTemplate} for them.
+ * {@link #sort(SortQuery)} (all its forms) with a {@code BY} pattern that sorts by stored values is refused as on
+ * {@link CompressingRedisTemplate#sort(SortQuery)}; so are {@link #compareAndDelete} and a comparing
+ * {@link #delete(String, Consumer)}.
  *
  * <p>Keys and hash keys are written with the string serializer, byte for byte as a plain
  * {@code StringRedisTemplate} writes them. {@link #opsForValue()} and {@link #opsForHash()} (and the bound
@@ -120,6 +127,46 @@ public class CompressingStringRedisTemplate extends StringRedisTemplate {
     @Override
     public Boolean compareAndDelete(String key, String value) {
         return policyTemplate.compareAndDelete(key, value);
+    }
+
+    /**
+     * {@code SORT}, or refused when {@code query} sorts {@code BY} a pattern that reads stored values, as
+     * {@link CompressingRedisTemplate#sort(SortQuery)}.
+     * @throws CommandRefusedException if the {@code BY} pattern reads compressed values; nothing is sent
+     */
+    @Override
+    public List<String> sort(SortQuery<String> query) {
+        policyTemplate.checkSort(query, false);
+        return super.sort(query);
+    }
+
+    /** As {@link #sort(SortQuery)}. */
+    @Override
+    public <T> List<T> sort(SortQuery<String> query, RedisSerializer<T> resultSerializer) {
+        policyTemplate.checkSort(query, false);
+        return super.sort(query, resultSerializer);
+    }
+
+    /** As {@link #sort(SortQuery)}. */
+    @Override
+    public <T> List<T> sort(SortQuery<String> query, BulkMapper<T, String> bulkMapper) {
+        policyTemplate.checkSort(query, false);
+        return super.sort(query, bulkMapper);
+    }
+
+    /** As {@link #sort(SortQuery)}. */
+    @Override
+    public <T, S> List<T> sort(SortQuery<String> query, BulkMapper<T, S> bulkMapper,
+                               RedisSerializer<S> resultSerializer) {
+        policyTemplate.checkSort(query, false);
+        return super.sort(query, bulkMapper, resultSerializer);
+    }
+
+    /** As {@link #sort(SortQuery)}, storing the result under {@code storeKey}. */
+    @Override
+    public Long sort(SortQuery<String> query, String storeKey) {
+        policyTemplate.checkSort(query, true);
+        return super.sort(query, storeKey);
     }
 
     /** {@code DEL}, or refused when {@code spec} compares values, as {@link CompressingRedisTemplate#delete(Object, Consumer)}. */

@@ -115,6 +115,23 @@ class CompressingJedisTest {
         assertArrayEquals(rnd, redis.client().hget(b("h"), b("c")), "random bytes do not compress: stored as they are");
     }
 
+    /** {@code hgetAll} returns a map that finds a field by its bytes, as the map Jedis returns does. */
+    @Test
+    void hgetAllFindsFieldsByTheirBytes() {
+        ValueCompressor vc = ValueCompressor.create(CompressionConfig.builder().compressHashValues(true).build());
+        CompressingJedis jedis = new CompressingJedis(redis.client(), vc);
+        byte[] big = b(json(4000));
+        jedis.hset(b("hf"), b("a"), big);
+        jedis.hset(b("hf"), b("b"), b("small"));
+        assertNotNull(redis.client().hgetAll(b("hf")).get(b("a")), "Jedis's own map finds a field by its bytes");
+        Map<byte[], byte[]> all = jedis.hgetAll(b("hf"));
+        assertEquals(2, all.size());
+        assertTrue(all.containsKey(b("a")), "containsKey(\"a\")");
+        assertArrayEquals(big, all.get(b("a")), "get(\"a\")");
+        assertArrayEquals(b("small"), all.get(b("b")), "get(\"b\")");
+        assertNull(all.get(b("none")));
+    }
+
     /** What the README and docs/values.md show for plain Jedis: byte[] commands around one shared ValueCompressor. */
     @Test
     void plainByteArrayCommandsAndTheHelperReadEachOther() {

@@ -133,4 +133,28 @@ class AdaptiveRedissonCodecTest {
                 "plain:1".getBytes(StandardCharsets.UTF_8), "f".getBytes(StandardCharsets.UTF_8)));
         assertTrue(byDefault.snapshot().stream().allMatch(x -> x.valuesSeen() == 0), byDefault.snapshot().toString());
     }
+
+    /**
+     * Every value the codec writes is counted in {@link AdaptiveCompressor#writes}, under exactly one option, as the
+     * other adapters count it: values under the minimum size under {@code PLAIN}.
+     */
+    @Test
+    void everyValueWrittenIsCountedUnderOneOption() {
+        AdaptiveCompressor adaptive = adaptive(CompressionConfig.defaults());
+        withRedisson(redisson -> {
+            RBucket<String> bucket = redisson.getBucket("small:1",
+                    CompressingRedissonCodec.forPattern(StringCodec.INSTANCE, adaptive, "small:1"));
+            bucket.set("tiny");
+            assertEquals("tiny", bucket.get());
+            String big = json(2000);
+            bucket.set(big);
+            assertEquals(big, bucket.get());
+        });
+        long values = 0;
+        for (CompressionOption o : CompressionOption.values()) {
+            values += adaptive.writes(o).values();
+        }
+        assertEquals(2, values, "values counted over the options");
+        assertEquals(1, adaptive.writes(CompressionOption.PLAIN).values(), "the small value, under PLAIN");
+    }
 }

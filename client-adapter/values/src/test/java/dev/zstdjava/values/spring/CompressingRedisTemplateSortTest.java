@@ -13,6 +13,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.core.RedisTemplate;
 import org.springframework.data.redis.core.query.SortQuery;
 import org.springframework.data.redis.core.query.SortQueryBuilder;
 import org.springframework.data.redis.serializer.RedisSerializer;
@@ -63,25 +64,9 @@ class CompressingRedisTemplateSortTest {
         CompressingRedisTemplate<String, String> t = template(driver, false);
         String p = driver + ":";
         String pad = "w".repeat(120);
-        t.opsForList().rightPushAll(p + "ids", "a", "b", "c");
-        // weights that sort c, a, b as plain bytes, written through the template: compressed
-        t.opsForValue().multiSet(Map.of(p + "w_c", "a" + pad, p + "w_a", "b" + pad, p + "w_b", "c" + pad));
-        assertTrue(ValueFormat.hasHeader(ByteBuffer.wrap(redis.client().get(b(p + "w_a")))));
-
-        SortQuery<String> byWeight = SortQueryBuilder.sort(p + "ids").by(p + "w_*").alphabetical(true).build();
-        Map<String, Executable> calls = new LinkedHashMap<>();
-        calls.put("sort", () -> t.sort(byWeight));
-        calls.put("sort(serializer)", () -> t.sort(byWeight, RedisSerializer.string()));
-        calls.put("sort(mapper)", () -> t.sort(byWeight, tuple -> tuple.get(0)));
-        calls.put("sort(mapper, serializer)", () -> t.sort(byWeight, tuple -> tuple.get(0), RedisSerializer.string()));
-        calls.put("sort(store)", () -> t.sort(byWeight, p + "dst"));
-        calls.put("sort(->)", () -> t.sort(SortQueryBuilder.sort(p + "ids").by(p + "w_*->").build()));
-        calls.forEach((how, call) -> {
-            CommandRefusedException e = assertThrows(CommandRefusedException.class, call, how);
-            assertEquals("SORT ... BY", e.command());
-            assertTrue(e.getMessage().contains("connection without compression"), e.getMessage());
-        });
-        assertFalse(redis.client().exists(b(p + "dst")), "nothing reached the server");
+        assertSortByWeightsRefused(t, p, pad);
+        calls(t, SortQueryBuilder.sort(p + "ids").by(p + "w_*->").build()).forEach((how, call) ->
+                assertEquals("SORT ... BY", assertThrows(CommandRefusedException.class, call, how).command()));
 
         // BY nosort, GET patterns (decoded) and plain sorts are sent
         assertEquals(List.of("a", "b", "c"), t.sort(SortQueryBuilder.sort(p + "ids").by("nosort").build()));
@@ -98,5 +83,46 @@ class CompressingRedisTemplateSortTest {
         // with hash values compressed they are not
         assertEquals("SORT ... BY", assertThrows(CommandRefusedException.class,
                 () -> template(driver, true).sort(byField)).command());
+    }
+
+    /** The same refusals on a {@code StringRedisTemplate} ({@link CompressingStringRedisTemplate}). */
+    @ParameterizedTest
+    @EnumSource(Driver.class)
+    void stringTemplateSortByStoredValuesIsRefused(Driver driver) {
+        RedisConnectionFactory f = FACTORIES.computeIfAbsent(driver,
+                d -> CompressingRedisSerializerTest.start(d, redis.server().port()));
+        CompressingStringRedisTemplate t = new CompressingStringRedisTemplate(f,
+                ValueCompressor.create(CompressionConfig.defaults()));
+        String p = "s:" + driver + ":";
+        assertSortByWeightsRefused(t, p, "w".repeat(120));
+        assertEquals(List.of("a", "b", "c"), t.sort(SortQueryBuilder.sort(p + "ids").by("nosort").build()));
+    }
+
+    // Writes weights that sort c, a, b as plain bytes through t (compressed), then checks that every sort form
+    // BY those weights is refused before anything is sent.
+    static void assertSortByWeightsRefused(RedisTemplate<String, String> t, String p, String pad) {
+        t.opsForList().rightPushAll(p + "ids", "a", "b", "c");
+        t.opsForValue().multiSet(Map.of(p + "w_c", "a" + pad, p + "w_a", "b" + pad, p + "w_b", "c" + pad));
+        assertTrue(ValueFormat.hasHeader(ByteBuffer.wrap(redis.client().get(b(p + "w_a")))));
+
+        SortQuery<String> byWeight = SortQueryBuilder.sort(p + "ids").by(p + "w_*").alphabetical(true).build();
+        Map<String, Executable> calls = calls(t, byWeight);
+        calls.put("sort(store)", () -> t.sort(byWeight, p + "dst"));
+        calls.forEach((how, call) -> {
+            CommandRefusedException e = assertThrows(CommandRefusedException.class, call, how);
+            assertEquals("SORT ... BY", e.command());
+            assertTrue(e.getMessage().contains("connection without compression"), e.getMessage());
+        });
+        assertFalse(redis.client().exists(b(p + "dst")), "nothing reached the server");
+    }
+
+    // The sort forms that return the elements, each called with query.
+    static Map<String, Executable> calls(RedisTemplate<String, String> t, SortQuery<String> query) {
+        Map<String, Executable> calls = new LinkedHashMap<>();
+        calls.put("sort", () -> t.sort(query));
+        calls.put("sort(serializer)", () -> t.sort(query, RedisSerializer.string()));
+        calls.put("sort(mapper)", () -> t.sort(query, tuple -> tuple.get(0)));
+        calls.put("sort(mapper, serializer)", () -> t.sort(query, tuple -> tuple.get(0), RedisSerializer.string()));
+        return calls;
     }
 }
