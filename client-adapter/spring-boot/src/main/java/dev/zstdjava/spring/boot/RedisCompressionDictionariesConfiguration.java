@@ -19,6 +19,7 @@ import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.io.Resource;
 import org.springframework.core.type.AnnotatedTypeMetadata;
+import org.springframework.util.unit.DataSize;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 import java.io.IOException;
@@ -69,13 +70,9 @@ class RedisCompressionDictionariesConfiguration {
         DictionaryStore zstdJavaDictionaryStore(RedisConnectionFactory redisConnectionFactory,
                                                 RedisCompressionProperties properties) {
             RedisCompressionProperties.Store s = properties.getDictionaries().getStore();
-            long max = s.getMaxDictionarySize() == null ? -1 : s.getMaxDictionarySize().toBytes();
-            if (max < 256 || max > Integer.MAX_VALUE) {
-                throw RedisCompressionProperties.invalid("dictionaries.store.max-dictionary-size",
-                        s.getMaxDictionarySize(), "256B.." + Integer.MAX_VALUE + "B");
-            }
+            int max = maxDictionarySize(properties);
             try {
-                return new SpringDictionaryStore(redisConnectionFactory, s.getKeyPrefix(), (int) max);
+                return new SpringDictionaryStore(redisConnectionFactory, s.getKeyPrefix(), max);
             } catch (IllegalArgumentException | NullPointerException e) {
                 throw RedisCompressionProperties.invalid("dictionaries.store.key-prefix", s.getKeyPrefix(),
                         "a prefix with exactly one non-empty hash tag, such as " + ServerDictionaryLayout.DEFAULT_PREFIX);
@@ -107,7 +104,7 @@ class RedisCompressionDictionariesConfiguration {
                                 + " pattern keeps its dictionaries under its own prefix, "
                                 + PatternDictionaries.prefix("<pattern>"));
             }
-            int max = (int) s.getMaxDictionarySize().toBytes();
+            int max = maxDictionarySize(properties);
             // the settings fail startup here, not when a pattern's lineage opens later
             build(DictionaryManager.managed(new InMemoryDictionaryStore()), properties).close();
             PatternDictionaries.Builder b = PatternDictionaries.builder(name -> new SpringDictionaryStore(
@@ -137,6 +134,23 @@ class RedisCompressionDictionariesConfiguration {
 
     private static final String ADAPTIVE = RedisCompressionProperties.PREFIX + ".adaptive.enabled";
 
+    /** The most {@link DictionaryManager.Builder#maxDictionarySize} accepts. */
+    private static final long LARGEST_DICTIONARY = 64L << 20;
+
+    /**
+     * @return {@code dictionaries.store.max-dictionary-size} in bytes, the bound of the store and of the manager
+     * @throws RedisCompressionException naming the property when it is out of range
+     */
+    private static int maxDictionarySize(RedisCompressionProperties properties) {
+        DataSize size = properties.getDictionaries().getStore().getMaxDictionarySize();
+        long max = size == null ? -1 : size.toBytes();
+        if (max < ServerDictionaryLayout.MIN_MAX_DICTIONARY_SIZE || max > LARGEST_DICTIONARY) {
+            throw RedisCompressionProperties.invalid("dictionaries.store.max-dictionary-size", size,
+                    ServerDictionaryLayout.MIN_MAX_DICTIONARY_SIZE + "B.." + LARGEST_DICTIONARY + "B");
+        }
+        return (int) max;
+    }
+
     private static DictionaryManager build(DictionaryManager.Builder b, RedisCompressionProperties properties) {
         settings(b, properties);
         try {
@@ -159,6 +173,9 @@ class RedisCompressionDictionariesConfiguration {
         }
         if (d.getRefreshInterval() != null) {
             b.refreshInterval(d.getRefreshInterval());
+        }
+        if (d.getMode() == DictionaryMode.MANAGED || d.getMode() == DictionaryMode.SHARED) {
+            b.maxDictionarySize(maxDictionarySize(properties)); // the manager refuses what the store would take
         }
         if (d.getMode() == DictionaryMode.MANAGED) {
             if (d.getRetrainInterval() != null) {

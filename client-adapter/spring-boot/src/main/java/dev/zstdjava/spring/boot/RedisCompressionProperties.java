@@ -682,7 +682,10 @@ public class RedisCompressionProperties {
          */
         private String keyPrefix = ServerDictionaryLayout.DEFAULT_PREFIX;
 
-        /** The largest dictionary read from or written to the server; larger entries are refused unread. */
+        /**
+         * The largest dictionary read from or written to the server (256B to 64MB); larger entries are refused
+         * unread, and dictionary-size may not exceed it.
+         */
         private DataSize maxDictionarySize = DataSize.ofMegabytes(1);
 
         /** The defaults. */

@@ -200,6 +200,10 @@ class AdaptiveCompressionTest {
                     assertThat(c).hasNotFailed();
                     assertThat(c.getBean(PatternDictionaries.class).maxNativeBytes()).isEqualTo(8L << 20);
                 });
+        // the store's bound is each pattern's manager's too: a dictionary size above 1 MiB starts within it
+        runner().withPropertyValues(P + "adaptive.enabled=true", P + "dictionaries.mode=managed",
+                P + "dictionaries.store.max-dictionary-size=4MB", P + "dictionaries.dictionary-size=2MB")
+                .run(c -> assertThat(c).hasNotFailed());
         Map<String, String> wrong = new LinkedHashMap<>();
         wrong.put("adaptive.dictionary-memory", "-1B");
         wrong.put("adaptive.dictionary-patterns", "0");
