@@ -201,8 +201,10 @@ public class RedisCompressionProperties {
         if (a.capacity < 1) {
             throw invalid("adaptive.capacity", a.capacity, "at least 1 pattern");
         }
-        if (a.idleWindow == null || a.idleWindow.isNegative() || a.idleWindow.isZero()) {
-            throw invalid("adaptive.idle-window", a.idleWindow, "a positive duration");
+        if (a.idleWindow == null || a.idleWindow.isNegative() || a.idleWindow.isZero()
+                || a.idleWindow.compareTo(LONGEST_DURATION) > 0) {
+            throw invalid("adaptive.idle-window", a.idleWindow, "a positive duration, at most " + LONGEST_DURATION
+                    + " (Long.MAX_VALUE ns)");
         }
         List<String> patterns = a.patterns == null ? List.of() : a.patterns;
         for (String p : patterns) {
@@ -243,6 +245,9 @@ public class RedisCompressionProperties {
             throw e; // no group alone is refused: not a setting of these properties
         }
     }
+
+    /** The longest duration the library keeps: {@code Long.MAX_VALUE} nanoseconds, some 292 years. */
+    static final Duration LONGEST_DURATION = Duration.ofNanos(Long.MAX_VALUE);
 
     /** Properties of {@code adaptive.*} that the builder checks together, under one name. */
     private record AdaptiveGroup(String property, Object value,

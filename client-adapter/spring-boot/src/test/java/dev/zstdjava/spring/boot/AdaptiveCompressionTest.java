@@ -253,6 +253,21 @@ class AdaptiveCompressionTest {
         }
     }
 
+    /**
+     * A duration longer than the library keeps (Long.MAX_VALUE nanoseconds, some 292 years: "never" written as a long
+     * time) fails startup naming the property, as one that is not positive does.
+     */
+    @Test
+    void aDurationBeyondTheLibrarysRangeFailsStartupNamingTheProperty() {
+        runner().withPropertyValues(P + "adaptive.enabled=true", P + "adaptive.idle-window=200000d")
+                .run(c -> assertThat(c).getFailure().rootCause().isInstanceOf(RedisCompressionException.class)
+                        .hasMessageContaining("of " + P + "adaptive.idle-window"));
+        runner().withPropertyValues(P + "adaptive.enabled=true", P + "dictionaries.mode=managed",
+                P + "adaptive.dictionary-reopen-delay=200000d")
+                .run(c -> assertThat(c).getFailure().rootCause().isInstanceOf(RedisCompressionException.class)
+                        .hasMessageContaining("of " + P + "adaptive.dictionary-reopen-delay"));
+    }
+
     @Test
     @SuppressWarnings("unchecked")
     void eachPatternDecidesAndTheDecisionsAreVisible() {
