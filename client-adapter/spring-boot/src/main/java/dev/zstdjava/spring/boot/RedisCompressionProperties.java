@@ -464,7 +464,7 @@ public class RedisCompressionProperties {
 
         /**
          * Then one write in this many is sampled (at least 1); a pattern whose decision holds measures one of these in up
-         * to 8, until its data drifts.
+         * to 64, until its data drifts.
          */
         private int every = AdaptiveCompressor.DEFAULT_SAMPLE_EVERY;
 
