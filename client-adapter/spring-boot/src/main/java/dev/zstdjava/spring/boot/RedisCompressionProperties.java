@@ -214,6 +214,7 @@ public class RedisCompressionProperties {
         }
         // the ranges are the builder's; when it refuses, each group is tried alone to name the properties at fault
         List<AdaptiveGroup> groups = List.of(
+                new AdaptiveGroup("adaptive.patterns", patterns, b -> b.patterns(patterns)),
                 new AdaptiveGroup("adaptive.capacity", a.capacity, b -> b.capacity(a.capacity)),
                 new AdaptiveGroup("adaptive.sampling", "first-writes=" + a.sampling.firstWrites + ", every="
                         + a.sampling.every + ", plain-every=" + a.sampling.plainEvery,
@@ -224,8 +225,7 @@ public class RedisCompressionProperties {
                         + ", saving-margin=" + a.hysteresis.savingMargin + ", cpu-margin=" + a.hysteresis.cpuMargin,
                         b -> b.hysteresis(a.hysteresis.evaluations, a.hysteresis.savingMargin,
                                 a.hysteresis.cpuMargin)));
-        AdaptiveCompressor.Builder b = AdaptiveCompressor.builder(config).goal(goal).patterns(patterns)
-                .idleWindow(a.idleWindow);
+        AdaptiveCompressor.Builder b = AdaptiveCompressor.builder(config).goal(goal).idleWindow(a.idleWindow);
         for (AdaptiveGroup g : groups) {
             g.settings.apply(b);
         }

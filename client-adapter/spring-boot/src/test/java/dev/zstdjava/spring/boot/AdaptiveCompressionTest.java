@@ -268,6 +268,19 @@ class AdaptiveCompressionTest {
                         .hasMessageContaining("of " + P + "adaptive.dictionary-reopen-delay"));
     }
 
+    /**
+     * Two listed patterns that fold alike (the same one twice, or names differing only in digits) fail startup naming
+     * the property.
+     */
+    @Test
+    void listedPatternsThatFoldAlikeFailStartupNamingTheProperty() {
+        for (String patterns : List.of("user:*,user:*", "orders1:*,orders2:*")) {
+            runner().withPropertyValues(P + "adaptive.enabled=true", P + "adaptive.patterns=" + patterns)
+                    .run(c -> assertThat(c).getFailure().rootCause().isInstanceOf(RedisCompressionException.class)
+                            .hasMessageContaining("of " + P + "adaptive.patterns").hasMessageContaining("fold alike"));
+        }
+    }
+
     @Test
     @SuppressWarnings("unchecked")
     void eachPatternDecidesAndTheDecisionsAreVisible() {
