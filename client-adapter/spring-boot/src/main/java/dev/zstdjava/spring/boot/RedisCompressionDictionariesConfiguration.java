@@ -8,6 +8,7 @@ import dev.zstdjava.values.InMemoryDictionaryStore;
 import dev.zstdjava.values.PatternDictionaries;
 import dev.zstdjava.values.ServerDictionaryLayout;
 import dev.zstdjava.values.spring.SpringDictionaryStore;
+import dev.zstdjava.zstd.ZstdDictionary;
 import org.springframework.boot.autoconfigure.condition.ConditionOutcome;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -181,6 +182,10 @@ class RedisCompressionDictionariesConfiguration {
         }
         if (d.getMode() == DictionaryMode.MANAGED || d.getMode() == DictionaryMode.SHARED) {
             b.maxDictionarySize(maxDictionarySize(properties)); // the manager refuses what the store would take
+        }
+        if (d.getMode() == DictionaryMode.SHARED) {
+            // it never trains: dictionary-size, a managed setting, is not held to the bound
+            b.dictionarySize(ZstdDictionary.MIN_CAPACITY);
         }
         if (d.getMode() == DictionaryMode.MANAGED) {
             if (d.getRetrainInterval() != null) {

@@ -347,6 +347,11 @@ class RedisCompressionAutoConfigurationTest {
                 .withBean(DictionaryStore.class, InMemoryDictionaryStore::new)
                 .run(c -> assertThat(c).getFailure().hasStackTraceContaining("RedisCompressionException: invalid "
                         + P + "dictionaries settings").hasStackTraceContaining("dictionarySize 16384"));
+        // shared mode trains nothing: a bound below the (managed) dictionary size is fine there
+        runner.withPropertyValues(P + "enabled=true", P + "dictionaries.mode=shared",
+                        P + "dictionaries.store.max-dictionary-size=8KB")
+                .withBean(DictionaryStore.class, InMemoryDictionaryStore::new)
+                .run(c -> assertThat(c).hasNotFailed());
         runner.withPropertyValues(P + "enabled=true", P + "dictionaries.mode=managed",
                         P + "dictionaries.store.max-dictionary-size=100MB")
                 .run(c -> assertThat(c).getFailure().rootCause().isInstanceOf(RedisCompressionException.class)
