@@ -8,6 +8,7 @@ import dev.zstdjava.values.InMemoryDictionaryStore;
 import dev.zstdjava.values.PatternDictionaries;
 import dev.zstdjava.values.ServerDictionaryLayout;
 import dev.zstdjava.values.spring.SpringDictionaryStore;
+import dev.zstdjava.zstd.ZstdDictionary;
 import org.springframework.boot.autoconfigure.condition.ConditionOutcome;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -19,6 +20,7 @@ import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.io.Resource;
 import org.springframework.core.type.AnnotatedTypeMetadata;
+import org.springframework.util.unit.DataSize;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 import java.io.IOException;
@@ -69,13 +71,9 @@ class RedisCompressionDictionariesConfiguration {
         DictionaryStore zstdJavaDictionaryStore(RedisConnectionFactory redisConnectionFactory,
                                                 RedisCompressionProperties properties) {
             RedisCompressionProperties.Store s = properties.getDictionaries().getStore();
-            long max = s.getMaxDictionarySize() == null ? -1 : s.getMaxDictionarySize().toBytes();
-            if (max < 256 || max > Integer.MAX_VALUE) {
-                throw RedisCompressionProperties.invalid("dictionaries.store.max-dictionary-size",
-                        s.getMaxDictionarySize(), "256B.." + Integer.MAX_VALUE + "B");
-            }
+            int max = maxDictionarySize(properties);
             try {
-                return new SpringDictionaryStore(redisConnectionFactory, s.getKeyPrefix(), (int) max);
+                return new SpringDictionaryStore(redisConnectionFactory, s.getKeyPrefix(), max);
             } catch (IllegalArgumentException | NullPointerException e) {
                 throw RedisCompressionProperties.invalid("dictionaries.store.key-prefix", s.getKeyPrefix(),
                         "a prefix with exactly one non-empty hash tag, such as " + ServerDictionaryLayout.DEFAULT_PREFIX);
@@ -107,7 +105,7 @@ class RedisCompressionDictionariesConfiguration {
                                 + " pattern keeps its dictionaries under its own prefix, "
                                 + PatternDictionaries.prefix("<pattern>"));
             }
-            int max = (int) s.getMaxDictionarySize().toBytes();
+            int max = maxDictionarySize(properties);
             // the settings fail startup here, not when a pattern's lineage opens later
             build(DictionaryManager.managed(new InMemoryDictionaryStore()), properties).close();
             PatternDictionaries.Builder b = PatternDictionaries.builder(name -> new SpringDictionaryStore(
@@ -117,8 +115,13 @@ class RedisCompressionDictionariesConfiguration {
                     () -> b.maxNativeBytes(a.getDictionaryMemory().toBytes()));
             bound("adaptive.dictionary-patterns", a.getDictionaryPatterns(),
                     () -> b.maxOpenLineages(a.getDictionaryPatterns()));
-            bound("adaptive.dictionary-reopen-delay", a.getDictionaryReopenDelay(),
-                    () -> b.reopenDelay(a.getDictionaryReopenDelay()));
+            bound("adaptive.dictionary-reopen-delay", a.getDictionaryReopenDelay(), () -> {
+                if (a.getDictionaryReopenDelay().compareTo(RedisCompressionProperties.LONGEST_DURATION) > 0) {
+                    throw new IllegalArgumentException("at most " + RedisCompressionProperties.LONGEST_DURATION
+                            + " (Long.MAX_VALUE ns)");
+                }
+                b.reopenDelay(a.getDictionaryReopenDelay());
+            });
             return b.build();
         }
 
@@ -136,6 +139,23 @@ class RedisCompressionDictionariesConfiguration {
     }
 
     private static final String ADAPTIVE = RedisCompressionProperties.PREFIX + ".adaptive.enabled";
+
+    /** The most {@link DictionaryManager.Builder#maxDictionarySize} accepts. */
+    private static final long LARGEST_DICTIONARY = 64L << 20;
+
+    /**
+     * @return {@code dictionaries.store.max-dictionary-size} in bytes, the bound of the store and of the manager
+     * @throws RedisCompressionException naming the property when it is out of range
+     */
+    private static int maxDictionarySize(RedisCompressionProperties properties) {
+        DataSize size = properties.getDictionaries().getStore().getMaxDictionarySize();
+        long max = size == null ? -1 : size.toBytes();
+        if (max < ServerDictionaryLayout.MIN_MAX_DICTIONARY_SIZE || max > LARGEST_DICTIONARY) {
+            throw RedisCompressionProperties.invalid("dictionaries.store.max-dictionary-size", size,
+                    ServerDictionaryLayout.MIN_MAX_DICTIONARY_SIZE + "B.." + LARGEST_DICTIONARY + "B");
+        }
+        return (int) max;
+    }
 
     private static DictionaryManager build(DictionaryManager.Builder b, RedisCompressionProperties properties) {
         settings(b, properties);
@@ -159,6 +179,13 @@ class RedisCompressionDictionariesConfiguration {
         }
         if (d.getRefreshInterval() != null) {
             b.refreshInterval(d.getRefreshInterval());
+        }
+        if (d.getMode() == DictionaryMode.MANAGED || d.getMode() == DictionaryMode.SHARED) {
+            b.maxDictionarySize(maxDictionarySize(properties)); // the manager refuses what the store would take
+        }
+        if (d.getMode() == DictionaryMode.SHARED) {
+            // it never trains: dictionary-size, a managed setting, is not held to the bound
+            b.dictionarySize(ZstdDictionary.MIN_CAPACITY);
         }
         if (d.getMode() == DictionaryMode.MANAGED) {
             if (d.getRetrainInterval() != null) {

@@ -201,8 +201,10 @@ public class RedisCompressionProperties {
         if (a.capacity < 1) {
             throw invalid("adaptive.capacity", a.capacity, "at least 1 pattern");
         }
-        if (a.idleWindow == null || a.idleWindow.isNegative() || a.idleWindow.isZero()) {
-            throw invalid("adaptive.idle-window", a.idleWindow, "a positive duration");
+        if (a.idleWindow == null || a.idleWindow.isNegative() || a.idleWindow.isZero()
+                || a.idleWindow.compareTo(LONGEST_DURATION) > 0) {
+            throw invalid("adaptive.idle-window", a.idleWindow, "a positive duration, at most " + LONGEST_DURATION
+                    + " (Long.MAX_VALUE ns)");
         }
         List<String> patterns = a.patterns == null ? List.of() : a.patterns;
         for (String p : patterns) {
@@ -212,6 +214,7 @@ public class RedisCompressionProperties {
         }
         // the ranges are the builder's; when it refuses, each group is tried alone to name the properties at fault
         List<AdaptiveGroup> groups = List.of(
+                new AdaptiveGroup("adaptive.patterns", patterns, b -> b.patterns(patterns)),
                 new AdaptiveGroup("adaptive.capacity", a.capacity, b -> b.capacity(a.capacity)),
                 new AdaptiveGroup("adaptive.sampling", "first-writes=" + a.sampling.firstWrites + ", every="
                         + a.sampling.every + ", plain-every=" + a.sampling.plainEvery,
@@ -222,8 +225,7 @@ public class RedisCompressionProperties {
                         + ", saving-margin=" + a.hysteresis.savingMargin + ", cpu-margin=" + a.hysteresis.cpuMargin,
                         b -> b.hysteresis(a.hysteresis.evaluations, a.hysteresis.savingMargin,
                                 a.hysteresis.cpuMargin)));
-        AdaptiveCompressor.Builder b = AdaptiveCompressor.builder(config).goal(goal).patterns(patterns)
-                .idleWindow(a.idleWindow);
+        AdaptiveCompressor.Builder b = AdaptiveCompressor.builder(config).goal(goal).idleWindow(a.idleWindow);
         for (AdaptiveGroup g : groups) {
             g.settings.apply(b);
         }
@@ -243,6 +245,9 @@ public class RedisCompressionProperties {
             throw e; // no group alone is refused: not a setting of these properties
         }
     }
+
+    /** The longest duration the library keeps: {@code Long.MAX_VALUE} nanoseconds, some 292 years. */
+    static final Duration LONGEST_DURATION = Duration.ofNanos(Long.MAX_VALUE);
 
     /** Properties of {@code adaptive.*} that the builder checks together, under one name. */
     private record AdaptiveGroup(String property, Object value,
@@ -459,7 +464,7 @@ public class RedisCompressionProperties {
 
         /**
          * Then one write in this many is sampled (at least 1); a pattern whose decision holds measures one of these in up
-         * to 8, until its data drifts.
+         * to 64, until its data drifts.
          */
         private int every = AdaptiveCompressor.DEFAULT_SAMPLE_EVERY;
 
@@ -682,7 +687,10 @@ public class RedisCompressionProperties {
          */
         private String keyPrefix = ServerDictionaryLayout.DEFAULT_PREFIX;
 
-        /** The largest dictionary read from or written to the server; larger entries are refused unread. */
+        /**
+         * The largest dictionary read from or written to the server (256B to 64MB); larger entries are refused
+         * unread, and dictionary-size may not exceed it.
+         */
         private DataSize maxDictionarySize = DataSize.ofMegabytes(1);
 
         /** The defaults. */

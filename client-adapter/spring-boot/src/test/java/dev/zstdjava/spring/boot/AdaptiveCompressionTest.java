@@ -200,6 +200,10 @@ class AdaptiveCompressionTest {
                     assertThat(c).hasNotFailed();
                     assertThat(c.getBean(PatternDictionaries.class).maxNativeBytes()).isEqualTo(8L << 20);
                 });
+        // the store's bound is each pattern's manager's too: a dictionary size above 1 MiB starts within it
+        runner().withPropertyValues(P + "adaptive.enabled=true", P + "dictionaries.mode=managed",
+                P + "dictionaries.store.max-dictionary-size=4MB", P + "dictionaries.dictionary-size=2MB")
+                .run(c -> assertThat(c).hasNotFailed());
         Map<String, String> wrong = new LinkedHashMap<>();
         wrong.put("adaptive.dictionary-memory", "-1B");
         wrong.put("adaptive.dictionary-patterns", "0");
@@ -246,6 +250,34 @@ class AdaptiveCompressionTest {
             runner().withPropertyValues(P + "adaptive.enabled=true", P + "dictionaries.mode=" + mode)
                     .run(c -> assertThat(c).getFailure().rootCause().hasMessageContaining(P + "adaptive.enabled")
                             .hasMessageContaining(P + "dictionaries.mode is " + mode));
+        }
+    }
+
+    /**
+     * A duration longer than the library keeps (Long.MAX_VALUE nanoseconds, some 292 years: "never" written as a long
+     * time) fails startup naming the property, as one that is not positive does.
+     */
+    @Test
+    void aDurationBeyondTheLibrarysRangeFailsStartupNamingTheProperty() {
+        runner().withPropertyValues(P + "adaptive.enabled=true", P + "adaptive.idle-window=200000d")
+                .run(c -> assertThat(c).getFailure().rootCause().isInstanceOf(RedisCompressionException.class)
+                        .hasMessageContaining("of " + P + "adaptive.idle-window"));
+        runner().withPropertyValues(P + "adaptive.enabled=true", P + "dictionaries.mode=managed",
+                P + "adaptive.dictionary-reopen-delay=200000d")
+                .run(c -> assertThat(c).getFailure().rootCause().isInstanceOf(RedisCompressionException.class)
+                        .hasMessageContaining("of " + P + "adaptive.dictionary-reopen-delay"));
+    }
+
+    /**
+     * Two listed patterns that fold alike (the same one twice, or names differing only in digits) fail startup naming
+     * the property.
+     */
+    @Test
+    void listedPatternsThatFoldAlikeFailStartupNamingTheProperty() {
+        for (String patterns : List.of("user:*,user:*", "orders1:*,orders2:*")) {
+            runner().withPropertyValues(P + "adaptive.enabled=true", P + "adaptive.patterns=" + patterns)
+                    .run(c -> assertThat(c).getFailure().rootCause().isInstanceOf(RedisCompressionException.class)
+                            .hasMessageContaining("of " + P + "adaptive.patterns").hasMessageContaining("fold alike"));
         }
     }
 

@@ -77,5 +77,8 @@ class ConfigurationMetadataTest {
         assertThat(properties.get(p + "adaptive.dictionary-reopen-delay").get("defaultValue").asString())
                 .isEqualTo(PatternDictionaries.DEFAULT_REOPEN_DELAY.toSeconds() + "s");
         assertThat(properties.get(p + "adaptive.cpu-budget").get("description").asString()).contains("goal memory");
+        // a settled pattern backs off to one sampled write in 64 measured (the library's, and docs/spring-boot.md's)
+        assertThat(properties.get(p + "adaptive.sampling.every").get("description").asString())
+                .contains("one of these in up to 64");
     }
 }

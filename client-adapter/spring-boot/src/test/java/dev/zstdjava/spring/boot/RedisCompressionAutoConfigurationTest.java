@@ -332,6 +332,32 @@ class RedisCompressionAutoConfigurationTest {
                 .isEqualTo("written before compression was on");
     }
 
+    /**
+     * {@code dictionaries.store.max-dictionary-size} bounds the dictionaries the manager accepts and trains, not only
+     * the store: raised, a larger dictionary size starts; lowered below the dictionary size, startup fails.
+     */
+    @Test
+    void theMaxDictionarySizeBoundsTheManagerToo() {
+        runner.withPropertyValues(P + "enabled=true", P + "dictionaries.mode=managed",
+                        P + "dictionaries.store.max-dictionary-size=4MB", P + "dictionaries.dictionary-size=2MB")
+                .withBean(DictionaryStore.class, InMemoryDictionaryStore::new)
+                .run(c -> assertThat(c).hasNotFailed());
+        runner.withPropertyValues(P + "enabled=true", P + "dictionaries.mode=managed",
+                        P + "dictionaries.store.max-dictionary-size=8KB")
+                .withBean(DictionaryStore.class, InMemoryDictionaryStore::new)
+                .run(c -> assertThat(c).getFailure().hasStackTraceContaining("RedisCompressionException: invalid "
+                        + P + "dictionaries settings").hasStackTraceContaining("dictionarySize 16384"));
+        // shared mode trains nothing: a bound below the (managed) dictionary size is fine there
+        runner.withPropertyValues(P + "enabled=true", P + "dictionaries.mode=shared",
+                        P + "dictionaries.store.max-dictionary-size=8KB")
+                .withBean(DictionaryStore.class, InMemoryDictionaryStore::new)
+                .run(c -> assertThat(c).hasNotFailed());
+        runner.withPropertyValues(P + "enabled=true", P + "dictionaries.mode=managed",
+                        P + "dictionaries.store.max-dictionary-size=100MB")
+                .run(c -> assertThat(c).getFailure().rootCause().isInstanceOf(RedisCompressionException.class)
+                        .hasMessageContaining(P + "dictionaries.store.max-dictionary-size"));
+    }
+
     @Test
     void managedDictionariesUseTheSpringStoreOverBootsFactory() {
         // shared mode would load published dictionaries at startup: a context with a factory but no server fails
