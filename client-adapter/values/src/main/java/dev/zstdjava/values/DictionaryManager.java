@@ -239,6 +239,11 @@ public final class DictionaryManager implements AutoCloseable {
         }
     }
 
+    /** @return the zstd level this manager trains, checks and digests its dictionaries for */
+    int level() {
+        return registry.level();
+    }
+
     /** @return the exception for a frame naming a dictionary that is not loaded; starts fetching it */
     MissingDictionaryException missing(long id) {
         String why = registry.rejection(id);

@@ -767,6 +767,7 @@ public final class PatternDictionaries implements AutoCloseable {
                     store = Objects.requireNonNull(stores.apply(name), "the store function returned null");
                 }
                 m = settings.apply(DictionaryManager.managed(store))
+                        .level(CompressionOption.ZSTD_3_DICTIONARY.level()) // the level the lineage writes at
                         .publishCheck((id, bytes) -> publishable(id, this, DictionaryOwners.contentHash(bytes)))
                         .build();
                 ValueCompressor w = ValueCompressor.create(CompressionOption.ZSTD_3_DICTIONARY.config(config), m);
@@ -829,7 +830,9 @@ public final class PatternDictionaries implements AutoCloseable {
 
         /**
          * Settings of every pattern's managed manager (sampling, training, intervals): {@code settings} is applied
-         * to each {@link DictionaryManager#managed} builder before it is built; by default none.
+         * to each {@link DictionaryManager#managed} builder before it is built; by default none. A level it sets is
+         * not used: a lineage trains, checks and digests its dictionaries for the level it writes at, the
+         * {@linkplain CompressionOption#ZSTD_3_DICTIONARY dictionary option's}, zstd 3.
          */
         public Builder manager(UnaryOperator<DictionaryManager.Builder> settings) {
             this.settings = Objects.requireNonNull(settings, "settings");

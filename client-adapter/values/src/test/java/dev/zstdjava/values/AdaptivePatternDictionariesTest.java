@@ -155,6 +155,17 @@ class AdaptivePatternDictionariesTest {
         }
     }
 
+    @Test
+    void aLineageTrainsForTheLevelItWritesAtWhateverTheSettingsSay() throws Exception {
+        // Spring Boot hands every lineage the fixed mode's settings, its level among them (zstd 19 here): a lineage
+        // trained, checked and digested its dictionaries at that level, and digested them again for zstd 3 to write
+        try (PatternDictionaries pd = inMemory(new ConcurrentHashMap<>()).manager(b -> quick(b).level(19)).build()) {
+            AdaptiveCompressor ac = compressor(pd);
+            writeUntilOnDictionaries(ac, List.of("event"), new ConcurrentHashMap<>());
+            assertEquals(CompressionOption.ZSTD_3_DICTIONARY.level(), pd.manager("event:*").level());
+        }
+    }
+
     /** One lineage's estimate: 128 KiB + 2 x 4 KiB; two do not fit. */
     static final long ONE_LINEAGE_FITS = PatternDictionaries.DIGEST_OVERHEAD + 3 * 4096;
 
