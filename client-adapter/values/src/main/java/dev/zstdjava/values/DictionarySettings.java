@@ -42,10 +42,19 @@ record DictionarySettings(DictionaryManager.Mode mode, DictionaryStore store, Li
             throw new IllegalArgumentException("minImprovement " + minImprovement + " must be in 0..1 and"
                     + " driftThreshold " + driftThreshold + " in (0, 1]");
         }
-        if (loadTimeout.isNegative() || loadTimeout.isZero() || refreshInterval.isNegative()
-                || refreshInterval.isZero() || retrainInterval.isNegative() || retrainInterval.isZero()) {
-            throw new IllegalArgumentException("loadTimeout, refreshInterval and retrainInterval must be positive");
-        }
+        checkDuration("loadTimeout", loadTimeout);
+        checkDuration("refreshInterval", refreshInterval);
+        checkDuration("retrainInterval", retrainInterval);
         given = List.copyOf(given);
+    }
+
+    /** The longest duration the manager's clock ({@link System#nanoTime()}) holds. */
+    static final Duration LONGEST_DURATION = Duration.ofNanos(Long.MAX_VALUE);
+
+    private static void checkDuration(String name, Duration d) {
+        if (d.isNegative() || d.isZero() || d.compareTo(LONGEST_DURATION) > 0) {
+            throw new IllegalArgumentException(name + " " + d + ": positive, at most " + LONGEST_DURATION
+                    + " (Long.MAX_VALUE ns)");
+        }
     }
 }

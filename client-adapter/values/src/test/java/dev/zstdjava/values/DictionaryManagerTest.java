@@ -80,6 +80,24 @@ class DictionaryManagerTest {
     }
 
     @Test
+    void aDurationLongerThanTheClockHoldsIsRefusedByName() {
+        // "never" as ChronoUnit.FOREVER: the retrain interval was taken, and overflowed the clock on the training
+        // thread (ArithmeticException where it schedules its next lease); the load timeout likewise in build()
+        Duration forever = java.time.temporal.ChronoUnit.FOREVER.getDuration();
+        InMemoryDictionaryStore store = new InMemoryDictionaryStore();
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> DictionaryManager.managed(store).retrainInterval(forever).build());
+        assertTrue(e.getMessage().startsWith("retrainInterval " + forever + ": positive, at most"), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class,
+                () -> DictionaryManager.managed(store).loadTimeout(forever).build());
+        assertTrue(e.getMessage().startsWith("loadTimeout "), e.getMessage());
+        assertThrows(IllegalArgumentException.class,
+                () -> DictionaryManager.managed(store).refreshInterval(forever).build());
+        // the longest the clock holds is taken
+        DictionaryManager.managed(store).retrainInterval(Duration.ofNanos(Long.MAX_VALUE)).build().close();
+    }
+
+    @Test
     void valuesBelowTheMinimumAndOtherBackendsAreWrittenAsWithoutDictionaries() {
         try (DictionaryManager dicts = DictionaryManager.given(DICT_A).build()) {
             ValueCompressor vc = ValueCompressor.create(CompressionConfig.defaults(), dicts);
