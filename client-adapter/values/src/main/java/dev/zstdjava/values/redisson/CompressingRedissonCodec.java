@@ -52,7 +52,8 @@ import java.util.Objects;
  * {@code RMap.remove(key, value)} and {@code RMap.containsValue} compare encoded bytes inside Lua scripts. They hold
  * only while every writer of those keys uses the same backend, level, library build and dictionary; a value written
  * by another configuration (or before a managed dictionary changed) compares "not equal" although it decodes to the
- * same value.
+ * same value. Likewise {@code RBucket.size()} ({@code STRLEN}) and {@code RMap.valueSize} ({@code HSTRLEN}) return
+ * the stored length, compressed or not, not the value's: a codec cannot refuse them.
  *
  * <p><b>Adaptive mode: one codec per object.</b> A Redisson codec never sees the name of the object it encodes for,
  * so it cannot learn a key's pattern by itself: the application makes the codec with the object's name,
