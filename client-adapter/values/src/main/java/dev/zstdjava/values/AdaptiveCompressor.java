@@ -17,8 +17,9 @@ import java.util.function.UnaryOperator;
  * option writes a stored form every reader of this library reads: the shared header with zstd or lz4, or the value as
  * it is; with a {@linkplain Builder#dictionaries dictionary} per pattern, zstd frames with a dictionary, which Valkey
  * GLIDE and earlier versions of this library cannot read). With {@link PatternDictionaries} each pattern trains its own
- * dictionary lineage, and {@link #reader()} (so every adapter, and {@link #decompress(byte[])}) reads the values
- * written with them.
+ * dictionary lineage (under the goal {@code SPEED}, which never writes with a dictionary, a read-only one that trains
+ * nothing), and {@link #reader()} (so every adapter, and {@link #decompress(byte[])}) reads the values written with
+ * them.
  *
  * <h2>Decisions</h2>
  * Keys fold into patterns ({@link KeyFolder}; the application's {@linkplain Builder#patterns listed patterns} first),
@@ -94,6 +95,9 @@ public final class AdaptiveCompressor {
         PatternDictionaries lineages = b.lineages;
         Function<String, DictionaryManager> dictionaries = b.dictionaries;
         PatternManagers given = dictionaries == null ? null : new PatternManagers();
+        if (lineages != null) { // a goal that never writes with a dictionary (SPEED) opens them read-only
+            lineages.serve(settings.goal(), settings.candidate(CompressionOption.ZSTD_3_DICTIONARY));
+        }
         this.reader = ValueCompressor.reading(config, lineages != null ? lineages.lookup() : given);
         this.largest = config.maxDecompressedSize();
         OptionWriter shared = new OptionWriters(config);
@@ -368,8 +372,11 @@ public final class AdaptiveCompressor {
          * them. While a
          * pattern's lineage has a current dictionary, the option "zstd 3 + dictionary" is measured and may be taken;
          * such values are zstd frames with a dictionary, which Valkey GLIDE cannot read (keep GLIDE readers off these
-         * patterns). The application owns (and closes) {@code dictionaries}; replaces
-         * {@link #dictionaries(Function)}.
+         * patterns). Under the goal {@code SPEED}, which never writes with a dictionary, the lineages are read-only:
+         * they load the dictionaries other writers published, so the reader reads their values, and never sample,
+         * train or publish; one {@code PatternDictionaries} serves compressors of one kind only (see
+         * {@link PatternDictionaries}, "Read-only lineages"). The application owns (and closes) {@code dictionaries};
+         * replaces {@link #dictionaries(Function)}.
          */
         public Builder dictionaries(PatternDictionaries dictionaries) {
             this.lineages = Objects.requireNonNull(dictionaries, "dictionaries");
@@ -379,7 +386,10 @@ public final class AdaptiveCompressor {
 
         /**
          * @return the compressor
-         * @throws IllegalArgumentException when a setting is out of range (the message names it)
+         * @throws IllegalArgumentException when a setting is out of range (the message names it), or when the
+         *                                  {@link #dictionaries(PatternDictionaries) per-pattern dictionaries} serve a
+         *                                  compressor of the other kind (one that writes with dictionaries, or a
+         *                                  {@code SPEED} one, whose lineages are read-only)
          * @throws IllegalStateException    when a backend does not work, as {@link ValueCompressor#create}
          */
         public AdaptiveCompressor build() {

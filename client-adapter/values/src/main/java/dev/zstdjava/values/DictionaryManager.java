@@ -190,6 +190,16 @@ public final class DictionaryManager implements AutoCloseable {
         return new Builder(Mode.SHARED, Objects.requireNonNull(store, "store"));
     }
 
+    /**
+     * Reading only, for the read-only lineages of {@link PatternDictionaries}: given mode with no dictionary given, so
+     * it loads every dictionary published in {@code store} (at build, on the periodic check, on announcements, and a
+     * value's missing one on demand), compresses with none (it digests none for compression), and never samples,
+     * trains, takes the lease or publishes.
+     */
+    static Builder reading(DictionaryStore store) {
+        return new Builder(Mode.GIVEN, Objects.requireNonNull(store, "store"));
+    }
+
     /** Loads the given dictionaries, then (with a store) the published ones, and starts the background work. */
     private void start() {
         for (Entry e : validator.loadGiven(settings.given())) {

@@ -75,11 +75,21 @@ import java.util.function.UnaryOperator;
  * logged, and no pattern of this process writes with it from then on. A lineage checks the claim of each of its
  * dictionaries once (claims are never replaced): not again when it reopens after a release.
  *
+ * <h2>Read-only lineages</h2>
+ * Under compressors whose goal never writes with a dictionary ({@link CompressionGoal#speed() SPEED}: lz4 or plain),
+ * every lineage is read-only: it opens as above and loads, refreshes and fetches on a read's miss the dictionaries
+ * other writers published in its store (so the reader reads their values), but samples nothing into a reservoir,
+ * never trains, takes no training lease, publishes nothing and digests no dictionary for compression (it still
+ * claims, as every lineage does, an id it loads that no claim names yet). The first compressor built with this object
+ * decides, for its life: compressors of the other kind are refused ({@link AdaptiveCompressor.Builder#build()}); give
+ * each kind its own {@code PatternDictionaries} over the same stores.
+ *
  * <h2>Readers without the dictionaries</h2>
  * Values written with a dictionary are zstd frames with a dictionary, which Valkey GLIDE cannot read (it returns them
  * as the stored bytes), as with any {@link DictionaryManager}: keep GLIDE readers off the patterns this applies to.
  *
- * <p><b>Thread safety:</b> thread-safe; share one per {@link AdaptiveCompressor}. Opening, releasing, the memory
+ * <p><b>Thread safety:</b> thread-safe; share one between the {@link AdaptiveCompressor}s of one kind (see
+ * "Read-only lineages"). Opening, releasing, the memory
  * bound and the claim look-ups of missed reads run on one daemon thread of this object (a reading thread makes no
  * store call); each open lineage also runs its manager's two daemon threads.
  * {@link #close()} closes every manager; the compressors using it must not be used afterwards.
@@ -135,6 +145,10 @@ public final class PatternDictionaries implements AutoCloseable {
     private final ExecutorService worker = Executors.newSingleThreadExecutor(
             DictionaryManager.daemon("zstd-java-pattern-dictionaries"));
     private volatile boolean closed;
+    /** the goal of the first compressor served ({@link #serve}), or null; guarded by this */
+    private CompressionGoal servedGoal;
+    /** whether lineages open read-only: the compressors served never write with a dictionary */
+    private volatile boolean readOnly;
 
     private PatternDictionaries(Builder b) {
         this.stores = b.stores;
@@ -250,6 +264,27 @@ public final class PatternDictionaries implements AutoCloseable {
     }
 
     // ------------------------------------------------------------------------------------------------ package
+
+    /**
+     * Called by each {@link AdaptiveCompressor} built with these lineages, before its first write: the first one
+     * decides whether the lineages train ({@code writes}: its goal may write with a dictionary) or open read-only.
+     *
+     * @throws IllegalArgumentException when this already serves a compressor of the other kind
+     */
+    synchronized void serve(CompressionGoal goal, boolean writes) {
+        if (servedGoal == null) {
+            servedGoal = goal;
+            readOnly = !writes;
+        } else if (readOnly == writes) {
+            throw new IllegalArgumentException("dictionaries: this PatternDictionaries serves a compressor of goal "
+                    + servedGoal.kind() + (readOnly ? ", whose lineages are read-only; one of goal " + goal.kind()
+                    + " writes with the dictionaries its lineages train: give it a PatternDictionaries of its own (over"
+                    + " the same stores)"
+                    : ", whose lineages train and publish; one of goal " + goal.kind() + " never writes with a"
+                    + " dictionary and opens its lineages read-only: give it a PatternDictionaries of its own (over the"
+                    + " same stores, it reads what the others publish)"));
+        }
+    }
 
     /** @return {@code pattern}'s lineage, made (not opened) on first use */
     Lineage lineage(String pattern, CompressionConfig config) {
@@ -766,11 +801,12 @@ public final class PatternDictionaries implements AutoCloseable {
                 if (store == null) {
                     store = Objects.requireNonNull(stores.apply(name), "the store function returned null");
                 }
-                m = settings.apply(DictionaryManager.managed(store))
+                m = settings.apply(readOnly ? DictionaryManager.reading(store) : DictionaryManager.managed(store))
                         .level(CompressionOption.ZSTD_3_DICTIONARY.level()) // the level the lineage writes at
                         .publishCheck((id, bytes) -> publishable(id, this, DictionaryOwners.contentHash(bytes)))
                         .build();
-                ValueCompressor w = ValueCompressor.create(CompressionOption.ZSTD_3_DICTIONARY.config(config), m);
+                ValueCompressor w = readOnly ? null
+                        : ValueCompressor.create(CompressionOption.ZSTD_3_DICTIONARY.config(config), m);
                 writer = w;
                 manager = m;
                 everOpened = true;
@@ -832,7 +868,8 @@ public final class PatternDictionaries implements AutoCloseable {
          * Settings of every pattern's managed manager (sampling, training, intervals): {@code settings} is applied
          * to each {@link DictionaryManager#managed} builder before it is built; by default none. A level it sets is
          * not used: a lineage trains, checks and digests its dictionaries for the level it writes at, the
-         * {@linkplain CompressionOption#ZSTD_3_DICTIONARY dictionary option's}, zstd 3.
+         * {@linkplain CompressionOption#ZSTD_3_DICTIONARY dictionary option's}, zstd 3. A read-only lineage's
+         * manager (see "Read-only lineages") takes the settings of loading only.
          */
         public Builder manager(UnaryOperator<DictionaryManager.Builder> settings) {
             this.settings = Objects.requireNonNull(settings, "settings");
