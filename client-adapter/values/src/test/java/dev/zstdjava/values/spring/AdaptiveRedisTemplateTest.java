@@ -325,8 +325,8 @@ class AdaptiveRedisTemplateTest {
 
     @Test
     void multiSetWithANullValueEndsAsThePlainTemplateEnds() {
-        // Spring's byte array serializer writes null as an empty value (and its string serializer since 4.0); one that
-        // returns null hands the connection a null value
+        // Spring Data Redis 4.0 and later serialize null as an empty value with the byte array (and string)
+        // serializer; 3.5's, like the one here, return null, which Spring hands the connection
         RedisSerializer<String> nullAsNull = new RedisSerializer<>() {
             @Override
             public byte[] serialize(String value) {
@@ -373,7 +373,6 @@ class AdaptiveRedisTemplateTest {
                     + Objects.deepEquals(v, template.opsForValue().get("json:n2")));
         }
         assertEquals(outcomes.get(0), outcomes.get(1), "as the plain template");
-        assertEquals("ok [] true true", outcomes.get(1), "the null value stored empty, the others as given");
         assertEquals(2, decision(adaptive, "json:*").valuesSeen(), "the null value is not compressed");
     }
 
