@@ -25,7 +25,9 @@ import java.util.function.LongSupplier;
  * <p><b>Thread safety:</b> thread-safe. A write reads the option in use (volatile), counts itself (one atomic
  * add) and, when its option compresses, adds its bytes to the drift figure (plain fields, racy by design: see
  * {@link #RECENT_WRITES}); a sampled write takes the pattern's lock with {@code tryLock}, so when another thread is sampling the pattern
- * it is written as an ordinary one, and no write waits. The lock is a {@link ReentrantLock}: virtual threads do not
+ * it is written as an ordinary one, and no write waits. Under the lock it reads the option in use again and samples
+ * with that one, so a switch another sampler made after this write's first read is not made, counted or logged a
+ * second time (the first read only chose whether the write is sampled). The lock is a {@link ReentrantLock}: virtual threads do not
  * pin. <b>Allocation:</b> an ordinary write allocates nothing beyond what its option's compressor returns (a plain
  * write: nothing); a sampled write also allocates each candidate's stored form (twice: {@link OptionMeasurements}); a switch allocates its time and the
  * log line.
@@ -112,7 +114,7 @@ final class PatternState {
         CompressionOption now = current;
         if (settings.sampled(n, now) && lock.tryLock()) {
             try {
-                return sample(value, now, n);
+                return sample(value, current, n); // read again: another sampler may have switched since
             } finally {
                 lock.unlock();
             }
@@ -132,7 +134,7 @@ final class PatternState {
         if (settings.sampled(n, now) && lock.tryLock()) {
             byte[] out;
             try {
-                out = sample(value.toArray(ValueLayout.JAVA_BYTE), now, n);
+                out = sample(value.toArray(ValueLayout.JAVA_BYTE), current, n); // read again, as above
             } finally {
                 lock.unlock();
             }

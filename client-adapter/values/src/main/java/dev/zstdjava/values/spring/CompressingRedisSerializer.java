@@ -191,13 +191,15 @@ public final class CompressingRedisSerializer<T> implements RedisSerializer<T> {
     @Override
     public byte[] serialize(T value) throws SerializationException {
         byte[] plain = delegate.serialize(value);
-        if (plain == null || !compressing) {
+        if (!compressing) {
             return plain;
         }
         if (adaptive == null) {
-            return compressor.compress(plain);
+            return plain == null ? null : compressor.compress(plain);
         }
-        return adaptive.compress(keys == null ? name : keys.keyOf(value), plain);
+        // the key is taken for a null value too, so that a multiSet's entries stay in step (TemplateKeys)
+        byte[] key = keys == null ? name : keys.keyOf(value);
+        return plain == null ? null : adaptive.compress(key, plain);
     }
 
     /**

@@ -83,9 +83,11 @@ import java.util.function.Function;
  * <p><b>Adaptive compression.</b> Made with an {@link AdaptiveCompressor}
  * ({@link #CompressingRedisTemplate(AdaptiveCompressor)}), the template writes each value the policy compresses with
  * the option of its own key's pattern: {@code set}, {@code setIfAbsent}, {@code setIfPresent}, {@code setGet} under
- * their key, {@code multiSet} and {@code multiSetIfAbsent} each value under its entry's key, the hash operations
- * every value under the hash's key. What is compressed, sent plain or refused is the policy's, as in the fixed mode
- * (the policy is {@code adaptive.config().commandPolicy()}); reads decode every stored form
+ * their key, {@code multiSet} and {@code multiSetIfAbsent} each value under its entry's key (the map's entries read
+ * once, each {@code getKey()} and {@code getValue()} called once as Spring calls them, so a map that computes its
+ * values, or holds equal keys as distinct objects, is written as a plain {@code RedisTemplate} writes it), the hash
+ * operations every value under the hash's key. What is compressed, sent plain or refused is the policy's, as in the
+ * fixed mode (the policy is {@code adaptive.config().commandPolicy()}); reads decode every stored form
  * ({@link AdaptiveCompressor#reader()}). A {@code String} key is folded as its UTF-8 bytes, whatever the key
  * serializer (with Boot's JDK-serialized keys too). The template knows the key only inside its own operations: its
  * serializers handed elsewhere (its {@code getValueSerializer()} reads and writes plain) never compress adaptively,
@@ -100,7 +102,8 @@ import java.util.function.Function;
  *
  * <p><b>Thread safety:</b> thread-safe once initialised, like {@code RedisTemplate}. <b>Allocation:</b> as
  * {@code RedisTemplate}, plus the compressed array on the compressed writes (in the adaptive mode also the key as
- * the compressor folds it, a {@code String} key's UTF-8 bytes, and a sampled write's candidate stored forms); routing
+ * the compressor folds it, a {@code String} key's UTF-8 bytes, a sampled write's candidate stored forms, and a
+ * {@code multiSet}'s map read once into a copy Spring is given instead); routing
  * an operation is one map lookup of the command it sends and its catalogue rule; a {@code SET} form, {@code delete}
  * with a spec and {@code sort} also lay out their option words in a small list for the rule
  * ({@code CommandRule.refusalFor}), a {@code SetSpec} or {@code DeleteSpec} consumer being run once more on a probe
@@ -388,7 +391,8 @@ public class CompressingRedisTemplate<K, V> extends RedisTemplate<K, V> {
         return type.cast(Proxy.newProxyInstance(type.getClassLoader(), new Class<?>[] {type}, h));
     }
 
-    // keys: in the adaptive mode, where the compressed operations find the key of each value (bound around the call)
+    // keys: in the adaptive mode, where the compressed operations find the key of each value (bound around the call;
+    // a multiSet's map is read into TemplateKeys.Entries, which the operation is given in its place)
     private record Router(Object operations, Object plain, Object compressed, Map<Method, Route> routes,
                           TemplateKeys keys) implements InvocationHandler {
         @Override
@@ -413,9 +417,15 @@ public class CompressingRedisTemplate<K, V> extends RedisTemplate<K, V> {
             if (keys == null) {
                 return call(compressed, method, args);
             }
-            Object previous = keys.bind(args[0], r.entries());
+            Object[] given = args;
+            if (r.entries() && args[0] instanceof Map<?, ?> map) {
+                // the map read once; Spring is given the copy, so each value it serializes is the one the map gave
+                given = args.clone();
+                given[0] = new TemplateKeys.Entries(map);
+            }
+            Object previous = keys.bind(given[0]);
             try {
-                return call(compressed, method, args);
+                return call(compressed, method, given);
             } finally {
                 keys.restore(previous);
             }

@@ -20,9 +20,19 @@ import org.springframework.data.redis.core.RedisTemplate;
 import org.springframework.data.redis.core.ValueOperations;
 import org.springframework.data.redis.serializer.RedisSerializer;
 
+import java.nio.charset.StandardCharsets;
+import java.util.AbstractMap;
+import java.util.AbstractSet;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 import static dev.zstdjava.testkit.TestValues.json;
@@ -150,6 +160,220 @@ class AdaptiveRedisTemplateTest {
         }
         assertTrue(hasHeader(redis.client().hget(b("json:hash"), b("blob:f"))));
         assertArrayEquals(jsonValue(1), hash.get("json:hash", "blob:f"));
+    }
+
+    /** @return an unwrapped {@code RedisTemplate} of the same serializers, to compare Spring's contract with */
+    private static RedisTemplate<String, byte[]> plainTemplate() {
+        RedisTemplate<String, byte[]> t = new RedisTemplate<>();
+        t.setConnectionFactory(factory());
+        t.setKeySerializer(RedisSerializer.string());
+        t.setHashKeySerializer(RedisSerializer.string());
+        t.setValueSerializer(RedisSerializer.byteArray());
+        t.setHashValueSerializer(RedisSerializer.byteArray());
+        t.afterPropertiesSet();
+        return t;
+    }
+
+    /**
+     * A map view whose entries compute their value on every {@code getValue()} (as a transforming view does): each
+     * call returns a new array, stamped with the call's number, and is recorded.
+     */
+    private static final class ComputedMap extends AbstractMap<String, byte[]> {
+        private final List<String> keys;
+        /** every value {@code getValue()} returned, in call order */
+        final List<byte[]> given = new ArrayList<>();
+        /** the last value {@code getValue()} returned for each key */
+        final Map<String, byte[]> lastGiven = new HashMap<>();
+
+        ComputedMap(List<String> keys) {
+            this.keys = keys;
+        }
+
+        private byte[] compute(String key) {
+            int i = Integer.parseInt(key.substring(key.lastIndexOf('c') + 1));
+            byte[] base = key.startsWith("json:") ? jsonValue(i) : blobValue(i);
+            byte[] stamp = ("#" + given.size()).getBytes(StandardCharsets.US_ASCII);
+            byte[] v = Arrays.copyOf(base, base.length + stamp.length);
+            System.arraycopy(stamp, 0, v, base.length, stamp.length);
+            given.add(v);
+            lastGiven.put(key, v);
+            return v;
+        }
+
+        @Override
+        public Set<Entry<String, byte[]>> entrySet() {
+            return new AbstractSet<>() {
+                @Override
+                public Iterator<Entry<String, byte[]>> iterator() {
+                    Iterator<String> k = keys.iterator();
+                    return new Iterator<>() {
+                        @Override
+                        public boolean hasNext() {
+                            return k.hasNext();
+                        }
+
+                        @Override
+                        public Entry<String, byte[]> next() {
+                            String key = k.next();
+                            return new Entry<>() {
+                                @Override
+                                public String getKey() {
+                                    return key;
+                                }
+
+                                @Override
+                                public byte[] getValue() {
+                                    return compute(key);
+                                }
+
+                                @Override
+                                public byte[] setValue(byte[] value) {
+                                    throw new UnsupportedOperationException();
+                                }
+                            };
+                        }
+                    };
+                }
+
+                @Override
+                public int size() {
+                    return keys.size();
+                }
+            };
+        }
+    }
+
+    @Test
+    void multiSetWritesTheValuesAComputingMapGivesOnceEachUnderItsKey() {
+        AdaptiveCompressor adaptive = adaptive(CompressionConfig.defaults());
+        CompressingRedisTemplate<String, byte[]> template = CompressingRedisTemplate.create(factory(),
+                RedisSerializer.byteArray(), adaptive);
+        RedisTemplate<String, byte[]> plain = plainTemplate();
+        List<String> keys = List.of("json:c0", "blob:c0", "json:c1", "blob:c1", "json:c2", "blob:c2");
+        for (boolean ifAbsent : new boolean[] {false, true}) {
+            List<Object> results = new ArrayList<>();
+            for (RedisTemplate<String, byte[]> t : List.of(plain, template)) {
+                String which = (t == plain ? "plain " : "adaptive ") + (ifAbsent ? "multiSetIfAbsent" : "multiSet");
+                t.delete(keys);
+                ComputedMap m = new ComputedMap(keys);
+                if (ifAbsent) {
+                    results.add(t.opsForValue().multiSetIfAbsent(m));
+                } else {
+                    t.opsForValue().multiSet(m);
+                    results.add(null);
+                }
+                assertEquals(keys.size(), m.given.size(), which + ": getValue() once per entry");
+                for (String key : keys) {
+                    assertArrayEquals(m.lastGiven.get(key), template.opsForValue().get(key), which + " " + key);
+                }
+                if (t == template) {
+                    assertTrue(hasHeader(redis.client().get(b("json:c2"))), which + ": JSON compressed");
+                }
+            }
+            assertEquals(results.get(0), results.get(1), "as the plain template");
+        }
+        // each value under its own key's pattern (three of each per call, two calls)
+        assertEquals(6, decision(adaptive, "json:*").valuesSeen());
+        assertEquals(6, decision(adaptive, "blob:*").valuesSeen());
+    }
+
+    @Test
+    void equalKeysGivenAsDistinctObjectsAreWrittenAsThePlainTemplateWritesThem() {
+        AdaptiveCompressor adaptive = adaptive(CompressionConfig.builder().compressHashValues(true).build());
+        CompressingRedisTemplate<String, byte[]> template = CompressingRedisTemplate.create(factory(),
+                RedisSerializer.byteArray(), adaptive);
+        RedisTemplate<String, byte[]> plain = plainTemplate();
+        Map<String, byte[]> m = new IdentityHashMap<>();
+        m.put("json:d", jsonValue(1));
+        m.put(new String("json:d"), jsonValue(2));
+        m.put("blob:d", blobValue(1));
+        m.put(new String("blob:d"), blobValue(2));
+        m.put("json:e", jsonValue(3));
+        List<String> keys = List.of("json:d", "blob:d", "json:e", "json:h");
+        Map<String, byte[]> fields = new IdentityHashMap<>();
+        fields.put("f", jsonValue(4));
+        fields.put(new String("f"), jsonValue(5));
+        fields.put("g", jsonValue(6));
+        List<List<String>> seen = new ArrayList<>();
+        for (RedisTemplate<String, byte[]> t : List.of(plain, template)) {
+            t.delete(keys);
+            t.opsForValue().multiSet(m);
+            List<String> state = new ArrayList<>();
+            for (String key : List.of("json:d", "blob:d", "json:e")) {
+                state.add(key + "=" + Arrays.hashCode(template.opsForValue().get(key)));
+            }
+            t.delete(keys);
+            state.add("msetnx " + t.opsForValue().multiSetIfAbsent(m));
+            state.add("msetnx again " + t.opsForValue().multiSetIfAbsent(m));
+            for (String key : List.of("json:d", "blob:d", "json:e")) {
+                state.add(key + "=" + Arrays.hashCode(template.opsForValue().get(key)));
+            }
+            t.<String, byte[]>opsForHash().putAll("json:h", fields);
+            for (String f : List.of("f", "g")) {
+                state.add("h." + f + "=" + Arrays.hashCode(
+                        template.<String, byte[]>opsForHash().get("json:h", f)));
+            }
+            seen.add(state);
+        }
+        assertEquals(seen.get(0), seen.get(1));
+        // MSET once, MSETNX twice (the second refused by the server, its values serialized all the same), HMSET once
+        assertEquals(3 * 3 + 3, decision(adaptive, "json:*").valuesSeen());
+        assertEquals(2 * 3, decision(adaptive, "blob:*").valuesSeen());
+        assertTrue(hasHeader(redis.client().get(b("json:e"))));
+        assertTrue(hasHeader(redis.client().hget(b("json:h"), b("g"))));
+    }
+
+    @Test
+    void multiSetWithANullValueEndsAsThePlainTemplateEnds() {
+        // Spring Data Redis 4.0 and later serialize null as an empty value with the byte array (and string)
+        // serializer; 3.5's, like the one here, return null, which Spring hands the connection
+        RedisSerializer<String> nullAsNull = new RedisSerializer<>() {
+            @Override
+            public byte[] serialize(String value) {
+                return value == null ? null : value.getBytes(StandardCharsets.UTF_8);
+            }
+
+            @Override
+            public String deserialize(byte[] bytes) {
+                return bytes == null ? null : new String(bytes, StandardCharsets.UTF_8);
+            }
+        };
+        for (RedisSerializer<?> serializer : List.of(RedisSerializer.byteArray(), nullAsNull)) {
+            nullValue(serializer);
+        }
+    }
+
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private static void nullValue(RedisSerializer serializer) {
+        AdaptiveCompressor adaptive = adaptive(CompressionConfig.defaults());
+        CompressingRedisTemplate<String, Object> template = CompressingRedisTemplate.create(factory(), serializer,
+                adaptive);
+        RedisTemplate<String, Object> plain = new RedisTemplate<>();
+        plain.setConnectionFactory(factory());
+        plain.setKeySerializer(RedisSerializer.string());
+        plain.setValueSerializer(serializer);
+        plain.afterPropertiesSet();
+        Object v = serializer.deserialize(jsonValue(1));
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("json:n0", null);
+        m.put("json:n1", v);
+        m.put("json:n2", v);
+        List<String> outcomes = new ArrayList<>();
+        for (RedisTemplate<String, Object> t : List.of(plain, template)) {
+            t.delete(List.copyOf(m.keySet()));
+            String outcome;
+            try {
+                t.opsForValue().multiSet(m);
+                outcome = "ok";
+            } catch (RuntimeException e) {
+                outcome = e.getClass().getName() + ": " + e.getMessage();
+            }
+            outcomes.add(outcome + " " + Arrays.toString(redis.client().get(b("json:n0"))) + " "
+                    + Objects.deepEquals(v, template.opsForValue().get("json:n1")) + " "
+                    + Objects.deepEquals(v, template.opsForValue().get("json:n2")));
+        }
+        assertEquals(outcomes.get(0), outcomes.get(1), "as the plain template");
+        assertEquals(2, decision(adaptive, "json:*").valuesSeen(), "the null value is not compressed");
     }
 
     @Test
