@@ -116,8 +116,8 @@ class RedisCompressionDictionariesConfiguration {
             bound("adaptive.dictionary-patterns", a.getDictionaryPatterns(),
                     () -> b.maxOpenLineages(a.getDictionaryPatterns()));
             bound("adaptive.dictionary-reopen-delay", a.getDictionaryReopenDelay(), () -> {
-                if (a.getDictionaryReopenDelay().compareTo(RedisCompressionProperties.LONGEST_DURATION) > 0) {
-                    throw new IllegalArgumentException("at most " + RedisCompressionProperties.LONGEST_DURATION
+                if (a.getDictionaryReopenDelay().compareTo(DictionaryManager.LONGEST_DURATION) > 0) {
+                    throw new IllegalArgumentException("at most " + DictionaryManager.LONGEST_DURATION
                             + " (Long.MAX_VALUE ns)");
                 }
                 b.reopenDelay(a.getDictionaryReopenDelay());
@@ -140,9 +140,6 @@ class RedisCompressionDictionariesConfiguration {
 
     private static final String ADAPTIVE = RedisCompressionProperties.PREFIX + ".adaptive.enabled";
 
-    /** The most {@link DictionaryManager.Builder#maxDictionarySize} accepts. */
-    private static final long LARGEST_DICTIONARY = 64L << 20;
-
     /**
      * @return {@code dictionaries.store.max-dictionary-size} in bytes, the bound of the store and of the manager
      * @throws RedisCompressionException naming the property when it is out of range
@@ -150,9 +147,11 @@ class RedisCompressionDictionariesConfiguration {
     private static int maxDictionarySize(RedisCompressionProperties properties) {
         DataSize size = properties.getDictionaries().getStore().getMaxDictionarySize();
         long max = size == null ? -1 : size.toBytes();
-        if (max < ServerDictionaryLayout.MIN_MAX_DICTIONARY_SIZE || max > LARGEST_DICTIONARY) {
+        long least = ServerDictionaryLayout.MIN_MAX_DICTIONARY_SIZE;
+        long most = DictionaryManager.MAX_DICTIONARY_SIZE_LIMIT;
+        if (max < least || max > most) {
             throw RedisCompressionProperties.invalid("dictionaries.store.max-dictionary-size", size,
-                    ServerDictionaryLayout.MIN_MAX_DICTIONARY_SIZE + "B.." + LARGEST_DICTIONARY + "B");
+                    least + "B.." + most + "B");
         }
         return (int) max;
     }
