@@ -9,6 +9,7 @@ import dev.zstdjava.values.PatternDictionaries;
 import dev.zstdjava.values.ServerDictionaryLayout;
 import dev.zstdjava.values.spring.SpringDictionaryStore;
 import dev.zstdjava.zstd.ZstdDictionary;
+import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.boot.autoconfigure.condition.ConditionOutcome;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -32,7 +33,9 @@ import java.util.List;
  * The zstd dictionaries, when {@code zstd-java.redis.compression.dictionaries.mode} is not {@code off}: given from
  * resources, or managed/shared in the server through a {@link SpringDictionaryStore} over Boot's connection factory;
  * with adaptive compression (managed only), a lineage per key pattern ({@link PatternDictionaries}).
- * The store and the manager back off when the application defines its own.
+ * The store and the manager back off when the application defines its own, and so does the lineages' bean; with
+ * adaptive compression an application's own store fails startup, naming it (each pattern needs a store of its own:
+ * the application gives them through its own {@link PatternDictionaries} bean).
  */
 @Configuration(proxyBeanMethods = false)
 class RedisCompressionDictionariesConfiguration {
@@ -66,8 +69,13 @@ class RedisCompressionDictionariesConfiguration {
     @Configuration(proxyBeanMethods = false)
     @Conditional(ServerMode.class)
     static class Server {
+        /**
+         * The one store of the fixed mode's manager. Not made with adaptive compression: each pattern's lineage has
+         * a store of its own there ({@link #zstdJavaPatternDictionaries}).
+         */
         @Bean
         @ConditionalOnMissingBean
+        @ConditionalOnBooleanProperty(name = ADAPTIVE, havingValue = false, matchIfMissing = true)
         DictionaryStore zstdJavaDictionaryStore(RedisConnectionFactory redisConnectionFactory,
                                                 RedisCompressionProperties properties) {
             RedisCompressionProperties.Store s = properties.getDictionaries().getStore();
@@ -92,12 +100,29 @@ class RedisCompressionDictionariesConfiguration {
         /**
          * With adaptive compression, a managed lineage per key pattern instead of one manager: each in the server
          * under its own prefix ({@link PatternDictionaries#prefix}), with the {@code dictionaries.*} settings.
+         *
+         * @throws RedisCompressionException naming the bean when the application defines a {@link DictionaryStore}:
+         *                                   a store holds one lineage's dictionaries, so it cannot serve every
+         *                                   pattern, and it would go unused
          */
         @Bean
         @ConditionalOnMissingBean
         @ConditionalOnBooleanProperty(ADAPTIVE)
         PatternDictionaries zstdJavaPatternDictionaries(RedisConnectionFactory redisConnectionFactory,
-                                                        RedisCompressionProperties properties) {
+                                                        RedisCompressionProperties properties,
+                                                        ListableBeanFactory beans) {
+            String[] stores = beans.getBeanNamesForType(DictionaryStore.class, true, false);
+            if (stores.length > 0) {
+                throw new RedisCompressionException("the application's DictionaryStore bean"
+                        + (stores.length == 1 ? " '" : "s '") + String.join("', '", stores) + "' would not be used:"
+                        + " with " + ADAPTIVE + "=true and " + MODE + "=managed each key pattern keeps its"
+                        + " dictionaries in a store of its own (in the server under "
+                        + PatternDictionaries.prefix("<pattern>") + "), and a store holds one lineage's dictionaries",
+                        "remove the bean (each pattern's store is then made over Boot's RedisConnectionFactory), or"
+                                + " define a PatternDictionaries bean that gives each lineage its own store"
+                                + " (PatternDictionaries.builder(name -> a store for name)), or set " + ADAPTIVE
+                                + "=false for one dictionary lineage in the bean", null);
+            }
             RedisCompressionProperties.Store s = properties.getDictionaries().getStore();
             if (!ServerDictionaryLayout.DEFAULT_PREFIX.equals(s.getKeyPrefix())) {
                 throw RedisCompressionProperties.invalid("dictionaries.store.key-prefix", s.getKeyPrefix(),
