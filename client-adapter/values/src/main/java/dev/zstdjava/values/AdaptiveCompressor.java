@@ -250,7 +250,6 @@ public final class AdaptiveCompressor {
      * {@link IllegalArgumentException} naming it, its value and its range.
      */
     public static final class Builder {
-        private static final Duration LONGEST_IDLE_WINDOW = Duration.ofNanos(Long.MAX_VALUE);
         private final CompressionConfig config;
         private CompressionGoal goal = CompressionGoal.balanced();
         private List<String> patterns = List.of();
@@ -296,8 +295,8 @@ public final class AdaptiveCompressor {
 
         /**
          * How long a tracked pattern must go unseen before a new one may replace it: positive, at most
-         * {@code Long.MAX_VALUE} nanoseconds (some 292 years: the pattern table keeps it as {@link System#nanoTime()}
-         * does); default 10 s.
+         * {@link DictionaryManager#LONGEST_DURATION} ({@code Long.MAX_VALUE} nanoseconds, some 292 years: the pattern
+         * table keeps it as {@link System#nanoTime()} does); default 10 s.
          */
         public Builder idleWindow(Duration idle) {
             this.idleWindow = Objects.requireNonNull(idle, "idle");
@@ -401,8 +400,9 @@ public final class AdaptiveCompressor {
             if (idleWindow.isNegative() || idleWindow.isZero()) {
                 throw new IllegalArgumentException("idleWindow " + idleWindow + ": must be positive");
             }
-            if (idleWindow.compareTo(LONGEST_IDLE_WINDOW) > 0) {
-                throw new IllegalArgumentException("idleWindow " + idleWindow + ": at most " + LONGEST_IDLE_WINDOW
+            if (idleWindow.compareTo(DictionaryManager.LONGEST_DURATION) > 0) {
+                throw new IllegalArgumentException("idleWindow " + idleWindow + ": at most "
+                        + DictionaryManager.LONGEST_DURATION
                         + " (Long.MAX_VALUE ns)");
             }
             if (capacity < 0 || capacity > PatternTable.MAX_CAPACITY) {

@@ -104,6 +104,19 @@ public final class DictionaryManager implements AutoCloseable {
      */
     public static final double DEFAULT_MIN_IMPROVEMENT = 0.05;
 
+    /**
+     * The largest {@link Builder#maxDictionarySize} accepted, in bytes: 64 MiB. The smallest is
+     * {@link ServerDictionaryLayout#MIN_MAX_DICTIONARY_SIZE}; {@link Builder#build()} refuses a bound outside the two.
+     */
+    public static final int MAX_DICTIONARY_SIZE_LIMIT = 64 << 20;
+
+    /**
+     * The longest duration this library's settings take: {@code Long.MAX_VALUE} nanoseconds, some 292 years, the
+     * most its clock ({@link System#nanoTime()}) holds. {@link Builder#build()} refuses a longer load timeout,
+     * refresh or retrain interval, and {@link AdaptiveCompressor.Builder#build()} a longer idle window, each by name.
+     */
+    public static final Duration LONGEST_DURATION = Duration.ofNanos(Long.MAX_VALUE);
+
     private final DictionarySettings settings;
     private final DictionaryRegistry registry;
     private final EntryValidator validator;
@@ -412,7 +425,11 @@ public final class DictionaryManager implements AutoCloseable {
             return this;
         }
 
-        /** Largest dictionary accepted from a store or given, in bytes (default 1 MiB); larger is refused unread. */
+        /**
+         * Largest dictionary accepted from a store or given, in bytes (default 1 MiB;
+         * {@link ServerDictionaryLayout#MIN_MAX_DICTIONARY_SIZE} to
+         * {@link DictionaryManager#MAX_DICTIONARY_SIZE_LIMIT}); larger is refused unread.
+         */
         public Builder maxDictionarySize(int bytes) {
             this.maxDictionarySize = bytes;
             return this;

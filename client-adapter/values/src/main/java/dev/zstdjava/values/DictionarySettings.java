@@ -18,9 +18,11 @@ record DictionarySettings(DictionaryManager.Mode mode, DictionaryStore store, Li
                           double minImprovement, double driftThreshold,
                           DictionaryManager.PublishCheck publishCheck) {
     DictionarySettings {
-        if (maxDictionarySize < 256 || maxDictionarySize > (64 << 20)) {
-            throw new IllegalArgumentException("maxDictionarySize " + maxDictionarySize
-                    + " is out of range 256.." + (64 << 20));
+        if (maxDictionarySize < ServerDictionaryLayout.MIN_MAX_DICTIONARY_SIZE
+                || maxDictionarySize > DictionaryManager.MAX_DICTIONARY_SIZE_LIMIT) {
+            throw new IllegalArgumentException("maxDictionarySize " + maxDictionarySize + " is out of range "
+                    + ServerDictionaryLayout.MIN_MAX_DICTIONARY_SIZE + ".."
+                    + DictionaryManager.MAX_DICTIONARY_SIZE_LIMIT);
         }
         if (level < Zstd.MIN_LEVEL || level > Zstd.MAX_LEVEL) {
             throw new IllegalArgumentException("zstd level " + level + " is out of range");
@@ -48,12 +50,10 @@ record DictionarySettings(DictionaryManager.Mode mode, DictionaryStore store, Li
         given = List.copyOf(given);
     }
 
-    /** The longest duration the manager's clock ({@link System#nanoTime()}) holds. */
-    static final Duration LONGEST_DURATION = Duration.ofNanos(Long.MAX_VALUE);
-
     private static void checkDuration(String name, Duration d) {
-        if (d.isNegative() || d.isZero() || d.compareTo(LONGEST_DURATION) > 0) {
-            throw new IllegalArgumentException(name + " " + d + ": positive, at most " + LONGEST_DURATION
+        if (d.isNegative() || d.isZero() || d.compareTo(DictionaryManager.LONGEST_DURATION) > 0) {
+            throw new IllegalArgumentException(name + " " + d + ": positive, at most "
+                    + DictionaryManager.LONGEST_DURATION
                     + " (Long.MAX_VALUE ns)");
         }
     }

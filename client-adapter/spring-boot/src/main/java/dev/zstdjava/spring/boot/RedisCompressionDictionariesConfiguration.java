@@ -9,6 +9,7 @@ import dev.zstdjava.values.PatternDictionaries;
 import dev.zstdjava.values.ServerDictionaryLayout;
 import dev.zstdjava.values.spring.SpringDictionaryStore;
 import dev.zstdjava.zstd.ZstdDictionary;
+import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.boot.autoconfigure.condition.ConditionOutcome;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -32,7 +33,9 @@ import java.util.List;
  * The zstd dictionaries, when {@code zstd-java.redis.compression.dictionaries.mode} is not {@code off}: given from
  * resources, or managed/shared in the server through a {@link SpringDictionaryStore} over Boot's connection factory;
  * with adaptive compression (managed only), a lineage per key pattern ({@link PatternDictionaries}).
- * The store and the manager back off when the application defines its own.
+ * The store and the manager back off when the application defines its own, and so does the lineages' bean; with
+ * adaptive compression an application's own store fails startup, naming it (each pattern needs a store of its own:
+ * the application gives them through its own {@link PatternDictionaries} bean).
  */
 @Configuration(proxyBeanMethods = false)
 class RedisCompressionDictionariesConfiguration {
@@ -66,8 +69,13 @@ class RedisCompressionDictionariesConfiguration {
     @Configuration(proxyBeanMethods = false)
     @Conditional(ServerMode.class)
     static class Server {
+        /**
+         * The one store of the fixed mode's manager. Not made with adaptive compression: each pattern's lineage has
+         * a store of its own there ({@link #zstdJavaPatternDictionaries}).
+         */
         @Bean
         @ConditionalOnMissingBean
+        @ConditionalOnBooleanProperty(name = ADAPTIVE, havingValue = false, matchIfMissing = true)
         DictionaryStore zstdJavaDictionaryStore(RedisConnectionFactory redisConnectionFactory,
                                                 RedisCompressionProperties properties) {
             RedisCompressionProperties.Store s = properties.getDictionaries().getStore();
@@ -92,12 +100,29 @@ class RedisCompressionDictionariesConfiguration {
         /**
          * With adaptive compression, a managed lineage per key pattern instead of one manager: each in the server
          * under its own prefix ({@link PatternDictionaries#prefix}), with the {@code dictionaries.*} settings.
+         *
+         * @throws RedisCompressionException naming the bean when the application defines a {@link DictionaryStore}:
+         *                                   a store holds one lineage's dictionaries, so it cannot serve every
+         *                                   pattern, and it would go unused
          */
         @Bean
         @ConditionalOnMissingBean
         @ConditionalOnBooleanProperty(ADAPTIVE)
         PatternDictionaries zstdJavaPatternDictionaries(RedisConnectionFactory redisConnectionFactory,
-                                                        RedisCompressionProperties properties) {
+                                                        RedisCompressionProperties properties,
+                                                        ListableBeanFactory beans) {
+            String[] stores = beans.getBeanNamesForType(DictionaryStore.class, true, false);
+            if (stores.length > 0) {
+                throw new RedisCompressionException("the application's DictionaryStore bean"
+                        + (stores.length == 1 ? " '" : "s '") + String.join("', '", stores) + "' would not be used:"
+                        + " with " + ADAPTIVE + "=true and " + MODE + "=managed each key pattern keeps its"
+                        + " dictionaries in a store of its own (in the server under "
+                        + PatternDictionaries.prefix("<pattern>") + "), and a store holds one lineage's dictionaries",
+                        "remove the bean (each pattern's store is then made over Boot's RedisConnectionFactory), or"
+                                + " define a PatternDictionaries bean that gives each lineage its own store"
+                                + " (PatternDictionaries.builder(name -> a store for name)), or set " + ADAPTIVE
+                                + "=false for one dictionary lineage in the bean", null);
+            }
             RedisCompressionProperties.Store s = properties.getDictionaries().getStore();
             if (!ServerDictionaryLayout.DEFAULT_PREFIX.equals(s.getKeyPrefix())) {
                 throw RedisCompressionProperties.invalid("dictionaries.store.key-prefix", s.getKeyPrefix(),
@@ -116,8 +141,8 @@ class RedisCompressionDictionariesConfiguration {
             bound("adaptive.dictionary-patterns", a.getDictionaryPatterns(),
                     () -> b.maxOpenLineages(a.getDictionaryPatterns()));
             bound("adaptive.dictionary-reopen-delay", a.getDictionaryReopenDelay(), () -> {
-                if (a.getDictionaryReopenDelay().compareTo(RedisCompressionProperties.LONGEST_DURATION) > 0) {
-                    throw new IllegalArgumentException("at most " + RedisCompressionProperties.LONGEST_DURATION
+                if (a.getDictionaryReopenDelay().compareTo(DictionaryManager.LONGEST_DURATION) > 0) {
+                    throw new IllegalArgumentException("at most " + DictionaryManager.LONGEST_DURATION
                             + " (Long.MAX_VALUE ns)");
                 }
                 b.reopenDelay(a.getDictionaryReopenDelay());
@@ -140,9 +165,6 @@ class RedisCompressionDictionariesConfiguration {
 
     private static final String ADAPTIVE = RedisCompressionProperties.PREFIX + ".adaptive.enabled";
 
-    /** The most {@link DictionaryManager.Builder#maxDictionarySize} accepts. */
-    private static final long LARGEST_DICTIONARY = 64L << 20;
-
     /**
      * @return {@code dictionaries.store.max-dictionary-size} in bytes, the bound of the store and of the manager
      * @throws RedisCompressionException naming the property when it is out of range
@@ -150,9 +172,11 @@ class RedisCompressionDictionariesConfiguration {
     private static int maxDictionarySize(RedisCompressionProperties properties) {
         DataSize size = properties.getDictionaries().getStore().getMaxDictionarySize();
         long max = size == null ? -1 : size.toBytes();
-        if (max < ServerDictionaryLayout.MIN_MAX_DICTIONARY_SIZE || max > LARGEST_DICTIONARY) {
+        long least = ServerDictionaryLayout.MIN_MAX_DICTIONARY_SIZE;
+        long most = DictionaryManager.MAX_DICTIONARY_SIZE_LIMIT;
+        if (max < least || max > most) {
             throw RedisCompressionProperties.invalid("dictionaries.store.max-dictionary-size", size,
-                    ServerDictionaryLayout.MIN_MAX_DICTIONARY_SIZE + "B.." + LARGEST_DICTIONARY + "B");
+                    least + "B.." + most + "B");
         }
         return (int) max;
     }

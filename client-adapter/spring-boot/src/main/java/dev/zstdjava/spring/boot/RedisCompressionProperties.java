@@ -4,6 +4,7 @@ import dev.zstdjava.values.AdaptiveCompressor;
 import dev.zstdjava.values.CompressionBackend;
 import dev.zstdjava.values.CompressionConfig;
 import dev.zstdjava.values.CompressionGoal;
+import dev.zstdjava.values.DictionaryManager;
 import dev.zstdjava.values.LegacyFormat;
 import dev.zstdjava.values.PatternDictionaries;
 import dev.zstdjava.values.ServerDictionaryLayout;
@@ -202,8 +203,9 @@ public class RedisCompressionProperties {
             throw invalid("adaptive.capacity", a.capacity, "at least 1 pattern");
         }
         if (a.idleWindow == null || a.idleWindow.isNegative() || a.idleWindow.isZero()
-                || a.idleWindow.compareTo(LONGEST_DURATION) > 0) {
-            throw invalid("adaptive.idle-window", a.idleWindow, "a positive duration, at most " + LONGEST_DURATION
+                || a.idleWindow.compareTo(DictionaryManager.LONGEST_DURATION) > 0) {
+            throw invalid("adaptive.idle-window", a.idleWindow, "a positive duration, at most "
+                    + DictionaryManager.LONGEST_DURATION
                     + " (Long.MAX_VALUE ns)");
         }
         List<String> patterns = a.patterns == null ? List.of() : a.patterns;
@@ -245,9 +247,6 @@ public class RedisCompressionProperties {
             throw e; // no group alone is refused: not a setting of these properties
         }
     }
-
-    /** The longest duration the library keeps: {@code Long.MAX_VALUE} nanoseconds, some 292 years. */
-    static final Duration LONGEST_DURATION = Duration.ofNanos(Long.MAX_VALUE);
 
     /** Properties of {@code adaptive.*} that the builder checks together, under one name. */
     private record AdaptiveGroup(String property, Object value,

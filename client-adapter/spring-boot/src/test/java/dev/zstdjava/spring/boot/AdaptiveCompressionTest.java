@@ -7,6 +7,8 @@ import dev.zstdjava.values.AdaptiveCompressor;
 import dev.zstdjava.values.CompressionGoal;
 import dev.zstdjava.values.CompressionOption;
 import dev.zstdjava.values.DictionaryManager;
+import dev.zstdjava.values.DictionaryStore;
+import dev.zstdjava.values.InMemoryDictionaryStore;
 import dev.zstdjava.values.PatternDictionaries;
 import dev.zstdjava.values.PatternDecision;
 import dev.zstdjava.values.ValueCompressor;
@@ -403,6 +405,38 @@ class AdaptiveCompressionTest {
                 P + "dictionaries.min-samples=1")
                 .run(c -> assertThat(c).getFailure().hasStackTraceContaining("RedisCompressionException: invalid " + P
                         + "dictionaries settings").hasStackTraceContaining("minSamples 1"));
+    }
+
+    /**
+     * A store holds one lineage's dictionaries, so the application's own {@link DictionaryStore} bean cannot serve
+     * every pattern's: with per-pattern dictionaries startup fails naming the bean, the property and what to do
+     * instead, rather than leaving the bean unused. No default store is made there, and the application's own
+     * {@link PatternDictionaries} (its stores given per lineage) is used, its store bean then no misconfiguration.
+     */
+    @Test
+    void anApplicationsDictionaryStoreFailsStartupWithPerPatternDictionaries() {
+        runner().withPropertyValues(P + "adaptive.enabled=true", P + "dictionaries.mode=managed")
+                .withBean("appDictionaryStore", DictionaryStore.class, InMemoryDictionaryStore::new)
+                .run(c -> assertThat(c).getFailure().rootCause().isInstanceOf(RedisCompressionException.class)
+                        .hasMessageContaining("appDictionaryStore").hasMessageContaining(P + "adaptive.enabled")
+                        .hasMessageContaining(P + "dictionaries.mode").hasMessageContaining("PatternDictionaries"));
+        runner().withPropertyValues(P + "adaptive.enabled=true", P + "dictionaries.mode=managed")
+                .run(c -> assertThat(c).hasNotFailed().hasSingleBean(PatternDictionaries.class)
+                        .doesNotHaveBean(DictionaryStore.class).doesNotHaveBean(DictionaryManager.class));
+        PatternDictionaries own = PatternDictionaries.builder(name -> new InMemoryDictionaryStore()).build();
+        runner().withPropertyValues(P + "adaptive.enabled=true", P + "dictionaries.mode=managed")
+                .withBean("appDictionaryStore", DictionaryStore.class, InMemoryDictionaryStore::new)
+                .withBean(PatternDictionaries.class, () -> own)
+                .run(c -> {
+                    assertThat(c).hasNotFailed();
+                    assertThat(c.getBean(PatternDictionaries.class)).isSameAs(own);
+                });
+        own.close();
+        // fixed mode keeps using the application's store
+        runner().withPropertyValues(P + "dictionaries.mode=managed")
+                .withBean("appDictionaryStore", DictionaryStore.class, InMemoryDictionaryStore::new)
+                .run(c -> assertThat(c).hasNotFailed().hasSingleBean(DictionaryManager.class)
+                        .hasSingleBean(DictionaryStore.class));
     }
 
     /** JSON records of one shape, different in their values: a dictionary's kind of data. */
