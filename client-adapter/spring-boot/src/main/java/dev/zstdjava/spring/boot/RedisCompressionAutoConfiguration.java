@@ -8,6 +8,7 @@ import dev.zstdjava.values.PatternDictionaries;
 import dev.zstdjava.values.ValueCompressor;
 import dev.zstdjava.values.spring.CompressingRedisTemplate;
 import dev.zstdjava.values.spring.CompressingStringRedisTemplate;
+import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -56,12 +57,31 @@ public final class RedisCompressionAutoConfiguration {
             + RedisCompressionProperties.PREFIX + ".enabled=false to start without compression (values already"
             + " stored compressed then read back as stored bytes)";
 
-    /** The adaptive compressor, when {@code adaptive.enabled=true}. */
+    /**
+     * The adaptive compressor, when {@code adaptive.enabled=true}.
+     *
+     * @throws RedisCompressionException naming the bean when the application defines a {@link DictionaryManager}: the
+     *                                   adaptive compressor writes each pattern with dictionaries of the pattern's own
+     *                                   lineage, so the bean would go unused (in the fixed mode it is the one used)
+     */
     @Bean
     @ConditionalOnMissingBean
     @ConditionalOnBooleanProperty(RedisCompressionProperties.PREFIX + ".adaptive.enabled")
     AdaptiveCompressor zstdJavaAdaptiveCompressor(RedisCompressionProperties properties,
-                                                  ObjectProvider<PatternDictionaries> dictionaries) {
+                                                  ObjectProvider<PatternDictionaries> dictionaries,
+                                                  ListableBeanFactory beans) {
+        String[] managers = beans.getBeanNamesForType(DictionaryManager.class, true, false);
+        if (managers.length > 0) {
+            throw new RedisCompressionException("the application's DictionaryManager bean"
+                    + (managers.length == 1 ? " '" : "s '") + String.join("', '", managers) + "' would not be used:"
+                    + " with " + RedisCompressionProperties.PREFIX + ".adaptive.enabled=true the adaptive compressor"
+                    + " writes each key pattern with the dictionaries of the pattern's own lineage (with "
+                    + RedisCompressionProperties.PREFIX + ".dictionaries.mode=managed) or with none",
+                    "remove the bean, or set " + RedisCompressionProperties.PREFIX + ".adaptive.enabled=false to"
+                            + " write with its dictionaries, or define an AdaptiveCompressor bean that uses it"
+                            + " (AdaptiveCompressor.builder(config).dictionaries(pattern -> a manager for pattern))",
+                    null);
+        }
         RedisCompressionProperties.DictionaryMode mode = properties.getDictionaries().getMode();
         if (mode != RedisCompressionProperties.DictionaryMode.OFF
                 && mode != RedisCompressionProperties.DictionaryMode.MANAGED) {

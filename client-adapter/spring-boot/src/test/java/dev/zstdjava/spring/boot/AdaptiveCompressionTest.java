@@ -4,6 +4,7 @@ import dev.zstdjava.spring.boot.example.Catalog;
 import dev.zstdjava.testkit.RedisServer;
 import dev.zstdjava.testkit.TestValues;
 import dev.zstdjava.values.AdaptiveCompressor;
+import dev.zstdjava.values.CompressionConfig;
 import dev.zstdjava.values.CompressionGoal;
 import dev.zstdjava.values.CompressionOption;
 import dev.zstdjava.values.DictionaryManager;
@@ -437,6 +438,28 @@ class AdaptiveCompressionTest {
                 .withBean("appDictionaryStore", DictionaryStore.class, InMemoryDictionaryStore::new)
                 .run(c -> assertThat(c).hasNotFailed().hasSingleBean(DictionaryManager.class)
                         .hasSingleBean(DictionaryStore.class));
+    }
+
+    @Test
+    void anApplicationsDictionaryManagerFailsStartupInAdaptiveMode() {
+        for (String mode : new String[] {"off", "managed"}) {
+            runner().withPropertyValues(P + "adaptive.enabled=true", P + "dictionaries.mode=" + mode)
+                    .withBean("appDictionaryManager", DictionaryManager.class,
+                            () -> DictionaryManager.managed(new InMemoryDictionaryStore()).build())
+                    .run(c -> assertThat(c).getFailure().rootCause().isInstanceOf(RedisCompressionException.class)
+                            .hasMessageContaining("appDictionaryManager").hasMessageContaining(P + "adaptive.enabled")
+                            .hasMessageContaining("AdaptiveCompressor bean"));
+        }
+        // an AdaptiveCompressor of the application's own may use it; the fixed mode writes with it
+        runner().withPropertyValues(P + "adaptive.enabled=true")
+                .withBean("appDictionaryManager", DictionaryManager.class,
+                        () -> DictionaryManager.managed(new InMemoryDictionaryStore()).build())
+                .withBean(AdaptiveCompressor.class, () -> AdaptiveCompressor.builder(CompressionConfig.defaults()).build())
+                .run(c -> assertThat(c).hasNotFailed().hasSingleBean(AdaptiveCompressor.class));
+        runner().withBean("appDictionaryManager", DictionaryManager.class,
+                        () -> DictionaryManager.managed(new InMemoryDictionaryStore()).build())
+                .run(c -> assertThat(c).hasNotFailed().hasSingleBean(DictionaryManager.class)
+                        .doesNotHaveBean(AdaptiveCompressor.class));
     }
 
     /** JSON records of one shape, different in their values: a dictionary's kind of data. */
