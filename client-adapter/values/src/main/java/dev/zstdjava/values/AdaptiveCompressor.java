@@ -99,6 +99,9 @@ public final class AdaptiveCompressor {
             lineages.serve(settings.goal(), settings.candidate(CompressionOption.ZSTD_3_DICTIONARY));
         }
         this.reader = ValueCompressor.reading(config, lineages != null ? lineages.lookup() : given);
+        if (lineages != null) {
+            lineages.readBy(reader); // a released lineage's dictionaries are freed in the reader too
+        }
         this.largest = config.maxDecompressedSize();
         OptionWriter shared = new OptionWriters(config);
         this.table = new PatternTable<>(b.capacity, b.idleWindow, b.patterns, pattern -> {

@@ -19,6 +19,8 @@ final class Coder implements AutoCloseable {
     /** Bound readers of the configured legacy formats, by {@link LegacyFormat#ordinal()}; null for the others. */
     private final LegacyReader[] legacy;
     private byte[] scratch = new byte[0];
+    /** How many of its pool's frees of released dictionaries this coder has seen; its pool's, under its lending. */
+    int releasesSeen;
 
     Coder(CompressionConfig config, DictionaryLookup dictionaries) {
         this.config = config;
@@ -77,6 +79,11 @@ final class Coder implements AutoCloseable {
         if (scratch.length > KEEP_SCRATCH) {
             scratch = new byte[0];
         }
+    }
+
+    /** Frees the decompressors of dictionaries whose digests were released; the others are kept. */
+    void freeReleasedDictionaries() {
+        ((ZstdBackend) shared[CompressionBackend.ZSTD.ordinal()]).freeReleasedDictionaries();
     }
 
     @Override

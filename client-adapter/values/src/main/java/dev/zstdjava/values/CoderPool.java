@@ -1,5 +1,6 @@
 package dev.zstdjava.values;
 
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
@@ -7,12 +8,16 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * nothing once the slots are filled. A thread starts looking at the slot its id points to, so threads that run
  * often (Netty event loops) tend to keep their own coder. When every slot is taken a new coder is made, and a coder
  * that finds no free slot on return is closed, as is every coder once the pool is {@linkplain #close() closed}.
+ * {@link #freeReleasedDictionaries()} frees the coders' decompressors of released dictionaries, an idle coder's at
+ * once and a lent one's on its return (never under a call in flight).
  */
 final class CoderPool {
     private final CompressionConfig config;
     private final DictionaryLookup dictionaries;
     private final AtomicReferenceArray<Coder> slots;
     private volatile boolean closed;
+    /** {@link #freeReleasedDictionaries()} calls so far: a coder returned that has seen fewer frees its own first */
+    private final AtomicInteger releases = new AtomicInteger();
 
     CoderPool(CompressionConfig config, DictionaryLookup dictionaries) {
         this.config = config;
@@ -30,22 +35,47 @@ final class CoderPool {
                 return c;
             }
         }
-        return new Coder(config, dictionaries);
+        Coder c = new Coder(config, dictionaries);
+        c.releasesSeen = releases.get(); // it holds no decompressor yet
+        return c;
     }
 
     void release(Coder c) {
         int n = slots.length();
         int start = (int) (Thread.currentThread().threadId() % n);
+        int seen = releases.get();
+        if (c.releasesSeen != seen) { // dictionaries were released while it was lent: this call is over
+            c.freeReleasedDictionaries();
+            c.releasesSeen = seen;
+        }
         for (int i = 0; i < n; i++) {
             int idx = (start + i) % n;
             if (!closed && slots.get(idx) == null && slots.compareAndSet(idx, null, c)) {
                 if (closed && slots.compareAndSet(idx, c, null)) { // close() may have emptied the slots before
                     c.close();
+                } else if (releases.get() != seen && slots.compareAndSet(idx, c, null)) {
+                    release(c); // freeReleasedDictionaries() may have read this slot before: free them here
                 }
                 return;
             }
         }
         c.close();
+    }
+
+    /**
+     * Frees the decompressors the coders hold of dictionaries whose digests were released (a lineage of
+     * {@link PatternDictionaries} released, its manager closed): an idle coder's now, taken from its slot (so no call
+     * uses it meanwhile), and a coder lent out on its return, when the call that holds it is over. A decompressor in
+     * use is never freed. The coders keep their other decompressors and contexts. Thread-safe; allocates nothing.
+     */
+    void freeReleasedDictionaries() {
+        releases.incrementAndGet(); // before the slots are read: a coder returned meanwhile sees it, or is seen here
+        for (int i = 0; i < slots.length(); i++) {
+            Coder c = slots.getAndSet(i, null);
+            if (c != null) {
+                release(c); // frees them, and puts the coder back
+            }
+        }
     }
 
     /**

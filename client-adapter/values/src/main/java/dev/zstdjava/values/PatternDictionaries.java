@@ -39,9 +39,11 @@ import java.util.function.UnaryOperator;
  * The native digests of the dictionaries loaded across all lineages are bounded by {@link Builder#maxNativeBytes}
  * (64 MiB by default). Their size is an estimate, {@value #DIGEST_OVERHEAD} bytes plus twice the dictionary's size
  * per loaded dictionary (its decompression digest and the compression digest at level 3 each hold a copy of it and
- * their tables), not a measurement. When the sum is above the bound, the lineages used least recently are released
- * (their managers closed, native memory freed as {@link DictionaryManager#close()} describes, and the contexts their
- * patterns wrote with freed too) until it is within it.
+ * their tables), not a measurement. When the sum is above the bound, the lineages used least recently (a write with
+ * a lineage's dictionary, sampled or not, a sampled write of its pattern and a read with its dictionary are uses) are
+ * released (their managers closed, native memory freed as {@link DictionaryManager#close()} describes, and the
+ * contexts their patterns wrote with and the reader's decompressors of their dictionaries freed too) until it is
+ * within it.
  * A released pattern writes with zstd 3 until its next sampled write, which takes its best option without a
  * dictionary; it reopens for writing no sooner than the reopen delay after it was released. At most
  * {@linkplain Builder#maxOpenLineages 256 lineages} are open at once (each runs its manager's threads), the least
@@ -57,9 +59,11 @@ import java.util.function.UnaryOperator;
  * lineage loads its dictionaries anew, and a reader never decodes with the released ones). A value of a dictionary
  * no lineage here has loaded (one another process published) fails with {@code MissingDictionaryException} while,
  * on this object's thread, the id's claim in the {@link #ID_CLAIMS} store is looked up (at most once a second per
- * id): when it names a lineage this process has opened, that lineage fetches the dictionary from its store (or, if
- * released, is reopened), and the read, retried, succeeds. A lineage this process has not opened is not looked for:
- * such a value fails with {@code MissingDictionaryException} until this process opens the pattern by writing it.
+ * id, for at most {@value #MAX_CLAIM_LOOKUPS} ids at once or within that second: beyond them the exception says the
+ * claim is not looked up): when it names a lineage this process has opened, that lineage fetches the dictionary from
+ * its store (or, if released, is reopened), and the read, retried, succeeds. A lineage this process has not opened
+ * is not looked for: such a value fails with {@code MissingDictionaryException} until this process opens the
+ * pattern by writing it.
  *
  * <h2>Dictionary ids</h2>
  * A frame names its dictionary by zstd's id, a hash of the dictionary (about 31 bits), not by its pattern, so two
@@ -119,7 +123,7 @@ public final class PatternDictionaries implements AutoCloseable {
     static final int MAX_NAME_LENGTH = 96;
 
     /** The most ids whose claim is looked up (or was, within the retry delay) at once, as a manager's fetches. */
-    private static final int MAX_CLAIM_LOOKUPS = 64;
+    static final int MAX_CLAIM_LOOKUPS = 64;
     /** The least time between two look-ups of one id's claim, as between a manager's fetches of one id. */
     static final long CLAIM_LOOKUP_RETRY_NANOS = TimeUnit.SECONDS.toNanos(1);
 
@@ -140,8 +144,30 @@ public final class PatternDictionaries implements AutoCloseable {
     private volatile boolean anyAmbiguous;
     /** the store of {@link #ID_CLAIMS}, made before the first lineage opens (on the worker thread) */
     private volatile DictionaryStore claims;
+    /**
+     * A coarse clock for the writes with a lineage's dictionary, which mark their lineage used with it
+     * ({@link Lineage#usedByWrite}): the latest {@link System#nanoTime()} that a sampled write or a read took to
+     * mark its lineage used ({@link #now()}), moved at most once per {@link #USE_GRANULARITY_NANOS}.
+     * <p>Why not a clock read per write: such writes are the hot path of every pattern on its dictionary, and a clock
+     * read (some 20 ns) and a store to a shared field on each (contended between the writing threads) would be paid
+     * on all of them for a ranking only a release pass reads. Why not an epoch the release pass advances: passes come
+     * with loads, which may be hours apart, and every lineage used in between would rank alike. With this clock a
+     * write costs a volatile read and a compare, and stores only when the clock has moved (at most once per
+     * granularity per lineage), and the ranking is right up to the granularity: the clock is at most the granularity
+     * behind any use of a lineage that read it, so a write after that use marks its lineage later than that use, and
+     * no more than the granularity later than the write itself.
+     */
+    private volatile long coarseNow = System.nanoTime();
+    /** How far {@link #coarseNow} may lag a clock read by a use, and how much a write's mark adds to it: 1 ms. */
+    static final long USE_GRANULARITY_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
     /** the ids whose claim a read's miss is looking up, or looked up less than the retry delay ago */
     private final ConcurrentHashMap<Long, ClaimLookup> claimLookups = new ConcurrentHashMap<>();
+    /**
+     * The readers over {@link #lookup()} (the adaptive compressors'), weakly held: a lineage's release frees their
+     * decompressors of its dictionaries, which would otherwise keep the native memory of the released digests
+     */
+    private final Set<ValueCompressor> readers = java.util.Collections.synchronizedSet(
+            java.util.Collections.newSetFromMap(new java.util.WeakHashMap<>()));
     private final ExecutorService worker = Executors.newSingleThreadExecutor(
             DictionaryManager.daemon("zstd-java-pattern-dictionaries"));
     private volatile boolean closed;
@@ -297,6 +323,15 @@ public final class PatternDictionaries implements AutoCloseable {
     }
 
     /**
+     * Registers {@code reader}, which reads through {@link #lookup()}, so that each lineage released frees the
+     * decompressors it holds of that lineage's dictionaries ({@link ValueCompressor#freeReleasedDictionaries()}).
+     * Held weakly: a reader no longer used is not kept. Thread-safe.
+     */
+    void readBy(ValueCompressor reader) {
+        readers.add(reader);
+    }
+
+    /**
      * A dictionary id's lineage (the one that loaded it), and there its open manager's entry; a read of a released
      * lineage reopens it.
      */
@@ -307,7 +342,7 @@ public final class PatternDictionaries implements AutoCloseable {
             if (l == null) {
                 return null;
             }
-            l.lastUsed = System.nanoTime();
+            l.lastUsed = now();
             DictionaryManager m = l.manager;
             return m == null ? null : m.find(id);
         }
@@ -324,7 +359,13 @@ public final class PatternDictionaries implements AutoCloseable {
                     return new MissingDictionaryException(id, "no dictionary lineage of this process has loaded it:"
                             + " a pattern's lineage opens when this process writes the pattern");
                 }
-                lookUpClaim(id);
+                if (!lookUpClaim(id)) {
+                    return new MissingDictionaryException(id, "no dictionary lineage of this process has loaded it"
+                            + " yet, and its claim in the " + ID_CLAIMS + " store is not looked up now: the claims of "
+                            + MAX_CLAIM_LOOKUPS + " other ids are being looked up or were less than "
+                            + Duration.ofNanos(CLAIM_LOOKUP_RETRY_NANOS).toSeconds() + " s ago, the most at once; a"
+                            + " read after that looks it up");
+                }
                 return new MissingDictionaryException(id, "no dictionary lineage of this process has loaded it yet;"
                         + " looking up its claim in the " + ID_CLAIMS + " store to fetch it into the lineage that"
                         + " claimed it, if this process has opened that lineage (a pattern's lineage opens when this"
@@ -348,26 +389,38 @@ public final class PatternDictionaries implements AutoCloseable {
         }
     };
 
+    /** @return {@link System#nanoTime()}, moving {@link #coarseNow} to it when it lags by the granularity or more */
+    private long now() {
+        long t = System.nanoTime();
+        if (t - coarseNow >= USE_GRANULARITY_NANOS) {
+            coarseNow = t;
+        }
+        return t;
+    }
+
     /**
      * A read's miss of dictionary {@code id}, which no lineage holds: starts looking its claim up on the worker thread
      * ({@link #fetchClaimed}), unless it is being looked up, was less than the retry delay ago, or
      * {@value #MAX_CLAIM_LOOKUPS} ids are; on the reading thread, without a store call.
+     *
+     * @return false when it is not looked up because {@value #MAX_CLAIM_LOOKUPS} other ids are (or were, within the
+     *         retry delay); true when it is now, or was within the retry delay
      */
-    private void lookUpClaim(long id) {
+    private boolean lookUpClaim(long id) {
         long now = System.nanoTime();
         ClaimLookup prev = claimLookups.get(id);
         if (prev != null && (!prev.done || now - prev.doneAt < CLAIM_LOOKUP_RETRY_NANOS)) {
-            return;
+            return true;
         }
         if (prev == null && claimLookups.size() >= MAX_CLAIM_LOOKUPS) {
             claimLookups.values().removeIf(c -> c.done && now - c.doneAt >= CLAIM_LOOKUP_RETRY_NANOS);
             if (claimLookups.size() >= MAX_CLAIM_LOOKUPS) {
-                return;
+                return false;
             }
         }
         ClaimLookup next = new ClaimLookup();
         if (prev == null ? claimLookups.putIfAbsent(id, next) != null : !claimLookups.replace(id, prev, next)) {
-            return; // another reader started it
+            return true; // another reader started it
         }
         submit(() -> {
             try {
@@ -377,6 +430,7 @@ public final class PatternDictionaries implements AutoCloseable {
                 next.done = true;
             }
         });
+        return true;
     }
 
     /** One look-up of an id's claim: done (and when) once the worker ran it. */
@@ -697,6 +751,7 @@ public final class PatternDictionaries implements AutoCloseable {
         private volatile boolean opening;
         /** whether the lineage has been open in this process; worker thread only */
         private boolean everOpened;
+        /** when last used: a sampled write's or a read's clock, a write's coarse clock ({@link #usedByWrite}) */
         volatile long lastUsed = System.nanoTime();
         volatile long releasedAt;
         /** the ids whose claim was checked (or written) for this lineage, with their content hashes; kept */
@@ -713,7 +768,7 @@ public final class PatternDictionaries implements AutoCloseable {
          * has one, else null (and the opening is started when it is due). Marks the lineage used.
          */
         ValueCompressor acquire() {
-            lastUsed = System.nanoTime();
+            lastUsed = now();
             DictionaryManager m = manager;
             if (m == null) {
                 open(false);
@@ -725,7 +780,7 @@ public final class PatternDictionaries implements AutoCloseable {
 
         /**
          * @return the compressor with the pattern's dictionary for writes in progress, or null when released or when
-         *         its current dictionary's id is another lineage's too
+         *         its current dictionary's id is another lineage's too; a write with it marks the lineage used
          */
         ValueCompressor writer() {
             ValueCompressor w = writer;
@@ -735,7 +790,21 @@ public final class PatternDictionaries implements AutoCloseable {
                     return null;
                 }
             }
+            if (w != null) {
+                usedByWrite();
+            }
             return w;
+        }
+
+        /**
+         * Marks the lineage used by a write with its dictionary, sampled or not, at the coarse clock plus its
+         * granularity (see {@link #coarseNow}): no clock read, and a store only when the mark moves.
+         */
+        private void usedByWrite() {
+            long t = coarseNow + USE_GRANULARITY_NANOS;
+            if (lastUsed - t < 0) {
+                lastUsed = t;
+            }
         }
 
         /** @return whether {@code id} is held by two lineages with different bytes; allocates nothing */
@@ -806,7 +875,7 @@ public final class PatternDictionaries implements AutoCloseable {
                         .publishCheck((id, bytes) -> publishable(id, this, DictionaryOwners.contentHash(bytes)))
                         .build();
                 ValueCompressor w = readOnly ? null
-                        : ValueCompressor.create(CompressionOption.ZSTD_3_DICTIONARY.config(config), m);
+                        : ValueCompressor.notSampling(CompressionOption.ZSTD_3_DICTIONARY.config(config), m);
                 writer = w;
                 manager = m;
                 everOpened = true;
@@ -846,6 +915,9 @@ public final class PatternDictionaries implements AutoCloseable {
             m.close();
             if (w != null) {
                 w.closeCoders(); // else they would keep the compression digest allocated until garbage-collected
+            }
+            for (ValueCompressor r : readers.toArray(new ValueCompressor[0])) {
+                r.freeReleasedDictionaries(); // else they would keep the decompression digests until a slot's reuse
             }
             LOG.log(System.Logger.Level.INFO, () -> "adaptive compression: pattern " + pattern + ": dictionaries"
                     + " released (" + why + ")");

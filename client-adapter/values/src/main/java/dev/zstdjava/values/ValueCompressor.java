@@ -98,6 +98,8 @@ public final class ValueCompressor {
     private final DictionaryManager dictionaries;
     private final CoderPool pool;
     private final Counters counters;
+    /** whether each value compressed is offered to {@link #dictionaries}' training reservoir */
+    private final boolean sampling;
     private static final System.Logger LOG = System.getLogger(ValueCompressor.class.getName());
     /** Kinds of compression failure already logged (by exception class), so each is logged once per compressor. */
     private final Set<Class<?>> loggedFailures = ConcurrentHashMap.newKeySet();
@@ -107,15 +109,16 @@ public final class ValueCompressor {
      * @param lookup       where reads find the dictionaries frames name, or null to read none
      */
     private ValueCompressor(CompressionConfig config, DictionaryManager dictionaries, DictionaryLookup lookup) {
-        this(config, dictionaries, lookup, new Counters());
+        this(config, dictionaries, lookup, new Counters(), true);
     }
 
     private ValueCompressor(CompressionConfig config, DictionaryManager dictionaries, DictionaryLookup lookup,
-                            Counters counters) {
+                            Counters counters, boolean sampling) {
         this.config = Objects.requireNonNull(config, "config");
         this.dictionaries = dictionaries;
         this.pool = new CoderPool(config, lookup);
         this.counters = counters;
+        this.sampling = sampling;
     }
 
     /**
@@ -150,6 +153,17 @@ public final class ValueCompressor {
     }
 
     /**
+     * As {@link #create(CompressionConfig, DictionaryManager)}, but offering none of the values it writes to the
+     * manager's training reservoir: the writer of a {@link PatternDictionaries} lineage, whose pattern offers the
+     * lineage each of its sampled values itself, once ({@link PatternDictionary#sampled}).
+     */
+    static ValueCompressor notSampling(CompressionConfig config, DictionaryManager dictionaries) {
+        ValueCompressor vc = new ValueCompressor(config, dictionaries, dictionaries.lookup(), new Counters(), false);
+        BackendCheck.run(config, dictionaries.lookup(), vc.pool);
+        return vc;
+    }
+
+    /**
      * A compressor that writes as {@link #create(CompressionConfig)} does (without a dictionary, whatever
      * {@code lookup} holds) and reads values compressed with any dictionary {@code lookup} finds, failing as
      * {@code lookup} says for the others: the adaptive compressor's reader over its {@link PatternDictionaries}.
@@ -165,7 +179,7 @@ public final class ValueCompressor {
      * @throws IllegalStateException if the backend does not work, as {@link #create(CompressionConfig)}
      */
     static ValueCompressor uncounted(CompressionConfig config) {
-        ValueCompressor vc = new ValueCompressor(config, null, null, new Counters(false));
+        ValueCompressor vc = new ValueCompressor(config, null, null, new Counters(false), true);
         BackendCheck.run(config, null, vc.pool);
         return vc;
     }
@@ -184,6 +198,15 @@ public final class ValueCompressor {
      */
     void closeCoders() {
         pool.close();
+    }
+
+    /**
+     * Frees the decompressors its coders hold of dictionaries whose digests were released, for a reader of
+     * {@link PatternDictionaries} when one of its lineages is released: an idle coder's now, one in use on its return
+     * (a call in flight finishes with its own). Its other coders' contexts are kept. Thread-safe.
+     */
+    void freeReleasedDictionaries() {
+        pool.freeReleasedDictionaries();
     }
 
     /**
@@ -322,10 +345,12 @@ public final class ValueCompressor {
         }
         DictionaryManager.Entry dict = null;
         if (dictionaries != null) {
-            if (array != null) {
-                dictionaries.sample(array);
-            } else {
-                dictionaries.sample(value);
+            if (sampling) { // a lineage's writer is not: its pattern offers the lineage its sampled values itself
+                if (array != null) {
+                    dictionaries.sample(array);
+                } else {
+                    dictionaries.sample(value);
+                }
             }
             dict = dictionaries.current();
         }

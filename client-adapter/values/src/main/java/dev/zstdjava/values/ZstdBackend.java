@@ -238,6 +238,20 @@ final class ZstdBackend extends HeaderBackend {
         return d;
     }
 
+    /**
+     * Frees the decompressors bound to digests that were released (their manager closed): their slots are free for
+     * the next dictionaries. For an idle coder only (its pool's {@link CoderPool#freeReleasedDictionaries()}).
+     */
+    void freeReleasedDictionaries() {
+        for (int i = 0; i < DICT_DECOMPRESSORS; i++) {
+            if (dictDigests[i] != null && dictDigests[i].isClosed()) {
+                dictDecompressors[i].close();
+                dictDecompressors[i] = null;
+                dictDigests[i] = null;
+            }
+        }
+    }
+
     @Override
     public void close() {
         closeAll(compressor, decompressor, dictCompressor);

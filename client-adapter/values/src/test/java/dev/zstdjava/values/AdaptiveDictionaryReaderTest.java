@@ -170,6 +170,63 @@ class AdaptiveDictionaryReaderTest {
         }
     }
 
+    /**
+     * Freeing the decompressors of released dictionaries never touches a call in flight: the pool frees those its idle
+     * coders hold at once, and a coder lent out at the time frees its own when it comes back; the decompressors of
+     * dictionaries still loaded stay.
+     */
+    @Test
+    void aPoolFreesReleasedDictionariesDecompressorsOfIdleCodersAndOfLentOnesOnTheirReturn() {
+        byte[] value = DictionaryManagerTest.VALUES.get(3);
+        long idA = DictionaryManagerTest.id(DictionaryManagerTest.DICT_A);
+        long idB = DictionaryManagerTest.id(DictionaryManagerTest.DICT_B);
+        try (DictionaryManager a = DictionaryManager.given(DictionaryManagerTest.DICT_A).build();
+             DictionaryManager b = DictionaryManager.given(DictionaryManagerTest.DICT_B).build()) {
+            DictionaryLookup lookup = new DictionaryLookup() {
+                @Override
+                public DictionaryManager.Entry find(long dictId) {
+                    return dictId == idA ? a.find(dictId) : b.find(dictId);
+                }
+
+                @Override
+                public MissingDictionaryException missing(long dictId) {
+                    return new MissingDictionaryException(dictId, "not found");
+                }
+            };
+            MemorySegment frameA = payload(ValueCompressor.create(CompressionConfig.defaults(), a).compress(value));
+            MemorySegment frameB = payload(ValueCompressor.create(CompressionConfig.defaults(), b).compress(value));
+            dev.zstdjava.zstd.ZstdDecompressionDictionary digestA = a.find(idA).digests.decompression;
+            dev.zstdjava.zstd.ZstdDecompressionDictionary digestB = b.find(idB).digests.decompression;
+            CoderPool pool = new CoderPool(CompressionConfig.defaults(), lookup);
+            Coder lent = pool.acquire();
+            Coder idle = pool.acquire();
+            for (Coder c : List.of(lent, idle)) {
+                ZstdBackend zstd = (ZstdBackend) c.shared(CompressionBackend.ZSTD);
+                assertArrayEquals(value, zstd.decodeFrame(frameA));
+                assertArrayEquals(value, zstd.decodeFrame(frameB));
+            }
+            assertEquals(3, AdaptivePatternDictionariesTest.references(digestA), "a's own and two decompressors'");
+            pool.release(idle);
+            a.close();
+            pool.freeReleasedDictionaries();
+            assertEquals(1, AdaptivePatternDictionariesTest.references(digestA), "the lent coder's, in use");
+            assertEquals(3, AdaptivePatternDictionariesTest.references(digestB), "b is loaded: both kept");
+            pool.release(lent);
+            assertEquals(0, AdaptivePatternDictionariesTest.references(digestA), "freed on its return");
+            assertEquals(3, AdaptivePatternDictionariesTest.references(digestB));
+            Coder again = pool.acquire(); // a coder freed of a's decompressor still reads b's values
+            assertArrayEquals(value, ((ZstdBackend) again.shared(CompressionBackend.ZSTD)).decodeFrame(frameB));
+            pool.release(again);
+            pool.close();
+            assertEquals(1, AdaptivePatternDictionariesTest.references(digestB));
+        }
+    }
+
+    /** @return the zstd frame of a stored value (after the header) */
+    private static MemorySegment payload(byte[] stored) {
+        return MemorySegment.ofArray(stored).asSlice(ValueFormat.HEADER_SIZE);
+    }
+
     @Test
     void theReaderWritesAsAPlainValueCompressor() throws Exception {
         CompressionConfig config = CompressionConfig.defaults();
@@ -246,6 +303,84 @@ class AdaptiveDictionaryReaderTest {
             assertThrows(MissingDictionaryException.class, () -> ac.decompress(v[1]));
             readAll(ac, List.<byte[][]>of(v), Duration.ofSeconds(5));
             assertNotNull(here.manager("event:*"), "reopened");
+        }
+    }
+
+    /** @return {@code stored}, a value written with a dictionary of a 4-byte id, naming dictionary {@code id} */
+    static byte[] namingDictionary(byte[] stored, long id) {
+        byte[] out = stored.clone();
+        int descriptor = out[ValueFormat.HEADER_SIZE + 4];
+        assertEquals(3, descriptor & 3, "a 4-byte dictionary id");
+        int at = ValueFormat.HEADER_SIZE + 5 + ((descriptor & 0x20) != 0 ? 0 : 1); // after the window descriptor
+        for (int i = 0; i < 4; i++) {
+            out[at + i] = (byte) (id >>> (8 * i));
+        }
+        assertEquals(id, frameId(out));
+        return out;
+    }
+
+    /**
+     * At most {@code MAX_CLAIM_LOOKUPS} ids' claims are looked up at once (or were, within the retry delay): a read
+     * missed beyond them says that its claim is not looked up, not that it is; once they are done and the retry delay
+     * has passed, a read of it starts its look-up and says so.
+     */
+    @Test
+    void aReadMissedBeyondTheClaimLookUpsCapSaysItsClaimIsNotLookedUp() throws Exception {
+        Map<String, InMemoryDictionaryStore> stores = new ConcurrentHashMap<>();
+        int cap = PatternDictionaries.MAX_CLAIM_LOOKUPS;
+        long first = 0x4000_0000L;
+        java.util.concurrent.CountDownLatch lookUps = new java.util.concurrent.CountDownLatch(1);
+        Function<String, DictionaryStore> slowClaims = n -> {
+            InMemoryDictionaryStore s = stores.computeIfAbsent(n, x -> new InMemoryDictionaryStore());
+            return !n.equals(PatternDictionaries.ID_CLAIMS) ? s : new AdaptivePatternDictionariesTest.Forwarding(s) {
+                @Override
+                public byte[] get(long id) {
+                    if (id >= first && id <= first + cap) {
+                        try { // the look-ups of the test's ids wait: they are all under way at once
+                            lookUps.await(20, java.util.concurrent.TimeUnit.SECONDS);
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                        }
+                    }
+                    return inner.get(id);
+                }
+            };
+        };
+        try (PatternDictionaries pd = PatternDictionaries.builder(slowClaims)
+                .manager(AdaptivePatternDictionariesTest::quick).build();
+             DictionaryManager a = DictionaryManager.given(DictionaryManagerTest.DICT_A).build()) {
+            AdaptiveCompressor ac = compressor(pd);
+            writeUntil(ac, List.of("event"), new ConcurrentHashMap<>(), "event open",
+                    () -> pd.manager("event:*") != null);
+            byte[] stored = ValueCompressor.create(CompressionConfig.defaults(), a).compress(
+                    DictionaryManagerTest.VALUES.get(3));
+            try {
+                for (long id = first; id < first + cap; id++) {
+                    byte[] s = namingDictionary(stored, id);
+                    MissingDictionaryException x = assertThrows(MissingDictionaryException.class,
+                            () -> ac.decompress(s));
+                    assertTrue(x.getMessage().contains("looking up its claim"), x.getMessage());
+                }
+                byte[] beyond = namingDictionary(stored, first + cap);
+                MissingDictionaryException x = assertThrows(MissingDictionaryException.class,
+                        () -> ac.decompress(beyond));
+                assertEquals(first + cap, x.dictionaryId());
+                assertFalse(x.getMessage().contains("looking up its claim"), x.getMessage());
+                assertTrue(x.getMessage().contains("not looked up") && x.getMessage().contains(cap + " "),
+                        x.getMessage());
+                lookUps.countDown();
+                long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+                while (true) {
+                    x = assertThrows(MissingDictionaryException.class, () -> ac.decompress(beyond));
+                    if (x.getMessage().contains("looking up its claim")) {
+                        break;
+                    }
+                    assertTrue(System.nanoTime() < deadline, "its claim never looked up: " + x.getMessage());
+                    Thread.sleep(50);
+                }
+            } finally {
+                lookUps.countDown();
+            }
         }
     }
 

@@ -241,8 +241,145 @@ class AdaptivePatternDictionariesTest {
         }
     }
 
+    /**
+     * The reader side of the same: the adaptive compressor's reader, which every adapter reads with, keeps a
+     * decompressor over the dictionary of each value it read; a released lineage's are freed with it, not kept (with
+     * the native memory of its dictionaries' decompression digests, which the bound no longer counts) until their
+     * coder's slot is reused.
+     */
+    @Test
+    void aReleasedLineageLeavesNoDecompressorOfItsDictionariesInTheReader() throws Exception {
+        try (PatternDictionaries pd = oneLineageFits()) {
+            AdaptiveCompressor ac = compressor(pd);
+            Map<String, List<byte[][]>> written = new ConcurrentHashMap<>();
+            writeUntilOnDictionaries(ac, List.of("a"), written);
+            byte[][] v = AdaptiveDictionaryReaderTest.withDictionary(written.get("a"));
+            long id = AdaptiveDictionaryReaderTest.frameId(v[1]);
+            dev.zstdjava.zstd.ZstdDecompressionDictionary digest = pd.manager("a:*").find(id).digests.decompression;
+            AdaptiveDictionaryReaderTest.assertReadsInEveryForm(ac.reader(), v[0], v[1]);
+            assertTrue(references(digest) > 1, "the reader decompresses with " + digest);
+            writeUntil(ac, List.of("b"), written, "a released", () -> pd.manager("a:*") == null);
+            DictionaryManagerTest.await("a's decompression digest freed", () -> references(digest) == 0);
+            DictionaryManagerTest.await("b open with its dictionary", () -> pd.manager("b:*") != null
+                    && pd.manager("b:*").currentId() != 0);
+            readAll(ac, written.get("b")); // the reader still reads, b's values with b's dictionary
+        }
+    }
+
+    /**
+     * A write with a lineage's dictionary is a use of it, sampled or not: under a bound that holds two lineages, a
+     * pattern written on and on with its dictionary, none of those writes sampled, outlives one idle since a write
+     * sampled after the first's last sampled one, when a third lineage's dictionary loads.
+     */
+    @Test
+    void aPatternWrittenWithItsDictionaryOutlivesAnIdleOneUnderTheBound() throws Exception {
+        long twoFit = 2 * (PatternDictionaries.DIGEST_OVERHEAD + 2 * 4096L) + 4096;
+        int firstWrites = 20_000; // every write sampled until then, then none (one in 2^30)
+        try (PatternDictionaries pd = inMemory(new ConcurrentHashMap<>())
+                .manager(b -> quick(b).retrainInterval(Duration.ofHours(1)))
+                .maxNativeBytes(twoFit).reopenDelay(Duration.ofHours(1)).build()) {
+            AdaptiveCompressor ac = AdaptiveCompressor.builder(CompressionConfig.defaults())
+                    .sampling(firstWrites, 1 << 30, 1 << 30).window(8, 4).hysteresis(1, 0.01, 0.2)
+                    .dictionaries(pd).build();
+            byte[] hotKey = utf8("hot:1");
+            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            int i = 0;
+            // few writes, slowly, until both patterns write with their own dictionaries
+            while (ac.state(hotKey).current() != CompressionOption.ZSTD_3_DICTIONARY
+                    || ac.state(utf8("idle:1")).current() != CompressionOption.ZSTD_3_DICTIONARY) {
+                assertTrue(System.nanoTime() < deadline, "timed out waiting for both patterns on their dictionaries");
+                for (int k = 0; k < 10; k++, i++) {
+                    ac.compress(utf8("hot:" + i), RECORDS.get(i % RECORDS.size()));
+                    ac.compress(utf8("idle:" + i), RECORDS.get((i + 7) % RECORDS.size()));
+                }
+                Thread.sleep(10);
+            }
+            assertTrue(ac.state(hotKey).writes() < firstWrites, ac.state(hotKey).writes() + " writes sampled");
+            while (ac.state(hotKey).writes() < firstWrites) { // hot's last sampled writes
+                ac.compress(utf8("hot:" + i), RECORDS.get(i++ % RECORDS.size()));
+            }
+            Thread.sleep(5);
+            for (int k = 0; k < 20; k++, i++) { // idle's last writes, sampled after hot's last sampled one
+                ac.compress(utf8("idle:" + i), RECORDS.get(i % RECORDS.size()));
+            }
+            assertTrue(ac.state(utf8("idle:1")).writes() < firstWrites);
+            // from now on hot writes with its dictionary, never sampled, and idle is idle; a third pattern comes
+            Map<String, List<byte[][]>> hot = new ConcurrentHashMap<>();
+            writeUntil(ac, List.of("hot", "third"), hot, "third's dictionary loaded and a lineage released",
+                    () -> pd.manager("third:*") != null && pd.manager("third:*").currentId() != 0
+                            && (pd.manager("hot:*") == null || pd.manager("idle:*") == null));
+            assertTrue(dictionaryValues(hot.get("hot")) > 0, "hot wrote with its dictionary");
+            assertTrue(ac.state(hotKey).writes() < 1 << 30, "none of hot's writes sampled");
+            assertNotNull(pd.manager("hot:*"), "the pattern written on and on was released; open: "
+                    + pd.openPatterns());
+            assertNull(pd.manager("idle:*"), "the idle pattern stayed open; open: " + pd.openPatterns());
+        }
+    }
+
+    /**
+     * A pattern's lineage trains on the pattern's sampled values, each offered to its manager's reservoir once: not
+     * again by the compressor that writes with the lineage's dictionary (when the value is measured with that
+     * option, or written with it), nor for the writes that are not sampled.
+     */
+    @Test
+    void eachSampledValueIsOfferedToItsLineageOnce() throws Exception {
+        Map<String, InMemoryDictionaryStore> stores = new ConcurrentHashMap<>();
+        byte[] dict = DictionaryManagerTest.DICT_A; // published before the lineage opens: it writes with it at once
+        stores.computeIfAbsent("event:*", x -> new InMemoryDictionaryStore())
+                .putIfAbsent(DictionaryManagerTest.id(dict), dict);
+        // a reservoir that keeps every value offered (well within its count, bytes and rate) and never trains
+        try (PatternDictionaries pd = inMemory(stores).manager(b -> quick(b).minSamples(100_000)
+                .sampling(100_000, 1 << 16, 1L << 32, 1L << 40)).build()) {
+            AtomicLong sampled = new AtomicLong();
+            AdaptiveCompressor ac = AdaptiveCompressor.builder(CompressionConfig.defaults()).sampling(64, 2, 4)
+                    .window(8, 4).hysteresis(1, 0.01, 0.2).dictionaries(pd)
+                    .build(w -> new OptionWriter() {
+                        @Override
+                        public byte[] store(CompressionOption option, byte[] value) {
+                            return w.store(option, value);
+                        }
+
+                        @Override
+                        public boolean ready(CompressionOption option) {
+                            return w.ready(option);
+                        }
+
+                        @Override
+                        public void sampled(byte[] value) {
+                            sampled.incrementAndGet();
+                            w.sampled(value);
+                        }
+                    }, System::nanoTime);
+            Map<String, List<byte[][]>> written = new ConcurrentHashMap<>();
+            writeUntilOnDictionaries(ac, List.of("event"), written);
+            DictionaryManager m = pd.manager("event:*");
+            assertEquals(DictionaryManagerTest.id(dict), m.currentId());
+            int held = m.trainingStats().samples();
+            long offered = sampled.get();
+            int before = written.get("event").size();
+            for (int i = 0; i < 2000; i++) {
+                byte[] v = RECORDS.get(i % RECORDS.size());
+                written.get("event").add(new byte[][]{v, ac.compress(utf8("event:" + (1_000_000 + i)), v)});
+            }
+            assertTrue(dictionaryValues(written.get("event").subList(before, written.get("event").size())) > 1000,
+                    "written with the lineage's dictionary");
+            assertTrue(sampled.get() - offered > 10, (sampled.get() - offered) + " sampled");
+            assertEquals(sampled.get() - offered, m.trainingStats().samples() - held,
+                    "values held in the reservoir, for " + (sampled.get() - offered) + " sampled writes");
+        }
+    }
+
+    /** @return the references to {@code digest}'s native tables (its own and its compressors'; 0: freed) */
+    static int references(dev.zstdjava.zstd.ZstdDecompressionDictionary digest) {
+        return references((Object) digest);
+    }
+
     /** @return the references to {@code digest}'s native tables (its own and its compressors'; 0: freed) */
     static int references(dev.zstdjava.zstd.ZstdCompressionDictionary digest) {
+        return references((Object) digest);
+    }
+
+    private static int references(Object digest) {
         try {
             java.lang.reflect.Field shared = Class.forName("dev.zstdjava.zstd.DigestedDictionary")
                     .getDeclaredField("shared");
