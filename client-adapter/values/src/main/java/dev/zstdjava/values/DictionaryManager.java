@@ -113,7 +113,8 @@ public final class DictionaryManager implements AutoCloseable {
     /**
      * The longest duration this library's settings take: {@code Long.MAX_VALUE} nanoseconds, some 292 years, the
      * most its clock ({@link System#nanoTime()}) holds. {@link Builder#build()} refuses a longer load timeout,
-     * refresh or retrain interval, and {@link AdaptiveCompressor.Builder#build()} a longer idle window, each by name.
+     * refresh or retrain interval, {@link AdaptiveCompressor.Builder#build()} a longer idle window, and
+     * {@link PatternDictionaries.Builder#reopenDelay} a longer reopen delay, each by name.
      */
     public static final Duration LONGEST_DURATION = Duration.ofNanos(Long.MAX_VALUE);
 

@@ -976,11 +976,14 @@ public final class PatternDictionaries implements AutoCloseable {
 
         /**
          * The least time before a released lineage (or one that failed to open) is opened again for writing; reads
-         * reopen a released lineage at once. Default 10 s.
+         * reopen a released lineage at once. Default 10 s; at most {@link DictionaryManager#LONGEST_DURATION}.
+         *
+         * @throws IllegalArgumentException when {@code delay} is negative or longer than the clock holds
          */
         public Builder reopenDelay(Duration delay) {
-            if (delay.isNegative()) {
-                throw new IllegalArgumentException("reopenDelay " + delay + " must not be negative");
+            if (delay.isNegative() || delay.compareTo(DictionaryManager.LONGEST_DURATION) > 0) {
+                throw new IllegalArgumentException("reopenDelay " + delay + " must not be negative, and at most "
+                        + DictionaryManager.LONGEST_DURATION + " (Long.MAX_VALUE ns, the most the clock holds)");
             }
             this.reopenDelay = delay;
             return this;

@@ -885,6 +885,17 @@ class AdaptivePatternDictionariesTest {
     }
 
     @Test
+    void aReopenDelayLongerThanTheClockHoldsIsRefusedByName() {
+        PatternDictionaries.Builder b = PatternDictionaries.builder(name -> new InMemoryDictionaryStore());
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> b.reopenDelay(java.time.temporal.ChronoUnit.FOREVER.getDuration()));
+        assertTrue(e.getMessage().startsWith("reopenDelay PT") && e.getMessage().contains("Long.MAX_VALUE ns"),
+                e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> b.reopenDelay(Duration.ofSeconds(-1)));
+        b.reopenDelay(DictionaryManager.LONGEST_DURATION).build().close(); // the longest is taken, and builds
+    }
+
+    @Test
     void onlyKeysUnderALineagesPrefixAreLineageKeys() {
         for (String name : List.of("event:*", PatternDictionaries.ID_CLAIMS, PatternDictionaries.lineageName("a{b}"))) {
             String prefix = PatternDictionaries.prefix(name);

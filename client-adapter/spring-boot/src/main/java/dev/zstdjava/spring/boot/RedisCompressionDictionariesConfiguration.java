@@ -140,13 +140,8 @@ class RedisCompressionDictionariesConfiguration {
                     () -> b.maxNativeBytes(a.getDictionaryMemory().toBytes()));
             bound("adaptive.dictionary-patterns", a.getDictionaryPatterns(),
                     () -> b.maxOpenLineages(a.getDictionaryPatterns()));
-            bound("adaptive.dictionary-reopen-delay", a.getDictionaryReopenDelay(), () -> {
-                if (a.getDictionaryReopenDelay().compareTo(DictionaryManager.LONGEST_DURATION) > 0) {
-                    throw new IllegalArgumentException("at most " + DictionaryManager.LONGEST_DURATION
-                            + " (Long.MAX_VALUE ns)");
-                }
-                b.reopenDelay(a.getDictionaryReopenDelay());
-            });
+            bound("adaptive.dictionary-reopen-delay", a.getDictionaryReopenDelay(),
+                    () -> b.reopenDelay(a.getDictionaryReopenDelay()));
             return b.build();
         }
 
