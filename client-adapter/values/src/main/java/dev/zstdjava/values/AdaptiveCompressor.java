@@ -95,13 +95,7 @@ public final class AdaptiveCompressor {
         PatternDictionaries lineages = b.lineages;
         Function<String, DictionaryManager> dictionaries = b.dictionaries;
         PatternManagers given = dictionaries == null ? null : new PatternManagers();
-        if (lineages != null) { // a goal that never writes with a dictionary (SPEED) opens them read-only
-            lineages.serve(settings.goal(), settings.candidate(CompressionOption.ZSTD_3_DICTIONARY));
-        }
         this.reader = ValueCompressor.reading(config, lineages != null ? lineages.lookup() : given);
-        if (lineages != null) {
-            lineages.readBy(reader); // a released lineage's dictionaries are freed in the reader too
-        }
         this.largest = config.maxDecompressedSize();
         OptionWriter shared = new OptionWriters(config);
         this.table = new PatternTable<>(b.capacity, b.idleWindow, b.patterns, pattern -> {
@@ -111,6 +105,11 @@ public final class AdaptiveCompressor {
                     : new PatternDictionary(shared, pattern, dictionaries, given, config, settings.minSamples());
             return new PatternState(pattern, settings, measuring.apply(w), nanoClock, written);
         }, PatternState::writes); // a pattern's writes, counted by its state: the table need not count too
+        if (lineages != null) { // last: a build that failed above serves nothing, and decides no kind
+            // a goal that never writes with a dictionary (SPEED) opens them read-only
+            lineages.serve(settings.goal(), settings.candidate(CompressionOption.ZSTD_3_DICTIONARY));
+            lineages.readBy(reader); // a released lineage's dictionaries are freed in the reader too
+        }
     }
 
     /** @return a builder for {@code config}, with the goal {@code BALANCED}, no listed patterns, 256 tracked */

@@ -177,4 +177,21 @@ class AdaptiveReadOnlyLineagesTest {
             assertEquals(CompressionGoal.Kind.BALANCED, balanced.goal().kind());
         }
     }
+
+    /**
+     * Only a compressor built decides the kind: one whose build fails (here on its listed patterns) serves nothing, so
+     * a compressor of the other kind built next with the same {@code PatternDictionaries} is not refused.
+     */
+    @Test
+    void aCompressorWhoseBuildFailsDoesNotDecideTheKind() throws Exception {
+        try (PatternDictionaries pd = inMemory(new ConcurrentHashMap<>()).build()) {
+            AdaptiveCompressor.Builder speed = AdaptiveCompressor.builder(CompressionConfig.defaults())
+                    .goal(CompressionGoal.speed()).patterns(List.of("user:1", "user:2")).dictionaries(pd);
+            IllegalArgumentException x = assertThrows(IllegalArgumentException.class, speed::build);
+            assertEquals("listed patterns user:1 and user:2 fold alike, to user:*", x.getMessage());
+            AdaptiveCompressor balanced = compressor(pd); // the failed SPEED build decided nothing
+            assertEquals(CompressionGoal.Kind.BALANCED, balanced.goal().kind());
+            assertThrows(IllegalArgumentException.class, () -> speed(pd), "the BALANCED one decided");
+        }
+    }
 }
