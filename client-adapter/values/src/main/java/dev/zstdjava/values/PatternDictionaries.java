@@ -157,7 +157,8 @@ public final class PatternDictionaries implements AutoCloseable {
      * behind any use of a lineage that read it, so a write after that use marks its lineage later than that use, and
      * no more than the granularity later than the write itself.
      */
-    private volatile long coarseNow = System.nanoTime();
+    private final java.util.concurrent.atomic.AtomicLong coarseNow = new java.util.concurrent.atomic.AtomicLong(
+            System.nanoTime());
     /** How far {@link #coarseNow} may lag a clock read by a use, and how much a write's mark adds to it: 1 ms. */
     static final long USE_GRANULARITY_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
     /** the ids whose claim a read's miss is looking up, or looked up less than the retry delay ago */
@@ -392,8 +393,13 @@ public final class PatternDictionaries implements AutoCloseable {
     /** @return {@link System#nanoTime()}, moving {@link #coarseNow} to it when it lags by the granularity or more */
     private long now() {
         long t = System.nanoTime();
-        if (t - coarseNow >= USE_GRANULARITY_NANOS) {
-            coarseNow = t;
+        long c;
+        // only forward, and within the granularity of t when done: a thread whose clock read is older cannot move it
+        // back past this one's (a compare-and-set fails only when another moved it on)
+        while (t - (c = coarseNow.get()) >= USE_GRANULARITY_NANOS) {
+            if (coarseNow.compareAndSet(c, t)) {
+                break;
+            }
         }
         return t;
     }
@@ -801,7 +807,7 @@ public final class PatternDictionaries implements AutoCloseable {
          * granularity (see {@link #coarseNow}): no clock read, and a store only when the mark moves.
          */
         private void usedByWrite() {
-            long t = coarseNow + USE_GRANULARITY_NANOS;
+            long t = coarseNow.get() + USE_GRANULARITY_NANOS;
             if (lastUsed - t < 0) {
                 lastUsed = t;
             }
