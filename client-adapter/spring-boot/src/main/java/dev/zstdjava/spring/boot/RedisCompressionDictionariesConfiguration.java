@@ -108,6 +108,7 @@ class RedisCompressionDictionariesConfiguration {
         @Bean
         @ConditionalOnMissingBean
         @ConditionalOnBooleanProperty(ADAPTIVE)
+        @Conditional(ManagedMode.class) // adaptive with shared: the adaptive compressor's bean refuses it by name
         PatternDictionaries zstdJavaPatternDictionaries(RedisConnectionFactory redisConnectionFactory,
                                                         RedisCompressionProperties properties,
                                                         ListableBeanFactory beans) {
@@ -238,6 +239,12 @@ class RedisCompressionDictionariesConfiguration {
     static final class GivenMode extends ModeCondition {
         GivenMode() {
             super(DictionaryMode.GIVEN);
+        }
+    }
+
+    static final class ManagedMode extends ModeCondition {
+        ManagedMode() {
+            super(DictionaryMode.MANAGED);
         }
     }
 

@@ -253,6 +253,11 @@ class AdaptiveCompressionTest {
             runner().withPropertyValues(P + "adaptive.enabled=true", P + "dictionaries.mode=" + mode)
                     .run(c -> assertThat(c).getFailure().rootCause().hasMessageContaining(P + "adaptive.enabled")
                             .hasMessageContaining(P + "dictionaries.mode is " + mode));
+            // with a store of the application's too, the mode is what is refused (not the store, as if managed)
+            runner().withPropertyValues(P + "adaptive.enabled=true", P + "dictionaries.mode=" + mode)
+                    .withBean("appDictionaryStore", DictionaryStore.class, InMemoryDictionaryStore::new)
+                    .run(c -> assertThat(c).getFailure().rootCause().hasMessageContaining(P + "adaptive.enabled")
+                            .hasMessageContaining(P + "dictionaries.mode is " + mode));
         }
     }
 
