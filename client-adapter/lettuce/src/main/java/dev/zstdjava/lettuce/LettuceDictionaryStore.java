@@ -176,7 +176,10 @@ public final class LettuceDictionaryStore implements DictionaryStore, AutoClosea
             return this;
         }
 
-        /** Largest entry read or written, in bytes (default 1 MiB); larger entries are refused unread. */
+        /**
+         * Largest entry read or written, in bytes (default 1 MiB, 256 to
+         * {@link dev.zstdjava.values.DictionaryManager#MAX_DICTIONARY_SIZE_LIMIT}); larger entries are refused unread.
+         */
         public Builder maxDictionarySize(int bytes) {
             this.maxDictionarySize = ServerDictionaryLayout.checkMaxDictionarySize(bytes);
             return this;

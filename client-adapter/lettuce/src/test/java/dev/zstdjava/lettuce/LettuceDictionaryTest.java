@@ -312,4 +312,15 @@ class LettuceDictionaryTest {
         assertThrows(IllegalArgumentException.class, () -> LettuceDictionaryStore.builder().keyPrefix("{a}{b}:"));
         assertThrows(IllegalArgumentException.class, () -> LettuceDictionaryStore.builder().keyPrefix("{}:"));
     }
+
+    /** The store reads no entry larger than any manager can use: a larger limit is refused, naming the manager's. */
+    @Test
+    void aMaxDictionarySizeAboveTheManagersLimitIsRefusedByName() {
+        int limit = DictionaryManager.MAX_DICTIONARY_SIZE_LIMIT;
+        LettuceDictionaryStore.builder().maxDictionarySize(limit);
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> LettuceDictionaryStore.builder().maxDictionarySize(limit + 1));
+        assertTrue(e.getMessage().contains("maxDictionarySize " + (limit + 1))
+                && e.getMessage().contains("MAX_DICTIONARY_SIZE_LIMIT"), e.getMessage());
+    }
 }

@@ -60,7 +60,8 @@ import java.util.function.UnaryOperator;
  * no lineage here has loaded (one another process published) fails with {@code MissingDictionaryException} while,
  * on this object's thread, the id's claim in the {@link #ID_CLAIMS} store is looked up (at most once a second per
  * id, for at most {@value #MAX_CLAIM_LOOKUPS} ids at once or within that second: beyond them the exception says the
- * claim is not looked up): when it names a lineage this process has opened, that lineage fetches the dictionary from
+ * claim is not looked up; within the second after the id's own look-up found no claim of a lineage opened here, it
+ * says that): when it names a lineage this process has opened, that lineage fetches the dictionary from
  * its store (or, if released, is reopened), and the read, retried, succeeds. A lineage this process has not opened
  * is not looked for: such a value fails with {@code MissingDictionaryException} until this process opens the
  * pattern by writing it.
@@ -360,6 +361,14 @@ public final class PatternDictionaries implements AutoCloseable {
                     return new MissingDictionaryException(id, "no dictionary lineage of this process has loaded it:"
                             + " a pattern's lineage opens when this process writes the pattern");
                 }
+                ClaimLookup last = claimLookups.get(id);
+                if (last != null && last.done && last.outcome != null
+                        && System.nanoTime() - last.doneAt < CLAIM_LOOKUP_RETRY_NANOS) {
+                    return new MissingDictionaryException(id, "no dictionary lineage of this process has loaded it;"
+                            + " its claim in the " + ID_CLAIMS + " store was looked up less than "
+                            + Duration.ofNanos(CLAIM_LOOKUP_RETRY_NANOS).toSeconds() + " s ago: " + last.outcome
+                            + "; a read after that looks it up again");
+                }
                 if (!lookUpClaim(id)) {
                     return new MissingDictionaryException(id, "no dictionary lineage of this process has loaded it"
                             + " yet, and its claim in the " + ID_CLAIMS + " store is not looked up now: the claims of "
@@ -430,7 +439,7 @@ public final class PatternDictionaries implements AutoCloseable {
         }
         submit(() -> {
             try {
-                fetchClaimed(id);
+                next.outcome = fetchClaimed(id);
             } finally {
                 next.doneAt = System.nanoTime();
                 next.done = true;
@@ -443,6 +452,8 @@ public final class PatternDictionaries implements AutoCloseable {
     private static final class ClaimLookup {
         volatile long doneAt;
         volatile boolean done;
+        /** what the look-up found when it led to no lineage (see {@link #fetchClaimed}), else null */
+        volatile String outcome;
     }
 
     /**
@@ -450,11 +461,13 @@ public final class PatternDictionaries implements AutoCloseable {
      * this process has opened, has that lineage's manager fetch the id from its store (deduplicated there), or
      * reopens the lineage if it is released. A claim of a lineage this process has never opened is left alone, and a
      * store error is logged.
+     *
+     * @return why no lineage was asked for the id, for a read's message (null when one was, or none is needed)
      */
-    private void fetchClaimed(long id) {
+    private String fetchClaimed(long id) {
         DictionaryStore c = claims;
         if (closed || c == null || byId.owner(id) != null) {
-            return;
+            return null;
         }
         Claim claim;
         try {
@@ -463,10 +476,10 @@ public final class PatternDictionaries implements AutoCloseable {
             LOG.log(System.Logger.Level.WARNING, "adaptive compression: zstd dictionary " + id + ", which a read"
                     + " missed: its claim in the " + ID_CLAIMS + " store could not be read (" + e + "); looked up"
                     + " again at a later read");
-            return;
+            return "its claim could not be read (" + e + ")";
         }
         if (claim == null) {
-            return;
+            return "not claimed by a lineage this process has opened (no claim)";
         }
         for (Lineage l : lineages.values()) {
             if (l.name.equals(claim.lineage) && l.everOpened) {
@@ -476,9 +489,10 @@ public final class PatternDictionaries implements AutoCloseable {
                 } else {
                     l.open(true);
                 }
-                return;
+                return null;
             }
         }
+        return "not claimed by a lineage this process has opened (its claim names " + claim.lineage + ")";
     }
 
     /** Records that {@code lineage} loaded dictionary {@code id}; an id another lineage holds is read with neither. */

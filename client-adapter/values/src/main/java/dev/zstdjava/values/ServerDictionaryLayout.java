@@ -64,7 +64,8 @@ public final class ServerDictionaryLayout {
 
     /**
      * @param prefix            the reserved key prefix (see {@link #checkPrefix})
-     * @param maxDictionarySize the largest entry read or written, in bytes (at least 256)
+     * @param maxDictionarySize the largest entry read or written, in bytes (256 to
+     *                          {@link DictionaryManager#MAX_DICTIONARY_SIZE_LIMIT})
      * @param sizeSetting       the store setting that holds the limit, named in refusals
      * @throws IllegalArgumentException if the prefix or the limit is not valid
      */
@@ -90,12 +91,18 @@ public final class ServerDictionaryLayout {
     }
 
     /**
-     * @return {@code bytes}, if at least {@value #MIN_MAX_DICTIONARY_SIZE}
+     * @return {@code bytes}, if at least {@value #MIN_MAX_DICTIONARY_SIZE} and at most
+     *         {@link DictionaryManager#MAX_DICTIONARY_SIZE_LIMIT} (a larger entry no manager could use)
      * @throws IllegalArgumentException otherwise
      */
     public static int checkMaxDictionarySize(int bytes) {
         if (bytes < MIN_MAX_DICTIONARY_SIZE) {
             throw new IllegalArgumentException("maxDictionarySize " + bytes + " is below " + MIN_MAX_DICTIONARY_SIZE);
+        }
+        if (bytes > DictionaryManager.MAX_DICTIONARY_SIZE_LIMIT) {
+            throw new IllegalArgumentException("maxDictionarySize " + bytes + " is above "
+                    + DictionaryManager.MAX_DICTIONARY_SIZE_LIMIT + " (DictionaryManager.MAX_DICTIONARY_SIZE_LIMIT),"
+                    + " the largest dictionary a manager uses");
         }
         return bytes;
     }

@@ -385,6 +385,48 @@ class AdaptiveDictionaryReaderTest {
     }
 
     /**
+     * A read of an id whose own claim look-up finished less than the retry delay ago and found no claim says so, not
+     * that a look-up runs: nothing is looked up for it until the delay has passed.
+     */
+    @Test
+    void aReadRightAfterItsClaimLookUpFoundNothingSaysSo() throws Exception {
+        Map<String, InMemoryDictionaryStore> stores = new ConcurrentHashMap<>();
+        long unclaimed = DictionaryManagerTest.id(DictionaryManagerTest.DICT_A);
+        java.util.concurrent.CountDownLatch read = new java.util.concurrent.CountDownLatch(1);
+        Function<String, DictionaryStore> counting = n -> {
+            InMemoryDictionaryStore s = stores.computeIfAbsent(n, x -> new InMemoryDictionaryStore());
+            return !n.equals(PatternDictionaries.ID_CLAIMS) ? s : new AdaptivePatternDictionariesTest.Forwarding(s) {
+                @Override
+                public byte[] get(long id) {
+                    byte[] claim = inner.get(id);
+                    if (id == unclaimed) {
+                        read.countDown();
+                    }
+                    return claim;
+                }
+            };
+        };
+        try (PatternDictionaries pd = PatternDictionaries.builder(counting)
+                .manager(AdaptivePatternDictionariesTest::quick).build();
+             DictionaryManager a = DictionaryManager.given(DictionaryManagerTest.DICT_A).build()) {
+            AdaptiveCompressor ac = compressor(pd);
+            writeUntil(ac, List.of("event"), new ConcurrentHashMap<>(), "event open",
+                    () -> pd.manager("event:*") != null);
+            byte[] stored = ValueCompressor.create(CompressionConfig.defaults(), a)
+                    .compress(DictionaryManagerTest.VALUES.get(3));
+            MissingDictionaryException x = assertThrows(MissingDictionaryException.class, () -> ac.decompress(stored));
+            assertTrue(x.getMessage().contains("looking up its claim"), x.getMessage());
+            assertTrue(read.await(10, java.util.concurrent.TimeUnit.SECONDS), "its claim was never read");
+            Thread.sleep(100); // the look-up that found no claim is done, less than the retry delay ago
+            x = assertThrows(MissingDictionaryException.class, () -> ac.decompress(stored));
+            assertEquals(unclaimed, x.dictionaryId());
+            assertFalse(x.getMessage().contains("looking up its claim"), x.getMessage());
+            assertTrue(x.getMessage().contains("looked up less than 1 s ago")
+                    && x.getMessage().contains("not claimed by a lineage this process has opened"), x.getMessage());
+        }
+    }
+
+    /**
      * Reads of ids no lineage here loaded, one with no claim and one whose claim cannot be read, over and over: each
      * fails as missing its dictionary, and each id's claim is read at most once per retry delay, on this object's
      * thread, which a store error does not stop.

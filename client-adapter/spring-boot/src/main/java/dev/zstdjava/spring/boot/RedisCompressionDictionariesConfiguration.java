@@ -2,6 +2,7 @@ package dev.zstdjava.spring.boot;
 
 import dev.zstdjava.spring.boot.RedisCompressionProperties.Dictionaries;
 import dev.zstdjava.spring.boot.RedisCompressionProperties.DictionaryMode;
+import dev.zstdjava.values.AdaptiveCompressor;
 import dev.zstdjava.values.DictionaryManager;
 import dev.zstdjava.values.DictionaryStore;
 import dev.zstdjava.values.InMemoryDictionaryStore;
@@ -33,7 +34,8 @@ import java.util.List;
  * The zstd dictionaries, when {@code zstd-java.redis.compression.dictionaries.mode} is not {@code off}: given from
  * resources, or managed/shared in the server through a {@link SpringDictionaryStore} over Boot's connection factory;
  * with adaptive compression (managed only), a lineage per key pattern ({@link PatternDictionaries}).
- * The store and the manager back off when the application defines its own, and so does the lineages' bean; with
+ * The store and the manager back off when the application defines its own, and so does the lineages' bean (also
+ * for the application's own {@link AdaptiveCompressor}, its store then no misconfiguration); with
  * adaptive compression an application's own store fails startup, naming it (each pattern needs a store of its own:
  * the application gives them through its own {@link PatternDictionaries} bean).
  */
@@ -106,7 +108,8 @@ class RedisCompressionDictionariesConfiguration {
          *                                   pattern, and it would go unused
          */
         @Bean
-        @ConditionalOnMissingBean
+        // not for an application's own AdaptiveCompressor, which would leave it unused
+        @ConditionalOnMissingBean({PatternDictionaries.class, AdaptiveCompressor.class})
         @ConditionalOnBooleanProperty(ADAPTIVE)
         @Conditional(ManagedMode.class) // adaptive with shared: the adaptive compressor's bean refuses it by name
         PatternDictionaries zstdJavaPatternDictionaries(RedisConnectionFactory redisConnectionFactory,

@@ -445,6 +445,27 @@ class AdaptiveCompressionTest {
                         .hasSingleBean(DictionaryStore.class));
     }
 
+    /**
+     * The application's own {@link AdaptiveCompressor} bean decides its dictionaries itself: with per-pattern
+     * dictionaries no {@link PatternDictionaries} bean is made for it to leave unused, and the application's
+     * {@link DictionaryStore} bean, which its compressor may use, does not fail startup.
+     */
+    @Test
+    void anApplicationsAdaptiveCompressorGetsNoPatternDictionaries() {
+        AdaptiveCompressor own = AdaptiveCompressor.builder(CompressionConfig.defaults()).build();
+        runner().withPropertyValues(P + "adaptive.enabled=true", P + "dictionaries.mode=managed")
+                .withBean(AdaptiveCompressor.class, () -> own)
+                .run(c -> {
+                    assertThat(c).hasNotFailed().doesNotHaveBean(PatternDictionaries.class);
+                    assertThat(c.getBean(AdaptiveCompressor.class)).isSameAs(own);
+                });
+        runner().withPropertyValues(P + "adaptive.enabled=true", P + "dictionaries.mode=managed")
+                .withBean("appDictionaryStore", DictionaryStore.class, InMemoryDictionaryStore::new)
+                .withBean(AdaptiveCompressor.class, () -> own)
+                .run(c -> assertThat(c).hasNotFailed().doesNotHaveBean(PatternDictionaries.class)
+                        .hasSingleBean(DictionaryStore.class));
+    }
+
     @Test
     void anApplicationsDictionaryManagerFailsStartupInAdaptiveMode() {
         for (String mode : new String[] {"off", "managed"}) {

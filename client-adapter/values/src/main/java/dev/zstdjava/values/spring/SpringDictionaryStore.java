@@ -46,7 +46,8 @@ public final class SpringDictionaryStore implements DictionaryStore {
 
     /**
      * @param prefix            the reserved key prefix; it must hold exactly one non-empty hash tag ({@code {...}})
-     * @param maxDictionarySize the largest entry read or written, in bytes (at least 256)
+     * @param maxDictionarySize the largest entry read or written, in bytes (256 to
+     *                          {@link dev.zstdjava.values.DictionaryManager#MAX_DICTIONARY_SIZE_LIMIT})
      * @throws IllegalArgumentException if the prefix or the size is not valid
      */
     public SpringDictionaryStore(RedisConnectionFactory factory, String prefix, int maxDictionarySize) {
