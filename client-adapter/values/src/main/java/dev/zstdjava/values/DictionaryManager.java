@@ -408,6 +408,7 @@ public final class DictionaryManager implements AutoCloseable {
         private double driftThreshold = 0.05;
         private boolean notifications = true;
         private PublishCheck publishCheck;
+        private java.util.function.Consumer<Entry> admit;
 
         private Builder(Mode mode, DictionaryStore store) {
             this.mode = mode;
@@ -523,6 +524,19 @@ public final class DictionaryManager implements AutoCloseable {
         }
 
         /**
+         * A hook called with each dictionary of a new id this manager loads (null, the default: none), those loaded by
+         * {@link #build()} included: on the loading thread, under the manager's lock, <em>before</em> the dictionary
+         * is findable or current, so before any value is written with it (the {@linkplain DictionaryManager#onLoaded
+         * listeners} run after); never for an entry that replaces a loaded one of its id. Keep it short; it must not
+         * call back into this manager's loading. For {@link PatternDictionaries}, whose reader must know a lineage's
+         * dictionary before the lineage writes with it.
+         */
+        Builder admit(java.util.function.Consumer<Entry> hook) {
+            this.admit = hook;
+            return this;
+        }
+
+        /**
          * Validates the settings and the given dictionaries, loads every published dictionary from the store (within
          * the load timeout) and starts the background threads.
          *
@@ -535,6 +549,7 @@ public final class DictionaryManager implements AutoCloseable {
                     dictionaryCapacity, minSamples, maxSamples, maxSampleBytes, maxSampleSize, sampleBytesPerSecond,
                     minImprovement, driftThreshold, publishCheck));
             try {
+                m.registry.admit(admit); // before start(): the dictionaries loaded at build are admitted too
                 m.start();
             } catch (RuntimeException e) {
                 m.close();

@@ -5,6 +5,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 import java.util.function.LongConsumer;
 
 /**
@@ -15,8 +16,9 @@ import java.util.function.LongConsumer;
  * <p><b>Thread safety:</b> readers ({@link #current}, {@link #find}, {@link #entries}) read one immutable
  * {@link Snapshot} from a volatile field, take no lock and allocate nothing. Every change of the loaded set runs under
  * this object's monitor, the manager's one lock ({@link #add}, {@link #onLoaded}, and the store loading that calls
- * them). {@link #close} takes no lock (it must not wait for a slow store read): it and {@link #add} each check the
- * other's volatile write, so a dictionary added while the manager closes is closed by one of them.
+ * them), and so does the {@linkplain #admit admission hook}, which sees each new id before the snapshot that holds it
+ * is published. {@link #close} takes no lock (it must not wait for a slow store read): it and {@link #add} each check
+ * the other's volatile write, so a dictionary added while the manager closes is closed by one of them.
  */
 final class DictionaryRegistry {
     private static final System.Logger LOG = System.getLogger(DictionaryManager.class.getName());
@@ -33,6 +35,8 @@ final class DictionaryRegistry {
     /** Written under the lock; iterated by the loading thread (under the lock too). */
     private final List<LongConsumer> listeners = new ArrayList<>();
     private final Map<Long, String> rejected = new ConcurrentHashMap<>();
+    /** Called with each new id's entry before it is findable ({@link #admit}); null: none. Used under the lock. */
+    private Consumer<DictionaryManager.Entry> admit;
 
     DictionaryRegistry(DictionaryManager.Mode mode, int level) {
         this.mode = mode;
@@ -105,9 +109,22 @@ final class DictionaryRegistry {
     }
 
     /**
+     * Sets the admission hook (see {@link DictionaryManager.Builder#admit}), before the first {@link #add}: it is
+     * called with each entry of a new id, on the thread that adds it and under this object's monitor, before the entry
+     * is findable ({@link #find}) or current, so before any value can be written with it; never for an entry that
+     * replaces one of its id. It must be short, and must not call back into this manager's loading. An exception it
+     * throws is logged, and the entry is added all the same.
+     */
+    synchronized void admit(Consumer<DictionaryManager.Entry> hook) {
+        this.admit = hook;
+    }
+
+    /**
      * Adds {@code e} (or puts it in place of the entry with its id) and picks the dictionary that compresses: the
      * newest given one in given mode, otherwise the one with the highest publication sequence. Digests the new
      * compressing dictionary here, not on a writing thread, and releases the compression digests of the others.
+     * An entry of a new id is first handed to the {@linkplain #admit admission hook}, then published (findable, and
+     * current if it compresses), then handed to the {@linkplain #onLoaded listeners}.
      */
     synchronized void add(DictionaryManager.Entry e) {
         if (closed) {
@@ -134,6 +151,13 @@ final class DictionaryRegistry {
         }
         if (current != null && current != s.current) {
             current.compressionDictionary(level); // digest once, here, not on a writing thread
+        }
+        if (admit != null && list.size() > s.entries.length) { // a new ID: admitted before a writer can use it
+            try {
+                admit.accept(e);
+            } catch (RuntimeException ex) {
+                LOG.log(System.Logger.Level.WARNING, "a dictionary admission hook failed", ex);
+            }
         }
         snapshot = new Snapshot(list.toArray(new DictionaryManager.Entry[0]), current);
         for (DictionaryManager.Entry x : list) {

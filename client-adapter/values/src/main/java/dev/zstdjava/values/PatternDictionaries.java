@@ -495,21 +495,39 @@ public final class PatternDictionaries implements AutoCloseable {
         return "not claimed by a lineage this process has opened (its claim names " + claim.lineage + ")";
     }
 
-    /** Records that {@code lineage} loaded dictionary {@code id}; an id another lineage holds is read with neither. */
+    /**
+     * Records that {@code lineage} loaded dictionary {@code id} (after {@link #admitted}, the same record); an id
+     * another lineage holds is read with neither. Checks the id's claim, once per lineage and bytes.
+     */
     private void loaded(long id, Lineage lineage, DictionaryManager m) {
         DictionaryManager.Entry e = m.find(id);
         if (e == null) {
             return;
         }
-        long hash = DictionaryOwners.contentHash(e.dictionary.toByteArray());
-        Lineage other = byId.loaded(id, lineage, hash);
-        if (other != null) {
-            anyAmbiguous = true;
-            LOG.log(System.Logger.Level.WARNING, "adaptive compression: zstd dictionary " + id + ": "
-                    + DictionaryOwners.ambiguity(byId.conflict(id)) + "; neither pattern writes with it");
-        } else if (!lineage.claimChecked(id, hash)) { // a reopened lineage loads its ids again: checked once
+        long hash = admitted(e, lineage); // done already by the admission hook: records nothing new
+        if (!lineage.claimChecked(id, hash)) { // a reopened lineage loads its ids again: checked once
             submit(() -> checkClaim(id, lineage, hash)); // a store call: on this object's thread
         }
+    }
+
+    /**
+     * Records in {@link #byId} that {@code lineage} holds dictionary {@code e}; an id another lineage holds with other
+     * bytes becomes ambiguous (then {@link #anyAmbiguous} is set and it is logged, once). Its lineage's manager's
+     * admission hook ({@link DictionaryManager.Builder#admit}): runs on the loading thread under the manager's lock,
+     * before the dictionary is findable or current there, so the reader ({@link #lookup}) finds every dictionary the
+     * lineage writes with, and an ambiguous id is known before a write can use it. Idempotent ({@link #loaded} calls
+     * it again); takes only {@link #byId}'s lock.
+     *
+     * @return the content hash of the dictionary's bytes
+     */
+    private long admitted(DictionaryManager.Entry e, Lineage lineage) {
+        long hash = DictionaryOwners.contentHash(e.dictionary.toByteArray());
+        if (byId.loaded(e.id, lineage, hash) != null) {
+            anyAmbiguous = true;
+            LOG.log(System.Logger.Level.WARNING, "adaptive compression: zstd dictionary " + e.id + ": "
+                    + DictionaryOwners.ambiguity(byId.conflict(e.id)) + "; neither pattern writes with it");
+        }
+        return hash;
     }
 
     /**
@@ -893,6 +911,7 @@ public final class PatternDictionaries implements AutoCloseable {
                 m = settings.apply(readOnly ? DictionaryManager.reading(store) : DictionaryManager.managed(store))
                         .level(CompressionOption.ZSTD_3_DICTIONARY.level()) // the level the lineage writes at
                         .publishCheck((id, bytes) -> publishable(id, this, DictionaryOwners.contentHash(bytes)))
+                        .admit(e -> admitted(e, this)) // known to the reader before this lineage writes with it
                         .build();
                 ValueCompressor w = readOnly ? null
                         : ValueCompressor.notSampling(CompressionOption.ZSTD_3_DICTIONARY.config(config), m);

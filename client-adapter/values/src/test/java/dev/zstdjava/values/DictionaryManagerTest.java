@@ -13,7 +13,9 @@ import java.util.List;
 import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 
 import static dev.zstdjava.testkit.TestValues.jsonRecords;
@@ -160,6 +162,52 @@ class DictionaryManagerTest {
             ValueCompressor vc = ValueCompressor.create(CompressionConfig.defaults(), m);
             assertEquals(id(DICT_A), frameDictId(vc.compress(VALUES.get(6))));
             assertArrayEquals(VALUES.get(6), vc.decompress(storedB));
+        }
+    }
+
+    /**
+     * The admission hook sees each new id once, those loaded at build included, before the manager finds it or
+     * compresses with it and before the listeners; never an entry that replaces one of its id (the given dictionary,
+     * listed by the store).
+     */
+    @Test
+    void theAdmissionHookSeesEachNewIdBeforeItIsFindableOrCurrent() throws Exception {
+        InMemoryDictionaryStore store = new InMemoryDictionaryStore();
+        store.putIfAbsent(id(DICT_A), DICT_A);
+        AtomicReference<DictionaryManager> built = new AtomicReference<>();
+        List<String> seen = new CopyOnWriteArrayList<>();
+        try (DictionaryManager m = DictionaryManager.given(DICT_A).store(store).refreshInterval(Duration.ofMillis(20))
+                .admit(e -> {
+                    DictionaryManager b = built.get();
+                    seen.add("admit " + e.id + (b == null ? " at build"
+                            : b.isLoaded(e.id) ? " findable" : " current " + b.currentId()));
+                })
+                .build()) {
+            built.set(m);
+            m.onLoaded(id -> seen.add("loaded " + id));
+            store.putIfAbsent(id(DICT_B), DICT_B);
+            await("B loaded", () -> seen.contains("loaded " + id(DICT_B)));
+            Thread.sleep(100); // a few refreshes more
+            assertEquals(List.of("admit " + id(DICT_A) + " at build", "loaded " + id(DICT_A),
+                    "admit " + id(DICT_B) + " current " + id(DICT_A), "loaded " + id(DICT_B)), seen);
+        }
+        seen.clear();
+        built.set(null);
+        try (DictionaryManager m = DictionaryManager.shared(store).refreshInterval(Duration.ofMillis(20))
+                .admit(e -> {
+                    DictionaryManager b = built.get();
+                    seen.add("admit " + e.id + (b == null ? " at build"
+                            : b.isLoaded(e.id) ? " findable" : " current " + b.currentId()));
+                })
+                .build()) {
+            built.set(m);
+            assertEquals(id(DICT_B), m.currentId());
+            byte[] dictC = ZstdDictionary.train(TRAIN.subList(0, 1000), 4 << 10).toByteArray();
+            long idC = id(dictC);
+            store.putIfAbsent(idC, dictC);
+            await("C current", () -> m.currentId() == idC);
+            assertEquals(List.of("admit " + id(DICT_A) + " at build", "admit " + id(DICT_B) + " at build",
+                    "admit " + idC + " current " + id(DICT_B)), seen);
         }
     }
 

@@ -12,7 +12,7 @@ import static dev.zstdjava.values.TwoPatterns.b;
 import static dev.zstdjava.values.TwoPatterns.blobValue;
 
 /**
- * The program {@link PatternStateRaceTest} runs under {@link StaleOptionDebugger}: a writer reads a pattern's option,
+ * The program {@link PatternStateRaceTest} runs under {@code HoldingDebugger} ({@code src/test/jdi}): a writer reads a pattern's option,
  * is held there by the debugger (a breakpoint just before the pattern's lock), while the main thread's sampled write
  * makes the pattern's first decision (zstd 3 to plain, random values); then the writer goes on. It prints the pattern's
  * switches and the decisions logged. With the argument {@code segment} the held writer writes through
@@ -58,9 +58,9 @@ public final class StaleOptionChild {
             }
         }, "stale-writer");
         stale.start(); // reads zstd 3, the default, and is held before the lock
-        awaitStale();
+        awaitHeld();
         ac.compress(key, blobValue(8)); // the 8th sample: the first decision, zstd 3 -> plain
-        releaseStale();
+        releaseHeld();
         stale.join();
         System.out.println("switches=" + ac.state(key).switches() + " option=" + ac.state(key).current()
                 + " logged=" + logged.size());
@@ -68,10 +68,10 @@ public final class StaleOptionChild {
     }
 
     /** The debugger holds the caller here until the stale writer is held. */
-    static void awaitStale() {
+    static void awaitHeld() {
     }
 
     /** The debugger lets the stale writer go on here. */
-    static void releaseStale() {
+    static void releaseHeld() {
     }
 }
