@@ -293,6 +293,15 @@ public final class DictionaryManager implements AutoCloseable {
         registry.onLoaded(Objects.requireNonNull(listener, "listener"));
     }
 
+    /**
+     * Adds an admission hook to a built manager (see {@link Builder#admit}): called now with each dictionary loaded
+     * so far, then with each one of a new id before it is findable or current. For {@link PatternManagers}, whose
+     * reader must know an application's manager's dictionary before a value is written with it.
+     */
+    void admit(java.util.function.Consumer<Entry> hook) {
+        registry.admit(Objects.requireNonNull(hook, "hook"));
+    }
+
     /** @return the store this manager reads and publishes in, or null (given mode without a store) */
     public DictionaryStore store() {
         return settings.store();
@@ -549,7 +558,9 @@ public final class DictionaryManager implements AutoCloseable {
                     dictionaryCapacity, minSamples, maxSamples, maxSampleBytes, maxSampleSize, sampleBytesPerSecond,
                     minImprovement, driftThreshold, publishCheck));
             try {
-                m.registry.admit(admit); // before start(): the dictionaries loaded at build are admitted too
+                if (admit != null) {
+                    m.registry.admit(admit); // before start(): the dictionaries loaded at build are admitted too
+                }
                 m.start();
             } catch (RuntimeException e) {
                 m.close();

@@ -35,8 +35,8 @@ final class DictionaryRegistry {
     /** Written under the lock; iterated by the loading thread (under the lock too). */
     private final List<LongConsumer> listeners = new ArrayList<>();
     private final Map<Long, String> rejected = new ConcurrentHashMap<>();
-    /** Called with each new id's entry before it is findable ({@link #admit}); null: none. Used under the lock. */
-    private Consumer<DictionaryManager.Entry> admit;
+    /** Called with each new id's entry before it is findable ({@link #admit}). Written and used under the lock. */
+    private final List<Consumer<DictionaryManager.Entry>> admits = new ArrayList<>();
 
     DictionaryRegistry(DictionaryManager.Mode mode, int level) {
         this.mode = mode;
@@ -109,14 +109,25 @@ final class DictionaryRegistry {
     }
 
     /**
-     * Sets the admission hook (see {@link DictionaryManager.Builder#admit}), before the first {@link #add}: it is
-     * called with each entry of a new id, on the thread that adds it and under this object's monitor, before the entry
-     * is findable ({@link #find}) or current, so before any value can be written with it; never for an entry that
-     * replaces one of its id. It must be short, and must not call back into this manager's loading. An exception it
-     * throws is logged, and the entry is added all the same.
+     * Adds an admission hook (see {@link DictionaryManager.Builder#admit}): called now, under this object's monitor,
+     * with each entry already loaded, then with each entry of a new id, on the thread that adds it and under this
+     * object's monitor, before the entry is findable ({@link #find}) or current, so before any value can be written
+     * with it; never for an entry that replaces one of its id. It must be short, and must not call back into this
+     * manager's loading. An exception it throws is logged, and the entry is added all the same.
      */
     synchronized void admit(Consumer<DictionaryManager.Entry> hook) {
-        this.admit = hook;
+        for (DictionaryManager.Entry e : snapshot.entries) {
+            admitTo(hook, e);
+        }
+        admits.add(hook);
+    }
+
+    private static void admitTo(Consumer<DictionaryManager.Entry> hook, DictionaryManager.Entry e) {
+        try {
+            hook.accept(e);
+        } catch (RuntimeException ex) {
+            LOG.log(System.Logger.Level.WARNING, "a dictionary admission hook failed", ex);
+        }
     }
 
     /**
@@ -152,11 +163,9 @@ final class DictionaryRegistry {
         if (current != null && current != s.current) {
             current.compressionDictionary(level); // digest once, here, not on a writing thread
         }
-        if (admit != null && list.size() > s.entries.length) { // a new ID: admitted before a writer can use it
-            try {
-                admit.accept(e);
-            } catch (RuntimeException ex) {
-                LOG.log(System.Logger.Level.WARNING, "a dictionary admission hook failed", ex);
+        if (list.size() > s.entries.length) { // a new ID: admitted before a writer can use it
+            for (Consumer<DictionaryManager.Entry> hook : admits) {
+                admitTo(hook, e);
             }
         }
         snapshot = new Snapshot(list.toArray(new DictionaryManager.Entry[0]), current);

@@ -39,16 +39,19 @@ final class PatternManagers implements DictionaryLookup {
         next[now.length] = m;
         managers = next;
         patterns.put(m, pattern);
-        m.onLoaded(id -> loaded(id, m));
+        m.admit(e -> admitted(e, m)); // its loaded dictionaries now, each later one before it can be written with
     }
 
-    /** On the thread that loads dictionary {@code id} into {@code m}. */
-    private void loaded(long id, DictionaryManager m) {
-        DictionaryManager.Entry e = m.find(id);
-        if (e != null && byId.loaded(id, m, DictionaryOwners.contentHash(e.dictionary.toByteArray())) != null) {
+    /**
+     * {@code m}'s admission hook ({@link DictionaryManager#admit}): on the thread that loads dictionary {@code e}
+     * into {@code m}, under its lock, before {@code m} can write with it, so the reader finds every dictionary a
+     * value was written with, and an ambiguous id is known before a write can use it.
+     */
+    private void admitted(DictionaryManager.Entry e, DictionaryManager m) {
+        if (byId.loaded(e.id, m, DictionaryOwners.contentHash(e.dictionary.toByteArray())) != null) {
             anyAmbiguous = true;
-            LOG.log(System.Logger.Level.WARNING, "adaptive compression: zstd dictionary " + id + ": "
-                    + DictionaryOwners.ambiguity(byId.conflict(id)) + "; no pattern writes with it");
+            LOG.log(System.Logger.Level.WARNING, "adaptive compression: zstd dictionary " + e.id + ": "
+                    + DictionaryOwners.ambiguity(byId.conflict(e.id)) + "; no pattern writes with it");
         }
     }
 

@@ -14,7 +14,9 @@ import static dev.zstdjava.values.AdaptivePatternDictionariesTest.utf8;
  * publishes a second dictionary in the lineage's store, announced, so the lineage's loading thread loads it and makes
  * it current, and is held by the debugger there, before it calls the manager's listeners. Meanwhile the main thread
  * writes values of the pattern until one is written with the second dictionary and reads it back through the adaptive
- * compressor's reader. Prints {@code read back} or {@code missing: } and the read's exception message.
+ * compressor's reader. With the argument {@code given}, the same with a manager the application gives for the
+ * pattern ({@link AdaptiveCompressor.Builder#dictionaries(java.util.function.Function)}). Prints {@code read back} or
+ * {@code missing: } and the read's exception message.
  */
 public final class AdmittedDictionaryChild {
     private static final long FIRST = 1_000_031;
@@ -23,34 +25,50 @@ public final class AdmittedDictionaryChild {
     private AdmittedDictionaryChild() {
     }
 
+    /** @param args {@code given} for a manager the application gives for the pattern, else a lineage */
     public static void main(String[] args) throws Exception {
         Map<String, InMemoryDictionaryStore> stores = new ConcurrentHashMap<>();
         InMemoryDictionaryStore a = stores.computeIfAbsent("a:*", n -> new InMemoryDictionaryStore());
         a.putIfAbsent(FIRST, trained(FIRST, RECORDS.subList(0, 1000)));
         byte[] second = trained(SECOND, RECORDS.subList(1000, 2000));
-        try (PatternDictionaries pd = AdaptivePatternDictionariesTest.inMemory(stores)
-                .manager(b -> AdaptivePatternDictionariesTest.quick(b).minImprovement(1) // adopts no training
-                        .loadTimeout(Duration.ofSeconds(30)).refreshInterval(Duration.ofHours(1))
-                        .notifications(true)) // the second dictionary loads on its announcement, on the loading thread
-                .build()) {
+        java.util.function.UnaryOperator<DictionaryManager.Builder> settings = b -> AdaptivePatternDictionariesTest
+                .quick(b).minImprovement(1) // adopts no training
+                .loadTimeout(Duration.ofSeconds(30)).refreshInterval(Duration.ofHours(1))
+                .notifications(true); // the second dictionary loads on its announcement, on the loading thread
+        if (args.length > 0 && args[0].equals("given")) {
+            try (DictionaryManager m = settings.apply(DictionaryManager.shared(a)).build()) {
+                AdaptiveCompressor ac = AdaptiveCompressor.builder(CompressionConfig.defaults()).sampling(64, 2, 4)
+                        .window(8, 4).hysteresis(1, 0.01, 0.2).dictionaries(p -> p.equals("a:*") ? m : null).build();
+                run(ac, () -> m, a, second);
+            }
+            return;
+        }
+        try (PatternDictionaries pd = AdaptivePatternDictionariesTest.inMemory(stores).manager(settings).build()) {
             AdaptiveCompressor ac = AdaptivePatternDictionariesTest.compressor(pd);
-            AdaptivePatternDictionariesTest.writeUntilOnDictionaries(ac, List.of("a"), new ConcurrentHashMap<>());
-            long current = pd.manager("a:*").currentId();
-            if (current != FIRST) {
-                throw new IllegalStateException("a writes with " + current + ", not " + FIRST);
-            }
-            armHold();
-            a.putIfAbsent(SECOND, second); // by another process: announced, loaded on a's loading thread
-            awaitHeld(); // that thread has made it current and is held before it calls the listeners
-            try {
-                byte[][] v = writtenWith(ac, SECOND);
-                byte[] read = ac.reader().decompress(v[1]);
-                System.out.println(java.util.Arrays.equals(read, v[0]) ? "read back" : "read other bytes");
-            } catch (MissingDictionaryException x) {
-                System.out.println("missing: " + x.getMessage());
-            } finally {
-                releaseHeld();
-            }
+            run(ac, () -> pd.manager("a:*"), a, second);
+        }
+    }
+
+    /** Puts pattern a on its first dictionary, publishes the second, and reads a value written with it. */
+    private static void run(AdaptiveCompressor ac, java.util.function.Supplier<DictionaryManager> manager,
+                            InMemoryDictionaryStore a, byte[] second)
+            throws Exception {
+        AdaptivePatternDictionariesTest.writeUntilOnDictionaries(ac, List.of("a"), new ConcurrentHashMap<>());
+        long current = manager.get().currentId();
+        if (current != FIRST) {
+            throw new IllegalStateException("a writes with " + current + ", not " + FIRST);
+        }
+        armHold();
+        a.putIfAbsent(SECOND, second); // by another process: announced, loaded on a's loading thread
+        awaitHeld(); // that thread has made it current and is held before it calls the listeners
+        try {
+            byte[][] v = writtenWith(ac, SECOND);
+            byte[] read = ac.reader().decompress(v[1]);
+            System.out.println(java.util.Arrays.equals(read, v[0]) ? "read back" : "read other bytes");
+        } catch (MissingDictionaryException x) {
+            System.out.println("missing: " + x.getMessage());
+        } finally {
+            releaseHeld();
         }
     }
 

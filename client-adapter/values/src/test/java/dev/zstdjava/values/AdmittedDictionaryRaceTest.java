@@ -41,4 +41,13 @@ class AdmittedDictionaryRaceTest {
                 listenersLine(), "add", "(Ldev/zstdjava/values/DictionaryManager$Entry;)V", "zstd-java-dictionaries");
         assertTrue(out.contains("read back"), "the value written with the new dictionary reads back:\n" + out);
     }
+
+    /** The same with a manager the application gives for the pattern, which it built before the reader knew it. */
+    @Test
+    void aValueWrittenWithAGivenManagersDictionaryJustLoadedReadsBackBeforeTheListenersRun() throws Exception {
+        String out = PatternStateRaceTest.debug(AdmittedDictionaryChild.class, DictionaryRegistry.class,
+                listenersLine(), "add", "(Ldev/zstdjava/values/DictionaryManager$Entry;)V", "zstd-java-dictionaries",
+                "given");
+        assertTrue(out.contains("read back"), "the value written with the new dictionary reads back:\n" + out);
+    }
 }
