@@ -175,6 +175,36 @@ class AdaptivePatternDictionariesTest {
                 .maxNativeBytes(ONE_LINEAGE_FITS).reopenDelay(Duration.ofHours(1)).build();
     }
 
+    /**
+     * Pattern a writing with its own dictionary under {@link #oneLineageFits()}: the lineages, the compressor and the
+     * values written (by pattern name). Closing it closes the lineages.
+     */
+    record AOnItsDictionary(PatternDictionaries pd, AdaptiveCompressor ac, Map<String, List<byte[][]>> written)
+            implements AutoCloseable {
+        static AOnItsDictionary start() throws InterruptedException {
+            PatternDictionaries pd = oneLineageFits();
+            try {
+                AdaptiveCompressor ac = compressor(pd);
+                Map<String, List<byte[][]>> written = new ConcurrentHashMap<>();
+                writeUntilOnDictionaries(ac, List.of("a"), written);
+                return new AOnItsDictionary(pd, ac, written);
+            } catch (RuntimeException | Error | InterruptedException e) {
+                pd.close();
+                throw e;
+            }
+        }
+
+        /** Writes values of pattern b until a's lineage is released (only one fits). */
+        void writeBUntilAReleased() throws InterruptedException {
+            writeUntil(ac, List.of("b"), written, "a released", () -> pd.manager("a:*") == null);
+        }
+
+        @Override
+        public void close() {
+            pd.close();
+        }
+    }
+
     @Test
     void theNativeMemoryBoundHoldsAndReleasedPatternsStillReadBack() throws Exception {
         long bound = ONE_LINEAGE_FITS;
@@ -228,15 +258,13 @@ class AdaptivePatternDictionariesTest {
      */
     @Test
     void aReleasedLineageKeepsNoDigestAllocated() throws Exception {
-        try (PatternDictionaries pd = oneLineageFits()) {
-            AdaptiveCompressor ac = compressor(pd);
-            Map<String, List<byte[][]>> written = new ConcurrentHashMap<>();
-            writeUntilOnDictionaries(ac, List.of("a"), written);
-            ValueCompressor writer = pd.lineage("a:*", null).writer(); // held here, so never garbage-collected
+        try (AOnItsDictionary f = AOnItsDictionary.start()) {
+            ValueCompressor writer = f.pd().lineage("a:*", null).writer(); // held here, so never garbage-collected
             assertNotNull(writer);
-            dev.zstdjava.zstd.ZstdCompressionDictionary digest = pd.manager("a:*").current().compressionDictionary(3);
+            dev.zstdjava.zstd.ZstdCompressionDictionary digest =
+                    f.pd().manager("a:*").current().compressionDictionary(3);
             assertTrue(references(digest) > 1, "a's writer compresses with " + digest);
-            writeUntil(ac, List.of("b"), written, "a released", () -> pd.manager("a:*") == null);
+            f.writeBUntilAReleased();
             DictionaryManagerTest.await("a's compression digest freed", () -> references(digest) == 0);
         }
     }
@@ -249,20 +277,18 @@ class AdaptivePatternDictionariesTest {
      */
     @Test
     void aReleasedLineageLeavesNoDecompressorOfItsDictionariesInTheReader() throws Exception {
-        try (PatternDictionaries pd = oneLineageFits()) {
-            AdaptiveCompressor ac = compressor(pd);
-            Map<String, List<byte[][]>> written = new ConcurrentHashMap<>();
-            writeUntilOnDictionaries(ac, List.of("a"), written);
-            byte[][] v = AdaptiveDictionaryReaderTest.withDictionary(written.get("a"));
+        try (AOnItsDictionary f = AOnItsDictionary.start()) {
+            PatternDictionaries pd = f.pd();
+            byte[][] v = AdaptiveDictionaryReaderTest.withDictionary(f.written().get("a"));
             long id = AdaptiveDictionaryReaderTest.frameId(v[1]);
             dev.zstdjava.zstd.ZstdDecompressionDictionary digest = pd.manager("a:*").find(id).digests.decompression;
-            AdaptiveDictionaryReaderTest.assertReadsInEveryForm(ac.reader(), v[0], v[1]);
+            AdaptiveDictionaryReaderTest.assertReadsInEveryForm(f.ac().reader(), v[0], v[1]);
             assertTrue(references(digest) > 1, "the reader decompresses with " + digest);
-            writeUntil(ac, List.of("b"), written, "a released", () -> pd.manager("a:*") == null);
+            f.writeBUntilAReleased();
             DictionaryManagerTest.await("a's decompression digest freed", () -> references(digest) == 0);
             DictionaryManagerTest.await("b open with its dictionary", () -> pd.manager("b:*") != null
                     && pd.manager("b:*").currentId() != 0);
-            readAll(ac, written.get("b")); // the reader still reads, b's values with b's dictionary
+            readAll(f.ac(), f.written().get("b")); // the reader still reads, b's values with b's dictionary
         }
     }
 
@@ -333,21 +359,11 @@ class AdaptivePatternDictionariesTest {
             AtomicLong sampled = new AtomicLong();
             AdaptiveCompressor ac = AdaptiveCompressor.builder(CompressionConfig.defaults()).sampling(64, 2, 4)
                     .window(8, 4).hysteresis(1, 0.01, 0.2).dictionaries(pd)
-                    .build(w -> new OptionWriter() {
-                        @Override
-                        public byte[] store(CompressionOption option, byte[] value) {
-                            return w.store(option, value);
-                        }
-
-                        @Override
-                        public boolean ready(CompressionOption option) {
-                            return w.ready(option);
-                        }
-
+                    .build(w -> new ForwardingOptionWriter(w) {
                         @Override
                         public void sampled(byte[] value) {
                             sampled.incrementAndGet();
-                            w.sampled(value);
+                            inner.sampled(value);
                         }
                     }, System::nanoTime);
             Map<String, List<byte[][]>> written = new ConcurrentHashMap<>();
