@@ -66,6 +66,13 @@ class AdaptivePatternDictionariesTest {
     /** Writes values of each pattern (keys {@code <name>:<i>}) until {@code done}, keeping what was stored. */
     static void writeUntil(AdaptiveCompressor ac, List<String> names, Map<String, List<byte[][]>> written,
                                    String what, BooleanSupplier done) throws InterruptedException {
+        writeUntil(ac, names, n -> utf8(n + ":"), written, what, done);
+    }
+
+    /** As above, the keys of name {@code n} being {@code prefix(n)} and a number. */
+    static void writeUntil(AdaptiveCompressor ac, List<String> names, Function<String, byte[]> prefix,
+                           Map<String, List<byte[][]>> written, String what, BooleanSupplier done)
+            throws InterruptedException {
         long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
         int i = 0;
         while (!done.getAsBoolean()) {
@@ -75,12 +82,20 @@ class AdaptivePatternDictionariesTest {
             for (int k = 0; k < 200; k++, i++) {
                 for (String n : names) {
                     byte[] v = RECORDS.get((i * 7 + n.length()) % RECORDS.size());
-                    byte[] stored = ac.compress(utf8(n + ":" + i), v);
+                    byte[] stored = ac.compress(key(prefix.apply(n), i), v);
                     written.computeIfAbsent(n, x -> new ArrayList<>()).add(new byte[][]{v, stored});
                 }
             }
             Thread.sleep(5);
         }
+    }
+
+    /** @return {@code prefix} followed by {@code i} in decimal */
+    static byte[] key(byte[] prefix, int i) {
+        byte[] n = utf8(Integer.toString(i));
+        byte[] key = java.util.Arrays.copyOf(prefix, prefix.length + n.length);
+        System.arraycopy(n, 0, key, prefix.length, n.length);
+        return key;
     }
 
     /** Writes values of each pattern until its lineage is open and has loaded dictionary {@code id}. */
@@ -152,6 +167,29 @@ class AdaptivePatternDictionariesTest {
             assertTrue(reader.stats().valuesDecompressed() > read, "counted in the reader's counters");
             assertTrue(pd.manager("event:*").dictionaryStats(event).valuesRead() > 0, "and the dictionary's");
             assertTrue(pd.nativeBytes() > 0 && pd.nativeBytes() <= pd.maxNativeBytes());
+        }
+    }
+
+    /**
+     * Two patterns that differ only in a byte that is not UTF-8 ({@code a:\xFF:*} and {@code a:\xFE:*}, the fold
+     * keeping such bytes) have a lineage each, by names of their own: their own store, training and dictionaries,
+     * not one lineage written and trained by both.
+     */
+    @Test
+    void patternsThatDifferOnlyInInvalidUtf8BytesHaveALineageEach() throws Exception {
+        Map<String, InMemoryDictionaryStore> stores = new ConcurrentHashMap<>();
+        try (PatternDictionaries pd = inMemory(stores).build()) {
+            AdaptiveCompressor ac = compressor(pd);
+            List<String> bytes = List.of("FF", "FE");
+            Function<String, byte[]> prefix = b -> new byte[] {'a', ':', (byte) Integer.parseInt(b, 16), ':'};
+            writeUntil(ac, bytes, prefix, new ConcurrentHashMap<>(), "both writing with a dictionary",
+                    () -> bytes.stream().allMatch(b -> ac.state(key(prefix.apply(b), 1)).current()
+                            == CompressionOption.ZSTD_3_DICTIONARY));
+            assertEquals(Set.of(PatternDictionaries.lineageName("a:\\xFF:*"),
+                    PatternDictionaries.lineageName("a:\\xFE:*"), PatternDictionaries.ID_CLAIMS), stores.keySet(),
+                    "one store per pattern's lineage, and the id claims");
+            assertNotEquals(pd.manager("a:\\xFF:*").currentId(), pd.manager("a:\\xFE:*").currentId());
+            assertEquals(Set.of("a:\\xFF:*", "a:\\xFE:*"), Set.copyOf(pd.openPatterns()));
         }
     }
 
