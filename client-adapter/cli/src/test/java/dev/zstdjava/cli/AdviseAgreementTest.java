@@ -88,4 +88,28 @@ class AdviseAgreementTest {
         assertTrue(tool.compresses(), "advise: " + tool);
         assertTrue(client.compresses(), "the client: " + client);
     }
+
+    /**
+     * {@code advise} and {@code inspect} group a key under the name the adaptive compressor gives its pattern, one
+     * name per pattern: keys with bytes that are not UTF-8 (two that differ only there) and a backslash included.
+     */
+    @Test
+    void adviseNamesEachKeysPatternAsTheAdaptiveCompressorDoes() {
+        byte[][] keys = {"user:42:cart".getBytes(StandardCharsets.UTF_8), {'a', ':', (byte) 0xFF, ':', '1'},
+            {'a', ':', (byte) 0xFE, ':', '1'}, {'c', 'l', (byte) 0xC3, ':', '5'},
+            "dir\\sub:7".getBytes(StandardCharsets.UTF_8)};
+        AdaptiveCompressor ac = AdaptiveCompressor.builder(CompressionConfig.defaults()).build();
+        for (byte[] k : keys) {
+            ac.compress(k, TestValues.text(300));
+        }
+        Map<String, Inspect.PatternStats> runtime = new java.util.TreeMap<>();
+        ac.snapshot().stream().filter(d -> !d.pattern().equals("(other)"))
+                .forEach(d -> runtime.put(d.pattern(), new Inspect.PatternStats()));
+        assertEquals(keys.length, runtime.size(), "one name per pattern: " + runtime.keySet());
+        java.util.Set<String> advised = new java.util.TreeSet<>();
+        for (byte[] k : keys) {
+            advised.add(Inspect.patternOf(runtime, k));
+        }
+        assertEquals(runtime.keySet(), advised);
+    }
 }

@@ -15,8 +15,14 @@ import java.util.Objects;
  * ASCII letters and digits that are all hex, so {@code user:1234:profile} and {@code user:77:profile} are both
  * {@code user:*:profile}, {@code blob:deadbeef01:v2} is {@code blob:*:v*} and {@code word:deadbeefcafe} stays as it
  * is. The key is folded as bytes: a byte of a multi-byte UTF-8 character or an invalid byte is never part of a token
- * and is kept, so decoding the pattern as UTF-8 (invalid bytes replaced) gives exactly what the same rules give on the
- * key decoded that way. This is the fold {@code zstd-values advise} groups keys by.
+ * and is kept, so the pattern is what the same rules give on the key's characters, each invalid byte a separator.
+ * This is the fold {@code zstd-values advise} groups keys by.
+ *
+ * <p><b>A pattern's text</b> ({@link #pattern()}, {@link #patternOf(byte[])}, {@link #text(byte[], int, int)}: the
+ * name a pattern has in decisions, lineages and tools) is one-to-one with its bytes: each well-formed UTF-8 character
+ * is itself, a backslash is written {@code \\} and each byte that is not part of a well-formed character is written
+ * {@code \xHH} (two upper-case hex digits), so no two patterns have the same text and a pattern that is valid UTF-8
+ * with no backslash reads as its UTF-8 decoding.
  *
  * <p>Use: {@link #fold(byte[], int, int)} folds into this object's scratch and returns the pattern's 64-bit
  * {@linkplain #hash() hash}; {@link #patternEquals(byte[])} compares the pattern with a known one, and
@@ -42,6 +48,7 @@ public final class KeyFolder {
     private static final byte LETTER = 4;
     private static final byte[] CLASS = new byte[256];
     private static final byte STAR = '*';
+    private static final String HEX_DIGITS = "0123456789ABCDEF";
     private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
     private static final long K1 = 0x9E3779B97F4A7C15L;
     private static final long K2 = 0xC2B2AE3D27D4EB4FL;
@@ -145,19 +152,96 @@ public final class KeyFolder {
         return Arrays.copyOf(folded, length);
     }
 
-    /** The pattern last folded, decoded as UTF-8 with invalid bytes replaced. */
+    /** The {@linkplain #text(byte[], int, int) text} of the pattern last folded. */
     public String pattern() {
-        return new String(folded, 0, length, StandardCharsets.UTF_8);
+        return text(folded, 0, length);
     }
 
     /**
-     * The pattern of {@code key} as text (UTF-8, invalid bytes replaced), in one call: for tools, not the write path.
+     * The {@linkplain #text(byte[], int, int) text} of {@code key}'s pattern, in one call: for tools, not the write
+     * path.
      *
      * @throws NullPointerException when {@code key} is null
      */
     public static String patternOf(byte[] key) {
         byte[] out = new byte[key.length];
-        return new String(out, 0, foldInto(key, 0, key.length, out), StandardCharsets.UTF_8);
+        return text(out, 0, foldInto(key, 0, key.length, out));
+    }
+
+    /**
+     * The text of the bytes {@code b[from, to)}, one-to-one (no two byte strings have the same text): each well-formed
+     * UTF-8 character as itself, a backslash as {@code \\}, and each other byte (one that is not part of a
+     * well-formed character: a stray continuation byte, a truncated or overlong sequence, a surrogate's or one beyond
+     * U+10FFFF) as {@code \xHH}, two upper-case hex digits. The one rendering of a pattern's name.
+     *
+     * @throws NullPointerException      when {@code b} is null
+     * @throws IndexOutOfBoundsException when the range is not inside {@code b}
+     */
+    public static String text(byte[] b, int from, int to) {
+        Objects.checkFromToIndex(from, to, b.length);
+        int i = from;
+        while (i < to && b[i] >= 0 && b[i] != '\\') {
+            i++;
+        }
+        if (i == to) { // ASCII with no backslash: the common case
+            return new String(b, from, to - from, StandardCharsets.ISO_8859_1);
+        }
+        StringBuilder s = new StringBuilder(to - from + 16).append(new String(b, from, i - from,
+                StandardCharsets.ISO_8859_1));
+        while (i < to) {
+            int c = b[i] & 0xFF;
+            int n = c < 0x80 ? 1 : wellFormed(b, i, to);
+            if (c == '\\') {
+                s.append("\\\\");
+            } else if (n == 1) {
+                s.append((char) c);
+            } else if (n == 0) {
+                s.append("\\x").append(HEX_DIGITS.charAt(c >> 4)).append(HEX_DIGITS.charAt(c & 0xF));
+                n = 1;
+            } else {
+                int cp = c & (0xFF >> (n + 1));
+                for (int k = 1; k < n; k++) {
+                    cp = cp << 6 | (b[i + k] & 0x3F);
+                }
+                s.appendCodePoint(cp);
+            }
+            i += n;
+        }
+        return s.toString();
+    }
+
+    /**
+     * The length of the well-formed UTF-8 sequence of 2 to 4 bytes that starts at {@code b[i]} and ends by {@code to}
+     * (the Unicode standard's table of well-formed byte sequences), or 0 when none does.
+     */
+    private static int wellFormed(byte[] b, int i, int to) {
+        int c = b[i] & 0xFF;
+        int n;
+        int lo = 0x80; // the range of the second byte; the others are 0x80 to 0xBF
+        int hi = 0xBF;
+        if (c >= 0xC2 && c <= 0xDF) {
+            n = 2;
+        } else if (c >= 0xE0 && c <= 0xEF) {
+            n = 3;
+            lo = c == 0xE0 ? 0xA0 : lo; // not overlong
+            hi = c == 0xED ? 0x9F : hi; // not a surrogate
+        } else if (c >= 0xF0 && c <= 0xF4) {
+            n = 4;
+            lo = c == 0xF0 ? 0x90 : lo; // not overlong
+            hi = c == 0xF4 ? 0x8F : hi; // not beyond U+10FFFF
+        } else {
+            return 0;
+        }
+        if (to - i < n) {
+            return 0;
+        }
+        for (int k = 1; k < n; k++) {
+            int d = b[i + k] & 0xFF;
+            if (d < (k == 1 ? lo : 0x80) || d > (k == 1 ? hi : 0xBF)) {
+                return 0;
+            }
+        }
+        return n;
     }
 
     /**

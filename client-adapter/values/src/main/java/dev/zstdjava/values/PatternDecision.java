@@ -7,8 +7,9 @@ import java.time.Instant;
  *
  * <p><b>Thread safety:</b> immutable.
  *
- * @param pattern     the pattern: as listed, as keys fold into it ({@link KeyFolder}), or {@code (other)} for the keys
- *                    of every pattern not tracked
+ * @param pattern     the pattern: as listed, as keys fold into it ({@link KeyFolder}, its text: bytes that are not
+ *                    UTF-8 written {@code \xHH}, a backslash {@code \\}), or {@code (other)} for the keys of every
+ *                    pattern not tracked
  * @param option      the option its values are written with now
  * @param savedFraction the stored bytes that option saves over the pattern's latest sampled writes, as a fraction of
  *                    their length (0 for plain, and before the first sample)

@@ -71,7 +71,10 @@ final class PatternTable<S> {
         OTHER
     }
 
-    /** One line of {@link #snapshot()}: the pattern as text (UTF-8), its state, the lookups it has answered. */
+    /**
+     * One line of {@link #snapshot()}: the pattern as text (a listed one as given, a folded one as
+     * {@link KeyFolder#text} writes it: one name per pattern), its state, the lookups it has answered.
+     */
     record Row<S>(String pattern, Kind kind, S state, long seen, Instant firstSeen) {}
 
     // folders for 2 to 4 lookups per processor at once
@@ -103,8 +106,9 @@ final class PatternTable<S> {
      * A table with the default capacity and idle window.
      *
      * @param listed   the application's patterns, in order of precedence (none: an empty list)
-     * @param newState makes the state of a pattern, given the pattern as text (a listed one as given, "other" as
-     *                 {@link #OTHER}); called once per entry, never returning null
+     * @param newState makes the state of a pattern, given the pattern as text (a listed one as given, a folded one
+     *                 as {@link KeyFolder#text} writes it, "other" as {@link #OTHER}); called once per entry, never
+     *                 returning null
      */
     PatternTable(List<String> listed, Function<String, ? extends S> newState) {
         this(DEFAULT_CAPACITY, DEFAULT_IDLE_WINDOW, listed, newState);

@@ -61,22 +61,12 @@ class AdaptiveCompressorTest {
     static UnaryOperator<OptionWriter> timedBy(AtomicLong clock, double[] microsPerKiB, double noise,
                                                long seed) {
         SplittableRandom r = new SplittableRandom(seed);
-        return w -> new OptionWriter() {
+        return w -> new ForwardingOptionWriter(w) {
             @Override
             public byte[] store(CompressionOption option, byte[] value) {
                 double factor = 1 + noise * (2 * r.nextDouble() - 1);
                 clock.addAndGet((long) (microsPerKiB[option.ordinal()] * value.length / 1024.0 * 1000 * factor));
-                return w.store(option, value);
-            }
-
-            @Override
-            public boolean ready(CompressionOption option) {
-                return w.ready(option);
-            }
-
-            @Override
-            public void sampled(byte[] value) {
-                w.sampled(value);
+                return inner.store(option, value);
             }
         };
     }

@@ -13,7 +13,6 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.Function;
 
 import static dev.zstdjava.values.AdaptivePatternDictionariesTest.RECORDS;
 import static dev.zstdjava.values.AdaptivePatternDictionariesTest.compressor;
@@ -319,6 +318,36 @@ class AdaptiveDictionaryReaderTest {
         return out;
     }
 
+    /** A look-up of an id's claim in the id claims' store; {@code claim} looks it up in the store itself. */
+    @FunctionalInterface
+    interface ClaimLookUp {
+        byte[] get(long id, java.util.function.LongFunction<byte[]> claim);
+    }
+
+    /**
+     * Lineages over in-memory stores (one per lineage name), trained quickly, whose id claims' store looks each
+     * claim up through {@code lookUp}.
+     */
+    static PatternDictionaries claimsLookedUpThrough(ClaimLookUp lookUp) {
+        Map<String, InMemoryDictionaryStore> stores = new ConcurrentHashMap<>();
+        return PatternDictionaries.builder(n -> {
+            InMemoryDictionaryStore s = stores.computeIfAbsent(n, x -> new InMemoryDictionaryStore());
+            return !n.equals(PatternDictionaries.ID_CLAIMS) ? s : new AdaptivePatternDictionariesTest.Forwarding(s) {
+                @Override
+                public byte[] get(long id) {
+                    return lookUp.get(id, inner::get);
+                }
+            };
+        }).manager(AdaptivePatternDictionariesTest::quick).build();
+    }
+
+    /** @return a compressor over {@code pd} that wrote pattern event until its lineage opened */
+    static AdaptiveCompressor eventOpen(PatternDictionaries pd) throws InterruptedException {
+        AdaptiveCompressor ac = compressor(pd);
+        writeUntil(ac, List.of("event"), new ConcurrentHashMap<>(), "event open", () -> pd.manager("event:*") != null);
+        return ac;
+    }
+
     /**
      * At most {@code MAX_CLAIM_LOOKUPS} ids' claims are looked up at once (or were, within the retry delay): a read
      * missed beyond them says that its claim is not looked up, not that it is; once they are done and the retry delay
@@ -326,32 +355,22 @@ class AdaptiveDictionaryReaderTest {
      */
     @Test
     void aReadMissedBeyondTheClaimLookUpsCapSaysItsClaimIsNotLookedUp() throws Exception {
-        Map<String, InMemoryDictionaryStore> stores = new ConcurrentHashMap<>();
         int cap = PatternDictionaries.MAX_CLAIM_LOOKUPS;
         long first = 0x4000_0000L;
         java.util.concurrent.CountDownLatch lookUps = new java.util.concurrent.CountDownLatch(1);
-        Function<String, DictionaryStore> slowClaims = n -> {
-            InMemoryDictionaryStore s = stores.computeIfAbsent(n, x -> new InMemoryDictionaryStore());
-            return !n.equals(PatternDictionaries.ID_CLAIMS) ? s : new AdaptivePatternDictionariesTest.Forwarding(s) {
-                @Override
-                public byte[] get(long id) {
-                    if (id >= first && id <= first + cap) {
-                        try { // the look-ups of the test's ids wait: they are all under way at once
-                            lookUps.await(20, java.util.concurrent.TimeUnit.SECONDS);
-                        } catch (InterruptedException e) {
-                            Thread.currentThread().interrupt();
-                        }
-                    }
-                    return inner.get(id);
+        ClaimLookUp slowClaims = (id, claim) -> {
+            if (id >= first && id <= first + cap) {
+                try { // the look-ups of the test's ids wait: they are all under way at once
+                    lookUps.await(20, java.util.concurrent.TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
                 }
-            };
+            }
+            return claim.apply(id);
         };
-        try (PatternDictionaries pd = PatternDictionaries.builder(slowClaims)
-                .manager(AdaptivePatternDictionariesTest::quick).build();
+        try (PatternDictionaries pd = claimsLookedUpThrough(slowClaims);
              DictionaryManager a = DictionaryManager.given(DictionaryManagerTest.DICT_A).build()) {
-            AdaptiveCompressor ac = compressor(pd);
-            writeUntil(ac, List.of("event"), new ConcurrentHashMap<>(), "event open",
-                    () -> pd.manager("event:*") != null);
+            AdaptiveCompressor ac = eventOpen(pd);
             byte[] stored = ValueCompressor.create(CompressionConfig.defaults(), a).compress(
                     DictionaryManagerTest.VALUES.get(3));
             try {
@@ -390,28 +409,18 @@ class AdaptiveDictionaryReaderTest {
      */
     @Test
     void aReadRightAfterItsClaimLookUpFoundNothingSaysSo() throws Exception {
-        Map<String, InMemoryDictionaryStore> stores = new ConcurrentHashMap<>();
         long unclaimed = DictionaryManagerTest.id(DictionaryManagerTest.DICT_A);
         java.util.concurrent.CountDownLatch read = new java.util.concurrent.CountDownLatch(1);
-        Function<String, DictionaryStore> counting = n -> {
-            InMemoryDictionaryStore s = stores.computeIfAbsent(n, x -> new InMemoryDictionaryStore());
-            return !n.equals(PatternDictionaries.ID_CLAIMS) ? s : new AdaptivePatternDictionariesTest.Forwarding(s) {
-                @Override
-                public byte[] get(long id) {
-                    byte[] claim = inner.get(id);
-                    if (id == unclaimed) {
-                        read.countDown();
-                    }
-                    return claim;
-                }
-            };
+        ClaimLookUp counting = (id, claim) -> {
+            byte[] found = claim.apply(id);
+            if (id == unclaimed) {
+                read.countDown();
+            }
+            return found;
         };
-        try (PatternDictionaries pd = PatternDictionaries.builder(counting)
-                .manager(AdaptivePatternDictionariesTest::quick).build();
+        try (PatternDictionaries pd = claimsLookedUpThrough(counting);
              DictionaryManager a = DictionaryManager.given(DictionaryManagerTest.DICT_A).build()) {
-            AdaptiveCompressor ac = compressor(pd);
-            writeUntil(ac, List.of("event"), new ConcurrentHashMap<>(), "event open",
-                    () -> pd.manager("event:*") != null);
+            AdaptiveCompressor ac = eventOpen(pd);
             byte[] stored = ValueCompressor.create(CompressionConfig.defaults(), a)
                     .compress(DictionaryManagerTest.VALUES.get(3));
             MissingDictionaryException x = assertThrows(MissingDictionaryException.class, () -> ac.decompress(stored));
@@ -433,38 +442,28 @@ class AdaptiveDictionaryReaderTest {
      */
     @Test
     void aMissedIdsClaimIsReadAtMostOncePerRetryDelayOffTheReadingThread() throws Exception {
-        Map<String, InMemoryDictionaryStore> stores = new ConcurrentHashMap<>();
         long unclaimed = DictionaryManagerTest.id(DictionaryManagerTest.DICT_A);
         byte[] broken = foreign(0x5eed_1234L);
         long unreadable = DictionaryManagerTest.id(broken);
         Map<Long, AtomicInteger> claimReads = new ConcurrentHashMap<>();
         Set<String> readingThreads = ConcurrentHashMap.newKeySet();
-        Function<String, DictionaryStore> counting = n -> {
-            InMemoryDictionaryStore s = stores.computeIfAbsent(n, x -> new InMemoryDictionaryStore());
-            return !n.equals(PatternDictionaries.ID_CLAIMS) ? s : new AdaptivePatternDictionariesTest.Forwarding(s) {
-                @Override
-                public byte[] get(long id) {
-                    if (id == unclaimed || id == unreadable) {
-                        readingThreads.add(Thread.currentThread().getName());
-                        claimReads.computeIfAbsent(id, x -> new AtomicInteger()).incrementAndGet();
-                    }
-                    if (id == unreadable) {
-                        throw new IllegalStateException("the claims store is down");
-                    }
-                    return inner.get(id);
-                }
-            };
+        ClaimLookUp counting = (id, claim) -> {
+            if (id == unclaimed || id == unreadable) {
+                readingThreads.add(Thread.currentThread().getName());
+                claimReads.computeIfAbsent(id, x -> new AtomicInteger()).incrementAndGet();
+            }
+            if (id == unreadable) {
+                throw new IllegalStateException("the claims store is down");
+            }
+            return claim.apply(id);
         };
         List<Throwable> uncaught = new java.util.concurrent.CopyOnWriteArrayList<>();
         Thread.UncaughtExceptionHandler before = Thread.getDefaultUncaughtExceptionHandler();
         Thread.setDefaultUncaughtExceptionHandler((t, e) -> uncaught.add(e));
-        try (PatternDictionaries pd = PatternDictionaries.builder(counting)
-                .manager(AdaptivePatternDictionariesTest::quick).build();
+        try (PatternDictionaries pd = claimsLookedUpThrough(counting);
              DictionaryManager a = DictionaryManager.given(DictionaryManagerTest.DICT_A).build();
              DictionaryManager b = DictionaryManager.given(broken).build()) {
-            AdaptiveCompressor ac = compressor(pd);
-            writeUntil(ac, List.of("event"), new ConcurrentHashMap<>(), "event open",
-                    () -> pd.manager("event:*") != null);
+            AdaptiveCompressor ac = eventOpen(pd);
             byte[] value = DictionaryManagerTest.VALUES.get(3);
             List<byte[]> stored = List.of(ValueCompressor.create(CompressionConfig.defaults(), a).compress(value),
                     ValueCompressor.create(CompressionConfig.defaults(), b).compress(value));

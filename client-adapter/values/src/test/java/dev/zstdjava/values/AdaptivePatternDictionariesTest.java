@@ -66,6 +66,13 @@ class AdaptivePatternDictionariesTest {
     /** Writes values of each pattern (keys {@code <name>:<i>}) until {@code done}, keeping what was stored. */
     static void writeUntil(AdaptiveCompressor ac, List<String> names, Map<String, List<byte[][]>> written,
                                    String what, BooleanSupplier done) throws InterruptedException {
+        writeUntil(ac, names, n -> utf8(n + ":"), written, what, done);
+    }
+
+    /** As above, the keys of name {@code n} being {@code prefix(n)} and a number. */
+    static void writeUntil(AdaptiveCompressor ac, List<String> names, Function<String, byte[]> prefix,
+                           Map<String, List<byte[][]>> written, String what, BooleanSupplier done)
+            throws InterruptedException {
         long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
         int i = 0;
         while (!done.getAsBoolean()) {
@@ -75,12 +82,20 @@ class AdaptivePatternDictionariesTest {
             for (int k = 0; k < 200; k++, i++) {
                 for (String n : names) {
                     byte[] v = RECORDS.get((i * 7 + n.length()) % RECORDS.size());
-                    byte[] stored = ac.compress(utf8(n + ":" + i), v);
+                    byte[] stored = ac.compress(key(prefix.apply(n), i), v);
                     written.computeIfAbsent(n, x -> new ArrayList<>()).add(new byte[][]{v, stored});
                 }
             }
             Thread.sleep(5);
         }
+    }
+
+    /** @return {@code prefix} followed by {@code i} in decimal */
+    static byte[] key(byte[] prefix, int i) {
+        byte[] n = utf8(Integer.toString(i));
+        byte[] key = java.util.Arrays.copyOf(prefix, prefix.length + n.length);
+        System.arraycopy(n, 0, key, prefix.length, n.length);
+        return key;
     }
 
     /** Writes values of each pattern until its lineage is open and has loaded dictionary {@code id}. */
@@ -155,6 +170,29 @@ class AdaptivePatternDictionariesTest {
         }
     }
 
+    /**
+     * Two patterns that differ only in a byte that is not UTF-8 ({@code a:\xFF:*} and {@code a:\xFE:*}, the fold
+     * keeping such bytes) have a lineage each, by names of their own: their own store, training and dictionaries,
+     * not one lineage written and trained by both.
+     */
+    @Test
+    void patternsThatDifferOnlyInInvalidUtf8BytesHaveALineageEach() throws Exception {
+        Map<String, InMemoryDictionaryStore> stores = new ConcurrentHashMap<>();
+        try (PatternDictionaries pd = inMemory(stores).build()) {
+            AdaptiveCompressor ac = compressor(pd);
+            List<String> bytes = List.of("FF", "FE");
+            Function<String, byte[]> prefix = b -> new byte[] {'a', ':', (byte) Integer.parseInt(b, 16), ':'};
+            writeUntil(ac, bytes, prefix, new ConcurrentHashMap<>(), "both writing with a dictionary",
+                    () -> bytes.stream().allMatch(b -> ac.state(key(prefix.apply(b), 1)).current()
+                            == CompressionOption.ZSTD_3_DICTIONARY));
+            assertEquals(Set.of(PatternDictionaries.lineageName("a:\\xFF:*"),
+                    PatternDictionaries.lineageName("a:\\xFE:*"), PatternDictionaries.ID_CLAIMS), stores.keySet(),
+                    "one store per pattern's lineage, and the id claims");
+            assertNotEquals(pd.manager("a:\\xFF:*").currentId(), pd.manager("a:\\xFE:*").currentId());
+            assertEquals(Set.of("a:\\xFF:*", "a:\\xFE:*"), Set.copyOf(pd.openPatterns()));
+        }
+    }
+
     @Test
     void aLineageTrainsForTheLevelItWritesAtWhateverTheSettingsSay() throws Exception {
         // Spring Boot hands every lineage the fixed mode's settings, its level among them (zstd 19 here): a lineage
@@ -173,6 +211,36 @@ class AdaptivePatternDictionariesTest {
     static PatternDictionaries oneLineageFits() {
         return inMemory(new ConcurrentHashMap<>()).manager(b -> quick(b).retrainInterval(Duration.ofHours(1)))
                 .maxNativeBytes(ONE_LINEAGE_FITS).reopenDelay(Duration.ofHours(1)).build();
+    }
+
+    /**
+     * Pattern a writing with its own dictionary under {@link #oneLineageFits()}: the lineages, the compressor and the
+     * values written (by pattern name). Closing it closes the lineages.
+     */
+    record AOnItsDictionary(PatternDictionaries pd, AdaptiveCompressor ac, Map<String, List<byte[][]>> written)
+            implements AutoCloseable {
+        static AOnItsDictionary start() throws InterruptedException {
+            PatternDictionaries pd = oneLineageFits();
+            try {
+                AdaptiveCompressor ac = compressor(pd);
+                Map<String, List<byte[][]>> written = new ConcurrentHashMap<>();
+                writeUntilOnDictionaries(ac, List.of("a"), written);
+                return new AOnItsDictionary(pd, ac, written);
+            } catch (RuntimeException | Error | InterruptedException e) {
+                pd.close();
+                throw e;
+            }
+        }
+
+        /** Writes values of pattern b until a's lineage is released (only one fits). */
+        void writeBUntilAReleased() throws InterruptedException {
+            writeUntil(ac, List.of("b"), written, "a released", () -> pd.manager("a:*") == null);
+        }
+
+        @Override
+        public void close() {
+            pd.close();
+        }
     }
 
     @Test
@@ -228,15 +296,13 @@ class AdaptivePatternDictionariesTest {
      */
     @Test
     void aReleasedLineageKeepsNoDigestAllocated() throws Exception {
-        try (PatternDictionaries pd = oneLineageFits()) {
-            AdaptiveCompressor ac = compressor(pd);
-            Map<String, List<byte[][]>> written = new ConcurrentHashMap<>();
-            writeUntilOnDictionaries(ac, List.of("a"), written);
-            ValueCompressor writer = pd.lineage("a:*", null).writer(); // held here, so never garbage-collected
+        try (AOnItsDictionary f = AOnItsDictionary.start()) {
+            ValueCompressor writer = f.pd().lineage("a:*", null).writer(); // held here, so never garbage-collected
             assertNotNull(writer);
-            dev.zstdjava.zstd.ZstdCompressionDictionary digest = pd.manager("a:*").current().compressionDictionary(3);
+            dev.zstdjava.zstd.ZstdCompressionDictionary digest =
+                    f.pd().manager("a:*").current().compressionDictionary(3);
             assertTrue(references(digest) > 1, "a's writer compresses with " + digest);
-            writeUntil(ac, List.of("b"), written, "a released", () -> pd.manager("a:*") == null);
+            f.writeBUntilAReleased();
             DictionaryManagerTest.await("a's compression digest freed", () -> references(digest) == 0);
         }
     }
@@ -249,20 +315,18 @@ class AdaptivePatternDictionariesTest {
      */
     @Test
     void aReleasedLineageLeavesNoDecompressorOfItsDictionariesInTheReader() throws Exception {
-        try (PatternDictionaries pd = oneLineageFits()) {
-            AdaptiveCompressor ac = compressor(pd);
-            Map<String, List<byte[][]>> written = new ConcurrentHashMap<>();
-            writeUntilOnDictionaries(ac, List.of("a"), written);
-            byte[][] v = AdaptiveDictionaryReaderTest.withDictionary(written.get("a"));
+        try (AOnItsDictionary f = AOnItsDictionary.start()) {
+            PatternDictionaries pd = f.pd();
+            byte[][] v = AdaptiveDictionaryReaderTest.withDictionary(f.written().get("a"));
             long id = AdaptiveDictionaryReaderTest.frameId(v[1]);
             dev.zstdjava.zstd.ZstdDecompressionDictionary digest = pd.manager("a:*").find(id).digests.decompression;
-            AdaptiveDictionaryReaderTest.assertReadsInEveryForm(ac.reader(), v[0], v[1]);
+            AdaptiveDictionaryReaderTest.assertReadsInEveryForm(f.ac().reader(), v[0], v[1]);
             assertTrue(references(digest) > 1, "the reader decompresses with " + digest);
-            writeUntil(ac, List.of("b"), written, "a released", () -> pd.manager("a:*") == null);
+            f.writeBUntilAReleased();
             DictionaryManagerTest.await("a's decompression digest freed", () -> references(digest) == 0);
             DictionaryManagerTest.await("b open with its dictionary", () -> pd.manager("b:*") != null
                     && pd.manager("b:*").currentId() != 0);
-            readAll(ac, written.get("b")); // the reader still reads, b's values with b's dictionary
+            readAll(f.ac(), f.written().get("b")); // the reader still reads, b's values with b's dictionary
         }
     }
 
@@ -333,21 +397,11 @@ class AdaptivePatternDictionariesTest {
             AtomicLong sampled = new AtomicLong();
             AdaptiveCompressor ac = AdaptiveCompressor.builder(CompressionConfig.defaults()).sampling(64, 2, 4)
                     .window(8, 4).hysteresis(1, 0.01, 0.2).dictionaries(pd)
-                    .build(w -> new OptionWriter() {
-                        @Override
-                        public byte[] store(CompressionOption option, byte[] value) {
-                            return w.store(option, value);
-                        }
-
-                        @Override
-                        public boolean ready(CompressionOption option) {
-                            return w.ready(option);
-                        }
-
+                    .build(w -> new ForwardingOptionWriter(w) {
                         @Override
                         public void sampled(byte[] value) {
                             sampled.incrementAndGet();
-                            w.sampled(value);
+                            inner.sampled(value);
                         }
                     }, System::nanoTime);
             Map<String, List<byte[][]>> written = new ConcurrentHashMap<>();

@@ -166,6 +166,19 @@ class DictionaryManagerTest {
     }
 
     /**
+     * An admission hook that adds a line for each id to {@code seen}: at build (before {@code built} is set), or
+     * whether the manager in {@code built} already finds it, or which id it compresses with then.
+     */
+    private static java.util.function.Consumer<DictionaryManager.Entry> admissionsInto(
+            List<String> seen, AtomicReference<DictionaryManager> built) {
+        return e -> {
+            DictionaryManager b = built.get();
+            seen.add("admit " + e.id + (b == null ? " at build"
+                    : b.isLoaded(e.id) ? " findable" : " current " + b.currentId()));
+        };
+    }
+
+    /**
      * The admission hook sees each new id once, those loaded at build included, before the manager finds it or
      * compresses with it and before the listeners; never an entry that replaces one of its id (the given dictionary,
      * listed by the store).
@@ -177,11 +190,7 @@ class DictionaryManagerTest {
         AtomicReference<DictionaryManager> built = new AtomicReference<>();
         List<String> seen = new CopyOnWriteArrayList<>();
         try (DictionaryManager m = DictionaryManager.given(DICT_A).store(store).refreshInterval(Duration.ofMillis(20))
-                .admit(e -> {
-                    DictionaryManager b = built.get();
-                    seen.add("admit " + e.id + (b == null ? " at build"
-                            : b.isLoaded(e.id) ? " findable" : " current " + b.currentId()));
-                })
+                .admit(admissionsInto(seen, built))
                 .build()) {
             built.set(m);
             m.onLoaded(id -> seen.add("loaded " + id));
@@ -194,11 +203,7 @@ class DictionaryManagerTest {
         seen.clear();
         built.set(null);
         try (DictionaryManager m = DictionaryManager.shared(store).refreshInterval(Duration.ofMillis(20))
-                .admit(e -> {
-                    DictionaryManager b = built.get();
-                    seen.add("admit " + e.id + (b == null ? " at build"
-                            : b.isLoaded(e.id) ? " findable" : " current " + b.currentId()));
-                })
+                .admit(admissionsInto(seen, built))
                 .build()) {
             built.set(m);
             assertEquals(id(DICT_B), m.currentId());

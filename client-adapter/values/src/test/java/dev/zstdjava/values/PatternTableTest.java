@@ -109,6 +109,30 @@ class PatternTableTest {
         assertThrows(IllegalArgumentException.class, () -> table(8, 0));
     }
 
+    /**
+     * Two patterns that differ only in bytes that are not UTF-8 (kept by the fold as separators) are two patterns with
+     * two names, as their states and rows see them (each such byte {@code \xHH}, a backslash {@code \\}); listed
+     * patterns of valid UTF-8 still match as before and keep the name given.
+     */
+    @Test
+    void patternsThatDifferOnlyInInvalidUtf8BytesHaveNamesOfTheirOwn() {
+        PatternTable<State> table = table(8, 1_000, "clé:*", "dir\\sub:*");
+        State ff = table.lookup(new byte[] {'a', ':', (byte) 0xFF, ':', '1'});
+        State fe = table.lookup(new byte[] {'a', ':', (byte) 0xFE, ':', '2'});
+        assertNotSame(ff, fe);
+        State slash = table.lookup(bytes("a\\b:3"));
+        assertEquals(List.of("a:\\xFF:*", "a:\\xFE:*", "a\\\\b:*"), table.snapshot().stream()
+                .filter(r -> r.kind() == Kind.FOLDED).map(Row::pattern).toList(), "one name per pattern");
+        assertEquals(List.of("a:\\xFF:*", "a:\\xFE:*", "a\\\\b:*"), List.of(ff.pattern(), fe.pattern(),
+                slash.pattern()));
+        assertSame(ff, table.lookup(new byte[] {'a', ':', (byte) 0xFF, ':', '9'}));
+        State listed = table.lookup(bytes("clé:42"));
+        assertEquals("clé:*", listed.pattern());
+        assertSame(listed, table.lookup(bytes("clé:abc")));
+        assertEquals("dir\\sub:*", table.lookup(bytes("dir\\sub:7")).pattern(), "a listed pattern is named as given");
+        assertEquals(3, table.size());
+    }
+
     @Test
     void theLeastRecentlySeenIsEvictedOnlyWhenIdleForTheWindow() {
         long window = 64_000;
