@@ -147,23 +147,20 @@ public final class CompressingRedisSerializer<T> implements RedisSerializer<T> {
      * arguments included (see the class comment); {@link CompressingRedisTemplate} is the safe way. Hash values (and
      * stream entries, which Spring writes with the hash value serializer) are compressed only when
      * {@link CompressionConfig#compressHashValues() hash compression is opted in}, and decoded always. Call it after setting the serializers and before {@link RedisTemplate#afterPropertiesSet()};
-     * a serializer left unset is taken to be the template's default serializer (JDK serialization unless set).
+     * a serializer left unset is taken to be the template's default serializer (JDK serialization unless set), or,
+     * with the default serializer turned off, {@code byte[]} values as they are ({@link RedisSerializer#byteArray()}),
+     * as such a template reads and writes them.
      *
      * @return {@code template}
-     * @throws IllegalStateException if a value serializer is unset and the template has no default serializer
      */
     @SuppressWarnings({"unchecked", "rawtypes"})
     public static <K, V> RedisTemplate<K, V> compressValues(RedisTemplate<K, V> template, ValueCompressor compressor) {
         RedisSerializer<?> fallback = template.getDefaultSerializer() != null ? template.getDefaultSerializer()
                 : template.isEnableDefaultSerializer() ? RedisSerializer.java(template.getClass().getClassLoader())
-                : null;
+                : RedisSerializer.byteArray();
         RedisSerializer<?> value = template.getValueSerializer() != null ? template.getValueSerializer() : fallback;
         RedisSerializer<?> hashValue = template.getHashValueSerializer() != null ? template.getHashValueSerializer()
                 : fallback;
-        if (value == null || hashValue == null) {
-            throw new IllegalStateException("the template has no value or hash value serializer to compress and no"
-                    + " default serializer; set them first");
-        }
         template.setValueSerializer(wrap((RedisSerializer) value, compressor));
         template.setHashValueSerializer(compressor.config().compressHashValues()
                 ? wrap((RedisSerializer) hashValue, compressor) : reading((RedisSerializer) hashValue, compressor));
@@ -208,6 +205,20 @@ public final class CompressingRedisSerializer<T> implements RedisSerializer<T> {
     @Override
     public T deserialize(byte[] bytes) throws SerializationException {
         return delegate.deserialize(bytes == null ? null : compressor.decompress(bytes));
+    }
+
+    /**
+     * Spring Data Redis 4.1's typed read: the value decoded as {@link #deserialize(byte[])} decodes it, then read into
+     * {@code type} by the wrapped serializer's own typed read (a JSON serializer reads a document without type
+     * information into {@code type}), as the unwrapped serializer reads it.
+     *
+     * @throws DecompressionLimitException if the value would decompress to more than the configured maximum
+     * @throws UnsupportedOperationException on a Spring Data Redis older than 4.1, which has no typed read
+     */
+    @Override
+    public <U> U deserialize(byte[] bytes, Class<U> type) throws SerializationException {
+        SpringLine.requireTypedReads("CompressingRedisSerializer.deserialize(bytes, type)");
+        return delegate.deserialize(bytes == null ? null : compressor.decompress(bytes), type);
     }
 
     @Override

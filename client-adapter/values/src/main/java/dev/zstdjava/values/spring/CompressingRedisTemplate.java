@@ -11,6 +11,7 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.core.BulkMapper;
 import org.springframework.data.redis.core.DeleteSpec;
 import org.springframework.data.redis.core.HashOperations;
+import org.springframework.data.redis.core.RedisOperations;
 import org.springframework.data.redis.core.RedisTemplate;
 import org.springframework.data.redis.core.ValueOperations;
 import org.springframework.data.redis.core.query.SortQuery;
@@ -78,7 +79,9 @@ import java.util.function.Function;
  *
  * <p><b>Configuration:</b> set the connection factory and serializers, then call {@link #afterPropertiesSet()}
  * (Spring does when the template is a bean); serializers changed after that are not seen. A value serializer that
- * is already a {@link CompressingRedisSerializer} is unwrapped first. Keys and hash keys are never compressed.
+ * is already a {@link CompressingRedisSerializer} is unwrapped first. A template without value serializers (the
+ * default serializer turned off) reads and writes {@code byte[]} values as they are, as {@code RedisTemplate} does.
+ * Keys and hash keys are never compressed.
  *
  * <p><b>Adaptive compression.</b> Made with an {@link AdaptiveCompressor}
  * ({@link #CompressingRedisTemplate(AdaptiveCompressor)}), the template writes each value the policy compresses with
@@ -124,6 +127,8 @@ public class CompressingRedisTemplate<K, V> extends RedisTemplate<K, V> {
     private final RedisTemplate<K, V> compressing = new RedisTemplate<>();
     private volatile ValueOperations<K, V> valueOps;
     private volatile HashOperations<K, ?, ?> hashOps;
+    /** what the value and hash operations' {@code getOperations()} return: this template, or the one wrapping it */
+    private RedisOperations<K, V> operations = this;
 
     /**
      * @param compressor the compressor (its configuration's {@link CompressionConfig#commandPolicy()} decides what is
@@ -235,6 +240,12 @@ public class CompressingRedisTemplate<K, V> extends RedisTemplate<K, V> {
                 SpringCommands::hashCommand, keys);
     }
 
+    // CompressingStringRedisTemplate, before afterPropertiesSet: the template the value and hash operations name as
+    // theirs (getOperations), the StringRedisTemplate the application holds rather than this inner one
+    void operationsOf(RedisOperations<K, V> template) {
+        this.operations = Objects.requireNonNull(template, "template");
+    }
+
     // The compressing serializer: the fixed compressor's, or the adaptive one's under the key the router binds.
     private <T> RedisSerializer<T> writing(RedisSerializer<T> delegate, TemplateKeys keys) {
         return keys == null ? CompressingRedisSerializer.wrap(delegate, compressor)
@@ -247,10 +258,11 @@ public class CompressingRedisTemplate<K, V> extends RedisTemplate<K, V> {
         compressing.setEnableTransactionSupport(enableTransactionSupport);
     }
 
+    // the serializer to wrap: a compressing one's delegate; none (the default serializer off) is byte[] as it is,
+    // as RedisTemplate reads and writes values without a serializer
     private static RedisSerializer<?> unwrap(RedisSerializer<?> s) {
         if (s == null) {
-            throw new IllegalStateException("the template has no value or hash value serializer and no default"
-                    + " serializer; set them first");
+            return RedisSerializer.byteArray();
         }
         return s instanceof CompressingRedisSerializer<?> c ? c.delegate() : s;
     }
@@ -387,7 +399,7 @@ public class CompressingRedisTemplate<K, V> extends RedisTemplate<K, V> {
             boolean entries = m.getParameterCount() > 0 && m.getParameterTypes()[0] == Map.class;
             routes.put(m, new Route(rule, rule != null && rule.checksArguments(), entries));
         }
-        InvocationHandler h = new Router(this, plain, compressed, Map.copyOf(routes), keys);
+        InvocationHandler h = new Router(operations, plain, compressed, Map.copyOf(routes), keys);
         return type.cast(Proxy.newProxyInstance(type.getClassLoader(), new Class<?>[] {type}, h));
     }
 

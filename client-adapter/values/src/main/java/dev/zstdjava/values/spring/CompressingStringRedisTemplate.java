@@ -33,8 +33,9 @@ import java.util.function.Consumer;
  * <p>Keys and hash keys are written with the string serializer, byte for byte as a plain
  * {@code StringRedisTemplate} writes them. {@link #opsForValue()} and {@link #opsForHash()} (and the bound
  * operations built on them) come from an inner {@code CompressingRedisTemplate} over the same connection factory and
- * serializers; their {@code getOperations()} returns that inner template. Everything else runs on this template
- * with the reading serializer (plain writes, decoded reads), as in {@code CompressingRedisTemplate}.
+ * serializers; their {@code getOperations()} returns this template, as a {@code StringRedisTemplate}'s do.
+ * Everything else runs on this template with the reading serializer (plain writes, decoded reads), as in
+ * {@code CompressingRedisTemplate}.
  *
  * <p><b>Configuration:</b> set the connection factory, then call {@link #afterPropertiesSet()} (Spring does when the
  * template is a bean); serializers changed after that are not seen.
@@ -77,6 +78,7 @@ public class CompressingStringRedisTemplate extends StringRedisTemplate {
     @Override
     public void afterPropertiesSet() {
         super.afterPropertiesSet();
+        policyTemplate.operationsOf(this);
         policyTemplate.setConnectionFactory(getRequiredConnectionFactory());
         policyTemplate.setKeySerializer(getKeySerializer());
         policyTemplate.setHashKeySerializer(getHashKeySerializer());

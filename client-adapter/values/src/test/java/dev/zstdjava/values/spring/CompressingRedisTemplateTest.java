@@ -23,6 +23,7 @@ import org.springframework.data.redis.connection.stream.StreamRecords;
 import org.springframework.data.redis.core.HashOperations;
 import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.RedisOperations;
+import org.springframework.data.redis.core.RedisTemplate;
 import org.springframework.data.redis.core.SessionCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.ValueOperations;
@@ -416,5 +417,63 @@ class CompressingRedisTemplateTest {
         });
         assertEquals(big, results.get(1));
         assertTrue(compressed(redis.client().get(b(k + "tx"))));
+    }
+
+    /**
+     * A {@code RedisTemplate} without serializers (the default serializer turned off) reads and writes {@code byte[]}
+     * keys and values as they are; wrapped ({@link CompressingRedisTemplate}, or its serializers by
+     * {@link CompressingRedisSerializer#compressValues}), it does the same, the values of the SET family compressed.
+     */
+    @ParameterizedTest
+    @EnumSource(Driver.class)
+    void aTemplateWithoutSerializersWorksOnRawBytesAsRedisTemplateDoes(Driver driver) {
+        String big = json(2000);
+        Map<String, Object> seen = new LinkedHashMap<>();
+        for (String how : List.of("plain", "template", "compressValues")) {
+            boolean wrap = !how.equals("plain");
+            RedisTemplate<byte[], byte[]> t = how.equals("template")
+                    ? new CompressingRedisTemplate<>(compressor(CompressionBackend.ZSTD, false)) : new RedisTemplate<>();
+            t.setEnableDefaultSerializer(false);
+            t.setConnectionFactory(factory(driver));
+            if (how.equals("compressValues")) {
+                CompressingRedisSerializer.compressValues(t, compressor(CompressionBackend.ZSTD, false));
+            }
+            t.afterPropertiesSet();
+            String k = "raw:" + driver + how + ":";
+            t.opsForValue().set(b(k + "v"), b(big));
+            t.opsForHash().put(b(k + "h"), b("f"), b(big));
+            t.opsForList().rightPush(b(k + "l"), b(big));
+            List<String> read = new java.util.ArrayList<>();
+            read.add(new String(t.opsForValue().get(b(k + "v")), StandardCharsets.UTF_8));
+            read.add(new String((byte[]) t.opsForHash().get(b(k + "h"), b("f")), StandardCharsets.UTF_8));
+            read.add(new String(t.opsForList().index(b(k + "l"), 0), StandardCharsets.UTF_8));
+            seen.put(how, read);
+            assertEquals(wrap, compressed(redis.client().get(b(k + "v"))), how + ": the SET value compressed if wrapped");
+            assertArrayEquals(b(big), redis.client().hget(b(k + "h"), b("f")), how + ": hash values plain (not opted in)");
+        }
+        assertEquals(List.of(big, big, big), seen.get("plain"));
+        assertEquals(seen.get("plain"), seen.get("template"));
+        assertEquals(seen.get("plain"), seen.get("compressValues"));
+    }
+
+    /**
+     * The value and hash operations of {@link CompressingStringRedisTemplate} name the template itself as their
+     * {@code getOperations()}, as a plain {@code StringRedisTemplate}'s do (code that reaches the template through its
+     * operations gets the {@code StringRedisTemplate} it was given, not an inner template of another type).
+     */
+    @ParameterizedTest
+    @EnumSource(Driver.class)
+    void stringTemplateOperationsNameTheTemplateItself(Driver driver) {
+        String k = "ops:" + driver;
+        redis.client().set(b(k), b("plain"));
+        Map<String, List<Object>> seen = new LinkedHashMap<>();
+        for (StringRedisTemplate t : List.of(new StringRedisTemplate(factory(driver)), stringTemplate(driver, true))) {
+            seen.put(t.getClass().getSimpleName(), List.of(t.opsForValue().getOperations() == t,
+                    t.opsForHash().getOperations() == t, t.boundValueOps(k).getOperations() == t,
+                    t.opsForValue().getOperations() instanceof StringRedisTemplate,
+                    t.opsForValue().getOperations().opsForValue().get(k)));
+        }
+        assertEquals(List.of(true, true, true, true, "plain"), seen.get("StringRedisTemplate"));
+        assertEquals(seen.get("StringRedisTemplate"), seen.get("CompressingStringRedisTemplate"));
     }
 }
