@@ -73,7 +73,9 @@ import java.util.function.Function;
  *
  * <p><b>Outside the policy:</b> {@code execute(RedisCallback)} and {@code executePipelined(RedisCallback)} hand the
  * connection itself to the callback: what it sends goes out as given (nothing compressed, nothing refused) and what
- * it returns is not decoded unless the callback decodes it. Inside {@code execute(SessionCallback)} and
+ * it reads on the connection is not decoded unless the callback decodes it (the results list
+ * {@code executePipelined(RedisCallback)} returns goes through this template's value serializer, so values read in
+ * the pipeline come back decoded, as Spring deserializes them). Inside {@code execute(SessionCallback)} and
  * {@code executePipelined(SessionCallback)} the operations of this template keep the policy, and
  * {@code MULTI}/{@code EXEC} and pipeline results are decoded by the reading serializer.
  *

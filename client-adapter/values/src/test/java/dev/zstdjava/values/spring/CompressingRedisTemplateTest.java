@@ -333,6 +333,12 @@ class CompressingRedisTemplateTest {
             return c.stringCommands().append(b("cb:plain"), b("abc"));
         });
         assertEquals(json(800).length() + 3L, appended, "a callback may append: nothing is refused there");
+        List<Object> piped = t.executePipelined((RedisCallback<Object>) c -> {
+            c.stringCommands().get(b("cb:a"));
+            return null;
+        });
+        assertEquals(List.of(json(800)), piped,
+                "executePipelined's results go through the template's value serializer, which decodes, as Spring's do");
     }
 
     /** A SessionCallback over the template's String operations. */
