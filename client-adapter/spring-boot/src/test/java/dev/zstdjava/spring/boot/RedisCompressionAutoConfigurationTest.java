@@ -288,6 +288,33 @@ class RedisCompressionAutoConfigurationTest {
         return t.getConnectionFactory();
     }
 
+    /**
+     * A {@link CacheValueCompression} bean of the application's that is not Boot's cache customizer (one it calls
+     * itself, for a cache manager of its own) is never called by Boot: Boot's caches stay compressed by this one.
+     */
+    @Test
+    void anApplicationsCacheValueCompressionThatBootDoesNotCallLeavesTheCachesCompressed() {
+        ValueCompressor own = ValueCompressor.create(CompressionConfig.defaults());
+        runner.withPropertyValues(P + "enabled=true", "spring.cache.type=redis", "spring.cache.cache-names=a")
+                .withBean("appCacheValueCompression", CacheValueCompression.class, () -> new CacheValueCompression(own))
+                .run(c -> {
+                    assertThat(c).hasNotFailed();
+                    assertThat(c.getBeansOfType(BootLine.cacheCustomizerType()).values())
+                            .hasAtLeastOneElementOfType(CacheValueCompression.class);
+                    ByteBuffer stored = c.getBean(RedisCacheManager.class).getCacheConfigurations().get("a")
+                            .getValueSerializationPair().write("a cached value worth compressing; ".repeat(20));
+                    assertThat(stored.get(0)).as("GLIDE's header").isEqualTo((byte) 0);
+                });
+        // one that is Boot's customizer is the one used
+        CacheValueCompression customizer = BootLine.cacheValueCompressionCustomizer(own);
+        @SuppressWarnings("unchecked")
+        Class<CacheValueCompression> type = (Class<CacheValueCompression>) customizer.getClass();
+        runner.withPropertyValues(P + "enabled=true", "spring.cache.type=redis")
+                .withBean("appCacheValueCompression", type, () -> customizer)
+                .run(c -> assertThat(c.getBeansOfType(CacheValueCompression.class))
+                        .containsOnlyKeys("appCacheValueCompression"));
+    }
+
     @Test
     void everyCacheIsWrappedAfterTheApplicationsCustomizersAndKeysAreUntouched() {
         runner.withPropertyValues(P + "enabled=true", "spring.cache.type=redis", "spring.cache.cache-names=a,b")
