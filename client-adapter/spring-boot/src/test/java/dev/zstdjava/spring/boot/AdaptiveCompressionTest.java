@@ -409,8 +409,8 @@ class AdaptiveCompressionTest {
                         .hasMessageContaining("adaptive compression"));
         runner().withPropertyValues(P + "adaptive.enabled=true", P + "dictionaries.mode=managed",
                 P + "dictionaries.min-samples=1")
-                .run(c -> assertThat(c).getFailure().hasStackTraceContaining("RedisCompressionException: invalid " + P
-                        + "dictionaries settings").hasStackTraceContaining("minSamples 1"));
+                .run(c -> assertThat(c).getFailure().hasStackTraceContaining("RedisCompressionException: invalid value 1 of "
+                        + P + "dictionaries.min-samples").hasStackTraceContaining("minSamples 1"));
     }
 
     /**

@@ -359,6 +359,20 @@ class RedisCompressionAutoConfigurationTest {
                 .isEqualTo("written before compression was on");
     }
 
+    /** A {@code dictionaries.*} setting out of the manager's range fails startup naming the property, not the builder's. */
+    @Test
+    void aDictionarySettingOutOfRangeFailsStartupNamingTheProperty() {
+        Map<String, String> wrong = Map.of("dictionaries.load-timeout", "-1s", "dictionaries.refresh-interval", "0s",
+                "dictionaries.retrain-interval", "300000d", "dictionaries.min-samples", "9",
+                "dictionaries.dictionary-size", "100B");
+        wrong.forEach((property, value) -> runner.withPropertyValues(P + "enabled=true", P + "dictionaries.mode=managed",
+                        P + property + "=" + value)
+                .withBean(DictionaryStore.class, InMemoryDictionaryStore::new)
+                .run(c -> assertThat(c).getFailure().rootCause().as(property)
+                        .isInstanceOf(RedisCompressionException.class)
+                        .hasMessageContaining(" of " + P + property + "; allowed: ")));
+    }
+
     /**
      * {@code dictionaries.store.max-dictionary-size} bounds the dictionaries the manager accepts and trains, not only
      * the store: raised, a larger dictionary size starts; lowered below the dictionary size, startup fails.
@@ -372,8 +386,8 @@ class RedisCompressionAutoConfigurationTest {
         runner.withPropertyValues(P + "enabled=true", P + "dictionaries.mode=managed",
                         P + "dictionaries.store.max-dictionary-size=8KB")
                 .withBean(DictionaryStore.class, InMemoryDictionaryStore::new)
-                .run(c -> assertThat(c).getFailure().hasStackTraceContaining("RedisCompressionException: invalid "
-                        + P + "dictionaries settings").hasStackTraceContaining("dictionarySize 16384"));
+                .run(c -> assertThat(c).getFailure().hasStackTraceContaining("RedisCompressionException: invalid value"
+                        + " 16384B of " + P + "dictionaries.dictionary-size").hasStackTraceContaining("dictionarySize 16384"));
         // shared mode trains nothing: a bound below the (managed) dictionary size is fine there
         runner.withPropertyValues(P + "enabled=true", P + "dictionaries.mode=shared",
                         P + "dictionaries.store.max-dictionary-size=8KB")
