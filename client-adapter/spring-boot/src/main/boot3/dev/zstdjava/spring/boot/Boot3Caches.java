@@ -5,8 +5,8 @@ import dev.zstdjava.values.ValueCompressor;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.cache.RedisCacheManagerBuilderCustomizer;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
 
 /**
@@ -20,7 +20,7 @@ import org.springframework.context.annotation.Configuration;
 @ConditionalOnClass(name = BootLines.BOOT3_CACHE_CUSTOMIZER)
 class Boot3Caches {
     @Bean
-    @ConditionalOnMissingBean(CacheValueCompression.class)
+    @Conditional(OnNoCacheCustomizer.Boot3.class)
     Customizer zstdJavaCacheValueCompression(ValueCompressor compressor,
                                              ObjectProvider<AdaptiveCompressor> adaptive) {
         return new Customizer(compressor, adaptive.getIfAvailable());

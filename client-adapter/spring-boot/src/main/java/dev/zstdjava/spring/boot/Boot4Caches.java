@@ -4,9 +4,9 @@ import dev.zstdjava.values.AdaptiveCompressor;
 import dev.zstdjava.values.ValueCompressor;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.cache.autoconfigure.RedisCacheManagerBuilderCustomizer;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
 
 /**
@@ -18,7 +18,7 @@ import org.springframework.context.annotation.Configuration;
 @ConditionalOnClass(name = BootLines.BOOT4_CACHE_CUSTOMIZER)
 class Boot4Caches {
     @Bean
-    @ConditionalOnMissingBean(CacheValueCompression.class)
+    @Conditional(OnNoCacheCustomizer.Boot4.class)
     Customizer zstdJavaCacheValueCompression(ValueCompressor compressor,
                                              ObjectProvider<AdaptiveCompressor> adaptive) {
         return new Customizer(compressor, adaptive.getIfAvailable());

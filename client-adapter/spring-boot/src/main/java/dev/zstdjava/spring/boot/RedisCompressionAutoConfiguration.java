@@ -57,12 +57,17 @@ public final class RedisCompressionAutoConfiguration {
             + RedisCompressionProperties.PREFIX + ".enabled=false to start without compression (values already"
             + " stored compressed then read back as stored bytes)";
 
+    /** The name of the {@link ValueCompressor} bean made here (the method's). */
+    static final String VALUE_COMPRESSOR = "zstdJavaValueCompressor";
+
     /**
      * The adaptive compressor, when {@code adaptive.enabled=true}.
      *
-     * @throws RedisCompressionException naming the bean when the application defines a {@link DictionaryManager}: the
-     *                                   adaptive compressor writes each pattern with dictionaries of the pattern's own
-     *                                   lineage, so the bean would go unused (in the fixed mode it is the one used)
+     * @throws RedisCompressionException naming the bean when the application defines a {@link DictionaryManager} or
+     *                                   a {@link ValueCompressor}: the adaptive compressor writes each pattern with
+     *                                   dictionaries of the pattern's own lineage, and the templates and caches write
+     *                                   through it and read through its reader, so the bean would go unused (in the
+     *                                   fixed mode it is the one used)
      */
     @Bean
     @ConditionalOnMissingBean
@@ -70,18 +75,13 @@ public final class RedisCompressionAutoConfiguration {
     AdaptiveCompressor zstdJavaAdaptiveCompressor(RedisCompressionProperties properties,
                                                   ObjectProvider<PatternDictionaries> dictionaries,
                                                   ListableBeanFactory beans) {
-        String[] managers = beans.getBeanNamesForType(DictionaryManager.class, true, false);
-        if (managers.length > 0) {
-            throw new RedisCompressionException("the application's DictionaryManager bean"
-                    + (managers.length == 1 ? " '" : "s '") + String.join("', '", managers) + "' would not be used:"
-                    + " with " + RedisCompressionProperties.PREFIX + ".adaptive.enabled=true the adaptive compressor"
-                    + " writes each key pattern with the dictionaries of the pattern's own lineage (with "
-                    + RedisCompressionProperties.PREFIX + ".dictionaries.mode=managed) or with none",
-                    "remove the bean, or set " + RedisCompressionProperties.PREFIX + ".adaptive.enabled=false to"
-                            + " write with its dictionaries, or define an AdaptiveCompressor bean that uses it"
-                            + " (AdaptiveCompressor.builder(config).dictionaries(pattern -> a manager for pattern))",
-                    null);
-        }
+        refuseUnused(beans, DictionaryManager.class, "writes each key pattern with the dictionaries of the"
+                + " pattern's own lineage (with " + RedisCompressionProperties.PREFIX + ".dictionaries.mode=managed)"
+                + " or with none", "write with its dictionaries, or define an AdaptiveCompressor bean that uses it"
+                + " (AdaptiveCompressor.builder(config).dictionaries(pattern -> a manager for pattern))");
+        refuseUnused(beans, ValueCompressor.class, "is what the templates and caches write through, and its reader"
+                + " what they read through", "write with it, or define an AdaptiveCompressor bean of your own (and"
+                + " the ValueCompressor bean as its reader())");
         RedisCompressionProperties.DictionaryMode mode = properties.getDictionaries().getMode();
         if (mode != RedisCompressionProperties.DictionaryMode.OFF
                 && mode != RedisCompressionProperties.DictionaryMode.MANAGED) {
@@ -95,6 +95,24 @@ public final class RedisCompressionAutoConfiguration {
             return properties.toAdaptive(config, dictionaries.getIfAvailable());
         } catch (IllegalStateException e) {
             throw new RedisCompressionException(e.getMessage(), TURN_OFF, e);
+        }
+    }
+
+    /**
+     * @throws RedisCompressionException naming the application's beans of {@code type} (any but the one made here),
+     *                                   which adaptive compression would leave unused: the adaptive compressor
+     *                                   {@code instead}; the action offers {@code adaptive.enabled=false} to
+     *                                   {@code fixedMode}
+     */
+    private static void refuseUnused(ListableBeanFactory beans, Class<?> type, String instead, String fixedMode) {
+        String[] own = java.util.Arrays.stream(beans.getBeanNamesForType(type, true, false))
+                .filter(name -> !name.equals(VALUE_COMPRESSOR)).toArray(String[]::new);
+        if (own.length > 0) {
+            String adaptive = RedisCompressionProperties.PREFIX + ".adaptive.enabled";
+            throw new RedisCompressionException("the application's " + type.getSimpleName() + " bean"
+                    + (own.length == 1 ? " '" : "s '") + String.join("', '", own) + "' would not be used: with "
+                    + adaptive + "=true the adaptive compressor " + instead,
+                    "remove the bean, or set " + adaptive + "=false to " + fixedMode, null);
         }
     }
 

@@ -29,6 +29,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.function.UnaryOperator;
 
 /**
  * The zstd dictionaries, when {@code zstd-java.redis.compression.dictionaries.mode} is not {@code off}: given from
@@ -180,15 +181,31 @@ class RedisCompressionDictionariesConfiguration {
         return (int) max;
     }
 
+    /**
+     * @throws RedisCompressionException naming the {@code dictionaries.*} property the manager refuses: when the
+     *                                   settings together are refused, each is tried alone to find the one at fault
+     *                                   (the ranges are the manager's)
+     */
     private static DictionaryManager build(DictionaryManager.Builder b, RedisCompressionProperties properties) {
         settings(b, properties);
         try {
             return b.build();
         } catch (IllegalArgumentException e) {
+            for (Setting s : named(properties)) {
+                try {
+                    s.apply.apply(DictionaryManager.managed(new InMemoryDictionaryStore())).build().close();
+                } catch (IllegalArgumentException alone) {
+                    throw RedisCompressionProperties.invalid(s.property, s.value, alone.getMessage());
+                }
+            }
             throw new RedisCompressionException("invalid " + RedisCompressionProperties.PREFIX + ".dictionaries"
                     + " settings: " + e.getMessage(), "correct the " + RedisCompressionProperties.PREFIX
                     + ".dictionaries property named", e);
         }
+    }
+
+    /** A {@code dictionaries.*} property, its value, and how it is applied to a manager's builder. */
+    private record Setting(String property, Object value, UnaryOperator<DictionaryManager.Builder> apply) {
     }
 
     /** Applies the {@code dictionaries.*} settings to {@code b}. */
@@ -197,12 +214,6 @@ class RedisCompressionDictionariesConfiguration {
         Dictionaries d = properties.getDictionaries();
         b.level(properties.toConfig().level())
                 .notifications(d.isNotifications());
-        if (d.getLoadTimeout() != null) {
-            b.loadTimeout(d.getLoadTimeout());
-        }
-        if (d.getRefreshInterval() != null) {
-            b.refreshInterval(d.getRefreshInterval());
-        }
         if (d.getMode() == DictionaryMode.MANAGED || d.getMode() == DictionaryMode.SHARED) {
             b.maxDictionarySize(maxDictionarySize(properties)); // the manager refuses what the store would take
         }
@@ -210,16 +221,39 @@ class RedisCompressionDictionariesConfiguration {
             // it never trains: dictionary-size, a managed setting, is not held to the bound
             b.dictionarySize(ZstdDictionary.MIN_CAPACITY);
         }
-        if (d.getMode() == DictionaryMode.MANAGED) {
-            if (d.getRetrainInterval() != null) {
-                b.retrainInterval(d.getRetrainInterval());
-            }
-            if (d.getDictionarySize() != null) {
-                b.dictionarySize((int) Math.min(Integer.MAX_VALUE, d.getDictionarySize().toBytes()));
-            }
-            b.minSamples(d.getMinSamples());
+        for (Setting s : named(properties)) {
+            s.apply.apply(b);
         }
         return b;
+    }
+
+    /** @return the settings of the {@code dictionaries.*} properties the mode uses, each under its property */
+    private static List<Setting> named(RedisCompressionProperties properties) {
+        Dictionaries d = properties.getDictionaries();
+        List<Setting> settings = new ArrayList<>();
+        if (d.getLoadTimeout() != null) {
+            settings.add(new Setting("dictionaries.load-timeout", d.getLoadTimeout(),
+                    b -> b.loadTimeout(d.getLoadTimeout())));
+        }
+        if (d.getRefreshInterval() != null) {
+            settings.add(new Setting("dictionaries.refresh-interval", d.getRefreshInterval(),
+                    b -> b.refreshInterval(d.getRefreshInterval())));
+        }
+        if (d.getMode() == DictionaryMode.MANAGED) {
+            if (d.getRetrainInterval() != null) {
+                settings.add(new Setting("dictionaries.retrain-interval", d.getRetrainInterval(),
+                        b -> b.retrainInterval(d.getRetrainInterval())));
+            }
+            if (d.getDictionarySize() != null) {
+                // held to the store's bound, dictionaries.store.max-dictionary-size (checked on its own before)
+                settings.add(new Setting("dictionaries.dictionary-size", d.getDictionarySize(),
+                        b -> b.maxDictionarySize(maxDictionarySize(properties))
+                                .dictionarySize((int) Math.min(Integer.MAX_VALUE, d.getDictionarySize().toBytes()))));
+            }
+            settings.add(new Setting("dictionaries.min-samples", d.getMinSamples(),
+                    b -> b.minSamples(d.getMinSamples())));
+        }
+        return settings;
     }
 
     /** Matches when the bound dictionary mode is one of the given ones (relaxed: {@code managed}, {@code MANAGED}). */

@@ -409,8 +409,8 @@ class AdaptiveCompressionTest {
                         .hasMessageContaining("adaptive compression"));
         runner().withPropertyValues(P + "adaptive.enabled=true", P + "dictionaries.mode=managed",
                 P + "dictionaries.min-samples=1")
-                .run(c -> assertThat(c).getFailure().hasStackTraceContaining("RedisCompressionException: invalid " + P
-                        + "dictionaries settings").hasStackTraceContaining("minSamples 1"));
+                .run(c -> assertThat(c).getFailure().hasStackTraceContaining("RedisCompressionException: invalid value 1 of "
+                        + P + "dictionaries.min-samples").hasStackTraceContaining("minSamples 1"));
     }
 
     /**
@@ -486,6 +486,32 @@ class AdaptiveCompressionTest {
                         () -> DictionaryManager.managed(new InMemoryDictionaryStore()).build())
                 .run(c -> assertThat(c).hasNotFailed().hasSingleBean(DictionaryManager.class)
                         .doesNotHaveBean(AdaptiveCompressor.class));
+    }
+
+    /**
+     * The fixed mode writes through the application's {@link ValueCompressor}; the adaptive mode's templates and
+     * caches write through the adaptive compressor and read through its reader, so the application's compressor
+     * would go unused: startup fails naming it, as for a {@link DictionaryManager}.
+     */
+    @Test
+    void anApplicationsValueCompressorFailsStartupInAdaptiveMode() {
+        runner().withPropertyValues(P + "adaptive.enabled=true")
+                .withBean("appCompressor", ValueCompressor.class,
+                        () -> ValueCompressor.create(CompressionConfig.builder().level(7).build()))
+                .run(c -> assertThat(c).getFailure().rootCause().isInstanceOf(RedisCompressionException.class)
+                        .hasMessageContaining("appCompressor").hasMessageContaining(P + "adaptive.enabled")
+                        .hasMessageContaining("AdaptiveCompressor bean"));
+        // an AdaptiveCompressor of the application's own is its choice; the fixed mode writes with the compressor
+        AdaptiveCompressor own = AdaptiveCompressor.builder(CompressionConfig.defaults()).build();
+        runner().withPropertyValues(P + "adaptive.enabled=true")
+                .withBean("appCompressor", ValueCompressor.class, own::reader)
+                .withBean(AdaptiveCompressor.class, () -> own)
+                .run(c -> assertThat(c).hasNotFailed().hasSingleBean(AdaptiveCompressor.class));
+        ValueCompressor fixed = ValueCompressor.create(CompressionConfig.defaults());
+        runner().withBean("appCompressor", ValueCompressor.class, () -> fixed)
+                .run(c -> assertThat(c).hasNotFailed().doesNotHaveBean(AdaptiveCompressor.class)
+                        .getBean("redisTemplate", CompressingRedisTemplate.class)
+                        .extracting(CompressingRedisTemplate::compressor).isSameAs(fixed));
     }
 
     /** JSON records of one shape, different in their values: a dictionary's kind of data. */

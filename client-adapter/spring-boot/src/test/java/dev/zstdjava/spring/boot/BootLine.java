@@ -44,6 +44,20 @@ final class BootLine {
         return (Class<Object>) load(BOOT3 ? BootLines.BOOT3_CACHE_CUSTOMIZER : BootLines.BOOT4_CACHE_CUSTOMIZER);
     }
 
+    /**
+     * @return a {@link CacheValueCompression} over {@code compressor} that is this generation's cache customizer too
+     *         (a subclass made at run time: the test sources compile on both generations)
+     */
+    static CacheValueCompression cacheValueCompressionCustomizer(dev.zstdjava.values.ValueCompressor compressor) {
+        org.springframework.cglib.proxy.Enhancer e = new org.springframework.cglib.proxy.Enhancer();
+        e.setSuperclass(CacheValueCompression.class);
+        e.setInterfaces(new Class<?>[] {cacheCustomizerType()});
+        e.setCallback(org.springframework.cglib.proxy.NoOp.INSTANCE);
+        e.setUseFactory(false);
+        return (CacheValueCompression) e.create(new Class<?>[] {dev.zstdjava.values.ValueCompressor.class},
+                new Object[] {compressor});
+    }
+
     /** @return an application's cache customizer of this generation's type, running {@code customize} */
     static Object cacheCustomizer(Consumer<RedisCacheManagerBuilder> customize) {
         Class<?> type = cacheCustomizerType();

@@ -288,6 +288,33 @@ class RedisCompressionAutoConfigurationTest {
         return t.getConnectionFactory();
     }
 
+    /**
+     * A {@link CacheValueCompression} bean of the application's that is not Boot's cache customizer (one it calls
+     * itself, for a cache manager of its own) is never called by Boot: Boot's caches stay compressed by this one.
+     */
+    @Test
+    void anApplicationsCacheValueCompressionThatBootDoesNotCallLeavesTheCachesCompressed() {
+        ValueCompressor own = ValueCompressor.create(CompressionConfig.defaults());
+        runner.withPropertyValues(P + "enabled=true", "spring.cache.type=redis", "spring.cache.cache-names=a")
+                .withBean("appCacheValueCompression", CacheValueCompression.class, () -> new CacheValueCompression(own))
+                .run(c -> {
+                    assertThat(c).hasNotFailed();
+                    assertThat(c.getBeansOfType(BootLine.cacheCustomizerType()).values())
+                            .hasAtLeastOneElementOfType(CacheValueCompression.class);
+                    ByteBuffer stored = c.getBean(RedisCacheManager.class).getCacheConfigurations().get("a")
+                            .getValueSerializationPair().write("a cached value worth compressing; ".repeat(20));
+                    assertThat(stored.get(0)).as("GLIDE's header").isEqualTo((byte) 0);
+                });
+        // one that is Boot's customizer is the one used
+        CacheValueCompression customizer = BootLine.cacheValueCompressionCustomizer(own);
+        @SuppressWarnings("unchecked")
+        Class<CacheValueCompression> type = (Class<CacheValueCompression>) customizer.getClass();
+        runner.withPropertyValues(P + "enabled=true", "spring.cache.type=redis")
+                .withBean("appCacheValueCompression", type, () -> customizer)
+                .run(c -> assertThat(c.getBeansOfType(CacheValueCompression.class))
+                        .containsOnlyKeys("appCacheValueCompression"));
+    }
+
     @Test
     void everyCacheIsWrappedAfterTheApplicationsCustomizersAndKeysAreUntouched() {
         runner.withPropertyValues(P + "enabled=true", "spring.cache.type=redis", "spring.cache.cache-names=a,b")
@@ -332,6 +359,20 @@ class RedisCompressionAutoConfigurationTest {
                 .isEqualTo("written before compression was on");
     }
 
+    /** A {@code dictionaries.*} setting out of the manager's range fails startup naming the property, not the builder's. */
+    @Test
+    void aDictionarySettingOutOfRangeFailsStartupNamingTheProperty() {
+        Map<String, String> wrong = Map.of("dictionaries.load-timeout", "-1s", "dictionaries.refresh-interval", "0s",
+                "dictionaries.retrain-interval", "300000d", "dictionaries.min-samples", "9",
+                "dictionaries.dictionary-size", "100B");
+        wrong.forEach((property, value) -> runner.withPropertyValues(P + "enabled=true", P + "dictionaries.mode=managed",
+                        P + property + "=" + value)
+                .withBean(DictionaryStore.class, InMemoryDictionaryStore::new)
+                .run(c -> assertThat(c).getFailure().rootCause().as(property)
+                        .isInstanceOf(RedisCompressionException.class)
+                        .hasMessageContaining(" of " + P + property + "; allowed: ")));
+    }
+
     /**
      * {@code dictionaries.store.max-dictionary-size} bounds the dictionaries the manager accepts and trains, not only
      * the store: raised, a larger dictionary size starts; lowered below the dictionary size, startup fails.
@@ -345,8 +386,8 @@ class RedisCompressionAutoConfigurationTest {
         runner.withPropertyValues(P + "enabled=true", P + "dictionaries.mode=managed",
                         P + "dictionaries.store.max-dictionary-size=8KB")
                 .withBean(DictionaryStore.class, InMemoryDictionaryStore::new)
-                .run(c -> assertThat(c).getFailure().hasStackTraceContaining("RedisCompressionException: invalid "
-                        + P + "dictionaries settings").hasStackTraceContaining("dictionarySize 16384"));
+                .run(c -> assertThat(c).getFailure().hasStackTraceContaining("RedisCompressionException: invalid value"
+                        + " 16384B of " + P + "dictionaries.dictionary-size").hasStackTraceContaining("dictionarySize 16384"));
         // shared mode trains nothing: a bound below the (managed) dictionary size is fine there
         runner.withPropertyValues(P + "enabled=true", P + "dictionaries.mode=shared",
                         P + "dictionaries.store.max-dictionary-size=8KB")
