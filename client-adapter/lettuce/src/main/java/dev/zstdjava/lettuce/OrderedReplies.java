@@ -13,7 +13,17 @@ import io.lettuce.core.output.IntegerListOutput;
 import io.lettuce.core.output.IntegerOutput;
 import io.lettuce.core.output.KeyListOutput;
 import io.lettuce.core.output.KeyOutput;
+import io.lettuce.core.output.KeyScanStreamingOutput;
+import io.lettuce.core.output.KeyStreamingOutput;
+import io.lettuce.core.output.KeyValueScanStreamingOutput;
+import io.lettuce.core.output.KeyValueStreamingOutput;
+import io.lettuce.core.output.ListSubscriber;
+import io.lettuce.core.output.ScoredValueScanStreamingOutput;
+import io.lettuce.core.output.ScoredValueStreamingOutput;
 import io.lettuce.core.output.StatusOutput;
+import io.lettuce.core.output.StreamingOutput;
+import io.lettuce.core.output.ValueScanStreamingOutput;
+import io.lettuce.core.output.ValueStreamingOutput;
 import io.lettuce.core.output.VoidOutput;
 import io.lettuce.core.protocol.CommandExpiryWriter;
 import io.lettuce.core.protocol.CommandWrapper;
@@ -46,7 +56,10 @@ import java.util.concurrent.RejectedExecutionException;
  * than wake their caller one by one. A reply completes on the loop at once when nothing before it is
  * pending; otherwise it waits in the queue, and a decoding thread that has finished its share completes the ready
  * replies at the head of the queue, one after the other, up to the first still being decoded. So callbacks run on the event loop or on a decoding
- * thread, never on an application thread, and in reply order; a callback that blocks holds back its connection's
+ * thread, never on an application thread, and in reply order; a reply whose output signals the application as it
+ * decodes (a reactive {@code Flux}'s subscriber, a streaming channel) is recorded whole when an earlier reply is still
+ * pending, and decoded only when it completes, so that its elements too come in reply order. A callback that blocks
+ * holds back its connection's
  * later completions, as it holds back the loop with Lettuce alone. Failures (a timeout, a closed connection) complete
  * a command at once, as in Lettuce.
  *
@@ -165,8 +178,23 @@ final class OrderedReplies implements RedisChannelWriter {
         if (command instanceof Ordered<?, ?, ?> || command.getOutput() == null) {
             return command; // written again, or fire-and-forget (Lettuce completes it when written)
         }
-        return new Ordered<>(command, this, mayHoldValues(command.getOutput())
-                ? new ReplyRecorder<>((RedisCodec<K, V>) codec, command, legacy, this) : null);
+        CommandOutput<K, V, T> output = command.getOutput();
+        return new Ordered<>(command, this, mayHoldValues(output)
+                ? new ReplyRecorder<>((RedisCodec<K, V>) codec, command, legacy, signals(output), this) : null);
+    }
+
+    /** Lettuce's outputs that hand each element to the application's streaming channel as they decode it. */
+    private static final Set<Class<?>> CHANNEL_OUTPUTS = Set.of(KeyStreamingOutput.class, ValueStreamingOutput.class,
+            KeyValueStreamingOutput.class, ScoredValueStreamingOutput.class, KeyScanStreamingOutput.class,
+            ValueScanStreamingOutput.class, KeyValueScanStreamingOutput.class, ScoredValueScanStreamingOutput.class);
+
+    // Whether an output signals the application as it decodes: a reactive Flux's subscriber (a streaming output whose
+    // subscriber is not Lettuce's list-filling default) or a streaming channel.
+    private static boolean signals(CommandOutput<?, ?, ?> output) {
+        if (output instanceof StreamingOutput<?> streaming) {
+            return !(streaming.getSubscriber() instanceof ListSubscriber<?>);
+        }
+        return CHANNEL_OUTPUTS.contains(output.getClass());
     }
 
     // Whether an output may decode a value: Lettuce's outputs of statuses, numbers, booleans and keys never do.
@@ -296,6 +324,15 @@ final class OrderedReplies implements RedisChannelWriter {
         return true;
     }
 
+    /**
+     * On the event loop, at the first callback of a reply whose output signals the application as it decodes: whether
+     * an earlier reply of the connection is still pending (queued, or being completed), so that this reply's
+     * elements must wait for it.
+     */
+    synchronized boolean earlierPending() {
+        return !queue.isEmpty() || draining; // only the loop adds, and it is reading this reply
+    }
+
     // On a decoding thread: the command's reply is decoded (failure: the first exception decoding threw); the last
     // of a share then completes what is ready.
     private void decoded(Ordered<?, ?, ?> c, Throwable failure, boolean complete) {
@@ -383,19 +420,26 @@ final class OrderedReplies implements RedisChannelWriter {
             return stage.failed(this, throwable);
         }
 
-        // Decodes the recorded reply (on a decoding thread); then, if asked, completes the ready commands in order.
+        // Decodes the recorded reply (on a decoding thread); then, if asked, completes the ready commands in order. A
+        // reply that signals the application as it decodes is decoded when it completes, in reply order.
         void decode(boolean complete) {
-            Throwable failure;
+            stage.decoded(this, recorder.signals() ? null : replay(), complete);
+        }
+
+        private Throwable replay() {
             try {
-                failure = recorder.replay();
+                return recorder.replay();
             } catch (Throwable t) {
-                failure = t;
+                return t;
             }
-            stage.decoded(this, failure, complete);
         }
 
         void finish() {
             Throwable f = failure;
+            if (recorder != null && recorder.signals() && recorder.recording()) {
+                Throwable decoding = replay();
+                f = f != null ? f : decoding;
+            }
             if (f != null) {
                 super.completeExceptionally(f);
             } else {

@@ -221,6 +221,42 @@ class LettuceContractTest {
         }, 0);
     }
 
+    /**
+     * Elements a command signals while its reply is decoded (a reactive {@code Flux}, a streaming channel), behind
+     * GETs of compressed values: signalled after the GETs complete and before the next command's, in reply order.
+     */
+    @Test
+    void streamedElementsAreSignalledInReplyOrder() throws Exception {
+        sameOnBoth(s -> () -> {
+            store(s, "k");
+            s.c.sync().del("list");
+            s.c.sync().rpush("list", "a", "b");
+            List<List<String>> wrong = new ArrayList<>();
+            for (int t = 0; t < TRIALS; t++) {
+                Queue<String> order = new ConcurrentLinkedQueue<>();
+                pause(100);
+                CompletableFuture<Void> get1 = s.async().get("k").thenAccept(v -> order.add("GET"))
+                        .toCompletableFuture();
+                CompletableFuture<Void> get2 = s.async().get("k").thenAccept(v -> order.add("GET"))
+                        .toCompletableFuture();
+                CompletableFuture<Void> mget = s.c.reactive().mget("k", "k")
+                        .doOnNext(kv -> order.add("flux mget " + kv.getValue().length())).then().toFuture();
+                CompletableFuture<Void> channel = s.async().lrange(v -> order.add("channel " + v), "list", 0, -1)
+                        .thenAccept(n -> order.add("LRANGE " + n)).toCompletableFuture();
+                CompletableFuture<Void> flux = s.c.reactive().lrange("list", 0, -1)
+                        .doOnNext(v -> order.add("flux " + v)).then().toFuture();
+                CompletableFuture.allOf(get1, get2, mget, channel, flux).get(5, TimeUnit.SECONDS);
+                List<String> seen = List.copyOf(order);
+                String m = "flux mget " + BIG.length();
+                if (!seen.equals(List.of("GET", "GET", m, m, "channel a", "channel b", "LRANGE 2", "flux a",
+                        "flux b"))) {
+                    wrong.add(seen);
+                }
+            }
+            return wrong;
+        }, List.of());
+    }
+
     // ------------------------------------------------------------------ 2. where callbacks run, 3. no hang, no spin
 
     /**
