@@ -63,7 +63,8 @@ import java.util.concurrent.TimeUnit;
  *   <li>callbacks run on the event loop or on a decoding thread, never on an application thread that waits for
  *       something else;</li>
  *   <li>waits, timeouts and cancellation have Lettuce's outcomes (a timeout fires on time; a callback that blocks on
- *       its own connection times out, as it does on the loop);</li>
+ *       its own connection times out, as it does on the loop); {@code close()} returns once every reply read before it
+ *       is completed;</li>
  *   <li>completion hooks ({@code CommandListener}, tracing, {@code onComplete}) see the decoded outcome: a value that
  *       cannot be decoded, or exceeds {@code maxDecompressedSize}, fails its command with that exception, and the
  *       hooks see that failure ({@code CommandLatencyRecorder} records when the reply is read, before it is

@@ -77,6 +77,10 @@ final class OrderedReplies implements RedisChannelWriter {
     private final ArrayDeque<Ordered<?, ?, ?>> queue = new ArrayDeque<>();
     /** whether a thread is completing the queue's ready commands; guarded by this */
     private boolean draining;
+    /** the thread completing the queue's ready commands while {@link #draining}; guarded by this */
+    private Thread drainer;
+    /** completed when the queue is next empty and nothing drains, for a close waiting on it; guarded by this */
+    private CompletableFuture<Void> idle;
     /** whether the loop may decode one reply itself while the stage is idle (the first of a pass of the loop) */
     private final boolean inline;
     /** whether the loop decoded a reply itself in its current pass; read and written on the loop */
@@ -345,22 +349,37 @@ final class OrderedReplies implements RedisChannelWriter {
                 return;
             }
             draining = true;
+            drainer = Thread.currentThread();
         }
         drain();
     }
 
-    // Completes the ready commands at the head of the queue, in order, until the head is still decoding.
+    // Completes the ready commands at the head of the queue, in order, until the head is still decoding; once the
+    // queue is empty, releases a close waiting for it.
     private void drain() {
         for (;;) {
             Ordered<?, ?, ?> next;
+            CompletableFuture<Void> nowIdle = null;
             synchronized (this) {
                 next = queue.peek();
-                if (next == null || next.state != Ordered.READY) {
+                if (next != null && next.state == Ordered.READY) {
+                    queue.poll();
+                    next.state = Ordered.DONE;
+                } else {
                     draining = false;
-                    return;
+                    drainer = null;
+                    if (next == null) {
+                        nowIdle = idle;
+                        idle = null;
+                    }
+                    next = null;
                 }
-                queue.poll();
-                next.state = Ordered.DONE;
+            }
+            if (next == null) {
+                if (nowIdle != null) {
+                    nowIdle.complete(null);
+                }
+                return;
             }
             try {
                 next.finish();
@@ -454,14 +473,33 @@ final class OrderedReplies implements RedisChannelWriter {
 
     // ------------------------------------------------------------------------------------------ the rest: Lettuce's
 
+    // Closing returns once the replies already read are completed too, as Lettuce's close does (it completes them on
+    // the loop before the channel closes): after the channel is closed (which fails the commands not yet answered),
+    // it waits for the queue to empty. Not on an event loop (its pass may still have to hand replies over) nor on the
+    // thread completing the queue (a callback closing its own connection): those would wait for themselves.
     @Override
     public void close() {
-        delegate.close();
+        closeAsync().join();
     }
 
     @Override
     public CompletableFuture<Void> closeAsync() {
-        return delegate.closeAsync();
+        boolean waits = ThreadExecutorMap.currentExecutor() == null;
+        synchronized (this) {
+            waits &= drainer != Thread.currentThread();
+        }
+        CompletableFuture<Void> closed = delegate.closeAsync();
+        return waits ? closed.thenCompose(v -> whenIdle()) : closed;
+    }
+
+    private synchronized CompletableFuture<Void> whenIdle() {
+        if (queue.isEmpty() && !draining) {
+            return CompletableFuture.completedFuture(null);
+        }
+        if (idle == null) {
+            idle = new CompletableFuture<>();
+        }
+        return idle;
     }
 
     @Override

@@ -38,6 +38,7 @@ import java.util.Random;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -255,6 +256,62 @@ class LettuceContractTest {
             }
             return wrong;
         }, List.of());
+    }
+
+    /**
+     * A burst of GETs, and close() once the first has completed: a reply read before close() returns is completed by
+     * then. No future still pending when close() returns completes with a value later (those whose replies were not
+     * read fail, and may do so after close() returns, with Lettuce alone too).
+     */
+    @Test
+    void aReplyReadBeforeCloseReturnsIsCompletedByThen() throws Exception {
+        sameOnBoth(s -> () -> {
+            store(s, "k");
+            List<Integer> lateValues = new ArrayList<>();
+            for (int t = 0; t < 4; t++) {
+                StatefulRedisConnection<String, String> c = t == 0 ? s.c : s.kind == Kind.PLAIN
+                        ? s.client.connect(StringCodec.UTF8) : ((CompressingRedisClient) s.client)
+                        .connect(StringCodec.UTF8, ValueCompressor.create(CompressionConfig.defaults()));
+                CountDownLatch first = new CountDownLatch(1);
+                pause(100);
+                List<RedisFuture<String>> gets = new ArrayList<>();
+                for (int i = 0; i < 40; i++) {
+                    gets.add(c.async().get("k"));
+                }
+                gets.get(0).thenAccept(v -> first.countDown());
+                assertTrue(first.await(5, TimeUnit.SECONDS), "the first GET completes");
+                c.close();
+                List<RedisFuture<String>> pending = gets.stream().filter(g -> !g.isDone()).toList();
+                int late = 0;
+                for (RedisFuture<String> g : pending) {
+                    try {
+                        late += g.get(5, TimeUnit.SECONDS) != null ? 1 : 0;
+                    } catch (ExecutionException failed) {
+                        // not read before the close: fails, as with Lettuce
+                    }
+                }
+                lateValues.add(late);
+            }
+            return lateValues;
+        }, List.of(0, 0, 0, 0));
+    }
+
+    /** A callback in a burst of replies that closes its own connection: close() returns there, as with Lettuce. */
+    @Test
+    void aCallbackClosingItsOwnConnectionReturns() throws Exception {
+        sameOnBoth(s -> () -> {
+            store(s, "k");
+            pause(100);
+            List<RedisFuture<String>> gets = new ArrayList<>();
+            for (int i = 0; i < 20; i++) {
+                gets.add(s.async().get("k"));
+            }
+            CompletableFuture<String> closed = gets.get(10).toCompletableFuture().thenApply(v -> {
+                s.c.close();
+                return "closed " + s.c.isOpen();
+            });
+            return closed.get(10, TimeUnit.SECONDS);
+        }, "closed false");
     }
 
     // ------------------------------------------------------------------ 2. where callbacks run, 3. no hang, no spin
