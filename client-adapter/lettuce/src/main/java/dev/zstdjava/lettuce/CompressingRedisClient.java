@@ -57,11 +57,14 @@ import java.util.concurrent.TimeUnit;
  * otherwise), in parallel. Either way the connection's commands complete in the order of their replies. With the same
  * {@code ClientOptions}, a compressing connection behaves as Lettuce's own:
  * <ul>
- *   <li>futures and reactive signals of one connection complete in the order of their replies;</li>
+ *   <li>futures and reactive signals of one connection complete in the order of their replies, and so do the elements
+ *       a reactive {@code Flux} or a streaming channel receives as its reply is decoded (a reply of theirs that comes
+ *       while an earlier one is still pending is recorded whole and decoded in its turn);</li>
  *   <li>callbacks run on the event loop or on a decoding thread, never on an application thread that waits for
  *       something else;</li>
  *   <li>waits, timeouts and cancellation have Lettuce's outcomes (a timeout fires on time; a callback that blocks on
- *       its own connection times out, as it does on the loop);</li>
+ *       its own connection times out, as it does on the loop); {@code close()} returns once every reply read before it
+ *       is completed;</li>
  *   <li>completion hooks ({@code CommandListener}, tracing, {@code onComplete}) see the decoded outcome: a value that
  *       cannot be decoded, or exceeds {@code maxDecompressedSize}, fails its command with that exception, and the
  *       hooks see that failure ({@code CommandLatencyRecorder} records when the reply is read, before it is

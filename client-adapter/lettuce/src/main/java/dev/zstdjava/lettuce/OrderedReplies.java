@@ -13,7 +13,17 @@ import io.lettuce.core.output.IntegerListOutput;
 import io.lettuce.core.output.IntegerOutput;
 import io.lettuce.core.output.KeyListOutput;
 import io.lettuce.core.output.KeyOutput;
+import io.lettuce.core.output.KeyScanStreamingOutput;
+import io.lettuce.core.output.KeyStreamingOutput;
+import io.lettuce.core.output.KeyValueScanStreamingOutput;
+import io.lettuce.core.output.KeyValueStreamingOutput;
+import io.lettuce.core.output.ListSubscriber;
+import io.lettuce.core.output.ScoredValueScanStreamingOutput;
+import io.lettuce.core.output.ScoredValueStreamingOutput;
 import io.lettuce.core.output.StatusOutput;
+import io.lettuce.core.output.StreamingOutput;
+import io.lettuce.core.output.ValueScanStreamingOutput;
+import io.lettuce.core.output.ValueStreamingOutput;
 import io.lettuce.core.output.VoidOutput;
 import io.lettuce.core.protocol.CommandExpiryWriter;
 import io.lettuce.core.protocol.CommandWrapper;
@@ -46,7 +56,10 @@ import java.util.concurrent.RejectedExecutionException;
  * than wake their caller one by one. A reply completes on the loop at once when nothing before it is
  * pending; otherwise it waits in the queue, and a decoding thread that has finished its share completes the ready
  * replies at the head of the queue, one after the other, up to the first still being decoded. So callbacks run on the event loop or on a decoding
- * thread, never on an application thread, and in reply order; a callback that blocks holds back its connection's
+ * thread, never on an application thread, and in reply order; a reply whose output signals the application as it
+ * decodes (a reactive {@code Flux}'s subscriber, a streaming channel) is recorded whole when an earlier reply is still
+ * pending, and decoded only when it completes, so that its elements too come in reply order. A callback that blocks
+ * holds back its connection's
  * later completions, as it holds back the loop with Lettuce alone. Failures (a timeout, a closed connection) complete
  * a command at once, as in Lettuce.
  *
@@ -64,6 +77,10 @@ final class OrderedReplies implements RedisChannelWriter {
     private final ArrayDeque<Ordered<?, ?, ?>> queue = new ArrayDeque<>();
     /** whether a thread is completing the queue's ready commands; guarded by this */
     private boolean draining;
+    /** the thread completing the queue's ready commands while {@link #draining}; guarded by this */
+    private Thread drainer;
+    /** completed when the queue is next empty and nothing drains, for a close waiting on it; guarded by this */
+    private CompletableFuture<Void> idle;
     /** whether the loop may decode one reply itself while the stage is idle (the first of a pass of the loop) */
     private final boolean inline;
     /** whether the loop decoded a reply itself in its current pass; read and written on the loop */
@@ -165,8 +182,23 @@ final class OrderedReplies implements RedisChannelWriter {
         if (command instanceof Ordered<?, ?, ?> || command.getOutput() == null) {
             return command; // written again, or fire-and-forget (Lettuce completes it when written)
         }
-        return new Ordered<>(command, this, mayHoldValues(command.getOutput())
-                ? new ReplyRecorder<>((RedisCodec<K, V>) codec, command, legacy, this) : null);
+        CommandOutput<K, V, T> output = command.getOutput();
+        return new Ordered<>(command, this, mayHoldValues(output)
+                ? new ReplyRecorder<>((RedisCodec<K, V>) codec, command, legacy, signals(output), this) : null);
+    }
+
+    /** Lettuce's outputs that hand each element to the application's streaming channel as they decode it. */
+    private static final Set<Class<?>> CHANNEL_OUTPUTS = Set.of(KeyStreamingOutput.class, ValueStreamingOutput.class,
+            KeyValueStreamingOutput.class, ScoredValueStreamingOutput.class, KeyScanStreamingOutput.class,
+            ValueScanStreamingOutput.class, KeyValueScanStreamingOutput.class, ScoredValueScanStreamingOutput.class);
+
+    // Whether an output signals the application as it decodes: a reactive Flux's subscriber (a streaming output whose
+    // subscriber is not Lettuce's list-filling default) or a streaming channel.
+    private static boolean signals(CommandOutput<?, ?, ?> output) {
+        if (output instanceof StreamingOutput<?> streaming) {
+            return !(streaming.getSubscriber() instanceof ListSubscriber<?>);
+        }
+        return CHANNEL_OUTPUTS.contains(output.getClass());
     }
 
     // Whether an output may decode a value: Lettuce's outputs of statuses, numbers, booleans and keys never do.
@@ -296,6 +328,15 @@ final class OrderedReplies implements RedisChannelWriter {
         return true;
     }
 
+    /**
+     * On the event loop, at the first callback of a reply whose output signals the application as it decodes: whether
+     * an earlier reply of the connection is still pending (queued, or being completed), so that this reply's
+     * elements must wait for it.
+     */
+    synchronized boolean earlierPending() {
+        return !queue.isEmpty() || draining; // only the loop adds, and it is reading this reply
+    }
+
     // On a decoding thread: the command's reply is decoded (failure: the first exception decoding threw); the last
     // of a share then completes what is ready.
     private void decoded(Ordered<?, ?, ?> c, Throwable failure, boolean complete) {
@@ -308,22 +349,37 @@ final class OrderedReplies implements RedisChannelWriter {
                 return;
             }
             draining = true;
+            drainer = Thread.currentThread();
         }
         drain();
     }
 
-    // Completes the ready commands at the head of the queue, in order, until the head is still decoding.
+    // Completes the ready commands at the head of the queue, in order, until the head is still decoding; once the
+    // queue is empty, releases a close waiting for it.
     private void drain() {
         for (;;) {
             Ordered<?, ?, ?> next;
+            CompletableFuture<Void> nowIdle = null;
             synchronized (this) {
                 next = queue.peek();
-                if (next == null || next.state != Ordered.READY) {
+                if (next != null && next.state == Ordered.READY) {
+                    queue.poll();
+                    next.state = Ordered.DONE;
+                } else {
                     draining = false;
-                    return;
+                    drainer = null;
+                    if (next == null) {
+                        nowIdle = idle;
+                        idle = null;
+                    }
+                    next = null;
                 }
-                queue.poll();
-                next.state = Ordered.DONE;
+            }
+            if (next == null) {
+                if (nowIdle != null) {
+                    nowIdle.complete(null);
+                }
+                return;
             }
             try {
                 next.finish();
@@ -383,19 +439,26 @@ final class OrderedReplies implements RedisChannelWriter {
             return stage.failed(this, throwable);
         }
 
-        // Decodes the recorded reply (on a decoding thread); then, if asked, completes the ready commands in order.
+        // Decodes the recorded reply (on a decoding thread); then, if asked, completes the ready commands in order. A
+        // reply that signals the application as it decodes is decoded when it completes, in reply order.
         void decode(boolean complete) {
-            Throwable failure;
+            stage.decoded(this, recorder.signals() ? null : replay(), complete);
+        }
+
+        private Throwable replay() {
             try {
-                failure = recorder.replay();
+                return recorder.replay();
             } catch (Throwable t) {
-                failure = t;
+                return t;
             }
-            stage.decoded(this, failure, complete);
         }
 
         void finish() {
             Throwable f = failure;
+            if (recorder != null && recorder.signals() && recorder.recording()) {
+                Throwable decoding = replay();
+                f = f != null ? f : decoding;
+            }
             if (f != null) {
                 super.completeExceptionally(f);
             } else {
@@ -410,14 +473,33 @@ final class OrderedReplies implements RedisChannelWriter {
 
     // ------------------------------------------------------------------------------------------ the rest: Lettuce's
 
+    // Closing returns once the replies already read are completed too, as Lettuce's close does (it completes them on
+    // the loop before the channel closes): after the channel is closed (which fails the commands not yet answered),
+    // it waits for the queue to empty. Not on an event loop (its pass may still have to hand replies over) nor on the
+    // thread completing the queue (a callback closing its own connection): those would wait for themselves.
     @Override
     public void close() {
-        delegate.close();
+        closeAsync().join();
     }
 
     @Override
     public CompletableFuture<Void> closeAsync() {
-        return delegate.closeAsync();
+        boolean waits = ThreadExecutorMap.currentExecutor() == null;
+        synchronized (this) {
+            waits &= drainer != Thread.currentThread();
+        }
+        CompletableFuture<Void> closed = delegate.closeAsync();
+        return waits ? closed.thenCompose(v -> whenIdle()) : closed;
+    }
+
+    private synchronized CompletableFuture<Void> whenIdle() {
+        if (queue.isEmpty() && !draining) {
+            return CompletableFuture.completedFuture(null);
+        }
+        if (idle == null) {
+            idle = new CompletableFuture<>();
+        }
+        return idle;
     }
 
     @Override

@@ -17,7 +17,9 @@ import java.util.Set;
  * from there on it records the callbacks in order, copying each bulk value
  * once (the buffer the decoder hands over is valid only during the call), and {@link #replay()} later plays them
  * into the real output on the thread that decodes: so decompression, and every decoding after it, leaves the loop,
- * while a reply without a compressed value is decoded as before, with no copy.
+ * while a reply without a compressed value is decoded as before, with no copy. An output that signals the application
+ * as it decodes (a reactive subscriber, a streaming channel) is recorded from its first callback when an earlier reply
+ * of the connection is still pending ({@link OrderedReplies#earlierPending}), and replayed when its turn comes.
  *
  * <p>Errors and the result are the real output's: {@link #getError()}, {@link #hasError()} and {@link #get()} read
  * it, so Lettuce's redirect detection and protected-mode check see a top-level error at once. {@code setError(null)}
@@ -58,15 +60,44 @@ final class ReplyRecorder<K, V, T> extends CommandOutput<K, V, T> {
     private byte[][] morePayloads;
     private int payloadCount;
     private boolean recording;
+    /** whether the real output signals the application as it decodes (a reactive subscriber, a streaming channel) */
+    private final boolean signals;
+    /** whether a signalling output's reply has had its first callback, which decides whether it is held back */
+    private boolean started;
 
     private final OrderedReplies stage;
 
-    ReplyRecorder(RedisCodec<K, V> codec, RedisCommand<K, V, T> command, Set<LegacyFormat> legacy,
+    /**
+     * @param signals whether the command's output signals the application as it decodes: its reply is then recorded
+     *                whole when an earlier reply of the connection is still pending, and {@link OrderedReplies}
+     *                replays it in reply order
+     */
+    ReplyRecorder(RedisCodec<K, V> codec, RedisCommand<K, V, T> command, Set<LegacyFormat> legacy, boolean signals,
                   OrderedReplies stage) {
         super(codec, null);
         this.command = command;
         this.legacy = legacy;
+        this.signals = signals;
         this.stage = stage;
+    }
+
+    /** @return whether the real output signals the application as it decodes, so that it is replayed in order */
+    boolean signals() {
+        return signals;
+    }
+
+    // At a callback of the reply (a top-level error aside: it signals nothing): whether it is recorded. A signalling
+    // output's reply is recorded whole when, at its first callback, an earlier reply is still pending: its elements
+    // must not reach the application before the earlier replies complete (Lettuce signals in reply order).
+    private boolean records() {
+        if (recording) {
+            return true;
+        }
+        if (signals && !started) {
+            started = true;
+            recording = stage.earlierPending();
+        }
+        return recording;
     }
 
     /** @return whether callbacks were recorded, so that the command must be finished by {@link #replay()} */
@@ -125,6 +156,7 @@ final class ReplyRecorder<K, V, T> extends CommandOutput<K, V, T> {
         eventCount = 0;
         payloadCount = 0;
         recording = false;
+        started = false;
     }
 
     private long eventAt(int i) {
@@ -190,7 +222,7 @@ final class ReplyRecorder<K, V, T> extends CommandOutput<K, V, T> {
 
     @Override
     public void set(ByteBuffer bytes) {
-        if (!recording) {
+        if (!records()) {
             if (bytes == null || !StoredForm.mayBeCoded(bytes, legacy) || stage.decodeHere()) {
                 target().set(bytes);
                 return;
@@ -202,7 +234,7 @@ final class ReplyRecorder<K, V, T> extends CommandOutput<K, V, T> {
 
     @Override
     public void setSingle(ByteBuffer bytes) {
-        if (recording) {
+        if (records()) {
             payload(SET_SINGLE, bytes);
         } else {
             target().setSingle(bytes);
@@ -211,7 +243,7 @@ final class ReplyRecorder<K, V, T> extends CommandOutput<K, V, T> {
 
     @Override
     public void setBigNumber(ByteBuffer bytes) {
-        if (recording) {
+        if (records()) {
             payload(SET_BIG_NUMBER, bytes);
         } else {
             target().setBigNumber(bytes);
@@ -237,7 +269,7 @@ final class ReplyRecorder<K, V, T> extends CommandOutput<K, V, T> {
 
     @Override
     public void set(long integer) {
-        if (recording) {
+        if (records()) {
             event(SET_LONG, integer);
         } else {
             target().set(integer);
@@ -246,7 +278,7 @@ final class ReplyRecorder<K, V, T> extends CommandOutput<K, V, T> {
 
     @Override
     public void set(double number) {
-        if (recording) {
+        if (records()) {
             event(SET_DOUBLE, Double.doubleToRawLongBits(number));
         } else {
             target().set(number);
@@ -255,7 +287,7 @@ final class ReplyRecorder<K, V, T> extends CommandOutput<K, V, T> {
 
     @Override
     public void set(boolean value) {
-        if (recording) {
+        if (records()) {
             event(SET_BOOLEAN, value ? 1 : 0);
         } else {
             target().set(value);
@@ -264,7 +296,7 @@ final class ReplyRecorder<K, V, T> extends CommandOutput<K, V, T> {
 
     @Override
     public void multi(int count) {
-        if (recording) {
+        if (records()) {
             event(MULTI, count);
         } else {
             target().multi(count);
@@ -273,7 +305,7 @@ final class ReplyRecorder<K, V, T> extends CommandOutput<K, V, T> {
 
     @Override
     public void multiArray(int count) {
-        if (recording) {
+        if (records()) {
             event(MULTI_ARRAY, count);
         } else {
             target().multiArray(count);
@@ -282,7 +314,7 @@ final class ReplyRecorder<K, V, T> extends CommandOutput<K, V, T> {
 
     @Override
     public void multiPush(int count) {
-        if (recording) {
+        if (records()) {
             event(MULTI_PUSH, count);
         } else {
             target().multiPush(count);
@@ -291,7 +323,7 @@ final class ReplyRecorder<K, V, T> extends CommandOutput<K, V, T> {
 
     @Override
     public void multiMap(int count) {
-        if (recording) {
+        if (records()) {
             event(MULTI_MAP, count);
         } else {
             target().multiMap(count);
@@ -300,7 +332,7 @@ final class ReplyRecorder<K, V, T> extends CommandOutput<K, V, T> {
 
     @Override
     public void multiSet(int count) {
-        if (recording) {
+        if (records()) {
             event(MULTI_SET, count);
         } else {
             target().multiSet(count);
@@ -309,7 +341,7 @@ final class ReplyRecorder<K, V, T> extends CommandOutput<K, V, T> {
 
     @Override
     public void complete(int depth) {
-        if (recording) {
+        if (records()) {
             event(COMPLETE, depth);
         } else {
             target().complete(depth);

@@ -38,6 +38,7 @@ import java.util.Random;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -219,6 +220,98 @@ class LettuceContractTest {
             }
             return notDone;
         }, 0);
+    }
+
+    /**
+     * Elements a command signals while its reply is decoded (a reactive {@code Flux}, a streaming channel), behind
+     * GETs of compressed values: signalled after the GETs complete and before the next command's, in reply order.
+     */
+    @Test
+    void streamedElementsAreSignalledInReplyOrder() throws Exception {
+        sameOnBoth(s -> () -> {
+            store(s, "k");
+            s.c.sync().del("list");
+            s.c.sync().rpush("list", "a", "b");
+            List<List<String>> wrong = new ArrayList<>();
+            for (int t = 0; t < TRIALS; t++) {
+                Queue<String> order = new ConcurrentLinkedQueue<>();
+                pause(100);
+                CompletableFuture<Void> get1 = s.async().get("k").thenAccept(v -> order.add("GET"))
+                        .toCompletableFuture();
+                CompletableFuture<Void> get2 = s.async().get("k").thenAccept(v -> order.add("GET"))
+                        .toCompletableFuture();
+                CompletableFuture<Void> mget = s.c.reactive().mget("k", "k")
+                        .doOnNext(kv -> order.add("flux mget " + kv.getValue().length())).then().toFuture();
+                CompletableFuture<Void> channel = s.async().lrange(v -> order.add("channel " + v), "list", 0, -1)
+                        .thenAccept(n -> order.add("LRANGE " + n)).toCompletableFuture();
+                CompletableFuture<Void> flux = s.c.reactive().lrange("list", 0, -1)
+                        .doOnNext(v -> order.add("flux " + v)).then().toFuture();
+                CompletableFuture.allOf(get1, get2, mget, channel, flux).get(5, TimeUnit.SECONDS);
+                List<String> seen = List.copyOf(order);
+                String m = "flux mget " + BIG.length();
+                if (!seen.equals(List.of("GET", "GET", m, m, "channel a", "channel b", "LRANGE 2", "flux a",
+                        "flux b"))) {
+                    wrong.add(seen);
+                }
+            }
+            return wrong;
+        }, List.of());
+    }
+
+    /**
+     * A burst of GETs, and close() once the first has completed: a reply read before close() returns is completed by
+     * then. No future still pending when close() returns completes with a value later (those whose replies were not
+     * read fail, and may do so after close() returns, with Lettuce alone too).
+     */
+    @Test
+    void aReplyReadBeforeCloseReturnsIsCompletedByThen() throws Exception {
+        sameOnBoth(s -> () -> {
+            store(s, "k");
+            List<Integer> lateValues = new ArrayList<>();
+            for (int t = 0; t < 4; t++) {
+                StatefulRedisConnection<String, String> c = t == 0 ? s.c : s.kind == Kind.PLAIN
+                        ? s.client.connect(StringCodec.UTF8) : ((CompressingRedisClient) s.client)
+                        .connect(StringCodec.UTF8, ValueCompressor.create(CompressionConfig.defaults()));
+                CountDownLatch first = new CountDownLatch(1);
+                pause(100);
+                List<RedisFuture<String>> gets = new ArrayList<>();
+                for (int i = 0; i < 40; i++) {
+                    gets.add(c.async().get("k"));
+                }
+                gets.get(0).thenAccept(v -> first.countDown());
+                assertTrue(first.await(5, TimeUnit.SECONDS), "the first GET completes");
+                c.close();
+                List<RedisFuture<String>> pending = gets.stream().filter(g -> !g.isDone()).toList();
+                int late = 0;
+                for (RedisFuture<String> g : pending) {
+                    try {
+                        late += g.get(5, TimeUnit.SECONDS) != null ? 1 : 0;
+                    } catch (ExecutionException failed) {
+                        // not read before the close: fails, as with Lettuce
+                    }
+                }
+                lateValues.add(late);
+            }
+            return lateValues;
+        }, List.of(0, 0, 0, 0));
+    }
+
+    /** A callback in a burst of replies that closes its own connection: close() returns there, as with Lettuce. */
+    @Test
+    void aCallbackClosingItsOwnConnectionReturns() throws Exception {
+        sameOnBoth(s -> () -> {
+            store(s, "k");
+            pause(100);
+            List<RedisFuture<String>> gets = new ArrayList<>();
+            for (int i = 0; i < 20; i++) {
+                gets.add(s.async().get("k"));
+            }
+            CompletableFuture<String> closed = gets.get(10).toCompletableFuture().thenApply(v -> {
+                s.c.close();
+                return "closed " + s.c.isOpen();
+            });
+            return closed.get(10, TimeUnit.SECONDS);
+        }, "closed false");
     }
 
     // ------------------------------------------------------------------ 2. where callbacks run, 3. no hang, no spin

@@ -68,7 +68,8 @@ class ReplyRecorderTest {
 
     ReplyRecorder<String, String, String> recorder(CommandOutput<String, String, String> output) {
         Command<String, String, String> c = new Command<>(CommandType.EXEC, output, new CommandArgs<>(codec));
-        return new ReplyRecorder<>(codec, new AsyncCommand<>(c), codec.compressor().config().legacyFormats(), stage);
+        return new ReplyRecorder<>(codec, new AsyncCommand<>(c), codec.compressor().config().legacyFormats(), false,
+                stage);
     }
 
     ByteBuffer stored(String value) {
