@@ -77,8 +77,6 @@ final class OrderedReplies implements RedisChannelWriter {
     private final ArrayDeque<Ordered<?, ?, ?>> queue = new ArrayDeque<>();
     /** whether a thread is completing the queue's ready commands; guarded by this */
     private boolean draining;
-    /** the thread completing the queue's ready commands while {@link #draining}; guarded by this */
-    private Thread drainer;
     /** completed when the queue is next empty and nothing drains, for a close waiting on it; guarded by this */
     private CompletableFuture<Void> idle;
     /** whether the loop may decode one reply itself while the stage is idle (the first of a pass of the loop) */
@@ -349,7 +347,6 @@ final class OrderedReplies implements RedisChannelWriter {
                 return;
             }
             draining = true;
-            drainer = Thread.currentThread();
         }
         drain();
     }
@@ -367,7 +364,6 @@ final class OrderedReplies implements RedisChannelWriter {
                     next.state = Ordered.DONE;
                 } else {
                     draining = false;
-                    drainer = null;
                     if (next == null) {
                         nowIdle = idle;
                         idle = null;
@@ -475,8 +471,9 @@ final class OrderedReplies implements RedisChannelWriter {
 
     // Closing returns once the replies already read are completed too, as Lettuce's close does (it completes them on
     // the loop before the channel closes): after the channel is closed (which fails the commands not yet answered),
-    // it waits for the queue to empty. Not on an event loop (its pass may still have to hand replies over) nor on the
-    // thread completing the queue (a callback closing its own connection): those would wait for themselves.
+    // it waits for the queue to empty. Not on an event loop (its pass may still have to hand replies over) nor on a
+    // decoding thread (a callback closing its own connection, or another of the client's whose replies wait for the
+    // decoding threads the callbacks hold): those could wait for themselves.
     @Override
     public void close() {
         closeAsync().join();
@@ -484,10 +481,7 @@ final class OrderedReplies implements RedisChannelWriter {
 
     @Override
     public CompletableFuture<Void> closeAsync() {
-        boolean waits = ThreadExecutorMap.currentExecutor() == null;
-        synchronized (this) {
-            waits &= drainer != Thread.currentThread();
-        }
+        boolean waits = ThreadExecutorMap.currentExecutor() == null && !ReplyDecoders.decodes(Thread.currentThread());
         CompletableFuture<Void> closed = delegate.closeAsync();
         return waits ? closed.thenCompose(v -> whenIdle()) : closed;
     }

@@ -36,6 +36,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 final class ReplyDecoders implements Executor {
     private static final int IDLE_SECONDS = 30;
     private static final AtomicInteger CLIENTS = new AtomicInteger();
+    /** The start of every decoding thread's name, platform or virtual, of every client. */
+    private static final String NAME_PREFIX = "zstd-java-decode-";
 
     /**
      * The system property that picks the threads of new connections: {@code caller} (the kind of thread that
@@ -53,7 +55,7 @@ final class ReplyDecoders implements Executor {
         if (threads < 1) {
             throw new IllegalArgumentException("reply decoder threads must be at least 1, got " + threads);
         }
-        String prefix = "zstd-java-decode-" + CLIENTS.incrementAndGet() + "-";
+        String prefix = NAME_PREFIX + CLIENTS.incrementAndGet() + "-";
         pool = new ThreadPoolExecutor(threads, threads, IDLE_SECONDS, TimeUnit.SECONDS, queue, new Named(prefix));
         pool.allowCoreThreadTimeOut(true);
         virtualThreads = Thread.ofVirtual().name(prefix + "v", 1).factory();
@@ -100,6 +102,14 @@ final class ReplyDecoders implements Executor {
     @Override
     public void execute(Runnable decode) {
         pool.execute(decode);
+    }
+
+    /**
+     * @return whether {@code thread} is a decoding thread of a compressing client (any client's: a thread of this kind
+     * must not wait for decoding, which it may be the one to do)
+     */
+    static boolean decodes(Thread thread) {
+        return thread.getName().startsWith(NAME_PREFIX);
     }
 
     /** Refuses new tasks; those already queued still run. */

@@ -39,6 +39,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -91,10 +92,15 @@ class LettuceContractTest {
             return c.async();
         }
 
+        // Bounded, so that a scenario that hung fails its test rather than hang the build here.
         @Override
         public void close() {
-            c.close();
-            client.shutdown(0, 2, TimeUnit.SECONDS);
+            try {
+                c.closeAsync().get(10, TimeUnit.SECONDS);
+                client.shutdownAsync(0, 2, TimeUnit.SECONDS).get(10, TimeUnit.SECONDS);
+            } catch (Exception e) {
+                throw new AssertionError(kind + ": closing the side did not end in 10 s", e);
+            }
         }
     }
 
@@ -312,6 +318,59 @@ class LettuceContractTest {
             });
             return closed.get(10, TimeUnit.SECONDS);
         }, "closed false");
+    }
+
+    /**
+     * Two connections' callbacks, running at once, each close another connection of the client while replies of that
+     * one are read and wait to be decoded: close() returns in both, as with Lettuce (it must not wait for decoding
+     * that only the threads running the callbacks could do).
+     */
+    @Test
+    void callbacksClosingOtherConnectionsReturn() throws Exception {
+        sameOnBoth(s -> () -> {
+            store(s, "k");
+            List<StatefulRedisConnection<String, String>> more = new ArrayList<>();
+            for (int i = 0; i < 3; i++) {
+                more.add(s.kind == Kind.PLAIN ? s.client.connect(StringCodec.UTF8)
+                        : ((CompressingRedisClient) s.client).connect(StringCodec.UTF8,
+                        ValueCompressor.create(CompressionConfig.defaults())));
+            }
+            List<StatefulRedisConnection<String, String>> callers = List.of(s.c, more.get(0));
+            List<StatefulRedisConnection<String, String>> victims = more.subList(1, 3);
+            CyclicBarrier together = new CyclicBarrier(2);
+            pause(100);
+            List<CompletableFuture<String>> closed = new ArrayList<>();
+            for (int c = 0; c < 2; c++) {
+                List<RedisFuture<String>> gets = new ArrayList<>();
+                for (int i = 0; i < 20; i++) {
+                    gets.add(callers.get(c).async().get("k"));
+                }
+                StatefulRedisConnection<String, String> victim = victims.get(c);
+                closed.add(gets.get(10).toCompletableFuture().thenApply(v -> {
+                    try {
+                        together.await(5, TimeUnit.SECONDS); // both callbacks at once, where they can be
+                    } catch (Exception notTogether) {
+                        // one thread runs both: still each closes its victim
+                    }
+                    pause(100); // the victims' replies come in a burst, read while the callbacks run
+                    for (int i = 0; i < 20; i++) {
+                        victim.async().get("k");
+                    }
+                    try {
+                        Thread.sleep(400);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                    victim.close();
+                    return "closed " + victim.isOpen();
+                }));
+            }
+            List<String> outcome = new ArrayList<>();
+            for (CompletableFuture<String> f : closed) {
+                outcome.add(f.get(20, TimeUnit.SECONDS));
+            }
+            return outcome;
+        }, List.of("closed false", "closed false"));
     }
 
     // ------------------------------------------------------------------ 2. where callbacks run, 3. no hang, no spin
