@@ -131,7 +131,7 @@ public final class DictionaryManager implements AutoCloseable {
     /** Default of {@link Builder#dictionarySize}: the size of trained dictionaries, in bytes (16 KiB). */
     public static final int DEFAULT_DICTIONARY_SIZE = 16 << 10;
 
-    /** Default of {@link Builder#minSamples}: the samples a managed manager trains on, 1000. */
+    /** Default of {@link Builder#minSamples}: a managed manager trains once it holds this many samples, 1000. */
     public static final int DEFAULT_MIN_SAMPLES = 1000;
 
     private final DictionarySettings settings;
