@@ -233,7 +233,7 @@ final class Advise implements Callable<Integer> {
                 }
                 ZstdDictionary dict;
                 try {
-                    dict = ZstdDictionary.train(samples, 16 << 10);
+                    dict = ZstdDictionary.train(samples, DictionaryManager.DEFAULT_DICTIONARY_SIZE);
                 } catch (RuntimeException e) {
                     out.add(new Outcome(c, 0, 0, 0, 0, 0, 0, 0, 0, 0, "training failed: " + e.getMessage()));
                     continue;

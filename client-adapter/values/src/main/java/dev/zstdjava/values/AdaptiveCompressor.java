@@ -63,6 +63,8 @@ import java.util.function.UnaryOperator;
 public final class AdaptiveCompressor {
     /** Default of {@link Builder#capacity}: patterns tracked at once. */
     public static final int DEFAULT_CAPACITY = PatternTable.DEFAULT_CAPACITY;
+    /** Default of {@link Builder#idleWindow}: a tracked pattern unseen this long (10 seconds) may be replaced. */
+    public static final Duration DEFAULT_IDLE_WINDOW = PatternTable.DEFAULT_IDLE_WINDOW;
     /** Default of {@link Builder#sampling}: a pattern's first writes, each sampled. */
     public static final int DEFAULT_FIRST_WRITES = 32;
     /** Default of {@link Builder#sampling}: then one write in this many is sampled. */
@@ -256,7 +258,7 @@ public final class AdaptiveCompressor {
         private CompressionGoal goal = CompressionGoal.balanced();
         private List<String> patterns = List.of();
         private int capacity = DEFAULT_CAPACITY;
-        private Duration idleWindow = PatternTable.DEFAULT_IDLE_WINDOW;
+        private Duration idleWindow = DEFAULT_IDLE_WINDOW;
         private CompressionOption defaultOption;
         private int firstWrites = DEFAULT_FIRST_WRITES;
         private int sampleEvery = DEFAULT_SAMPLE_EVERY;
@@ -298,7 +300,7 @@ public final class AdaptiveCompressor {
         /**
          * How long a tracked pattern must go unseen before a new one may replace it: positive, at most
          * {@link DictionaryManager#LONGEST_DURATION} ({@code Long.MAX_VALUE} nanoseconds, some 292 years: the pattern
-         * table keeps it as {@link System#nanoTime()} does); default 10 s.
+         * table keeps it as {@link System#nanoTime()} does); default {@link AdaptiveCompressor#DEFAULT_IDLE_WINDOW}.
          */
         public Builder idleWindow(Duration idle) {
             this.idleWindow = Objects.requireNonNull(idle, "idle");

@@ -1,5 +1,6 @@
 package dev.zstdjava.values;
 
+import dev.zstdjava.zstd.Zstd;
 import dev.zstdjava.zstd.ZstdDictionary;
 
 import java.lang.foreign.MemorySegment;
@@ -117,6 +118,21 @@ public final class DictionaryManager implements AutoCloseable {
      * {@link PatternDictionaries.Builder#reopenDelay} a longer reopen delay, each by name.
      */
     public static final Duration LONGEST_DURATION = Duration.ofNanos(Long.MAX_VALUE);
+
+    /** Default of {@link Builder#loadTimeout}: how long {@link Builder#build()} may take to load, 10 seconds. */
+    public static final Duration DEFAULT_LOAD_TIMEOUT = Duration.ofSeconds(10);
+
+    /** Default of {@link Builder#refreshInterval}: how often the publication counter is checked, 10 seconds. */
+    public static final Duration DEFAULT_REFRESH_INTERVAL = Duration.ofSeconds(10);
+
+    /** Default of {@link Builder#retrainInterval}: the least time between two trainings, 1 hour. */
+    public static final Duration DEFAULT_RETRAIN_INTERVAL = Duration.ofHours(1);
+
+    /** Default of {@link Builder#dictionarySize}: the size of trained dictionaries, in bytes (16 KiB). */
+    public static final int DEFAULT_DICTIONARY_SIZE = 16 << 10;
+
+    /** Default of {@link Builder#minSamples}: a managed manager trains once it holds this many samples, 1000. */
+    public static final int DEFAULT_MIN_SAMPLES = 1000;
 
     private final DictionarySettings settings;
     private final DictionaryRegistry registry;
@@ -402,13 +418,13 @@ public final class DictionaryManager implements AutoCloseable {
         private final Mode mode;
         private DictionaryStore store;
         private final List<byte[]> given = new ArrayList<>();
-        private int level = 3;
-        private int maxDictionarySize = 1 << 20;
-        private Duration loadTimeout = Duration.ofSeconds(10);
-        private Duration refreshInterval = Duration.ofSeconds(10);
-        private Duration retrainInterval = Duration.ofHours(1);
-        private int dictionaryCapacity = 16 << 10;
-        private int minSamples = 1000;
+        private int level = Zstd.DEFAULT_LEVEL;
+        private int maxDictionarySize = ServerDictionaryLayout.DEFAULT_MAX_DICTIONARY_SIZE;
+        private Duration loadTimeout = DEFAULT_LOAD_TIMEOUT;
+        private Duration refreshInterval = DEFAULT_REFRESH_INTERVAL;
+        private Duration retrainInterval = DEFAULT_RETRAIN_INTERVAL;
+        private int dictionaryCapacity = DEFAULT_DICTIONARY_SIZE;
+        private int minSamples = DEFAULT_MIN_SAMPLES;
         private int maxSamples = 4000;
         private long maxSampleBytes = 4L << 20;
         private int maxSampleSize = 16 << 10;
@@ -430,14 +446,18 @@ public final class DictionaryManager implements AutoCloseable {
             return this;
         }
 
-        /** The zstd level dictionaries are digested and trained for (default 3, as the compressor's default). */
+        /**
+         * The zstd level dictionaries are digested and trained for (default {@link Zstd#DEFAULT_LEVEL}, the
+         * compressor's default).
+         */
         public Builder level(int level) {
             this.level = level;
             return this;
         }
 
         /**
-         * Largest dictionary accepted from a store or given, in bytes (default 1 MiB;
+         * Largest dictionary accepted from a store or given, in bytes (default
+         * {@link ServerDictionaryLayout#DEFAULT_MAX_DICTIONARY_SIZE}, 1 MiB;
          * {@link ServerDictionaryLayout#MIN_MAX_DICTIONARY_SIZE} to
          * {@link DictionaryManager#MAX_DICTIONARY_SIZE_LIMIT}); larger is refused unread.
          */
@@ -446,7 +466,10 @@ public final class DictionaryManager implements AutoCloseable {
             return this;
         }
 
-        /** How long {@link #build()} may take to load the published dictionaries (default 10 s). */
+        /**
+         * How long {@link #build()} may take to load the published dictionaries (default
+         * {@link DictionaryManager#DEFAULT_LOAD_TIMEOUT}).
+         */
         public Builder loadTimeout(Duration timeout) {
             this.loadTimeout = Objects.requireNonNull(timeout, "timeout");
             return this;
@@ -462,7 +485,10 @@ public final class DictionaryManager implements AutoCloseable {
             return this;
         }
 
-        /** How often the store's publication counter is checked for new dictionaries (default 10 s). */
+        /**
+         * How often the store's publication counter is checked for new dictionaries (default
+         * {@link DictionaryManager#DEFAULT_REFRESH_INTERVAL}).
+         */
         public Builder refreshInterval(Duration interval) {
             this.refreshInterval = Objects.requireNonNull(interval, "interval");
             return this;
@@ -470,22 +496,26 @@ public final class DictionaryManager implements AutoCloseable {
 
         /**
          * Managed: the least time between two trainings of this manager and, through the store's lease, of all
-         * clients of the store (default 1 hour): the trainer's lease lasts this long, and the manager that holds it
-         * does not ask for it again before it ends.
+         * clients of the store (default {@link DictionaryManager#DEFAULT_RETRAIN_INTERVAL}): the trainer's lease
+         * lasts this long, and the manager that holds it does not ask for it again before it ends.
          */
         public Builder retrainInterval(Duration interval) {
             this.retrainInterval = Objects.requireNonNull(interval, "interval");
             return this;
         }
 
-        /** Managed: the size of trained dictionaries in bytes (default 16 KiB; zstd's minimum is 256). */
+        /**
+         * Managed: the size of trained dictionaries in bytes (default
+         * {@link DictionaryManager#DEFAULT_DICTIONARY_SIZE}; zstd's minimum is 256).
+         */
         public Builder dictionarySize(int bytes) {
             this.dictionaryCapacity = bytes;
             return this;
         }
 
         /**
-         * Managed: train once the reservoir holds this many samples (default 1000; at least 10), or as many as its
+         * Managed: train once the reservoir holds this many samples (default
+         * {@value DictionaryManager#DEFAULT_MIN_SAMPLES}; at least 10), or as many as its
          * byte bound holds when that is fewer (values of more than 4 KiB on average, with the default bounds).
          */
         public Builder minSamples(int samples) {

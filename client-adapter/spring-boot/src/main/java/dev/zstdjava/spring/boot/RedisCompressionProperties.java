@@ -337,7 +337,7 @@ public class RedisCompressionProperties {
         private int capacity = AdaptiveCompressor.DEFAULT_CAPACITY;
 
         /** How long a tracked pattern must go unseen before a new one may replace it. */
-        private Duration idleWindow = Duration.ofSeconds(10);
+        private Duration idleWindow = AdaptiveCompressor.DEFAULT_IDLE_WINDOW;
 
         /** Which writes of a pattern are also written with every option and timed, on the writing thread. */
         private final Sampling sampling = new Sampling();
@@ -583,25 +583,25 @@ public class RedisCompressionProperties {
         private List<Resource> resources = new ArrayList<>();
 
         /** How long startup may take to load the dictionaries published in the server. */
-        private Duration loadTimeout = Duration.ofSeconds(10);
+        private Duration loadTimeout = DictionaryManager.DEFAULT_LOAD_TIMEOUT;
 
         /** How often the server's publication counter is checked for new dictionaries. */
-        private Duration refreshInterval = Duration.ofSeconds(10);
+        private Duration refreshInterval = DictionaryManager.DEFAULT_REFRESH_INTERVAL;
 
         /** Whether to subscribe to the server's publication announcements (off where SUBSCRIBE is refused). */
         private boolean notifications = true;
 
         /** Managed: the least time between two trainings across all clients of the store. */
-        private Duration retrainInterval = Duration.ofHours(1);
+        private Duration retrainInterval = DictionaryManager.DEFAULT_RETRAIN_INTERVAL;
 
         /** Managed: the size of trained dictionaries. */
-        private DataSize dictionarySize = DataSize.ofKilobytes(16);
+        private DataSize dictionarySize = DataSize.ofBytes(DictionaryManager.DEFAULT_DICTIONARY_SIZE);
 
         /**
          * Managed: train once this many values have been sampled (at least 10), or as many as the sampling's byte bound
          * holds when that is fewer.
          */
-        private int minSamples = 1000;
+        private int minSamples = DictionaryManager.DEFAULT_MIN_SAMPLES;
 
         private final Store store = new Store();
 
@@ -690,7 +690,7 @@ public class RedisCompressionProperties {
          * The largest dictionary read from or written to the server (256B to 64MB); larger entries are refused
          * unread, and dictionary-size may not exceed it.
          */
-        private DataSize maxDictionarySize = DataSize.ofMegabytes(1);
+        private DataSize maxDictionarySize = DataSize.ofBytes(ServerDictionaryLayout.DEFAULT_MAX_DICTIONARY_SIZE);
 
         /** The defaults. */
         public Store() {

@@ -1,13 +1,20 @@
 package dev.zstdjava.spring.boot;
 
 import dev.zstdjava.values.AdaptiveCompressor;
+import dev.zstdjava.values.CompressionConfig;
+import dev.zstdjava.values.DictionaryManager;
 import dev.zstdjava.values.PatternDictionaries;
+import dev.zstdjava.values.ServerDictionaryLayout;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.BeanWrapper;
+import org.springframework.beans.BeanWrapperImpl;
+import org.springframework.boot.convert.DurationStyle;
 import org.springframework.util.unit.DataSize;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
 
 import java.io.InputStream;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
@@ -16,6 +23,39 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /** The configuration metadata IDEs complete from: every property described, with its default. */
 class ConfigurationMetadataTest {
+    /** Each default the library states, by property: the metadata and the bound properties must show it. */
+    private static final Map<String, Object> LIBRARY_DEFAULTS = Map.ofEntries(
+            Map.entry("min-size", DataSize.ofBytes(CompressionConfig.DEFAULT_MIN_COMPRESSION_SIZE)),
+            Map.entry("max-decompressed-size", DataSize.ofBytes(CompressionConfig.DEFAULT_MAX_DECOMPRESSED_SIZE)),
+            Map.entry("dictionaries.load-timeout", DictionaryManager.DEFAULT_LOAD_TIMEOUT),
+            Map.entry("dictionaries.refresh-interval", DictionaryManager.DEFAULT_REFRESH_INTERVAL),
+            Map.entry("dictionaries.retrain-interval", DictionaryManager.DEFAULT_RETRAIN_INTERVAL),
+            Map.entry("dictionaries.dictionary-size", DataSize.ofBytes(DictionaryManager.DEFAULT_DICTIONARY_SIZE)),
+            Map.entry("dictionaries.min-samples", DictionaryManager.DEFAULT_MIN_SAMPLES),
+            Map.entry("dictionaries.store.key-prefix", ServerDictionaryLayout.DEFAULT_PREFIX),
+            Map.entry("dictionaries.store.max-dictionary-size",
+                    DataSize.ofBytes(ServerDictionaryLayout.DEFAULT_MAX_DICTIONARY_SIZE)),
+            Map.entry("adaptive.capacity", AdaptiveCompressor.DEFAULT_CAPACITY),
+            Map.entry("adaptive.idle-window", AdaptiveCompressor.DEFAULT_IDLE_WINDOW),
+            Map.entry("adaptive.sampling.first-writes", AdaptiveCompressor.DEFAULT_FIRST_WRITES),
+            Map.entry("adaptive.sampling.every", AdaptiveCompressor.DEFAULT_SAMPLE_EVERY),
+            Map.entry("adaptive.sampling.plain-every", AdaptiveCompressor.DEFAULT_PLAIN_SAMPLE_EVERY),
+            Map.entry("adaptive.window.samples", AdaptiveCompressor.DEFAULT_WINDOW),
+            Map.entry("adaptive.window.min-samples", AdaptiveCompressor.DEFAULT_MIN_SAMPLES),
+            Map.entry("adaptive.hysteresis.evaluations", AdaptiveCompressor.DEFAULT_SWITCH_AFTER),
+            Map.entry("adaptive.hysteresis.saving-margin", AdaptiveCompressor.DEFAULT_SAVING_MARGIN),
+            Map.entry("adaptive.hysteresis.cpu-margin", AdaptiveCompressor.DEFAULT_CPU_MARGIN),
+            Map.entry("adaptive.dictionary-memory", DataSize.ofBytes(PatternDictionaries.DEFAULT_MAX_NATIVE_BYTES)),
+            Map.entry("adaptive.dictionary-patterns", AdaptiveCompressor.DEFAULT_CAPACITY),
+            Map.entry("adaptive.dictionary-reopen-delay", PatternDictionaries.DEFAULT_REOPEN_DELAY));
+
+    @Test
+    void theBoundDefaultsAreTheLibrarys() {
+        BeanWrapper bound = new BeanWrapperImpl(new RedisCompressionProperties());
+        LIBRARY_DEFAULTS.forEach((name, value) -> assertThat(bound.getPropertyValue(camelCase(name)))
+                .as("the default of " + RedisCompressionProperties.PREFIX + "." + name).isEqualTo(value));
+    }
+
     @Test
     void everyPropertyHasADescriptionAndADefault() throws Exception {
         JsonNode root;
@@ -45,9 +85,6 @@ class ConfigurationMetadataTest {
             assertThat(node.has("defaultValue") || noDefault.contains(name)).as(name + " has a default").isTrue();
         });
         assertThat(properties.get(p + "enabled").get("defaultValue").asBoolean()).isFalse();
-        assertThat(properties.get(p + "min-size").get("defaultValue").asString()).isEqualTo("64B");
-        assertThat(properties.get(p + "dictionaries.store.key-prefix").get("defaultValue").asString())
-                .isEqualTo(dev.zstdjava.values.ServerDictionaryLayout.DEFAULT_PREFIX);
         assertThat(properties.get(p + "level").get("description").asString()).contains("default the backend's");
         // the choices GLIDE clients cannot read are named
         assertThat(properties.get(p + "hash-values").get("description").asString())
@@ -58,27 +95,35 @@ class ConfigurationMetadataTest {
                 .contains("GLIDE clients cannot read");
         assertThat(properties.get(p + "string-template").get("description").asString()).contains("INCR");
         assertThat(properties.get(p + "adaptive.enabled").get("defaultValue").asBoolean()).isFalse();
-        // the tuning defaults IDEs show are the library's
-        Map<String, Number> library = Map.ofEntries(
-                Map.entry("adaptive.capacity", AdaptiveCompressor.DEFAULT_CAPACITY),
-                Map.entry("adaptive.sampling.first-writes", AdaptiveCompressor.DEFAULT_FIRST_WRITES),
-                Map.entry("adaptive.sampling.every", AdaptiveCompressor.DEFAULT_SAMPLE_EVERY),
-                Map.entry("adaptive.sampling.plain-every", AdaptiveCompressor.DEFAULT_PLAIN_SAMPLE_EVERY),
-                Map.entry("adaptive.window.samples", AdaptiveCompressor.DEFAULT_WINDOW),
-                Map.entry("adaptive.window.min-samples", AdaptiveCompressor.DEFAULT_MIN_SAMPLES),
-                Map.entry("adaptive.hysteresis.evaluations", AdaptiveCompressor.DEFAULT_SWITCH_AFTER),
-                Map.entry("adaptive.hysteresis.saving-margin", AdaptiveCompressor.DEFAULT_SAVING_MARGIN),
-                Map.entry("adaptive.hysteresis.cpu-margin", AdaptiveCompressor.DEFAULT_CPU_MARGIN),
-                Map.entry("adaptive.dictionary-patterns", AdaptiveCompressor.DEFAULT_CAPACITY));
-        library.forEach((name, value) -> assertThat(properties.get(p + name).get("defaultValue").asDouble())
-                .as(name).isEqualTo(value.doubleValue()));
-        assertThat(DataSize.parse(properties.get(p + "adaptive.dictionary-memory").get("defaultValue").asString())
-                .toBytes()).isEqualTo(PatternDictionaries.DEFAULT_MAX_NATIVE_BYTES);
-        assertThat(properties.get(p + "adaptive.dictionary-reopen-delay").get("defaultValue").asString())
-                .isEqualTo(PatternDictionaries.DEFAULT_REOPEN_DELAY.toSeconds() + "s");
+        // the defaults IDEs show are the library's
+        LIBRARY_DEFAULTS.forEach((name, value) -> assertThat(parse(properties.get(p + name), value))
+                .as("the default of " + p + name + " in the metadata").isEqualTo(value));
         assertThat(properties.get(p + "adaptive.cpu-budget").get("description").asString()).contains("goal memory");
         // a settled pattern backs off to one sampled write in 64 measured (the library's, and docs/spring-boot.md's)
         assertThat(properties.get(p + "adaptive.sampling.every").get("description").asString())
                 .contains("one of these in up to 64");
+    }
+
+    /** The metadata's default text read as the library's value is typed (a duration, a size, a number, a string). */
+    private static Object parse(JsonNode property, Object library) {
+        assertThat(property.has("defaultValue")).as(property.get("name").asString() + " has a default").isTrue();
+        JsonNode text = property.get("defaultValue");
+        return switch (library) {
+            case Duration d -> DurationStyle.detectAndParse(text.asString());
+            case DataSize d -> DataSize.parse(text.asString());
+            case Integer i -> text.asInt();
+            case Double d -> text.asDouble();
+            default -> text.asString();
+        };
+    }
+
+    /** A property's name as a bean property path: {@code store.max-dictionary-size}, {@code store.maxDictionarySize}. */
+    private static String camelCase(String property) {
+        StringBuilder path = new StringBuilder();
+        for (int i = 0; i < property.length(); i++) {
+            char c = property.charAt(i);
+            path.append(c == '-' ? Character.toUpperCase(property.charAt(++i)) : c);
+        }
+        return path.toString();
     }
 }
