@@ -160,6 +160,12 @@ class LettuceContractTest {
         assertEquals("OK", redis.raw().sync().clientPause(ms));
     }
 
+    /** Another connection of the side's client, of the side's kind (the caller closes it). */
+    static StatefulRedisConnection<String, String> another(Side s) {
+        return s.kind == Kind.PLAIN ? s.client.connect(StringCodec.UTF8) : ((CompressingRedisClient) s.client)
+                .connect(StringCodec.UTF8, ValueCompressor.create(CompressionConfig.defaults()));
+    }
+
     static void store(Side s, String... keys) throws Exception {
         for (String k : keys) {
             assertEquals("OK", s.async().set(k, BIG).get(5, TimeUnit.SECONDS));
@@ -275,9 +281,7 @@ class LettuceContractTest {
             store(s, "k");
             List<Integer> lateValues = new ArrayList<>();
             for (int t = 0; t < 4; t++) {
-                StatefulRedisConnection<String, String> c = t == 0 ? s.c : s.kind == Kind.PLAIN
-                        ? s.client.connect(StringCodec.UTF8) : ((CompressingRedisClient) s.client)
-                        .connect(StringCodec.UTF8, ValueCompressor.create(CompressionConfig.defaults()));
+                StatefulRedisConnection<String, String> c = t == 0 ? s.c : another(s);
                 CountDownLatch first = new CountDownLatch(1);
                 pause(100);
                 List<RedisFuture<String>> gets = new ArrayList<>();
@@ -331,9 +335,7 @@ class LettuceContractTest {
             store(s, "k");
             List<StatefulRedisConnection<String, String>> more = new ArrayList<>();
             for (int i = 0; i < 3; i++) {
-                more.add(s.kind == Kind.PLAIN ? s.client.connect(StringCodec.UTF8)
-                        : ((CompressingRedisClient) s.client).connect(StringCodec.UTF8,
-                        ValueCompressor.create(CompressionConfig.defaults())));
+                more.add(another(s));
             }
             List<StatefulRedisConnection<String, String>> callers = List.of(s.c, more.get(0));
             List<StatefulRedisConnection<String, String>> victims = more.subList(1, 3);
