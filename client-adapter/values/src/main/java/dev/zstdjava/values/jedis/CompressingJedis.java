@@ -204,7 +204,8 @@ public final class CompressingJedis {
      * (nothing is compressed or counted for them).
      * @param rule the command's rule
      * @param args the arguments after the command's name, as the server would receive them; changed in place
-     * @return whether values were compressed (some of {@code args} may then be compressed)
+     * @return whether the rule's compression applied (some of {@code args} may then be compressed): false when the
+     *         rule does not compress, or an argument is null
      */
     private boolean decide(CommandRule rule, byte[][] args) {
         for (byte[] arg : args) {
