@@ -284,7 +284,10 @@ public final class AdaptiveCompressor {
         /**
          * The application's patterns, in order of precedence, each matched before the fold and never evicted: a
          * pattern is folded like a key and its {@code *} matches any run of the key's pattern ({@code user:*} takes
-         * {@code user:42:cart}); none by default.
+         * {@code user:42:cart}); none by default. Each is named by its text as given, so {@link #build()} refuses a
+         * pattern whose text is another pattern's name: {@code (other)}, or one with {@code \\} or {@code \xHH} that
+         * is the name of the keys whose pattern has a backslash or a byte that is not UTF-8 there ({@code a\\b:*} is
+         * the name of the keys {@code a\b:*} matches).
          */
         public Builder patterns(List<String> patterns) {
             this.patterns = List.copyOf(patterns);
@@ -389,7 +392,8 @@ public final class AdaptiveCompressor {
 
         /**
          * @return the compressor
-         * @throws IllegalArgumentException when a setting is out of range (the message names it), or when the
+         * @throws IllegalArgumentException when a setting is out of range (the message names it), when a listed
+         *                                  pattern has another pattern's name ({@link #patterns}), or when the
          *                                  {@link #dictionaries(PatternDictionaries) per-pattern dictionaries} serve a
          *                                  compressor of the other kind (one that writes with dictionaries, or a
          *                                  {@code SPEED} one, whose lineages are read-only)

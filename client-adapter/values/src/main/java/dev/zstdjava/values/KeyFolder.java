@@ -1,5 +1,6 @@
 package dev.zstdjava.values;
 
+import java.io.ByteArrayOutputStream;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
@@ -208,6 +209,40 @@ public final class KeyFolder {
             i += n;
         }
         return s.toString();
+    }
+
+    /**
+     * The bytes whose {@linkplain #text(byte[], int, int) text} is {@code text}: the inverse of {@code text}, checked
+     * against it. For a name that is a pattern's text, its bytes; null for a string that is no bytes' text (a
+     * backslash that starts neither {@code \\} nor {@code \xHH} of a byte {@code text} writes so, an unpaired
+     * surrogate). Not for the write path: allocates.
+     *
+     * @throws NullPointerException when {@code text} is null
+     */
+    static byte[] bytesOf(String text) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(text.length() + 8);
+        int n = text.length();
+        int from = 0; // the start of the run of characters written as themselves
+        for (int i = 0; i < n; i++) {
+            if (text.charAt(i) != '\\') {
+                continue;
+            }
+            out.writeBytes(text.substring(from, i).getBytes(StandardCharsets.UTF_8));
+            if (i + 1 < n && text.charAt(i + 1) == '\\') {
+                out.write('\\');
+                i++;
+            } else if (i + 3 < n && text.charAt(i + 1) == 'x' && HEX_DIGITS.indexOf(text.charAt(i + 2)) >= 0
+                    && HEX_DIGITS.indexOf(text.charAt(i + 3)) >= 0) {
+                out.write(HEX_DIGITS.indexOf(text.charAt(i + 2)) << 4 | HEX_DIGITS.indexOf(text.charAt(i + 3)));
+                i += 3;
+            } else {
+                return null;
+            }
+            from = i + 1;
+        }
+        out.writeBytes(text.substring(from).getBytes(StandardCharsets.UTF_8));
+        byte[] b = out.toByteArray();
+        return text(b, 0, b.length).equals(text) ? b : null; // not for \x41, \xC3\xA9 or an unpaired surrogate
     }
 
     /**

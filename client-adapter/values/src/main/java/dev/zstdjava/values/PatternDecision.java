@@ -9,7 +9,7 @@ import java.time.Instant;
  *
  * @param pattern     the pattern: as listed, as keys fold into it ({@link KeyFolder}, its text: bytes that are not
  *                    UTF-8 written {@code \xHH}, a backslash {@code \\}), or {@code (other)} for the keys of every
- *                    pattern not tracked
+ *                    pattern not tracked (and of the pattern {@code (other)}); one name per row
  * @param option      the option its values are written with now
  * @param savedFraction the stored bytes that option saves over the pattern's latest sampled writes, as a fraction of
  *                    their length (0 for plain, and before the first sample)

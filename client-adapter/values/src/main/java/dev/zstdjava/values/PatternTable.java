@@ -23,7 +23,8 @@ import java.util.function.ToLongFunction;
  * pattern (below); (2) the tracked entry of the key's pattern ({@link KeyFolder}: keys that fold alike share it);
  * (3) for a pattern not tracked: a new entry while fewer than {@code capacity} patterns are tracked; else, when the
  * least recently seen tracked pattern has not been seen for {@code idleWindow}, that one is evicted and a new entry
- * replaces it; else the one shared {@link Kind#OTHER} entry. So a keyspace of patterns seen once (random keys) keeps
+ * replaces it; else the one shared {@link Kind#OTHER} entry (which also takes the keys whose pattern is
+ * {@value #OTHER}, its name). So a keyspace of patterns seen once (random keys) keeps
  * at most {@code capacity} tracked, admits at most {@code capacity} new patterns per window and sends the rest to
  * "other", while patterns in use are never pushed out. A later key of an evicted pattern gets a fresh state (the
  * factory is called again); the evicted state is dropped, and a lookup racing its eviction may still count on it.
@@ -32,6 +33,12 @@ import java.util.function.ToLongFunction;
  * {@code v*:*}) and its {@code *} then matches any run of bytes of the key's pattern, not of the raw key
  * ({@code user:*} matches {@code user:*:profile} and {@code user:abc}). They are never evicted and not counted in
  * {@code capacity}; the first that matches wins, each lookup trying them in order (meant for tens of them).
+ *
+ * <p><b>Names</b> are one per entry: a folded pattern's is its {@linkplain KeyFolder#text text}, a listed one's its
+ * text as given, "other"'s {@value #OTHER}. A folded pattern with a listed one's UTF-8 bytes is never tracked (it
+ * matches that listed pattern, or an earlier one), so a listed pattern that could share its name with a folded one is
+ * one whose text is the text of other bytes (it has {@code \\} or {@code \xHH}, as the name of a pattern with a
+ * backslash or a byte that is not UTF-8 has): such a listed pattern is refused, as is one named {@value #OTHER}.
  *
  * <p><b>Recency</b> is a per-entry {@link System#nanoTime()} written at most once per 1/64 of the window (so a hot
  * entry is mostly read), and an entry may be evicted up to that much early.
@@ -58,6 +65,7 @@ final class PatternTable<S> {
     static final Duration DEFAULT_IDLE_WINDOW = Duration.ofSeconds(10);
     /** The name of the shared entry, as the factory and {@link Row#pattern()} see it. */
     static final String OTHER = "(other)";
+    private static final byte[] OTHER_BYTES = OTHER.getBytes(StandardCharsets.US_ASCII);
     /** The most patterns a table may track. */
     static final int MAX_CAPACITY = 1 << 16;
 
@@ -117,7 +125,8 @@ final class PatternTable<S> {
     /**
      * @param capacity   the most patterns tracked, 0 to {@value #MAX_CAPACITY} (0: every key not listed is "other")
      * @param idleWindow how long a pattern goes unseen before a new one may replace it, positive
-     * @throws IllegalArgumentException when a bound is outside its range, or two listed patterns fold alike
+     * @throws IllegalArgumentException when a bound is outside its range, two listed patterns fold alike, or a listed
+     *                                  pattern has the name of another (see "Names" above)
      */
     PatternTable(int capacity, Duration idleWindow, List<String> listed, Function<String, ? extends S> newState) {
         this(capacity, idleWindow, listed, newState, null);
@@ -158,7 +167,9 @@ final class PatternTable<S> {
         KeyFolder folder = new KeyFolder();
         List<Entry> given = new ArrayList<>();
         for (String text : listed) {
-            folder.fold(text.getBytes(StandardCharsets.UTF_8));
+            byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+            checkName(text, bytes);
+            folder.fold(bytes);
             byte[] glob = folder.patternBytes();
             for (Entry e : given) {
                 if (Arrays.equals(e.pattern, glob)) {
@@ -174,6 +185,31 @@ final class PatternTable<S> {
         this.buckets = new AtomicReferenceArray<>(bucketCount);
         this.mask = bucketCount - 1;
         this.tracked = new Entry[capacity];
+    }
+
+    /**
+     * Refuses a listed pattern whose name, its text as given, is also the name of another pattern: of
+     * {@link #OTHER}, or the {@linkplain KeyFolder#text text} of other bytes than its own (it has {@code \\} or
+     * {@code \xHH}, which a key pattern's name writes for a backslash and for a byte that is not UTF-8), which it does
+     * not match; the two would share a row name and, by it, a dictionary lineage.
+     */
+    private static void checkName(String text, byte[] bytes) {
+        if (text.equals(OTHER)) {
+            throw new IllegalArgumentException("listed pattern " + text + " is the name of the entry the keys of every"
+                    + " pattern not tracked share: list another pattern");
+        }
+        byte[] named = KeyFolder.bytesOf(text);
+        if (named == null || Arrays.equals(named, bytes)) {
+            return;
+        }
+        String spelled = new String(named, StandardCharsets.UTF_8);
+        boolean spellable = Arrays.equals(spelled.getBytes(StandardCharsets.UTF_8), named);
+        throw new IllegalArgumentException("listed pattern " + text + " is also the name of the keys of another"
+                + " pattern: a key pattern's name writes a backslash \\\\ and a byte that is not UTF-8 \\xHH, and a"
+                + " listed pattern is matched by its own UTF-8 bytes, so the two would share a name (its row, its"
+                + " dictionary lineage); " + (spellable ? "list " + spelled + " for those keys"
+                : "no listed pattern spells their bytes that are not UTF-8 (a * matches them)")
+                + ", or a pattern without \\\\ and \\xHH");
     }
 
     /**
@@ -227,8 +263,8 @@ final class PatternTable<S> {
         if (e != null) {
             return e;
         }
-        if (capacity == 0 || size >= capacity && now - noEvictionBefore < 0) {
-            return other;
+        if (capacity == 0 || size >= capacity && now - noEvictionBefore < 0 || folder.patternEquals(OTHER_BYTES)) {
+            return other; // a key whose pattern is named as "other" is one of its keys: no two entries share a name
         }
         return miss(folder, hash, now);
     }

@@ -636,6 +636,10 @@ class AdaptiveCompressorTest {
                 () -> AdaptiveCompressor.builder(c).idleWindow(Duration.ZERO).build());
         assertMessage("listed patterns user:1 and user:2 fold alike, to user:*",
                 () -> AdaptiveCompressor.builder(c).patterns(List.of("user:1", "user:2")).build());
+        assertMessage("listed pattern (other) is the name of the entry the keys of every pattern not tracked share:"
+                + " list another pattern", () -> AdaptiveCompressor.builder(c).patterns(List.of("(other)")).build());
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> AdaptiveCompressor.builder(c)
+                .patterns(List.of("a\\\\b:*")).build()).getMessage().contains("list a\\b:* for those keys"));
         assertThrows(NullPointerException.class, () -> AdaptiveCompressor.builder(null));
         assertThrows(NullPointerException.class, () -> AdaptiveCompressor.builder(c).goal(null));
     }

@@ -9,6 +9,7 @@ import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.regex.Pattern;
@@ -16,6 +17,7 @@ import java.util.regex.Pattern;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
@@ -190,6 +192,7 @@ class KeyFolderTest {
             }
             String text = KeyFolder.text(b, 0, b.length);
             assertArrayEquals(b, readBack(text), () -> show(b) + " has the text " + text);
+            assertArrayEquals(b, KeyFolder.bytesOf(text), () -> "bytesOf, the inverse of " + text);
             if (isUtf8(b)) {
                 valid++;
                 assertEquals(new String(b, StandardCharsets.UTF_8).replace("\\", "\\\\"), text, show(b));
@@ -199,6 +202,10 @@ class KeyFolderTest {
             assertEquals(text, KeyFolder.text(buffer, off, off + b.length), () -> show(b) + " at offset " + off);
         }
         assertTrue(valid > 5_000 && valid < 190_000, "valid and invalid UTF-8 both drawn: " + valid);
+        // strings that are no bytes' text: a backslash that starts no escape, an escape text writes otherwise
+        for (String none : List.of("\\", "a\\b", "\\x4", "\\xff", "\\x41", "\\xC3\\xA9", "\\\\\\", "a\uD800")) {
+            assertNull(KeyFolder.bytesOf(none), none);
+        }
 
         Map<String, String> seen = new HashMap<>();
         int strings = 0;

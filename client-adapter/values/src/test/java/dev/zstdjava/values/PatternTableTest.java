@@ -133,6 +133,59 @@ class PatternTableTest {
         assertEquals(3, table.size());
     }
 
+    /**
+     * A listed pattern is named by its text as given, a folded one by {@link KeyFolder#text}: a listed pattern whose
+     * text is the text of other bytes ({@code \\} or {@code \xHH}) would have the name of a pattern it does not match,
+     * and {@code (other)} is "other"'s name: both are refused, naming the pattern and what to list instead. A
+     * backslash that reads as no byte's text is no other pattern's name, and is kept.
+     */
+    @Test
+    void aListedPatternWithAnotherPatternsNameIsRefused() {
+        IllegalArgumentException slash = assertThrows(IllegalArgumentException.class,
+                () -> table(8, 1_000, "ok:*", "a\\\\b:*"), "the name of the keys a\\b:*");
+        assertEquals("listed pattern a\\\\b:* is also the name of the keys of another pattern: a key pattern's name"
+                + " writes a backslash \\\\ and a byte that is not UTF-8 \\xHH, and a listed pattern is matched by its own"
+                + " UTF-8 bytes, so the two would share a name (its row, its dictionary lineage); list a\\b:* for those"
+                + " keys, or a pattern without \\\\ and \\xHH", slash.getMessage());
+        IllegalArgumentException invalid = assertThrows(IllegalArgumentException.class,
+                () -> table(8, 1_000, "a:\\xFF:*"), "the name of the keys a:<FF>:<digits>");
+        assertTrue(invalid.getMessage().startsWith("listed pattern a:\\xFF:* is also the name of the keys of another"
+                + " pattern"), invalid.getMessage());
+        assertTrue(invalid.getMessage().contains("no listed pattern spells their bytes that are not UTF-8 (a * matches"
+                + " them)"), invalid.getMessage());
+        IllegalArgumentException other = assertThrows(IllegalArgumentException.class,
+                () -> table(8, 1_000, PatternTable.OTHER));
+        assertEquals("listed pattern (other) is the name of the entry the keys of every pattern not tracked share:"
+                + " list another pattern", other.getMessage());
+
+        // no other bytes have these texts: kept, named as given
+        List<String> kept = List.of("dir\\sub:*", "hex\\x41:*", "lower\\xff:*", "pair\\xC3\\xA9:*", "end\\", "clé:*");
+        PatternTable<State> table = table(8, 1_000, kept.toArray(new String[0]));
+        assertEquals(kept, table.snapshot().stream().filter(r -> r.kind() == Kind.LISTED).map(Row::pattern).toList());
+        assertEquals("dir\\sub:*", table.lookup(bytes("dir\\sub:7")).pattern());
+    }
+
+    /**
+     * No two entries share a name: a key whose pattern has a listed pattern's bytes is that listed pattern's (never
+     * tracked under the same name), and a key whose pattern is named {@code (other)} is one of "other"'s keys.
+     */
+    @Test
+    void noTwoEntriesShareAName() {
+        PatternTable<State> table = table(8, 1_000, "dir\\sub:*", "user:*");
+        State other = table.snapshot().getLast().state();
+        assertSame(other, table.lookup(bytes("(other)")), "the pattern named (other) is other's");
+        assertSame(other, table.lookup(bytes("(other)")));
+        assertSame(table.lookup(bytes("dir\\sub:1")), table.lookup(bytes("dir\\sub:*")));
+        table.lookup(bytes("a\\b:1"));
+        table.lookup(new byte[] {'a', ':', (byte) 0xFF, ':', '1'});
+        table.lookup(bytes("user:*"));
+        table.lookup(bytes("(other):1"));
+        List<String> names = table.snapshot().stream().map(Row::pattern).toList();
+        assertEquals(List.of("dir\\sub:*", "user:*", "a\\\\b:*", "a:\\xFF:*", "(other):*", PatternTable.OTHER),
+                names);
+        assertEquals(2L, table.snapshot().getLast().seen(), "the two lookups of the key (other)");
+    }
+
     @Test
     void theLeastRecentlySeenIsEvictedOnlyWhenIdleForTheWindow() {
         long window = 64_000;

@@ -289,6 +289,22 @@ class AdaptiveCompressionTest {
         }
     }
 
+    /**
+     * A listed pattern with another pattern's name ({@code (other)}, or {@code a\\b:*}, the name of the keys with one
+     * backslash) fails startup naming the property and what to list instead.
+     */
+    @Test
+    void aListedPatternWithAnotherPatternsNameFailsStartupNamingTheProperty() {
+        runner().withPropertyValues(P + "adaptive.enabled=true", P + "adaptive.patterns=user:*,a\\\\b:*")
+                .run(c -> assertThat(c).getFailure().rootCause().isInstanceOf(RedisCompressionException.class)
+                        .hasMessageContaining("of " + P + "adaptive.patterns")
+                        .hasMessageContaining("list a\\b:* for those keys"));
+        runner().withPropertyValues(P + "adaptive.enabled=true", P + "adaptive.patterns=(other)")
+                .run(c -> assertThat(c).getFailure().rootCause().isInstanceOf(RedisCompressionException.class)
+                        .hasMessageContaining("of " + P + "adaptive.patterns")
+                        .hasMessageContaining("listed pattern (other) is the name of the entry"));
+    }
+
     @Test
     @SuppressWarnings("unchecked")
     void eachPatternDecidesAndTheDecisionsAreVisible() {

@@ -67,8 +67,11 @@ import java.util.Objects;
  * {@link AdaptiveCompressor#reader()}, so values a pattern's dictionary option wrote need a reader with that
  * pattern's manager. {@link #adaptive()}{@code .snapshot()} shows the decisions.
  *
- * <p>Reads fail with {@link DecompressionLimitException} for a value that would decompress past the configured
- * maximum; the client stays usable.
+ * <p><b>Failures are Jedis's.</b> Arguments Jedis refuses (a null key, field or value, an odd number of {@code MSET}
+ * arguments) are handed to it as given, so each fails with the exception it throws on Jedis, before anything is sent
+ * and with nothing compressed; what the server refuses fails with Jedis's {@code JedisDataException}. Reads fail
+ * with {@link DecompressionLimitException} for a value that would decompress past the configured maximum; the client
+ * stays usable.
  *
  * <p><b>Thread safety:</b> as thread-safe as the client it wraps ({@code RedisClient} and {@code UnifiedJedis} are,
  * {@code Jedis} is not). <b>Allocation:</b> the compressed value on writes (none when a value is stored as it is),
@@ -197,11 +200,19 @@ public final class CompressingJedis {
      * The catalogue's decision for one command: its refusal thrown, or, when the rule compresses, the value
      * arguments ({@link CommandRule#isValue}) compressed in place, each by the {@link Writer} with its key: the
      * argument before it for key-value pairs ({@code MSET}), else the command's key (a hash's key for {@code HSET}).
+     * Arguments with a null are left as given, for Jedis to refuse with its own exception before sending anything
+     * (nothing is compressed or counted for them).
      * @param rule the command's rule
      * @param args the arguments after the command's name, as the server would receive them; changed in place
-     * @return whether the rule compresses (some of {@code args} may then be compressed)
+     * @return whether the rule's compression applied (some of {@code args} may then be compressed): false when the
+     *         rule does not compress, or an argument is null
      */
     private boolean decide(CommandRule rule, byte[][] args) {
+        for (byte[] arg : args) {
+            if (arg == null) {
+                return false;
+            }
+        }
         List<byte[]> words = Arrays.asList(args);
         CommandRefusedException refused = rule.refusalFor(words);
         if (refused != null) {
@@ -315,10 +326,14 @@ public final class CompressingJedis {
         return in(jedis.mget(keys));
     }
 
-    /** {@code MSET key value [key value ...]}: the values (every second argument) are compressed. */
+    /**
+     * {@code MSET key value [key value ...]}: the values (every second argument) are compressed. An odd number of
+     * arguments is handed to Jedis as given, so it fails as Jedis fails (on the supported lines with
+     * {@link ArrayIndexOutOfBoundsException}, before anything is sent); nothing is compressed or counted for it.
+     */
     public String mset(byte[]... keysAndValues) {
         if (keysAndValues.length % 2 != 0) {
-            throw new IllegalArgumentException("mset takes key/value pairs, got " + keysAndValues.length + " arguments");
+            return jedis.mset(keysAndValues);
         }
         byte[][] a = keysAndValues.clone();
         decide(mset, a);

@@ -37,7 +37,12 @@ class AdaptiveRedissonCodecTest {
 
     /** Runs {@code test} with a Redisson client of the test server, shut down after it. */
     static void withRedisson(Consumer<RedissonClient> test) {
-        RedissonClient redisson = Redisson.create(CompressingRedissonCodecTest.config(redis.server().port()));
+        withRedisson(redis, test);
+    }
+
+    /** Runs {@code test} with a Redisson client of {@code server}, shut down after it. */
+    static void withRedisson(JedisServer server, Consumer<RedissonClient> test) {
+        RedissonClient redisson = Redisson.create(CompressingRedissonCodecTest.config(server.server().port()));
         try {
             test.accept(redisson);
         } finally {

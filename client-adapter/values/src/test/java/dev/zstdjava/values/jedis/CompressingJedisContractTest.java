@@ -1,0 +1,168 @@
+package dev.zstdjava.values.jedis;
+
+import dev.zstdjava.testkit.JedisServer;
+import dev.zstdjava.values.AdaptiveCompressor;
+import dev.zstdjava.values.CompressionConfig;
+import dev.zstdjava.values.CompressionOption;
+import dev.zstdjava.values.CompressionStats;
+import dev.zstdjava.values.ValueCompressor;
+import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import redis.clients.jedis.commands.JedisBinaryCommands;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+
+import static dev.zstdjava.testkit.TestValues.json;
+import static org.junit.jupiter.api.Assertions.*;
+
+/**
+ * {@link CompressingJedis} side by side with the client it wraps, on a real server, in both modes with hash values
+ * compressed (so every value argument goes through the compressor): arguments Jedis refuses (an odd {@code MSET}, a
+ * null key, field or value) fail with Jedis's own exception, class and message, sending no more than Jedis sends and
+ * compressing nothing; commands the server refuses fail with the same server error; empty values are stored and read
+ * back as Jedis stores and reads them. Runs on every supported Jedis line (the lines' runs of this test jar).
+ */
+@DisabledIfSystemProperty(named = "zstdjava.skipServerTests", matches = "true", disabledReason = "left out with -Dzstdjava.skipServerTests=true")
+class CompressingJedisContractTest {
+    @RegisterExtension
+    static final JedisServer redis = new JedisServer();
+
+    static final byte[] BIG = b(json(3000));
+
+    static byte[] b(String s) {
+        return CompressingJedisTest.b(s);
+    }
+
+    enum Mode {
+        FIXED, ADAPTIVE;
+
+        CompressingJedis wrap(JedisBinaryCommands client) {
+            CompressionConfig config = CompressionConfig.builder().compressHashValues(true).build();
+            return this == FIXED ? new CompressingJedis(client, ValueCompressor.create(config))
+                    : new CompressingJedis(client, AdaptiveCompressor.builder(config).build());
+        }
+    }
+
+    /** One call, made on plain Jedis and on the wrapper with the same arguments. */
+    record Call(String name, Function<JedisBinaryCommands, Object> plain, Function<CompressingJedis, Object> wrapped) {}
+
+    static Map<byte[], byte[]> map(byte[]... fieldsAndValues) {
+        Map<byte[], byte[]> m = new LinkedHashMap<>();
+        for (int i = 0; i < fieldsAndValues.length; i += 2) {
+            m.put(fieldsAndValues[i], fieldsAndValues[i + 1]);
+        }
+        return m;
+    }
+
+    /** Calls Jedis refuses before sending anything, and calls the server refuses. */
+    static List<Call> refused() {
+        byte[] k = b("k");
+        List<Call> calls = new ArrayList<>();
+        calls.add(new Call("MSET k", c -> c.mset(k), j -> j.mset(k)));
+        calls.add(new Call("MSET k v k", c -> c.mset(k, BIG, b("k2")), j -> j.mset(k, BIG, b("k2"))));
+        calls.add(new Call("MSET k v k2 null", c -> c.mset(k, BIG, b("k2"), null), j -> j.mset(k, BIG, b("k2"), null)));
+        calls.add(new Call("MSET null v", c -> c.mset(null, BIG), j -> j.mset(null, BIG)));
+        calls.add(new Call("MSET (no arguments)", c -> c.mset(), j -> j.mset()));
+        calls.add(new Call("SET null v", c -> c.set(null, BIG), j -> j.set(null, BIG)));
+        calls.add(new Call("SET k null", c -> c.set(k, null), j -> j.set(k, null)));
+        calls.add(new Call("SET k null EX 10", c -> c.set(k, null, CompressingJedisTest.ex(10)),
+                j -> j.set(k, null, CompressingJedisTest.ex(10))));
+        calls.add(new Call("SET k null GET", c -> c.setGet(k, null), j -> j.setGet(k, null)));
+        calls.add(new Call("SETEX k 10 null", c -> c.setex(k, 10, null), j -> j.setex(k, 10, null)));
+        calls.add(new Call("SETEX null 10 v", c -> c.setex(null, 10, BIG), j -> j.setex(null, 10, BIG)));
+        calls.add(new Call("GETSET k null", c -> c.getSet(k, null), j -> j.getSet(k, null)));
+        calls.add(new Call("HSET h f null", c -> c.hset(b("h"), b("f"), null), j -> j.hset(b("h"), b("f"), null)));
+        calls.add(new Call("HSET null f v", c -> c.hset(null, b("f"), BIG), j -> j.hset(null, b("f"), BIG)));
+        calls.add(new Call("HSET h {f: v, g: null}", c -> c.hset(b("h"), map(b("f"), BIG, b("g"), null)),
+                j -> j.hset(b("h"), map(b("f"), BIG, b("g"), null))));
+        calls.add(new Call("HSET h {null: v}", c -> c.hset(b("h"), map(null, BIG)),
+                j -> j.hset(b("h"), map(null, BIG))));
+        calls.add(new Call("HSET h {} (no fields)", c -> c.hset(b("h"), map()), j -> j.hset(b("h"), map())));
+        calls.add(new Call("GET null", c -> c.get(null), j -> j.get(null)));
+        return calls;
+    }
+
+    @ParameterizedTest
+    @EnumSource(Mode.class)
+    void whatJedisOrTheServerRefusesFailsAsOnJedis(Mode mode) {
+        CompressingJedis j = mode.wrap(redis.client());
+        List<String> unlike = new ArrayList<>();
+        for (Call call : refused()) {
+            long before = commandsProcessed();
+            Throwable expected = assertThrows(Throwable.class, () -> call.plain().apply(redis.client()),
+                    call.name() + " on plain Jedis");
+            long plainSent = commandsProcessed() - before;
+            long written = written(j);
+            before = commandsProcessed();
+            Throwable got = assertThrows(Throwable.class, () -> call.wrapped().apply(j), call.name());
+            long sent = commandsProcessed() - before;
+            if (got.getClass() != expected.getClass() || !String.valueOf(got.getMessage()).equals(
+                    String.valueOf(expected.getMessage()))) {
+                unlike.add(call.name() + ": " + got + ", where Jedis threw " + expected);
+            }
+            if (sent != plainSent) {
+                unlike.add(call.name() + ": " + sent + " commands sent, where Jedis sent " + plainSent);
+            }
+            if (written(j) != written) {
+                unlike.add(call.name() + ": " + (written(j) - written) + " values compressed or counted");
+            }
+        }
+        assertEquals(List.of(), unlike, "the wrapper fails unlike Jedis");
+        assertNull(redis.client().get(b("k")), "nothing was stored");
+        assertEquals("OK", j.mset(b("k"), BIG), "the client stays usable");
+        assertArrayEquals(BIG, j.get(b("k")));
+    }
+
+    /** Empty values: stored as they are and read back empty, as plain Jedis stores and reads them. */
+    @ParameterizedTest
+    @EnumSource(Mode.class)
+    void emptyValuesAreStoredAndReadAsJedisDoes(Mode mode) {
+        CompressingJedis j = mode.wrap(redis.client());
+        byte[] empty = new byte[0];
+        assertEquals(redis.client().set(b("plain"), empty), j.set(b("e1"), empty));
+        assertEquals("OK", j.setex(b("e2"), 100, empty));
+        assertEquals("OK", j.mset(b("e3"), empty, b("e4"), BIG));
+        assertEquals(redis.client().hset(b("ph"), b("f"), empty), j.hset(b("eh"), b("f"), empty));
+        for (String k : List.of("e1", "e2", "e3")) {
+            assertArrayEquals(redis.client().get(b("plain")), redis.client().get(b(k)), k + ": stored as Jedis stores it");
+            assertArrayEquals(empty, j.get(b(k)), k);
+        }
+        assertArrayEquals(empty, j.getSet(b("e1"), empty));
+        assertArrayEquals(empty, j.setGet(b("e2"), empty));
+        assertArrayEquals(empty, j.mget(b("e3")).get(0));
+        assertArrayEquals(redis.client().hget(b("ph"), b("f")), redis.client().hget(b("eh"), b("f")));
+        assertArrayEquals(empty, j.hget(b("eh"), b("f")));
+        assertArrayEquals(empty, j.hgetAll(b("eh")).get(b("f")));
+        assertArrayEquals(empty, j.hvals(b("eh")).get(0));
+        assertArrayEquals(empty, j.getDel(b("e3")));
+    }
+
+    /** Every value the wrapper's compressor has counted as written (compressed or stored as it is). */
+    static long written(CompressingJedis j) {
+        if (j.adaptive() != null) {
+            long n = 0;
+            for (CompressionOption o : CompressionOption.values()) {
+                n += j.adaptive().writes(o).values();
+            }
+            return n;
+        }
+        CompressionStats s = j.compressor().stats();
+        return s.valuesCompressed() + s.skipped();
+    }
+
+    /** The server's count of commands processed (the INFO call that reads it included, alike for every reading). */
+    static long commandsProcessed() {
+        for (String line : redis.client().info("stats").split("\r?\n")) {
+            if (line.startsWith("total_commands_processed:")) {
+                return Long.parseLong(line.substring(line.indexOf(':') + 1).trim());
+            }
+        }
+        throw new AssertionError("no total_commands_processed in INFO stats");
+    }
+}
