@@ -44,7 +44,8 @@ final class Advise implements Callable<Integer> {
     Sampling sampling;
 
     @Option(names = "--min-size", defaultValue = "" + CompressionConfig.DEFAULT_MIN_COMPRESSION_SIZE,
-            paramLabel = "BYTES", description = "minCompressionSize of every option (default ${DEFAULT-VALUE})")
+            paramLabel = "BYTES", description = "minCompressionSize of every option (default ${DEFAULT-VALUE}, at least "
+                    + CompressionConfig.MIN_COMPRESSION_SIZE_LIMIT + ")")
     int minSize;
 
     @Option(names = "--max-sample-bytes", defaultValue = "67108864", paramLabel = "BYTES",
@@ -121,8 +122,9 @@ final class Advise implements Callable<Integer> {
     @Override
     public Integer call() {
         sampling.check();
-        if (minSize < 0) {
-            throw new ToolException.BadArguments("--min-size must be at least 0");
+        Common.checkMinSize(minSize);
+        if (maxSampleBytes < 1) {
+            throw new ToolException.BadArguments("--max-sample-bytes must be at least 1, got " + maxSampleBytes);
         }
         CompressionGoal g = goal(goal, cpuBudget);
         PrintWriter out = spec.commandLine().getOut();

@@ -1,11 +1,13 @@
 package dev.zstdjava.cli;
 
 import dev.zstdjava.lettuce.LettuceDictionaryStore;
+import dev.zstdjava.values.CompressionConfig;
 import dev.zstdjava.values.DictionaryEntryRefusedException;
 import dev.zstdjava.values.DictionaryInfo;
 import dev.zstdjava.values.DictionaryManager;
 import dev.zstdjava.values.LegacyFormat;
 import dev.zstdjava.values.PatternDictionaries;
+import dev.zstdjava.values.ServerDictionaryLayout;
 import dev.zstdjava.values.StoredForm;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.cluster.RedisClusterClient;
@@ -26,6 +28,9 @@ import java.util.function.Function;
 
 /** The options every command shares (picocli mixin): server, rate, limits, output. Not thread-safe. */
 final class Common {
+    /** The longest {@code --timeout}: a day (a command that takes longer is not one to wait for). */
+    static final long MAX_TIMEOUT_SECONDS = 86_400;
+
     @Parameters(index = "0", arity = "0..1", paramLabel = "URI", description = "the server: redis://[user:password@]host:port[/db], "
             + "rediss://... for TLS (untested here); any node of a cluster (every primary is scanned)")
     String uri;
@@ -40,7 +45,7 @@ final class Common {
     long limit;
 
     @Option(names = "--timeout", defaultValue = "10", paramLabel = "SECONDS",
-            description = "timeout of each command (default ${DEFAULT-VALUE} s)")
+            description = "timeout of each command (default ${DEFAULT-VALUE} s, at most " + MAX_TIMEOUT_SECONDS + ")")
     long timeoutSeconds;
 
     @Option(names = "--legacy", split = ",", paramLabel = "FORMAT", completionCandidates = LegacyForms.class,
@@ -84,26 +89,50 @@ final class Common {
         return s;
     }
 
-    /** Checks the numeric options. */
+    /**
+     * Checks the options shared by every command, before anything is sent: the URI is given, the numbers are in
+     * range, the dictionary prefix is one a store takes, the legacy formats are known.
+     *
+     * @throws ToolException.BadArguments naming the option and its limit
+     */
     void check() {
         if (uri == null) {
             throw new ToolException.BadArguments("missing the server URI (redis://host:port)");
         }
-        if (limit < 1 || limit > Integer.MAX_VALUE - 8) {
-            throw new ToolException.BadArguments("--limit must be between 1 and " + (Integer.MAX_VALUE - 8) + " bytes, got " + limit);
+        if (limit < 1 || limit > CompressionConfig.MAX_DECOMPRESSED_SIZE_LIMIT) {
+            throw new ToolException.BadArguments("--limit must be between 1 and "
+                    + CompressionConfig.MAX_DECOMPRESSED_SIZE_LIMIT + " bytes, got " + limit);
         }
-        if (timeoutSeconds < 1) {
-            throw new ToolException.BadArguments("--timeout must be at least 1 second, got " + timeoutSeconds);
+        if (timeoutSeconds < 1 || timeoutSeconds > MAX_TIMEOUT_SECONDS) {
+            throw new ToolException.BadArguments("--timeout must be between 1 and " + MAX_TIMEOUT_SECONDS
+                    + " seconds (a day), got " + timeoutSeconds);
         }
         if (!(rate >= 1)) {
             throw new ToolException.BadArguments("--rate must be at least 1 operation a second, got " + rate);
+        }
+        try {
+            ServerDictionaryLayout.checkPrefix(dictionaryPrefix);
+        } catch (IllegalArgumentException e) {
+            throw new ToolException.BadArguments("--dictionary-prefix: " + e.getMessage());
+        }
+        legacyFormats();
+    }
+
+    /**
+     * @throws ToolException.BadArguments unless {@code minSize}, the value of {@code --min-size}, is a
+     *                                    {@link CompressionConfig#minCompressionSize()} the library takes
+     */
+    static void checkMinSize(int minSize) {
+        if (minSize < CompressionConfig.MIN_COMPRESSION_SIZE_LIMIT) {
+            throw new ToolException.BadArguments("--min-size must be at least "
+                    + CompressionConfig.MIN_COMPRESSION_SIZE_LIMIT + " bytes (the 5-byte header plus one byte), got "
+                    + minSize);
         }
     }
 
     /** Connects as {@link Keyspace#connect}, after checking the options. */
     Keyspace connect() {
         check();
-        legacyFormats();
         return Keyspace.connect(uri, Duration.ofSeconds(timeoutSeconds), new RateLimiter(rate));
     }
 

@@ -138,7 +138,7 @@ final class Inspect implements Callable<Integer> {
         List<Draw> drawn = new ArrayList<>();
         Random random = new Random();
         long[] seen = {0};
-        ks.scanAll(match, null, 1000, (node, keys, resume) -> {
+        ks.scanAll(match, Keyspace.Position.START, 1000, (node, keys, resume) -> {
             for (byte[] key : keys) {
                 if (common.isStoreKey(key)) {
                     continue;

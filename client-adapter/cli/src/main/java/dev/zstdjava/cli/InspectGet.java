@@ -45,17 +45,18 @@ final class InspectGet implements Callable<Integer> {
             byte[] k = key.getBytes(StandardCharsets.UTF_8);
             var c = ks.nodes().get(nodeOf(ks, k)).sync();
             byte[] stored;
-            ks.limiter.acquire();
-            long size = field == null ? c.strlen(k) : c.hstrlen(k, field.getBytes(StandardCharsets.UTF_8));
-            if (size > common.limit) {
-                throw new ToolException(key + (field == null ? "" : " field " + field) + ": the stored value holds "
-                        + size + " bytes, over --limit " + common.limit + "; not read");
-            }
-            ks.limiter.acquire();
             try {
+                ks.limiter.acquire();
+                long size = field == null ? c.strlen(k) : c.hstrlen(k, field.getBytes(StandardCharsets.UTF_8));
+                if (size > common.limit) {
+                    throw new ToolException(key + (field == null ? "" : " field " + field) + ": the stored value holds "
+                            + size + " bytes, over --limit " + common.limit + "; not read");
+                }
+                ks.limiter.acquire();
                 stored = field == null ? c.get(k) : c.hget(k, field.getBytes(StandardCharsets.UTF_8));
             } catch (io.lettuce.core.RedisCommandExecutionException e) {
-                throw new ToolException(key + ": " + e.getMessage());
+                throw new ToolException(key + ": " + e.getMessage() + " (inspect get reads a string value, or a hash"
+                        + " value with --field)");
             }
             if (stored == null) {
                 throw new ToolException(key + (field == null ? "" : " field " + field) + ": no such "

@@ -54,14 +54,15 @@ final class Keyspace implements AutoCloseable {
      * Connects to {@code uriText} (redis://, rediss:// for TLS, user and password as Lettuce URIs take them), and
      * when the server is a cluster node, to every primary that serves slots.
      *
-     * @throws ToolException with a clear message when the URI is malformed, the server unreachable or AUTH fails
+     * @throws ToolException with a clear message when the server is unreachable or AUTH fails; a
+     *                       {@link ToolException.BadArguments} when the URI is malformed
      */
     static Keyspace connect(String uriText, Duration timeout, RateLimiter limiter) {
         RedisURI uri;
         try {
             uri = RedisURI.create(uriText);
         } catch (RuntimeException e) {
-            throw new ToolException("bad server URI '" + uriText + "': " + e.getMessage()
+            throw new ToolException.BadArguments("bad server URI '" + uriText + "': " + e.getMessage()
                     + " (expected redis://[user:password@]host:port or rediss://... for TLS)");
         }
         uri.setTimeout(timeout);
@@ -218,30 +219,54 @@ final class Keyspace implements AutoCloseable {
     }
 
     /**
-     * Scans every node in order, {@code MATCH pattern} (null: all), {@code COUNT count}, from {@code from}
-     * ({@code NODE:CURSOR} as printed by an earlier run, or null for the start).
-     *
-     * @throws ToolException when {@code from} is not a cursor of this keyspace
+     * Where a scan starts: a primary's index in cursor order and its {@code SCAN} cursor, as {@code --cursor} takes
+     * it ({@code NODE:CURSOR}, printed by an earlier run).
      */
-    void scanAll(String pattern, String from, int count, PageVisitor visitor) {
-        int startNode = 0;
-        String cursor = "0";
-        if (from != null && !from.equals("0")) {
-            int colon = from.indexOf(':');
+    record Position(String text, int node, String cursor) {
+        /** The first key of the first primary. */
+        static final Position START = new Position("0:0", 0, "0");
+
+        /**
+         * @param text {@code NODE:CURSOR} as an earlier run printed it ({@code 0}: the start)
+         * @throws ToolException.BadArguments when {@code text} is not one
+         */
+        static Position parse(String text) {
+            if (text.equals("0")) {
+                return START;
+            }
+            if (text.equals("done")) {
+                throw new ToolException.BadArguments("--cursor 'done': every key was seen by the run that printed it;"
+                        + " nothing is left to resume");
+            }
+            int colon = text.indexOf(':');
             try {
-                startNode = Integer.parseInt(from.substring(0, colon));
-                cursor = from.substring(colon + 1);
+                int node = Integer.parseInt(text.substring(0, colon));
+                String cursor = text.substring(colon + 1);
                 Long.parseUnsignedLong(cursor);
+                if (node >= 0) {
+                    return new Position(text, node, cursor);
+                }
             } catch (RuntimeException e) {
-                throw new ToolException("--cursor '" + from + "' is not NODE:CURSOR as printed by an earlier run");
+                // not NODE:CURSOR, as below
             }
-            if (startNode < 0 || startNode >= nodes.size()) {
-                throw new ToolException("--cursor '" + from + "' names node " + startNode + ", but the server has "
-                        + nodes.size() + " primar" + (nodes.size() == 1 ? "y" : "ies"));
-            }
+            throw new ToolException.BadArguments("--cursor '" + text + "' is not NODE:CURSOR as printed by an"
+                    + " earlier run");
+        }
+    }
+
+    /**
+     * Scans every node in order, {@code MATCH pattern} (null: all), {@code COUNT count}, from {@code from}.
+     *
+     * @throws ToolException.BadArguments when {@code from} names a node this keyspace does not have
+     */
+    void scanAll(String pattern, Position from, int count, PageVisitor visitor) {
+        int startNode = from.node();
+        if (startNode >= nodes.size()) {
+            throw new ToolException.BadArguments("--cursor '" + from.text() + "' names node " + startNode
+                    + ", but the server has " + nodes.size() + " primar" + (nodes.size() == 1 ? "y" : "ies"));
         }
         for (int n = startNode; n < nodes.size(); n++) {
-            String c = n == startNode ? cursor : "0";
+            String c = n == startNode ? from.cursor() : "0";
             KeyScanCursor<byte[]> page;
             do {
                 page = scan(n, c, pattern, count);

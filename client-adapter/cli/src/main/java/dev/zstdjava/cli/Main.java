@@ -7,7 +7,10 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 import java.io.PrintWriter;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * {@code zstd-values}: see, plan and migrate value compression on a live Valkey/Redis keyspace. Read-only except
@@ -16,11 +19,12 @@ import java.util.Locale;
 @Command(name = "zstd-values", mixinStandardHelpOptions = true, version = "zstd-values 0.1.0",
         subcommands = {Inspect.class, Advise.class, Migrate.class, CommandLine.HelpCommand.class},
         description = {"See, plan and migrate value compression (Valkey GLIDE's format) on a live keyspace.",
-                "Read-only except 'migrate --apply'. SCAN only, never KEYS; at most --rate commands a second."},
-        exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"0:done", "1:an error (message on stderr), or migrate had failed keys", "2:bad arguments"})
+                "Read-only except 'migrate --apply'. SCAN only, never KEYS; at most --rate commands a second."})
 public final class Main implements Runnable {
     static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+    /** The exit codes, as every command's help lists them. */
+    private static final Map<String, String> EXIT_CODES = exitCodes();
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -37,18 +41,41 @@ public final class Main implements Runnable {
     /** Runs the tool with {@code args}, printing to {@code out} and {@code err}; returns the exit code. */
     static int run(PrintWriter out, PrintWriter err, String... args) {
         CommandLine cl = new CommandLine(new Main());
+        listExitCodes(cl);
         cl.setOut(out);
         cl.setErr(err);
         cl.setExecutionExceptionHandler((ex, cmd, parsed) -> {
-            String msg = ex instanceof ToolException ? ex.getMessage() : describe(ex);
-            err.println("zstd-values " + cmd.getCommandName() + ": error: " + msg);
+            err.println("zstd-values " + cmd.getCommandName() + ": error: " + describe(ex));
             err.flush();
             return ex instanceof ToolException.BadArguments ? 2 : 1;
         });
         return cl.execute(args);
     }
 
-    private static String describe(Throwable ex) {
+    private static Map<String, String> exitCodes() {
+        Map<String, String> codes = new LinkedHashMap<>();
+        codes.put("0", "done");
+        codes.put("1", "an error (the message on stderr): the server unreachable, authentication failed, a command"
+                + " refused or timed out, inspect get of a value that does not decode; or migrate had failed keys");
+        codes.put("2", "bad arguments: a malformed URI, an option out of its range (named with its limit) or"
+                + " options that do not go together");
+        return Collections.unmodifiableMap(codes);
+    }
+
+    /** Lists {@link #EXIT_CODES} in the help of {@code cl} and of each of its commands. */
+    private static void listExitCodes(CommandLine cl) {
+        cl.getCommandSpec().usageMessage().exitCodeListHeading("%nExit codes:%n").exitCodeList(EXIT_CODES);
+        cl.getSubcommands().values().forEach(Main::listExitCodes);
+    }
+
+    /**
+     * @return {@code ex} in one line: the tool's own message, the server's refusal, or the exception's name and first
+     *         message
+     */
+    static String describe(Throwable ex) {
+        if (ex instanceof ToolException) {
+            return ex.getMessage();
+        }
         if (ex instanceof io.lettuce.core.RedisCommandExecutionException) {
             return "the server refused a command: " + ex.getMessage();
         }

@@ -69,7 +69,8 @@ final class Migrate implements Callable<Integer> {
     int maxElements;
 
     @Option(names = "--min-size", defaultValue = "" + CompressionConfig.DEFAULT_MIN_COMPRESSION_SIZE, paramLabel = "BYTES",
-            description = "smallest value compressed (default ${DEFAULT-VALUE})")
+            description = "smallest value compressed (default ${DEFAULT-VALUE}, at least "
+                    + CompressionConfig.MIN_COMPRESSION_SIZE_LIMIT + ")")
     int minSize;
 
     @CommandLine.Spec
@@ -189,21 +190,24 @@ final class Migrate implements Callable<Integer> {
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
+        common.check(); // first: the writer is built from --limit
+        Common.checkMinSize(minSize);
         fromForms = parseFrom(from);
         target = parseTo(to);
         if (target == null && fromForms.contains(StoredForm.PLAIN)) {
             throw new ToolException.BadArguments("--from plain --to plain changes nothing");
         }
         if (maxElements < 1) {
-            throw new ToolException.BadArguments("--max-elements must be at least 1");
+            throw new ToolException.BadArguments("--max-elements must be at least 1, got " + maxElements);
         }
+        Keyspace.Position start = cursor == null ? Keyspace.Position.START : Keyspace.Position.parse(cursor);
         Progress progress = common.progress(err);
         Map<Outcome, Long> counts = new LinkedHashMap<>();
         for (Outcome o : Outcome.values()) {
             counts.put(o, 0L);
         }
         List<String> failures = new ArrayList<>();
-        String[] resume = {cursor == null ? "0:0" : cursor};
+        String[] resume = {start.text()};
         try (Keyspace ks = common.connect()) {
             DictionaryManager dicts = common.dictionaries(ks, spec.commandLine().getErr());
             classifier = new Classifier(common.limit, common.legacyFormats(), dicts);
@@ -214,7 +218,7 @@ final class Migrate implements Callable<Integer> {
             });
             Runtime.getRuntime().addShutdownHook(hook);
             try {
-                ks.scanAll(match, cursor, 100, (node, keys, next) -> {
+                ks.scanAll(match, start, 100, (node, keys, next) -> {
                     RedisCommands<byte[], byte[]> c = ks.nodes().get(node).sync();
                     for (byte[] key : keys) {
                         if (common.isStoreKey(key)) {
@@ -231,6 +235,12 @@ final class Migrate implements Callable<Integer> {
                     progress.update(counts.get(Outcome.REWRITTEN) + (apply ? " rewritten" : " to rewrite") + ", "
                             + counts.values().stream().mapToLong(Long::longValue).sum() + " keys seen; cursor " + next);
                 });
+            } catch (ToolException.BadArguments e) {
+                throw e;
+            } catch (RuntimeException e) {
+                // the keys of the page it stopped in are seen again from there; those rewritten are left as they are
+                throw new ToolException(Main.describe(e) + " (stopped after " + counts.get(Outcome.REWRITTEN)
+                        + (apply ? " rewritten" : " to rewrite") + "; resume with --cursor " + resume[0] + ")", e);
             } finally {
                 Runtime.getRuntime().removeShutdownHook(hook);
                 progress.done();

@@ -17,8 +17,11 @@ final class Sampling {
 
     /** @throws ToolException.BadArguments unless the sample and the elements per key are at least 1 */
     void check() {
-        if (sample < 1 || elements < 1) {
-            throw new ToolException.BadArguments("--sample and --elements must be at least 1");
+        if (sample < 1) {
+            throw new ToolException.BadArguments("--sample must be at least 1, got " + sample);
+        }
+        if (elements < 1) {
+            throw new ToolException.BadArguments("--elements must be at least 1, got " + elements);
         }
     }
 }

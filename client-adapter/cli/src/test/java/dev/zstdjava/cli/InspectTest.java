@@ -253,4 +253,18 @@ class InspectTest extends StandaloneServer {
         assertEquals(1, missing.code(), missing.toString());
         assertTrue(missing.err().contains("no such key"), missing.err());
     }
+
+    /** A key of another type than the value asked for: the error names the key and what get reads. */
+    @Test
+    void getOfAKeyOfAnotherTypeNamesTheKey() {
+        raw.sync().hset(utf8("profile:1"), utf8("name"), utf8("x"));
+        Tool t = Tool.run("inspect", "get", uri, "profile:1");
+        assertEquals(1, t.code(), t.toString());
+        assertTrue(t.err().contains("error: profile:1: WRONGTYPE"), t.err());
+        assertTrue(t.err().contains("(inspect get reads a string value, or a hash value with --field)"), t.err());
+        raw.sync().set(utf8("doc:1"), utf8("text"));
+        Tool f = Tool.run("inspect", "get", uri, "doc:1", "--field", "name");
+        assertEquals(1, f.code(), f.toString());
+        assertTrue(f.err().contains("error: doc:1: WRONGTYPE"), f.err());
+    }
 }

@@ -304,8 +304,5 @@ class MigrateTest extends StandaloneServer {
         Tool missing = Tool.run("migrate", uri, "--from", "plain", "--to", "glide-zstd");
         assertEquals(2, missing.code(), missing.toString());
         assertTrue(missing.err().contains("--match"), missing.err());
-        Tool cursor = Tool.run("migrate", uri, "--from", "plain", "--to", "glide-zstd", "--match", "*", "--cursor", "7:0");
-        assertEquals(1, cursor.code(), cursor.toString());
-        assertTrue(cursor.err().contains("names node 7"), cursor.err());
     }
 }

@@ -19,7 +19,9 @@ import org.springframework.context.annotation.Configuration;
 /**
  * The compressor's Micrometer meters ({@link CompressionMetrics}: {@code zstdjava.values.*}) when a
  * {@link MeterRegistry} bean is present. Boot's metrics auto-configuration binds the {@code MeterBinder} to its
- * registries; without it (a registry the application defines itself), the binder is bound here to every registry.
+ * registries; without it on the class path (a registry the application defines itself), the binder is bound here to
+ * every registry. With it on the class path but excluded, nothing binds it, as nothing binds Boot's own
+ * {@code MeterBinder} beans then (JVM, data-source pools): the application binds what it wants.
  * Runs after Boot's metrics auto-configurations of either generation (Boot 4's {@code spring-boot-micrometer-metrics},
  * Boot 3.5's {@code spring-boot-actuator-autoconfigure}), so that their registry exists when its condition is tested.
  *

@@ -35,12 +35,16 @@ public class RedisCompressionProperties {
      */
     private boolean enabled = false;
 
-    /** The algorithm new values are compressed with; GLIDE clients read both. */
+    /**
+     * The algorithm new values are compressed with; GLIDE clients read both. Ignored with adaptive.enabled=true: each
+     * option adaptive compression picks has its own algorithm and level.
+     */
     private CompressionBackend backend = CompressionBackend.ZSTD;
 
     /**
      * The compression level; default the backend's (zstd 3, lz4 0). zstd: -131072..22; lz4: -128..12 (above 0 is
-     * LZ4 HC, below 0 fast mode).
+     * LZ4 HC, below 0 fast mode). Ignored with adaptive.enabled=true: each option adaptive compression picks has its
+     * own algorithm and level (a level out of the backend's range still fails startup).
      */
     private Integer level;
 

@@ -30,6 +30,18 @@ final class BootLine {
         return load(BOOT3 ? BootLines.BOOT3_METRICS : BootLines.BOOT4_METRICS);
     }
 
+    /** Boot's JVM meters: {@code MeterBinder} beans, which Boot's metrics auto-configuration binds to its registries. */
+    static Class<?> jvmMetrics() {
+        return load(BOOT3 ? "org.springframework.boot.actuate.autoconfigure.metrics.JvmMetricsAutoConfiguration"
+                : "org.springframework.boot.micrometer.metrics.autoconfigure.jvm.JvmMetricsAutoConfiguration");
+    }
+
+    /** Boot's cache meters: bound by a registrar of their own, to the {@code MeterRegistry} bean. */
+    static Class<?> cacheMetrics() {
+        return load(BOOT3 ? "org.springframework.boot.actuate.autoconfigure.metrics.cache.CacheMetricsAutoConfiguration"
+                : "org.springframework.boot.cache.autoconfigure.metrics.CacheMetricsAutoConfiguration");
+    }
+
     /** Boot's metrics auto-configuration with the composite and the simple registry's. */
     static Class<?>[] metricsWithRegistries() {
         return BOOT3 ? new Class<?>[] {metrics(), load(BootLines.BOOT3_COMPOSITE_REGISTRY),

@@ -86,6 +86,12 @@ class ConfigurationMetadataTest {
         });
         assertThat(properties.get(p + "enabled").get("defaultValue").asBoolean()).isFalse();
         assertThat(properties.get(p + "level").get("description").asString()).contains("default the backend's");
+        // the fixed mode's algorithm and level: adaptive compression picks both per pattern (docs/spring-boot.md)
+        for (String fixedOnly : new String[] {"backend", "level"}) {
+            assertThat(properties.get(p + fixedOnly).get("description").asString())
+                    .as(p + fixedOnly + " says the adaptive mode ignores it")
+                    .contains("Ignored with adaptive.enabled=true");
+        }
         // the choices GLIDE clients cannot read are named
         assertThat(properties.get(p + "hash-values").get("description").asString())
                 .contains("GLIDE clients cannot read them");

@@ -274,6 +274,46 @@ class RedisCompressionAutoConfigurationTest {
                 });
     }
 
+    /**
+     * Boot's metrics auto-configuration on the class path but excluded ({@code spring.autoconfigure.exclude}), and the
+     * application's own registry: nothing binds {@code MeterBinder} beans then, Boot's own (its JVM meters, as its
+     * data-source pool meters) as this library's, which is one too; Boot's cache meters, bound by a registrar of their
+     * own, are. With the auto-configuration, all three are bound to that registry.
+     */
+    @Test
+    void withBootsMetricsAutoConfigurationExcludedTheMetersAreLeftUnboundAsBootsOwnMeterBinders() {
+        SimpleMeterRegistry excluded = new SimpleMeterRegistry();
+        SimpleMeterRegistry included = new SimpleMeterRegistry();
+        ApplicationContextRunner app = new ApplicationContextRunner()
+                .withUserConfiguration(AutoConfiguredApplication.class)
+                .withPropertyValues(P + "enabled=true", "spring.cache.type=redis", "spring.cache.cache-names=a");
+        app.withBean(MeterRegistry.class, () -> excluded)
+                .withPropertyValues("spring.autoconfigure.exclude=" + BootLine.metrics().getName())
+                .run(c -> {
+                    // Boot's binders are configured, and its metrics auto-configuration is not
+                    assertThat(c).hasNotFailed().hasSingleBean(CompressionMetrics.class)
+                            .hasSingleBean(BootLine.jvmMetrics()).hasSingleBean(BootLine.cacheMetrics())
+                            .doesNotHaveBean(BootLine.metrics());
+                    assertThat(excluded.find("cache.gets").tag("cache", "a").meters()).as("Boot's cache meters")
+                            .isNotEmpty();
+                    assertThat(excluded.find("jvm.memory.used").meters()).as("Boot's JVM meters").isEmpty();
+                    assertThat(excluded.find("zstdjava.values.compressed").meters()).isEmpty();
+                });
+        app.withBean(MeterRegistry.class, () -> included).run(c -> {
+            assertThat(c).hasNotFailed().hasSingleBean(BootLine.metrics());
+            assertThat(included.find("cache.gets").tag("cache", "a").meters()).isNotEmpty();
+            assertThat(included.find("jvm.memory.used").meters()).isNotEmpty();
+            assertThat(included.find("zstdjava.values.compressed").functionCounter()).isNotNull();
+        });
+    }
+
+    /** An application as Boot starts one: every auto-configuration on the class path, but those excluded. */
+    @Configuration(proxyBeanMethods = false)
+    @org.springframework.boot.autoconfigure.EnableAutoConfiguration
+    @EnableCaching
+    static class AutoConfiguredApplication {
+    }
+
     @Test
     void lettuceAndJedisFactories() {
         runner.withPropertyValues(P + "enabled=true").run(c -> assertThat(templateFactory(c))

@@ -1,0 +1,142 @@
+package dev.zstdjava.cli;
+
+import dev.zstdjava.values.CompressionConfig;
+import io.lettuce.core.RedisCommandTimeoutException;
+import io.lettuce.core.api.sync.RedisCommands;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static dev.zstdjava.cli.Writers.utf8;
+import static dev.zstdjava.testkit.TestValues.json;
+import static org.junit.jupiter.api.Assertions.*;
+
+/**
+ * Options out of range are refused before anything is read, as bad arguments (exit 2), with a message naming the
+ * option and its limit; a run stopped by an error says where to resume.
+ */
+class BadArgumentsTest extends StandaloneServer {
+
+    @AfterEach
+    void noHook() {
+        Migrate.beforeWrite = null;
+    }
+
+    /** Asserts exit 2 with one error line naming {@code expected}, and that nothing was written. */
+    private static void refused(String expected, String... args) {
+        raw.sync().set(utf8("doc:1"), utf8(json(1000)));
+        Map<String, Object> before = MigrateTest.dump();
+        Tool t = Tool.run(args);
+        assertEquals(2, t.code(), t.toString());
+        assertTrue(t.err().contains(expected), t.toString());
+        assertEquals(1, t.err().strip().lines().count(), "one line: " + t.err());
+        assertEquals("", t.out(), t.toString());
+        assertEquals(before, MigrateTest.dump(), "nothing written");
+    }
+
+    /** The exit codes are listed in every command's help, as the tool's. */
+    @Test
+    void everyCommandsHelpListsTheExitCodes() {
+        for (String[] command : new String[][] {{}, {"inspect"}, {"inspect", "get"}, {"advise"}, {"migrate"}}) {
+            Tool help = Tool.run(concat(command, "--help"));
+            assertEquals(0, help.code(), help.toString());
+            assertTrue(help.out().matches("(?s).*Exit codes:\\R  0 +done\\R  1 +an error.*\\R  2 +bad arguments: .*"),
+                    String.join(" ", command) + " --help:\n" + help.out());
+        }
+    }
+
+    @Test
+    void aMalformedUriIsABadArgument() {
+        refused("bad server URI 'localhost:6379': Scheme localhost not supported", "inspect", "localhost:6379");
+        refused("bad server URI 'redis://127.0.0.1:99999': Port out of range: 99999", "migrate",
+                "redis://127.0.0.1:99999", "--from", "plain", "--to", "glide-zstd", "--match", "*", "--apply");
+    }
+
+    @Test
+    void aMinSizeTheLibraryRefusesIsABadArgumentOfEveryCommandThatTakesIt() {
+        String limit = "--min-size must be at least " + CompressionConfig.MIN_COMPRESSION_SIZE_LIMIT + " bytes";
+        refused(limit + " (the 5-byte header plus one byte), got 3", "advise", uri, "--min-size", "3");
+        refused(limit, "migrate", uri, "--from", "plain", "--to", "glide-zstd", "--match", "*", "--min-size", "3",
+                "--apply");
+    }
+
+    @Test
+    void theLimitIsNamedWhenMigrateBuildsItsWriterFromIt() {
+        refused("--limit must be between 1 and", "migrate", uri, "--from", "plain", "--to", "glide-zstd", "--match",
+                "*", "--limit", "0", "--apply");
+    }
+
+    @Test
+    void aDictionaryPrefixWithoutOneHashTagIsNamed() {
+        refused("--dictionary-prefix: key prefix \"dict:\" must hold exactly one non-empty hash tag", "inspect", uri,
+                "--dictionary-prefix", "dict:");
+    }
+
+    @Test
+    void aTimeoutBeyondTheLimitIsRefused() {
+        refused("--timeout must be between 1 and 86400 seconds (a day), got 10000000000", "inspect", uri,
+                "--timeout", "10000000000");
+    }
+
+    @Test
+    void sampleBoundsBelowOneAreRefusedNamingTheOption() {
+        refused("--max-sample-bytes must be at least 1, got 0", "advise", uri, "--max-sample-bytes", "0");
+        refused("--elements must be at least 1, got 0", "inspect", uri, "--elements", "0");
+        refused("--sample must be at least 1, got -5", "advise", uri, "--sample", "-5");
+    }
+
+    @Test
+    void aCursorThatIsNotOneOfAnEarlierRunIsABadArgument() {
+        String[] migrate = {"migrate", uri, "--from", "plain", "--to", "glide-zstd", "--match", "*", "--apply",
+                "--cursor"};
+        refused("--cursor 'done': every key was seen by the run that printed it", concat(migrate, "done"));
+        refused("--cursor 'x:1' is not NODE:CURSOR", concat(migrate, "x:1"));
+        refused("--cursor '7:0' names node 7, but the server has 1 primary", concat(migrate, "7:0"));
+    }
+
+    /** An error in the middle of a migration names the cursor to resume from; resuming there finishes the job. */
+    @Test
+    void aMigrationStoppedByAnErrorSaysWhereToResume() {
+        RedisCommands<byte[], byte[]> c = raw.sync();
+        int keys = 300;
+        for (int i = 0; i < keys; i++) {
+            c.set(utf8("m:" + i), utf8(json(600 + i)));
+        }
+        AtomicInteger writes = new AtomicInteger();
+        Migrate.beforeWrite = key -> {
+            if (writes.incrementAndGet() == 150) {
+                throw new RedisCommandTimeoutException("Command timed out after 10 second(s)");
+            }
+        };
+        String[] args = {"migrate", uri, "--from", "plain", "--to", "glide-zstd", "--match", "m:*", "--apply",
+                "--rate", "100000"};
+        Tool stopped = Tool.run(args);
+        assertEquals(1, stopped.code(), stopped.toString());
+        Matcher m = Pattern.compile("stopped after (\\d+) rewritten; resume with --cursor (\\d+:\\d+)")
+                .matcher(stopped.err());
+        assertTrue(m.find(), stopped.toString());
+        assertTrue(stopped.err().contains("Command timed out after 10 second(s)"), stopped.toString());
+        System.out.println("migrate stopped by an error: " + stopped.err().strip());
+        Migrate.beforeWrite = null;
+        Tool resumed = Tool.run(concat(args, "--cursor", m.group(2), "--json"));
+        assertEquals(0, resumed.code(), resumed.toString());
+        // from the page it stopped in: every key rewritten once, by one run or the other
+        assertEquals(keys - Long.parseLong(m.group(1)), MigrateTest.count(resumed.json(), "rewritten"), resumed.out());
+        for (int i = 0; i < keys; i++) {
+            byte[] stored = c.get(utf8("m:" + i));
+            assertArrayEquals(new byte[] {0, 1, 2, 0, 1}, java.util.Arrays.copyOf(stored, 5), "m:" + i + " rewritten");
+            assertEquals(json(600 + i), new String(Writers.ZSTD.decompress(stored),
+                    java.nio.charset.StandardCharsets.UTF_8), "m:" + i);
+        }
+    }
+
+    private static String[] concat(String[] a, String... b) {
+        String[] r = java.util.Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, r, a.length, b.length);
+        return r;
+    }
+}
