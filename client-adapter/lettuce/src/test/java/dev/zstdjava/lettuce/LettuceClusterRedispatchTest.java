@@ -146,7 +146,9 @@ class LettuceClusterRedispatchTest {
 
     /**
      * A reconnect: node 1 drops every client connection and holds the handshake of the new ones ({@code CLIENT PAUSE}),
-     * so that what both clients send meanwhile waits in Lettuce's buffer and goes out once the connection is back.
+     * so that what both clients send meanwhile waits in Lettuce's buffer and goes out once the connection is back. The
+     * pause (3 s) is long enough that a loaded machine still sends the commands before the connection is back; should
+     * it not, the test is reported skipped, not passed.
      */
     @Test
     @Order(2)
@@ -174,7 +176,7 @@ class LettuceClusterRedispatchTest {
             }));
         }
         try {
-            node.command("MULTI\r\nCLIENT KILL TYPE normal SKIPME yes\r\nCLIENT PAUSE 1000 ALL\r\nEXEC");
+            node.command("MULTI\r\nCLIENT KILL TYPE normal SKIPME yes\r\nCLIENT PAUSE 3000 ALL\r\nEXEC");
             for (CountDownLatch d : down) {
                 assertTrue(d.await(10, TimeUnit.SECONDS), "each client saw its connection to the node drop");
             }
