@@ -61,10 +61,13 @@ import java.util.concurrent.RejectedExecutionException;
  * pending, and decoded only when it completes, so that its elements too come in reply order. A callback that blocks
  * holds back its connection's
  * later completions, as it holds back the loop with Lettuce alone. Failures (a timeout, a closed connection) complete
- * a command at once, as in Lettuce.
+ * a command at once, as in Lettuce. A command that a closed cluster node connection held unanswered, which Lettuce
+ * writes again through the cluster to another node's connection, is recorded, ordered and completed by that
+ * connection's stage alone: the wrapper of the closed connection's stage then passes straight through.
  *
  * <p>Thread-safe: the queue is guarded by this object's monitor, held only to add, mark and take commands (never
- * while a command completes). Per command: one wrapper; per command whose output may hold values, one recorder; per
+ * while a command completes). Per command: one wrapper, and its chain of wrappers looked through for an earlier
+ * stage's (an {@code instanceof} per wrapper); per command whose output may hold values, one recorder; per
  * reply decoded off the loop, the copy of its values; per pass of the loop that hands replies over, an array and a
  * task per share.
  */
@@ -177,12 +180,29 @@ final class OrderedReplies implements RedisChannelWriter {
 
     @SuppressWarnings("unchecked")
     private <K, V, T> RedisCommand<K, V, T> wrap(RedisCommand<K, V, T> command) {
-        if (command instanceof Ordered<?, ?, ?> || command.getOutput() == null) {
-            return command; // written again, or fire-and-forget (Lettuce completes it when written)
+        if (command instanceof Ordered<?, ?, ?>) {
+            return command; // written again
         }
+        forwardEarlierWrapper(command);
         CommandOutput<K, V, T> output = command.getOutput();
+        if (output == null) {
+            return command; // fire-and-forget (Lettuce completes it when written)
+        }
         return new Ordered<>(command, this, mayHoldValues(output)
                 ? new ReplyRecorder<>((RedisCodec<K, V>) codec, command, legacy, signals(output), this) : null);
+    }
+
+    // A command that a cluster node connection still held unanswered when it closed (its node left the topology):
+    // Lettuce's ClusterNodeEndpoint writes it again through the cluster, to its slot's owner, wrapped as that
+    // connection's stage wrapped it. That earlier wrapper then passes its output and completion straight through, so
+    // that this stage alone records, orders and completes the reply (two would complete it out of reply order).
+    private static void forwardEarlierWrapper(RedisCommand<?, ?, ?> command) {
+        for (RedisCommand<?, ?, ?> c = command; c instanceof CommandWrapper<?, ?, ?> w; c = w.getDelegate()) {
+            if (c instanceof Ordered<?, ?, ?> earlier) {
+                earlier.forwarded = true;
+                return;
+            }
+        }
     }
 
     /** Lettuce's outputs that hand each element to the application's streaming channel as they decode it. */
@@ -413,6 +433,11 @@ final class OrderedReplies implements RedisChannelWriter {
         Throwable failure;
         /** whether the thread that dispatched the command is virtual */
         final boolean virtualCaller = Thread.currentThread().isVirtual();
+        /**
+         * whether the command was written again through a stage (see {@code forwardEarlierWrapper}): this wrapper
+         * then passes its output and completion straight through; set before that write
+         */
+        volatile boolean forwarded;
 
         Ordered(RedisCommand<K, V, T> command, OrderedReplies stage, ReplyRecorder<K, V, T> recorder) {
             super(command);
@@ -422,17 +447,21 @@ final class OrderedReplies implements RedisChannelWriter {
 
         @Override
         public CommandOutput<K, V, T> getOutput() {
-            return recorder != null ? recorder : command.getOutput();
+            return recorder != null && !forwarded ? recorder : command.getOutput();
         }
 
         @Override
         public void complete() {
-            stage.replied(this);
+            if (forwarded) {
+                super.complete();
+            } else {
+                stage.replied(this);
+            }
         }
 
         @Override
         public boolean completeExceptionally(Throwable throwable) {
-            return stage.failed(this, throwable);
+            return forwarded ? super.completeExceptionally(throwable) : stage.failed(this, throwable);
         }
 
         // Decodes the recorded reply (on a decoding thread); then, if asked, completes the ready commands in order. A
