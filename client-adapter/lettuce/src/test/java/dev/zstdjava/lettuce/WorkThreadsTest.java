@@ -374,7 +374,9 @@ class WorkThreadsTest {
         CompressingCodec<String, String> limited = CompressingCodec.wrap(recorder,
                 CompressionConfig.builder().maxDecompressedSize(1000).build());
         try (StatefulRedisConnection<String, String> c = redis.client().connect(limited)) {
-            c.sync().set("big", BIG);
+            // written by a connection without that limit (this one stores a value over its limit as it is)
+            redis.raw().sync().set("big".getBytes(StandardCharsets.UTF_8),
+                    codec.compressor().compress(BIG.getBytes(StandardCharsets.UTF_8)));
             assertInstanceOf(DecompressionLimitException.class, assertThrows(RuntimeException.class,
                     () -> c.sync().get("big")));
             ExecutionException ee = assertThrows(ExecutionException.class,
@@ -385,6 +387,12 @@ class WorkThreadsTest {
             assertInstanceOf(DecompressionLimitException.class, ee.getCause());
             assertEquals("OK", c.sync().set("small", "x"));
             assertEquals("x", c.sync().get("small"));
+            // nothing lost: a value over the limit written through this connection is stored as it is
+            assertEquals("OK", c.sync().set("over", BIG));
+            assertEquals(BIG, c.sync().get("over"), "wrapped");
+            assertEquals(BIG, new String(redis.raw().sync().get("over".getBytes(StandardCharsets.UTF_8)),
+                    StandardCharsets.UTF_8), "unwrapped: stored as it is");
+            assertEquals(1, limited.compressor().stats().skippedTooLarge());
         }
     }
 

@@ -86,7 +86,6 @@ public final class AdaptiveCompressor {
     private final AdaptiveSettings settings;
     private final ValueCompressor reader;
     private final PatternTable<PatternState> table;
-    private final long largest;
     private final OptionCounters written = new OptionCounters();
 
     private AdaptiveCompressor(Builder b, UnaryOperator<OptionWriter> measuring, LongSupplier nanoClock) {
@@ -98,7 +97,6 @@ public final class AdaptiveCompressor {
         Function<String, DictionaryManager> dictionaries = b.dictionaries;
         PatternManagers given = dictionaries == null ? null : new PatternManagers();
         this.reader = ValueCompressor.reading(config, lineages != null ? lineages.lookup() : given);
-        this.largest = config.maxDecompressedSize();
         OptionWriter shared = new OptionWriters(config);
         this.table = new PatternTable<>(b.capacity, b.idleWindow, b.patterns, pattern -> {
             OptionWriter w = lineages != null
@@ -139,7 +137,7 @@ public final class AdaptiveCompressor {
     public byte[] compress(byte[] key, int keyOffset, int keyLength, byte[] value) {
         Objects.requireNonNull(value, "value");
         Objects.checkFromIndexSize(keyOffset, keyLength, key.length);
-        if (!config.enabled() || value.length < config.minCompressionSize() || value.length > largest) {
+        if (!config.mayCompress(value.length)) {
             written.count(CompressionOption.PLAIN, value.length, value.length);
             return value;
         }
@@ -167,7 +165,7 @@ public final class AdaptiveCompressor {
             throw new IllegalArgumentException("destination holds " + dst.byteSize() + " bytes, the value needs up to "
                     + n + " bytes");
         }
-        if (!config.enabled() || n < config.minCompressionSize() || n > largest) {
+        if (!config.mayCompress(n)) {
             MemorySegment.copy(value, 0, dst, 0, n);
             written.count(CompressionOption.PLAIN, n, n);
             return n;

@@ -88,9 +88,22 @@ public final class CompressionConfig {
         return minCompressionSize;
     }
 
-    /** @return the largest decompressed value accepted, in bytes; a larger one is an error raised before allocating */
+    /**
+     * @return the largest decompressed value accepted, in bytes; a larger one is an error raised before allocating.
+     *         A longer value is stored as it is, so that a reader with the same limit reads every value written.
+     */
     public long maxDecompressedSize() {
         return maxDecompressedSize;
+    }
+
+    /**
+     * The write rule's size test, stated once for the fixed and the adaptive mode: whether a value of {@code size}
+     * bytes may be stored compressed, that is compression is enabled and the value is at least
+     * {@link #minCompressionSize()} and at most {@link #maxDecompressedSize()} bytes (a longer one could not be read
+     * back with this limit). Allocates nothing.
+     */
+    boolean mayCompress(long size) {
+        return enabled && size >= minCompressionSize && size <= maxDecompressedSize;
     }
 
     /** @return whether new values are compressed (decompression of stored values happens either way) */

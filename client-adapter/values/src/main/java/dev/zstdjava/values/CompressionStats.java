@@ -18,7 +18,7 @@ public final class CompressionStats {
     enum Counter {
         VALUES_COMPRESSED, VALUES_DECOMPRESSED, ORIGINAL_BYTES, COMPRESSED_BYTES, DECOMPRESSED_BYTES, SKIPPED,
         DECOMPRESSION_FAILURES, SIZE_LIMIT_ERRORS, COMPRESSION_FAILURES, SKIPPED_DISABLED, SKIPPED_TOO_SMALL,
-        SKIPPED_ALREADY_COMPRESSED, SKIPPED_NOT_SMALLER, LEGACY_DECOMPRESSED
+        SKIPPED_TOO_LARGE, SKIPPED_ALREADY_COMPRESSED, SKIPPED_NOT_SMALLER, LEGACY_DECOMPRESSED
     }
 
     private long get(Counter c) {
@@ -52,8 +52,8 @@ public final class CompressionStats {
 
     /**
      * @return values stored as they are, for any reason: the sum of {@link #skippedDisabled()},
-     *         {@link #skippedTooSmall()}, {@link #skippedAlreadyCompressed()}, {@link #skippedNotSmaller()} and
-     *         {@link #compressionFailures()}
+     *         {@link #skippedTooSmall()}, {@link #skippedTooLarge()}, {@link #skippedAlreadyCompressed()},
+     *         {@link #skippedNotSmaller()} and {@link #compressionFailures()}
      */
     public long skipped() {
         return get(Counter.SKIPPED);
@@ -88,6 +88,15 @@ public final class CompressionStats {
     /** @return values stored as they are because they are shorter than the minimum size */
     public long skippedTooSmall() {
         return get(Counter.SKIPPED_TOO_SMALL);
+    }
+
+    /**
+     * @return values stored as they are because they are longer than
+     *         {@linkplain CompressionConfig#maxDecompressedSize() maxDecompressedSize}, so that a reader with the same
+     *         limit reads them back
+     */
+    public long skippedTooLarge() {
+        return get(Counter.SKIPPED_TOO_LARGE);
     }
 
     /** @return values stored as they are because they already carry this backend's header */

@@ -94,8 +94,7 @@ public final class OptionMeasurements {
      */
     public boolean add(byte[] value, boolean withDictionary) {
         Objects.requireNonNull(value, "value");
-        if (!config.enabled() || value.length < config.minCompressionSize()
-                || value.length > config.maxDecompressedSize()) {
+        if (!config.mayCompress(value.length)) {
             return false;
         }
         sample(value, null, withDictionary ? null : CompressionOption.ZSTD_3_DICTIONARY, null);

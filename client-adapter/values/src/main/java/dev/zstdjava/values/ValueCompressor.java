@@ -24,9 +24,11 @@ import java.util.concurrent.ConcurrentHashMap;
  *
  * <h2>Writing</h2>
  * A value is stored compressed only when compression is {@linkplain CompressionConfig#enabled() enabled}, it is at
- * least {@linkplain CompressionConfig#minCompressionSize() minCompressionSize} bytes, it does not already carry the
- * header of the configured backend, and the result (header included) is strictly smaller than the value. Otherwise
- * the value is stored as it is. Compression never throws (Lettuce closes the connection when encoding throws): when
+ * least {@linkplain CompressionConfig#minCompressionSize() minCompressionSize} and at most
+ * {@linkplain CompressionConfig#maxDecompressedSize() maxDecompressedSize} bytes (so that a reader with the same limit
+ * reads every value written), it does not already carry the header of the configured backend, and the result (header
+ * included) is strictly smaller than the value. Otherwise the value is stored as it is, and counted by reason in
+ * {@link CompressionStats}. Compression never throws (Lettuce closes the connection when encoding throws): when
  * the backend fails, the value is stored as it is, which is always correct data, the failure is counted in
  * {@link CompressionStats#compressionFailures()} and each kind of failure is logged once (logger
  * {@code dev.zstdjava.values.ValueCompressor}, level WARNING), so a broken setup is visible. The rule is applied here
@@ -301,18 +303,21 @@ public final class ValueCompressor {
     /**
      * The write rule's first test, for adapters that would otherwise prepare a buffer for {@code compress}: whether a
      * value of {@code size} bytes is stored as it is whatever its bytes, because compression is
-     * {@linkplain CompressionConfig#enabled() disabled} or the value is shorter than
-     * {@linkplain CompressionConfig#minCompressionSize() minCompressionSize}. When it says so the value is counted in
-     * {@link CompressionStats#skipped()}: store it as it is, without calling {@code compress} for it. When it does not,
-     * call {@code compress}, which applies the rest of the rule (and counts the value). Allocates nothing.
+     * {@linkplain CompressionConfig#enabled() disabled}, the value is shorter than
+     * {@linkplain CompressionConfig#minCompressionSize() minCompressionSize}, or it is longer than
+     * {@linkplain CompressionConfig#maxDecompressedSize() maxDecompressedSize} (a reader with the same limit could not
+     * read it back compressed). When it says so the value is counted in {@link CompressionStats#skipped()} and by its
+     * reason: store it as it is, without calling {@code compress} for it. When it does not, call {@code compress},
+     * which applies the rest of the rule (and counts the value). Allocates nothing.
      *
      * @return whether the value is stored as it is
      */
     public boolean storesAsIs(long size) {
-        if (config.enabled() && size >= config.minCompressionSize()) {
+        if (config.mayCompress(size)) {
             return false;
         }
-        counters.skipped(config.enabled() ? Counter.SKIPPED_TOO_SMALL : Counter.SKIPPED_DISABLED);
+        counters.skipped(!config.enabled() ? Counter.SKIPPED_DISABLED
+                : size < config.minCompressionSize() ? Counter.SKIPPED_TOO_SMALL : Counter.SKIPPED_TOO_LARGE);
         return true;
     }
 

@@ -128,6 +128,25 @@ class DictionaryManagerTest {
         }
     }
 
+    /** The dictionary path applies the same write rule: a value over the limit is stored as it is and reads back. */
+    @Test
+    void aValueOverTheLimitIsStoredAsItIsWithDictionaries() {
+        try (DictionaryManager m = DictionaryManager.given(DICT_A).build()) {
+            ValueCompressor limited = ValueCompressor.create(
+                    CompressionConfig.builder().maxDecompressedSize(10_000).build(), m);
+            byte[] over = text(10_001);
+            byte[] stored = limited.compress(over);
+            assertArrayEquals(over, limited.decompress(stored), "read back by the configuration that wrote it");
+            assertSame(over, stored, "stored as it is");
+            byte[] atLimit = text(10_000);
+            byte[] compressed = limited.compress(atLimit);
+            assertEquals(id(DICT_A), frameDictId(compressed), "a value of exactly the limit: with the dictionary");
+            assertArrayEquals(atLimit, limited.decompress(compressed));
+            assertEquals(1, limited.stats().skippedTooLarge());
+            assertEquals(1, limited.stats().skipped());
+        }
+    }
+
     @Test
     void newestGivenCompressesAndAllDecompress() {
         byte[] storedA;

@@ -33,7 +33,8 @@ class ValueCompressorTest {
                     .minCompressionSize(6).maxDecompressedSize(100).build());
             byte[] small = "abcabcabcabcabcabcabcabcabcabcabcabcabcabcabcabc".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
             assertArrayEquals(small, vc.decompress(vc.compress(small)));
-            byte[] large = vc.compress(new byte[1000]);
+            byte[] large = ValueCompressor.create(CompressionConfig.builder().backend(backend).build())
+                    .compress(new byte[1000]); // this one stores a value over its limit as it is
             assertThrows(dev.zstdjava.DecompressionLimitException.class, () -> vc.decompress(large));
         }
     }
@@ -433,6 +434,40 @@ class ValueCompressorTest {
         ValueCompressor small = ValueCompressor.create(CompressionConfig.builder().maxDecompressedSize(4999).build());
         assertThrows(DecompressionLimitException.class, () -> small.decompress(lz4().compress(text(5000))));
         assertArrayEquals(text(4999), small.decompress(lz4().compress(text(4999))));
+    }
+
+    /**
+     * Nothing lost: a value longer than maxDecompressedSize is stored as it is, so that the same configuration reads
+     * it back (a compressed one would fail its read with DecompressionLimitException); a value of exactly the limit
+     * is still compressed. Every form of {@code compress} applies the rule.
+     */
+    @ParameterizedTest
+    @org.junit.jupiter.params.provider.EnumSource(CompressionBackend.class)
+    void aValueOverTheDecompressionLimitIsStoredAsItIsAndReadsBack(CompressionBackend backend) {
+        ValueCompressor vc = ValueCompressor.create(CompressionConfig.builder().backend(backend)
+                .maxDecompressedSize(10_000).build());
+        byte[] over = text(10_001);
+        byte[] stored = vc.compress(over);
+        assertArrayEquals(over, vc.decompress(stored), "read back by the configuration that wrote it");
+        assertSame(over, stored, "stored as it is");
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment dst = arena.allocate(over.length);
+            assertEquals(over.length, vc.compress(MemorySegment.ofArray(over), dst), "segment form");
+            assertArrayEquals(over, vc.decompress(dst));
+        }
+        ByteBuffer out = ByteBuffer.allocate(over.length);
+        assertEquals(over.length, vc.compress(ByteBuffer.wrap(over), out), "buffer form");
+        assertArrayEquals(over, vc.decompress(out.array()));
+        assertTrue(vc.storesAsIs(10_001), "the write rule's size test");
+        byte[] atLimit = text(10_000);
+        byte[] compressed = vc.compress(atLimit);
+        assertTrue(compressed.length < atLimit.length, "a value of exactly the limit is compressed");
+        assertArrayEquals(atLimit, vc.decompress(compressed));
+        CompressionStats s = vc.stats();
+        assertEquals(4, s.skippedTooLarge(), s.toString());
+        assertEquals(4, s.skipped(), s.toString());
+        assertEquals(0, s.sizeLimitErrors(), s.toString());
+        assertEquals(1, s.valuesCompressed(), s.toString());
     }
 
     @Test

@@ -53,7 +53,7 @@ public class RedisCompressionProperties {
 
     /**
      * A stored value that would decompress to more than this fails its read with DecompressionLimitException
-     * (1 byte to 2 GiB - 9 bytes).
+     * (1 byte to 2 GiB - 9 bytes); a longer value is written as it is, so that it reads back.
      */
     private DataSize maxDecompressedSize = DataSize.ofBytes(CompressionConfig.DEFAULT_MAX_DECOMPRESSED_SIZE);
 

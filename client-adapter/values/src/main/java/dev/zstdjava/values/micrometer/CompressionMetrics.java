@@ -38,7 +38,8 @@ import java.util.function.ToLongFunction;
  *   <tr><th>name</th><th>unit</th><th>counts</th></tr>
  *   <tr><td>{@code zstdjava.values.compressed}</td><td>values</td><td>values stored compressed</td></tr>
  *   <tr><td>{@code zstdjava.values.skipped}</td><td>values</td><td>values stored as they are, one series per
- *       {@code reason}: {@code disabled}, {@code too-small} (below the minimum size), {@code already-compressed},
+ *       {@code reason}: {@code disabled}, {@code too-small} (below the minimum size), {@code too-large} (longer than
+ *       the decompression limit, so that a reader with the same limit reads them back), {@code already-compressed},
  *       {@code not-smaller} (compressing would not make them smaller), {@code failed} (the backend failed; each kind
  *       of failure is also logged once: alert on this one)</td></tr>
  *   <tr><td>{@code zstdjava.values.compression.input}</td><td>bytes</td><td>size of the values stored compressed,
@@ -140,6 +141,8 @@ public final class CompressionMetrics implements MeterBinder {
         counter(registry, "compressed", null, "values stored compressed", CompressionStats::valuesCompressed);
         skipped(registry, "disabled", "compression is disabled", CompressionStats::skippedDisabled);
         skipped(registry, "too-small", "shorter than the minimum size", CompressionStats::skippedTooSmall);
+        skipped(registry, "too-large", "longer than the decompression limit, so that it reads back",
+                CompressionStats::skippedTooLarge);
         skipped(registry, "already-compressed", "already carry this backend's header",
                 CompressionStats::skippedAlreadyCompressed);
         skipped(registry, "not-smaller", "compressing would not make them smaller", CompressionStats::skippedNotSmaller);

@@ -156,6 +156,20 @@ class CompressingJedisTest {
         assertArrayEquals(v, jedis.hget(b("oldh"), b("f")));
     }
 
+    /** Nothing lost: a value over the limit written through the wrapper reads back through it and unwrapped. */
+    @Test
+    void aValueOverTheLimitWrittenByTheWrapperReadsBack() {
+        ValueCompressor limited = ValueCompressor.create(CompressionConfig.builder().maxDecompressedSize(10_000).build());
+        CompressingJedis jedis = new CompressingJedis(redis.client(), limited);
+        jedis.set(b("over"), text(10_001));
+        assertArrayEquals(text(10_001), jedis.get(b("over")), "wrapped");
+        assertArrayEquals(text(10_001), redis.client().get(b("over")), "unwrapped: stored as it is");
+        jedis.set(b("at"), text(10_000));
+        assertArrayEquals(text(10_000), jedis.get(b("at")), "wrapped");
+        assertCompressed(redis.client().get(b("at")), 10_000);
+        assertEquals(1, limited.stats().skippedTooLarge());
+    }
+
     @Test
     void valuesOverTheLimitFailAndTheClientStaysUsable() {
         ValueCompressor limited = ValueCompressor.create(CompressionConfig.builder().maxDecompressedSize(10_000).build());

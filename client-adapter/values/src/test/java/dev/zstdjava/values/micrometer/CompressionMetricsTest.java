@@ -116,6 +116,7 @@ class CompressionMetricsTest {
         }
         redis.client().set(k("m:small"), vc.compress(text(63)));           // below the minimum size
         redis.client().set(k("m:random"), vc.compress(random(5000, 1)));   // not smaller when compressed
+        redis.client().set(k("m:large"), vc.compress(text(100_001)));      // over the decompression limit
         byte[] already = vc.compress(text(2000));
         redis.client().set(k("m:already"), vc.compress(already));           // already compressed: stored as it is
         compressible++;
@@ -134,6 +135,7 @@ class CompressionMetricsTest {
         }
         assertArrayEquals(text(63), vc.decompress(redis.client().get(k("m:small"))));
         assertArrayEquals(random(5000, 1), vc.decompress(redis.client().get(k("m:random"))));
+        assertArrayEquals(text(100_001), vc.decompress(redis.client().get(k("m:large"))));
         // a header followed by bytes that are no zstd frame: returned as stored, counted as a failure
         byte[] lookalike = {0, 1, 2, 0, 1, 'n', 'o', 't', ' ', 'z', 's', 't', 'd'};
         redis.client().set(k("m:lookalike"), lookalike);
@@ -147,6 +149,7 @@ class CompressionMetricsTest {
         assertEquals(compressible, count(registry, "compressed"));
         assertEquals(1, skipped(registry, "too-small"));
         assertEquals(1, skipped(registry, "not-smaller"));
+        assertEquals(1, skipped(registry, "too-large"));
         assertEquals(1, skipped(registry, "already-compressed"));
         assertEquals(0, skipped(registry, "disabled"));
         assertEquals(0, skipped(registry, "failed"));
@@ -230,7 +233,11 @@ class CompressionMetricsTest {
         assertSame(lz4, CompressionMetrics.monitor(registry, lz4, "cache", "a"));
         Set<String> names = registry.getMeters().stream().map(m -> m.getId().getName())
                 .collect(Collectors.toCollection(TreeSet::new));
-        assertEquals(5, registry.find("zstdjava.values.skipped").functionCounters().size(), "one series per reason");
+        assertEquals(new TreeSet<>(List.of("disabled", "too-small", "too-large", "already-compressed", "not-smaller",
+                "failed")), registry.find("zstdjava.values.skipped").functionCounters().stream()
+                .map(c -> c.getId().getTag("reason")).collect(Collectors.toCollection(TreeSet::new)),
+                "one series per reason");
+        assertEquals(6, registry.find("zstdjava.values.skipped").functionCounters().size(), "one series per reason");
         assertEquals(new TreeSet<>(List.of("zstdjava.values.compressed", "zstdjava.values.skipped",
                 "zstdjava.values.compression.input", "zstdjava.values.compression.output",
                 "zstdjava.values.compression.saved", "zstdjava.values.decompressed", "zstdjava.values.legacy.decompressed",
