@@ -58,7 +58,8 @@ import java.util.concurrent.TimeUnit;
  * {@code ClientOptions}, a compressing connection behaves as Lettuce's own:
  * <ul>
  *   <li>futures and reactive signals of one connection complete in the order of their replies, and so do the elements
- *       a reactive {@code Flux} or a streaming channel receives as its reply is decoded (a reply of theirs that comes
+ *       a reactive {@code Flux} or a streaming channel receives as its reply is decoded, and the callbacks of an
+ *       output that is not Lettuce's (a module command's, sent with {@code dispatch}) (a reply of theirs that comes
  *       while an earlier one is still pending is recorded whole and decoded in its turn);</li>
  *   <li>callbacks run on the event loop or on a decoding thread, never on an application thread that waits for
  *       something else;</li>

@@ -57,7 +57,8 @@ import java.util.concurrent.RejectedExecutionException;
  * pending; otherwise it waits in the queue, and a decoding thread that has finished its share completes the ready
  * replies at the head of the queue, one after the other, up to the first still being decoded. So callbacks run on the event loop or on a decoding
  * thread, never on an application thread, and in reply order; a reply whose output signals the application as it
- * decodes (a reactive {@code Flux}'s subscriber, a streaming channel) is recorded whole when an earlier reply is still
+ * decodes (a reactive {@code Flux}'s subscriber, a streaming channel, an output that is not Lettuce's: a module
+ * command's, sent with {@code dispatch}) is recorded whole when an earlier reply is still
  * pending, and decoded only when it completes, so that its elements too come in reply order. A callback that blocks
  * holds back its connection's
  * later completions, as it holds back the loop with Lettuce alone. Failures (a timeout, a closed connection) complete
@@ -210,13 +211,18 @@ final class OrderedReplies implements RedisChannelWriter {
             KeyValueStreamingOutput.class, ScoredValueStreamingOutput.class, KeyScanStreamingOutput.class,
             ValueScanStreamingOutput.class, KeyValueScanStreamingOutput.class, ScoredValueScanStreamingOutput.class);
 
+    /** The package of Lettuce's own outputs, whose callbacks run no application code unless they stream. */
+    private static final String LETTUCE_OUTPUTS = "io.lettuce.core";
+
     // Whether an output signals the application as it decodes: a reactive Flux's subscriber (a streaming output whose
-    // subscriber is not Lettuce's list-filling default) or a streaming channel.
+    // subscriber is not Lettuce's list-filling default), a streaming channel, or an output that is not Lettuce's (a
+    // module command's, sent with dispatch: its callbacks are application code, which Lettuce runs in reply order).
     private static boolean signals(CommandOutput<?, ?, ?> output) {
         if (output instanceof StreamingOutput<?> streaming) {
             return !(streaming.getSubscriber() instanceof ListSubscriber<?>);
         }
-        return CHANNEL_OUTPUTS.contains(output.getClass());
+        Class<?> c = output.getClass();
+        return CHANNEL_OUTPUTS.contains(c) || !c.getPackageName().startsWith(LETTUCE_OUTPUTS);
     }
 
     // Whether an output may decode a value: Lettuce's outputs of statuses, numbers, booleans and keys never do.

@@ -18,7 +18,7 @@ import java.util.Set;
  * once (the buffer the decoder hands over is valid only during the call), and {@link #replay()} later plays them
  * into the real output on the thread that decodes: so decompression, and every decoding after it, leaves the loop,
  * while a reply without a compressed value is decoded as before, with no copy. An output that signals the application
- * as it decodes (a reactive subscriber, a streaming channel) is recorded from its first callback when an earlier reply
+ * as it decodes (a reactive subscriber, a streaming channel, an output that is not Lettuce's) is recorded from its first callback when an earlier reply
  * of the connection is still pending ({@link OrderedReplies#earlierPending}), and replayed when its turn comes.
  *
  * <p>Errors and the result are the real output's: {@link #getError()}, {@link #hasError()} and {@link #get()} read

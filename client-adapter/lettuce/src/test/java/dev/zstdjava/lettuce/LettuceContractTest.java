@@ -17,6 +17,7 @@ import io.lettuce.core.api.async.RedisAsyncCommands;
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.lettuce.core.codec.RedisCodec;
 import io.lettuce.core.codec.StringCodec;
+import io.lettuce.core.protocol.ProtocolVersion;
 import io.lettuce.core.event.command.CommandFailedEvent;
 import io.lettuce.core.event.command.CommandListener;
 import io.lettuce.core.event.command.CommandSucceededEvent;
@@ -35,6 +36,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Queue;
 import java.util.Random;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -78,9 +80,13 @@ class LettuceContractTest {
         final StatefulRedisConnection<String, String> c;
 
         Side(Kind kind, CompressionConfig config, CommandListener listener) {
+            this(kind, config, listener, ClientOptions.builder().build());
+        }
+
+        Side(Kind kind, CompressionConfig config, CommandListener listener, ClientOptions options) {
             this.kind = kind;
             this.client = kind == Kind.PLAIN ? RedisClient.create(redis.uri()) : CompressingRedisClient.create(redis.uri());
-            client.setOptions(ClientOptions.builder().build());
+            client.setOptions(options);
             if (listener != null) {
                 client.addListener(listener);
             }
@@ -116,7 +122,11 @@ class LettuceContractTest {
     }
 
     Side side(Kind kind, CompressionConfig config, CommandListener listener) {
-        Side s = new Side(kind, config, listener);
+        return side(kind, config, listener, ClientOptions.builder().build());
+    }
+
+    Side side(Kind kind, CompressionConfig config, CommandListener listener, ClientOptions options) {
+        Side s = new Side(kind, config, listener, options);
         sides.add(s);
         return s;
     }
@@ -145,9 +155,14 @@ class LettuceContractTest {
 
     // Runs the same scenario on a plain and a compressing side; asserts the plain outcome, then that both are equal.
     <T> T sameOnBoth(Function<Side, Callable<T>> scenario, T expected) throws Exception {
+        return sameOnBoth(ClientOptions.builder().build(), scenario, expected);
+    }
+
+    // As sameOnBoth(scenario, expected), both sides' clients with these options.
+    <T> T sameOnBoth(ClientOptions options, Function<Side, Callable<T>> scenario, T expected) throws Exception {
         T plain = null;
         for (Kind k : Kind.values()) {
-            Side s = side(k);
+            Side s = side(k, CompressionConfig.defaults(), null, options);
             T outcome = within(s, 30, scenario.apply(s));
             assertEquals(expected, outcome, k + "'s outcome");
             plain = plain == null ? outcome : plain;
@@ -636,6 +651,368 @@ class LettuceContractTest {
             return List.of(s.c.sync().clientInfo().contains("resp=3"), h.size(), BIG.equals(h.get("a")),
                     BIG.equals(s.c.sync().get("s")));
         }, List.of(true, 2, true, true));
+    }
+
+    // ------------------------------------------------------------ 7. protocols, timeouts, transactions, batches
+
+    /** Completion order and values of a burst of replies under RESP2 (maps and sets come as arrays there). */
+    @Test
+    void resp2HasTheSameOrderAndValues() throws Exception {
+        ClientOptions resp2 = ClientOptions.builder().protocolVersion(ProtocolVersion.RESP2).build();
+        sameOnBoth(resp2, s -> () -> {
+            store(s, "k");
+            s.c.sync().del("h", "l");
+            s.c.sync().hset("h", Map.of("a", BIG, "b", "x"));
+            s.c.sync().rpush("l", BIG, "y");
+            List<Object> wrong = new ArrayList<>();
+            for (int t = 0; t < 4; t++) {
+                Queue<String> order = new ConcurrentLinkedQueue<>();
+                pause(100);
+                List<CompletableFuture<Void>> all = List.of(
+                        s.async().get("k").thenAccept(v -> order.add("GET " + BIG.equals(v))).toCompletableFuture(),
+                        s.async().mget("k", "nothing").thenAccept(v -> order.add("MGET " + BIG.equals(v.get(0)
+                                .getValue()) + " " + v.get(1).hasValue())).toCompletableFuture(),
+                        s.async().hgetall("h").thenAccept(v -> order.add("HGETALL " + BIG.equals(v.get("a")) + " "
+                                + v.get("b"))).toCompletableFuture(),
+                        s.async().lrange("l", 0, -1).thenAccept(v -> order.add("LRANGE " + BIG.equals(v.get(0))
+                                + " " + v.get(1))).toCompletableFuture(),
+                        s.async().ping().thenAccept(v -> order.add(v)).toCompletableFuture(),
+                        s.async().get("nothing").thenAccept(v -> order.add("GET " + v)).toCompletableFuture());
+                CompletableFuture.allOf(all.toArray(new CompletableFuture<?>[0])).get(5, TimeUnit.SECONDS);
+                List<String> seen = List.copyOf(order);
+                if (!seen.equals(List.of("GET true", "MGET true false", "HGETALL true x", "LRANGE true y", "PONG",
+                        "GET null"))) {
+                    wrong.add(seen);
+                }
+            }
+            return List.of(s.c.sync().clientInfo().contains("resp=2"), wrong);
+        }, List.of(true, List.of()));
+    }
+
+    /**
+     * A GET whose reply waits behind a callback that blocks (on the event loop with Lettuce, in the stage's queue on
+     * the compressing side) times out with Lettuce's exception; once the callback returns, its late reply completes
+     * nothing, the listeners are told what the future says, and later commands get their own replies.
+     */
+    @Test
+    void aCommandWaitingBehindABlockedCallbackTimesOutAsOnLettuce() throws Exception {
+        for (Kind k : Kind.values()) {
+            Queue<String> events = new ConcurrentLinkedQueue<>();
+            CommandListener listener = new CommandListener() {
+                @Override
+                public void commandSucceeded(CommandSucceededEvent event) {
+                    if (event.getCommand().getArgs() != null
+                            && event.getCommand().getArgs().toCommandString().contains("late")) {
+                        events.add("succeeded");
+                    }
+                }
+
+                @Override
+                public void commandFailed(CommandFailedEvent event) {
+                    if (event.getCommand().getArgs() != null
+                            && event.getCommand().getArgs().toCommandString().contains("late")) {
+                        events.add("failed " + event.getCause().getClass().getSimpleName());
+                    }
+                }
+            };
+            Side s = side(k, CompressionConfig.defaults(), listener);
+            List<Object> outcome = within(s, 30, () -> {
+                store(s, "k", "late", "again");
+                List<Object> out = new ArrayList<>();
+                CountDownLatch release = new CountDownLatch(1);
+                s.c.setTimeout(Duration.ofMillis(300));
+                pause(100);
+                RedisFuture<String> first = s.async().get("k");
+                CompletableFuture<Boolean> blocked = s.async().get("k").toCompletableFuture().thenApply(v -> {
+                    try {
+                        return release.await(5, TimeUnit.SECONDS) && BIG.equals(v);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        return false;
+                    }
+                });
+                RedisFuture<String> late = s.async().get("late");
+                try {
+                    out.add("value " + late.get(5, TimeUnit.SECONDS).length());
+                } catch (ExecutionException e) {
+                    out.add(e.getCause().getClass().getSimpleName());
+                }
+                release.countDown();
+                out.add(BIG.equals(first.get(5, TimeUnit.SECONDS)));
+                out.add(blocked.get(5, TimeUnit.SECONDS));
+                s.c.setTimeout(Duration.ofSeconds(5));
+                s.c.sync().set("after", "own");
+                out.add(s.c.sync().get("after"));
+                out.add(BIG.equals(s.c.sync().get("again")));
+                out.add(late.toCompletableFuture().isCompletedExceptionally());
+                out.add(List.copyOf(events));
+                return out;
+            });
+            assertEquals(List.of("RedisCommandTimeoutException", true, true, "own", true, true,
+                    List.of("succeeded", "failed RedisCommandTimeoutException")), outcome,
+                    k + "'s outcome (the listener: SET late, then the GET that timed out, once)");
+        }
+    }
+
+    /**
+     * MULTI/EXEC behind GETs whose replies are still pending: the queued commands' futures, EXEC's and the GET's
+     * complete in reply order; the TransactionResult holds the decoded values and a WRONGTYPE error in place; a WATCH
+     * conflict gives a discarded result; DISCARD and a command refused at queue time (EXECABORT) end as on Lettuce.
+     */
+    @Test
+    void transactionsCompleteInReplyOrderWithTheirErrors() throws Exception {
+        sameOnBoth(s -> () -> {
+            store(s, "k");
+            s.c.sync().del("t", "t2");
+            List<Object> out = new ArrayList<>();
+            RedisAsyncCommands<String, String> a = s.async();
+            for (int t = 0; t < 4; t++) {
+                Queue<String> order = new ConcurrentLinkedQueue<>();
+                pause(100);
+                for (int i = 0; i < 3; i++) {
+                    a.get("k").thenAccept(v -> order.add("GET " + BIG.equals(v)));
+                }
+                a.multi().thenAccept(v -> order.add("MULTI"));
+                a.set("t", BIG).thenAccept(v -> order.add("SET"));
+                a.get("t").thenAccept(v -> order.add("GET t " + BIG.equals(v)));
+                a.lpush("t", "x").whenComplete((v, e) -> order.add("LPUSH " + (e == null ? v
+                        : e.getClass().getSimpleName())));
+                a.mget("t", "t2").thenAccept(v -> order.add("MGET " + BIG.equals(v.get(0).getValue())));
+                TransactionResult tx = a.exec().thenApply(r -> {
+                    order.add("EXEC");
+                    return r;
+                }).toCompletableFuture().get(5, TimeUnit.SECONDS);
+                List<String> seen = List.copyOf(order);
+                if (t == 0) {
+                    out.add(tx.wasDiscarded());
+                    out.add(tx.stream().map(o -> BIG.equals(o) ? "BIG" : o instanceof Exception e
+                            ? e.getClass().getSimpleName() : o instanceof List<?> l ? "list " + l.size()
+                            : String.valueOf(o)).toList());
+                }
+                out.add(seen);
+            }
+            // WATCH conflict: EXEC runs nothing, its result is discarded; the queued commands' futures end
+            try (StatefulRedisConnection<String, String> other = redis.client().connect(StringCodec.UTF8)) {
+                a.watch("t").get(5, TimeUnit.SECONDS);
+                other.sync().set("t", "changed");
+                a.multi().get(5, TimeUnit.SECONDS);
+                RedisFuture<String> get = a.get("k");
+                RedisFuture<String> set = a.set("t", BIG);
+                TransactionResult tx = a.exec().get(5, TimeUnit.SECONDS);
+                out.add(tx.wasDiscarded() + " " + tx.size());
+                out.add(outcome(get) + " " + outcome(set));
+            }
+            // DISCARD
+            a.multi().get(5, TimeUnit.SECONDS);
+            RedisFuture<String> set = a.set("d", BIG);
+            out.add(a.discard().get(5, TimeUnit.SECONDS) + " " + outcome(set) + " " + a.get("d").get(5,
+                    TimeUnit.SECONDS));
+            // an error at queue time: EXEC fails with EXECABORT and runs nothing
+            a.multi().get(5, TimeUnit.SECONDS);
+            RedisFuture<String> queued = a.set("e", BIG);
+            RedisFuture<String> bad = a.dispatch(() -> "NO.SUCH.COMMAND".getBytes(StandardCharsets.US_ASCII),
+                    new io.lettuce.core.output.ValueOutput<>(StringCodec.UTF8));
+            out.add(outcome(a.exec()) + " " + outcome(queued) + " " + outcome(bad) + " " + a.get("e").get(5,
+                    TimeUnit.SECONDS));
+            out.add(BIG.equals(a.get("k").get(5, TimeUnit.SECONDS)));
+            return out;
+        }, List.of(false, List.of("OK", "BIG", "RedisCommandExecutionException", "list 2"), INTX, INTX, INTX, INTX,
+                "true 0", "null null", "OK null null", "RedisCommandExecutionException null "
+                        + "RedisCommandExecutionException null", true));
+    }
+
+    /**
+     * Commands batched with auto-flush off: nothing completes before flushCommands(), then all in order, also
+     * behind a GET whose reply is still pending when the batch goes out. (Lettuce 7 has no reset() any more.)
+     */
+    @Test
+    void batchesWithAutoFlushOffCompleteInOrder() throws Exception {
+        sameOnBoth(s -> () -> {
+            store(s, "k");
+            List<Object> out = new ArrayList<>();
+            Queue<String> order = new ConcurrentLinkedQueue<>();
+            s.c.setAutoFlushCommands(false);
+            RedisFuture<String> set = s.async().set("b", BIG);
+            set.thenAccept(v -> order.add("SET"));
+            s.async().get("b").thenAccept(v -> order.add("GET b " + BIG.equals(v)));
+            s.async().get("k").thenAccept(v -> order.add("GET k " + BIG.equals(v)));
+            RedisFuture<String> ping = s.async().ping();
+            ping.thenAccept(v -> order.add(v));
+            out.add(set.isDone());
+            s.c.flushCommands();
+            ping.get(5, TimeUnit.SECONDS);
+            out.add(List.copyOf(order));
+            s.c.setAutoFlushCommands(true);
+            // a batch whose replies come while earlier replies of compressed values are still pending
+            pause(100);
+            RedisFuture<String> first = s.async().get("k");
+            first.thenAccept(v -> order.add("first GET"));
+            s.c.setAutoFlushCommands(false);
+            List<RedisFuture<String>> batch = new ArrayList<>();
+            for (int i = 0; i < 10; i++) {
+                RedisFuture<String> g = s.async().get("k");
+                int n = i;
+                g.thenAccept(v -> order.add("batch " + n + " " + BIG.equals(v)));
+                batch.add(g);
+            }
+            s.c.flushCommands();
+            s.c.setAutoFlushCommands(true);
+            s.async().ping().thenAccept(order::add).toCompletableFuture().get(5, TimeUnit.SECONDS);
+            out.add(List.copyOf(order));
+            return out;
+        }, List.of(false, List.of("SET", "GET b true", "GET k true", "PONG"), List.of("SET", "GET b true",
+                "GET k true", "PONG", "first GET", "batch 0 true", "batch 1 true", "batch 2 true", "batch 3 true",
+                "batch 4 true", "batch 5 true", "batch 6 true", "batch 7 true", "batch 8 true", "batch 9 true",
+                "PONG")));
+    }
+
+    /**
+     * A pub/sub connection made with the compressing codec: messages arrive in publishing order, on the thread
+     * Lettuce's listeners run on, with the payloads a plain subscriber gets, including one that carries the shared
+     * header but is no valid value (a truncated compressed value), which the codec hands over as it is.
+     */
+    @Test
+    void pubSubListenersSeeTheSameMessagesOnTheSameThread() throws Exception {
+        byte[] compressed = ValueCompressor.create(CompressionConfig.defaults())
+                .compress(BIG.getBytes(StandardCharsets.UTF_8));
+        byte[] truncated = Arrays.copyOf(compressed, compressed.length / 2);
+        List<byte[]> payloads = List.of("one".getBytes(StandardCharsets.UTF_8), BIG.getBytes(StandardCharsets.UTF_8),
+                truncated, "".getBytes(StandardCharsets.UTF_8), "last".getBytes(StandardCharsets.UTF_8));
+        List<Object> expected = new ArrayList<>();
+        for (byte[] p : payloads) {
+            expected.add(new String(p, StandardCharsets.UTF_8).hashCode());
+        }
+        expected.add(Set.of("lettuce-nioEventLoop-N-N")); // Lettuce's event loop
+        sameOnBoth(s -> () -> {
+            io.lettuce.core.pubsub.StatefulRedisPubSubConnection<String, String> sub = s.kind == Kind.PLAIN
+                    ? s.client.connectPubSub(StringCodec.UTF8) : s.client.connectPubSub(CompressingCodec.wrap(
+                    StringCodec.UTF8, ValueCompressor.create(CompressionConfig.defaults())));
+            try (sub) {
+                Queue<Object> seen = new ConcurrentLinkedQueue<>();
+                Queue<String> threads = new ConcurrentLinkedQueue<>();
+                CountDownLatch all = new CountDownLatch(payloads.size());
+                sub.addListener(new io.lettuce.core.pubsub.RedisPubSubAdapter<>() {
+                    @Override
+                    public void message(String channel, String message) {
+                        seen.add(message.hashCode());
+                        threads.add(Thread.currentThread().getName().replaceAll("[0-9]+", "N"));
+                        all.countDown();
+                    }
+                });
+                sub.sync().subscribe("news");
+                byte[] channel = "news".getBytes(StandardCharsets.UTF_8);
+                for (byte[] p : payloads) {
+                    redis.raw().async().publish(channel, p);
+                }
+                assertTrue(all.await(5, TimeUnit.SECONDS), s.kind + ": every message arrives");
+                List<Object> out = new ArrayList<>(seen);
+                out.add(Set.copyOf(threads));
+                return out;
+            }
+        }, expected);
+    }
+
+    /**
+     * dispatch(...) behind GETs whose replies are pending: a built-in output's future, and a module command's custom
+     * output (its set() callbacks and its future), come after the GETs' completions and before the next command's,
+     * in reply order, whether the custom reply looks compressed or not.
+     */
+    @Test
+    void dispatchedCommandsAndCustomOutputsKeepReplyOrder() throws Exception {
+        sameOnBoth(s -> () -> {
+            store(s, "k");
+            List<List<String>> wrong = new ArrayList<>();
+            for (int t = 0; t < TRIALS; t++) {
+                Queue<String> order = new ConcurrentLinkedQueue<>();
+                RedisCodec<String, String> codec = s.c.getCodec();
+                pause(100);
+                List<CompletableFuture<?>> all = new ArrayList<>();
+                for (int i = 0; i < 3; i++) {
+                    all.add(s.async().get("k").thenAccept(v -> order.add("GET " + BIG.equals(v)))
+                            .toCompletableFuture());
+                }
+                all.add(s.async().dispatch(io.lettuce.core.protocol.CommandType.GET,
+                        new io.lettuce.core.output.ValueOutput<>(codec), new io.lettuce.core.protocol.CommandArgs<>(
+                                codec).addKey("k")).thenAccept(v -> order.add("dispatch GET " + BIG.equals(v)))
+                        .toCompletableFuture());
+                all.add(s.async().dispatch(() -> "GET".getBytes(StandardCharsets.US_ASCII), new ModuleOutput(codec,
+                        order), new io.lettuce.core.protocol.CommandArgs<>(codec).addKey("k"))
+                        .thenAccept(v -> order.add("module GET done")).toCompletableFuture());
+                all.add(s.async().dispatch(() -> "ECHO".getBytes(StandardCharsets.US_ASCII), new ModuleOutput(codec,
+                        order), new io.lettuce.core.protocol.CommandArgs<>(codec).addValue("hello"))
+                        .thenAccept(v -> order.add("module ECHO done")).toCompletableFuture());
+                all.add(s.async().ping().thenAccept(order::add).toCompletableFuture());
+                CompletableFuture.allOf(all.toArray(new CompletableFuture<?>[0])).get(5, TimeUnit.SECONDS);
+                List<String> seen = List.copyOf(order);
+                if (!seen.equals(List.of("GET true", "GET true", "GET true", "dispatch GET true",
+                        "set " + BIG.length(), "module GET done", "set 5", "module ECHO done", "PONG"))) {
+                    wrong.add(seen);
+                }
+            }
+            return wrong;
+        }, List.of());
+    }
+
+    /** A module's output that throws as the reply is decoded: its future fails with that, later commands go on. */
+    @Test
+    void aCustomOutputThatThrowsFailsItsCommandAsOnLettuce() throws Exception {
+        sameOnBoth(s -> () -> {
+            store(s, "k");
+            List<Object> out = new ArrayList<>();
+            RedisCodec<String, String> codec = s.c.getCodec();
+            for (boolean behind : List.of(false, true)) {
+                pause(100);
+                List<RedisFuture<String>> gets = new ArrayList<>();
+                for (int i = 0; behind && i < 3; i++) {
+                    gets.add(s.async().get("k"));
+                }
+                RedisFuture<String> thrown = s.async().dispatch(() -> "GET".getBytes(StandardCharsets.US_ASCII),
+                        new io.lettuce.core.output.CommandOutput<>(codec, null) {
+                            @Override
+                            public void set(java.nio.ByteBuffer bytes) {
+                                throw new IllegalStateException("module output refuses");
+                            }
+                        }, new io.lettuce.core.protocol.CommandArgs<>(codec).addKey("k"));
+                RedisFuture<String> next = s.async().get("k");
+                out.add(outcome(thrown) + " " + outcome(next) + " " + gets.stream().map(LettuceContractTest::outcome)
+                        .toList());
+            }
+            return out;
+        }, List.of("IllegalStateException BIG []", "IllegalStateException BIG [BIG, BIG, BIG]"));
+    }
+
+    /** A module's output: tells the application of each bulk value as the reply is decoded. */
+    static final class ModuleOutput extends io.lettuce.core.output.CommandOutput<String, String, String> {
+        private final Queue<String> order;
+
+        ModuleOutput(RedisCodec<String, String> codec, Queue<String> order) {
+            super(codec, null);
+            this.order = order;
+        }
+
+        @Override
+        public void set(java.nio.ByteBuffer bytes) {
+            output = bytes == null ? null : codec.decodeValue(bytes);
+            order.add("set " + (output == null ? "null" : output.length()));
+        }
+    }
+
+    /** The order of a transaction's completions behind three GETs. */
+    static final List<String> INTX = List.of("GET true", "GET true", "GET true", "MULTI", "SET", "GET t true",
+            "LPUSH RedisCommandExecutionException", "MGET true", "EXEC");
+
+    // What a future ended with: its value (BIG for the big value), the simple name of its failure, or "pending".
+    static String outcome(RedisFuture<?> f) {
+        try {
+            Object v = f.get(2, TimeUnit.SECONDS);
+            return BIG.equals(v) ? "BIG" : String.valueOf(v);
+        } catch (ExecutionException e) {
+            return e.getCause().getClass().getSimpleName();
+        } catch (java.util.concurrent.CancellationException e) {
+            return "cancelled";
+        } catch (Exception e) {
+            return "pending";
+        }
     }
 
     // ------------------------------------------------------------------------------------ 5. large values' memory
