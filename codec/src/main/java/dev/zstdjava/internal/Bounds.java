@@ -114,13 +114,13 @@ public final class Bounds {
      */
     public static void disjoint(MemorySegment src, long srcOff, long srcLen, MemorySegment dst, long dstOff,
                                 long dstLen) {
-        boolean native_ = src.isNative();
-        if (native_ != dst.isNative()) {
+        boolean inNative = src.isNative();
+        if (inNative != dst.isNative()) {
             return;
         }
         long s = src.address() + srcOff; // of a heap segment: the offset in its array
         long d = dst.address() + dstOff;
-        if (native_) {
+        if (inNative) {
             disjointNative(s, srcLen, d, dstLen);
         } else if (overlap(s, srcLen, d, dstLen) && src.asOverlappingSlice(dst).isPresent()) {
             throw overlapping(s, srcLen, d, dstLen, "of the same array");
