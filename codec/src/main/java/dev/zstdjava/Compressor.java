@@ -12,7 +12,8 @@ import java.nio.ReadOnlyBufferException;
  *
  * <p><b>Errors:</b> a failure of the codec throws a {@link CompressionException} of the codec's own type
  * ({@link dev.zstdjava.zstd.ZstdException} or {@link dev.zstdjava.lz4.Lz4Exception}) with a stable error code;
- * an array range outside its array throws {@link IndexOutOfBoundsException} before any native call.
+ * an array range outside its array throws {@link IndexOutOfBoundsException}, and a source and destination that
+ * share bytes (of one array, segment or buffer memory) {@link IllegalArgumentException}, before any native call.
  *
  * <p><b>Thread safety:</b> one call at a time. A call from a second thread while one runs, or any call after
  * {@link #close()}, throws {@link IllegalStateException}; a close during a call waits for the call to end before the

@@ -18,7 +18,8 @@ import java.nio.ReadOnlyBufferException;
  * <p><b>Errors:</b> malformed, truncated or corrupted input and a destination that is too small throw a
  * {@link CompressionException} of the codec's own type ({@link dev.zstdjava.zstd.ZstdException} or
  * {@link dev.zstdjava.lz4.Lz4Exception}) with a stable error code; an empty input is malformed. An array range
- * outside its array throws {@link IndexOutOfBoundsException} before any native call.
+ * outside its array throws {@link IndexOutOfBoundsException}, and a source and destination that share bytes
+ * {@link IllegalArgumentException}, before any native call.
  *
  * <p><b>Thread safety:</b> one call at a time, as {@link Compressor}: a concurrent call or a call after
  * {@link #close()} throws {@link IllegalStateException}, and a close during a call is deferred until it ends.

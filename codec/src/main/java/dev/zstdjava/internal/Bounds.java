@@ -89,6 +89,67 @@ public final class Bounds {
         Objects.checkFromIndexSize(off, len, s.byteSize());
     }
 
+    /**
+     * {@code src[srcOff, +srcLen)} and {@code dst[dstOff, +dstLen)} share no byte: native code reads its input while
+     * it writes its output, so an overlap would silently give a wrong result. Call after {@link #range}.
+     *
+     * @throws IllegalArgumentException naming both ranges if they are of the same array and overlap
+     */
+    public static void disjoint(byte[] src, int srcOff, int srcLen, byte[] dst, int dstOff, int dstLen) {
+        if (src == dst && overlap(srcOff, srcLen, dstOff, dstLen)) {
+            throw overlapping(srcOff, srcLen, dstOff, dstLen, "of the same array");
+        }
+    }
+
+    /** All of {@code src} and all of {@code dst} share no byte; see {@link #disjoint(MemorySegment, long, long, MemorySegment, long, long)}. */
+    public static void disjoint(MemorySegment src, MemorySegment dst) {
+        disjoint(src, 0, src.byteSize(), dst, 0, dst.byteSize());
+    }
+
+    /**
+     * {@code src[srcOff, +srcLen)} and {@code dst[dstOff, +dstLen)} share no byte, as for the arrays above (the
+     * ranges checked before; allocates nothing unless they overlap).
+     *
+     * @throws IllegalArgumentException naming both ranges (native addresses, or offsets in one array) if they overlap
+     */
+    public static void disjoint(MemorySegment src, long srcOff, long srcLen, MemorySegment dst, long dstOff,
+                                long dstLen) {
+        boolean inNative = src.isNative();
+        if (inNative != dst.isNative()) {
+            return;
+        }
+        long s = src.address() + srcOff; // of a heap segment: the offset in its array
+        long d = dst.address() + dstOff;
+        if (inNative) {
+            disjointNative(s, srcLen, d, dstLen);
+        } else if (overlap(s, srcLen, d, dstLen) && src.asOverlappingSlice(dst).isPresent()) {
+            throw overlapping(s, srcLen, d, dstLen, "of the same array");
+        }
+    }
+
+    /**
+     * Native memory at address {@code src} ({@code srcLen} bytes) and at {@code dst} ({@code dstLen} bytes) share no
+     * byte, as for the segments above. It takes addresses so that the direct-buffer helpers keep the views they make
+     * next to the native call inside their own method, where the JIT removes them.
+     *
+     * @throws IllegalArgumentException naming both ranges if they overlap
+     */
+    public static void disjointNative(long src, long srcLen, long dst, long dstLen) {
+        if (overlap(src, srcLen, dst, dstLen)) {
+            throw overlapping(src, srcLen, dst, dstLen, "in native memory");
+        }
+    }
+
+    private static boolean overlap(long a, long aLen, long b, long bLen) {
+        return aLen > 0 && bLen > 0 && a < b + bLen && b < a + aLen;
+    }
+
+    private static IllegalArgumentException overlapping(long s, long srcLen, long d, long dstLen, String where) {
+        return new IllegalArgumentException("source and destination overlap: src [" + s + ", " + (s + srcLen)
+                + ") and dst [" + d + ", " + (d + dstLen) + ") " + where
+                + "; native code reads the input while it writes the output");
+    }
+
     /** Native code may write to {@code dst}: a read-only segment is an {@link IllegalArgumentException}. */
     public static void writable(MemorySegment dst) {
         if (dst.isReadOnly()) {

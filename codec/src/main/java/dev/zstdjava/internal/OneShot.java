@@ -69,6 +69,7 @@ public abstract class OneShot implements AutoCloseable {
     public final long arrayResult(byte[] src, int srcOff, int srcLen, byte[] dst, int dstOff, int dstLen) {
         Bounds.range(src, srcOff, srcLen, "src");
         Bounds.range(dst, dstOff, dstLen, "dst");
+        Bounds.disjoint(src, srcOff, srcLen, dst, dstOff, dstLen);
         checkSizes(srcLen, dstLen);
         guard.enter();
         try {
@@ -97,6 +98,7 @@ public abstract class OneShot implements AutoCloseable {
     /** The {@code MemorySegment} form: all of {@code src} into the start of {@code dst}. */
     public final long segmentCall(MemorySegment src, MemorySegment dst) {
         Bounds.writable(dst);
+        Bounds.disjoint(src, dst);
         return call(null, null, src, src.byteSize(), dst, dst.byteSize());
     }
 

@@ -230,6 +230,7 @@ public final class Lz4Compressor implements Compressor {
         /** @return the block's size, or 0 when it does not fit in {@code dst} */
         int compressOrZero(MemorySegment src, MemorySegment dst) {
             Bounds.writable(dst);
+            Bounds.disjoint(src, dst);
             long srcLen = src.byteSize();
             checkInput(srcLen);
             guard.enter();
@@ -245,6 +246,7 @@ public final class Lz4Compressor implements Compressor {
             Objects.requireNonNull(src, "src");
             Bounds.range(dst, dstOff, dstLen, "dst");
             Bounds.writable(dst);
+            Bounds.disjoint(src, 0, src.byteSize(), dst, dstOff, dstLen);
             long srcSize = src.byteSize();
             checkInput(srcSize);
             guard.enter();

@@ -98,6 +98,7 @@ public final class Lz4Decompressor implements Decompressor {
     @Override
     public long decompress(MemorySegment src, MemorySegment dst) {
         Bounds.writable(dst);
+        Bounds.disjoint(src, dst);
         long srcLen = src.byteSize();
         long dstCap = dst.byteSize();
         checkInput(srcLen, dstCap, "lz4 decompress");
@@ -119,6 +120,7 @@ public final class Lz4Decompressor implements Decompressor {
     public int decompress(byte[] src, int srcOff, int srcLen, byte[] dst, int dstOff, int dstLen) {
         Bounds.range(src, srcOff, srcLen, "src");
         Bounds.range(dst, dstOff, dstLen, "dst");
+        Bounds.disjoint(src, srcOff, srcLen, dst, dstOff, dstLen);
         checkInput(srcLen, dstLen, "lz4 decompress");
         int r = decompressArrays(src, srcOff, srcLen, dst, dstOff, dstLen, Lz4Native.BlockDecoder.SAFE);
         if (r < 0) {
@@ -261,6 +263,7 @@ public final class Lz4Decompressor implements Decompressor {
      */
     public long decompressPartial(MemorySegment src, MemorySegment dst) {
         Bounds.writable(dst);
+        Bounds.disjoint(src, dst);
         long srcLen = src.byteSize();
         long dstCap = dst.byteSize();
         checkInput(srcLen, dstCap, "lz4 decompress partial");
@@ -280,6 +283,7 @@ public final class Lz4Decompressor implements Decompressor {
     public int decompressPartial(byte[] src, int srcOff, int srcLen, byte[] dst, int dstOff, int dstLen) {
         Bounds.range(src, srcOff, srcLen, "src");
         Bounds.range(dst, dstOff, dstLen, "dst");
+        Bounds.disjoint(src, srcOff, srcLen, dst, dstOff, dstLen);
         checkInput(srcLen, dstLen, "lz4 decompress partial");
         int r = decompressArrays(src, srcOff, srcLen, dst, dstOff, dstLen, Lz4Native.BlockDecoder.PARTIAL);
         if (r < 0) {

@@ -383,6 +383,7 @@ public final class Lz4FrameCompressor implements Compressor {
          */
         private long streamStep(Lz4Native.FrameStep op, String name, MemorySegment src, MemorySegment dst) {
             Bounds.writable(dst);
+            Bounds.disjoint(src, dst);
             long srcLen = src.byteSize();
             long dstCap = dst.byteSize();
             checkStreamCapacity(name, srcLen, dstCap);

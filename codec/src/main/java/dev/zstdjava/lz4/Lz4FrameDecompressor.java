@@ -176,6 +176,7 @@ public final class Lz4FrameDecompressor implements Decompressor {
     @Override
     public long decompress(MemorySegment src, MemorySegment dst) {
         Bounds.writable(dst);
+        Bounds.disjoint(src, dst);
         long srcLen = src.byteSize();
         long dstCap = dst.byteSize();
         checkInput(srcLen);
@@ -200,6 +201,7 @@ public final class Lz4FrameDecompressor implements Decompressor {
     public int decompress(byte[] src, int srcOff, int srcLen, byte[] dst, int dstOff, int dstLen) {
         Bounds.range(src, srcOff, srcLen, "src");
         Bounds.range(dst, dstOff, dstLen, "dst");
+        Bounds.disjoint(src, srcOff, srcLen, dst, dstOff, dstLen);
         checkInput(srcLen);
         guard.enter();
         try {
@@ -513,6 +515,7 @@ public final class Lz4FrameDecompressor implements Decompressor {
      */
     public long update(MemorySegment src, MemorySegment dst) {
         Bounds.writable(dst);
+        Bounds.disjoint(src, dst);
         long srcLen = src.byteSize();
         long dstCap = dst.byteSize();
         boolean heap = !src.isNative() || !dst.isNative();

@@ -106,6 +106,7 @@ public final class ZstdCompressStream extends ZstdStream {
         Objects.checkFromToIndex(srcStart, srcEnd, src.byteSize());
         Objects.checkFromToIndex(dstStart, dstEnd, dst.byteSize());
         Bounds.writable(dst);
+        Bounds.disjoint(src, srcStart, srcEnd - srcStart, dst, dstStart, dstEnd - dstStart);
         long r;
         guard.enter();
         try {

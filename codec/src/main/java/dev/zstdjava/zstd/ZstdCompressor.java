@@ -239,6 +239,7 @@ public final class ZstdCompressor implements Compressor {
         /** @return the frame's size or a zstd error result */
         long compressOrError(MemorySegment src, MemorySegment dst) {
             Bounds.writable(dst);
+            Bounds.disjoint(src, dst);
             guard.enter();
             try {
                 return segments(src, src.byteSize(), dst, dst.byteSize());
@@ -252,6 +253,7 @@ public final class ZstdCompressor implements Compressor {
             Objects.requireNonNull(src, "src");
             Bounds.range(dst, dstOff, dstLen, "dst");
             Bounds.writable(dst);
+            Bounds.disjoint(src, 0, src.byteSize(), dst, dstOff, dstLen);
             guard.enter();
             try {
                 return state.calls.compressAt(src, src.byteSize(), dst, dstOff, dstLen);

@@ -111,6 +111,7 @@ public final class ZstdDecompressStream extends ZstdStream {
         Objects.checkFromToIndex(srcStart, srcEnd, src.byteSize());
         Objects.checkFromToIndex(dstStart, dstEnd, dst.byteSize());
         Bounds.writable(dst);
+        Bounds.disjoint(src, srcStart, srcEnd - srcStart, dst, dstStart, dstEnd - dstStart);
         guard.enter();
         try {
             long room = maxDecompressedSize - total; // >= 0: passing the limit throws

@@ -398,6 +398,7 @@ final class ZstdNative {
         MemorySegment s = MemorySegment.ofBuffer(src);
         long dstCap = d.byteSize();
         long srcLen = s.byteSize();
+        Bounds.disjointNative(s.address(), srcLen, d.address(), dstCap);
         try {
             return srcLen < CRITICAL_LIMIT
                     ? (long) COMPRESS2_CRITICAL.invokeExact(cctx, d, dstCap, s, srcLen)
@@ -413,6 +414,7 @@ final class ZstdNative {
         MemorySegment s = MemorySegment.ofBuffer(src);
         long dstCap = d.byteSize();
         long srcLen = s.byteSize();
+        Bounds.disjointNative(s.address(), srcLen, d.address(), dstCap);
         try {
             return dstCap < CRITICAL_LIMIT
                     ? (long) DECOMPRESS_DCTX_CRITICAL.invokeExact(dctx, d, dstCap, s, srcLen)

@@ -1,0 +1,144 @@
+package dev.zstdjava;
+
+import dev.zstdjava.lz4.Lz4Compressor;
+import dev.zstdjava.lz4.Lz4Decompressor;
+import dev.zstdjava.lz4.Lz4FrameCompressor;
+import dev.zstdjava.lz4.Lz4FrameDecompressor;
+import dev.zstdjava.zstd.ZstdCompressStream;
+import dev.zstdjava.zstd.ZstdCompressor;
+import dev.zstdjava.zstd.ZstdDecompressStream;
+import dev.zstdjava.zstd.ZstdDecompressor;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * A source and a destination that share bytes are refused before the native call, in every form of every codec:
+ * native code reads its input while it writes its output, so an overlap gave a frame that did not decode back (or a
+ * misleading decoding error) without any exception. Ranges that only touch are fine.
+ */
+class OverlappingRangesTest {
+    private static final byte[] DATA = "overlapping source and destination ranges are refused; ".repeat(200)
+            .getBytes(StandardCharsets.US_ASCII);
+    private static final int N = DATA.length;
+    /** The source's offset in the shared memory; the destination starts {@link #SHIFT} bytes later. */
+    private static final int AT = 2 * N;
+    private static final int SHIFT = 100;
+    private static final int SIZE = 5 * N;
+
+    private record Codec(String name, Compressor c, Decompressor d) {}
+
+    private static List<Codec> codecs() {
+        return List.of(new Codec("zstd", ZstdCompressor.create(), ZstdDecompressor.create()),
+                new Codec("lz4 block", Lz4Compressor.create(), Lz4Decompressor.create()),
+                new Codec("lz4 frame", Lz4FrameCompressor.create(), Lz4FrameDecompressor.create()));
+    }
+
+    private static void refused(String what, Executable call) {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, call, what);
+        assertTrue(e.getMessage().startsWith("source and destination overlap: src ["), what + ": " + e.getMessage());
+    }
+
+    @Test
+    void overlappingArraysSegmentsAndBuffersAreRefused() {
+        for (Codec k : codecs()) {
+            try (Compressor c = k.c(); Decompressor d = k.d(); Arena arena = Arena.ofConfined()) {
+                byte[] frame = c.compress(DATA);
+                for (boolean decode : new boolean[] {false, true}) {
+                    byte[] in = decode ? frame : DATA;
+                    String what = k.name() + (decode ? " decompress" : " compress");
+                    byte[] array = new byte[SIZE];
+                    System.arraycopy(in, 0, array, AT, in.length);
+                    MemorySegment heap = MemorySegment.ofArray(array);
+                    MemorySegment memory = arena.allocate(SIZE);
+                    MemorySegment.copy(in, 0, memory, ValueLayout.JAVA_BYTE, AT, in.length);
+                    ByteBuffer direct = memory.asByteBuffer();
+                    for (int shift : new int[] {in.length / 2, -SHIFT, 0}) { // the frames are short
+                        int dstOff = AT + shift;
+                        int dstLen = 2 * N;
+                        String at = what + ", destination shifted " + shift;
+                        refused(at + ", arrays", decode
+                                ? () -> d.decompress(array, AT, in.length, array, dstOff, dstLen)
+                                : () -> c.compress(array, AT, in.length, array, dstOff, dstLen));
+                        for (MemorySegment s : List.of(heap, memory)) {
+                            MemorySegment src = s.asSlice(AT, in.length);
+                            MemorySegment dst = s.asSlice(dstOff, dstLen);
+                            refused(at + ", segments " + s, decode ? () -> d.decompress(src, dst)
+                                    : () -> c.compress(src, dst));
+                        }
+                        for (ByteBuffer b : List.of(ByteBuffer.wrap(array), direct)) {
+                            ByteBuffer src = b.duplicate().position(AT).limit(AT + in.length);
+                            ByteBuffer dst = b.duplicate().position(dstOff).limit(dstOff + dstLen);
+                            for (ByteBuffer from : List.of(src, src.asReadOnlyBuffer())) {
+                                refused(at + ", buffers " + from, decode ? () -> d.decompress(from, dst)
+                                        : () -> c.compress(from, dst));
+                                assertEquals(AT, from.position(), "a refused call moves no position");
+                                assertEquals(dstOff, dst.position());
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /** The ranges that only touch: the output right after the input, and the input right after the output. */
+    @Test
+    void adjacentRangesOfOneArrayOrSegmentRoundTrip() {
+        for (Codec k : codecs()) {
+            try (Compressor c = k.c(); Decompressor d = k.d(); Arena arena = Arena.ofConfined()) {
+                byte[] array = new byte[SIZE];
+                System.arraycopy(DATA, 0, array, AT, N);
+                int n = c.compress(array, AT, N, array, AT + N, SIZE - AT - N);
+                assertEquals(N, d.decompress(array, AT + N, n, array, AT, N), k.name());
+                assertArrayEquals(DATA, Arrays.copyOfRange(array, AT, AT + N), k.name());
+
+                MemorySegment memory = arena.allocate(SIZE);
+                MemorySegment.copy(DATA, 0, memory, ValueLayout.JAVA_BYTE, AT, N);
+                long m = c.compress(memory.asSlice(AT, N), memory.asSlice(0, AT));
+                assertEquals(N, d.decompress(memory.asSlice(0, m), memory.asSlice(m, N)), k.name());
+                assertArrayEquals(DATA, memory.asSlice(m, N).toArray(ValueLayout.JAVA_BYTE), k.name());
+            }
+        }
+    }
+
+    /** The {@code tryCompress} forms of the block codecs and the streams check the same. */
+    @Test
+    void tryCompressAndStreamsRefuseOverlaps() {
+        try (ZstdCompressor z = ZstdCompressor.create(); Lz4Compressor l = Lz4Compressor.create();
+             ZstdCompressStream cs = ZstdCompressStream.create(); ZstdDecompressStream ds = ZstdDecompressStream.create();
+             Lz4FrameCompressor fc = Lz4FrameCompressor.create();
+             Lz4FrameDecompressor fd = Lz4FrameDecompressor.create(); Arena arena = Arena.ofConfined()) {
+            byte[] array = new byte[SIZE];
+            System.arraycopy(DATA, 0, array, AT, N);
+            MemorySegment memory = arena.allocate(SIZE);
+            MemorySegment src = memory.asSlice(AT, N);
+            MemorySegment dst = memory.asSlice(AT + SHIFT, 2 * N);
+            refused("zstd tryCompress arrays", () -> z.tryCompress(array, AT, N, array, AT + SHIFT, 2 * N));
+            refused("zstd tryCompress segments", () -> z.tryCompress(src, dst));
+            refused("zstd tryCompress into a range", () -> z.tryCompress(src, memory, AT - SHIFT, 2 * N));
+            refused("lz4 tryCompress arrays", () -> l.tryCompress(array, AT, N, array, AT + SHIFT, 2 * N));
+            refused("lz4 tryCompress segments", () -> l.tryCompress(src, dst));
+            refused("lz4 tryCompress into a range", () -> l.tryCompress(src, memory, AT - SHIFT, 2 * N));
+            refused("zstd compress stream", () -> cs.compress(src, dst));
+            refused("zstd decompress stream", () -> ds.decompress(src, dst));
+            fc.begin(memory.asSlice(0, AT));
+            refused("lz4 frame update", () -> fc.update(src, dst));
+            refused("lz4 frame decompressor update", () -> fd.update(src, dst));
+            // a touching range is fine
+            assertTrue(z.tryCompress(src, memory, AT + N, SIZE - AT - N) > 0);
+        }
+    }
+}
