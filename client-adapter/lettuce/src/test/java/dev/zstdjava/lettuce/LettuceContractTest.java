@@ -705,6 +705,7 @@ class LettuceContractTest {
     void aCommandWaitingBehindABlockedCallbackTimesOutAsOnLettuce() throws Exception {
         for (Kind k : Kind.values()) {
             Queue<String> events = new ConcurrentLinkedQueue<>();
+            CountDownLatch failedTold = new CountDownLatch(1); // Lettuce may tell listeners after the future fails
             CommandListener listener = new CommandListener() {
                 @Override
                 public void commandSucceeded(CommandSucceededEvent event) {
@@ -719,6 +720,7 @@ class LettuceContractTest {
                     if (event.getCommand().getArgs() != null
                             && event.getCommand().getArgs().toCommandString().contains("late")) {
                         events.add("failed " + event.getCause().getClass().getSimpleName());
+                        failedTold.countDown();
                     }
                 }
             };
@@ -752,6 +754,7 @@ class LettuceContractTest {
                 out.add(s.c.sync().get("after"));
                 out.add(BIG.equals(s.c.sync().get("again")));
                 out.add(late.toCompletableFuture().isCompletedExceptionally());
+                failedTold.await(5, TimeUnit.SECONDS); // the outcome below says whether it was told
                 out.add(List.copyOf(events));
                 return out;
             });
