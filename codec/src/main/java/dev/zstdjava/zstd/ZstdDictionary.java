@@ -224,25 +224,27 @@ public final class ZstdDictionary {
         /** Trains from one segment of samples back to back; see {@link ZstdDictionary#train(MemorySegment, long[], int)}. */
         public ZstdDictionary train(MemorySegment samples, long[] sampleSizes) {
             Objects.requireNonNull(samples, "samples");
-            checkCount(Objects.requireNonNull(sampleSizes, "sampleSizes").length);
+            // a copy: the sizes checked here are the sizes zstd reads, whatever another thread does to the caller's array
+            long[] sizes = Objects.requireNonNull(sampleSizes, "sampleSizes").clone();
+            checkCount(sizes.length);
             long total = 0;
-            for (int i = 0; i < sampleSizes.length; i++) {
-                if (sampleSizes[i] < 0) {
-                    throw new IllegalArgumentException("sampleSizes[" + i + "] = " + sampleSizes[i] + " is negative");
+            for (int i = 0; i < sizes.length; i++) {
+                if (sizes[i] < 0) {
+                    throw new IllegalArgumentException("sampleSizes[" + i + "] = " + sizes[i] + " is negative");
                 }
-                total += sampleSizes[i];
+                total += sizes[i];
                 if (total > samples.byteSize() || total < 0) {
                     throw new IllegalArgumentException("sample sizes add up to more than the " + samples.byteSize()
                             + "-byte segment (at sample " + i + ")");
                 }
             }
             if (samples.isNative()) {
-                return trainNative(samples, sampleSizes, total);
+                return trainNative(samples, sizes, total);
             }
             MemorySegment buf = ZstdNative.LIBC.malloc(total);
             try {
                 MemorySegment.copy(samples, 0, buf, 0, total);
-                return trainNative(buf, sampleSizes, total);
+                return trainNative(buf, sizes, total);
             } finally {
                 ZstdNative.LIBC.free(buf);
             }
