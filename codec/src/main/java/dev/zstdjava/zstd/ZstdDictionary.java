@@ -199,11 +199,12 @@ public final class ZstdDictionary {
 
         /** Trains from separate samples; see {@link ZstdDictionary#train(List, int)}. */
         public ZstdDictionary train(List<byte[]> samples) {
-            Objects.requireNonNull(samples, "samples");
+            // each sample read from the list once: the bytes copied are the bytes counted, whatever the list does
+            byte[][] taken = Objects.requireNonNull(samples, "samples").toArray(new byte[0][]);
             long total = 0;
-            long[] sizes = new long[samples.size()];
+            long[] sizes = new long[taken.length];
             for (int i = 0; i < sizes.length; i++) {
-                byte[] s = Objects.requireNonNull(samples.get(i), "sample");
+                byte[] s = Objects.requireNonNull(taken[i], "sample");
                 sizes[i] = s.length;
                 total += s.length;
             }
@@ -211,7 +212,7 @@ public final class ZstdDictionary {
             MemorySegment buf = ZstdNative.LIBC.malloc(total);
             try {
                 long at = 0;
-                for (byte[] s : samples) {
+                for (byte[] s : taken) {
                     MemorySegment.copy(s, 0, buf, ValueLayout.JAVA_BYTE, at, s.length);
                     at += s.length;
                 }

@@ -109,6 +109,30 @@ class ZstdDictionaryTest {
         }
     }
 
+    /**
+     * Each sample is taken from the list once: a list that hands out other arrays on a second read (a list another
+     * thread changes, a view computed on the fly) trains the dictionary the first read gives, never one made of
+     * bytes no sample held (native memory left as malloc returned it).
+     */
+    @Test
+    void eachSampleIsReadFromTheListOnce() {
+        List<byte[]> firstReadOnly = new java.util.AbstractList<>() {
+            private final int[] reads = new int[phonesTrain.size()];
+
+            @Override
+            public byte[] get(int i) {
+                return reads[i]++ == 0 ? phonesTrain.get(i) : new byte[0];
+            }
+
+            @Override
+            public int size() {
+                return phonesTrain.size();
+            }
+        };
+        ZstdDictionary expected = ZstdDictionary.train(new ArrayList<>(phonesTrain), 16 << 10);
+        assertArrayEquals(expected.toByteArray(), ZstdDictionary.train(firstReadOnly, 16 << 10).toByteArray());
+    }
+
     @Test
     void fastCoverOptimiserAndForcedId() {
         ZstdDictionary opt = ZstdDictionary.trainer(8 << 10).optimize(true).threads(2).level(5).dictionaryId(123456)
