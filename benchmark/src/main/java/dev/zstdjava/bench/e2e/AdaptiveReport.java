@@ -387,8 +387,13 @@ final class AdaptiveReport {
             double p50 = getP50Ratio(a, z, k);
             double[] opsQ = roundRatioQuartiles(a, z, r -> r.gets().get(k).opsPerSec());
             double[] p50Q = roundRatioQuartiles(a, z, r -> r.gets().get(k).micros(50));
-            line(target("GET on " + k.id + ": throughput, p50", f("%.2fx, %.2fx (a round's: %.2f-%.2fx, %.2f-%.2fx)",
-                    ops, p50, opsQ[0], opsQ[1], p50Q[0], p50Q[1]),
+            AdaptiveRun.Client equal = AdaptiveRun.Client.AGAIN;
+            double[] equalOpsQ = roundRatioQuartiles(equal, z, r -> r.gets().get(k).opsPerSec());
+            double[] equalP50Q = roundRatioQuartiles(equal, z, r -> r.gets().get(k).micros(50));
+            line(target("GET on " + k.id + ": throughput, p50", f("%.2fx, %.2fx (a round's: %.2f-%.2fx, %.2f-%.2fx; "
+                    + "%s: %.2fx, %.2fx, a round's: %.2f-%.2fx, %.2f-%.2fx)", ops, p50, opsQ[0], opsQ[1], p50Q[0],
+                    p50Q[1], equal.id, getOpsRatio(equal, z, k), getP50Ratio(equal, z, k), equalOpsQ[0], equalOpsQ[1],
+                    equalP50Q[0], equalP50Q[1]),
                     f("throughput >= %.2fx, p50 <= %.2fx", 1 - AdaptiveRun.GET_TOLERANCE, 1 + AdaptiveRun.GET_TOLERANCE),
                     ops >= 1 - AdaptiveRun.GET_TOLERANCE && p50 <= 1 + AdaptiveRun.GET_TOLERANCE));
         }
@@ -403,7 +408,9 @@ final class AdaptiveReport {
         line("Target ratios: the median of the two clients' ratios round by round; for the GETs, in brackets, the "
                 + "first and third quartiles of those ratios (each round's GET phases of a kind interleaved), which "
                 + "show how much one round's comparison strays on this machine. Where that spread is wider than the "
-                + "target's 5%, one run's verdict on a kind can go either way.");
+                + "target's 5%, one run's verdict on a kind can go either way. After them, the same figures for "
+                + AdaptiveRun.Client.AGAIN.id + ", a client the same as lettuce-zstd: what the GET ratios of two "
+                + "equal clients are in this run (the verdicts do not use them).");
     }
 
     /** @return the run's goal in words: {@code balanced}, {@code speed}, {@code memory (CPU budget 5.00 µs/KiB)} */

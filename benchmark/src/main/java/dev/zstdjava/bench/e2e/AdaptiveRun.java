@@ -68,6 +68,9 @@ final class AdaptiveRun {
     enum Client {
         PLAIN("lettuce", "p", "Lettuce, no compression: the memory baseline"),
         ZSTD("lettuce-zstd", "z", "fixed zstd 3 (CompressingRedisClient.connect(codec, ValueCompressor))"),
+        AGAIN("lettuce-zstd-again", "a", "fixed zstd 3 again, a second client the same as lettuce-zstd: how far two "
+                + "equal clients' figures stray from each other in this run (the GET targets are read against it; it "
+                + "is not judged)"),
         DICT("lettuce-zstd-dict", "y", "fixed zstd 3 with one managed dictionary (DictionaryManager.managed, trained on "
                 + "the mixed values it writes, published in the server; adopted at any gain, minImprovement 0, so that "
                 + "it writes with a dictionary whatever the held-out check finds: the library's default +5 points "
@@ -146,6 +149,8 @@ final class AdaptiveRun {
         try {
             kvs.put(Client.PLAIN, new Clients.LettuceKv(lettuce.connect(ByteArrayCodec.INSTANCE), null));
             kvs.put(Client.ZSTD, new Clients.LettuceKv(lettuce.connect(ByteArrayCodec.INSTANCE,
+                    ValueCompressor.create(ZSTD_3)), null));
+            kvs.put(Client.AGAIN, new Clients.LettuceKv(lettuce.connect(ByteArrayCodec.INSTANCE,
                     ValueCompressor.create(ZSTD_3)), null));
             dict = new Clients.DictionaryKv(lettuce, RedisURI.create(host, port), "zstd-java:e2e-dict:{"
                     + Long.toHexString(System.nanoTime()) + "-adaptive}:", 0);

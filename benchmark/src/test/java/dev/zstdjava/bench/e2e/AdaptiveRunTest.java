@@ -88,6 +88,7 @@ class AdaptiveRunTest {
         // each GET target with its per-round quartiles; each round's GET figures in the log
         for (MixedValues.Kind k : MixedValues.Kind.values()) {
             assertTrue(md.matches("(?s).*\\| GET on " + k.id + ": throughput, p50 \\| [0-9.]+x, [0-9.]+x \\(a round's: "
+                    + "[0-9.]+-[0-9.]+x, [0-9.]+-[0-9.]+x; lettuce-zstd-again: [0-9.]+x, [0-9.]+x, a round's: "
                     + "[0-9.]+-[0-9.]+x, [0-9.]+-[0-9.]+x\\) \\|.*"), k.id + ":\n" + md);
             assertTrue(logText.contains("e2e: round 1/1 GET " + k.id + "; "), k.id + ":\n" + logText);
         }
