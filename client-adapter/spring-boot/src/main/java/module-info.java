@@ -21,6 +21,7 @@ module dev.zstdjava.spring.boot {
     requires static spring.data.redis;
     requires static spring.boot.cache;
     requires static spring.boot.actuator;
+    requires static spring.boot.actuator.autoconfigure;
     requires static micrometer.core;
 
     exports dev.zstdjava.spring.boot;

@@ -162,11 +162,7 @@ final class Common {
         Map<Long, String> leftOut = new TreeMap<>();
         RedisClient c = ks.cluster() ? null : RedisClient.create();
         RedisClusterClient cc = ks.cluster() ? RedisClusterClient.create(ks.uri()) : null;
-        Function<String, ReadOnlyStore> open = prefix -> {
-            ks.limiter.acquire();
-            LettuceDictionaryStore.Builder b = LettuceDictionaryStore.builder().keyPrefix(prefix);
-            return new ReadOnlyStore(cc != null ? b.connect(cc) : b.connect(c, ks.uri()), ks.limiter);
-        };
+        Function<String, ReadOnlyStore> open = prefix -> ReadOnlyStore.open(ks, c, cc, prefix);
         try {
             try (ReadOnlyStore store = open.apply(dictionaryPrefix)) {
                 for (DictionaryInfo info : store.list()) {

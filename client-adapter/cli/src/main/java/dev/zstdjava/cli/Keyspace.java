@@ -55,16 +55,10 @@ final class Keyspace implements AutoCloseable {
      * when the server is a cluster node, to every primary that serves slots.
      *
      * @throws ToolException with a clear message when the server is unreachable or AUTH fails; a
-     *                       {@link ToolException.BadArguments} when the URI is malformed
+     *                       {@link ToolException.BadArguments} when the URI is malformed ({@link #parse})
      */
     static Keyspace connect(String uriText, Duration timeout, RateLimiter limiter) {
-        RedisURI uri;
-        try {
-            uri = RedisURI.create(uriText);
-        } catch (RuntimeException e) {
-            throw new ToolException.BadArguments("bad server URI '" + uriText + "': " + e.getMessage()
-                    + " (expected redis://[user:password@]host:port or rediss://... for TLS)");
-        }
+        RedisURI uri = parse(uriText);
         uri.setTimeout(timeout);
         RedisClient client = RedisClient.create();
         try {
@@ -107,6 +101,40 @@ final class Keyspace implements AutoCloseable {
             client.shutdown(0, 2, TimeUnit.SECONDS);
             throw e instanceof ToolException t ? t : new ToolException(describe(uri, e), e);
         }
+    }
+
+    /**
+     * Parses the tool's URI argument as Lettuce does, and refuses what Lettuce would take for something else: a port
+     * that is not a number from 1 to 65535 (Lettuce takes {@code redis://host:abc} as the host {@code host:abc} on
+     * port 6379, and {@code redis://host:0} as port 6379). Unix sockets ({@code redis-socket://}) and Sentinel
+     * ({@code redis-sentinel://}, whose ports Lettuce checks itself) are left to Lettuce.
+     *
+     * @throws ToolException.BadArguments naming the URI and what is wrong with it
+     */
+    static RedisURI parse(String uriText) {
+        RedisURI uri;
+        try {
+            uri = RedisURI.create(uriText);
+        } catch (RuntimeException e) {
+            throw badUri(uriText, e.getMessage());
+        }
+        String authority = uri.getSocket() == null && uri.getSentinels().isEmpty()
+                ? java.net.URI.create(uriText).getRawAuthority() : null; // Lettuce parsed it with java.net.URI
+        if (authority != null) {
+            String hostPort = authority.substring(authority.lastIndexOf('@') + 1);
+            int colon = hostPort.lastIndexOf(':');
+            String port = colon > hostPort.lastIndexOf(']') ? hostPort.substring(colon + 1) : "";
+            int number = port.matches("[0-9]{1,5}") ? Integer.parseInt(port) : -1;
+            if (!port.isEmpty() && (number < 1 || number > 65_535)) { // empty: the default port, as Lettuce takes it
+                throw badUri(uriText, "port '" + port + "' is not a number from 1 to 65535");
+            }
+        }
+        return uri;
+    }
+
+    private static ToolException.BadArguments badUri(String uriText, String why) {
+        return new ToolException.BadArguments("bad server URI '" + uriText + "': " + why
+                + " (expected redis://[user:password@]host:port or rediss://... for TLS)");
     }
 
     private static String address(RedisClusterNode n, RedisURI fallback) {
@@ -194,7 +222,7 @@ final class Keyspace implements AutoCloseable {
         return cluster;
     }
 
-    /** @return the URI given, for messages */
+    /** @return the URI given, with {@code --timeout} as its timeout: for messages and the tool's other connections */
     RedisURI uri() {
         return uri;
     }

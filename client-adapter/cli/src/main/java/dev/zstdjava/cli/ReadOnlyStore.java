@@ -3,6 +3,8 @@ package dev.zstdjava.cli;
 import dev.zstdjava.lettuce.LettuceDictionaryStore;
 import dev.zstdjava.values.DictionaryInfo;
 import dev.zstdjava.values.DictionaryStore;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.cluster.RedisClusterClient;
 
 import java.util.List;
 
@@ -16,9 +18,21 @@ final class ReadOnlyStore implements DictionaryStore, AutoCloseable {
     private final LettuceDictionaryStore store;
     private final RateLimiter limiter;
 
-    ReadOnlyStore(LettuceDictionaryStore store, RateLimiter limiter) {
+    private ReadOnlyStore(LettuceDictionaryStore store, RateLimiter limiter) {
         this.store = store;
         this.limiter = limiter;
+    }
+
+    /**
+     * Opens the store of {@code prefix} on a connection of its own, made by {@code cluster} when not null, else by
+     * {@code client} to the keyspace's server; its commands time out after the keyspace's {@code --timeout} (the
+     * store's own default is 5 s) and go through the keyspace's limiter, the connection included.
+     */
+    static ReadOnlyStore open(Keyspace ks, RedisClient client, RedisClusterClient cluster, String prefix) {
+        ks.limiter.acquire();
+        LettuceDictionaryStore.Builder b = LettuceDictionaryStore.builder().keyPrefix(prefix)
+                .timeout(ks.uri().getTimeout());
+        return new ReadOnlyStore(cluster != null ? b.connect(cluster) : b.connect(client, ks.uri()), ks.limiter);
     }
 
     @Override

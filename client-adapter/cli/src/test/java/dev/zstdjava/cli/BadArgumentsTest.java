@@ -6,6 +6,7 @@ import io.lettuce.core.api.sync.RedisCommands;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
@@ -54,6 +55,48 @@ class BadArgumentsTest extends StandaloneServer {
         refused("bad server URI 'localhost:6379': Scheme localhost not supported", "inspect", "localhost:6379");
         refused("bad server URI 'redis://127.0.0.1:99999': Port out of range: 99999", "migrate",
                 "redis://127.0.0.1:99999", "--from", "plain", "--to", "glide-zstd", "--match", "*", "--apply");
+    }
+
+    /** Lettuce would take {@code host:abc} for the host (on port 6379) and {@code :0} for port 6379. */
+    @Test
+    void aPortThatIsNotANumberFromOneTo65535IsABadArgument() {
+        String port = "127.0.0.1:" + server.port();
+        refused("bad server URI 'redis://127.0.0.1:abc': port 'abc' is not a number from 1 to 65535", "inspect",
+                "redis://127.0.0.1:abc");
+        refused("port '0' is not a number from 1 to 65535", "advise", "redis://127.0.0.1:0");
+        refused("port '-1' is not", "inspect", "redis://user:secret@127.0.0.1:-1/0");
+        refused("port '" + server.port() + "x' is not", "inspect", "rediss://" + port + "x");
+        refused("port 'abc' is not", "migrate", "redis://127.0.0.1:abc", "--from", "plain", "--to", "glide-zstd",
+                "--match", "*", "--apply");
+        // Lettuce checks Sentinel's ports itself
+        refused("bad server URI 'redis-sentinel://127.0.0.1:abc#mymaster': Cannot parse port number", "inspect",
+                "redis-sentinel://127.0.0.1:abc#mymaster");
+    }
+
+    /** The URI forms the tool takes parse to what they name; the port check leaves them alone. */
+    @Test
+    void theOtherUriFormsAreTaken() {
+        io.lettuce.core.RedisURI u = Keyspace.parse("redis://127.0.0.1:" + server.port());
+        assertEquals("127.0.0.1:" + server.port(), u.getHost() + ":" + u.getPort());
+        u = Keyspace.parse("redis://user:pa:ss@cache.example:6380/2");
+        assertEquals(List.of("cache.example", 6380, 2, false), List.of(u.getHost(), u.getPort(), u.getDatabase(),
+                u.isSsl()));
+        u = Keyspace.parse("rediss://cache.example:6380");
+        assertEquals(List.of("cache.example", 6380, true), List.of(u.getHost(), u.getPort(), u.isSsl()));
+        u = Keyspace.parse("redis://cache.example"); // no port, or an empty one: the default
+        assertEquals(6379, u.getPort());
+        assertEquals(6379, Keyspace.parse("redis://cache.example:/1").getPort());
+        u = Keyspace.parse("redis://[::1]:6380");
+        assertEquals(List.of("[::1]", 6380), List.of(u.getHost(), u.getPort()));
+        assertEquals(6379, Keyspace.parse("redis://[::1]").getPort());
+        assertEquals("/tmp/valkey.sock", Keyspace.parse("redis-socket:///tmp/valkey.sock").getSocket());
+        u = Keyspace.parse("redis-sentinel://127.0.0.1:26379,127.0.0.1:26380/0#mymaster");
+        assertEquals(List.of("mymaster", 26379, 26380), List.of(u.getSentinelMasterId(),
+                u.getSentinels().get(0).getPort(), u.getSentinels().get(1).getPort()));
+        // and the tool connects with a plain one
+        raw.sync().set(utf8("doc:1"), utf8(json(1000)));
+        Tool t = Tool.run("inspect", "redis://127.0.0.1:" + server.port() + "/0", "--json");
+        assertEquals(0, t.code(), t.toString());
     }
 
     @Test

@@ -49,7 +49,7 @@ public final class CompressionInfoContributor implements InfoContributor {
 
     @Override
     public void contribute(Info.Builder builder) {
-        builder.withDetail("zstd-java", details());
+        builder.withDetail(RedisCompressionInfoAutoConfiguration.NAME, details());
     }
 
     /** @return what {@link #contribute} adds, as an ordered map */

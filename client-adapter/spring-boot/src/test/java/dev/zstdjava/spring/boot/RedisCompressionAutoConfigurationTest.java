@@ -235,6 +235,29 @@ class RedisCompressionAutoConfigurationTest {
         });
     }
 
+    /**
+     * The info entry follows Boot's rule for its own contributors: {@code management.info.zstd-java.enabled} when set,
+     * else {@code management.info.defaults.enabled}, else shown.
+     */
+    @Test
+    void theInfoEntryFollowsBootsRuleForInfoContributors() {
+        String defaults = "management.info.defaults.enabled=";
+        String own = "management.info.zstd-java.enabled=";
+        runner.withPropertyValues(P + "enabled=true", defaults + "false")
+                .run(c -> assertThat(c).hasNotFailed().doesNotHaveBean(CompressionInfoContributor.class));
+        runner.withPropertyValues(P + "enabled=true", defaults + "false", own + "true")
+                .run(c -> assertThat(c).hasNotFailed().hasSingleBean(CompressionInfoContributor.class));
+        runner.withPropertyValues(P + "enabled=true", defaults + "true", own + "false")
+                .run(c -> assertThat(c).hasNotFailed().doesNotHaveBean(CompressionInfoContributor.class));
+        runner.withPropertyValues(P + "enabled=true", defaults + "true")
+                .run(c -> assertThat(c).hasNotFailed().hasSingleBean(CompressionInfoContributor.class));
+        // without Actuator's auto-configuration there is no info endpoint, and no entry
+        runner.withPropertyValues(P + "enabled=true").withClassLoader(new FilteredClassLoader(
+                        org.springframework.boot.actuate.autoconfigure.info.ConditionalOnEnabledInfoContributor.class))
+                .run(c -> assertThat(c).hasNotFailed().hasSingleBean(ValueCompressor.class)
+                        .doesNotHaveBean(CompressionInfoContributor.class));
+    }
+
     @Test
     void withoutMicrometerOrActuatorOrBootCacheThoseBeansAreLeftOut() {
         // no Micrometer at all: Boot's metrics auto-configuration backs off, and so do the meters
