@@ -3,6 +3,7 @@ package dev.zstdjava.lettuce;
 import dev.zstdjava.values.LegacyFormat;
 import io.lettuce.core.CommandListenerWriter;
 import io.lettuce.core.RedisChannelWriter;
+import io.lettuce.core.RedisCommandTimeoutException;
 import io.lettuce.core.codec.RedisCodec;
 import io.lettuce.core.event.command.CommandListener;
 import io.lettuce.core.output.BooleanListOutput;
@@ -62,9 +63,11 @@ import java.util.concurrent.RejectedExecutionException;
  * pending, and decoded only when it completes, so that its elements too come in reply order. A callback that blocks
  * holds back its connection's
  * later completions, as it holds back the loop with Lettuce alone. Failures (a timeout, a closed connection) complete
- * a command at once, as in Lettuce. A command that a closed cluster node connection held unanswered, which Lettuce
- * writes again through the cluster to another node's connection, is recorded, ordered and completed by that
- * connection's stage alone: the wrapper of the closed connection's stage then passes straight through.
+ * a command at once, as in Lettuce; a timeout first completes the decoded replies at the head of the queue that no
+ * thread is completing (their share's thread still decodes a later reply), as Lettuce had completed them. A command
+ * that a closed cluster node connection held unanswered, which Lettuce writes again through the cluster to another
+ * node's connection, is recorded, ordered and completed by that connection's stage alone: the wrapper of the closed
+ * connection's stage then passes straight through.
  *
  * <p>Thread-safe: the queue is guarded by this object's monitor, held only to add, mark and take commands (never
  * while a command completes). Per command: one wrapper, and its chain of wrappers looked through for an earlier
@@ -414,12 +417,23 @@ final class OrderedReplies implements RedisChannelWriter {
 
     // On any thread: the command fails (a timeout, the connection closed, a decoding error on the loop). As in
     // Lettuce, at once: a timeout must fire even while the thread completing this connection's replies is blocked in
-    // a callback. A reply that arrives later, or is still being decoded, then completes nothing.
+    // a callback. A reply that arrives later, or is still being decoded, then completes nothing. A timeout first
+    // completes the decoded replies at the head of the queue when no thread is completing them (their share's thread
+    // is still decoding a later reply: an application codec that blocks, say), c's own among them: Lettuce would
+    // have completed them before it read the later reply, so before c timed out.
     private boolean failed(Ordered<?, ?, ?> c, Throwable failure) {
+        boolean drain;
         synchronized (this) {
             if (c.state == Ordered.NEW) {
                 c.state = Ordered.DONE;
             }
+            Ordered<?, ?, ?> head = queue.peek();
+            drain = failure instanceof RedisCommandTimeoutException && !draining && head != null
+                    && head.state == Ordered.READY;
+            draining |= drain;
+        }
+        if (drain) {
+            drain();
         }
         return c.failExceptionally(failure);
     }

@@ -11,6 +11,7 @@ import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisCommandTimeoutException;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.RedisURI;
+import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.TransactionResult;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.async.RedisAsyncCommands;
@@ -18,6 +19,7 @@ import io.lettuce.core.codec.ByteArrayCodec;
 import io.lettuce.core.codec.RedisCodec;
 import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.protocol.ProtocolVersion;
+import io.lettuce.core.protocol.RedisCommand;
 import io.lettuce.core.event.command.CommandFailedEvent;
 import io.lettuce.core.event.command.CommandListener;
 import io.lettuce.core.event.command.CommandSucceededEvent;
@@ -26,6 +28,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -46,8 +49,10 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
 
@@ -89,6 +94,12 @@ class LettuceContractTest {
         }
 
         Side(Kind kind, CompressionConfig config, CommandListener listener, ClientOptions options) {
+            this(kind, config, listener, options, StringCodec.UTF8);
+        }
+
+        /** A side whose connection has the application's codec {@code userCodec} (wrapped on the compressing side). */
+        Side(Kind kind, CompressionConfig config, CommandListener listener, ClientOptions options,
+             RedisCodec<String, String> userCodec) {
             this.kind = kind;
             this.client = kind == Kind.PLAIN ? RedisClient.create(redis.uri()) : CompressingRedisClient.create(redis.uri());
             client.setOptions(options);
@@ -96,9 +107,9 @@ class LettuceContractTest {
                 client.addListener(listener);
             }
             ValueCompressor values = kind == Kind.PLAIN ? null : ValueCompressor.create(config);
-            this.c = kind == Kind.PLAIN ? client.connect(StringCodec.UTF8)
-                    : ((CompressingRedisClient) client).connect(StringCodec.UTF8, values);
-            this.codec = kind == Kind.PLAIN ? StringCodec.UTF8 : CompressingCodec.wrap(StringCodec.UTF8, values);
+            this.c = kind == Kind.PLAIN ? client.connect(userCodec)
+                    : ((CompressingRedisClient) client).connect(userCodec, values);
+            this.codec = kind == Kind.PLAIN ? userCodec : CompressingCodec.wrap(userCodec, values);
         }
 
         RedisAsyncCommands<String, String> async() {
@@ -133,7 +144,12 @@ class LettuceContractTest {
     }
 
     Side side(Kind kind, CompressionConfig config, CommandListener listener, ClientOptions options) {
-        Side s = new Side(kind, config, listener, options);
+        return side(kind, config, listener, options, StringCodec.UTF8);
+    }
+
+    Side side(Kind kind, CompressionConfig config, CommandListener listener, ClientOptions options,
+              RedisCodec<String, String> userCodec) {
+        Side s = new Side(kind, config, listener, options, userCodec);
         sides.add(s);
         return s;
     }
@@ -761,6 +777,191 @@ class LettuceContractTest {
             assertEquals(List.of("RedisCommandTimeoutException", true, true, "own", true, true,
                     List.of("succeeded", "failed RedisCommandTimeoutException")), outcome,
                     k + "'s outcome (the listener: SET late, then the GET that timed out, once)");
+        }
+    }
+
+    /**
+     * A command timeout that fires while the command's reply is being decoded: the application's codec blocks in
+     * decodeValue on one value (on the event loop with Lettuce; on the loop or on a decoding thread on the compressing
+     * side) until the command has timed out, with the reply alone, last of a burst, between other replies of a burst,
+     * and first of a burst. As on Lettuce, the future fails with the timeout while its decoding is still blocked; once
+     * the decoding returns, its value completes nothing and the listener, told the failure once, is told no success;
+     * the replies around it complete their own futures with their own values, in reply order, and the connection goes
+     * on. A reply read just before the held one completes before the held one times out, and before its own, shorter,
+     * timeout: with Lettuce it completed before the held decoding began.
+     */
+    @Test
+    void aTimeoutWhileItsReplyIsBeingDecodedHasLettucesOutcome() throws Exception {
+        // as Lettuce users set a timeout per command: the held GET's fires while its decoding is blocked; the GET of
+        // v1, whose reply comes just before the held one's, has a shorter one, which fires while that decoding is
+        // blocked too (with Lettuce, long after v1 completed); every other command's only long after the scenario
+        // would have failed
+        ClientOptions options = ClientOptions.builder().timeoutOptions(TimeoutOptions.builder()
+                .timeoutSource(new TimeoutOptions.TimeoutSource() {
+                    @Override
+                    public long getTimeout(RedisCommand<?, ?, ?> command) {
+                        return isHeldGet(command) ? 2500 : isGet(command, "v1") ? 1000 : 30_000;
+                    }
+                }).build()).build();
+        for (Kind k : Kind.values()) {
+            HoldingCodec codec = new HoldingCodec();
+            Queue<String> events = new ConcurrentLinkedQueue<>();
+            Semaphore failedTold = new Semaphore(0); // Lettuce tells listeners after the future completes
+            Semaphore succeededTold = new Semaphore(0);
+            CommandListener listener = new CommandListener() {
+                @Override
+                public void commandSucceeded(CommandSucceededEvent event) {
+                    if (isHeldGet(event.getCommand())) {
+                        events.add("succeeded");
+                        succeededTold.release();
+                    }
+                }
+
+                @Override
+                public void commandFailed(CommandFailedEvent event) {
+                    if (isHeldGet(event.getCommand())) {
+                        events.add("failed " + event.getCause().getClass().getSimpleName());
+                        failedTold.release();
+                    }
+                }
+            };
+            Side s = side(k, CompressionConfig.defaults(), listener, options, codec);
+            List<Object> outcome = within(s, 90, () -> {
+                for (int i = 0; i < 4; i++) {
+                    assertEquals("OK", s.async().set("v" + i, i + BIG).get(5, TimeUnit.SECONDS));
+                }
+                assertEquals("OK", s.async().set("held", HoldingCodec.HOLD + BIG).get(5, TimeUnit.SECONDS));
+                List<Object> out = new ArrayList<>();
+                for (String arrangement : List.of("alone", "behind", "between", "first")) {
+                    CountDownLatch release = codec.arm();
+                    Queue<String> order = new ConcurrentLinkedQueue<>();
+                    List<CompletableFuture<?>> others = new ArrayList<>();
+                    if (!arrangement.equals("alone")) {
+                        pause(100); // the replies come together
+                    }
+                    for (int i = 0; (arrangement.equals("behind") || arrangement.equals("between")) && i < 2; i++) {
+                        others.add(getInto(s, "v" + i, order));
+                    }
+                    CompletableFuture<String> held = s.async().get("held").toCompletableFuture();
+                    CompletableFuture<String> heldSeen = held.whenComplete((v, e) -> order.add("held "
+                            + (e == null ? "value" : e.getClass().getSimpleName())));
+                    for (int i = 2; (arrangement.equals("between") || arrangement.equals("first")) && i < 4; i++) {
+                        others.add(getInto(s, "v" + i, order));
+                    }
+                    out.add(arrangement);
+                    out.add(codec.decoding.await(10, TimeUnit.SECONDS) && !held.isDone()
+                            ? "decoding before its timeout" : "no decoding before the timeout");
+                    try {
+                        out.add("value " + heldSeen.get(10, TimeUnit.SECONDS).length());
+                    } catch (ExecutionException e) {
+                        out.add(e.getCause().getClass().getSimpleName() + (codec.holding() ? " while decoding" : ""));
+                    } catch (TimeoutException e) {
+                        out.add("pending 10 s after its timeout");
+                    }
+                    release.countDown();
+                    CompletableFuture.allOf(others.toArray(new CompletableFuture<?>[0])).get(10, TimeUnit.SECONDS);
+                    // the next reply of the connection comes after the held one's decoding has returned
+                    assertEquals("3" + BIG, s.async().get("v3").get(10, TimeUnit.SECONDS), "a later command's value");
+                    out.add(List.copyOf(order));
+                    out.add(failedTold.tryAcquire(10, TimeUnit.SECONDS) ? "failure told" : "no failure told");
+                    out.add(List.copyOf(events));
+                    events.clear();
+                    out.add(held.isCompletedExceptionally());
+                }
+                out.add(s.async().get("held").get(5, TimeUnit.SECONDS).equals(HoldingCodec.HOLD + BIG));
+                out.add(succeededTold.tryAcquire(10, TimeUnit.SECONDS) ? "success told" : "no success told");
+                out.add(List.copyOf(events));
+                return out;
+            });
+            String timeout = RedisCommandTimeoutException.class.getSimpleName();
+            List<String> failed = List.of("failed " + timeout);
+            assertEquals(List.of(
+                    "alone", "decoding before its timeout", timeout + " while decoding", List.of("held " + timeout),
+                    "failure told", failed, true,
+                    "behind", "decoding before its timeout", timeout + " while decoding",
+                    List.of("v0 true", "v1 true", "held " + timeout), "failure told", failed, true,
+                    "between", "decoding before its timeout", timeout + " while decoding",
+                    List.of("v0 true", "v1 true", "held " + timeout, "v2 true", "v3 true"), "failure told", failed, true,
+                    "first", "decoding before its timeout", timeout + " while decoding",
+                    List.of("held " + timeout, "v2 true", "v3 true"), "failure told", failed, true,
+                    true, "success told", List.of("succeeded")), outcome, k + "'s outcome");
+        }
+    }
+
+    // A GET of the held key: its timeout is a short one, and the listener records its events.
+    static boolean isHeldGet(RedisCommand<?, ?, ?> command) {
+        return isGet(command, "held");
+    }
+
+    static boolean isGet(RedisCommand<?, ?, ?> command, String key) {
+        return command.getType().toString().equals("GET") && command.getArgs() != null
+                && command.getArgs().toCommandString().contains(key);
+    }
+
+    // A GET whose completion adds "key true" (its own value) or "key false" / the failure to order; the stage returned
+    // completes normally once that is added.
+    static CompletableFuture<String> getInto(Side s, String key, Queue<String> order) {
+        String expected = key.substring(1) + BIG;
+        return s.async().get(key).toCompletableFuture().handle((v, e) -> {
+            order.add(key + " " + (e == null ? String.valueOf(expected.equals(v)) : e.getClass().getSimpleName()));
+            return v;
+        });
+    }
+
+    /**
+     * The application's codec: {@link StringCodec#UTF8}, whose decodeValue, once armed, blocks on the next value
+     * that starts with {@link #HOLD} until released.
+     */
+    static final class HoldingCodec implements RedisCodec<String, String> {
+        static final String HOLD = "hold:";
+        private final AtomicBoolean armed = new AtomicBoolean();
+        private volatile boolean holding;
+        volatile CountDownLatch decoding = new CountDownLatch(1);
+        private volatile CountDownLatch release = new CountDownLatch(0);
+
+        /** @return the latch that releases the next held decoding */
+        CountDownLatch arm() {
+            decoding = new CountDownLatch(1);
+            release = new CountDownLatch(1);
+            armed.set(true);
+            return release;
+        }
+
+        /** @return whether a decoding is blocked right now */
+        boolean holding() {
+            return holding;
+        }
+
+        @Override
+        public String decodeValue(ByteBuffer bytes) {
+            String v = bytes == null ? null : StringCodec.UTF8.decodeValue(bytes);
+            if (v != null && v.startsWith(HOLD) && armed.compareAndSet(true, false)) {
+                holding = true;
+                decoding.countDown();
+                try {
+                    release.await(30, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                } finally {
+                    holding = false;
+                }
+            }
+            return v;
+        }
+
+        @Override
+        public String decodeKey(ByteBuffer bytes) {
+            return StringCodec.UTF8.decodeKey(bytes);
+        }
+
+        @Override
+        public ByteBuffer encodeKey(String key) {
+            return StringCodec.UTF8.encodeKey(key);
+        }
+
+        @Override
+        public ByteBuffer encodeValue(String value) {
+            return StringCodec.UTF8.encodeValue(value);
         }
     }
 
