@@ -9,7 +9,10 @@ import dev.zstdjava.values.LegacyFormat;
 import dev.zstdjava.values.PatternDictionaries;
 import dev.zstdjava.values.ServerDictionaryLayout;
 import dev.zstdjava.values.StoredForm;
+import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
+import io.lettuce.core.SocketOptions;
+import io.lettuce.core.cluster.ClusterClientOptions;
 import io.lettuce.core.cluster.RedisClusterClient;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -45,7 +48,8 @@ final class Common {
     long limit;
 
     @Option(names = "--timeout", defaultValue = "10", paramLabel = "SECONDS",
-            description = "timeout of each command (default ${DEFAULT-VALUE} s, at most " + MAX_TIMEOUT_SECONDS + ")")
+            description = "timeout of each command and of connecting (default ${DEFAULT-VALUE} s, at most "
+                    + MAX_TIMEOUT_SECONDS + ")")
     long timeoutSeconds;
 
     @Option(names = "--legacy", split = ",", paramLabel = "FORMAT", completionCandidates = LegacyForms.class,
@@ -162,6 +166,12 @@ final class Common {
         Map<Long, String> leftOut = new TreeMap<>();
         RedisClient c = ks.cluster() ? null : RedisClient.create();
         RedisClusterClient cc = ks.cluster() ? RedisClusterClient.create(ks.uri()) : null;
+        SocketOptions socket = Keyspace.socketOptions(ks.uri().getTimeout()); // connecting waits --timeout at most too
+        if (c != null) {
+            c.setOptions(ClientOptions.builder().socketOptions(socket).build());
+        } else {
+            cc.setOptions(ClusterClientOptions.builder().socketOptions(socket).build());
+        }
         Function<String, ReadOnlyStore> open = prefix -> ReadOnlyStore.open(ks, c, cc, prefix);
         try {
             try (ReadOnlyStore store = open.apply(dictionaryPrefix)) {

@@ -1,5 +1,6 @@
 package dev.zstdjava.cli;
 
+import io.lettuce.core.ClientOptions;
 import io.lettuce.core.KeyScanCursor;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisCommandExecutionException;
@@ -8,6 +9,7 @@ import io.lettuce.core.RedisException;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.ScanArgs;
 import io.lettuce.core.ScanCursor;
+import io.lettuce.core.SocketOptions;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.lettuce.core.cluster.models.partitions.ClusterPartitionParser;
@@ -61,6 +63,7 @@ final class Keyspace implements AutoCloseable {
         RedisURI uri = parse(uriText);
         uri.setTimeout(timeout);
         RedisClient client = RedisClient.create();
+        client.setOptions(ClientOptions.builder().socketOptions(socketOptions(timeout)).build());
         try {
             StatefulRedisConnection<byte[], byte[]> first = open(client, uri);
             limiter.acquire();
@@ -104,10 +107,21 @@ final class Keyspace implements AutoCloseable {
     }
 
     /**
+     * @return socket options under which a TCP connection is given up after {@code timeout} ({@code --timeout}, as a
+     *         command is; Lettuce's own default is 10 s): for every client the tool makes
+     */
+    static SocketOptions socketOptions(Duration timeout) {
+        return SocketOptions.builder().connectTimeout(timeout).build();
+    }
+
+    /**
      * Parses the tool's URI argument as Lettuce does, and refuses what Lettuce would take for something else: a port
      * that is not a number from 1 to 65535 (Lettuce takes {@code redis://host:abc} as the host {@code host:abc} on
-     * port 6379, and {@code redis://host:0} as port 6379). Unix sockets ({@code redis-socket://}) and Sentinel
-     * ({@code redis-sentinel://}, whose ports Lettuce checks itself) are left to Lettuce.
+     * port 6379, and {@code redis://host:0} as port 6379). A host name that {@code java.net.URI} does not take for
+     * one (an underscore, as in Docker Compose's {@code redis_1}) is split from its port here, where Lettuce would
+     * take {@code redis_1:6379} for the host; the user, password, database and query stay as Lettuce parsed them.
+     * Unix sockets ({@code redis-socket://}) and Sentinel ({@code redis-sentinel://}, whose ports Lettuce checks
+     * itself) are left to Lettuce.
      *
      * @throws ToolException.BadArguments naming the URI and what is wrong with it
      */
@@ -118,15 +132,25 @@ final class Keyspace implements AutoCloseable {
         } catch (RuntimeException e) {
             throw badUri(uriText, e.getMessage());
         }
-        String authority = uri.getSocket() == null && uri.getSentinels().isEmpty()
-                ? java.net.URI.create(uriText).getRawAuthority() : null; // Lettuce parsed it with java.net.URI
-        if (authority != null) {
+        java.net.URI parsed = uri.getSocket() == null && uri.getSentinels().isEmpty()
+                ? java.net.URI.create(uriText) : null; // Lettuce parsed it with java.net.URI
+        if (parsed != null && parsed.getRawAuthority() != null) {
+            String authority = parsed.getRawAuthority();
             String hostPort = authority.substring(authority.lastIndexOf('@') + 1);
             int colon = hostPort.lastIndexOf(':');
             String port = colon > hostPort.lastIndexOf(']') ? hostPort.substring(colon + 1) : "";
             int number = port.matches("[0-9]{1,5}") ? Integer.parseInt(port) : -1;
             if (!port.isEmpty() && (number < 1 || number > 65_535)) { // empty: the default port, as Lettuce takes it
                 throw badUri(uriText, "port '" + port + "' is not a number from 1 to 65535");
+            }
+            if (parsed.getHost() == null) { // not a host name to java.net.URI: Lettuce kept the port in the host
+                String host = colon < 0 ? hostPort : hostPort.substring(0, colon);
+                if (!host.matches("[A-Za-z0-9._-]+")) {
+                    throw badUri(uriText, "host '" + host + "' is not a host name (letters, digits, '.', '-' and '_')"
+                            + " or an IP address");
+                }
+                uri.setHost(host);
+                uri.setPort(port.isEmpty() ? RedisURI.DEFAULT_REDIS_PORT : number);
             }
         }
         return uri;

@@ -6,6 +6,7 @@ import io.lettuce.core.api.sync.RedisCommands;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -71,6 +72,35 @@ class BadArgumentsTest extends StandaloneServer {
         // Lettuce checks Sentinel's ports itself
         refused("bad server URI 'redis-sentinel://127.0.0.1:abc#mymaster': Cannot parse port number", "inspect",
                 "redis-sentinel://127.0.0.1:abc#mymaster");
+    }
+
+    /**
+     * A host name that {@code java.net.URI} does not take for one (an underscore, as Docker Compose's service names
+     * have) is split from its port, where Lettuce would take {@code redis_1:6380} for the host; what Lettuce parsed
+     * besides stays. What is no host name at all is refused.
+     */
+    @Test
+    void aHostNameWithAnUnderscoreIsSplitFromItsPort() {
+        io.lettuce.core.RedisURI u = Keyspace.parse("redis://redis_1:6380");
+        assertEquals(List.of("redis_1", 6380, 0, false), List.of(u.getHost(), u.getPort(), u.getDatabase(),
+                u.isSsl()));
+        u = Keyspace.parse("redis://my_host");
+        assertEquals(List.of("my_host", 6379), List.of(u.getHost(), u.getPort()));
+        assertEquals(6379, Keyspace.parse("redis://my_host:/1").getPort());
+        u = Keyspace.parse("rediss://us%40er:pa:s%40s@redis_1:6381/3?timeout=5s&clientName=tool");
+        io.lettuce.core.RedisCredentials c = u.getCredentialsProvider().resolveCredentials().block();
+        assertEquals(List.of("redis_1", 6381, 3, true, "us@er", "pa:s@s", Duration.ofSeconds(5), "tool"),
+                List.of(u.getHost(), u.getPort(), u.getDatabase(), u.isSsl(), c.getUsername(),
+                        new String(c.getPassword()), u.getTimeout(), u.getClientName()));
+        u = Keyspace.parse("redis://:secret@redis_1?database=2");
+        c = u.getCredentialsProvider().resolveCredentials().block();
+        assertEquals(List.of("redis_1", 6379, 2, "secret"), List.of(u.getHost(), u.getPort(), u.getDatabase(),
+                new String(c.getPassword())));
+        refused("bad server URI 'redis://redis_1:abc': port 'abc' is not a number from 1 to 65535", "inspect",
+                "redis://redis_1:abc");
+        refused("bad server URI 'redis://redis_1:6379,redis_2:6379': host 'redis_1:6379,redis_2' is not a host name",
+                "inspect", "redis://redis_1:6379,redis_2:6379");
+        refused("host '' is not a host name", "inspect", "redis://:6379");
     }
 
     /** The URI forms the tool takes parse to what they name; the port check leaves them alone. */
