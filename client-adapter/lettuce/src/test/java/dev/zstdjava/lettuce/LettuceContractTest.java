@@ -796,13 +796,7 @@ class LettuceContractTest {
         // v1, whose reply comes just before the held one's, has a shorter one, which fires while that decoding is
         // blocked too (with Lettuce, long after v1 completed); every other command's only long after the scenario
         // would have failed
-        ClientOptions options = ClientOptions.builder().timeoutOptions(TimeoutOptions.builder()
-                .timeoutSource(new TimeoutOptions.TimeoutSource() {
-                    @Override
-                    public long getTimeout(RedisCommand<?, ?, ?> command) {
-                        return isHeldGet(command) ? 2500 : isGet(command, "v1") ? 1000 : 30_000;
-                    }
-                }).build()).build();
+        ClientOptions options = timeoutsPerCommand(c -> isHeldGet(c) ? 2500 : isGet(c, "v1") ? 1000 : 30_000);
         for (Kind k : Kind.values()) {
             HoldingCodec codec = new HoldingCodec();
             Queue<String> events = new ConcurrentLinkedQueue<>();
@@ -888,6 +882,17 @@ class LettuceContractTest {
         }
     }
 
+    // Client options whose command timeouts are set per command (in milliseconds), as Lettuce users set them.
+    static ClientOptions timeoutsPerCommand(java.util.function.ToLongFunction<RedisCommand<?, ?, ?>> millis) {
+        return ClientOptions.builder().timeoutOptions(TimeoutOptions.builder()
+                .timeoutSource(new TimeoutOptions.TimeoutSource() {
+                    @Override
+                    public long getTimeout(RedisCommand<?, ?, ?> command) {
+                        return millis.applyAsLong(command);
+                    }
+                }).build()).build();
+    }
+
     // A GET of the held key: its timeout is a short one, and the listener records its events.
     static boolean isHeldGet(RedisCommand<?, ?, ?> command) {
         return isGet(command, "held");
@@ -962,6 +967,144 @@ class LettuceContractTest {
         @Override
         public ByteBuffer encodeValue(String value) {
             return StringCodec.UTF8.encodeValue(value);
+        }
+    }
+
+    /**
+     * Streamed replies (a reactive {@code Flux} of LRANGE, a {@code ValueStreamingChannel} LRANGE, a module command's
+     * own output sent with dispatch) whose commands time out while they wait behind a callback that blocks (on the
+     * event loop with Lettuce; in the stage's queue, recorded whole, on the compressing side): each future and the
+     * subscriber fail with the timeout while the callback blocks, and the listener is told each failure and no
+     * success. Once the callback returns, the late replies are decoded into their outputs, in reply order, as Lettuce
+     * decodes them: the streaming channel gets every element and the module's output its value after their futures
+     * failed; the subscriber gets nothing more (neither elements nor a completion after its error: Lettuce's
+     * publisher drops them). Later commands get their own replies.
+     */
+    @Test
+    void streamedRepliesThatTimeOutWhileTheyWaitHaveLettucesOutcome() throws Exception {
+        // per command: the streamed commands' timeouts fire while the callback blocks; every other command's only
+        // long after the scenario would have failed
+        ClientOptions options = timeoutsPerCommand(c -> isStreamed(c) ? 1000 : 30_000);
+        for (Kind k : Kind.values()) {
+            Queue<String> events = new ConcurrentLinkedQueue<>();
+            Semaphore failedTold = new Semaphore(0); // Lettuce may tell listeners after the future fails
+            CommandListener listener = new CommandListener() {
+                @Override
+                public void commandSucceeded(CommandSucceededEvent event) {
+                    if (isStreamed(event.getCommand())) {
+                        events.add("succeeded " + event.getCommand().getType());
+                    }
+                }
+
+                @Override
+                public void commandFailed(CommandFailedEvent event) {
+                    if (isStreamed(event.getCommand())) {
+                        events.add("failed " + event.getCommand().getType() + " "
+                                + event.getCause().getClass().getSimpleName());
+                        failedTold.release();
+                    }
+                }
+            };
+            Side s = side(k, CompressionConfig.defaults(), listener, options);
+            List<Object> outcome = within(s, 60, () -> {
+                store(s, "k", "streamed-m");
+                s.c.sync().del("streamed-list");
+                s.c.sync().rpush("streamed-list", "a", "b", "c", "d", "e");
+                List<Object> out = new ArrayList<>();
+                Queue<String> order = new ConcurrentLinkedQueue<>();
+                CountDownLatch release = new CountDownLatch(1);
+                CountDownLatch timedOut = new CountDownLatch(3);
+                pause(100); // the replies come together
+                RedisFuture<String> first = s.async().get("k");
+                CompletableFuture<Boolean> blocked = s.async().get("k").toCompletableFuture().thenApply(v -> {
+                    try {
+                        boolean released = release.await(10, TimeUnit.SECONDS);
+                        order.add("callback returns");
+                        return released && BIG.equals(v);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        return false;
+                    }
+                });
+                s.c.reactive().lrange("streamed-list", 0, -1).subscribe(new reactor.core.CoreSubscriber<String>() {
+                    @Override
+                    public void onSubscribe(org.reactivestreams.Subscription subscription) {
+                        subscription.request(Long.MAX_VALUE);
+                    }
+
+                    @Override
+                    public void onNext(String v) {
+                        order.add("flux " + v);
+                    }
+
+                    @Override
+                    public void onError(Throwable t) {
+                        order.add("flux error " + t.getClass().getSimpleName());
+                        timedOut.countDown();
+                    }
+
+                    @Override
+                    public void onComplete() {
+                        order.add("flux complete");
+                    }
+                });
+                RedisFuture<Long> channel = s.async().lrange(v -> order.add("channel " + v), "streamed-list", 0, -1);
+                channel.whenComplete((n, e) -> {
+                    order.add("channel LRANGE " + (e == null ? n : e.getClass().getSimpleName()));
+                    timedOut.countDown();
+                });
+                RedisFuture<String> module = s.async().dispatch(ModuleCommand.GET,
+                        new ModuleOutput(s.codec, order), new io.lettuce.core.protocol.CommandArgs<>(StringCodec.UTF8)
+                                .addKey("streamed-m"));
+                module.whenComplete((v, e) -> {
+                    order.add("module GET " + (e == null ? "value" : e.getClass().getSimpleName()));
+                    timedOut.countDown();
+                });
+                out.add(timedOut.await(10, TimeUnit.SECONDS) ? "timed out while the callback blocks"
+                        : "not timed out");
+                // the timeouts fire on Lettuce's timer threads, in any order among themselves
+                List<String> beforeRelease = List.copyOf(order);
+                out.add(beforeRelease.stream().sorted().toList());
+                release.countDown();
+                out.add(BIG.equals(first.get(5, TimeUnit.SECONDS)));
+                out.add(blocked.get(5, TimeUnit.SECONDS));
+                // the next reply of the connection comes after the late streamed replies
+                out.add(BIG.equals(s.async().get("k").get(5, TimeUnit.SECONDS)));
+                List<String> all = List.copyOf(order);
+                out.add(all.subList(beforeRelease.size(), all.size()));
+                out.add(failedTold.tryAcquire(3, 10, TimeUnit.SECONDS) ? "failures told" : "not all failures told");
+                out.add(List.copyOf(events).stream().sorted().toList());
+                out.add(s.async().lrange("streamed-list", 0, -1).get(5, TimeUnit.SECONDS));
+                return out;
+            });
+            String timeout = RedisCommandTimeoutException.class.getSimpleName();
+            assertEquals(List.of("timed out while the callback blocks",
+                    List.of("channel LRANGE " + timeout, "flux error " + timeout, "module GET " + timeout),
+                    true, true, true,
+                    List.of("callback returns", "channel a", "channel b", "channel c", "channel d", "channel e",
+                            "set " + BIG.length()), "failures told",
+                    List.of("failed GET " + timeout, "failed LRANGE " + timeout, "failed LRANGE " + timeout),
+                    List.of("a", "b", "c", "d", "e")), outcome, k + "'s outcome");
+        }
+    }
+
+    // The streamed commands, whose timeout is short: an LRANGE of the streamed list, the module command's GET.
+    static boolean isStreamed(RedisCommand<?, ?, ?> command) {
+        return (command.getType() == ModuleCommand.GET || command.getType().toString().equals("LRANGE"))
+                && command.getArgs() != null && command.getArgs().toCommandString().contains("streamed");
+    }
+
+    /**
+     * A module's command word, sent with dispatch (its reply goes to a {@link ModuleOutput}). An enum, so that it has
+     * the name() every Lettuce line reads (deprecated on Lettuce 7).
+     */
+    @SuppressWarnings("deprecation")
+    enum ModuleCommand implements io.lettuce.core.protocol.ProtocolKeyword {
+        GET;
+
+        @Override
+        public byte[] getBytes() {
+            return name().getBytes(StandardCharsets.US_ASCII);
         }
     }
 
