@@ -67,11 +67,11 @@ import java.util.Objects;
  * {@link AdaptiveCompressor#reader()}, so values a pattern's dictionary option wrote need a reader with that
  * pattern's manager. {@link #adaptive()}{@code .snapshot()} shows the decisions.
  *
- * <p><b>Failures are Jedis's.</b> Arguments Jedis refuses (a null key, field or value, an odd number of {@code MSET}
- * arguments) are handed to it as given, so each fails with the exception it throws on Jedis, before anything is sent
- * and with nothing compressed; what the server refuses fails with Jedis's {@code JedisDataException}. Reads fail
- * with {@link DecompressionLimitException} for a value that would decompress past the configured maximum; the client
- * stays usable.
+ * <p><b>Failures are Jedis's.</b> Arguments Jedis refuses (a null key, field or value, a null {@code SetParams}, map
+ * or array, an odd number of {@code MSET} arguments) are handed to it as given, so each fails with the exception it
+ * throws on Jedis, before anything is sent and with nothing compressed; what the server refuses fails with Jedis's
+ * {@code JedisDataException}. Reads fail with {@link DecompressionLimitException} for a value that would decompress
+ * past the configured maximum; the client stays usable.
  *
  * <p><b>Thread safety:</b> as thread-safe as the client it wraps ({@code RedisClient} and {@code UnifiedJedis} are,
  * {@code Jedis} is not). <b>Allocation:</b> the compressed value on writes (none when a value is stored as it is),
@@ -262,6 +262,9 @@ public final class CompressingJedis {
      *         stored bytes ({@code IFEQ}, {@code IFNE}, {@code IFDEQ}, {@code IFDNE}); nothing is sent
      */
     public String set(byte[] key, byte[] value, SetParams params) {
+        if (params == null) { // Jedis refuses it before sending: nothing to compress
+            return jedis.set(key, value, params);
+        }
         byte[][] a = setArgs(key, value, params, false);
         decide(set, a);
         return jedis.set(a[0], a[1], params);
@@ -283,6 +286,9 @@ public final class CompressingJedis {
      * @throws CommandRefusedException as {@link #set(byte[], byte[], SetParams)}
      */
     public byte[] setGet(byte[] key, byte[] value, SetParams params) {
+        if (params == null) { // Jedis refuses it before sending: nothing to compress
+            return jedis.setGet(key, value, params);
+        }
         byte[][] a = setArgs(key, value, params, true);
         decide(set, a);
         return in(jedis.setGet(a[0], a[1], params));
@@ -328,11 +334,11 @@ public final class CompressingJedis {
 
     /**
      * {@code MSET key value [key value ...]}: the values (every second argument) are compressed. An odd number of
-     * arguments is handed to Jedis as given, so it fails as Jedis fails (on the supported lines with
+     * arguments (or a null array) is handed to Jedis as given, so it fails as Jedis fails (on the supported lines with
      * {@link ArrayIndexOutOfBoundsException}, before anything is sent); nothing is compressed or counted for it.
      */
     public String mset(byte[]... keysAndValues) {
-        if (keysAndValues.length % 2 != 0) {
+        if (keysAndValues == null || keysAndValues.length % 2 != 0) {
             return jedis.mset(keysAndValues);
         }
         byte[][] a = keysAndValues.clone();
@@ -352,6 +358,9 @@ public final class CompressingJedis {
 
     /** {@code HSET key field value [field value ...]}: values as {@link #hset(byte[], byte[], byte[])}. */
     public long hset(byte[] key, Map<byte[], byte[]> fields) {
+        if (fields == null) { // Jedis refuses it before sending
+            return jedis.hset(key, fields);
+        }
         byte[][] a = new byte[1 + 2 * fields.size()][];
         a[0] = key;
         int i = 1;

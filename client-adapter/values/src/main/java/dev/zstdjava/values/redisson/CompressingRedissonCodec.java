@@ -16,6 +16,7 @@ import org.redisson.client.protocol.Encoder;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -28,6 +29,10 @@ import java.util.Objects;
  * RBucket<String> greeting = redisson.getBucket("greeting", values);
  * RMap<String, String> carts = redisson.getMap("carts", values);
  * }</pre>
+ *
+ * <p>Wrap the codec that makes the bytes, not one of Redisson's own compressing codecs ({@code ZStdCodec},
+ * {@code LZ4Codec}, {@code LZ4CodecV2}, {@code SnappyCodec}, {@code SnappyCodecV2}): the constructors refuse those
+ * with {@link IllegalArgumentException}, since their private framing would still be what is stored.
  *
  * <p>Values are compressed; map values (hash values) only when
  * {@link CompressionConfig.Builder#compressHashValues hash compression is opted in}, as everywhere in this library
@@ -52,8 +57,11 @@ import java.util.Objects;
  * {@code RMap.remove(key, value)} and {@code RMap.containsValue} compare encoded bytes inside Lua scripts. They hold
  * only while every writer of those keys uses the same backend, level, library build and dictionary; a value written
  * by another configuration (or before a managed dictionary changed) compares "not equal" although it decodes to the
- * same value. Likewise {@code RBucket.size()} ({@code STRLEN}) and {@code RMap.valueSize} ({@code HSTRLEN}) return
- * the stored length, compressed or not, not the value's: a codec cannot refuse them.
+ * same value; in the adaptive mode that includes values the same codec wrote before its pattern's option changed.
+ * Likewise {@code RBucket.size()} ({@code STRLEN}) and {@code RMap.valueSize} ({@code HSTRLEN}) return the stored
+ * length, compressed or not, not the value's, and {@code RBucket.findCommon}/{@code findCommonLength} ({@code LCS})
+ * compare the stored bytes of two buckets, so on compressed values they return what two compressed frames share,
+ * not what the values share: a codec cannot refuse them.
  *
  * <p><b>Adaptive mode: one codec per object.</b> A Redisson codec never sees the name of the object it encodes for,
  * so it cannot learn a key's pattern by itself: the application makes the codec with the object's name,
@@ -101,6 +109,9 @@ public class CompressingRedissonCodec extends BaseCodec {
      * @param inner      the codec that turns values into bytes, for example {@code StringCodec.INSTANCE} or
      *                   Redisson's default {@code Kryo5Codec}
      * @param compressor the compressor to share (its {@link ValueCompressor#stats()} count this codec's values)
+     * @throws IllegalArgumentException if {@code inner} is one of Redisson's own compressing codecs
+     *         ({@code ZStdCodec}, {@code LZ4Codec}, {@code LZ4CodecV2}, {@code SnappyCodec}, {@code SnappyCodecV2}, or
+     *         a subclass): it would keep writing its private framing (see "Migrating" in {@code docs/values.md})
      */
     public CompressingRedissonCodec(Codec inner, ValueCompressor compressor) {
         this(inner, Objects.requireNonNull(compressor, "compressor"), null, null);
@@ -108,7 +119,7 @@ public class CompressingRedissonCodec extends BaseCodec {
 
     private CompressingRedissonCodec(Codec inner, ValueCompressor compressor, AdaptiveCompressor adaptive,
                                      byte[] name) {
-        this.inner = Objects.requireNonNull(inner, "inner");
+        this.inner = notRedissonCompressing(Objects.requireNonNull(inner, "inner"));
         this.compressor = compressor;
         this.adaptive = adaptive;
         this.name = name;
@@ -118,6 +129,27 @@ public class CompressingRedissonCodec extends BaseCodec {
         this.mapValueEncoder = compressor.config().commandPolicy().compressesHashValues()
                 ? encoding(inner.getMapValueEncoder()) : inner.getMapValueEncoder();
         this.mapValueDecoder = decoding(inner.getMapValueDecoder());
+    }
+
+    /**
+     * Redisson's own compressing codecs, by class name (not every line has each, and their libraries are optional).
+     * Wrapped, they would go on writing their private framing: this codec stores their output as it is (it does not
+     * get smaller), which no other client reads as the value.
+     */
+    private static final List<String> REDISSON_COMPRESSING = List.of("org.redisson.codec.ZStdCodec",
+            "org.redisson.codec.LZ4Codec", "org.redisson.codec.LZ4CodecV2", "org.redisson.codec.SnappyCodec",
+            "org.redisson.codec.SnappyCodecV2");
+
+    private static Codec notRedissonCompressing(Codec inner) {
+        for (Class<?> c = inner.getClass(); c != null; c = c.getSuperclass()) {
+            if (REDISSON_COMPRESSING.contains(c.getName())) {
+                throw new IllegalArgumentException("CompressingRedissonCodec cannot wrap Redisson's own compressing "
+                        + "codec " + c.getSimpleName() + ": its private framing, not the shared format, would still be "
+                        + "what is stored; wrap the codec it wraps instead (the values it wrote are read with "
+                        + "CompressionConfig.builder().readLegacy(LegacyFormat.REDISSON_ZSTD or REDISSON_LZ4))");
+            }
+        }
+        return inner;
     }
 
     /** As {@link #CompressingRedissonCodec(Codec, ValueCompressor)} with a new compressor for {@code config}. */

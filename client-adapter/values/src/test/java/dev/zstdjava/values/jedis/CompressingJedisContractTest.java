@@ -24,9 +24,10 @@ import static org.junit.jupiter.api.Assertions.*;
 /**
  * {@link CompressingJedis} side by side with the client it wraps, on a real server, in both modes with hash values
  * compressed (so every value argument goes through the compressor): arguments Jedis refuses (an odd {@code MSET}, a
- * null key, field or value) fail with Jedis's own exception, class and message, sending no more than Jedis sends and
- * compressing nothing; commands the server refuses fail with the same server error; empty values are stored and read
- * back as Jedis stores and reads them. Runs on every supported Jedis line (the lines' runs of this test jar).
+ * null key, field or value, a null {@code SetParams}, map or array) fail with Jedis's own exception, class and message,
+ * sending no more than Jedis sends and compressing nothing; commands the server refuses fail with the same server
+ * error; empty values are stored and read back as Jedis stores and reads them. Runs on every supported Jedis line (the
+ * lines' runs of this test jar).
  */
 @DisabledIfSystemProperty(named = "zstdjava.skipServerTests", matches = "true", disabledReason = "left out with -Dzstdjava.skipServerTests=true")
 class CompressingJedisContractTest {
@@ -85,6 +86,13 @@ class CompressingJedisContractTest {
                 j -> j.hset(b("h"), map(null, BIG))));
         calls.add(new Call("HSET h {} (no fields)", c -> c.hset(b("h"), map()), j -> j.hset(b("h"), map())));
         calls.add(new Call("GET null", c -> c.get(null), j -> j.get(null)));
+        // null containers: Jedis refuses them before sending, the wrapper compresses nothing for them
+        calls.add(new Call("SET k v with null SetParams", c -> c.set(k, BIG, null), j -> j.set(k, BIG, null)));
+        calls.add(new Call("SET k v GET with null SetParams", c -> c.setGet(k, BIG, null),
+                j -> j.setGet(k, BIG, null)));
+        calls.add(new Call("MSET with a null array", c -> c.mset((byte[][]) null), j -> j.mset((byte[][]) null)));
+        calls.add(new Call("HSET h with a null map", c -> c.hset(b("h"), (Map<byte[], byte[]>) null),
+                j -> j.hset(b("h"), (Map<byte[], byte[]>) null)));
         return calls;
     }
 

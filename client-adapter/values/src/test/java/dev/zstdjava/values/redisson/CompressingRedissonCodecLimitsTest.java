@@ -6,6 +6,7 @@ import dev.zstdjava.values.CompressionConfig;
 import dev.zstdjava.values.DictionaryManager;
 import dev.zstdjava.values.ValueCompressor;
 import dev.zstdjava.values.ValueFormat;
+import dev.zstdjava.values.lines.ClientLines;
 import dev.zstdjava.zstd.ZstdDictionary;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -26,12 +27,14 @@ import java.nio.charset.StandardCharsets;
 import static dev.zstdjava.testkit.TestValues.json;
 import static dev.zstdjava.testkit.TestValues.jsonRecords;
 import static org.junit.jupiter.api.Assertions.*;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * Where Redisson's codec cannot follow the command policy, shown on a real server: a Codec cannot tell a member from
  * a value, so an RSet (or RList) with the compressing codec stores compressed members; and the compare operations
  * (RBucket.compareAndSet, RMap.replace/remove with a value, containsValue) compare encoded bytes in Lua, so they hold
- * only while every writer uses the same backend, level, library build and dictionary.
+ * only while every writer uses the same backend, level, library build and dictionary; RBucket.findCommon (LCS)
+ * compares stored bytes too.
  */
 @DisabledIfSystemProperty(named = "zstdjava.skipServerTests", matches = "true", disabledReason = "left out with -Dzstdjava.skipServerTests=true")
 class CompressingRedissonCodecLimitsTest {
@@ -121,6 +124,33 @@ class CompressingRedissonCodecLimitsTest {
         assertFalse(map.replace("f", v, next), "replace(k, old, new) misses it");
         assertFalse(map.remove("f", v), "remove(k, v) misses it");
         assertEquals(v, map.get("f"), "unchanged");
+    }
+
+    /**
+     * {@code RBucket.findCommon} and {@code findCommonLength} run {@code LCS} on the stored bytes: side by side with
+     * the wrapped codec, on compressed values they find what two compressed frames share, not what the values share,
+     * and no codec can refuse them.
+     */
+    @Test
+    void findCommonComparesTheStoredBytes() {
+        assumeTrue(ClientLines.hasMethod(RBucket.class, "findCommon", String.class),
+                "RBucket.findCommon is newer than this Redisson line");
+        String v = json(3000);
+        String w = json(2500); // the start of v
+        RBucket<String> plainV = redisson.getBucket("rl:pv", StringCodec.INSTANCE);
+        plainV.set(v);
+        redisson.<String>getBucket("rl:pw", StringCodec.INSTANCE).set(w);
+        assertEquals(w.length(), plainV.findCommonLength("rl:pw"));
+        assertEquals(w, plainV.findCommon("rl:pw"));
+
+        CompressingRedissonCodec zstd = codec(CompressionBackend.ZSTD);
+        RBucket<String> compressedV = redisson.getBucket("rl:cv", zstd);
+        compressedV.set(v);
+        redisson.<String>getBucket("rl:cw", zstd).set(w);
+        assertEquals(v, compressedV.get());
+        long common = compressedV.findCommonLength("rl:cw");
+        assertTrue(common < redis.client().strlen(b("rl:cw")), "at most the compressed length: " + common);
+        assertNotEquals(w, compressedV.findCommon("rl:cw"), "not the common part of the values");
     }
 
     /** With dictionaries the bytes also depend on which dictionary the writer used: a new one breaks the match. */

@@ -3,6 +3,7 @@ package dev.zstdjava.values.redisson;
 import dev.zstdjava.DecompressionLimitException;
 import dev.zstdjava.testkit.JedisServer;
 import dev.zstdjava.testkit.RedisServer;
+import dev.zstdjava.values.AdaptiveCompressor;
 import dev.zstdjava.values.CompressionBackend;
 import dev.zstdjava.values.CompressionConfig;
 import dev.zstdjava.values.ValueCompressor;
@@ -18,11 +19,15 @@ import org.redisson.api.RMap;
 import org.redisson.api.RedissonClient;
 import org.redisson.client.RedisException;
 import org.redisson.client.codec.ByteArrayCodec;
+import org.redisson.client.codec.Codec;
 import org.redisson.client.codec.StringCodec;
+import org.redisson.codec.LZ4Codec;
 import org.redisson.config.Config;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 
 import static dev.zstdjava.testkit.TestValues.json;
@@ -152,6 +157,47 @@ class CompressingRedissonCodecTest {
         redisson.<String>getBucket("r:ok", codec).set(json(5000));
         assertEquals(json(5000), redisson.<String>getBucket("r:ok", codec).get(), "the connection stays usable");
         assertEquals(1, limited.stats().sizeLimitErrors());
+    }
+
+    /**
+     * Redisson's own compressing codecs write a private framing (a length prefix, then their frame) that no other
+     * client reads: wrapped, they would go on writing it, the compressing codec storing their output as it is (it
+     * does not get smaller). Side by side on the server: what the wrapped LZ4Codec stored is not the value for a
+     * reader of the shared format, what the wrapped StringCodec stored is. So they are refused, naming the codec, on
+     * every constructor and in the adaptive mode; a subclass too.
+     */
+    @Test
+    void redissonsOwnCompressingCodecsAreRefusedAsTheWrappedCodec() throws ReflectiveOperationException {
+        String v = json(3000);
+        ValueCompressor reader = ValueCompressor.create(CompressionConfig.defaults());
+        redisson.<String>getBucket("r:lz4codec", new LZ4Codec(StringCodec.INSTANCE)).set(v);
+        assertFalse(java.util.Arrays.equals(b(v), reader.decompress(redis.client().get(b("r:lz4codec")))),
+                "Redisson's LZ4Codec stores what a reader of the shared format does not read as the value");
+        redisson.<String>getBucket("r:plaincodec", new CompressingRedissonCodec(StringCodec.INSTANCE,
+                CompressionConfig.defaults())).set(v);
+        assertArrayEquals(b(v), reader.decompress(redis.client().get(b("r:plaincodec"))));
+
+        List<Codec> own = new ArrayList<>(List.of(new LZ4Codec(StringCodec.INSTANCE),
+                new LZ4Codec(StringCodec.INSTANCE) { }));
+        try { // newer than the oldest Redisson line
+            own.add((Codec) Class.forName("org.redisson.codec.ZStdCodec").getConstructor(Codec.class)
+                    .newInstance(StringCodec.INSTANCE));
+        } catch (ClassNotFoundException absent) {
+            assertEquals("3.20.0", org.redisson.Version.class.getPackage().getImplementationVersion());
+        }
+        AdaptiveCompressor adaptive = AdaptiveCompressor.builder(CompressionConfig.defaults()).build();
+        for (Codec codec : own) {
+            String name = codec.getClass().getName();
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> new CompressingRedissonCodec(codec, CompressionConfig.defaults()), name);
+            assertTrue(e.getMessage().contains("Redisson's own compressing codec")
+                    && e.getMessage().contains("readLegacy"), e.getMessage());
+            assertThrows(IllegalArgumentException.class,
+                    () -> new CompressingRedissonCodec(codec, ValueCompressor.create(CompressionConfig.defaults())),
+                    name);
+            assertThrows(IllegalArgumentException.class,
+                    () -> CompressingRedissonCodec.forPattern(codec, adaptive, "r:*"), name);
+        }
     }
 
     @Test
