@@ -145,8 +145,9 @@ public class CompressingRedissonCodec extends BaseCodec {
             if (REDISSON_COMPRESSING.contains(c.getName())) {
                 throw new IllegalArgumentException("CompressingRedissonCodec cannot wrap Redisson's own compressing "
                         + "codec " + c.getSimpleName() + ": its private framing, not the shared format, would still be "
-                        + "what is stored; wrap the codec it wraps instead (the values it wrote are read with "
-                        + "CompressionConfig.builder().readLegacy(LegacyFormat.REDISSON_ZSTD or REDISSON_LZ4))");
+                        + "what is stored; wrap the codec it wraps instead (values Redisson's ZStdCodec or LZ4Codec wrote are "
+                        + "read with CompressionConfig.builder().readLegacy(LegacyFormat.REDISSON_ZSTD or "
+                        + "REDISSON_LZ4))");
             }
         }
         return inner;
