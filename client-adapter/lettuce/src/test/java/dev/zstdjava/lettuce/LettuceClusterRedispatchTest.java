@@ -255,15 +255,7 @@ class LettuceClusterRedispatchTest {
             ok(owner.command("CLUSTER FORGET " + removedId));
             ok(third.command("CLUSTER FORGET " + removedId));
             ok(owner.command("CLUSTER ADDSLOTSRANGE " + ranges(slots)));
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-            for (RedisServer n : List.of(owner, third)) { // every slot assigned again, node 1 unknown
-                String info;
-                while (!(info = n.command("CLUSTER INFO")).contains("cluster_state:ok")
-                        || !info.contains("cluster_known_nodes:2")) {
-                    assertTrue(System.nanoTime() < deadline, "the cluster did not settle without node 1: " + info);
-                    Thread.sleep(20);
-                }
-            }
+            awaitSettled(2, owner, third);
             cluster.refreshPartitions();
             plain.refreshPartitions();
             assertNull(z.getPartitions().getPartitionByNodeId(removedId), "the node left the topology");
@@ -295,22 +287,22 @@ class LettuceClusterRedispatchTest {
 
     // ------------------------------------------------------------------------------------------------- helpers
 
-    private record Named<T>(String name, RedisFuture<T> future) {}
+    record Named<T>(String name, RedisFuture<T> future) {}
 
-    private static <T> Named<T> named(String name, RedisFuture<T> future) {
+    static <T> Named<T> named(String name, RedisFuture<T> future) {
         return new Named<>(name, future);
     }
 
     // Sends the calls; each records, in completion order, its name and what it gave (its value, or its error's
-    // message) in got.
-    private static <A> List<CompletableFuture<Object>> calls(A api, Function<A, List<Named<?>>> send,
-                                                             Map<String, Object> got) {
+    // message) in got; a call completed twice fails.
+    static <A> List<CompletableFuture<Object>> calls(A api, Function<A, List<Named<?>>> send,
+                                                     Map<String, Object> got) {
         List<CompletableFuture<Object>> out = new ArrayList<>();
         for (Named<?> n : send.apply(api)) {
             out.add(n.future().toCompletableFuture().handle((v, e) -> {
                 Object outcome = e != null ? message(e) : v;
                 synchronized (got) {
-                    got.put(n.name(), outcome == null ? "(nil)" : outcome);
+                    assertNull(got.put(n.name(), outcome == null ? "(nil)" : outcome), "completed twice: " + n.name());
                 }
                 return outcome;
             }));
@@ -319,7 +311,7 @@ class LettuceClusterRedispatchTest {
     }
 
     // Waits (up to 10 s) for the calls: nothing may hang. @return their names in completion order
-    private static List<String> await(List<CompletableFuture<Object>> calls, Map<String, Object> got)
+    static List<String> await(List<CompletableFuture<Object>> calls, Map<String, Object> got)
             throws InterruptedException, ExecutionException {
         try {
             CompletableFuture.allOf(calls.toArray(new CompletableFuture<?>[0])).get(10, TimeUnit.SECONDS);
@@ -364,8 +356,21 @@ class LettuceClusterRedispatchTest {
         }
     }
 
+    // Until each of the nodes left sees every slot assigned and knows only the nodes left (up to 20 s).
+    static void awaitSettled(int knownNodes, RedisServer... nodes) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        for (RedisServer n : nodes) {
+            String info;
+            while (!(info = n.command("CLUSTER INFO")).contains("cluster_state:ok")
+                    || !info.contains("cluster_known_nodes:" + knownNodes)) {
+                assertTrue(System.nanoTime() < deadline, "the cluster did not settle without the removed node: " + info);
+                Thread.sleep(20);
+            }
+        }
+    }
+
     // The arguments of CLUSTER ADDSLOTSRANGE for these slots: "from to" for each run of consecutive ones.
-    private static String ranges(List<Integer> slots) {
+    static String ranges(List<Integer> slots) {
         List<Integer> sorted = slots.stream().sorted().toList();
         StringBuilder out = new StringBuilder();
         for (int i = 0; i < sorted.size(); i++) {
@@ -378,12 +383,12 @@ class LettuceClusterRedispatchTest {
         return out.toString();
     }
 
-    private static String id(RedisServer node) throws IOException {
+    static String id(RedisServer node) throws IOException {
         String reply = node.command("CLUSTER MYID");
         return reply.split("\r\n")[1];
     }
 
-    private static void ok(String reply) {
+    static void ok(String reply) {
         assertTrue(reply.startsWith("+OK"), reply.trim());
     }
 
@@ -391,7 +396,7 @@ class LettuceClusterRedispatchTest {
         return address instanceof InetSocketAddress a ? a.getPort() : -1;
     }
 
-    private static byte[] bytes(String s) {
+    static byte[] bytes(String s) {
         return s.getBytes(StandardCharsets.UTF_8);
     }
 
