@@ -31,6 +31,15 @@ final class BootLines {
     static final String BOOT4_DATA_REDIS = "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration";
     static final String BOOT3_DATA_REDIS = "org.springframework.boot.autoconfigure.data.redis.RedisAutoConfiguration";
 
+    /**
+     * The auto-configurations of Redisson's Spring Boot starter ({@code org.redisson:redisson-spring-boot-starter}) as
+     * its {@code AutoConfiguration.imports} lists them: for Boot 4 (4.x starters) and for Boot 3 (3.x starters, and
+     * the 4.x starters when Boot 3 is present). Each makes a {@code redisTemplate} and a {@code stringRedisTemplate}
+     * that back off when one exists, as Boot's do, so the main auto-configuration runs before them too.
+     */
+    static final String REDISSON_BOOT4 = "org.redisson.spring.starter.RedissonAutoConfigurationV4";
+    static final String REDISSON_BOOT3 = "org.redisson.spring.starter.RedissonAutoConfigurationV2";
+
     static final String BOOT4_CACHE = "org.springframework.boot.cache.autoconfigure.CacheAutoConfiguration";
     static final String BOOT3_CACHE = "org.springframework.boot.autoconfigure.cache.CacheAutoConfiguration";
     static final String BOOT4_CACHE_CUSTOMIZER =

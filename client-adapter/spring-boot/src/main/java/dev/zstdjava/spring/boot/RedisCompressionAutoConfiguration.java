@@ -29,7 +29,9 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * {@code stringRedisTemplate} stays Boot's plain {@link StringRedisTemplate} unless
  * {@code zstd-java.redis.compression.string-template=true}. Every bean backs off when the application defines its own
  * (by type; the templates by Boot's names and types). Runs before Boot's {@code DataRedisAutoConfiguration} (Boot 4)
- * or {@code RedisAutoConfiguration} (Boot 3.5), whose templates then back off. On a Boot older than 3.5 an enabled
+ * or {@code RedisAutoConfiguration} (Boot 3.5), and before the auto-configuration of Redisson's Spring Boot starter
+ * ({@code RedissonAutoConfigurationV4}, {@code RedissonAutoConfigurationV2}), whose templates then back off (the
+ * templates here take whichever {@code RedisConnectionFactory} those make). On a Boot older than 3.5 an enabled
  * compression fails startup ({@link OnCompressionEnabled}).
  *
  * <p>With {@code zstd-java.redis.compression.adaptive.enabled=true} it also makes one {@link AdaptiveCompressor}
@@ -42,7 +44,8 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  *
  * <p>Made and used by Spring at startup; the beans it makes are thread-safe.
  */
-@AutoConfiguration(beforeName = {BootLines.BOOT4_DATA_REDIS, BootLines.BOOT3_DATA_REDIS})
+@AutoConfiguration(beforeName = {BootLines.BOOT4_DATA_REDIS, BootLines.BOOT3_DATA_REDIS, BootLines.REDISSON_BOOT4,
+        BootLines.REDISSON_BOOT3})
 @ConditionalOnClass({RedisOperations.class, ValueCompressor.class})
 @Conditional(OnCompressionEnabled.class)
 @EnableConfigurationProperties(RedisCompressionProperties.class)

@@ -22,6 +22,14 @@ final class BootLine {
         return load(BOOT3 ? BootLines.BOOT3_DATA_REDIS : BootLines.BOOT4_DATA_REDIS);
     }
 
+    /**
+     * The auto-configuration of Redisson's Spring Boot starter for this generation (the starter must be on the class
+     * path: {@link RedissonStarterTest}'s run).
+     */
+    static Class<?> redissonStarter() {
+        return load(BOOT3 ? BootLines.REDISSON_BOOT3 : BootLines.REDISSON_BOOT4);
+    }
+
     static Class<?> cache() {
         return load(BOOT3 ? BootLines.BOOT3_CACHE : BootLines.BOOT4_CACHE);
     }

@@ -5,6 +5,8 @@ import dev.zstdjava.testkit.LettuceServer;
 import dev.zstdjava.testkit.RedisServer;
 import dev.zstdjava.values.ValueCompressor;
 import dev.zstdjava.values.spring.CompressingRedisTemplate;
+import dev.zstdjava.values.spring.CompressingStringRedisTemplate;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -27,24 +29,25 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code stringRedisTemplate} is plain, as Boot's would be. Redisson brings a JCache provider, which Boot's cache
  * auto-configuration prefers to Redis unless {@code spring.cache.type=redis}.
  *
- * <p>Note: run by its own surefire execution (pom.xml), the only one with the starter (its line for Boot 4.1) on the
- * class path; the other tests' applications would otherwise get Redisson's connection factory and JCache.
+ * <p>Note: run by its own surefire execution (the {@value #TAG} tag: pom.xml, and the Boot 3.5 line's), the only one
+ * with the starter (its line for the Boot these tests run on) on the class path; the other tests' applications would
+ * otherwise get Redisson's connection factory and JCache.
  */
+@Tag(RedissonStarterTest.TAG)
 @DisabledIfSystemProperty(named = "zstdjava.skipServerTests", matches = "true", disabledReason = "left out with -Dzstdjava.skipServerTests=true")
 class RedissonStarterTest {
+    /** The tag the surefire executions select by: the default ones leave it out, the starter's runs only it. */
+    static final String TAG = "redisson-starter";
     private static final String P = RedisCompressionProperties.PREFIX + ".";
     private static final byte[] HEADER = {0, 1, 2, 0, 1};
-    /** The starter's auto-configuration for Boot 4 (its Boot 3 one is {@code RedissonAutoConfigurationV2}). */
-    private static final String REDISSON_STARTER = "org.redisson.spring.starter.RedissonAutoConfigurationV4";
-
     /** The server, and a plain Lettuce connection beside the application's that reads the stored bytes. */
     @RegisterExtension
     static final LettuceServer redis = new LettuceServer();
 
-    private static ApplicationContextRunner runner() throws ClassNotFoundException {
+    private static ApplicationContextRunner runner() {
         return new ApplicationContextRunner()
                 .withConfiguration(AutoConfigurations.of(RedisCompressionAutoConfiguration.class,
-                        RedisCompressionCacheAutoConfiguration.class, Class.forName(REDISSON_STARTER),
+                        RedisCompressionCacheAutoConfiguration.class, BootLine.redissonStarter(),
                         BootLine.redis(), BootLine.cache()))
                 .withUserConfiguration(ClientsTest.Caching.class)
                 .withBean(Catalog.class)
@@ -54,7 +57,7 @@ class RedissonStarterTest {
 
     @Test
     @SuppressWarnings("unchecked")
-    void redissonsConnectionFactoryCarriesTheCompressingTemplateAndCaches() throws Exception {
+    void redissonsConnectionFactoryCarriesTheCompressingTemplateAndCaches() {
         runner().withPropertyValues("spring.cache.type=redis").run(c -> {
             assertThat(c).hasNotFailed();
             RedisConnectionFactory f = c.getBean(RedisConnectionFactory.class);
@@ -64,12 +67,7 @@ class RedissonStarterTest {
             assertThat(template).isInstanceOf(CompressingRedisTemplate.class);
             assertThat(template.getConnectionFactory()).isSameAs(f);
             assertThat(c.getBean(StringRedisTemplate.class)).isExactlyInstanceOf(StringRedisTemplate.class);
-
-            String value = "hello from a Boot service on Redisson; ".repeat(40);
-            template.opsForValue().set("greeting", value);
-            byte[] key = ((RedisSerializer<Object>) template.getKeySerializer()).serialize("greeting");
-            assertThat(redis.raw().sync().get(key)).startsWith(HEADER);
-            assertThat(template.opsForValue().get("greeting")).isEqualTo(value);
+            assertStoredCompressed(template);
 
             Catalog catalog = c.getBean(Catalog.class);
             String product = catalog.product(7);
@@ -83,8 +81,41 @@ class RedissonStarterTest {
         });
     }
 
+    /**
+     * An auto-configuration that runs after Redisson's and whose name sorts before this module's takes Redisson's
+     * ahead of this module's in Boot's order: only the explicit order ({@code beforeName} Redisson's auto-configuration)
+     * keeps the templates this module's, where Redisson's would otherwise be made first and this module's back off.
+     */
     @Test
-    void withoutCacheTypeRedisBootPicksRedissonsJCacheProvider() throws Exception {
+    void anAutoConfigurationAfterRedissonsLeavesTheTemplatesCompressing() {
+        runner().withConfiguration(AutoConfigurations.of(AfterRedissonAutoConfiguration.class))
+                .withPropertyValues("spring.cache.type=redis", P + "string-template=true").run(c -> {
+                    assertThat(c).hasNotFailed().hasSingleBean(AfterRedissonAutoConfiguration.RedissonSeen.class);
+                    assertThat(c.getBean("redisTemplate")).isInstanceOf(CompressingRedisTemplate.class);
+                    StringRedisTemplate strings = c.getBean(StringRedisTemplate.class);
+                    assertThat(strings).isInstanceOf(CompressingStringRedisTemplate.class);
+                    @SuppressWarnings("unchecked")
+                    RedisTemplate<Object, Object> template = c.getBean("redisTemplate", RedisTemplate.class);
+                    assertStoredCompressed(template);
+                    String text = "a string template value on Redisson; ".repeat(40);
+                    strings.opsForValue().set("text", text);
+                    assertThat(redis.raw().sync().get("text".getBytes(StandardCharsets.UTF_8))).startsWith(HEADER);
+                    assertThat(strings.opsForValue().get("text")).isEqualTo(text);
+                });
+    }
+
+    /** A value written through {@code template} is stored compressed (read by a plain client) and reads back. */
+    @SuppressWarnings("unchecked")
+    private static void assertStoredCompressed(RedisTemplate<Object, Object> template) {
+        String value = "hello from a Boot service on Redisson; ".repeat(40);
+        template.opsForValue().set("greeting", value);
+        byte[] key = ((RedisSerializer<Object>) template.getKeySerializer()).serialize("greeting");
+        assertThat(redis.raw().sync().get(key)).startsWith(HEADER);
+        assertThat(template.opsForValue().get("greeting")).isEqualTo(value);
+    }
+
+    @Test
+    void withoutCacheTypeRedisBootPicksRedissonsJCacheProvider() {
         runner().run(c -> assertThat(c.getBean(CacheManager.class).getClass().getName())
                 .isEqualTo("org.springframework.cache.jcache.JCacheCacheManager"));
     }
