@@ -14,6 +14,7 @@ import io.lettuce.core.RedisClient;
 import io.lettuce.core.SocketOptions;
 import io.lettuce.core.cluster.ClusterClientOptions;
 import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.resource.ClientResources;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -160,19 +161,30 @@ final class Common {
      * connection, one at a time.
      *
      * @return a manager holding them, or null when none is published
+     * @throws ToolException when a store cannot be connected to or read: naming the store, the server and the
+     *                       messages along the cause chain
      */
     DictionaryManager dictionaries(Keyspace ks, PrintWriter err) {
         Map<Long, byte[]> byId = new TreeMap<>();
         Map<Long, String> leftOut = new TreeMap<>();
-        RedisClient c = ks.cluster() ? null : RedisClient.create();
-        RedisClusterClient cc = ks.cluster() ? RedisClusterClient.create(ks.uri()) : null;
+        ClientResources resources = Keyspace.resources(ks.uri().getTimeout()); // DNS queries wait --timeout at most
+        RedisClient c = ks.cluster() ? null : RedisClient.create(resources);
+        RedisClusterClient cc = ks.cluster() ? RedisClusterClient.create(resources, ks.uri()) : null;
         SocketOptions socket = Keyspace.socketOptions(ks.uri().getTimeout()); // connecting waits --timeout at most too
         if (c != null) {
             c.setOptions(ClientOptions.builder().socketOptions(socket).build());
         } else {
             cc.setOptions(ClusterClientOptions.builder().socketOptions(socket).build());
         }
-        Function<String, ReadOnlyStore> open = prefix -> ReadOnlyStore.open(ks, c, cc, prefix);
+        String[] reading = {dictionaryPrefix}; // the store in use, for the error line
+        Function<String, ReadOnlyStore> open = prefix -> {
+            reading[0] = prefix;
+            try {
+                return ReadOnlyStore.open(ks, c, cc, prefix);
+            } catch (RuntimeException e) {
+                throw storeFailure(ks, "cannot connect to", prefix, e);
+            }
+        };
         try {
             try (ReadOnlyStore store = open.apply(dictionaryPrefix)) {
                 for (DictionaryInfo info : store.list()) {
@@ -197,6 +209,10 @@ final class Common {
                             + " and a pattern's lineage"));
                 }
             });
+        } catch (ToolException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            throw storeFailure(ks, "cannot read", reading[0], e);
         } finally {
             if (c != null) {
                 c.shutdown(0, 2, TimeUnit.SECONDS);
@@ -204,6 +220,7 @@ final class Common {
             if (cc != null) {
                 cc.shutdown(0, 2, TimeUnit.SECONDS);
             }
+            resources.shutdown(0, 2, TimeUnit.SECONDS);
         }
         byId.entrySet().removeIf(e -> {
             String why = unusable(e.getKey(), e.getValue());
@@ -216,6 +233,22 @@ final class Common {
                 + " count as missing their dictionary): " + why));
         err.flush();
         return byId.isEmpty() ? null : DictionaryManager.given(new ArrayList<>(byId.values())).build();
+    }
+
+    /**
+     * @return the error that ends the run when the dictionary store of {@code prefix} fails: one line saying what
+     *         failed ({@code doing} the store, where) and the distinct messages along {@code e}'s cause chain
+     *         ({@link Keyspace#causes}), where the first message alone (Lettuce's "Unable to connect", "Unable to
+     *         establish a connection to Redis Cluster") would hide the cause, such as a timeout
+     */
+    private static ToolException storeFailure(Keyspace ks, String doing, String prefix, RuntimeException e) {
+        if (e instanceof ToolException t) {
+            return t;
+        }
+        String where = ks.uri().getHost() + ":" + ks.uri().getPort() + (ks.cluster() ? " (a cluster)" : "");
+        return new ToolException(doing + " the dictionary store of " + prefix + " on " + where + ": "
+                + (e instanceof io.lettuce.core.RedisException ? "" : e.getClass().getSimpleName() + ": ")
+                + Keyspace.causes(e), e);
     }
 
     /**

@@ -16,6 +16,16 @@ import io.lettuce.core.cluster.models.partitions.ClusterPartitionParser;
 import io.lettuce.core.cluster.models.partitions.Partitions;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.codec.ByteArrayCodec;
+import io.lettuce.core.resource.ClientResources;
+import io.lettuce.core.resource.DefaultClientResources;
+import io.lettuce.core.resource.Transports;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.resolver.dns.DefaultDnsCache;
+import io.netty.resolver.dns.DefaultDnsCnameCache;
+import io.netty.resolver.dns.DnsAddressResolverGroup;
+import io.netty.resolver.dns.DnsNameResolverBuilder;
+import io.netty.resolver.dns.DnsServerAddressStreamProvider;
+import io.netty.resolver.dns.DnsServerAddressStreamProviders;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -36,6 +46,13 @@ final class Keyspace implements AutoCloseable {
         }
     }
 
+    /**
+     * Where host names are looked up: the platform's name servers ({@code /etc/resolv.conf}), as Lettuce's own
+     * resolver does; a test points it at a loopback server.
+     */
+    static volatile DnsServerAddressStreamProvider nameServers = DnsServerAddressStreamProviders.platformDefault();
+
+    private final ClientResources resources;
     private final RedisClient client;
     private final RedisURI uri;
     private final List<Node> nodes;
@@ -43,7 +60,9 @@ final class Keyspace implements AutoCloseable {
     private final int[] slotOwner;
     final RateLimiter limiter;
 
-    private Keyspace(RedisClient client, RedisURI uri, List<Node> nodes, int[] slotOwner, RateLimiter limiter) {
+    private Keyspace(ClientResources resources, RedisClient client, RedisURI uri, List<Node> nodes, int[] slotOwner,
+                     RateLimiter limiter) {
+        this.resources = resources;
         this.slotOwner = slotOwner;
         this.cluster = slotOwner != null;
         this.client = client;
@@ -62,15 +81,16 @@ final class Keyspace implements AutoCloseable {
     static Keyspace connect(String uriText, Duration timeout, RateLimiter limiter) {
         RedisURI uri = parse(uriText);
         uri.setTimeout(timeout);
-        RedisClient client = RedisClient.create();
+        ClientResources resources = resources(timeout);
+        RedisClient client = RedisClient.create(resources);
         client.setOptions(ClientOptions.builder().socketOptions(socketOptions(timeout)).build());
         try {
             StatefulRedisConnection<byte[], byte[]> first = open(client, uri);
             limiter.acquire();
             String info = first.sync().info("cluster");
             if (!info.contains("cluster_enabled:1")) {
-                return new Keyspace(client, uri, List.of(new Node(uri.getHost() + ":" + uri.getPort(), first)), null,
-                        limiter);
+                return new Keyspace(resources, client, uri,
+                        List.of(new Node(uri.getHost() + ":" + uri.getPort(), first)), null, limiter);
             }
             limiter.acquire();
             Partitions partitions = ClusterPartitionParser.parse(first.sync().clusterNodes());
@@ -99,9 +119,10 @@ final class Keyspace implements AutoCloseable {
                 throw new ToolException(uri.getHost() + ":" + uri.getPort() + " is a cluster node, but CLUSTER NODES"
                         + " lists no primary that serves slots");
             }
-            return new Keyspace(client, uri, List.copyOf(nodes), owner, limiter);
+            return new Keyspace(resources, client, uri, List.copyOf(nodes), owner, limiter);
         } catch (RuntimeException e) {
             client.shutdown(0, 2, TimeUnit.SECONDS);
+            resources.shutdown(0, 2, TimeUnit.SECONDS);
             throw e instanceof ToolException t ? t : new ToolException(describe(uri, e), e);
         }
     }
@@ -112,6 +133,20 @@ final class Keyspace implements AutoCloseable {
      */
     static SocketOptions socketOptions(Duration timeout) {
         return SocketOptions.builder().connectTimeout(timeout).build();
+    }
+
+    /**
+     * @return client resources for one client of the tool (the caller shuts them down after the client), under which
+     *         each DNS query for a host name is given up after {@code timeout} ({@code --timeout}; Netty's own is the
+     *         {@code timeout} of {@code /etc/resolv.conf}, 5 s by default, and neither Lettuce's connection timeout
+     *         nor Netty's connect timeout bounds the look-up); otherwise the resolver Lettuce uses by default
+     */
+    static ClientResources resources(Duration timeout) {
+        return DefaultClientResources.builder().addressResolverGroup(new DnsAddressResolverGroup(
+                new DnsNameResolverBuilder().datagramChannelType(Transports.datagramChannelClass())
+                        .socketChannelType(Transports.socketChannelClass().asSubclass(SocketChannel.class))
+                        .nameServerProvider(nameServers).queryTimeoutMillis(timeout.toMillis())
+                        .cnameCache(new DefaultDnsCnameCache()).resolveCache(new DefaultDnsCache()))).build();
     }
 
     /**
@@ -190,8 +225,53 @@ final class Keyspace implements AutoCloseable {
     /** @return one line saying what went wrong with which server: every message along the cause chain */
     static String describe(RedisURI uri, Throwable e) {
         String where = uri.getHost() + ":" + uri.getPort();
+        for (Throwable t : chain(e)) {
+            String m = t.getMessage() == null ? "" : t.getMessage();
+            if (m.startsWith("WRONGPASS") || m.startsWith("NOAUTH") || m.contains("invalid password")) {
+                return "authentication to " + where + " failed: " + m
+                        + " (give user and password in the URI: redis://user:password@host:port)";
+            }
+        }
+        String text = join(messages(e).stream().filter(m -> !m.startsWith("Unable to connect to")).toList());
+        if (e instanceof RedisConnectionException) {
+            return "cannot connect to " + where + ": " + (text.isEmpty() ? e.getClass().getSimpleName() : text);
+        }
+        return where + ": " + (e instanceof RedisException ? "" : e.getClass().getSimpleName() + ": ") + text;
+    }
+
+    /** The longest message {@link #causes} takes from one exception, and the longest line it makes. */
+    static final int MAX_MESSAGE = 300, MAX_CAUSES = 1000;
+
+    /**
+     * @return the distinct messages along {@code e}'s cause chain (its suppressed exceptions' included), in one line
+     *         of at most {@value #MAX_CAUSES} characters: a message that an earlier one holds is left out, so that
+     *         the message that names what went wrong (such as Netty's {@code connection timed out after 1000 ms})
+     *         shows wherever it is in the chain; the exception's class name when none has a message
+     */
+    static String causes(Throwable e) {
+        String text = join(messages(e));
+        return text.isEmpty() ? e.getClass().getSimpleName() : text;
+    }
+
+    /**
+     * @return the messages along {@code e}'s cause chain and its suppressed exceptions, breadth first, each on one line
+     *         and cut at {@value #MAX_MESSAGE} characters, none held by an earlier one
+     */
+    private static List<String> messages(Throwable e) {
         List<String> messages = new ArrayList<>();
-        String auth = null;
+        for (Throwable t : chain(e)) {
+            String m = t.getMessage() == null ? "" : t.getMessage().strip().replaceAll("\\s+", " ");
+            String line = m.length() > MAX_MESSAGE ? m.substring(0, MAX_MESSAGE) + "..." : m;
+            if (!line.isEmpty() && messages.stream().noneMatch(earlier -> earlier.contains(line))) {
+                messages.add(line);
+            }
+        }
+        return messages;
+    }
+
+    /** @return {@code e}, its causes and its suppressed exceptions, breadth first, each once */
+    private static List<Throwable> chain(Throwable e) {
+        List<Throwable> chain = new ArrayList<>();
         java.util.Set<Throwable> seen = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
         java.util.ArrayDeque<Throwable> todo = new java.util.ArrayDeque<>(List.of(e));
         while (!todo.isEmpty()) {
@@ -199,27 +279,19 @@ final class Keyspace implements AutoCloseable {
             if (!seen.add(t)) {
                 continue;
             }
-            String m = t.getMessage();
-            if (m != null && !m.isBlank() && !messages.contains(m)) {
-                messages.add(m);
-            }
-            if (m != null && (m.startsWith("WRONGPASS") || m.startsWith("NOAUTH") || m.contains("invalid password"))) {
-                auth = m;
-            }
+            chain.add(t);
             if (t.getCause() != null) {
                 todo.add(t.getCause());
             }
             todo.addAll(List.of(t.getSuppressed()));
         }
-        if (auth != null) {
-            return "authentication to " + where + " failed: " + auth
-                    + " (give user and password in the URI: redis://user:password@host:port)";
-        }
-        String text = String.join("; ", messages.stream().filter(m -> !m.startsWith("Unable to connect to")).toList());
-        if (e instanceof RedisConnectionException) {
-            return "cannot connect to " + where + ": " + (text.isEmpty() ? e.getClass().getSimpleName() : text);
-        }
-        return where + ": " + (e instanceof RedisException ? "" : e.getClass().getSimpleName() + ": ") + text;
+        return chain;
+    }
+
+    /** @return {@code messages} joined with "; ", cut at {@value #MAX_CAUSES} characters */
+    private static String join(List<String> messages) {
+        String text = String.join("; ", messages);
+        return text.length() <= MAX_CAUSES ? text : text.substring(0, MAX_CAUSES) + "...";
     }
 
     /**
@@ -365,5 +437,6 @@ final class Keyspace implements AutoCloseable {
             n.connection().close();
         }
         client.shutdown(0, 2, TimeUnit.SECONDS);
+        resources.shutdown(0, 2, TimeUnit.SECONDS);
     }
 }

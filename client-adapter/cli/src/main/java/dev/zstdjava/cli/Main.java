@@ -69,8 +69,8 @@ public final class Main implements Runnable {
     }
 
     /**
-     * @return {@code ex} in one line: the tool's own message, the server's refusal, or the exception's name and first
-     *         message
+     * @return {@code ex} in one line: the tool's own message, the server's refusal, or the exception's name and the
+     *         distinct messages along its cause chain ({@link Keyspace#causes})
      */
     static String describe(Throwable ex) {
         if (ex instanceof ToolException) {
@@ -79,14 +79,9 @@ public final class Main implements Runnable {
         if (ex instanceof io.lettuce.core.RedisCommandExecutionException) {
             return "the server refused a command: " + ex.getMessage();
         }
-        StringBuilder b = new StringBuilder(ex.getClass().getSimpleName());
-        for (Throwable t = ex; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            if (t.getMessage() != null) {
-                b.append(": ").append(t.getMessage());
-                break;
-            }
-        }
-        return b.toString();
+        String name = ex.getClass().getSimpleName();
+        String causes = Keyspace.causes(ex);
+        return causes.equals(name) ? name : name + ": " + causes;
     }
 
     @Override

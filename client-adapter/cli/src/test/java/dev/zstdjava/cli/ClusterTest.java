@@ -1,6 +1,7 @@
 package dev.zstdjava.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.zstdjava.lettuce.LettuceDictionaryStore;
 import dev.zstdjava.testkit.RedisCluster;
 import dev.zstdjava.testkit.RedisServer;
 import io.lettuce.core.RedisURI;
@@ -15,6 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
@@ -105,5 +107,71 @@ class ClusterTest {
         Tool get = Tool.run("inspect", "get", uri, "rz:7");
         assertEquals(0, get.code(), get.toString());
         assertEquals(v + 7, get.out().strip());
+    }
+
+    /**
+     * The cluster dictionary store's client finds the topology through its seed (the keyspace's URI): a seed whose
+     * TCP connection is never made fails within {@code --timeout}, and the error line names the store and Netty's
+     * connect timeout (the tool's {@code --timeout}). Without that connect timeout Lettuce's own connection
+     * initialization timer (the URI's timeout, also {@code --timeout}, started before the TCP connection) closes
+     * the channel as well, but the line then says only {@code ClosedChannelException}.
+     */
+    @Test
+    void theClusterDictionaryStoreConnectsWithinTheTimeout() throws Exception {
+        try (Keyspace ks = Keyspace.connect(uri, Duration.ofSeconds(1), new RateLimiter(1000));
+             UnreachablePort port = new UnreachablePort()) {
+            assertTrue(ks.cluster());
+            ks.uri().setPort(port.port()); // the seed the store's cluster client connects to
+            TimeoutTest.assertStoreGivesUpAfterOneSecond(ks, "cannot connect to the dictionary store of "
+                    + LettuceDictionaryStore.DEFAULT_PREFIX + " on 127.0.0.1:" + port.port() + " (a cluster): ");
+        }
+    }
+
+    /**
+     * A primary the store's client cannot reach, where the keyspace's connections were made: the primary serving the
+     * store's slot announces (cluster-announce-port) a loopback port whose TCP connection is never made. The store's
+     * cluster client meets it up to three times, each ended after {@code --timeout}: when it discovers the topology
+     * (every node at once), possibly when it picks the node of its default connection (one attempt per known node,
+     * in turn), and when the store's first command goes to that primary (a command waits {@code --timeout} at most).
+     * So the run ends after a few timeouts (about two here) with a line naming the store and the timeout.
+     */
+    @Test
+    void aPrimaryTheClusterStoreCannotReachFailsItWithinAFewTimeouts() throws Exception {
+        RedisServer owner = cluster.nodes().get(2); // serves slot 14569, the store's hash tag's
+        assertEquals(14569, SlotHash.getSlot(LettuceDictionaryStore.DEFAULT_PREFIX));
+        RedisServer seed = cluster.nodes().get(1); // the URI's node
+        try (Keyspace ks = Keyspace.connect(uri, Duration.ofSeconds(1), new RateLimiter(1000));
+             UnreachablePort port = new UnreachablePort()) {
+            assertEquals(3, ks.nodes().size());
+            try {
+                assertTrue(owner.command("CONFIG SET cluster-announce-port " + port.port()).startsWith("+OK"));
+                awaitSeedSees(seed, RedisServer.HOST + ":" + port.port());
+                Common common = new Common();
+                common.dictionaryPrefix = LettuceDictionaryStore.DEFAULT_PREFIX;
+                long start = System.nanoTime();
+                ToolException e = assertThrows(ToolException.class,
+                        () -> common.dictionaries(ks, new java.io.PrintWriter(new java.io.StringWriter())));
+                long ms = (System.nanoTime() - start) / 1_000_000;
+                String line = Main.describe(e);
+                assertTrue(ms >= 900 && ms < 8_000, ms + " ms: " + line);
+                assertTrue(line.matches("cannot (connect to|read) the dictionary store of \\Q"
+                        + LettuceDictionaryStore.DEFAULT_PREFIX + "\\E on 127\\.0\\.0\\.1:" + seed.port()
+                        + " \\(a cluster\\): .*"), line);
+                assertTrue(line.contains("1 second(s)") || line.contains("after 1000 ms"), ms + " ms: " + line);
+            } finally {
+                assertTrue(owner.command("CONFIG SET cluster-announce-port 0").startsWith("+OK"));
+                awaitSeedSees(seed, RedisServer.HOST + ":" + owner.port());
+            }
+        }
+    }
+
+    /** Waits (up to 30 s) until {@code seed}'s {@code CLUSTER NODES} lists a node at {@code address} (by gossip). */
+    private static void awaitSeedSees(RedisServer seed, String address) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        String nodes;
+        while (!(nodes = seed.command("CLUSTER NODES")).contains(" " + address + "@")) {
+            assertTrue(System.nanoTime() < deadline, "no node at " + address + " after 30 s: " + nodes);
+            Thread.sleep(50);
+        }
     }
 }

@@ -3,19 +3,18 @@ package dev.zstdjava.cli;
 import dev.zstdjava.lettuce.LettuceDictionaryStore;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisCommandTimeoutException;
+import io.netty.resolver.dns.SingletonDnsServerAddressStreamProvider;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.net.DatagramPacket;
+import java.net.DatagramSocket;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
-import java.net.Socket;
-import java.net.SocketTimeoutException;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.*;
@@ -24,8 +23,8 @@ import static org.junit.jupiter.api.Assertions.*;
  * Every connection the tool opens times out after {@code --timeout}: its own plain connections and the dictionary
  * stores' (whose own default is 5 s). The server is paused ({@code CLIENT PAUSE}) for 2.5 s, longer than a 1 s
  * timeout and shorter than 5 s, once each connection is open (a paused server holds the handshake too); the pause
- * ends by itself. Connecting times out after {@code --timeout} too: a server that never answers the handshake, and
- * one whose TCP handshake never completes.
+ * ends by itself. Connecting times out after {@code --timeout} too: a server that never answers the handshake, one
+ * whose TCP handshake never completes, and each DNS query of a host name's look-up.
  */
 class TimeoutTest extends StandaloneServer {
     private static final long PAUSE_MS = 2_500;
@@ -54,27 +53,67 @@ class TimeoutTest extends StandaloneServer {
     /** A server whose backlog is full: the TCP connection is never made, and is given up after {@code --timeout}. */
     @Test
     void aConnectionThatIsNeverMadeTimesOutAfterTheTimeout() throws IOException {
-        try (Unreachable port = new Unreachable()) {
+        try (UnreachablePort port = new UnreachablePort()) {
             assertConnectingTimesOutAfterOneSecond(port.port(), "connection timed out after 1000 ms");
         }
     }
 
-    /** The dictionary store's own connection: to a server whose TCP connection is never made. */
+    /**
+     * A host name whose DNS look-up is never answered: each query is given up after {@code --timeout}, where Netty's
+     * resolver waited its own 5 s (the connection's timeouts do not bound the look-up). The name server is a
+     * loopback socket that reads nothing, so no query leaves the machine.
+     */
+    @Test
+    void aHostNameWhoseLookUpIsNeverAnsweredTimesOutAfterTheTimeout() throws IOException {
+        var before = Keyspace.nameServers;
+        try (DatagramSocket silent = new DatagramSocket(0, InetAddress.getLoopbackAddress())) {
+            Keyspace.nameServers = new SingletonDnsServerAddressStreamProvider(
+                    new InetSocketAddress(InetAddress.getLoopbackAddress(), silent.getLocalPort()));
+            long start = System.nanoTime();
+            Tool t = Tool.run("inspect", "redis://zstd-values-test.invalid:6379", "--timeout", "1");
+            long ms = (System.nanoTime() - start) / 1_000_000;
+            assertEquals(1, t.code(), t.toString());
+            assertTrue(ms >= 900 && ms < 4_000, "failed after " + ms + " ms with a 1 s timeout: " + t);
+            assertTrue(t.err().contains(": error: cannot connect to zstd-values-test.invalid:6379: "), t.toString());
+            assertTrue(t.err().contains("timed out after 1000 milliseconds"), ms + " ms: " + t);
+            silent.setSoTimeout(1_000);
+            silent.receive(new DatagramPacket(new byte[512], 512)); // the look-up asked the test's name server
+        } finally {
+            Keyspace.nameServers = before;
+        }
+    }
+
+    /**
+     * The dictionary store's own connection: to a server whose TCP connection is never made. The error line names the
+     * store and the cause further down the chain (the first message alone was Lettuce's "Unable to connect").
+     */
     @Test
     void theDictionaryStoreConnectsWithinTheTimeout() throws IOException {
+        try (Keyspace ks = Keyspace.connect(uri, Duration.ofSeconds(1), new RateLimiter(1000));
+             UnreachablePort port = new UnreachablePort()) {
+            ks.uri().setPort(port.port()); // the URI the store connects with
+            assertStoreGivesUpAfterOneSecond(ks, "cannot connect to the dictionary store of "
+                    + LettuceDictionaryStore.DEFAULT_PREFIX + " on 127.0.0.1:" + port.port() + ": ");
+        }
+    }
+
+    /**
+     * Opens the dictionary stores of {@code ks} (connected with a 1 s timeout, its URI pointing where the stores
+     * cannot connect) as every command does, and asserts that it fails after the timeout, well before Lettuce's own
+     * 10 s, with an error line that starts with {@code what} and holds Netty's connect timeout message.
+     */
+    static void assertStoreGivesUpAfterOneSecond(Keyspace ks, String what) {
         Common common = new Common();
         common.dictionaryPrefix = LettuceDictionaryStore.DEFAULT_PREFIX;
-        try (Keyspace ks = Keyspace.connect(uri, Duration.ofSeconds(1), new RateLimiter(1000));
-             Unreachable port = new Unreachable()) {
-            ks.uri().setPort(port.port()); // the URI the store connects with
-            long start = System.nanoTime();
-            RuntimeException e = assertThrows(RuntimeException.class,
-                    () -> common.dictionaries(ks, new PrintWriter(new StringWriter())));
-            long ms = (System.nanoTime() - start) / 1_000_000;
-            assertTrue(ms >= 900 && ms < 2_500, "the store's connection failed after " + ms + " ms: " + e);
-            String why = Keyspace.describe(ks.uri(), e); // every message along the cause chain
-            assertTrue(why.contains("connection timed out after 1000 ms"), ms + " ms: " + why);
-        }
+        long start = System.nanoTime();
+        RuntimeException e = assertThrows(RuntimeException.class,
+                () -> common.dictionaries(ks, new PrintWriter(new StringWriter())));
+        long ms = (System.nanoTime() - start) / 1_000_000;
+        String line = Main.describe(e); // what the tool prints after "zstd-values COMMAND: error: "
+        assertTrue(ms >= 900 && ms < 5_000, "the store's connection failed after " + ms + " ms: " + line);
+        assertTrue(line.startsWith(what), line);
+        assertTrue(line.contains("connection timed out after 1000 ms"), ms + " ms: " + line);
+        assertTrue(line.length() < 1_200 && !line.contains("\n"), line); // one line, bounded
     }
 
     /**
@@ -89,41 +128,6 @@ class TimeoutTest extends StandaloneServer {
         assertTrue(ms >= 900 && ms < 2_500, "failed after " + ms + " ms with a 1 s timeout: " + t);
         assertTrue(t.err().contains(": error: cannot connect to 127.0.0.1:" + port + ": "), t.toString());
         assertTrue(t.err().contains(timedOut), ms + " ms: " + t);
-    }
-
-    /**
-     * A loopback port whose listening socket has a full backlog and accepts nothing: the kernel drops further
-     * connection requests, so a TCP connection to it is never made.
-     */
-    private static final class Unreachable implements AutoCloseable {
-        private final ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
-        private final List<Socket> queued = new ArrayList<>();
-
-        Unreachable() throws IOException {
-            for (int i = 0; i < 16; i++) {
-                Socket s = new Socket();
-                try {
-                    s.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port()), 200);
-                    queued.add(s);
-                } catch (SocketTimeoutException full) {
-                    s.close();
-                    return;
-                }
-            }
-            throw new IllegalStateException("the backlog of " + socket + " does not fill up");
-        }
-
-        int port() {
-            return socket.getLocalPort();
-        }
-
-        @Override
-        public void close() throws IOException {
-            for (Socket s : queued) {
-                s.close();
-            }
-            socket.close();
-        }
     }
 
     /**
