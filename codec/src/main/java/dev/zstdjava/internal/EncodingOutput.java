@@ -68,10 +68,16 @@ public final class EncodingOutput {
         run(b, off, len, Mode.WRITE);
     }
 
-    /** Sync flush: everything written so far becomes decodable by a reader; then flushes the underlying stream. */
+    /**
+     * Sync flush: everything written so far becomes decodable by a reader; then flushes the underlying stream. After
+     * {@link #end()} only the underlying stream is flushed (as {@code java.util.zip.DeflaterOutputStream} does after
+     * {@code finish()}).
+     */
     public void flush() throws IOException {
-        ensureWritable();
-        run(null, 0, 0, Mode.FLUSH);
+        ensureOpen();
+        if (!ended) {
+            run(null, 0, 0, Mode.FLUSH);
+        }
         out.flush();
     }
 

@@ -155,7 +155,9 @@ public final class Lz4FrameCompressor implements Compressor {
     /**
      * Starts a frame declaring {@code contentSize} bytes of content (checked by {@link #end}) and writes its header.
      *
-     * @param contentSize the exact number of bytes the frame will hold, or {@link Lz4Frame#UNKNOWN_SIZE}
+     * @param contentSize the exact number of bytes the frame will hold, or {@link Lz4Frame#UNKNOWN_SIZE}; 0 is
+     *                    checked too, although the header cannot declare it (lz4 reads 0 as unknown), so a frame
+     *                    begun with 0 holds no content
      * @return the header's size in bytes
      */
     public long begin(MemorySegment dst, long contentSize) {
@@ -215,6 +217,10 @@ public final class Lz4FrameCompressor implements Compressor {
             private final Native state;
             private Lz4Frame.Options options;
             private boolean inFrame;
+            /** The streamed frame was begun declaring 0 bytes, which its header cannot say (lz4 reads 0 as unknown). */
+            private boolean emptyDeclared;
+            /** The streamed frame has taken input. */
+            private boolean tookInput;
             /** Heap work above this many bytes is staged through native memory; smaller for the slower HC levels. */
             private long heapLimit;
 
@@ -363,6 +369,8 @@ public final class Lz4FrameCompressor implements Compressor {
                     throw Lz4Checks.frameError(r, "lz4 frame begin", "output capacity " + dstCap + " bytes");
                 }
                 inFrame = true;
+                emptyDeclared = contentSize == 0;
+                tookInput = false;
                 return r;
             } finally {
                 guard.exit();
@@ -390,8 +398,14 @@ public final class Lz4FrameCompressor implements Compressor {
             guard.enter();
             try {
                 requireFrame();
+                if (op == END && emptyDeclared && tookInput) { // lz4 checks every other declared size itself
+                    inFrame = false;
+                    throw new Lz4Exception(name, Lz4Exception.FRAME_SIZE_WRONG, "the frame was begun declaring a"
+                            + " content size of 0 bytes but was given input; the frame is abandoned");
+                }
                 long r = call(op, src, srcLen, dst, dstCap, srcLen + options.blockSize().bytes());
                 long n = streamResult(r, name, srcLen, dstCap);
+                tookInput |= srcLen > 0;
                 if (op == END) {
                     inFrame = false;
                 }

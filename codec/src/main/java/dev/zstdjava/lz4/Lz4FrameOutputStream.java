@@ -74,7 +74,8 @@ public final class Lz4FrameOutputStream extends OutputStream {
     }
 
     /**
-     * Completes the frame (end mark, checksum) without closing the underlying stream. Idempotent.
+     * Completes the frame (end mark, checksum) without closing the underlying stream. Idempotent. Later writes throw
+     * {@link IOException}; {@link #flush()} then only flushes the underlying stream.
      *
      * @throws IOException if the stream is closed or an earlier write failed (the frame is then left unended)
      */
@@ -95,7 +96,7 @@ public final class Lz4FrameOutputStream extends OutputStream {
 
     /**
      * Compresses the buffered data so a reader can decode everything written so far; then flushes the underlying
-     * stream.
+     * stream. After {@link #finish()} it only flushes the underlying stream, as {@code DeflaterOutputStream} does.
      */
     @Override
     public void flush() throws IOException {

@@ -156,28 +156,35 @@ public final class ZstdCompressStream extends ZstdStream {
     /**
      * With workers: the heap side(s) go through native buffers of {@link #RECOMMENDED_INPUT_SIZE} and
      * {@link #RECOMMENDED_OUTPUT_SIZE} bytes (allocated on first use, kept with the context) and the call is a
-     * regular (non-critical) one.
+     * regular (non-critical) one. When the staged piece is not all of the input, the call only continues: a flush or
+     * end on that piece would end the frame without the rest.
      */
     private long staged(MemorySegment src, long srcStart, long srcEnd, MemorySegment dst, long dstStart, long dstEnd,
                         ZstdNative.EndDirective op) {
         Native s = state;
+        ZstdNative.EndDirective callOp = op;
         if (!src.isNative()) {
             s.stageIn = staging(s.stageIn, RECOMMENDED_INPUT_SIZE);
             long n = Math.min(srcEnd - srcStart, RECOMMENDED_INPUT_SIZE);
+            if (n < srcEnd - srcStart) {
+                callOp = ZstdNative.EndDirective.CONTINUE;
+            }
             MemorySegment.copy(src, srcStart, s.stageIn, 0, n);
             src = s.stageIn;
             srcStart = 0;
             srcEnd = n;
         }
+        long r;
         if (dst.isNative()) {
-            return call(src, srcStart, srcEnd, dst, dstStart, dstEnd, op);
+            r = call(src, srcStart, srcEnd, dst, dstStart, dstEnd, callOp);
+        } else {
+            s.stageOut = staging(s.stageOut, RECOMMENDED_OUTPUT_SIZE);
+            r = call(src, srcStart, srcEnd, s.stageOut, 0, Math.min(dstEnd - dstStart, RECOMMENDED_OUTPUT_SIZE), callOp);
+            if (produced > 0 && !ZstdNative.isError(r)) {
+                MemorySegment.copy(s.stageOut, 0, dst, dstStart, produced);
+            }
         }
-        s.stageOut = staging(s.stageOut, RECOMMENDED_OUTPUT_SIZE);
-        long r = call(src, srcStart, srcEnd, s.stageOut, 0, Math.min(dstEnd - dstStart, RECOMMENDED_OUTPUT_SIZE), op);
-        if (produced > 0 && !ZstdNative.isError(r)) {
-            MemorySegment.copy(s.stageOut, 0, dst, dstStart, produced);
-        }
-        return r;
+        return callOp != op && !ZstdNative.isError(r) ? Math.max(r, 1) : r; // input is left: not done
     }
 
     private static MemorySegment staging(MemorySegment buffer, long size) {

@@ -5,7 +5,8 @@ import java.util.Objects;
 
 /**
  * Reads zstd frame headers without decompressing. Stateless and thread-safe; allocates nothing (the
- * {@code byte[]} forms read the array in place).
+ * {@code byte[]} forms read the array in place), except that {@link #decompressedSize} may make a view per frame of
+ * input holding a frame without a declared size (it checks that the rest of the input is complete frames).
  */
 public final class ZstdFrame {
     /** Returned by {@link #contentSize} when the frame does not declare its size (streaming encoders). */
@@ -37,7 +38,17 @@ public final class ZstdFrame {
      * @throws ZstdException if {@code src} is not a sequence of complete frames
      */
     public static long decompressedSize(MemorySegment src) {
-        return declared(ZstdNative.findDecompressedSize(src, src.byteSize()), "zstd decompressed size", src.byteSize());
+        long len = src.byteSize();
+        long size = declared(ZstdNative.findDecompressedSize(src, len), "zstd decompressed size", len);
+        if (size == UNKNOWN_SIZE) { // libzstd stops at the first frame without a size: check that the rest is frames
+            for (long at = 0, n; at < len; at += n) {
+                n = ZstdNative.findFrameCompressedSize(src.asSlice(at), len - at);
+                if (ZstdNative.isError(n)) {
+                    throw notAFrame("zstd decompressed size", len);
+                }
+            }
+        }
+        return size;
     }
 
     /** {@link #decompressedSize(MemorySegment)} of {@code src[off, off+len)}. */

@@ -463,6 +463,17 @@ class Lz4BadInputTest {
             c.update(MemorySegment.ofArray(new byte[9]), dst);
             Lz4Exception wrong = assertThrows(Lz4Exception.class, () -> c.end(dst));
             assertEquals(Lz4Exception.FRAME_SIZE_WRONG, wrong.errorCode(), wrong.getMessage());
+
+            // so is a declared size of 0, which an LZ4F header cannot hold (lz4 reads 0 as "not declared")
+            c.begin(dst, 0);
+            c.update(MemorySegment.ofArray(new byte[10]), dst);
+            Lz4Exception notEmpty = assertThrows(Lz4Exception.class, () -> c.end(dst));
+            assertEquals(Lz4Exception.FRAME_SIZE_WRONG, notEmpty.errorCode(), notEmpty.getMessage());
+            assertThrows(IllegalStateException.class, () -> c.end(dst), "the frame was abandoned");
+            long header = c.begin(dst, 0);
+            long end = c.end(dst.asSlice(header));
+            byte[] empty = dst.asSlice(0, header + end).toArray(ValueLayout.JAVA_BYTE);
+            assertArrayEquals(new byte[0], Lz4Frame.decompress(empty), "an empty frame begun declaring 0 bytes");
         }
     }
 

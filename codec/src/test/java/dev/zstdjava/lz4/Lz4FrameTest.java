@@ -223,6 +223,45 @@ class Lz4FrameTest extends AbstractRoundTripTest {
         }
     }
 
+    /**
+     * After {@link Lz4FrameOutputStream#finish()}, flush() flushes the underlying stream and writes nothing, as the
+     * JDK's DeflaterOutputStream does: a BufferedOutputStream (or any wrapper that flushes on close) on top of a
+     * finished stream closes without an error. Writes are still refused.
+     */
+    @Test
+    void flushAfterFinishFlushesTheUnderlyingStreamOnly() throws IOException {
+        byte[] data = TestData.generate(Kind.TEXT, 100_000, 3);
+        ByteArrayOutputStream sink = new ByteArrayOutputStream();
+        int[] flushes = new int[1];
+        OutputStream counting = new java.io.FilterOutputStream(sink) {
+            @Override
+            public void write(byte[] b, int off, int len) {
+                sink.write(b, off, len);
+            }
+
+            @Override
+            public void flush() {
+                flushes[0]++;
+            }
+        };
+        Lz4FrameOutputStream lz4 = new Lz4FrameOutputStream(counting);
+        java.io.BufferedOutputStream buffered = new java.io.BufferedOutputStream(lz4);
+        buffered.write(data);
+        buffered.flush();
+        lz4.finish();
+        int size = sink.size();
+        int before = flushes[0];
+        lz4.flush();
+        assertEquals(before + 1, flushes[0], "the underlying stream is flushed");
+        assertEquals(size, sink.size(), "nothing is written after the end mark");
+        IOException e = assertThrows(IOException.class, () -> lz4.write(1));
+        assertTrue(e.getMessage().contains("finished"), e.getMessage());
+        buffered.close();
+        assertEquals(size, sink.size());
+        assertArrayEquals(data, Lz4Frame.decompress(sink.toByteArray()));
+        assertThrows(IOException.class, lz4::flush, "closed");
+    }
+
     @Test
     void inputStreamReadsConcatenatedFramesAndEmptyInput() throws IOException {
         byte[] a = TestData.generate(Kind.TEXT, 300_000, 1);

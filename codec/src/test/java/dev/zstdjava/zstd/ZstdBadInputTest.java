@@ -73,6 +73,38 @@ class ZstdBadInputTest {
         }
     }
 
+    /**
+     * libzstd's ZSTD_findDecompressedSize stops at the first frame without a declared size and answers "unknown"
+     * without looking at the rest: truncated input or trailing garbage must still be an error, as documented.
+     */
+    @Test
+    void decompressedSizeOfBrokenInputIsAnErrorAlsoWhenAFrameHasNoDeclaredSize() throws IOException {
+        ByteArrayOutputStream bos = new ByteArrayOutputStream();
+        try (ZstdOutputStream zos = new ZstdOutputStream(bos, 3)) {
+            zos.write(DATA);
+        }
+        byte[] unknown = bos.toByteArray();
+        byte[] known = Zstd.compress(DATA);
+        assertEquals(ZstdFrame.UNKNOWN_SIZE, ZstdFrame.decompressedSize(unknown, 0, unknown.length));
+        byte[] both = concat(known, unknown);
+        assertEquals(ZstdFrame.UNKNOWN_SIZE, ZstdFrame.decompressedSize(both, 0, both.length));
+        byte[] garbage = Arrays.copyOf(unknown, unknown.length + 10);
+        byte[] knownThenTruncated = Arrays.copyOf(both, both.length - 3);
+        for (byte[] bad : new byte[][] {Arrays.copyOf(unknown, unknown.length - 3), Arrays.copyOf(unknown, 6), garbage,
+                knownThenTruncated}) {
+            ZstdException e = assertThrows(ZstdException.class, () -> ZstdFrame.decompressedSize(bad, 0, bad.length),
+                    bad.length + " bytes");
+            assertTrue(e.getMessage().contains("not a complete zstd frame"), e.getMessage());
+            assertThrows(ZstdException.class, () -> ZstdFrame.decompressedSize(MemorySegment.ofArray(bad)));
+        }
+    }
+
+    private static byte[] concat(byte[] a, byte[] b) {
+        byte[] out = Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, out, a.length, b.length);
+        return out;
+    }
+
     @Test
     void bitFlipsAreDetectedOrHarmless() {
         byte[] frame;

@@ -379,6 +379,41 @@ class ZstdStreamTest {
         }
     }
 
+    /**
+     * With workers, a heap source larger than the staging buffer is taken in pieces: {@code end} and {@code flush}
+     * must not end or flush the frame on the first piece and report it done (the rest of the input was lost).
+     */
+    @ParameterizedTest(name = "workers {0}, end {1}")
+    @CsvSource({"0, true", "0, false", "2, true", "2, false"})
+    void endAndFlushOnALargeHeapSourceTakeAllOfIt(int workers, boolean end) throws IOException {
+        byte[] data = data(1_000_000, 7);
+        byte[] out = new byte[(int) Zstd.compressBound(data.length) + 1024];
+        long in = 0;
+        long at = 0;
+        try (ZstdCompressStream c = ZstdCompressStream.builder().workers(workers).build()) {
+            long left;
+            int calls = 0;
+            do { // the documented loop: call again until 0
+                MemorySegment src = MemorySegment.ofArray(data).asSlice(in);
+                MemorySegment dst = MemorySegment.ofArray(out).asSlice(at);
+                left = end ? c.end(src, dst) : c.flush(src, dst);
+                in += c.consumed();
+                at += c.produced();
+                assertTrue(++calls < 10_000, "no progress");
+            } while (left != 0);
+            assertEquals(data.length, in, "input taken when " + (end ? "end" : "flush") + " returned 0");
+            if (!end) { // the flushed frame is still open: end it
+                do {
+                    left = c.end(MemorySegment.ofArray(new byte[0]), MemorySegment.ofArray(out).asSlice(at));
+                    at += c.produced();
+                } while (left != 0);
+            }
+        }
+        byte[] frame = Arrays.copyOf(out, (int) at);
+        assertEquals(at, ZstdFrame.compressedSize(frame, 0, frame.length), "one frame");
+        assertArrayEquals(data, Zstd.decompress(frame));
+    }
+
     @Test
     void outputStreamWithWorkersStagesHeapArraysAndFlushes() throws IOException {
         byte[] data = data(5_000_000, 77);
