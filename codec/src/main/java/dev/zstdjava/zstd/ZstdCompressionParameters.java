@@ -28,6 +28,8 @@ import java.util.Objects;
  *                             {@link ZstdDecompressionParameters#windowLogMax()}.
  * @param longDistanceMatching long-distance matching, for large inputs with repetitions far apart; default off
  * @param workers              worker threads inside zstd, {@code >= 0}; 0 (default) compresses on the calling thread.
+ *                             More than zstd's own limit is refused naming the range when a context is made with
+ *                             them (zstd alone would run fewer and say nothing).
  *                             With workers a call may wait for them, so heap data is staged through native buffers
  *                             (see {@link ZstdCompressStream}).
  * @param strategy             match-finding strategy; {@link ZstdStrategy#LEVEL_DEFAULT} (default) lets the level
@@ -140,6 +142,10 @@ public record ZstdCompressionParameters(int level, boolean checksum, boolean con
             Checks.setParameter(cctx, ZstdNative.C_ENABLE_LONG_DISTANCE_MATCHING, 1, "longDistanceMatching");
         }
         if (workers != 0) {
+            int[] range = ZstdNative.cParamBounds(ZstdNative.C_NB_WORKERS); // zstd caps a larger count silently
+            if (range != null) {
+                Checks.inRange("zstd parameter workers", workers, range);
+            }
             Checks.setParameter(cctx, ZstdNative.C_NB_WORKERS, workers, "workers");
         }
         if (strategy != ZstdStrategy.LEVEL_DEFAULT) {

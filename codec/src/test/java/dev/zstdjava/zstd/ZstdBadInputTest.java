@@ -380,6 +380,9 @@ class ZstdBadInputTest {
                 () -> ZstdCompressor.builder().windowLog(5).build());
         assertTrue(e.getMessage().contains("valid range 10..31"), e.getMessage());
         assertThrows(IllegalArgumentException.class, () -> ZstdCompressor.builder().workers(-1));
+        // more workers than zstd allows: refused naming the range, not capped (zstd would run fewer silently)
+        e = assertThrows(IllegalArgumentException.class, () -> ZstdCompressor.builder().workers(100_000).build());
+        assertTrue(e.getMessage().contains("workers = 100000 is out of range (valid range 0.."), e.getMessage());
         assertThrows(IllegalArgumentException.class, () -> Zstd.decompress(DATA, -1));
         assertThrows(IllegalArgumentException.class, () -> Zstd.compressBound(-1));
     }
