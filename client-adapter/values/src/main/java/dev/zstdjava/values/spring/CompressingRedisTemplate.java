@@ -79,7 +79,8 @@ import java.util.function.Function;
  * it reads on the connection is not decoded unless the callback decodes it (the results list
  * {@code executePipelined(RedisCallback)} returns goes through this template's value serializer, so values read in
  * the pipeline come back decoded, as Spring deserializes them). Inside {@code execute(SessionCallback)} and
- * {@code executePipelined(SessionCallback)} the operations of this template keep the policy, and
+ * {@code executePipelined(SessionCallback)} the operations of this template keep the policy (a refused one throws;
+ * in a pipeline the operations queued before it are still sent, as Spring closes the pipeline), and
  * {@code MULTI}/{@code EXEC} and pipeline results are decoded by the reading serializer. A result serializer the
  * application hands over ({@code executePipelined}, {@code exec}, {@code execute(RedisScript ...)}, {@code sort})
  * decodes too, wrapped as the reading serializer wraps the value serializer, so it reads the values the application

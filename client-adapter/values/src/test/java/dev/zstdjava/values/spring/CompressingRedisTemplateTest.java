@@ -296,6 +296,35 @@ class CompressingRedisTemplateTest {
         assertTrue(redis.client().sismember(b("pipe:s"), b(member(9))));
     }
 
+    /**
+     * A refused operation inside {@code executePipelined} throws, and the operations queued before it are still
+     * sent (Spring closes the pipeline, as for any exception its callback throws); side by side, the plain template
+     * runs both.
+     */
+    @ParameterizedTest
+    @EnumSource(Driver.class)
+    void aRefusedOperationInAPipelineLeavesTheOnesBeforeItSent(Driver driver) {
+        String big = json(700);
+        Map<String, RedisTemplate<String, String>> templates = sideBySide(driver, false);
+        templates.forEach((name, t) -> {
+            String k = "piperefused:" + driver + ":" + name;
+            SessionCallback<Object> setThenAppend = session(ops -> {
+                ops.opsForValue().set(k, big);
+                ops.opsForValue().append(k, "x");
+                return null;
+            });
+            if (name.startsWith("Compressing")) {
+                assertEquals("APPEND", assertThrows(CommandRefusedException.class,
+                        () -> t.executePipelined(setThenAppend), name).command());
+                assertTrue(compressed(redis.client().get(b(k))), name + ": the SET before it was sent");
+                assertEquals(big, t.opsForValue().get(k), name);
+            } else {
+                t.executePipelined(setThenAppend);
+                assertArrayEquals(b(big + "x"), redis.client().get(b(k)), name);
+            }
+        });
+    }
+
     /** convertAndSend publishes the message as the application's serializer wrote it: subscribers see it as sent. */
     @Test
     void messagesArePublishedPlain() throws Exception {
