@@ -19,6 +19,8 @@ import org.springframework.dao.DataAccessException;
 import org.springframework.data.domain.Range;
 import org.springframework.data.redis.connection.BitFieldSubCommands;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.connection.stream.StreamRecords;
 import org.springframework.data.redis.core.HashOperations;
 import org.springframework.data.redis.core.RedisCallback;
@@ -489,6 +491,40 @@ class CompressingRedisTemplateTest {
         templates.put("StringRedisTemplate", new StringRedisTemplate(factory(driver)));
         templates.put("CompressingStringRedisTemplate", stringTemplate(driver, hashValues));
         return templates;
+    }
+
+    /**
+     * A connection factory set after {@code afterPropertiesSet()} (here one for database 1 of the same server) is
+     * the one every operation uses, as on a plain template: side by side, the value written through
+     * {@code opsForValue()} and the list element both land in database 1, none in database 0.
+     */
+    @Test
+    void aConnectionFactorySetAfterInitialisationIsUsedByEveryOperation() throws Exception {
+        RedisStandaloneConfiguration conf = new RedisStandaloneConfiguration(
+                dev.zstdjava.testkit.RedisServer.HOST, redis.server().port());
+        conf.setDatabase(1);
+        LettuceConnectionFactory db1 = new LettuceConnectionFactory(conf);
+        db1.afterPropertiesSet();
+        db1.start();
+        try {
+            StringRedisTemplate inDb1 = new StringRedisTemplate(db1);
+            List<String> differing = new java.util.ArrayList<>();
+            sideBySide(Driver.LETTUCE, false).forEach((name, t) -> {
+                t.setConnectionFactory(db1);
+                String k = "movedfactory:" + name + ":";
+                t.opsForValue().set(k + "v", "value");
+                t.opsForList().rightPush(k + "l", "element");
+                List<Object> where = List.of(inDb1.hasKey(k + "v"), inDb1.hasKey(k + "l"),
+                        redis.client().exists(b(k + "v")), redis.client().exists(b(k + "l")));
+                if (!where.equals(List.of(true, true, false, false))) {
+                    differing.add(name + " " + where);
+                }
+            });
+            assertEquals(List.of(), differing, "the templates not writing to database 1 only "
+                    + "[v in db 1, l in db 1, v in db 0, l in db 0]");
+        } finally {
+            db1.destroy();
+        }
     }
 
     /** A SessionCallback over the template's String operations. */
