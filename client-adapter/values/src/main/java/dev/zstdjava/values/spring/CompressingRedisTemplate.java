@@ -117,7 +117,8 @@ import java.util.function.Function;
  * <p><b>Thread safety:</b> thread-safe once initialised, like {@code RedisTemplate}. <b>Allocation:</b> as
  * {@code RedisTemplate}, plus the compressed array on the compressed writes (in the adaptive mode also the key as
  * the compressor folds it, a {@code String} key's UTF-8 bytes, a sampled write's candidate stored forms, and a
- * {@code multiSet}'s map read once into a copy Spring is given instead); routing
+ * {@code multiSet}'s map read once into a copy Spring is given instead), and a small serializer wrapping a result
+ * serializer the application hands over, per call; routing
  * an operation is one map lookup of the command it sends and its catalogue rule; a {@code SET} form, {@code delete}
  * with a spec and {@code sort} also lay out their option words in a small list for the rule
  * ({@code CommandRule.refusalFor}), a {@code SetSpec} or {@code DeleteSpec} consumer being run once more on a probe
@@ -425,7 +426,7 @@ public class CompressingRedisTemplate<K, V> extends RedisTemplate<K, V> {
         return super.sort(query);
     }
 
-    /** As {@link #sort(SortQuery)}; {@code resultSerializer} reads the elements decoded (see {@link #decoding}). */
+    /** As {@link #sort(SortQuery)}; {@code resultSerializer} reads the elements decoded (as the class comment says). */
     @Override
     public <T> List<T> sort(SortQuery<K> query, RedisSerializer<T> resultSerializer) {
         checkSort(query, false);
@@ -439,7 +440,7 @@ public class CompressingRedisTemplate<K, V> extends RedisTemplate<K, V> {
         return super.sort(query, bulkMapper);
     }
 
-    /** As {@link #sort(SortQuery)}; {@code resultSerializer} reads the elements decoded (see {@link #decoding}). */
+    /** As {@link #sort(SortQuery)}; {@code resultSerializer} reads the elements decoded (as the class comment says). */
     @Override
     public <T, S> List<T> sort(SortQuery<K> query, BulkMapper<T, S> bulkMapper, RedisSerializer<S> resultSerializer) {
         checkSort(query, false);
@@ -455,7 +456,7 @@ public class CompressingRedisTemplate<K, V> extends RedisTemplate<K, V> {
 
     /**
      * As {@code RedisTemplate}'s; {@code resultSerializer} reads the results decoded, as the template's own value
-     * serializer does (see {@link #decoding}).
+     * serializer does (as the class comment says).
      */
     @Override
     public List<Object> executePipelined(SessionCallback<?> session, RedisSerializer<?> resultSerializer) {
@@ -470,7 +471,7 @@ public class CompressingRedisTemplate<K, V> extends RedisTemplate<K, V> {
 
     /**
      * As {@code RedisTemplate}'s: the arguments as {@code argsSerializer} writes them (plain); the script's result
-     * read by {@code resultSerializer} decoded (see {@link #decoding}).
+     * read by {@code resultSerializer} decoded (as the class comment says).
      */
     @Override
     public <T> T execute(RedisScript<T> script, RedisSerializer<?> argsSerializer, RedisSerializer<T> resultSerializer,
@@ -478,7 +479,7 @@ public class CompressingRedisTemplate<K, V> extends RedisTemplate<K, V> {
         return super.execute(script, argsSerializer, decoding(resultSerializer), keys, args);
     }
 
-    /** As {@code RedisTemplate}'s; {@code valueSerializer} reads the results decoded (see {@link #decoding}). */
+    /** As {@code RedisTemplate}'s; {@code valueSerializer} reads the results decoded (as the class comment says). */
     @Override
     public List<Object> exec(RedisSerializer<?> valueSerializer) {
         return super.exec(decoding(valueSerializer));
