@@ -11,10 +11,13 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.core.BulkMapper;
 import org.springframework.data.redis.core.DeleteSpec;
 import org.springframework.data.redis.core.HashOperations;
+import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.RedisOperations;
 import org.springframework.data.redis.core.RedisTemplate;
+import org.springframework.data.redis.core.SessionCallback;
 import org.springframework.data.redis.core.ValueOperations;
 import org.springframework.data.redis.core.query.SortQuery;
+import org.springframework.data.redis.core.script.RedisScript;
 import org.springframework.data.redis.serializer.RedisSerializer;
 
 import java.lang.reflect.InvocationHandler;
@@ -76,11 +79,17 @@ import java.util.function.Function;
  * it reads on the connection is not decoded unless the callback decodes it (the results list
  * {@code executePipelined(RedisCallback)} returns goes through this template's value serializer, so values read in
  * the pipeline come back decoded, as Spring deserializes them). Inside {@code execute(SessionCallback)} and
- * {@code executePipelined(SessionCallback)} the operations of this template keep the policy, and
- * {@code MULTI}/{@code EXEC} and pipeline results are decoded by the reading serializer.
+ * {@code executePipelined(SessionCallback)} the operations of this template keep the policy (a refused one throws;
+ * in a pipeline the operations queued before it are still sent, as Spring closes the pipeline), and
+ * {@code MULTI}/{@code EXEC} and pipeline results are decoded by the reading serializer. A result serializer the
+ * application hands over ({@code executePipelined}, {@code exec}, {@code execute(RedisScript ...)}, {@code sort})
+ * decodes too, wrapped as the reading serializer wraps the value serializer, so it reads the values the application
+ * stored, as on a plain template; a null one (raw replies) gives the stored bytes.
  *
  * <p><b>Configuration:</b> set the connection factory and serializers, then call {@link #afterPropertiesSet()}
- * (Spring does when the template is a bean); serializers changed after that are not seen. A value serializer that
+ * (Spring does when the template is a bean); a connection factory, serializer or {@code exposeConnection} set after
+ * that (on a template {@link #create} made, say) wires the template again, so that every operation sees it, as on a
+ * plain {@code RedisTemplate}. A value serializer that
  * is already a {@link CompressingRedisSerializer} is unwrapped first. A template without value serializers (the
  * default serializer turned off) reads and writes {@code byte[]} values as they are, as {@code RedisTemplate} does.
  * Keys and hash keys are never compressed.
@@ -108,7 +117,8 @@ import java.util.function.Function;
  * <p><b>Thread safety:</b> thread-safe once initialised, like {@code RedisTemplate}. <b>Allocation:</b> as
  * {@code RedisTemplate}, plus the compressed array on the compressed writes (in the adaptive mode also the key as
  * the compressor folds it, a {@code String} key's UTF-8 bytes, a sampled write's candidate stored forms, and a
- * {@code multiSet}'s map read once into a copy Spring is given instead); routing
+ * {@code multiSet}'s map read once into a copy Spring is given instead), and a small serializer wrapping a result
+ * serializer the application hands over, per call; routing
  * an operation is one map lookup of the command it sends and its catalogue rule; a {@code SET} form, {@code delete}
  * with a spec and {@code sort} also lay out their option words in a small list for the rule
  * ({@code CommandRule.refusalFor}), a {@code SetSpec} or {@code DeleteSpec} consumer being run once more on a probe
@@ -131,6 +141,10 @@ public class CompressingRedisTemplate<K, V> extends RedisTemplate<K, V> {
     private volatile HashOperations<K, ?, ?> hashOps;
     /** what the value and hash operations' {@code getOperations()} return: this template, or the one wrapping it */
     private RedisOperations<K, V> operations = this;
+    /** afterPropertiesSet has run: a property set after it wires the operations again */
+    private boolean initialised;
+    /** afterPropertiesSet (or CompressingStringRedisTemplate copying its properties in) is setting the properties */
+    private boolean wiring;
 
     /**
      * @param compressor the compressor (its configuration's {@link CompressionConfig#commandPolicy()} decides what is
@@ -217,9 +231,86 @@ public class CompressingRedisTemplate<K, V> extends RedisTemplate<K, V> {
         return policy;
     }
 
+    /**
+     * Wires the policy's operations to this template's properties; a property set after this
+     * ({@code setConnectionFactory}, a serializer, {@code setExposeConnection}) wires them again, so that every
+     * operation sees it, as every operation of a plain {@code RedisTemplate} does.
+     */
     @Override
-    @SuppressWarnings({"unchecked", "rawtypes"})
     public void afterPropertiesSet() {
+        boolean outer = wiring;
+        wiring = true;
+        try {
+            wire();
+        } finally {
+            wiring = outer;
+        }
+        initialised = true;
+    }
+
+    // CompressingStringRedisTemplate: sets this template's properties from its own without wiring on each setter;
+    // it calls afterPropertiesSet after
+    void copyIn(Runnable setters) {
+        boolean outer = wiring;
+        wiring = true;
+        try {
+            setters.run();
+        } finally {
+            wiring = outer;
+        }
+    }
+
+    // a property that the policy's operations copy, set after afterPropertiesSet: wired again
+    private void rewire() {
+        if (initialised && !wiring) {
+            afterPropertiesSet();
+        }
+    }
+
+    @Override
+    public void setConnectionFactory(RedisConnectionFactory connectionFactory) {
+        super.setConnectionFactory(connectionFactory);
+        rewire();
+    }
+
+    @Override
+    public void setExposeConnection(boolean exposeConnection) {
+        super.setExposeConnection(exposeConnection);
+        rewire();
+    }
+
+    @Override
+    public void setKeySerializer(RedisSerializer<?> serializer) {
+        super.setKeySerializer(serializer);
+        rewire();
+    }
+
+    @Override
+    public void setValueSerializer(RedisSerializer<?> serializer) {
+        super.setValueSerializer(serializer);
+        rewire();
+    }
+
+    @Override
+    public void setHashKeySerializer(RedisSerializer<?> serializer) {
+        super.setHashKeySerializer(serializer);
+        rewire();
+    }
+
+    @Override
+    public void setHashValueSerializer(RedisSerializer<?> serializer) {
+        super.setHashValueSerializer(serializer);
+        rewire();
+    }
+
+    @Override
+    public void setStringSerializer(RedisSerializer<String> serializer) {
+        super.setStringSerializer(serializer);
+        rewire();
+    }
+
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private void wire() {
         super.afterPropertiesSet(); // resolves the default serializers
         RedisSerializer value = unwrap(getValueSerializer());
         RedisSerializer hashValue = unwrap(getHashValueSerializer());
@@ -335,11 +426,11 @@ public class CompressingRedisTemplate<K, V> extends RedisTemplate<K, V> {
         return super.sort(query);
     }
 
-    /** As {@link #sort(SortQuery)}. */
+    /** As {@link #sort(SortQuery)}; {@code resultSerializer} reads the elements decoded (as the class comment says). */
     @Override
     public <T> List<T> sort(SortQuery<K> query, RedisSerializer<T> resultSerializer) {
         checkSort(query, false);
-        return super.sort(query, resultSerializer);
+        return super.sort(query, decoding(resultSerializer));
     }
 
     /** As {@link #sort(SortQuery)}. */
@@ -349,11 +440,11 @@ public class CompressingRedisTemplate<K, V> extends RedisTemplate<K, V> {
         return super.sort(query, bulkMapper);
     }
 
-    /** As {@link #sort(SortQuery)}. */
+    /** As {@link #sort(SortQuery)}; {@code resultSerializer} reads the elements decoded (as the class comment says). */
     @Override
     public <T, S> List<T> sort(SortQuery<K> query, BulkMapper<T, S> bulkMapper, RedisSerializer<S> resultSerializer) {
         checkSort(query, false);
-        return super.sort(query, bulkMapper, resultSerializer);
+        return super.sort(query, bulkMapper, decoding(resultSerializer));
     }
 
     /** As {@link #sort(SortQuery)}, storing the result under {@code storeKey}. */
@@ -361,6 +452,48 @@ public class CompressingRedisTemplate<K, V> extends RedisTemplate<K, V> {
     public Long sort(SortQuery<K> query, K storeKey) {
         checkSort(query, true);
         return super.sort(query, storeKey);
+    }
+
+    /**
+     * As {@code RedisTemplate}'s; {@code resultSerializer} reads the results decoded, as the template's own value
+     * serializer does (as the class comment says).
+     */
+    @Override
+    public List<Object> executePipelined(SessionCallback<?> session, RedisSerializer<?> resultSerializer) {
+        return super.executePipelined(session, decoding(resultSerializer));
+    }
+
+    /** As {@link #executePipelined(SessionCallback, RedisSerializer)}. */
+    @Override
+    public List<Object> executePipelined(RedisCallback<?> action, RedisSerializer<?> resultSerializer) {
+        return super.executePipelined(action, decoding(resultSerializer));
+    }
+
+    /**
+     * As {@code RedisTemplate}'s: the arguments as {@code argsSerializer} writes them (plain); the script's result
+     * read by {@code resultSerializer} decoded (as the class comment says).
+     */
+    @Override
+    public <T> T execute(RedisScript<T> script, RedisSerializer<?> argsSerializer, RedisSerializer<T> resultSerializer,
+                         List<K> keys, Object... args) {
+        return super.execute(script, argsSerializer, decoding(resultSerializer), keys, args);
+    }
+
+    /** As {@code RedisTemplate}'s; {@code valueSerializer} reads the results decoded (as the class comment says). */
+    @Override
+    public List<Object> exec(RedisSerializer<?> valueSerializer) {
+        return super.exec(decoding(valueSerializer));
+    }
+
+    /**
+     * A result serializer the application hands an operation ({@code executePipelined}, {@code exec},
+     * {@code execute(RedisScript ...)}, {@code sort}) reads what this template's own value serializer reads: values
+     * that carry the header decoded, as a plain template's would read what the application stored. Null (Spring
+     * then returns the raw replies) stays null: the stored bytes, compressed ones as stored.
+     */
+    <T> RedisSerializer<T> decoding(RedisSerializer<T> resultSerializer) {
+        return resultSerializer == null || resultSerializer instanceof CompressingRedisSerializer<?> ? resultSerializer
+                : CompressingRedisSerializer.reading(resultSerializer, compressor);
     }
 
     // also CompressingStringRedisTemplate's sort methods (the refusal of its inner template's policy)

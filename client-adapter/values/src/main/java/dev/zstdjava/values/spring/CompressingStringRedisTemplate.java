@@ -8,9 +8,12 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.core.BulkMapper;
 import org.springframework.data.redis.core.DeleteSpec;
 import org.springframework.data.redis.core.HashOperations;
+import org.springframework.data.redis.core.RedisCallback;
+import org.springframework.data.redis.core.SessionCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.ValueOperations;
 import org.springframework.data.redis.core.query.SortQuery;
+import org.springframework.data.redis.core.script.RedisScript;
 import org.springframework.data.redis.serializer.RedisSerializer;
 
 import java.util.List;
@@ -38,12 +41,19 @@ import java.util.function.Consumer;
  * {@code CompressingRedisTemplate}.
  *
  * <p><b>Configuration:</b> set the connection factory, then call {@link #afterPropertiesSet()} (Spring does when the
- * template is a bean); serializers changed after that are not seen.
+ * template is a bean); a connection factory, serializer or {@code exposeConnection} set after that wires the template
+ * again, so that every operation sees it, as on a plain {@code StringRedisTemplate}. A result serializer the
+ * application hands over ({@code executePipelined}, {@code exec}, {@code execute(RedisScript ...)}, {@code sort})
+ * decodes, as on {@link CompressingRedisTemplate}.
  *
  * <p><b>Thread safety:</b> thread-safe once initialised. <b>Allocation:</b> as {@link CompressingRedisTemplate}.
  */
 public class CompressingStringRedisTemplate extends StringRedisTemplate {
     private final CompressingRedisTemplate<String, String> policyTemplate;
+    /** afterPropertiesSet has run: a property set after it wires the policy's operations again */
+    private boolean initialised;
+    /** afterPropertiesSet is setting the properties */
+    private boolean wiring;
 
     /** @param compressor the compressor; its configuration's command policy decides what is compressed and refused */
     public CompressingStringRedisTemplate(ValueCompressor compressor) {
@@ -75,21 +85,84 @@ public class CompressingStringRedisTemplate extends StringRedisTemplate {
         afterPropertiesSet();
     }
 
+    /**
+     * Wires the policy's operations to this template's properties; a property set after this
+     * ({@code setConnectionFactory}, a serializer, {@code setExposeConnection}) wires them again, so that every
+     * operation sees it, as every operation of a plain {@code StringRedisTemplate} does.
+     */
     @Override
     public void afterPropertiesSet() {
-        super.afterPropertiesSet();
-        policyTemplate.operationsOf(this);
-        policyTemplate.setConnectionFactory(getRequiredConnectionFactory());
-        policyTemplate.setKeySerializer(getKeySerializer());
-        policyTemplate.setHashKeySerializer(getHashKeySerializer());
-        policyTemplate.setStringSerializer(getStringSerializer());
-        policyTemplate.setValueSerializer(getValueSerializer());
-        policyTemplate.setHashValueSerializer(getHashValueSerializer());
-        policyTemplate.setExposeConnection(isExposeConnection());
-        policyTemplate.afterPropertiesSet();
-        // the rest of this template's operations read through the same decoding serializers
-        setValueSerializer(policyTemplate.getValueSerializer());
-        setHashValueSerializer(policyTemplate.getHashValueSerializer());
+        boolean outer = wiring;
+        wiring = true;
+        try {
+            super.afterPropertiesSet();
+            policyTemplate.operationsOf(this);
+            policyTemplate.copyIn(() -> {
+                policyTemplate.setConnectionFactory(getRequiredConnectionFactory());
+                policyTemplate.setKeySerializer(getKeySerializer());
+                policyTemplate.setHashKeySerializer(getHashKeySerializer());
+                policyTemplate.setStringSerializer(getStringSerializer());
+                policyTemplate.setValueSerializer(getValueSerializer());
+                policyTemplate.setHashValueSerializer(getHashValueSerializer());
+                policyTemplate.setExposeConnection(isExposeConnection());
+            });
+            policyTemplate.afterPropertiesSet();
+            // the rest of this template's operations read through the same decoding serializers
+            setValueSerializer(policyTemplate.getValueSerializer());
+            setHashValueSerializer(policyTemplate.getHashValueSerializer());
+        } finally {
+            wiring = outer;
+        }
+        initialised = true;
+    }
+
+    // a property that the policy's operations copy, set after afterPropertiesSet: wired again
+    private void rewire() {
+        if (initialised && !wiring) {
+            afterPropertiesSet();
+        }
+    }
+
+    @Override
+    public void setConnectionFactory(RedisConnectionFactory connectionFactory) {
+        super.setConnectionFactory(connectionFactory);
+        rewire();
+    }
+
+    @Override
+    public void setExposeConnection(boolean exposeConnection) {
+        super.setExposeConnection(exposeConnection);
+        rewire();
+    }
+
+    @Override
+    public void setKeySerializer(RedisSerializer<?> serializer) {
+        super.setKeySerializer(serializer);
+        rewire();
+    }
+
+    @Override
+    public void setValueSerializer(RedisSerializer<?> serializer) {
+        super.setValueSerializer(serializer);
+        rewire();
+    }
+
+    @Override
+    public void setHashKeySerializer(RedisSerializer<?> serializer) {
+        super.setHashKeySerializer(serializer);
+        rewire();
+    }
+
+    @Override
+    public void setHashValueSerializer(RedisSerializer<?> serializer) {
+        super.setHashValueSerializer(serializer);
+        rewire();
+    }
+
+    @Override
+    public void setStringSerializer(RedisSerializer<String> serializer) {
+        super.setStringSerializer(serializer);
+        rewire();
     }
 
     @Override
@@ -142,11 +215,11 @@ public class CompressingStringRedisTemplate extends StringRedisTemplate {
         return super.sort(query);
     }
 
-    /** As {@link #sort(SortQuery)}. */
+    /** As {@link #sort(SortQuery)}; {@code resultSerializer} reads the elements decoded. */
     @Override
     public <T> List<T> sort(SortQuery<String> query, RedisSerializer<T> resultSerializer) {
         policyTemplate.checkSort(query, false);
-        return super.sort(query, resultSerializer);
+        return super.sort(query, policyTemplate.decoding(resultSerializer));
     }
 
     /** As {@link #sort(SortQuery)}. */
@@ -156,12 +229,40 @@ public class CompressingStringRedisTemplate extends StringRedisTemplate {
         return super.sort(query, bulkMapper);
     }
 
-    /** As {@link #sort(SortQuery)}. */
+    /** As {@link #sort(SortQuery)}; {@code resultSerializer} reads the elements decoded. */
     @Override
     public <T, S> List<T> sort(SortQuery<String> query, BulkMapper<T, S> bulkMapper,
                                RedisSerializer<S> resultSerializer) {
         policyTemplate.checkSort(query, false);
-        return super.sort(query, bulkMapper, resultSerializer);
+        return super.sort(query, bulkMapper, policyTemplate.decoding(resultSerializer));
+    }
+
+    /**
+     * As {@code StringRedisTemplate}'s; {@code resultSerializer} reads the results decoded, as
+     * {@link CompressingRedisTemplate#executePipelined(SessionCallback, RedisSerializer)}.
+     */
+    @Override
+    public List<Object> executePipelined(SessionCallback<?> session, RedisSerializer<?> resultSerializer) {
+        return super.executePipelined(session, policyTemplate.decoding(resultSerializer));
+    }
+
+    /** As {@link #executePipelined(SessionCallback, RedisSerializer)}. */
+    @Override
+    public List<Object> executePipelined(RedisCallback<?> action, RedisSerializer<?> resultSerializer) {
+        return super.executePipelined(action, policyTemplate.decoding(resultSerializer));
+    }
+
+    /** As {@link CompressingRedisTemplate#execute(RedisScript, RedisSerializer, RedisSerializer, List, Object...)}. */
+    @Override
+    public <T> T execute(RedisScript<T> script, RedisSerializer<?> argsSerializer, RedisSerializer<T> resultSerializer,
+                         List<String> keys, Object... args) {
+        return super.execute(script, argsSerializer, policyTemplate.decoding(resultSerializer), keys, args);
+    }
+
+    /** As {@link CompressingRedisTemplate#exec(RedisSerializer)}. */
+    @Override
+    public List<Object> exec(RedisSerializer<?> valueSerializer) {
+        return super.exec(policyTemplate.decoding(valueSerializer));
     }
 
     /** As {@link #sort(SortQuery)}, storing the result under {@code storeKey}. */

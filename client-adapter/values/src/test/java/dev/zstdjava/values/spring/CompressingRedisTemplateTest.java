@@ -19,6 +19,8 @@ import org.springframework.dao.DataAccessException;
 import org.springframework.data.domain.Range;
 import org.springframework.data.redis.connection.BitFieldSubCommands;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.connection.stream.StreamRecords;
 import org.springframework.data.redis.core.HashOperations;
 import org.springframework.data.redis.core.RedisCallback;
@@ -27,6 +29,8 @@ import org.springframework.data.redis.core.RedisTemplate;
 import org.springframework.data.redis.core.SessionCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.ValueOperations;
+import org.springframework.data.redis.core.query.SortQuery;
+import org.springframework.data.redis.core.query.SortQueryBuilder;
 import org.springframework.data.redis.core.script.RedisScript;
 import org.springframework.data.redis.serializer.RedisSerializer;
 
@@ -294,6 +298,35 @@ class CompressingRedisTemplateTest {
         assertTrue(redis.client().sismember(b("pipe:s"), b(member(9))));
     }
 
+    /**
+     * A refused operation inside {@code executePipelined} throws, and the operations queued before it are still
+     * sent (Spring closes the pipeline, as for any exception its callback throws); side by side, the plain template
+     * runs both.
+     */
+    @ParameterizedTest
+    @EnumSource(Driver.class)
+    void aRefusedOperationInAPipelineLeavesTheOnesBeforeItSent(Driver driver) {
+        String big = json(700);
+        Map<String, RedisTemplate<String, String>> templates = sideBySide(driver, false);
+        templates.forEach((name, t) -> {
+            String k = "piperefused:" + driver + ":" + name;
+            SessionCallback<Object> setThenAppend = session(ops -> {
+                ops.opsForValue().set(k, big);
+                ops.opsForValue().append(k, "x");
+                return null;
+            });
+            if (name.startsWith("Compressing")) {
+                assertEquals("APPEND", assertThrows(CommandRefusedException.class,
+                        () -> t.executePipelined(setThenAppend), name).command());
+                assertTrue(compressed(redis.client().get(b(k))), name + ": the SET before it was sent");
+                assertEquals(big, t.opsForValue().get(k), name);
+            } else {
+                t.executePipelined(setThenAppend);
+                assertArrayEquals(b(big + "x"), redis.client().get(b(k)), name);
+            }
+        });
+    }
+
     /** convertAndSend publishes the message as the application's serializer wrote it: subscribers see it as sent. */
     @Test
     void messagesArePublishedPlain() throws Exception {
@@ -339,6 +372,159 @@ class CompressingRedisTemplateTest {
         });
         assertEquals(List.of(json(800)), piped,
                 "executePipelined's results go through the template's value serializer, which decodes, as Spring's do");
+    }
+
+    /**
+     * A result serializer the application hands an operation ({@code executePipelined} with a session or a
+     * connection callback, {@code exec} in {@code MULTI}, {@code execute(RedisScript ...)}, {@code sort} with a
+     * {@code GET} pattern) reads the values as it does on a plain template: side by side with a plain
+     * {@code RedisTemplate} and {@code StringRedisTemplate} over the same server, the same results, while the stored
+     * values are compressed.
+     */
+    @ParameterizedTest
+    @EnumSource(Driver.class)
+    void resultSerializersTheApplicationGivesReadAsOnAPlainTemplate(Driver driver) {
+        String big = json(1500);
+        Map<String, RedisTemplate<String, String>> templates = sideBySide(driver, false);
+        RedisSerializer<String> rs = RedisSerializer.string();
+        RedisScript<String> get = RedisScript.of("return redis.call('GET', KEYS[1])", String.class);
+        Map<String, Map<String, Object>> seen = new LinkedHashMap<>();
+        templates.forEach((name, t) -> {
+            String k = "results:" + driver + ":" + name + ":";
+            t.opsForValue().set(k + "v", big);
+            t.opsForList().rightPush(k + "ids", "v");
+            Map<String, Object> results = new LinkedHashMap<>();
+            results.put("executePipelined(session)", t.executePipelined(session(ops -> {
+                ops.opsForValue().get(k + "v");
+                return null;
+            }), rs));
+            results.put("executePipelined(callback)", t.executePipelined((RedisCallback<Object>) c -> {
+                c.stringCommands().get(b(k + "v"));
+                return null;
+            }, rs));
+            results.put("exec", t.execute(session(ops -> {
+                ops.multi();
+                ops.opsForValue().get(k + "v");
+                return ops.exec(rs);
+            })));
+            results.put("script", t.execute(get, rs, rs, List.of(k + "v")));
+            SortQuery<String> getValues = SortQueryBuilder.sort(k + "ids").by("nosort").get(k + "*").build();
+            results.put("sort", t.sort(getValues, rs));
+            results.put("sort(mapper)", t.sort(getValues, tuple -> tuple.get(0), rs));
+            seen.put(name, results);
+            assertEquals(name.startsWith("Compressing"), compressed(redis.client().get(b(k + "v"))), name);
+        });
+        Map<String, Object> expected = new LinkedHashMap<>();
+        List.of("executePipelined(session)", "executePipelined(callback)", "exec", "sort", "sort(mapper)")
+                .forEach(how -> expected.put(how, List.of(big)));
+        expected.put("script", big);
+        List<String> differing = new java.util.ArrayList<>();
+        seen.forEach((name, results) -> results.forEach((how, result) -> {
+            if (!expected.get(how).equals(result)) {
+                differing.add(name + " " + how);
+            }
+        }));
+        assertEquals(List.of(), differing, "the results that are not the value the application stored");
+    }
+
+    /**
+     * A property set after {@code afterPropertiesSet()} (here the value and hash value serializers, UTF-16 strings
+     * in place of UTF-8, on a template {@code create} or the factory constructor has already initialised) is seen
+     * by every operation, as on a plain {@code RedisTemplate}/{@code StringRedisTemplate}: side by side, the same
+     * stored values (compressed ones decoded) and the same reads; compressed values another client wrote are
+     * decoded through the new serializer.
+     */
+    @ParameterizedTest
+    @EnumSource(Driver.class)
+    void serializersSetAfterInitialisationAreSeenByEveryOperation(Driver driver) {
+        String big = json(1500);
+        RedisSerializer<String> utf16 = new org.springframework.data.redis.serializer.StringRedisSerializer(
+                StandardCharsets.UTF_16);
+        Map<String, RedisTemplate<String, String>> templates = sideBySide(driver, true);
+        ValueCompressor decoder = compressor(CompressionBackend.ZSTD, false);
+        List<String> differing = new java.util.ArrayList<>();
+        templates.forEach((name, t) -> {
+            t.setValueSerializer(utf16);
+            t.setHashValueSerializer(utf16);
+            String k = "late:" + driver + ":" + name + ":";
+            t.opsForValue().set(k + "v", big);
+            t.opsForList().rightPush(k + "l", big);
+            t.opsForHash().put(k + "h", "f", big);
+            Map<String, Object> results = new LinkedHashMap<>();
+            results.put("stored value", redis.client().get(b(k + "v")));
+            results.put("stored element", redis.client().lindex(b(k + "l"), 0));
+            results.put("stored hash value", redis.client().hget(b(k + "h"), b("f")));
+            results.replaceAll((what, stored) -> new String(decoder.decompress((byte[]) stored),
+                    StandardCharsets.UTF_16));
+            results.put("get", t.opsForValue().get(k + "v"));
+            results.put("index", t.opsForList().index(k + "l", 0));
+            results.put("hget", t.opsForHash().get(k + "h", "f"));
+            if (name.startsWith("Compressing")) {
+                assertTrue(compressed(redis.client().get(b(k + "v"))), name);
+                redis.client().rpush(b(k + "l"), decoder.compress(utf16.serialize(big)));
+                results.put("another client's compressed element", t.opsForList().index(k + "l", 1));
+            }
+            results.forEach((what, result) -> {
+                if (!big.equals(result)) {
+                    differing.add(name + " " + what);
+                }
+            });
+        });
+        assertEquals(List.of(), differing, "the templates whose stored values or reads are not the plain ones");
+    }
+
+    /**
+     * A plain {@code RedisTemplate} with string serializers, a {@link CompressingRedisTemplate} like it, a plain
+     * {@code StringRedisTemplate} and a {@link CompressingStringRedisTemplate}, each initialised, by their names.
+     */
+    static Map<String, RedisTemplate<String, String>> sideBySide(Driver driver, boolean hashValues) {
+        RedisTemplate<String, String> plain = new RedisTemplate<>();
+        plain.setConnectionFactory(factory(driver));
+        plain.setKeySerializer(RedisSerializer.string());
+        plain.setHashKeySerializer(RedisSerializer.string());
+        plain.setValueSerializer(RedisSerializer.string());
+        plain.setHashValueSerializer(RedisSerializer.string());
+        plain.afterPropertiesSet();
+        Map<String, RedisTemplate<String, String>> templates = new LinkedHashMap<>();
+        templates.put("RedisTemplate", plain);
+        templates.put("CompressingRedisTemplate", template(driver, compressor(CompressionBackend.ZSTD, hashValues)));
+        templates.put("StringRedisTemplate", new StringRedisTemplate(factory(driver)));
+        templates.put("CompressingStringRedisTemplate", stringTemplate(driver, hashValues));
+        return templates;
+    }
+
+    /**
+     * A connection factory set after {@code afterPropertiesSet()} (here one for database 1 of the same server) is
+     * the one every operation uses, as on a plain template: side by side, the value written through
+     * {@code opsForValue()} and the list element both land in database 1, none in database 0.
+     */
+    @Test
+    void aConnectionFactorySetAfterInitialisationIsUsedByEveryOperation() throws Exception {
+        RedisStandaloneConfiguration conf = new RedisStandaloneConfiguration(
+                dev.zstdjava.testkit.RedisServer.HOST, redis.server().port());
+        conf.setDatabase(1);
+        LettuceConnectionFactory db1 = new LettuceConnectionFactory(conf);
+        db1.afterPropertiesSet();
+        db1.start();
+        try {
+            StringRedisTemplate inDb1 = new StringRedisTemplate(db1);
+            List<String> differing = new java.util.ArrayList<>();
+            sideBySide(Driver.LETTUCE, false).forEach((name, t) -> {
+                t.setConnectionFactory(db1);
+                String k = "movedfactory:" + name + ":";
+                t.opsForValue().set(k + "v", "value");
+                t.opsForList().rightPush(k + "l", "element");
+                List<Object> where = List.of(inDb1.hasKey(k + "v"), inDb1.hasKey(k + "l"),
+                        redis.client().exists(b(k + "v")), redis.client().exists(b(k + "l")));
+                if (!where.equals(List.of(true, true, false, false))) {
+                    differing.add(name + " " + where);
+                }
+            });
+            assertEquals(List.of(), differing, "the templates not writing to database 1 only "
+                    + "[v in db 1, l in db 1, v in db 0, l in db 0]");
+        } finally {
+            db1.destroy();
+        }
     }
 
     /** A SessionCallback over the template's String operations. */
