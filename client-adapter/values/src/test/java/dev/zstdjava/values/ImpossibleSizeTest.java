@@ -85,6 +85,35 @@ class ImpossibleSizeTest {
                 "redisson-zstd"));
     }
 
+    /**
+     * Bombs that declare no size stop at the limit: a zstd frame of 512 RLE blocks (2 KiB decoding to 64 MiB) and a
+     * gzip stream of 16 MiB of zeros (Lettuce's CompressionCodec form) fail with DecompressionLimitException, having
+     * allocated on the heap a few times the limit at most, not what they expand to.
+     */
+    @Test
+    void bombsWithoutADeclaredSizeStopAtTheLimit() throws Exception {
+        ByteBuffer frame = ByteBuffer.allocate(11 + 512 * 4).put(new byte[] {0, 1, 2, 0, 1, 0x28, (byte) 0xb5, 0x2f,
+                (byte) 0xfd, 0x00, 0x58}); // no content size, a 2 MiB window
+        for (int i = 0; i < 512; i++) { // RLE blocks of 128 KiB of zeros, the last one marked last
+            frame.put(new byte[] {(byte) (i == 511 ? 0x03 : 0x02), 0, 0x10, 0});
+        }
+        java.io.ByteArrayOutputStream gzip = new java.io.ByteArrayOutputStream();
+        try (java.util.zip.GZIPOutputStream out = new java.util.zip.GZIPOutputStream(gzip)) {
+            out.write(new byte[16 << 20]);
+        }
+        ValueCompressor vc = reading(LegacyFormat.LETTUCE_GZIP);
+        for (byte[] bomb : new byte[][] {java.util.Arrays.copyOf(frame.array(), frame.position()), gzip.toByteArray()}) {
+            for (int i = 0; i < 3; i++) { // the last read after warm-up
+                long before = Allocations.allocated();
+                dev.zstdjava.DecompressionLimitException e = org.junit.jupiter.api.Assertions.assertThrows(
+                        dev.zstdjava.DecompressionLimitException.class, () -> vc.decompress(bomb));
+                long allocated = Allocations.allocated() - before;
+                assertEquals(LIMIT, e.limit());
+                assertTrue(allocated < 4L * LIMIT, bomb.length + " bytes: " + allocated + " heap bytes allocated");
+            }
+        }
+    }
+
     /** The bounds are the formats' own: the most compressible value (zeros) still reads back, in every form. */
     @Test
     void theMostCompressibleValuesStillDecode() throws Exception {
