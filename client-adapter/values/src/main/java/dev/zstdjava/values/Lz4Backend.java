@@ -80,11 +80,23 @@ final class Lz4Backend extends HeaderBackend {
     }
 
     /**
+     * The most an LZ4 block decodes to per byte: a match's length grows by at most 255 per byte of it, and no other
+     * part of a block decodes to more bytes than it takes.
+     */
+    static final int MAX_RATIO = 255;
+
+    /**
      * Decodes one raw LZ4 block that must decode to exactly {@code declared} bytes (at most the limit: checked by
-     * the caller).
+     * the caller). A length the block could not decode to (over {@value #MAX_RATIO} times its size) is refused before
+     * anything is allocated.
      * @throws Lz4Exception if it does not
      */
     byte[] block(MemorySegment block, long declared) {
+        if (declared > MAX_RATIO * block.byteSize()) {
+            throw new Lz4Exception("lz4 decompress", Lz4Exception.DECOMPRESSION_FAILED, "a block of "
+                    + block.byteSize() + " bytes decodes to at most " + MAX_RATIO + " times that, its length prefix"
+                    + " says " + declared);
+        }
         byte[] out = new byte[(int) declared];
         long n = decompressor().decompress(block, MemorySegment.ofArray(out));
         if (n != declared) {
