@@ -232,8 +232,19 @@ public final class ZstdDecompressor implements Decompressor {
             if (size > limit) {
                 throw new DecompressionLimitException("zstd decompress", size, limit);
             }
+            // each block of a frame takes at least its 3-byte header and decodes to at most BLOCK_SIZE_MAX bytes: a
+            // larger declared size is corrupt, and refused before it is allocated (a 20-byte frame declaring 500 MiB)
+            if (size > 0 && len / 3 < (size - 1) / BLOCK_SIZE_MAX + 1) {
+                throw new ZstdException("zstd decompress", ZstdException.CORRUPTION_DETECTED,
+                        "declared content size impossible for the input's length", "declared " + size
+                        + " bytes in " + len + " bytes of input (each block at most " + BLOCK_SIZE_MAX
+                        + " bytes and at least 3 bytes long)");
+            }
             return size;
         }
+
+        /** zstd's largest block, ZSTD_BLOCKSIZE_MAX: no block decodes to more. */
+        private static final long BLOCK_SIZE_MAX = 128 << 10;
 
         /** The {@code new byte[]} form of a segment: a writable heap array in place, native memory in place. */
         byte[] decompress(MemorySegment src, long limit) {

@@ -372,6 +372,38 @@ class ZstdBadInputTest {
         assertThrows(IllegalArgumentException.class, () -> ZstdDecompressor.builder().windowLogMax(99).build());
     }
 
+    /**
+     * A frame of 13 bytes declaring 1,000,000 bytes of content (within the limit) cannot hold them: its one block
+     * decodes to at most 128 KiB. It is refused as corrupt before the declared size is allocated; the old code
+     * allocated the whole size on every call and then failed to decode.
+     */
+    @Test
+    void aDeclaredSizeTheInputCannotHoldIsRefusedBeforeItIsAllocated() throws Exception {
+        byte[] frame = {0x28, (byte) 0xb5, 0x2f, (byte) 0xfd, (byte) 0xa0, 0x40, 0x42, 0x0f, 0x00, 0x09, 0, 0, 'x'};
+        assertEquals(1_000_000, ZstdFrame.contentSize(frame, 0, frame.length));
+        Object threads = Class.forName("java.lang.management.ManagementFactory").getMethod("getThreadMXBean")
+                .invoke(null);
+        var allocatedBytes = Class.forName("com.sun.management.ThreadMXBean")
+                .getMethod("getThreadAllocatedBytes", long.class);
+        long id = Thread.currentThread().threadId();
+        try (ZstdDecompressor d = ZstdDecompressor.create(); Arena a = Arena.ofConfined()) {
+            MemorySegment nativeFrame = a.allocate(frame.length);
+            MemorySegment.copy(MemorySegment.ofArray(frame), 0, nativeFrame, 0, frame.length);
+            Runnable[] forms = {() -> d.decompress(frame), () -> d.decompress(nativeFrame)};
+            for (Runnable form : forms) {
+                assertThrows(ZstdException.class, form::run);
+                long before = (long) allocatedBytes.invoke(threads, id);
+                for (int i = 0; i < 10; i++) {
+                    assertThrows(ZstdException.class, form::run);
+                }
+                long perCall = ((long) allocatedBytes.invoke(threads, id) - before) / 10;
+                assertTrue(perCall < 64 << 10, "heap bytes per call: " + perCall);
+            }
+        }
+        ZstdException e = assertThrows(ZstdException.class, () -> Zstd.decompress(frame));
+        assertTrue(e.getMessage().contains("impossible"), e.getMessage());
+    }
+
     @Test
     void invalidParameters() {
         assertThrows(IllegalArgumentException.class, () -> ZstdCompressor.create(23));

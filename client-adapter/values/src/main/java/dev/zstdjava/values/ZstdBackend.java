@@ -125,7 +125,6 @@ final class ZstdBackend extends HeaderBackend {
         DictionaryLookup dictionaries = coder.dictionaries();
         if (dictionaries == null) {
             try {
-                refuseImpossibleSize(frame);
                 return decompressor().decompress(frame);
             } catch (RuntimeException e) {
                 long dictId = ZstdFrame.dictionaryId(frame);
@@ -138,7 +137,6 @@ final class ZstdBackend extends HeaderBackend {
         }
         long dictId = ZstdFrame.dictionaryId(frame);
         if (dictId == 0) {
-            refuseImpossibleSize(frame);
             return decompressor().decompress(frame);
         }
         DictionaryManager.Entry e = dictionaries.find(dictId);
@@ -156,7 +154,6 @@ final class ZstdBackend extends HeaderBackend {
         }
         byte[] out;
         try {
-            refuseImpossibleSize(frame);
             out = d.decompress(frame);
         } catch (ZstdException x) { // a dictionary frame is never returned as stored, even when it is corrupt
             throw new CompressionException("zstd decompress", "a value compressed with dictionary " + dictId
@@ -164,31 +161,6 @@ final class ZstdBackend extends HeaderBackend {
         }
         e.valuesRead.increment();
         return out;
-    }
-
-    /** zstd's largest block (ZSTD_BLOCKSIZE_MAX): no block decodes to more, and each takes its 3-byte header. */
-    private static final long BLOCK_SIZE_MAX = 128 << 10;
-
-    /**
-     * Refuses, as malformed and before anything is allocated, a frame whose header declares more than its blocks
-     * could hold: at most one block per 3 bytes, each at most {@value #BLOCK_SIZE_MAX} bytes. Decoding allocates the
-     * declared size first, so without this a value of a few bytes declaring a size within the limit would allocate
-     * all of it. A size over the limit is left to decoding (it fails with DecompressionLimitException), and so is a
-     * header that cannot be read.
-     */
-    private void refuseImpossibleSize(MemorySegment frame) {
-        long size;
-        try {
-            size = ZstdFrame.contentSize(frame);
-        } catch (ZstdException notAFrame) { // decoding reports it as it did
-            return;
-        }
-        long len = frame.byteSize();
-        if (size > len / 3 * BLOCK_SIZE_MAX && size <= coder.config().maxDecompressedSize()) {
-            throw new ZstdException("zstd decompress", ZstdException.CORRUPTION_DETECTED,
-                    "declared content size impossible for the frame's length", "declared " + size + " bytes in a frame"
-                    + " of " + len + " bytes (at most " + len / 3 * BLOCK_SIZE_MAX + ")");
-        }
     }
 
     private ZstdCompressor compressor() { // contexts are made on first use: a backend never used loads nothing

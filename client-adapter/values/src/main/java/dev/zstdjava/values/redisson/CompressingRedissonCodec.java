@@ -146,8 +146,7 @@ public class CompressingRedissonCodec extends BaseCodec {
                 throw new IllegalArgumentException("CompressingRedissonCodec cannot wrap Redisson's own compressing "
                         + "codec " + c.getSimpleName() + ": its private framing, not the shared format, would still be "
                         + "what is stored; wrap the codec it wraps instead (values Redisson's ZStdCodec or LZ4Codec wrote are "
-                        + "read with CompressionConfig.builder().readLegacy(LegacyFormat.REDISSON_ZSTD or "
-                        + "REDISSON_LZ4))");
+                        + "read with CompressionConfig.builder().readLegacy(...): see Migrating in docs/values.md)");
             }
         }
         return inner;
