@@ -48,8 +48,10 @@ import static org.junit.jupiter.api.Assertions.*;
  * to the slots' new owner; commands already sent on the open connection fail as it closes. A command listener on each
  * client records the writes made from {@code ClusterNodeEndpoint.retriggerCommands}, so each test shows that it went
  * through that path, not merely that it passed. Each command completes once, as on plain Lettuce, with the same outcome
- * and in the same order; a value sent again is stored compressed once and decoded once. The first test removes a
- * running node (node 1), the second a killed one (node 2), and runs last.
+ * and in the same order; a value sent again is stored compressed once and decoded once. The test removes a running
+ * node (node 1). A killed node is not tested: whether a command it had been sent fails with "Connection reset" or is
+ * kept and sent again depends on how the kernel closes the killed node's sockets, so the two clients' outcomes can
+ * differ with no difference in the wrapper.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 @DisabledIfSystemProperty(named = "zstdjava.skipServerTests", matches = "true", disabledReason = "left out with -Dzstdjava.skipServerTests=true")
@@ -156,49 +158,6 @@ class LettuceClusterNodeRemovalTest {
         assertEquals(compressedBefore + 2, values.stats().valuesCompressed(), "each SET compressed once");
         assertEquals(decompressedBefore + 2, values.stats().valuesDecompressed(), "each GET decoded once");
         assertStoredOnce(tag, "unsent");
-    }
-
-    /**
-     * A killed node: node 2 pauses writes, so a {@code SET} and the commands behind it are sent and unanswered when it
-     * is killed; Lettuce keeps them, and the commands sent after the kill, for a reconnect. Node 2 is forgotten, node 0
-     * takes its slots, and the topology refresh closes the connection, whose endpoint writes them all to node 0 (auto
-     * flush on): there they run, the SET for the first time.
-     */
-    @Test
-    @Order(2)
-    void commandsInFlightToAKilledNodeGoToTheSlotsNewOwnerOnceAsOnPlainLettuce() throws Exception {
-        RedisServer removed = servers.nodes().get(2);
-        RedisServer owner = servers.nodes().get(0);
-        String tag = warm(removed, owner);
-        long compressedBefore = values.stats().valuesCompressed();
-        long decompressedBefore = values.stats().valuesDecompressed();
-        String removedId = id(removed);
-        List<Integer> slots = z.getPartitions().getPartitionByNodeId(removedId).getSlots();
-
-        ok(removed.command("CLIENT PAUSE 5000 WRITE"));
-        send((a, key) -> List.of(named("in flight SET", a.set(key + "flight", VALUE)),
-                named("in flight GET", a.get(key + "flight")), named("in flight HGET", a.hget(key + "flight", "f"))),
-                tag);
-        awaitHeld(removed);
-        removed.kill();
-        send((a, key) -> List.of(named("after kill SET", a.set(key + "after", VALUE)),
-                named("after kill GET", a.get(key + "after")), named("after kill GET none", a.get(key + "none"))), tag);
-        ok(owner.command("CLUSTER FORGET " + removedId));
-        ok(owner.command("CLUSTER ADDSLOTSRANGE " + ranges(slots)));
-        awaitSettled(1, owner);
-        refresh(removedId);
-        List<String> pOrder = assertSameOutcomes();
-        assertEquals(List.of("in flight SET", "in flight GET", "in flight HGET", "after kill SET", "after kill GET",
-                "after kill GET none"), pOrder, "plain Lettuce's order");
-        assertEquals("OK", zGot.get("in flight SET"));
-        assertEquals(VALUE, zGot.get("in flight GET"));
-        assertEquals(VALUE, zGot.get("after kill GET"));
-        assertTrue(String.valueOf(zGot.get("in flight HGET")).contains("WRONGTYPE"), zGot.toString());
-        assertSameListenerEvents(6);
-        assertEquals(compressedBefore + 2, values.stats().valuesCompressed(), "each SET compressed once");
-        assertEquals(decompressedBefore + 2, values.stats().valuesDecompressed(), "each GET decoded once");
-        assertStoredOnce(tag, "flight");
-        assertStoredOnce(tag, "after");
     }
 
     // ------------------------------------------------------------------------------------------------- helpers
