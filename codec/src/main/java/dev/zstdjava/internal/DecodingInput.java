@@ -9,7 +9,9 @@ import java.util.Objects;
  * final field (composition: the public streams extend {@link InputStream} only): the underlying stream, argument and
  * state checks, and the rule that a stream whose read failed stays failed (the decoder lost its place, so later reads
  * must not make up data). The stream decodes in its {@link Decoder} and frees its decoder in its {@code release}
- * action. Not thread-safe (one reader).
+ * action. After {@link #close()}, and after a failed read, every operation ({@code read}, {@code skip},
+ * {@code available}) throws {@link IOException}, as {@code java.util.zip.InflaterInputStream}'s do after close; only
+ * {@code close()} stays allowed (idempotent). Not thread-safe (one reader).
  */
 public final class DecodingInput {
     /** A stream's decoding step. */
@@ -27,6 +29,9 @@ public final class DecodingInput {
     private final String what;
     private final Decoder decoder;
     private final Runnable release;
+    /** Most bytes one {@link #skip} decodes per read (as {@code InputStream.skip}'s buffer). */
+    private static final int SKIP_BUFFER = 2048;
+
     private final byte[] one = new byte[1];
     private boolean closed;
     private Throwable failure;
@@ -58,12 +63,7 @@ public final class DecodingInput {
      */
     public int read(byte[] b, int off, int len) throws IOException {
         Objects.checkFromIndexSize(off, len, b.length);
-        if (closed) {
-            throw new IOException(what + " is closed");
-        }
-        if (failure != null) {
-            throw new IOException(what + " failed earlier: " + failure, failure);
-        }
+        ensureOpen();
         if (len == 0) {
             return 0;
         }
@@ -81,6 +81,47 @@ public final class DecodingInput {
             throw e;
         }
         return n;
+    }
+
+    /**
+     * {@link InputStream#skip(long)}: decodes and drops up to {@code n} bytes ({@code n <= 0}: none).
+     *
+     * @return the number of bytes skipped, less than {@code n} only at the end of the last frame
+     * @throws IOException if the stream is closed or an earlier read failed, also for {@code n <= 0}
+     */
+    public long skip(long n) throws IOException {
+        ensureOpen();
+        if (n <= 0) {
+            return 0;
+        }
+        byte[] drop = new byte[(int) Math.min(n, SKIP_BUFFER)];
+        long left = n;
+        for (int got; left > 0; left -= got) {
+            got = read(drop, 0, (int) Math.min(left, drop.length));
+            if (got < 0) {
+                break;
+            }
+        }
+        return n - left;
+    }
+
+    /**
+     * {@link InputStream#available()}: 0 (how much decodes without blocking is not known before decoding).
+     *
+     * @throws IOException if the stream is closed or an earlier read failed
+     */
+    public int available() throws IOException {
+        ensureOpen();
+        return 0;
+    }
+
+    private void ensureOpen() throws IOException {
+        if (closed) {
+            throw new IOException(what + " is closed");
+        }
+        if (failure != null) {
+            throw new IOException(what + " failed earlier: " + failure, failure);
+        }
     }
 
     /** Closes the underlying stream and releases the decoder. Idempotent. */

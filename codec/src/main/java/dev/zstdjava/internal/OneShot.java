@@ -108,7 +108,14 @@ public abstract class OneShot implements AutoCloseable {
      */
     private long call(ByteBuffer buffer, ByteBuffer out, MemorySegment src, long srcLen, MemorySegment dst,
                       long dstCap) {
-        checkSizes(srcLen, dstCap);
+        try {
+            checkSizes(srcLen, dstCap);
+        } catch (RuntimeException e) {
+            if (buffer != null) { // direct buffers are checked for overlap next to the native call: an overlap first
+                Bounds.disjoint(MemorySegment.ofBuffer(buffer), MemorySegment.ofBuffer(out));
+            }
+            throw e;
+        }
         long r;
         guard.enter();
         try {

@@ -268,7 +268,10 @@ public final class Lz4Frame {
      * verified here (decompression does verify it).
      *
      * @return the size in bytes, or {@link #UNKNOWN_SIZE} if the frame does not declare it
-     * @throws Lz4Exception if {@code src} does not start with an LZ4 frame header
+     * @throws Lz4Exception if {@code src} does not start with an LZ4 frame header, or the header declares 2^63 bytes
+     *                      or more (an unsigned 64-bit field that no real frame fills; a {@code long} cannot hold it:
+     *                      {@link Lz4Exception#FRAME_SIZE_WRONG}), as {@link dev.zstdjava.zstd.ZstdFrame#contentSize}
+     *                      does
      */
     public static long contentSize(MemorySegment src) {
         long len = src.byteSize();
@@ -290,7 +293,16 @@ public final class Lz4Frame {
             throw notAFrame(len, "truncated header: the content size field needs 15 bytes");
         }
         long size = src.get(ValueLayout.JAVA_LONG_UNALIGNED.withOrder(java.nio.ByteOrder.LITTLE_ENDIAN), 6);
-        return size < 0 ? Long.MAX_VALUE : size;
+        if (size < 0) {
+            throw sizeBeyondLong("lz4 frame content size", size, len);
+        }
+        return size;
+    }
+
+    /** A frame header declaring {@code unsigned} (2^63 or more, negative as a {@code long}) bytes of content. */
+    static Lz4Exception sizeBeyondLong(String op, long unsigned, long len) {
+        return new Lz4Exception(op, Lz4Exception.FRAME_SIZE_WRONG, "the frame header declares "
+                + Long.toUnsignedString(unsigned) + " bytes of content, more than 2^63-1; input " + len + " bytes");
     }
 
     /** {@link #contentSize(MemorySegment)} of {@code src[off, off+len)}. */

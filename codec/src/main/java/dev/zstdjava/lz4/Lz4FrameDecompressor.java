@@ -30,7 +30,8 @@ import java.nio.ReadOnlyBufferException;
  * declared size is trusted only after lz4 has verified the header checksum, and only if the input could hold it
  * (lz4 expands at most 255 times), so a short forged header cannot make it allocate a large array. The
  * caller-destination forms are bounded by the destination. {@link #update} refuses a frame whose output passes the
- * limit.
+ * limit: as {@link dev.zstdjava.zstd.ZstdDecompressStream}, a call never writes more than one byte of the frame past
+ * the limit and then throws {@link DecompressionLimitException}.
  *
  * <p><b>Thread safety:</b> one call at a time. A call from a second thread while one runs, or any call after
  * {@link #close()}, throws {@link IllegalStateException}; memory is never freed under a running call. One made by
@@ -289,9 +290,13 @@ public final class Lz4FrameDecompressor implements Decompressor {
             Lz4Native.resetDecompressionContext(state.dctx);
             throw Lz4Checks.frameError(r, "lz4 frame decompress", "bad frame header; input " + len + " bytes");
         }
-        inPos = state.srcSize.get(ValueLayout.JAVA_LONG, 0);
         long size = Lz4Native.frameInfoContentSize(state.info);
-        return size < 0 ? Long.MAX_VALUE : size;
+        if (size < 0) {
+            Lz4Native.resetDecompressionContext(state.dctx);
+            throw Lz4Frame.sizeBeyondLong("lz4 frame decompress", size, len);
+        }
+        inPos = state.srcSize.get(ValueLayout.JAVA_LONG, 0);
+        return size;
     }
 
     /**
@@ -523,6 +528,10 @@ public final class Lz4FrameDecompressor implements Decompressor {
         try {
             consumed = 0;
             produced = 0;
+            long room = maxDecompressedSize - frameOutput; // >= 0: passing the limit throws
+            if (dstCap > room) {
+                dstCap = room + 1; // one byte more tells "over the limit" from "exactly at it"
+            }
             // heap memory: bound the critical call; the caller loops on consumed()/produced() anyway
             long r = Lz4Native.decompress(state.frames, dst, 0, heap ? Math.min(dstCap, Lz4Native.HEAP_WINDOW) : dstCap,
                     src, 0, heap ? Math.min(srcLen, Lz4Native.HEAP_WINDOW) : srcLen);

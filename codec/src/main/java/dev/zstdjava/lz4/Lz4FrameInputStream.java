@@ -17,10 +17,16 @@ import java.util.Objects;
  * {@link DecompressionLimitException} (both unchecked, as elsewhere in this library); an empty underlying stream
  * reads as empty.
  *
+ * <p><b>Limit:</b> as {@link dev.zstdjava.zstd.ZstdInputStream}: reads return at most the limit in total; the read
+ * that passes it writes at most one byte past the limit into the caller's array (one byte more tells "over the
+ * limit" from "exactly at it") and throws instead of returning.
+ *
  * <p><b>Thread safety:</b> not thread-safe; use from one thread at a time.
  *
  * <p>After a failed read the stream stays failed: later reads throw {@link IOException} (with the first failure as
- * cause) instead of decoding from a lost position.
+ * cause) instead of decoding from a lost position. After {@link #close()}, {@code read}, {@code skip} and
+ * {@code available} throw {@link IOException} (as {@code java.util.zip.InflaterInputStream}'s do after close);
+ * {@code close()} again does nothing.
  *
  * <p><b>Allocation:</b> the constructor allocates a native context and a 64 KiB heap input buffer; reads then decode
  * straight into the caller's array (at most 64 KiB per native call) and allocate nothing. Close the stream to free
@@ -77,6 +83,26 @@ public final class Lz4FrameInputStream extends InputStream {
         return input.read();
     }
 
+    /**
+     * Decodes and drops up to {@code n} bytes.
+     *
+     * @return the number of bytes skipped, less than {@code n} only at the end of the last frame
+     * @throws IOException if this stream is closed or an earlier read failed (also for {@code n <= 0})
+     */
+    @Override
+    public long skip(long n) throws IOException {
+        return input.skip(n);
+    }
+
+    /**
+     * @return 0: how much decodes without blocking is not known before decoding
+     * @throws IOException if this stream is closed or an earlier read failed
+     */
+    @Override
+    public int available() throws IOException {
+        return input.available();
+    }
+
     /** Closes the underlying stream and frees the native context. Idempotent. */
     @Override
     public void close() throws IOException {
@@ -100,6 +126,10 @@ public final class Lz4FrameInputStream extends InputStream {
                 return -1;
             }
             int want = Math.min(len, CHUNK);
+            long room = maxDecompressedSize - total; // >= 0: passing the limit throws
+            if (want > room) {
+                want = (int) room + 1; // one byte more tells "over the limit" from "exactly at it"
+            }
             long hint = decompressor.update(MemorySegment.ofArray(buf).asSlice(bufPos, bufLen - bufPos),
                     MemorySegment.ofArray(b).asSlice(off, want));
             int read = (int) decompressor.consumed();

@@ -18,7 +18,9 @@ import java.util.Objects;
  * {@link IllegalStateException}).
  *
  * <p><b>Errors:</b> after a failed write or flush the stream stays failed: later calls throw {@link IOException} and
- * {@link #close()} does not end the frame, so a reader sees it truncated rather than silently short.
+ * {@link #close()} does not end the frame, so a reader sees it truncated rather than silently short. After
+ * {@link #close()}, {@code write}, {@code flush} and {@link #finish()} throw {@link IOException} (as
+ * {@code java.util.zip.DeflaterOutputStream}'s writes do); {@code close()} again does nothing.
  *
  * <p><b>Allocation:</b> the constructor allocates a native context, a 64 KiB native input buffer, and a native and a
  * heap output buffer of {@link Lz4FrameCompressor#updateBound(long)} bytes (a little over one block); writes then

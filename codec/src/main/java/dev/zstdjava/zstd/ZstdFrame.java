@@ -19,7 +19,9 @@ public final class ZstdFrame {
      * The decompressed size the first frame declares in its header.
      *
      * @return the size in bytes, or {@link #UNKNOWN_SIZE} if the frame does not declare it
-     * @throws ZstdException if {@code src} does not start with a complete zstd frame header
+     * @throws ZstdException if {@code src} does not start with a complete zstd frame header, or the header declares
+     *                       2^63 bytes or more (an unsigned 64-bit field that no real frame fills; a {@code long}
+     *                       cannot hold it: {@link ZstdException#CORRUPTION_DETECTED})
      */
     public static long contentSize(MemorySegment src) {
         return declared(ZstdNative.getFrameContentSize(src, src.byteSize()), "zstd frame content size", src.byteSize());

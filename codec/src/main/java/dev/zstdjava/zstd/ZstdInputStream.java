@@ -20,7 +20,9 @@ import java.util.Objects;
  * {@code read} continues where it stopped once more data is there.
  *
  * <p><b>Limit:</b> the total output is bounded by {@link ZstdDecompressStream.Builder#maxDecompressedSize(long)}
- * (default 512 MiB); past it, {@code read} throws {@link DecompressionLimitException}.
+ * (default 512 MiB); past it, {@code read} throws {@link DecompressionLimitException}. Reads return at most the limit
+ * in total; the read that passes it writes at most one byte past the limit into the caller's array (one byte more
+ * tells "over the limit" from "exactly at it") and throws instead of returning.
  *
  * <p><b>Context:</b> built from settings, the stream owns its native context and frees it on {@link #close()}; given
  * a {@link ZstdDecompressStream}, it borrows it (resetting it first) and leaves it open.
@@ -31,7 +33,10 @@ import java.util.Objects;
  * copied in Java.
  *
  * <p><b>Errors:</b> I/O failures of the underlying stream are {@link IOException}s; malformed, truncated or
- * wrong-dictionary data gives a {@link ZstdException} (unchecked) whose message says what and where.
+ * wrong-dictionary data gives a {@link ZstdException} (unchecked) whose message says what and where. After a failed
+ * read the stream stays failed, and after {@link #close()} it is closed: {@code read}, {@code skip} and
+ * {@code available} then throw {@link IOException} (as {@code java.util.zip.InflaterInputStream}'s do after close);
+ * {@code close()} again does nothing.
  */
 public final class ZstdInputStream extends InputStream {
     private final InputStream in;
@@ -108,6 +113,26 @@ public final class ZstdInputStream extends InputStream {
     @Override
     public int read() throws IOException {
         return input.read();
+    }
+
+    /**
+     * Decodes and drops up to {@code n} bytes.
+     *
+     * @return the number of bytes skipped, less than {@code n} only at the end of the last frame
+     * @throws IOException if this stream is closed or an earlier read failed (also for {@code n <= 0})
+     */
+    @Override
+    public long skip(long n) throws IOException {
+        return input.skip(n);
+    }
+
+    /**
+     * @return 0: how much decodes without blocking is not known before decoding
+     * @throws IOException if this stream is closed or an earlier read failed
+     */
+    @Override
+    public int available() throws IOException {
+        return input.available();
     }
 
     /** Closes the underlying stream and the owned context (a borrowed one stays open). Idempotent. */

@@ -32,7 +32,9 @@ import java.util.Objects;
  * <p><b>Errors:</b> I/O failures of the underlying stream are {@link IOException}s; zstd failures are
  * {@link ZstdException}s (unchecked). After a failed write the stream stays failed: later calls throw
  * {@link IOException} and {@link #close()} does not end the frame (a reader sees it truncated rather than silently
- * short); it closes the underlying stream and throws.
+ * short); it closes the underlying stream and throws. After {@link #close()}, {@code write} and {@code flush} throw
+ * {@link IOException} (as {@code java.util.zip.DeflaterOutputStream}'s writes do); {@code close()} again does
+ * nothing.
  */
 public final class ZstdOutputStream extends OutputStream {
     private static final int IN_CHUNK = (int) Math.min(ZstdNative.cStreamInSize(), 1 << 20);

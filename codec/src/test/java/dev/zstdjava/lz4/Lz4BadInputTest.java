@@ -373,6 +373,85 @@ class Lz4BadInputTest {
         }
     }
 
+    /**
+     * A header declaring 2^63 bytes or more (an unsigned 64-bit field, negative as a Java long): refused with an
+     * {@link Lz4Exception} (frame size wrong) as zstd refuses it with a {@code ZstdException}; {@code contentSize}
+     * returned {@code Long.MAX_VALUE} and {@code decompress} reported a limit passed by "9223372036854775807 bytes".
+     */
+    @Test
+    void aDeclaredContentSizeBeyondLongIsRefused() {
+        byte[] frame = Lz4Frame.compress(Arrays.copyOf(DATA, 1000));
+        for (long size : new long[] {Long.MIN_VALUE, -1}) {
+            byte[] bad = withContentSize(frame, size);
+            String unsigned = Long.toUnsignedString(size);
+            Lz4Exception e = assertThrows(Lz4Exception.class, () -> Lz4Frame.contentSize(bad, 0, bad.length), unsigned);
+            assertEquals(Lz4Exception.FRAME_SIZE_WRONG, e.errorCode(), e.getMessage());
+            assertTrue(e.getMessage().contains(unsigned), e.getMessage());
+            Lz4Exception d = assertThrows(Lz4Exception.class, () -> Lz4Frame.decompress(bad), unsigned);
+            assertEquals(Lz4Exception.FRAME_SIZE_WRONG, d.errorCode(), d.getMessage());
+            assertTrue(d.getMessage().contains(unsigned), d.getMessage());
+        }
+        // zstd, side by side: the same header field, the same kind of refusal
+        byte[] zstd = {0x28, (byte) 0xB5, 0x2F, (byte) 0xFD, (byte) 0xE0, 0, 0, 0, 0, 0, 0, 0, (byte) 0x80, 1, 0, 0};
+        assertThrows(dev.zstdjava.zstd.ZstdException.class, () -> dev.zstdjava.zstd.ZstdFrame.contentSize(zstd, 0,
+                zstd.length));
+        assertEquals(Long.MAX_VALUE, Lz4Frame.contentSize(withContentSize(frame, Long.MAX_VALUE), 0, frame.length),
+                "2^63-1 is a size a long holds");
+    }
+
+    /**
+     * {@code update} with a destination larger than the limit writes at most one byte past the limit before it
+     * throws, as {@code ZstdDecompressStream} does: it wrote a whole block (up to 64 KiB) past it.
+     */
+    @Test
+    void updateWritesAtMostOneBytePastTheLimit() {
+        byte[] data = new byte[200_000]; // lower-case ASCII: never the 0xFF the destination is filled with
+        for (int i = 0; i < data.length; i++) {
+            data[i] = (byte) ('a' + (i / 7 + i % 13) % 26);
+        }
+        byte[] frame = Lz4Frame.compress(data);
+        for (long limit : new long[] {0, 1000, 70_000}) {
+            try (Lz4FrameDecompressor d = Lz4FrameDecompressor.builder().maxDecompressedSize(limit).build();
+                 Arena a = Arena.ofConfined()) {
+                MemorySegment src = a.allocate(frame.length);
+                MemorySegment.copy(frame, 0, src, ValueLayout.JAVA_BYTE, 0, frame.length);
+                MemorySegment out = a.allocate(data.length);
+                out.fill((byte) 0xFF);
+                long[] at = {0, 0};
+                assertThrows(DecompressionLimitException.class, () -> {
+                    while (true) {
+                        d.update(src.asSlice(at[0]), out.asSlice(at[1]));
+                        at[0] += d.consumed();
+                        at[1] += d.produced();
+                    }
+                }, "limit " + limit);
+                long written = 0;
+                while (written < out.byteSize() && out.get(ValueLayout.JAVA_BYTE, written) != (byte) 0xFF) {
+                    written++;
+                }
+                assertTrue(written <= limit + 1, "limit " + limit + ": " + written + " bytes written");
+                for (long i = written; i < out.byteSize(); i++) {
+                    assertEquals((byte) 0xFF, out.get(ValueLayout.JAVA_BYTE, i), "byte " + i + " past the limit");
+                }
+                d.reset();
+            }
+        }
+        try (Lz4FrameDecompressor d = Lz4FrameDecompressor.builder().maxDecompressedSize(data.length).build();
+             Arena a = Arena.ofConfined()) {
+            MemorySegment out = a.allocate(data.length + 1000);
+            MemorySegment src = MemorySegment.ofArray(frame);
+            long in = 0;
+            long n = 0;
+            long r;
+            do {
+                r = d.update(src.asSlice(in), out.asSlice(n));
+                in += d.consumed();
+                n += d.produced();
+            } while (r != 0);
+            assertArrayEquals(data, out.asSlice(0, n).toArray(ValueLayout.JAVA_BYTE), "exactly at the limit");
+        }
+    }
+
     /** Rewrites the content size field and the header checksum (XXH32 of the descriptor, second byte). */
     static byte[] withContentSize(byte[] frame, long size) {
         byte[] bad = frame.clone();
@@ -531,6 +610,8 @@ class Lz4BadInputTest {
             assertThrows(Lz4Exception.class, in::readAllBytes);
             IOException later = assertThrows(IOException.class, in::read);
             assertTrue(later.getCause() instanceof Lz4Exception, later.toString());
+            assertThrows(IOException.class, in::available, "a failed stream stays failed");
+            assertThrows(IOException.class, () -> in.skip(1));
         }
     }
 }
