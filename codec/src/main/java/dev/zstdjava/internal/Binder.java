@@ -4,9 +4,11 @@ import dev.zstdjava.NativeLibrary;
 
 import java.lang.foreign.AddressLayout;
 import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.GroupLayout;
 import java.lang.foreign.Linker;
 import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.SegmentAllocator;
 import java.lang.foreign.SymbolLookup;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
@@ -174,6 +176,10 @@ public final class Binder {
     /** A stand-in for an optional symbol the library lacks: throws naming the symbol and the loaded version. */
     private MethodHandle missing(Fn fn) {
         var type = fn.descriptor().toMethodType();
+        if (fn.descriptor().returnLayout().orElse(null) instanceof GroupLayout) {
+            // the linker's handles of a function returning a struct take the allocator of the result first
+            type = type.insertParameterTypes(0, SegmentAllocator.class);
+        }
         var thrower = MethodHandles.throwException(type.returnType(), UnsupportedOperationException.class)
                 .bindTo(new UnsupportedOperationException(fn.symbol() + " is not available in the loaded " + library
                         + "; use the bundled natives or a newer system library"));

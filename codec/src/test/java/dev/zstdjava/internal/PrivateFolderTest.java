@@ -155,7 +155,7 @@ class PrivateFolderTest {
         FileTime now = FileTime.fromMillis(System.currentTimeMillis());
         FileTime longAgo = FileTime.fromMillis(now.toMillis() - 3_600_000);
         Path ended = stale(base, "zstd-java-111-1a-1");
-        Files.createFile(ended.resolve(PrivateFolder.LOCK)); // a lock file nobody holds: its JVM has ended
+        PrivateFolder.lock(ended).close(); // a lock file nobody holds: its JVM has ended
         Path inUse = stale(base, "zstd-java-111-2b-2");
         Path self = stale(base, "zstd-java-333-3c-1");
         Path unlocked = stale(base, "zstd-java-444-4d-1"); // an ended JVM deleted its lock file, or an older loader
@@ -200,6 +200,30 @@ class PrivateFolderTest {
         if (foreign != null) {
             assertTrue(Files.exists(foreign.resolve("libzstd.so")), "another user's folder is kept");
         }
+    }
+
+    /**
+     * Another JVM's folder between the creation of its lock file and its lock (the file exists and is free, that JVM
+     * lives): kept, as an empty folder of that age is; the same file once locked, marked and released (its JVM has
+     * ended) is removed, and so is an unmarked one that is old (its JVM died in between).
+     */
+    @Test
+    void aLockFileNotLockedYetIsNotTakenForAnEndedJvm(@TempDir Path base) throws IOException {
+        UserPrincipal me = me(base);
+        FileTime aMinuteAgo = FileTime.fromMillis(System.currentTimeMillis() - 60_000);
+        Path starting = PrivateFolder.create(base, () -> "zstd-java-777-7a-1");
+        Files.createFile(starting.resolve(PrivateFolder.LOCK)); // what lock() does first; its lock comes next
+        assertEquals(0, PrivateFolder.removeStale(base, me, null, aMinuteAgo));
+        assertTrue(Files.exists(starting.resolve(PrivateFolder.LOCK)), "a starting JVM's folder is kept");
+
+        Files.setLastModifiedTime(starting.resolve(PrivateFolder.LOCK), FileTime.fromMillis(0));
+        assertEquals(1, PrivateFolder.removeStale(base, me, null, aMinuteAgo), "its JVM died before the lock");
+
+        Path ended = PrivateFolder.create(base, () -> "zstd-java-777-7a-2");
+        PrivateFolder.lock(ended).close();
+        assertEquals(1, Files.size(ended.resolve(PrivateFolder.LOCK)), "the lock marks its file");
+        assertEquals(1, PrivateFolder.removeStale(base, me, null, aMinuteAgo));
+        assertFalse(Files.exists(ended, LinkOption.NOFOLLOW_LINKS), "a JVM that locked its folder and ended");
     }
 
     @Test
