@@ -44,9 +44,26 @@ public final class NativeLoader {
      * @param systemNames     names handed to the dynamic linker, in order
      * @param versionFunction {@code unsigned (void)} function returning major*10000 + minor*100 + patch
      * @param minVersion      lowest accepted version number in that encoding
+     * @param required        functions the library must export: a library lacking one is refused when loaded, as
+     *                        a too old one is, and the next source is tried
      */
     public record Spec(String name, String property, List<String> systemNames, String versionFunction,
-                       int minVersion) {
+                       int minVersion, List<String> required) {
+        public Spec {
+            systemNames = List.copyOf(systemNames);
+            required = List.copyOf(required);
+        }
+
+        /** A spec that requires the version function only. */
+        public Spec(String name, String property, List<String> systemNames, String versionFunction, int minVersion) {
+            this(name, property, systemNames, versionFunction, minVersion, List.of());
+        }
+
+        /** This spec requiring {@code symbols} too. */
+        Spec requiring(List<String> symbols) {
+            return new Spec(name, property, systemNames, versionFunction, minVersion, symbols);
+        }
+
         String resourceFile(String os) {
             return switch (os) {
                 case "windows" -> name + ".dll";
@@ -196,6 +213,12 @@ public final class NativeLoader {
             int m = spec.minVersion();
             throw new IllegalStateException("version " + version + " is older than the minimum "
                     + (m / 10000) + "." + (m / 100 % 100) + "." + (m % 100));
+        }
+        List<String> missing = spec.required().stream().filter(s -> lookup.find(s).isEmpty()).toList();
+        if (!missing.isEmpty()) {
+            throw new IllegalStateException("lib" + spec.name() + " " + version + " lacks "
+                    + (missing.size() == 1 ? "a function" : missing.size() + " functions") + " zstd-java needs: "
+                    + String.join(", ", missing));
         }
         return new Loaded(lookup, new NativeLibrary(spec.name(), version, source, location, platform));
     }

@@ -209,7 +209,18 @@ final class PrivateFolder {
     static FileChannel lock(Path dir) throws IOException {
         FileChannel ch = FileChannel.open(dir.resolve(LOCK), StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
         try {
-            ch.lock();
+            for (int tries = 0; ; tries++) {
+                try {
+                    ch.lock();
+                    break;
+                } catch (OverlappingFileLockException e) {
+                    // another class loader's removeStale in this JVM is checking this file: it lets go at once
+                    if (tries == 10_000) {
+                        throw e;
+                    }
+                    Thread.yield();
+                }
+            }
             // the mark that the file was locked: until it is written, the file is free but its JVM lives (see unused)
             ch.write(ByteBuffer.wrap(LOCKED_MARK));
         } catch (IOException | RuntimeException e) {
@@ -258,18 +269,31 @@ final class PrivateFolder {
         return removed;
     }
 
-    /** Whether no live JVM uses {@code dir}: its lock file is free and marked (or old), or it has none and is old. */
+    /**
+     * Whether no live JVM uses {@code dir}: its lock file is free and marked (or old), or it has none and is old.
+     * One read of the folder decides which: a check for the lock file before the listing could miss a lock file
+     * made between the two and take the new folder for one with libraries and no lock.
+     */
     private static boolean unused(Path dir, FileTime unlockedBefore) throws IOException {
-        Path lock = dir.resolve(LOCK);
-        if (!Files.isRegularFile(lock, LinkOption.NOFOLLOW_LINKS)) {
-            // libraries but no lock: its JVM ended and deleted the lock file at exit (the libraries it could not:
-            // Windows), or an older loader made it. Empty and new: another JVM may be about to lock it
-            try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
-                if (entries.iterator().hasNext()) {
-                    return true;
+        boolean entries = false;
+        try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir)) {
+            for (Path e : ds) {
+                if (e.getFileName().toString().equals(LOCK)) {
+                    return lockFree(e, unlockedBefore);
                 }
+                entries = true;
             }
-            return Files.getLastModifiedTime(dir, LinkOption.NOFOLLOW_LINKS).compareTo(unlockedBefore) < 0;
+        }
+        // libraries but no lock: its JVM ended and deleted the lock file at exit (the libraries it could not:
+        // Windows), or an older loader made it (a JVM makes its lock file first). Empty and new: another JVM may be
+        // about to lock it
+        return entries || Files.getLastModifiedTime(dir, LinkOption.NOFOLLOW_LINKS).compareTo(unlockedBefore) < 0;
+    }
+
+    /** Whether the lock file {@code lock} marks an ended JVM's folder (see {@link #lock}). */
+    private static boolean lockFree(Path lock, FileTime unlockedBefore) throws IOException {
+        if (!Files.isRegularFile(lock, LinkOption.NOFOLLOW_LINKS)) {
+            return false; // not a lock file this class made: leave the folder alone
         }
         try (FileChannel ch = FileChannel.open(lock, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS);
              FileLock l = ch.tryLock()) {

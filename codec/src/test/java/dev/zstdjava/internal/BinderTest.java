@@ -43,6 +43,34 @@ class BinderTest {
         }
     }
 
+    /** The declarations the loader checks a library against: the required ones of the binding class. */
+    @Test
+    void theRequiredSymbolsAreTheBindingClassesRequiredDeclarations() {
+        assertEquals(List.of("zstdjava_required_one", "zstdjava_required_two"),
+                Binder.requiredSymbols(java.lang.invoke.MethodHandles.lookup()).stream().sorted().toList());
+        assertTrue(Late.EARLY != null && Late.EARLY.getMessage().contains("declare the Fn fields before the Binder"),
+                String.valueOf(Late.EARLY));
+    }
+
+    private static final Binder.Fn REQUIRED_ONE = Binder.Fn.of("zstdjava_required_one", Binder.INT);
+    private static final Binder.Fn OPTIONAL = Binder.Fn.of("zstdjava_optional", Binder.INT).optional();
+    private static final Binder.Fn REQUIRED_TWO = Binder.Fn.ofVoid("zstdjava_required_two", Binder.PTR);
+
+    /** A binding class that asks for its symbols before declaring one of them. */
+    private static final class Late {
+        static final IllegalStateException EARLY = tryEarly();
+        static final Binder.Fn DECLARED_AFTER = Binder.Fn.of("zstdjava_late", Binder.INT);
+
+        private static IllegalStateException tryEarly() {
+            try {
+                Binder.requiredSymbols(java.lang.invoke.MethodHandles.lookup());
+                return null;
+            } catch (IllegalStateException e) {
+                return e;
+            }
+        }
+    }
+
     @Test
     void aMissingOptionalFunctionReturningAValueKeepsItsType() {
         Binder.Fn fn = Binder.Fn.of("zstdjava_no_such_function", Binder.SIZE_T, Binder.PTR).optional();

@@ -78,6 +78,38 @@ class NativeLoaderTest {
         assertTrue(e.getMessage().contains("older than the minimum 99.0.0"), e.getMessage());
     }
 
+    /**
+     * A library lacking a function the bindings require is refused when loaded, naming every missing one, and the
+     * next source is tried: not loaded, to fail later at the first binding with the first missing name only.
+     */
+    @Test
+    void aLibraryLackingARequiredFunctionIsRefusedWhenLoaded(@TempDir Path dir) throws IOException {
+        NativeLoader.Spec needsMore = ZSTD.requiring(List.of("ZSTD_compress2", "ZSTD_noSuchFunction",
+                "ZDICT_noSuchFunctionEither"));
+        String lacks = "lacks 2 functions zstd-java needs: ZSTD_noSuchFunction, ZDICT_noSuchFunctionEither";
+        UnsatisfiedLinkError e = assertThrows(UnsatisfiedLinkError.class, () -> NativeLoader.load(needsMore, null,
+                CL, dir.toString(), List.of("libzstd-does-not-exist.so.9")));
+        String folder = NativePlatform.current().folder();
+        assertTrue(e.getMessage().contains("2. bundled META-INF/zstd-java/native/" + folder + "/"), e.getMessage());
+        assertTrue(e.getMessage().contains(": libzstd 1.5.7 " + lacks + " (set -Dzstdjava.tmpdir"), e.getMessage());
+        assertTrue(e.getMessage().contains("3. system library libzstd-does-not-exist.so.9: "), e.getMessage());
+
+        // the next source is taken: here the bundled copy, after a system library that lacks them
+        NativeLoader.Spec needsOne = ZSTD.requiring(List.of("ZSTD_compress2"));
+        assertEquals(NativeLibrary.Source.BUNDLED, NativeLoader.load(needsOne, null, CL, dir.toString(),
+                List.of()).info().source());
+
+        Path copy = dir.resolve("my-libzstd.so");
+        try (InputStream in = CL.getResourceAsStream("META-INF/zstd-java/native/" + folder + "/"
+                + ZSTD.resourceFile(NativePlatform.current().os()))) {
+            Files.copy(in, copy);
+        }
+        UnsatisfiedLinkError explicit = assertThrows(UnsatisfiedLinkError.class, () -> NativeLoader.load(needsMore,
+                copy.toString(), CL, dir.toString(), List.of()));
+        assertTrue(explicit.getMessage().contains("zstdjava.zstd.path=" + copy + ": libzstd 1.5.7 " + lacks),
+                explicit.getMessage());
+    }
+
     @Test
     void whenEverythingFailsOneErrorListsEveryAttempt(@TempDir Path dir) throws IOException {
         Path notADir = Files.writeString(dir.resolve("file"), "x");

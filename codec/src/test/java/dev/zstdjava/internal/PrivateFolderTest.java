@@ -226,6 +226,47 @@ class PrivateFolderTest {
         assertFalse(Files.exists(ended, LinkOption.NOFOLLOW_LINKS), "a JVM that locked its folder and ended");
     }
 
+    /**
+     * Folders being made and locked while another loader (here another thread; class loaders of one JVM share its
+     * locks) removes stale ones, again and again: no folder is deleted or its lock refused once its maker has it.
+     */
+    @Test
+    void foldersBeingMadeAreNeverTakenForStaleOnes(@TempDir Path base) throws Exception {
+        UserPrincipal me = me(base);
+        FileTime aMinuteAgo = FileTime.fromMillis(System.currentTimeMillis() - 60_000);
+        java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
+        java.util.concurrent.atomic.AtomicInteger sweeps = new java.util.concurrent.atomic.AtomicInteger();
+        Thread sweeper = new Thread(() -> {
+            while (!done.get()) {
+                PrivateFolder.removeStale(base, me, null, aMinuteAgo);
+                sweeps.incrementAndGet();
+            }
+        });
+        sweeper.start();
+        List<String> lost = new ArrayList<>();
+        int made = 0;
+        long end = System.nanoTime() + 2_000_000_000L;
+        try {
+            while (System.nanoTime() < end && lost.size() < 5) {
+                Path dir = PrivateFolder.create(base, PrivateFolder::nextName);
+                made++;
+                try (FileChannel held = PrivateFolder.lock(dir)) {
+                    Files.writeString(dir.resolve("libzstd.so"), "extracted");
+                    if (!Files.exists(dir.resolve(PrivateFolder.LOCK)) || !held.isOpen()) {
+                        lost.add(dir + ": its lock file was deleted");
+                    }
+                } catch (IOException | RuntimeException e) {
+                    lost.add(dir + ": " + e);
+                }
+            }
+        } finally {
+            done.set(true);
+            sweeper.join();
+        }
+        assertTrue(lost.isEmpty(), made + " folders made, " + sweeps.get() + " sweeps; lost: " + lost);
+        assertTrue(made > 10 && sweeps.get() > 10, made + " folders made, " + sweeps.get() + " sweeps");
+    }
+
     @Test
     void aFolderCanBeLockedOnce(@TempDir Path base) throws IOException {
         Path dir = PrivateFolder.create(base, PrivateFolder::nextName);
