@@ -4,13 +4,19 @@ import dev.zstdjava.NativeLibrary;
 
 import java.lang.foreign.AddressLayout;
 import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.GroupLayout;
 import java.lang.foreign.Linker;
 import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.SegmentAllocator;
 import java.lang.foreign.SymbolLookup;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -79,9 +85,35 @@ public final class Binder {
      */
     public static Binder load(MethodHandles.Lookup caller, NativeLoader.Spec spec) {
         checkCaller(caller);
-        NativeLoader.Loaded loaded = NativeLoader.load(spec);
+        NativeLoader.Loaded loaded = NativeLoader.load(spec.requiring(requiredSymbols(caller)));
         return new Binder(loaded.lookup(), "lib" + loaded.info().name() + " " + loaded.info().version(),
                 loaded.info());
+    }
+
+    /**
+     * The symbols of the required functions that the class of {@code caller} declares in its static {@link Fn}
+     * fields, which must be initialised already (declared before the field the loaded Binder goes into).
+     */
+    static List<String> requiredSymbols(MethodHandles.Lookup caller) {
+        List<String> symbols = new ArrayList<>();
+        for (Field f : caller.lookupClass().getDeclaredFields()) {
+            if (f.getType() != Fn.class || !Modifier.isStatic(f.getModifiers())) {
+                continue;
+            }
+            Fn fn;
+            try {
+                fn = (Fn) caller.unreflectGetter(f).invoke();
+            } catch (Throwable t) {
+                throw new IllegalStateException("cannot read " + f, t);
+            }
+            if (fn == null) {
+                throw new IllegalStateException(f + " is not initialised yet: declare the Fn fields before the Binder");
+            }
+            if (fn.required()) {
+                symbols.add(fn.symbol());
+            }
+        }
+        return symbols;
     }
 
     /** The C library of the process. */
@@ -174,6 +206,10 @@ public final class Binder {
     /** A stand-in for an optional symbol the library lacks: throws naming the symbol and the loaded version. */
     private MethodHandle missing(Fn fn) {
         var type = fn.descriptor().toMethodType();
+        if (fn.descriptor().returnLayout().orElse(null) instanceof GroupLayout) {
+            // the linker's handles of a function returning a struct take the allocator of the result first
+            type = type.insertParameterTypes(0, SegmentAllocator.class);
+        }
         var thrower = MethodHandles.throwException(type.returnType(), UnsupportedOperationException.class)
                 .bindTo(new UnsupportedOperationException(fn.symbol() + " is not available in the loaded " + library
                         + "; use the bundled natives or a newer system library"));

@@ -20,6 +20,7 @@ import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.UserPrincipal;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.TreeSet;
 
 /**
  * Finds and opens one native library. When the system property names a file, that file alone is loaded: if it does
@@ -43,9 +44,26 @@ public final class NativeLoader {
      * @param systemNames     names handed to the dynamic linker, in order
      * @param versionFunction {@code unsigned (void)} function returning major*10000 + minor*100 + patch
      * @param minVersion      lowest accepted version number in that encoding
+     * @param required        functions the library must export: a library lacking one is refused when loaded, as
+     *                        a too old one is, and the next source is tried
      */
     public record Spec(String name, String property, List<String> systemNames, String versionFunction,
-                       int minVersion) {
+                       int minVersion, List<String> required) {
+        public Spec {
+            systemNames = List.copyOf(systemNames);
+            required = List.copyOf(required);
+        }
+
+        /** A spec that requires the version function only. */
+        public Spec(String name, String property, List<String> systemNames, String versionFunction, int minVersion) {
+            this(name, property, systemNames, versionFunction, minVersion, List.of());
+        }
+
+        /** This spec requiring {@code symbols} too. */
+        Spec requiring(List<String> symbols) {
+            return new Spec(name, property, systemNames, versionFunction, minVersion, symbols);
+        }
+
         String resourceFile(String os) {
             return switch (os) {
                 case "windows" -> name + ".dll";
@@ -67,8 +85,16 @@ public final class NativeLoader {
 
     /** Loads {@code spec} from the sources configured by system properties and the class path. */
     static Loaded load(Spec spec) {
+        NativePlatform platform;
+        try {
+            platform = NativePlatform.current();
+        } catch (IllegalArgumentException e) { // a -Dzstdjava.platform that names no platform
+            throw new UnsatisfiedLinkError("zstd-java could not load lib" + spec.name() + ": " + e.getMessage()
+                    + "; natives jars are built for " + builtPlatforms());
+        }
         return load(spec, System.getProperty(spec.property()), NativeLoader.class.getClassLoader(),
-                System.getProperty(TMPDIR_PROPERTY, System.getProperty("java.io.tmpdir")), spec.systemNames());
+                System.getProperty(TMPDIR_PROPERTY, System.getProperty("java.io.tmpdir")), spec.systemNames(),
+                platform);
     }
 
     /**
@@ -104,14 +130,13 @@ public final class NativeLoader {
             Path p = Path.of(explicitPath).toAbsolutePath();
             try {
                 if (!Files.isRegularFile(p)) {
-                    throw new IOException("no such file");
+                    throw new IOException(Files.isDirectory(p) ? "a folder, not a library file" : "no such file");
                 }
-                return open(spec, SymbolLookup.libraryLookup(p, Arena.global()), NativeLibrary.Source.SYSTEM_PROPERTY,
-                        p.toString(), folder);
+                return open(spec, lookup(p, platform), NativeLibrary.Source.SYSTEM_PROPERTY, p.toString(), folder);
             } catch (Throwable e) {
                 // a file named explicitly is meant: no silent fallback to another copy
-                throw new UnsatisfiedLinkError("zstd-java could not load lib" + spec.name() + " from system property "
-                        + spec.property() + "=" + explicitPath + ": " + reason(e)
+                throw new UnsatisfiedLinkError("zstd-java could not load lib" + spec.name() + " for " + folder
+                        + " from system property " + spec.property() + "=" + explicitPath + ": " + reason(e)
                         + " (an explicit path is used alone; unset the property to use the bundled or system library)");
             }
         }
@@ -122,13 +147,13 @@ public final class NativeLoader {
         if (url == null) {
             attempts.add("bundled " + resource + ": not on the class path (" + (platform.isBuilt()
                     ? "add dev.zstdjava:" + platform.artifact() + " or dev.zstdjava:zstd-java-natives-all"
-                    : "no natives jar is built for " + folder + "; use a system library") + ")");
+                    : "no natives jar is built for " + folder + ", only for " + builtPlatforms()
+                    + "; use a system library") + ")");
         } else {
             Path file = null;
             try {
                 file = extract(url, spec.resourceFile(os), tmpDir);
-                return open(spec, SymbolLookup.libraryLookup(file, Arena.global()), NativeLibrary.Source.BUNDLED,
-                        file.toString(), folder);
+                return open(spec, lookup(file, platform), NativeLibrary.Source.BUNDLED, file.toString(), folder);
             } catch (Throwable e) {
                 String where = file == null ? tmpDir : file.toString();
                 attempts.add("bundled " + resource + " extracted into " + where + ": " + reason(e)
@@ -154,6 +179,24 @@ public final class NativeLoader {
         throw new UnsatisfiedLinkError(msg.toString());
     }
 
+    /** Opens a library file; when the JDK cannot, says what the file is if its header tells why. */
+    private static SymbolLookup lookup(Path file, NativePlatform platform) {
+        try {
+            return SymbolLookup.libraryLookup(file, Arena.global());
+        } catch (IllegalArgumentException e) {
+            String why = platform.whyNotALibraryFor(file);
+            if (why == null) {
+                throw e;
+            }
+            throw new IllegalArgumentException(reason(e) + "; " + why, e);
+        }
+    }
+
+    /** The platforms natives jars are built for, sorted, for messages. */
+    private static String builtPlatforms() {
+        return String.join(", ", new TreeSet<>(NativePlatform.BUILT));
+    }
+
     private static Loaded open(Spec spec, SymbolLookup lookup, NativeLibrary.Source source, String location,
                                String platform) {
         var fn = lookup.find(spec.versionFunction()).orElseThrow(
@@ -170,6 +213,12 @@ public final class NativeLoader {
             int m = spec.minVersion();
             throw new IllegalStateException("version " + version + " is older than the minimum "
                     + (m / 10000) + "." + (m / 100 % 100) + "." + (m % 100));
+        }
+        List<String> missing = spec.required().stream().filter(s -> lookup.find(s).isEmpty()).toList();
+        if (!missing.isEmpty()) {
+            throw new IllegalStateException("lib" + spec.name() + " " + version + " lacks "
+                    + (missing.size() == 1 ? "a function" : missing.size() + " functions") + " zstd-java needs: "
+                    + String.join(", ", missing));
         }
         return new Loaded(lookup, new NativeLibrary(spec.name(), version, source, location, platform));
     }
@@ -203,29 +252,77 @@ public final class NativeLoader {
     }
 
     private static String noexecHint(Path p) {
+        Path mountInfo = Path.of("/proc/self/mountinfo");
         try {
-            Path real = p.toAbsolutePath();
-            Path mountInfo = Path.of("/proc/self/mountinfo");
-            if (!Files.isReadable(mountInfo)) {
-                return "";
-            }
-            String best = "";
-            boolean noexec = false;
-            for (String line : Files.readAllLines(mountInfo)) {
-                String[] f = line.split(" ");
-                if (f.length < 6) {
-                    continue;
-                }
-                String mount = f[4];
-                if (real.startsWith(mount) && mount.length() >= best.length()) {
-                    best = mount;
-                    noexec = (("," + f[5] + ",").contains(",noexec,"));
-                }
-            }
-            return noexec ? "; " + best + " is mounted noexec" : "";
+            return Files.isReadable(mountInfo) ? noexecHint(p, Files.readAllLines(mountInfo)) : "";
         } catch (IOException | RuntimeException e) {
             return "";
         }
+    }
+
+    /**
+     * "; {@code <mount point>} is mounted noexec" when the file system {@code p} is on (symbolic links resolved:
+     * a link can lead into another mount) is mounted {@code noexec} according to {@code mountInfo}, the lines of
+     * {@code /proc/self/mountinfo} (whose paths escape space, tab, newline and backslash as octal); "" otherwise.
+     */
+    static String noexecHint(Path p, List<String> mountInfo) {
+        Path real = realPath(p.toAbsolutePath().normalize());
+        Path best = null;
+        boolean noexec = false;
+        for (String line : mountInfo) {
+            String[] f = line.split(" ");
+            if (f.length < 6) {
+                continue;
+            }
+            Path mount;
+            try {
+                mount = Path.of(unescapeMountPath(f[4]));
+            } catch (RuntimeException e) {
+                continue;
+            }
+            // the last matching line of the longest mount point wins: later mounts hide earlier ones
+            if (real.startsWith(mount) && (best == null || mount.getNameCount() >= best.getNameCount())) {
+                best = mount;
+                noexec = ("," + f[5] + ",").contains(",noexec,");
+            }
+        }
+        return noexec ? "; " + best + " is mounted noexec" : "";
+    }
+
+    /** {@code p} with symbolic links resolved as far as it exists (a folder not made yet keeps its name). */
+    private static Path realPath(Path p) {
+        Path rest = p.getFileSystem().getPath("");
+        for (Path at = p; at != null; at = at.getParent()) {
+            try {
+                return at.toRealPath().resolve(rest);
+            } catch (IOException | RuntimeException e) {
+                if (at.getFileName() == null) {
+                    break;
+                }
+                rest = at.getFileName().resolve(rest);
+            }
+        }
+        return p;
+    }
+
+    /** A path field of {@code /proc/self/mountinfo} with its octal escapes ({@code \040} for a space) decoded. */
+    private static String unescapeMountPath(String field) {
+        StringBuilder b = new StringBuilder(field.length());
+        for (int i = 0; i < field.length(); i++) {
+            char c = field.charAt(i);
+            if (c == '\\' && i + 3 < field.length() && isOctal(field.charAt(i + 1))
+                    && isOctal(field.charAt(i + 2)) && isOctal(field.charAt(i + 3))) {
+                b.append((char) Integer.parseInt(field.substring(i + 1, i + 4), 8));
+                i += 3;
+            } else {
+                b.append(c);
+            }
+        }
+        return b.toString();
+    }
+
+    private static boolean isOctal(char c) {
+        return c >= '0' && c <= '7';
     }
 
     private static String reason(Throwable e) {

@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -98,9 +99,12 @@ public record NativePlatform(String os, String arch, boolean musl, String how) {
         try {
             String interp = interpreter(exe);
             if (interp != null) {
-                boolean musl = isMuslLoader(interp);
+                // a glibc loader's name can lead to musl: Alpine's glibc compatibility links it to musl's
+                String real = realFile(interp);
+                boolean musl = isMuslLoader(interp) || (real != null && isMuslLoader(real));
                 return new NativePlatform(os, arch, musl, how + (musl ? "musl" : "glibc") + " (" + exe
-                        + " is loaded by " + interp + ")");
+                        + " is loaded by " + interp + (real == null || real.equals(interp) ? "" : ", which is " + real)
+                        + ")");
             }
         } catch (IOException | RuntimeException e) {
             // fall through to the memory map
@@ -119,13 +123,28 @@ public record NativePlatform(String os, String arch, boolean musl, String how) {
                 + maps + " could be read)");
     }
 
-    /** Whether a dynamic loader path belongs to musl ({@code /lib/ld-musl-x86_64.so.1}). */
+    /**
+     * Whether a dynamic loader path belongs to musl: {@code /lib/ld-musl-x86_64.so.1}, or the file that name links
+     * to, musl's C library, {@code /lib/libc.musl-x86_64.so.1} (which is its own loader).
+     */
     static boolean isMuslLoader(String path) {
         String name = path.substring(path.lastIndexOf('/') + 1);
-        return name.startsWith("ld-musl-");
+        return name.startsWith("ld-musl-") || name.startsWith("libc.musl-");
     }
 
-    /** The first dynamic loader ({@code ld-linux*}, {@code ld-musl-*}, {@code ld64.so*}) in a memory map. */
+    /** The file a loader path names, symbolic links resolved; null when it cannot be resolved. */
+    private static String realFile(String path) {
+        try {
+            return Path.of(path).toRealPath().toString();
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    /**
+     * The first dynamic loader ({@code ld-linux*}, {@code ld-musl-*}, {@code ld64.so*}, or musl's
+     * {@code libc.musl-*}, the file a memory map names for {@code ld-musl-*}) in a memory map.
+     */
     static String mappedLoader(Iterable<String> mapsLines) {
         for (String line : mapsLines) {
             int slash = line.indexOf('/');
@@ -134,7 +153,7 @@ public record NativePlatform(String os, String arch, boolean musl, String how) {
             }
             String path = line.substring(slash).trim();
             String name = path.substring(path.lastIndexOf('/') + 1);
-            if (name.startsWith("ld-musl-") || name.startsWith("ld-linux") || name.startsWith("ld64.so")) {
+            if (isMuslLoader(name) || name.startsWith("ld-linux") || name.startsWith("ld64.so")) {
                 return path;
             }
         }
@@ -216,6 +235,67 @@ public record NativePlatform(String os, String arch, boolean musl, String how) {
             return new ElfHeader(is64, order, phoff, phentsize, phnum);
         }
     }
+
+    /**
+     * Why {@code file} cannot be this platform's shared library, as far as its first bytes tell (the JDK's "Cannot
+     * open library" names no reason): not a shared library at all, one of another operating system, or an ELF file
+     * of another machine or type.
+     *
+     * @return the reason, or null when the header fits this platform (or the file cannot be read)
+     */
+    String whyNotALibraryFor(Path file) {
+        byte[] b = new byte[20];
+        int n;
+        try (InputStream in = Files.newInputStream(file)) {
+            n = in.readNBytes(b, 0, b.length);
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+        String kind;
+        if (n >= 4 && b[0] == 0x7f && b[1] == 'E' && b[2] == 'L' && b[3] == 'F') {
+            if (!os.equals("linux")) {
+                return "it is an ELF file (a Linux library), not a library for " + os;
+            }
+            if (n < 20) {
+                return "it is a truncated ELF file";
+            }
+            ByteOrder order = b[5] == 2 ? ByteOrder.BIG_ENDIAN : ByteOrder.LITTLE_ENDIAN;
+            ByteBuffer h = ByteBuffer.wrap(b).order(order);
+            int type = Short.toUnsignedInt(h.getShort(16));
+            int machine = Short.toUnsignedInt(h.getShort(18));
+            String machineName = ELF_MACHINES.getOrDefault(machine, "machine " + machine);
+            Integer expected = ELF_MACHINES.entrySet().stream().filter(e -> e.getValue().equals(arch))
+                    .map(Map.Entry::getKey).findFirst().orElse(null);
+            if (b[4] != 2) {
+                return "it is a 32-bit ELF file (" + machineName + "); " + folder() + " needs a 64-bit one";
+            }
+            if (expected != null && machine != expected) {
+                return "it is an ELF file for " + machineName + ", not for " + arch;
+            }
+            if (type != 3) {
+                return "it is an ELF file of type " + type + ", not a shared library (type 3)";
+            }
+            return null;
+        } else if (n >= 2 && b[0] == 'M' && b[1] == 'Z') {
+            kind = "windows";
+        } else if (n >= 4 && machO(ByteBuffer.wrap(b).order(ByteOrder.BIG_ENDIAN).getInt(0))) {
+            kind = "macos";
+        } else {
+            return "it is not a shared library (no ELF, Mach-O or PE header)";
+        }
+        return kind.equals(os) ? null : "it is a " + (kind.equals("windows") ? "Windows DLL" : "macOS library")
+                + ", not a library for " + os;
+    }
+
+    /** Whether a file's first four bytes (read big-endian) are a Mach-O or universal binary magic number. */
+    private static boolean machO(int magic) {
+        return magic == 0xfeedfacf || magic == 0xcffaedfe || magic == 0xfeedface || magic == 0xcefaedfe
+                || magic == 0xcafebabe;
+    }
+
+    /** ELF {@code e_machine} values of the architectures natives jars are built for, by this class's arch names. */
+    private static final Map<Integer, String> ELF_MACHINES = Map.of(62, "x86_64", 183, "aarch64", 21, "ppc64le",
+            22, "s390x", 243, "riscv64", 3, "x86", 40, "arm");
 
     static String os(String osName) {
         String n = osName.toLowerCase(Locale.ROOT);

@@ -1,6 +1,7 @@
 package dev.zstdjava.internal;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
@@ -57,6 +58,9 @@ final class PrivateFolder {
 
     /** The file whose lock marks a folder as in use (see {@link #lock}). */
     static final String LOCK = "in-use.lock";
+
+    /** What {@link #lock} writes into the lock file once it holds the lock. */
+    private static final byte[] LOCKED_MARK = {'1'};
 
     private static final Pattern NAME = Pattern.compile(Pattern.quote(PREFIX) + "\\d+-[0-9a-f]+-\\d+");
     private static final Set<PosixFilePermission> OWNER_ONLY = PosixFilePermissions.fromString("rwx------");
@@ -198,13 +202,27 @@ final class PrivateFolder {
 
     /**
      * Takes the lock that marks {@code dir} as in use for the rest of this JVM's life: an exclusive lock on its file
-     * {@value #LOCK}, released by the operating system when the process ends however it ends. The channel stays
-     * open on purpose (the caller keeps it).
+     * {@value #LOCK}, released by the operating system when the process ends however it ends, then marks the file
+     * as locked (one byte), so that {@link #removeStale} does not take the moment between the file's creation and
+     * its lock for an ended JVM. The channel stays open on purpose (the caller keeps it).
      */
     static FileChannel lock(Path dir) throws IOException {
         FileChannel ch = FileChannel.open(dir.resolve(LOCK), StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
         try {
-            ch.lock();
+            for (int tries = 0; ; tries++) {
+                try {
+                    ch.lock();
+                    break;
+                } catch (OverlappingFileLockException e) {
+                    // another class loader's removeStale in this JVM is checking this file: it lets go at once
+                    if (tries == 10_000) {
+                        throw e;
+                    }
+                    Thread.yield();
+                }
+            }
+            // the mark that the file was locked: until it is written, the file is free but its JVM lives (see unused)
+            ch.write(ByteBuffer.wrap(LOCKED_MARK));
         } catch (IOException | RuntimeException e) {
             ch.close();
             throw e;
@@ -215,7 +233,8 @@ final class PrivateFolder {
     /**
      * Deletes the extraction folders in {@code base} that earlier JVMs of {@code owner} left behind: names of this
      * class's pattern, other than {@code keep}, that are real private folders of {@code owner} and whose
-     * {@value #LOCK} file no process holds (its JVM has ended); without a lock file, those holding files (their JVM
+     * {@value #LOCK} file no process holds and that {@link #lock} marked (its JVM has ended; an unmarked one only
+     * when last modified before {@code unlockedBefore}); without a lock file, those holding files (their JVM
      * ended and deleted the lock file at exit, or an older loader made them) or last modified before
      * {@code unlockedBefore} (empty: a JVM died before locking it). Only their
      * direct entries are deleted (symbolic links are removed, never followed). Anything that cannot be deleted (a
@@ -250,22 +269,41 @@ final class PrivateFolder {
         return removed;
     }
 
-    /** Whether no live JVM uses {@code dir}: its lock file is free, or it has none and is old. */
+    /**
+     * Whether no live JVM uses {@code dir}: its lock file is free and marked (or old), or it has none and is old.
+     * One read of the folder decides which: a check for the lock file before the listing could miss a lock file
+     * made between the two and take the new folder for one with libraries and no lock.
+     */
     private static boolean unused(Path dir, FileTime unlockedBefore) throws IOException {
-        Path lock = dir.resolve(LOCK);
-        if (!Files.isRegularFile(lock, LinkOption.NOFOLLOW_LINKS)) {
-            // libraries but no lock: its JVM ended and deleted the lock file at exit (the libraries it could not:
-            // Windows), or an older loader made it. Empty and new: another JVM may be about to lock it
-            try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
-                if (entries.iterator().hasNext()) {
-                    return true;
+        boolean entries = false;
+        try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir)) {
+            for (Path e : ds) {
+                if (e.getFileName().toString().equals(LOCK)) {
+                    return lockFree(e, unlockedBefore);
                 }
+                entries = true;
             }
-            return Files.getLastModifiedTime(dir, LinkOption.NOFOLLOW_LINKS).compareTo(unlockedBefore) < 0;
+        }
+        // libraries but no lock: its JVM ended and deleted the lock file at exit (the libraries it could not:
+        // Windows), or an older loader made it (a JVM makes its lock file first). Empty and new: another JVM may be
+        // about to lock it
+        return entries || Files.getLastModifiedTime(dir, LinkOption.NOFOLLOW_LINKS).compareTo(unlockedBefore) < 0;
+    }
+
+    /** Whether the lock file {@code lock} marks an ended JVM's folder (see {@link #lock}). */
+    private static boolean lockFree(Path lock, FileTime unlockedBefore) throws IOException {
+        if (!Files.isRegularFile(lock, LinkOption.NOFOLLOW_LINKS)) {
+            return false; // not a lock file this class made: leave the folder alone
         }
         try (FileChannel ch = FileChannel.open(lock, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS);
              FileLock l = ch.tryLock()) {
-            return l != null;
+            if (l == null) {
+                return false; // held by a live JVM
+            }
+            // free: its JVM has ended once it had locked it (the mark is written); an empty lock file is one that its
+            // JVM may have just created and not locked yet, unless it is old (that JVM died in between)
+            return ch.size() > 0
+                    || Files.getLastModifiedTime(lock, LinkOption.NOFOLLOW_LINKS).compareTo(unlockedBefore) < 0;
         } catch (OverlappingFileLockException e) {
             return false; // held by this JVM
         }

@@ -89,10 +89,6 @@ final class Lz4Native {
     /** {@code malloc}/{@code realloc}/{@code free} for this package's native buffers. */
     static final LibC LIBC = LibC.bind(MethodHandles.lookup());
 
-    private static final Binder B = Binder.load(MethodHandles.lookup(), new NativeLoader.Spec("lz4", "zstdjava.lz4.path",
-            List.of("liblz4.so.1", "liblz4.so", "liblz4.1.dylib", "liblz4.dylib", "lz4.dll", "liblz4.dll"),
-            "LZ4_versionNumber", 10900));
-
     // ---- every liblz4 function used, declared once: symbol and signature (all required); IN = const pointer ---
     private static final Fn
             FN_SIZEOF_STATE = Fn.of("LZ4_sizeofState", INT),
@@ -125,6 +121,11 @@ final class Lz4Native {
             FN_GET_FRAME_INFO = Fn.of("LZ4F_getFrameInfo", SIZE_T, PTR, PTR, IN, PTR),
             FN_GET_ERROR_NAME = Fn.of("LZ4F_getErrorName", PTR, SIZE_T),
             FN_VERSION_NUMBER = Fn.of("LZ4_versionNumber", INT);
+
+    /** Loaded after the declarations above: the loader refuses a library lacking a required one. */
+    private static final Binder B = Binder.load(MethodHandles.lookup(), new NativeLoader.Spec("lz4", "zstdjava.lz4.path",
+            List.of("liblz4.so.1", "liblz4.so", "liblz4.1.dylib", "liblz4.dylib", "lz4.dll", "liblz4.dll"),
+            "LZ4_versionNumber", 10900));
 
     // ---- the handles: regular (transition, native memory) or critical (heap memory, short calls); ..._CRITICAL = critical --
     static final MethodHandle SIZEOF_STATE = B.critical(FN_SIZEOF_STATE), SIZEOF_STATE_HC = B.critical(FN_SIZEOF_STATE_HC),

@@ -128,10 +128,6 @@ final class ZstdNative {
     /** {@code malloc}/{@code realloc}/{@code free} for this package's native buffers. */
     static final LibC LIBC = LibC.bind(MethodHandles.lookup());
 
-    private static final Binder B = Binder.load(MethodHandles.lookup(), new NativeLoader.Spec("zstd", "zstdjava.zstd.path",
-            List.of("libzstd.so.1", "libzstd.so", "libzstd.1.dylib", "libzstd.dylib", "zstd.dll", "libzstd.dll"),
-            "ZSTD_versionNumber", 10400));
-
     // ---- every libzstd function used, declared once: symbol, signature (IN = const pointer), optional -----------
     private static final Fn
             FN_CREATE_CCTX = Fn.of("ZSTD_createCCtx", PTR),
@@ -183,6 +179,11 @@ final class ZstdNative {
             FN_ZDICT_GET_DICT_HEADER_SIZE = Fn.of("ZDICT_getDictHeaderSize", SIZE_T, IN, SIZE_T),
             FN_ZDICT_GET_ERROR_NAME = Fn.of("ZDICT_getErrorName", PTR, SIZE_T),
             FN_VERSION_NUMBER = Fn.of("ZSTD_versionNumber", INT);
+
+    /** Loaded after the declarations above: the loader refuses a library lacking a required one. */
+    private static final Binder B = Binder.load(MethodHandles.lookup(), new NativeLoader.Spec("zstd", "zstdjava.zstd.path",
+            List.of("libzstd.so.1", "libzstd.so", "libzstd.1.dylib", "libzstd.dylib", "zstd.dll", "libzstd.dll"),
+            "ZSTD_versionNumber", 10400));
 
     // ---- the handles: regular (transition, native memory) or critical (heap memory, short calls); ..._CRITICAL = critical --
     static final MethodHandle CREATE_CCTX = B.regular(FN_CREATE_CCTX), FREE_CCTX = B.regular(FN_FREE_CCTX),

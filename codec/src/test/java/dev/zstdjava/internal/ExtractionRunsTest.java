@@ -12,6 +12,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -44,6 +47,36 @@ class ExtractionRunsTest {
         // Linux/macOS: the JVM deletes its folder at exit (0 left). Windows: the last JVM's DLLs stay (1 left)
         long expected = WINDOWS ? 1 : 0;
         assertEquals(List.of(expected, expected, expected), counts, "extraction folders left after each run");
+    }
+
+    /**
+     * JVMs started at once with the same temporary folder: each loads the bundled libraries from a folder of its own
+     * (none takes another's folder, being made or in use, for an ended JVM's and deletes it), and none is left.
+     */
+    @Test
+    void jvmsStartedTogetherEachLoadTheBundledCopy(@TempDir Path tmp) throws Exception {
+        int n = 4;
+        List<Future<String>> runs = new ArrayList<>();
+        ExecutorService starters = Executors.newFixedThreadPool(n);
+        try {
+            for (int i = 0; i < n; i++) {
+                runs.add(starters.submit(() -> runChild(tmp)));
+            }
+        } finally {
+            starters.shutdown();
+        }
+        List<String> dirs = new ArrayList<>();
+        for (Future<String> run : runs) {
+            String out = run.get();
+            String[] lines = out.strip().split("\\R");
+            String last = lines[lines.length - 1];
+            assertTrue(last.startsWith("BUNDLED BUNDLED "), out);
+            dirs.add(Path.of(last.substring("BUNDLED BUNDLED ".length())).getParent().getFileName().toString());
+        }
+        assertEquals(n, dirs.stream().distinct().count(), "each JVM its own folder: " + dirs);
+        if (!WINDOWS) {
+            assertEquals(0, extractionFolders(tmp), "extraction folders left");
+        }
     }
 
     private static long extractionFolders(Path tmp) throws IOException {

@@ -115,6 +115,35 @@ class NativePlatformTest {
         assertFalse(NativePlatform.isMuslLoader("/lib/ld-linux-aarch64.so.1"));
     }
 
+    /**
+     * A glibc-built JVM on Alpine with its glibc compatibility package: the program names glibc's loader, a link to
+     * musl's C library, which then runs it; the memory map names musl's C library itself.
+     */
+    @Test
+    void aGlibcLoaderNameLinkedToMuslIsMusl(@TempDir Path dir) throws IOException {
+        org.junit.jupiter.api.Assumptions.assumeTrue(java.io.File.separatorChar == '/', "loader paths are POSIX");
+        Path muslLibc = Files.writeString(dir.resolve("libc.musl-x86_64.so.1"), "musl");
+        Path glibcName = dir.resolve("ld-linux-x86-64.so.2");
+        try {
+            Files.createSymbolicLink(glibcName, muslLibc);
+        } catch (UnsupportedOperationException | IOException e) {
+            org.junit.jupiter.api.Assumptions.assumeTrue(false, "symbolic links cannot be made here: " + e);
+        }
+        Path exe = elf(dir.resolve("java"), true, ByteOrder.LITTLE_ENDIAN, glibcName.toString());
+        NativePlatform p = NativePlatform.detect(null, "Linux", "amd64", exe, dir.resolve("no-maps"));
+        assertEquals("linux-x86_64-musl", p.folder(), p.how());
+        assertTrue(p.how().contains("loaded by " + glibcName + ", which is " + muslLibc.toRealPath()), p.how());
+
+        Path maps = Files.write(dir.resolve("maps"), List.of("7f00-7f01 r-xp 0 00:00 1 /lib/libc.musl-x86_64.so.1"));
+        Path staticExe = elf(dir.resolve("static"), true, ByteOrder.LITTLE_ENDIAN, null);
+        assertEquals("linux-x86_64-musl", NativePlatform.detect(null, "Linux", "amd64", staticExe, maps).folder());
+
+        // a real glibc loader under its own name stays glibc
+        Path glibc = Files.writeString(dir.resolve("ld-linux-aarch64.so.1"), "glibc");
+        Path armExe = elf(dir.resolve("java-arm"), true, ByteOrder.LITTLE_ENDIAN, glibc.toString());
+        assertEquals("linux-aarch64", NativePlatform.detect(null, "Linux", "aarch64", armExe, maps).folder());
+    }
+
     @Test
     void thisJvmIsDetectedConsistently() throws IOException {
         NativePlatform here = NativePlatform.current();

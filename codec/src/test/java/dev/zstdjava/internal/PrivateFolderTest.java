@@ -155,7 +155,7 @@ class PrivateFolderTest {
         FileTime now = FileTime.fromMillis(System.currentTimeMillis());
         FileTime longAgo = FileTime.fromMillis(now.toMillis() - 3_600_000);
         Path ended = stale(base, "zstd-java-111-1a-1");
-        Files.createFile(ended.resolve(PrivateFolder.LOCK)); // a lock file nobody holds: its JVM has ended
+        PrivateFolder.lock(ended).close(); // a lock file nobody holds: its JVM has ended
         Path inUse = stale(base, "zstd-java-111-2b-2");
         Path self = stale(base, "zstd-java-333-3c-1");
         Path unlocked = stale(base, "zstd-java-444-4d-1"); // an ended JVM deleted its lock file, or an older loader
@@ -200,6 +200,71 @@ class PrivateFolderTest {
         if (foreign != null) {
             assertTrue(Files.exists(foreign.resolve("libzstd.so")), "another user's folder is kept");
         }
+    }
+
+    /**
+     * Another JVM's folder between the creation of its lock file and its lock (the file exists and is free, that JVM
+     * lives): kept, as an empty folder of that age is; the same file once locked, marked and released (its JVM has
+     * ended) is removed, and so is an unmarked one that is old (its JVM died in between).
+     */
+    @Test
+    void aLockFileNotLockedYetIsNotTakenForAnEndedJvm(@TempDir Path base) throws IOException {
+        UserPrincipal me = me(base);
+        FileTime aMinuteAgo = FileTime.fromMillis(System.currentTimeMillis() - 60_000);
+        Path starting = PrivateFolder.create(base, () -> "zstd-java-777-7a-1");
+        Files.createFile(starting.resolve(PrivateFolder.LOCK)); // what lock() does first; its lock comes next
+        assertEquals(0, PrivateFolder.removeStale(base, me, null, aMinuteAgo));
+        assertTrue(Files.exists(starting.resolve(PrivateFolder.LOCK)), "a starting JVM's folder is kept");
+
+        Files.setLastModifiedTime(starting.resolve(PrivateFolder.LOCK), FileTime.fromMillis(0));
+        assertEquals(1, PrivateFolder.removeStale(base, me, null, aMinuteAgo), "its JVM died before the lock");
+
+        Path ended = PrivateFolder.create(base, () -> "zstd-java-777-7a-2");
+        PrivateFolder.lock(ended).close();
+        assertEquals(1, Files.size(ended.resolve(PrivateFolder.LOCK)), "the lock marks its file");
+        assertEquals(1, PrivateFolder.removeStale(base, me, null, aMinuteAgo));
+        assertFalse(Files.exists(ended, LinkOption.NOFOLLOW_LINKS), "a JVM that locked its folder and ended");
+    }
+
+    /**
+     * Folders being made and locked while another loader (here another thread; class loaders of one JVM share its
+     * locks) removes stale ones, again and again: no folder is deleted or its lock refused once its maker has it.
+     */
+    @Test
+    void foldersBeingMadeAreNeverTakenForStaleOnes(@TempDir Path base) throws Exception {
+        UserPrincipal me = me(base);
+        FileTime aMinuteAgo = FileTime.fromMillis(System.currentTimeMillis() - 60_000);
+        java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
+        java.util.concurrent.atomic.AtomicInteger sweeps = new java.util.concurrent.atomic.AtomicInteger();
+        Thread sweeper = new Thread(() -> {
+            while (!done.get()) {
+                PrivateFolder.removeStale(base, me, null, aMinuteAgo);
+                sweeps.incrementAndGet();
+            }
+        });
+        sweeper.start();
+        List<String> lost = new ArrayList<>();
+        int made = 0;
+        long end = System.nanoTime() + 2_000_000_000L;
+        try {
+            while (System.nanoTime() < end && lost.size() < 5) {
+                Path dir = PrivateFolder.create(base, PrivateFolder::nextName);
+                made++;
+                try (FileChannel held = PrivateFolder.lock(dir)) {
+                    Files.writeString(dir.resolve("libzstd.so"), "extracted");
+                    if (!Files.exists(dir.resolve(PrivateFolder.LOCK)) || !held.isOpen()) {
+                        lost.add(dir + ": its lock file was deleted");
+                    }
+                } catch (IOException | RuntimeException e) {
+                    lost.add(dir + ": " + e);
+                }
+            }
+        } finally {
+            done.set(true);
+            sweeper.join();
+        }
+        assertTrue(lost.isEmpty(), made + " folders made, " + sweeps.get() + " sweeps; lost: " + lost);
+        assertTrue(made > 10 && sweeps.get() > 10, made + " folders made, " + sweeps.get() + " sweeps");
     }
 
     @Test
