@@ -667,7 +667,8 @@ class AdaptiveCompressorTest {
                 + " list another pattern", () -> AdaptiveCompressor.builder(c).patterns(List.of("(other)")).build());
         assertMessage("listed pattern user:*:cart would never be used: user:*, listed before it, matches every key it"
                 + " matches (the first listed pattern that matches a key takes it); list user:*:cart before user:*, or"
-                + " leave it out", () -> AdaptiveCompressor.builder(c).patterns(List.of("user:*", "user:*:cart")).build());
+                + " leave it out",
+                () -> AdaptiveCompressor.builder(c).patterns(List.of("user:*", "user:*:cart")).build());
         assertTrue(assertThrows(IllegalArgumentException.class, () -> AdaptiveCompressor.builder(c)
                 .patterns(List.of("a\\\\b:*")).build()).getMessage().contains("list a\\b:* for those keys"));
         assertThrows(NullPointerException.class, () -> AdaptiveCompressor.builder(null));
