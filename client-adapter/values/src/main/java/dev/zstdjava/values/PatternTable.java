@@ -261,6 +261,7 @@ final class PatternTable<S> {
             now = nanoClock.getAsLong();
             e = find(folder, hash, now);
         } finally {
+            folder.release(); // a long key's folded copy is not kept in the pool
             folders.lazySet(at, folder);
         }
         if (e.seen != null) {

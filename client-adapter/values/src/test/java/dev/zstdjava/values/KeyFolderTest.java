@@ -366,6 +366,10 @@ class KeyFolderTest {
         assertEquals(hash, folder.fold(bytes("tenant:7" + tail)));
         folder.fold(bytes("short:1"));
         assertEquals("short:*", folder.pattern(), "back to the inline scratch");
+        folder.fold(bytes("tenant:42" + tail));
+        folder.release(); // as a pool does: the long key's copy is let go
+        assertEquals(new KeyFolder().hash(), folder.hash(), "the empty key's pattern, as a new folder");
+        assertEquals("", folder.pattern());
     }
 
     /**

@@ -173,6 +173,35 @@ class PatternTableTest {
     }
 
     /**
+     * The table's pool of folders keeps no long key: after a lookup of a key of 1 MiB, the folder given back to the
+     * pool holds its inline array only (a folder of a stripe no lookup uses again would keep the key's folded copy).
+     */
+    @Test
+    void aPooledFolderKeepsNoLongKey() throws ReflectiveOperationException {
+        PatternTable<State> table = table(8, 1_000);
+        byte[] key = new byte[1 << 20];
+        java.util.Arrays.fill(key, (byte) 'k');
+        assertEquals(PatternTable.OTHER, table.lookup(key).pattern());
+        assertEquals("k:*", table.lookup(bytes("k:1")).pattern(), "the folder folds on as before");
+        table.lookup(key);
+        java.lang.reflect.Field pool = PatternTable.class.getDeclaredField("folders");
+        pool.setAccessible(true);
+        java.lang.reflect.Field folded = KeyFolder.class.getDeclaredField("folded");
+        folded.setAccessible(true);
+        java.util.concurrent.atomic.AtomicReferenceArray<?> folders =
+                (java.util.concurrent.atomic.AtomicReferenceArray<?>) pool.get(table);
+        int kept = 0;
+        for (int i = 0; i < folders.length(); i++) {
+            Object f = folders.get(i);
+            if (f != null) {
+                kept++;
+                assertEquals(KeyFolder.INLINE_LENGTH, ((byte[]) folded.get(f)).length, "a pooled folder's array");
+            }
+        }
+        assertEquals(1, kept, "this thread's folder");
+    }
+
+    /**
      * Two patterns that differ only in bytes that are not UTF-8 (kept by the fold as separators) are two patterns with
      * two names, as their states and rows see them (each such byte {@code \xHH}, a backslash {@code \\}); listed
      * patterns of valid UTF-8 still match as before and keep the name given.
