@@ -291,11 +291,19 @@ public final class AdaptiveCompressor {
          * {@code user:42:cart}); none by default. A key takes the first that matches, so {@link #build()} refuses a
          * pattern an earlier one matches every key of, which would never be used ({@code user:*:cart} after
          * {@code user:*}: list the more specific first), and two that fold alike. Each is named by its text as given,
-         * so {@link #build()} refuses a pattern whose text is another pattern's name: {@code (other)}, or one with {@code \\} or {@code \xHH} that
-         * is the name of the keys whose pattern has a backslash or a byte that is not UTF-8 there ({@code a\\b:*} is
-         * the name of the keys {@code a\b:*} matches).
+         * so {@link #build()} refuses a pattern whose text is another pattern's name: {@code (other)}, or one with
+         * {@code \\} or {@code \xHH} that is the name of the keys whose pattern has a backslash or a byte that is not
+         * UTF-8 there ({@code a\\b:*} is the name of the keys {@code a\b:*} matches).
+         *
+         * @throws NullPointerException when {@code patterns} or one of them is null (the message names its index)
          */
         public Builder patterns(List<String> patterns) {
+            Objects.requireNonNull(patterns, "patterns");
+            for (int i = 0; i < patterns.size(); i++) {
+                if (patterns.get(i) == null) {
+                    throw new NullPointerException("patterns: the listed pattern at index " + i + " is null");
+                }
+            }
             this.patterns = List.copyOf(patterns);
             return this;
         }
@@ -312,7 +320,7 @@ public final class AdaptiveCompressor {
          * table keeps it as {@link System#nanoTime()} does); default {@link AdaptiveCompressor#DEFAULT_IDLE_WINDOW}.
          */
         public Builder idleWindow(Duration idle) {
-            this.idleWindow = Objects.requireNonNull(idle, "idle");
+            this.idleWindow = Objects.requireNonNull(idle, "idleWindow");
             return this;
         }
 

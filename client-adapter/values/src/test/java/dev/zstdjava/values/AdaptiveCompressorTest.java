@@ -673,6 +673,15 @@ class AdaptiveCompressorTest {
                 .patterns(List.of("a\\\\b:*")).build()).getMessage().contains("list a\\b:* for those keys"));
         assertThrows(NullPointerException.class, () -> AdaptiveCompressor.builder(null));
         assertThrows(NullPointerException.class, () -> AdaptiveCompressor.builder(c).goal(null));
+        // a setting given as null names itself
+        assertEquals("patterns", assertThrows(NullPointerException.class,
+                () -> AdaptiveCompressor.builder(c).patterns(null)).getMessage());
+        assertEquals("patterns: the listed pattern at index 1 is null", assertThrows(NullPointerException.class,
+                () -> AdaptiveCompressor.builder(c).patterns(Arrays.asList("user:*", null))).getMessage());
+        assertEquals("idleWindow", assertThrows(NullPointerException.class,
+                () -> AdaptiveCompressor.builder(c).idleWindow(null)).getMessage());
+        assertEquals("goal", assertThrows(NullPointerException.class,
+                () -> AdaptiveCompressor.builder(c).goal(null)).getMessage());
     }
 
     /**
