@@ -34,8 +34,9 @@ import java.util.Map;
  * (so earlier passes of the line, by any thread, go on); else from the start. Only the first pass of the line after
  * that, by a thread of the given name, is held. Prints the child's output and exits with its status.
  *
- * <p>Used by {@code PatternStateRaceTest} ({@code dev.zstdjava.values.StaleOptionChild}) and
- * {@code AdmittedDictionaryRaceTest} ({@code dev.zstdjava.values.AdmittedDictionaryChild}).
+ * <p>Used by {@code PatternStateRaceTest} ({@code dev.zstdjava.values.StaleOptionChild}),
+ * {@code AdmittedDictionaryRaceTest} ({@code dev.zstdjava.values.AdmittedDictionaryChild}) and
+ * {@code SnapshotDuringSwitchTest} ({@code dev.zstdjava.values.TornDecisionChild}).
  *
  * <p>Arguments: the child's Java home, its class path, the child's main class, the class to hold a thread in, the
  * line of its source to hold it at, the name and JVM signature of the method of that line, the name of the thread to

@@ -62,7 +62,7 @@ final class EncodedCommand<K, V, T> extends CommandWrapper<K, V, T> implements D
             length = n;
         } finally {
             scope.compress = before;
-            scope.keyLength = -1;
+            scope.endKeys();
             buf.release();
             scope.spares = outer;
             if (outer == null) {

@@ -37,7 +37,8 @@ final class PolicyScope {
     /**
      * The encoded key the values being encoded belong to, {@code key[0, keyLength)}, or {@code keyLength} -1 while
      * none is known; recorded by an adaptive {@link CompressingCodec} only. The array grows to the longest key seen and
-     * is kept.
+     * is kept up to {@link EncodeBuffers.Spares#MAX_KEPT_ARRAY} bytes, as the encoding buffers' arrays are
+     * ({@link #endKeys}): a thread that once wrote a longer key does not keep a copy of it.
      */
     byte[] key = new byte[64];
 
@@ -50,6 +51,17 @@ final class PolicyScope {
     void startKeys(boolean perValue) {
         keyPerValue = perValue;
         keyLength = -1;
+    }
+
+    /**
+     * Ends a command: no key known, and an array grown beyond {@link EncodeBuffers.Spares#MAX_KEPT_ARRAY} for a
+     * longer key is dropped.
+     */
+    void endKeys() {
+        keyLength = -1;
+        if (key.length > EncodeBuffers.Spares.MAX_KEPT_ARRAY) {
+            key = new byte[64];
+        }
     }
 
     /** @return whether the key encoded next is the one the following values belong to */

@@ -233,6 +233,39 @@ class LettuceAdaptiveTest {
         });
     }
 
+    /**
+     * A key of a mebibyte, side by side with plain Lettuce: the adaptive connection's SET and GET answer as the plain
+     * connection's do, each reads the other's value, the value is written under {@code (other)} (a pattern that long is
+     * not tracked), and the dispatching thread keeps no copy of the key once the command is encoded (the array it
+     * records the key in is kept up to the encoding buffers' bound only).
+     */
+    @Test
+    void aKeyOfAMebibyteIsWrittenAsPlainLettuceWritesItAndNotKept() {
+        AdaptiveCompressor own = AdaptiveCompressor.builder(CONFIG).build();
+        StatefulRedisConnection<byte[], byte[]> conn = ((CompressingRedisClient) redis.client())
+                .connect(ByteArrayCodec.INSTANCE, own);
+        try {
+            byte[] key = new byte[1 << 20];
+            Arrays.fill(key, (byte) 'k');
+            byte[] plainKey = key.clone();
+            plainKey[0] = 'p';
+            byte[] v = json(3);
+            assertEquals(redis.raw().sync().set(plainKey, v), conn.sync().set(key, v));
+            assertArrayEquals(redis.raw().sync().get(plainKey), conn.sync().get(key));
+            assertArrayEquals(v, conn.sync().get(plainKey), "the plain connection's value");
+            assertArrayEquals(v, own.decompress(redis.raw().sync().get(key)), "the adaptive one's, as stored");
+            assertTrue(redis.raw().sync().get(key).length < v.length, "compressed");
+            assertEquals(1, decision(own, "(other)").orElseThrow().valuesSeen(), own.snapshot().toString());
+            assertTrue(PolicyScope.current().key.length <= EncodeBuffers.Spares.MAX_KEPT_ARRAY,
+                    "the dispatching thread keeps " + PolicyScope.current().key.length + " bytes for the key");
+            assertEquals(-1, PolicyScope.current().keyLength);
+            assertEquals(1L, conn.sync().del(key));
+            redis.raw().sync().del(plainKey);
+        } finally {
+            conn.close();
+        }
+    }
+
     @Test
     void aValueWithNoKeyKnownIsWrittenAsInFixedMode() {
         AdaptiveCompressor own = AdaptiveCompressor.builder(CONFIG).build();

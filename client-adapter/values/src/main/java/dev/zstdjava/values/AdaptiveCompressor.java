@@ -24,8 +24,9 @@ import java.util.function.UnaryOperator;
  * <h2>Decisions</h2>
  * Keys fold into patterns ({@link KeyFolder}; the application's {@linkplain Builder#patterns listed patterns} first),
  * each with a state in a table of bounded size: at most {@linkplain Builder#capacity capacity} patterns tracked, an
- * idle one replaced by a new one, the rest sharing one {@code (other)} state. Per pattern, the first writes and then
- * one in 64 (one in 256 while the pattern is plain) are written with every candidate
+ * idle one replaced by a new one, the rest sharing one {@code (other)} state, as do the keys whose pattern is longer
+ * than {@value #MAX_PATTERN_LENGTH} bytes (a tracked pattern keeps its bytes and name). Per pattern, the first
+ * writes and then one in 64 (one in 256 while the pattern is plain) are written with every candidate
  * {@linkplain CompressionOption option} on the calling thread and timed ({@link OptionMeasurements}, the measuring
  * code of {@code zstd-values advise} too); the latest 16 such samples decide, by
  * {@link CompressionGoal#decide}, with hysteresis: the option in use is favoured by a margin (1 point of saving, 20%
@@ -63,6 +64,11 @@ import java.util.function.UnaryOperator;
 public final class AdaptiveCompressor {
     /** Default of {@link Builder#capacity}: patterns tracked at once. */
     public static final int DEFAULT_CAPACITY = PatternTable.DEFAULT_CAPACITY;
+    /**
+     * The longest pattern tracked, in bytes: the keys of a longer pattern (not listed) share {@code (other)}'s
+     * decision, so the patterns tracked hold at most this much of each key whatever the keys' length.
+     */
+    public static final int MAX_PATTERN_LENGTH = PatternTable.MAX_PATTERN_LENGTH;
     /** Default of {@link Builder#idleWindow}: a tracked pattern unseen this long (10 seconds) may be replaced. */
     public static final Duration DEFAULT_IDLE_WINDOW = PatternTable.DEFAULT_IDLE_WINDOW;
     /** Default of {@link Builder#sampling}: a pattern's first writes, each sampled. */
@@ -282,12 +288,22 @@ public final class AdaptiveCompressor {
         /**
          * The application's patterns, in order of precedence, each matched before the fold and never evicted: a
          * pattern is folded like a key and its {@code *} matches any run of the key's pattern ({@code user:*} takes
-         * {@code user:42:cart}); none by default. Each is named by its text as given, so {@link #build()} refuses a
-         * pattern whose text is another pattern's name: {@code (other)}, or one with {@code \\} or {@code \xHH} that
-         * is the name of the keys whose pattern has a backslash or a byte that is not UTF-8 there ({@code a\\b:*} is
-         * the name of the keys {@code a\b:*} matches).
+         * {@code user:42:cart}); none by default. A key takes the first that matches, so {@link #build()} refuses a
+         * pattern an earlier one matches every key of, which would never be used ({@code user:*:cart} after
+         * {@code user:*}: list the more specific first), and two that fold alike. Each is named by its text as given,
+         * so {@link #build()} refuses a pattern whose text is another pattern's name: {@code (other)}, or one with
+         * {@code \\} or {@code \xHH} that is the name of the keys whose pattern has a backslash or a byte that is not
+         * UTF-8 there ({@code a\\b:*} is the name of the keys {@code a\b:*} matches).
+         *
+         * @throws NullPointerException when {@code patterns} or one of them is null (the message names its index)
          */
         public Builder patterns(List<String> patterns) {
+            Objects.requireNonNull(patterns, "patterns");
+            for (int i = 0; i < patterns.size(); i++) {
+                if (patterns.get(i) == null) {
+                    throw new NullPointerException("patterns: the listed pattern at index " + i + " is null");
+                }
+            }
             this.patterns = List.copyOf(patterns);
             return this;
         }
@@ -304,7 +320,7 @@ public final class AdaptiveCompressor {
          * table keeps it as {@link System#nanoTime()} does); default {@link AdaptiveCompressor#DEFAULT_IDLE_WINDOW}.
          */
         public Builder idleWindow(Duration idle) {
-            this.idleWindow = Objects.requireNonNull(idle, "idle");
+            this.idleWindow = Objects.requireNonNull(idle, "idleWindow");
             return this;
         }
 
@@ -391,7 +407,8 @@ public final class AdaptiveCompressor {
         /**
          * @return the compressor
          * @throws IllegalArgumentException when a setting is out of range (the message names it), when a listed
-         *                                  pattern has another pattern's name ({@link #patterns}), or when the
+         *                                  pattern would never be used or has another pattern's name
+         *                                  ({@link #patterns}), or when the
          *                                  {@link #dictionaries(PatternDictionaries) per-pattern dictionaries} serve a
          *                                  compressor of the other kind (one that writes with dictionaries, or a
          *                                  {@code SPEED} one, whose lineages are read-only)

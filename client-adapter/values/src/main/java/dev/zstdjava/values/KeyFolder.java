@@ -35,8 +35,8 @@ import java.util.Objects;
  *
  * <p><b>Allocation:</b> {@code fold}, {@link #hash()}, {@link #length()} and {@link #patternEquals(byte[])} allocate
  * nothing for keys of at most {@value #INLINE_LENGTH} bytes; a longer key is folded into a new array of its length,
- * kept until the next fold. {@link #pattern()}, {@link #patternBytes()} and {@link #patternOf(byte[])} allocate the
- * result.
+ * kept until the next fold (or until a pool that keeps the folder releases it). {@link #pattern()},
+ * {@link #patternBytes()} and {@link #patternOf(byte[])} allocate the result.
  */
 public final class KeyFolder {
     /** The longest key, in bytes, folded without allocating. */
@@ -53,6 +53,7 @@ public final class KeyFolder {
     private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
     private static final long K1 = 0x9E3779B97F4A7C15L;
     private static final long K2 = 0xC2B2AE3D27D4EB4FL;
+    private static final long EMPTY_HASH = hashOf(new byte[0], 0);
 
     static {
         for (int c = '0'; c <= '9'; c++) {
@@ -67,7 +68,7 @@ public final class KeyFolder {
     private final byte[] inline = new byte[INLINE_LENGTH];
     private byte[] folded = inline;
     private int length;
-    private long hash = hashOf(inline, 0);
+    private long hash = EMPTY_HASH;
 
     /** A folder holding the pattern of the empty key until its first fold. */
     public KeyFolder() {
@@ -97,6 +98,19 @@ public final class KeyFolder {
         this.length = foldInto(key, offset, offset + length, out);
         this.hash = hashOf(out, this.length);
         return hash;
+    }
+
+    /**
+     * Lets go of the array a key longer than {@value #INLINE_LENGTH} bytes was folded into, so that a folder kept for
+     * later (a pool's) does not hold on to the pattern of a long key: the folder then holds the empty key's pattern,
+     * as a new one does. Allocates nothing.
+     */
+    void release() {
+        if (folded != inline) {
+            folded = inline;
+            length = 0;
+            hash = EMPTY_HASH;
+        }
     }
 
     /** The hash of the pattern last folded (every key of one pattern has the same hash). */

@@ -22,15 +22,17 @@ import java.util.function.LongSupplier;
  * window still holds of it) until it is ready again. A switch is logged (logger
  * {@code dev.zstdjava.values.AdaptiveCompressor}, level INFO).
  *
- * <p><b>Thread safety:</b> thread-safe. A write reads the option in use (volatile), counts itself (one atomic
+ * <p><b>Thread safety:</b> thread-safe. A write reads the decision in use (one volatile read of an immutable record:
+ * its option, saving and time, so {@link #decision} is always one decision, never a switch's new option with the old
+ * one's saving or time), counts itself (one atomic
  * add) and, when its option compresses, adds its bytes to the drift figure (plain fields, racy by design: see
  * {@link #RECENT_WRITES}); a sampled write takes the pattern's lock with {@code tryLock}, so when another thread is sampling the pattern
  * it is written as an ordinary one, and no write waits. Under the lock it reads the option in use again and samples
  * with that one, so a switch another sampler made after this write's first read is not made, counted or logged a
  * second time (the first read only chose whether the write is sampled). The lock is a {@link ReentrantLock}: virtual threads do not
  * pin. <b>Allocation:</b> an ordinary write allocates nothing beyond what its option's compressor returns (a plain
- * write: nothing); a sampled write also allocates each candidate's stored form (twice: {@link OptionMeasurements}); a switch allocates its time and the
- * log line.
+ * write: nothing); a sampled write also allocates each candidate's stored form (twice: {@link OptionMeasurements}) and
+ * its evaluation the decision's record; a switch allocates its time and the log line.
  */
 final class PatternState {
     private static final System.Logger LOG = System.getLogger(AdaptiveCompressor.class.getName());
@@ -45,10 +47,9 @@ final class PatternState {
     private int against; // evaluations in a row that took another option
     private boolean measuredDictionary; // whether the latest measurement had the pattern's dictionary ready
     private boolean decided; // whether the rule has decided once (the default option is not a decision)
-    // written under the lock, read by any thread
-    private volatile CompressionOption current;
-    private volatile Instant since = Instant.now();
-    private volatile double currentSaved;
+    // written under the lock, read by any thread: the decision, replaced whole, so a reader never pairs one
+    // decision's option with another's saving or time
+    private volatile Current current;
     private volatile long switches;
     // one measured write in this many, from settings.sampleEvery() up to BACK_OFF times it; written by any thread
     private volatile int every;
@@ -104,17 +105,17 @@ final class PatternState {
         this.settings = settings;
         this.writer = writer;
         this.measurements = new OptionMeasurements(writer, null, settings.window(), nanoClock);
-        this.current = settings.defaultOption();
+        this.current = new Current(settings.defaultOption(), 0, Instant.now());
         this.every = settings.sampleEvery();
     }
 
     /** @return the stored form of {@code value}, a value of this pattern, as the pattern's decision writes it */
     byte[] store(byte[] value) {
         long n = writes.getAndIncrement();
-        CompressionOption now = current;
+        CompressionOption now = current.option();
         if (settings.sampled(n, now) && lock.tryLock()) {
             try {
-                return sample(value, current, n); // read again: another sampler may have switched since
+                return sample(value, current.option(), n); // read again: another sampler may have switched since
             } finally {
                 lock.unlock();
             }
@@ -130,11 +131,11 @@ final class PatternState {
      */
     long store(MemorySegment value, MemorySegment dst) {
         long n = writes.getAndIncrement();
-        CompressionOption now = current;
+        CompressionOption now = current.option();
         if (settings.sampled(n, now) && lock.tryLock()) {
             byte[] out;
             try {
-                out = sample(value.toArray(ValueLayout.JAVA_BYTE), current, n); // read again, as above
+                out = sample(value.toArray(ValueLayout.JAVA_BYTE), current.option(), n); // read again, as above
             } finally {
                 lock.unlock();
             }
@@ -177,7 +178,7 @@ final class PatternState {
         this.recentIn = recentIn;
         this.recentOut = recentOut;
         int base = settings.sampleEvery();
-        if (every != base && Math.abs(recentIn - recentOut - currentSaved * recentIn) > DRIFT * recentIn) {
+        if (every != base && Math.abs(recentIn - recentOut - current.saved() * recentIn) > DRIFT * recentIn) {
             every = base;
         }
     }
@@ -236,7 +237,8 @@ final class PatternState {
 
     /** @param dictionary whether the pattern's dictionary is ready: if not, the window's figures of it are not used */
     private void evaluate(CompressionOption now, boolean dictionary) {
-        currentSaved = measurements.saved(now);
+        Current c = current; // its option is now: this sampler holds the lock
+        current = new Current(now, measurements.saved(now), c.since());
         if (measurements.values() < settings.minSamples()) {
             return;
         }
@@ -291,9 +293,7 @@ final class PatternState {
         decided = true;
         against = 0;
         every = settings.sampleEvery();
-        current = pick;
-        currentSaved = measurements.saved(pick);
-        since = Instant.now();
+        current = new Current(pick, measurements.saved(pick), Instant.now());
         switches++;
         LOG.log(System.Logger.Level.INFO, () -> "adaptive compression: pattern " + pattern + ": " + now + " -> " + pick
                 + " (" + why + ")");
@@ -307,7 +307,7 @@ final class PatternState {
 
     /** @return the option writes use now */
     CompressionOption current() {
-        return current;
+        return current.option();
     }
 
     /** @return how many values of this pattern have been written */
@@ -322,6 +322,13 @@ final class PatternState {
 
     /** @return the pattern's decision now, under {@code name} */
     PatternDecision decision(String name) {
-        return new PatternDecision(name, current, currentSaved, writes.get(), since);
+        Current c = current;
+        return new PatternDecision(name, c.option(), c.saved(), writes.get(), c.since());
     }
+
+    /**
+     * A decision: the option writes use, what it saved over the samples of the latest evaluation, since when it is in
+     * use. Published whole through one volatile field.
+     */
+    private record Current(CompressionOption option, double saved, Instant since) {}
 }

@@ -24,15 +24,20 @@ import java.util.function.ToLongFunction;
  * (3) for a pattern not tracked: a new entry while fewer than {@code capacity} patterns are tracked; else, when the
  * least recently seen tracked pattern has not been seen for {@code idleWindow}, that one is evicted and a new entry
  * replaces it; else the one shared {@link Kind#OTHER} entry (which also takes the keys whose pattern is
- * {@value #OTHER}, its name). So a keyspace of patterns seen once (random keys) keeps
- * at most {@code capacity} tracked, admits at most {@code capacity} new patterns per window and sends the rest to
- * "other", while patterns in use are never pushed out. A later key of an evicted pattern gets a fresh state (the
- * factory is called again); the evicted state is dropped, and a lookup racing its eviction may still count on it.
+ * {@value #OTHER}, its name, and those whose pattern is longer than {@value #MAX_PATTERN_LENGTH} bytes, so that an
+ * entry holds at most that much of a key, however long the keys are). So a keyspace of patterns seen once (random
+ * keys) keeps at most {@code capacity} tracked, admits at most {@code capacity} new patterns per window and sends
+ * the rest to "other", while patterns in use are never pushed out. A later key of an evicted pattern gets a fresh
+ * state (the factory is called again); the evicted state is dropped, and a lookup racing its eviction may still count
+ * on it.
  *
  * <p><b>Listed patterns</b> take precedence over the fold: each is folded like a key (so {@code v2:*} is
  * {@code v*:*}) and its {@code *} then matches any run of bytes of the key's pattern, not of the raw key
  * ({@code user:*} matches {@code user:*:profile} and {@code user:abc}). They are never evicted and not counted in
- * {@code capacity}; the first that matches wins, each lookup trying them in order (meant for tens of them).
+ * {@code capacity}; the first that matches wins, each lookup trying them in order (meant for tens of them). So a
+ * listed pattern that an earlier one matches every key of (its glob, read with its stars as any run, is within the
+ * earlier one's: {@code user:*:cart} after {@code user:*}, or two that fold alike) would never take a key: it is
+ * refused.
  *
  * <p><b>Names</b> are one per entry: a folded pattern's is its {@linkplain KeyFolder#text text}, a listed one's its
  * text as given, "other"'s {@value #OTHER}. A folded pattern with a listed one's UTF-8 bytes is never tracked (it
@@ -68,6 +73,12 @@ final class PatternTable<S> {
     private static final byte[] OTHER_BYTES = OTHER.getBytes(StandardCharsets.US_ASCII);
     /** The most patterns a table may track. */
     static final int MAX_CAPACITY = 1 << 16;
+    /**
+     * The longest pattern tracked, in bytes: a key whose pattern is longer is one of "other"'s keys (a listed pattern
+     * still matches it). A tracked entry keeps its pattern's bytes and its name (up to 4 characters a byte), so this
+     * bounds what the table holds, whatever the keys' length.
+     */
+    static final int MAX_PATTERN_LENGTH = 1024;
 
     /** What an entry stands for. */
     enum Kind {
@@ -125,7 +136,8 @@ final class PatternTable<S> {
     /**
      * @param capacity   the most patterns tracked, 0 to {@value #MAX_CAPACITY} (0: every key not listed is "other")
      * @param idleWindow how long a pattern goes unseen before a new one may replace it, positive
-     * @throws IllegalArgumentException when a bound is outside its range, two listed patterns fold alike, or a listed
+     * @throws IllegalArgumentException when a bound is outside its range, a listed pattern would never be used (two
+     *                                  fold alike, or an earlier one matches every key it matches), or a listed
      *                                  pattern has the name of another (see "Names" above)
      */
     PatternTable(int capacity, Duration idleWindow, List<String> listed, Function<String, ? extends S> newState) {
@@ -175,6 +187,13 @@ final class PatternTable<S> {
                 if (Arrays.equals(e.pattern, glob)) {
                     throw new IllegalArgumentException("listed patterns " + e.text + " and " + text
                             + " fold alike, to " + folder.pattern());
+                }
+                // the folder holds this pattern's glob, its stars as bytes only an earlier glob's stars match: when
+                // that glob matches it, it matches every key pattern this one does, and this one never takes a key
+                if (folder.patternMatches(e.pattern)) {
+                    throw new IllegalArgumentException("listed pattern " + text + " would never be used: " + e.text
+                            + ", listed before it, matches every key it matches (the first listed pattern that"
+                            + " matches a key takes it); list " + text + " before " + e.text + ", or leave it out");
                 }
             }
             given.add(new Entry(Kind.LISTED, text, glob, 0, state(text), now, seenOf == null));
@@ -242,6 +261,7 @@ final class PatternTable<S> {
             now = nanoClock.getAsLong();
             e = find(folder, hash, now);
         } finally {
+            folder.release(); // a long key's folded copy is not kept in the pool
             folders.lazySet(at, folder);
         }
         if (e.seen != null) {
@@ -258,6 +278,9 @@ final class PatternTable<S> {
             if (folder.patternMatches(e.pattern)) {
                 return e;
             }
+        }
+        if (folder.length() > MAX_PATTERN_LENGTH) {
+            return other; // never tracked: its entry would keep the pattern and its name
         }
         Entry e = tracked(folder, hash);
         if (e != null) {

@@ -505,6 +505,33 @@ class AdaptiveCompressorTest {
         assertEquals(5_001, seen, "no eviction within the idle window: every write counted once");
     }
 
+    /**
+     * Keys of a mebibyte, each its own pattern (bytes that are not UTF-8, named {@code \\xHH} each): every value
+     * stored reads back and is counted, under {@code (other)}, and the compressor keeps nothing of the keys (a tracked
+     * pattern keeps its bytes and its name: before, 16 such keys were 16 patterns holding some 80 MiB). A listed
+     * pattern still takes its long keys.
+     */
+    @Test
+    void keysOfAMebibyteAreOthersAndLeaveNothingTracked() {
+        AdaptiveCompressor ac = AdaptiveCompressor.builder(CompressionConfig.defaults()).capacity(16)
+                .idleWindow(Duration.ofHours(1)).patterns(List.of("blob:*")).build();
+        byte[] value = records(2000, 1);
+        for (int i = 0; i < 16; i++) {
+            byte[] key = new byte[1 << 20];
+            for (int j = 0; j < key.length; j++) {
+                key[j] = (byte) (j % 2 == 0 ? 0x80 + i : 'g' + (i + j) % 20);
+            }
+            assertArrayEquals(value, READER.decompress(ac.compress(key, value)), "key " + i);
+        }
+        byte[] blob = Arrays.copyOf(utf8("blob:"), 1 << 20);
+        Arrays.fill(blob, 5, blob.length, (byte) 'g');
+        assertArrayEquals(value, READER.decompress(ac.compress(blob, value)));
+        assertEquals(0, ac.patternsTracked());
+        List<PatternDecision> snapshot = ac.snapshot();
+        assertEquals(List.of("blob:*", PatternTable.OTHER), snapshot.stream().map(PatternDecision::pattern).toList());
+        assertEquals(List.of(1L, 16L), snapshot.stream().map(PatternDecision::valuesSeen).toList());
+    }
+
     @Test
     void everyDecisionIsReadBackByValueCompressor() {
         ValueCompressor lz4Reader = ValueCompressor.create(CompressionConfig.builder().backend(CompressionBackend.LZ4)
@@ -638,10 +665,23 @@ class AdaptiveCompressorTest {
                 () -> AdaptiveCompressor.builder(c).patterns(List.of("user:1", "user:2")).build());
         assertMessage("listed pattern (other) is the name of the entry the keys of every pattern not tracked share:"
                 + " list another pattern", () -> AdaptiveCompressor.builder(c).patterns(List.of("(other)")).build());
+        assertMessage("listed pattern user:*:cart would never be used: user:*, listed before it, matches every key it"
+                + " matches (the first listed pattern that matches a key takes it); list user:*:cart before user:*, or"
+                + " leave it out",
+                () -> AdaptiveCompressor.builder(c).patterns(List.of("user:*", "user:*:cart")).build());
         assertTrue(assertThrows(IllegalArgumentException.class, () -> AdaptiveCompressor.builder(c)
                 .patterns(List.of("a\\\\b:*")).build()).getMessage().contains("list a\\b:* for those keys"));
         assertThrows(NullPointerException.class, () -> AdaptiveCompressor.builder(null));
         assertThrows(NullPointerException.class, () -> AdaptiveCompressor.builder(c).goal(null));
+        // a setting given as null names itself
+        assertEquals("patterns", assertThrows(NullPointerException.class,
+                () -> AdaptiveCompressor.builder(c).patterns(null)).getMessage());
+        assertEquals("patterns: the listed pattern at index 1 is null", assertThrows(NullPointerException.class,
+                () -> AdaptiveCompressor.builder(c).patterns(Arrays.asList("user:*", null))).getMessage());
+        assertEquals("idleWindow", assertThrows(NullPointerException.class,
+                () -> AdaptiveCompressor.builder(c).idleWindow(null)).getMessage());
+        assertEquals("goal", assertThrows(NullPointerException.class,
+                () -> AdaptiveCompressor.builder(c).goal(null)).getMessage());
     }
 
     /**

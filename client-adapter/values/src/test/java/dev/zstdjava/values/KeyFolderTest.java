@@ -366,6 +366,62 @@ class KeyFolderTest {
         assertEquals(hash, folder.fold(bytes("tenant:7" + tail)));
         folder.fold(bytes("short:1"));
         assertEquals("short:*", folder.pattern(), "back to the inline scratch");
+        folder.fold(bytes("tenant:42" + tail));
+        folder.release(); // as a pool does: the long key's copy is let go
+        assertEquals(new KeyFolder().hash(), folder.hash(), "the empty key's pattern, as a new folder");
+        assertEquals("", folder.pattern());
+    }
+
+    /**
+     * Edge keys against the oracle: the empty key, keys of digits only, keys whose 2- to 4-byte characters, UUIDs and
+     * hex runs cross the {@value KeyFolder#INLINE_LENGTH}-byte inline length at every offset around it, and keys of
+     * 65 bytes to 1 MiB made of the generated pieces (with the byte 0xFF, never part of UTF-8, as the invalid byte);
+     * each folded by {@link KeyFolder#patternOf} and by a folder that folded longer and shorter keys before.
+     */
+    @Test
+    void edgeKeysFoldAsTheRegularExpressionsDo() {
+        List<byte[]> keys = new java.util.ArrayList<>();
+        keys.add(new byte[0]);
+        keys.add(bytes("0"));
+        keys.add(bytes("1234567890".repeat(20)));
+        keys.add(bytes("9".repeat(KeyFolder.INLINE_LENGTH + 1)));
+        String[] crossing = {"é", "日", "\uD83D\uDE00", "3f2b8c1e-9a4d-4e6f-8b7a-1c2d3e4f5a6b", "deadbeef01", "ab12"};
+        for (String c : crossing) {
+            for (int before = KeyFolder.INLINE_LENGTH - 40; before <= KeyFolder.INLINE_LENGTH + 2; before++) {
+                String head = ("k:" + "x".repeat(before)).substring(0, before);
+                keys.add(bytes(head + c + ":42"));
+                byte[] cut = bytes(head + c); // and cut at the inline length + 1, through the piece
+                keys.add(java.util.Arrays.copyOf(cut, Math.min(cut.length, KeyFolder.INLINE_LENGTH + 1)));
+            }
+        }
+        SplittableRandom random = new SplittableRandom(0xED6E_5EEDL);
+        for (int size : new int[] {65, 100, 1_000, 65_536, 1 << 20}) {
+            ByteBuffer b = ByteBuffer.allocate(size + 64);
+            while (b.position() < size) {
+                b.put(switch (random.nextInt(8)) {
+                    case 0 -> bytes(SEPARATORS[random.nextInt(SEPARATORS.length)]);
+                    case 1 -> bytes(run(random, "0123456789", 1 + random.nextInt(12)));
+                    case 2 -> bytes(hexRun(random, 7 + random.nextInt(3), random.nextBoolean()));
+                    case 3 -> bytes(run(random, LETTERS + "0123456789", 1 + random.nextInt(10)));
+                    case 4 -> bytes(uuid(random));
+                    case 5 -> bytes(nearUuid(random));
+                    case 6 -> bytes(NON_ASCII[random.nextInt(NON_ASCII.length)]);
+                    default -> new byte[] {(byte) 0xFF};
+                });
+            }
+            keys.add(java.util.Arrays.copyOf(b.array(), size));
+        }
+        KeyFolder folder = new KeyFolder();
+        for (byte[] key : keys) {
+            String expected = RegexFold.text(key);
+            String shown = key.length > 80 ? key.length + " bytes" : show(key);
+            assertEquals(expected, KeyFolder.patternOf(key), shown);
+            folder.fold(key);
+            assertEquals(expected, folder.pattern(), shown);
+            assertTrue(folder.length() <= key.length, shown);
+        }
+        assertEquals("", KeyFolder.patternOf(new byte[0]));
+        assertEquals("*", KeyFolder.patternOf(bytes("1234567890".repeat(20))), "digits only");
     }
 
     @Test

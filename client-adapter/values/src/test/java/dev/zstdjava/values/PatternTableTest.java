@@ -110,6 +110,98 @@ class PatternTableTest {
     }
 
     /**
+     * A listed pattern that an earlier one matches every key of would never take a key (the first that matches wins):
+     * refused, naming both and the order that works; a more specific pattern listed first, or two that overlap without
+     * either covering the other, are kept.
+     */
+    @Test
+    void aListedPatternAnEarlierOneCoversIsRefused() {
+        String[][] covered = { // earlier, later
+            {"user:*", "user:*:cart"},
+            {"user:*", "user:"}, // a star matches no byte too
+            {"*", "anything:*"},
+            {"a*c", "a*b*c"},
+            {"*:cart", "user:*:cart"},
+            {"v2:*", "v7:*:x"}, // folded like keys: v*:* covers v*:*:x
+        };
+        for (String[] c : covered) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> table(8, 1_000, "first:*", c[0], c[1]), c[0] + " then " + c[1]);
+            assertEquals("listed pattern " + c[1] + " would never be used: " + c[0] + ", listed before it, matches"
+                    + " every key it matches (the first listed pattern that matches a key takes it); list " + c[1]
+                    + " before " + c[0] + ", or leave it out", e.getMessage());
+            assertEquals(c[1], table(8, 1_000, c[1], c[0]).lookup(bytes(c[1].replace("*", "x"))).pattern(),
+                    "the other order: both used");
+        }
+        PatternTable<State> table = table(8, 1_000, "*:cart", "user:*", "a*", "*c");
+        assertEquals("*:cart", table.lookup(bytes("user:1:cart")).pattern());
+        assertEquals("user:*", table.lookup(bytes("user:1:list")).pattern());
+        assertEquals("a*", table.lookup(bytes("abc")).pattern(), "a* and *c overlap, neither covers the other");
+        assertEquals("*c", table.lookup(bytes("xbc")).pattern());
+    }
+
+    /**
+     * A tracked entry keeps its pattern and its name, so a key whose pattern is longer than
+     * {@link PatternTable#MAX_PATTERN_LENGTH} bytes is one of "other"'s keys, without a lock or an entry: keys of a
+     * mebibyte (binary, named {@code \xHH} a byte) leave nothing of themselves in the table. A listed pattern still
+     * matches such a key, and a pattern of exactly the bound is tracked.
+     */
+    @Test
+    void aKeyWhosePatternIsLongerThanTheBoundIsOthers() {
+        PatternTable<State> table = table(8, 1_000, "blob:*");
+        byte[] atBound = bytes("k:" + "x".repeat(PatternTable.MAX_PATTERN_LENGTH - 2));
+        assertEquals("k:" + "x".repeat(PatternTable.MAX_PATTERN_LENGTH - 2), table.lookup(atBound).pattern());
+        byte[] over = bytes("k:" + "y".repeat(PatternTable.MAX_PATTERN_LENGTH - 1));
+        assertEquals(PatternTable.OTHER, table.lookup(over).pattern());
+        for (int i = 0; i < 8; i++) {
+            byte[] key = new byte[1 << 20];
+            for (int j = 0; j < key.length; j++) {
+                key[j] = (byte) (j % 2 == 0 ? 0xFF : 'g' + (i + j) % 20); // not UTF-8, no digits: folds to itself
+            }
+            assertEquals(PatternTable.OTHER, table.lookup(key).pattern(), "a key of 1 MiB, " + i);
+            byte[] blob = java.util.Arrays.copyOf(bytes("blob:"), 1 << 20);
+            java.util.Arrays.fill(blob, 5, blob.length, (byte) ('g' + i));
+            assertEquals("blob:*", table.lookup(blob).pattern(), "listed patterns still match");
+        }
+        assertEquals(1, table.size(), "only the pattern of the bound's length is tracked");
+        List<Row<State>> rows = table.snapshot();
+        assertEquals(List.of("blob:*", atBound.length + " bytes", PatternTable.OTHER),
+                rows.stream().map(r -> r.kind() == Kind.FOLDED ? r.pattern().length() + " bytes" : r.pattern())
+                        .toList());
+        assertEquals(9L, rows.getLast().seen());
+        assertEquals(3, made.get(), "blob:*, other and the pattern at the bound: no state made for the long keys");
+    }
+
+    /**
+     * The table's pool of folders keeps no long key: after a lookup of a key of 1 MiB, the folder given back to the
+     * pool holds its inline array only (a folder of a stripe no lookup uses again would keep the key's folded copy).
+     */
+    @Test
+    void aPooledFolderKeepsNoLongKey() throws ReflectiveOperationException {
+        PatternTable<State> table = table(8, 1_000);
+        byte[] key = new byte[1 << 20];
+        java.util.Arrays.fill(key, (byte) 'k');
+        assertEquals(PatternTable.OTHER, table.lookup(key).pattern());
+        assertEquals("k:*", table.lookup(bytes("k:1")).pattern(), "the folder folds on as before");
+        table.lookup(key);
+        java.lang.reflect.Field pool = PatternTable.class.getDeclaredField("folders");
+        pool.setAccessible(true);
+        java.lang.reflect.Field folded = KeyFolder.class.getDeclaredField("folded");
+        folded.setAccessible(true);
+        java.util.concurrent.atomic.AtomicReferenceArray<?> folders =
+                (java.util.concurrent.atomic.AtomicReferenceArray<?>) pool.get(table);
+        int kept = 0;
+        for (int i = 0; i < folders.length(); i++) {
+            Object f = folders.get(i);
+            if (f != null) {
+                kept++;
+                assertEquals(KeyFolder.INLINE_LENGTH, ((byte[]) folded.get(f)).length, "a pooled folder's array");
+            }
+        }
+        assertEquals(1, kept, "this thread's folder");
+    }
+
+    /**
      * Two patterns that differ only in bytes that are not UTF-8 (kept by the fold as separators) are two patterns with
      * two names, as their states and rows see them (each such byte {@code \xHH}, a backslash {@code \\}); listed
      * patterns of valid UTF-8 still match as before and keep the name given.

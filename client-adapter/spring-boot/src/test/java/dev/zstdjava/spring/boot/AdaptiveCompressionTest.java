@@ -290,6 +290,23 @@ class AdaptiveCompressionTest {
     }
 
     /**
+     * A listed pattern that an earlier one matches every key of (it would never take a key) fails startup naming the
+     * property, both patterns and the order that works; that order starts.
+     */
+    @Test
+    void aListedPatternAnEarlierOneCoversFailsStartupNamingTheProperty() {
+        runner().withPropertyValues(P + "adaptive.enabled=true", P + "adaptive.patterns=user:*,user:*:cart")
+                .run(c -> assertThat(c).getFailure().rootCause().isInstanceOf(RedisCompressionException.class)
+                        .hasMessageContaining("of " + P + "adaptive.patterns")
+                        .hasMessageContaining("listed pattern user:*:cart would never be used: user:*, listed before"
+                                + " it, matches every key it matches")
+                        .hasMessageContaining("list user:*:cart before user:*"));
+        runner().withPropertyValues(P + "adaptive.enabled=true", P + "adaptive.patterns=user:*:cart,user:*")
+                .run(c -> assertThat(c.getBean(AdaptiveCompressor.class).snapshot().stream()
+                        .map(PatternDecision::pattern).toList()).startsWith("user:*:cart", "user:*"));
+    }
+
+    /**
      * A listed pattern with another pattern's name ({@code (other)}, or {@code a\\b:*}, the name of the keys with one
      * backslash) fails startup naming the property and what to list instead.
      */
