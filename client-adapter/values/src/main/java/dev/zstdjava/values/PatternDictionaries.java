@@ -619,7 +619,8 @@ public final class PatternDictionaries implements AutoCloseable {
      * that opens no lineage (the {@code zstd-values} tool): the claimed lineages' dictionaries, each checked against
      * the claims. An id held with different bytes (by two lineages, or by a lineage and another's claim) is left out,
      * so that a value written with it fails as missing its dictionary instead of reading as wrong bytes; so is an
-     * entry a store refuses ({@link DictionaryEntryRefusedException}). The bytes are not validated here: a reader
+     * entry a store refuses ({@link DictionaryEntryRefusedException}), and one whose bytes are not as long as its
+     * store lists it. The bytes are not validated here: a reader
      * builds its manager from them, which does. A lineage
      * whose dictionaries no process of this version has claimed (published before ids were claimed, and not loaded
      * since) is not found.
@@ -663,6 +664,11 @@ public final class PatternDictionaries implements AutoCloseable {
                         continue;
                     }
                     if (d == null) {
+                        continue;
+                    }
+                    if (d.length != info.size()) { // cut short or overwritten: could decode its values wrongly
+                        refused.put(info.id(), "lineage " + name + "'s store lists it with " + info.size()
+                                + " bytes but its entry holds " + d.length + " (cut short or overwritten)");
                         continue;
                     }
                     long hash = DictionaryOwners.contentHash(d);

@@ -936,6 +936,19 @@ class AdaptivePatternDictionariesTest {
         assertFalse(found.dictionaries().containsKey(order));
         assertTrue(found.leftOut().get(order).contains("lineage order:*'s store refuses it")
                 && found.leftOut().get(order).contains("larger than this store accepts"), found.leftOut().toString());
+        // and so is an entry cut short (a partial restore): it may still be a dictionary, of other content
+        int listed = stores.get("order:*").get(order).length;
+        found = PatternDictionaries.published(n -> !n.equals("order:*") ? stores.get(n)
+                : new Forwarding(stores.get(n)) {
+                    @Override
+                    public byte[] get(long id) {
+                        byte[] d = inner.get(id);
+                        return id == order ? java.util.Arrays.copyOf(d, d.length - 1000) : d;
+                    }
+                });
+        assertFalse(found.dictionaries().containsKey(order), "read with the cut entry");
+        assertTrue(found.leftOut().get(order).contains("lists it with " + listed + " bytes but its entry holds "
+                + (listed - 1000)), found.leftOut().toString());
     }
 
     @Test
