@@ -254,6 +254,50 @@ class InspectTest extends StandaloneServer {
         assertTrue(missing.err().contains("no such key"), missing.err());
     }
 
+    /**
+     * A published entry cut short in the server (a partial restore): still a dictionary, which decoded values written
+     * with the published one to wrong bytes. It is left out, naming both sizes, and its values fail as missing it.
+     */
+    @Test
+    void getOfAValueWhoseDictionaryEntryWasCutShortFailsAsMissingIt(@TempDir Path tmp) throws Exception {
+        List<byte[]> samples = TestValues.jsonRecords(2000, 8);
+        byte[] dict = ZstdDictionary.train(samples, 16 << 10).toByteArray();
+        long id = ZstdDictionary.of(dict).id();
+        RedisClient storeClient = RedisClient.create();
+        try (LettuceDictionaryStore store = LettuceDictionaryStore.builder().connect(storeClient,
+                RedisURI.create(RedisServer.HOST, server.port()))) {
+            store.putIfAbsent(id, dict);
+        } finally {
+            storeClient.shutdown(0, 2, TimeUnit.SECONDS);
+        }
+        int n = 20;
+        try (DictionaryManager dm = DictionaryManager.given(dict).build()) {
+            ValueCompressor vc = ValueCompressor.create(CompressionConfig.defaults(), dm);
+            for (int i = 0; i < n; i++) {
+                raw.sync().set(utf8("event:" + i), vc.compress(samples.get(i)));
+            }
+        }
+        byte[] cut = java.util.Arrays.copyOf(dict, dict.length - 4000);
+        raw.sync().set(utf8(LettuceDictionaryStore.DEFAULT_PREFIX + "dict:" + id), cut);
+        List<String> wrong = new java.util.ArrayList<>();
+        List<Tool> runs = new java.util.ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            Path out = tmp.resolve("value" + i + ".bin");
+            Tool t = Tool.run("inspect", "get", uri, "event:" + i, "--out", out.toString());
+            runs.add(t);
+            if (t.code() == 0 && !java.util.Arrays.equals(samples.get(i), Files.readAllBytes(out))) {
+                wrong.add("event:" + i);
+            }
+        }
+        assertEquals(List.of(), wrong, "written out as wrong bytes, exit 0");
+        for (Tool t : runs) {
+            assertEquals(1, t.code(), t.toString());
+            assertTrue(t.err().contains("dictionary " + id + " is left out") && t.err().contains("lists it with "
+                    + dict.length + " bytes but its entry holds " + cut.length), t.err());
+            assertTrue(t.err().contains("needs zstd dictionary " + id), t.err());
+        }
+    }
+
     /** A key of another type than the value asked for: the error names the key and what get reads. */
     @Test
     void getOfAKeyOfAnotherTypeNamesTheKey() {
