@@ -9,8 +9,6 @@ import dev.zstdjava.values.CompressionConfig;
 import dev.zstdjava.values.DictionaryManager;
 import dev.zstdjava.values.ValueCompressor;
 import dev.zstdjava.zstd.ZstdDictionary;
-import io.lettuce.core.RedisClient;
-import io.lettuce.core.RedisURI;
 import io.lettuce.core.ScoredValue;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
@@ -29,7 +27,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 import static dev.zstdjava.cli.Writers.utf8;
 import static dev.zstdjava.testkit.TestValues.json;
@@ -218,13 +215,7 @@ class InspectTest extends StandaloneServer {
     void getDecodesWithThePublishedDictionary(@TempDir Path tmp) throws Exception {
         List<byte[]> samples = TestValues.jsonRecords(400, 7);
         ZstdDictionary dict = ZstdDictionary.train(samples, 4 << 10);
-        RedisClient storeClient = RedisClient.create();
-        try (LettuceDictionaryStore store = LettuceDictionaryStore.builder().connect(storeClient,
-                RedisURI.create(RedisServer.HOST, server.port()))) {
-            store.putIfAbsent(dict.id(), dict.toByteArray());
-        } finally {
-            storeClient.shutdown(0, 2, TimeUnit.SECONDS);
-        }
+        publish(dict.id(), dict.toByteArray());
         byte[] original = samples.get(3);
         try (DictionaryManager dm = DictionaryManager.given(dict.toByteArray()).build()) {
             ValueCompressor vc = ValueCompressor.create(CompressionConfig.builder().minCompressionSize(16).build(), dm);
@@ -263,13 +254,7 @@ class InspectTest extends StandaloneServer {
         List<byte[]> samples = TestValues.jsonRecords(2000, 8);
         byte[] dict = ZstdDictionary.train(samples, 16 << 10).toByteArray();
         long id = ZstdDictionary.of(dict).id();
-        RedisClient storeClient = RedisClient.create();
-        try (LettuceDictionaryStore store = LettuceDictionaryStore.builder().connect(storeClient,
-                RedisURI.create(RedisServer.HOST, server.port()))) {
-            store.putIfAbsent(id, dict);
-        } finally {
-            storeClient.shutdown(0, 2, TimeUnit.SECONDS);
-        }
+        publish(id, dict);
         int n = 20;
         try (DictionaryManager dm = DictionaryManager.given(dict).build()) {
             ValueCompressor vc = ValueCompressor.create(CompressionConfig.defaults(), dm);
