@@ -154,8 +154,8 @@ final class Common {
     /**
      * Loads the dictionaries published in the store of {@code --dictionary-prefix} and those the per-pattern lineages
      * published ({@link PatternDictionaries#published}, found through the id claims), so that values written with
-     * them decode; an id held with different bytes, and a dictionary that is not usable (refused by its store, not
-     * accepted by the library, or whose header names another id), is left out, with a line on {@code err} naming it
+     * them decode; an id held with different bytes, and a dictionary that is not usable (refused by its store, not as
+     * long as its store lists it, not accepted by the library, or whose header names another id), is left out, with a line on {@code err} naming it
      * and why, so that its values count as missing their dictionary (rather than read as wrong bytes, or stopping the
      * run). Each store is opened on its own short-lived
      * connection, one at a time.
@@ -190,7 +190,10 @@ final class Common {
                 for (DictionaryInfo info : store.list()) {
                     try {
                         byte[] d = store.get(info.id());
-                        if (d != null) {
+                        if (d != null && d.length != info.size()) { // cut short, it may still be a dictionary
+                            leftOut.put(info.id(), "the store of " + dictionaryPrefix + " lists it with " + info.size()
+                                    + " bytes but its entry holds " + d.length + " (cut short or overwritten)");
+                        } else if (d != null) {
                             byId.put(info.id(), d);
                         }
                     } catch (DictionaryEntryRefusedException e) {

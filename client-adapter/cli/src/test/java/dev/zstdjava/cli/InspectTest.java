@@ -9,8 +9,6 @@ import dev.zstdjava.values.CompressionConfig;
 import dev.zstdjava.values.DictionaryManager;
 import dev.zstdjava.values.ValueCompressor;
 import dev.zstdjava.zstd.ZstdDictionary;
-import io.lettuce.core.RedisClient;
-import io.lettuce.core.RedisURI;
 import io.lettuce.core.ScoredValue;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
@@ -29,7 +27,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 import static dev.zstdjava.cli.Writers.utf8;
 import static dev.zstdjava.testkit.TestValues.json;
@@ -218,13 +215,7 @@ class InspectTest extends StandaloneServer {
     void getDecodesWithThePublishedDictionary(@TempDir Path tmp) throws Exception {
         List<byte[]> samples = TestValues.jsonRecords(400, 7);
         ZstdDictionary dict = ZstdDictionary.train(samples, 4 << 10);
-        RedisClient storeClient = RedisClient.create();
-        try (LettuceDictionaryStore store = LettuceDictionaryStore.builder().connect(storeClient,
-                RedisURI.create(RedisServer.HOST, server.port()))) {
-            store.putIfAbsent(dict.id(), dict.toByteArray());
-        } finally {
-            storeClient.shutdown(0, 2, TimeUnit.SECONDS);
-        }
+        publish(dict.id(), dict.toByteArray());
         byte[] original = samples.get(3);
         try (DictionaryManager dm = DictionaryManager.given(dict.toByteArray()).build()) {
             ValueCompressor vc = ValueCompressor.create(CompressionConfig.builder().minCompressionSize(16).build(), dm);
@@ -252,6 +243,44 @@ class InspectTest extends StandaloneServer {
         Tool missing = Tool.run("inspect", "get", uri, "nothing:here");
         assertEquals(1, missing.code(), missing.toString());
         assertTrue(missing.err().contains("no such key"), missing.err());
+    }
+
+    /**
+     * A published entry cut short in the server (a partial restore): still a dictionary, which decoded values written
+     * with the published one to wrong bytes. It is left out, naming both sizes, and its values fail as missing it.
+     */
+    @Test
+    void getOfAValueWhoseDictionaryEntryWasCutShortFailsAsMissingIt(@TempDir Path tmp) throws Exception {
+        List<byte[]> samples = TestValues.jsonRecords(2000, 8);
+        byte[] dict = ZstdDictionary.train(samples, 16 << 10).toByteArray();
+        long id = ZstdDictionary.of(dict).id();
+        publish(id, dict);
+        int n = 20;
+        try (DictionaryManager dm = DictionaryManager.given(dict).build()) {
+            ValueCompressor vc = ValueCompressor.create(CompressionConfig.defaults(), dm);
+            for (int i = 0; i < n; i++) {
+                raw.sync().set(utf8("event:" + i), vc.compress(samples.get(i)));
+            }
+        }
+        byte[] cut = java.util.Arrays.copyOf(dict, dict.length - 4000);
+        raw.sync().set(utf8(LettuceDictionaryStore.DEFAULT_PREFIX + "dict:" + id), cut);
+        List<String> wrong = new java.util.ArrayList<>();
+        List<Tool> runs = new java.util.ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            Path out = tmp.resolve("value" + i + ".bin");
+            Tool t = Tool.run("inspect", "get", uri, "event:" + i, "--out", out.toString());
+            runs.add(t);
+            if (t.code() == 0 && !java.util.Arrays.equals(samples.get(i), Files.readAllBytes(out))) {
+                wrong.add("event:" + i);
+            }
+        }
+        assertEquals(List.of(), wrong, "written out as wrong bytes, exit 0");
+        for (Tool t : runs) {
+            assertEquals(1, t.code(), t.toString());
+            assertTrue(t.err().contains("dictionary " + id + " is left out") && t.err().contains("lists it with "
+                    + dict.length + " bytes but its entry holds " + cut.length), t.err());
+            assertTrue(t.err().contains("needs zstd dictionary " + id), t.err());
+        }
     }
 
     /** A key of another type than the value asked for: the error names the key and what get reads. */

@@ -102,13 +102,7 @@ class PatternDictionariesToolTest extends StandaloneServer {
         byte[] other = ((ByteBuffer) lineageKeys().get(PatternDictionaries.prefix("event:*") + "dict:" + id))
                 .duplicate().array().clone();
         other[other.length - 1] ^= 1;
-        RedisClient storeClient = RedisClient.create();
-        try (LettuceDictionaryStore store = LettuceDictionaryStore.builder().connect(storeClient,
-                RedisURI.create(RedisServer.HOST, server.port()))) {
-            store.putIfAbsent(id, other);
-        } finally {
-            storeClient.shutdown(0, 2, TimeUnit.SECONDS);
-        }
+        publish(id, other);
 
         Tool inspect = Tool.run("inspect", uri, "--json");
         assertEquals(0, inspect.code(), inspect.toString());

@@ -1,5 +1,6 @@
 package dev.zstdjava.cli;
 
+import dev.zstdjava.lettuce.LettuceDictionaryStore;
 import dev.zstdjava.testkit.RedisServer;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
@@ -39,6 +40,17 @@ abstract class StandaloneServer {
         }
         if (server != null) {
             server.close();
+        }
+    }
+
+    /** Publishes {@code dictionary} under {@code id} in the store of the default prefix, on a client of its own. */
+    static void publish(long id, byte[] dictionary) {
+        RedisClient storeClient = RedisClient.create();
+        try (LettuceDictionaryStore store = LettuceDictionaryStore.builder().connect(storeClient,
+                RedisURI.create(RedisServer.HOST, server.port()))) {
+            store.putIfAbsent(id, dictionary);
+        } finally {
+            storeClient.shutdown(0, 2, TimeUnit.SECONDS);
         }
     }
 

@@ -47,7 +47,9 @@ import java.util.function.LongConsumer;
  * fails its read with {@link MissingDictionaryException} (never returned as stored bytes) and makes the manager fetch
  * that dictionary on its own thread, never the caller's or an event loop's; once loaded, reading succeeds.
  * Dictionaries read from a store are input like any other: larger than {@link Builder#maxDictionarySize} is refused
- * before it is read, and each must be in zstd's dictionary format, carry the id it is published under, digest, and
+ * before it is read, and each must be as long as the store lists it (an entry cut short in its content can still
+ * digest and round-trip, and would decode the published dictionary's values to wrong bytes), be in zstd's dictionary
+ * format, carry the id it is published under, digest, and
  * round-trip a probe value; an entry that fails is rejected (listed in the log, counted, its values unreadable) and
  * does not affect any other dictionary or value.
  *

@@ -37,9 +37,10 @@ import java.util.function.UnaryOperator;
  *
  * <h2>Native memory</h2>
  * The native digests of the dictionaries loaded across all lineages are bounded by {@link Builder#maxNativeBytes}
- * (64 MiB by default). Their size is an estimate, {@value #DIGEST_OVERHEAD} bytes plus twice the dictionary's size
- * per loaded dictionary (its decompression digest and the compression digest at level 3 each hold a copy of it and
- * their tables), not a measurement. When the sum is above the bound, the lineages used least recently (a write with
+ * (64 MiB by default). Their size is an estimate of what libzstd allocates for them ({@link #estimatedNativeBytes}):
+ * per loaded dictionary its decompression digest, a copy of it and {@value #DIGEST_OVERHEAD} bytes of tables; and
+ * for the dictionary a lineage writes with, its compression digest at level 3, another copy and the level's match
+ * tables, 128 KiB to 832 KiB by the dictionary's size (measured with zstd 1.5.7: 111, 399 and 785 KiB). When the sum is above the bound, the lineages used least recently (a write with
  * a lineage's dictionary, sampled or not, a sampled write of its pattern and a read with its dictionary are uses) are
  * released (their managers closed, native memory freed as {@link DictionaryManager#close()} describes, and the
  * contexts their patterns wrote with and the reader's decompressors of their dictionaries freed too) until it is
@@ -107,8 +108,8 @@ import java.util.function.UnaryOperator;
 public final class PatternDictionaries implements AutoCloseable {
     /** The default bound on the estimated native memory of loaded dictionaries across all patterns: 64 MiB. */
     public static final long DEFAULT_MAX_NATIVE_BYTES = 64L << 20;
-    /** The estimated native bytes of one loaded dictionary's digests, beyond twice its size. */
-    public static final int DIGEST_OVERHEAD = 128 << 10;
+    /** The estimated native bytes of one loaded dictionary's decompression digest beyond its size: 32 KiB. */
+    public static final int DIGEST_OVERHEAD = 32 << 10;
     /** Default of {@link Builder#reopenDelay}: 10 seconds. */
     public static final Duration DEFAULT_REOPEN_DELAY = Duration.ofSeconds(10);
     /**
@@ -248,6 +249,28 @@ public final class PatternDictionaries implements AutoCloseable {
             }
         }
         return false;
+    }
+
+    /**
+     * The estimate {@link Builder#maxNativeBytes} bounds, for one loaded dictionary of a lineage. Its decompression
+     * digest ({@code ZSTD_DDict}) holds a copy of the dictionary and {@value #DIGEST_OVERHEAD} bytes at most of entropy
+     * tables (27-28 KiB measured); the compression digest ({@code ZSTD_CDict}), made only for the dictionary a lineage
+     * writes with, another copy and zstd 3's match tables, whose size zstd picks by the dictionary's size plus 500
+     * bytes: up to 16 KiB, 128 KiB (111 KiB measured with zstd 1.5.7); up to 128 KiB, 448 KiB (399 KiB); beyond,
+     * 832 KiB (785 KiB). The estimate had counted 128 KiB plus two copies, a third of what a 16 KiB dictionary that
+     * compresses holds (468 KB measured), so the bound held far more than it said.
+     *
+     * @param size        the dictionary's size in bytes
+     * @param compressing whether its compression digest is held (the dictionary a writing lineage compresses with)
+     * @return the estimated native bytes of its digests
+     */
+    static long estimatedNativeBytes(int size, boolean compressing) {
+        long n = DIGEST_OVERHEAD + (long) size;
+        if (compressing) {
+            long rows = size + 500L;
+            n += size + (rows <= 16 << 10 ? 128 << 10 : rows <= 128 << 10 ? 448 << 10 : 832 << 10);
+        }
+        return n;
     }
 
     /** @return the estimated native bytes of the dictionaries loaded in every open lineage now */
@@ -619,7 +642,8 @@ public final class PatternDictionaries implements AutoCloseable {
      * that opens no lineage (the {@code zstd-values} tool): the claimed lineages' dictionaries, each checked against
      * the claims. An id held with different bytes (by two lineages, or by a lineage and another's claim) is left out,
      * so that a value written with it fails as missing its dictionary instead of reading as wrong bytes; so is an
-     * entry a store refuses ({@link DictionaryEntryRefusedException}). The bytes are not validated here: a reader
+     * entry a store refuses ({@link DictionaryEntryRefusedException}), and one whose bytes are not as long as its
+     * store lists it. The bytes are not validated here: a reader
      * builds its manager from them, which does. A lineage
      * whose dictionaries no process of this version has claimed (published before ids were claimed, and not loaded
      * since) is not found.
@@ -663,6 +687,11 @@ public final class PatternDictionaries implements AutoCloseable {
                         continue;
                     }
                     if (d == null) {
+                        continue;
+                    }
+                    if (d.length != info.size()) { // cut short or overwritten: could decode its values wrongly
+                        refused.put(info.id(), "lineage " + name + "'s store lists it with " + info.size()
+                                + " bytes but its entry holds " + d.length + " (cut short or overwritten)");
                         continue;
                     }
                     long hash = DictionaryOwners.contentHash(d);
@@ -869,9 +898,10 @@ public final class PatternDictionaries implements AutoCloseable {
             if (m == null) {
                 return 0;
             }
+            boolean writes = writer != null;
             long n = 0;
             for (DictionaryStats s : m.dictionaryStats()) {
-                n += DIGEST_OVERHEAD + 2L * s.size();
+                n += estimatedNativeBytes(s.size(), writes && s.current());
             }
             return n;
         }

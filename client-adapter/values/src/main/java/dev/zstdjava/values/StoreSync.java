@@ -179,6 +179,14 @@ final class StoreSync {
             LOG.log(System.Logger.Level.WARNING, "reading zstd dictionary " + info.id() + " failed: " + e);
             return false;
         }
+        if (bytes != null && bytes.length != info.size()) {
+            // the entry is written once with the length its index line records: another length is an entry cut short
+            // or overwritten, which may digest and probe well and still decode the values of the real one wrongly
+            registry.reject(info.id(), "the store (" + store + ") lists it with " + info.size() + " bytes but its"
+                    + " entry holds " + bytes.length + " (cut short or overwritten): values compressed with the"
+                    + " published dictionary would decode to wrong bytes with it");
+            return true;
+        }
         addLoaded(info.id(), info.sequence(), bytes);
         return true;
     }

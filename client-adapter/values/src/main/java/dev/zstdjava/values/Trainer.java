@@ -45,6 +45,8 @@ final class Trainer {
 
     // confined to the io thread (check)
     private long nextLeaseAttempt = System.nanoTime();
+    /** the id of the dictionary current when sampling began, 0 for none (set before the first check runs) */
+    private long samplingFor;
     private DictionaryManager.Entry windowEntry;
     private long windowOriginal;
     private long windowStored;
@@ -63,6 +65,8 @@ final class Trainer {
 
     /** Starts sampling and the periodic check on {@code io}. */
     void start(ScheduledExecutorService io) {
+        DictionaryManager.Entry current = registry.current();
+        samplingFor = current == null ? 0 : current.id;
         sampler.collecting(true);
         io.scheduleWithFixedDelay(this::check, 200, 200, TimeUnit.MILLISECONDS);
     }
@@ -80,8 +84,15 @@ final class Trainer {
         if (!sampler.collecting()) {
             if (drifted(current)) {
                 sampler.reset();
+                samplingFor = current == null ? 0 : current.id;
                 sampler.collecting(true);
             }
+            return;
+        }
+        if (current != null && current.id != samplingFor) {
+            // another client's dictionary arrived since sampling began (this client's own stops sampling when it
+            // takes the lease): it stands for this training; watch this client's drift against it instead
+            stopSampling();
             return;
         }
         // minSamples values, or as many as the reservoir's byte bound holds (values of more than its bytes per
@@ -104,14 +115,21 @@ final class Trainer {
             long backoff = Math.clamp(interval.toNanos() / 10, TimeUnit.SECONDS.toNanos(1),
                     TimeUnit.SECONDS.toNanos(60));
             nextLeaseAttempt = System.nanoTime() + backoff;
+            if (current != null) {
+                // a dictionary is in use and another client holds the lease: that client's training stands for this
+                // one's. Back to watching this client's own drift, which alone starts sampling again; else every
+                // client that lost the race trained in turn, one per interval, with no drift, each keeping a full
+                // reservoir until its turn
+                stopSampling();
+            }
             return;
         }
         // the lease is this client's for the interval, so no one, this client included, trains again before it ends:
         // a lineage whose dictionary is refused does not ask the store again until then
         nextLeaseAttempt = System.nanoTime() + interval.toNanos();
+        sampler.collecting(false);
         List<Sampler.Sample> samples = sampler.samples();
         sampler.reset();
-        sampler.collecting(false);
         training.set(true);
         try {
             thread.execute(() -> {
@@ -126,6 +144,12 @@ final class Trainer {
         } catch (RejectedExecutionException e) {
             training.set(false);
         }
+    }
+
+    /** Empties the reservoir and stops sampling until {@link #drifted} starts it again. */
+    private void stopSampling() {
+        sampler.collecting(false);
+        sampler.reset();
     }
 
     /** Whether the saved fraction of recent values fell {@code driftThreshold} below the current one's baseline. */

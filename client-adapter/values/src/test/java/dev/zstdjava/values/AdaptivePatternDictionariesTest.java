@@ -204,8 +204,8 @@ class AdaptivePatternDictionariesTest {
         }
     }
 
-    /** One lineage's estimate: 128 KiB + 2 x 4 KiB; two do not fit. */
-    static final long ONE_LINEAGE_FITS = PatternDictionaries.DIGEST_OVERHEAD + 3 * 4096;
+    /** One lineage's estimate with the 4 KiB dictionary it writes with, and 4 KiB to spare; two do not fit. */
+    static final long ONE_LINEAGE_FITS = PatternDictionaries.estimatedNativeBytes(4096, true) + 4096;
 
     /** Lineages in memory within {@link #ONE_LINEAGE_FITS}, neither retraining nor reopened for writing. */
     static PatternDictionaries oneLineageFits() {
@@ -337,7 +337,7 @@ class AdaptivePatternDictionariesTest {
      */
     @Test
     void aPatternWrittenWithItsDictionaryOutlivesAnIdleOneUnderTheBound() throws Exception {
-        long twoFit = 2 * (PatternDictionaries.DIGEST_OVERHEAD + 2 * 4096L) + 4096;
+        long twoFit = 2 * PatternDictionaries.estimatedNativeBytes(4096, true) + 4096;
         int firstWrites = 20_000; // every write sampled until then, then none (one in 2^30)
         try (PatternDictionaries pd = inMemory(new ConcurrentHashMap<>())
                 .manager(b -> quick(b).retrainInterval(Duration.ofHours(1)))
@@ -684,7 +684,7 @@ class AdaptivePatternDictionariesTest {
      */
     @Test
     void eachIdIsClaimedOnceNotAgainOnAReopen() throws Exception {
-        long bound = PatternDictionaries.DIGEST_OVERHEAD + 3 * 4096; // one lineage's dictionary fits, two do not
+        long bound = ONE_LINEAGE_FITS; // one lineage's dictionary fits, two do not
         Map<String, InMemoryDictionaryStore> stores = new ConcurrentHashMap<>();
         java.util.concurrent.atomic.AtomicInteger claimWrites = new java.util.concurrent.atomic.AtomicInteger();
         Function<String, DictionaryStore> counting = n -> {
@@ -936,6 +936,19 @@ class AdaptivePatternDictionariesTest {
         assertFalse(found.dictionaries().containsKey(order));
         assertTrue(found.leftOut().get(order).contains("lineage order:*'s store refuses it")
                 && found.leftOut().get(order).contains("larger than this store accepts"), found.leftOut().toString());
+        // and so is an entry cut short (a partial restore): it may still be a dictionary, of other content
+        int listed = stores.get("order:*").get(order).length;
+        found = PatternDictionaries.published(n -> !n.equals("order:*") ? stores.get(n)
+                : new Forwarding(stores.get(n)) {
+                    @Override
+                    public byte[] get(long id) {
+                        byte[] d = inner.get(id);
+                        return id == order ? java.util.Arrays.copyOf(d, d.length - 1000) : d;
+                    }
+                });
+        assertFalse(found.dictionaries().containsKey(order), "read with the cut entry");
+        assertTrue(found.leftOut().get(order).contains("lists it with " + listed + " bytes but its entry holds "
+                + (listed - 1000)), found.leftOut().toString());
     }
 
     @Test

@@ -727,6 +727,96 @@ class DictionaryManagerTest {
         }
     }
 
+    /**
+     * Clients that lost the race for the lease to a client whose dictionary they now use do not train in turn, one
+     * per interval, on values that have not drifted (each kept a full reservoir until its turn came); they go back
+     * to watching their own drift.
+     */
+    @Test
+    void clientsThatLostTheLeaseDoNotTrainInTurnWithoutDrift() throws Exception {
+        InMemoryDictionaryStore store = new InMemoryDictionaryStore();
+        List<DictionaryManager> managers = new ArrayList<>();
+        try {
+            for (int i = 0; i < 3; i++) {
+                managers.add(DictionaryManager.managed(store).minSamples(300).refreshInterval(Duration.ofMillis(50))
+                        .retrainInterval(Duration.ofMillis(700)).build());
+            }
+            List<ValueCompressor> writers = managers.stream()
+                    .map(m -> ValueCompressor.create(CompressionConfig.defaults(), m)).toList();
+            // the same values all along: no drift; five intervals, in which each loser's turn at the lease comes
+            long end = System.nanoTime() + Duration.ofMillis(3500).toNanos();
+            while (System.nanoTime() < end) {
+                for (byte[] v : TRAIN.subList(0, 1000)) {
+                    writers.forEach(w -> w.compress(v));
+                }
+                Thread.sleep(50);
+            }
+            long trained = managers.stream().mapToLong(m -> m.trainingStats().trained()).sum();
+            assertEquals(1, trained, "trainings without drift: " + managers.stream()
+                    .map(m -> m.trainingStats().recent().toString()).toList());
+            assertEquals(1, store.list().size());
+            for (DictionaryManager m : managers) {
+                assertEquals(store.list().get(0).id(), m.currentId());
+                // emptied (a write under way as sampling stopped may leave one sample): no reservoir is kept
+                assertTrue(m.trainingStats().samples() < 10, "a reservoir kept: " + m.trainingStats());
+            }
+        } finally {
+            managers.forEach(DictionaryManager::close);
+        }
+    }
+
+    /**
+     * A store entry shorter (or longer) than the store lists it, as a cut-short restore or an overwrite leaves it: such
+     * bytes can still be a dictionary that digests and round-trips a probe, yet decode the values of the published
+     * one to wrong bytes. It is rejected, naming both sizes; its values fail as missing their dictionary.
+     */
+    @Test
+    void anEntryOfAnotherSizeThanListedIsRejectedNotReadWithWrongBytes() throws Exception {
+        long id = id(DICT_A);
+        List<byte[]> stored = new ArrayList<>();
+        try (DictionaryManager w = DictionaryManager.given(DICT_A).build()) {
+            ValueCompressor vc = ValueCompressor.create(CompressionConfig.defaults(), w);
+            VALUES.subList(0, 50).forEach(v -> stored.add(vc.compress(v)));
+        }
+        byte[] cut = Arrays.copyOf(DICT_A, DICT_A.length - 3000); // the tables whole, the content cut short
+        DictionaryStore store = new DictionaryStore() {
+            @Override
+            public List<DictionaryInfo> list() {
+                return List.of(new DictionaryInfo(id, 1, DICT_A.length));
+            }
+
+            @Override
+            public byte[] get(long i) {
+                return i == id ? cut.clone() : null;
+            }
+
+            @Override
+            public DictionaryInfo putIfAbsent(long i, byte[] dictionary) {
+                throw new UnsupportedOperationException();
+            }
+
+            @Override
+            public long version() {
+                return 1;
+            }
+        };
+        try (DictionaryManager m = DictionaryManager.shared(store).build()) {
+            assertFalse(m.isLoaded(id));
+            String why = m.rejectedDictionaries().get(id);
+            assertNotNull(why, "not rejected: " + m.rejectedDictionaries());
+            assertTrue(why.contains("lists it with " + DICT_A.length + " bytes but its entry holds " + cut.length),
+                    why);
+            ValueCompressor vc = ValueCompressor.create(CompressionConfig.defaults(), m);
+            for (int i = 0; i < stored.size(); i++) {
+                int at = i;
+                MissingDictionaryException e = assertThrows(MissingDictionaryException.class,
+                        () -> vc.decompress(stored.get(at)), "value " + i + " read with the cut entry");
+                assertEquals(id, e.dictionaryId());
+                assertTrue(e.getMessage().contains("rejected"), e.getMessage());
+            }
+        }
+    }
+
     /** Records of another shape than {@link #TRAIN}'s: what an application writing new data looks like. */
     static List<byte[]> otherRecords(int n, long seed) {
         Random r = new Random(seed);

@@ -124,6 +124,46 @@ class DictionaryNativeMemoryTest {
                 round * 4L + 3)).store(store).refreshInterval(Duration.ofHours(1)).build();
     }
 
+    /**
+     * {@link PatternDictionaries} bounds an estimate of its lineages' native memory ({@code maxNativeBytes}): the
+     * estimate of a lineage writing with a published 16 KiB dictionary covers the digests libzstd holds for it, its
+     * decompression digest and its compression digest at level 3, measured here alone (it had counted 160 KiB of
+     * some 460 KB, so the bound held about three times what it said).
+     */
+    @Test
+    void aLineagesEstimateCoversTheDigestsOfTheDictionaryItWritesWith() throws Exception {
+        byte[] dict = ZstdDictionary.train(DictionaryManagerTest.TRAIN, 16 << 10).toByteArray();
+        ZstdDictionary z = ZstdDictionary.of(dict);
+        z.forCompression(LEVEL).close(); // warm up
+        z.forDecompression().close();
+        long[] held = new long[5];
+        for (int i = 0; i < held.length; i++) {
+            long before = inUse();
+            ZstdCompressionDictionary cd = z.forCompression(LEVEL);
+            ZstdDecompressionDictionary dd = z.forDecompression();
+            held[i] = inUse() - before;
+            cd.close();
+            dd.close();
+        }
+        Arrays.sort(held);
+        long measured = held[2];
+        java.util.Map<String, InMemoryDictionaryStore> stores = new java.util.concurrent.ConcurrentHashMap<>();
+        stores.computeIfAbsent(PatternDictionaries.lineageName("event:*"), n -> new InMemoryDictionaryStore())
+                .putIfAbsent(z.id(), dict);
+        try (PatternDictionaries pd = PatternDictionaries.builder(n -> stores.computeIfAbsent(n,
+                        x -> new InMemoryDictionaryStore()))
+                .manager(b -> b.refreshInterval(Duration.ofHours(1)).notifications(false)).build()) {
+            AdaptiveCompressor ac = AdaptivePatternDictionariesTest.compressor(pd);
+            AdaptivePatternDictionariesTest.writeUntilOnDictionaries(ac, List.of("event"),
+                    new java.util.concurrent.ConcurrentHashMap<>());
+            assertEquals(z.id(), pd.manager("event:*").currentId());
+            assertEquals(1, pd.manager("event:*").dictionaryStats().size());
+            assertTrue(pd.nativeBytes() >= measured, "estimated " + pd.nativeBytes() + " native bytes for the"
+                    + " lineage's " + dict.length + "-byte dictionary; its digests hold " + measured);
+            assertTrue(pd.nativeBytes() < 2 * measured, "estimated " + pd.nativeBytes() + ", held " + measured);
+        }
+    }
+
     @Test
     void closeFreesEveryDigestAndRepeatedManagersStayFlat() throws InterruptedException {
         try (DictionaryManager warm = fourDictionaries(99)) {
