@@ -75,6 +75,16 @@ class ContextCloseTest {
                     t.opsForValue().set("close:" + setup + i, "a value to sample for a dictionary; ".repeat(8) + i);
                 }
                 assertThat(c).hasSingleBean(adaptive ? PatternDictionaries.class : DictionaryManager.class);
+                if (adaptive) {
+                    // a pattern's lineage opens (subscribes) on a thread of its own after the first writes: closed
+                    // while it opens, it is released once opened, which PatternDictionaries.close does not wait for
+                    PatternDictionaries lineages = c.getBean(PatternDictionaries.class);
+                    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+                    while (lineages.openPatterns().isEmpty() && System.nanoTime() < deadline) {
+                        Thread.sleep(20);
+                    }
+                    assertThat(lineages.openPatterns()).as("a lineage opened").isNotEmpty();
+                }
                 assertThat(dictionaryThreads()).as("the dictionaries run").hasSizeGreaterThan(before.size());
                 redis.addAppender(logged); // what closing the context logs
             });
