@@ -11,6 +11,7 @@ import dev.zstdjava.values.ServerDictionaryLayout;
 import dev.zstdjava.values.spring.SpringDictionaryStore;
 import dev.zstdjava.zstd.ZstdDictionary;
 import org.springframework.beans.factory.ListableBeanFactory;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.condition.ConditionOutcome;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -157,14 +158,17 @@ class RedisCompressionDictionariesConfiguration {
          * stops. The factory is a {@link SmartLifecycle}, stopped when the context closes before any bean is
          * destroyed: closed at their destruction, the dictionaries would stop their announcement listener over a
          * factory already stopped (Lettuce: "Unable to unsubscribe from subscriptions" and "unreleased connections"
-         * warnings on every close) and their background loads could still use it. Stopped in the factory's phase,
-         * as its dependent, so just before it. An application's own manager is left to the application.
+         * warnings on every close) and their background loads could still use it. Stopped in the phase above the
+         * factory's, so just before it (the factory's phase is 0 unless set). An application's own manager is left
+         * to the application; without a single factory (the application's own store, manager and templates) it
+         * stops in the default phase.
          */
         @Bean
-        SmartLifecycle zstdJavaDictionariesLifecycle(RedisConnectionFactory redisConnectionFactory,
+        SmartLifecycle zstdJavaDictionariesLifecycle(ObjectProvider<RedisConnectionFactory> factories,
                                                      ConfigurableListableBeanFactory beans) {
-            int phase = redisConnectionFactory instanceof SmartLifecycle s ? s.getPhase() : SmartLifecycle.DEFAULT_PHASE;
-            return new CloseBeforeFactory(beans, phase);
+            int phase = factories.getIfUnique() instanceof SmartLifecycle s ? s.getPhase()
+                    : SmartLifecycle.DEFAULT_PHASE;
+            return new CloseBeforeFactory(beans, phase == Integer.MAX_VALUE ? phase : phase + 1);
         }
 
         /** Applies one bound of {@link PatternDictionaries}; its refusal fails startup naming {@code property}. */

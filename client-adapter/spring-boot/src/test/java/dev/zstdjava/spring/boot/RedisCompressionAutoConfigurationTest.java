@@ -222,6 +222,25 @@ class RedisCompressionAutoConfigurationTest {
                 });
     }
 
+    /**
+     * Server-side dictionaries over the application's own store and template, without any connection factory: the
+     * lifecycle that closes the dictionaries before the factory stops needs none.
+     */
+    @Test
+    void sharedDictionariesOverTheApplicationsStoreNeedNoConnectionFactory() {
+        InMemoryDictionaryStore store = new InMemoryDictionaryStore();
+        new ApplicationContextRunner()
+                .withConfiguration(AutoConfigurations.of(RedisCompressionAutoConfiguration.class))
+                .withBean("redisTemplate", String.class, () -> "the application's own template, elsewhere")
+                .withBean(DictionaryStore.class, () -> store)
+                .withPropertyValues(P + "enabled=true", P + "dictionaries.mode=shared").run(c -> {
+                    assertThat(c).hasNotFailed().doesNotHaveBean(RedisConnectionFactory.class);
+                    assertThat(c.getBean(DictionaryManager.class).store()).isSameAs(store);
+                    assertThat(c.getBean(ValueCompressor.class).dictionaries())
+                            .isSameAs(c.getBean(DictionaryManager.class));
+                });
+    }
+
     @Configuration(proxyBeanMethods = false)
     static class OwnTemplates {
         static final RedisTemplate<Object, Object> TEMPLATE = new RedisTemplate<>();
