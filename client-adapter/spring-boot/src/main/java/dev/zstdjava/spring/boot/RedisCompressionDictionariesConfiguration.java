@@ -11,11 +11,14 @@ import dev.zstdjava.values.ServerDictionaryLayout;
 import dev.zstdjava.values.spring.SpringDictionaryStore;
 import dev.zstdjava.zstd.ZstdDictionary;
 import org.springframework.beans.factory.ListableBeanFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.condition.ConditionOutcome;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.SpringBootCondition;
 import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.context.SmartLifecycle;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.ConditionContext;
 import org.springframework.context.annotation.Conditional;
@@ -150,6 +153,24 @@ class RedisCompressionDictionariesConfiguration {
             return b.build();
         }
 
+        /**
+         * Closes the dictionaries made here (the manager, or the pattern lineages) before Boot's connection factory
+         * stops. The factory is a {@link SmartLifecycle}, stopped when the context closes before any bean is
+         * destroyed: closed at their destruction, the dictionaries would stop their announcement listener over a
+         * factory already stopped (Lettuce: "Unable to unsubscribe from subscriptions" and "unreleased connections"
+         * warnings on every close) and their background loads could still use it. Stopped in the phase above the
+         * factory's, so just before it (the factory's phase is 0 unless set). An application's own manager is left
+         * to the application; without a single factory (the application's own store, manager and templates) it
+         * stops in the default phase.
+         */
+        @Bean
+        SmartLifecycle zstdJavaDictionariesLifecycle(ObjectProvider<RedisConnectionFactory> factories,
+                                                     ConfigurableListableBeanFactory beans) {
+            int phase = factories.getIfUnique() instanceof SmartLifecycle s ? s.getPhase()
+                    : SmartLifecycle.DEFAULT_PHASE;
+            return new CloseBeforeFactory(beans, phase == Integer.MAX_VALUE ? phase : phase + 1);
+        }
+
         /** Applies one bound of {@link PatternDictionaries}; its refusal fails startup naming {@code property}. */
         private static void bound(String property, Object value, Runnable apply) {
             if (value == null) {
@@ -160,6 +181,56 @@ class RedisCompressionDictionariesConfiguration {
             } catch (IllegalArgumentException e) {
                 throw RedisCompressionProperties.invalid(property, value, e.getMessage());
             }
+        }
+    }
+
+    /** The names of the beans {@link Server.CloseBeforeFactory} closes: the dictionaries made here. */
+    static final String MANAGER = "zstdJavaDictionaryManager";
+    static final String PATTERNS = "zstdJavaPatternDictionaries";
+
+    /**
+     * Closes the dictionary beans made here, when created, as the context stops ({@link Server#zstdJavaDictionariesLifecycle}).
+     * Closing is idempotent: their destruction closes them again. Not thread-safe beyond Spring's lifecycle calls.
+     */
+    static final class CloseBeforeFactory implements SmartLifecycle {
+        private final ConfigurableListableBeanFactory beans;
+        private final int phase;
+        private volatile boolean running;
+
+        CloseBeforeFactory(ConfigurableListableBeanFactory beans, int phase) {
+            this.beans = beans;
+            this.phase = phase;
+        }
+
+        @Override
+        public void start() {
+            running = true;
+        }
+
+        @Override
+        public void stop() {
+            running = false;
+            for (String name : new String[] {MANAGER, PATTERNS}) {
+                // only what was made (never a lazy bean made now), and only the beans of this configuration
+                if (beans.containsSingleton(name) && beans.getSingleton(name) instanceof AutoCloseable c
+                        && (c instanceof DictionaryManager || c instanceof PatternDictionaries)) {
+                    try {
+                        c.close();
+                    } catch (Exception e) {
+                        throw new IllegalStateException("closing " + name + " failed: " + e, e);
+                    }
+                }
+            }
+        }
+
+        @Override
+        public boolean isRunning() {
+            return running;
+        }
+
+        @Override
+        public int getPhase() {
+            return phase;
         }
     }
 

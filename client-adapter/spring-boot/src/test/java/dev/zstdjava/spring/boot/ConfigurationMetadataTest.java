@@ -14,6 +14,8 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
 
 import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
@@ -108,6 +110,54 @@ class ConfigurationMetadataTest {
         // a settled pattern backs off to one sampled write in 64 measured (the library's, and docs/spring-boot.md's)
         assertThat(properties.get(p + "adaptive.sampling.every").get("description").asString())
                 .contains("one of these in up to 64");
+    }
+
+    /**
+     * The property table of docs/spring-boot.md against the generated metadata, row by row: the same properties, and
+     * each documented default the metadata's ({@code none} where the metadata has none or an empty list; the level's,
+     * which depends on the backend, described).
+     */
+    @Test
+    void theDocumentedPropertyTableIsTheMetadata() throws Exception {
+        Path dir = Path.of("").toAbsolutePath();
+        while (dir != null && !Files.exists(dir.resolve("docs/spring-boot.md"))) {
+            dir = dir.getParent();
+        }
+        assertThat(dir).as("docs/spring-boot.md above " + Path.of("").toAbsolutePath()).isNotNull();
+        String doc = Files.readString(dir.resolve("docs/spring-boot.md"));
+        String table = doc.substring(doc.indexOf("| property | default | what it does |"));
+        table = table.substring(0, table.indexOf("\n\n"));
+        Map<String, String> documented = new java.util.LinkedHashMap<>();
+        java.util.regex.Matcher row = java.util.regex.Pattern.compile("(?m)^\\| `([a-z.-]+)` \\| ([^|]+) \\|")
+                .matcher(table);
+        while (row.find()) {
+            assertThat(documented.put(RedisCompressionProperties.PREFIX + "." + row.group(1), row.group(2).trim()))
+                    .as(row.group(1) + " documented once").isNull();
+        }
+        JsonNode root;
+        try (InputStream in = getClass().getResourceAsStream("/META-INF/spring-configuration-metadata.json")) {
+            root = new ObjectMapper().readTree(in);
+        }
+        Map<String, JsonNode> properties = new java.util.TreeMap<>();
+        root.get("properties").forEach(p -> {
+            if (p.get("name").asString().startsWith(RedisCompressionProperties.PREFIX + ".")) {
+                properties.put(p.get("name").asString(), p);
+            }
+        });
+        assertThat(documented.keySet()).as("the documented properties").containsExactlyInAnyOrderElementsOf(
+                properties.keySet());
+        properties.forEach((name, p) -> {
+            String doc1 = documented.get(name);
+            JsonNode value = p.get("defaultValue");
+            if (name.endsWith(".level")) {
+                assertThat(value).as(name).isNull();
+                assertThat(doc1).isEqualTo("the backend's (zstd 3, lz4 0)");
+            } else if (value == null || value.isArray() && value.isEmpty()) {
+                assertThat(doc1).as("the documented default of " + name).isEqualTo("none");
+            } else {
+                assertThat(doc1).as("the documented default of " + name).isEqualTo("`" + value.asString() + "`");
+            }
+        });
     }
 
     /** The metadata's default text read as the library's value is typed (a duration, a size, a number, a string). */

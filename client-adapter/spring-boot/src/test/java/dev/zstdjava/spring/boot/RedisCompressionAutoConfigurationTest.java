@@ -164,6 +164,32 @@ class RedisCompressionAutoConfigurationTest {
                 .hasStackTraceContaining("'" + P + "backend'"));
     }
 
+    /**
+     * The switches that decide which beans exist ({@code adaptive.enabled}, {@code string-template}, {@code caches})
+     * take {@code true} or {@code false}: Boot's binder would read {@code on}, {@code yes} or {@code 1} as true while
+     * the conditions on them read only {@code true}, so such a value would bind on and leave the feature silently off.
+     */
+    @Test
+    void aSwitchThatIsNotTrueOrFalseFailsStartupNamingIt() {
+        for (String property : new String[] {"adaptive.enabled", "string-template", "caches"}) {
+            for (String value : new String[] {"on", "yes", "1", "off"}) {
+                runner.withPropertyValues(P + "enabled=true", P + property + "=" + value).run(c -> {
+                    assertThat(c).getFailure().rootCause().isInstanceOf(RedisCompressionException.class)
+                            .hasMessageContaining("invalid value " + value + " of " + P + property)
+                            .hasMessageContaining("allowed: true, false");
+                });
+            }
+        }
+        // upper case is Boot's condition's too
+        runner.withPropertyValues(P + "enabled=true", P + "string-template=TRUE", P + "adaptive.enabled=True",
+                P + "caches=FALSE").run(c -> assertThat(c).hasNotFailed().hasSingleBean(
+                dev.zstdjava.values.AdaptiveCompressor.class).doesNotHaveBean(CacheValueCompression.class)
+                .getBean(StringRedisTemplate.class).isInstanceOf(CompressingStringRedisTemplate.class));
+        // off, nothing is read
+        runner.withPropertyValues(P + "adaptive.enabled=on").run(c -> assertThat(c).hasNotFailed()
+                .doesNotHaveBean(ValueCompressor.class));
+    }
+
     @Test
     void theApplicationsBeansWin() {
         ValueCompressor own = ValueCompressor.create(CompressionConfig.builder().level(7).build());
@@ -196,6 +222,25 @@ class RedisCompressionAutoConfigurationTest {
                 });
     }
 
+    /**
+     * Server-side dictionaries over the application's own store and template, without any connection factory: the
+     * lifecycle that closes the dictionaries before the factory stops needs none.
+     */
+    @Test
+    void sharedDictionariesOverTheApplicationsStoreNeedNoConnectionFactory() {
+        InMemoryDictionaryStore store = new InMemoryDictionaryStore();
+        new ApplicationContextRunner()
+                .withConfiguration(AutoConfigurations.of(RedisCompressionAutoConfiguration.class))
+                .withBean("redisTemplate", String.class, () -> "the application's own template, elsewhere")
+                .withBean(DictionaryStore.class, () -> store)
+                .withPropertyValues(P + "enabled=true", P + "dictionaries.mode=shared").run(c -> {
+                    assertThat(c).hasNotFailed().doesNotHaveBean(RedisConnectionFactory.class);
+                    assertThat(c.getBean(DictionaryManager.class).store()).isSameAs(store);
+                    assertThat(c.getBean(ValueCompressor.class).dictionaries())
+                            .isSameAs(c.getBean(DictionaryManager.class));
+                });
+    }
+
     @Configuration(proxyBeanMethods = false)
     static class OwnTemplates {
         static final RedisTemplate<Object, Object> TEMPLATE = new RedisTemplate<>();
@@ -220,6 +265,26 @@ class RedisCompressionAutoConfigurationTest {
         CacheManager cacheManager() {
             return new ConcurrentMapCacheManager();
         }
+    }
+
+    /** Boot's reactive templates are not touched (docs/spring-boot.md): plain, and they do not decode. */
+    @Test
+    void bootsReactiveTemplatesStayPlain() throws Exception {
+        Class<?> reactive = Class.forName(BootLine.BOOT3
+                ? "org.springframework.boot.autoconfigure.data.redis.RedisReactiveAutoConfiguration"
+                : "org.springframework.boot.data.redis.autoconfigure.DataRedisReactiveAutoConfiguration");
+        runner.withConfiguration(AutoConfigurations.of(reactive)).withPropertyValues(P + "enabled=true").run(c -> {
+            assertThat(c).hasNotFailed();
+            assertThat(c.getBean("reactiveStringRedisTemplate"))
+                    .isExactlyInstanceOf(org.springframework.data.redis.core.ReactiveStringRedisTemplate.class);
+            Object t = c.getBean("reactiveRedisTemplate");
+            assertThat(t).isExactlyInstanceOf(org.springframework.data.redis.core.ReactiveRedisTemplate.class);
+            byte[] stored = c.getBean(ValueCompressor.class).compress(RedisSerializer.java().serialize("x".repeat(500)));
+            assertThat(stored).startsWith(0, 1, 2, 0, 1); // compressed, as redisTemplate stores it
+            assertThatThrownBy(() -> ((org.springframework.data.redis.core.ReactiveRedisTemplate<?, ?>) t)
+                    .getSerializationContext().getValueSerializationPair().read(ByteBuffer.wrap(stored)))
+                    .isInstanceOf(org.springframework.data.redis.serializer.SerializationException.class);
+        });
     }
 
     @Test
@@ -343,6 +408,13 @@ class RedisCompressionAutoConfigurationTest {
                 .isInstanceOf(LettuceConnectionFactory.class));
         runner.withPropertyValues(P + "enabled=true", "spring.data.redis.client-type=jedis").run(c ->
                 assertThat(templateFactory(c)).isInstanceOf(JedisConnectionFactory.class));
+        // an application with Jedis only (no Lettuce on the class path): Boot's Jedis factory, compressed as well
+        runner.withPropertyValues(P + "enabled=true", P + "string-template=true")
+                .withClassLoader(new FilteredClassLoader("io.lettuce.")).run(c -> {
+                    assertThat(c).hasNotFailed().hasSingleBean(CacheValueCompression.class);
+                    assertThat(templateFactory(c)).isInstanceOf(JedisConnectionFactory.class);
+                    assertThat(c.getBean(StringRedisTemplate.class)).isInstanceOf(CompressingStringRedisTemplate.class);
+                });
     }
 
     private static RedisConnectionFactory templateFactory(org.springframework.context.ApplicationContext c) {

@@ -48,6 +48,13 @@ class StartupFailureTest {
         String analysis = r.output.substring(r.output.indexOf("APPLICATION FAILED TO START"));
         assertThat(analysis).contains("invalid value 99 of " + P + "level").contains("Action:")
                 .contains("allowed: -131072..22");
+        // a switch that Boot would bind as true but its conditions read as not true
+        Run on = start(List.of(), P + "enabled=true", P + "adaptive.enabled=on");
+        assertThat(on.exit).as(on.output).isNotZero();
+        String switchAnalysis = on.output.substring(on.output.indexOf("APPLICATION FAILED TO START"));
+        assertThat(switchAnalysis.substring(switchAnalysis.indexOf("Description:"), switchAnalysis.indexOf("Action:")))
+                .contains("invalid value on of " + P + "adaptive.enabled");
+        assertThat(switchAnalysis.substring(switchAnalysis.indexOf("Action:"))).contains("allowed: true, false");
     }
 
     @Test
