@@ -71,7 +71,14 @@ import java.util.Objects;
  * or array, an odd number of {@code MSET} arguments) are handed to it as given, so each fails with the exception it
  * throws on Jedis, before anything is sent and with nothing compressed; what the server refuses fails with Jedis's
  * {@code JedisDataException}. Reads fail with {@link DecompressionLimitException} for a value that would decompress
- * past the configured maximum; the client stays usable.
+ * past the configured maximum; the client stays usable. A {@code Jedis} in {@code MULTI}, or in a pipeline with
+ * replies pending, refuses the calls with its {@link IllegalStateException}, as it refuses its own, and nothing is
+ * sent; Jedis keeps that state private, so a write's value has been compressed (and counted in the compressor's
+ * statistics) before Jedis refuses it.
+ *
+ * <p><b>Replies are Jedis's.</b> The lists and maps returned ({@link #mget}, {@link #hmget}, {@link #hvals},
+ * {@link #hgetAll}) are of the class Jedis returns, as mutable as Jedis's, in its order, with {@code null} where it
+ * has one; an empty one is the one Jedis returned ({@code hgetAll} of a missing key: Jedis's immutable empty map).
  *
  * <p><b>Thread safety:</b> as thread-safe as the client it wraps ({@code RedisClient} and {@code UnifiedJedis} are,
  * {@code Jedis} is not). <b>Allocation:</b> the compressed value on writes (none when a value is stored as it is),
@@ -188,7 +195,12 @@ public final class CompressingJedis {
         return stored == null ? null : compressor.decompress(stored);
     }
 
+    // An empty reply is Jedis's own (nothing to decode): the same class and mutability as on Jedis. A non-empty one is
+    // copied, never decoded in place: a reply may be shared (Jedis's client-side cache hands out its cached one).
     private List<byte[]> in(List<byte[]> stored) {
+        if (stored.isEmpty()) {
+            return stored;
+        }
         List<byte[]> out = new ArrayList<>(stored.size());
         for (byte[] s : stored) {
             out.add(in(s));
@@ -390,10 +402,14 @@ public final class CompressingJedis {
 
     /**
      * @return {@code HGETALL key} with the values decompressed (field names as Jedis returns them), in a map that
-     *         finds a field by its bytes, as the one Jedis returns ({@code get(field)}, {@code containsKey(field)})
+     *         finds a field by its bytes, as the one Jedis returns ({@code get(field)}, {@code containsKey(field)}),
+     *         in Jedis's order; for a missing key Jedis's own empty map (immutable, as on Jedis)
      */
     public Map<byte[], byte[]> hgetAll(byte[] key) {
         Map<byte[], byte[]> stored = jedis.hgetAll(key);
+        if (stored.isEmpty()) {
+            return stored;
+        }
         Map<byte[], byte[]> out = new JedisByteHashMap();
         for (Map.Entry<byte[], byte[]> e : stored.entrySet()) {
             out.put(e.getKey(), in(e.getValue()));

@@ -10,9 +10,16 @@ import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import dev.zstdjava.testkit.RedisServer;
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.Pipeline;
+import redis.clients.jedis.Response;
+import redis.clients.jedis.Transaction;
 import redis.clients.jedis.commands.JedisBinaryCommands;
+import redis.clients.jedis.params.GetExParams;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -86,6 +93,19 @@ class CompressingJedisContractTest {
                 j -> j.hset(b("h"), map(null, BIG))));
         calls.add(new Call("HSET h {} (no fields)", c -> c.hset(b("h"), map()), j -> j.hset(b("h"), map())));
         calls.add(new Call("GET null", c -> c.get(null), j -> j.get(null)));
+        calls.add(new Call("GETDEL null", c -> c.getDel(null), j -> j.getDel(null)));
+        calls.add(new Call("GETEX null PERSIST", c -> c.getEx(null, new GetExParams().persist()),
+                j -> j.getEx(null, new GetExParams().persist())));
+        calls.add(new Call("GETEX k with null GetExParams", c -> c.getEx(k, null), j -> j.getEx(k, null)));
+        calls.add(new Call("MGET k null", c -> c.mget(k, null), j -> j.mget(k, null)));
+        calls.add(new Call("MGET with a null array", c -> c.mget((byte[][]) null), j -> j.mget((byte[][]) null)));
+        calls.add(new Call("HGET null f", c -> c.hget(null, b("f")), j -> j.hget(null, b("f"))));
+        calls.add(new Call("HGET h null", c -> c.hget(b("h"), null), j -> j.hget(b("h"), null)));
+        calls.add(new Call("HMGET h null", c -> c.hmget(b("h"), (byte[]) null), j -> j.hmget(b("h"), (byte[]) null)));
+        calls.add(new Call("HMGET h with a null array", c -> c.hmget(b("h"), (byte[][]) null),
+                j -> j.hmget(b("h"), (byte[][]) null)));
+        calls.add(new Call("HGETALL null", c -> c.hgetAll(null), j -> j.hgetAll(null)));
+        calls.add(new Call("HVALS null", c -> c.hvals(null), j -> j.hvals(null)));
         // null containers: Jedis refuses them before sending, the wrapper compresses nothing for them
         calls.add(new Call("SET k v with null SetParams", c -> c.set(k, BIG, null), j -> j.set(k, BIG, null)));
         calls.add(new Call("SET k v GET with null SetParams", c -> c.setGet(k, BIG, null),
@@ -102,21 +122,8 @@ class CompressingJedisContractTest {
         CompressingJedis j = mode.wrap(redis.client());
         List<String> unlike = new ArrayList<>();
         for (Call call : refused()) {
-            long before = commandsProcessed();
-            Throwable expected = assertThrows(Throwable.class, () -> call.plain().apply(redis.client()),
-                    call.name() + " on plain Jedis");
-            long plainSent = commandsProcessed() - before;
             long written = written(j);
-            before = commandsProcessed();
-            Throwable got = assertThrows(Throwable.class, () -> call.wrapped().apply(j), call.name());
-            long sent = commandsProcessed() - before;
-            if (got.getClass() != expected.getClass() || !String.valueOf(got.getMessage()).equals(
-                    String.valueOf(expected.getMessage()))) {
-                unlike.add(call.name() + ": " + got + ", where Jedis threw " + expected);
-            }
-            if (sent != plainSent) {
-                unlike.add(call.name() + ": " + sent + " commands sent, where Jedis sent " + plainSent);
-            }
+            failsAsOnJedis(call, "", redis.client(), j, unlike);
             if (written(j) != written) {
                 unlike.add(call.name() + ": " + (written(j) - written) + " values compressed or counted");
             }
@@ -149,6 +156,138 @@ class CompressingJedisContractTest {
         assertArrayEquals(empty, j.hgetAll(b("eh")).get(b("f")));
         assertArrayEquals(empty, j.hvals(b("eh")).get(0));
         assertArrayEquals(empty, j.getDel(b("e3")));
+    }
+
+    /**
+     * Binary keys and field names (empty, NUL bytes, bytes that are not UTF-8, a long key) go out as given, in both
+     * modes (the adaptive one folds each into a pattern): stored under the key plain Jedis stores under, the value
+     * read back through the wrapper.
+     */
+    @ParameterizedTest
+    @EnumSource(Mode.class)
+    void binaryKeysAreSentAsGiven(Mode mode) {
+        CompressingJedis j = mode.wrap(redis.client());
+        byte[] longKey = new byte[70_000];
+        Arrays.fill(longKey, (byte) 0xfe);
+        List<byte[]> keys = List.of(new byte[0], new byte[] {0, 0, 1}, new byte[] {(byte) 0xff, (byte) 0xc3, ':', 0x28},
+                longKey);
+        for (byte[] key : keys) {
+            String name = "key " + keys.indexOf(key);
+            assertEquals("OK", j.set(key, BIG), name);
+            assertTrue(redis.client().exists(key), name + ": stored under the key as given");
+            assertArrayEquals(BIG, j.get(key), name);
+            assertArrayEquals(BIG, j.getDel(key), name);
+            assertEquals("OK", j.mset(key, BIG), name);
+            assertArrayEquals(BIG, j.mget(key).get(0), name);
+            assertEquals(1, j.hset(b("h"), key, BIG), name);
+            assertTrue(redis.client().hexists(b("h"), key), name + ": the field stored as given");
+            assertArrayEquals(BIG, j.hget(b("h"), key), name);
+            assertArrayEquals(BIG, j.hgetAll(b("h")).get(key), name);
+            redis.client().flushAll();
+        }
+    }
+
+    /**
+     * Keys of the wrong type and other calls the server refuses after Jedis sent them: the same exception, class and
+     * message, as on Jedis, and the keys left as they were.
+     */
+    @ParameterizedTest
+    @EnumSource(Mode.class)
+    void whatTheServerRefusesFailsAsOnJedis(Mode mode) {
+        CompressingJedis j = mode.wrap(redis.client());
+        byte[] hash = b("wrong:hash");
+        byte[] string = b("wrong:string");
+        redis.client().hset(hash, b("f"), b("v"));
+        redis.client().set(string, b("v"));
+        List<Call> calls = new ArrayList<>();
+        calls.add(new Call("GET hash", c -> c.get(hash), w -> w.get(hash)));
+        calls.add(new Call("GETDEL hash", c -> c.getDel(hash), w -> w.getDel(hash)));
+        calls.add(new Call("GETEX hash PERSIST", c -> c.getEx(hash, new GetExParams().persist()),
+                w -> w.getEx(hash, new GetExParams().persist())));
+        calls.add(new Call("GETSET hash v", c -> c.getSet(hash, BIG), w -> w.getSet(hash, BIG)));
+        calls.add(new Call("SET hash v GET", c -> c.setGet(hash, BIG), w -> w.setGet(hash, BIG)));
+        calls.add(new Call("MGET (no keys)", c -> c.mget(), w -> w.mget()));
+        calls.add(new Call("HGET string f", c -> c.hget(string, b("f")), w -> w.hget(string, b("f"))));
+        calls.add(new Call("HMGET string f", c -> c.hmget(string, b("f")), w -> w.hmget(string, b("f"))));
+        calls.add(new Call("HGETALL string", c -> c.hgetAll(string), w -> w.hgetAll(string)));
+        calls.add(new Call("HVALS string", c -> c.hvals(string), w -> w.hvals(string)));
+        calls.add(new Call("HSET string f v", c -> c.hset(string, b("f"), BIG), w -> w.hset(string, b("f"), BIG)));
+        calls.add(new Call("HSET string {f: v}", c -> c.hset(string, map(b("f"), BIG)),
+                w -> w.hset(string, map(b("f"), BIG))));
+        calls.add(new Call("SETEX k -1 v", c -> c.setex(b("k"), -1, BIG), w -> w.setex(b("k"), -1, BIG)));
+        List<String> unlike = new ArrayList<>();
+        for (Call call : calls) {
+            failsAsOnJedis(call, "", redis.client(), j, unlike);
+        }
+        assertEquals(List.of(), unlike, "the wrapper fails unlike Jedis");
+        assertArrayEquals(b("v"), redis.client().hget(hash, b("f")), "the hash is as it was");
+        assertArrayEquals(b("v"), redis.client().get(string), "the string is as it was");
+        assertNull(redis.client().get(b("k")));
+    }
+
+    /**
+     * A {@code Jedis} in {@code MULTI}, or in a pipeline with replies pending, refuses its own commands with
+     * {@link IllegalStateException}: the wrapper's calls fail with the same exception and message, send nothing, and
+     * leave the transaction and the pipeline as they were. (Jedis keeps that state private, so the wrapper cannot
+     * see it before compressing: the compressor's counters include the values of such calls.)
+     */
+    @ParameterizedTest
+    @EnumSource(Mode.class)
+    void aJedisInMultiOrPipelineRefusesTheWrapperAsItRefusesItsOwnCalls(Mode mode) {
+        try (Jedis plain = new Jedis(RedisServer.HOST, redis.server().port())) {
+            CompressingJedis j = mode.wrap(plain);
+            List<Call> calls = new ArrayList<>();
+            calls.add(new Call("SET k v", c -> c.set(b("k"), BIG), w -> w.set(b("k"), BIG)));
+            calls.add(new Call("MSET k v", c -> c.mset(b("k"), BIG), w -> w.mset(b("k"), BIG)));
+            calls.add(new Call("HSET h f v", c -> c.hset(b("h"), b("f"), BIG), w -> w.hset(b("h"), b("f"), BIG)));
+            calls.add(new Call("GET k", c -> c.get(b("k")), w -> w.get(b("k"))));
+            calls.add(new Call("HGETALL h", c -> c.hgetAll(b("h")), w -> w.hgetAll(b("h"))));
+            List<String> unlike = new ArrayList<>();
+
+            Transaction multi = plain.multi();
+            multi.set(b("queued"), b("1"));
+            for (Call call : calls) {
+                failsAsOnJedis(call, " in MULTI", plain, j, unlike);
+            }
+            assertEquals(List.of("OK"), multi.exec(), "the transaction runs as queued");
+
+            Pipeline pipeline = plain.pipelined();
+            Response<String> queued = pipeline.set(b("piped"), b("2"));
+            for (Call call : calls) {
+                failsAsOnJedis(call, " in a pipeline", plain, j, unlike);
+            }
+            pipeline.sync();
+            assertEquals("OK", queued.get(), "the pipeline runs as queued");
+
+            assertEquals(List.of(), unlike, "the wrapper fails unlike Jedis");
+            assertNull(redis.client().get(b("k")), "nothing was stored");
+            assertArrayEquals(b("1"), redis.client().get(b("queued")));
+            assertArrayEquals(b("2"), redis.client().get(b("piped")));
+            assertEquals("OK", j.set(b("k"), BIG), "the wrapper works once the state is over");
+            assertArrayEquals(BIG, j.get(b("k")));
+        }
+    }
+
+    /**
+     * Runs {@code call} on {@code plain} and on {@code j}: both must throw; adds to {@code unlike} where the wrapper's
+     * exception (class or message) or the number of commands it sent differ from Jedis's.
+     */
+    private static void failsAsOnJedis(Call call, String state, JedisBinaryCommands plain, CompressingJedis j,
+                                       List<String> unlike) {
+        String name = call.name() + state;
+        long before = commandsProcessed();
+        Throwable expected = assertThrows(Throwable.class, () -> call.plain().apply(plain), name + " on plain Jedis");
+        long plainSent = commandsProcessed() - before;
+        before = commandsProcessed();
+        Throwable got = assertThrows(Throwable.class, () -> call.wrapped().apply(j), name);
+        long sent = commandsProcessed() - before;
+        if (got.getClass() != expected.getClass() || !String.valueOf(got.getMessage()).equals(
+                String.valueOf(expected.getMessage()))) {
+            unlike.add(name + ": " + got + ", where Jedis threw " + expected);
+        }
+        if (sent != plainSent) {
+            unlike.add(name + ": " + sent + " commands sent, where Jedis sent " + plainSent);
+        }
     }
 
     /** Every value the wrapper's compressor has counted as written (compressed or stored as it is). */

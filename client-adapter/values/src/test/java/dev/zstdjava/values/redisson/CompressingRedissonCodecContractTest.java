@@ -10,16 +10,20 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.redisson.api.BatchResult;
 import org.redisson.api.RBatch;
+import org.redisson.api.RBucket;
+import org.redisson.api.RMap;
 import org.redisson.api.RedissonClient;
 import org.redisson.client.codec.Codec;
 import org.redisson.client.codec.StringCodec;
 import org.redisson.client.protocol.Decoder;
 import org.redisson.client.protocol.Encoder;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.BiFunction;
 
 import static dev.zstdjava.testkit.TestValues.json;
@@ -131,5 +135,67 @@ class CompressingRedissonCodecContractTest {
         same("the wrapped decoder failing", failing, failingWrapped, (c, k) -> redisson.<String>getBucket(k + "dec", c)
                 .get());
         assertEquals(big, redisson.<String>getBucket("c:dec", wrapped).get(), "the connection stays usable");
+    }
+
+    /**
+     * The get-and-set family of buckets, maps' replies (previous values, missing fields, whole maps in the server's
+     * order) and keys of the wrong type: the same results, or the same exception with the same cause (Redisson's
+     * message names the codec and the key, which differ here), as with the wrapped codec.
+     */
+    @ParameterizedTest
+    @EnumSource(Mode.class)
+    void readsAndWrongTypeKeysAsWithTheWrappedCodec(Mode mode) {
+        AdaptiveRedissonCodecTest.withRedisson(redis, redisson -> {
+            Codec plain = StringCodec.INSTANCE;
+            Codec wrapped = mode.wrap(plain);
+            String big = json(3000);
+            for (String k : List.of("p:", "c:")) {
+                redis.client().hset(CompressingRedissonCodecTest.b(k + "hash"), CompressingRedissonCodecTest.b("f"),
+                        CompressingRedissonCodecTest.b("v"));
+                redis.client().set(CompressingRedissonCodecTest.b(k + "string"), CompressingRedissonCodecTest.b("v"));
+            }
+            same("getAndSet, getAndDelete, getAndExpire", plain, wrapped, (c, k) -> {
+                RBucket<String> b = redisson.getBucket(k + "gs", c);
+                List<Object> out = new ArrayList<>();
+                out.add(b.getAndSet(big));
+                out.add(b.getAndSet(big + "2").equals(big));
+                out.add(b.getAndExpire(Duration.ofSeconds(100)).equals(big + "2"));
+                out.add(b.getAndDelete().equals(big + "2"));
+                out.add(b.getAndDelete());
+                out.add(b.setIfAbsent(big));
+                out.add(b.setIfAbsent("other"));
+                out.add(b.compareAndSet(big, "small"));
+                out.add(b.get());
+                return out;
+            });
+            same("map replies", plain, wrapped, (c, k) -> {
+                RMap<String, String> m = redisson.getMap(k + "m", c);
+                List<Object> out = new ArrayList<>();
+                out.add(m.put("a", big));
+                out.add(m.put("a", "small").equals(big));
+                out.add(m.putIfAbsent("b", big));
+                out.add(m.putIfAbsent("b", "other").equals(big));
+                m.fastPut("c", "");
+                out.add(m.getAll(Set.of("a", "missing")));
+                out.add(m.readAllMap().keySet());
+                out.add(m.readAllValues().size());
+                out.add(m.remove("b").equals(big));
+                out.add(m.get("missing"));
+                return out;
+            });
+            same("a bucket on a hash", plain, wrapped, (c, k) -> redisson.<String>getBucket(k + "hash", c).get());
+            same("getAndSet on a hash", plain, wrapped,
+                    (c, k) -> redisson.<String>getBucket(k + "hash", c).getAndSet(big));
+            same("getAndDelete on a hash", plain, wrapped,
+                    (c, k) -> redisson.<String>getBucket(k + "hash", c).getAndDelete());
+            same("a map on a string", plain, wrapped, (c, k) -> redisson.<String, String>getMap(k + "string", c)
+                    .get("f"));
+            same("a map put on a string", plain, wrapped, (c, k) -> redisson.<String, String>getMap(k + "string", c)
+                    .put("f", big));
+            same("readAllMap on a string", plain, wrapped,
+                    (c, k) -> redisson.<String, String>getMap(k + "string", c).readAllMap());
+            assertArrayEquals(CompressingRedissonCodecTest.b("v"), redis.client().hget(
+                    CompressingRedissonCodecTest.b("c:hash"), CompressingRedissonCodecTest.b("f")), "the hash as it was");
+        });
     }
 }

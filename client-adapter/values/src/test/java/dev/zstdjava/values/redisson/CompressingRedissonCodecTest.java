@@ -207,4 +207,16 @@ class CompressingRedissonCodecTest {
         assertNotSame(codec, copy);
         assertSame(codec.compressor(), copy.compressor());
     }
+
+    /**
+     * A Redisson configuration file that names this codec's class cannot make it (it has no constructor without
+     * arguments): loading the file fails naming the class, rather than giving a client that runs uncompressed.
+     */
+    @Test
+    void aConfigFileNamingTheCodecFailsToLoadNamingIt() {
+        String yaml = "singleServerConfig:\n  address: \"redis://127.0.0.1:6379\"\n"
+                + "codec: !<" + CompressingRedissonCodec.class.getName() + "> {}\n";
+        Exception e = assertThrows(Exception.class, () -> Config.fromYAML(yaml));
+        assertTrue(String.valueOf(e.getMessage()).contains(CompressingRedissonCodec.class.getName()), e::toString);
+    }
 }
