@@ -110,10 +110,14 @@ public final class Bounds {
      * {@code src[srcOff, +srcLen)} and {@code dst[dstOff, +dstLen)} share no byte, as for the arrays above (the
      * ranges checked before; allocates nothing unless they overlap).
      *
+     * @throws IllegalStateException    if either segment's arena is closed (checked first: the address of freed
+     *                                  memory may have been reused, so an overlap found there would be meaningless)
      * @throws IllegalArgumentException naming both ranges (native addresses, or offsets in one array) if they overlap
      */
     public static void disjoint(MemorySegment src, long srcOff, long srcLen, MemorySegment dst, long dstOff,
                                 long dstLen) {
+        alive(src.scope(), "src");
+        alive(dst.scope(), "dst");
         boolean inNative = src.isNative();
         if (inNative != dst.isNative()) {
             return;
@@ -137,6 +141,32 @@ public final class Bounds {
     public static void disjointNative(long src, long srcLen, long dst, long dstLen) {
         if (overlap(src, srcLen, dst, dstLen)) {
             throw overlapping(src, srcLen, dst, dstLen, "in native memory");
+        }
+    }
+
+    /**
+     * As {@link #disjointNative(long, long, long, long)} for the views of two direct buffers made next to a native
+     * call, given with their scopes: a buffer of a closed arena is an {@link IllegalStateException} first (see
+     * {@link #alive}), never an overlap found at the address its freed memory had.
+     */
+    public static void disjointNative(MemorySegment.Scope srcScope, long src, long srcLen, MemorySegment.Scope dstScope,
+                                      long dst, long dstLen) {
+        alive(srcScope, "src");
+        alive(dstScope, "dst");
+        disjointNative(src, srcLen, dst, dstLen);
+    }
+
+    /**
+     * The memory of a segment (or of a direct buffer, through the segment {@link MemorySegment#ofBuffer} gives) is
+     * still there: its arena is not closed. Called before anything reads the segment's address (the overlap checks),
+     * so that a closed segment is reported as closed, as the JDK reports it, whatever address its freed memory had.
+     * Takes the scope, an object the segment already holds, so a view made next to a native call does not escape.
+     *
+     * @throws IllegalStateException naming the argument if the arena is closed
+     */
+    public static void alive(MemorySegment.Scope scope, String name) {
+        if (!scope.isAlive()) {
+            throw new IllegalStateException(name + ": the segment's arena is already closed (its memory was freed)");
         }
     }
 

@@ -420,7 +420,7 @@ final class Lz4Native {
         MemorySegment d = MemorySegment.ofBuffer(dst);
         int srcSize = src.remaining();
         int cap = dst.remaining();
-        Bounds.disjointNative(s.address(), srcSize, d.address(), cap);
+        Bounds.disjointNative(s.scope(), s.address(), srcSize, d.scope(), d.address(), cap);
         int accel = level < 0 ? -level : 1;
         try {
             if (srcSize < CRITICAL_LIMIT) {
@@ -448,7 +448,7 @@ final class Lz4Native {
         MemorySegment d = MemorySegment.ofBuffer(dst);
         int srcSize = src.remaining();
         int cap = dst.remaining();
-        Bounds.disjointNative(s.address(), srcSize, d.address(), cap);
+        Bounds.disjointNative(s.scope(), s.address(), srcSize, d.scope(), d.address(), cap);
         try {
             return cap < CRITICAL_LIMIT
                     ? (int) DECOMPRESS_SAFE_CRITICAL.invokeExact(s, d, srcSize, cap)
@@ -472,7 +472,7 @@ final class Lz4Native {
         MemorySegment s = MemorySegment.ofBuffer(src);
         long dstLen = d.byteSize();
         long srcLen = s.byteSize();
-        Bounds.disjointNative(s.address(), srcLen, d.address(), dstLen);
+        Bounds.disjointNative(s.scope(), s.address(), srcLen, d.scope(), d.address(), dstLen);
         dstSize.set(ValueLayout.JAVA_LONG, 0, dstLen);
         srcSize.set(ValueLayout.JAVA_LONG, 0, srcLen);
         try {
@@ -684,7 +684,7 @@ final class Lz4Native {
     static long compressFrame(FrameCompression f, ByteBuffer dst, ByteBuffer src) {
         MemorySegment d = MemorySegment.ofBuffer(dst);
         MemorySegment s = MemorySegment.ofBuffer(src);
-        Bounds.disjointNative(s.address(), s.byteSize(), d.address(), d.byteSize());
+        Bounds.disjointNative(s.scope(), s.address(), s.byteSize(), d.scope(), d.address(), d.byteSize());
         return compressFrame(f, d, d.byteSize(), s, s.byteSize(),
                 s.byteSize() < CRITICAL_LIMIT ? CallKind.CRITICAL : CallKind.REGULAR);
     }
@@ -824,7 +824,7 @@ final class Lz4Native {
         MemorySegment d = slice(MemorySegment.ofBuffer(dst), dstOff, dstLen);
         MemorySegment s = slice(MemorySegment.ofBuffer(src), srcOff, srcLen);
         if (s.isNative() && d.isNative()) { // a native slice may be longer than its length
-            Bounds.disjointNative(s.address(), srcLen, d.address(), dstLen);
+            Bounds.disjointNative(s.scope(), s.address(), srcLen, d.scope(), d.address(), dstLen);
         } else if (!s.isNative() && !d.isNative()) { // read-only heap buffers: not the array form
             Bounds.disjoint(s, 0, srcLen, d, 0, dstLen);
         }

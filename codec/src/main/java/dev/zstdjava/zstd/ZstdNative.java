@@ -399,7 +399,7 @@ final class ZstdNative {
         MemorySegment s = MemorySegment.ofBuffer(src);
         long dstCap = d.byteSize();
         long srcLen = s.byteSize();
-        Bounds.disjointNative(s.address(), srcLen, d.address(), dstCap);
+        Bounds.disjointNative(s.scope(), s.address(), srcLen, d.scope(), d.address(), dstCap);
         try {
             return srcLen < CRITICAL_LIMIT
                     ? (long) COMPRESS2_CRITICAL.invokeExact(cctx, d, dstCap, s, srcLen)
@@ -415,7 +415,7 @@ final class ZstdNative {
         MemorySegment s = MemorySegment.ofBuffer(src);
         long dstCap = d.byteSize();
         long srcLen = s.byteSize();
-        Bounds.disjointNative(s.address(), srcLen, d.address(), dstCap);
+        Bounds.disjointNative(s.scope(), s.address(), srcLen, d.scope(), d.address(), dstCap);
         try {
             return dstCap < CRITICAL_LIMIT
                     ? (long) DECOMPRESS_DCTX_CRITICAL.invokeExact(dctx, d, dstCap, s, srcLen)

@@ -21,6 +21,10 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.lang.reflect.Field;
 
 import static dev.zstdjava.zstd.StreamTestData.readAll;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -403,6 +407,80 @@ class ZstdDictionaryTest {
                     () -> ZstdCompressor.builder().dictionary(cd).build());
             assertTrue(e.getMessage().contains("closed"), e.getMessage());
             assertThrows(IllegalStateException.class, () -> ZstdDecompressStream.builder().dictionary(dd).build());
+        }
+    }
+
+    /**
+     * Dictionaries closed by one thread while another is inside calls of compressors, decompressors and streams that
+     * reference them: the native tables stay until the last of those is closed, so every round trip, before and after
+     * the close, decodes to its input (a freed table would give wrong output or crash the JVM), and closing the
+     * users then frees them.
+     */
+    @Test
+    void closingDictionariesDuringCallsOnAnotherThreadFreesNothingInUse() throws Exception {
+        for (int round = 0; round < 20; round++) {
+            ZstdCompressionDictionary cd = phonesDict.forCompression(3);
+            ZstdDecompressionDictionary dd = phonesDict.forDecompression();
+            ZstdCompressor c = ZstdCompressor.builder().dictionary(cd).build();
+            ZstdDecompressor d = ZstdDecompressor.builder().dictionary(dd).build();
+            ZstdCompressStream cs = ZstdCompressStream.builder().dictionary(cd).build();
+            ZstdDecompressStream ds = ZstdDecompressStream.builder().dictionary(dd).build();
+            AtomicInteger done = new AtomicInteger();
+            AtomicBoolean closed = new AtomicBoolean();
+            AtomicReference<Throwable> failure = new AtomicReference<>();
+            Thread worker = Thread.ofPlatform().start(() -> {
+                try {
+                    for (int i = 0, after = 0; after < 40; i++) {
+                        after += closed.get() ? 1 : 0;
+                        byte[] v = phonesTest.get(i % phonesTest.size());
+                        byte[] frame = c.compress(v);
+                        assertEquals(cd.id(), ZstdFrame.dictionaryId(frame, 0, frame.length));
+                        assertArrayEquals(v, d.decompress(frame));
+                        MemorySegment out = MemorySegment.ofArray(new byte[(int) Zstd.compressBound(v.length) + 64]);
+                        assertEquals(0, cs.end(MemorySegment.ofArray(v), out));
+                        byte[] back = new byte[v.length];
+                        ds.decompress(out.asSlice(0, cs.produced()), MemorySegment.ofArray(back));
+                        assertArrayEquals(v, back);
+                        done.incrementAndGet();
+                    }
+                } catch (Throwable t) {
+                    failure.set(t);
+                }
+            });
+            while (done.get() < 1 + round % 5 && worker.isAlive()) {
+                Thread.onSpinWait();
+            }
+            cd.close();
+            dd.close();
+            closed.set(true);
+            cd.close();
+            dd.close();
+            worker.join();
+            if (failure.get() != null) {
+                throw new AssertionError("round " + round, failure.get());
+            }
+            assertEquals(2, references(cd), "the compressor and the stream still hold the compression tables");
+            assertEquals(2, references(dd), "the decompressor and the stream still hold the decompression tables");
+            IllegalStateException e = assertThrows(IllegalStateException.class,
+                    () -> ZstdCompressor.builder().dictionary(cd).build());
+            assertEquals("ZstdCompressionDictionary is closed", e.getMessage());
+            c.close();
+            cs.close();
+            d.close();
+            ds.close();
+            c.close();
+            assertEquals(0, references(cd), "freed with its last user");
+            assertEquals(0, references(dd), "freed with its last user");
+        }
+    }
+
+    /** The references to a dictionary's native tables (its own, until closed, and each context's). */
+    private static int references(DigestedDictionary dictionary) throws ReflectiveOperationException {
+        SharedDict shared = dictionary.shared();
+        Field refs = SharedDict.class.getDeclaredField("refs");
+        refs.setAccessible(true);
+        synchronized (shared) {
+            return refs.getInt(shared);
         }
     }
 
