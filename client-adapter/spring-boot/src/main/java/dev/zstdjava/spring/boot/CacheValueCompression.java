@@ -2,6 +2,7 @@ package dev.zstdjava.spring.boot;
 
 import dev.zstdjava.values.AdaptiveCompressor;
 import dev.zstdjava.values.ValueCompressor;
+import dev.zstdjava.values.spring.CompressingRedisSerializer;
 import org.springframework.core.Ordered;
 import org.springframework.data.redis.cache.RedisCacheConfiguration;
 import org.springframework.data.redis.cache.RedisCacheManager.RedisCacheManagerBuilder;
@@ -9,6 +10,7 @@ import org.springframework.data.redis.serializer.RedisElementReader;
 import org.springframework.data.redis.serializer.RedisElementWriter;
 import org.springframework.data.redis.serializer.RedisSerializationContext.SerializationPair;
 
+import java.lang.reflect.Field;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -29,7 +31,13 @@ import java.util.Objects;
  *
  * <p>Runs after the application's own customizers ({@link Ordered#LOWEST_PRECEDENCE}; Boot registers the
  * application's unordered customizers before this one), so the per-cache configurations they add are wrapped too.
- * Wrapping is idempotent.
+ * Wrapping is idempotent, and a configuration whose values already compress is left as it is: one this class
+ * wrapped, or one whose pair the application made from a compressing {@link CompressingRedisSerializer}
+ * ({@code SerializationPair.fromSerializer}, or {@code SerializationPair.just} of Spring's
+ * {@code RedisElementReader.from}/{@code RedisElementWriter.from}): its values are compressed once, by its own
+ * serializer, and counted once, by that serializer's compressor. Spring's pair does not expose its serializer; it is
+ * read from Spring's writer (a private field); should that fail, the configuration is wrapped and a warning names the
+ * cache.
  *
  * <p><b>Adaptive compression</b> ({@link #CacheValueCompression(AdaptiveCompressor)}): the cache's name is the key
  * its values are written under. Each cache configured on the builder by the time {@link #customize} runs (the names
@@ -117,8 +125,37 @@ public class CacheValueCompression implements Ordered {
                 return config;
             }
             pair = c.delegate();
+        } else if (compressesAlready(cacheName, pair)) {
+            return config;
         }
         return config.serializeValuesWith(new Compressing(pair, compressor, adaptive, name));
+    }
+
+    /** The class of Spring's writer over a {@code RedisSerializer} ({@code RedisElementWriter.from}). */
+    private static final String SPRING_WRITER = "org.springframework.data.redis.serializer.DefaultRedisElementWriter";
+
+    // whether pair writes through a CompressingRedisSerializer that compresses (the application's own compression)
+    private static boolean compressesAlready(String cacheName, SerializationPair<Object> pair) {
+        RedisElementWriter<Object> writer = pair.getWriter();
+        if (writer == null || !writer.getClass().getName().equals(SPRING_WRITER)) {
+            return false;
+        }
+        Object serializer;
+        try {
+            Field f = writer.getClass().getDeclaredField("serializer");
+            if (!f.trySetAccessible()) {
+                throw new IllegalAccessException(SPRING_WRITER + ".serializer is not accessible");
+            }
+            serializer = f.get(writer);
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            System.getLogger(CacheValueCompression.class.getName()).log(System.Logger.Level.WARNING,
+                    "Cannot tell whether the value serializer of " + (ON_DEMAND_CACHES.equals(cacheName)
+                    ? "the default cache configuration" : "cache '" + cacheName + "'") + " compresses already ("
+                    + e + "); its values are compressed by zstd-java's cache compression, and by that serializer "
+                    + "too if it is a CompressingRedisSerializer: give that cache the plain serializer");
+            return false;
+        }
+        return serializer instanceof CompressingRedisSerializer<?> c && c.compresses();
     }
 
     @Override

@@ -89,7 +89,8 @@ import java.util.function.Function;
  * <p><b>Configuration:</b> set the connection factory and serializers, then call {@link #afterPropertiesSet()}
  * (Spring does when the template is a bean); a connection factory, serializer or {@code exposeConnection} set after
  * that (on a template {@link #create} made, say) wires the template again, so that every operation sees it, as on a
- * plain {@code RedisTemplate}. A value serializer that
+ * plain {@code RedisTemplate}; wiring again resolves no default serializer, as that template's setters do not (a
+ * serializer set to null stays unset). A value serializer that
  * is already a {@link CompressingRedisSerializer} is unwrapped first. A template without value serializers (the
  * default serializer turned off) reads and writes {@code byte[]} values as they are, as {@code RedisTemplate} does.
  * Keys and hash keys are never compressed.
@@ -238,10 +239,17 @@ public class CompressingRedisTemplate<K, V> extends RedisTemplate<K, V> {
      */
     @Override
     public void afterPropertiesSet() {
+        wire(true);
+    }
+
+    // resolveDefaults: RedisTemplate's own afterPropertiesSet runs first (a serializer left unset gets the default
+    // one); false when a property set after initialisation wires the operations again, as a plain RedisTemplate's
+    // setters leave an unset serializer unset (its operations then take byte[] as they are)
+    void wire(boolean resolveDefaults) {
         boolean outer = wiring;
         wiring = true;
         try {
-            wire();
+            wire0(resolveDefaults);
         } finally {
             wiring = outer;
         }
@@ -263,7 +271,7 @@ public class CompressingRedisTemplate<K, V> extends RedisTemplate<K, V> {
     // a property that the policy's operations copy, set after afterPropertiesSet: wired again
     private void rewire() {
         if (initialised && !wiring) {
-            afterPropertiesSet();
+            wire(false);
         }
     }
 
@@ -310,8 +318,10 @@ public class CompressingRedisTemplate<K, V> extends RedisTemplate<K, V> {
     }
 
     @SuppressWarnings({"unchecked", "rawtypes"})
-    private void wire() {
-        super.afterPropertiesSet(); // resolves the default serializers
+    private void wire0(boolean resolveDefaults) {
+        if (resolveDefaults) {
+            super.afterPropertiesSet(); // resolves the default serializers
+        }
         RedisSerializer value = unwrap(getValueSerializer());
         RedisSerializer hashValue = unwrap(getHashValueSerializer());
         setValueSerializer(CompressingRedisSerializer.reading(value, compressor));

@@ -92,13 +92,22 @@ public class CompressingStringRedisTemplate extends StringRedisTemplate {
      */
     @Override
     public void afterPropertiesSet() {
+        wire(true);
+    }
+
+    // resolveDefaults: false when a property set after initialisation wires the operations again, as a plain
+    // StringRedisTemplate's setters leave a serializer set to null unset
+    private void wire(boolean resolveDefaults) {
         boolean outer = wiring;
         wiring = true;
         try {
-            super.afterPropertiesSet();
+            if (resolveDefaults) {
+                super.afterPropertiesSet();
+            }
             policyTemplate.operationsOf(this);
             policyTemplate.copyIn(() -> {
                 policyTemplate.setConnectionFactory(getRequiredConnectionFactory());
+                policyTemplate.setEnableDefaultSerializer(isEnableDefaultSerializer());
                 policyTemplate.setKeySerializer(getKeySerializer());
                 policyTemplate.setHashKeySerializer(getHashKeySerializer());
                 policyTemplate.setStringSerializer(getStringSerializer());
@@ -106,7 +115,7 @@ public class CompressingStringRedisTemplate extends StringRedisTemplate {
                 policyTemplate.setHashValueSerializer(getHashValueSerializer());
                 policyTemplate.setExposeConnection(isExposeConnection());
             });
-            policyTemplate.afterPropertiesSet();
+            policyTemplate.wire(resolveDefaults);
             // the rest of this template's operations read through the same decoding serializers
             setValueSerializer(policyTemplate.getValueSerializer());
             setHashValueSerializer(policyTemplate.getHashValueSerializer());
@@ -119,7 +128,7 @@ public class CompressingStringRedisTemplate extends StringRedisTemplate {
     // a property that the policy's operations copy, set after afterPropertiesSet: wired again
     private void rewire() {
         if (initialised && !wiring) {
-            afterPropertiesSet();
+            wire(false);
         }
     }
 

@@ -474,6 +474,52 @@ class CompressingRedisTemplateTest {
     }
 
     /**
+     * A serializer set to null after {@code afterPropertiesSet()}, or the default serializer turned on after it, is
+     * left unset when the template wires again, as a plain template's setters leave it (they resolve no defaults):
+     * keys and values are then {@code byte[]} as they are. Side by side: each template writes a raw value under a raw
+     * key; the server holds it under that key, and the value (decoded) is the one written.
+     */
+    @ParameterizedTest
+    @EnumSource(Driver.class)
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    void serializersUnsetAfterInitialisationStayUnsetAsOnAPlainTemplate(Driver driver) {
+        String big = json(1500);
+        ValueCompressor decoder = compressor(CompressionBackend.ZSTD, false);
+        Map<String, RedisTemplate> templates = new LinkedHashMap<>(sideBySide(driver, false));
+        templates.replaceAll((name, t) -> {
+            t.setKeySerializer(null);
+            t.setValueSerializer(null);
+            return t;
+        });
+        for (String name : List.of("RedisTemplate", "CompressingRedisTemplate")) {
+            RedisTemplate<byte[], byte[]> t = name.startsWith("Compressing")
+                    ? new CompressingRedisTemplate<>(compressor(CompressionBackend.ZSTD, false)) : new RedisTemplate<>();
+            t.setEnableDefaultSerializer(false);
+            t.setConnectionFactory(factory(driver));
+            t.afterPropertiesSet();
+            t.setEnableDefaultSerializer(true);
+            t.setExposeConnection(false); // a property set after initialisation: wires a compressing template again
+            templates.put(name + " (default serializer turned on)", t);
+        }
+        Map<String, String> differing = new LinkedHashMap<>();
+        templates.forEach((name, t) -> {
+            byte[] k = b("unset:" + driver + ":" + name);
+            t.opsForValue().set(k, b(big));
+            byte[] stored = redis.client().get(k);
+            String read = new String((byte[]) t.opsForValue().get(k), StandardCharsets.UTF_8);
+            if (stored == null || !big.equals(new String(decoder.decompress(stored), StandardCharsets.UTF_8))
+                    || !big.equals(read)) {
+                differing.put(name, stored == null ? "nothing stored under the raw key"
+                        : "stored " + stored.length + " bytes, read " + read.length() + " characters");
+            }
+            if (stored != null && name.startsWith("Compressing")) {
+                assertTrue(compressed(stored), name + ": the value compressed");
+            }
+        });
+        assertEquals(Map.of(), differing, "the templates that did not write the raw value under the raw key");
+    }
+
+    /**
      * A plain {@code RedisTemplate} with string serializers, a {@link CompressingRedisTemplate} like it, a plain
      * {@code StringRedisTemplate} and a {@link CompressingStringRedisTemplate}, each initialised, by their names.
      */
