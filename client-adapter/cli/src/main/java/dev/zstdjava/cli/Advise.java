@@ -147,7 +147,8 @@ final class Advise implements Callable<Integer> {
                     cut = true;
                     break;
                 }
-                Reader.KeyRead r = reader.sample(ks.nodes().get(d.node()).sync(), d.key(), sampling.elements);
+                Reader.KeyRead r = reader.sample(ks.nodes().get(d.node()).sync(), d.key(), sampling.elements,
+                        sampling.maxElements);
                 progress.update("read " + values + " values");
                 if (!r.type().equals("string") && !r.type().equals("hash")) {
                     continue;
@@ -529,7 +530,8 @@ final class Advise implements Callable<Integer> {
         }
         out.printf(Locale.ROOT, "advise %s (%s): %d keys scanned, %d values measured%s%s; goal %s%n",
                 ks.uri().getHost() + ":" + ks.uri().getPort(), ks.cluster() ? "cluster" : "standalone", s.scanned(),
-                values, unreadable > 0 ? ", " + unreadable + " keys left out (a value that did not decode)" : "",
+                values, unreadable > 0 ? ", " + unreadable + " keys left out (a value that did not decode or was"
+                        + " not read)" : "",
                 cut ? ", sample cut at --max-sample-bytes" : "", describe(goal));
         results.forEach((p, os) -> {
             List<KeyData> keys = byPattern.get(p);

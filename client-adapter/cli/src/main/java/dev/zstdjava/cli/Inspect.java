@@ -76,7 +76,8 @@ final class Inspect implements Callable<Integer> {
             int done = 0;
             for (Draw d : s.drawn()) {
                 PatternStats p = s.patterns().get(patternOf(s.patterns(), d.key()));
-                Reader.KeyRead r = reader.sample(ks.nodes().get(d.node()).sync(), d.key(), sampling.elements);
+                Reader.KeyRead r = reader.sample(ks.nodes().get(d.node()).sync(), d.key(), sampling.elements,
+                        sampling.maxElements);
                 progress.update("reading " + (++done) + "/" + s.drawn().size() + " keys");
                 if (r.type().equals("none")) {
                     continue; // deleted since the scan
@@ -86,6 +87,12 @@ final class Inspect implements Callable<Integer> {
                 if (r.memory() >= 0) {
                     p.memoryKeys++;
                     p.memoryBytes += r.memory();
+                }
+                if (r.unread() != null) { // its members were not read: counted once, with its MEMORY USAGE
+                    ClassCount cc = p.classes.computeIfAbsent(where(memberRole(r.type())) + "\t" + UNREAD,
+                            k -> new ClassCount());
+                    cc.values++;
+                    cc.stored += Math.max(r.memory(), 0);
                 }
                 for (Reader.Element e : r.elements()) {
                     String where = where(e.role());
@@ -111,6 +118,19 @@ final class Inspect implements Callable<Integer> {
             }
             return 0;
         }
+    }
+
+    /** The class of a collection whose members were not read ({@link Reader#unbounded}). */
+    static final String UNREAD = "skipped: collection not read (--max-elements, --limit)";
+
+    /** @return the role of the members (hash: field names) of a collection of {@code type} */
+    static Reader.Role memberRole(String type) {
+        return switch (type) {
+            case "hash" -> Reader.Role.HASH_FIELD;
+            case "set" -> Reader.Role.SET_MEMBER;
+            case "zset" -> Reader.Role.ZSET_MEMBER;
+            default -> Reader.Role.LIST_ELEMENT;
+        };
     }
 
     static String where(Reader.Role r) {

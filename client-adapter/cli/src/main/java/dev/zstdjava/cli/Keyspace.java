@@ -150,13 +150,18 @@ final class Keyspace implements AutoCloseable {
     }
 
     /**
-     * Parses the tool's URI argument as Lettuce does, and refuses what Lettuce would take for something else: a port
-     * that is not a number from 1 to 65535 (Lettuce takes {@code redis://host:abc} as the host {@code host:abc} on
-     * port 6379, and {@code redis://host:0} as port 6379). A host name that {@code java.net.URI} does not take for
-     * one (an underscore, as in Docker Compose's {@code redis_1}) is split from its port here, where Lettuce would
-     * take {@code redis_1:6379} for the host; the user, password, database and query stay as Lettuce parsed them.
-     * Unix sockets ({@code redis-socket://}) and Sentinel ({@code redis-sentinel://}, whose ports Lettuce checks
-     * itself) are left to Lettuce.
+     * Parses the tool's URI argument as Lettuce does, and refuses what Lettuce would take for something else or
+     * connect with late and unclearly: a port that is not a number from 1 to 65535 (Lettuce takes
+     * {@code redis://host:abc} as the host {@code host:abc} on port 6379, and {@code redis://host:0} as port 6379), an
+     * empty port ({@code redis://host:}, as a shell writes {@code redis://host:$PORT} with {@code PORT} unset; Lettuce
+     * takes port 6379, which may be another server), a query parameter Lettuce does not know or whose value it drops
+     * ({@code ?database=x} and {@code ?databse=2} both connect to database 0), a {@code timeout} parameter (the tool's
+     * {@code --timeout} sets it), Unix sockets ({@code redis-socket://}: the tool bundles no native transport, so
+     * Lettuce would fail when connecting) and Sentinel ({@code redis-sentinel://}: not supported; the tool names and
+     * scans the server it connects to). A host name that {@code java.net.URI} does not take for one (an underscore,
+     * as in Docker Compose's {@code redis_1}) is split from its port here, where Lettuce would take
+     * {@code redis_1:6379} for the host; the user, password, database and query stay as Lettuce parsed them. An IPv6
+     * literal is written in brackets: {@code redis://[::1]:6379}.
      *
      * @throws ToolException.BadArguments naming the URI and what is wrong with it
      */
@@ -167,28 +172,75 @@ final class Keyspace implements AutoCloseable {
         } catch (RuntimeException e) {
             throw badUri(uriText, e.getMessage());
         }
-        java.net.URI parsed = uri.getSocket() == null && uri.getSentinels().isEmpty()
-                ? java.net.URI.create(uriText) : null; // Lettuce parsed it with java.net.URI
-        if (parsed != null && parsed.getRawAuthority() != null) {
+        if (uri.getSocket() != null) {
+            throw badUri(uriText, "Unix sockets are not supported (the tool bundles no native transport for them);"
+                    + " connect over TCP");
+        }
+        if (!uri.getSentinels().isEmpty()) {
+            throw badUri(uriText, "Sentinel is not supported; give the primary's address");
+        }
+        java.net.URI parsed = java.net.URI.create(uriText); // Lettuce parsed it with java.net.URI
+        checkQuery(uriText, parsed.getRawQuery());
+        if (parsed.getRawAuthority() != null) {
             String authority = parsed.getRawAuthority();
             String hostPort = authority.substring(authority.lastIndexOf('@') + 1);
             int colon = hostPort.lastIndexOf(':');
-            String port = colon > hostPort.lastIndexOf(']') ? hostPort.substring(colon + 1) : "";
+            boolean hasPort = colon > hostPort.lastIndexOf(']'); // the colons of an IPv6 literal are in brackets
+            String port = hasPort ? hostPort.substring(colon + 1) : "";
             int number = port.matches("[0-9]{1,5}") ? Integer.parseInt(port) : -1;
-            if (!port.isEmpty() && (number < 1 || number > 65_535)) { // empty: the default port, as Lettuce takes it
+            if (hasPort && port.isEmpty()) {
+                throw badUri(uriText, "the port after ':' is empty (leave out the ':' for the default port 6379)");
+            }
+            if (hasPort && (number < 1 || number > 65_535)) {
                 throw badUri(uriText, "port '" + port + "' is not a number from 1 to 65535");
             }
             if (parsed.getHost() == null) { // not a host name to java.net.URI: Lettuce kept the port in the host
-                String host = colon < 0 ? hostPort : hostPort.substring(0, colon);
+                String host = hasPort ? hostPort.substring(0, colon) : hostPort;
                 if (!host.matches("[A-Za-z0-9._-]+")) {
                     throw badUri(uriText, "host '" + host + "' is not a host name (letters, digits, '.', '-' and '_')"
-                            + " or an IP address");
+                            + " or an IP address (an IPv6 address in brackets: [::1])");
                 }
                 uri.setHost(host);
-                uri.setPort(port.isEmpty() ? RedisURI.DEFAULT_REDIS_PORT : number);
+                uri.setPort(hasPort ? number : RedisURI.DEFAULT_REDIS_PORT);
             }
         }
         return uri;
+    }
+
+    /** The query parameters Lettuce reads from a URI, in lower case (it matches them so), but the timeout. */
+    private static final java.util.Set<String> QUERY_PARAMETERS = java.util.Set.of(RedisURI.PARAMETER_NAME_DATABASE,
+            RedisURI.PARAMETER_NAME_DATABASE_ALT, "clientname", "libraryname", "libraryversion", "verifypeer");
+
+    /**
+     * @throws ToolException.BadArguments when {@code rawQuery} holds a parameter Lettuce would drop unread: one it
+     *                                    does not know, a database that is not a number from 0, a {@code verifyPeer}
+     *                                    that is none of its modes; or a timeout, which {@code --timeout} sets
+     */
+    private static void checkQuery(String uriText, String rawQuery) {
+        if (rawQuery == null) {
+            return;
+        }
+        for (String pair : rawQuery.split("&")) {
+            int eq = pair.indexOf('=');
+            String name = (eq < 0 ? pair : pair.substring(0, eq)).toLowerCase(java.util.Locale.ROOT);
+            String value = eq < 0 ? "" : pair.substring(eq + 1);
+            if (name.equals(RedisURI.PARAMETER_NAME_TIMEOUT)) {
+                throw badUri(uriText, "the tool does not take the timeout from the URI; give --timeout SECONDS");
+            }
+            if (!QUERY_PARAMETERS.contains(name)) {
+                throw badUri(uriText, "unknown query parameter '" + pair + "' (it takes database, db, clientName,"
+                        + " libraryName, libraryVersion and verifyPeer)");
+            }
+            boolean ok = switch (name) {
+                case "database", "db" -> value.matches("[0-9]{1,9}");
+                case "verifypeer" -> value.matches("(?i)none|ca|full");
+                default -> !value.isEmpty();
+            };
+            if (!ok) {
+                throw badUri(uriText, "query parameter '" + pair + "' has no value Lettuce takes (it would be"
+                        + " dropped)");
+            }
+        }
     }
 
     private static ToolException.BadArguments badUri(String uriText, String why) {

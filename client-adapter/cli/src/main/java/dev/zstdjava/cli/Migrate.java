@@ -15,7 +15,6 @@ import picocli.CommandLine.Option;
 
 import java.io.PrintWriter;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -208,6 +207,7 @@ final class Migrate implements Callable<Integer> {
         }
         List<String> failures = new ArrayList<>();
         String[] resume = {start.text()};
+        long[] merged = {0}; // members and hash fields made one with an equal one, in the keys rewritten
         try (Keyspace ks = common.connect()) {
             DictionaryManager dicts = common.dictionaries(ks, spec.commandLine().getErr());
             classifier = new Classifier(common.limit, common.legacyFormats(), dicts);
@@ -225,10 +225,10 @@ final class Migrate implements Callable<Integer> {
                             continue;
                         }
                         String[] why = new String[1];
-                        Outcome o = migrateKey(ks, c, key, why);
+                        Outcome o = migrateKey(ks, c, key, why, merged);
                         counts.merge(o, 1L, Long::sum);
                         if (o == Outcome.FAILED && failures.size() < 100) {
-                            failures.add(new String(key, StandardCharsets.UTF_8) + ": " + why[0]);
+                            failures.add(dev.zstdjava.values.KeyFolder.text(key, 0, key.length) + ": " + why[0]);
                         }
                     }
                     resume[0] = next;
@@ -255,6 +255,7 @@ final class Migrate implements Callable<Integer> {
                 Map<String, Long> byLabel = new LinkedHashMap<>();
                 counts.forEach((o, n) -> byLabel.put(o.label, n));
                 m.put("keys", byLabel);
+                m.put("merged", merged[0]);
                 m.put("failures", failures);
                 m.put("cursor", resume[0]);
                 m.put("commands", ks.limiter.acquired());
@@ -264,6 +265,8 @@ final class Migrate implements Callable<Integer> {
                         ks.uri().getHost() + ":" + ks.uri().getPort(), apply ? "applied" : "dry run: nothing written");
                 counts.forEach((o, n) -> out.printf(Locale.ROOT, "  %-30s %d%n",
                         (o == Outcome.REWRITTEN && !apply ? "would be rewritten" : o.label), n));
+                out.printf(Locale.ROOT, "  %-30s %d%n",
+                        apply ? "merged with an equal one" : "would merge with an equal one", merged[0]);
                 for (String f : failures) {
                     out.println("  failed: " + f);
                 }
@@ -285,7 +288,7 @@ final class Migrate implements Callable<Integer> {
     }
 
     /** Reads, converts and (with --apply) rewrites one key. */
-    private Outcome migrateKey(Keyspace ks, RedisCommands<byte[], byte[]> c, byte[] key, String[] why) {
+    private Outcome migrateKey(Keyspace ks, RedisCommands<byte[], byte[]> c, byte[] key, String[] why, long[] merged) {
         if (apply) {
             ks.limiter.acquire();
             c.watch(key);
@@ -310,15 +313,17 @@ final class Migrate implements Callable<Integer> {
                 return plan.matched ? Outcome.NOT_SMALLER : Outcome.NOT_THAT_FORMAT;
             }
             if (!apply) {
+                merged[0] += plan.merged;
                 return Outcome.REWRITTEN;
             }
             Consumer<byte[]> h = beforeWrite;
             if (h != null) {
                 h.accept(key);
             }
+            Map<ByteBuffer, Long> fieldExpiry = kr.type().equals("hash") ? fieldExpiry(ks, c, key, plan) : Map.of();
             ks.limiter.acquire();
             c.multi();
-            write(ks, c, key, kr, plan);
+            write(ks, c, key, kr, plan, fieldExpiry);
             ks.limiter.acquire();
             TransactionResult r = c.exec();
             watching = false;
@@ -331,6 +336,7 @@ final class Migrate implements Callable<Integer> {
                     return Outcome.FAILED;
                 }
             }
+            merged[0] += plan.merged;
             return Outcome.REWRITTEN;
         } finally {
             if (watching) {
@@ -344,6 +350,65 @@ final class Migrate implements Callable<Integer> {
     private static final class Plan {
         final Map<Reader.Element, byte[]> changes = new LinkedHashMap<>();
         boolean matched;
+        /** Members and hash fields that become one with another of the key: the same value, stored in two forms. */
+        long merged;
+    }
+
+    /**
+     * Counts in {@code p} the set and sorted-set members and hash fields of {@code kr} that the rewrite makes one with
+     * another (a compressed member whose plain form is a member already, or two forms of one value): a set member is
+     * kept once, which loses nothing; a sorted-set member whose forms have different scores, and a hash field whose
+     * forms hold different values, would keep one score or value and lose the other, so the key is left alone.
+     *
+     * @return null, or why the key is left alone
+     */
+    private static String merges(Reader.KeyRead kr, Plan p) {
+        Map<ByteBuffer, Object> kept = new HashMap<>(); // the member or field name written -> its score or value
+        Map<ByteBuffer, byte[]> names = new HashMap<>(); // a hash field's stored name -> the name written
+        for (Reader.Element e : kr.elements()) {
+            if (e.role() == Reader.Role.HASH_FIELD) {
+                names.put(ByteBuffer.wrap(e.stored()), p.changes.getOrDefault(e, e.stored()));
+            }
+        }
+        for (Reader.Element e : kr.elements()) {
+            byte[] name;
+            Object with;
+            switch (e.role()) {
+                case SET_MEMBER -> {
+                    name = p.changes.getOrDefault(e, e.stored());
+                    with = Boolean.TRUE;
+                }
+                case ZSET_MEMBER -> {
+                    name = p.changes.getOrDefault(e, e.stored());
+                    with = e.score();
+                }
+                case HASH_VALUE -> {
+                    name = names.getOrDefault(ByteBuffer.wrap(e.field()), e.field());
+                    with = ByteBuffer.wrap(p.changes.getOrDefault(e, e.stored()));
+                }
+                default -> {
+                    continue;
+                }
+            }
+            Object other = kept.putIfAbsent(ByteBuffer.wrap(name), with);
+            if (other == null) {
+                continue;
+            }
+            if (!other.equals(with)) {
+                String what = e.role() == Reader.Role.ZSET_MEMBER ? "zset member" : "hash field";
+                return what + " " + printable(name) + " is stored in two forms with different "
+                        + (e.role() == Reader.Role.ZSET_MEMBER ? "scores (" + other + " and " + with + ")" : "values")
+                        + ": rewriting them as one would lose one; the key is left as it is";
+            }
+            p.merged++;
+        }
+        return null;
+    }
+
+    /** @return {@code b} as text for a message, one-to-one ({@code \\xHH} for what is not UTF-8), cut at 60 characters */
+    private static String printable(byte[] b) {
+        String t = dev.zstdjava.values.KeyFolder.text(b, 0, b.length);
+        return "'" + (t.length() > 60 ? t.substring(0, 60) + "..." : t) + "'";
     }
 
     /** @return what to change, or null with {@code why[0]} set when a value of the --from form cannot be read */
@@ -351,8 +416,9 @@ final class Migrate implements Callable<Integer> {
         Plan p = new Plan();
         for (Reader.Element e : kr.elements()) {
             if (e.stored() == null) {
+                boolean measured = e.role() == Reader.Role.STRING || e.role() == Reader.Role.HASH_VALUE;
                 why[0] = Inspect.where(e.role()) + " of " + e.size() + " bytes is over --limit " + common.limit
-                        + "; not read";
+                        + (measured ? "; not read" : "; the key is left as it is");
                 return null;
             }
             Classifier.Result r = classifier.classify(e.stored());
@@ -373,11 +439,51 @@ final class Migrate implements Callable<Integer> {
                 p.changes.put(e, now);
             }
         }
+        if (!p.changes.isEmpty()) {
+            why[0] = merges(kr, p);
+            if (why[0] != null) {
+                return null;
+            }
+        }
         return p;
     }
 
-    /** Queues the rewrite of {@code key} inside MULTI; the key is never emptied, so its TTL stays. */
-    private void write(Keyspace ks, RedisCommands<byte[], byte[]> c, byte[] key, Reader.KeyRead kr, Plan plan) {
+    /**
+     * @return when each hash field the rewrite of {@code key} writes expires ({@code HPEXPIRETIME}, Unix time in
+     *         milliseconds), by its stored name, for the fields that have a TTL of their own (HSET clears it); none on a
+     *         server without field TTLs (one that does not know the command)
+     */
+    private static Map<ByteBuffer, Long> fieldExpiry(Keyspace ks, RedisCommands<byte[], byte[]> c, byte[] key,
+                                                     Plan plan) {
+        List<byte[]> names = new ArrayList<>();
+        for (Reader.Element e : plan.changes.keySet()) {
+            names.add(e.role() == Reader.Role.HASH_FIELD ? e.stored() : e.field());
+        }
+        List<Long> at;
+        try {
+            ks.limiter.acquire();
+            at = c.hpexpiretime(key, names.toArray(new byte[0][]));
+        } catch (io.lettuce.core.RedisCommandExecutionException e) {
+            if (e.getMessage() != null && e.getMessage().startsWith("ERR unknown command")) {
+                return Map.of(); // a server before field TTLs
+            }
+            throw e;
+        }
+        Map<ByteBuffer, Long> m = new HashMap<>();
+        for (int i = 0; i < names.size() && i < at.size(); i++) {
+            if (at.get(i) != null && at.get(i) > 0) {
+                m.put(ByteBuffer.wrap(names.get(i)), at.get(i));
+            }
+        }
+        return m;
+    }
+
+    /**
+     * Queues the rewrite of {@code key} inside MULTI; the key is never emptied, so its TTL stays, and a hash field
+     * written gets its own TTL back ({@code fieldExpiry}, by its stored name: HSET clears it).
+     */
+    private void write(Keyspace ks, RedisCommands<byte[], byte[]> c, byte[] key, Reader.KeyRead kr, Plan plan,
+                       Map<ByteBuffer, Long> fieldExpiry) {
         switch (kr.type()) {
             case "string" -> {
                 ks.limiter.acquire();
@@ -406,6 +512,11 @@ final class Migrate implements Callable<Integer> {
                         ks.limiter.acquire();
                         c.hset(key, name, v);
                         written.add(ByteBuffer.wrap(name));
+                        Long expiry = fieldExpiry.get(f.getKey());
+                        if (expiry != null) {
+                            ks.limiter.acquire();
+                            c.hpexpireat(key, expiry, name);
+                        }
                         if (newName.containsKey(f.getKey())) {
                             removed.add(f.getKey().array());
                         }

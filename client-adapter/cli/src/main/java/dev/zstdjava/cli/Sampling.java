@@ -15,13 +15,21 @@ final class Sampling {
             + "key: random hash fields and set members, the first list elements (default ${DEFAULT-VALUE})")
     int elements;
 
-    /** @throws ToolException.BadArguments unless the sample and the elements per key are at least 1 */
+    @Option(names = "--max-elements", defaultValue = "10000", paramLabel = "N", description = "sets, sorted sets and "
+            + "hashes with more elements are not read (counted as skipped): their members and field names have no "
+            + "length command, and bounding them takes MEMORY USAGE over every element (default ${DEFAULT-VALUE})")
+    int maxElements;
+
+    /** @throws ToolException.BadArguments unless the sample, the elements per key and --max-elements are at least 1 */
     void check() {
         if (sample < 1) {
             throw new ToolException.BadArguments("--sample must be at least 1, got " + sample);
         }
         if (elements < 1) {
             throw new ToolException.BadArguments("--elements must be at least 1, got " + elements);
+        }
+        if (maxElements < 1) {
+            throw new ToolException.BadArguments("--max-elements must be at least 1, got " + maxElements);
         }
     }
 }

@@ -6,7 +6,6 @@ import io.lettuce.core.api.sync.RedisCommands;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -86,12 +85,11 @@ class BadArgumentsTest extends StandaloneServer {
                 u.isSsl()));
         u = Keyspace.parse("redis://my_host");
         assertEquals(List.of("my_host", 6379), List.of(u.getHost(), u.getPort()));
-        assertEquals(6379, Keyspace.parse("redis://my_host:/1").getPort());
-        u = Keyspace.parse("rediss://us%40er:pa:s%40s@redis_1:6381/3?timeout=5s&clientName=tool");
+        u = Keyspace.parse("rediss://us%40er:pa:s%40s@redis_1:6381/3?clientName=tool&libraryName=x");
         io.lettuce.core.RedisCredentials c = u.getCredentialsProvider().resolveCredentials().block();
-        assertEquals(List.of("redis_1", 6381, 3, true, "us@er", "pa:s@s", Duration.ofSeconds(5), "tool"),
+        assertEquals(List.of("redis_1", 6381, 3, true, "us@er", "pa:s@s", "tool"),
                 List.of(u.getHost(), u.getPort(), u.getDatabase(), u.isSsl(), c.getUsername(),
-                        new String(c.getPassword()), u.getTimeout(), u.getClientName()));
+                        new String(c.getPassword()), u.getClientName()));
         u = Keyspace.parse("redis://:secret@redis_1?database=2");
         c = u.getCredentialsProvider().resolveCredentials().block();
         assertEquals(List.of("redis_1", 6379, 2, "secret"), List.of(u.getHost(), u.getPort(), u.getDatabase(),
@@ -101,6 +99,7 @@ class BadArgumentsTest extends StandaloneServer {
         refused("bad server URI 'redis://redis_1:6379,redis_2:6379': host 'redis_1:6379,redis_2' is not a host name",
                 "inspect", "redis://redis_1:6379,redis_2:6379");
         refused("host '' is not a host name", "inspect", "redis://:6379");
+        refused("bad server URI 'redis://my_host:/1': the port after ':' is empty", "inspect", "redis://my_host:/1");
     }
 
     /** The URI forms the tool takes parse to what they name; the port check leaves them alone. */
@@ -115,18 +114,64 @@ class BadArgumentsTest extends StandaloneServer {
         assertEquals(List.of("cache.example", 6380, true), List.of(u.getHost(), u.getPort(), u.isSsl()));
         u = Keyspace.parse("redis://cache.example"); // no port, or an empty one: the default
         assertEquals(6379, u.getPort());
-        assertEquals(6379, Keyspace.parse("redis://cache.example:/1").getPort());
         u = Keyspace.parse("redis://[::1]:6380");
         assertEquals(List.of("[::1]", 6380), List.of(u.getHost(), u.getPort()));
         assertEquals(6379, Keyspace.parse("redis://[::1]").getPort());
-        assertEquals("/tmp/valkey.sock", Keyspace.parse("redis-socket:///tmp/valkey.sock").getSocket());
-        u = Keyspace.parse("redis-sentinel://127.0.0.1:26379,127.0.0.1:26380/0#mymaster");
-        assertEquals(List.of("mymaster", 26379, 26380), List.of(u.getSentinelMasterId(),
-                u.getSentinels().get(0).getPort(), u.getSentinels().get(1).getPort()));
+        u = Keyspace.parse("redis://cache.example:6380?database=3&clientName=tool&verifyPeer=NONE");
+        assertEquals(List.of(3, "tool"), List.of(u.getDatabase(), u.getClientName()));
+        assertEquals(4, Keyspace.parse("redis://cache.example?db=4").getDatabase());
         // and the tool connects with a plain one
         raw.sync().set(utf8("doc:1"), utf8(json(1000)));
         Tool t = Tool.run("inspect", "redis://127.0.0.1:" + server.port() + "/0", "--json");
         assertEquals(0, t.code(), t.toString());
+    }
+
+    /**
+     * What Lettuce would take for another server or drop unread, or connect with only to fail late and unclearly, is
+     * refused before anything is sent, naming the part that is wrong.
+     */
+    @Test
+    void aUriLettuceWouldTakeForAnotherServerOrFailLateWithIsABadArgument() {
+        // an empty port: a shell's redis://host:$PORT with PORT unset; Lettuce takes 6379, maybe another server
+        refused("bad server URI 'redis://127.0.0.1:': the port after ':' is empty", "inspect", "redis://127.0.0.1:");
+        refused("the port after ':' is empty", "migrate", "redis://user:pw@127.0.0.1:/0", "--from", "plain", "--to",
+                "glide-zstd", "--match", "*", "--apply");
+        refused("the port after ':' is empty", "inspect", "redis://[::1]:");
+        refused("bad server URI 'redis://[::1]:0': port '0' is not a number from 1 to 65535", "inspect",
+                "redis://[::1]:0");
+        refused("bad server URI 'redis://[::1]:abc': Illegal character in port number", "inspect", "redis://[::1]:abc");
+        refused("host '::1' is not a host name (letters, digits, '.', '-' and '_') or an IP address (an IPv6 address"
+                + " in brackets: [::1])", "inspect", "redis://::1:6379");
+        refused("bad server URI 'redis://': Expected authority", "inspect", "redis://");
+        // query parameters Lettuce drops unread: the run would go to database 0
+        refused("query parameter 'database=x' has no value Lettuce takes", "migrate", uri + "?database=x", "--from",
+                "plain", "--to", "glide-zstd", "--match", "*", "--apply");
+        refused("unknown query parameter 'databse=2'", "inspect", uri + "?databse=2");
+        refused("the tool does not take the timeout from the URI; give --timeout SECONDS", "inspect",
+                uri + "?timeout=5s");
+        // connected to only to fail late: no native transport for Unix sockets; Sentinel is not supported
+        refused("bad server URI 'redis-socket:///tmp/valkey.sock': Unix sockets are not supported", "inspect",
+                "redis-socket:///tmp/valkey.sock");
+        refused("Sentinel is not supported; give the primary's address", "migrate",
+                "redis-sentinel://127.0.0.1:26379,127.0.0.1:26380/0#mymaster", "--from", "plain", "--to",
+                "glide-zstd", "--match", "*", "--apply");
+    }
+
+    /** An IPv6 literal in brackets reaches a server listening on {@code ::1}. */
+    @Test
+    void anIpv6LiteralConnects() throws Exception {
+        int port;
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getByName("::1"))) {
+            port = s.getLocalPort();
+        }
+        try (dev.zstdjava.testkit.RedisServer six = dev.zstdjava.testkit.RedisServer.start(
+                dev.zstdjava.testkit.TestEnv.serverBinary(), List.of(), "::1", port, true)) {
+            six.command("SET doc:1 " + "abcdefgh".repeat(40));
+            Tool t = Tool.run("inspect", "redis://[::1]:" + port + "/0", "--json");
+            assertEquals(0, t.code(), t.toString());
+            assertEquals(List.of("[::1]:" + port, 1L), List.of(t.json().get("server").asText(),
+                    t.json().get("keysRead").asLong()), t.out());
+        }
     }
 
     @Test

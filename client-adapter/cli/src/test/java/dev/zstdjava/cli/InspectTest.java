@@ -21,6 +21,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -209,6 +210,78 @@ class InspectTest extends StandaloneServer {
         raw.sync().set(utf8("bomb:1"), Writers.ZSTD.compress(new byte[50_000]));
         Tool b = Tool.run("inspect", uri, "--json", "--limit", "4000");
         assertEquals(Map.of("bomb:* | string value | glide-zstd: over the limit", 1L), classes(b.json()), b.out());
+    }
+
+    /**
+     * Members, list elements and hash field names have no length command: a collection whose MEMORY USAGE is over
+     * 4 x --limit is not read at all (one huge member among small ones), a member over --limit in one within it is
+     * dropped as read, and what the tool reports of these keys is only their skipped count.
+     */
+    @Test
+    void aCollectionWithAHugeMemberIsNotRead() {
+        RedisCommands<byte[], byte[]> c = raw.sync();
+        byte[] huge = TestValues.random(200_000, 7);
+        c.sadd(utf8("hugeset:1"), utf8("a"), utf8("b"), utf8("c"), huge);
+        c.zadd(utf8("hugezset:1"), ScoredValue.just(1, utf8("a")), ScoredValue.just(2, huge));
+        c.rpush(utf8("hugelist:1"), utf8("x"), utf8("y"), huge);
+        for (int i = 0; i < 100; i++) {
+            c.rpush(utf8("hugelist:1"), utf8("element " + i));
+        }
+        c.hset(utf8("hugehash:1"), huge, utf8("a small value"));
+        c.hset(utf8("hugehash:1"), utf8("f"), utf8("another"));
+        c.sadd(utf8("okset:1"), utf8("a"), utf8("b"), utf8("c"));
+        c.sadd(utf8("bigmember:1"), utf8("small"), TestValues.random(6000, 8)); // within 4 x --limit in all
+        Tool t = Tool.run("inspect", uri, "--json", "--limit", "4000");
+        assertEquals(0, t.code(), t.toString());
+        assertEquals(Map.of(
+                "hugeset:* | set member | " + Inspect.UNREAD, 1L,
+                "hugezset:* | zset member | " + Inspect.UNREAD, 1L,
+                "hugelist:* | list element | " + Inspect.UNREAD, 1L,
+                "hugehash:* | hash field | " + Inspect.UNREAD, 1L,
+                "okset:* | set member | plain", 3L,
+                "bigmember:* | set member | plain", 1L,
+                "bigmember:* | set member | skipped: over the limit (--limit)", 1L), classes(t.json()), t.out());
+        // the huge list element is past the first --elements: the list is read
+        Tool first = Tool.run("inspect", uri, "--json", "--limit", "4000", "--elements", "1", "--match", "hugelist:*");
+        assertEquals(Map.of("hugelist:* | list element | plain", 1L), classes(first.json()), first.out());
+    }
+
+    /** A set, sorted set or hash of more than --max-elements is not read: bounding it would take O(N) server time. */
+    @Test
+    void aCollectionOverMaxElementsIsNotRead() {
+        RedisCommands<byte[], byte[]> c = raw.sync();
+        for (int i = 0; i < 30; i++) {
+            c.sadd(utf8("many:1"), utf8("member " + i));
+            c.hset(utf8("manyhash:1"), utf8("field " + i), utf8("value " + i));
+        }
+        Tool t = Tool.run("inspect", uri, "--json", "--max-elements", "20", "--elements", "4");
+        assertEquals(0, t.code(), t.toString());
+        assertEquals(Map.of("many:* | set member | " + Inspect.UNREAD, 1L,
+                "manyhash:* | hash field | " + Inspect.UNREAD, 1L), classes(t.json()), t.out());
+        Tool all = Tool.run("inspect", uri, "--json", "--max-elements", "30", "--elements", "4");
+        assertEquals(Map.of("many:* | set member | plain", 4L, "manyhash:* | hash field | plain", 4L,
+                "manyhash:* | hash value | plain", 4L), classes(all.json()), all.out());
+    }
+
+    /** A key replaced by one of another type between its TYPE and its reading is left out, and the run goes on. */
+    @Test
+    void aKeyThatChangesTypeAsItIsReadIsLeftOut() {
+        RedisCommands<byte[], byte[]> c = raw.sync();
+        c.sadd(utf8("t:1"), utf8("a"), utf8("b"));
+        c.set(utf8("u:1"), utf8("plain value"));
+        Reader.afterType = key -> {
+            if (new String(key, StandardCharsets.UTF_8).equals("t:1")) {
+                c.del(key);
+                c.set(key, utf8("now a string"));
+            }
+        };
+        try {
+            Tool t = Tool.run("inspect", uri, "--json");
+            assertEquals(0, t.code(), t.toString());
+            assertEquals(Map.of("u:* | string value | plain", 1L), classes(t.json()), t.out());
+        } finally {
+            Reader.afterType = null;
+        }
     }
 
     @Test

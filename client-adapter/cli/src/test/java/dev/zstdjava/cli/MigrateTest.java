@@ -231,11 +231,13 @@ class MigrateTest extends StandaloneServer {
         byte[] corrupt = TestValues.concat(new byte[] {0, 0, 0x10, 0, 0x28, (byte) 0xb5, 0x2f, (byte) 0xfd, 0, 0x58},
                 utf8("garbage after the zstd frame header"));
         raw.sync().set(utf8("bad:1"), corrupt);
+        raw.sync().set(new byte[] {'b', 'a', 'd', ':', (byte) 0xff, '\\'}, corrupt); // a binary name, listed as such
         Map<String, Object> before = dump();
         Tool t = Tool.run("migrate", uri, "--from", "redisson-zstd", "--to", "glide-zstd", "--match", "bad:*", "--apply");
         assertEquals(1, t.code(), t.toString());
         assertTrue(t.out().contains("bad:1: string value: corrupt"), t.out());
-        assertTrue(t.err().contains("1 key failed"), t.err());
+        assertTrue(t.out().contains("failed: bad:\\xFF\\\\: string value: corrupt"), t.out());
+        assertTrue(t.err().contains("2 keys failed"), t.err());
         assertEquals(before, dump());
     }
 
@@ -253,6 +255,130 @@ class MigrateTest extends StandaloneServer {
         assertEquals(1, bomb.code(), bomb.toString());
         assertTrue(bomb.out().contains("bomb:1: string value: over the limit"), bomb.out());
         assertEquals(before, dump());
+    }
+
+    /**
+     * A collection is read whole only when its MEMORY USAGE, every element counted, is within 4 x --limit: one huge
+     * member among many small ones (which a sampled MEMORY USAGE misses) fails the key unread; a member over --limit
+     * in a collection within it fails the key too. Nothing is written.
+     */
+    @Test
+    void aCollectionWithAHugeMemberFailsUnreadAndIsNotWritten() {
+        RedisCommands<byte[], byte[]> c = raw.sync();
+        String v = json(800);
+        for (int i = 0; i < 200; i++) {
+            c.sadd(utf8("hugeset:1"), utf8("m" + i));
+        }
+        c.sadd(utf8("hugeset:1"), Writers.ZSTD.compress(utf8(v + "a")), TestValues.random(200_000, 3));
+        c.sadd(utf8("bigmember:1"), Writers.ZSTD.compress(utf8(v + "b")), TestValues.random(50_000, 4));
+        Map<String, Object> before = dump();
+        Tool t = Tool.run("migrate", uri, "--from", "compressed", "--to", "plain", "--match", "*", "--apply",
+                "--limit", "40000");
+        assertEquals(1, t.code(), t.toString());
+        assertTrue(t.out().matches("(?s).*failed: hugeset:1: uses \\d+ bytes \\(MEMORY USAGE\\), over 4 x --limit 40000.*"),
+                t.out());
+        assertTrue(t.out().contains("failed: bigmember:1: set member of 50000 bytes is over --limit 40000; the key is"
+                + " left as it is"), t.out());
+        assertEquals(before, dump());
+    }
+
+    /**
+     * Members that become one: a set keeps one of them, a sorted-set member or a hash field stored in two forms with
+     * the same score or value too; each is counted as merged, and the dry run predicts it.
+     */
+    @Test
+    void membersThatBecomeOneAreCountedAsMerged() {
+        RedisCommands<byte[], byte[]> c = raw.sync();
+        String v = json(800);
+        c.sadd(utf8("mset:1"), Writers.ZSTD.compress(utf8(v + "a")), utf8(v + "a"), Writers.LZ4.compress(utf8(v + "b")),
+                Writers.ZSTD.compress(utf8(v + "b")), utf8("other"));
+        c.zadd(utf8("mzset:1"), ScoredValue.just(3, Writers.ZSTD.compress(utf8(v))), ScoredValue.just(3, utf8(v)));
+        c.hset(utf8("mhash:1"), Writers.redissonZstdKey("g"), Writers.redissonZstd("same"));
+        c.hset(utf8("mhash:1"), utf8("g"), utf8("same"));
+        String[] args = {"migrate", uri, "--from", "compressed", "--to", "plain", "--match", "m*", "--json"};
+        Map<String, Object> before = dump();
+        Tool dry = Tool.run(args);
+        assertEquals(0, dry.code(), dry.toString());
+        assertEquals(List.of(3L, 4L), List.of(count(dry.json(), "rewritten"), dry.json().path("merged").asLong(-1)),
+                dry.out());
+        assertEquals(before, dump());
+        Tool t = Tool.run(java.util.stream.Stream.concat(java.util.Arrays.stream(args), java.util.stream.Stream.of(
+                "--apply")).toArray(String[]::new));
+        assertEquals(0, t.code(), t.toString());
+        assertEquals(List.of(3L, 4L), List.of(count(t.json(), "rewritten"), t.json().path("merged").asLong(-1)),
+                t.out());
+        assertEquals(Set.of(ByteBuffer.wrap(utf8(v + "a")), ByteBuffer.wrap(utf8(v + "b")),
+                ByteBuffer.wrap(utf8("other"))), dump().get("mset:1"));
+        assertEquals(List.of(ByteBuffer.wrap(utf8(v)) + "@3.0"), dump().get("mzset:1"));
+        assertEquals(Map.of(ByteBuffer.wrap(utf8("g")), ByteBuffer.wrap(utf8("same"))), dump().get("mhash:1"));
+    }
+
+    /**
+     * A sorted-set member or hash field stored in two forms with different scores or values would lose one when
+     * rewritten as one: the key fails and is left as it is.
+     */
+    @Test
+    void membersInTwoFormsWithDifferentScoresOrValuesAreLeftAlone() {
+        RedisCommands<byte[], byte[]> c = raw.sync();
+        String v = json(800);
+        c.zadd(utf8("czset:1"), ScoredValue.just(1, Writers.ZSTD.compress(utf8(v))), ScoredValue.just(2, utf8(v)));
+        c.hset(utf8("chash:1"), Writers.redissonZstdKey("f"), Writers.redissonZstd("the old form's value"));
+        c.hset(utf8("chash:1"), utf8("f"), utf8("the value the application wrote since"));
+        Map<String, Object> before = dump();
+        Tool conflict = Tool.run("migrate", uri, "--from", "compressed", "--to", "plain", "--match", "c*", "--apply");
+        assertEquals(1, conflict.code(), conflict.toString());
+        assertTrue(conflict.out().contains("failed: czset:1: zset member '" + v.substring(0, 60) + "...' is stored in"
+                + " two forms with different scores (1.0 and 2.0): rewriting them as one would lose one; the key is"
+                + " left as it is"), conflict.out());
+        assertTrue(conflict.out().contains("failed: chash:1: hash field 'f' is stored in two forms with different"
+                + " values"), conflict.out());
+        assertEquals(before, dump(), "nothing lost");
+    }
+
+    /** A hash field's own TTL (HPEXPIRE; HSET clears it) survives the rewrite of its value and of its name. */
+    @Test
+    void aHashFieldsOwnTtlSurvivesTheRewrite() {
+        RedisCommands<byte[], byte[]> c = raw.sync();
+        String v = json(2000);
+        c.hset(utf8("fttl:1"), utf8("f"), Writers.redissonZstd(v + "f"));
+        c.hset(utf8("fttl:1"), Writers.redissonZstdKey("g"), Writers.redissonZstd(v + "g"));
+        c.hset(utf8("fttl:1"), utf8("h"), Writers.redissonZstd(v + "h"));
+        c.hpexpire(utf8("fttl:1"), 500_000, utf8("f"));
+        c.hpexpire(utf8("fttl:1"), 400_000, Writers.redissonZstdKey("g"));
+        List<Long> before = c.hpexpiretime(utf8("fttl:1"), utf8("f"), Writers.redissonZstdKey("g"));
+        Tool t = Tool.run("migrate", uri, "--from", "redisson-zstd", "--to", "glide-zstd", "--match", "fttl:*",
+                "--apply", "--json");
+        assertEquals(0, t.code(), t.toString());
+        assertEquals(1, count(t.json(), "rewritten"), t.out());
+        assertEquals(v + "g", new String(Writers.ZSTD.decompress(c.hget(utf8("fttl:1"), utf8("g"))),
+                StandardCharsets.UTF_8));
+        assertEquals(List.of(before.get(0), before.get(1), -1L), c.hpexpiretime(utf8("fttl:1"), utf8("f"), utf8("g"),
+                utf8("h")), "each field's expiry time kept, and none added");
+    }
+
+    /** A key replaced by one of another type between its TYPE and its reading is skipped as changed; the run goes on. */
+    @Test
+    void aKeyThatChangesTypeAsItIsReadIsSkippedAsChanged() {
+        RedisCommands<byte[], byte[]> c = raw.sync();
+        c.sadd(utf8("t:1"), Writers.ZSTD.compress(utf8(json(800))));
+        c.set(utf8("t:2"), Writers.ZSTD.compress(utf8(json(900))));
+        Reader.afterType = key -> {
+            if (new String(key, StandardCharsets.UTF_8).equals("t:1")) {
+                c.del(key);
+                c.set(key, utf8("now a string"));
+            }
+        };
+        try {
+            Tool t = Tool.run("migrate", uri, "--from", "compressed", "--to", "plain", "--match", "t:*", "--apply",
+                    "--json");
+            assertEquals(0, t.code(), t.toString());
+            assertEquals(List.of(1L, 1L), List.of(count(t.json(), "rewritten"),
+                    count(t.json(), "skipped: changed meanwhile")), t.out());
+        } finally {
+            Reader.afterType = null;
+        }
+        assertEquals("now a string", new String(get("t:1"), StandardCharsets.UTF_8));
+        assertEquals(json(900), new String(get("t:2"), StandardCharsets.UTF_8));
     }
 
     @Test
