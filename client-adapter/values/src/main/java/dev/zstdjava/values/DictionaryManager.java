@@ -428,8 +428,14 @@ public final class DictionaryManager implements AutoCloseable {
         long timeout = settings.loadTimeout().toNanos();
         long start = System.nanoTime();
         try {
-            boolean ended = io.awaitTermination(timeout, java.util.concurrent.TimeUnit.NANOSECONDS)
-                    && (trainer == null || trainer.awaitEnd(Math.max(0, timeout - (System.nanoTime() - start))));
+            boolean ended = true;
+            for (Thread t : threads) { // joined, not only their executors terminated: a thread outlives that a little
+                long left = timeout - (System.nanoTime() - start);
+                if (left > 0) {
+                    java.util.concurrent.TimeUnit.NANOSECONDS.timedJoin(t, left);
+                }
+                ended &= !t.isAlive();
+            }
             if (!ended) {
                 System.getLogger(DictionaryManager.class.getName()).log(System.Logger.Level.WARNING,
                         "closing the dictionary manager: its threads (" + threads + ") are still running after the"

@@ -327,6 +327,10 @@ public final class PatternDictionaries implements AutoCloseable {
                     LOG.log(System.Logger.Level.WARNING, "adaptive compression: closing the pattern dictionaries"
                             + " waits for their thread, in a store function call or a lineage's opening");
                 }
+                Thread t = workerThread;
+                if (t != null) {
+                    t.join(); // terminated: its last steps only
+                }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt(); // an opening still under way releases its lineage itself
             }

@@ -316,9 +316,4 @@ final class Trainer {
         sampler.collecting(false);
         sampler.reset();
     }
-
-    /** @return whether the trainer thread ended within {@code nanos} after {@link #close()} */
-    boolean awaitEnd(long nanos) throws InterruptedException {
-        return thread.awaitTermination(nanos, TimeUnit.NANOSECONDS);
-    }
 }

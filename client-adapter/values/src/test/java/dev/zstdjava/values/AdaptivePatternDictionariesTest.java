@@ -1001,12 +1001,14 @@ class AdaptivePatternDictionariesTest {
         java.util.concurrent.CountDownLatch proceed = new java.util.concurrent.CountDownLatch(1);
         java.util.concurrent.atomic.AtomicBoolean closeReturned = new java.util.concurrent.atomic.AtomicBoolean();
         List<String> usedAfterClose = new java.util.concurrent.CopyOnWriteArrayList<>();
+        java.util.concurrent.atomic.AtomicReference<Thread> opener = new java.util.concurrent.atomic.AtomicReference<>();
         Map<String, InMemoryDictionaryStore> stores = new ConcurrentHashMap<>();
         PatternDictionaries pd = PatternDictionaries.builder(n -> {
             InMemoryDictionaryStore inner = stores.computeIfAbsent(n, x -> new InMemoryDictionaryStore());
             if (n.equals(PatternDictionaries.ID_CLAIMS)) {
                 return inner;
             }
+            opener.set(Thread.currentThread());
             asked.countDown();
             boolean done = false;
             while (!done) {
@@ -1075,6 +1077,7 @@ class AdaptivePatternDictionariesTest {
         }
         closer.join(10_000);
         assertFalse(closer.isAlive(), "close() did not return once the opening could end");
+        assertFalse(opener.get().isAlive() && closeReturned.get(), opener.get() + " still runs after close()");
         Thread.sleep(300); // what an opening that outlived close() would do next
         assertEquals(List.of(), usedAfterClose, "the lineage's store used after close() returned");
         assertFalse(returnedWhileOpening, "close() returned while a lineage was still being opened");
