@@ -146,6 +146,11 @@ public final class LettuceDictionaryStore implements DictionaryStore, AutoClosea
     }
 
     @Override
+    public String entryLocation(long id) {
+        return layout.entryLocation(id) + " (" + this + ")";
+    }
+
+    @Override
     public String toString() {
         return "LettuceDictionaryStore[" + layout.prefix() + "]";
     }

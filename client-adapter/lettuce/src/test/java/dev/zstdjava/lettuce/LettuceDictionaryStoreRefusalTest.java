@@ -36,6 +36,8 @@ class LettuceDictionaryStoreRefusalTest {
         raw.set(k("seq"), "1".getBytes(StandardCharsets.US_ASCII));
         try (LettuceDictionaryStore store = LettuceDictionaryStore.builder().connect(redis.client(), redis.uri())) {
             assertEquals(4096, store.list().get(0).size(), "the index understates the entry");
+            assertTrue(store.entryLocation(id).startsWith("key " + new String(k("dict:" + id), StandardCharsets.UTF_8)
+                    + " "), "what a missing dictionary's message names: " + store.entryLocation(id));
             DictionaryEntryRefusedException e = assertThrows(DictionaryEntryRefusedException.class,
                     () -> store.get(id));
             assertEquals(id, e.dictionaryId());

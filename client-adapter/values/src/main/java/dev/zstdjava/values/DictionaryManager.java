@@ -94,7 +94,8 @@ import java.util.function.LongConsumer;
  * </ul>
  *
  * <p><b>Thread safety:</b> thread-safe; share one manager between the compressors of a process. Background work runs
- * on two daemon threads of its own (loading, and training when managed). {@link #close()} stops them.
+ * on two daemon threads of its own (loading, and training when managed). {@link #close()} stops them and waits for
+ * them to end.
  *
  * <p><b>Allocation:</b> the compress and decompress paths read one volatile snapshot and allocate nothing; sampling,
  * when collecting, copies the values it keeps (bounded by {@link Builder#sampling bytes per second and in total}).
@@ -175,10 +176,23 @@ public final class DictionaryManager implements AutoCloseable {
         this.settings = s;
         this.registry = new DictionaryRegistry(s.mode(), s.level());
         this.validator = new EntryValidator(registry, s.maxDictionarySize());
-        this.io = Executors.newSingleThreadScheduledExecutor(daemon("zstd-java-dictionaries"));
+        this.io = Executors.newSingleThreadScheduledExecutor(own("zstd-java-dictionaries"));
         this.sync = s.store() == null ? null : new StoreSync(s.store(), registry, validator, io);
-        this.trainer = s.mode() == Mode.MANAGED ? new Trainer(s, registry, sync, log) : null;
+        this.trainer = s.mode() == Mode.MANAGED ? new Trainer(s, registry, sync, log, this::own) : null;
         this.sampler = trainer == null ? null : trainer.sampler();
+    }
+
+    /** The threads this manager started (its io and trainer threads), so that {@link #close()} knows its own. */
+    private final java.util.Set<Thread> threads = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+    /** @return a factory of daemon threads named {@code name}, each remembered as this manager's own */
+    private ThreadFactory own(String name) {
+        ThreadFactory f = daemon(name);
+        return r -> {
+            Thread t = f.newThread(r);
+            threads.add(t);
+            return t;
+        };
     }
 
     static ThreadFactory daemon(String name) {
@@ -286,18 +300,29 @@ public final class DictionaryManager implements AutoCloseable {
         return registry.level();
     }
 
-    /** @return the exception for a frame naming a dictionary that is not loaded; starts fetching it */
+    /**
+     * @return the exception for a frame naming a dictionary that is not loaded: what is missing, where it was looked
+     *         for (the store's key) and what to do; starts fetching it
+     */
     MissingDictionaryException missing(long id) {
         String why = registry.rejection(id);
         if (why != null) {
-            return new MissingDictionaryException(id, "its published entry was rejected: " + why);
+            return new MissingDictionaryException(id, "its entry" + (sync == null ? "" : ", " + sync.where(id) + ",")
+                    + " was rejected: " + why + "; this manager does not read a rejected entry again: restore the"
+                    + " published bytes there, then build a new manager");
         }
         if (sync == null) {
-            return new MissingDictionaryException(id, "it is not among the given dictionaries and no store is"
-                    + " configured to fetch it from");
+            return new MissingDictionaryException(id, "it is not among the given dictionaries, and no store is"
+                    + " configured to fetch it from: give it to DictionaryManager.given, or set the store it is"
+                    + " published in (Builder.store)");
         }
-        sync.requestFetch(id);
-        return new MissingDictionaryException(id, "fetching it from the dictionary store; retry the read");
+        String absent = sync.absence(id);
+        sync.requestFetch(id); // also when absent: a read after the entry is restored or published loads it
+        if (absent != null) {
+            return new MissingDictionaryException(id, absent);
+        }
+        return new MissingDictionaryException(id, "not loaded yet: fetching it from " + sync.where(id) + " on the"
+                + " manager's thread; retry the read");
     }
 
     // ------------------------------------------------------------------------------------------------ inspection
@@ -375,10 +400,20 @@ public final class DictionaryManager implements AutoCloseable {
     /**
      * Stops the background threads and releases the native digests of every loaded dictionary: each is freed at once,
      * or, if a compressor or decompressor still uses it, when that one is closed (a value in flight finishes
-     * correctly). Compressors using this manager must not be used afterwards. Idempotent.
+     * correctly). Ends the store subscription, and waits for the background threads to end (a store call or a
+     * training under way finishes first; a training publishes nothing once closed), for at most the
+     * {@link Builder#loadTimeout load timeout} (a warning names a thread still running then); it does not wait when
+     * called on one of them. Afterwards the inspection methods still answer (no dictionary is loaded for the
+     * compressors: they must not be used), {@link #published()} reads the store, which the manager does not own.
+     * Idempotent.
      */
     @Override
     public void close() {
+        close(true);
+    }
+
+    /** As {@link #close()}; without waiting for the threads when {@code wait} is false (a build that failed). */
+    private void close(boolean wait) {
         if (sync != null) {
             sync.close();
         }
@@ -387,6 +422,29 @@ public final class DictionaryManager implements AutoCloseable {
             trainer.close();
         }
         registry.close();
+        if (!wait || threads.contains(Thread.currentThread())) {
+            return;
+        }
+        long timeout = settings.loadTimeout().toNanos();
+        long start = System.nanoTime();
+        try {
+            boolean ended = true;
+            for (Thread t : threads) { // joined, not only their executors terminated: a thread outlives that a little
+                long left = timeout - (System.nanoTime() - start);
+                if (left > 0) {
+                    java.util.concurrent.TimeUnit.NANOSECONDS.timedJoin(t, left);
+                }
+                ended &= !t.isAlive();
+            }
+            if (!ended) {
+                System.getLogger(DictionaryManager.class.getName()).log(System.Logger.Level.WARNING,
+                        "closing the dictionary manager: its threads (" + threads + ") are still running after the"
+                                + " load timeout (" + settings.loadTimeout() + "), in a store call or a training;"
+                                + " they end when it returns, and use nothing of the manager then");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt(); // closed all the same; the threads end by themselves
+        }
     }
 
     @Override
@@ -469,8 +527,12 @@ public final class DictionaryManager implements AutoCloseable {
         }
 
         /**
-         * How long {@link #build()} may take to load the published dictionaries (default
-         * {@link DictionaryManager#DEFAULT_LOAD_TIMEOUT}).
+         * How long {@link #build()} may take with the store, from its first store call to its return (default
+         * {@link DictionaryManager#DEFAULT_LOAD_TIMEOUT}): loading the published dictionaries must end within it, or
+         * the build fails; subscribing to {@linkplain #notifications notifications} gets what is left of it, and a
+         * subscription not made by then does not hold the build up (it goes on on the manager's thread, which until
+         * then loads nothing new; a warning says so). Also the longest {@link DictionaryManager#close()} waits for
+         * the manager's threads.
          */
         public Builder loadTimeout(Duration timeout) {
             this.loadTimeout = Objects.requireNonNull(timeout, "timeout");
@@ -578,8 +640,10 @@ public final class DictionaryManager implements AutoCloseable {
         }
 
         /**
-         * Validates the settings and the given dictionaries, loads every published dictionary from the store (within
-         * the load timeout) and starts the background threads.
+         * Validates the settings and the given dictionaries, loads every published dictionary from the store and
+         * subscribes to its notifications (both within the {@linkplain #loadTimeout load timeout}), and starts the
+         * background threads. With a store, it returns or fails within the load timeout after its first store call
+         * (a store call that overruns it is left to end on the manager's thread, which then stops).
          *
          * @throws IllegalArgumentException if a setting or a given dictionary is not valid
          * @throws IllegalStateException    if the store cannot be read within the load timeout
@@ -595,7 +659,7 @@ public final class DictionaryManager implements AutoCloseable {
                 }
                 m.start();
             } catch (RuntimeException e) {
-                m.close();
+                m.close(false); // within the load timeout: a store call that overran it ends by itself
                 throw e;
             }
             return m;

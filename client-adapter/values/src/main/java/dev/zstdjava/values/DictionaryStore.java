@@ -52,6 +52,16 @@ public interface DictionaryStore {
     long version();
 
     /**
+     * Where this store keeps dictionary {@code id}, in words, for messages such as {@link MissingDictionaryException}'s:
+     * a server store names the key ({@link ServerDictionaryLayout#entryLocation}). Makes no call to the store.
+     *
+     * @return by default, the store ({@code toString()}) and the id
+     */
+    default String entryLocation(long id) {
+        return "the entry of dictionary " + id + " in " + this;
+    }
+
+    /**
      * Asks the store to call {@code onPublished} soon after any client publishes a dictionary (for example on a
      * pub/sub message), so that new dictionaries arrive before the next periodic {@link #version()} check. The
      * callback must return quickly (it may run on a client's I/O thread): the manager only schedules a check from it.

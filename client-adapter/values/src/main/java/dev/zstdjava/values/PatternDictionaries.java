@@ -171,8 +171,13 @@ public final class PatternDictionaries implements AutoCloseable {
      */
     private final Set<ValueCompressor> readers = java.util.Collections.synchronizedSet(
             java.util.Collections.newSetFromMap(new java.util.WeakHashMap<>()));
-    private final ExecutorService worker = Executors.newSingleThreadExecutor(
-            DictionaryManager.daemon("zstd-java-pattern-dictionaries"));
+    /** the worker's thread, so that {@link #close()} called on it does not wait for itself */
+    private volatile Thread workerThread;
+    private final ExecutorService worker = Executors.newSingleThreadExecutor(r -> {
+        Thread t = DictionaryManager.daemon("zstd-java-pattern-dictionaries").newThread(r);
+        workerThread = t;
+        return t;
+    });
     private volatile boolean closed;
     /** the goal of the first compressor served ({@link #serve}), or null; guarded by this */
     private CompressionGoal servedGoal;
@@ -304,11 +309,32 @@ public final class PatternDictionaries implements AutoCloseable {
         return l == null ? null : l.manager;
     }
 
-    /** Closes every lineage's manager and stops this object's thread. Idempotent. */
+    /**
+     * Stops this object's thread, waiting for what it is doing to end (interrupted), and closes every lineage's
+     * manager (which waits for its threads, see {@link DictionaryManager#close()}). A lineage being opened is not
+     * built once this is called; if its store function call is under way, this waits for it to return (give a
+     * function that returns, or fails, within its own timeout), and the store it returns is not used. Once this has
+     * returned, no lineage is open and none is opened, and no thread of this object or its lineages runs. It does not
+     * wait when called on this object's thread; interrupted, it stops waiting and closes the rest. Idempotent.
+     */
     @Override
     public void close() {
         closed = true;
         worker.shutdownNow();
+        if (Thread.currentThread() != workerThread) {
+            try {
+                while (!worker.awaitTermination(10, TimeUnit.SECONDS)) {
+                    LOG.log(System.Logger.Level.WARNING, "adaptive compression: closing the pattern dictionaries"
+                            + " waits for their thread, in a store function call or a lineage's opening");
+                }
+                Thread t = workerThread;
+                if (t != null) {
+                    t.join(); // terminated: its last steps only
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt(); // an opening still under way releases its lineage itself
+            }
+        }
         for (Lineage l : lineages.values()) {
             l.release("closed");
         }
@@ -938,6 +964,9 @@ public final class PatternDictionaries implements AutoCloseable {
                 if (store == null) {
                     store = Objects.requireNonNull(stores.apply(name), "the store function returned null");
                 }
+                if (closed) { // closed while the function ran: nothing is built, the store is not used
+                    return;
+                }
                 m = settings.apply(readOnly ? DictionaryManager.reading(store) : DictionaryManager.managed(store))
                         .level(CompressionOption.ZSTD_3_DICTIONARY.level()) // the level the lineage writes at
                         .publishCheck((id, bytes) -> publishable(id, this, DictionaryOwners.contentHash(bytes)))
@@ -961,6 +990,9 @@ public final class PatternDictionaries implements AutoCloseable {
             } catch (RuntimeException e) {
                 if (m != null) {
                     m.close();
+                }
+                if (closed) {
+                    return; // a build interrupted by close(): no failure to report
                 }
                 releasedAt = System.nanoTime();
                 LOG.log(System.Logger.Level.WARNING, "adaptive compression: pattern " + pattern + ": its dictionary"

@@ -121,6 +121,14 @@ public final class ServerDictionaryLayout {
         return key("dict:" + id);
     }
 
+    /**
+     * @return where dictionary {@code id}'s bytes are, for messages ({@link DictionaryStore#entryLocation}):
+     *         {@code key <prefix>dict:<id>}
+     */
+    public String entryLocation(long id) {
+        return "key " + prefix + "dict:" + id;
+    }
+
     /** @return the key of the publication counter */
     public byte[] counterKey() {
         return key("seq");

@@ -2,6 +2,7 @@ package dev.zstdjava.values;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
@@ -11,6 +12,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Keeps a {@link DictionaryRegistry} in step with a {@link DictionaryStore}: loads every published dictionary at
@@ -20,8 +22,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *
  * <p><b>Thread safety:</b> loading ({@link #refresh}, the fetch of an unlisted dictionary) runs under the manager's
  * one lock, the {@link DictionaryRegistry}'s monitor, which also guards {@link #knownVersion}. The de-duplication of
- * requests ({@link #pendingFetches}, {@link #refreshQueued}) is lock-free; {@link #subscription} and
- * {@link #closed} are published through volatile fields.
+ * requests ({@link #pendingFetches}, {@link #refreshQueued}) and {@link #absent} are lock-free; the subscription
+ * is held in an {@link AtomicReference} (ended once, by whichever of {@link #close} and the subscribing task comes
+ * second) and {@link #closed} is volatile.
  */
 final class StoreSync {
     private static final System.Logger LOG = System.getLogger(DictionaryManager.class.getName());
@@ -33,11 +36,16 @@ final class StoreSync {
     private final EntryValidator validator;
     private final ScheduledExecutorService io;
     private final Set<Long> pendingFetches = ConcurrentHashMap.newKeySet();
+    /**
+     * The ids a read missed, or the store lists, whose entry the store did not have when last read, with what a read
+     * says of it; removed once loaded
+     */
+    private final Map<Long, String> absent = new ConcurrentHashMap<>();
     private final AtomicBoolean refreshQueued = new AtomicBoolean();
     /** The store's publication counter when everything listed was last loaded; guarded by the registry's lock. */
     private long knownVersion = Long.MIN_VALUE;
     private volatile boolean closed;
-    private volatile AutoCloseable subscription;
+    private final AtomicReference<AutoCloseable> subscriptionRef = new AtomicReference<>();
 
     StoreSync(DictionaryStore store, DictionaryRegistry registry, EntryValidator validator,
               ScheduledExecutorService io) {
@@ -48,22 +56,27 @@ final class StoreSync {
     }
 
     /**
-     * Loads every published dictionary on the io thread within {@code loadTimeout}, then schedules the periodic check
-     * and subscribes to announcements (when {@code notifications}).
+     * Loads every published dictionary on the io thread, schedules the periodic check and subscribes to announcements
+     * (when {@code notifications}), all within {@code loadTimeout} from the call: loading must end within it; the
+     * subscription, made on the io thread too, gets what is left of it. A subscription not made by then is left to
+     * finish on the io thread (kept if it succeeds, ended if the manager closed meanwhile), and until it does, new
+     * dictionaries arrive with nothing (the io thread waits for it): a warning says so.
      *
      * @throws IllegalStateException if loading fails or takes longer (the caller closes the manager)
      */
     void start(Duration loadTimeout, Duration refreshInterval, boolean notifications) {
+        long start = System.nanoTime();
+        long timeout = loadTimeout.toNanos();
         Future<?> f = io.submit(this::refresh);
         try {
-            f.get(loadTimeout.toNanos(), TimeUnit.NANOSECONDS);
+            f.get(timeout, TimeUnit.NANOSECONDS);
         } catch (TimeoutException e) {
             f.cancel(true);
-            throw new IllegalStateException("loading the published dictionaries took longer than " + loadTimeout
-                    + " (Builder.loadTimeout)", e);
+            throw new IllegalStateException("loading the published dictionaries from " + store + " took longer than "
+                    + loadTimeout + " (Builder.loadTimeout)", e);
         } catch (ExecutionException e) {
-            throw new IllegalStateException("could not load the published dictionaries: " + e.getCause(),
-                    e.getCause());
+            throw new IllegalStateException("could not load the published dictionaries from " + store + ": "
+                    + e.getCause(), e.getCause());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while loading the published dictionaries", e);
@@ -71,12 +84,41 @@ final class StoreSync {
         long every = Math.max(1, refreshInterval.toMillis());
         io.scheduleWithFixedDelay(this::checkVersion, every, every, TimeUnit.MILLISECONDS);
         if (notifications) {
+            subscribe(timeout - (System.nanoTime() - start), loadTimeout);
+        }
+    }
+
+    /** Subscribes on the io thread, waiting at most {@code nanosLeft} for it; see {@link #start}. */
+    private void subscribe(long nanosLeft, Duration loadTimeout) {
+        Future<?> f = io.submit(() -> {
+            AutoCloseable sub;
             try {
-                subscription = store.subscribe(this::refreshSoon);
+                sub = store.subscribe(this::refreshSoon);
             } catch (RuntimeException e) {
-                LOG.log(System.Logger.Level.WARNING, "subscribing to dictionary publications failed (new"
-                        + " dictionaries arrive with the periodic check instead): " + e);
+                LOG.log(System.Logger.Level.WARNING, "subscribing to dictionary publications in " + store + " failed"
+                        + " (new dictionaries arrive with the periodic check instead): " + e);
+                return;
             }
+            if (sub != null) {
+                subscriptionRef.set(sub);
+                if (closed) { // close() may have read the field before it was set: end it here (once, either way)
+                    endSubscription();
+                }
+            }
+        });
+        try {
+            f.get(Math.max(0, nanosLeft), TimeUnit.NANOSECONDS);
+        } catch (TimeoutException e) {
+            LOG.log(System.Logger.Level.WARNING, "subscribing to dictionary publications in " + store + " did not"
+                    + " finish within the load timeout (" + loadTimeout + ", Builder.loadTimeout): the manager is built"
+                    + " without waiting for it, and it goes on on the manager's thread; until it ends, new dictionaries"
+                    + " are not loaded (turn notifications off with Builder.notifications(false) if the server refuses"
+                    + " SUBSCRIBE)");
+        } catch (ExecutionException e) {
+            LOG.log(System.Logger.Level.WARNING, "subscribing to dictionary publications failed: " + e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while subscribing to dictionary publications", e);
         }
     }
 
@@ -187,6 +229,12 @@ final class StoreSync {
                     + " published dictionary would decode to wrong bytes with it");
             return true;
         }
+        if (bytes == null) { // listed, its entry gone: no retry brings it back, restoring it does
+            absent.put(info.id(), "the store lists it, but its entry, " + where(info.id()) + ", is gone (deleted or"
+                    + " expired): values compressed with it cannot be read until the entry's bytes are restored there;"
+                    + " retrying the read does not help before then (once restored, the next read's miss loads it)");
+            return true;
+        }
         addLoaded(info.id(), info.sequence(), bytes);
         return true;
     }
@@ -201,6 +249,13 @@ final class StoreSync {
                 registry.reject(id, "the store refused the entry: " + e.getMessage());
                 return;
             }
+            if (bytes == null) { // a listed id whose entry is gone keeps what refresh, just before, said of it
+                absent.putIfAbsent(id, "it is not published: " + where(id) + " holds no entry, and the store does not list"
+                        + " it: values compressed with it cannot be read until it is published there (or given to"
+                        + " this manager); retrying the read does not help before then (once published, the next"
+                        + " read's miss loads it)");
+                return;
+            }
             addLoaded(id, 0, bytes);
         }
     }
@@ -209,18 +264,41 @@ final class StoreSync {
         if (bytes == null) {
             return;
         }
+        absent.remove(id);
         DictionaryManager.Entry e = validator.load(id, sequence, bytes, false);
         if (e != null) {
             registry.add(e);
         }
     }
 
+    /**
+     * @return where the store keeps dictionary {@code id} ({@link DictionaryStore#entryLocation}), for messages
+     */
+    String where(long id) {
+        try {
+            return store.entryLocation(id);
+        } catch (RuntimeException e) {
+            return store + " (dictionary " + id + ")";
+        }
+    }
+
+    /**
+     * @return what a read of a value of dictionary {@code id} says when the store did not have its entry when last
+     *         read (retrying the read does not help until it is restored or published), or null
+     */
+    String absence(long id) {
+        return absent.get(id);
+    }
+
     /** Ends the subscription; the io thread is stopped by the manager. Idempotent. */
     void close() {
         closed = true;
-        AutoCloseable sub = subscription;
+        endSubscription();
+    }
+
+    private void endSubscription() {
+        AutoCloseable sub = subscriptionRef.getAndSet(null);
         if (sub != null) {
-            subscription = null;
             try {
                 sub.close();
             } catch (Exception e) {

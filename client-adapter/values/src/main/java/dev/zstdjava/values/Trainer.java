@@ -52,7 +52,8 @@ final class Trainer {
     private long windowStored;
     private double baseline = Double.NaN;
 
-    Trainer(DictionarySettings settings, DictionaryRegistry registry, StoreSync sync, TrainingLog log) {
+    Trainer(DictionarySettings settings, DictionaryRegistry registry, StoreSync sync, TrainingLog log,
+            java.util.function.Function<String, java.util.concurrent.ThreadFactory> threads) {
         this.settings = settings;
         this.store = settings.store();
         this.registry = registry;
@@ -60,7 +61,7 @@ final class Trainer {
         this.log = log;
         this.sampler = new Sampler(settings.maxSamples(), settings.maxSampleBytes(), settings.maxSampleSize(),
                 settings.sampleBytesPerSecond());
-        this.thread = Executors.newSingleThreadExecutor(DictionaryManager.daemon("zstd-java-dictionary-trainer"));
+        this.thread = Executors.newSingleThreadExecutor(threads.apply("zstd-java-dictionary-trainer"));
     }
 
     /** Starts sampling and the periodic check on {@code io}. */
@@ -222,6 +223,9 @@ final class Trainer {
                             100 * (after - before), 100 * minImprovement));
             return;
         }
+        if (closed) {
+            return; // the manager closed during the training: it publishes nothing
+        }
         byte[] bytes = dict.toByteArray();
         String refusal = settings.publishCheck() == null ? null : settings.publishCheck().refusal(dict.id(), bytes);
         if (refusal != null) {
@@ -235,10 +239,21 @@ final class Trainer {
             log.record(TrainingEvent.Kind.REJECTED, dict.id(), samples.size(), before, after, e.getMessage());
             return;
         }
+        // load it here, on the trainer thread: it compresses from now on. The publication stands whatever the load
+        // does: a failure to read it back now is said in the adoption's event, not recorded as a failed training
+        String notLoaded = null;
+        if (!closed) {
+            try {
+                sync.refresh();
+            } catch (RuntimeException e) {
+                notLoaded = e.toString();
+            }
+        }
         log.record(TrainingEvent.Kind.ADOPTED, dict.id(), samples.size(), before, after,
                 String.format(Locale.ROOT, "published; held-out saved fraction %.1f%% against %.1f%%",
-                        100 * after, 100 * before));
-        sync.refresh(); // load it here, on the trainer thread: it compresses from now on
+                        100 * after, 100 * before) + (notLoaded == null ? ""
+                        : "; not loaded yet: reading it back from the store failed (" + notLoaded + "); the"
+                        + " store's next check (every Builder.refreshInterval) loads it, and it compresses from then"));
     }
 
     /**
@@ -291,7 +306,10 @@ final class Trainer {
         return whole == 0 ? new double[] {0, 0} : new double[] {1 - before / whole, 1 - after / whole};
     }
 
-    /** Stops sampling and the trainer thread (a training in progress ends by itself; its result loads nowhere). */
+    /**
+     * Stops sampling and the trainer thread (a training in progress ends by itself, publishing nothing; its result
+     * loads nowhere).
+     */
     void close() {
         closed = true;
         thread.shutdownNow();

@@ -22,7 +22,10 @@ public record TrainingEvent(Instant time, Kind kind, long dictionaryId, int samp
     public enum Kind {
         /** A dictionary was trained from the samples (then checked on held-out samples). */
         TRAINED,
-        /** The trained dictionary saved enough more and was published; it compresses new values now. */
+        /**
+         * The trained dictionary saved enough more and was published; it compresses new values now, or, when reading
+         * it back from the store failed just then (the reason says so), from the store's next check on.
+         */
         ADOPTED,
         /** The trained dictionary was not published: not enough better, or its id was taken. */
         REJECTED,

@@ -990,6 +990,101 @@ class AdaptivePatternDictionariesTest {
         assertEquals("zstd-java:dict:{zstd-java-dictionaries:user:%7B1%7D:*}:", prefix);
     }
 
+    /**
+     * close() while a lineage is being opened, its store function slow (a store connecting) and deaf to interrupts:
+     * close waits for the opening, which then builds nothing, so no store of the lineage is used, no manager runs
+     * and no lineage is open once close has returned.
+     */
+    @Test
+    void closeWaitsForALineageBeingOpenedWhichThenUsesNothing() throws Exception {
+        java.util.concurrent.CountDownLatch asked = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch proceed = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.atomic.AtomicBoolean closeReturned = new java.util.concurrent.atomic.AtomicBoolean();
+        List<String> usedAfterClose = new java.util.concurrent.CopyOnWriteArrayList<>();
+        java.util.concurrent.atomic.AtomicReference<Thread> opener = new java.util.concurrent.atomic.AtomicReference<>();
+        Map<String, InMemoryDictionaryStore> stores = new ConcurrentHashMap<>();
+        PatternDictionaries pd = PatternDictionaries.builder(n -> {
+            InMemoryDictionaryStore inner = stores.computeIfAbsent(n, x -> new InMemoryDictionaryStore());
+            if (n.equals(PatternDictionaries.ID_CLAIMS)) {
+                return inner;
+            }
+            opener.set(Thread.currentThread());
+            asked.countDown();
+            boolean done = false;
+            while (!done) {
+                try {
+                    proceed.await();
+                    done = true;
+                } catch (InterruptedException e) {
+                    // swallowed, as a client connecting may
+                }
+            }
+            return new Forwarding(inner) {
+                private void use(String call) {
+                    if (closeReturned.get()) {
+                        usedAfterClose.add(call + " on " + Thread.currentThread().getName());
+                    }
+                }
+
+                @Override
+                public List<DictionaryInfo> list() {
+                    use("list");
+                    return super.list();
+                }
+
+                @Override
+                public byte[] get(long id) {
+                    use("get");
+                    return super.get(id);
+                }
+
+                @Override
+                public long version() {
+                    use("version");
+                    return super.version();
+                }
+
+                @Override
+                public AutoCloseable subscribe(Runnable onPublished) {
+                    use("subscribe");
+                    return inner.subscribe(onPublished);
+                }
+
+                @Override
+                public boolean tryLease(String owner, Duration ttl) {
+                    use("tryLease");
+                    return inner.tryLease(owner, ttl);
+                }
+            };
+        }).manager(b -> quick(b).notifications(true)).build();
+        Thread closer = new Thread(() -> {
+            pd.close();
+            closeReturned.set(true);
+        });
+        boolean returnedWhileOpening;
+        try {
+            AdaptiveCompressor ac = compressor(pd);
+            long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+            for (int i = 0; asked.getCount() > 0; i++) {
+                assertTrue(System.nanoTime() < deadline, "the lineage was not opened");
+                ac.compress(utf8("opening:" + i), RECORDS.get(i % RECORDS.size()));
+            }
+            closer.start();
+            closer.join(300);
+            returnedWhileOpening = closeReturned.get();
+        } finally {
+            proceed.countDown();
+        }
+        closer.join(10_000);
+        assertFalse(closer.isAlive(), "close() did not return once the opening could end");
+        assertFalse(opener.get().isAlive() && closeReturned.get(), opener.get() + " still runs after close()");
+        Thread.sleep(300); // what an opening that outlived close() would do next
+        assertEquals(List.of(), usedAfterClose, "the lineage's store used after close() returned");
+        assertFalse(returnedWhileOpening, "close() returned while a lineage was still being opened");
+        assertEquals(List.of(), pd.openPatterns());
+        assertNull(pd.manager("opening:*"));
+    }
+
     /** A store that passes every call to {@code inner}. */
     static class Forwarding implements DictionaryStore {
         final DictionaryStore inner;

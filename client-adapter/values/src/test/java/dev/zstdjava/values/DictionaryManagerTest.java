@@ -958,4 +958,185 @@ class DictionaryManagerTest {
         }
         assertTrue(slow.bytes() <= 2000, "copied " + slow.bytes() + " bytes in well under two seconds");
     }
+
+    /** A store over {@code inner} whose reads can be made to fail, and whose subscription can be made to hang. */
+    static class Flaky implements DictionaryStore {
+        final InMemoryDictionaryStore inner = new InMemoryDictionaryStore();
+        final java.util.concurrent.atomic.AtomicBoolean failReads = new java.util.concurrent.atomic.AtomicBoolean();
+        /** set once a publication succeeded: reads fail from then on (until cleared) */
+        volatile boolean failReadsAfterPublication;
+        final AtomicInteger failedReads = new AtomicInteger();
+
+        private void read() {
+            if (failReads.get()) {
+                failedReads.incrementAndGet();
+                throw new IllegalStateException("the store cannot be read (test)");
+            }
+        }
+
+        @Override
+        public List<DictionaryInfo> list() {
+            read();
+            return inner.list();
+        }
+
+        @Override
+        public byte[] get(long id) {
+            read();
+            return inner.get(id);
+        }
+
+        @Override
+        public DictionaryInfo putIfAbsent(long id, byte[] dictionary) {
+            DictionaryInfo i = inner.putIfAbsent(id, dictionary);
+            if (failReadsAfterPublication) {
+                failReads.set(true);
+            }
+            return i;
+        }
+
+        @Override
+        public long version() {
+            return inner.version();
+        }
+
+        @Override
+        public boolean tryLease(String owner, Duration ttl) {
+            return inner.tryLease(owner, ttl);
+        }
+    }
+
+    /**
+     * The publication succeeds, then loading it back fails (the store cannot be read for a while): the adoption
+     * stands, no training is recorded as failed after it, the event says the dictionary is not loaded yet and why,
+     * and the store's next check loads it.
+     */
+    @Test
+    void aFailedLoadAfterThePublicationKeepsTheAdoptionAndIsNoFailedTraining() throws Exception {
+        Flaky store = new Flaky();
+        store.failReadsAfterPublication = true;
+        try (DictionaryManager m = DictionaryManager.managed(store).minSamples(300).notifications(false)
+                .refreshInterval(Duration.ofMillis(100)).retrainInterval(Duration.ofMinutes(10)).build()) {
+            ValueCompressor vc = ValueCompressor.create(CompressionConfig.defaults(), m);
+            TRAIN.forEach(vc::compress);
+            await("the publication and a failed read after it", () -> !store.inner.list().isEmpty()
+                    && store.failedReads.get() > 0 && m.trainingStats().recent().size() >= 2);
+            Thread.sleep(300); // an event recorded after the adoption (the old code's FAILED) comes at once
+            TrainingStats t = m.trainingStats();
+            assertEquals(List.of(TrainingEvent.Kind.TRAINED, TrainingEvent.Kind.ADOPTED),
+                    t.recent().stream().map(TrainingEvent::kind).toList(), t.recent().toString());
+            assertEquals(0, t.failed(), t.toString());
+            TrainingEvent adopted = t.recent().get(1);
+            long id = store.inner.list().get(0).id();
+            assertEquals(id, adopted.dictionaryId());
+            assertTrue(adopted.reason().contains("the store cannot be read (test)")
+                    && adopted.reason().contains("next check"), adopted.reason());
+            assertEquals(0, m.currentId(), "not loaded while the store cannot be read");
+            store.failReads.set(false);
+            await("the store's next check to load the published dictionary", () -> m.currentId() == id);
+            assertEquals(0, m.trainingStats().failed());
+        }
+    }
+
+    /**
+     * Subscribing to the store's announcements hangs (and ignores interrupts, as a client stuck connecting may):
+     * build() still returns within its load timeout, with every published dictionary loaded; once the subscription
+     * is made at last, the periodic check finds new ones, and close() ends it.
+     */
+    @Test
+    void buildReturnsWithinItsLoadTimeoutWhenSubscribingHangs() throws Exception {
+        java.util.concurrent.CountDownLatch hang = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.atomic.AtomicBoolean ended = new java.util.concurrent.atomic.AtomicBoolean();
+        java.util.concurrent.atomic.AtomicBoolean subscribed = new java.util.concurrent.atomic.AtomicBoolean();
+        Flaky store = new Flaky() {
+            @Override
+            public AutoCloseable subscribe(Runnable onPublished) {
+                subscribed.set(true);
+                while (true) {
+                    try {
+                        hang.await();
+                        return () -> ended.set(true);
+                    } catch (InterruptedException e) {
+                        // ignored, as a client stuck connecting may
+                    }
+                }
+            }
+        };
+        store.inner.putIfAbsent(id(DICT_A), DICT_A);
+        java.util.concurrent.ExecutorService builder = java.util.concurrent.Executors.newSingleThreadExecutor();
+        try {
+            long start = System.nanoTime();
+            java.util.concurrent.Future<DictionaryManager> f = builder.submit(() -> DictionaryManager.shared(store)
+                    .loadTimeout(Duration.ofMillis(300)).refreshInterval(Duration.ofMillis(50)).build());
+            DictionaryManager built;
+            try {
+                built = f.get(5, java.util.concurrent.TimeUnit.SECONDS);
+            } catch (java.util.concurrent.TimeoutException e) {
+                fail("build() has not returned 5 s after it began, with a load timeout of 300 ms (subscribing hangs)");
+                return;
+            }
+            Duration took = Duration.ofNanos(System.nanoTime() - start);
+            try (DictionaryManager m = built) {
+                assertTrue(subscribed.get(), "the test did not make subscribing hang");
+                assertTrue(took.compareTo(Duration.ofMillis(1500)) < 0, "build() took " + took);
+                assertEquals(id(DICT_A), m.currentId(), "published dictionaries are loaded within the timeout");
+                hang.countDown(); // the subscription is made at last: kept, and ended by close()
+                store.inner.putIfAbsent(id(DICT_B), DICT_B);
+                await("the periodic check to load a new dictionary", () -> m.currentId() == id(DICT_B));
+                assertFalse(ended.get());
+            }
+            assertTrue(ended.get(), "the subscription made after build() returned is ended by close()");
+        } finally {
+            hang.countDown();
+            builder.shutdownNow();
+        }
+    }
+
+    /**
+     * After close(): its threads (the io thread that read the store, the trainer thread that published) have ended
+     * when it returns, a training does not publish, and every method answers or fails with a clear exception, never
+     * a NullPointerException or a hang.
+     */
+    @Test
+    void afterCloseItsThreadsHaveEndedAndEveryMethodAnswersOrFailsClearly() throws Exception {
+        Set<Thread> used = ConcurrentHashMap.newKeySet();
+        Flaky store = new Flaky() {
+            @Override
+            public List<DictionaryInfo> list() {
+                used.add(Thread.currentThread());
+                return super.list();
+            }
+
+            @Override
+            public DictionaryInfo putIfAbsent(long id, byte[] dictionary) {
+                used.add(Thread.currentThread());
+                return super.putIfAbsent(id, dictionary);
+            }
+        };
+        DictionaryManager m = DictionaryManager.managed(store).minSamples(300).refreshInterval(Duration.ofMillis(20))
+                .retrainInterval(Duration.ofMinutes(10)).build();
+        ValueCompressor vc = ValueCompressor.create(CompressionConfig.defaults(), m);
+        TRAIN.forEach(vc::compress);
+        await("a dictionary", () -> m.currentId() != 0 && m.trainingStats().adopted() == 1);
+        byte[] stored = vc.compress(VALUES.get(0));
+        m.close();
+        Set<String> names = new java.util.TreeSet<>();
+        for (Thread t : used) {
+            names.add(t.getName());
+            assertFalse(t.isAlive() && t.getName().startsWith("zstd-java-dictionar"), t + " still runs after close()");
+        }
+        assertTrue(names.containsAll(Set.of("zstd-java-dictionaries", "zstd-java-dictionary-trainer")), names.toString());
+        m.close(); // idempotent
+        assertNotNull(m.trainingStats());
+        assertNotNull(m.dictionaryStats());
+        assertNotNull(m.rejectedDictionaries());
+        assertEquals(1, m.published().size(), "the store, which the manager does not own, is still read");
+        m.onLoaded(id -> { });
+        assertNotNull(m.toString());
+        // a compressor over a closed manager must not be used (documented); used anyway, it fails clearly or not at
+        // all: a write has no NullPointerException, and a read of a value of its dictionary an IllegalStateException
+        assertDoesNotThrow(() -> vc.compress(VALUES.get(1)));
+        IllegalStateException read = assertThrows(IllegalStateException.class, () -> vc.decompress(stored));
+        assertTrue(read.getMessage().contains("closed"), read.getMessage());
+    }
 }

@@ -136,6 +136,11 @@ public final class SpringDictionaryStore implements DictionaryStore {
     }
 
     @Override
+    public String entryLocation(long id) {
+        return layout.entryLocation(id) + " (" + this + ")";
+    }
+
+    @Override
     public String toString() {
         return "SpringDictionaryStore[" + layout.prefix() + "]";
     }

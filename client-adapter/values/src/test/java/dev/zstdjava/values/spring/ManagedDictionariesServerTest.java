@@ -193,4 +193,72 @@ class ManagedDictionariesServerTest {
             close(managers, factories);
         }
     }
+
+    /**
+     * What a read missing its dictionary says, on a real server: where the store keeps the dictionary (its key), and
+     * what to do. A dictionary being fetched: retry the read. A listed entry whose key was deleted: retrying does not
+     * help until the entry's bytes are restored under that key; restored, the value reads again. The plain client sees
+     * the stored bytes untouched throughout.
+     */
+    @Test
+    void aValueMissingItsDictionaryNamesTheKeyAndWhatToDo() throws Exception {
+        String prefix = "zstd-java:dict:{deleted-entry}:";
+        List<RedisConnectionFactory> factories = new ArrayList<>();
+        List<DictionaryManager> managers = new ArrayList<>();
+        try {
+            byte[] dict = ZstdDictionary.train(TRAIN, 16 << 10).toByteArray();
+            long id = ZstdDictionary.of(dict).id();
+            String entryKey = prefix + "dict:" + id;
+            byte[] value = VALUES.get(7);
+            byte[] key = b("deleted-entry:v");
+            try (DictionaryManager given = DictionaryManager.given(dict).build()) {
+                new CompressingJedis(redis.client(), ValueCompressor.create(CompressionConfig.defaults(), given))
+                        .set(key, value);
+            }
+            byte[] stored = redis.client().get(key);
+            assertEquals(id, ZstdFrame.dictionaryId(stored, 5, stored.length - 5));
+
+            // not published yet: the reader fetches it on a read's miss
+            DictionaryManager early = DictionaryManager.shared(store(factories, prefix)).notifications(false)
+                    .refreshInterval(Duration.ofHours(1)).build();
+            managers.add(early);
+            store(factories, prefix).putIfAbsent(id, dict);
+            CompressingJedis e = new CompressingJedis(redis.client(),
+                    ValueCompressor.create(CompressionConfig.defaults(), early));
+            MissingDictionaryException fetching = assertThrows(MissingDictionaryException.class, () -> e.get(key));
+            assertTrue(fetching.getMessage().contains(entryKey) && fetching.getMessage().contains("retry the read"),
+                    fetching.getMessage());
+            await("the fetched dictionary", () -> early.isLoaded(id));
+            assertArrayEquals(value, e.get(key));
+
+            // listed, its entry's key deleted
+            redis.client().del(b(entryKey));
+            DictionaryManager reader = DictionaryManager.shared(store(factories, prefix)).build();
+            managers.add(reader);
+            assertFalse(reader.isLoaded(id));
+            CompressingJedis r = new CompressingJedis(redis.client(),
+                    ValueCompressor.create(CompressionConfig.defaults(), reader));
+            for (int i = 0; i < 3; i++) { // the same each time: retrying does not help
+                MissingDictionaryException gone = assertThrows(MissingDictionaryException.class, () -> r.get(key));
+                String m = gone.getMessage();
+                assertEquals(id, gone.dictionaryId());
+                assertTrue(m.contains(entryKey) && m.contains("restore") && !m.contains("retry the read"), m);
+                assertArrayEquals(stored, redis.client().get(key), "the stored bytes untouched");
+                Thread.sleep(1100); // past the manager's once-a-second look-up of the id
+            }
+            redis.client().set(b(entryKey), dict);
+            long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+            while (true) {
+                try {
+                    assertArrayEquals(value, r.get(key));
+                    break;
+                } catch (MissingDictionaryException x) {
+                    assertTrue(System.nanoTime() < deadline, "restored entry not loaded: " + x.getMessage());
+                    Thread.sleep(50);
+                }
+            }
+        } finally {
+            close(managers, factories);
+        }
+    }
 }
