@@ -427,10 +427,18 @@ class ValueCompressorTest {
     @Test
     void hugeLz4DeclaredSizeIsRefusedBeforeAllocating() {
         ValueCompressor vc = lz4();
-        byte[] huge = lz4Stored(0xFFFF_FFFFL, new byte[] {0x10, 'a'});
+        // a length over the limit that its block (of 1/255 of it: all matches) could decode to: the limit error
+        long over = (512L << 20) + 1;
+        byte[] huge = lz4Stored(over, new byte[(int) (over / Lz4Backend.MAX_RATIO) + 1]);
         DecompressionLimitException e = assertThrows(DecompressionLimitException.class, () -> vc.decompress(huge));
-        assertEquals(0xFFFF_FFFFL, e.size());
+        assertEquals(over, e.size());
         assertEquals(512L << 20, e.limit());
+        // one its block could not decode to (4 GiB from 2 bytes) is no writer's: a plain value that begins with the
+        // header (text, say), returned as stored and counted, not failed as too large
+        byte[] impossible = lz4Stored(0xFFFF_FFFFL, new byte[] {0x10, 'a'});
+        assertSame(impossible, vc.decompress(impossible));
+        assertEquals(1, vc.stats().decompressionFailures());
+        assertEquals(1, vc.stats().sizeLimitErrors());
         ValueCompressor small = ValueCompressor.create(CompressionConfig.builder().maxDecompressedSize(4999).build());
         assertThrows(DecompressionLimitException.class, () -> small.decompress(lz4().compress(text(5000))));
         assertArrayEquals(text(4999), small.decompress(lz4().compress(text(4999))));
