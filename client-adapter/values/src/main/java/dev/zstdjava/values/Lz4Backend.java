@@ -59,6 +59,14 @@ final class Lz4Backend extends HeaderBackend {
         return LENGTH_SIZE + n;
     }
 
+    /** A length prefix, then a block of at least one byte that could decode to that length. */
+    @Override
+    boolean couldBePayload(MemorySegment stored) {
+        long block = stored.byteSize() - ValueFormat.HEADER_SIZE - LENGTH_SIZE;
+        return block >= 1
+                && Integer.toUnsignedLong(stored.get(ValueFormat.LE_INT, ValueFormat.HEADER_SIZE)) <= MAX_RATIO * block;
+    }
+
     @Override
     byte[] decodePayload(MemorySegment payload) {
         if (payload.byteSize() < LENGTH_SIZE) {
