@@ -38,7 +38,8 @@ class StreamedLimitTest {
                 CompressionConfig.builder().maxDecompressedSize(1 << 20).build());
         try (StatefulRedisConnection<byte[], byte[]> c = redis.client().connect(codec)) {
             byte[] good = TestValues.text(10_000);
-            byte[] huge = TestValues.lz4Stored(0xFFFF_FFF0L, new byte[] {0x10, 'x'}); // the length is refused first
+            // a length over the limit that its block could decode to: refused before the block is decoded
+            byte[] huge = TestValues.lz4Stored((1 << 20) + 1, new byte[5000]);
             byte[] bigFrame = codec.compressor().compress(new byte[1 << 20]); // within the limit
             byte[] overFrame = CompressingCodec.wrap(ByteArrayCodec.INSTANCE, CompressionConfig.defaults())
                     .compressor().compress(new byte[2 << 20]); // a real frame over the limit

@@ -82,6 +82,14 @@ abstract class HeaderBackend implements ValueBackend {
         return ValueFormat.hasHeader(stored) && stored.get(ValueLayout.JAVA_BYTE, ValueFormat.BACKEND_OFFSET) == id;
     }
 
+    /**
+     * Whether the bytes after the header of {@code stored}, which carries this backend's header, could be this
+     * backend's payload (a cheap look at their start, no decoding). A writer stores such a value as it is, as already
+     * compressed (GLIDE does the same); a value that only begins with the header is compressed like any other, so that
+     * every reader, GLIDE's included, reads it back as written.
+     */
+    abstract boolean couldBePayload(MemorySegment stored);
+
     /** As {@link #recognises(MemorySegment)}, for an array. */
     final boolean recognises(byte[] stored) {
         return ValueFormat.hasHeader(stored) && stored[ValueFormat.BACKEND_OFFSET] == id;

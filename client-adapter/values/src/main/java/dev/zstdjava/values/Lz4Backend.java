@@ -59,6 +59,14 @@ final class Lz4Backend extends HeaderBackend {
         return LENGTH_SIZE + n;
     }
 
+    /** A length prefix, then a block of at least one byte that could decode to that length. */
+    @Override
+    boolean couldBePayload(MemorySegment stored) {
+        long block = stored.byteSize() - ValueFormat.HEADER_SIZE - LENGTH_SIZE;
+        return block >= 1
+                && Integer.toUnsignedLong(stored.get(ValueFormat.LE_INT, ValueFormat.HEADER_SIZE)) <= MAX_RATIO * block;
+    }
+
     @Override
     byte[] decodePayload(MemorySegment payload) {
         if (payload.byteSize() < LENGTH_SIZE) {
@@ -66,11 +74,16 @@ final class Lz4Backend extends HeaderBackend {
                     "payload of " + payload.byteSize() + " bytes is shorter than its 4-byte length prefix");
         }
         long declared = Integer.toUnsignedLong(payload.get(ValueFormat.LE_INT, 0));
+        MemorySegment block = payload.asSlice(LENGTH_SIZE);
+        // a length its block could not decode to is checked before the limit: no writer made such a value, it is a
+        // plain value that begins with the header (one of a few bytes whose next four, text say, declare gigabytes),
+        // and is returned as stored rather than failed as too large
+        checkRatio(block, declared);
         long max = coder.config().maxDecompressedSize();
         if (declared > max) {
             throw new DecompressionLimitException("lz4 decompress", declared, max);
         }
-        return block(payload.asSlice(LENGTH_SIZE), declared);
+        return block(block, declared);
     }
 
     /** lz4 fails only on the payload: the safe decoder reports malformed input. */
@@ -92,11 +105,7 @@ final class Lz4Backend extends HeaderBackend {
      * @throws Lz4Exception if it does not
      */
     byte[] block(MemorySegment block, long declared) {
-        if (declared > MAX_RATIO * block.byteSize()) {
-            throw new Lz4Exception("lz4 decompress", Lz4Exception.DECOMPRESSION_FAILED, "a block of "
-                    + block.byteSize() + " bytes decodes to at most " + MAX_RATIO + " times that, its length prefix"
-                    + " says " + declared);
-        }
+        checkRatio(block, declared);
         byte[] out = new byte[(int) declared];
         long n = decompressor().decompress(block, MemorySegment.ofArray(out));
         if (n != declared) {
@@ -104,6 +113,15 @@ final class Lz4Backend extends HeaderBackend {
                     "block decoded to " + n + " bytes, its length prefix says " + declared);
         }
         return out;
+    }
+
+    /** @throws Lz4Exception if {@code block} could not decode to {@code declared} bytes (over {@value #MAX_RATIO} times its size) */
+    private static void checkRatio(MemorySegment block, long declared) {
+        if (declared > MAX_RATIO * block.byteSize()) {
+            throw new Lz4Exception("lz4 decompress", Lz4Exception.DECOMPRESSION_FAILED, "a block of "
+                    + block.byteSize() + " bytes decodes to at most " + MAX_RATIO + " times that, its length prefix"
+                    + " says " + declared);
+        }
     }
 
     private Lz4Compressor compressor() { // contexts are made on first use: a backend never used loads nothing

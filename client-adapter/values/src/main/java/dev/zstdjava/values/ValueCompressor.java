@@ -26,7 +26,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * A value is stored compressed only when compression is {@linkplain CompressionConfig#enabled() enabled}, it is at
  * least {@linkplain CompressionConfig#minCompressionSize() minCompressionSize} and at most
  * {@linkplain CompressionConfig#maxDecompressedSize() maxDecompressedSize} bytes (so that a reader with the same limit
- * reads every value written), it does not already carry the header of the configured backend, and the result (header
+ * reads every value written), it does not already carry the header of the configured backend followed by what could
+ * be that backend's payload (a zstd frame's magic; an lz4 length its block could decode to), and the result (header
  * included) is strictly smaller than the value. Otherwise the value is stored as it is, and counted by reason in
  * {@link CompressionStats}. Compression never throws (Lettuce closes the connection when encoding throws): when
  * the backend fails, the value is stored as it is, which is always correct data, the failure is counted in
@@ -344,7 +345,8 @@ public final class ValueCompressor {
     private long tryCompress(Coder c, MemorySegment value, MemorySegment dst, byte[] array, byte[] arrayDst) {
         long n = array != null ? array.length : value.byteSize();
         HeaderBackend writer = c.writer();
-        if (array != null ? writer.recognises(array) : writer.recognises(value)) {
+        if ((array != null ? writer.recognises(array) : writer.recognises(value))
+                && writer.couldBePayload(array != null ? MemorySegment.ofArray(array) : value)) {
             counters.skipped(Counter.SKIPPED_ALREADY_COMPRESSED);
             return STORE_AS_IS;
         }

@@ -83,6 +83,20 @@ final class ZstdBackend extends HeaderBackend {
         return n < 0 ? NO_ROOM : n;
     }
 
+    /** zstd's frame magic, and a skippable frame's with its low four bits cleared (little-endian). */
+    private static final int FRAME_MAGIC = 0xFD2FB528;
+    private static final int SKIPPABLE_MAGIC = 0x184D2A50;
+
+    /** A frame, or a skippable frame, starts right after the header. */
+    @Override
+    boolean couldBePayload(MemorySegment stored) {
+        if (stored.byteSize() < ValueFormat.HEADER_SIZE + 4) {
+            return false;
+        }
+        int magic = stored.get(ValueFormat.LE_INT, ValueFormat.HEADER_SIZE);
+        return magic == FRAME_MAGIC || (magic & 0xFFFFFFF0) == SKIPPABLE_MAGIC;
+    }
+
     @Override
     byte[] decodePayload(MemorySegment payload) {
         return decodeFrame(payload);

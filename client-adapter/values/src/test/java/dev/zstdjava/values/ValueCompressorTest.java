@@ -129,8 +129,8 @@ class ValueCompressorTest {
     void valuesAlreadyCarryingTheHeaderAreNotCompressedTwice() {
         ValueCompressor vc = ValueCompressor.create(CompressionConfig.defaults());
         byte[] once = vc.compress(text(5000));
-        // make it compressible again by padding: still carries the zstd header, so it is left alone
-        byte[] looksCompressed = concat(Arrays.copyOf(once, 5), new byte[2000]);
+        // make it compressible again by padding: still carries the zstd header and a frame, so it is left alone
+        byte[] looksCompressed = concat(once, new byte[2000]);
         assertSame(looksCompressed, vc.compress(looksCompressed));
         assertEquals(1, vc.stats().skipped());
     }
@@ -427,10 +427,18 @@ class ValueCompressorTest {
     @Test
     void hugeLz4DeclaredSizeIsRefusedBeforeAllocating() {
         ValueCompressor vc = lz4();
-        byte[] huge = lz4Stored(0xFFFF_FFFFL, new byte[] {0x10, 'a'});
+        // a length over the limit that its block (of 1/255 of it: all matches) could decode to: the limit error
+        long over = (512L << 20) + 1;
+        byte[] huge = lz4Stored(over, new byte[(int) (over / Lz4Backend.MAX_RATIO) + 1]);
         DecompressionLimitException e = assertThrows(DecompressionLimitException.class, () -> vc.decompress(huge));
-        assertEquals(0xFFFF_FFFFL, e.size());
+        assertEquals(over, e.size());
         assertEquals(512L << 20, e.limit());
+        // one its block could not decode to (4 GiB from 2 bytes) is no writer's: a plain value that begins with the
+        // header (text, say), returned as stored and counted, not failed as too large
+        byte[] impossible = lz4Stored(0xFFFF_FFFFL, new byte[] {0x10, 'a'});
+        assertSame(impossible, vc.decompress(impossible));
+        assertEquals(1, vc.stats().decompressionFailures());
+        assertEquals(1, vc.stats().sizeLimitErrors());
         ValueCompressor small = ValueCompressor.create(CompressionConfig.builder().maxDecompressedSize(4999).build());
         assertThrows(DecompressionLimitException.class, () -> small.decompress(lz4().compress(text(5000))));
         assertArrayEquals(text(4999), small.decompress(lz4().compress(text(4999))));
@@ -468,6 +476,34 @@ class ValueCompressorTest {
         assertEquals(4, s.skipped(), s.toString());
         assertEquals(0, s.sizeLimitErrors(), s.toString());
         assertEquals(1, s.valuesCompressed(), s.toString());
+    }
+
+    /**
+     * A value that carries the writer's own header is stored as it is only when a payload of that backend could
+     * follow (it is already compressed); one that only begins with the header (text after it) is compressed like any
+     * value, and reads back as written.
+     */
+    @Test
+    void aValueThatOnlyBeginsWithItsBackendsHeaderIsCompressed() {
+        for (ValueCompressor vc : new ValueCompressor[] {ValueCompressor.create(CompressionConfig.defaults()), lz4()}) {
+            byte id = vc.config().backend().id();
+            byte[] plain = concat(new byte[] {0, 1, 2, 0, id}, text(300));
+            byte[] stored = vc.compress(plain);
+            assertNotSame(plain, stored, vc.config().backend() + ": compressed");
+            assertTrue(stored.length < plain.length);
+            assertArrayEquals(plain, vc.decompress(stored));
+            byte[] segment = new byte[plain.length];
+            long n = vc.compress(MemorySegment.ofArray(plain), MemorySegment.ofArray(segment));
+            assertArrayEquals(stored, Arrays.copyOf(segment, (int) n), "the segment form decides the same");
+            byte[] compressed = vc.compress(text(1000));
+            assertSame(compressed, vc.compress(compressed), "a compressed value is stored as it is");
+            assertEquals(1, vc.stats().skippedAlreadyCompressed());
+        }
+        byte[] skippable = concat(new byte[] {0, 1, 2, 0, 1, 0x5a, 0x2a, 0x4d, 0x18}, text(300));
+        ValueCompressor zstd = ValueCompressor.create(CompressionConfig.defaults());
+        assertSame(skippable, zstd.compress(skippable), "a skippable frame's magic after the header");
+        byte[] lz4Plausible = lz4Stored(1000, text(300));
+        assertSame(lz4Plausible, lz4().compress(lz4Plausible), "an lz4 length its block could decode to");
     }
 
     @Test
