@@ -12,9 +12,6 @@ import java.lang.foreign.MemorySegment;
  * anything is allocated.
  */
 final class RedissonZstdReader extends LegacyReader {
-    /** The zstd magic number, as read little-endian. */
-    private static final int ZSTD_MAGIC = 0xFD2FB528;
-
     private final ZstdBackend zstd;
 
     /** @param coder the coder to bind to, or null for the unbound instance (the selector's) */
@@ -30,7 +27,7 @@ final class RedissonZstdReader extends LegacyReader {
 
     @Override
     public boolean recognises(MemorySegment s) {
-        return s.byteSize() >= 8 && s.get(ValueFormat.LE_INT, 4) == ZSTD_MAGIC;
+        return s.byteSize() >= 8 && s.get(ValueFormat.LE_INT, 4) == ZstdBackend.FRAME_MAGIC;
     }
 
     @Override

@@ -84,7 +84,7 @@ final class ZstdBackend extends HeaderBackend {
     }
 
     /** zstd's frame magic, and a skippable frame's with its low four bits cleared (little-endian). */
-    private static final int FRAME_MAGIC = 0xFD2FB528;
+    static final int FRAME_MAGIC = 0xFD2FB528;
     private static final int SKIPPABLE_MAGIC = 0x184D2A50;
 
     /** A frame, or a skippable frame, starts right after the header. */
