@@ -192,7 +192,8 @@ final class Common {
                         byte[] d = store.get(info.id());
                         if (d != null && d.length != info.size()) { // cut short, it may still be a dictionary
                             leftOut.put(info.id(), "the store of " + dictionaryPrefix + " lists it with " + info.size()
-                                    + " bytes but its entry holds " + d.length + " (cut short or overwritten)");
+                                    + " bytes but its entry, " + store.entryLocation(info.id()) + ", holds " + d.length
+                                    + " (cut short or overwritten)");
                         } else if (d != null) {
                             byId.put(info.id(), d);
                         }

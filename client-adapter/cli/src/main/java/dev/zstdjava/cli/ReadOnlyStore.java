@@ -58,6 +58,12 @@ final class ReadOnlyStore implements DictionaryStore, AutoCloseable {
         return store.version();
     }
 
+    /** @return the wrapped store's: the key of dictionary {@code id} ({@code key <prefix>dict:<id>}) */
+    @Override
+    public String entryLocation(long id) {
+        return store.entryLocation(id);
+    }
+
     @Override
     public void close() {
         store.close();

@@ -351,7 +351,8 @@ class InspectTest extends StandaloneServer {
         for (Tool t : runs) {
             assertEquals(1, t.code(), t.toString());
             assertTrue(t.err().contains("dictionary " + id + " is left out") && t.err().contains("lists it with "
-                    + dict.length + " bytes but its entry holds " + cut.length), t.err());
+                    + dict.length + " bytes but its entry, key " + LettuceDictionaryStore.DEFAULT_PREFIX + "dict:" + id
+                    + " (") && t.err().contains(", holds " + cut.length + " (cut short"), t.err());
             assertTrue(t.err().contains("needs zstd dictionary " + id), t.err());
         }
     }

@@ -414,19 +414,19 @@ public final class PatternDictionaries implements AutoCloseable {
                 if (last != null && last.done && last.outcome != null
                         && System.nanoTime() - last.doneAt < CLAIM_LOOKUP_RETRY_NANOS) {
                     return new MissingDictionaryException(id, "no dictionary lineage of this process has loaded it;"
-                            + " its claim in the " + ID_CLAIMS + " store was looked up less than "
+                            + " " + claimIn(claims, id) + " was looked up less than "
                             + Duration.ofNanos(CLAIM_LOOKUP_RETRY_NANOS).toSeconds() + " s ago: " + last.outcome
                             + "; a read after that looks it up again");
                 }
                 if (!lookUpClaim(id)) {
                     return new MissingDictionaryException(id, "no dictionary lineage of this process has loaded it"
-                            + " yet, and its claim in the " + ID_CLAIMS + " store is not looked up now: the claims of "
+                            + " yet, and " + claimIn(claims, id) + " is not looked up now: the claims of "
                             + MAX_CLAIM_LOOKUPS + " other ids are being looked up or were less than "
                             + Duration.ofNanos(CLAIM_LOOKUP_RETRY_NANOS).toSeconds() + " s ago, the most at once; a"
                             + " read after that looks it up");
                 }
                 return new MissingDictionaryException(id, "no dictionary lineage of this process has loaded it yet;"
-                        + " looking up its claim in the " + ID_CLAIMS + " store to fetch it into the lineage that"
+                        + " looking up " + claimIn(claims, id) + " to fetch it into the lineage that"
                         + " claimed it, if this process has opened that lineage (a pattern's lineage opens when this"
                         + " process writes the pattern); retry the read");
             }
@@ -523,7 +523,7 @@ public final class PatternDictionaries implements AutoCloseable {
             claim = Claim.parse(c.get(id));
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.WARNING, "adaptive compression: zstd dictionary " + id + ", which a read"
-                    + " missed: its claim in the " + ID_CLAIMS + " store could not be read (" + e + "); looked up"
+                    + " missed: " + claimIn(c, id) + " could not be read (" + e + "); looked up"
                     + " again at a later read");
             return "its claim could not be read (" + e + ")";
         }
@@ -590,8 +590,8 @@ public final class PatternDictionaries implements AutoCloseable {
         try {
             holder = claim(id, lineage, hash);
         } catch (RuntimeException e) {
-            LOG.log(System.Logger.Level.WARNING, "adaptive compression: pattern " + lineage.pattern + ": the claim of"
-                    + " zstd dictionary " + id + " could not be checked (" + e + ")");
+            LOG.log(System.Logger.Level.WARNING, "adaptive compression: pattern " + lineage.pattern + ": zstd"
+                    + " dictionary " + id + ": " + claimIn(claims, id) + " could not be checked (" + e + ")");
             return;
         }
         lineage.claimsChecked.put(id, hash);
@@ -633,8 +633,17 @@ public final class PatternDictionaries implements AutoCloseable {
             if (held == null) {
                 return "another lineage (its claim of the id cannot be read)";
             }
-            return held.hash == hash ? null : held.holder();
+            return held.hash == hash ? null : held.holder(claims, id);
         }
+    }
+
+    /**
+     * @return the claim of dictionary {@code id}, in words: in the {@link #ID_CLAIMS} store, and where that store keeps
+     *         it (a server store's key, {@link DictionaryStore#entryLocation}, bounded in length) when it is open
+     */
+    private static String claimIn(DictionaryStore claims, long id) {
+        return "its claim in the " + ID_CLAIMS + " store"
+                + (claims == null ? "" : " (" + Locations.of(claims, id) + ")");
     }
 
     /**
@@ -657,9 +666,9 @@ public final class PatternDictionaries implements AutoCloseable {
             return new Claim(hash, new String(record, 8, record.length - 8, StandardCharsets.UTF_8));
         }
 
-        /** @return the holder, in words */
-        String holder() {
-            return "lineage " + lineage + " (its claim in the " + ID_CLAIMS + " store)";
+        /** @return the holder, in words, and where its claim of {@code id} is in {@code claims} */
+        String holder(DictionaryStore claims, long id) {
+            return "lineage " + Locations.clip(lineage) + " (" + claimIn(claims, id) + ")";
         }
     }
 
@@ -724,7 +733,7 @@ public final class PatternDictionaries implements AutoCloseable {
                     owners.loaded(info.id(), name, hash);
                     Claim c = claimed.get(info.id());
                     if (c != null && c.hash != hash) {
-                        owners.disputed(info.id(), name, hash, c.holder());
+                        owners.disputed(info.id(), name, hash, c.holder(claimStore, info.id()));
                     }
                     found.putIfAbsent(info.id(), d);
                 }

@@ -69,7 +69,9 @@ final class PatternManagers implements DictionaryLookup {
     /**
      * Asks every manager with a store to fetch {@code id} (each at most once a second per id, on its own thread), as
      * a manager does for its own compressor's reads: a dictionary another process published in a pattern's store is
-     * loaded by that pattern's manager, and a retried read finds it.
+     * loaded by that pattern's manager, and a retried read finds it. The message names where it is fetched from (the
+     * stores' keys, {@link DictionaryStore#entryLocation}: the first {@value Locations#MAX_LOCATIONS}, each bounded in
+     * length) and what to do when retrying does not help.
      */
     @Override
     public MissingDictionaryException missing(long id) {
@@ -78,16 +80,24 @@ final class PatternManagers implements DictionaryLookup {
             return new MissingDictionaryException(id, DictionaryOwners.ambiguity(conflict));
         }
         DictionaryManager[] now = managers;
-        int fetching = 0;
+        java.util.List<String> fetching = new java.util.ArrayList<>();
         for (DictionaryManager m : now) {
-            if (m.store() != null) {
+            DictionaryStore store = m.store();
+            if (store != null) {
                 m.missing(id);
-                fetching++;
+                fetching.add(Locations.of(store, id));
             }
         }
-        return new MissingDictionaryException(id, "none of the " + now.length + " dictionary managers given for the"
-                + " patterns this compressor has sampled has loaded it" + (fetching == 0 ? " (a pattern's manager is"
-                + " asked for once it has had minSamples sampled writes)" : "; asking the " + fetching + " with a store to fetch it;"
-                + " retry the read"));
+        String none = "none of the " + now.length + " dictionary managers given for the patterns this compressor has"
+                + " sampled has loaded it";
+        if (fetching.isEmpty()) {
+            return new MissingDictionaryException(id, none + (now.length == 0 ? " (a pattern's manager is asked for"
+                    + " once it has had minSamples sampled writes)" : ", and none has a store to fetch it from") + ":"
+                    + " give it to the manager of the pattern whose values were written with it");
+        }
+        return new MissingDictionaryException(id, none + "; fetching it from " + Locations.list(fetching) + " on"
+                + " the managers' threads; retry the read (if it keeps failing, it is published in none of these:"
+                + " publish it in the store of the pattern whose values were written with it, or give it to that"
+                + " pattern's manager)");
     }
 }

@@ -272,14 +272,11 @@ final class StoreSync {
     }
 
     /**
-     * @return where the store keeps dictionary {@code id} ({@link DictionaryStore#entryLocation}), for messages
+     * @return where the store keeps dictionary {@code id} ({@link DictionaryStore#entryLocation}, bounded in length:
+     *         {@link Locations#of}), for messages
      */
     String where(long id) {
-        try {
-            return store.entryLocation(id);
-        } catch (RuntimeException e) {
-            return store + " (dictionary " + id + ")";
-        }
+        return Locations.of(store, id);
     }
 
     /**

@@ -844,7 +844,8 @@ class AdaptiveCompressorTest {
             MissingDictionaryException first = assertThrows(MissingDictionaryException.class,
                     () -> ac.decompress(stored));
             assertEquals(other.currentId(), first.dictionaryId());
-            assertTrue(first.getMessage().contains("asking the 1 with a store to fetch it"), first.getMessage());
+            assertTrue(first.getMessage().contains("fetching it from " + store.entryLocation(other.currentId())),
+                    first.getMessage());
             long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
             while (true) {
                 try {
@@ -863,6 +864,55 @@ class AdaptiveCompressorTest {
                 Thread.sleep(300);
                 assertThrows(MissingDictionaryException.class, () -> ac.decompress(unknown));
             }
+        }
+    }
+    /**
+     * A read of a dictionary none of the application's managers has loaded names where it is fetched from, each
+     * pattern's store's key (the first three, a very long one cut), and what to do if retrying does not help.
+     */
+    @Test
+    void aMissingDictionaryNamesTheKeysOfThePatternsStoresAndWhatToDo() throws Exception {
+        List<byte[]> records = TestValues.jsonRecords(2500, 12);
+        List<String> patterns = List.of("event", "order", "copy", "user", "item");
+        List<String> prefixes = new ArrayList<>();
+        List<DictionaryManager> managers = new ArrayList<>();
+        try (DictionaryManager other = DictionaryManager.given(
+                ZstdDictionary.train(records.subList(0, 2000), 16 << 10).toByteArray()).build()) {
+            for (String p : patterns) {
+                String prefix = p.equals("event") ? "app:{" + "x".repeat(5000) + "}:" : "app:{" + p + "}:";
+                prefixes.add(prefix);
+                ServerDictionaryLayout layout = new ServerDictionaryLayout(prefix, 1 << 20, "maxDictionarySize");
+                DictionaryStore store = new AdaptivePatternDictionariesTest.Forwarding(new InMemoryDictionaryStore()) {
+                    @Override
+                    public String entryLocation(long id) {
+                        return layout.entryLocation(id);
+                    }
+                };
+                managers.add(DictionaryManager.shared(store).notifications(false).refreshInterval(Duration.ofHours(1))
+                        .build());
+            }
+            AdaptiveCompressor ac = AdaptiveCompressor.builder(CompressionConfig.defaults())
+                    .dictionaries(p -> managers.get(patterns.indexOf(p.substring(0, p.indexOf(':'))))).build();
+            for (String p : patterns) {
+                for (int i = 0; i < 10; i++) {
+                    ac.compress(utf8(p + ":" + i), records.get(2000 + i)); // the pattern's manager is asked for
+                }
+            }
+            long id = other.currentId();
+            byte[] stored = ValueCompressor.create(CompressionConfig.defaults(), other).compress(records.get(2400));
+            MissingDictionaryException x = assertThrows(MissingDictionaryException.class, () -> ac.decompress(stored));
+            String m = x.getMessage();
+            assertEquals(id, x.dictionaryId());
+            assertTrue(m.contains("fetching it from key app:{" + "x".repeat(300)), m);
+            assertTrue(m.contains("... (cut, " + ("key " + prefixes.get(0) + "dict:" + id).length() + " characters)"
+                    + ", key app:{order}:dict:" + id + ", key app:{copy}:dict:" + id + " and 2 others"), m);
+            assertFalse(m.contains("app:{user}") || m.contains("app:{item}"), m);
+            assertTrue(m.contains("retry the read (if it keeps failing, it is published in none of these: publish it"
+                    + " in the store of the pattern whose values were written with it, or give it to that pattern's"
+                    + " manager)"), m);
+            assertTrue(m.length() < 2000, m.length() + " characters");
+        } finally {
+            managers.forEach(DictionaryManager::close);
         }
     }
 }

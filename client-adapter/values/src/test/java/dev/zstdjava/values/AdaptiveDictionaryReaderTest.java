@@ -258,6 +258,19 @@ class AdaptiveDictionaryReaderTest {
     }
 
     /**
+     * Opens {@code event:*}'s lineage in {@code here} (writing through {@code ac}), then has another process over
+     * {@code stores} write an {@code event:*} value with its own dictionary; @return that value
+     */
+    static byte[][] openHereWrittenThere(PatternDictionaries here, AdaptiveCompressor ac,
+                                         Map<String, InMemoryDictionaryStore> stores) throws Exception {
+        writeUntil(ac, List.of("event"), new ConcurrentHashMap<>(), "event open here",
+                () -> here.manager("event:*") != null);
+        try (PatternDictionaries there = inMemory(stores).build()) {
+            return eventOnItsDictionary(there);
+        }
+    }
+
+    /**
      * A dictionary another process published in a lineage open here, with notifications off and the periodic check
      * an hour away: the read fails once, the id's claim leads to the lineage, which fetches it, and the read retried
      * succeeds.
@@ -267,12 +280,7 @@ class AdaptiveDictionaryReaderTest {
         Map<String, InMemoryDictionaryStore> stores = new ConcurrentHashMap<>();
         try (PatternDictionaries here = noRefresh(stores).build()) {
             AdaptiveCompressor ac = compressor(here);
-            writeUntil(ac, List.of("event"), new ConcurrentHashMap<>(), "event open here",
-                    () -> here.manager("event:*") != null);
-            byte[][] v;
-            try (PatternDictionaries there = inMemory(stores).build()) {
-                v = eventOnItsDictionary(there);
-            }
+            byte[][] v = openHereWrittenThere(here, ac, stores);
             long id = frameId(v[1]);
             assertFalse(here.manager("event:*").isLoaded(id), "loaded here before any read");
             MissingDictionaryException x = assertThrows(MissingDictionaryException.class, () -> ac.decompress(v[1]));
@@ -282,6 +290,61 @@ class AdaptiveDictionaryReaderTest {
             readAll(ac, List.<byte[][]>of(v), Duration.ofSeconds(5));
             assertTrue(here.manager("event:*").isLoaded(id));
             assertReadsInEveryForm(ac.reader(), v[0], v[1]);
+        }
+    }
+
+    /**
+     * The messages about an id's claim name the claim's key in the id claims' store (a server store's
+     * {@link DictionaryStore#entryLocation}): a read's look-up of the claim, and a publication refused because of it.
+     */
+    @Test
+    void claimMessagesNameTheClaimsKey() throws Exception {
+        Map<String, InMemoryDictionaryStore> stores = new ConcurrentHashMap<>();
+        PatternDictionaries.Builder keyed = PatternDictionaries.builder(n -> new Keyed(n,
+                        stores.computeIfAbsent(n, x -> new InMemoryDictionaryStore())))
+                .manager(b -> quick(b).refreshInterval(Duration.ofHours(1)).minSamples(400));
+        try (PatternDictionaries here = keyed.build()) {
+            AdaptiveCompressor ac = compressor(here);
+            byte[][] v = openHereWrittenThere(here, ac, stores);
+            long id = frameId(v[1]);
+            String claimKey = "its claim in the " + PatternDictionaries.ID_CLAIMS + " store (key zstd-java:dict:"
+                    + "{zstd-java-dictionaries:" + PatternDictionaries.ID_CLAIMS + "}:dict:" + id + ")";
+            MissingDictionaryException x = assertThrows(MissingDictionaryException.class, () -> ac.decompress(v[1]));
+            assertTrue(x.getMessage().contains("looking up " + claimKey + " to fetch it")
+                    && x.getMessage().contains("retry the read"), x.getMessage());
+            readAll(ac, List.<byte[][]>of(v), Duration.ofSeconds(5));
+            assertEquals("dictionary id " + id + " is claimed by lineage event:* (" + claimKey + ") with different"
+                    + " bytes", here.manager("event:*").publishCheck().refusal(id, foreign(id)));
+        }
+    }
+
+    /** A store over {@code inner} that says where it keeps an entry as lineage {@code name}'s server store does. */
+    private static final class Keyed extends AdaptivePatternDictionariesTest.Forwarding {
+        private final ServerDictionaryLayout layout;
+
+        Keyed(String name, DictionaryStore inner) {
+            super(inner);
+            this.layout = new ServerDictionaryLayout(PatternDictionaries.prefix(name), 1 << 20, "maxDictionarySize");
+        }
+
+        @Override
+        public String entryLocation(long id) {
+            return layout.entryLocation(id);
+        }
+
+        @Override
+        public AutoCloseable subscribe(Runnable onPublished) {
+            return inner.subscribe(onPublished);
+        }
+
+        @Override
+        public boolean tryLease(String owner, Duration ttl) {
+            return inner.tryLease(owner, ttl);
+        }
+
+        @Override
+        public void releaseLease(String owner) {
+            inner.releaseLease(owner);
         }
     }
 

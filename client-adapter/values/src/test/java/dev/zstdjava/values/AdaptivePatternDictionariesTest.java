@@ -657,7 +657,7 @@ class AdaptivePatternDictionariesTest {
                     .collect(java.util.stream.Collectors.toSet()), "each lineage's dictionary claimed");
             byte[] other = foreign(id);
             String claimed = "dictionary id " + id + " is claimed by lineage event:* (its claim in the "
-                    + PatternDictionaries.ID_CLAIMS + " store) with different bytes";
+                    + PatternDictionaries.ID_CLAIMS + " store (" + claims.entryLocation(id) + ")) with different bytes";
             assertEquals(claimed, order.publishCheck().refusal(id, other));
             assertNull(event.publishCheck().refusal(id, event.find(id).dictionary.toByteArray()), "its own");
             long fresh = 40_000;
@@ -744,7 +744,8 @@ class AdaptivePatternDictionariesTest {
                     "event's value decoded with order's dictionary");
             assertEquals(id, x.dictionaryId());
             assertTrue(x.getMessage().contains("held by pattern order:*'s lineage and lineage event:* (its claim in"
-                    + " the " + PatternDictionaries.ID_CLAIMS + " store) with different bytes"), x.getMessage());
+                    + " the " + PatternDictionaries.ID_CLAIMS + " store (" + stores.get(PatternDictionaries.ID_CLAIMS)
+                    .entryLocation(id) + ")) with different bytes"), x.getMessage());
             Map<String, List<byte[][]>> after = new ConcurrentHashMap<>();
             writeUntil(ac, List.of("order"), after, "1000 more values",
                     () -> after.getOrDefault("order", List.of()).size() >= 1000);
