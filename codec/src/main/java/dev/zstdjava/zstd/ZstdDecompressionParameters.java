@@ -25,7 +25,10 @@ import java.lang.foreign.MemorySegment;
  *                            are bounded by its size instead.
  * @param windowLogMax        refuse frames whose window is larger than {@code 2^windowLogMax} bytes, which caps the
  *                            memory a frame may make the decoder allocate; {@link #windowLogMaxRange()} (10..31 on
- *                            64-bit), or 0 for zstd's default (27, 128 MiB)
+ *                            64-bit), or 0 for zstd's default (27, 128 MiB). Streams decode within their window. A
+ *                            {@link ZstdDecompressor} with 0 decodes frames without a content size in one call into
+ *                            at most {@code maxDecompressedSize} bytes, whatever their window, and allocates none;
+ *                            with a value, it streams them so that a larger window is refused.
  * @param dictionary          a digested dictionary to decompress with; the decompressor keeps it alive until it is
  *                            closed. A frame that names another dictionary id fails with a message naming both ids.
  *                            Null (default): none.

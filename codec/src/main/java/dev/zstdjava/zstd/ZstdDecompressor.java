@@ -135,6 +135,16 @@ public final class ZstdDecompressor implements Decompressor {
         return core.bufferCall(src, dst);
     }
 
+    /**
+     * The bytes of native memory the context holds now ({@code ZSTD_sizeof_DCtx}): the context itself and any
+     * buffers it keeps between calls. Not counted: this object's staging buffer (at most 1 MiB kept between calls).
+     *
+     * @throws IllegalStateException if closed, or used by another thread at the same time
+     */
+    public long contextSize() {
+        return core.contextSize();
+    }
+
     /** Frees the native context now, or when the call in progress returns. Idempotent. */
     @Override
     public void close() {
@@ -155,6 +165,15 @@ public final class ZstdDecompressor implements Decompressor {
             this.windowLogMax = p.windowLogMax();
             this.dictionary = p.dictionary();
             guard.setUp(() -> state.dict = p.applyTo(state.dctx));
+        }
+
+        long contextSize() {
+            guard.enter();
+            try {
+                return ZstdNative.sizeofDCtx(state.dctx);
+            } finally {
+                guard.exit();
+            }
         }
 
         /** A decoding error; names the dictionary ids when a wrong or missing dictionary may be the cause. */
@@ -293,11 +312,60 @@ public final class ZstdDecompressor implements Decompressor {
         }
 
         /**
+         * Decodes frames of unknown size. Without a {@link Builder#windowLogMax(int) windowLogMax}, in one call
+         * ({@code ZSTD_decompressDCtx}) into the scratch buffer: the output is the window, so the context allocates
+         * and keeps no window buffer (streaming would allocate the frame's whole window, 128 MiB for a frame written
+         * at level 22, and keep it in the context for later calls). With one, the frames are streamed, so that a
+         * frame asking for a larger window is refused as the caller asked.
+         */
+        private byte[] decompressUnknownSize(MemorySegment in, long len, long limit) {
+            return windowLogMax == 0 ? decodeWithoutWindow(in, len, limit) : stream(in, len, limit);
+        }
+
+        /**
+         * One {@code ZSTD_decompressDCtx} call into the scratch buffer, sized by {@code ZSTD_decompressBound} (a
+         * frame's blocks each decode to at most its block size) and at most {@code limit + 1} bytes; grown and called
+         * again when zstd finds it too small. Output that does not fit {@code limit + 1} bytes is over the limit.
+         */
+        private byte[] decodeWithoutWindow(MemorySegment in, long len, long limit) {
+            in = state.scratch.stageInput(in, len); // native input: the call may be long, and regular
+            long cap = Math.min(initialCapacity(in, len), limit + 1);
+            while (true) {
+                long r = ZstdNative.decompressDCtx(state.dctx, state.scratch.get(cap), cap, in, len,
+                        cap < ZstdNative.CRITICAL_LIMIT ? CallKind.CRITICAL : CallKind.REGULAR);
+                if (!ZstdNative.isError(r)) {
+                    if (r > limit) {
+                        throw new DecompressionLimitException("zstd decompress", r, limit);
+                    }
+                    return state.scratch.copyOut((int) r);
+                }
+                if (ZstdNative.errorCode(r) != ZstdException.DST_SIZE_TOO_SMALL) {
+                    throw decodeError(r, "input " + len + " bytes, output buffer " + cap + " bytes", in, len);
+                }
+                if (cap > limit) {
+                    throw new DecompressionLimitException("zstd decompress", cap, limit);
+                }
+                cap = Math.min(cap * 2, limit + 1);
+            }
+        }
+
+        /** {@code ZSTD_decompressBound}, or, where the library lacks it or refuses the input, a guess to grow from. */
+        private static long initialCapacity(MemorySegment in, long len) {
+            long guess = Math.max(len * 4, 64 << 10);
+            try {
+                long bound = ZstdNative.decompressBound(in, len);
+                return bound >= 0 ? Math.max(bound, 1) : guess; // CONTENTSIZE_ERROR is negative
+            } catch (UnsupportedOperationException absent) {
+                return guess;
+            }
+        }
+
+        /**
          * Streams frames of unknown size into the scratch buffer, growing it up to {@code limit}, then copies out.
          * Each native call produces at most {@link ZstdNative#HEAP_WINDOW} bytes, so a critical call on the
          * heap input stays short.
          */
-        private byte[] decompressUnknownSize(MemorySegment in, long len, long limit) {
+        private byte[] stream(MemorySegment in, long len, long limit) {
             MemorySegment pos = state.positions;
             ZstdNative.StreamCursor cursor = new ZstdNative.StreamCursor(state.dctx, pos, pos.asSlice(8));
             ZstdNative.dctxReset(state.dctx, ZstdNative.ResetDirective.SESSION_ONLY);

@@ -134,6 +134,7 @@ final class ZstdNative {
             FN_FREE_CCTX = Fn.of("ZSTD_freeCCtx", SIZE_T, PTR),
             FN_CREATE_DCTX = Fn.of("ZSTD_createDCtx", PTR),
             FN_FREE_DCTX = Fn.of("ZSTD_freeDCtx", SIZE_T, PTR),
+            FN_SIZEOF_DCTX = Fn.of("ZSTD_sizeof_DCtx", SIZE_T, IN),
             FN_CCTX_SET_PARAMETER = Fn.of("ZSTD_CCtx_setParameter", SIZE_T, PTR, INT, INT),
             FN_CCTX_RESET = Fn.of("ZSTD_CCtx_reset", SIZE_T, PTR, INT),
             FN_DCTX_SET_PARAMETER = Fn.of("ZSTD_DCtx_setParameter", SIZE_T, PTR, INT, INT),
@@ -187,7 +188,8 @@ final class ZstdNative {
 
     // ---- the handles: regular (transition, native memory) or critical (heap memory, short calls); ..._CRITICAL = critical --
     static final MethodHandle CREATE_CCTX = B.regular(FN_CREATE_CCTX), FREE_CCTX = B.regular(FN_FREE_CCTX),
-            CREATE_DCTX = B.regular(FN_CREATE_DCTX), FREE_DCTX = B.regular(FN_FREE_DCTX);
+            CREATE_DCTX = B.regular(FN_CREATE_DCTX), FREE_DCTX = B.regular(FN_FREE_DCTX),
+            SIZEOF_DCTX = B.critical(FN_SIZEOF_DCTX);
     static final MethodHandle CCTX_SET_PARAMETER = B.critical(FN_CCTX_SET_PARAMETER),
             CCTX_RESET = B.critical(FN_CCTX_RESET), DCTX_SET_PARAMETER = B.critical(FN_DCTX_SET_PARAMETER),
             DCTX_RESET = B.critical(FN_DCTX_RESET);
@@ -290,6 +292,15 @@ final class ZstdNative {
     static void freeDCtx(MemorySegment dctx) {
         try {
             long ignored = (long) FREE_DCTX.invokeExact(dctx);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** @return {@code ZSTD_sizeof_DCtx}: the bytes the context holds now, its streaming buffers included */
+    static long sizeofDCtx(MemorySegment dctx) {
+        try {
+            return (long) SIZEOF_DCTX.invokeExact(dctx);
         } catch (Throwable t) {
             throw rethrow(t);
         }

@@ -33,11 +33,10 @@ public final class ZstdOneShotFuzz {
         byte[] src = new byte[data.length + 7];
         System.arraycopy(data, 0, src, 3, data.length);
         Outcome range = Outcome.ofRange(DST, 5, LIMIT, () -> D.decompress(src, 3, data.length, DST, 5, LIMIT));
-        // The new-array forms decode frames without a content size with libzstd's streaming decoder, the caller-
-        // destination forms with its one-shot decoder, and the two disagree on some malformed frames: the streaming
-        // one takes a compressed block of size 0 as the end of the frame, the one-shot one reports corruption (the
-        // fuzzer's finding-empty-compressed-block). So they must agree on bytes when both decode, and the
-        // caller-destination forms must agree with each other exactly.
+        // Every form decodes with libzstd's one-shot decoder (frames without a content size too, unless a
+        // windowLogMax is set), but only the new-array forms report output over the limit as a limit error (the
+        // caller-destination forms as a destination too small). So they must agree on bytes when both decode, and
+        // the caller-destination forms must agree with each other exactly.
         Outcome.sameWhenBothOk("byte[] range form", array, range);
         if (data.length > NATIVE_SRC.byteSize()) {
             return;

@@ -2,7 +2,9 @@ package dev.zstdjava.values;
 
 import dev.zstdjava.DecompressionLimitException;
 import dev.zstdjava.zstd.Zstd;
+import dev.zstdjava.zstd.ZstdCompressStream;
 import dev.zstdjava.zstd.ZstdCompressor;
+import dev.zstdjava.zstd.ZstdOutputStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -221,6 +223,44 @@ class ValueCompressorTest {
         DecompressionLimitException e = assertThrows(DecompressionLimitException.class, () -> small.decompress(stored));
         assertEquals(100_000, e.limit());
         assertEquals(1, small.stats().sizeLimitErrors());
+    }
+
+    /**
+     * A streaming writer's frame at level 22 declares no size and a 128 MiB window: read back on several threads at
+     * once (several pooled coders), exactly at the limit too, and refused one byte past it.
+     */
+    @Test
+    void streamedFramesWithALargeWindowReadBackWithinTheLimit() throws Exception {
+        byte[] value = text(1024);
+        ByteArrayOutputStream frame = new ByteArrayOutputStream();
+        try (ZstdOutputStream out = new ZstdOutputStream(frame, ZstdCompressStream.builder().level(Zstd.MAX_LEVEL))) {
+            out.write(value);
+        }
+        byte[] stored = concat(new byte[] {0, 1, 2, 0, 1}, frame.toByteArray());
+        assertEquals(27, 10 + ((stored[5 + 5] & 0xFF) >> 3), "the frame's window: 2^27 bytes");
+        ValueCompressor exact = ValueCompressor.create(CompressionConfig.builder().maxDecompressedSize(1024).build());
+        Thread[] readers = new Thread[4];
+        byte[][] read = new byte[readers.length][];
+        java.util.concurrent.CyclicBarrier together = new java.util.concurrent.CyclicBarrier(readers.length);
+        for (int t = 0; t < readers.length; t++) {
+            int i = t;
+            readers[t] = new Thread(() -> {
+                try {
+                    together.await();
+                    read[i] = exact.decompress(stored);
+                } catch (Exception e) {
+                    throw new AssertionError(e);
+                }
+            });
+            readers[t].start();
+        }
+        for (int t = 0; t < readers.length; t++) {
+            readers[t].join();
+            assertArrayEquals(value, read[t], "reader " + t);
+        }
+        ValueCompressor under = ValueCompressor.create(CompressionConfig.builder().maxDecompressedSize(1023).build());
+        DecompressionLimitException e = assertThrows(DecompressionLimitException.class, () -> under.decompress(stored));
+        assertEquals(1023, e.limit());
     }
 
     @Test
