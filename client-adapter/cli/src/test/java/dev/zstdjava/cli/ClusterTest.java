@@ -145,7 +145,7 @@ class ClusterTest {
             assertEquals(3, ks.nodes().size());
             try {
                 assertTrue(owner.command("CONFIG SET cluster-announce-port " + port.port()).startsWith("+OK"));
-                awaitSeedSees(seed, RedisServer.HOST + ":" + port.port());
+                awaitEveryNodeSees(RedisServer.HOST + ":" + port.port());
                 Common common = new Common();
                 common.dictionaryPrefix = LettuceDictionaryStore.DEFAULT_PREFIX;
                 long start = System.nanoTime();
@@ -160,18 +160,25 @@ class ClusterTest {
                 assertTrue(line.contains("1 second(s)") || line.contains("after 1000 ms"), ms + " ms: " + line);
             } finally {
                 assertTrue(owner.command("CONFIG SET cluster-announce-port 0").startsWith("+OK"));
-                awaitSeedSees(seed, RedisServer.HOST + ":" + owner.port());
+                awaitEveryNodeSees(RedisServer.HOST + ":" + owner.port());
             }
         }
     }
 
-    /** Waits (up to 30 s) until {@code seed}'s {@code CLUSTER NODES} lists a node at {@code address} (by gossip). */
-    private static void awaitSeedSees(RedisServer seed, String address) throws Exception {
+    /**
+     * Waits (up to 30 s) until every node's {@code CLUSTER NODES} lists a node at {@code address} (by gossip): the
+     * store's client asks every node it finds for the topology and may take any node's view, so a node that has not
+     * heard yet would hand it the reachable port.
+     */
+    private static void awaitEveryNodeSees(String address) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        String nodes;
-        while (!(nodes = seed.command("CLUSTER NODES")).contains(" " + address + "@")) {
-            assertTrue(System.nanoTime() < deadline, "no node at " + address + " after 30 s: " + nodes);
-            Thread.sleep(50);
+        for (RedisServer n : cluster.nodes()) {
+            String nodes;
+            while (!(nodes = n.command("CLUSTER NODES")).contains(" " + address + "@")) {
+                assertTrue(System.nanoTime() < deadline, "node " + n.port() + " lists no node at " + address
+                        + " after 30 s: " + nodes);
+                Thread.sleep(50);
+            }
         }
     }
 }
