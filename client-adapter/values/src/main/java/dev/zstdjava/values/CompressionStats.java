@@ -5,6 +5,14 @@ package dev.zstdjava.values;
  * the counters Valkey GLIDE keeps. Immutable and thread-safe. Counters are read one by one, so a snapshot taken while
  * other threads compress may mix values from slightly different moments. Instances are made by
  * {@link ValueCompressor#stats()} only, so a counter can be added without changing any caller.
+ *
+ * <p><b>What "stored" means here.</b> A value is counted when the compressor writes its stored form (compressed, or
+ * the value as it is) for a write, which the adapters do before the command is sent, once per command: a write the
+ * server then refuses ({@code WRONGTYPE}, {@code OOM}, {@code READONLY}), one that never reaches it (a broken
+ * connection, a batch never executed) and a {@code SET ... NX} the server does not apply are counted all the same.
+ * A command refused before its values are compressed (the command policy's refusals, a client's own argument
+ * checks, a Jedis in {@code MULTI} or a pipeline through {@code CompressingJedis}) is not counted. A read is counted
+ * when its reply is decoded.
  */
 public final class CompressionStats {
     /** The counters, in {@link Counter}'s order. */

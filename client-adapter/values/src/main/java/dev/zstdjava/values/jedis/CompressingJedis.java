@@ -10,6 +10,7 @@ import dev.zstdjava.values.CompressionConfig;
 import dev.zstdjava.values.ValueCompressor;
 import dev.zstdjava.values.lines.ClientLines;
 import redis.clients.jedis.CommandArguments;
+import redis.clients.jedis.Jedis;
 import redis.clients.jedis.Protocol;
 import redis.clients.jedis.args.Rawable;
 import redis.clients.jedis.commands.JedisBinaryCommands;
@@ -17,6 +18,9 @@ import redis.clients.jedis.params.GetExParams;
 import redis.clients.jedis.params.SetParams;
 import redis.clients.jedis.util.JedisByteHashMap;
 
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Iterator;
@@ -72,9 +76,17 @@ import java.util.Objects;
  * throws on Jedis, before anything is sent and with nothing compressed; what the server refuses fails with Jedis's
  * {@code JedisDataException}. Reads fail with {@link DecompressionLimitException} for a value that would decompress
  * past the configured maximum; the client stays usable. A {@code Jedis} in {@code MULTI}, or in a pipeline with
- * replies pending, refuses the calls with its {@link IllegalStateException}, as it refuses its own, and nothing is
- * sent; Jedis keeps that state private, so a write's value has been compressed (and counted in the compressor's
- * statistics) before Jedis refuses it.
+ * replies pending, refuses the calls with its {@link IllegalStateException} (its message), as it refuses its own,
+ * and nothing is sent; Jedis has no public way to ask for that state, so a write asks Jedis's own check (its
+ * protected {@code checkIsInMultiOrPipeline()}) before compressing, and such a write is neither compressed nor
+ * counted.
+ *
+ * <p><b>The counters count what was compressed for sending.</b> A write's values are compressed, and counted in
+ * the compressor's {@link ValueCompressor#stats() statistics} (in the adaptive mode, in its per-option writes and
+ * its samples), before the command is sent: a write the server then refuses ({@code WRONGTYPE}, {@code OOM},
+ * {@code READONLY}), a write that never reaches it (a broken connection) and a {@code SET ... NX} or {@code XX} the
+ * server does not apply are counted all the same. A write refused before sending (by the policy, by Jedis's
+ * argument checks, or in {@code MULTI} or a pipeline, above) is not.
  *
  * <p><b>Replies are Jedis's.</b> The lists and maps returned ({@link #mget}, {@link #hmget}, {@link #hvals},
  * {@link #hgetAll}) are of the class Jedis returns, as mutable as Jedis's, in its order, with {@code null} where it
@@ -103,7 +115,27 @@ public final class CompressingJedis {
     private static final String MISSING = ClientLines.present(Protocol.class, "redis.clients.jedis.params.HSetExParams")
             ? null : "redis.clients.jedis.params.HSetExParams";
 
+    /**
+     * Jedis's own check that a {@code Jedis} is neither in {@code MULTI} nor in a pipeline with replies pending (the
+     * protected {@code checkIsInMultiOrPipeline()} every command of the supported lines calls before sending; Jedis
+     * has no public way to ask), looked up once; null where it cannot be reached (a security manager, a Jedis without
+     * it): the writes then compress first and Jedis refuses them after, as documented.
+     */
+    private static final MethodHandle JEDIS_STATE_CHECK = jedisStateCheck();
+
+    private static MethodHandle jedisStateCheck() {
+        try {
+            Method m = Jedis.class.getDeclaredMethod("checkIsInMultiOrPipeline");
+            m.setAccessible(true);
+            return MethodHandles.lookup().unreflect(m);
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            return null;
+        }
+    }
+
     private final JedisBinaryCommands jedis;
+    /** whether {@link #jedis} is a {@code Jedis} whose state {@link #JEDIS_STATE_CHECK} checks before a write */
+    private final boolean checksState;
     /** what the reads decompress with (in adaptive mode, the adaptive compressor's reader) */
     private final ValueCompressor compressor;
     /** the adaptive compressor, or null in the fixed mode */
@@ -142,6 +174,7 @@ public final class CompressingJedis {
             throw ClientLines.unsupported("CompressingJedis", ClientLines.JEDIS, Protocol.class, MISSING);
         }
         this.jedis = Objects.requireNonNull(jedis, "jedis");
+        this.checksState = JEDIS_STATE_CHECK != null && jedis instanceof Jedis;
         this.compressor = compressor;
         this.adaptive = adaptive;
         this.writer = adaptive == null ? (key, value) -> compressor.compress(value) : adaptive::compress;
@@ -233,6 +266,9 @@ public final class CompressingJedis {
         if (rule.action() != CommandAction.COMPRESS) {
             return false;
         }
+        if (checksState) {
+            checkJedisState();
+        }
         boolean pairs = rule.valueSlots() == CommandRule.ValueSlots.ODD;
         for (int i = 0; i < args.length; i++) {
             if (rule.isValue(words, i)) {
@@ -240,6 +276,21 @@ public final class CompressingJedis {
             }
         }
         return true;
+    }
+
+    /**
+     * Throws what Jedis throws for a command while the {@code Jedis} is in {@code MULTI} or in a pipeline with replies
+     * pending ({@link IllegalStateException}, its message), before any value is compressed: so such a write is
+     * neither compressed nor counted, and fails as on Jedis with nothing sent.
+     */
+    private void checkJedisState() {
+        try {
+            JEDIS_STATE_CHECK.invoke((Jedis) jedis);
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable e) { // the method declares no checked exception
+            throw new IllegalStateException(e);
+        }
     }
 
     // The arguments of SET key value [params...]: params laid out as Jedis sends them.

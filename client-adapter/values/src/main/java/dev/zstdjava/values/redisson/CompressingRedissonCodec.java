@@ -16,6 +16,7 @@ import org.redisson.client.protocol.Encoder;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 
@@ -85,6 +86,14 @@ import java.util.Objects;
  * for every connection those threads serve; Redisson 3.52.0 has no setting to decode elsewhere. To decompress on the
  * calling thread instead, give the object Redisson's {@code ByteArrayCodec} and call
  * {@link ValueCompressor#decompress} (and the wrapped codec's decoder, if any) on the bytes it returns.
+ *
+ * <p><b>Counters.</b> A value is counted in the compressor's statistics when it is encoded, on the calling thread
+ * before Redisson queues the command (see {@link dev.zstdjava.values.CompressionStats}): a write the server refuses,
+ * or a batch never executed, is counted all the same.
+ *
+ * <p><b>Equality.</b> Codecs over an equal wrapped codec with the same compressor (in the adaptive mode, the same
+ * adaptive compressor and name) are equal: Redisson finds its copy of a codec for the calling thread's class loader
+ * by the codec, so a {@link #forPattern} codec made again for the same object reuses the copy made for the first.
  *
  * <p><b>Thread safety:</b> thread-safe if the wrapped codec is. <b>Allocation:</b> encoding compresses the wrapped
  * codec's buffer into one buffer from the same allocator (and releases the wrapped codec's); in the adaptive mode it
@@ -303,6 +312,31 @@ public class CompressingRedissonCodec extends BaseCodec {
     @Override
     public ClassLoader getClassLoader() {
         return inner.getClassLoader();
+    }
+
+    /**
+     * Equal codecs write and read alike: the same class, an equal wrapped codec, the same compressor (the same
+     * counters) and, in the adaptive mode, the same adaptive compressor and name. Redisson keys its copies of a codec
+     * for the calling thread's class loader by the codec ({@code useThreadClassLoader}, on by default; at most 200
+     * codecs per class loader, the least recently used dropped), so codecs made again for the same object (a
+     * {@link #forPattern} per call) share one copy instead of each being copied reflectively.
+     */
+    @Override
+    public boolean equals(Object o) {
+        if (this == o) {
+            return true;
+        }
+        if (o == null || o.getClass() != getClass()) {
+            return false;
+        }
+        CompressingRedissonCodec c = (CompressingRedissonCodec) o;
+        return inner.equals(c.inner) && compressor == c.compressor && adaptive == c.adaptive
+                && Arrays.equals(name, c.name);
+    }
+
+    @Override
+    public int hashCode() {
+        return (inner.hashCode() * 31 + System.identityHashCode(compressor)) * 31 + Arrays.hashCode(name);
     }
 
     @Override

@@ -3,27 +3,38 @@ package dev.zstdjava.values.redisson;
 import dev.zstdjava.testkit.JedisServer;
 import dev.zstdjava.values.AdaptiveCompressor;
 import dev.zstdjava.values.CompressionConfig;
+import dev.zstdjava.values.ValueFormat;
 import io.netty.buffer.ByteBuf;
 import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.redisson.api.BatchResult;
+import org.redisson.api.LocalCachedMapOptions;
 import org.redisson.api.RBatch;
 import org.redisson.api.RBucket;
+import org.redisson.api.RBucketReactive;
+import org.redisson.api.RLocalCachedMap;
 import org.redisson.api.RMap;
+import org.redisson.api.RMapCache;
+import org.redisson.api.RStream;
 import org.redisson.api.RedissonClient;
+import org.redisson.api.StreamMessageId;
+import org.redisson.api.stream.StreamAddArgs;
+import org.redisson.client.codec.ByteArrayCodec;
 import org.redisson.client.codec.Codec;
 import org.redisson.client.codec.StringCodec;
 import org.redisson.client.protocol.Decoder;
 import org.redisson.client.protocol.Encoder;
 
+import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import java.util.function.BiFunction;
 
 import static dev.zstdjava.testkit.TestValues.json;
@@ -61,6 +72,17 @@ class CompressingRedissonCodecContractTest {
             return;
         }
         assertEquals(expected, op.apply(wrapped, "c:"), what);
+    }
+
+    /** A check given a Redisson client, the plain codec, the compressing one around it, and a large value. */
+    interface SideBySide {
+        void run(RedissonClient redisson, Codec plain, Codec wrapped, String big);
+    }
+
+    /** Runs {@code test} with a new client, {@code StringCodec} and {@code mode}'s codec around it. */
+    static void withBoth(Mode mode, SideBySide test) {
+        AdaptiveRedissonCodecTest.withRedisson(redis, redisson ->
+                test.run(redisson, StringCodec.INSTANCE, mode.wrap(StringCodec.INSTANCE), json(3000)));
     }
 
     @ParameterizedTest
@@ -145,10 +167,7 @@ class CompressingRedissonCodecContractTest {
     @ParameterizedTest
     @EnumSource(Mode.class)
     void readsAndWrongTypeKeysAsWithTheWrappedCodec(Mode mode) {
-        AdaptiveRedissonCodecTest.withRedisson(redis, redisson -> {
-            Codec plain = StringCodec.INSTANCE;
-            Codec wrapped = mode.wrap(plain);
-            String big = json(3000);
+        withBoth(mode, (redisson, plain, wrapped, big) -> {
             for (String k : List.of("p:", "c:")) {
                 redis.client().hset(CompressingRedissonCodecTest.b(k + "hash"), CompressingRedissonCodecTest.b("f"),
                         CompressingRedissonCodecTest.b("v"));
@@ -196,6 +215,61 @@ class CompressingRedissonCodecContractTest {
                     (c, k) -> redisson.<String, String>getMap(k + "string", c).readAllMap());
             assertArrayEquals(CompressingRedissonCodecTest.b("v"), redis.client().hget(
                     CompressingRedissonCodecTest.b("c:hash"), CompressingRedissonCodecTest.b("f")), "the hash as it was");
+        });
+    }
+    /**
+     * The other map-like objects and APIs: map caches (values with a time to live), local cached maps (values read
+     * from the local cache and from the server), streams, and the reactive API: the same results as with the wrapped
+     * codec.
+     */
+    @ParameterizedTest
+    @EnumSource(Mode.class)
+    void otherObjectsAsWithTheWrappedCodec(Mode mode) {
+        withBoth(mode, (redisson, plain, wrapped, big) -> {
+            same("a map cache", plain, wrapped, (c, k) -> {
+                RMapCache<String, String> m = redisson.getMapCache(k + "mc", c);
+                List<Object> out = new ArrayList<>();
+                out.add(m.put("a", big, 100, TimeUnit.SECONDS));
+                out.add(m.put("a", "small").equals(big));
+                out.add(m.putIfAbsent("b", big, 100, TimeUnit.SECONDS));
+                out.add(m.get("b").equals(big));
+                out.add(m.readAllMap().keySet());
+                out.add(m.fastReplace("b", "x"));
+                out.add(m.get("b"));
+                return out;
+            });
+            same("a local cached map", plain, wrapped, (c, k) -> {
+                RLocalCachedMap<String, String> m = redisson.getLocalCachedMap(k + "lc", c,
+                        LocalCachedMapOptions.defaults());
+                List<Object> out = new ArrayList<>();
+                out.add(m.put("a", big));
+                out.add(m.get("a").equals(big));
+                out.add(m.get("a").equals(big));
+                RLocalCachedMap<String, String> other = redisson.getLocalCachedMap(k + "lc", c,
+                        LocalCachedMapOptions.defaults());
+                out.add(other.get("a").equals(big));
+                out.add(other.getAll(Set.of("a", "missing")).size());
+                m.destroy();
+                other.destroy();
+                return out;
+            });
+            same("a stream", plain, wrapped, (c, k) -> {
+                RStream<String, String> st = redisson.getStream(k + "st", c);
+                st.add(StreamAddArgs.entry("f", big));
+                return new ArrayList<>(st.range(StreamMessageId.MIN,
+                        StreamMessageId.MAX).values()).get(0).get("f").equals(big);
+            });
+            same("the reactive API", plain, wrapped, (c, k) -> {
+                RBucketReactive<String> b = redisson.reactive().getBucket(k + "rx", c);
+                b.set(big).block();
+                return b.get().block().equals(big) + " " + redisson.reactive().<String, String>getMap(k + "rxm", c)
+                        .put("f", big).block();
+            });
+            // a stream's entry values go through the map-value encoder: compressed here, where map values are
+            byte[] entry = new ArrayList<>(redisson.<byte[], byte[]>getStream("c:st", ByteArrayCodec.INSTANCE)
+                    .range(StreamMessageId.MIN, StreamMessageId.MAX).values())
+                    .get(0).values().iterator().next();
+            assertTrue(ValueFormat.hasHeader(ByteBuffer.wrap(entry)), "a stream entry's value is compressed");
         });
     }
 }

@@ -209,6 +209,52 @@ class CompressingRedissonCodecTest {
     }
 
     /**
+     * Redisson copies a codec for the calling thread's class loader on every command, keyed by the codec (at most 200
+     * per class loader): codecs made again for the same object, a {@code forPattern} per call as the docs show, are
+     * equal, so Redisson copies them (and the wrapped codec) once, not once per codec made.
+     */
+    @Test
+    void codecsMadeAgainForOneObjectShareRedissonsCopy() {
+        AdaptiveCompressor adaptive = AdaptiveCompressor.builder(CompressionConfig.defaults()).build();
+        ValueCompressor values = ValueCompressor.create(CompressionConfig.defaults());
+        CopyCountingCodec inner = new CopyCountingCodec();
+        String value = json(2000);
+        int before = CopyCountingCodec.COPIES.get();
+        for (int i = 0; i < 20; i++) {
+            RBucket<String> adaptiveBucket = redisson.getBucket("copies:adaptive:" + i,
+                    CompressingRedissonCodec.forPattern(inner, adaptive, "copies:adaptive:*"));
+            adaptiveBucket.set(value);
+            assertEquals(value, adaptiveBucket.get());
+            RBucket<String> fixedBucket = redisson.getBucket("copies:fixed", new CompressingRedissonCodec(inner, values));
+            fixedBucket.set(value);
+            assertEquals(value, fixedBucket.get());
+        }
+        assertTrue(ValueFormat.hasHeader(ByteBuffer.wrap(redis.client().get(b("copies:fixed")))), "stored compressed");
+        assertEquals(2, CopyCountingCodec.COPIES.get() - before,
+                "copies of the wrapped codec Redisson made: one per distinct codec, not one per codec made");
+    }
+
+    @Test
+    void equalCodecsWriteAlike() {
+        AdaptiveCompressor adaptive = AdaptiveCompressor.builder(CompressionConfig.defaults()).build();
+        ValueCompressor values = ValueCompressor.create(CompressionConfig.defaults());
+        CompressingRedissonCodec a = CompressingRedissonCodec.forPattern(StringCodec.INSTANCE, adaptive, "user:*");
+        CompressingRedissonCodec same = CompressingRedissonCodec.forPattern(StringCodec.INSTANCE, adaptive, "user:*");
+        assertEquals(a, same);
+        assertEquals(a.hashCode(), same.hashCode());
+        assertNotEquals(a, CompressingRedissonCodec.forPattern(StringCodec.INSTANCE, adaptive, "order:*"), "another name");
+        assertNotEquals(a, CompressingRedissonCodec.forPattern(ByteArrayCodec.INSTANCE, adaptive, "user:*"),
+                "another wrapped codec");
+        assertNotEquals(a, CompressingRedissonCodec.forPattern(StringCodec.INSTANCE,
+                AdaptiveCompressor.builder(CompressionConfig.defaults()).build(), "user:*"), "another adaptive compressor");
+        assertNotEquals(a, new CompressingRedissonCodec(StringCodec.INSTANCE, adaptive.reader()), "the fixed mode");
+        CompressingRedissonCodec fixed = new CompressingRedissonCodec(StringCodec.INSTANCE, values);
+        assertEquals(fixed, new CompressingRedissonCodec(StringCodec.INSTANCE, values), "the same compressor");
+        assertNotEquals(fixed, new CompressingRedissonCodec(StringCodec.INSTANCE, CompressionConfig.defaults()),
+                "another compressor: other counters");
+    }
+
+    /**
      * A Redisson configuration file that names this codec's class cannot make it (it has no constructor without
      * arguments): loading the file fails naming the class, rather than giving a client that runs uncompressed.
      */
