@@ -212,8 +212,11 @@ class BadArgumentsTest extends StandaloneServer {
         String[] migrate = {"migrate", uri, "--from", "plain", "--to", "glide-zstd", "--match", "*", "--apply",
                 "--cursor"};
         refused("--cursor 'done': every key was seen by the run that printed it", concat(migrate, "done"));
-        refused("--cursor 'x:1' is not NODE:CURSOR", concat(migrate, "x:1"));
-        refused("--cursor '7:0' names node 7, but the server has 1 primary", concat(migrate, "7:0"));
+        refused("--cursor 'x:1' is not a cursor as an earlier run printed it (0:CURSOR on a standalone server,"
+                + " NODEID:CURSOR@TOPOLOGY on a cluster)", concat(migrate, "x:1"));
+        refused("--cursor '7:0' names node 7, but a standalone server has one node, 0", concat(migrate, "7:0"));
+        refused("--cursor '" + "a".repeat(40) + ":5@0123abcd' names a cluster node, but " + uri.substring(8)
+                + " is a standalone server", concat(migrate, "a".repeat(40) + ":5@0123abcd"));
     }
 
     /** An error in the middle of a migration names the cursor to resume from; resuming there finishes the job. */
@@ -252,7 +255,8 @@ class BadArgumentsTest extends StandaloneServer {
         }
     }
 
-    private static String[] concat(String[] a, String... b) {
+    /** @return {@code a} followed by {@code b} */
+    static String[] concat(String[] a, String... b) {
         String[] r = java.util.Arrays.copyOf(a, a.length + b.length);
         System.arraycopy(b, 0, r, a.length, b.length);
         return r;
