@@ -201,6 +201,11 @@ final class Migrate implements Callable<Integer> {
         if (target == null && fromForms.contains(StoredForm.PLAIN)) {
             throw new ToolException.BadArguments("--from plain --to plain changes nothing");
         }
+        if (fromForms.stream().allMatch(f -> f.legacyFormat() != null
+                && !common.legacyFormats().contains(f.legacyFormat()))) { // the classifier would never find one
+            throw new ToolException.BadArguments("--from " + from + " is not among the formats --legacy recognises ("
+                    + String.join(",", common.legacy) + "): every value would be skipped as not that format");
+        }
         if (maxElements < 1) {
             throw new ToolException.BadArguments("--max-elements must be at least 1, got " + maxElements);
         }

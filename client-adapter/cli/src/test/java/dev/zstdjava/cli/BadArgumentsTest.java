@@ -219,6 +219,19 @@ class BadArgumentsTest extends StandaloneServer {
                 + " is a standalone server", concat(migrate, "a".repeat(40) + ":5@0123abcd"));
     }
 
+    /** A --from form that --legacy leaves unrecognised could match nothing: refused rather than a run that skips all. */
+    @Test
+    void aFromFormThatLegacyDoesNotRecogniseIsRefused() {
+        raw.sync().set(utf8("rz:1"), Writers.redissonZstd(json(1000)));
+        refused("--from redisson-zstd is not among the formats --legacy recognises (lettuce-gzip,redisson-lz4): every"
+                + " value would be skipped as not that format", "migrate", uri, "--from", "redisson-zstd", "--to",
+                "glide-zstd", "--match", "*", "--legacy", "lettuce-gzip,redisson-lz4");
+        Tool group = Tool.run("migrate", uri, "--from", "legacy", "--to", "glide-zstd", "--match", "*", "--legacy",
+                "redisson-zstd", "--json");
+        assertEquals(0, group.code(), group.toString());
+        assertEquals(1, MigrateTest.count(group.json(), "rewritten"), group.out());
+    }
+
     /** An error in the middle of a migration names the cursor to resume from; resuming there finishes the job. */
     @Test
     void aMigrationStoppedByAnErrorSaysWhereToResume() {
