@@ -248,7 +248,10 @@ final class Migrate implements Callable<Integer> {
             } catch (ToolException.BadArguments e) {
                 throw e;
             } catch (RuntimeException e) {
-                // the keys of the page it stopped in are seen again from there; those rewritten are left as they are
+                // the keys of the page it stopped in are seen again from there; those rewritten are left as they are;
+                // the summary so far lists the keys that failed before, which a resumed run does not see again
+                progress.done();
+                summary(out, ks, counts, merged[0], failures, resume[0], Names.escape(Main.describe(e)));
                 throw new ToolException(Main.describe(e) + " (stopped after " + counts.get(Outcome.REWRITTEN)
                         + (apply ? " rewritten" : " to rewrite") + "; resume with --cursor " + resume[0] + ")", e);
             } finally {
@@ -256,39 +259,7 @@ final class Migrate implements Callable<Integer> {
                 progress.done();
             }
             long failed = counts.get(Outcome.FAILED);
-            if (common.json) {
-                Map<String, Object> m = new LinkedHashMap<>();
-                m.put("apply", apply);
-                m.put("from", from);
-                m.put("to", to);
-                m.put("match", match);
-                Map<String, Long> byLabel = new LinkedHashMap<>();
-                counts.forEach((o, n) -> byLabel.put(o.label, n));
-                m.put("keys", byLabel);
-                m.put("merged", merged[0]);
-                m.put("failures", failures);
-                m.put("failuresNotListed", failed - failures.size());
-                m.put("cursor", resume[0]);
-                m.put("commands", ks.limiter.acquired());
-                Main.printJson(out, m);
-            } else {
-                out.printf(Locale.ROOT, "migrate %s -> %s, keys matching %s on %s (%s)%n", from, to, match,
-                        ks.uri().getHost() + ":" + ks.uri().getPort(), apply ? "applied" : "dry run: nothing written");
-                counts.forEach((o, n) -> out.printf(Locale.ROOT, "  %-30s %d%n",
-                        (o == Outcome.REWRITTEN && !apply ? "would be rewritten" : o.label), n));
-                out.printf(Locale.ROOT, "  %-30s %d%n",
-                        apply ? "merged with an equal one" : "would merge with an equal one", merged[0]);
-                for (String f : failures) {
-                    out.println("  failed: " + f);
-                }
-                if (failed > failures.size()) {
-                    out.println("  failed: " + (failed - failures.size()) + " more keys, not listed (the first "
-                            + failures.size() + " are)");
-                }
-                out.println("cursor: " + resume[0] + (resume[0].equals("done") ? " (every key seen)" : ""));
-                out.printf(Locale.ROOT, "%d commands sent (at most %.0f/s)%n", ks.limiter.acquired(), common.rate);
-            }
-            out.flush();
+            summary(out, ks, counts, merged[0], failures, resume[0], null);
             if (dicts != null) {
                 dicts.close();
             }
@@ -301,6 +272,52 @@ final class Migrate implements Callable<Integer> {
             }
             return 0;
         }
+    }
+
+    /**
+     * Prints the summary of the run: the count of each outcome, the failed keys listed, the cursor; {@code stopped}:
+     * null, or the error that stopped the run (the counts are then those until it).
+     */
+    private void summary(PrintWriter out, Keyspace ks, Map<Outcome, Long> counts, long merged, List<String> failures,
+                         String cursor, String stopped) {
+        long failed = counts.get(Outcome.FAILED);
+        if (common.json) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("apply", apply);
+            m.put("from", from);
+            m.put("to", to);
+            m.put("match", match);
+            Map<String, Long> byLabel = new LinkedHashMap<>();
+            counts.forEach((o, n) -> byLabel.put(o.label, n));
+            m.put("keys", byLabel);
+            m.put("merged", merged);
+            m.put("failures", failures);
+            m.put("failuresNotListed", failed - failures.size());
+            m.put("cursor", cursor);
+            if (stopped != null) {
+                m.put("stopped", stopped);
+            }
+            m.put("commands", ks.limiter.acquired());
+            Main.printJson(out, m);
+        } else {
+            out.printf(Locale.ROOT, "migrate %s -> %s, keys matching %s on %s (%s)%s%n", from, to, match,
+                    ks.uri().getHost() + ":" + ks.uri().getPort(), apply ? "applied" : "dry run: nothing written",
+                    stopped == null ? "" : ", stopped by an error: " + stopped);
+            counts.forEach((o, n) -> out.printf(Locale.ROOT, "  %-30s %d%n",
+                    (o == Outcome.REWRITTEN && !apply ? "would be rewritten" : o.label), n));
+            out.printf(Locale.ROOT, "  %-30s %d%n",
+                    apply ? "merged with an equal one" : "would merge with an equal one", merged);
+            for (String f : failures) {
+                out.println("  failed: " + f);
+            }
+            if (failed > failures.size()) {
+                out.println("  failed: " + (failed - failures.size()) + " more keys, not listed (the first "
+                        + failures.size() + " are)");
+            }
+            out.println("cursor: " + cursor + (cursor.equals("done") ? " (every key seen)" : ""));
+            out.printf(Locale.ROOT, "%d commands sent (at most %.0f/s)%n", ks.limiter.acquired(), common.rate);
+        }
+        out.flush();
     }
 
     /** Reads, converts and (with --apply) rewrites one key. */

@@ -219,6 +219,48 @@ class BadArgumentsTest extends StandaloneServer {
                 + " is a standalone server", concat(migrate, "a".repeat(40) + ":5@0123abcd"));
     }
 
+    /**
+     * A run stopped by an error prints its summary so far, in text and JSON: the keys that failed before it (which
+     * a run resumed from the cursor does not see again) are listed, with the cursor and the error.
+     */
+    @Test
+    void aMigrationStoppedByAnErrorListsTheKeysThatFailedBeforeIt() {
+        RedisCommands<byte[], byte[]> c = raw.sync();
+        for (int i = 0; i < 60; i++) {
+            c.set(utf8("cx:" + i), PrintedNamesTest.CORRUPT);
+        }
+        for (boolean json : new boolean[] {false, true}) {
+            AtomicInteger read = new AtomicInteger();
+            Reader.afterType = key -> {
+                if (read.incrementAndGet() == 30) {
+                    throw new RedisCommandTimeoutException("Command timed out after 10 second(s)");
+                }
+            };
+            Tool t;
+            try {
+                t = json ? Tool.run("migrate", uri, "--from", "redisson-zstd", "--to", "glide-zstd", "--match", "cx:*",
+                        "--json") : Tool.run("migrate", uri, "--from", "redisson-zstd", "--to", "glide-zstd", "--match",
+                        "cx:*");
+            } finally {
+                Reader.afterType = null;
+            }
+            assertEquals(1, t.code(), t.toString());
+            Matcher m = Pattern.compile("resume with --cursor (\\S+)\\)").matcher(t.err());
+            assertTrue(m.find(), t.toString());
+            if (json) {
+                com.fasterxml.jackson.databind.JsonNode r = t.json();
+                assertEquals(29, r.get("failures").size(), t.out());
+                assertEquals(m.group(1), r.get("cursor").asText());
+                assertTrue(r.get("stopped").asText().contains("Command timed out after 10 second(s)"), t.out());
+            } else {
+                assertEquals(29, t.out().lines().filter(l -> l.matches("  failed: cx:\\d+: string value: corrupt.*"))
+                        .count(), t.toString());
+                assertTrue(t.out().contains("(dry run: nothing written), stopped by an error: "), t.out());
+                assertTrue(t.out().contains("cursor: " + m.group(1)), t.out());
+            }
+        }
+    }
+
     /** A --from form that --legacy leaves unrecognised could match nothing: refused rather than a run that skips all. */
     @Test
     void aFromFormThatLegacyDoesNotRecogniseIsRefused() {
