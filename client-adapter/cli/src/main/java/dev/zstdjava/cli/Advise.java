@@ -495,7 +495,7 @@ final class Advise implements Callable<Integer> {
                 List<KeyData> keys = byPattern.get(p);
                 Inspect.PatternStats st = s.patterns().get(p);
                 Map<String, Object> m = new LinkedHashMap<>();
-                m.put("pattern", p);
+                m.put("pattern", Names.escape(p));
                 m.put("keys", st.keys);
                 m.put("keysRead", keys.size());
                 long mu = keys.stream().filter(k -> k.memory() > 0).mapToLong(KeyData::memory).sum();
@@ -539,7 +539,8 @@ final class Advise implements Callable<Integer> {
             long mu = keys.stream().filter(k -> k.memory() > 0).mapToLong(KeyData::memory).sum();
             long muKeys = keys.stream().filter(k -> k.memory() > 0).count();
             out.println();
-            out.printf(Locale.ROOT, "pattern %s: %d keys, %d read; MEMORY USAGE %s/key, %s for the pattern%n", p,
+            out.printf(Locale.ROOT, "pattern %s: %d keys, %d read; MEMORY USAGE %s/key, %s for the pattern%n",
+                    Names.escape(p),
                     st.keys, keys.size(), muKeys == 0 ? "n/a" : Main.bytes((double) mu / muKeys),
                     muKeys == 0 ? "n/a" : Main.bytes((double) mu / muKeys * st.keys));
             out.printf(Locale.ROOT, "  %-20s %13s %13s %15s %12s %14s%n", "option", "stored saved", "memory saved",

@@ -234,7 +234,7 @@ final class Common {
             return why != null;
         });
         leftOut.forEach((id, why) -> err.println("zstd-values: dictionary " + id + " is left out (values written with it"
-                + " count as missing their dictionary): " + why));
+                + " count as missing their dictionary): " + Names.escape(why)));
         err.flush();
         return byId.isEmpty() ? null : DictionaryManager.given(new ArrayList<>(byId.values())).build();
     }

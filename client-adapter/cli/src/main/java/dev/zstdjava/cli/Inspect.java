@@ -184,6 +184,13 @@ final class Inspect implements Callable<Integer> {
         return new Sampled(patterns, drawn, seen[0]);
     }
 
+    /** @return the key types of {@code p} and their counts, each type (a module names its own) as {@link Names} prints */
+    private static Map<String, Long> types(PatternStats p) {
+        Map<String, Long> m = new TreeMap<>();
+        p.types.forEach((t, n) -> m.put(Names.escape(t), n));
+        return m;
+    }
+
     private void print(PrintWriter out, Keyspace ks, Sampled s, DictionaryManager dicts) {
         long read = s.patterns().values().stream().mapToLong(p -> p.read).sum();
         boolean exact = s.drawn().size() == s.scanned();
@@ -199,10 +206,10 @@ final class Inspect implements Callable<Integer> {
             List<Object> ps = new ArrayList<>();
             s.patterns().forEach((name, p) -> {
                 Map<String, Object> m = new LinkedHashMap<>();
-                m.put("pattern", name);
+                m.put("pattern", Names.escape(name));
                 m.put("keys", p.keys);
                 m.put("keysRead", p.read);
-                m.put("types", p.types);
+                m.put("types", types(p));
                 m.put("memoryUsageKeys", p.memoryKeys);
                 m.put("memoryUsageBytes", p.memoryBytes);
                 List<Object> cs = new ArrayList<>();
@@ -233,9 +240,9 @@ final class Inspect implements Callable<Integer> {
         }
         s.patterns().forEach((name, p) -> {
             out.println();
-            out.printf(Locale.ROOT, "pattern %s: %d keys, %d read, types %s, MEMORY USAGE %s%n", name, p.keys, p.read,
-                    p.types, p.memoryKeys == 0 ? "n/a" : Main.bytes(p.memoryBytes) + " for " + p.memoryKeys
-                            + " keys (" + Main.bytes((double) p.memoryBytes / p.memoryKeys) + "/key)");
+            out.printf(Locale.ROOT, "pattern %s: %d keys, %d read, types %s, MEMORY USAGE %s%n", Names.escape(name),
+                    p.keys, p.read, types(p), p.memoryKeys == 0 ? "n/a" : Main.bytes(p.memoryBytes) + " for "
+                            + p.memoryKeys + " keys (" + Main.bytes((double) p.memoryBytes / p.memoryKeys) + "/key)");
             out.printf(Locale.ROOT, "  %-13s %-44s %8s %12s %12s%n", "where", "class", "values", "stored B", "decoded B");
             p.classes.forEach((k, c) -> {
                 String[] wl = k.split("\t", 2);

@@ -24,10 +24,11 @@ final class InspectGet implements Callable<Integer> {
     @Mixin
     Common common;
 
-    @Parameters(index = "1", paramLabel = "KEY", description = "the key (UTF-8)")
+    @Parameters(index = "1", paramLabel = "KEY",
+            description = "the key, as the tool prints names: UTF-8, with \\\\ for a backslash and \\xHH for any byte")
     String key;
 
-    @Option(names = "--field", paramLabel = "FIELD", description = "a hash field (its stored name, UTF-8)")
+    @Option(names = "--field", paramLabel = "FIELD", description = "a hash field (its stored name), written as KEY")
     String field;
 
     @Option(names = {"-o", "--out"}, paramLabel = "FILE", description = "write the decoded bytes to FILE")
@@ -39,39 +40,44 @@ final class InspectGet implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         PrintWriter out = spec.commandLine().getOut();
+        byte[] k = Names.bytesOf(key, "KEY");
+        byte[] f = field == null ? null : Names.bytesOf(field, "--field");
+        String name = Names.of(k) + (f == null ? "" : " field " + Names.of(f)); // as the tool prints names
         try (Keyspace ks = common.connect()) {
             DictionaryManager dicts = common.dictionaries(ks, spec.commandLine().getErr());
             Classifier classifier = new Classifier(common.limit, common.legacyFormats(), dicts);
-            byte[] k = key.getBytes(StandardCharsets.UTF_8);
             var c = ks.nodes().get(nodeOf(ks, k)).sync();
             byte[] stored;
             try {
                 ks.limiter.acquire();
-                long size = field == null ? c.strlen(k) : c.hstrlen(k, field.getBytes(StandardCharsets.UTF_8));
+                long size = f == null ? c.strlen(k) : c.hstrlen(k, f);
                 if (size > common.limit) {
-                    throw new ToolException(key + (field == null ? "" : " field " + field) + ": the stored value holds "
+                    throw new ToolException(name + ": the stored value holds "
                             + size + " bytes, over --limit " + common.limit + "; not read");
                 }
                 ks.limiter.acquire();
-                stored = field == null ? c.get(k) : c.hget(k, field.getBytes(StandardCharsets.UTF_8));
+                stored = f == null ? c.get(k) : c.hget(k, f);
             } catch (io.lettuce.core.RedisCommandExecutionException e) {
-                throw new ToolException(key + ": " + e.getMessage() + " (inspect get reads a string value, or a hash"
-                        + " value with --field)");
+                throw new ToolException(Names.of(k) + ": " + e.getMessage() + " (inspect get reads a string value, or a"
+                        + " hash value with --field)");
             }
             if (stored == null) {
-                throw new ToolException(key + (field == null ? "" : " field " + field) + ": no such "
+                throw new ToolException(name + ": no such "
                         + (field == null ? "key" : "field"));
             }
             Classifier.Result r = classifier.classify(stored);
             if (r.decoded() == null) {
-                throw new ToolException(key + ": " + r.form().label() + ", " + r.describe());
+                throw new ToolException(name + ": " + r.form().label() + ", " + r.describe());
             }
             if (outFile != null) {
                 Files.write(outFile, r.decoded());
             }
             if (common.json) {
                 Map<String, Object> m = new LinkedHashMap<>();
-                m.put("key", key);
+                m.put("key", Names.of(k));
+                if (f != null) {
+                    m.put("field", Names.of(f));
+                }
                 m.put("class", r.label());
                 m.put("storedBytes", stored.length);
                 m.put("decodedBytes", r.decoded().length);
@@ -82,10 +88,10 @@ final class InspectGet implements Callable<Integer> {
                 }
                 Main.printJson(out, m);
             } else if (outFile != null) {
-                out.println(key + ": " + r.label() + ", " + stored.length + " bytes stored, " + r.decoded().length
+                out.println(name + ": " + r.label() + ", " + stored.length + " bytes stored, " + r.decoded().length
                         + " decoded, written to " + outFile);
             } else {
-                spec.commandLine().getErr().println(key + ": " + r.label() + ", " + stored.length + " bytes stored, "
+                spec.commandLine().getErr().println(name + ": " + r.label() + ", " + stored.length + " bytes stored, "
                         + r.decoded().length + " decoded");
                 spec.commandLine().getErr().flush();
                 out.println(new String(r.decoded(), StandardCharsets.UTF_8));

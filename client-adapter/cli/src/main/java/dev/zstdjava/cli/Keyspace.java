@@ -35,12 +35,13 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The tool's own plain connections (raw bytes, no compression): one to a standalone server, or one to every primary
- * of a cluster (found with {@code CLUSTER NODES}), in a fixed order so that a cursor can name a node by its index.
- * Every command goes through the shared {@link RateLimiter}. Not thread-safe: one thread drives a run.
+ * of a cluster (found with {@code CLUSTER NODES}), in the order of their node ids, so that a cursor names a node by
+ * its id and the topology it was printed under ({@link Position}). Every command goes through the shared
+ * {@link RateLimiter}. Not thread-safe: one thread drives a run.
  */
 final class Keyspace implements AutoCloseable {
-    /** One primary: its address and its connection. */
-    record Node(String address, StatefulRedisConnection<byte[], byte[]> connection) {
+    /** One primary: its address, its cluster node id (null on a standalone server) and its connection. */
+    record Node(String address, String id, StatefulRedisConnection<byte[], byte[]> connection) {
         RedisCommands<byte[], byte[]> sync() {
             return connection.sync();
         }
@@ -58,11 +59,14 @@ final class Keyspace implements AutoCloseable {
     private final List<Node> nodes;
     private final boolean cluster;
     private final int[] slotOwner;
+    /** The cluster's topology as a cursor names it ({@link #topology}), null on a standalone server. */
+    private final String topology;
     final RateLimiter limiter;
 
     private Keyspace(ClientResources resources, RedisClient client, RedisURI uri, List<Node> nodes, int[] slotOwner,
-                     RateLimiter limiter) {
+                     String topology, RateLimiter limiter) {
         this.resources = resources;
+        this.topology = topology;
         this.slotOwner = slotOwner;
         this.cluster = slotOwner != null;
         this.client = client;
@@ -90,7 +94,7 @@ final class Keyspace implements AutoCloseable {
             String info = first.sync().info("cluster");
             if (!info.contains("cluster_enabled:1")) {
                 return new Keyspace(resources, client, uri,
-                        List.of(new Node(uri.getHost() + ":" + uri.getPort(), first)), null, limiter);
+                        List.of(new Node(uri.getHost() + ":" + uri.getPort(), null, first)), null, null, limiter);
             }
             limiter.acquire();
             Partitions partitions = ClusterPartitionParser.parse(first.sync().clusterNodes());
@@ -101,7 +105,7 @@ final class Keyspace implements AutoCloseable {
                     primaries.add(n);
                 }
             }
-            primaries.sort(Comparator.comparing((RedisClusterNode n) -> address(n, uri)));
+            primaries.sort(Comparator.comparing(RedisClusterNode::getNodeId));
             first.close();
             List<Node> nodes = new ArrayList<>();
             int[] owner = new int[io.lettuce.core.cluster.SlotHash.SLOT_COUNT];
@@ -113,13 +117,13 @@ final class Keyspace implements AutoCloseable {
                 String host = n.getUri() == null || n.getUri().getHost() == null || n.getUri().getHost().isEmpty()
                         ? uri.getHost() : n.getUri().getHost();
                 RedisURI nodeUri = RedisURI.builder(uri).withHost(host).withPort(n.getUri().getPort()).build();
-                nodes.add(new Node(host + ":" + nodeUri.getPort(), open(client, nodeUri)));
+                nodes.add(new Node(host + ":" + nodeUri.getPort(), n.getNodeId(), open(client, nodeUri)));
             }
             if (nodes.isEmpty()) {
                 throw new ToolException(uri.getHost() + ":" + uri.getPort() + " is a cluster node, but CLUSTER NODES"
                         + " lists no primary that serves slots");
             }
-            return new Keyspace(resources, client, uri, List.copyOf(nodes), owner, limiter);
+            return new Keyspace(resources, client, uri, List.copyOf(nodes), owner, topology(primaries), limiter);
         } catch (RuntimeException e) {
             client.shutdown(0, 2, TimeUnit.SECONDS);
             resources.shutdown(0, 2, TimeUnit.SECONDS);
@@ -248,10 +252,22 @@ final class Keyspace implements AutoCloseable {
                 + " (expected redis://[user:password@]host:port or rediss://... for TLS)");
     }
 
-    private static String address(RedisClusterNode n, RedisURI fallback) {
-        String h = n.getUri() == null || n.getUri().getHost() == null || n.getUri().getHost().isEmpty()
-                ? fallback.getHost() : n.getUri().getHost();
-        return h + ":" + String.format("%05d", n.getUri() == null ? 0 : n.getUri().getPort());
+    /**
+     * @return the topology of a cluster whose primaries serving slots are {@code primaries}, as a cursor names it: the
+     *         first 8 hex digits of the SHA-256 of each primary's node id and slots, in node id order; the same
+     *         whatever the nodes' addresses, different when a primary is replaced (a failover) or a slot moves
+     */
+    static String topology(List<RedisClusterNode> primaries) {
+        StringBuilder s = new StringBuilder();
+        primaries.stream().sorted(Comparator.comparing(RedisClusterNode::getNodeId)).forEach(n -> s.append(
+                n.getNodeId()).append(' ').append(n.getSlots().stream().sorted().toList()).append('\n'));
+        try {
+            byte[] d = java.security.MessageDigest.getInstance("SHA-256").digest(
+                    s.toString().getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            return java.util.HexFormat.of().formatHex(d, 0, 4);
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e); // every JDK has SHA-256
+        }
     }
 
     /**
@@ -390,20 +406,29 @@ final class Keyspace implements AutoCloseable {
 
     /** Receives the keys of one {@code SCAN} page and the cursor to resume after it. */
     interface PageVisitor {
-        /** @param resume the {@code --cursor} value that resumes after this page: {@code NODE:CURSOR}, or "done" */
+        /** @param resume the {@code --cursor} value that resumes after this page ({@link Position}), or "done" */
         void page(int node, List<byte[]> keys, String resume);
     }
 
     /**
-     * Where a scan starts: a primary's index in cursor order and its {@code SCAN} cursor, as {@code --cursor} takes
-     * it ({@code NODE:CURSOR}, printed by an earlier run).
+     * Where a scan starts, as {@code --cursor} takes it and a run prints it: {@code 0:CURSOR} on a standalone server
+     * (its one node), {@code NODEID:CURSOR@TOPOLOGY} on a cluster (the primary by its node id, its {@code SCAN}
+     * cursor, and the cluster's {@link #topology} when it was printed: the primaries before it in node id order were
+     * scanned, so a cursor is taken only while the primaries and their slots are the same).
+     *
+     * @param node     the node as the cursor names it: {@code 0} on a standalone server, else a node id
+     * @param topology null on a standalone server
      */
-    record Position(String text, int node, String cursor) {
-        /** The first key of the first primary. */
-        static final Position START = new Position("0:0", 0, "0");
+    record Position(String text, String node, String cursor, String topology) {
+        /** The first key of the first node. */
+        static final Position START = new Position("0", null, "0", null);
+
+        private static final java.util.regex.Pattern STANDALONE = java.util.regex.Pattern.compile("([0-9]+):([0-9]+)");
+        private static final java.util.regex.Pattern CLUSTER = java.util.regex.Pattern.compile(
+                "([0-9A-Za-z]{1,64}):([0-9]+)@([0-9a-f]{8})");
 
         /**
-         * @param text {@code NODE:CURSOR} as an earlier run printed it ({@code 0}: the start)
+         * @param text a cursor as an earlier run printed it ({@code 0}: the start)
          * @throws ToolException.BadArguments when {@code text} is not one
          */
         static Position parse(String text) {
@@ -414,40 +439,95 @@ final class Keyspace implements AutoCloseable {
                 throw new ToolException.BadArguments("--cursor 'done': every key was seen by the run that printed it;"
                         + " nothing is left to resume");
             }
-            int colon = text.indexOf(':');
-            try {
-                int node = Integer.parseInt(text.substring(0, colon));
-                String cursor = text.substring(colon + 1);
-                Long.parseUnsignedLong(cursor);
-                if (node >= 0) {
-                    return new Position(text, node, cursor);
-                }
-            } catch (RuntimeException e) {
-                // not NODE:CURSOR, as below
+            java.util.regex.Matcher m = STANDALONE.matcher(text);
+            if (!m.matches()) {
+                m = CLUSTER.matcher(text);
             }
-            throw new ToolException.BadArguments("--cursor '" + text + "' is not NODE:CURSOR as printed by an"
-                    + " earlier run");
+            if (m.matches() && unsignedLong(m.group(2))) {
+                return new Position(text, m.group(1), m.group(2), m.groupCount() == 3 ? m.group(3) : null);
+            }
+            throw new ToolException.BadArguments("--cursor '" + Names.escape(text) + "' is not a cursor as an"
+                    + " earlier run printed it (0:CURSOR on a standalone server, NODEID:CURSOR@TOPOLOGY on a cluster)");
         }
+
+        private static boolean unsignedLong(String digits) {
+            try {
+                Long.parseUnsignedLong(digits);
+                return true;
+            } catch (NumberFormatException e) {
+                return false;
+            }
+        }
+    }
+
+    /**
+     * @return the index of the node {@code from} starts at
+     * @throws ToolException.BadArguments when {@code from} does not name a node of this keyspace as it is now: a
+     *                                    standalone server's cursor on a cluster or the other way round, a node
+     *                                    that is no longer a primary serving slots, a topology that changed
+     */
+    int startNode(Position from) {
+        if (from == Position.START) {
+            return 0;
+        }
+        String given = "--cursor '" + from.text() + "'";
+        String restart = "; run again without --cursor (keys rewritten already are skipped as not that format)";
+        if (!cluster) {
+            if (from.topology() != null) {
+                throw new ToolException.BadArguments(given + " names a cluster node, but " + uri.getHost() + ":"
+                        + uri.getPort() + " is a standalone server");
+            }
+            if (!from.node().equals("0")) {
+                throw new ToolException.BadArguments(given + " names node " + from.node() + ", but a standalone server"
+                        + " has one node, 0");
+            }
+            return 0;
+        }
+        if (from.topology() == null) {
+            throw new ToolException.BadArguments(given + " names a node by its index (the form of a standalone server,"
+                    + " and of earlier versions of the tool), which a failover or a topology change makes another"
+                    + " node; a cluster's cursor is NODEID:CURSOR@TOPOLOGY" + restart);
+        }
+        int index = -1;
+        for (int i = 0; i < nodes.size(); i++) {
+            if (nodes.get(i).id().equals(from.node())) {
+                index = i;
+            }
+        }
+        if (index < 0) {
+            throw new ToolException.BadArguments(given + " names node " + from.node() + ", which is not a primary"
+                    + " serving slots now (a failover or a resharding since the run that printed it; the primaries"
+                    + " are " + nodes.stream().map(n -> n.id() + " at " + n.address()).toList() + "): its SCAN cursor"
+                    + " means nothing on another node" + restart);
+        }
+        if (!from.topology().equals(topology)) {
+            throw new ToolException.BadArguments(given + " was printed when the cluster's primaries and their slots"
+                    + " were " + from.topology() + "; they are " + topology + " now (a failover or a resharding since):"
+                    + " keys may have moved between the primaries scanned and those not" + restart);
+        }
+        return index;
+    }
+
+    /** @return the cursor that resumes at {@code cursor} on the node of index {@code node} */
+    private String position(int node, String cursor) {
+        return cluster ? nodes.get(node).id() + ":" + cursor + "@" + topology : node + ":" + cursor;
     }
 
     /**
      * Scans every node in order, {@code MATCH pattern} (null: all), {@code COUNT count}, from {@code from}.
      *
-     * @throws ToolException.BadArguments when {@code from} names a node this keyspace does not have
+     * @throws ToolException.BadArguments when {@code from} does not name a node of this keyspace ({@link #startNode})
      */
     void scanAll(String pattern, Position from, int count, PageVisitor visitor) {
-        int startNode = from.node();
-        if (startNode >= nodes.size()) {
-            throw new ToolException.BadArguments("--cursor '" + from.text() + "' names node " + startNode
-                    + ", but the server has " + nodes.size() + " primar" + (nodes.size() == 1 ? "y" : "ies"));
-        }
+        int startNode = startNode(from);
         for (int n = startNode; n < nodes.size(); n++) {
             String c = n == startNode ? from.cursor() : "0";
             KeyScanCursor<byte[]> page;
             do {
                 page = scan(n, c, pattern, count);
                 c = page.getCursor();
-                String resume = !page.isFinished() ? n + ":" + c : n + 1 < nodes.size() ? (n + 1) + ":0" : "done";
+                String resume = !page.isFinished() ? position(n, c) : n + 1 < nodes.size() ? position(n + 1, "0")
+                        : "done";
                 visitor.page(n, page.getKeys(), resume);
             } while (!page.isFinished());
         }

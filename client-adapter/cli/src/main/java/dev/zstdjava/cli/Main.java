@@ -45,7 +45,7 @@ public final class Main implements Runnable {
         cl.setOut(out);
         cl.setErr(err);
         cl.setExecutionExceptionHandler((ex, cmd, parsed) -> {
-            err.println("zstd-values " + cmd.getCommandName() + ": error: " + describe(ex));
+            err.println("zstd-values " + cmd.getCommandName() + ": error: " + Names.escape(describe(ex)));
             err.flush();
             return ex instanceof ToolException.BadArguments ? 2 : 1;
         });
@@ -57,8 +57,8 @@ public final class Main implements Runnable {
         codes.put("0", "done");
         codes.put("1", "an error (the message on stderr): the server unreachable, authentication failed, a command"
                 + " refused or timed out, inspect get of a value that does not decode; or migrate had failed keys");
-        codes.put("2", "bad arguments: a malformed URI, an option out of its range (named with its limit) or"
-                + " options that do not go together");
+        codes.put("2", "bad arguments: a malformed URI, an option out of its range (named with its limit),"
+                + " options that do not go together, or a --cursor that does not match the server's topology");
         return Collections.unmodifiableMap(codes);
     }
 

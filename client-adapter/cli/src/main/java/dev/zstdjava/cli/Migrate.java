@@ -38,6 +38,9 @@ import java.util.function.Consumer;
                         + "the --from form are rewritten plain (members and names are never compressed).",
                 "Each key is rewritten only if unchanged since it was read (WATCH/MULTI/EXEC); TTLs are kept."})
 final class Migrate implements Callable<Integer> {
+    /** The most failed keys listed in the summary; the rest are counted. */
+    static final int MAX_LISTED = 100;
+
     /** Test hook: runs after a key was read and before its rewrite is sent (null: nothing). */
     static volatile Consumer<byte[]> beforeWrite;
 
@@ -60,7 +63,9 @@ final class Migrate implements Callable<Integer> {
     @Option(names = "--apply", description = "write; without it nothing is written (a dry run)")
     boolean apply;
 
-    @Option(names = "--cursor", paramLabel = "NODE:CURSOR", description = "resume where an earlier run stopped")
+    @Option(names = "--cursor", paramLabel = "CURSOR", description = "resume where an earlier run stopped, with the"
+            + " cursor it printed (0:CURSOR on a standalone server, NODEID:CURSOR@TOPOLOGY on a cluster: refused when"
+            + " that primary or the cluster's slots changed since)")
     String cursor;
 
     @Option(names = "--max-elements", defaultValue = "10000", paramLabel = "N",
@@ -196,6 +201,11 @@ final class Migrate implements Callable<Integer> {
         if (target == null && fromForms.contains(StoredForm.PLAIN)) {
             throw new ToolException.BadArguments("--from plain --to plain changes nothing");
         }
+        if (fromForms.stream().allMatch(f -> f.legacyFormat() != null
+                && !common.legacyFormats().contains(f.legacyFormat()))) { // the classifier would never find one
+            throw new ToolException.BadArguments("--from " + from + " is not among the formats --legacy recognises ("
+                    + String.join(",", common.legacy) + "): every value would be skipped as not that format");
+        }
         if (maxElements < 1) {
             throw new ToolException.BadArguments("--max-elements must be at least 1, got " + maxElements);
         }
@@ -227,8 +237,8 @@ final class Migrate implements Callable<Integer> {
                         String[] why = new String[1];
                         Outcome o = migrateKey(ks, c, key, why, merged);
                         counts.merge(o, 1L, Long::sum);
-                        if (o == Outcome.FAILED && failures.size() < 100) {
-                            failures.add(dev.zstdjava.values.KeyFolder.text(key, 0, key.length) + ": " + why[0]);
+                        if (o == Outcome.FAILED && failures.size() < MAX_LISTED) {
+                            failures.add(Names.of(key) + ": " + Names.escape(why[0]));
                         }
                     }
                     resume[0] = next;
@@ -238,7 +248,10 @@ final class Migrate implements Callable<Integer> {
             } catch (ToolException.BadArguments e) {
                 throw e;
             } catch (RuntimeException e) {
-                // the keys of the page it stopped in are seen again from there; those rewritten are left as they are
+                // the keys of the page it stopped in are seen again from there; those rewritten are left as they are;
+                // the summary so far lists the keys that failed before, which a resumed run does not see again
+                progress.done();
+                summary(out, ks, counts, merged[0], failures, resume[0], Names.escape(Main.describe(e)));
                 throw new ToolException(Main.describe(e) + " (stopped after " + counts.get(Outcome.REWRITTEN)
                         + (apply ? " rewritten" : " to rewrite") + "; resume with --cursor " + resume[0] + ")", e);
             } finally {
@@ -246,45 +259,65 @@ final class Migrate implements Callable<Integer> {
                 progress.done();
             }
             long failed = counts.get(Outcome.FAILED);
-            if (common.json) {
-                Map<String, Object> m = new LinkedHashMap<>();
-                m.put("apply", apply);
-                m.put("from", from);
-                m.put("to", to);
-                m.put("match", match);
-                Map<String, Long> byLabel = new LinkedHashMap<>();
-                counts.forEach((o, n) -> byLabel.put(o.label, n));
-                m.put("keys", byLabel);
-                m.put("merged", merged[0]);
-                m.put("failures", failures);
-                m.put("cursor", resume[0]);
-                m.put("commands", ks.limiter.acquired());
-                Main.printJson(out, m);
-            } else {
-                out.printf(Locale.ROOT, "migrate %s -> %s, keys matching %s on %s (%s)%n", from, to, match,
-                        ks.uri().getHost() + ":" + ks.uri().getPort(), apply ? "applied" : "dry run: nothing written");
-                counts.forEach((o, n) -> out.printf(Locale.ROOT, "  %-30s %d%n",
-                        (o == Outcome.REWRITTEN && !apply ? "would be rewritten" : o.label), n));
-                out.printf(Locale.ROOT, "  %-30s %d%n",
-                        apply ? "merged with an equal one" : "would merge with an equal one", merged[0]);
-                for (String f : failures) {
-                    out.println("  failed: " + f);
-                }
-                out.println("cursor: " + resume[0] + (resume[0].equals("done") ? " (every key seen)" : ""));
-                out.printf(Locale.ROOT, "%d commands sent (at most %.0f/s)%n", ks.limiter.acquired(), common.rate);
-            }
-            out.flush();
+            summary(out, ks, counts, merged[0], failures, resume[0], null);
             if (dicts != null) {
                 dicts.close();
             }
             if (failed > 0) {
                 err.println("zstd-values migrate: " + failed + " key" + (failed == 1 ? "" : "s")
-                        + " failed and were left as they are (listed above)");
+                        + " failed and were left as they are (" + (failed > failures.size() ? "the first "
+                        + failures.size() + " " : "") + "listed above)");
                 err.flush();
                 return 1;
             }
             return 0;
         }
+    }
+
+    /**
+     * Prints the summary of the run: the count of each outcome, the failed keys listed, the cursor; {@code stopped}:
+     * null, or the error that stopped the run (the counts are then those until it).
+     */
+    private void summary(PrintWriter out, Keyspace ks, Map<Outcome, Long> counts, long merged, List<String> failures,
+                         String cursor, String stopped) {
+        long failed = counts.get(Outcome.FAILED);
+        if (common.json) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("apply", apply);
+            m.put("from", from);
+            m.put("to", to);
+            m.put("match", match);
+            Map<String, Long> byLabel = new LinkedHashMap<>();
+            counts.forEach((o, n) -> byLabel.put(o.label, n));
+            m.put("keys", byLabel);
+            m.put("merged", merged);
+            m.put("failures", failures);
+            m.put("failuresNotListed", failed - failures.size());
+            m.put("cursor", cursor);
+            if (stopped != null) {
+                m.put("stopped", stopped);
+            }
+            m.put("commands", ks.limiter.acquired());
+            Main.printJson(out, m);
+        } else {
+            out.printf(Locale.ROOT, "migrate %s -> %s, keys matching %s on %s (%s)%s%n", from, to, match,
+                    ks.uri().getHost() + ":" + ks.uri().getPort(), apply ? "applied" : "dry run: nothing written",
+                    stopped == null ? "" : ", stopped by an error: " + stopped);
+            counts.forEach((o, n) -> out.printf(Locale.ROOT, "  %-30s %d%n",
+                    (o == Outcome.REWRITTEN && !apply ? "would be rewritten" : o.label), n));
+            out.printf(Locale.ROOT, "  %-30s %d%n",
+                    apply ? "merged with an equal one" : "would merge with an equal one", merged);
+            for (String f : failures) {
+                out.println("  failed: " + f);
+            }
+            if (failed > failures.size()) {
+                out.println("  failed: " + (failed - failures.size()) + " more keys, not listed (the first "
+                        + failures.size() + " are)");
+            }
+            out.println("cursor: " + cursor + (cursor.equals("done") ? " (every key seen)" : ""));
+            out.printf(Locale.ROOT, "%d commands sent (at most %.0f/s)%n", ks.limiter.acquired(), common.rate);
+        }
+        out.flush();
     }
 
     /** Reads, converts and (with --apply) rewrites one key. */
@@ -305,7 +338,7 @@ final class Migrate implements Callable<Integer> {
             if (kr.type().equals("none")) {
                 return Outcome.CHANGED;
             }
-            Plan plan = plan(kr, why);
+            Plan plan = plan(ks, c, key, kr, why);
             if (plan == null) {
                 return Outcome.FAILED;
             }
@@ -320,10 +353,9 @@ final class Migrate implements Callable<Integer> {
             if (h != null) {
                 h.accept(key);
             }
-            Map<ByteBuffer, Long> fieldExpiry = kr.type().equals("hash") ? fieldExpiry(ks, c, key, plan) : Map.of();
             ks.limiter.acquire();
             c.multi();
-            write(ks, c, key, kr, plan, fieldExpiry);
+            write(ks, c, key, kr, plan);
             ks.limiter.acquire();
             TransactionResult r = c.exec();
             watching = false;
@@ -352,13 +384,19 @@ final class Migrate implements Callable<Integer> {
         boolean matched;
         /** Members and hash fields that become one with another of the key: the same value, stored in two forms. */
         long merged;
+        /** For a hash rewritten: when each of its fields with a TTL of its own expires, by its stored name. */
+        Map<ByteBuffer, Long> fieldExpiry = Map.of();
     }
+
+    /** What a hash field written holds: its value and when it expires (0: never). */
+    private record FieldState(ByteBuffer value, long expiresAt) {}
 
     /**
      * Counts in {@code p} the set and sorted-set members and hash fields of {@code kr} that the rewrite makes one with
      * another (a compressed member whose plain form is a member already, or two forms of one value): a set member is
      * kept once, which loses nothing; a sorted-set member whose forms have different scores, and a hash field whose
-     * forms hold different values, would keep one score or value and lose the other, so the key is left alone.
+     * forms hold different values or expire at different times (a TTL of its own, or none), would keep one score,
+     * value or TTL and lose the other, so the key is left alone.
      *
      * @return null, or why the key is left alone
      */
@@ -384,7 +422,8 @@ final class Migrate implements Callable<Integer> {
                 }
                 case HASH_VALUE -> {
                     name = names.getOrDefault(ByteBuffer.wrap(e.field()), e.field());
-                    with = ByteBuffer.wrap(p.changes.getOrDefault(e, e.stored()));
+                    with = new FieldState(ByteBuffer.wrap(p.changes.getOrDefault(e, e.stored())),
+                            p.fieldExpiry.getOrDefault(ByteBuffer.wrap(e.field()), 0L));
                 }
                 default -> {
                     continue;
@@ -396,8 +435,11 @@ final class Migrate implements Callable<Integer> {
             }
             if (!other.equals(with)) {
                 String what = e.role() == Reader.Role.ZSET_MEMBER ? "zset member" : "hash field";
-                return what + " " + printable(name) + " is stored in two forms with different "
-                        + (e.role() == Reader.Role.ZSET_MEMBER ? "scores (" + other + " and " + with + ")" : "values")
+                String differ = e.role() == Reader.Role.ZSET_MEMBER ? "scores (" + other + " and " + with + ")"
+                        : ((FieldState) other).value().equals(((FieldState) with).value()) ? "TTLs (expiring "
+                        + expiry(((FieldState) other).expiresAt()) + " and " + expiry(((FieldState) with).expiresAt())
+                        + ")" : "values";
+                return what + " " + printable(name) + " is stored in two forms with different " + differ
                         + ": rewriting them as one would lose one; the key is left as it is";
             }
             p.merged++;
@@ -405,14 +447,23 @@ final class Migrate implements Callable<Integer> {
         return null;
     }
 
-    /** @return {@code b} as text for a message, one-to-one ({@code \\xHH} for what is not UTF-8), cut at 60 characters */
+    /** @return {@code b} as text for a message, as {@link Names} prints it, cut at 60 characters */
     private static String printable(byte[] b) {
-        String t = dev.zstdjava.values.KeyFolder.text(b, 0, b.length);
+        String t = Names.of(b);
         return "'" + (t.length() > 60 ? t.substring(0, 60) + "..." : t) + "'";
     }
 
-    /** @return what to change, or null with {@code why[0]} set when a value of the --from form cannot be read */
-    private Plan plan(Reader.KeyRead kr, String[] why) {
+    /** @return when a hash field expires, in words: the time (UTC), or never for 0 */
+    private static String expiry(long at) {
+        return at == 0 ? "never" : "at " + java.time.Instant.ofEpochMilli(at);
+    }
+
+    /**
+     * @return what to change of {@code key}, read as {@code kr} (for a hash with changes: with its fields' expiry
+     *         times, the same in a dry run), or null with {@code why[0]} set when a value of the --from form cannot be
+     *         read or members would be lost ({@link #merges})
+     */
+    private Plan plan(Keyspace ks, RedisCommands<byte[], byte[]> c, byte[] key, Reader.KeyRead kr, String[] why) {
         Plan p = new Plan();
         for (Reader.Element e : kr.elements()) {
             if (e.stored() == null) {
@@ -440,6 +491,9 @@ final class Migrate implements Callable<Integer> {
             }
         }
         if (!p.changes.isEmpty()) {
+            if (kr.type().equals("hash")) {
+                p.fieldExpiry = fieldExpiry(ks, c, key, kr);
+            }
             why[0] = merges(kr, p);
             if (why[0] != null) {
                 return null;
@@ -449,15 +503,18 @@ final class Migrate implements Callable<Integer> {
     }
 
     /**
-     * @return when each hash field the rewrite of {@code key} writes expires ({@code HPEXPIRETIME}, Unix time in
-     *         milliseconds), by its stored name, for the fields that have a TTL of their own (HSET clears it); none on a
-     *         server without field TTLs (one that does not know the command)
+     * @return when each field of hash {@code key} (read as {@code kr}) expires ({@code HPEXPIRETIME}, Unix time in
+     *         milliseconds), by its stored name, for the fields that have a TTL of their own (HSET clears it, so a
+     *         field written gets it back; two forms of a field that expire at different times are not merged); none
+     *         on a server without field TTLs (one that does not know the command)
      */
     private static Map<ByteBuffer, Long> fieldExpiry(Keyspace ks, RedisCommands<byte[], byte[]> c, byte[] key,
-                                                     Plan plan) {
+                                                     Reader.KeyRead kr) {
         List<byte[]> names = new ArrayList<>();
-        for (Reader.Element e : plan.changes.keySet()) {
-            names.add(e.role() == Reader.Role.HASH_FIELD ? e.stored() : e.field());
+        for (Reader.Element e : kr.elements()) {
+            if (e.role() == Reader.Role.HASH_FIELD) {
+                names.add(e.stored());
+            }
         }
         List<Long> at;
         try {
@@ -480,10 +537,9 @@ final class Migrate implements Callable<Integer> {
 
     /**
      * Queues the rewrite of {@code key} inside MULTI; the key is never emptied, so its TTL stays, and a hash field
-     * written gets its own TTL back ({@code fieldExpiry}, by its stored name: HSET clears it).
+     * written gets its own TTL back ({@link Plan#fieldExpiry}, by its stored name: HSET clears it).
      */
-    private void write(Keyspace ks, RedisCommands<byte[], byte[]> c, byte[] key, Reader.KeyRead kr, Plan plan,
-                       Map<ByteBuffer, Long> fieldExpiry) {
+    private void write(Keyspace ks, RedisCommands<byte[], byte[]> c, byte[] key, Reader.KeyRead kr, Plan plan) {
         switch (kr.type()) {
             case "string" -> {
                 ks.limiter.acquire();
@@ -512,7 +568,7 @@ final class Migrate implements Callable<Integer> {
                         ks.limiter.acquire();
                         c.hset(key, name, v);
                         written.add(ByteBuffer.wrap(name));
-                        Long expiry = fieldExpiry.get(f.getKey());
+                        Long expiry = plan.fieldExpiry.get(f.getKey());
                         if (expiry != null) {
                             ks.limiter.acquire();
                             c.hpexpireat(key, expiry, name);

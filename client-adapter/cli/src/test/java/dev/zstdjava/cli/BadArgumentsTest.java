@@ -212,8 +212,66 @@ class BadArgumentsTest extends StandaloneServer {
         String[] migrate = {"migrate", uri, "--from", "plain", "--to", "glide-zstd", "--match", "*", "--apply",
                 "--cursor"};
         refused("--cursor 'done': every key was seen by the run that printed it", concat(migrate, "done"));
-        refused("--cursor 'x:1' is not NODE:CURSOR", concat(migrate, "x:1"));
-        refused("--cursor '7:0' names node 7, but the server has 1 primary", concat(migrate, "7:0"));
+        refused("--cursor 'x:1' is not a cursor as an earlier run printed it (0:CURSOR on a standalone server,"
+                + " NODEID:CURSOR@TOPOLOGY on a cluster)", concat(migrate, "x:1"));
+        refused("--cursor '7:0' names node 7, but a standalone server has one node, 0", concat(migrate, "7:0"));
+        refused("--cursor '" + "a".repeat(40) + ":5@0123abcd' names a cluster node, but " + uri.substring(8)
+                + " is a standalone server", concat(migrate, "a".repeat(40) + ":5@0123abcd"));
+    }
+
+    /**
+     * A run stopped by an error prints its summary so far, in text and JSON: the keys that failed before it (which
+     * a run resumed from the cursor does not see again) are listed, with the cursor and the error.
+     */
+    @Test
+    void aMigrationStoppedByAnErrorListsTheKeysThatFailedBeforeIt() {
+        RedisCommands<byte[], byte[]> c = raw.sync();
+        for (int i = 0; i < 60; i++) {
+            c.set(utf8("cx:" + i), PrintedNamesTest.CORRUPT);
+        }
+        for (boolean json : new boolean[] {false, true}) {
+            AtomicInteger read = new AtomicInteger();
+            Reader.afterType = key -> {
+                if (read.incrementAndGet() == 30) {
+                    throw new RedisCommandTimeoutException("Command timed out after 10 second(s)");
+                }
+            };
+            Tool t;
+            try {
+                t = json ? Tool.run("migrate", uri, "--from", "redisson-zstd", "--to", "glide-zstd", "--match", "cx:*",
+                        "--json") : Tool.run("migrate", uri, "--from", "redisson-zstd", "--to", "glide-zstd", "--match",
+                        "cx:*");
+            } finally {
+                Reader.afterType = null;
+            }
+            assertEquals(1, t.code(), t.toString());
+            Matcher m = Pattern.compile("resume with --cursor (\\S+)\\)").matcher(t.err());
+            assertTrue(m.find(), t.toString());
+            if (json) {
+                com.fasterxml.jackson.databind.JsonNode r = t.json();
+                assertEquals(29, r.get("failures").size(), t.out());
+                assertEquals(m.group(1), r.get("cursor").asText());
+                assertTrue(r.get("stopped").asText().contains("Command timed out after 10 second(s)"), t.out());
+            } else {
+                assertEquals(29, t.out().lines().filter(l -> l.matches("  failed: cx:\\d+: string value: corrupt.*"))
+                        .count(), t.toString());
+                assertTrue(t.out().contains("(dry run: nothing written), stopped by an error: "), t.out());
+                assertTrue(t.out().contains("cursor: " + m.group(1)), t.out());
+            }
+        }
+    }
+
+    /** A --from form that --legacy leaves unrecognised could match nothing: refused rather than a run that skips all. */
+    @Test
+    void aFromFormThatLegacyDoesNotRecogniseIsRefused() {
+        raw.sync().set(utf8("rz:1"), Writers.redissonZstd(json(1000)));
+        refused("--from redisson-zstd is not among the formats --legacy recognises (lettuce-gzip,redisson-lz4): every"
+                + " value would be skipped as not that format", "migrate", uri, "--from", "redisson-zstd", "--to",
+                "glide-zstd", "--match", "*", "--legacy", "lettuce-gzip,redisson-lz4");
+        Tool group = Tool.run("migrate", uri, "--from", "legacy", "--to", "glide-zstd", "--match", "*", "--legacy",
+                "redisson-zstd", "--json");
+        assertEquals(0, group.code(), group.toString());
+        assertEquals(1, MigrateTest.count(group.json(), "rewritten"), group.out());
     }
 
     /** An error in the middle of a migration names the cursor to resume from; resuming there finishes the job. */
@@ -252,7 +310,8 @@ class BadArgumentsTest extends StandaloneServer {
         }
     }
 
-    private static String[] concat(String[] a, String... b) {
+    /** @return {@code a} followed by {@code b} */
+    static String[] concat(String[] a, String... b) {
         String[] r = java.util.Arrays.copyOf(a, a.length + b.length);
         System.arraycopy(b, 0, r, a.length, b.length);
         return r;

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.zstdjava.lettuce.LettuceDictionaryStore;
 import dev.zstdjava.testkit.RedisCluster;
 import dev.zstdjava.testkit.RedisServer;
+import io.lettuce.core.RedisCommandTimeoutException;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.SlotHash;
@@ -15,10 +16,16 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
 
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import static dev.zstdjava.cli.Writers.utf8;
 import static dev.zstdjava.testkit.TestValues.json;
@@ -51,20 +58,32 @@ class ClusterTest {
         }
     }
 
-    /** @return the index of the node serving {@code key}, as the tool orders them (by address; all on one host) */
-    static int node(String key) {
+    /** @return the node id of each node of the cluster, in the order of {@code cluster.nodes()} */
+    static List<String> ids() throws IOException {
+        List<String> ids = new ArrayList<>();
+        for (RedisServer n : cluster.nodes()) {
+            Matcher m = Pattern.compile("[0-9a-f]{40}").matcher(n.command("CLUSTER MYID"));
+            assertTrue(m.find());
+            ids.add(m.group());
+        }
+        return ids;
+    }
+
+    /** @return the index of the node serving {@code key}, as the tool orders them (by node id) */
+    static int node(String key) throws IOException {
         int slot = SlotHash.getSlot(key);
         int owner = slot <= 5460 ? 0 : slot <= 10922 ? 1 : 2;
-        int port = cluster.nodes().get(owner).port();
-        int rank = 0;
-        for (RedisServer n : cluster.nodes()) {
-            rank += n.port() < port ? 1 : 0;
-        }
-        return rank;
+        List<String> ids = ids();
+        return (int) ids.stream().filter(id -> id.compareTo(ids.get(owner)) < 0).count();
+    }
+
+    /** @return the node id of the node the tool scans {@code rank}-th */
+    static String idOfRank(int rank) throws IOException {
+        return ids().stream().sorted().toList().get(rank);
     }
 
     @Test
-    void inspectCountsEveryPrimaryAndMigrateRewritesAcrossThem() {
+    void inspectCountsEveryPrimaryAndMigrateRewritesAcrossThem() throws Exception {
         RedisAdvancedClusterCommands<byte[], byte[]> c = raw.sync();
         String v = json(2000);
         int onNode0 = 0;
@@ -84,9 +103,12 @@ class ClusterTest {
         assertEquals(Map.of("rz:* | string value | redisson-zstd", 30L, "plain:* | string value | plain", 30L,
                 "lz:* | string value | glide-lz4", 30L), InspectTest.classes(root));
 
-        // resume from a cursor that starts at the second node: the keys of the first are not seen
+        // a run stopped at the first key of the second node names that node by its id; resumed there, the keys of
+        // the first are not seen
+        String cursor = stoppedAt(onNode0 + 1);
+        assertTrue(cursor.matches(idOfRank(1) + ":0@[0-9a-f]{8}"), cursor);
         Tool resumed = Tool.run("migrate", uri, "--from", "redisson-zstd", "--to", "glide-zstd", "--match", "rz:*",
-                "--cursor", "1:0", "--json");
+                "--cursor", cursor, "--json");
         assertEquals(0, resumed.code(), resumed.toString());
         assertEquals(30 - onNode0, MigrateTest.count(resumed.json(), "rewritten"), resumed.out());
 
@@ -107,6 +129,115 @@ class ClusterTest {
         Tool get = Tool.run("inspect", "get", uri, "rz:7");
         assertEquals(0, get.code(), get.toString());
         assertEquals(v + 7, get.out().strip());
+    }
+
+    /**
+     * Runs a dry run of {@code migrate --from redisson-zstd --match rz:*} that stops with an error at the
+     * {@code n}-th key it reads.
+     *
+     * @return the cursor its error line says to resume with
+     */
+    private static String stoppedAt(int n) {
+        AtomicInteger read = new AtomicInteger();
+        Reader.afterType = key -> {
+            if (read.incrementAndGet() == n) {
+                throw new RedisCommandTimeoutException("Command timed out after 10 second(s)");
+            }
+        };
+        try {
+            Tool stopped = Tool.run("migrate", uri, "--from", "redisson-zstd", "--to", "glide-zstd", "--match", "rz:*");
+            assertEquals(1, stopped.code(), stopped.toString());
+            Matcher m = Pattern.compile("resume with --cursor (\\S+)\\)").matcher(stopped.err());
+            assertTrue(m.find(), stopped.toString());
+            return m.group(1);
+        } finally {
+            Reader.afterType = null;
+        }
+    }
+
+    /**
+     * A cursor names its primary by node id and the topology it was printed under: a cursor of a node that is not a
+     * primary now (as after a failover), of a topology whose slots moved since, or naming a node by its index, is
+     * refused with what changed, and nothing is scanned; with the slot back, the same cursor resumes.
+     */
+    @Test
+    void aCursorThatNoLongerMatchesTheTopologyIsRefused() throws Exception {
+        RedisAdvancedClusterCommands<byte[], byte[]> c = raw.sync();
+        String v = json(1000);
+        int onNode0 = 0;
+        for (int i = 0; i < 30; i++) {
+            c.set(utf8("rz:" + i), Writers.redissonZstd(v + i));
+            onNode0 += node("rz:" + i) == 0 ? 1 : 0;
+        }
+        String cursor = stoppedAt(onNode0 + 1); // at the first key of the second node
+        assertTrue(cursor.matches(idOfRank(1) + ":0@[0-9a-f]{8}"), cursor);
+        String topology = cursor.substring(cursor.indexOf('@') + 1);
+        String[] migrate = {"migrate", uri, "--from", "redisson-zstd", "--to", "glide-zstd", "--match", "rz:*",
+                "--cursor"};
+
+        Tool gone = Tool.run(BadArgumentsTest.concat(migrate, "f".repeat(40) + ":0@" + topology));
+        assertEquals(2, gone.code(), gone.toString());
+        assertTrue(gone.err().contains("names node " + "f".repeat(40) + ", which is not a primary serving slots now"),
+                gone.err());
+        Tool byIndex = Tool.run(BadArgumentsTest.concat(migrate, "1:0"));
+        assertEquals(2, byIndex.code(), byIndex.toString());
+        assertTrue(byIndex.err().contains("names a node by its index"), byIndex.err());
+
+        List<String> ids = ids();
+        int slot = 0;
+        while (!cluster.nodes().get(0).command("CLUSTER COUNTKEYSINSLOT " + slot).startsWith(":0")) {
+            slot++; // an empty slot of the first range, which moves without its keys
+        }
+        try {
+            setSlot(slot, ids.get(1));
+            Tool moved = Tool.run(BadArgumentsTest.concat(migrate, cursor));
+            assertEquals(2, moved.code(), moved.toString());
+            assertTrue(moved.err().contains("was printed when the cluster's primaries and their slots were " + topology
+                    + "; they are "), moved.err());
+            assertTrue(moved.out().isEmpty(), moved.out());
+        } finally {
+            setSlot(slot, ids.get(0));
+        }
+        Tool back = Tool.run(BadArgumentsTest.concat(migrate, cursor, "--json"));
+        assertEquals(0, back.code(), back.toString());
+        assertEquals(30 - onNode0, MigrateTest.count(back.json(), "rewritten"), back.out());
+    }
+
+    /** Gives {@code slot} (holding no key) to the node {@code id} on every node, that one first. */
+    private static void setSlot(int slot, String id) throws Exception {
+        List<String> ids = ids();
+        List<RedisServer> order = new ArrayList<>(cluster.nodes());
+        order.sort(java.util.Comparator.comparing(n -> ids.get(cluster.nodes().indexOf(n)).equals(id) ? 0 : 1));
+        for (RedisServer n : order) {
+            String r = n.command("CLUSTER SETSLOT " + slot + " NODE " + id);
+            assertTrue(r.startsWith("+OK"), n.port() + ": " + r);
+        }
+        for (RedisServer n : cluster.nodes()) { // every node's view, as the tool reads the URI's
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (!owner(n, slot).equals(id)) {
+                assertTrue(System.nanoTime() < deadline, "slot " + slot + " not given to " + id);
+                Thread.sleep(50);
+            }
+        }
+    }
+
+    /** @return the node id that {@code n}'s {@code CLUSTER NODES} says serves {@code slot} */
+    private static String owner(RedisServer n, int slot) throws IOException {
+        for (String line : n.command("CLUSTER NODES").split("\\r?\\n")) {
+            String[] f = line.split(" ");
+            for (int i = 8; i < f.length; i++) {
+                String[] range = f[i].split("-");
+                if (!range[0].matches("[0-9]+")) {
+                    continue;
+                }
+                int lo = Integer.parseInt(range[0]);
+                int hi = range.length > 1 ? Integer.parseInt(range[1]) : lo;
+                if (slot >= lo && slot <= hi) {
+                    return f[0];
+                }
+            }
+        }
+        return "";
     }
 
     /**

@@ -356,6 +356,68 @@ class MigrateTest extends StandaloneServer {
                 utf8("h")), "each field's expiry time kept, and none added");
     }
 
+    /**
+     * A hash field stored in two forms that become one is merged only when both forms expire at the same time (or
+     * neither has a TTL of its own): otherwise the field written would lose one TTL or gain one, so the key fails, in
+     * the dry run as in the real one, and is left as it is. When they agree, the field keeps that TTL.
+     */
+    @Test
+    void hashFieldsInTwoFormsWithDifferentTtlsAreNotMerged() {
+        RedisCommands<byte[], byte[]> c = raw.sync();
+        c.hset(utf8("ttlplain:1"), Writers.redissonZstdKey("g"), Writers.redissonZstd("same"));
+        c.hset(utf8("ttlplain:1"), utf8("g"), utf8("same"));
+        c.hpexpire(utf8("ttlplain:1"), 500_000, utf8("g")); // the plain form expires, the other does not
+        c.hset(utf8("ttlold:1"), Writers.redissonZstdKey("g"), Writers.redissonZstd("same"));
+        c.hset(utf8("ttlold:1"), utf8("g"), utf8("same"));
+        c.hpexpire(utf8("ttlold:1"), 500_000, Writers.redissonZstdKey("g")); // the old form expires, the plain not
+        long at = System.currentTimeMillis() + 600_000;
+        c.hset(utf8("ttlsame:1"), Writers.redissonZstdKey("g"), Writers.redissonZstd("same"));
+        c.hset(utf8("ttlsame:1"), utf8("g"), utf8("same"));
+        c.hpexpireat(utf8("ttlsame:1"), at, Writers.redissonZstdKey("g"), utf8("g"));
+        Map<String, Object> before = dump();
+        List<Long> plainBefore = c.hpexpiretime(utf8("ttlplain:1"), utf8("g"));
+        String[] args = {"migrate", uri, "--from", "compressed", "--to", "plain", "--match", "ttl*", "--json"};
+        Tool dry = Tool.run(args);
+        assertEquals(1, dry.code(), dry.toString());
+        assertEquals(List.of(1L, 2L), List.of(count(dry.json(), "rewritten"), count(dry.json(), "failed")), dry.out());
+        Tool t = Tool.run(java.util.stream.Stream.concat(java.util.Arrays.stream(args), java.util.stream.Stream.of(
+                "--apply")).toArray(String[]::new));
+        assertEquals(1, t.code(), t.toString());
+        assertEquals(List.of(1L, 2L, 1L), List.of(count(t.json(), "rewritten"), count(t.json(), "failed"),
+                t.json().get("merged").asLong()), t.out());
+        String failures = t.json().get("failures").toString();
+        assertTrue(failures.contains("ttlplain:1: hash field 'g' is stored in two forms with different TTLs (expiring"
+                + " never and at "), failures);
+        assertTrue(failures.contains("ttlold:1: hash field 'g' is stored in two forms with different TTLs"), failures);
+        assertEquals(before.get("ttlplain:1"), dump().get("ttlplain:1"), "left as it is");
+        assertEquals(before.get("ttlold:1"), dump().get("ttlold:1"), "left as it is");
+        assertEquals(plainBefore, c.hpexpiretime(utf8("ttlplain:1"), utf8("g")), "its TTL kept");
+        assertEquals(Map.of(ByteBuffer.wrap(utf8("g")), ByteBuffer.wrap(utf8("same"))), dump().get("ttlsame:1"));
+        assertEquals(List.of(at), c.hpexpiretime(utf8("ttlsame:1"), utf8("g")), "the TTL both forms had");
+    }
+
+    /** More failed keys than the summary lists: it says how many are not listed, and stderr does not claim all are. */
+    @Test
+    void failuresBeyondTheListedOnesAreCounted() {
+        RedisCommands<byte[], byte[]> c = raw.sync();
+        int keys = 107; // the summary lists 100
+        for (int i = 0; i < keys; i++) {
+            c.set(utf8("many:" + i), PrintedNamesTest.CORRUPT);
+        }
+        Tool t = Tool.run("migrate", uri, "--from", "redisson-zstd", "--to", "glide-zstd", "--match", "many:*",
+                "--rate", "100000");
+        assertEquals(1, t.code(), t.toString());
+        assertEquals(100, t.out().lines().filter(l -> l.matches("  failed: many:\\d+: .*")).count(),
+                t.out());
+        assertTrue(t.out().contains("  failed: 7 more keys, not listed (the first 100 are)"), t.out());
+        assertTrue(t.err().contains(keys + " keys failed and were left as they are (the first 100 listed above)"),
+                t.err());
+        Tool json = Tool.run("migrate", uri, "--from", "redisson-zstd", "--to", "glide-zstd", "--match", "many:*",
+                "--rate", "100000", "--json");
+        assertEquals(List.of(100L, 7L), List.of((long) json.json().get("failures").size(),
+                json.json().get("failuresNotListed").asLong()), json.out());
+    }
+
     /** A key replaced by one of another type between its TYPE and its reading is skipped as changed; the run goes on. */
     @Test
     void aKeyThatChangesTypeAsItIsReadIsSkippedAsChanged() {
