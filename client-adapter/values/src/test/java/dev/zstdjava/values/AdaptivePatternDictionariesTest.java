@@ -291,6 +291,43 @@ class AdaptivePatternDictionariesTest {
     }
 
     /**
+     * Once a pattern's lineage is released, its writes up to its next sampled one still have the dictionary option,
+     * and are written with zstd 3 without a dictionary: they are counted under zstd 3, as they were written
+     * ({@link AdaptiveCompressor#writes}, the meters), never under the dictionary option. Before, they were counted
+     * under "zstd 3 + dictionary" with no dictionary in them.
+     */
+    @Test
+    void writesOfAReleasedPatternAreCountedUnderTheOptionThatWroteThem() throws Exception {
+        try (PatternDictionaries pd = oneLineageFits()) {
+            int every = 64;
+            AdaptiveCompressor ac = AdaptiveCompressor.builder(CompressionConfig.defaults()).sampling(64, every, every)
+                    .window(8, 4).hysteresis(1, 0.01, 0.2).dictionaries(pd).build();
+            Map<String, List<byte[][]>> written = new ConcurrentHashMap<>();
+            writeUntilOnDictionaries(ac, List.of("a"), written);
+            byte[] a = utf8("a:1");
+            if (ac.state(a).writes() % every == 0) { // the next write of a would be sampled: not the one to watch
+                ac.compress(utf8("a:0"), RECORDS.get(0));
+            }
+            writeUntil(ac, List.of("b"), written, "a released", () -> pd.manager("a:*") == null);
+            assertEquals(CompressionOption.ZSTD_3_DICTIONARY, ac.state(a).current(), "not sampled since");
+            long dictionary = ac.writes(CompressionOption.ZSTD_3_DICTIONARY).values();
+            long zstd3 = ac.writes(CompressionOption.ZSTD_3).values();
+            List<byte[][]> after = new ArrayList<>();
+            long ordinary = every - ac.state(a).writes() % every; // written with the option in use, unsampled
+            for (int i = 0; i < ordinary; i++) {
+                byte[] v = RECORDS.get(i);
+                after.add(new byte[][]{v, ac.compress(utf8("a:" + (1_000_000 + i)), v)});
+            }
+            assertEquals(0, dictionaryValues(after), "written without the released dictionary");
+            assertEquals(CompressionOption.ZSTD_3_DICTIONARY, ac.state(a).current(), "no sample yet");
+            assertEquals(dictionary, ac.writes(CompressionOption.ZSTD_3_DICTIONARY).values(),
+                    "values without a dictionary counted under the dictionary option");
+            assertEquals(zstd3 + ordinary, ac.writes(CompressionOption.ZSTD_3).values());
+            readAll(ac, after);
+        }
+    }
+
+    /**
      * A released lineage frees its dictionaries' native memory, which the bound then counts as none: no compressor of
      * the writer it wrote the pattern with keeps its compression digest allocated.
      */
