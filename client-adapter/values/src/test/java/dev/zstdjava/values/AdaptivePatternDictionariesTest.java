@@ -518,6 +518,67 @@ class AdaptivePatternDictionariesTest {
      * exact: the pattern's last window of sampled values is known (each value written twice in a row, one of the two
      * sampled), and measured again here.
      */
+    /**
+     * A lineage whose store cannot be had is tried again after each reopen delay, as long as its pattern writes: the
+     * first failure is a warning, the next ones are not (a store down for an hour under 256 patterns logged a warning
+     * per pattern every 10 seconds, some 90,000), and its opening, once the store is back, says how many attempts
+     * failed. Before, every attempt logged the same warning again.
+     */
+    @Test
+    void aLineageThatKeepsFailingToOpenWarnsOnceUntilItOpens() throws Exception {
+        java.util.concurrent.atomic.AtomicInteger asked = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.atomic.AtomicBoolean down = new java.util.concurrent.atomic.AtomicBoolean(true);
+        Function<String, DictionaryStore> stores = name -> {
+            if (name.equals(PatternDictionaries.lineageName("down:*"))) {
+                asked.incrementAndGet();
+                if (down.get()) {
+                    throw new IllegalStateException("the store is down");
+                }
+            }
+            return new InMemoryDictionaryStore();
+        };
+        java.util.logging.Logger log = java.util.logging.Logger.getLogger(AdaptiveCompressor.class.getName());
+        List<java.util.logging.LogRecord> logged = new java.util.concurrent.CopyOnWriteArrayList<>();
+        java.util.logging.Handler handler = new java.util.logging.Handler() {
+            @Override
+            public void publish(java.util.logging.LogRecord r) {
+                String m = r.getMessage();
+                if (m != null && m.contains("pattern down:*")) {
+                    logged.add(r);
+                }
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        log.addHandler(handler);
+        try (PatternDictionaries pd = PatternDictionaries.builder(stores).manager(AdaptivePatternDictionariesTest::quick)
+                .reopenDelay(Duration.ofMillis(1)).build()) {
+            AdaptiveCompressor ac = compressor(pd);
+            Map<String, List<byte[][]>> written = new ConcurrentHashMap<>();
+            writeUntil(ac, List.of("down"), written, "five attempts to open the lineage", () -> asked.get() >= 5);
+            assertNull(pd.manager("down:*"));
+            // each attempt runs on the lineages' one thread once the one before it has logged its failure
+            List<java.util.logging.LogRecord> warnings = logged.stream()
+                    .filter(r -> r.getLevel() == java.util.logging.Level.WARNING).toList();
+            assertEquals(1, warnings.size(), asked.get() + " attempts failed, warned: "
+                    + warnings.stream().map(java.util.logging.LogRecord::getMessage).toList());
+            down.set(false);
+            writeUntil(ac, List.of("down"), written, "the lineage open", () -> pd.manager("down:*") != null);
+            DictionaryManagerTest.await("its opening logged", () -> logged.stream().anyMatch(r -> r.getMessage()
+                    .contains("opened, after")));
+            assertEquals(1, logged.stream().filter(r -> r.getLevel() == java.util.logging.Level.WARNING).count());
+            readAll(ac, written.get("down"));
+        } finally {
+            log.removeHandler(handler);
+        }
+    }
+
     @Test
     void aPatternWhoseDictionaryFailsStaysOnItsBestOptionWithoutOne() throws Exception {
         Function<String, DictionaryStore> stores = name -> switch (name) {
