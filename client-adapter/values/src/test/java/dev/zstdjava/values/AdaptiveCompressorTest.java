@@ -393,27 +393,8 @@ class AdaptiveCompressorTest {
     @Test
     void dataThatShiftsIsFollowedWithinTheBound() {
         // every change of decision is logged, at INFO, on the compressor's logger (System.Logger: here, JUL)
-        java.util.logging.Logger log = java.util.logging.Logger.getLogger(AdaptiveCompressor.class.getName());
-        List<java.util.logging.LogRecord> logged = new java.util.concurrent.CopyOnWriteArrayList<>();
-        java.util.logging.Handler handler = new java.util.logging.Handler() {
-            @Override
-            public void publish(java.util.logging.LogRecord r) {
-                logged.add(r);
-            }
-
-            @Override
-            public void flush() {
-            }
-
-            @Override
-            public void close() {
-            }
-        };
-        log.addHandler(handler);
-        try {
-            followsShiftingData(logged);
-        } finally {
-            log.removeHandler(handler);
+        try (AdaptiveLog log = new AdaptiveLog(r -> true)) {
+            followsShiftingData(log.records());
         }
     }
 

@@ -537,28 +537,11 @@ class AdaptivePatternDictionariesTest {
             }
             return new InMemoryDictionaryStore();
         };
-        java.util.logging.Logger log = java.util.logging.Logger.getLogger(AdaptiveCompressor.class.getName());
-        List<java.util.logging.LogRecord> logged = new java.util.concurrent.CopyOnWriteArrayList<>();
-        java.util.logging.Handler handler = new java.util.logging.Handler() {
-            @Override
-            public void publish(java.util.logging.LogRecord r) {
-                String m = r.getMessage();
-                if (m != null && m.contains("pattern down:*")) {
-                    logged.add(r);
-                }
-            }
-
-            @Override
-            public void flush() {
-            }
-
-            @Override
-            public void close() {
-            }
-        };
-        log.addHandler(handler);
-        try (PatternDictionaries pd = PatternDictionaries.builder(stores).manager(AdaptivePatternDictionariesTest::quick)
-                .reopenDelay(Duration.ofMillis(1)).build()) {
+        try (AdaptiveLog log = new AdaptiveLog(r -> r.getMessage() != null
+                && r.getMessage().contains("pattern down:*"));
+             PatternDictionaries pd = PatternDictionaries.builder(stores)
+                     .manager(AdaptivePatternDictionariesTest::quick).reopenDelay(Duration.ofMillis(1)).build()) {
+            List<java.util.logging.LogRecord> logged = log.records();
             AdaptiveCompressor ac = compressor(pd);
             Map<String, List<byte[][]>> written = new ConcurrentHashMap<>();
             writeUntil(ac, List.of("down"), written, "five attempts to open the lineage", () -> asked.get() >= 5);
@@ -574,8 +557,6 @@ class AdaptivePatternDictionariesTest {
                     .contains("opened, after")));
             assertEquals(1, logged.stream().filter(r -> r.getLevel() == java.util.logging.Level.WARNING).count());
             readAll(ac, written.get("down"));
-        } finally {
-            log.removeHandler(handler);
         }
     }
 
