@@ -12,8 +12,8 @@ import java.util.function.Function;
  * application's function for a manager, never makes a lineage (whose name the lineages keep for their life) and never
  * opens a store. The option is ready while the manager has a current dictionary; a manager that is missing, released,
  * closed by the application, or whose compressor cannot be made, leaves the pattern on the options without one (a
- * write between a manager's close and the pattern's next sampled write is written with zstd 3, without it). Every other option is written by
- * the shared writers.
+ * write between a manager's close and the pattern's next sampled write is written with zstd 3, without it). Every
+ * other option is written by the shared writers.
  *
  * <p><b>Thread safety:</b> {@link #ready} and {@link #sampled} run on the pattern's sampling thread only (under its
  * lock); {@link #store} from any thread (the compressor and the lineage are published through volatile fields before

@@ -198,14 +198,14 @@ final class PatternState {
      *         that stored it, as every option's); false for a frame written without one. Allocates nothing.
      */
     private static boolean withDictionary(byte[] stored) {
-        return stored.length <= FRAME_AT + 4
+        return stored.length <= FRAME_AT + 4 || !ValueFormat.hasHeader(stored)
                 || (int) ValueFormat.LE_INT_IN_ARRAY.get(stored, FRAME_AT) != ZSTD_MAGIC
                 || (stored[FRAME_AT + 4] & 3) != 0;
     }
 
     /** As {@link #withDictionary(byte[])}, of the {@code length} bytes at the start of {@code stored}. */
     private static boolean withDictionary(MemorySegment stored, long length) {
-        return length <= FRAME_AT + 4
+        return length <= FRAME_AT + 4 || !ValueFormat.hasHeader(stored)
                 || stored.get(ValueFormat.LE_INT, FRAME_AT) != ZSTD_MAGIC
                 || (stored.get(ValueLayout.JAVA_BYTE, FRAME_AT + 4) & 3) != 0;
     }
