@@ -181,7 +181,9 @@ public final class AdaptiveCompressor {
 
     /**
      * @return what this compressor has written with {@code option} so far (every value it has stored is counted under
-     *         exactly one option); allocates the record
+     *         exactly one option, the one that stored it: a write of the dictionary option made without a dictionary,
+     *         the pattern's being gone until its next sampled write, under {@link CompressionOption#ZSTD_3}); allocates
+     *         the record
      */
     public OptionWrites writes(CompressionOption option) {
         return written.get(Objects.requireNonNull(option, "option"));

@@ -271,6 +271,14 @@ public final class DictionaryManager implements AutoCloseable {
         return registry.find(id);
     }
 
+    /**
+     * @return whether {@link #close()} has been called: its dictionaries' digests are released, so a value written
+     *         with one could not be read in this process; one volatile read
+     */
+    boolean isClosed() {
+        return registry.isClosed();
+    }
+
     /** @return the check before each publication ({@link Builder#publishCheck}), or null */
     PublishCheck publishCheck() {
         return settings.publishCheck();

@@ -15,7 +15,8 @@ import java.time.Instant;
  *                    their length (0 for plain, and before the first sample)
  * @param valuesSeen  the values of at least the minimum compression size written for the pattern since it has been
  *                    tracked
- * @param since       when the pattern took this option (or was first seen, if it never changed)
+ * @param since       when the pattern took this option (or was first seen, if it never changed: its first write; for a
+ *                    listed pattern or {@code (other)} not written yet, when the compressor was built)
  */
 public record PatternDecision(String pattern, CompressionOption option, double savedFraction, long valuesSeen,
                               Instant since) {}

@@ -853,6 +853,8 @@ public final class PatternDictionaries implements AutoCloseable {
         private volatile boolean opening;
         /** whether the lineage has been open in this process; worker thread only */
         private boolean everOpened;
+        /** the openings that failed since it was last open (or made); worker thread only */
+        private int failedOpens;
         /** when last used: a sampled write's or a read's clock, a write's coarse clock ({@link #usedByWrite}) */
         volatile long lastUsed = System.nanoTime();
         volatile long releasedAt;
@@ -987,6 +989,12 @@ public final class PatternDictionaries implements AutoCloseable {
                 manager = m;
                 everOpened = true;
                 releasedAt = 0;
+                if (failedOpens > 0) {
+                    int failed = failedOpens;
+                    LOG.log(System.Logger.Level.INFO, () -> "adaptive compression: pattern " + pattern + ": its"
+                            + " dictionary lineage " + name + " opened, after " + failed + " failed attempts");
+                    failedOpens = 0;
+                }
                 DictionaryManager opened = m;
                 m.onLoaded(id -> {
                     loaded(id, this, opened);
@@ -1004,9 +1012,18 @@ public final class PatternDictionaries implements AutoCloseable {
                     return; // a build interrupted by close(): no failure to report
                 }
                 releasedAt = System.nanoTime();
-                LOG.log(System.Logger.Level.WARNING, "adaptive compression: pattern " + pattern + ": its dictionary"
-                        + " lineage " + name + " did not open (" + e + "); the options without a dictionary stay in"
-                        + " use, tried again in " + Duration.ofNanos(reopenDelayNanos));
+                // one warning per lineage until it opens: a store down for an hour under 256 patterns would
+                // otherwise log a warning per pattern per reopen delay (some 90,000)
+                if (failedOpens++ == 0) {
+                    LOG.log(System.Logger.Level.WARNING, "adaptive compression: pattern " + pattern + ": its"
+                            + " dictionary lineage " + name + " did not open (" + e + "); the options without a"
+                            + " dictionary stay in use, tried again in " + Duration.ofNanos(reopenDelayNanos)
+                            + " (its further failures are logged at DEBUG, its opening at INFO)");
+                } else {
+                    int failed = failedOpens;
+                    LOG.log(System.Logger.Level.DEBUG, () -> "adaptive compression: pattern " + pattern + ": its"
+                            + " dictionary lineage " + name + " did not open, attempt " + failed + " (" + e + ")");
+                }
             }
         }
 

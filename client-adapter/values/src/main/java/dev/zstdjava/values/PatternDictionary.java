@@ -11,8 +11,9 @@ import java.util.function.Function;
  * first sampled: a pattern seen a few times, as every pattern of a keyspace of random keys is, never asks the
  * application's function for a manager, never makes a lineage (whose name the lineages keep for their life) and never
  * opens a store. The option is ready while the manager has a current dictionary; a manager that is missing, released,
- * or whose compressor cannot be made, leaves the pattern on the options without one. Every other option is written by
- * the shared writers.
+ * closed by the application, or whose compressor cannot be made, leaves the pattern on the options without one (a
+ * write between a manager's close and the pattern's next sampled write is written with zstd 3, without it). Every
+ * other option is written by the shared writers.
  *
  * <p><b>Thread safety:</b> {@link #ready} and {@link #sampled} run on the pattern's sampling thread only (under its
  * lock); {@link #store} from any thread (the compressor and the lineage are published through volatile fields before
@@ -105,12 +106,14 @@ final class PatternDictionary implements OptionWriter {
                         + e + "); the options without one stay in use");
             }
         }
-        return withDictionary != null && manager.currentId() != 0 && given.writable(manager);
+        return withDictionary != null && !manager.isClosed() && manager.currentId() != 0 && given.writable(manager);
     }
 
     /**
      * @return the lineage's compressor (see {@link PatternDictionaries.Lineage#writer()}), or the given manager's
-     *         unless its current dictionary's id is another given manager's too; null when there is none
+     *         unless the application has closed that manager (its dictionaries' digests are released: a value written
+     *         with one would read nowhere in this process) or its current dictionary's id is another given manager's
+     *         too; null when there is none
      */
     private ValueCompressor writer() {
         if (lineages != null) {
@@ -118,7 +121,7 @@ final class PatternDictionary implements OptionWriter {
             return l == null ? null : l.writer();
         }
         ValueCompressor vc = withDictionary;
-        return vc != null && given.writable(manager) ? vc : null;
+        return vc != null && !manager.isClosed() && given.writable(manager) ? vc : null;
     }
 
     @Override

@@ -51,6 +51,9 @@ final class PatternState {
     // decision's option with another's saving or time
     private volatile Current current;
     private volatile long switches;
+    // when the pattern was first written (until then, when this state was made: a listed pattern's and "other"'s are
+    // made with the table); the decision's time while it has never changed
+    private volatile Instant firstSeen;
     // one measured write in this many, from settings.sampleEvery() up to BACK_OFF times it; written by any thread
     private volatile int every;
     // the decayed bytes of the recent ordinary writes, in and stored (RECENT_WRITES); written by any thread without
@@ -105,13 +108,17 @@ final class PatternState {
         this.settings = settings;
         this.writer = writer;
         this.measurements = new OptionMeasurements(writer, null, settings.window(), nanoClock);
-        this.current = new Current(settings.defaultOption(), 0, Instant.now());
+        this.current = new Current(settings.defaultOption(), 0, null);
+        this.firstSeen = Instant.now();
         this.every = settings.sampleEvery();
     }
 
     /** @return the stored form of {@code value}, a value of this pattern, as the pattern's decision writes it */
     byte[] store(byte[] value) {
         long n = writes.getAndIncrement();
+        if (n == 0) {
+            firstSeen = Instant.now();
+        }
         CompressionOption now = current.option();
         if (settings.sampled(n, now) && lock.tryLock()) {
             try {
@@ -131,6 +138,9 @@ final class PatternState {
      */
     long store(MemorySegment value, MemorySegment dst) {
         long n = writes.getAndIncrement();
+        if (n == 0) {
+            firstSeen = Instant.now();
+        }
         CompressionOption now = current.option();
         if (settings.sampled(n, now) && lock.tryLock()) {
             byte[] out;
@@ -148,6 +158,9 @@ final class PatternState {
         if (option.compresses()) {
             out = writer.store(option, value, dst);
             drift(size, out);
+            if (option.dictionary() && !withDictionary(dst, out)) {
+                option = WITHOUT_DICTIONARY;
+            }
         } else {
             MemorySegment.copy(value, 0, dst, 0, size);
             out = size;
@@ -163,9 +176,38 @@ final class PatternState {
         if (option.compresses()) {
             out = writer.store(option, value);
             drift(value.length, out.length);
+            if (option.dictionary() && !withDictionary(out)) {
+                option = WITHOUT_DICTIONARY;
+            }
         }
         counters.count(option, value.length, out.length);
         return out;
+    }
+
+    /**
+     * What the dictionary option writes with while the pattern's dictionary is gone (released, or its manager closed,
+     * until the pattern's next sampled write leaves the option): its values are counted under it, as written.
+     */
+    private static final CompressionOption WITHOUT_DICTIONARY = CompressionOption.ZSTD_3;
+    private static final int FRAME_AT = ValueFormat.HEADER_SIZE;
+    private static final int ZSTD_MAGIC = 0xFD2FB528;
+
+    /**
+     * @return whether {@code stored}, a stored form the dictionary option wrote, is a zstd frame naming a dictionary
+     *         (its frame header's dictionary id field is present), or a value stored as it is (counted under the option
+     *         that stored it, as every option's); false for a frame written without one. Allocates nothing.
+     */
+    private static boolean withDictionary(byte[] stored) {
+        return stored.length <= FRAME_AT + 4 || !ValueFormat.hasHeader(stored)
+                || (int) ValueFormat.LE_INT_IN_ARRAY.get(stored, FRAME_AT) != ZSTD_MAGIC
+                || (stored[FRAME_AT + 4] & 3) != 0;
+    }
+
+    /** As {@link #withDictionary(byte[])}, of the {@code length} bytes at the start of {@code stored}. */
+    private static boolean withDictionary(MemorySegment stored, long length) {
+        return length <= FRAME_AT + 4 || !ValueFormat.hasHeader(stored)
+                || stored.get(ValueFormat.LE_INT, FRAME_AT) != ZSTD_MAGIC
+                || (stored.get(ValueLayout.JAVA_BYTE, FRAME_AT + 4) & 3) != 0;
     }
 
     /**
@@ -218,7 +260,7 @@ final class PatternState {
         if (out == null) {
             return write(now, value);
         }
-        counters.count(now, value.length, out.length);
+        counters.count(now.dictionary() && !withDictionary(out) ? WITHOUT_DICTIONARY : now, value.length, out.length);
         return out;
     }
 
@@ -323,12 +365,14 @@ final class PatternState {
     /** @return the pattern's decision now, under {@code name} */
     PatternDecision decision(String name) {
         Current c = current;
-        return new PatternDecision(name, c.option(), c.saved(), writes.get(), c.since());
+        Instant since = c.since() != null ? c.since() : firstSeen;
+        return new PatternDecision(name, c.option(), c.saved(), writes.get(), since);
     }
 
     /**
      * A decision: the option writes use, what it saved over the samples of the latest evaluation, since when it is in
-     * use. Published whole through one volatile field.
+     * use (null while the pattern has never changed its option: then since it was first written,
+     * {@link #firstSeen}). Published whole through one volatile field.
      */
     private record Current(CompressionOption option, double saved, Instant since) {}
 }

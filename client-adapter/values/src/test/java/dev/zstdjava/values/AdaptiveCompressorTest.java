@@ -393,27 +393,8 @@ class AdaptiveCompressorTest {
     @Test
     void dataThatShiftsIsFollowedWithinTheBound() {
         // every change of decision is logged, at INFO, on the compressor's logger (System.Logger: here, JUL)
-        java.util.logging.Logger log = java.util.logging.Logger.getLogger(AdaptiveCompressor.class.getName());
-        List<java.util.logging.LogRecord> logged = new java.util.concurrent.CopyOnWriteArrayList<>();
-        java.util.logging.Handler handler = new java.util.logging.Handler() {
-            @Override
-            public void publish(java.util.logging.LogRecord r) {
-                logged.add(r);
-            }
-
-            @Override
-            public void flush() {
-            }
-
-            @Override
-            public void close() {
-            }
-        };
-        log.addHandler(handler);
-        try {
-            followsShiftingData(logged);
-        } finally {
-            log.removeHandler(handler);
+        try (AdaptiveLog log = new AdaptiveLog(r -> true)) {
+            followsShiftingData(log.records());
         }
     }
 
@@ -530,6 +511,33 @@ class AdaptiveCompressorTest {
         List<PatternDecision> snapshot = ac.snapshot();
         assertEquals(List.of("blob:*", PatternTable.OTHER), snapshot.stream().map(PatternDecision::pattern).toList());
         assertEquals(List.of(1L, 16L), snapshot.stream().map(PatternDecision::valuesSeen).toList());
+    }
+
+    /**
+     * A listed pattern's state, and {@code (other)}'s, is made with the compressor, not when the pattern is first
+     * written: a decision that has never changed is dated from the pattern's first write, as a folded pattern's is.
+     * Before, both were dated from the compressor's build, however much later their first value came.
+     */
+    @Test
+    void aDecisionThatNeverChangedIsDatedFromThePatternsFirstWrite() throws InterruptedException {
+        AdaptiveCompressor ac = AdaptiveCompressor.builder(CompressionConfig.defaults()).capacity(0)
+                .patterns(List.of("user:*")).build();
+        java.time.Instant built = java.time.Instant.now();
+        for (PatternDecision d : ac.snapshot()) {
+            assertFalse(d.since().isAfter(built), d + ": not written yet, dated from the build");
+        }
+        Thread.sleep(20); // a later instant than the build's, whatever the clock's resolution
+        java.time.Instant first = java.time.Instant.now();
+        byte[] value = records(500, 1);
+        ac.compress(utf8("user:1"), value);
+        ac.compress(utf8("order:1"), value); // capacity 0: (other)'s
+        List<PatternDecision> snapshot = ac.snapshot();
+        assertEquals(List.of("user:*", PatternTable.OTHER), snapshot.stream().map(PatternDecision::pattern).toList());
+        for (PatternDecision d : snapshot) {
+            assertEquals(1, d.valuesSeen(), d.toString());
+            assertEquals(CompressionOption.ZSTD_3, d.option(), d + ": never changed");
+            assertFalse(d.since().isBefore(first), d + ": dated before its first write, at " + first);
+        }
     }
 
     @Test
@@ -771,6 +779,35 @@ class AdaptiveCompressorTest {
             read.get(bytes);
             assertArrayEquals(records.get(2500), bytes);
         }
+    }
+
+    /**
+     * The application closes the manager it gave a pattern while the pattern writes with its dictionary (a context
+     * that closes its beans in another order, say): its dictionaries' digests are released, so a value written with
+     * one would read nowhere in this process. The pattern leaves the dictionary option, and every value written from
+     * the close on reads back with a reader that has no dictionary at all. Before, the pattern kept writing with the
+     * closed manager's dictionary, and those values failed every read.
+     */
+    @Test
+    void aPatternWhoseGivenManagerIsClosedWritesWithoutItsDictionary() {
+        List<byte[]> records = TestValues.jsonRecords(3000, 17);
+        byte[] dict = ZstdDictionary.train(records.subList(0, 2000), 16 << 10).toByteArray();
+        DictionaryManager manager = DictionaryManager.given(dict).build();
+        AdaptiveCompressor ac = AdaptiveCompressor.builder(CompressionConfig.defaults())
+                .dictionaries(p -> manager).build();
+        byte[] key = utf8("event:1");
+        for (int i = 0; i < 3000; i++) {
+            ac.compress(key, records.get(2000 + i % 1000));
+        }
+        assertEquals(CompressionOption.ZSTD_3_DICTIONARY, ac.state(key).current(), ac.snapshot().toString());
+        manager.close();
+        for (int i = 0; i < 2 * AdaptiveCompressor.DEFAULT_SAMPLE_EVERY; i++) {
+            byte[] v = records.get(2000 + i % 1000);
+            byte[] stored = ac.compress(key, v);
+            assertArrayEquals(v, READER.decompress(stored), "write " + i + " after the manager's close");
+            assertArrayEquals(v, ac.decompress(stored), "write " + i + " after the manager's close");
+        }
+        assertNotEquals(CompressionOption.ZSTD_3_DICTIONARY, ac.state(key).current(), ac.snapshot().toString());
     }
 
     /**

@@ -291,6 +291,43 @@ class AdaptivePatternDictionariesTest {
     }
 
     /**
+     * Once a pattern's lineage is released, its writes up to its next sampled one still have the dictionary option,
+     * and are written with zstd 3 without a dictionary: they are counted under zstd 3, as they were written
+     * ({@link AdaptiveCompressor#writes}, the meters), never under the dictionary option. Before, they were counted
+     * under "zstd 3 + dictionary" with no dictionary in them.
+     */
+    @Test
+    void writesOfAReleasedPatternAreCountedUnderTheOptionThatWroteThem() throws Exception {
+        try (PatternDictionaries pd = oneLineageFits()) {
+            int every = 64;
+            AdaptiveCompressor ac = AdaptiveCompressor.builder(CompressionConfig.defaults()).sampling(64, every, every)
+                    .window(8, 4).hysteresis(1, 0.01, 0.2).dictionaries(pd).build();
+            Map<String, List<byte[][]>> written = new ConcurrentHashMap<>();
+            writeUntilOnDictionaries(ac, List.of("a"), written);
+            byte[] a = utf8("a:1");
+            if (ac.state(a).writes() % every == 0) { // the next write of a would be sampled: not the one to watch
+                ac.compress(utf8("a:0"), RECORDS.get(0));
+            }
+            writeUntil(ac, List.of("b"), written, "a released", () -> pd.manager("a:*") == null);
+            assertEquals(CompressionOption.ZSTD_3_DICTIONARY, ac.state(a).current(), "not sampled since");
+            long dictionary = ac.writes(CompressionOption.ZSTD_3_DICTIONARY).values();
+            long zstd3 = ac.writes(CompressionOption.ZSTD_3).values();
+            List<byte[][]> after = new ArrayList<>();
+            long ordinary = every - ac.state(a).writes() % every; // written with the option in use, unsampled
+            for (int i = 0; i < ordinary; i++) {
+                byte[] v = RECORDS.get(i);
+                after.add(new byte[][]{v, ac.compress(utf8("a:" + (1_000_000 + i)), v)});
+            }
+            assertEquals(0, dictionaryValues(after), "written without the released dictionary");
+            assertEquals(CompressionOption.ZSTD_3_DICTIONARY, ac.state(a).current(), "no sample yet");
+            assertEquals(dictionary, ac.writes(CompressionOption.ZSTD_3_DICTIONARY).values(),
+                    "values without a dictionary counted under the dictionary option");
+            assertEquals(zstd3 + ordinary, ac.writes(CompressionOption.ZSTD_3).values());
+            readAll(ac, after);
+        }
+    }
+
+    /**
      * A released lineage frees its dictionaries' native memory, which the bound then counts as none: no compressor of
      * the writer it wrote the pattern with keeps its compression digest allocated.
      */
@@ -481,6 +518,48 @@ class AdaptivePatternDictionariesTest {
      * exact: the pattern's last window of sampled values is known (each value written twice in a row, one of the two
      * sampled), and measured again here.
      */
+    /**
+     * A lineage whose store cannot be had is tried again after each reopen delay, as long as its pattern writes: the
+     * first failure is a warning, the next ones are not (a store down for an hour under 256 patterns logged a warning
+     * per pattern every 10 seconds, some 90,000), and its opening, once the store is back, says how many attempts
+     * failed. Before, every attempt logged the same warning again.
+     */
+    @Test
+    void aLineageThatKeepsFailingToOpenWarnsOnceUntilItOpens() throws Exception {
+        java.util.concurrent.atomic.AtomicInteger asked = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.atomic.AtomicBoolean down = new java.util.concurrent.atomic.AtomicBoolean(true);
+        Function<String, DictionaryStore> stores = name -> {
+            if (name.equals(PatternDictionaries.lineageName("down:*"))) {
+                asked.incrementAndGet();
+                if (down.get()) {
+                    throw new IllegalStateException("the store is down");
+                }
+            }
+            return new InMemoryDictionaryStore();
+        };
+        try (AdaptiveLog log = new AdaptiveLog(r -> r.getMessage() != null
+                && r.getMessage().contains("pattern down:*"));
+             PatternDictionaries pd = PatternDictionaries.builder(stores)
+                     .manager(AdaptivePatternDictionariesTest::quick).reopenDelay(Duration.ofMillis(1)).build()) {
+            List<java.util.logging.LogRecord> logged = log.records();
+            AdaptiveCompressor ac = compressor(pd);
+            Map<String, List<byte[][]>> written = new ConcurrentHashMap<>();
+            writeUntil(ac, List.of("down"), written, "five attempts to open the lineage", () -> asked.get() >= 5);
+            assertNull(pd.manager("down:*"));
+            // each attempt runs on the lineages' one thread once the one before it has logged its failure
+            List<java.util.logging.LogRecord> warnings = logged.stream()
+                    .filter(r -> r.getLevel() == java.util.logging.Level.WARNING).toList();
+            assertEquals(1, warnings.size(), asked.get() + " attempts failed, warned: "
+                    + warnings.stream().map(java.util.logging.LogRecord::getMessage).toList());
+            down.set(false);
+            writeUntil(ac, List.of("down"), written, "the lineage open", () -> pd.manager("down:*") != null);
+            DictionaryManagerTest.await("its opening logged", () -> logged.stream().anyMatch(r -> r.getMessage()
+                    .contains("opened, after")));
+            assertEquals(1, logged.stream().filter(r -> r.getLevel() == java.util.logging.Level.WARNING).count());
+            readAll(ac, written.get("down"));
+        }
+    }
+
     @Test
     void aPatternWhoseDictionaryFailsStaysOnItsBestOptionWithoutOne() throws Exception {
         Function<String, DictionaryStore> stores = name -> switch (name) {
