@@ -90,7 +90,8 @@ import java.util.function.Function;
  * (Spring does when the template is a bean); a connection factory, serializer or {@code exposeConnection} set after
  * that (on a template {@link #create} made, say) wires the template again, so that every operation sees it, as on a
  * plain {@code RedisTemplate}; wiring again resolves no default serializer, as that template's setters do not (a
- * serializer set to null stays unset). A value serializer that
+ * serializer set to null stays unset until another {@code afterPropertiesSet()}, which resolves the default serializer
+ * for it, as {@code RedisTemplate}'s does). A value serializer that
  * is already a {@link CompressingRedisSerializer} is unwrapped first. A template without value serializers (the
  * default serializer turned off) reads and writes {@code byte[]} values as they are, as {@code RedisTemplate} does.
  * Keys and hash keys are never compressed.
@@ -146,6 +147,13 @@ public class CompressingRedisTemplate<K, V> extends RedisTemplate<K, V> {
     private boolean initialised;
     /** afterPropertiesSet (or CompressingStringRedisTemplate copying its properties in) is setting the properties */
     private boolean wiring;
+    /**
+     * The value and hash value serializers as last set through the setters (null: unset), which Spring's fields
+     * hold wrapped once wired: afterPropertiesSet resolves the defaults from these, as RedisTemplate's does from its
+     * fields, so a serializer set to null gets the default serializer again there
+     */
+    private RedisSerializer<?> valueSerializerSet;
+    private RedisSerializer<?> hashValueSerializerSet;
 
     /**
      * @param compressor the compressor (its configuration's {@link CompressionConfig#commandPolicy()} decides what is
@@ -296,6 +304,7 @@ public class CompressingRedisTemplate<K, V> extends RedisTemplate<K, V> {
     @Override
     public void setValueSerializer(RedisSerializer<?> serializer) {
         super.setValueSerializer(serializer);
+        valueSerializerSet = serializer;
         rewire();
     }
 
@@ -308,6 +317,7 @@ public class CompressingRedisTemplate<K, V> extends RedisTemplate<K, V> {
     @Override
     public void setHashValueSerializer(RedisSerializer<?> serializer) {
         super.setHashValueSerializer(serializer);
+        hashValueSerializerSet = serializer;
         rewire();
     }
 
@@ -320,12 +330,16 @@ public class CompressingRedisTemplate<K, V> extends RedisTemplate<K, V> {
     @SuppressWarnings({"unchecked", "rawtypes"})
     private void wire0(boolean resolveDefaults) {
         if (resolveDefaults) {
+            // the serializers as set, not as wired before: one set to null is unset again, so that it gets the default
+            super.setValueSerializer(valueSerializerSet);
+            super.setHashValueSerializer(hashValueSerializerSet);
             super.afterPropertiesSet(); // resolves the default serializers
         }
         RedisSerializer value = unwrap(getValueSerializer());
         RedisSerializer hashValue = unwrap(getHashValueSerializer());
-        setValueSerializer(CompressingRedisSerializer.reading(value, compressor));
-        setHashValueSerializer(CompressingRedisSerializer.reading(hashValue, compressor));
+        // Spring's fields hold the reading serializers; the ones set stay as they were set
+        super.setValueSerializer(CompressingRedisSerializer.reading(value, compressor));
+        super.setHashValueSerializer(CompressingRedisSerializer.reading(hashValue, compressor));
         compressing.setConnectionFactory(getRequiredConnectionFactory());
         compressing.setKeySerializer(getKeySerializer());
         compressing.setHashKeySerializer(getHashKeySerializer());

@@ -54,6 +54,13 @@ public class CompressingStringRedisTemplate extends StringRedisTemplate {
     private boolean initialised;
     /** afterPropertiesSet is setting the properties */
     private boolean wiring;
+    /**
+     * The value and hash value serializers as last set through the setters (StringRedisTemplate's constructor sets
+     * them; null: unset), which Spring's fields hold wrapped once wired: afterPropertiesSet resolves the defaults
+     * from these, as StringRedisTemplate's does from its fields (no initialiser: the constructor's values stay)
+     */
+    private RedisSerializer<?> valueSerializerSet;
+    private RedisSerializer<?> hashValueSerializerSet;
 
     /** @param compressor the compressor; its configuration's command policy decides what is compressed and refused */
     public CompressingStringRedisTemplate(ValueCompressor compressor) {
@@ -102,6 +109,9 @@ public class CompressingStringRedisTemplate extends StringRedisTemplate {
         wiring = true;
         try {
             if (resolveDefaults) {
+                // the serializers as set, not as wired before: one set to null gets the default
+                super.setValueSerializer(valueSerializerSet);
+                super.setHashValueSerializer(hashValueSerializerSet);
                 super.afterPropertiesSet();
             }
             policyTemplate.operationsOf(this);
@@ -117,8 +127,8 @@ public class CompressingStringRedisTemplate extends StringRedisTemplate {
             });
             policyTemplate.wire(resolveDefaults);
             // the rest of this template's operations read through the same decoding serializers
-            setValueSerializer(policyTemplate.getValueSerializer());
-            setHashValueSerializer(policyTemplate.getHashValueSerializer());
+            super.setValueSerializer(policyTemplate.getValueSerializer());
+            super.setHashValueSerializer(policyTemplate.getHashValueSerializer());
         } finally {
             wiring = outer;
         }
@@ -153,6 +163,7 @@ public class CompressingStringRedisTemplate extends StringRedisTemplate {
     @Override
     public void setValueSerializer(RedisSerializer<?> serializer) {
         super.setValueSerializer(serializer);
+        valueSerializerSet = serializer;
         rewire();
     }
 
@@ -165,6 +176,7 @@ public class CompressingStringRedisTemplate extends StringRedisTemplate {
     @Override
     public void setHashValueSerializer(RedisSerializer<?> serializer) {
         super.setHashValueSerializer(serializer);
+        hashValueSerializerSet = serializer;
         rewire();
     }
 

@@ -520,6 +520,43 @@ class CompressingRedisTemplateTest {
     }
 
     /**
+     * A value or hash value serializer set to null after initialisation and then another {@code afterPropertiesSet()}
+     * (a bean re-initialised, a factory resetting a template): the plain templates resolve the default (JDK)
+     * serializer again, and so must the compressing ones. Side by side: each writes a {@code String} value and a hash
+     * value; the server holds their JDK serialization (decoded), and they read back equal.
+     */
+    @ParameterizedTest
+    @EnumSource(Driver.class)
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    void serializersSetToNullThenInitialisedAgainGetTheDefaultAsOnAPlainTemplate(Driver driver) {
+        String big = json(1500);
+        byte[] jdk = new org.springframework.data.redis.serializer.JdkSerializationRedisSerializer().serialize(big);
+        ValueCompressor decoder = compressor(CompressionBackend.ZSTD, false);
+        Map<String, String> differing = new LinkedHashMap<>();
+        sideBySide(driver, true).forEach((name, template) -> {
+            RedisTemplate t = template;
+            t.setValueSerializer(null);
+            t.setHashValueSerializer(null);
+            t.afterPropertiesSet();
+            String k = "reinit:" + driver + ":" + name + ":";
+            try {
+                t.opsForValue().set(k + "v", big);
+                t.opsForHash().put(k + "h", "f", big);
+                byte[] stored = decoder.decompress(redis.client().get(b(k + "v")));
+                byte[] storedHash = decoder.decompress(redis.client().hget(b(k + "h"), b("f")));
+                if (!java.util.Arrays.equals(jdk, stored) || !java.util.Arrays.equals(jdk, storedHash)) {
+                    differing.put(name, "not stored JDK-serialized");
+                } else if (!big.equals(t.opsForValue().get(k + "v")) || !big.equals(t.opsForHash().get(k + "h", "f"))) {
+                    differing.put(name, "read back differently");
+                }
+            } catch (RuntimeException e) {
+                differing.put(name, e.toString());
+            }
+        });
+        assertEquals(Map.of(), differing, "the templates that did not get the default serializer back");
+    }
+
+    /**
      * A plain {@code RedisTemplate} with string serializers, a {@link CompressingRedisTemplate} like it, a plain
      * {@code StringRedisTemplate} and a {@link CompressingStringRedisTemplate}, each initialised, by their names.
      */
