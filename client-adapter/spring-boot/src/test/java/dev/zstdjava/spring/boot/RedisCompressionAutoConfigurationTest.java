@@ -165,6 +165,28 @@ class RedisCompressionAutoConfigurationTest {
     }
 
     /**
+     * {@code enabled} with a value that is no boolean ({@code maybe}) fails startup naming the property, as a wrong
+     * value of any other property does; it failed with Spring's "Error processing condition on
+     * RedisCompressionAutoConfiguration" and "Invalid boolean value 'maybe'", which name no property. The values
+     * Boot reads as booleans keep their meaning ({@code on} is on, {@code off} and an empty value are off).
+     */
+    @Test
+    void anEnabledValueThatIsNoBooleanFailsStartupNamingIt() {
+        for (String value : new String[] {"maybe", "enable", "2"}) {
+            runner.withPropertyValues(P + "enabled=" + value).run(c -> assertThat(c).getFailure().rootCause()
+                    .isInstanceOf(RedisCompressionException.class)
+                    .hasMessageContaining("invalid value " + value + " of " + P + "enabled")
+                    .hasMessageContaining("allowed: true, false"));
+        }
+        runner.withPropertyValues(P + "enabled=on").run(c -> assertThat(c).hasNotFailed()
+                .hasSingleBean(ValueCompressor.class));
+        for (String value : new String[] {"off", "", "FALSE"}) {
+            runner.withPropertyValues(P + "enabled=" + value).run(c -> assertThat(c).hasNotFailed()
+                    .doesNotHaveBean(ValueCompressor.class));
+        }
+    }
+
+    /**
      * The switches that decide which beans exist ({@code adaptive.enabled}, {@code string-template}, {@code caches})
      * take {@code true} or {@code false}: Boot's binder would read {@code on}, {@code yes} or {@code 1} as true while
      * the conditions on them read only {@code true}, so such a value would bind on and leave the feature silently off.
