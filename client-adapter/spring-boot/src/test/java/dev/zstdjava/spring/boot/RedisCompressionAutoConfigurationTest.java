@@ -439,6 +439,53 @@ class RedisCompressionAutoConfigurationTest {
                 });
     }
 
+    /**
+     * An application with two connection factories of its own, neither primary: Boot's {@code redisTemplate} and
+     * {@code stringRedisTemplate} back off (they need a single candidate) and the application starts; with compression
+     * on it must start the same, without the templates, rather than fail because the compressing template cannot
+     * pick a factory. With one of them primary, the templates are made over it, as Boot's are.
+     */
+    @Test
+    void severalConnectionFactoriesWithoutAPrimaryLeaveTheTemplatesOutAsBootDoes() {
+        for (String enabled : new String[] {"false", "true"}) {
+            // caches off Redis: Boot's RedisCacheManager fails on two factories as well, with or without this module
+            runner.withPropertyValues(P + "enabled=" + enabled, P + "string-template=true", "spring.cache.type=simple")
+                    .withUserConfiguration(TwoConnectionFactories.class).run(c -> {
+                        assertThat(c).as("enabled=" + enabled).hasNotFailed().doesNotHaveBean("redisTemplate")
+                                .doesNotHaveBean("stringRedisTemplate");
+                    });
+        }
+        runner.withPropertyValues(P + "enabled=true", P + "string-template=true")
+                .withUserConfiguration(TwoConnectionFactories.class, PrimaryConnectionFactory.class).run(c -> {
+                    assertThat(c).hasNotFailed();
+                    assertThat(templateFactory(c)).isSameAs(c.getBean("primaryFactory"));
+                    assertThat(c.getBean("stringRedisTemplate", CompressingStringRedisTemplate.class)
+                            .getConnectionFactory()).isSameAs(c.getBean("primaryFactory"));
+                });
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class TwoConnectionFactories {
+        @Bean
+        LettuceConnectionFactory ordersFactory() {
+            return new LettuceConnectionFactory();
+        }
+
+        @Bean
+        LettuceConnectionFactory sessionsFactory() {
+            return new LettuceConnectionFactory();
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class PrimaryConnectionFactory {
+        @Bean
+        @org.springframework.context.annotation.Primary
+        LettuceConnectionFactory primaryFactory() {
+            return new LettuceConnectionFactory();
+        }
+    }
+
     private static RedisConnectionFactory templateFactory(org.springframework.context.ApplicationContext c) {
         CompressingRedisTemplate<?, ?> t = c.getBean("redisTemplate", CompressingRedisTemplate.class);
         assertThat(t.getConnectionFactory()).isSameAs(c.getBean(RedisConnectionFactory.class));
