@@ -15,9 +15,11 @@ import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.RedisOperations;
 import org.springframework.data.redis.core.RedisTemplate;
 import org.springframework.data.redis.core.SessionCallback;
+import org.springframework.data.redis.core.StreamOperations;
 import org.springframework.data.redis.core.ValueOperations;
 import org.springframework.data.redis.core.query.SortQuery;
 import org.springframework.data.redis.core.script.RedisScript;
+import org.springframework.data.redis.hash.HashMapper;
 import org.springframework.data.redis.serializer.RedisSerializer;
 
 import java.lang.reflect.InvocationHandler;
@@ -154,6 +156,13 @@ public class CompressingRedisTemplate<K, V> extends RedisTemplate<K, V> {
      */
     private RedisSerializer<?> valueSerializerSet;
     private RedisSerializer<?> hashValueSerializerSet;
+    /**
+     * With no hash value serializer (the default serializer off): a plain template over the same properties, whose
+     * stream operations convert simple objects to bytes as Spring does without that serializer (the reading
+     * serializer over {@code byte[]} would refuse them); null otherwise
+     */
+    private volatile RedisTemplate<K, V> withoutHashValueSerializer;
+    private boolean transactionSupport;
 
     /**
      * @param compressor the compressor (its configuration's {@link CompressionConfig#commandPolicy()} decides what is
@@ -335,6 +344,7 @@ public class CompressingRedisTemplate<K, V> extends RedisTemplate<K, V> {
             super.setHashValueSerializer(hashValueSerializerSet);
             super.afterPropertiesSet(); // resolves the default serializers
         }
+        withoutHashValueSerializer = getHashValueSerializer() == null ? plainCopy() : null;
         RedisSerializer value = unwrap(getValueSerializer());
         RedisSerializer hashValue = unwrap(getHashValueSerializer());
         // Spring's fields hold the reading serializers; the ones set stay as they were set
@@ -357,6 +367,45 @@ public class CompressingRedisTemplate<K, V> extends RedisTemplate<K, V> {
                 SpringCommands::hashCommand, keys);
     }
 
+    // a plain template with this one's properties as they are now (before wrapping its value serializers)
+    private RedisTemplate<K, V> plainCopy() {
+        RedisTemplate<K, V> t = new RedisTemplate<>();
+        t.setConnectionFactory(getRequiredConnectionFactory());
+        t.setEnableDefaultSerializer(false);
+        t.setKeySerializer(getKeySerializer());
+        t.setValueSerializer(getValueSerializer());
+        t.setHashKeySerializer(getHashKeySerializer());
+        t.setStringSerializer(getStringSerializer());
+        t.setExposeConnection(isExposeConnection());
+        t.setEnableTransactionSupport(transactionSupport);
+        t.afterPropertiesSet();
+        return t;
+    }
+
+    // the template whose stream operations these are: this one, or without a hash value serializer the plain copy
+    RedisTemplate<K, V> streams() {
+        RedisTemplate<K, V> t = withoutHashValueSerializer;
+        return t == null ? this : t;
+    }
+
+    /**
+     * As {@code RedisTemplate}'s (stream entries are written plain); without a hash value serializer (the default
+     * serializer off) the operations of a plain template over the same properties, which convert simple objects of
+     * an {@code ObjectRecord} to bytes as Spring does without that serializer.
+     */
+    @Override
+    public <HK, HV> StreamOperations<K, HK, HV> opsForStream() {
+        RedisTemplate<K, V> t = streams();
+        return t == this ? super.opsForStream() : t.opsForStream();
+    }
+
+    /** As {@link #opsForStream()}, with {@code hashMapper}. */
+    @Override
+    public <HK, HV> StreamOperations<K, HK, HV> opsForStream(HashMapper<? super K, ? super HK, ? super HV> hashMapper) {
+        RedisTemplate<K, V> t = streams();
+        return t == this ? super.opsForStream(hashMapper) : t.opsForStream(hashMapper);
+    }
+
     // CompressingStringRedisTemplate, before afterPropertiesSet: the template the value and hash operations name as
     // theirs (getOperations), the StringRedisTemplate the application holds rather than this inner one
     void operationsOf(RedisOperations<K, V> template) {
@@ -373,6 +422,11 @@ public class CompressingRedisTemplate<K, V> extends RedisTemplate<K, V> {
     public void setEnableTransactionSupport(boolean enableTransactionSupport) {
         super.setEnableTransactionSupport(enableTransactionSupport);
         compressing.setEnableTransactionSupport(enableTransactionSupport);
+        transactionSupport = enableTransactionSupport;
+        RedisTemplate<K, V> plain = withoutHashValueSerializer;
+        if (plain != null) {
+            plain.setEnableTransactionSupport(enableTransactionSupport);
+        }
     }
 
     // the serializer to wrap: a compressing one's delegate; none (the default serializer off) is byte[] as it is,

@@ -9,11 +9,14 @@ import org.springframework.data.redis.core.BulkMapper;
 import org.springframework.data.redis.core.DeleteSpec;
 import org.springframework.data.redis.core.HashOperations;
 import org.springframework.data.redis.core.RedisCallback;
+import org.springframework.data.redis.core.RedisTemplate;
 import org.springframework.data.redis.core.SessionCallback;
+import org.springframework.data.redis.core.StreamOperations;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.ValueOperations;
 import org.springframework.data.redis.core.query.SortQuery;
 import org.springframework.data.redis.core.script.RedisScript;
+import org.springframework.data.redis.hash.HashMapper;
 import org.springframework.data.redis.serializer.RedisSerializer;
 
 import java.util.List;
@@ -217,6 +220,21 @@ public class CompressingStringRedisTemplate extends StringRedisTemplate {
     @Override
     public <HK, HV> HashOperations<String, HK, HV> opsForHash() {
         return policyTemplate.opsForHash();
+    }
+
+    /** As {@link CompressingRedisTemplate#opsForStream()}. */
+    @Override
+    public <HK, HV> StreamOperations<String, HK, HV> opsForStream() {
+        RedisTemplate<String, String> t = policyTemplate.streams();
+        return t == policyTemplate ? super.opsForStream() : t.opsForStream();
+    }
+
+    /** As {@link CompressingRedisTemplate#opsForStream(HashMapper)}. */
+    @Override
+    public <HK, HV> StreamOperations<String, HK, HV> opsForStream(
+            HashMapper<? super String, ? super HK, ? super HV> hashMapper) {
+        RedisTemplate<String, String> t = policyTemplate.streams();
+        return t == policyTemplate ? super.opsForStream(hashMapper) : t.opsForStream(hashMapper);
     }
 
     /** Refused, as {@link CompressingRedisTemplate#compareAndDelete}. */
