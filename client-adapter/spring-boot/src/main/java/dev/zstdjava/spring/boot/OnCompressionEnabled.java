@@ -11,7 +11,7 @@ import org.springframework.core.type.AnnotatedTypeMetadata;
  * ({@link BootLines#requireSupported}) before any bean is defined, rather than running with the conditions it cannot
  * read dropped. It uses only what Boot 3.0 already had, so that older Boots evaluate it. On, a switch that other
  * conditions read ({@code adaptive.enabled}, {@code string-template}, {@code caches}) with a value other than
- * {@code true} or {@code false} fails startup naming it.
+ * {@code true} or {@code false} fails startup naming it; so does {@code enabled} with a value that is no boolean.
  *
  * <p>Stateless.
  */
@@ -28,7 +28,7 @@ final class OnCompressionEnabled extends SpringBootCondition {
 
     @Override
     public ConditionOutcome getMatchOutcome(ConditionContext context, AnnotatedTypeMetadata metadata) {
-        if (!context.getEnvironment().getProperty(ENABLED, Boolean.class, false)) {
+        if (!enabled(context)) {
             return ConditionOutcome.noMatch(ENABLED + " is not true");
         }
         BootLines.requireSupported(context.getClassLoader());
@@ -39,5 +39,16 @@ final class OnCompressionEnabled extends SpringBootCondition {
             }
         }
         return ConditionOutcome.match(ENABLED + " is true");
+    }
+
+    // as Boot binds it (on, yes and 1 are true, an empty value false); a value that is no boolean fails naming the
+    // property, which Spring's conversion error, thrown from here, would not
+    private static boolean enabled(ConditionContext context) {
+        try {
+            return context.getEnvironment().getProperty(ENABLED, Boolean.class, false);
+        } catch (RuntimeException e) {
+            throw RedisCompressionProperties.invalid("enabled", context.getEnvironment().getProperty(ENABLED),
+                    "true, false");
+        }
     }
 }

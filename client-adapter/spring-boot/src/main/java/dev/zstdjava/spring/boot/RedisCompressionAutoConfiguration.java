@@ -11,9 +11,11 @@ import dev.zstdjava.values.spring.CompressingStringRedisTemplate;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.AnyNestedCondition;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
@@ -148,6 +150,7 @@ public final class RedisCompressionAutoConfiguration {
      */
     @Bean
     @ConditionalOnMissingBean(name = "redisTemplate")
+    @Conditional(OneConnectionFactory.class)
     CompressingRedisTemplate<Object, Object> redisTemplate(RedisConnectionFactory redisConnectionFactory,
                                                            ValueCompressor compressor,
                                                            ObjectProvider<AdaptiveCompressor> adaptive) {
@@ -164,6 +167,7 @@ public final class RedisCompressionAutoConfiguration {
      */
     @Bean
     @ConditionalOnMissingBean(StringRedisTemplate.class)
+    @Conditional(OneConnectionFactory.class)
     @ConditionalOnBooleanProperty(RedisCompressionProperties.PREFIX + ".string-template")
     CompressingStringRedisTemplate stringRedisTemplate(RedisConnectionFactory redisConnectionFactory,
                                                        ValueCompressor compressor,
@@ -173,5 +177,25 @@ public final class RedisCompressionAutoConfiguration {
                 : new CompressingStringRedisTemplate(a);
         template.setConnectionFactory(redisConnectionFactory);
         return template;
+    }
+
+    /**
+     * The templates' condition: the connection factory is a single candidate (one, or one primary among several), as
+     * Boot's templates require, or none is defined yet (Boot's, or Redisson's starter's, is defined after this
+     * configuration). Several without a primary (an application's own): no template, as Boot makes none then, rather
+     * than a startup failure on the ambiguous factory.
+     */
+    static final class OneConnectionFactory extends AnyNestedCondition {
+        OneConnectionFactory() {
+            super(ConfigurationPhase.REGISTER_BEAN);
+        }
+
+        @ConditionalOnSingleCandidate(RedisConnectionFactory.class)
+        static final class Single {
+        }
+
+        @ConditionalOnMissingBean(RedisConnectionFactory.class)
+        static final class NoneYet {
+        }
     }
 }

@@ -165,6 +165,28 @@ class RedisCompressionAutoConfigurationTest {
     }
 
     /**
+     * {@code enabled} with a value that is no boolean ({@code maybe}) fails startup naming the property, as a wrong
+     * value of any other property does; it failed with Spring's "Error processing condition on
+     * RedisCompressionAutoConfiguration" and "Invalid boolean value 'maybe'", which name no property. The values
+     * Boot reads as booleans keep their meaning ({@code on} is on, {@code off} and an empty value are off).
+     */
+    @Test
+    void anEnabledValueThatIsNoBooleanFailsStartupNamingIt() {
+        for (String value : new String[] {"maybe", "enable", "2"}) {
+            runner.withPropertyValues(P + "enabled=" + value).run(c -> assertThat(c).getFailure().rootCause()
+                    .isInstanceOf(RedisCompressionException.class)
+                    .hasMessageContaining("invalid value " + value + " of " + P + "enabled")
+                    .hasMessageContaining("allowed: true, false"));
+        }
+        runner.withPropertyValues(P + "enabled=on").run(c -> assertThat(c).hasNotFailed()
+                .hasSingleBean(ValueCompressor.class));
+        for (String value : new String[] {"off", "", "FALSE"}) {
+            runner.withPropertyValues(P + "enabled=" + value).run(c -> assertThat(c).hasNotFailed()
+                    .doesNotHaveBean(ValueCompressor.class));
+        }
+    }
+
+    /**
      * The switches that decide which beans exist ({@code adaptive.enabled}, {@code string-template}, {@code caches})
      * take {@code true} or {@code false}: Boot's binder would read {@code on}, {@code yes} or {@code 1} as true while
      * the conditions on them read only {@code true}, so such a value would bind on and leave the feature silently off.
@@ -415,6 +437,53 @@ class RedisCompressionAutoConfigurationTest {
                     assertThat(templateFactory(c)).isInstanceOf(JedisConnectionFactory.class);
                     assertThat(c.getBean(StringRedisTemplate.class)).isInstanceOf(CompressingStringRedisTemplate.class);
                 });
+    }
+
+    /**
+     * An application with two connection factories of its own, neither primary: Boot's {@code redisTemplate} and
+     * {@code stringRedisTemplate} back off (they need a single candidate) and the application starts; with compression
+     * on it must start the same, without the templates, rather than fail because the compressing template cannot
+     * pick a factory. With one of them primary, the templates are made over it, as Boot's are.
+     */
+    @Test
+    void severalConnectionFactoriesWithoutAPrimaryLeaveTheTemplatesOutAsBootDoes() {
+        for (String enabled : new String[] {"false", "true"}) {
+            // caches off Redis: Boot's RedisCacheManager fails on two factories as well, with or without this module
+            runner.withPropertyValues(P + "enabled=" + enabled, P + "string-template=true", "spring.cache.type=simple")
+                    .withUserConfiguration(TwoConnectionFactories.class).run(c -> {
+                        assertThat(c).as("enabled=" + enabled).hasNotFailed().doesNotHaveBean("redisTemplate")
+                                .doesNotHaveBean("stringRedisTemplate");
+                    });
+        }
+        runner.withPropertyValues(P + "enabled=true", P + "string-template=true")
+                .withUserConfiguration(TwoConnectionFactories.class, PrimaryConnectionFactory.class).run(c -> {
+                    assertThat(c).hasNotFailed();
+                    assertThat(templateFactory(c)).isSameAs(c.getBean("primaryFactory"));
+                    assertThat(c.getBean("stringRedisTemplate", CompressingStringRedisTemplate.class)
+                            .getConnectionFactory()).isSameAs(c.getBean("primaryFactory"));
+                });
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class TwoConnectionFactories {
+        @Bean
+        LettuceConnectionFactory ordersFactory() {
+            return new LettuceConnectionFactory();
+        }
+
+        @Bean
+        LettuceConnectionFactory sessionsFactory() {
+            return new LettuceConnectionFactory();
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class PrimaryConnectionFactory {
+        @Bean
+        @org.springframework.context.annotation.Primary
+        LettuceConnectionFactory primaryFactory() {
+            return new LettuceConnectionFactory();
+        }
     }
 
     private static RedisConnectionFactory templateFactory(org.springframework.context.ApplicationContext c) {

@@ -15,9 +15,11 @@ import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.RedisOperations;
 import org.springframework.data.redis.core.RedisTemplate;
 import org.springframework.data.redis.core.SessionCallback;
+import org.springframework.data.redis.core.StreamOperations;
 import org.springframework.data.redis.core.ValueOperations;
 import org.springframework.data.redis.core.query.SortQuery;
 import org.springframework.data.redis.core.script.RedisScript;
+import org.springframework.data.redis.hash.HashMapper;
 import org.springframework.data.redis.serializer.RedisSerializer;
 
 import java.lang.reflect.InvocationHandler;
@@ -90,7 +92,8 @@ import java.util.function.Function;
  * (Spring does when the template is a bean); a connection factory, serializer or {@code exposeConnection} set after
  * that (on a template {@link #create} made, say) wires the template again, so that every operation sees it, as on a
  * plain {@code RedisTemplate}; wiring again resolves no default serializer, as that template's setters do not (a
- * serializer set to null stays unset). A value serializer that
+ * serializer set to null stays unset until another {@code afterPropertiesSet()}, which resolves the default serializer
+ * for it, as {@code RedisTemplate}'s does). A value serializer that
  * is already a {@link CompressingRedisSerializer} is unwrapped first. A template without value serializers (the
  * default serializer turned off) reads and writes {@code byte[]} values as they are, as {@code RedisTemplate} does.
  * Keys and hash keys are never compressed.
@@ -146,6 +149,20 @@ public class CompressingRedisTemplate<K, V> extends RedisTemplate<K, V> {
     private boolean initialised;
     /** afterPropertiesSet (or CompressingStringRedisTemplate copying its properties in) is setting the properties */
     private boolean wiring;
+    /**
+     * The value and hash value serializers as last set through the setters (null: unset), which Spring's fields
+     * hold wrapped once wired: afterPropertiesSet resolves the defaults from these, as RedisTemplate's does from its
+     * fields, so a serializer set to null gets the default serializer again there
+     */
+    private RedisSerializer<?> valueSerializerSet;
+    private RedisSerializer<?> hashValueSerializerSet;
+    /**
+     * With no hash value serializer (the default serializer off): a plain template over the same properties, whose
+     * stream operations convert simple objects to bytes as Spring does without that serializer (the reading
+     * serializer over {@code byte[]} would refuse them); null otherwise
+     */
+    private volatile RedisTemplate<K, V> withoutHashValueSerializer;
+    private boolean transactionSupport;
 
     /**
      * @param compressor the compressor (its configuration's {@link CompressionConfig#commandPolicy()} decides what is
@@ -296,6 +313,7 @@ public class CompressingRedisTemplate<K, V> extends RedisTemplate<K, V> {
     @Override
     public void setValueSerializer(RedisSerializer<?> serializer) {
         super.setValueSerializer(serializer);
+        valueSerializerSet = serializer;
         rewire();
     }
 
@@ -308,6 +326,7 @@ public class CompressingRedisTemplate<K, V> extends RedisTemplate<K, V> {
     @Override
     public void setHashValueSerializer(RedisSerializer<?> serializer) {
         super.setHashValueSerializer(serializer);
+        hashValueSerializerSet = serializer;
         rewire();
     }
 
@@ -320,12 +339,17 @@ public class CompressingRedisTemplate<K, V> extends RedisTemplate<K, V> {
     @SuppressWarnings({"unchecked", "rawtypes"})
     private void wire0(boolean resolveDefaults) {
         if (resolveDefaults) {
+            // the serializers as set, not as wired before: one set to null is unset again, so that it gets the default
+            super.setValueSerializer(valueSerializerSet);
+            super.setHashValueSerializer(hashValueSerializerSet);
             super.afterPropertiesSet(); // resolves the default serializers
         }
+        withoutHashValueSerializer = getHashValueSerializer() == null ? plainCopy() : null;
         RedisSerializer value = unwrap(getValueSerializer());
         RedisSerializer hashValue = unwrap(getHashValueSerializer());
-        setValueSerializer(CompressingRedisSerializer.reading(value, compressor));
-        setHashValueSerializer(CompressingRedisSerializer.reading(hashValue, compressor));
+        // Spring's fields hold the reading serializers; the ones set stay as they were set
+        super.setValueSerializer(CompressingRedisSerializer.reading(value, compressor));
+        super.setHashValueSerializer(CompressingRedisSerializer.reading(hashValue, compressor));
         compressing.setConnectionFactory(getRequiredConnectionFactory());
         compressing.setKeySerializer(getKeySerializer());
         compressing.setHashKeySerializer(getHashKeySerializer());
@@ -341,6 +365,45 @@ public class CompressingRedisTemplate<K, V> extends RedisTemplate<K, V> {
                 SpringCommands::valueCommand, keys);
         hashOps = route(HashOperations.class, super.opsForHash(), compressing.opsForHash(),
                 SpringCommands::hashCommand, keys);
+    }
+
+    // a plain template with this one's properties as they are now (before wrapping its value serializers)
+    private RedisTemplate<K, V> plainCopy() {
+        RedisTemplate<K, V> t = new RedisTemplate<>();
+        t.setConnectionFactory(getRequiredConnectionFactory());
+        t.setEnableDefaultSerializer(false);
+        t.setKeySerializer(getKeySerializer());
+        t.setValueSerializer(getValueSerializer());
+        t.setHashKeySerializer(getHashKeySerializer());
+        t.setStringSerializer(getStringSerializer());
+        t.setExposeConnection(isExposeConnection());
+        t.setEnableTransactionSupport(transactionSupport);
+        t.afterPropertiesSet();
+        return t;
+    }
+
+    // the template whose stream operations these are: this one, or without a hash value serializer the plain copy
+    RedisTemplate<K, V> streams() {
+        RedisTemplate<K, V> t = withoutHashValueSerializer;
+        return t == null ? this : t;
+    }
+
+    /**
+     * As {@code RedisTemplate}'s (stream entries are written plain); without a hash value serializer (the default
+     * serializer off) the operations of a plain template over the same properties, which convert simple objects of
+     * an {@code ObjectRecord} to bytes as Spring does without that serializer.
+     */
+    @Override
+    public <HK, HV> StreamOperations<K, HK, HV> opsForStream() {
+        RedisTemplate<K, V> t = streams();
+        return t == this ? super.opsForStream() : t.opsForStream();
+    }
+
+    /** As {@link #opsForStream()}, with {@code hashMapper}. */
+    @Override
+    public <HK, HV> StreamOperations<K, HK, HV> opsForStream(HashMapper<? super K, ? super HK, ? super HV> hashMapper) {
+        RedisTemplate<K, V> t = streams();
+        return t == this ? super.opsForStream(hashMapper) : t.opsForStream(hashMapper);
     }
 
     // CompressingStringRedisTemplate, before afterPropertiesSet: the template the value and hash operations name as
@@ -359,6 +422,11 @@ public class CompressingRedisTemplate<K, V> extends RedisTemplate<K, V> {
     public void setEnableTransactionSupport(boolean enableTransactionSupport) {
         super.setEnableTransactionSupport(enableTransactionSupport);
         compressing.setEnableTransactionSupport(enableTransactionSupport);
+        transactionSupport = enableTransactionSupport;
+        RedisTemplate<K, V> plain = withoutHashValueSerializer;
+        if (plain != null) {
+            plain.setEnableTransactionSupport(enableTransactionSupport);
+        }
     }
 
     // the serializer to wrap: a compressing one's delegate; none (the default serializer off) is byte[] as it is,

@@ -9,11 +9,14 @@ import org.springframework.data.redis.core.BulkMapper;
 import org.springframework.data.redis.core.DeleteSpec;
 import org.springframework.data.redis.core.HashOperations;
 import org.springframework.data.redis.core.RedisCallback;
+import org.springframework.data.redis.core.RedisTemplate;
 import org.springframework.data.redis.core.SessionCallback;
+import org.springframework.data.redis.core.StreamOperations;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.ValueOperations;
 import org.springframework.data.redis.core.query.SortQuery;
 import org.springframework.data.redis.core.script.RedisScript;
+import org.springframework.data.redis.hash.HashMapper;
 import org.springframework.data.redis.serializer.RedisSerializer;
 
 import java.util.List;
@@ -54,6 +57,13 @@ public class CompressingStringRedisTemplate extends StringRedisTemplate {
     private boolean initialised;
     /** afterPropertiesSet is setting the properties */
     private boolean wiring;
+    /**
+     * The value and hash value serializers as last set through the setters (StringRedisTemplate's constructor sets
+     * them; null: unset), which Spring's fields hold wrapped once wired: afterPropertiesSet resolves the defaults
+     * from these, as StringRedisTemplate's does from its fields (no initialiser: the constructor's values stay)
+     */
+    private RedisSerializer<?> valueSerializerSet;
+    private RedisSerializer<?> hashValueSerializerSet;
 
     /** @param compressor the compressor; its configuration's command policy decides what is compressed and refused */
     public CompressingStringRedisTemplate(ValueCompressor compressor) {
@@ -102,6 +112,9 @@ public class CompressingStringRedisTemplate extends StringRedisTemplate {
         wiring = true;
         try {
             if (resolveDefaults) {
+                // the serializers as set, not as wired before: one set to null gets the default
+                super.setValueSerializer(valueSerializerSet);
+                super.setHashValueSerializer(hashValueSerializerSet);
                 super.afterPropertiesSet();
             }
             policyTemplate.operationsOf(this);
@@ -117,8 +130,8 @@ public class CompressingStringRedisTemplate extends StringRedisTemplate {
             });
             policyTemplate.wire(resolveDefaults);
             // the rest of this template's operations read through the same decoding serializers
-            setValueSerializer(policyTemplate.getValueSerializer());
-            setHashValueSerializer(policyTemplate.getHashValueSerializer());
+            super.setValueSerializer(policyTemplate.getValueSerializer());
+            super.setHashValueSerializer(policyTemplate.getHashValueSerializer());
         } finally {
             wiring = outer;
         }
@@ -153,6 +166,7 @@ public class CompressingStringRedisTemplate extends StringRedisTemplate {
     @Override
     public void setValueSerializer(RedisSerializer<?> serializer) {
         super.setValueSerializer(serializer);
+        valueSerializerSet = serializer;
         rewire();
     }
 
@@ -165,6 +179,7 @@ public class CompressingStringRedisTemplate extends StringRedisTemplate {
     @Override
     public void setHashValueSerializer(RedisSerializer<?> serializer) {
         super.setHashValueSerializer(serializer);
+        hashValueSerializerSet = serializer;
         rewire();
     }
 
@@ -205,6 +220,21 @@ public class CompressingStringRedisTemplate extends StringRedisTemplate {
     @Override
     public <HK, HV> HashOperations<String, HK, HV> opsForHash() {
         return policyTemplate.opsForHash();
+    }
+
+    /** As {@link CompressingRedisTemplate#opsForStream()}. */
+    @Override
+    public <HK, HV> StreamOperations<String, HK, HV> opsForStream() {
+        RedisTemplate<String, String> t = policyTemplate.streams();
+        return t == policyTemplate ? super.opsForStream() : t.opsForStream();
+    }
+
+    /** As {@link CompressingRedisTemplate#opsForStream(HashMapper)}. */
+    @Override
+    public <HK, HV> StreamOperations<String, HK, HV> opsForStream(
+            HashMapper<? super String, ? super HK, ? super HV> hashMapper) {
+        RedisTemplate<String, String> t = policyTemplate.streams();
+        return t == policyTemplate ? super.opsForStream(hashMapper) : t.opsForStream(hashMapper);
     }
 
     /** Refused, as {@link CompressingRedisTemplate#compareAndDelete}. */

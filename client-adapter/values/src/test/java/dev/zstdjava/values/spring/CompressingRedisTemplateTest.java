@@ -474,6 +474,55 @@ class CompressingRedisTemplateTest {
     }
 
     /**
+     * A template without serializers (the default serializer off) adds stream records of simple objects
+     * ({@code ObjectRecord}s of an {@code Integer}, a {@code String}) as a plain template does: Spring converts them
+     * to bytes when the template has no hash value serializer, and the compressing template's reading serializer
+     * (over {@code byte[]}) made it throw {@code ClassCastException}. Side by side: the same entries stored, the
+     * same records read back, also through {@code boundStreamOps}.
+     */
+    @ParameterizedTest
+    @EnumSource(Driver.class)
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    void streamRecordsOfSimpleObjectsOnATemplateWithoutSerializersAsOnAPlainTemplate(Driver driver) {
+        Map<String, Object> seen = new LinkedHashMap<>();
+        for (String how : List.of("RedisTemplate", "CompressingRedisTemplate")) {
+            RedisTemplate t = how.startsWith("Compressing")
+                    ? new CompressingRedisTemplate<>(compressor(CompressionBackend.ZSTD, false)) : new RedisTemplate<>();
+            t.setEnableDefaultSerializer(false);
+            t.setConnectionFactory(factory(driver));
+            t.afterPropertiesSet();
+            byte[] k = b("rawstream:" + driver + ":" + how);
+            List<Object> results = new java.util.ArrayList<>();
+            for (Object value : List.of(42, "hello", b("bytes"))) {
+                try {
+                    t.opsForStream().add(org.springframework.data.redis.connection.stream.StreamRecords.newRecord()
+                            .in(k).ofObject(value));
+                    results.add("added");
+                } catch (RuntimeException e) {
+                    results.add(e.getClass().getSimpleName());
+                }
+            }
+            try {
+                t.boundStreamOps(k).add(Map.of(b("f"), b("v")));
+                results.add("added");
+            } catch (RuntimeException e) {
+                results.add(e.getClass().getSimpleName());
+            }
+            List<org.springframework.data.redis.connection.stream.ObjectRecord<byte[], String>> read =
+                    t.opsForStream().range(String.class, k, Range.unbounded());
+            read.forEach(r -> results.add(r.getValue()));
+            Object raw = redis.client().sendCommand(Protocol.Command.XRANGE, k, b("-"), b("+"));
+            for (Object entry : (List<?>) raw) {
+                for (Object word : (List<?>) ((List<?>) entry).get(1)) {
+                    results.add("stored " + new String((byte[]) word, StandardCharsets.UTF_8));
+                }
+            }
+            seen.put(how, results);
+        }
+        assertEquals(seen.get("RedisTemplate"), seen.get("CompressingRedisTemplate"));
+    }
+
+    /**
      * A serializer set to null after {@code afterPropertiesSet()}, or the default serializer turned on after it, is
      * left unset when the template wires again, as a plain template's setters leave it (they resolve no defaults):
      * keys and values are then {@code byte[]} as they are. Side by side: each template writes a raw value under a raw
@@ -517,6 +566,43 @@ class CompressingRedisTemplateTest {
             }
         });
         assertEquals(Map.of(), differing, "the templates that did not write the raw value under the raw key");
+    }
+
+    /**
+     * A value or hash value serializer set to null after initialisation and then another {@code afterPropertiesSet()}
+     * (a bean re-initialised, a factory resetting a template): the plain templates resolve the default (JDK)
+     * serializer again, and so must the compressing ones. Side by side: each writes a {@code String} value and a hash
+     * value; the server holds their JDK serialization (decoded), and they read back equal.
+     */
+    @ParameterizedTest
+    @EnumSource(Driver.class)
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    void serializersSetToNullThenInitialisedAgainGetTheDefaultAsOnAPlainTemplate(Driver driver) {
+        String big = json(1500);
+        byte[] jdk = new org.springframework.data.redis.serializer.JdkSerializationRedisSerializer().serialize(big);
+        ValueCompressor decoder = compressor(CompressionBackend.ZSTD, false);
+        Map<String, String> differing = new LinkedHashMap<>();
+        sideBySide(driver, true).forEach((name, template) -> {
+            RedisTemplate t = template;
+            t.setValueSerializer(null);
+            t.setHashValueSerializer(null);
+            t.afterPropertiesSet();
+            String k = "reinit:" + driver + ":" + name + ":";
+            try {
+                t.opsForValue().set(k + "v", big);
+                t.opsForHash().put(k + "h", "f", big);
+                byte[] stored = decoder.decompress(redis.client().get(b(k + "v")));
+                byte[] storedHash = decoder.decompress(redis.client().hget(b(k + "h"), b("f")));
+                if (!java.util.Arrays.equals(jdk, stored) || !java.util.Arrays.equals(jdk, storedHash)) {
+                    differing.put(name, "not stored JDK-serialized");
+                } else if (!big.equals(t.opsForValue().get(k + "v")) || !big.equals(t.opsForHash().get(k + "h", "f"))) {
+                    differing.put(name, "read back differently");
+                }
+            } catch (RuntimeException e) {
+                differing.put(name, e.toString());
+            }
+        });
+        assertEquals(Map.of(), differing, "the templates that did not get the default serializer back");
     }
 
     /**
