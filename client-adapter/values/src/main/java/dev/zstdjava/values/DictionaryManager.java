@@ -151,12 +151,20 @@ public final class DictionaryManager implements AutoCloseable {
     private final DictionaryLookup lookup = new DictionaryLookup() {
         @Override
         public Entry find(long id) {
+            if (registry.isClosed()) {
+                throw closedUse(null);
+            }
             return registry.find(id);
         }
 
         @Override
         public MissingDictionaryException missing(long id) {
             return DictionaryManager.this.missing(id);
+        }
+
+        @Override
+        public RuntimeException released(long id, IllegalStateException closed) {
+            return closedUse(closed);
         }
     };
 
@@ -269,6 +277,29 @@ public final class DictionaryManager implements AutoCloseable {
     /** @return the loaded dictionary with this id, or null; allocates nothing */
     Entry find(long id) {
         return registry.find(id);
+    }
+
+    /** @return whether {@link #close()} was called: a compressor using this manager fails, naming it */
+    boolean isClosed() {
+        return registry.isClosed();
+    }
+
+    /**
+     * @param cause what the codec threw for a released digest, or null
+     * @return the exception for a compress or decompress call with a dictionary of this manager after its
+     *         {@link #close()}: names the manager (its mode and store) and what to do
+     */
+    IllegalStateException closedUse(Throwable cause) {
+        return new IllegalStateException(describe() + " is closed: a ValueCompressor made with it neither compresses"
+                + " with its dictionaries (values are stored as they are) nor reads values written with them; make"
+                + " the compressor again with an open manager", cause);
+    }
+
+    /** @return this manager in words, for messages: its mode and its store (bounded in length) */
+    String describe() {
+        DictionaryStore store = settings.store();
+        return "the DictionaryManager (" + settings.mode().name().toLowerCase(java.util.Locale.ROOT) + " mode, "
+                + (store == null ? "no store" : "store " + Locations.clip(String.valueOf(store))) + ")";
     }
 
     /** @return the check before each publication ({@link Builder#publishCheck}), or null */
@@ -409,11 +440,24 @@ public final class DictionaryManager implements AutoCloseable {
      */
     @Override
     public void close() {
-        close(true);
+        closeBy(System.nanoTime() + settings.loadTimeout().toNanos());
+    }
+
+    /**
+     * As {@link #close()}, waiting for the threads until {@code deadline} ({@link System#nanoTime()}) at most: for
+     * {@link PatternDictionaries}, which closes many managers within one load timeout.
+     */
+    void closeBy(long deadline) {
+        close(true, deadline);
+    }
+
+    /** @return the load timeout, in nanoseconds: the longest {@link #close()} waits */
+    long loadTimeoutNanos() {
+        return settings.loadTimeout().toNanos();
     }
 
     /** As {@link #close()}; without waiting for the threads when {@code wait} is false (a build that failed). */
-    private void close(boolean wait) {
+    private void close(boolean wait, long deadline) {
         if (sync != null) {
             sync.close();
         }
@@ -425,12 +469,10 @@ public final class DictionaryManager implements AutoCloseable {
         if (!wait || threads.contains(Thread.currentThread())) {
             return;
         }
-        long timeout = settings.loadTimeout().toNanos();
-        long start = System.nanoTime();
         try {
             boolean ended = true;
             for (Thread t : threads) { // joined, not only their executors terminated: a thread outlives that a little
-                long left = timeout - (System.nanoTime() - start);
+                long left = deadline - System.nanoTime();
                 if (left > 0) {
                     java.util.concurrent.TimeUnit.NANOSECONDS.timedJoin(t, left);
                 }
@@ -537,6 +579,11 @@ public final class DictionaryManager implements AutoCloseable {
         public Builder loadTimeout(Duration timeout) {
             this.loadTimeout = Objects.requireNonNull(timeout, "timeout");
             return this;
+        }
+
+        /** @return the load timeout set ({@link #loadTimeout(Duration)}) */
+        Duration loadTimeout() {
+            return loadTimeout;
         }
 
         /**
@@ -659,7 +706,7 @@ public final class DictionaryManager implements AutoCloseable {
                 }
                 m.start();
             } catch (RuntimeException e) {
-                m.close(false); // within the load timeout: a store call that overran it ends by itself
+                m.close(false, 0); // within the load timeout: a store call that overran it ends by itself
                 throw e;
             }
             return m;

@@ -202,6 +202,11 @@ final class DictionaryRegistry {
         listeners.add(listener);
     }
 
+    /** @return whether {@link #close} was called; one volatile read */
+    boolean isClosed() {
+        return closed;
+    }
+
     /**
      * Releases every loaded dictionary's native digests (freed once no call uses them). Idempotent; takes no lock.
      * The entries stay listed, for their counters.

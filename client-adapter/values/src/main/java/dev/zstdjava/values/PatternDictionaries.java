@@ -136,9 +136,12 @@ public final class PatternDictionaries implements AutoCloseable {
     private final long maxNativeBytes;
     private final int maxOpen;
     private final long reopenDelayNanos;
+    /** The longest {@link #close()} waits: the lineages' managers' load timeout, as for {@link DictionaryManager#close()}. */
+    private final long closeWaitNanos;
     private final ConcurrentHashMap<String, Lineage> lineages = new ConcurrentHashMap<>();
     /** every dictionary id a lineage loaded or is publishing, with its lineage */
-    private final DictionaryOwners<Lineage> byId = new DictionaryOwners<>(l -> "pattern " + l.pattern + "'s lineage");
+    private final DictionaryOwners<Lineage> byId = new DictionaryOwners<>((l, id) -> "pattern " + l.pattern
+            + "'s lineage" + (l.store == null ? "" : " (" + Locations.of(l.store, id) + ")"));
     /**
      * whether an id is held with different bytes (by two lineages, or by one and another's claim): then each write
      * looks its lineage's current id up among the ambiguous ones, which no lineage writes with
@@ -190,6 +193,7 @@ public final class PatternDictionaries implements AutoCloseable {
         this.maxNativeBytes = b.maxNativeBytes;
         this.maxOpen = b.maxOpen;
         this.reopenDelayNanos = b.reopenDelay.toNanos();
+        this.closeWaitNanos = loadTimeoutOf(b.settings);
     }
 
     /**
@@ -320,24 +324,47 @@ public final class PatternDictionaries implements AutoCloseable {
     @Override
     public void close() {
         closed = true;
+        long deadline = System.nanoTime() + closeWaitNanos;
         worker.shutdownNow();
         if (Thread.currentThread() != workerThread) {
             try {
-                while (!worker.awaitTermination(10, TimeUnit.SECONDS)) {
-                    LOG.log(System.Logger.Level.WARNING, "adaptive compression: closing the pattern dictionaries"
-                            + " waits for their thread, in a store function call or a lineage's opening");
-                }
-                Thread t = workerThread;
-                if (t != null) {
-                    t.join(); // terminated: its last steps only
+                if (worker.awaitTermination(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
+                    Thread t = workerThread;
+                    if (t != null) { // terminated: its last steps only
+                        TimeUnit.NANOSECONDS.timedJoin(t, Math.max(1, deadline - System.nanoTime()));
+                    }
+                } else {
+                    LOG.log(System.Logger.Level.WARNING, "adaptive compression: closing the pattern dictionaries:"
+                            + " their thread is still in a store function call or a lineage's opening after the load"
+                            + " timeout (" + Duration.ofNanos(closeWaitNanos) + ", the managers' Builder.loadTimeout);"
+                            + " closed without it: when the call returns it opens nothing, and releases a lineage it"
+                            + " opened");
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt(); // an opening still under way releases its lineage itself
             }
         }
         for (Lineage l : lineages.values()) {
-            l.release("closed");
+            l.release("closed", deadline); // every manager's threads waited for within the one load timeout
         }
+    }
+
+    /**
+     * @return the load timeout {@code settings} give the lineages' managers ({@link DictionaryManager#DEFAULT_LOAD_TIMEOUT}
+     *         when they fail on a builder of a store in memory), in nanoseconds: the longest {@link #close()} waits
+     */
+    private static long loadTimeoutOf(UnaryOperator<DictionaryManager.Builder> settings) {
+        Duration d = null;
+        try {
+            DictionaryManager.Builder b = settings.apply(DictionaryManager.reading(new InMemoryDictionaryStore()));
+            d = b == null ? null : b.loadTimeout();
+        } catch (RuntimeException e) {
+            // the default, as the builds of the lineages then fail too
+        }
+        if (d == null || d.isNegative()) {
+            d = DictionaryManager.DEFAULT_LOAD_TIMEOUT;
+        }
+        return d.compareTo(DictionaryManager.LONGEST_DURATION) > 0 ? Long.MAX_VALUE : d.toNanos();
     }
 
     // ------------------------------------------------------------------------------------------------ package
@@ -707,26 +734,31 @@ public final class PatternDictionaries implements AutoCloseable {
         } finally {
             closeIfCloseable(claimStore);
         }
-        DictionaryOwners<String> owners = new DictionaryOwners<>(n -> "lineage " + n);
+        Map<String, DictionaryStore> lineageStores = new java.util.HashMap<>(); // to name keys (no call to a store)
+        DictionaryOwners<String> owners = new DictionaryOwners<>((n, id) -> "lineage " + Locations.clip(n) + " ("
+                + Locations.of(lineageStores.get(n), id) + ")");
         Map<Long, byte[]> found = new java.util.TreeMap<>();
         Map<Long, String> refused = new java.util.TreeMap<>();
         for (String name : lineageNames) {
             DictionaryStore store = open(stores, name);
+            lineageStores.put(name, store);
             try {
                 for (DictionaryInfo info : store.list()) {
                     byte[] d;
                     try {
                         d = store.get(info.id());
                     } catch (DictionaryEntryRefusedException e) {
-                        refused.put(info.id(), "lineage " + name + "'s store refuses it: " + e.getMessage());
+                        refused.put(info.id(), "lineage " + Locations.clip(name) + "'s store refuses its entry, "
+                                + Locations.of(store, info.id()) + ": " + e.getMessage());
                         continue;
                     }
                     if (d == null) {
                         continue;
                     }
                     if (d.length != info.size()) { // cut short or overwritten: could decode its values wrongly
-                        refused.put(info.id(), "lineage " + name + "'s store lists it with " + info.size()
-                                + " bytes but its entry holds " + d.length + " (cut short or overwritten)");
+                        refused.put(info.id(), "lineage " + Locations.clip(name) + "'s store lists it with "
+                                + info.size() + " bytes but its entry, " + Locations.of(store, info.id())
+                                + ", holds " + d.length + " (cut short or overwritten)");
                         continue;
                     }
                     long hash = DictionaryOwners.contentHash(d);
@@ -1016,13 +1048,24 @@ public final class PatternDictionaries implements AutoCloseable {
          */
         void release(String why) {
             DictionaryManager m = manager;
+            if (m != null) {
+                release(why, System.nanoTime() + m.loadTimeoutNanos());
+            }
+        }
+
+        /**
+         * As {@link #release(String)}, waiting for the manager's threads until {@code deadline} at most. Once per
+         * opening: {@link #close()} and this lineage's opening may both release it, and one of them does.
+         */
+        synchronized void release(String why, long deadline) {
+            DictionaryManager m = manager;
             if (m == null) {
                 return;
             }
             ValueCompressor w = writer;
             writer = null;
             manager = null;
-            m.close();
+            m.closeBy(deadline);
             if (w != null) {
                 w.closeCoders(); // else they would keep the compression digest allocated until garbage-collected
             }

@@ -24,7 +24,8 @@ final class PatternManagers implements DictionaryLookup {
     /** the pattern each manager was first given for, to name it */
     private final Map<DictionaryManager, String> patterns = new ConcurrentHashMap<>();
     private final DictionaryOwners<DictionaryManager> byId = new DictionaryOwners<>(
-            m -> "the dictionary manager given for pattern " + patterns.get(m));
+            (m, id) -> "the dictionary manager given for pattern " + patterns.get(m)
+                    + (m.store() == null ? "" : " (" + Locations.of(m.store(), id) + ")"));
     private volatile boolean anyAmbiguous;
 
     /** Adds {@code m}, given for {@code pattern}, unless it is already here (one manager may serve several). */
