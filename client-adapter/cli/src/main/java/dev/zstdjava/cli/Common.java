@@ -202,10 +202,8 @@ final class Common {
                 throw storeFailure(ks, "cannot connect to", prefix, e);
             }
         };
-        java.util.concurrent.atomic.AtomicReference<ReadOnlyStore> main = new java.util.concurrent.atomic.AtomicReference<>();
         try {
             try (ReadOnlyStore store = open.apply(dictionaryPrefix)) {
-                main.set(store); // to name its keys afterwards: entryLocation makes no call to the store
                 for (DictionaryInfo info : store.list()) {
                     try {
                         byte[] d = store.get(info.id());
@@ -230,8 +228,8 @@ final class Common {
                 if (held != null && !java.util.Arrays.equals(held, d)) {
                     byId.remove(id);
                     leftOut.put(id, PatternDictionaries.ambiguity("the store of " + dictionaryPrefix + " ("
-                            + main.get().entryLocation(id) + ") and a pattern's lineage (its claim in the "
-                            + PatternDictionaries.ID_CLAIMS + " store names it)"));
+                            + opened.get(dictionaryPrefix).entryLocation(id) + ") and a pattern's lineage (its claim"
+                            + " in the " + PatternDictionaries.ID_CLAIMS + " store names it)"));
                 }
             });
         } catch (ToolException e) {
