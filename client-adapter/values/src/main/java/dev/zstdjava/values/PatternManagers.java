@@ -61,10 +61,24 @@ final class PatternManagers implements DictionaryLookup {
         return !anyAmbiguous || !byId.ambiguous(m.currentId());
     }
 
+    /**
+     * @throws IllegalStateException naming the manager, when the one that loaded {@code id} was closed (the
+     *                               application closed a manager its compressor still uses)
+     */
     @Override
     public DictionaryManager.Entry find(long id) {
         DictionaryManager m = byId.owner(id);
+        if (m != null && m.isClosed()) {
+            throw m.closedUse(null);
+        }
         return m == null ? null : m.find(id);
+    }
+
+    /** The manager that loaded {@code id} closed after {@link #find} gave its dictionary: named, as there. */
+    @Override
+    public RuntimeException released(long id, IllegalStateException closed) {
+        DictionaryManager m = byId.owner(id);
+        return m == null ? closed : m.closedUse(closed);
     }
 
     /**

@@ -47,6 +47,19 @@ class DictionaryLifecycleTest {
     }
 
     @Test
+    void theAdaptiveReaderOfAnApplicationsClosedManagerFailsNamingIt() {
+        DictionaryManager m = DictionaryManager.given(DICT_A).store(new InMemoryDictionaryStore()).build();
+        PatternManagers managers = new PatternManagers();
+        managers.add(m, "event:*");
+        ValueCompressor reader = ValueCompressor.reading(CompressionConfig.defaults(), managers);
+        byte[] written = ValueCompressor.create(CompressionConfig.defaults(), m).compress(VALUES.get(2));
+        assertArrayEquals(VALUES.get(2), reader.decompress(written));
+        m.close(); // the application closes a manager its adaptive compressor still uses
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> reader.decompress(written));
+        assertTrue(e.getMessage().startsWith(NAMED), e.getMessage());
+    }
+
+    @Test
     void aLineageWriterOfAClosedManagerWritesWithoutTheDictionary() {
         DictionaryManager m = DictionaryManager.given(DICT_A).build();
         ValueCompressor w = ValueCompressor.notSampling(CompressionOption.ZSTD_3_DICTIONARY.config(
