@@ -68,8 +68,11 @@ import java.util.function.LongConsumer;
  * published) or is digested for another level. Releasing never frees tables under a call: a value being compressed
  * or decompressed finishes with them, and they are freed when the last compressor or decompressor using them is
  * closed (the codec counts those references). A call that picked a dictionary just before its digest was released
- * and only then builds its compressor looks the digest up again (it is digested anew); after {@link #close()} the
- * compressors using this manager must not be used.
+ * and only then builds its compressor looks the digest up again (it is digested anew). After {@link #close()} a
+ * compressor using this manager uses none of its dictionaries: a read of a value written with one fails with
+ * {@link IllegalStateException} naming this manager (its mode and store), a write stores the value as it is (a
+ * compression failure, logged once with that exception), and {@link ValueCompressor#create(CompressionConfig,
+ * DictionaryManager)} refuses it; a call under way finishes with the tables it started with.
  *
  * <h2>Parts and locking</h2>
  * This class is the facade; each job is a package-private part: {@code DictionaryRegistry} (the loaded dictionaries,
@@ -434,8 +437,9 @@ public final class DictionaryManager implements AutoCloseable {
      * correctly). Ends the store subscription, and waits for the background threads to end (a store call or a
      * training under way finishes first; a training publishes nothing once closed), for at most the
      * {@link Builder#loadTimeout load timeout} (a warning names a thread still running then); it does not wait when
-     * called on one of them. Afterwards the inspection methods still answer (no dictionary is loaded for the
-     * compressors: they must not be used), {@link #published()} reads the store, which the manager does not own.
+     * called on one of them. Afterwards the inspection methods still answer, {@link #published()} reads the store,
+     * which the manager does not own, and the compressors using the manager fail as the class comment says ("Native
+     * memory").
      * Idempotent.
      */
     @Override

@@ -98,7 +98,8 @@ import java.util.function.UnaryOperator;
  * "Read-only lineages"). Opening, releasing, the memory
  * bound and the claim look-ups of missed reads run on one daemon thread of this object (a reading thread makes no
  * store call); each open lineage also runs its manager's two daemon threads.
- * {@link #close()} closes every manager; the compressors using it must not be used afterwards.
+ * {@link #close()} closes every manager (waiting at most one load timeout in all); the compressors using it then write
+ * as released patterns do, and their readers fail the values of its dictionaries as missing them.
  *
  * <p><b>Allocation:</b> writing with a pattern's dictionary allocates what {@link ValueCompressor#compress(byte[])}
  * does; a read finds its dictionary's id in a sorted array (a binary search, no allocation; a miss allocates its
@@ -315,11 +316,14 @@ public final class PatternDictionaries implements AutoCloseable {
 
     /**
      * Stops this object's thread, waiting for what it is doing to end (interrupted), and closes every lineage's
-     * manager (which waits for its threads, see {@link DictionaryManager#close()}). A lineage being opened is not
-     * built once this is called; if its store function call is under way, this waits for it to return (give a
-     * function that returns, or fails, within its own timeout), and the store it returns is not used. Once this has
-     * returned, no lineage is open and none is opened, and no thread of this object or its lineages runs. It does not
-     * wait when called on this object's thread; interrupted, it stops waiting and closes the rest. Idempotent.
+     * manager (which waits for its threads, see {@link DictionaryManager#close()}), waiting for all of them at most
+     * the managers' {@linkplain DictionaryManager.Builder#loadTimeout load timeout} in all (as {@link Builder#manager
+     * the settings} give it; 10 s by default), as a manager's close does. A lineage being opened is not built once
+     * this is called; if its store function call is under way past that timeout (give a function that returns, or
+     * fails, within its own timeout), a warning says so and this returns: the store the call returns is not used,
+     * and a lineage whose manager was being built then is released by that build. Once this has returned, no lineage
+     * is open, none is opened, and no thread of this object or its lineages runs beyond such a call. It does not wait
+     * when called on this object's thread; interrupted, it stops waiting and closes the rest. Idempotent.
      */
     @Override
     public void close() {
@@ -416,6 +420,9 @@ public final class PatternDictionaries implements AutoCloseable {
     private final DictionaryLookup lookup = new DictionaryLookup() {
         @Override
         public DictionaryManager.Entry find(long id) {
+            if (closed) {
+                throw closedUse(null);
+            }
             Lineage l = byId.owner(id);
             if (l == null) {
                 return null;
@@ -463,6 +470,9 @@ public final class PatternDictionaries implements AutoCloseable {
 
         @Override
         public RuntimeException released(long id, IllegalStateException closed) {
+            if (PatternDictionaries.this.closed) {
+                return closedUse(closed);
+            }
             Lineage l = byId.owner(id);
             return l == null ? closed : released(l, id);
         }
@@ -474,6 +484,16 @@ public final class PatternDictionaries implements AutoCloseable {
                     + " within the native memory bound; reloading them from its store; retry the read");
         }
     };
+
+    /**
+     * @return the exception of a read of a dictionary value through {@link #lookup()} after {@link #close()}: names
+     *         this object (its lineages' count) and what to do
+     */
+    private IllegalStateException closedUse(Throwable cause) {
+        return new IllegalStateException("the PatternDictionaries (" + lineages.size() + " pattern lineages) is"
+                + " closed: the adaptive compressor made with it reads no value written with its dictionaries (and"
+                + " writes without them); make the compressor again with an open one", cause);
+    }
 
     /** @return {@link System#nanoTime()}, moving {@link #coarseNow} to it when it lags by the granularity or more */
     private long now() {
@@ -1095,6 +1115,8 @@ public final class PatternDictionaries implements AutoCloseable {
          * not used: a lineage trains, checks and digests its dictionaries for the level it writes at, the
          * {@linkplain CompressionOption#ZSTD_3_DICTIONARY dictionary option's}, zstd 3. A read-only lineage's
          * manager (see "Read-only lineages") takes the settings of loading only.
+         * {@link #build()} also applies {@code settings} once, to a builder of a store in memory that is never
+         * built, for the load timeout {@link PatternDictionaries#close()} waits at most.
          */
         public Builder manager(UnaryOperator<DictionaryManager.Builder> settings) {
             this.settings = Objects.requireNonNull(settings, "settings");

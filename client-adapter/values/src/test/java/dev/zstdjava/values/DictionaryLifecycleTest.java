@@ -4,6 +4,7 @@ import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.CountDownLatch;
@@ -57,6 +58,23 @@ class DictionaryLifecycleTest {
         m.close(); // the application closes a manager its adaptive compressor still uses
         IllegalStateException e = assertThrows(IllegalStateException.class, () -> reader.decompress(written));
         assertTrue(e.getMessage().startsWith(NAMED), e.getMessage());
+    }
+
+    @Test
+    void theAdaptiveReaderOfClosedPatternDictionariesFailsNamingThem() throws Exception {
+        Map<String, InMemoryDictionaryStore> stores = new ConcurrentHashMap<>();
+        Map<String, List<byte[][]>> written = new ConcurrentHashMap<>();
+        PatternDictionaries pd = AdaptivePatternDictionariesTest.inMemory(stores).build();
+        AdaptiveCompressor ac = AdaptivePatternDictionariesTest.compressor(pd);
+        AdaptivePatternDictionariesTest.writeUntilOnDictionaries(ac, List.of("event"), written);
+        byte[][] onDictionary = written.get("event").stream()
+                .filter(v -> AdaptivePatternDictionariesTest.dictionaryValues(List.<byte[][]>of(v)) == 1)
+                .findFirst().orElseThrow();
+        assertArrayEquals(onDictionary[0], ac.decompress(onDictionary[1]));
+        pd.close();
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> ac.decompress(onDictionary[1]));
+        assertTrue(e.getMessage().startsWith("the PatternDictionaries (1 pattern lineages) is closed: "),
+                e.getMessage());
     }
 
     @Test
