@@ -259,8 +259,8 @@ final class Common {
             }
             ReadOnlyStore main = opened.get(dictionaryPrefix);
             ReadOnlyStore claims = opened.get(PatternDictionaries.prefix(PatternDictionaries.ID_CLAIMS));
-            return "the value needs zstd dictionary " + id + ", which is not published: the store of " + dictionaryPrefix + " holds no entry"
-                    + " for it" + (main == null ? "" : " (" + main.entryLocation(id) + ")") + ", and no pattern"
+            return "the value needs zstd dictionary " + id + ", which is not published: the store of "
+                    + dictionaryPrefix + " holds no entry for it" + (main == null ? "" : " (" + main.entryLocation(id) + ")") + ", and no pattern"
                     + " lineage claims it" + (claims == null ? "" : " (" + claims.entryLocation(id) + ")") + "; values"
                     + " written with it cannot be read until its entry is restored there (or --dictionary-prefix"
                     + " names the store it is published in)";

@@ -41,7 +41,8 @@ final class InspectGet implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         try (Keyspace ks = common.connect()) {
             DictionaryManager dicts = common.dictionaries(ks, spec.commandLine().getErr());
-            Classifier classifier = new Classifier(common.limit, common.legacyFormats(), dicts, common::missingDictionary);
+            Classifier classifier = new Classifier(common.limit, common.legacyFormats(), dicts,
+                    common::missingDictionary);
             byte[] k = key.getBytes(StandardCharsets.UTF_8);
             var c = ks.nodes().get(nodeOf(ks, k)).sync();
             byte[] stored;

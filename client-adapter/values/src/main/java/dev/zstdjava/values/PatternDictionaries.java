@@ -99,7 +99,8 @@ import java.util.function.UnaryOperator;
  * bound and the claim look-ups of missed reads run on one daemon thread of this object (a reading thread makes no
  * store call); each open lineage also runs its manager's two daemon threads.
  * {@link #close()} closes every manager (waiting at most one load timeout in all); the compressors using it then write
- * as released patterns do, and their readers fail the values of its dictionaries as missing them.
+ * as released patterns do, and their readers fail a value of its dictionaries with {@link IllegalStateException}
+ * naming it.
  *
  * <p><b>Allocation:</b> writing with a pattern's dictionary allocates what {@link ValueCompressor#compress(byte[])}
  * does; a read finds its dictionary's id in a sorted array (a binary search, no allocation; a miss allocates its
@@ -137,7 +138,7 @@ public final class PatternDictionaries implements AutoCloseable {
     private final long maxNativeBytes;
     private final int maxOpen;
     private final long reopenDelayNanos;
-    /** The longest {@link #close()} waits: the lineages' managers' load timeout, as for {@link DictionaryManager#close()}. */
+    /** The longest {@link #close()} waits: the lineages' managers' load timeout (as a manager's close). */
     private final long closeWaitNanos;
     private final ConcurrentHashMap<String, Lineage> lineages = new ConcurrentHashMap<>();
     /** every dictionary id a lineage loaded or is publishing, with its lineage */
@@ -354,8 +355,9 @@ public final class PatternDictionaries implements AutoCloseable {
     }
 
     /**
-     * @return the load timeout {@code settings} give the lineages' managers ({@link DictionaryManager#DEFAULT_LOAD_TIMEOUT}
-     *         when they fail on a builder of a store in memory), in nanoseconds: the longest {@link #close()} waits
+     * @return the load timeout {@code settings} give the lineages' managers (the default,
+     *         {@link DictionaryManager#DEFAULT_LOAD_TIMEOUT}, when they fail on a builder of a store in memory), in
+     *         nanoseconds: the longest {@link #close()} waits
      */
     private static long loadTimeoutOf(UnaryOperator<DictionaryManager.Builder> settings) {
         Duration d = null;

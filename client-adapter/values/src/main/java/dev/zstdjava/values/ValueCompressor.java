@@ -62,7 +62,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * A compressor made with {@link #create(CompressionConfig, DictionaryManager)} compresses with the manager's current
  * dictionary: the same header, then a standard zstd frame that records the dictionary ID. Without a manager, values
  * are written exactly as without this feature. See {@link DictionaryManager} for the modes, and what readers that
- * lack the dictionary (GLIDE, earlier versions of this library) see.
+ * lack the dictionary (GLIDE, earlier versions of this library) see. Once the manager is closed, a write stores the
+ * value as it is (a compression failure) and a read of a value written with one of its dictionaries fails with
+ * {@link IllegalStateException} naming the manager.
  *
  * <h2>Migrating from other clients' compression</h2>
  * With {@link CompressionConfig.Builder#readLegacy} a compressor also reads values that Lettuce's

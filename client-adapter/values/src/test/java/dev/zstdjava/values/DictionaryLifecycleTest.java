@@ -19,7 +19,8 @@ import static org.junit.jupiter.api.Assertions.*;
 
 /** A dictionary manager's close against the compressors that use it: what a call after it, or during it, gets. */
 class DictionaryLifecycleTest {
-    private static final String NAMED = "the DictionaryManager (given mode, store dev.zstdjava.values.InMemoryDictionaryStore@";
+    private static final String NAMED =
+            "the DictionaryManager (given mode, store dev.zstdjava.values.InMemoryDictionaryStore@";
 
     @Test
     void aCompressorOfAClosedManagerFailsNamingItAndStoresValuesAsTheyAre() {
