@@ -131,7 +131,8 @@ final class Advise implements Callable<Integer> {
         Progress progress = common.progress(spec.commandLine().getErr());
         try (Keyspace ks = common.connect()) {
             DictionaryManager dicts = common.dictionaries(ks, spec.commandLine().getErr());
-            Classifier classifier = new Classifier(common.limit, common.legacyFormats(), dicts);
+            Classifier classifier = new Classifier(common.limit, common.legacyFormats(), dicts,
+                    common::missingDictionary);
             MemoryModel model = new MemoryModel(ks.jemalloc(), ks.config("hash-max-listpack-entries", 128),
                     ks.config("hash-max-listpack-value", 64));
             long t0 = System.nanoTime();

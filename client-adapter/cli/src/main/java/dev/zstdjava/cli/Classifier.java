@@ -14,6 +14,7 @@ import java.util.EnumMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.LongFunction;
 
 /**
  * Tells what a stored value is, in the terms of the library's catalogue of stored forms ({@link StoredForm}: plain,
@@ -55,6 +56,7 @@ final class Classifier {
     }
 
     private final long limit;
+    private final LongFunction<String> missing;
     /** Reads the shared format: every backend, with the published dictionaries. */
     private final ValueCompressor shared;
     /** One reader per read-only form asked for, so that each decodes only its own form. */
@@ -66,6 +68,15 @@ final class Classifier {
      * @param dictionaries the dictionaries published in the store, or null
      */
     Classifier(long limit, Set<LegacyFormat> legacy, DictionaryManager dictionaries) {
+        this(limit, legacy, dictionaries, id -> null);
+    }
+
+    /**
+     * @param missing why a dictionary a value names is not among {@code dictionaries}, naming where it was looked for
+     *                (see {@link Common#missingDictionary}), or null to say what the library says
+     */
+    Classifier(long limit, Set<LegacyFormat> legacy, DictionaryManager dictionaries, LongFunction<String> missing) {
+        this.missing = missing;
         this.limit = limit;
         CompressionConfig base = CompressionConfig.builder().maxDecompressedSize(limit).build();
         this.shared = dictionaries == null ? ValueCompressor.create(base) : ValueCompressor.create(base, dictionaries);
@@ -115,7 +126,8 @@ final class Classifier {
             return new Result(form, dict, null, Problem.OVER_THE_LIMIT, "decodes to more than " + limit
                     + " bytes (--limit)");
         } catch (MissingDictionaryException e) {
-            return new Result(form, dict, null, Problem.MISSING_DICTIONARY, e.getMessage());
+            String why = missing.apply(e.dictionaryId());
+            return new Result(form, dict, null, Problem.MISSING_DICTIONARY, why != null ? why : e.getMessage());
         } catch (RuntimeException e) {
             return new Result(form, dict, null, Problem.CORRUPT, e.getMessage());
         }

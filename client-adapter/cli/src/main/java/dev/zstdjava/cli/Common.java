@@ -151,6 +151,19 @@ final class Common {
                 || PatternDictionaries.isLineageKey(key);
     }
 
+    /** Set by {@link #dictionaries}: why a value's dictionary is not among those it loaded ({@link #missing}). */
+    private java.util.function.LongFunction<String> missing;
+
+    /**
+     * @return why dictionary {@code id}, which a value names, is not among those {@link #dictionaries} loaded, naming
+     *         the keys it was looked for at (the store's entry, the lineages' claim) or why it was left out; null
+     *         before {@link #dictionaries} ran
+     */
+    String missingDictionary(long id) {
+        java.util.function.LongFunction<String> m = missing;
+        return m == null ? null : m.apply(id);
+    }
+
     /**
      * Loads the dictionaries published in the store of {@code --dictionary-prefix} and those the per-pattern lineages
      * published ({@link PatternDictionaries#published}, found through the id claims), so that values written with
@@ -165,6 +178,7 @@ final class Common {
      *                       messages along the cause chain
      */
     DictionaryManager dictionaries(Keyspace ks, PrintWriter err) {
+        missing = null;
         Map<Long, byte[]> byId = new TreeMap<>();
         Map<Long, String> leftOut = new TreeMap<>();
         ClientResources resources = Keyspace.resources(ks.uri().getTimeout()); // DNS queries wait --timeout at most
@@ -177,10 +191,13 @@ final class Common {
             cc.setOptions(ClusterClientOptions.builder().socketOptions(socket).build());
         }
         String[] reading = {dictionaryPrefix}; // the store in use, for the error line
+        Map<String, ReadOnlyStore> opened = new java.util.HashMap<>(); // to name their keys (no call to a store)
         Function<String, ReadOnlyStore> open = prefix -> {
             reading[0] = prefix;
             try {
-                return ReadOnlyStore.open(ks, c, cc, prefix);
+                ReadOnlyStore s = ReadOnlyStore.open(ks, c, cc, prefix);
+                opened.put(prefix, s);
+                return s;
             } catch (RuntimeException e) {
                 throw storeFailure(ks, "cannot connect to", prefix, e);
             }
@@ -198,7 +215,8 @@ final class Common {
                             byId.put(info.id(), d);
                         }
                     } catch (DictionaryEntryRefusedException e) {
-                        leftOut.put(info.id(), "the store of " + dictionaryPrefix + " refuses it: " + e.getMessage());
+                        leftOut.put(info.id(), "the store of " + dictionaryPrefix + " refuses its entry, "
+                                + store.entryLocation(info.id()) + ": " + e.getMessage());
                     }
                 }
             }
@@ -209,8 +227,9 @@ final class Common {
                 byte[] held = byId.putIfAbsent(id, d);
                 if (held != null && !java.util.Arrays.equals(held, d)) {
                     byId.remove(id);
-                    leftOut.put(id, PatternDictionaries.ambiguity("the store of " + dictionaryPrefix
-                            + " and a pattern's lineage"));
+                    leftOut.put(id, PatternDictionaries.ambiguity("the store of " + dictionaryPrefix + " ("
+                            + opened.get(dictionaryPrefix).entryLocation(id) + ") and a pattern's lineage (its claim"
+                            + " in the " + PatternDictionaries.ID_CLAIMS + " store names it)"));
                 }
             });
         } catch (ToolException e) {
@@ -233,6 +252,19 @@ final class Common {
             }
             return why != null;
         });
+        missing = id -> {
+            String why = leftOut.get(id);
+            if (why != null) {
+                return "the value needs zstd dictionary " + id + ", which is left out: " + why;
+            }
+            ReadOnlyStore main = opened.get(dictionaryPrefix);
+            ReadOnlyStore claims = opened.get(PatternDictionaries.prefix(PatternDictionaries.ID_CLAIMS));
+            return "the value needs zstd dictionary " + id + ", which is not published: the store of "
+                    + dictionaryPrefix + " holds no entry for it" + (main == null ? "" : " (" + main.entryLocation(id) + ")") + ", and no pattern"
+                    + " lineage claims it" + (claims == null ? "" : " (" + claims.entryLocation(id) + ")") + "; values"
+                    + " written with it cannot be read until its entry is restored there (or --dictionary-prefix"
+                    + " names the store it is published in)";
+        };
         leftOut.forEach((id, why) -> err.println("zstd-values: dictionary " + id + " is left out (values written with it"
                 + " count as missing their dictionary): " + Names.escape(why)));
         err.flush();

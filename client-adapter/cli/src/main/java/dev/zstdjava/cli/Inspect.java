@@ -70,7 +70,8 @@ final class Inspect implements Callable<Integer> {
         Progress progress = common.progress(spec.commandLine().getErr());
         try (Keyspace ks = common.connect()) {
             DictionaryManager dicts = common.dictionaries(ks, spec.commandLine().getErr());
-            Classifier classifier = new Classifier(common.limit, common.legacyFormats(), dicts);
+            Classifier classifier = new Classifier(common.limit, common.legacyFormats(), dicts,
+                    common::missingDictionary);
             Sampled s = scan(ks, common, sampling.match, sampling.sample, progress);
             Reader reader = new Reader(ks.limiter, common.limit);
             int done = 0;

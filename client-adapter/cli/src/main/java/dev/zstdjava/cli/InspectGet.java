@@ -45,7 +45,8 @@ final class InspectGet implements Callable<Integer> {
         String name = Names.of(k) + (f == null ? "" : " field " + Names.of(f)); // as the tool prints names
         try (Keyspace ks = common.connect()) {
             DictionaryManager dicts = common.dictionaries(ks, spec.commandLine().getErr());
-            Classifier classifier = new Classifier(common.limit, common.legacyFormats(), dicts);
+            Classifier classifier = new Classifier(common.limit, common.legacyFormats(), dicts,
+                    common::missingDictionary);
             var c = ks.nodes().get(nodeOf(ks, k)).sync();
             byte[] stored;
             try {

@@ -220,7 +220,7 @@ final class Migrate implements Callable<Integer> {
         long[] merged = {0}; // members and hash fields made one with an equal one, in the keys rewritten
         try (Keyspace ks = common.connect()) {
             DictionaryManager dicts = common.dictionaries(ks, spec.commandLine().getErr());
-            classifier = new Classifier(common.limit, common.legacyFormats(), dicts);
+            classifier = new Classifier(common.limit, common.legacyFormats(), dicts, common::missingDictionary);
             reader = new Reader(ks.limiter, common.limit);
             Thread hook = new Thread(() -> {
                 err.println("zstd-values migrate: stopped; resume with --cursor " + resume[0]);

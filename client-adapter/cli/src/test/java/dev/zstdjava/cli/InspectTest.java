@@ -7,6 +7,7 @@ import dev.zstdjava.testkit.RedisServer;
 import dev.zstdjava.testkit.TestValues;
 import dev.zstdjava.values.CompressionConfig;
 import dev.zstdjava.values.DictionaryManager;
+import dev.zstdjava.values.PatternDictionaries;
 import dev.zstdjava.values.ValueCompressor;
 import dev.zstdjava.zstd.ZstdDictionary;
 import io.lettuce.core.ScoredValue;
@@ -353,8 +354,31 @@ class InspectTest extends StandaloneServer {
             assertTrue(t.err().contains("dictionary " + id + " is left out") && t.err().contains("lists it with "
                     + dict.length + " bytes but its entry, key " + LettuceDictionaryStore.DEFAULT_PREFIX + "dict:" + id
                     + " (") && t.err().contains(", holds " + cut.length + " (cut short"), t.err());
-            assertTrue(t.err().contains("needs zstd dictionary " + id), t.err());
+            assertTrue(t.err().contains("needs zstd dictionary " + id + ", which is left out: "), t.err());
         }
+    }
+
+    /**
+     * A value written with a dictionary that no store holds: the error names the keys it was looked for at (the
+     * store's entry and the lineages' claim of the id), not the library's setup.
+     */
+    @Test
+    void getOfAValueWhoseDictionaryIsPublishedNowhereNamesTheKeysLookedAt(@TempDir Path tmp) throws Exception {
+        List<byte[]> samples = TestValues.jsonRecords(2000, 9);
+        byte[] dict = ZstdDictionary.train(samples, 16 << 10).toByteArray();
+        long id = ZstdDictionary.of(dict).id();
+        try (DictionaryManager dm = DictionaryManager.given(dict).build()) {
+            raw.sync().set(utf8("unpublished:1"),
+                    ValueCompressor.create(CompressionConfig.defaults(), dm).compress(samples.get(0)));
+        }
+        Tool t = Tool.run("inspect", "get", uri, "unpublished:1", "--out", tmp.resolve("v.bin").toString());
+        assertEquals(1, t.code(), t.toString());
+        assertTrue(t.err().contains("the value needs zstd dictionary " + id + ", which is not published: the store of "
+                + LettuceDictionaryStore.DEFAULT_PREFIX + " holds no entry for it (key "
+                + LettuceDictionaryStore.DEFAULT_PREFIX + "dict:" + id + " ") && t.err().contains("and no pattern"
+                + " lineage claims it (key " + PatternDictionaries.prefix(PatternDictionaries.ID_CLAIMS) + "dict:" + id
+                + " "), t.err());
+        assertFalse(t.err().contains("DictionaryManager") || t.err().contains("ValueCompressor"), t.err());
     }
 
     /** A key of another type than the value asked for: the error names the key and what get reads. */

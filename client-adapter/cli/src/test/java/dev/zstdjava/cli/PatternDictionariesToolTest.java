@@ -108,8 +108,10 @@ class PatternDictionariesToolTest extends StandaloneServer {
         assertEquals(0, inspect.code(), inspect.toString());
         String err = inspect.err();
         assertTrue(err.contains("dictionary " + id + " is left out (values written with it count as missing their"
-                + " dictionary): the id is held by the store of " + LettuceDictionaryStore.DEFAULT_PREFIX
-                + " and a pattern's lineage with different bytes") && err.contains("neither reads it"), err);
+                + " dictionary): the id is held by the store of " + LettuceDictionaryStore.DEFAULT_PREFIX + " (key "
+                + LettuceDictionaryStore.DEFAULT_PREFIX + "dict:" + id + " ") && err.contains(") and a pattern's"
+                + " lineage (its claim in the " + PatternDictionaries.ID_CLAIMS + " store names it) with different"
+                + " bytes") && err.contains("neither reads it"), err);
         Map<String, Long> cl = InspectTest.classes(inspect.json());
         assertTrue(cl.getOrDefault("event:* | string value | glide-zstd (dictionary " + id + "): missing dictionary",
                 0L) > 0, cl.toString());

@@ -68,8 +68,11 @@ import java.util.function.LongConsumer;
  * published) or is digested for another level. Releasing never frees tables under a call: a value being compressed
  * or decompressed finishes with them, and they are freed when the last compressor or decompressor using them is
  * closed (the codec counts those references). A call that picked a dictionary just before its digest was released
- * and only then builds its compressor looks the digest up again (it is digested anew); after {@link #close()} the
- * compressors using this manager must not be used.
+ * and only then builds its compressor looks the digest up again (it is digested anew). After {@link #close()} a
+ * compressor using this manager uses none of its dictionaries: a read of a value written with one fails with
+ * {@link IllegalStateException} naming this manager (its mode and store), a write stores the value as it is (a
+ * compression failure, logged once with that exception), and {@link ValueCompressor#create(CompressionConfig,
+ * DictionaryManager)} refuses it; a call under way finishes with the tables it started with.
  *
  * <h2>Parts and locking</h2>
  * This class is the facade; each job is a package-private part: {@code DictionaryRegistry} (the loaded dictionaries,
@@ -151,12 +154,20 @@ public final class DictionaryManager implements AutoCloseable {
     private final DictionaryLookup lookup = new DictionaryLookup() {
         @Override
         public Entry find(long id) {
+            if (registry.isClosed()) {
+                throw closedUse(null);
+            }
             return registry.find(id);
         }
 
         @Override
         public MissingDictionaryException missing(long id) {
             return DictionaryManager.this.missing(id);
+        }
+
+        @Override
+        public RuntimeException released(long id, IllegalStateException closed) {
+            return closedUse(closed);
         }
     };
 
@@ -277,6 +288,24 @@ public final class DictionaryManager implements AutoCloseable {
      */
     boolean isClosed() {
         return registry.isClosed();
+    }
+
+    /**
+     * @param cause what the codec threw for a released digest, or null
+     * @return the exception for a compress or decompress call with a dictionary of this manager after its
+     *         {@link #close()}: names the manager (its mode and store) and what to do
+     */
+    IllegalStateException closedUse(Throwable cause) {
+        return new IllegalStateException(describe() + " is closed: a ValueCompressor made with it neither compresses"
+                + " with its dictionaries (values are stored as they are) nor reads values written with them; make"
+                + " the compressor again with an open manager", cause);
+    }
+
+    /** @return this manager in words, for messages: its mode and its store (bounded in length) */
+    String describe() {
+        DictionaryStore store = settings.store();
+        return "the DictionaryManager (" + settings.mode().name().toLowerCase(java.util.Locale.ROOT) + " mode, "
+                + (store == null ? "no store" : "store " + Locations.clip(String.valueOf(store))) + ")";
     }
 
     /** @return the check before each publication ({@link Builder#publishCheck}), or null */
@@ -411,17 +440,31 @@ public final class DictionaryManager implements AutoCloseable {
      * correctly). Ends the store subscription, and waits for the background threads to end (a store call or a
      * training under way finishes first; a training publishes nothing once closed), for at most the
      * {@link Builder#loadTimeout load timeout} (a warning names a thread still running then); it does not wait when
-     * called on one of them. Afterwards the inspection methods still answer (no dictionary is loaded for the
-     * compressors: they must not be used), {@link #published()} reads the store, which the manager does not own.
+     * called on one of them. Afterwards the inspection methods still answer, {@link #published()} reads the store,
+     * which the manager does not own, and the compressors using the manager fail as the class comment says ("Native
+     * memory").
      * Idempotent.
      */
     @Override
     public void close() {
-        close(true);
+        closeBy(System.nanoTime() + settings.loadTimeout().toNanos());
+    }
+
+    /**
+     * As {@link #close()}, waiting for the threads until {@code deadline} ({@link System#nanoTime()}) at most: for
+     * {@link PatternDictionaries}, which closes many managers within one load timeout.
+     */
+    void closeBy(long deadline) {
+        close(true, deadline);
+    }
+
+    /** @return the load timeout, in nanoseconds: the longest {@link #close()} waits */
+    long loadTimeoutNanos() {
+        return settings.loadTimeout().toNanos();
     }
 
     /** As {@link #close()}; without waiting for the threads when {@code wait} is false (a build that failed). */
-    private void close(boolean wait) {
+    private void close(boolean wait, long deadline) {
         if (sync != null) {
             sync.close();
         }
@@ -433,12 +476,10 @@ public final class DictionaryManager implements AutoCloseable {
         if (!wait || threads.contains(Thread.currentThread())) {
             return;
         }
-        long timeout = settings.loadTimeout().toNanos();
-        long start = System.nanoTime();
         try {
             boolean ended = true;
             for (Thread t : threads) { // joined, not only their executors terminated: a thread outlives that a little
-                long left = timeout - (System.nanoTime() - start);
+                long left = deadline - System.nanoTime();
                 if (left > 0) {
                     java.util.concurrent.TimeUnit.NANOSECONDS.timedJoin(t, left);
                 }
@@ -545,6 +586,11 @@ public final class DictionaryManager implements AutoCloseable {
         public Builder loadTimeout(Duration timeout) {
             this.loadTimeout = Objects.requireNonNull(timeout, "timeout");
             return this;
+        }
+
+        /** @return the load timeout set ({@link #loadTimeout(Duration)}) */
+        Duration loadTimeout() {
+            return loadTimeout;
         }
 
         /**
@@ -667,7 +713,7 @@ public final class DictionaryManager implements AutoCloseable {
                 }
                 m.start();
             } catch (RuntimeException e) {
-                m.close(false); // within the load timeout: a store call that overran it ends by itself
+                m.close(false, 0); // within the load timeout: a store call that overran it ends by itself
                 throw e;
             }
             return m;

@@ -1,7 +1,7 @@
 package dev.zstdjava.values;
 
 import java.util.Arrays;
-import java.util.function.Function;
+import java.util.function.BiFunction;
 
 /**
  * Which of several dictionary sources (the lineages of {@link PatternDictionaries}, the managers of
@@ -22,11 +22,14 @@ final class DictionaryOwners<T> {
     private record Ambiguous(String holders) {
     }
 
-    private final Function<T, String> describe;
+    private final BiFunction<T, Long, String> describe;
     private volatile Index index = new Index(new long[0], new Object[0], new long[0]);
 
-    /** @param describe names a source in messages (for example "pattern p's lineage") */
-    DictionaryOwners(Function<T, String> describe) {
+    /**
+     * @param describe names a source, and where it keeps a dictionary id, in messages (for example "pattern p's
+     *                 lineage (key ...)", the key bounded in length by {@link Locations#of})
+     */
+    DictionaryOwners(BiFunction<T, Long, String> describe) {
         this.describe = describe;
     }
 
@@ -65,7 +68,7 @@ final class DictionaryOwners<T> {
             return null;
         }
         @SuppressWarnings("unchecked") T other = (T) o;
-        String holders = describe.apply(other) + " and " + describe.apply(source);
+        String holders = describe.apply(other, id) + " and " + describe.apply(source, id);
         index = i.replace(at, new Ambiguous(holders), i.hashes[at]);
         return other;
     }
@@ -82,7 +85,7 @@ final class DictionaryOwners<T> {
         if (at >= 0 && i.owners[at] instanceof Ambiguous) {
             return false;
         }
-        Ambiguous a = new Ambiguous(describe.apply(source) + " and " + otherHolder);
+        Ambiguous a = new Ambiguous(describe.apply(source, id) + " and " + otherHolder);
         index = at >= 0 ? i.replace(at, a, contentHash) : i.with(at, id, a, contentHash);
         return true;
     }

@@ -202,7 +202,7 @@ final class DictionaryRegistry {
         listeners.add(listener);
     }
 
-    /** @return whether {@link #close()} has been called */
+    /** @return whether {@link #close} was called; one volatile read */
     boolean isClosed() {
         return closed;
     }

@@ -98,7 +98,9 @@ import java.util.function.UnaryOperator;
  * "Read-only lineages"). Opening, releasing, the memory
  * bound and the claim look-ups of missed reads run on one daemon thread of this object (a reading thread makes no
  * store call); each open lineage also runs its manager's two daemon threads.
- * {@link #close()} closes every manager; the compressors using it must not be used afterwards.
+ * {@link #close()} closes every manager (waiting at most one load timeout in all); the compressors using it then write
+ * as released patterns do, and their readers fail a value of its dictionaries with {@link IllegalStateException}
+ * naming it.
  *
  * <p><b>Allocation:</b> writing with a pattern's dictionary allocates what {@link ValueCompressor#compress(byte[])}
  * does; a read finds its dictionary's id in a sorted array (a binary search, no allocation; a miss allocates its
@@ -136,9 +138,12 @@ public final class PatternDictionaries implements AutoCloseable {
     private final long maxNativeBytes;
     private final int maxOpen;
     private final long reopenDelayNanos;
+    /** The longest {@link #close()} waits: the lineages' managers' load timeout (as a manager's close). */
+    private final long closeWaitNanos;
     private final ConcurrentHashMap<String, Lineage> lineages = new ConcurrentHashMap<>();
     /** every dictionary id a lineage loaded or is publishing, with its lineage */
-    private final DictionaryOwners<Lineage> byId = new DictionaryOwners<>(l -> "pattern " + l.pattern + "'s lineage");
+    private final DictionaryOwners<Lineage> byId = new DictionaryOwners<>((l, id) -> "pattern " + l.pattern
+            + "'s lineage" + (l.store == null ? "" : " (" + Locations.of(l.store, id) + ")"));
     /**
      * whether an id is held with different bytes (by two lineages, or by one and another's claim): then each write
      * looks its lineage's current id up among the ambiguous ones, which no lineage writes with
@@ -190,6 +195,7 @@ public final class PatternDictionaries implements AutoCloseable {
         this.maxNativeBytes = b.maxNativeBytes;
         this.maxOpen = b.maxOpen;
         this.reopenDelayNanos = b.reopenDelay.toNanos();
+        this.closeWaitNanos = loadTimeoutOf(b.settings);
     }
 
     /**
@@ -311,33 +317,60 @@ public final class PatternDictionaries implements AutoCloseable {
 
     /**
      * Stops this object's thread, waiting for what it is doing to end (interrupted), and closes every lineage's
-     * manager (which waits for its threads, see {@link DictionaryManager#close()}). A lineage being opened is not
-     * built once this is called; if its store function call is under way, this waits for it to return (give a
-     * function that returns, or fails, within its own timeout), and the store it returns is not used. Once this has
-     * returned, no lineage is open and none is opened, and no thread of this object or its lineages runs. It does not
-     * wait when called on this object's thread; interrupted, it stops waiting and closes the rest. Idempotent.
+     * manager (which waits for its threads, see {@link DictionaryManager#close()}), waiting for all of them at most
+     * the managers' {@linkplain DictionaryManager.Builder#loadTimeout load timeout} in all (as {@link Builder#manager
+     * the settings} give it; 10 s by default), as a manager's close does. A lineage being opened is not built once
+     * this is called; if its store function call is under way past that timeout (give a function that returns, or
+     * fails, within its own timeout), a warning says so and this returns: the store the call returns is not used,
+     * and a lineage whose manager was being built then is released by that build. Once this has returned, no lineage
+     * is open, none is opened, and no thread of this object or its lineages runs beyond such a call. It does not wait
+     * when called on this object's thread; interrupted, it stops waiting and closes the rest. Idempotent.
      */
     @Override
     public void close() {
         closed = true;
+        long deadline = System.nanoTime() + closeWaitNanos;
         worker.shutdownNow();
         if (Thread.currentThread() != workerThread) {
             try {
-                while (!worker.awaitTermination(10, TimeUnit.SECONDS)) {
-                    LOG.log(System.Logger.Level.WARNING, "adaptive compression: closing the pattern dictionaries"
-                            + " waits for their thread, in a store function call or a lineage's opening");
-                }
-                Thread t = workerThread;
-                if (t != null) {
-                    t.join(); // terminated: its last steps only
+                if (worker.awaitTermination(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
+                    Thread t = workerThread;
+                    if (t != null) { // terminated: its last steps only
+                        TimeUnit.NANOSECONDS.timedJoin(t, Math.max(1, deadline - System.nanoTime()));
+                    }
+                } else {
+                    LOG.log(System.Logger.Level.WARNING, "adaptive compression: closing the pattern dictionaries:"
+                            + " their thread is still in a store function call or a lineage's opening after the load"
+                            + " timeout (" + Duration.ofNanos(closeWaitNanos) + ", the managers' Builder.loadTimeout);"
+                            + " closed without it: when the call returns it opens nothing, and releases a lineage it"
+                            + " opened");
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt(); // an opening still under way releases its lineage itself
             }
         }
         for (Lineage l : lineages.values()) {
-            l.release("closed");
+            l.release("closed", deadline); // every manager's threads waited for within the one load timeout
         }
+    }
+
+    /**
+     * @return the load timeout {@code settings} give the lineages' managers (the default,
+     *         {@link DictionaryManager#DEFAULT_LOAD_TIMEOUT}, when they fail on a builder of a store in memory), in
+     *         nanoseconds: the longest {@link #close()} waits
+     */
+    private static long loadTimeoutOf(UnaryOperator<DictionaryManager.Builder> settings) {
+        Duration d = null;
+        try {
+            DictionaryManager.Builder b = settings.apply(DictionaryManager.reading(new InMemoryDictionaryStore()));
+            d = b == null ? null : b.loadTimeout();
+        } catch (RuntimeException e) {
+            // the default, as the builds of the lineages then fail too
+        }
+        if (d == null || d.isNegative()) {
+            d = DictionaryManager.DEFAULT_LOAD_TIMEOUT;
+        }
+        return d.compareTo(DictionaryManager.LONGEST_DURATION) > 0 ? Long.MAX_VALUE : d.toNanos();
     }
 
     // ------------------------------------------------------------------------------------------------ package
@@ -389,6 +422,9 @@ public final class PatternDictionaries implements AutoCloseable {
     private final DictionaryLookup lookup = new DictionaryLookup() {
         @Override
         public DictionaryManager.Entry find(long id) {
+            if (closed) {
+                throw closedUse(null);
+            }
             Lineage l = byId.owner(id);
             if (l == null) {
                 return null;
@@ -436,6 +472,9 @@ public final class PatternDictionaries implements AutoCloseable {
 
         @Override
         public RuntimeException released(long id, IllegalStateException closed) {
+            if (PatternDictionaries.this.closed) {
+                return closedUse(closed);
+            }
             Lineage l = byId.owner(id);
             return l == null ? closed : released(l, id);
         }
@@ -447,6 +486,16 @@ public final class PatternDictionaries implements AutoCloseable {
                     + " within the native memory bound; reloading them from its store; retry the read");
         }
     };
+
+    /**
+     * @return the exception of a read of a dictionary value through {@link #lookup()} after {@link #close()}: names
+     *         this object (its lineages' count) and what to do
+     */
+    private IllegalStateException closedUse(Throwable cause) {
+        return new IllegalStateException("the PatternDictionaries (" + lineages.size() + " pattern lineages) is"
+                + " closed: the adaptive compressor made with it reads no value written with its dictionaries (and"
+                + " writes without them); make the compressor again with an open one", cause);
+    }
 
     /** @return {@link System#nanoTime()}, moving {@link #coarseNow} to it when it lags by the granularity or more */
     private long now() {
@@ -707,26 +756,31 @@ public final class PatternDictionaries implements AutoCloseable {
         } finally {
             closeIfCloseable(claimStore);
         }
-        DictionaryOwners<String> owners = new DictionaryOwners<>(n -> "lineage " + n);
+        Map<String, DictionaryStore> lineageStores = new java.util.HashMap<>(); // to name keys (no call to a store)
+        DictionaryOwners<String> owners = new DictionaryOwners<>((n, id) -> "lineage " + Locations.clip(n) + " ("
+                + Locations.of(lineageStores.get(n), id) + ")");
         Map<Long, byte[]> found = new java.util.TreeMap<>();
         Map<Long, String> refused = new java.util.TreeMap<>();
         for (String name : lineageNames) {
             DictionaryStore store = open(stores, name);
+            lineageStores.put(name, store);
             try {
                 for (DictionaryInfo info : store.list()) {
                     byte[] d;
                     try {
                         d = store.get(info.id());
                     } catch (DictionaryEntryRefusedException e) {
-                        refused.put(info.id(), "lineage " + name + "'s store refuses it: " + e.getMessage());
+                        refused.put(info.id(), "lineage " + Locations.clip(name) + "'s store refuses its entry, "
+                                + Locations.of(store, info.id()) + ": " + e.getMessage());
                         continue;
                     }
                     if (d == null) {
                         continue;
                     }
                     if (d.length != info.size()) { // cut short or overwritten: could decode its values wrongly
-                        refused.put(info.id(), "lineage " + name + "'s store lists it with " + info.size()
-                                + " bytes but its entry holds " + d.length + " (cut short or overwritten)");
+                        refused.put(info.id(), "lineage " + Locations.clip(name) + "'s store lists it with "
+                                + info.size() + " bytes but its entry, " + Locations.of(store, info.id())
+                                + ", holds " + d.length + " (cut short or overwritten)");
                         continue;
                     }
                     long hash = DictionaryOwners.contentHash(d);
@@ -1033,13 +1087,24 @@ public final class PatternDictionaries implements AutoCloseable {
          */
         void release(String why) {
             DictionaryManager m = manager;
+            if (m != null) {
+                release(why, System.nanoTime() + m.loadTimeoutNanos());
+            }
+        }
+
+        /**
+         * As {@link #release(String)}, waiting for the manager's threads until {@code deadline} at most. Once per
+         * opening: {@link #close()} and this lineage's opening may both release it, and one of them does.
+         */
+        synchronized void release(String why, long deadline) {
+            DictionaryManager m = manager;
             if (m == null) {
                 return;
             }
             ValueCompressor w = writer;
             writer = null;
             manager = null;
-            m.close();
+            m.closeBy(deadline);
             if (w != null) {
                 w.closeCoders(); // else they would keep the compression digest allocated until garbage-collected
             }
@@ -1069,6 +1134,8 @@ public final class PatternDictionaries implements AutoCloseable {
          * not used: a lineage trains, checks and digests its dictionaries for the level it writes at, the
          * {@linkplain CompressionOption#ZSTD_3_DICTIONARY dictionary option's}, zstd 3. A read-only lineage's
          * manager (see "Read-only lineages") takes the settings of loading only.
+         * {@link #build()} also applies {@code settings} once, to a builder of a store in memory that is never
+         * built, for the load timeout {@link PatternDictionaries#close()} waits at most.
          */
         public Builder manager(UnaryOperator<DictionaryManager.Builder> settings) {
             this.settings = Objects.requireNonNull(settings, "settings");

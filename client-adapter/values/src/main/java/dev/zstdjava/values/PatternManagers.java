@@ -24,7 +24,8 @@ final class PatternManagers implements DictionaryLookup {
     /** the pattern each manager was first given for, to name it */
     private final Map<DictionaryManager, String> patterns = new ConcurrentHashMap<>();
     private final DictionaryOwners<DictionaryManager> byId = new DictionaryOwners<>(
-            m -> "the dictionary manager given for pattern " + patterns.get(m));
+            (m, id) -> "the dictionary manager given for pattern " + patterns.get(m)
+                    + (m.store() == null ? "" : " (" + Locations.of(m.store(), id) + ")"));
     private volatile boolean anyAmbiguous;
 
     /** Adds {@code m}, given for {@code pattern}, unless it is already here (one manager may serve several). */
@@ -60,10 +61,24 @@ final class PatternManagers implements DictionaryLookup {
         return !anyAmbiguous || !byId.ambiguous(m.currentId());
     }
 
+    /**
+     * @throws IllegalStateException naming the manager, when the one that loaded {@code id} was closed (the
+     *                               application closed a manager its compressor still uses)
+     */
     @Override
     public DictionaryManager.Entry find(long id) {
         DictionaryManager m = byId.owner(id);
+        if (m != null && m.isClosed()) {
+            throw m.closedUse(null);
+        }
         return m == null ? null : m.find(id);
+    }
+
+    /** The manager that loaded {@code id} closed after {@link #find} gave its dictionary: named, as there. */
+    @Override
+    public RuntimeException released(long id, IllegalStateException closed) {
+        DictionaryManager m = byId.owner(id);
+        return m == null ? closed : m.closedUse(closed);
     }
 
     /**

@@ -62,7 +62,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * A compressor made with {@link #create(CompressionConfig, DictionaryManager)} compresses with the manager's current
  * dictionary: the same header, then a standard zstd frame that records the dictionary ID. Without a manager, values
  * are written exactly as without this feature. See {@link DictionaryManager} for the modes, and what readers that
- * lack the dictionary (GLIDE, earlier versions of this library) see.
+ * lack the dictionary (GLIDE, earlier versions of this library) see. Once the manager is closed, a write stores the
+ * value as it is (a compression failure) and a read of a value written with one of its dictionaries fails with
+ * {@link IllegalStateException} naming the manager.
  *
  * <h2>Migrating from other clients' compression</h2>
  * With {@link CompressionConfig.Builder#readLegacy} a compressor also reads values that Lettuce's
@@ -101,7 +103,11 @@ public final class ValueCompressor {
     private final DictionaryManager dictionaries;
     private final CoderPool pool;
     private final Counters counters;
-    /** whether each value compressed is offered to {@link #dictionaries}' training reservoir */
+    /**
+     * whether each value compressed is offered to {@link #dictionaries}' training reservoir; false only for a
+     * {@link PatternDictionaries} lineage's writer, which also writes without a dictionary once its manager is closed
+     * (the lineage released), where any other compressor stores the value as is and counts a failure
+     */
     private final boolean sampling;
     private static final System.Logger LOG = System.getLogger(ValueCompressor.class.getName());
     /** Kinds of compression failure already logged (by exception class), so each is logged once per compressor. */
@@ -149,6 +155,9 @@ public final class ValueCompressor {
         Objects.requireNonNull(dictionaries, "dictionaries");
         if (!config.backend().backend().takesDictionaries()) {
             throw new IllegalArgumentException("dictionaries need the zstd backend, not " + config.backend());
+        }
+        if (dictionaries.isClosed()) {
+            throw dictionaries.closedUse(null);
         }
         ValueCompressor vc = new ValueCompressor(config, dictionaries, dictionaries.lookup());
         BackendCheck.run(config, dictionaries.lookup(), vc.pool);
@@ -352,21 +361,38 @@ public final class ValueCompressor {
         }
         DictionaryManager.Entry dict = null;
         if (dictionaries != null) {
-            if (sampling) { // a lineage's writer is not: its pattern offers the lineage its sampled values itself
-                if (array != null) {
-                    dictionaries.sample(array);
-                } else {
-                    dictionaries.sample(value);
+            if (dictionaries.isClosed()) { // its digests are released: none is used
+                if (sampling) { // a misuse: stored as is, counted, logged naming the manager
+                    compressionFailed(dictionaries.closedUse(null), DictionaryManager.class);
+                    return STORE_AS_IS;
                 }
+                // a lineage's writer, its lineage released meanwhile: writes without it, as released lineages do
+            } else {
+                if (sampling) { // a lineage's writer is not: its pattern offers the lineage its sampled values itself
+                    if (array != null) {
+                        dictionaries.sample(array);
+                    } else {
+                        dictionaries.sample(value);
+                    }
+                }
+                dict = dictionaries.current();
             }
-            dict = dictionaries.current();
         }
         long stored = ValueBackend.NO_ROOM;
         try { // the stored form must be strictly smaller than the value
-            stored = array != null ? writer.encode(array, arrayDst, array.length - 1, dict)
-                    : writer.encode(value, dst, n - 1, dict);
-            if (stored == ValueBackend.NO_ROOM) { // it does not fit in fewer bytes than the value (incompressible)
-                counters.skipped(Counter.SKIPPED_NOT_SMALLER);
+            stored = encode(writer, value, dst, array, arrayDst, n, dict);
+        } catch (IllegalStateException e) {
+            if (dict == null || !dictionaries.isClosed()) {
+                compressionFailed(e); // store as is: always correct data
+            } else if (sampling) {
+                compressionFailed(dictionaries.closedUse(e), DictionaryManager.class); // closed during the call
+            } else {
+                dict = null; // a lineage released during the call: written without its dictionary
+                try {
+                    stored = encode(writer, value, dst, array, arrayDst, n, null);
+                } catch (RuntimeException | LinkageError | OutOfMemoryError again) {
+                    compressionFailed(again);
+                }
             }
         } catch (RuntimeException | LinkageError | OutOfMemoryError e) {
             compressionFailed(e); // store as is: always correct data
@@ -382,10 +408,26 @@ public final class ValueCompressor {
         return stored;
     }
 
+    /** Encodes into fewer bytes than the value, or returns {@link ValueBackend#NO_ROOM} (counted as not smaller). */
+    private long encode(HeaderBackend writer, MemorySegment value, MemorySegment dst, byte[] array, byte[] arrayDst,
+                        long n, DictionaryManager.Entry dict) {
+        long stored = array != null ? writer.encode(array, arrayDst, array.length - 1, dict)
+                : writer.encode(value, dst, n - 1, dict);
+        if (stored == ValueBackend.NO_ROOM) { // it does not fit in fewer bytes than the value (incompressible)
+            counters.skipped(Counter.SKIPPED_NOT_SMALLER);
+        }
+        return stored;
+    }
+
     /** Counts a failed compression and logs the first failure of each kind. */
     private void compressionFailed(Throwable e) {
+        compressionFailed(e, e.getClass());
+    }
+
+    /** As {@link #compressionFailed(Throwable)}, logging the first failure of {@code kind}. */
+    private void compressionFailed(Throwable e, Class<?> kind) {
         counters.skipped(Counter.COMPRESSION_FAILURES);
-        if (loggedFailures.add(e.getClass())) {
+        if (loggedFailures.add(kind)) {
             LOG.log(System.Logger.Level.WARNING, "compression with " + config.backend() + " failed; values are stored "
                     + "uncompressed while this lasts (logged once per kind of failure)", e);
         }

@@ -822,7 +822,8 @@ class AdaptivePatternDictionariesTest {
             MissingDictionaryException x = assertThrows(MissingDictionaryException.class, () -> ac.decompress(v[1]),
                     "event's value decoded with order's dictionary");
             assertEquals(id, x.dictionaryId());
-            assertTrue(x.getMessage().contains("held by pattern order:*'s lineage and lineage event:* (its claim in"
+            assertTrue(x.getMessage().contains("held by pattern order:*'s lineage (" + stores.get("order:*")
+                    .entryLocation(id) + ") and lineage event:* (its claim in"
                     + " the " + PatternDictionaries.ID_CLAIMS + " store (" + stores.get(PatternDictionaries.ID_CLAIMS)
                     .entryLocation(id) + ")) with different bytes"), x.getMessage());
             Map<String, List<byte[][]>> after = new ConcurrentHashMap<>();
@@ -995,6 +996,9 @@ class AdaptivePatternDictionariesTest {
         assertEquals(Set.of(event), found.leftOut().keySet());
         String why = found.leftOut().get(event);
         assertTrue(why.contains("lineage event:*") && why.contains("lineage order:*"), why);
+        // each holder named with its entry's location (a server store's key)
+        assertTrue(why.contains("lineage event:* (" + stores.get("event:*").entryLocation(event) + ")")
+                && why.contains("lineage order:* (" + stores.get("order:*").entryLocation(event) + ")"), why);
         assertFalse(found.dictionaries().containsKey(event), "read with neither");
         assertTrue(found.dictionaries().containsKey(order));
         ValueCompressor withoutIt = ValueCompressor.create(CompressionConfig.defaults(),
@@ -1014,7 +1018,8 @@ class AdaptivePatternDictionariesTest {
                     }
                 });
         assertFalse(found.dictionaries().containsKey(order));
-        assertTrue(found.leftOut().get(order).contains("lineage order:*'s store refuses it")
+        assertTrue(found.leftOut().get(order).contains("lineage order:*'s store refuses its entry, "
+                + stores.get("order:*").entryLocation(order) + ": ")
                 && found.leftOut().get(order).contains("larger than this store accepts"), found.leftOut().toString());
         // and so is an entry cut short (a partial restore): it may still be a dictionary, of other content
         int listed = stores.get("order:*").get(order).length;
@@ -1027,8 +1032,9 @@ class AdaptivePatternDictionariesTest {
                     }
                 });
         assertFalse(found.dictionaries().containsKey(order), "read with the cut entry");
-        assertTrue(found.leftOut().get(order).contains("lists it with " + listed + " bytes but its entry holds "
-                + (listed - 1000)), found.leftOut().toString());
+        assertTrue(found.leftOut().get(order).contains("lists it with " + listed + " bytes but its entry, "
+                + stores.get("order:*").entryLocation(order) + ", holds " + (listed - 1000)),
+                found.leftOut().toString());
     }
 
     @Test
@@ -1191,6 +1197,11 @@ class AdaptivePatternDictionariesTest {
         @Override
         public long version() {
             return inner.version();
+        }
+
+        @Override
+        public String entryLocation(long id) {
+            return inner.entryLocation(id);
         }
     }
 

@@ -12,7 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * elsewhere, is held by neither; the same bytes in two sources are one dictionary.
  */
 class DictionaryOwnersTest {
-    private final DictionaryOwners<String> owners = new DictionaryOwners<>(s -> "source " + s);
+    private final DictionaryOwners<String> owners = new DictionaryOwners<>((s, id) -> "source " + s);
 
     @Test
     void anIdIsHeldByTheFirstSourceThatLoadsItAndTheSameBytesAreOneDictionary() {
