@@ -66,8 +66,9 @@ import java.util.concurrent.RejectedExecutionException;
  * holds back its connection's
  * later completions, as it holds back the loop with Lettuce alone. Failures (a timeout, a closed connection) complete
  * a command at once, as in Lettuce, but for one the event loop meets while earlier replies are still pending (the
- * application's codec threw on the reply, the channel failed): that one fails in its turn; a timeout first completes the decoded replies at the head of the queue that no
- * thread is completing (their share's thread still decodes a later reply), as Lettuce had completed them. A command
+ * application's codec threw on the reply, the channel failed): that one fails in its turn; a timeout first completes
+ * the decoded replies at the head of the queue that no thread is completing (their share's thread still decodes a
+ * later reply), as Lettuce had completed them. A command
  * that a closed cluster node connection held unanswered, which Lettuce writes again through the cluster to another
  * node's connection, is recorded, ordered and completed by that connection's stage alone: the wrapper of the closed
  * connection's stage then passes straight through.
