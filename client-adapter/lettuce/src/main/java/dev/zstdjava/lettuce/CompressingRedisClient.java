@@ -3,7 +3,6 @@ package dev.zstdjava.lettuce;
 import dev.zstdjava.values.AdaptiveCompressor;
 import dev.zstdjava.values.CommandPolicy;
 import dev.zstdjava.values.ValueCompressor;
-import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisChannelWriter;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
@@ -172,7 +171,7 @@ public class CompressingRedisClient extends RedisClient {
             PushHandler pushHandler, RedisCodec<K, V> codec, Duration timeout) {
         StatefulRedisConnectionImpl<K, V> gated = PolicyConnections.standalone(
                 OrderedReplies.writer(channelWriter, codec, getCommandListeners(), decoders), pushHandler, codec,
-                timeout, ClientOptions.DEFAULT_JSON_PARSER); // Lettuce's own connection's parser
+                timeout, getOptions().getJsonParser()); // the parser of the client's options, as Lettuce's own
         return gated != null ? gated : super.newStatefulRedisConnection(channelWriter, pushHandler, codec, timeout);
     }
 

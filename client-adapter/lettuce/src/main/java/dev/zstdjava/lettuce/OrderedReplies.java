@@ -29,10 +29,12 @@ import io.lettuce.core.output.VoidOutput;
 import io.lettuce.core.protocol.CommandExpiryWriter;
 import io.lettuce.core.protocol.CommandWrapper;
 import io.lettuce.core.protocol.ConnectionFacade;
+import io.lettuce.core.protocol.MaintenanceAwareComponent;
 import io.lettuce.core.protocol.RedisCommand;
 import io.lettuce.core.resource.ClientResources;
 import io.netty.util.concurrent.EventExecutor;
 import io.netty.util.internal.ThreadExecutorMap;
+import java.net.SocketAddress;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -63,8 +65,10 @@ import java.util.concurrent.RejectedExecutionException;
  * pending, and decoded only when it completes, so that its elements too come in reply order. A callback that blocks
  * holds back its connection's
  * later completions, as it holds back the loop with Lettuce alone. Failures (a timeout, a closed connection) complete
- * a command at once, as in Lettuce; a timeout first completes the decoded replies at the head of the queue that no
- * thread is completing (their share's thread still decodes a later reply), as Lettuce had completed them. A command
+ * a command at once, as in Lettuce, but for one the event loop meets while earlier replies are still pending (the
+ * application's codec threw on the reply, the channel failed): that one fails in its turn; a timeout first completes
+ * the decoded replies at the head of the queue that no thread is completing (their share's thread still decodes a
+ * later reply), as Lettuce had completed them. A command
  * that a closed cluster node connection held unanswered, which Lettuce writes again through the cluster to another
  * node's connection, is recorded, ordered and completed by that connection's stage alone: the wrapper of the closed
  * connection's stage then passes straight through.
@@ -75,7 +79,7 @@ import java.util.concurrent.RejectedExecutionException;
  * reply decoded off the loop, the copy of its values; per pass of the loop that hands replies over, an array and a
  * task per share.
  */
-final class OrderedReplies implements RedisChannelWriter {
+class OrderedReplies implements RedisChannelWriter {
     private final RedisChannelWriter delegate;
     private final Executor decoders;
     private final RedisCodec<?, ?> codec;
@@ -146,7 +150,74 @@ final class OrderedReplies implements RedisChannelWriter {
             return new CommandListenerWriter(new OrderedReplies(listening.getDelegate(), decoders, codec, legacy,
                     inline), listeners);
         }
+        if (MAINTENANCE_AWARE != null && MAINTENANCE_AWARE.isInstance(writer)) {
+            return MaintenanceAware.over(writer, decoders, codec, legacy, inline);
+        }
         return new OrderedReplies(writer, decoders, codec, legacy, inline);
+    }
+
+    /**
+     * Lettuce 7's interface of the writer that takes the server's maintenance events (its expiry writer, which relaxes
+     * timeouts while a node moves, migrates or fails over), or null on a Lettuce without it. Lettuce connects the
+     * events to a connection whose channel writer is one, which the stage, on top, then has to be.
+     */
+    private static final Class<?> MAINTENANCE_AWARE = lettuceClass("io.lettuce.core.protocol.MaintenanceAwareComponent");
+
+    private static Class<?> lettuceClass(String name) {
+        try {
+            return Class.forName(name, false, RedisChannelWriter.class.getClassLoader());
+        } catch (ClassNotFoundException | LinkageError absent) {
+            return null;
+        }
+    }
+
+    /**
+     * The stage over a writer that takes maintenance events (Lettuce 7): passes them to it. Loaded only where Lettuce
+     * has the interface.
+     */
+    static final class MaintenanceAware extends OrderedReplies implements MaintenanceAwareComponent {
+        private final MaintenanceAwareComponent events;
+
+        private MaintenanceAware(RedisChannelWriter delegate, Executor decoders, RedisCodec<?, ?> codec,
+                                 Set<LegacyFormat> legacy, boolean inline) {
+            super(delegate, decoders, codec, legacy, inline);
+            this.events = (MaintenanceAwareComponent) delegate;
+        }
+
+        static OrderedReplies over(RedisChannelWriter delegate, Executor decoders, RedisCodec<?, ?> codec,
+                                   Set<LegacyFormat> legacy, boolean inline) {
+            return new MaintenanceAware(delegate, decoders, codec, legacy, inline);
+        }
+
+        @Override
+        public void onMigrateStarted(String shards) {
+            events.onMigrateStarted(shards);
+        }
+
+        @Override
+        public void onMigrateCompleted(String shards) {
+            events.onMigrateCompleted(shards);
+        }
+
+        @Override
+        public void onFailoverStarted(String shards) {
+            events.onFailoverStarted(shards);
+        }
+
+        @Override
+        public void onFailoverCompleted(String shards) {
+            events.onFailoverCompleted(shards);
+        }
+
+        @Override
+        public void onRebindStarted(Duration time, SocketAddress endpoint) {
+            events.onRebindStarted(time, endpoint);
+        }
+
+        @Override
+        public void onRebindCompleted() {
+            events.onRebindCompleted();
+        }
     }
 
     /**
@@ -420,10 +491,21 @@ final class OrderedReplies implements RedisChannelWriter {
     // a callback. A reply that arrives later, or is still being decoded, then completes nothing. A timeout first
     // completes the decoded replies at the head of the queue when no thread is completing them (their share's thread
     // is still decoding a later reply: an application codec that blocks, say), c's own among them: Lettuce would
-    // have completed them before it read the later reply, so before c timed out.
+    // have completed them before it read the later reply, so before c timed out. Any other failure on a Netty thread
+    // (the event loop: the application's codec threw decoding c's reply there, the channel failed) while earlier
+    // replies are still pending is queued behind them, as a ready reply: Lettuce completes those earlier replies on
+    // the loop before it fails c.
     private boolean failed(Ordered<?, ?, ?> c, Throwable failure) {
         boolean drain;
         synchronized (this) {
+            if (c.state == Ordered.NEW && (!queue.isEmpty() || draining)
+                    && !(failure instanceof RedisCommandTimeoutException)
+                    && ThreadExecutorMap.currentExecutor() != null) {
+                c.failure = failure;
+                c.state = Ordered.READY; // completed, failed, by the thread that completes the replies before it
+                queue.add(c);
+                return true;
+            }
             if (c.state == Ordered.NEW) {
                 c.state = Ordered.DONE;
             }

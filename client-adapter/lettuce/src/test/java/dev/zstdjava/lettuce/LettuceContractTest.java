@@ -917,7 +917,7 @@ class LettuceContractTest {
      * The application's codec: {@link StringCodec#UTF8}, whose decodeValue, once armed, blocks on the next value
      * that starts with {@link #HOLD} until released.
      */
-    static final class HoldingCodec implements RedisCodec<String, String> {
+    static final class HoldingCodec extends Utf8Codec {
         static final String HOLD = "hold:";
         private final AtomicBoolean armed = new AtomicBoolean();
         private volatile boolean holding;
@@ -952,6 +952,14 @@ class LettuceContractTest {
                 }
             }
             return v;
+        }
+    }
+
+    /** The application's codec of some tests: {@link StringCodec#UTF8} as a codec of the application's own class. */
+    static class Utf8Codec implements RedisCodec<String, String> {
+        @Override
+        public String decodeValue(ByteBuffer bytes) {
+            return StringCodec.UTF8.decodeValue(bytes);
         }
 
         @Override
@@ -1367,6 +1375,77 @@ class LettuceContractTest {
         } catch (Exception e) {
             return "pending";
         }
+    }
+
+    /**
+     * A reply the application's codec cannot decode (it throws) behind replies still being decoded: its command fails
+     * after theirs complete, in reply order, as on Lettuce, which decodes and completes every reply on the event loop.
+     */
+    @Test
+    void aReplyTheApplicationsCodecRefusesFailsInReplyOrder() throws Exception {
+        RedisCodec<String, String> refusing = new Utf8Codec() {
+            @Override
+            public String decodeValue(ByteBuffer bytes) {
+                String v = super.decodeValue(bytes);
+                if ("boom".equals(v)) {
+                    throw new IllegalArgumentException("the application's codec refuses boom");
+                }
+                return v;
+            }
+        };
+        for (Kind k : Kind.values()) {
+            Side s = side(k, CompressionConfig.defaults(), null, ClientOptions.builder().build(), refusing);
+            List<String> wrong = within(s, 60, () -> {
+                store(s, "k1", "k2", "k3");
+                assertEquals("OK", s.async().set("boom", "boom").get(5, TimeUnit.SECONDS));
+                List<String> w = new ArrayList<>();
+                for (int t = 0; t < TRIALS; t++) {
+                    Queue<String> order = new ConcurrentLinkedQueue<>();
+                    pause(100);
+                    List<CompletableFuture<String>> all = new ArrayList<>();
+                    for (String key : List.of("k1", "k2", "k3", "boom")) {
+                        all.add(s.async().get(key).whenComplete((v, e) -> order.add(key + " " + (e != null
+                                ? e.getClass().getSimpleName() : BIG.equals(v) ? "BIG" : v))).toCompletableFuture());
+                    }
+                    for (CompletableFuture<String> f : all) {
+                        f.handle((v, e) -> v).get(5, TimeUnit.SECONDS); // its callback has run
+                    }
+                    List<String> seen = List.copyOf(order);
+                    if (!seen.equals(List.of("k1 BIG", "k2 BIG", "k3 BIG", "boom IllegalArgumentException"))) {
+                        w.add(seen.toString());
+                    }
+                }
+                return w;
+            });
+            assertEquals(List.of(), wrong, k + ": completions out of reply order");
+        }
+    }
+
+    /** The JSON parser of {@code ClientOptions} is the connection's, as on a connection of Lettuce's own. */
+    @Test
+    void theConnectionsJsonParserIsTheClientOptionsOne() {
+        io.lettuce.core.json.JsonParser mine = (io.lettuce.core.json.JsonParser) java.lang.reflect.Proxy
+                .newProxyInstance(getClass().getClassLoader(), new Class<?>[] {io.lettuce.core.json.JsonParser.class},
+                        (proxy, method, args) -> switch (method.getName()) {
+                            case "toString" -> "the application's JSON parser";
+                            case "hashCode" -> System.identityHashCode(proxy);
+                            case "equals" -> proxy == args[0];
+                            default -> throw new UnsupportedOperationException(method.getName());
+                        });
+        ClientOptions options = ClientOptions.builder().jsonParser(() -> mine).build();
+        List<String> parsers = new ArrayList<>();
+        for (Kind k : Kind.values()) {
+            Side s = side(k, CompressionConfig.defaults(), null, options);
+            String parser;
+            try {
+                io.lettuce.core.json.JsonParser p = s.c.sync().getJsonParser();
+                parser = p == mine ? "the application's" : "another: " + p;
+            } catch (LinkageError e) {
+                parser = "Lettuce's default, which fails without Jackson: " + e; // the test has no Jackson
+            }
+            parsers.add(k + " " + parser);
+        }
+        assertEquals(List.of("PLAIN the application's", "COMPRESSING the application's"), parsers);
     }
 
     // ------------------------------------------------------------------------------------ 5. large values' memory
