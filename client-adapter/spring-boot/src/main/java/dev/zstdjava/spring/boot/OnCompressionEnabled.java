@@ -7,8 +7,9 @@ import org.springframework.core.type.AnnotatedTypeMetadata;
 
 /**
  * The condition of every auto-configuration here: {@code zstd-java.redis.compression.enabled=true}, on a supported
- * Boot. Off, nothing applies, on any Boot. On, a Boot older than 3.5 fails startup naming the supported range
- * ({@link BootLines#requireSupported}) before any bean is defined, rather than running with the conditions it cannot
+ * Boot. Off, nothing applies, on any Boot, but for {@link RedisCompressionOffAutoConfiguration}'s warning. On, a
+ * Boot older than 3.5 fails startup naming the supported range ({@link BootLines#requireSupported}) before any bean
+ * is defined, rather than running with the conditions it cannot
  * read dropped. It uses only what Boot 3.0 already had, so that older Boots evaluate it. On, a switch that other
  * conditions read ({@code adaptive.enabled}, {@code string-template}, {@code caches}) with a value other than
  * {@code true} or {@code false} fails startup naming it; so does {@code enabled} with a value that is no boolean.
@@ -43,7 +44,7 @@ final class OnCompressionEnabled extends SpringBootCondition {
 
     // as Boot binds it (on, yes and 1 are true, an empty value false); a value that is no boolean fails naming the
     // property, which Spring's conversion error, thrown from here, would not
-    private static boolean enabled(ConditionContext context) {
+    static boolean enabled(ConditionContext context) {
         try {
             return context.getEnvironment().getProperty(ENABLED, Boolean.class, false);
         } catch (RuntimeException e) {

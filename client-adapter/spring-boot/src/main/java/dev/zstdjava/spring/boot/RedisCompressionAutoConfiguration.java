@@ -20,6 +20,7 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Import;
+import org.springframework.core.env.Environment;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.core.RedisOperations;
 import org.springframework.data.redis.core.StringRedisTemplate;
@@ -53,8 +54,12 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 @EnableConfigurationProperties(RedisCompressionProperties.class)
 @Import(RedisCompressionDictionariesConfiguration.class)
 public final class RedisCompressionAutoConfiguration {
-    /** Made by Spring (the package is open to it). */
-    RedisCompressionAutoConfiguration() {
+    /**
+     * Made by Spring (the package is open to it); warns once about the properties set without effect
+     * ({@link InertProperties}).
+     */
+    RedisCompressionAutoConfiguration(Environment environment) {
+        InertProperties.warn(environment);
     }
 
     /** What every startup failure of the native library names: the one line that starts without compression. */
