@@ -86,10 +86,13 @@ import java.util.function.LongConsumer;
  *       volatile write: the registry's snapshot (loaded entries and the current one), an entry's compression digest
  *       (replaced by compare-and-set), the training events (replaced by compare-and-set). Counters are
  *       {@link LongAdder}s any thread adds to.</li>
- *   <li><b>One lock for changes.</b> The {@code DictionaryRegistry}'s monitor serialises every change of the loaded
- *       set and everything done to make it: reading the store and loading ({@code StoreSync}), adding,
- *       listener registration ({@link #onLoaded}), and the store's publication counter. No other monitor exists in
- *       the manager (the {@code Sampler} locks only itself), and no compress or decompress call takes this one.
+ *   <li><b>Two locks for changes, the store outside the registry's.</b> The {@code DictionaryRegistry}'s monitor
+ *       serialises every change of the loaded set (adding, with the admission hooks) and listener registration
+ *       ({@link #onLoaded}); it is never held during a store call. Loading from the store ({@code StoreSync}: reading
+ *       the store, validating, the store's publication counter) is serialised by {@code StoreSync}'s own lock, taken
+ *       before the registry's, never after, so a slow store call holds up neither a registration nor a thread that
+ *       adds an admission hook (an adaptive compressor's writing thread). No other monitor exists in the manager (the
+ *       {@code Sampler} locks only itself), and no compress or decompress call takes either.
  *       {@link #close()} does not take it either: it and a concurrent add each check the other's volatile write.</li>
  *   <li><b>Confinement.</b> The trainer's lease back-off and drift window belong to the io thread that runs its
  *       periodic check; a training runs on the trainer thread with the samples and entry handed to it (a

@@ -15,9 +15,9 @@ import java.util.function.LongConsumer;
  *
  * <p><b>Thread safety:</b> readers ({@link #current}, {@link #find}, {@link #entries}) read one immutable
  * {@link Snapshot} from a volatile field, take no lock and allocate nothing. Every change of the loaded set runs under
- * this object's monitor, the manager's one lock ({@link #add}, {@link #onLoaded}, and the store loading that calls
- * them), and so does the {@linkplain #admit admission hook}, which sees each new id before the snapshot that holds it
- * is published. {@link #close} takes no lock (it must not wait for a slow store read): it and {@link #add} each check
+ * this object's monitor ({@link #add}, {@link #onLoaded}), and so does the {@linkplain #admit admission hook}, which
+ * sees each new id before the snapshot that holds it is published. The monitor is never held during a store call:
+ * the store loading that calls {@link #add} is serialised by {@code StoreSync}'s own lock, taken before this one. {@link #close} takes no lock (it must not wait for a slow store read): it and {@link #add} each check
  * the other's volatile write, so a dictionary added while the manager closes is closed by one of them.
  */
 final class DictionaryRegistry {

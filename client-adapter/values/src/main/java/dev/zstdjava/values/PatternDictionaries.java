@@ -1060,7 +1060,10 @@ public final class PatternDictionaries implements AutoCloseable {
                 enforce();
             } catch (RuntimeException e) {
                 if (m != null) {
-                    m.close();
+                    // once in place (manager = m), as any release: writer and manager cleared, so the lineage is not
+                    // left holding a closed manager that open() would take for open and writes would go to
+                    release("it failed while opening: " + e);
+                    m.close(); // not in place, or released already: closing again does nothing
                 }
                 if (closed) {
                     return; // a build interrupted by close(): no failure to report

@@ -86,7 +86,8 @@ final class PatternManagers implements DictionaryLookup {
      * a manager does for its own compressor's reads: a dictionary another process published in a pattern's store is
      * loaded by that pattern's manager, and a retried read finds it. The message names where it is fetched from (the
      * stores' keys, {@link DictionaryStore#entryLocation}: the first {@value Locations#MAX_LOCATIONS}, each bounded in
-     * length) and what to do when retrying does not help.
+     * length) and what to do when retrying does not help. A closed manager fetches nothing: when every manager is
+     * closed the message says so, and that retrying does not help.
      */
     @Override
     public MissingDictionaryException missing(long id) {
@@ -96,22 +97,34 @@ final class PatternManagers implements DictionaryLookup {
         }
         DictionaryManager[] now = managers;
         java.util.List<String> fetching = new java.util.ArrayList<>();
+        int closed = 0;
         for (DictionaryManager m : now) {
             DictionaryStore store = m.store();
-            if (store != null) {
+            if (m.isClosed()) { // fetches nothing: a retry would not help by it
+                closed++;
+            } else if (store != null) {
                 m.missing(id);
                 fetching.add(Locations.of(store, id));
             }
         }
         String none = "none of the " + now.length + " dictionary managers given for the patterns this compressor has"
                 + " sampled has loaded it";
+        if (closed > 0 && closed == now.length) {
+            return new MissingDictionaryException(id, none + ", and " + (closed == 1 ? "it is" : "all of them are")
+                    + " closed (the application closed them while this compressor still reads through them), so none"
+                    + " fetches it: retrying the read does not help; read it with a compressor whose dictionary"
+                    + " managers are open");
+        }
         if (fetching.isEmpty()) {
             return new MissingDictionaryException(id, none + (now.length == 0 ? " (a pattern's manager is asked for"
-                    + " once it has had minSamples sampled writes)" : ", and none has a store to fetch it from") + ":"
+                    + " once it has had minSamples sampled writes)" : closed == 0 ? ", and none has a store to fetch"
+                    + " it from" : ", and " + closed + " of them are closed, the others have no store to fetch it"
+                    + " from") + ":"
                     + " give it to the manager of the pattern whose values were written with it");
         }
         return new MissingDictionaryException(id, none + "; fetching it from " + Locations.list(fetching) + " on"
-                + " the managers' threads; retry the read (if it keeps failing, it is published in none of these:"
+                + " the managers' threads" + (closed == 0 ? "" : " (not by the " + closed + " closed ones)")
+                + "; retry the read (if it keeps failing, it is published in none of these:"
                 + " publish it in the store of the pattern whose values were written with it, or give it to that"
                 + " pattern's manager)");
     }

@@ -20,8 +20,13 @@ import java.util.concurrent.atomic.AtomicReference;
  * and fetches a dictionary a value names that is not loaded. All store reads run on the manager's io thread (the
  * trainer's reload after an adoption excepted), never on a caller's thread.
  *
- * <p><b>Thread safety:</b> loading ({@link #refresh}, the fetch of an unlisted dictionary) runs under the manager's
- * one lock, the {@link DictionaryRegistry}'s monitor, which also guards {@link #knownVersion}. The de-duplication of
+ * <p><b>Thread safety:</b> loading ({@link #refresh}, the fetch of an unlisted dictionary) is serialised by
+ * {@link #loading}, this object's own lock, which also guards writes of {@link #knownVersion}; the store is called
+ * under it, never under the {@link DictionaryRegistry}'s monitor, so a slow store call holds up no
+ * {@link DictionaryRegistry#admit admission}, {@link DictionaryRegistry#onLoaded listener registration} or writing
+ * thread (a thread writing through an adaptive compressor adds the application's manager's admission hook the first
+ * time a pattern asks for it). Only {@link #loading} ever adds from the store, so an id is loaded once; each addition
+ * takes the registry's monitor for the change alone ({@link DictionaryRegistry#add}). The de-duplication of
  * requests ({@link #pendingFetches}, {@link #refreshQueued}) and {@link #absent} are lock-free; the subscription
  * is held in an {@link AtomicReference} (ended once, by whichever of {@link #close} and the subscribing task comes
  * second) and {@link #closed} is volatile.
@@ -42,8 +47,10 @@ final class StoreSync {
      */
     private final Map<Long, String> absent = new ConcurrentHashMap<>();
     private final AtomicBoolean refreshQueued = new AtomicBoolean();
-    /** The store's publication counter when everything listed was last loaded; guarded by the registry's lock. */
-    private long knownVersion = Long.MIN_VALUE;
+    /** Serialises loading from the store (held during store calls; never the registry's monitor). */
+    private final Object loading = new Object();
+    /** The store's publication counter when everything listed was last loaded; written under {@link #loading}. */
+    private volatile long knownVersion = Long.MIN_VALUE;
     private volatile boolean closed;
     private final AtomicReference<AutoCloseable> subscriptionRef = new AtomicReference<>();
 
@@ -167,11 +174,7 @@ final class StoreSync {
     private void checkVersion() {
         try {
             long version = store.version();
-            boolean changed;
-            synchronized (registry) {
-                changed = version != knownVersion;
-            }
-            if (changed) {
+            if (version != knownVersion) {
                 refresh();
             }
         } catch (RuntimeException e) {
@@ -179,9 +182,12 @@ final class StoreSync {
         }
     }
 
-    /** Loads every listed dictionary not loaded yet, under the lock. Runs on the io thread, or the trainer's. */
+    /**
+     * Loads every listed dictionary not loaded yet, under {@link #loading} (not the registry's monitor: see the class
+     * comment). Runs on the io thread, or the trainer's.
+     */
     void refresh() {
-        synchronized (registry) {
+        synchronized (loading) {
             long version = store.version();
             List<DictionaryInfo> listed = store.list();
             boolean complete = true;
@@ -241,7 +247,7 @@ final class StoreSync {
 
     /** A dictionary a frame names that the store's list does not show: loaded for reading only. */
     private void fetchUnlisted(long id) {
-        synchronized (registry) {
+        synchronized (loading) {
             byte[] bytes;
             try {
                 bytes = store.get(id);

@@ -16,6 +16,9 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
@@ -27,6 +30,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * {@link AdaptiveCompressor}: hysteresis on stationary data, following data that shifts, the bound on patterns, every
@@ -950,6 +954,92 @@ class AdaptiveCompressorTest {
             assertTrue(m.length() < 2000, m.length() + " characters");
         } finally {
             managers.forEach(DictionaryManager::close);
+        }
+    }
+
+    /**
+     * A writing thread never waits for a store call: while the application's manager's store hangs in a read of a
+     * dictionary (a custom store with no timeout), a thread writing through the adaptive compressor, whose pattern
+     * asks for that manager for the first time, completes, and so does a listener registration; once the store
+     * answers, the dictionary is loaded and the compressor reads its values.
+     */
+    @Test
+    void aWriteDoesNotWaitForTheApplicationsManagersStoreCall() throws Exception {
+        List<byte[]> records = TestValues.jsonRecords(2500, 12);
+        InMemoryDictionaryStore inner = new InMemoryDictionaryStore();
+        CountDownLatch entered = new CountDownLatch(1);
+        CountDownLatch answer = new CountDownLatch(1);
+        DictionaryStore hanging = new AdaptivePatternDictionariesTest.Forwarding(inner) {
+            @Override
+            public byte[] get(long id) {
+                entered.countDown();
+                try {
+                    answer.await(60, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                return super.get(id);
+            }
+        };
+        ExecutorService writer = Executors.newSingleThreadExecutor();
+        byte[] dict = ZstdDictionary.train(records.subList(0, 2000), 16 << 10).toByteArray();
+        try (DictionaryManager other = DictionaryManager.given(dict).build();
+             DictionaryManager m = DictionaryManager.shared(hanging).notifications(false)
+                     .refreshInterval(Duration.ofHours(1)).build()) {
+            long id = other.currentId();
+            inner.putIfAbsent(id, dict); // published after m's build: m loads it on its next check
+            byte[] stored = ValueCompressor.create(CompressionConfig.defaults(), other).compress(records.get(2400));
+            assertThrows(MissingDictionaryException.class,
+                    () -> ValueCompressor.create(CompressionConfig.defaults(), m).decompress(stored)); // m fetches it
+            assertTrue(entered.await(30, TimeUnit.SECONDS), "the manager's fetch did not reach the store");
+            AdaptiveCompressor ac = AdaptiveCompressor.builder(CompressionConfig.defaults()).dictionaries(p -> m)
+                    .build();
+            Future<?> writes = writer.submit(() -> {
+                for (int i = 0; i < 50; i++) {
+                    ac.compress(utf8("event:" + i), records.get(2000 + i)); // the pattern's manager is asked for
+                }
+                m.onLoaded(x -> { });
+            });
+            try {
+                writes.get(30, TimeUnit.SECONDS);
+            } catch (TimeoutException e) {
+                fail("a write through the adaptive compressor waited for the application's manager's store call");
+            }
+            answer.countDown();
+            long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            byte[] read = null;
+            while (read == null && System.nanoTime() < until) {
+                try {
+                    read = ac.decompress(stored);
+                } catch (MissingDictionaryException e) {
+                    Thread.sleep(20);
+                }
+            }
+            assertArrayEquals(records.get(2400), read, "the dictionary was not loaded once the store answered");
+        } finally {
+            answer.countDown();
+            writer.shutdownNow();
+        }
+    }
+
+    /** Every manager closed: a read of a dictionary none loaded says no retry helps, not that it is being fetched. */
+    @Test
+    void aMissingDictionaryWithEveryManagerClosedSaysRetryingDoesNotHelp() throws Exception {
+        List<byte[]> records = TestValues.jsonRecords(2500, 12);
+        try (DictionaryManager other = DictionaryManager.given(
+                ZstdDictionary.train(records.subList(0, 2000), 16 << 10).toByteArray()).build()) {
+            DictionaryManager m = DictionaryManager.shared(new InMemoryDictionaryStore()).notifications(false)
+                    .refreshInterval(Duration.ofHours(1)).build();
+            AdaptiveCompressor ac = AdaptiveCompressor.builder(CompressionConfig.defaults()).dictionaries(p -> m)
+                    .build();
+            for (int i = 0; i < 10; i++) {
+                ac.compress(utf8("event:" + i), records.get(2000 + i)); // the pattern's manager is asked for
+            }
+            m.close();
+            byte[] stored = ValueCompressor.create(CompressionConfig.defaults(), other).compress(records.get(2400));
+            String msg = assertThrows(MissingDictionaryException.class, () -> ac.decompress(stored)).getMessage();
+            assertTrue(msg.contains("it is closed") && msg.contains("retrying the read does not help"), msg);
+            assertFalse(msg.contains("fetching it") || msg.contains("; retry the read"), msg);
         }
     }
 }
