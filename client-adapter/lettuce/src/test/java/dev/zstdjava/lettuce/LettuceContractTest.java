@@ -1378,6 +1378,61 @@ class LettuceContractTest {
     }
 
     /**
+     * The client shut down while many large compressed replies are read and decoded (early, midway, late in the
+     * burst): every future completes, with its value or exceptionally (Lettuce's {@code RedisException}), as on
+     * Lettuce; none is left pending.
+     */
+    @Test
+    void shuttingDownWhileRepliesAreDecodedLeavesNoFuturePending() throws Exception {
+        for (int shutDownAfter : new int[] {0, 20, 150}) {
+            for (Kind kind : Kind.values()) {
+                String outcome = shutDownWhileDecoding(kind, shutDownAfter);
+                System.out.println("shut down after reply " + shutDownAfter + ", " + kind + ": " + outcome);
+                assertFalse(outcome.contains("pending"), kind + ", shut down after reply " + shutDownAfter
+                        + ": futures left pending: " + outcome);
+            }
+        }
+    }
+
+    // Sends 300 GETs of a large compressed value, shuts the client down once reply shutDownAfter is in, and returns
+    // how many futures ended how (given 30 s together).
+    private static String shutDownWhileDecoding(Kind kind, int shutDownAfter) throws Exception {
+        String value = TestValues.json(256 * 1024);
+        RedisClient client = kind == Kind.PLAIN ? RedisClient.create(redis.uri())
+                : CompressingRedisClient.create(redis.uri());
+        client.setOptions(ClientOptions.builder().autoReconnect(false).build());
+        try {
+            StatefulRedisConnection<String, String> c = kind == Kind.PLAIN ? client.connect(StringCodec.UTF8)
+                    : ((CompressingRedisClient) client).connect(StringCodec.UTF8,
+                    ValueCompressor.create(CompressionConfig.defaults()));
+            c.sync().set("shutdown-big", value);
+            List<RedisFuture<String>> gets = new ArrayList<>();
+            for (int i = 0; i < 300; i++) {
+                gets.add(c.async().get("shutdown-big"));
+            }
+            gets.get(shutDownAfter).await(30, TimeUnit.SECONDS);
+            client.shutdownAsync(0, 2, TimeUnit.SECONDS).get(30, TimeUnit.SECONDS);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            Map<String, Integer> outcomes = new java.util.TreeMap<>();
+            for (RedisFuture<String> f : gets) {
+                String o;
+                try {
+                    String v = f.get(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                    o = value.equals(v) ? "value" : "another value";
+                } catch (ExecutionException e) {
+                    o = e.getCause().getClass().getSimpleName();
+                } catch (TimeoutException e) {
+                    o = "pending";
+                }
+                outcomes.merge(o, 1, Integer::sum);
+            }
+            return outcomes.toString();
+        } finally {
+            client.shutdownAsync(0, 2, TimeUnit.SECONDS).get(30, TimeUnit.SECONDS);
+        }
+    }
+
+    /**
      * A reply the application's codec cannot decode (it throws) behind replies still being decoded: its command fails
      * after theirs complete, in reply order, as on Lettuce, which decodes and completes every reply on the event loop.
      */
