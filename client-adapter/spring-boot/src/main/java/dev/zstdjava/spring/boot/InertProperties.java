@@ -1,71 +1,100 @@
 package dev.zstdjava.spring.boot;
 
+import dev.zstdjava.spring.boot.RedisCompressionProperties.DictionaryMode;
 import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.source.ConfigurationProperty;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
 import org.springframework.boot.context.properties.source.ConfigurationPropertySource;
 import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
 import org.springframework.boot.context.properties.source.IterableConfigurationPropertySource;
+import org.springframework.boot.origin.PropertySourceOrigin;
 import org.springframework.core.env.Environment;
+import org.springframework.core.env.SystemEnvironmentPropertySource;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.Predicate;
+import java.util.stream.Collectors;
 
 /**
  * The properties an application sets (in any property source, not their defaults) that have no effect because a
- * switch leaves them inert, warned about in one line at startup: the one place that says which property depends on
- * which switch. Startup does not fail, so that settings may be kept while a feature is switched off.
+ * switch leaves them inert, warned about in one line at startup. Startup does not fail, so that settings may be kept
+ * while a feature is switched off. Which dictionary mode reads which property is the dictionaries configuration's
+ * statement ({@link RedisCompressionDictionariesConfiguration#MODES_READING}), which its beans follow too; the other
+ * switches are stated here.
  *
  * <p>Stateless.
  */
 final class InertProperties {
     private static final System.Logger LOG = System.getLogger(InertProperties.class.getName());
 
-    /**
-     * Properties under {@code governs} (relative to the prefix; empty: every one), but not {@code except}, are inert
-     * while {@code inert} holds.
-     */
-    private record Rule(String because, Predicate<RedisCompressionProperties> inert, List<String> governs,
-                        List<String> except) {
-        boolean covers(ConfigurationPropertyName name) {
-            return governs.stream().anyMatch(g -> matches(g, name))
-                    && except.stream().noneMatch(e -> of(e).equals(name));
-        }
+    /** The info endpoint's switch of this library's entry, read only by an auto-configuration that needs enabled. */
+    private static final String INFO = "management.info." + RedisCompressionInfoAutoConfiguration.NAME + ".enabled";
 
-        private static boolean matches(String property, ConfigurationPropertyName name) {
-            ConfigurationPropertyName p = of(property);
-            return p.equals(name) || p.isAncestorOf(name);
-        }
+    /** What a rule says of a property set: why it is inert (relative to the prefix), or null when it is not. */
+    private interface Rule {
+        String inert(ConfigurationPropertyName name, RedisCompressionProperties properties);
+    }
+
+    /**
+     * @return the rule: the properties under {@code governs} (full names; the prefix itself: every one), but not
+     *         {@code except}, are inert while {@code inert} holds
+     */
+    private static Rule whileSwitch(String because, Predicate<RedisCompressionProperties> inert, List<String> governs,
+                                    List<String> except) {
+        List<ConfigurationPropertyName> g = governs.stream().map(ConfigurationPropertyName::of).toList();
+        List<ConfigurationPropertyName> e = except.stream().map(ConfigurationPropertyName::of).toList();
+        return (name, properties) -> g.stream().anyMatch(p -> p.equals(name) || p.isAncestorOf(name))
+                && !e.contains(name) && inert.test(properties) ? because : null;
+    }
+
+    private static String of(String property) {
+        return RedisCompressionProperties.PREFIX + "." + property;
     }
 
     /** In order: a property several rules leave inert is named under the first. */
     private static final List<Rule> RULES = List.of(
-            new Rule("enabled is not true: nothing of this library is configured", p -> !p.isEnabled(),
-                    List.of(""), List.of("enabled")),
-            new Rule("adaptive.enabled is not true", p -> !p.getAdaptive().isEnabled(),
-                    List.of("adaptive"), List.of("adaptive.enabled")),
-            new Rule("dictionaries.mode is off",
-                    p -> p.getDictionaries().getMode() == RedisCompressionProperties.DictionaryMode.OFF,
-                    List.of("dictionaries", "adaptive.dictionary-memory", "adaptive.dictionary-patterns",
-                            "adaptive.dictionary-reopen-delay"), List.of("dictionaries.mode")),
-            new Rule("adaptive.enabled is true: each option adaptive compression picks has its own algorithm and"
-                    + " level", p -> p.getAdaptive().isEnabled(), List.of("backend", "level"), List.of()));
+            whileSwitch("enabled is not true: nothing of this library is configured", p -> !p.isEnabled(),
+                    List.of(RedisCompressionProperties.PREFIX, INFO), List.of(of("enabled"))),
+            whileSwitch("adaptive.enabled is not true", p -> !p.getAdaptive().isEnabled(),
+                    List.of(of("adaptive")), List.of(of("adaptive.enabled"))),
+            InertProperties::dictionaryMode,
+            whileSwitch("adaptive.enabled is true: each option adaptive compression picks has its own algorithm and"
+                    + " level", p -> p.getAdaptive().isEnabled(), List.of(of("backend"), of("level")), List.of()));
 
     private InertProperties() {
     }
 
-    private static ConfigurationPropertyName of(String property) {
-        String prefix = RedisCompressionProperties.PREFIX;
-        return ConfigurationPropertyName.of(property.isEmpty() ? prefix : prefix + "." + property);
+    /**
+     * A property that a dictionary mode other than the bound one reads: the mode, and (but for off) the modes that read
+     * it.
+     */
+    private static String dictionaryMode(ConfigurationPropertyName name, RedisCompressionProperties properties) {
+        Set<DictionaryMode> modes = RedisCompressionDictionariesConfiguration.modesReading(name);
+        DictionaryMode mode = properties.getDictionaries().getMode();
+        mode = mode == null ? DictionaryMode.OFF : mode; // as the beans' conditions bind it
+        if (modes == null || modes.contains(mode)) {
+            return null;
+        }
+        String because = "dictionaries.mode is " + lower(mode);
+        return mode == DictionaryMode.OFF ? because : because + ", not "
+                + modes.stream().map(InertProperties::lower).collect(Collectors.joining(" or "));
+    }
+
+    private static String lower(DictionaryMode mode) {
+        return mode.name().toLowerCase(Locale.ROOT);
     }
 
     /**
-     * @return the properties set in {@code environment} without effect, by the reason (empty: none); empty too when
-     *         the properties do not bind (startup fails on them elsewhere, naming them)
+     * @return the properties set in {@code environment} without effect, by the reason (empty: none), the reasons in
+     *         the order of the rules; empty too when the properties do not bind (startup fails on them elsewhere,
+     *         naming them)
      */
     static Map<String, Set<String>> find(Environment environment) {
         RedisCompressionProperties properties;
@@ -75,22 +104,47 @@ final class InertProperties {
         } catch (RuntimeException e) {
             return Map.of();
         }
-        ConfigurationPropertyName root = ConfigurationPropertyName.of(RedisCompressionProperties.PREFIX);
-        Map<String, Set<String>> inert = new LinkedHashMap<>();
+        List<ConfigurationPropertyName> roots = List.of(ConfigurationPropertyName.of(RedisCompressionProperties.PREFIX),
+                ConfigurationPropertyName.of(INFO));
+        Map<Integer, Map<String, Set<String>>> byRule = new TreeMap<>();
         for (ConfigurationPropertySource source : ConfigurationPropertySources.get(environment)) {
             if (!(source instanceof IterableConfigurationPropertySource iterable)) {
                 continue;
             }
-            iterable.filter(root::isAncestorOf).stream().forEach(name -> {
-                for (Rule rule : RULES) {
-                    if (rule.covers(name) && rule.inert.test(properties)) {
-                        inert.computeIfAbsent(rule.because, r -> new TreeSet<>()).add(unindexed(name).toString());
-                        return;
-                    }
-                }
-            });
+            iterable.filter(n -> roots.stream().anyMatch(r -> r.equals(n) || r.isAncestorOf(n))).stream()
+                    .forEach(name -> {
+                        for (int i = 0; i < RULES.size(); i++) {
+                            String because = RULES.get(i).inert(name, properties);
+                            if (because != null) {
+                                byRule.computeIfAbsent(i, r -> new TreeMap<>())
+                                        .computeIfAbsent(because, b -> new TreeSet<>()).add(asSet(iterable, name));
+                                return;
+                            }
+                        }
+                    });
         }
+        Map<String, Set<String>> inert = new LinkedHashMap<>();
+        byRule.values().forEach(inert::putAll);
         return inert;
+    }
+
+    /**
+     * @return {@code name} as the application set it where Spring maps it from another form: an environment
+     *         variable's name (Spring's mapped form, {@code zstdjava.redis...}, is set nowhere); else the property's
+     *         own name, without a list index ({@code patterns[0]}, {@code patterns[1]}: {@code patterns})
+     */
+    private static String asSet(IterableConfigurationPropertySource source, ConfigurationPropertyName name) {
+        ConfigurationProperty property = source.getConfigurationProperty(name);
+        if (property != null && property.getOrigin() instanceof PropertySourceOrigin origin
+                && origin.getPropertySource() instanceof SystemEnvironmentPropertySource) {
+            return origin.getPropertyName();
+        }
+        for (int i = 0; i < name.getNumberOfElements(); i++) {
+            if (name.isNumericIndex(i)) {
+                return name.chop(i).toString();
+            }
+        }
+        return name.toString();
     }
 
     /** Logs one warning naming every property {@link #find} finds, if any. */
@@ -104,15 +158,5 @@ final class InertProperties {
                 + "." + because + ")"));
         LOG.log(System.Logger.Level.WARNING, "zstd-java: properties set without effect: " + String.join("; ", parts)
                 + "; they take effect once that switch allows them, or remove them");
-    }
-
-    // patterns[0], patterns[1]: patterns
-    private static ConfigurationPropertyName unindexed(ConfigurationPropertyName name) {
-        for (int i = 0; i < name.getNumberOfElements(); i++) {
-            if (name.isNumericIndex(i)) {
-                return name.chop(i);
-            }
-        }
-        return name;
     }
 }

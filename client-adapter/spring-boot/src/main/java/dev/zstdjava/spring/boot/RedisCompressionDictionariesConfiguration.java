@@ -18,6 +18,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.SpringBootCondition;
 import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.ConditionContext;
@@ -30,8 +31,11 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.function.UnaryOperator;
 
 /**
@@ -47,6 +51,81 @@ import java.util.function.UnaryOperator;
 class RedisCompressionDictionariesConfiguration {
     private static final String MODE = RedisCompressionProperties.PREFIX + ".dictionaries.mode";
 
+    private static final String RESOURCES = "dictionaries.resources";
+    private static final String LOAD_TIMEOUT = "dictionaries.load-timeout";
+    private static final String REFRESH_INTERVAL = "dictionaries.refresh-interval";
+    private static final String NOTIFICATIONS = "dictionaries.notifications";
+    private static final String RETRAIN_INTERVAL = "dictionaries.retrain-interval";
+    private static final String DICTIONARY_SIZE = "dictionaries.dictionary-size";
+    private static final String MIN_SAMPLES = "dictionaries.min-samples";
+    private static final String MAX_DICTIONARY_SIZE = "dictionaries.store.max-dictionary-size";
+    private static final String DICTIONARY_MEMORY = "adaptive.dictionary-memory";
+    private static final String DICTIONARY_PATTERNS = "adaptive.dictionary-patterns";
+    private static final String REOPEN_DELAY = "adaptive.dictionary-reopen-delay";
+
+    /** The modes of {@link GivenMode}: the given dictionaries' manager reads its resources. */
+    private static final Set<DictionaryMode> GIVEN_MODES = Collections.unmodifiableSet(EnumSet.of(
+            DictionaryMode.GIVEN));
+
+    /** The modes of {@link ServerMode}: the store and the manager over it read the server's settings. */
+    private static final Set<DictionaryMode> SERVER_MODES = Collections.unmodifiableSet(EnumSet.of(
+            DictionaryMode.MANAGED, DictionaryMode.SHARED));
+
+    /** The modes of {@link ManagedMode}: a manager that trains, and the adaptive pattern lineages. */
+    private static final Set<DictionaryMode> TRAINING_MODES = Collections.unmodifiableSet(EnumSet.of(
+            DictionaryMode.MANAGED));
+
+    /**
+     * The dictionary modes in which the beans here read each property (relative to the prefix; the most specific
+     * entry applies): those of the condition of the bean that reads it, or, for a manager's setting, the modes in
+     * which {@link #settings} applies it, which it learns from here ({@link #reads}). Nothing under
+     * {@code dictionaries} but the mode is read with {@code dictionaries.mode=off}: every bean here has a mode's
+     * condition. The one statement of it; {@link InertProperties} warns about a property set in another mode.
+     */
+    static final Map<String, Set<DictionaryMode>> MODES_READING = Map.ofEntries(
+            Map.entry("dictionaries", Collections.unmodifiableSet(EnumSet.complementOf(
+                    EnumSet.of(DictionaryMode.OFF)))),
+            Map.entry("dictionaries.mode", Collections.unmodifiableSet(EnumSet.allOf(DictionaryMode.class))),
+            Map.entry(RESOURCES, GIVEN_MODES),
+            // a given manager has no store: nothing to load, check or subscribe to
+            Map.entry(LOAD_TIMEOUT, SERVER_MODES),
+            Map.entry(REFRESH_INTERVAL, SERVER_MODES),
+            Map.entry(NOTIFICATIONS, SERVER_MODES),
+            Map.entry("dictionaries.store", SERVER_MODES),
+            // a shared manager never trains
+            Map.entry(RETRAIN_INTERVAL, TRAINING_MODES),
+            Map.entry(DICTIONARY_SIZE, TRAINING_MODES),
+            Map.entry(MIN_SAMPLES, TRAINING_MODES),
+            // the pattern lineages' bounds (zstdJavaPatternDictionaries, under ManagedMode)
+            Map.entry(DICTIONARY_MEMORY, TRAINING_MODES),
+            Map.entry(DICTIONARY_PATTERNS, TRAINING_MODES),
+            Map.entry(REOPEN_DELAY, TRAINING_MODES));
+
+    /** @return whether the beans here read {@code property} (relative to the prefix) in {@code mode} */
+    static boolean reads(DictionaryMode mode, String property) {
+        Set<DictionaryMode> modes = modesReading(ConfigurationPropertyName.of(RedisCompressionProperties.PREFIX + "."
+                + property));
+        return modes == null || modes.contains(mode);
+    }
+
+    /**
+     * @return the modes in which the beans here read {@code name} (a full property name, in any form Spring maps),
+     *         by its most specific entry of {@link #MODES_READING}; null when no dictionary mode governs it
+     */
+    static Set<DictionaryMode> modesReading(ConfigurationPropertyName name) {
+        Set<DictionaryMode> modes = null;
+        int depth = 0;
+        for (Map.Entry<String, Set<DictionaryMode>> e : MODES_READING.entrySet()) {
+            ConfigurationPropertyName k = ConfigurationPropertyName.of(RedisCompressionProperties.PREFIX + "."
+                    + e.getKey());
+            if ((k.equals(name) || k.isAncestorOf(name)) && k.getNumberOfElements() > depth) {
+                depth = k.getNumberOfElements();
+                modes = e.getValue();
+            }
+        }
+        return modes;
+    }
+
     @Configuration(proxyBeanMethods = false)
     @Conditional(GivenMode.class)
     static class Given {
@@ -56,7 +135,7 @@ class RedisCompressionDictionariesConfiguration {
         DictionaryManager zstdJavaDictionaryManager(RedisCompressionProperties properties) {
             Dictionaries d = properties.getDictionaries();
             if (d.getResources() == null || d.getResources().isEmpty()) {
-                throw RedisCompressionProperties.invalid("dictionaries.resources", "[]",
+                throw RedisCompressionProperties.invalid(RESOURCES, "[]",
                         "at least one zstd dictionary file when " + MODE + "=given");
             }
             List<byte[]> dictionaries = new ArrayList<>();
@@ -65,7 +144,7 @@ class RedisCompressionDictionariesConfiguration {
                     dictionaries.add(r.getContentAsByteArray());
                 } catch (IOException e) {
                     throw new RedisCompressionException("cannot read " + r + " of " + RedisCompressionProperties.PREFIX
-                            + ".dictionaries.resources: " + e.getMessage(), "name readable zstd dictionary files", e);
+                            + "." + RESOURCES + ": " + e.getMessage(), "name readable zstd dictionary files", e);
                 }
             }
             return build(DictionaryManager.given(dictionaries), properties);
@@ -144,11 +223,11 @@ class RedisCompressionDictionariesConfiguration {
             PatternDictionaries.Builder b = PatternDictionaries.builder(name -> new SpringDictionaryStore(
                     redisConnectionFactory, PatternDictionaries.prefix(name), max)).manager(m -> settings(m, properties));
             RedisCompressionProperties.Adaptive a = properties.getAdaptive();
-            bound("adaptive.dictionary-memory", a.getDictionaryMemory(),
+            bound(DICTIONARY_MEMORY, a.getDictionaryMemory(),
                     () -> b.maxNativeBytes(a.getDictionaryMemory().toBytes()));
-            bound("adaptive.dictionary-patterns", a.getDictionaryPatterns(),
+            bound(DICTIONARY_PATTERNS, a.getDictionaryPatterns(),
                     () -> b.maxOpenLineages(a.getDictionaryPatterns()));
-            bound("adaptive.dictionary-reopen-delay", a.getDictionaryReopenDelay(),
+            bound(REOPEN_DELAY, a.getDictionaryReopenDelay(),
                     () -> b.reopenDelay(a.getDictionaryReopenDelay()));
             return b.build();
         }
@@ -246,7 +325,7 @@ class RedisCompressionDictionariesConfiguration {
         long least = ServerDictionaryLayout.MIN_MAX_DICTIONARY_SIZE;
         long most = DictionaryManager.MAX_DICTIONARY_SIZE_LIMIT;
         if (max < least || max > most) {
-            throw RedisCompressionProperties.invalid("dictionaries.store.max-dictionary-size", size,
+            throw RedisCompressionProperties.invalid(MAX_DICTIONARY_SIZE, size,
                     least + "B.." + most + "B");
         }
         return (int) max;
@@ -283,9 +362,11 @@ class RedisCompressionDictionariesConfiguration {
     private static DictionaryManager.Builder settings(DictionaryManager.Builder b,
                                                       RedisCompressionProperties properties) {
         Dictionaries d = properties.getDictionaries();
-        b.level(properties.toConfig().level())
-                .notifications(d.isNotifications());
-        if (d.getMode() == DictionaryMode.MANAGED || d.getMode() == DictionaryMode.SHARED) {
+        b.level(properties.toConfig().level());
+        if (reads(d.getMode(), NOTIFICATIONS)) {
+            b.notifications(d.isNotifications());
+        }
+        if (reads(d.getMode(), MAX_DICTIONARY_SIZE)) {
             b.maxDictionarySize(maxDictionarySize(properties)); // the manager refuses what the store would take
         }
         if (d.getMode() == DictionaryMode.SHARED) {
@@ -298,41 +379,37 @@ class RedisCompressionDictionariesConfiguration {
         return b;
     }
 
-    /** @return the settings of the {@code dictionaries.*} properties the mode uses, each under its property */
+    /**
+     * @return the settings of the {@code dictionaries.*} properties the mode reads ({@link #MODES_READING}), each
+     *         under its property
+     */
     private static List<Setting> named(RedisCompressionProperties properties) {
         Dictionaries d = properties.getDictionaries();
         List<Setting> settings = new ArrayList<>();
-        if (d.getLoadTimeout() != null) {
-            settings.add(new Setting("dictionaries.load-timeout", d.getLoadTimeout(),
-                    b -> b.loadTimeout(d.getLoadTimeout())));
-        }
-        if (d.getRefreshInterval() != null) {
-            settings.add(new Setting("dictionaries.refresh-interval", d.getRefreshInterval(),
-                    b -> b.refreshInterval(d.getRefreshInterval())));
-        }
-        if (d.getMode() == DictionaryMode.MANAGED) {
-            if (d.getRetrainInterval() != null) {
-                settings.add(new Setting("dictionaries.retrain-interval", d.getRetrainInterval(),
-                        b -> b.retrainInterval(d.getRetrainInterval())));
-            }
-            if (d.getDictionarySize() != null) {
-                // held to the store's bound, dictionaries.store.max-dictionary-size (checked on its own before)
-                settings.add(new Setting("dictionaries.dictionary-size", d.getDictionarySize(),
-                        b -> b.maxDictionarySize(maxDictionarySize(properties))
-                                .dictionarySize((int) Math.min(Integer.MAX_VALUE, d.getDictionarySize().toBytes()))));
-            }
-            settings.add(new Setting("dictionaries.min-samples", d.getMinSamples(),
-                    b -> b.minSamples(d.getMinSamples())));
-        }
+        add(settings, d, LOAD_TIMEOUT, d.getLoadTimeout(), b -> b.loadTimeout(d.getLoadTimeout()));
+        add(settings, d, REFRESH_INTERVAL, d.getRefreshInterval(), b -> b.refreshInterval(d.getRefreshInterval()));
+        add(settings, d, RETRAIN_INTERVAL, d.getRetrainInterval(), b -> b.retrainInterval(d.getRetrainInterval()));
+        // held to the store's bound, dictionaries.store.max-dictionary-size (checked on its own before)
+        add(settings, d, DICTIONARY_SIZE, d.getDictionarySize(), b -> b.maxDictionarySize(maxDictionarySize(properties))
+                .dictionarySize((int) Math.min(Integer.MAX_VALUE, d.getDictionarySize().toBytes())));
+        add(settings, d, MIN_SAMPLES, d.getMinSamples(), b -> b.minSamples(d.getMinSamples()));
         return settings;
+    }
+
+    /** Adds the setting of {@code property} when it has a value and the mode reads it. */
+    private static void add(List<Setting> settings, Dictionaries d, String property, Object value,
+                            UnaryOperator<DictionaryManager.Builder> apply) {
+        if (value != null && reads(d.getMode(), property)) {
+            settings.add(new Setting(property, value, apply));
+        }
     }
 
     /** Matches when the bound dictionary mode is one of the given ones (relaxed: {@code managed}, {@code MANAGED}). */
     abstract static class ModeCondition extends SpringBootCondition {
         private final EnumSet<DictionaryMode> modes;
 
-        ModeCondition(DictionaryMode first, DictionaryMode... rest) {
-            this.modes = EnumSet.of(first, rest);
+        ModeCondition(Set<DictionaryMode> modes) {
+            this.modes = EnumSet.copyOf(modes);
         }
 
         @Override
@@ -346,19 +423,19 @@ class RedisCompressionDictionariesConfiguration {
 
     static final class GivenMode extends ModeCondition {
         GivenMode() {
-            super(DictionaryMode.GIVEN);
+            super(GIVEN_MODES);
         }
     }
 
     static final class ManagedMode extends ModeCondition {
         ManagedMode() {
-            super(DictionaryMode.MANAGED);
+            super(TRAINING_MODES);
         }
     }
 
     static final class ServerMode extends ModeCondition {
         ServerMode() {
-            super(DictionaryMode.MANAGED, DictionaryMode.SHARED);
+            super(SERVER_MODES);
         }
     }
 }

@@ -586,13 +586,16 @@ public class RedisCompressionProperties {
         /** Given mode: the dictionaries (zstd dictionary files, e.g. from zstd --train); the last one compresses. */
         private List<Resource> resources = new ArrayList<>();
 
-        /** How long startup may take to load the dictionaries published in the server. */
+        /** Managed and shared: how long startup may take to load the dictionaries published in the server. */
         private Duration loadTimeout = DictionaryManager.DEFAULT_LOAD_TIMEOUT;
 
-        /** How often the server's publication counter is checked for new dictionaries. */
+        /** Managed and shared: how often the server's publication counter is checked for new dictionaries. */
         private Duration refreshInterval = DictionaryManager.DEFAULT_REFRESH_INTERVAL;
 
-        /** Whether to subscribe to the server's publication announcements (off where SUBSCRIBE is refused). */
+        /**
+         * Managed and shared: whether to subscribe to the server's publication announcements (off where SUBSCRIBE is
+         * refused).
+         */
         private boolean notifications = true;
 
         /** Managed: the least time between two trainings across all clients of the store. */

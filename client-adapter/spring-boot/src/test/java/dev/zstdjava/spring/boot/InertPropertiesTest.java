@@ -1,11 +1,22 @@
 package dev.zstdjava.spring.boot;
 
+import dev.zstdjava.testkit.TestValues;
+import dev.zstdjava.values.DictionaryStore;
+import dev.zstdjava.values.InMemoryDictionaryStore;
 import dev.zstdjava.values.ValueCompressor;
+import dev.zstdjava.zstd.ZstdDictionary;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.core.env.SystemEnvironmentPropertySource;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
 
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -45,6 +56,18 @@ class InertPropertiesTest {
         public void close() {
         }
     };
+
+    /** @return the one warning logged, checked to be the only one */
+    private String theWarning() {
+        assertThat(warnings).hasSize(1);
+        return warnings.get(0).getMessage();
+    }
+
+    /** @return the whole warning naming {@code groups}, each "names (the switch)", in order */
+    private static String warning(String... groups) {
+        return "zstd-java: properties set without effect: " + String.join("; ", groups) + "; they take effect once"
+                + " that switch allows them, or remove them";
+    }
 
     @BeforeEach
     void capture() {
@@ -98,6 +121,22 @@ class InertPropertiesTest {
         runner.run(c -> assertThat(warnings).isEmpty());
     }
 
+    /**
+     * {@code management.info.zstd-java.enabled} is read only by the info auto-configuration, which needs
+     * {@code enabled=true}: set while compression is off it is named too.
+     */
+    @Test
+    void theInfoEntrysSwitchWhileCompressionIsOffIsNamed() {
+        runner.withPropertyValues(P + "enabled=false", "management.info.zstd-java.enabled=true").run(c -> {
+            assertThat(c).hasNotFailed();
+            assertThat(theWarning()).isEqualTo(warning("management.info.zstd-java.enabled (" + P + "enabled is not"
+                    + " true: nothing of this library is configured)"));
+        });
+        warnings.clear();
+        runner.withPropertyValues(P + "enabled=true", "management.info.zstd-java.enabled=false")
+                .run(c -> assertThat(warnings).isEmpty());
+    }
+
     @Test
     void noWarningWhenEverySettingTakesEffect() {
         runner.withPropertyValues(P + "enabled=true", P + "adaptive.enabled=true", P + "adaptive.goal=speed",
@@ -110,6 +149,89 @@ class InertPropertiesTest {
                 P + "level=5").run(c -> {
             assertThat(c).hasNotFailed();
             assertThat(warnings).isEmpty();
+        });
+    }
+
+    /**
+     * A dictionary setting read only in some modes, set in another mode, is named with the mode in force and the
+     * modes that read it: the server's settings in the given mode, the training settings in the shared mode, the
+     * given resources in the managed mode. Before, only {@code dictionaries.mode=off} drew a warning.
+     */
+    @Test
+    void dictionarySettingsOfAnotherModeAreNamedWithTheModesThatReadThem(@TempDir Path dir) throws IOException {
+        Path dictionary = dictionary(dir);
+        runner.withPropertyValues(P + "enabled=true", P + "dictionaries.mode=given",
+                P + "dictionaries.resources[0]=file:" + dictionary, P + "dictionaries.load-timeout=3s",
+                P + "dictionaries.refresh-interval=5s", P + "dictionaries.notifications=false",
+                P + "dictionaries.store.key-prefix=x:{y}:", P + "dictionaries.retrain-interval=2h",
+                P + "min-size=64B").run(c -> {
+            assertThat(c).hasNotFailed();
+            assertThat(theWarning()).isEqualTo(warning(
+                    P + "dictionaries.retrain-interval (" + P + "dictionaries.mode is given, not managed)",
+                    P + "dictionaries.load-timeout, " + P + "dictionaries.notifications, "
+                            + P + "dictionaries.refresh-interval, " + P + "dictionaries.store.key-prefix ("
+                            + P + "dictionaries.mode is given, not managed or shared)"));
+        });
+        warnings.clear();
+        runner.withPropertyValues(P + "enabled=true", P + "dictionaries.mode=shared",
+                        P + "dictionaries.resources[0]=file:" + dictionary, P + "dictionaries.retrain-interval=2h",
+                        P + "dictionaries.dictionary-size=8KB", P + "dictionaries.min-samples=50",
+                        P + "dictionaries.load-timeout=3s", P + "dictionaries.store.max-dictionary-size=64KB")
+                .withBean(DictionaryStore.class, InMemoryDictionaryStore::new).run(c -> {
+                    assertThat(c).hasNotFailed();
+                    assertThat(theWarning()).isEqualTo(warning(
+                            P + "dictionaries.resources (" + P + "dictionaries.mode is shared, not given)",
+                            P + "dictionaries.dictionary-size, " + P + "dictionaries.min-samples, "
+                                    + P + "dictionaries.retrain-interval (" + P + "dictionaries.mode is shared, not"
+                                    + " managed)"));
+                });
+        warnings.clear();
+        runner.withPropertyValues(P + "enabled=true", P + "dictionaries.mode=managed",
+                        P + "dictionaries.resources[0]=file:" + dictionary, P + "dictionaries.retrain-interval=2h",
+                        P + "dictionaries.notifications=false", P + "dictionaries.store.max-dictionary-size=2MB")
+                .withBean(DictionaryStore.class, InMemoryDictionaryStore::new).run(c -> {
+                    assertThat(c).hasNotFailed();
+                    assertThat(theWarning()).isEqualTo(warning(
+                            P + "dictionaries.resources (" + P + "dictionaries.mode is managed, not given)"));
+                });
+    }
+
+    /**
+     * In the given mode the server's settings are not passed to the manager (it has no store): a wrong value of one
+     * is named with them, and no longer fails startup.
+     */
+    @Test
+    void aWrongServerSettingInTheGivenModeIsNamedNotRefused(@TempDir Path dir) throws IOException {
+        runner.withPropertyValues(P + "enabled=true", P + "dictionaries.mode=given",
+                P + "dictionaries.resources[0]=file:" + dictionary(dir), P + "dictionaries.load-timeout=-1s").run(c -> {
+            assertThat(c).hasNotFailed();
+            assertThat(theWarning()).isEqualTo(warning(
+                    P + "dictionaries.load-timeout (" + P + "dictionaries.mode is given, not managed or shared)"));
+        });
+    }
+
+    /** @return a zstd dictionary file in {@code dir}, trained from test values */
+    private static Path dictionary(Path dir) throws IOException {
+        return Files.write(dir.resolve("values.dict"),
+                ZstdDictionary.train(TestValues.jsonRecords(3000, 11), 16 << 10).toByteArray());
+    }
+
+    /**
+     * A property set as an environment variable is named as the variable the user set, not in Spring's mapped form
+     * (which would read {@code zstdjava.redis.compression...}, a name set nowhere); the reason still names the switch
+     * as a property.
+     */
+    @Test
+    void aPropertySetAsAnEnvironmentVariableIsNamedAsTheVariable() {
+        Map<String, Object> variables = Map.of("ZSTDJAVA_REDIS_COMPRESSION_ENABLED", "true",
+                "ZSTDJAVA_REDIS_COMPRESSION_ADAPTIVE_GOAL", "speed",
+                "ZSTDJAVA_REDIS_COMPRESSION_DICTIONARIES_RETRAININTERVAL", "2h");
+        runner.withInitializer(c -> c.getEnvironment().getPropertySources().addFirst(
+                new SystemEnvironmentPropertySource("test-systemEnvironment", variables))).run(c -> {
+            assertThat(c).hasNotFailed().hasSingleBean(ValueCompressor.class);
+            assertThat(theWarning()).isEqualTo(warning(
+                    "ZSTDJAVA_REDIS_COMPRESSION_ADAPTIVE_GOAL (" + P + "adaptive.enabled is not true)",
+                    "ZSTDJAVA_REDIS_COMPRESSION_DICTIONARIES_RETRAININTERVAL (" + P + "dictionaries.mode is off)"));
         });
     }
 }
