@@ -113,7 +113,7 @@ public final class AdaptiveCompressor {
         }, PatternState::writes); // a pattern's writes, counted by its state: the table need not count too
         if (lineages != null) { // last: a build that failed above serves nothing, and decides no kind
             // a goal that never writes with a dictionary (SPEED) opens them read-only
-            lineages.serve(settings.goal(), settings.candidate(CompressionOption.ZSTD_3_DICTIONARY));
+            lineages.serve(settings.goal(), settings.candidate(CompressionOption.ZSTD_3_DICTIONARY), config);
             lineages.readBy(reader); // a released lineage's dictionaries are freed in the reader too
         }
     }
@@ -206,13 +206,14 @@ public final class AdaptiveCompressor {
      * wrote, with the limit and legacy formats of this configuration, and, with
      * {@link Builder#dictionaries(PatternDictionaries) per-pattern dictionaries}, the values written with a
      * dictionary that an open lineage of this process loaded. A value written with another dictionary fails with
-     * {@link MissingDictionaryException}: one no open lineage of this process loaded (published by another process
-     * in a pattern this one has not written), or one of a released lineage, once, while the lineage reopens (retry
-     * the read). With {@link Builder#dictionaries(Function) managers of the application}, the values written with a
-     * dictionary that one of the managers the function has returned so far loaded; a value written with another one
-     * fails with {@code MissingDictionaryException}, and the managers with a store fetch it (retry the read). A
-     * dictionary id that two lineages, or two managers, hold with different bytes is read with neither
-     * ({@code MissingDictionaryException} naming both; see {@link PatternDictionaries}). It writes as
+     * {@link MissingDictionaryException} once, while the lineage that holds it is opened (retry the read): one of a
+     * released or dropped lineage, or one no lineage of this process loaded (published by another process, found by
+     * the id's claim); an id no lineage claimed keeps failing. With {@link Builder#dictionaries(Function) managers
+     * of the application}, the values written with a dictionary that one of the managers the function has returned
+     * so far loaded; a value written with another one fails with {@code MissingDictionaryException}, and the
+     * managers with a store fetch it (retry the read). A dictionary id that two lineages, or two managers, hold with
+     * different bytes is read with neither ({@code MissingDictionaryException} naming both; see
+     * {@link PatternDictionaries}). It writes as
      * {@link ValueCompressor#create(CompressionConfig)} does, without a dictionary: writes go through
      * {@link #compress(byte[], byte[])}.
      *

@@ -13,7 +13,9 @@ import java.util.function.BiFunction;
  *
  * <p><b>Thread safety:</b> thread-safe: changes copy the index under this object's lock; {@link #owner} reads the
  * volatile index without a lock. <b>Allocation:</b> {@link #owner} and {@link #ambiguous} none (a binary search);
- * {@link #loaded} and {@link #disputed} copy the index when they change it. Ids are kept for the life of this object.
+ * {@link #loaded}, {@link #disputed} and {@link #forget} copy the index when they change it. Ids are kept until their
+ * source is {@linkplain #forget forgotten} (ambiguous ones for the life of this object: they come of a collision of
+ * two 31-bit hashes, rare).
  *
  * @param <T> the sources
  */
@@ -38,6 +40,59 @@ final class DictionaryOwners<T> {
     T owner(long id) {
         Object o = index.get(id);
         return o instanceof Ambiguous ? null : (T) o;
+    }
+
+    /** @return how many ids are recorded, ambiguous ones included */
+    int size() {
+        return index.ids.length;
+    }
+
+    /** @return the ids {@code source} holds (not the ambiguous ones); allocates the array */
+    long[] idsOf(T source) {
+        Index i = index;
+        int n = 0;
+        long[] out = new long[i.ids.length];
+        for (int at = 0; at < i.ids.length; at++) {
+            if (i.owners[at] == source) {
+                out[n++] = i.ids[at];
+            }
+        }
+        return Arrays.copyOf(out, n);
+    }
+
+    /** @return the content hash {@code id} was recorded with, or 0 when it is not recorded */
+    long hash(long id) {
+        Index i = index;
+        int at = i.find(id);
+        return at >= 0 ? i.hashes[at] : 0;
+    }
+
+    /**
+     * Forgets every id {@code source} holds, for a source that is dropped: a later {@link #loaded} of one of them
+     * records it anew. An ambiguous id is kept: it stays read with neither, whoever loads it later.
+     */
+    synchronized void forget(T source) {
+        Index i = index;
+        int n = 0;
+        for (Object o : i.owners) {
+            if (o != source) {
+                n++;
+            }
+        }
+        if (n == i.ids.length) {
+            return;
+        }
+        long[] ids = new long[n];
+        Object[] owners = new Object[n];
+        long[] hashes = new long[n];
+        for (int at = 0, k = 0; at < i.ids.length; at++) {
+            if (i.owners[at] != source) {
+                ids[k] = i.ids[at];
+                owners[k] = i.owners[at];
+                hashes[k++] = i.hashes[at];
+            }
+        }
+        index = new Index(ids, owners, hashes);
     }
 
     /** @return whether two sources hold {@code id} with different bytes */

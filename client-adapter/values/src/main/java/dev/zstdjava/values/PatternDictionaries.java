@@ -26,7 +26,8 @@ import java.util.function.UnaryOperator;
  * A pattern's lineage is opened once the pattern has had as many sampled writes as it needs to leave its default
  * option ({@link AdaptiveCompressor.Builder#window}'s {@code minSamples}, 8 by default), so a pattern seen a few
  * times (every pattern of a keyspace of random keys) never makes a lineage or a store: the store is asked of the
- * application's function once per pattern, under the pattern's {@linkplain #lineageName(String) lineage name}, and the manager is
+ * application's function once per lineage made (a pattern's again after its lineage was dropped, see "Bounded under
+ * churn"), under the pattern's {@linkplain #lineageName(String) lineage name}, and the manager is
  * built on this object's own thread (never a writing or reading thread: building loads the published dictionaries
  * from the store), so the pattern writes without a dictionary until the lineage is open and has one. The adaptive
  * compressor hands the lineage every sampled value of the pattern (the manager's own sampling limits apply), so with
@@ -48,8 +49,20 @@ import java.util.function.UnaryOperator;
  * A released pattern writes with zstd 3 until its next sampled write, which takes its best option without a
  * dictionary; it reopens for writing no sooner than the reopen delay after it was released. At most
  * {@linkplain Builder#maxOpenLineages 256 lineages} are open at once (each runs its manager's threads), the least
- * recently used released beyond that. A lineage's name, store and dictionary ids are kept for the life of this object,
- * open or not (the store function is asked once per pattern that opened one).
+ * recently used released beyond that.
+ *
+ * <h2>Bounded under churn</h2>
+ * Besides the open lineages, at most as many more ({@link Builder#maxOpenLineages}) are kept closed (a released one,
+ * one that failed to open): beyond that the least recently used closed lineage is dropped, its name, store, and the
+ * ids of the dictionaries it loaded forgotten. So patterns that come and go (evicted from the adaptive compressor's
+ * pattern table, new ones arriving) keep at most twice that many lineages here, whatever their number over time. No
+ * value is lost by it: a lineage is dropped only once every dictionary id it loaded has its claim in the
+ * {@link #ID_CLAIMS} store checked (see "Dictionary ids"; an id whose claim cannot be checked keeps its lineage until
+ * it can), so a read of a value written with one of its dictionaries finds the lineage again by the id's claim, which
+ * names it: it fails once with {@link MissingDictionaryException} while the lineage is made again by that name (its
+ * store asked of the function again) and opened, and reads when retried, as a released lineage's value does. A
+ * pattern that comes back gets a new lineage at its next sampled write (over the same store, so with the same
+ * dictionaries), not opened for writing before the reopen delay since its release.
  *
  * <h2>Reading</h2>
  * The adaptive compressor's {@linkplain AdaptiveCompressor#reader() reader} (which every adapter reads with, in every
@@ -61,11 +74,10 @@ import java.util.function.UnaryOperator;
  * no lineage here has loaded (one another process published) fails with {@code MissingDictionaryException} while,
  * on this object's thread, the id's claim in the {@link #ID_CLAIMS} store is looked up (at most once a second per
  * id, for at most {@value #MAX_CLAIM_LOOKUPS} ids at once or within that second: beyond them the exception says the
- * claim is not looked up; within the second after the id's own look-up found no claim of a lineage opened here, it
- * says that): when it names a lineage this process has opened, that lineage fetches the dictionary from
- * its store (or, if released, is reopened), and the read, retried, succeeds. A lineage this process has not opened
- * is not looked for: such a value fails with {@code MissingDictionaryException} until this process opens the
- * pattern by writing it.
+ * claim is not looked up; within the second after the id's own look-up found no claim, it says that): the lineage
+ * it names fetches the dictionary from its store (or, if closed, dropped or not made here yet, is made by that name
+ * and opened), and the read, retried, succeeds. So a value of a pattern this process has
+ * not written reads too, once its lineage has claimed the id (a claim that names no lineage's name is not followed).
  *
  * <h2>Dictionary ids</h2>
  * A frame names its dictionary by zstd's id, a hash of the dictionary (about 31 bits), not by its pattern, so two
@@ -104,8 +116,8 @@ import java.util.function.UnaryOperator;
  *
  * <p><b>Allocation:</b> writing with a pattern's dictionary allocates what {@link ValueCompressor#compress(byte[])}
  * does; a read finds its dictionary's id in a sorted array (a binary search, no allocation; a miss allocates its
- * exception, and the look-up of the id's claim when it starts one). Each lineage keeps its
- * name and the ids whose claim it checked, and this object the ids of the dictionaries each loaded.
+ * exception, and the look-up of the id's claim when it starts one). Each lineage kept keeps its name and the ids whose
+ * claim it checked, and this object the ids of the dictionaries each loaded (see "Bounded under churn").
  */
 public final class PatternDictionaries implements AutoCloseable {
     /** The default bound on the estimated native memory of loaded dictionaries across all patterns: 64 MiB. */
@@ -140,6 +152,7 @@ public final class PatternDictionaries implements AutoCloseable {
     private final long reopenDelayNanos;
     /** The longest {@link #close()} waits: the lineages' managers' load timeout (as a manager's close). */
     private final long closeWaitNanos;
+    /** the lineages kept, by lineage name: the open ones, and at most {@code maxOpen} others (see {@link #trim}) */
     private final ConcurrentHashMap<String, Lineage> lineages = new ConcurrentHashMap<>();
     /** every dictionary id a lineage loaded or is publishing, with its lineage */
     private final DictionaryOwners<Lineage> byId = new DictionaryOwners<>((l, id) -> "pattern " + l.pattern
@@ -188,6 +201,8 @@ public final class PatternDictionaries implements AutoCloseable {
     private CompressionGoal servedGoal;
     /** whether lineages open read-only: the compressors served never write with a dictionary */
     private volatile boolean readOnly;
+    /** the configuration of the first compressor served, for a lineage a read's claim look-up makes */
+    private volatile CompressionConfig servedConfig;
 
     private PatternDictionaries(Builder b) {
         this.stores = b.stores;
@@ -200,9 +215,10 @@ public final class PatternDictionaries implements AutoCloseable {
 
     /**
      * @param stores gives the store of a pattern's lineage, from its {@linkplain #lineageName(String) lineage name}:
-     *               called once per pattern, and once with {@link #ID_CLAIMS} for the store of the dictionary id
-     *               claims, on this object's thread; for a server store, one with {@link #prefix(String)
-     *               prefix(name)} as its key prefix (a store per name in memory)
+     *               called once per lineage made (again for a lineage made anew after it was dropped), and once
+     *               with {@link #ID_CLAIMS} for the store of the dictionary id claims, on this object's thread; for a
+     *               server store, one with {@link #prefix(String) prefix(name)} as its key prefix (a store per name
+     *               in memory)
      * @return a builder with the default memory bound and manager settings
      */
     public static Builder builder(Function<String, DictionaryStore> stores) {
@@ -309,9 +325,19 @@ public final class PatternDictionaries implements AutoCloseable {
         return out;
     }
 
+    /** @return how many lineages this object keeps now, open or not (for tests) */
+    int lineagesKept() {
+        return lineages.size();
+    }
+
+    /** @return how many dictionary ids the reader knows a lineage of now (for tests) */
+    int idsKnown() {
+        return byId.size();
+    }
+
     /** @return {@code pattern}'s manager while its lineage is open, else null (for inspection: do not close it) */
     public DictionaryManager manager(String pattern) {
-        Lineage l = lineages.get(pattern);
+        Lineage l = lineages.get(lineageName(pattern));
         return l == null ? null : l.manager;
     }
 
@@ -381,9 +407,10 @@ public final class PatternDictionaries implements AutoCloseable {
      *
      * @throws IllegalArgumentException when this already serves a compressor of the other kind
      */
-    synchronized void serve(CompressionGoal goal, boolean writes) {
+    synchronized void serve(CompressionGoal goal, boolean writes, CompressionConfig config) {
         if (servedGoal == null) {
             servedGoal = goal;
+            servedConfig = config;
             readOnly = !writes;
         } else if (readOnly == writes) {
             throw new IllegalArgumentException("dictionaries: this PatternDictionaries serves a compressor of goal "
@@ -396,9 +423,21 @@ public final class PatternDictionaries implements AutoCloseable {
         }
     }
 
-    /** @return {@code pattern}'s lineage, made (not opened) on first use */
+    /** @return {@code pattern}'s lineage, made (not opened) on first use, or again once the one it had was dropped */
     Lineage lineage(String pattern, CompressionConfig config) {
-        return lineages.computeIfAbsent(pattern, p -> new Lineage(p, config));
+        return lineage(pattern, config, null);
+    }
+
+    /**
+     * As {@link #lineage(String, CompressionConfig)}, for a pattern whose lineage was dropped.
+     *
+     * @param dropped the pattern's lineage that was {@linkplain #trim dropped}, or null: a lineage made for it takes
+     *                over when it was released, so it is not reopened for writing before the reopen delay
+     */
+    Lineage lineage(String pattern, CompressionConfig config, Lineage dropped) {
+        Lineage l = lineages.computeIfAbsent(lineageName(pattern), n -> new Lineage(pattern, n, config, dropped));
+        l.pattern = pattern; // a lineage a read's claim look-up made knows its pattern by its name only
+        return l;
     }
 
     /** @return where a reader finds the dictionaries of every open lineage (see "Reading" above) */
@@ -440,12 +479,8 @@ public final class PatternDictionaries implements AutoCloseable {
             if (conflict != null) {
                 return new MissingDictionaryException(id, DictionaryOwners.ambiguity(conflict));
             }
-            Lineage l = byId.owner(id);
+            Lineage l = owner(id);
             if (l == null) {
-                if (claims == null) { // no lineage opened yet: none here could have claimed it
-                    return new MissingDictionaryException(id, "no dictionary lineage of this process has loaded it:"
-                            + " a pattern's lineage opens when this process writes the pattern");
-                }
                 ClaimLookup last = claimLookups.get(id);
                 if (last != null && last.done && last.outcome != null
                         && System.nanoTime() - last.doneAt < CLAIM_LOOKUP_RETRY_NANOS) {
@@ -463,8 +498,7 @@ public final class PatternDictionaries implements AutoCloseable {
                 }
                 return new MissingDictionaryException(id, "no dictionary lineage of this process has loaded it yet;"
                         + " looking up " + claimIn(claims, id) + " to fetch it into the lineage that"
-                        + " claimed it, if this process has opened that lineage (a pattern's lineage opens when this"
-                        + " process writes the pattern); retry the read");
+                        + " claimed it (opened for it, if not open); retry the read");
             }
             DictionaryManager m = l.manager;
             return m != null ? m.missing(id) : released(l, id);
@@ -475,7 +509,7 @@ public final class PatternDictionaries implements AutoCloseable {
             if (PatternDictionaries.this.closed) {
                 return closedUse(closed);
             }
-            Lineage l = byId.owner(id);
+            Lineage l = owner(id);
             return l == null ? closed : released(l, id);
         }
 
@@ -486,6 +520,20 @@ public final class PatternDictionaries implements AutoCloseable {
                     + " within the native memory bound; reloading them from its store; retry the read");
         }
     };
+
+    /**
+     * @return the lineage that holds dictionary {@code id}, or null when none does, or when the one recorded was
+     *         dropped (a manager thread that outlived its lineage's release recorded it late): then it is forgotten
+     *         on this object's thread, so the id's claim is looked up
+     */
+    private Lineage owner(long id) {
+        Lineage l = byId.owner(id);
+        if (l != null && l.dropped) {
+            submit(() -> byId.forget(l));
+            return null;
+        }
+        return l;
+    }
 
     /**
      * @return the exception of a read of a dictionary value through {@link #lookup()} after {@link #close()}: names
@@ -555,42 +603,106 @@ public final class PatternDictionaries implements AutoCloseable {
     }
 
     /**
-     * On the worker thread: reads the claim of dictionary {@code id}, which a read missed; when it names a lineage
-     * this process has opened, has that lineage's manager fetch the id from its store (deduplicated there), or
-     * reopens the lineage if it is released. A claim of a lineage this process has never opened is left alone, and a
-     * store error is logged.
+     * On the worker thread: reads the claim of dictionary {@code id}, which a read missed (the claims' store made
+     * first, when no lineage has opened yet); the lineage it names has its manager fetch the id from its store
+     * (deduplicated there), or is opened (made by that name first, when this object keeps none of it: never made
+     * here, or dropped). A store error is logged.
      *
      * @return why no lineage was asked for the id, for a read's message (null when one was, or none is needed)
      */
     private String fetchClaimed(long id) {
-        DictionaryStore c = claims;
-        if (closed || c == null || byId.owner(id) != null) {
+        if (closed || owner(id) != null) {
             return null;
         }
+        DictionaryStore c;
         Claim claim;
         try {
+            c = claims();
             claim = Claim.parse(c.get(id));
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.WARNING, "adaptive compression: zstd dictionary " + id + ", which a read"
-                    + " missed: " + claimIn(c, id) + " could not be read (" + e + "); looked up"
+                    + " missed: " + claimIn(claims, id) + " could not be read (" + e + "); looked up"
                     + " again at a later read");
             return "its claim could not be read (" + e + ")";
         }
         if (claim == null) {
-            return "not claimed by a lineage this process has opened (no claim)";
+            return "not claimed by any lineage (no claim)";
         }
-        for (Lineage l : lineages.values()) {
-            if (l.name.equals(claim.lineage) && l.everOpened) {
-                DictionaryManager m = l.manager;
-                if (m != null) {
-                    m.missing(id); // starts its fetch
-                } else {
-                    l.open(true);
-                }
-                return null;
+        if (!isLineageName(claim.lineage)) {
+            return "its claim names " + Locations.clip(claim.lineage) + ", which is no lineage's name";
+        }
+        Lineage l = lineages.computeIfAbsent(claim.lineage, n -> new Lineage(patternOf(n), n, servedConfig(), null));
+        l.lastUsed = now();
+        DictionaryManager m = l.manager;
+        if (m != null) {
+            m.missing(id); // starts its fetch
+        } else {
+            l.open(true);
+        }
+        return null;
+    }
+
+    /**
+     * @return the store of {@link #ID_CLAIMS}, asked of the store function the first time (on the worker thread)
+     * @throws RuntimeException when the function fails or returns null
+     */
+    private DictionaryStore claims() {
+        DictionaryStore c = claims;
+        if (c == null) {
+            claims = c = Objects.requireNonNull(stores.apply(ID_CLAIMS), "the store function returned null for "
+                    + ID_CLAIMS + ", the dictionary id claims");
+        }
+        return c;
+    }
+
+    /** @return the configuration of the first compressor served (the defaults before one is) */
+    private CompressionConfig servedConfig() {
+        CompressionConfig c = servedConfig;
+        return c != null ? c : CompressionConfig.defaults();
+    }
+
+    /**
+     * @return whether {@code name} is one {@link #lineageName} gives: at most {@value #MAX_NAME_LENGTH} characters of
+     *         ASCII letters, digits, {@code - _ . : * %}, and a cut one's {@code ~} before its hash ({@link #ID_CLAIMS}
+     *         is none)
+     */
+    static boolean isLineageName(String name) {
+        if (name.isEmpty() || name.length() > MAX_NAME_LENGTH) {
+            return false;
+        }
+        int cut = name.length() == MAX_NAME_LENGTH ? MAX_NAME_LENGTH - 17 : -1;
+        for (int i = 0; i < name.length(); i++) {
+            char c = name.charAt(i);
+            boolean allowed = c < 0x80 && (Character.isLetterOrDigit(c) || "-_.:*%".indexOf(c) >= 0);
+            if (!allowed && !(c == '~' && i == cut)) {
+                return false;
             }
         }
-        return "not claimed by a lineage this process has opened (its claim names " + claim.lineage + ")";
+        return true;
+    }
+
+    /**
+     * @return the pattern whose {@linkplain #lineageName lineage name} {@code name} is ({@code %XX} read back as
+     *         UTF-8 bytes), or {@code name} itself when it was cut (it ends with {@code ~} and a hash) or is not one
+     */
+    static String patternOf(String name) {
+        if (name.indexOf('~') >= 0) {
+            return name;
+        }
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream(name.length());
+        for (int i = 0; i < name.length(); i++) {
+            char c = name.charAt(i);
+            if (c == '%' && i + 2 < name.length() && Character.digit(name.charAt(i + 1), 16) >= 0
+                    && Character.digit(name.charAt(i + 2), 16) >= 0) {
+                bytes.write(Character.digit(name.charAt(i + 1), 16) << 4 | Character.digit(name.charAt(i + 2), 16));
+                i += 2;
+            } else if (c == '%') {
+                return name;
+            } else {
+                bytes.write(c);
+            }
+        }
+        return bytes.toString(StandardCharsets.UTF_8);
     }
 
     /**
@@ -604,7 +716,7 @@ public final class PatternDictionaries implements AutoCloseable {
         }
         long hash = admitted(e, lineage); // done already by the admission hook: records nothing new
         if (!lineage.claimChecked(id, hash)) { // a reopened lineage loads its ids again: checked once
-            submit(() -> checkClaim(id, lineage, hash)); // a store call: on this object's thread
+            submit(() -> checkClaim(id, lineage, hash, true)); // a store call: on this object's thread
         }
     }
 
@@ -620,7 +732,7 @@ public final class PatternDictionaries implements AutoCloseable {
      */
     private long admitted(DictionaryManager.Entry e, Lineage lineage) {
         long hash = DictionaryOwners.contentHash(e.dictionary.toByteArray());
-        if (byId.loaded(e.id, lineage, hash) != null) {
+        if (!lineage.dropped && byId.loaded(e.id, lineage, hash) != null) {
             anyAmbiguous = true;
             LOG.log(System.Logger.Level.WARNING, "adaptive compression: zstd dictionary " + e.id + ": "
                     + DictionaryOwners.ambiguity(byId.conflict(e.id)) + "; neither pattern writes with it");
@@ -634,12 +746,13 @@ public final class PatternDictionaries implements AutoCloseable {
      * that loads it); a claim another lineage holds with other bytes makes the id ambiguous here. A claim is never
      * replaced, so once checked, the id with these bytes is not checked again for the lineage (not on a reopen).
      */
-    private void checkClaim(long id, Lineage lineage, long hash) {
+    private void checkClaim(long id, Lineage lineage, long hash, boolean logFailure) {
         String holder;
         try {
             holder = claim(id, lineage, hash);
         } catch (RuntimeException e) {
-            LOG.log(System.Logger.Level.WARNING, "adaptive compression: pattern " + lineage.pattern + ": zstd"
+            LOG.log(logFailure ? System.Logger.Level.WARNING : System.Logger.Level.DEBUG, "adaptive compression:"
+                    + " pattern " + lineage.pattern + ": zstd"
                     + " dictionary " + id + ": " + claimIn(claims, id) + " could not be checked (" + e + ")");
             return;
         }
@@ -888,9 +1001,65 @@ public final class PatternDictionaries implements AutoCloseable {
                 lruOpen.release(open + " lineages open, above the " + maxOpen + " allowed; this pattern was used"
                         + " least recently");
             } else {
-                return;
+                break;
             }
         }
+        trim();
+    }
+
+    /**
+     * Drops the lineages not open used least recently while more than {@code maxOpen} of them are kept, on the
+     * worker thread: a dropped lineage is forgotten (its name, store, the ids it loaded and whose claims it checked),
+     * and a read of one of its dictionaries finds it again through the id's claim, which names it
+     * ({@link #fetchClaimed}: the lineage is made again by its name and reopened). So a lineage is dropped only once
+     * every id it loaded has its claim checked (each one not yet is checked now; one whose claim cannot be checked
+     * keeps its lineage until a later pass). A lineage being opened is not dropped; a pattern whose lineage was
+     * dropped gets a new one at its next sampled write ({@link PatternDictionary}).
+     */
+    private void trim() {
+        List<Lineage> notOpen = new ArrayList<>();
+        for (Lineage l : lineages.values()) {
+            if (l.manager == null && !l.opening) {
+                notOpen.add(l);
+            }
+        }
+        int excess = notOpen.size() - maxOpen;
+        if (excess <= 0) {
+            return;
+        }
+        long[] used = new long[notOpen.size()]; // read once: a read may mark one used meanwhile
+        for (int i = 0; i < used.length; i++) {
+            used[i] = notOpen.get(i).lastUsed;
+        }
+        Integer[] order = new Integer[used.length];
+        Arrays.setAll(order, i -> i);
+        Arrays.sort(order, (a, b) -> Long.compare(used[a] - used[b], 0)); // least recently used first
+        for (int k = 0; k < order.length && excess > 0 && !closed; k++) {
+            Lineage l = notOpen.get(order[k]);
+            if (l.manager == null && !l.opening && droppable(l)) {
+                l.dropped = true;
+                lineages.remove(l.name, l);
+                byId.forget(l);
+                excess--;
+            }
+        }
+    }
+
+    /**
+     * @return whether every id {@code l} holds has its claim checked, so that a read finds it again by its claim;
+     *         checks the claims not yet checked (on the worker thread)
+     */
+    private boolean droppable(Lineage l) {
+        for (long id : byId.idsOf(l)) {
+            long hash = byId.hash(id);
+            if (!l.claimChecked(id, hash)) {
+                checkClaim(id, l, hash, false); // a store error was logged when the id loaded
+                if (!l.claimChecked(id, hash)) {
+                    return false;
+                }
+            }
+        }
+        return true;
     }
 
     /**
@@ -898,15 +1067,16 @@ public final class PatternDictionaries implements AutoCloseable {
      * through volatile fields; opening and releasing run on the worker thread only.
      */
     final class Lineage {
-        final String pattern;
+        /** the pattern (a lineage a read's claim look-up made has the one its name spells until a write names it) */
+        volatile String pattern;
         final String name;
         private final CompressionConfig config;
+        /** whether {@link #trim} dropped it: it is not opened again, and its pattern makes a new one */
+        volatile boolean dropped;
         private DictionaryStore store; // worker thread only
         private volatile DictionaryManager manager;
         private volatile ValueCompressor writer;
         private volatile boolean opening;
-        /** whether the lineage has been open in this process; worker thread only */
-        private boolean everOpened;
         /** the openings that failed since it was last open (or made); worker thread only */
         private int failedOpens;
         /** when last used: a sampled write's or a read's clock, a write's coarse clock ({@link #usedByWrite}) */
@@ -915,10 +1085,14 @@ public final class PatternDictionaries implements AutoCloseable {
         /** the ids whose claim was checked (or written) for this lineage, with their content hashes; kept */
         final Map<Long, Long> claimsChecked = new ConcurrentHashMap<>();
 
-        Lineage(String pattern, CompressionConfig config) {
+        Lineage(String pattern, String name, CompressionConfig config, Lineage dropped) {
             this.pattern = pattern;
-            this.name = lineageName(pattern);
+            this.name = name;
             this.config = config;
+            if (dropped != null) { // its pattern's lineage before: the reopen delay and the failures carry over
+                this.releasedAt = dropped.releasedAt;
+                this.failedOpens = dropped.failedOpens;
+            }
         }
 
         /**
@@ -999,7 +1173,7 @@ public final class PatternDictionaries implements AutoCloseable {
 
         /** Starts opening on the worker thread, unless open, opening, or (for writing) released too recently. */
         void open(boolean forReading) {
-            if (manager != null || opening || closed) {
+            if (manager != null || opening || closed || dropped) {
                 return;
             }
             long since = releasedAt;
@@ -1013,19 +1187,17 @@ public final class PatternDictionaries implements AutoCloseable {
                 } finally {
                     opening = false;
                 }
+                trim(); // a lineage that failed to open counts too
             });
         }
 
         private void openNow() {
-            if (manager != null || closed) {
+            if (manager != null || closed || dropped) {
                 return;
             }
             DictionaryManager m = null;
             try {
-                if (claims == null) {
-                    claims = Objects.requireNonNull(stores.apply(ID_CLAIMS), "the store function returned null for "
-                            + ID_CLAIMS + ", the dictionary id claims");
-                }
+                claims();
                 if (store == null) {
                     store = Objects.requireNonNull(stores.apply(name), "the store function returned null");
                 }
@@ -1041,7 +1213,6 @@ public final class PatternDictionaries implements AutoCloseable {
                         : ValueCompressor.notSampling(CompressionOption.ZSTD_3_DICTIONARY.config(config), m);
                 writer = w;
                 manager = m;
-                everOpened = true;
                 releasedAt = 0;
                 if (failedOpens > 0) {
                     int failed = failedOpens;
@@ -1161,7 +1332,8 @@ public final class PatternDictionaries implements AutoCloseable {
         /**
          * The most lineages open at once (each runs its manager's two daemon threads and keeps its sampling
          * reservoir), at least 1; default 256, the adaptive compressor's default pattern capacity. Beyond it the
-         * lineage used least recently is released.
+         * lineage used least recently is released. As many closed lineages are kept besides, the least recently used
+         * beyond them dropped (see "Bounded under churn").
          */
         public Builder maxOpenLineages(int lineages) {
             if (lineages < 1) {

@@ -9,11 +9,12 @@ import java.util.function.Function;
  * object's thread) and fed the pattern's sampled values. Either is looked for only once the pattern has had
  * {@code openAfter} sampled writes (as many as it needs to leave its default option), not when it is first seen or
  * first sampled: a pattern seen a few times, as every pattern of a keyspace of random keys is, never asks the
- * application's function for a manager, never makes a lineage (whose name the lineages keep for their life) and never
- * opens a store. The option is ready while the manager has a current dictionary; a manager that is missing, released,
- * closed by the application, or whose compressor cannot be made, leaves the pattern on the options without one (a
- * write between a manager's close and the pattern's next sampled write is written with zstd 3, without it). Every
- * other option is written by the shared writers.
+ * application's function for a manager, never makes a lineage and never opens a store. A lineage the lineages dropped
+ * (closed, and beyond the ones they keep: {@link PatternDictionaries}, "Bounded under churn") is replaced by a new
+ * one at the pattern's next sampled write. The option is ready while the manager has a current dictionary; a manager
+ * that is missing, released, closed by the application, or whose compressor cannot be made, leaves the pattern on
+ * the options without one (a write between a manager's close and the pattern's next sampled write is written with
+ * zstd 3, without it). Every other option is written by the shared writers.
  *
  * <p><b>Thread safety:</b> {@link #ready} and {@link #sampled} run on the pattern's sampling thread only (under its
  * lock); {@link #store} from any thread (the compressor and the lineage are published through volatile fields before
@@ -88,8 +89,8 @@ final class PatternDictionary implements OptionWriter {
         }
         if (lineages != null) {
             PatternDictionaries.Lineage l = lineage;
-            if (l == null) {
-                lineage = l = lineages.lineage(pattern, config);
+            if (l == null || l.dropped) { // dropped: closed and forgotten, its values read through their claims
+                lineage = l = lineages.lineage(pattern, config, l);
             }
             return l.acquire() != null;
         }

@@ -34,8 +34,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * {@link AdaptiveCompressor#reader()} with {@link PatternDictionaries}: the reader every adapter uses fails, in every
- * form, for a dictionary no open lineage loaded, naming it, and fetches one another process published in a lineage
- * this one opened; never decodes with a released lineage's dictionaries;
+ * form, for a dictionary no open lineage loaded, naming it, and fetches one another process published (in a lineage
+ * this one opened, or one the id's claim names); never decodes with a released lineage's dictionaries;
  * and writes as a plain {@link ValueCompressor}. (Reading per-pattern values in every form, and a released lineage
  * read once reopened: {@link AdaptivePatternDictionariesTest}.)
  */
@@ -77,16 +77,36 @@ class AdaptiveDictionaryReaderTest {
         return withDictionary(written.get("event"));
     }
 
+    /**
+     * A process that has not written the pattern: a read fails naming the dictionary while the id's claim is looked
+     * up, which opens the lineage it names (the claim is all a reader needs: a lineage dropped under churn is found
+     * the same way); retried, the read succeeds, in every form, without the pattern written here.
+     */
     @Test
-    void aReaderThatHasNotOpenedThePatternFailsNamingTheDictionaryUntilItDoes() throws Exception {
+    void aReaderThatHasNotOpenedThePatternFindsItsLineageByTheIdsClaim() throws Exception {
         Map<String, InMemoryDictionaryStore> stores = new ConcurrentHashMap<>();
         byte[][] v;
         try (PatternDictionaries pd = inMemory(stores).build()) {
             v = eventOnItsDictionary(pd);
         }
         long id = frameId(v[1]);
-        // another process over the same stores, which has not written the pattern
-        try (PatternDictionaries other = inMemory(stores).build()) {
+        // another process over the same stores, which has not written the pattern; its claim look-up held until
+        // the reads below are done
+        java.util.concurrent.CountDownLatch held = new java.util.concurrent.CountDownLatch(1);
+        try (PatternDictionaries other = PatternDictionaries.builder(n -> {
+            InMemoryDictionaryStore s = stores.computeIfAbsent(n, x -> new InMemoryDictionaryStore());
+            return !n.equals(PatternDictionaries.ID_CLAIMS) ? s : new AdaptivePatternDictionariesTest.Forwarding(s) {
+                @Override
+                public byte[] get(long claimed) {
+                    try {
+                        held.await(10, java.util.concurrent.TimeUnit.SECONDS);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                    return inner.get(claimed);
+                }
+            };
+        }).manager(AdaptivePatternDictionariesTest::quick).build()) {
             AdaptiveCompressor ac = compressor(other);
             for (Runnable read : List.<Runnable>of(() -> ac.reader().decompress(v[1]),
                     () -> ac.reader().decompress(ByteBuffer.wrap(v[1])),
@@ -96,10 +116,12 @@ class AdaptiveDictionaryReaderTest {
                 assertTrue(x.getMessage().contains("dictionary " + id) && x.getMessage().contains("no dictionary"
                         + " lineage of this process has loaded it"), x.getMessage());
             }
-            assertNull(other.manager("event:*"), "a read does not open a pattern");
-            // writing the pattern opens its lineage, which loads what the store holds: then the reader reads
-            writeUntil(ac, List.of("event"), new ConcurrentHashMap<>(), "event's lineage open here",
-                    () -> other.manager("event:*") != null && other.manager("event:*").isLoaded(id));
+            assertNull(other.manager("event:*"), "opened before its claim was read");
+            held.countDown();
+            // the claim names event's lineage: it is opened by that name, loads what its store holds, and reads
+            readAll(ac, List.<byte[][]>of(v));
+            assertNotNull(other.manager("event:*"), "event's lineage opened by its claim");
+            assertTrue(other.manager("event:*").isLoaded(id));
             assertReadsInEveryForm(ac.reader(), v[0], v[1]);
         }
     }
@@ -494,7 +516,7 @@ class AdaptiveDictionaryReaderTest {
             assertEquals(unclaimed, x.dictionaryId());
             assertFalse(x.getMessage().contains("looking up its claim"), x.getMessage());
             assertTrue(x.getMessage().contains("looked up less than 1 s ago")
-                    && x.getMessage().contains("not claimed by a lineage this process has opened"), x.getMessage());
+                    && x.getMessage().contains("not claimed by any lineage (no claim)"), x.getMessage());
         }
     }
 

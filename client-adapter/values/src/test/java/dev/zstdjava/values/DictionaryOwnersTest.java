@@ -2,6 +2,7 @@ package dev.zstdjava.values;
 
 import org.junit.jupiter.api.Test;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -54,6 +55,29 @@ class DictionaryOwnersTest {
         assertTrue(owners.ambiguous(11));
         assertTrue(owners.disputed(12, "b", 2, "lineage z"), "an id not yet recorded");
         assertEquals("source b and lineage z", owners.conflict(12));
+    }
+
+    @Test
+    void aForgottenSourceHoldsNothingAndItsIdsAreRecordedAnewButAnAmbiguousIdStays() {
+        for (long id : new long[]{3, 1, 2}) {
+            assertNull(owners.loaded(id, "a", 10 + id));
+        }
+        assertNull(owners.loaded(4, "b", 14));
+        assertEquals("a", owners.loaded(2, "b", 99), "made ambiguous");
+        assertArrayEquals(new long[]{1, 3}, owners.idsOf("a"), "its ids, not the ambiguous one");
+        assertEquals(13, owners.hash(3));
+        owners.forget("a");
+        assertEquals(0, owners.idsOf("a").length);
+        assertNull(owners.owner(1));
+        assertNull(owners.owner(3));
+        assertEquals(0, owners.hash(3));
+        assertEquals("b", owners.owner(4), "the others keep their ids");
+        assertTrue(owners.ambiguous(2), "still read with neither");
+        assertEquals(2, owners.size(), "ids 2 (ambiguous) and 4");
+        assertNull(owners.loaded(3, "c", 13), "recorded anew");
+        assertEquals("c", owners.owner(3));
+        owners.forget("nobody");
+        assertEquals(3, owners.size());
     }
 
     @Test

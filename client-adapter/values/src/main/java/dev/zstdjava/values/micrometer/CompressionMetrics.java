@@ -72,7 +72,9 @@ import java.util.function.ToLongFunction;
  * above are its reader's ({@link AdaptiveCompressor#reader()}: the reads; the writes are counted per option below).
  * One series per {@code option} tag (the option's {@link CompressionOption#label() label}: {@code plain},
  * {@code lz4}, {@code zstd 3}, ...) of: {@code zstdjava.values.adaptive.patterns} (gauge: the patterns of its
- * {@linkplain AdaptiveCompressor#snapshot() decisions} written with the option), and the counters
+ * {@linkplain AdaptiveCompressor#snapshot() decisions} that have been written, each under the option it writes with
+ * now; a listed pattern or {@code (other)} not written yet is not counted, nor is a pattern no longer tracked), and
+ * the counters
  * {@code zstdjava.values.adaptive.values.written}, {@code zstdjava.values.adaptive.original} and
  * {@code zstdjava.values.adaptive.stored} (base unit bytes) of {@link AdaptiveCompressor#writes}: every value it
  * stored, under the option that stored it. The tags are bounded by the options, never one per pattern (the patterns
@@ -172,7 +174,8 @@ public final class CompressionMetrics implements MeterBinder {
         if (adaptive != null) {
             for (CompressionOption option : CompressionOption.values()) {
                 Gauge.builder(PREFIX + "adaptive.patterns", adaptive, a -> patterns(a, option))
-                        .description("patterns whose values the adaptive compressor writes with this option")
+                        .description("patterns tracked and written whose values the adaptive compressor writes with"
+                                + " this option")
                         .tags(tags.and("option", option.label()))
                         .register(registry);
                 written(registry, option, "adaptive.values.written", null,
@@ -195,7 +198,7 @@ public final class CompressionMetrics implements MeterBinder {
     private static double patterns(AdaptiveCompressor adaptive, CompressionOption option) {
         int n = 0;
         for (PatternDecision d : adaptive.snapshot()) {
-            if (d.option() == option) {
+            if (d.option() == option && d.valuesSeen() > 0) { // a listed pattern or (other) not written: none
                 n++;
             }
         }
