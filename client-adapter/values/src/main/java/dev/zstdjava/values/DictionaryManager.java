@@ -41,7 +41,9 @@ import java.util.function.LongConsumer;
  *
  * <h2>Loading and reading</h2>
  * {@link Builder#build()} loads every published dictionary (with {@link Builder#loadTimeout a timeout}) before it
- * returns. Afterwards the manager checks the store's {@linkplain DictionaryStore#version() publication counter}
+ * returns: newest first, as long as their estimated native memory stays within {@link Builder#maxLoadedBytes} (64 MiB
+ * by default); a value compressed with a dictionary beyond it fails its read with {@link MissingDictionaryException}
+ * naming that bound. Afterwards the manager checks the store's {@linkplain DictionaryStore#version() publication counter}
  * every {@link Builder#refreshInterval refresh interval} on its own thread, and, when the store announces publications
  * ({@link DictionaryStore#subscribe}), as soon as one is announced. A value whose dictionary is not loaded
  * fails its read with {@link MissingDictionaryException} (never returned as stored bytes) and makes the manager fetch
@@ -128,6 +130,12 @@ public final class DictionaryManager implements AutoCloseable {
      */
     public static final Duration LONGEST_DURATION = Duration.ofNanos(Long.MAX_VALUE);
 
+    /**
+     * Default of {@link Builder#maxLoadedBytes}: the bound on the estimated native memory of the dictionaries one
+     * manager loads, 64 MiB (as {@link PatternDictionaries#DEFAULT_MAX_NATIVE_BYTES} for all adaptive lineages).
+     */
+    public static final long DEFAULT_MAX_LOADED_BYTES = 64L << 20;
+
     /** Default of {@link Builder#loadTimeout}: how long {@link Builder#build()} may take to load, 10 seconds. */
     public static final Duration DEFAULT_LOAD_TIMEOUT = Duration.ofSeconds(10);
 
@@ -191,7 +199,8 @@ public final class DictionaryManager implements AutoCloseable {
         this.registry = new DictionaryRegistry(s.mode(), s.level());
         this.validator = new EntryValidator(registry, s.maxDictionarySize());
         this.io = Executors.newSingleThreadScheduledExecutor(own("zstd-java-dictionaries"));
-        this.sync = s.store() == null ? null : new StoreSync(s.store(), registry, validator, io);
+        this.sync = s.store() == null ? null
+                : new StoreSync(s.store(), registry, validator, io, s.maxLoadedBytes());
         this.trainer = s.mode() == Mode.MANAGED ? new Trainer(s, registry, sync, log, this::own) : null;
         this.sampler = trainer == null ? null : trainer.sampler();
     }
@@ -369,8 +378,10 @@ public final class DictionaryManager implements AutoCloseable {
 
     /**
      * Calls {@code listener} with the ID of every dictionary loaded so far, then of each one loaded later (on the
-     * thread that loads it; keep it short, it must not call back into this manager's loading). Used by metrics
-     * binders that give each dictionary its own series.
+     * thread that loads it; keep it short, it must not call back into this manager's loading). An exception the
+     * listener throws is logged, for a dictionary loaded before this call as for one loaded after; it reaches neither
+     * this call's caller nor the loading thread, and the other listeners and ids are called all the same. Used by
+     * metrics binders that give each dictionary its own series.
      */
     public void onLoaded(LongConsumer listener) {
         registry.onLoaded(Objects.requireNonNull(listener, "listener"));
@@ -532,6 +543,7 @@ public final class DictionaryManager implements AutoCloseable {
         private final List<byte[]> given = new ArrayList<>();
         private int level = Zstd.DEFAULT_LEVEL;
         private int maxDictionarySize = ServerDictionaryLayout.DEFAULT_MAX_DICTIONARY_SIZE;
+        private long maxLoadedBytes = DEFAULT_MAX_LOADED_BYTES;
         private Duration loadTimeout = DEFAULT_LOAD_TIMEOUT;
         private Duration refreshInterval = DEFAULT_REFRESH_INTERVAL;
         private Duration retrainInterval = DEFAULT_RETRAIN_INTERVAL;
@@ -575,6 +587,21 @@ public final class DictionaryManager implements AutoCloseable {
          */
         public Builder maxDictionarySize(int bytes) {
             this.maxDictionarySize = bytes;
+            return this;
+        }
+
+        /**
+         * The bound on the native memory of the dictionaries this manager loads from its store, all together, in
+         * bytes (default {@link DictionaryManager#DEFAULT_MAX_LOADED_BYTES}, 64 MiB; at least 1). Each loaded
+         * dictionary counts as its size plus the decompression digest's tables
+         * ({@link PatternDictionaries#DIGEST_OVERHEAD} bytes), the dictionaries given to the manager included (which
+         * are always loaded). The store's dictionaries are loaded newest first (by publication sequence); one that
+         * would take the total above the bound is not read from the store: a value compressed with it fails its read
+         * with {@link MissingDictionaryException} naming this bound, and a warning says so once. Loading, in time
+         * and memory, stays within the bound however many dictionaries the store lists.
+         */
+        public Builder maxLoadedBytes(long bytes) {
+            this.maxLoadedBytes = bytes;
             return this;
         }
 
@@ -707,7 +734,7 @@ public final class DictionaryManager implements AutoCloseable {
          */
         public DictionaryManager build() {
             DictionaryManager m = new DictionaryManager(new DictionarySettings(mode, store, given, level,
-                    maxDictionarySize, loadTimeout, refreshInterval, retrainInterval, notifications,
+                    maxDictionarySize, maxLoadedBytes, loadTimeout, refreshInterval, retrainInterval, notifications,
                     dictionaryCapacity, minSamples, maxSamples, maxSampleBytes, maxSampleSize, sampleBytesPerSecond,
                     minImprovement, driftThreshold, publishCheck));
             try {

@@ -185,21 +185,30 @@ final class DictionaryRegistry {
         }
         if (list.size() > s.entries.length) { // a new ID, not a replacement
             for (LongConsumer l : listeners) {
-                try {
-                    l.accept(e.id);
-                } catch (RuntimeException ex) {
-                    LOG.log(System.Logger.Level.WARNING, "a dictionary listener failed", ex);
-                }
+                tell(l, e.id);
             }
         }
     }
 
-    /** Calls {@code listener} with every loaded id now, then with each one added later (under the lock). */
+    /**
+     * Calls {@code listener} with every loaded id now, then with each one added later (under the lock). An exception
+     * it throws is logged, for an id loaded now as for one added later, and neither stops the other ids or listeners
+     * nor reaches the caller; the listener stays registered.
+     */
     synchronized void onLoaded(LongConsumer listener) {
         for (DictionaryManager.Entry e : snapshot.entries) {
-            listener.accept(e.id);
+            tell(listener, e.id);
         }
         listeners.add(listener);
+    }
+
+    /** Hands {@code id} to {@code listener}; an exception it throws is logged. */
+    private static void tell(LongConsumer listener, long id) {
+        try {
+            listener.accept(id);
+        } catch (RuntimeException ex) {
+            LOG.log(System.Logger.Level.WARNING, "a dictionary listener failed for dictionary " + id, ex);
+        }
     }
 
     /** @return whether {@link #close} was called; one volatile read */

@@ -12,7 +12,7 @@ import java.util.List;
  * {@link IllegalArgumentException} naming the first setting out of range.
  */
 record DictionarySettings(DictionaryManager.Mode mode, DictionaryStore store, List<byte[]> given, int level,
-                          int maxDictionarySize, Duration loadTimeout, Duration refreshInterval,
+                          int maxDictionarySize, long maxLoadedBytes, Duration loadTimeout, Duration refreshInterval,
                           Duration retrainInterval, boolean notifications, int dictionaryCapacity, int minSamples,
                           int maxSamples, long maxSampleBytes, int maxSampleSize, long sampleBytesPerSecond,
                           double minImprovement, double driftThreshold,
@@ -23,6 +23,9 @@ record DictionarySettings(DictionaryManager.Mode mode, DictionaryStore store, Li
             throw new IllegalArgumentException("maxDictionarySize " + maxDictionarySize + " is out of range "
                     + ServerDictionaryLayout.MIN_MAX_DICTIONARY_SIZE + ".."
                     + DictionaryManager.MAX_DICTIONARY_SIZE_LIMIT);
+        }
+        if (maxLoadedBytes < 1) {
+            throw new IllegalArgumentException("maxLoadedBytes " + maxLoadedBytes + " must be positive");
         }
         if (level < Zstd.MIN_LEVEL || level > Zstd.MAX_LEVEL) {
             throw new IllegalArgumentException("zstd level " + level + " is out of range");

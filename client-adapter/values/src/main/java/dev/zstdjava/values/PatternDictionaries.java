@@ -970,9 +970,11 @@ public final class PatternDictionaries implements AutoCloseable {
 
     /**
      * Releases the least recently used lineages until the estimate is within the bound and at most
-     * {@code maxOpen} lineages are open; on the worker thread.
+     * {@code maxOpen} lineages are open; on the worker thread. Waits for the released managers' threads one load
+     * timeout in all (a manager whose subscription hangs holds its close that long), as {@link #close()} does.
      */
     private void enforce() {
+        long deadline = System.nanoTime() + closeWaitNanos; // the releases wait one load timeout in all, not one each
         while (!closed) {
             long total = 0;
             int open = 0;
@@ -995,11 +997,12 @@ public final class PatternDictionaries implements AutoCloseable {
             if (total > maxNativeBytes && lruLoaded != null) {
                 lruLoaded.releasedAt = System.nanoTime();
                 lruLoaded.release("the dictionaries of all patterns held an estimated " + total + " native bytes,"
-                        + " above the " + maxNativeBytes + "-byte bound; this pattern was used least recently");
+                        + " above the " + maxNativeBytes + "-byte bound; this pattern was used least recently",
+                        deadline);
             } else if (open > maxOpen) {
                 lruOpen.releasedAt = System.nanoTime();
                 lruOpen.release(open + " lineages open, above the " + maxOpen + " allowed; this pattern was used"
-                        + " least recently");
+                        + " least recently", deadline);
             } else {
                 break;
             }

@@ -1,6 +1,8 @@
 package dev.zstdjava.values;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -17,7 +19,9 @@ import java.util.concurrent.atomic.AtomicReference;
 /**
  * Keeps a {@link DictionaryRegistry} in step with a {@link DictionaryStore}: loads every published dictionary at
  * start, then whenever the store's publication counter moves (checked periodically) or a publication is announced,
- * and fetches a dictionary a value names that is not loaded. All store reads run on the manager's io thread (the
+ * and fetches a dictionary a value names that is not loaded; newest first, and only while the loaded dictionaries'
+ * estimated native memory stays within {@link DictionaryManager.Builder#maxLoadedBytes} (one that would go beyond it
+ * is not read from the store, and a read of its values says so). All store reads run on the manager's io thread (the
  * trainer's reload after an adoption excepted), never on a caller's thread.
  *
  * <p><b>Thread safety:</b> loading ({@link #refresh}, the fetch of an unlisted dictionary) is serialised by
@@ -46,6 +50,9 @@ final class StoreSync {
      * says of it; removed once loaded
      */
     private final Map<Long, String> absent = new ConcurrentHashMap<>();
+    /** The ids not loaded because they would take the loaded dictionaries above {@link #maxLoadedBytes}. */
+    private final Set<Long> overBound = ConcurrentHashMap.newKeySet();
+    private final long maxLoadedBytes;
     private final AtomicBoolean refreshQueued = new AtomicBoolean();
     /** Serialises loading from the store (held during store calls; never the registry's monitor). */
     private final Object loading = new Object();
@@ -55,8 +62,9 @@ final class StoreSync {
     private final AtomicReference<AutoCloseable> subscriptionRef = new AtomicReference<>();
 
     StoreSync(DictionaryStore store, DictionaryRegistry registry, EntryValidator validator,
-              ScheduledExecutorService io) {
+              ScheduledExecutorService io, long maxLoadedBytes) {
         this.store = store;
+        this.maxLoadedBytes = maxLoadedBytes;
         this.registry = registry;
         this.validator = validator;
         this.io = io;
@@ -138,7 +146,7 @@ final class StoreSync {
             io.execute(() -> {
                 try {
                     refresh();
-                    if (registry.find(id) == null && registry.rejection(id) == null) {
+                    if (registry.find(id) == null && registry.rejection(id) == null && !overBound.contains(id)) {
                         fetchUnlisted(id);
                     }
                 } catch (RuntimeException e) {
@@ -183,21 +191,84 @@ final class StoreSync {
     }
 
     /**
-     * Loads every listed dictionary not loaded yet, under {@link #loading} (not the registry's monitor: see the class
-     * comment). Runs on the io thread, or the trainer's.
+     * Loads every listed dictionary not loaded yet that fits within {@link #maxLoadedBytes} once the newer ones are
+     * loaded (which fit is decided newest first, by publication sequence; they are loaded in the store's order), under
+     * {@link #loading} (not the registry's monitor: see the class comment). Runs on the io thread, or the trainer's.
      */
     void refresh() {
         synchronized (loading) {
             long version = store.version();
             List<DictionaryInfo> listed = store.list();
+            List<Long> newlyOver = new ArrayList<>();
+            Set<Long> beyond = beyondBound(listed, newlyOver);
             boolean complete = true;
-            for (DictionaryInfo info : listed) {
-                complete &= load(info);
+            for (DictionaryInfo info : listed) { // in the store's order (oldest first), as before the bound
+                if (!beyond.contains(info.id())) {
+                    complete &= load(info);
+                }
             }
             if (complete) {
                 knownVersion = version;
             }
+            if (!newlyOver.isEmpty()) {
+                LOG.log(System.Logger.Level.WARNING, newlyOver.size() + " zstd dictionaries published in " + store
+                        + " are not loaded (" + (newlyOver.size() > 5 ? "the first five: " + newlyOver.subList(0, 5)
+                        : newlyOver) + "), as loading them would take the loaded dictionaries' estimated native"
+                        + " memory above the " + maxLoadedBytes + "-byte bound (DictionaryManager.Builder"
+                        + ".maxLoadedBytes; the newest are loaded first): values compressed with them cannot be read"
+                        + " by this manager");
+            }
         }
+    }
+
+    /** @return the estimate {@link #maxLoadedBytes} bounds, for the dictionaries loaded now */
+    private long loadedBytes() {
+        long n = 0;
+        for (DictionaryManager.Entry e : registry.snapshot().entries()) {
+            n += PatternDictionaries.estimatedNativeBytes(e.size, false);
+        }
+        return n;
+    }
+
+    /**
+     * @param listed    the store's listing
+     * @param newlyOver where an id goes that is beyond the bound for the first time
+     * @return the ids of {@code listed}, not loaded, that do not fit within {@link #maxLoadedBytes} once the newer ones
+     *         are loaded (newest first, by publication sequence); each recorded as not loaded for that reason
+     */
+    private Set<Long> beyondBound(List<DictionaryInfo> listed, List<Long> newlyOver) {
+        List<DictionaryInfo> newestFirst = new ArrayList<>(listed);
+        newestFirst.sort(Comparator.comparingLong(DictionaryInfo::sequence).reversed());
+        long room = maxLoadedBytes - loadedBytes();
+        Set<Long> beyond = new java.util.HashSet<>();
+        for (DictionaryInfo info : newestFirst) {
+            if (registry.find(info.id()) != null || registry.rejection(info.id()) != null
+                    || info.size() > validator.maxDictionarySize() || info.size() < 8) {
+                continue; // loaded, or refused by load() without a read
+            }
+            long n = PatternDictionaries.estimatedNativeBytes(info.size(), false);
+            if (n <= room) {
+                room -= n;
+            } else {
+                beyond.add(info.id());
+                if (overBound.add(info.id())) {
+                    newlyOver.add(info.id());
+                }
+            }
+        }
+        return beyond;
+    }
+
+    /**
+     * @return whether loading dictionary {@code id} of {@code size} bytes would take the loaded dictionaries above
+     *         {@link #maxLoadedBytes}; if so it is recorded as not loaded for that reason
+     */
+    private boolean overBound(long id, int size) {
+        if (loadedBytes() + PatternDictionaries.estimatedNativeBytes(size, false) <= maxLoadedBytes) {
+            return false;
+        }
+        overBound.add(id);
+        return true;
     }
 
     /** @return false when reading the entry failed for now (retried on the next check) */
@@ -255,6 +326,10 @@ final class StoreSync {
                 registry.reject(id, "the store refused the entry: " + e.getMessage());
                 return;
             }
+            if (bytes != null && overBound(id, bytes.length)) {
+                LOG.log(System.Logger.Level.WARNING, "zstd dictionary " + id + " is not loaded: " + absence(id));
+                return;
+            }
             if (bytes == null) { // a listed id whose entry is gone keeps what refresh, just before, said of it
                 absent.putIfAbsent(id, "it is not published: " + where(id) + " holds no entry, and the store does not list"
                         + " it: values compressed with it cannot be read until it is published there (or given to"
@@ -271,6 +346,7 @@ final class StoreSync {
             return;
         }
         absent.remove(id);
+        overBound.remove(id);
         DictionaryManager.Entry e = validator.load(id, sequence, bytes, false);
         if (e != null) {
             registry.add(e);
@@ -290,6 +366,14 @@ final class StoreSync {
      *         read (retrying the read does not help until it is restored or published), or null
      */
     String absence(long id) {
+        if (overBound.contains(id)) {
+            return "it is published in " + where(id) + " but not loaded: this manager's loaded dictionaries hold an"
+                    + " estimated " + loadedBytes() + " native bytes, and loading it would take them above the bound"
+                    + " of " + maxLoadedBytes + " bytes (DictionaryManager.Builder.maxLoadedBytes, default "
+                    + DictionaryManager.DEFAULT_MAX_LOADED_BYTES + "; the store's newest dictionaries are loaded"
+                    + " first): values compressed with it cannot be read by this manager; retrying the read does not"
+                    + " help: raise the bound and build a new manager to read them";
+        }
         return absent.get(id);
     }
 

@@ -249,9 +249,11 @@ final class Trainer {
                 notLoaded = e.toString();
             }
         }
+        String overBound = notLoaded != null || registry.find(dict.id()) != null ? null : sync.absence(dict.id());
         log.record(TrainingEvent.Kind.ADOPTED, dict.id(), samples.size(), before, after,
                 String.format(Locale.ROOT, "published; held-out saved fraction %.1f%% against %.1f%%",
-                        100 * after, 100 * before) + (notLoaded == null ? ""
+                        100 * after, 100 * before) + (overBound != null ? "; not loaded: " + overBound
+                        : notLoaded == null ? ""
                         : "; not loaded yet: reading it back from the store failed (" + notLoaded + "); the"
                         + " store's next check (every Builder.refreshInterval) loads it, and it compresses from then"));
     }

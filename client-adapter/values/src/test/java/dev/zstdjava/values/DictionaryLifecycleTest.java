@@ -181,14 +181,7 @@ class DictionaryLifecycleTest {
             for (int i = 0; i < 10; i++) {
                 pd.lineage("p" + i + ":*", CompressionConfig.defaults()).open(false);
             }
-            DictionaryManagerTest.await("ten lineages to open", () -> {
-                for (int i = 0; i < 10; i++) {
-                    if (pd.manager("p" + i + ":*") == null) {
-                        return false;
-                    }
-                }
-                return true;
-            });
+            awaitTenOpen(pd);
             long start = System.nanoTime();
             pd.close();
             long took = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
@@ -199,6 +192,65 @@ class DictionaryLifecycleTest {
         } finally {
             never.countDown();
         }
+    }
+
+    @Test
+    void releasingManyLineagesForTheMemoryBoundWaitsOneLoadTimeoutInAllNotOnePerLineage() throws Exception {
+        // ten lineages whose subscriptions never return, then one with a dictionary so large that most of the ten are
+        // released at once to keep the bound: each release waits for its manager's thread; one after another, each
+        // for a whole load timeout, they held the pattern dictionaries' thread that many times over
+        long timeoutMs = 400;
+        CountDownLatch never = new CountDownLatch(1);
+        byte[] big = DictionaryBoundsTest.withId(DictionaryBoundsTest.grown(200 << 10), 300_001);
+        long small = PatternDictionaries.estimatedNativeBytes(DictionaryManagerTest.DICT_B.length, true);
+        ConcurrentHashMap<String, DictionaryStore> stores = new ConcurrentHashMap<>();
+        PatternDictionaries pd = PatternDictionaries.builder(n -> stores.computeIfAbsent(n, x -> {
+            InMemoryDictionaryStore s = new InMemoryDictionaryStore();
+            if (x.equals(PatternDictionaries.ID_CLAIMS)) {
+                return s;
+            }
+            if (x.equals(PatternDictionaries.lineageName("big:*"))) {
+                s.putIfAbsent(id(big), big);
+                return s;
+            }
+            s.putIfAbsent(id(DictionaryManagerTest.DICT_B), DictionaryManagerTest.DICT_B);
+            return new HangingSubscription(s, never);
+        })).manager(b -> b.loadTimeout(Duration.ofMillis(timeoutMs)).retrainInterval(Duration.ofHours(1)))
+                .maxNativeBytes(10 * small + 1).reopenDelay(Duration.ofHours(1)).build();
+        try {
+            for (int i = 0; i < 10; i++) {
+                pd.lineage("p" + i + ":*", CompressionConfig.defaults()).open(false);
+            }
+            awaitTenOpen(pd);
+            assertEquals(10 * small, pd.nativeBytes(), "all ten within the bound");
+            long start = System.nanoTime();
+            pd.lineage("big:*", CompressionConfig.defaults()).open(false);
+            DictionaryManagerTest.await("the big lineage open and the bound kept",
+                    () -> pd.manager("big:*") != null && pd.nativeBytes() <= pd.maxNativeBytes());
+            long took = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+            int released = 0;
+            for (int i = 0; i < 10; i++) {
+                released += pd.manager("p" + i + ":*") == null ? 1 : 0;
+            }
+            assertTrue(released >= 5, released + " lineages released");
+            assertTrue(took < 4 * timeoutMs, "releasing " + released + " lineages for the memory bound took " + took
+                    + " ms; the load timeout is " + timeoutMs + " ms");
+        } finally {
+            never.countDown();
+            pd.close();
+        }
+    }
+
+    /** Waits until the lineages of patterns {@code p0:*} to {@code p9:*} are open. */
+    private static void awaitTenOpen(PatternDictionaries pd) throws InterruptedException {
+        DictionaryManagerTest.await("ten lineages to open", () -> {
+            for (int i = 0; i < 10; i++) {
+                if (pd.manager("p" + i + ":*") == null) {
+                    return false;
+                }
+            }
+            return true;
+        });
     }
 
     /** A store in memory whose subscribe call does not return, interrupted or not, until {@code until} opens. */
