@@ -136,7 +136,7 @@ final class Advise implements Callable<Integer> {
             MemoryModel model = new MemoryModel(ks.jemalloc(), ks.config("hash-max-listpack-entries", 128),
                     ks.config("hash-max-listpack-value", 64));
             long t0 = System.nanoTime();
-            Inspect.Sampled s = Inspect.scan(ks, common, sampling.match, sampling.sample, progress);
+            Inspect.Sampled s = Inspect.scan(ks, common, sampling.pattern(), sampling.sample, progress);
             Map<String, List<KeyData>> byPattern = new TreeMap<>();
             Reader reader = new Reader(ks.limiter, common.limit);
             long bytes = 0;

@@ -72,7 +72,7 @@ final class Inspect implements Callable<Integer> {
             DictionaryManager dicts = common.dictionaries(ks, spec.commandLine().getErr());
             Classifier classifier = new Classifier(common.limit, common.legacyFormats(), dicts,
                     common::missingDictionary);
-            Sampled s = scan(ks, common, sampling.match, sampling.sample, progress);
+            Sampled s = scan(ks, common, sampling.pattern(), sampling.sample, progress);
             Reader reader = new Reader(ks.limiter, common.limit);
             int done = 0;
             for (Draw d : s.drawn()) {
@@ -154,12 +154,12 @@ final class Inspect implements Callable<Integer> {
      * Scans every key matching {@code match}, counts keys per pattern and draws up to {@code sample} keys uniformly
      * (reservoir sampling: memory bounded by the sample and the pattern cap).
      */
-    static Sampled scan(Keyspace ks, Common common, String match, int sample, Progress progress) {
+    static Sampled scan(Keyspace ks, Common common, byte[] match, int sample, Progress progress) {
         Map<String, PatternStats> patterns = new TreeMap<>();
         List<Draw> drawn = new ArrayList<>();
         Random random = new Random();
         long[] seen = {0};
-        ks.scanAll(match, Keyspace.Position.START, 1000, (node, keys, resume) -> {
+        ks.scanAll(match, Keyspace.Position.START, 1000, null, (node, keys, resume) -> {
             for (byte[] key : keys) {
                 if (common.isStoreKey(key)) {
                     continue;

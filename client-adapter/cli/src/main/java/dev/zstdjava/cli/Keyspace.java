@@ -395,7 +395,7 @@ final class Keyspace implements AutoCloseable {
      * One {@code SCAN} page on node {@code node} from {@code cursor} ("0" to start), {@code MATCH pattern} when not
      * null, {@code COUNT count}.
      */
-    KeyScanCursor<byte[]> scan(int node, String cursor, String pattern, int count) {
+    KeyScanCursor<byte[]> scan(int node, String cursor, byte[] pattern, int count) {
         limiter.acquire();
         ScanArgs args = ScanArgs.Builder.limit(count);
         if (pattern != null) {
@@ -411,21 +411,24 @@ final class Keyspace implements AutoCloseable {
     }
 
     /**
-     * Where a scan starts, as {@code --cursor} takes it and a run prints it: {@code 0:CURSOR} on a standalone server
-     * (its one node), {@code NODEID:CURSOR@TOPOLOGY} on a cluster (the primary by its node id, its {@code SCAN}
-     * cursor, and the cluster's {@link #topology} when it was printed: the primaries before it in node id order were
-     * scanned, so a cursor is taken only while the primaries and their slots are the same).
+     * Where a scan starts, as {@code --cursor} takes it and a run prints it: {@code 0:CURSOR/OPTIONS} on a standalone
+     * server (its one node), {@code NODEID:CURSOR@TOPOLOGY/OPTIONS} on a cluster (the primary by its node id, its
+     * {@code SCAN} cursor, and the cluster's {@link #topology} when it was printed: the primaries before it in node id
+     * order were scanned, so a cursor is taken only while the primaries and their slots are the same); OPTIONS are
+     * those of the run that printed it ({@link CursorOptions#text}), which a resumed run must share.
      *
      * @param node     the node as the cursor names it: {@code 0} on a standalone server, else a node id
      * @param topology null on a standalone server
+     * @param options  the options it was printed under ({@link CursorOptions#check}); null for {@link #START}
      */
-    record Position(String text, String node, String cursor, String topology) {
+    record Position(String text, String node, String cursor, String topology, String options) {
         /** The first key of the first node. */
-        static final Position START = new Position("0", null, "0", null);
+        static final Position START = new Position("0", null, "0", null, null);
 
-        private static final java.util.regex.Pattern STANDALONE = java.util.regex.Pattern.compile("([0-9]+):([0-9]+)");
+        private static final java.util.regex.Pattern STANDALONE = java.util.regex.Pattern.compile(
+                "([0-9]+):([0-9]+)(?:/([0-9a-f]{9,64}))?");
         private static final java.util.regex.Pattern CLUSTER = java.util.regex.Pattern.compile(
-                "([0-9A-Za-z]{1,64}):([0-9]+)@([0-9a-f]{8})");
+                "([0-9A-Za-z]{1,64}):([0-9]+)@([0-9a-f]{8})(?:/([0-9a-f]{9,64}))?");
 
         /**
          * @param text a cursor as an earlier run printed it ({@code 0}: the start)
@@ -440,14 +443,24 @@ final class Keyspace implements AutoCloseable {
                         + " nothing is left to resume");
             }
             java.util.regex.Matcher m = STANDALONE.matcher(text);
-            if (!m.matches()) {
+            boolean cluster = !m.matches();
+            if (cluster) {
                 m = CLUSTER.matcher(text);
             }
             if (m.matches() && unsignedLong(m.group(2))) {
-                return new Position(text, m.group(1), m.group(2), m.groupCount() == 3 ? m.group(3) : null);
+                String options = m.group(cluster ? 4 : 3);
+                if (options == null) {
+                    throw new ToolException.BadArguments("--cursor '" + text + "' is a cursor of an earlier version of"
+                            + " the tool (0:CURSOR, NODEID:CURSOR@TOPOLOGY), which does not carry the options it was"
+                            + " printed under, so it cannot show that this run's are the same (another --match would"
+                            + " skip keys or see them twice); run again without --cursor (keys rewritten already are"
+                            + " then skipped as not that format)");
+                }
+                return new Position(text, m.group(1), m.group(2), cluster ? m.group(3) : null, options);
             }
             throw new ToolException.BadArguments("--cursor '" + Names.escape(text) + "' is not a cursor as an"
-                    + " earlier run printed it (0:CURSOR on a standalone server, NODEID:CURSOR@TOPOLOGY on a cluster)");
+                    + " earlier run printed it (0:CURSOR/OPTIONS on a standalone server, NODEID:CURSOR@TOPOLOGY/OPTIONS"
+                    + " on a cluster)");
         }
 
         private static boolean unsignedLong(String digits) {
@@ -508,29 +521,155 @@ final class Keyspace implements AutoCloseable {
         return index;
     }
 
-    /** @return the cursor that resumes at {@code cursor} on the node of index {@code node} */
-    private String position(int node, String cursor) {
-        return cluster ? nodes.get(node).id() + ":" + cursor + "@" + topology : node + ":" + cursor;
+    /**
+     * @return the cursor that resumes at {@code cursor} on the node of index {@code node}, carrying {@code options}
+     *         (null: none, for a scan that prints no cursor)
+     */
+    private String position(int node, String cursor, CursorOptions options) {
+        String at = cluster ? nodes.get(node).id() + ":" + cursor + "@" + topology : node + ":" + cursor;
+        return options == null ? at : at + "/" + options.text();
     }
 
     /**
-     * Scans every node in order, {@code MATCH pattern} (null: all), {@code COUNT count}, from {@code from}.
+     * Scans every node in order, {@code MATCH pattern} (null: all), {@code COUNT count}, from {@code from}; the
+     * cursors handed to {@code visitor} carry {@code options} (null for a scan that prints none). On a cluster each
+     * primary to be scanned is asked for its own view of itself before the first page, and again when its scan ends
+     * ({@link #checkOwnState}): a primary whose slots, role or config epoch changed meanwhile, or with a slot being
+     * migrated, ends the run with {@link TopologyChanged}, since keys may have moved between primaries scanned and
+     * those not. (A key moves only out of a primary whose own state then changes, or into one whose state changes;
+     * when that primary's scan ends before the move, its keys were seen there.)
      *
      * @throws ToolException.BadArguments when {@code from} does not name a node of this keyspace ({@link #startNode})
+     * @throws TopologyChanged            when the cluster's topology changed as the run started or during it
      */
-    void scanAll(String pattern, Position from, int count, PageVisitor visitor) {
+    void scanAll(byte[] pattern, Position from, int count, CursorOptions options, PageVisitor visitor) {
         int startNode = startNode(from);
+        OwnState[] before = new OwnState[nodes.size()];
+        for (int n = startNode; cluster && n < nodes.size(); n++) {
+            before[n] = checkOwnState(n, null);
+        }
         for (int n = startNode; n < nodes.size(); n++) {
             String c = n == startNode ? from.cursor() : "0";
             KeyScanCursor<byte[]> page;
             do {
                 page = scan(n, c, pattern, count);
                 c = page.getCursor();
-                String resume = !page.isFinished() ? position(n, c) : n + 1 < nodes.size() ? position(n + 1, "0")
-                        : "done";
+                if (page.isFinished() && cluster) {
+                    checkOwnState(n, before[n]);
+                }
+                String resume = !page.isFinished() ? position(n, c, options) : n + 1 < nodes.size()
+                        ? position(n + 1, "0", options) : "done";
                 visitor.page(n, page.getKeys(), resume);
             } while (!page.isFinished());
         }
+    }
+
+    /**
+     * The cluster's topology changed as a run started or during it (a slot moved or being migrated, a failover): the
+     * keys it scanned may not be the whole keyspace, so it stops rather than say every key was seen; the message says
+     * what changed and to run again from the start.
+     */
+    static final class TopologyChanged extends ToolException {
+        TopologyChanged(String message) {
+            super(message);
+        }
+    }
+
+    /**
+     * A primary as its own {@code CLUSTER NODES} line shows it: whether it is a primary (and not failed), its slots,
+     * its config epoch (which a failover, and a slot given to it, raise) and the slots it is migrating or importing
+     * ({@code [SLOT->-ID]}, {@code [SLOT-<-ID]}).
+     */
+    record OwnState(String id, boolean primary, java.util.BitSet slots, long epoch, List<String> moving) {
+        /** @return what differs from {@code earlier}, or null when nothing does */
+        String changedFrom(OwnState earlier) {
+            List<String> what = new ArrayList<>();
+            if (!primary) {
+                what.add("it is no longer a primary (a failover)");
+            }
+            if (!slots.equals(earlier.slots)) {
+                what.add("its slots are " + ranges(slots) + ", not " + ranges(earlier.slots) + " as when the run started");
+            }
+            if (epoch != earlier.epoch) {
+                what.add("its config epoch went from " + earlier.epoch + " to " + epoch + " (a failover, or a slot given"
+                        + " to it)");
+            }
+            return what.isEmpty() ? null : String.join("; ", what);
+        }
+    }
+
+    /** @return {@code slots} as {@code CLUSTER NODES} writes them: {@code 0-5460 5461} ("none" when empty) */
+    static String ranges(java.util.BitSet slots) {
+        List<String> r = new ArrayList<>();
+        for (int lo = slots.nextSetBit(0); lo >= 0; lo = slots.nextSetBit(slots.nextClearBit(lo))) {
+            int hi = slots.nextClearBit(lo) - 1;
+            r.add(lo == hi ? String.valueOf(lo) : lo + "-" + hi);
+        }
+        return r.isEmpty() ? "none" : String.join(" ", r);
+    }
+
+    /**
+     * Reads primary {@code node}'s own state ({@link OwnState}) from its own {@code CLUSTER NODES}, and checks it: no
+     * slot of it is being migrated, and it is what it was ({@code before}), or, at the start ({@code before} null),
+     * a primary serving the slots the topology this run was connected under gives it.
+     *
+     * @return the state read
+     * @throws TopologyChanged naming the primary and what changed
+     */
+    private OwnState checkOwnState(int node, OwnState before) {
+        Node n = nodes.get(node);
+        limiter.acquire();
+        OwnState now = ownState(n, n.sync().clusterNodes());
+        String what;
+        if (!now.moving().isEmpty()) {
+            what = "slots are being migrated to or from it, a resharding under way (" + String.join(" ", now.moving())
+                    + ")";
+        } else if (before != null) {
+            what = now.changedFrom(before);
+        } else {
+            java.util.BitSet given = new java.util.BitSet();
+            for (int slot = 0; slot < slotOwner.length; slot++) {
+                given.set(slot, slotOwner[slot] == node);
+            }
+            what = now.changedFrom(new OwnState(n.id(), true, given, now.epoch(), List.of()));
+        }
+        if (what == null) {
+            return now;
+        }
+        String when = before == null ? "as the run started" : "during the run";
+        throw new TopologyChanged("the cluster's topology changed " + when + " (primary " + n.id() + " at "
+                + n.address() + ", when its scan " + (before == null ? "was to start" : "ended") + ": " + what + "): keys"
+                + " may have moved between the primaries scanned and those not, so this run did not see every key; run"
+                + " again from the start (without --cursor) once the cluster is stable (keys rewritten already are then"
+                + " skipped as not that format)");
+    }
+
+    /**
+     * @return the state of node {@code n} as the line flagged {@code myself} of its {@code CLUSTER NODES} reply
+     *         ({@code nodesText}) shows it
+     * @throws ToolException when the reply has no such line
+     */
+    static OwnState ownState(Node n, String nodesText) {
+        for (String line : nodesText.split("\\r?\\n")) {
+            String[] f = line.strip().split(" ");
+            if (f.length < 8 || !List.of(f[2].split(",")).contains("myself")) {
+                continue;
+            }
+            List<String> flags = List.of(f[2].split(","));
+            java.util.BitSet slots = new java.util.BitSet();
+            List<String> moving = new ArrayList<>();
+            for (int i = 8; i < f.length; i++) {
+                if (f[i].startsWith("[")) {
+                    moving.add(f[i]);
+                    continue;
+                }
+                String[] range = f[i].split("-");
+                slots.set(Integer.parseInt(range[0]), Integer.parseInt(range[range.length - 1]) + 1);
+            }
+            boolean primary = flags.contains("master") && !flags.contains("fail") && !flags.contains("fail?");
+            return new OwnState(f[0], primary, slots, Long.parseLong(f[6]), List.copyOf(moving));
+        }
+        throw new ToolException(n.address() + ": its CLUSTER NODES reply has no line flagged myself");
     }
 
     /** @return the number of keys on every node together ({@code DBSIZE}) */

@@ -56,9 +56,11 @@ public final class Main implements Runnable {
         Map<String, String> codes = new LinkedHashMap<>();
         codes.put("0", "done");
         codes.put("1", "an error (the message on stderr): the server unreachable, authentication failed, a command"
-                + " refused or timed out, inspect get of a value that does not decode; or migrate had failed keys");
+                + " refused or timed out, inspect get of a value that does not decode, a cluster whose topology changed"
+                + " during the run; or migrate had failed keys");
         codes.put("2", "bad arguments: a malformed URI, an option out of its range (named with its limit),"
-                + " options that do not go together, or a --cursor that does not match the server's topology");
+                + " options that do not go together, or a --cursor that does not match the server's topology or the"
+                + " options of the run that printed it");
         return Collections.unmodifiableMap(codes);
     }
 

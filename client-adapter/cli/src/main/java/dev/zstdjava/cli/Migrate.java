@@ -57,15 +57,17 @@ final class Migrate implements Callable<Integer> {
                     + "least --min-size bytes and smaller)")
     String to;
 
-    @Option(names = "--match", required = true, paramLabel = "PATTERN", description = "SCAN MATCH pattern of the keys")
+    @Option(names = "--match", required = true, paramLabel = "PATTERN", description = "SCAN MATCH pattern of the keys;"
+            + " \\xHH is one byte, as the tool prints names")
     String match;
 
     @Option(names = "--apply", description = "write; without it nothing is written (a dry run)")
     boolean apply;
 
     @Option(names = "--cursor", paramLabel = "CURSOR", description = "resume where an earlier run stopped, with the"
-            + " cursor it printed (0:CURSOR on a standalone server, NODEID:CURSOR@TOPOLOGY on a cluster: refused when"
-            + " that primary or the cluster's slots changed since)")
+            + " cursor it printed (0:CURSOR/OPTIONS on a standalone server, NODEID:CURSOR@TOPOLOGY/OPTIONS on a"
+            + " cluster: refused when that primary or the cluster's slots changed since, or when --match, --from, --to,"
+            + " --min-size, --legacy, --dictionary-prefix or --apply differ from the run that printed it)")
     String cursor;
 
     @Option(names = "--max-elements", defaultValue = "10000", paramLabel = "N",
@@ -209,7 +211,12 @@ final class Migrate implements Callable<Integer> {
         if (maxElements < 1) {
             throw new ToolException.BadArguments("--max-elements must be at least 1, got " + maxElements);
         }
+        byte[] pattern = Names.glob(match, "--match");
+        CursorOptions options = cursorOptions(pattern);
         Keyspace.Position start = cursor == null ? Keyspace.Position.START : Keyspace.Position.parse(cursor);
+        if (start.options() != null) {
+            options.check(cursor, start.options());
+        }
         Progress progress = common.progress(err);
         Map<Outcome, Long> counts = new LinkedHashMap<>();
         for (Outcome o : Outcome.values()) {
@@ -228,7 +235,7 @@ final class Migrate implements Callable<Integer> {
             });
             Runtime.getRuntime().addShutdownHook(hook);
             try {
-                ks.scanAll(match, start, 100, (node, keys, next) -> {
+                ks.scanAll(pattern, start, 100, options, (node, keys, next) -> {
                     RedisCommands<byte[], byte[]> c = ks.nodes().get(node).sync();
                     for (byte[] key : keys) {
                         if (common.isStoreKey(key)) {
@@ -247,6 +254,13 @@ final class Migrate implements Callable<Integer> {
                 });
             } catch (ToolException.BadArguments e) {
                 throw e;
+            } catch (Keyspace.TopologyChanged e) {
+                // keys may have moved into the part scanned: no cursor resumes this run, it is run again from the start
+                progress.done();
+                summary(out, ks, counts, merged[0], failures, Keyspace.Position.START.text(),
+                        Names.escape(e.getMessage()));
+                throw new ToolException(e.getMessage() + " (stopped after " + counts.get(Outcome.REWRITTEN)
+                        + (apply ? " rewritten" : " to rewrite") + ")", e);
             } catch (RuntimeException e) {
                 // the keys of the page it stopped in are seen again from there; those rewritten are left as they are;
                 // the summary so far lists the keys that failed before, which a resumed run does not see again
@@ -300,7 +314,8 @@ final class Migrate implements Callable<Integer> {
             m.put("commands", ks.limiter.acquired());
             Main.printJson(out, m);
         } else {
-            out.printf(Locale.ROOT, "migrate %s -> %s, keys matching %s on %s (%s)%s%n", from, to, match,
+            out.printf(Locale.ROOT, "migrate %s -> %s, keys matching %s on %s (%s)%s%n", from, to,
+                    Names.escape(match),
                     ks.uri().getHost() + ":" + ks.uri().getPort(), apply ? "applied" : "dry run: nothing written",
                     stopped == null ? "" : ", stopped by an error: " + stopped);
             counts.forEach((o, n) -> out.printf(Locale.ROOT, "  %-30s %d%n",
@@ -314,10 +329,31 @@ final class Migrate implements Callable<Integer> {
                 out.println("  failed: " + (failed - failures.size()) + " more keys, not listed (the first "
                         + failures.size() + " are)");
             }
-            out.println("cursor: " + cursor + (cursor.equals("done") ? " (every key seen)" : ""));
+            boolean restart = stopped != null && cursor.equals(Keyspace.Position.START.text());
+            out.println("cursor: " + cursor + (cursor.equals("done") ? " (every key seen)"
+                    : restart ? " (run again from the start)" : ""));
             out.printf(Locale.ROOT, "%d commands sent (at most %.0f/s)%n", ks.limiter.acquired(), common.rate);
         }
         out.flush();
+    }
+
+    /**
+     * @return what this run's cursors carry and a resumed run must share: the options that decide which keys it
+     *         rewrites and how, by their meaning ({@code --from} and {@code --legacy} as the forms they name,
+     *         {@code --to} as its form and level, {@code --match} as the glob's bytes)
+     */
+    private CursorOptions cursorOptions(byte[] pattern) {
+        Map<String, byte[]> o = new LinkedHashMap<>();
+        o.put("--match", pattern);
+        o.put("--from", CursorOptions.utf8(String.join(",",
+                fromForms.stream().map(StoredForm::label).sorted().toList())));
+        o.put("--to", CursorOptions.utf8(target == null ? StoredForm.PLAIN.label()
+                : StoredForm.of(target.config().backend()).label() + ":" + target.config().level()));
+        o.put("--min-size", CursorOptions.utf8(String.valueOf(minSize)));
+        o.put("--legacy", CursorOptions.utf8(common.legacyFormats().toString())); // an EnumSet: in a fixed order
+        o.put("--dictionary-prefix", CursorOptions.utf8(common.dictionaryPrefix));
+        o.put("--apply", CursorOptions.utf8(String.valueOf(apply)));
+        return new CursorOptions("migrate", o);
     }
 
     /** Reads, converts and (with --apply) rewrites one key. */

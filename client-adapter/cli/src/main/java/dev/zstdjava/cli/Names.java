@@ -71,6 +71,30 @@ final class Names {
      * @throws ToolException.BadArguments when a backslash starts neither {@code \\} nor {@code \xHH}
      */
     static byte[] bytesOf(String text, String what) {
+        return read(text, what, false);
+    }
+
+    /** The bytes that mean something in a glob ({@code SCAN MATCH}): written escaped when a {@code \xHH} names one. */
+    private static final String GLOB = "*?[]\\-^";
+
+    /**
+     * Reads a glob given on the command line ({@code --match}) in the form the tool prints names: {@code \xHH} (two
+     * hex digits, either case) is that byte, matched as itself (escaped with a backslash when it is one of the glob's
+     * own characters {@code * ? [ ] \ - ^}), so a printed name pasted in matches that name; any other backslash is
+     * the glob's escape and reaches the server as it is ({@code \\} a backslash, {@code \*} a star); every other
+     * character stands for its UTF-8 bytes.
+     *
+     * @param what what the text is, for the message ({@code --match})
+     * @return the glob's bytes, as {@code SCAN MATCH} takes them
+     * @throws ToolException.BadArguments when {@code \x} is not followed by two hex digits (the glob would read a
+     *                                    plain {@code x}), or when a backslash ends the text (it escapes nothing)
+     */
+    static byte[] glob(String text, String what) {
+        return read(text, what, true);
+    }
+
+    /** @return the bytes of {@code text} read as {@link #bytesOf} ({@code glob} false) or {@link #glob} reads them */
+    private static byte[] read(String text, String what, boolean glob) {
         ByteArrayOutputStream out = new ByteArrayOutputStream(text.length() + 8);
         int from = 0; // the start of the run of characters written as themselves
         for (int i = 0; i < text.length(); i++) {
@@ -78,17 +102,27 @@ final class Names {
                 continue;
             }
             out.writeBytes(text.substring(from, i).getBytes(StandardCharsets.UTF_8));
-            if (i + 1 < text.length() && text.charAt(i + 1) == '\\') {
-                out.write('\\');
-                i++;
-            } else if (i + 3 < text.length() && text.charAt(i + 1) == 'x' && hex(text.charAt(i + 2)) >= 0
-                    && hex(text.charAt(i + 3)) >= 0) {
-                out.write(hex(text.charAt(i + 2)) << 4 | hex(text.charAt(i + 3)));
+            char next = i + 1 < text.length() ? text.charAt(i + 1) : 0;
+            if (next == 'x' && i + 3 < text.length() && hex(text.charAt(i + 2)) >= 0 && hex(text.charAt(i + 3)) >= 0) {
+                int b = hex(text.charAt(i + 2)) << 4 | hex(text.charAt(i + 3));
+                if (glob && GLOB.indexOf(b) >= 0) {
+                    out.write('\\');
+                }
+                out.write(b);
                 i += 3;
+            } else if (next == '\\') {
+                out.writeBytes(glob ? new byte[] {'\\', '\\'} : new byte[] {'\\'});
+                i++;
+            } else if (glob && next != 'x' && next != 0) { // the glob's escape; the character after it as itself
+                out.write('\\');
             } else {
-                throw new ToolException.BadArguments(what + " '" + escape(text) + "': a backslash at character "
-                        + (i + 1) + " starts neither \\\\ (a backslash) nor \\xHH (one byte), the forms the tool"
-                        + " prints names in; write a backslash of the name as \\\\");
+                throw new ToolException.BadArguments(what + " '" + escape(text) + "': " + (!glob
+                        ? "a backslash at character " + (i + 1) + " starts neither \\\\ (a backslash) nor \\xHH (one"
+                        + " byte), the forms the tool prints names in; write a backslash of the name as \\\\"
+                        : next == 0 ? "the backslash at character " + (i + 1) + " escapes nothing (write a backslash"
+                        + " of a name as \\\\)"
+                        : "\\x at character " + (i + 1) + " is not followed by two hex digits (\\xHH is one byte, as"
+                        + " the tool prints names; for the letter x write x)"));
             }
             from = i + 1;
         }

@@ -4,7 +4,8 @@ import picocli.CommandLine.Option;
 
 /** The options of the commands that read a sample of the keyspace, inspect and advise (picocli mixin). Not thread-safe. */
 final class Sampling {
-    @Option(names = "--match", paramLabel = "PATTERN", description = "SCAN MATCH pattern (default: every key)")
+    @Option(names = "--match", paramLabel = "PATTERN", description = "SCAN MATCH pattern (default: every key); \\xHH is"
+            + " one byte, as the tool prints names")
     String match;
 
     @Option(names = "--sample", defaultValue = "2000", paramLabel = "N", description = "keys read, drawn uniformly "
@@ -20,8 +21,17 @@ final class Sampling {
             + "length command, and bounding them takes MEMORY USAGE over every element (default ${DEFAULT-VALUE})")
     int maxElements;
 
-    /** @throws ToolException.BadArguments unless the sample, the elements per key and --max-elements are at least 1 */
+    /** @return the bytes of {@code --match} as {@code SCAN MATCH} takes them ({@link Names#glob}), null when not given */
+    byte[] pattern() {
+        return match == null ? null : Names.glob(match, "--match");
+    }
+
+    /**
+     * @throws ToolException.BadArguments unless the sample, the elements per key and --max-elements are at least 1
+     *                                    and {@code --match} is a glob the tool reads ({@link Names#glob})
+     */
     void check() {
+        pattern();
         if (sample < 1) {
             throw new ToolException.BadArguments("--sample must be at least 1, got " + sample);
         }

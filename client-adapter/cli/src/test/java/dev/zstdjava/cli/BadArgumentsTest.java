@@ -212,11 +212,14 @@ class BadArgumentsTest extends StandaloneServer {
         String[] migrate = {"migrate", uri, "--from", "plain", "--to", "glide-zstd", "--match", "*", "--apply",
                 "--cursor"};
         refused("--cursor 'done': every key was seen by the run that printed it", concat(migrate, "done"));
-        refused("--cursor 'x:1' is not a cursor as an earlier run printed it (0:CURSOR on a standalone server,"
-                + " NODEID:CURSOR@TOPOLOGY on a cluster)", concat(migrate, "x:1"));
-        refused("--cursor '7:0' names node 7, but a standalone server has one node, 0", concat(migrate, "7:0"));
-        refused("--cursor '" + "a".repeat(40) + ":5@0123abcd' names a cluster node, but " + uri.substring(8)
-                + " is a standalone server", concat(migrate, "a".repeat(40) + ":5@0123abcd"));
+        refused("--cursor 'x:1' is not a cursor as an earlier run printed it (0:CURSOR/OPTIONS on a standalone"
+                + " server, NODEID:CURSOR@TOPOLOGY/OPTIONS on a cluster)", concat(migrate, "x:1"));
+        String options = CursorOptionsTest.stoppedCursor().replaceFirst(".*/", "/"); // those of CursorOptionsTest.dryRun
+        refused("--cursor '7:0" + options + "' names node 7, but a standalone server has one node, 0",
+                CursorOptionsTest.dryRun("--cursor", "7:0" + options));
+        refused("--cursor '" + "a".repeat(40) + ":5@0123abcd" + options + "' names a cluster node, but "
+                + uri.substring(8) + " is a standalone server",
+                CursorOptionsTest.dryRun("--cursor", "a".repeat(40) + ":5@0123abcd" + options));
     }
 
     /**
@@ -292,7 +295,7 @@ class BadArgumentsTest extends StandaloneServer {
                 "--rate", "100000"};
         Tool stopped = Tool.run(args);
         assertEquals(1, stopped.code(), stopped.toString());
-        Matcher m = Pattern.compile("stopped after (\\d+) rewritten; resume with --cursor (\\d+:\\d+)")
+        Matcher m = Pattern.compile("stopped after (\\d+) rewritten; resume with --cursor (\\d+:\\d+/[0-9a-f]+)")
                 .matcher(stopped.err());
         assertTrue(m.find(), stopped.toString());
         assertTrue(stopped.err().contains("Command timed out after 10 second(s)"), stopped.toString());

@@ -46,6 +46,31 @@ class ClusterTest {
         uri = "redis://" + RedisServer.HOST + ":" + port;
         client = RedisClusterClient.create(RedisURI.create(RedisServer.HOST, port));
         raw = client.connect(ByteArrayCodec.INSTANCE);
+        awaitDistinctEpochs();
+    }
+
+    /**
+     * Waits (up to 30 s) until the primaries' config epochs differ: a cluster made with {@code CLUSTER MEET} starts
+     * them all at 0, and the nodes then raise them one by one, which a run would report as a topology change.
+     */
+    private static void awaitDistinctEpochs() throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        for (RedisServer n : cluster.nodes()) {
+            while (true) {
+                List<String> epochs = new ArrayList<>();
+                for (String line : n.command("CLUSTER NODES").split("\r?\n")) {
+                    String[] f = line.split(" ");
+                    if (f.length > 8 && f[2].contains("master")) {
+                        epochs.add(f[6]);
+                    }
+                }
+                if (epochs.size() == 3 && epochs.stream().distinct().count() == 3) {
+                    break;
+                }
+                assertTrue(System.nanoTime() < deadline, "config epochs " + epochs + " on " + n.port());
+                Thread.sleep(50);
+            }
+        }
     }
 
     @AfterAll
@@ -106,7 +131,7 @@ class ClusterTest {
         // a run stopped at the first key of the second node names that node by its id; resumed there, the keys of
         // the first are not seen
         String cursor = stoppedAt(onNode0 + 1);
-        assertTrue(cursor.matches(idOfRank(1) + ":0@[0-9a-f]{8}"), cursor);
+        assertTrue(cursor.matches(idOfRank(1) + ":0@[0-9a-f]{8}/[0-9a-f]{16}"), cursor);
         Tool resumed = Tool.run("migrate", uri, "--from", "redisson-zstd", "--to", "glide-zstd", "--match", "rz:*",
                 "--cursor", cursor, "--json");
         assertEquals(0, resumed.code(), resumed.toString());
@@ -170,16 +195,17 @@ class ClusterTest {
             onNode0 += node("rz:" + i) == 0 ? 1 : 0;
         }
         String cursor = stoppedAt(onNode0 + 1); // at the first key of the second node
-        assertTrue(cursor.matches(idOfRank(1) + ":0@[0-9a-f]{8}"), cursor);
-        String topology = cursor.substring(cursor.indexOf('@') + 1);
+        assertTrue(cursor.matches(idOfRank(1) + ":0@[0-9a-f]{8}/[0-9a-f]{16}"), cursor);
+        String topology = cursor.substring(cursor.indexOf('@') + 1, cursor.indexOf('/'));
+        String options = cursor.substring(cursor.indexOf('/'));
         String[] migrate = {"migrate", uri, "--from", "redisson-zstd", "--to", "glide-zstd", "--match", "rz:*",
                 "--cursor"};
 
-        Tool gone = Tool.run(BadArgumentsTest.concat(migrate, "f".repeat(40) + ":0@" + topology));
+        Tool gone = Tool.run(BadArgumentsTest.concat(migrate, "f".repeat(40) + ":0@" + topology + options));
         assertEquals(2, gone.code(), gone.toString());
         assertTrue(gone.err().contains("names node " + "f".repeat(40) + ", which is not a primary serving slots now"),
                 gone.err());
-        Tool byIndex = Tool.run(BadArgumentsTest.concat(migrate, "1:0"));
+        Tool byIndex = Tool.run(BadArgumentsTest.concat(migrate, "1:0" + options));
         assertEquals(2, byIndex.code(), byIndex.toString());
         assertTrue(byIndex.err().contains("names a node by its index"), byIndex.err());
 
@@ -201,6 +227,113 @@ class ClusterTest {
         Tool back = Tool.run(BadArgumentsTest.concat(migrate, cursor, "--json"));
         assertEquals(0, back.code(), back.toString());
         assertEquals(30 - onNode0, MigrateTest.count(back.json(), "rewritten"), back.out());
+    }
+
+    /**
+     * A slot moved during a run, from a primary not yet scanned to one scanned already (its keys seen by neither
+     * scan): the run ends with an error saying the topology changed and to run again from the start, and its
+     * summary's cursor is 0, never "done".
+     */
+    @Test
+    void aSlotMovedDuringARunFailsItLoudly() throws Exception {
+        RedisAdvancedClusterCommands<byte[], byte[]> c = raw.sync();
+        String first = idOfRank(0), second = idOfRank(1), last = idOfRank(2);
+        RedisServer any = cluster.nodes().get(0);
+        String tag = null;
+        for (int i = 0; tag == null; i++) { // a hash tag whose slot the primary scanned last serves
+            tag = owner(any, SlotHash.getSlot("t" + i)).equals(last) ? "t" + i : null;
+        }
+        int slot = SlotHash.getSlot(tag);
+        String v = json(1000);
+        List<String> keys = new ArrayList<>();
+        for (int i = 0; i < 30; i++) {
+            keys.add("mv:" + i);
+            keys.add("{" + tag + "}mv:" + i); // 30 keys in the slot that moves
+        }
+        boolean onSecond = false;
+        for (String k : keys) {
+            c.set(utf8(k), Writers.redissonZstd(v));
+            onSecond |= owner(any, SlotHash.getSlot(k)).equals(second);
+        }
+        assertTrue(onSecond, "a key on the primary scanned second");
+        boolean[] moved = {false};
+        Reader.afterType = key -> { // at the first key of the second primary: the first is scanned, the last not
+            try {
+                if (!moved[0] && owner(any, SlotHash.getSlot(key)).equals(second)) {
+                    moved[0] = true;
+                    moveSlot(slot, last, first);
+                }
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        };
+        try {
+            Tool t = Tool.run("migrate", uri, "--from", "redisson-zstd", "--to", "glide-zstd", "--match", "*mv:*",
+                    "--json");
+            assertTrue(moved[0], t.toString());
+            assertEquals(1, t.code(), t.toString());
+            assertTrue(t.err().contains("the cluster's topology changed during the run"), t.err());
+            assertTrue(t.err().contains("this run did not see every key; run again from the start (without --cursor)"),
+                    t.err());
+            assertEquals("0", t.json().get("cursor").asText(), t.out());
+            assertTrue(t.json().get("stopped").asText().contains("topology changed"), t.out());
+            System.out.println("a slot moved during a run: " + t.err().strip());
+        } finally {
+            Reader.afterType = null;
+            if (moved[0]) {
+                moveSlot(slot, first, last);
+            }
+            for (String k : keys) {
+                c.del(utf8(k));
+            }
+        }
+    }
+
+    /**
+     * A slot being migrated (a resharding under way, its keys moving one by one) when a scan is to start: the run
+     * ends before it scans, saying which slot, rather than count keys that may be moving between primaries.
+     */
+    @Test
+    void aSlotBeingMigratedFailsARunLoudly() throws Exception {
+        List<String> ids = ids();
+        RedisServer source = cluster.nodes().get(0);
+        int slot = 0;
+        while (!source.command("CLUSTER COUNTKEYSINSLOT " + slot).startsWith(":0")) {
+            slot++;
+        }
+        assertTrue(source.command("CLUSTER SETSLOT " + slot + " MIGRATING " + ids.get(1)).startsWith("+OK"));
+        try {
+            Tool t = Tool.run("inspect", uri, "--json");
+            assertEquals(1, t.code(), t.toString());
+            assertTrue(t.err().contains("the cluster's topology changed as the run started (primary " + ids.get(0)
+                    + " at " + RedisServer.HOST + ":" + source.port() + ", when its scan was to start: slots are being"
+                    + " migrated to or from it, a resharding under way ([" + slot + "->-" + ids.get(1) + "])"), t.err());
+            assertTrue(t.out().isEmpty(), t.out());
+        } finally {
+            assertTrue(source.command("CLUSTER SETSLOT " + slot + " STABLE").startsWith("+OK"));
+        }
+        Tool after = Tool.run("inspect", uri, "--json");
+        assertEquals(0, after.code(), after.toString());
+    }
+
+    /**
+     * Moves {@code slot} with its keys from the primary {@code from} to {@code to} (node ids), as a resharding does:
+     * importing and migrating, each key with {@code MIGRATE}, then the slot given to {@code to} on every node.
+     */
+    private static void moveSlot(int slot, String from, String to) throws Exception {
+        List<String> ids = ids();
+        RedisServer source = cluster.nodes().get(ids.indexOf(from));
+        RedisServer target = cluster.nodes().get(ids.indexOf(to));
+        assertTrue(target.command("CLUSTER SETSLOT " + slot + " IMPORTING " + from).startsWith("+OK"));
+        assertTrue(source.command("CLUSTER SETSLOT " + slot + " MIGRATING " + to).startsWith("+OK"));
+        String reply = source.command("CLUSTER GETKEYSINSLOT " + slot + " 1000"); // *N, then $LEN and each key
+        for (String key : reply.split("\r\n")) {
+            if (!key.isEmpty() && !key.startsWith("*") && !key.startsWith("$")) {
+                String r = source.command("MIGRATE " + RedisServer.HOST + " " + target.port() + " " + key + " 0 5000");
+                assertTrue(r.startsWith("+OK"), key + ": " + r);
+            }
+        }
+        setSlot(slot, to);
     }
 
     /** Gives {@code slot} (holding no key) to the node {@code id} on every node, that one first. */

@@ -111,4 +111,47 @@ class PrintedNamesTest extends StandaloneServer {
                 + " \\xHH (one byte)"), lone.err());
         assertEquals("a backslash", new String(c.get(utf8("a\\b")), StandardCharsets.UTF_8));
     }
+
+    /**
+     * A printed key pasted into {@code --match}: {@code \xHH} is that byte (a glob character so written matches
+     * itself), not the glob's escaped {@code x} followed by two letters, which would match other keys; the glob's own
+     * escapes still work; a backslash that starts no escape is refused.
+     */
+    @Test
+    void matchTakesAPrintedNameBack() {
+        RedisCommands<byte[], byte[]> c = raw.sync();
+        byte[] key = TestValues.concat(new byte[] {(byte) 0xff, 'k', 0x1b}, utf8("é:1"));
+        c.set(key, utf8(json(1000)));
+        c.set(utf8("xFFkx1Bé:1"), utf8(json(1000))); // what the glob \xFFk\x1B* matches, read as the server reads it
+        c.set(utf8("star*1"), utf8(json(1000)));
+        c.set(utf8("star11"), utf8(json(1000)));
+        Tool listed = Tool.run("migrate", uri, "--from", "plain", "--to", "glide-zstd", "--match", "*", "--limit", "900");
+        assertTrue(listed.out().contains("failed: \\xFFk\\x1Bé:1: string value of 1"), listed.toString());
+
+        Tool t = Tool.run("migrate", uri, "--from", "plain", "--to", "glide-zstd", "--match", "\\xFFk\\x1B*",
+                "--apply", "--json");
+        assertEquals(0, t.code(), t.toString());
+        assertEquals(1, MigrateTest.count(t.json(), "rewritten"), t.out());
+        assertEquals(0, c.get(key)[0], "the printed key rewritten");
+        assertEquals('{', c.get(utf8("xFFkx1Bé:1"))[0], "the other key left alone");
+        Tool inspect = Tool.run("inspect", uri, "--match", "\\xff\\x6B\\x1b\\xC3\\xA9:*", "--json");
+        assertEquals(0, inspect.code(), inspect.toString());
+        assertEquals(1, inspect.json().get("keysScanned").asLong(), inspect.out());
+
+        Tool star = Tool.run("inspect", uri, "--match", "star\\x2A1", "--json"); // the byte '*', not the glob's
+        assertEquals(1, star.json().get("keysScanned").asLong(), star.out());
+        Tool escaped = Tool.run("inspect", uri, "--match", "star\\*1", "--json");
+        assertEquals(1, escaped.json().get("keysScanned").asLong(), escaped.out());
+        Tool glob = Tool.run("inspect", uri, "--match", "star*1", "--json");
+        assertEquals(2, glob.json().get("keysScanned").asLong(), glob.out());
+
+        Tool bad = Tool.run("inspect", uri, "--match", "a\\xZZ*");
+        assertEquals(2, bad.code(), bad.toString());
+        assertTrue(bad.err().contains("--match 'a\\xZZ*': \\x at character 2 is not followed by two hex digits"),
+                bad.err());
+        Tool trailing = Tool.run("migrate", uri, "--from", "plain", "--to", "glide-zstd", "--match", "a\\");
+        assertEquals(2, trailing.code(), trailing.toString());
+        assertTrue(trailing.err().contains("--match 'a\\': the backslash at character 2 escapes nothing"),
+                trailing.err());
+    }
 }
