@@ -62,7 +62,11 @@ import java.util.function.UnaryOperator;
  * names it: it fails once with {@link MissingDictionaryException} while the lineage is made again by that name (its
  * store asked of the function again) and opened, and reads when retried, as a released lineage's value does. A
  * pattern that comes back gets a new lineage at its next sampled write (over the same store, so with the same
- * dictionaries), not opened for writing before the reopen delay since its release.
+ * dictionaries), not opened for writing before the reopen delay since its release. An id a dropped lineage loaded
+ * and an open one holds too (the same bytes) is found in the open one when its claim names it. The openings waiting
+ * for this object's thread are bounded too: while {@link Builder#maxOpenLineages} of them wait (patterns arriving
+ * faster than their lineages open, or a slow store function), a pattern with no lineage gets none and one closed is
+ * not opened for writing: it writes without a dictionary, and its next sampled write asks again.
  *
  * <h2>Reading</h2>
  * The adaptive compressor's {@linkplain AdaptiveCompressor#reader() reader} (which every adapter reads with, in every
@@ -77,7 +81,8 @@ import java.util.function.UnaryOperator;
  * claim is not looked up; within the second after the id's own look-up found no claim, it says that): the lineage
  * it names fetches the dictionary from its store (or, if closed, dropped or not made here yet, is made by that name
  * and opened), and the read, retried, succeeds. So a value of a pattern this process has
- * not written reads too, once its lineage has claimed the id (a claim that names no lineage's name is not followed).
+ * not written reads too, once its lineage has claimed the id (a claim that names no lineage's name, as
+ * {@link #lineageName} spells it for some pattern, is not followed: no other store key is asked for).
  *
  * <h2>Dictionary ids</h2>
  * A frame names its dictionary by zstd's id, a hash of the dictionary (about 31 bits), not by its pattern, so two
@@ -203,6 +208,13 @@ public final class PatternDictionaries implements AutoCloseable {
     private volatile boolean readOnly;
     /** the configuration of the first compressor served, for a lineage a read's claim look-up makes */
     private volatile CompressionConfig servedConfig;
+    /**
+     * the openings submitted to the worker and not yet run: a write's opening is not submitted, and a new pattern's
+     * lineage not made, while {@code maxOpen} are (see {@link Lineage#open}), so patterns arriving faster than the
+     * worker opens lineages do not queue without bound
+     */
+    private final java.util.concurrent.atomic.AtomicInteger openingsWaiting =
+            new java.util.concurrent.atomic.AtomicInteger();
 
     private PatternDictionaries(Builder b) {
         this.stores = b.stores;
@@ -423,7 +435,11 @@ public final class PatternDictionaries implements AutoCloseable {
         }
     }
 
-    /** @return {@code pattern}'s lineage, made (not opened) on first use, or again once the one it had was dropped */
+    /**
+     * @return {@code pattern}'s lineage, made (not opened) on first use, or again once the one it had was dropped;
+     *         null when it has none and {@code maxOpenLineages} openings wait for this object's thread (see
+     *         {@link Lineage#open}: the pattern writes without a dictionary, asked again at its next sampled write)
+     */
     Lineage lineage(String pattern, CompressionConfig config) {
         return lineage(pattern, config, null);
     }
@@ -435,7 +451,14 @@ public final class PatternDictionaries implements AutoCloseable {
      *                over when it was released, so it is not reopened for writing before the reopen delay
      */
     Lineage lineage(String pattern, CompressionConfig config, Lineage dropped) {
-        Lineage l = lineages.computeIfAbsent(lineageName(pattern), n -> new Lineage(pattern, n, config, dropped));
+        String name = lineageName(pattern);
+        Lineage l = lineages.get(name);
+        if (l == null) {
+            if (openingsWaiting.get() >= maxOpen) {
+                return null; // made once the thread has caught up: else made here only to wait, unbounded
+            }
+            l = lineages.computeIfAbsent(name, n -> new Lineage(pattern, n, config, dropped));
+        }
         l.pattern = pattern; // a lineage a read's claim look-up made knows its pattern by its name only
         return l;
     }
@@ -634,7 +657,11 @@ public final class PatternDictionaries implements AutoCloseable {
         Lineage l = lineages.computeIfAbsent(claim.lineage, n -> new Lineage(patternOf(n), n, servedConfig(), null));
         l.lastUsed = now();
         DictionaryManager m = l.manager;
-        if (m != null) {
+        if (m != null && m.find(id) != null) {
+            // loaded here already, known to the reader by a lineage that loaded the same bytes first and was dropped
+            // since (its ids forgotten): the manager would not load it again, so it is recorded as this one's
+            loaded(id, l, m);
+        } else if (m != null) {
             m.missing(id); // starts its fetch
         } else {
             l.open(true);
@@ -663,22 +690,25 @@ public final class PatternDictionaries implements AutoCloseable {
 
     /**
      * @return whether {@code name} is one {@link #lineageName} gives: at most {@value #MAX_NAME_LENGTH} characters of
-     *         ASCII letters, digits, {@code - _ . : * %}, and a cut one's {@code ~} before its hash ({@link #ID_CLAIMS}
-     *         is none)
+     *         ASCII letters, digits, {@code - _ . : * %}, and a cut one's {@code ~} before 16 hex digits of its hash
+     *         ({@link #ID_CLAIMS} is none); one not cut is the name of the pattern it spells ({@code %XX} only where
+     *         {@link #lineageName} writes it, in upper case), so no claim leads to a store key no pattern's lineage has
      */
     static boolean isLineageName(String name) {
         if (name.isEmpty() || name.length() > MAX_NAME_LENGTH) {
             return false;
         }
-        int cut = name.length() == MAX_NAME_LENGTH ? MAX_NAME_LENGTH - 17 : -1;
+        int cut = name.length() == MAX_NAME_LENGTH && name.charAt(MAX_NAME_LENGTH - 17) == '~' ? MAX_NAME_LENGTH - 17
+                : -1;
         for (int i = 0; i < name.length(); i++) {
             char c = name.charAt(i);
-            boolean allowed = c < 0x80 && (Character.isLetterOrDigit(c) || "-_.:*%".indexOf(c) >= 0);
-            if (!allowed && !(c == '~' && i == cut)) {
+            boolean allowed = cut >= 0 && i > cut ? (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') // the hash
+                    : c < 0x80 && (Character.isLetterOrDigit(c) || "-_.:*%".indexOf(c) >= 0) || i == cut;
+            if (!allowed) {
                 return false;
             }
         }
-        return true;
+        return cut >= 0 || lineageName(patternOf(name)).equals(name);
     }
 
     /**
@@ -1174,7 +1204,12 @@ public final class PatternDictionaries implements AutoCloseable {
             return n;
         }
 
-        /** Starts opening on the worker thread, unless open, opening, or (for writing) released too recently. */
+        /**
+         * Starts opening on the worker thread, unless open, opening, or (for writing) released too recently, or (for
+         * writing) {@code maxOpenLineages} openings wait for that thread already: then the pattern writes without its
+         * dictionary, and its next sampled write asks again. (A read's opening is not refused: those are bounded by
+         * the lineages kept and the claim look-ups.)
+         */
         void open(boolean forReading) {
             if (manager != null || opening || closed || dropped) {
                 return;
@@ -1183,12 +1218,17 @@ public final class PatternDictionaries implements AutoCloseable {
             if (!forReading && since != 0 && System.nanoTime() - since < reopenDelayNanos) {
                 return;
             }
+            if (!forReading && openingsWaiting.get() >= maxOpen) {
+                return;
+            }
             opening = true;
+            openingsWaiting.incrementAndGet();
             submit(() -> {
                 try {
                     openNow();
                 } finally {
                     opening = false;
+                    openingsWaiting.decrementAndGet();
                 }
                 trim(); // a lineage that failed to open counts too
             });

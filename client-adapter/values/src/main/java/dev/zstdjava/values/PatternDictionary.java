@@ -90,7 +90,11 @@ final class PatternDictionary implements OptionWriter {
         if (lineages != null) {
             PatternDictionaries.Lineage l = lineage;
             if (l == null || l.dropped) { // dropped: closed and forgotten, its values read through their claims
-                lineage = l = lineages.lineage(pattern, config, l);
+                PatternDictionaries.Lineage made = lineages.lineage(pattern, config, l);
+                if (made == null) { // openings wait for the lineages' thread: asked again at the next sampled write
+                    return false;
+                }
+                lineage = l = made;
             }
             return l.acquire() != null;
         }
