@@ -199,7 +199,7 @@ class DictionaryLifecycleTest {
         // ten lineages whose subscriptions never return, then one with a dictionary so large that most of the ten are
         // released at once to keep the bound: each release waits for its manager's thread; one after another, each
         // for a whole load timeout, they held the pattern dictionaries' thread that many times over
-        long timeoutMs = 400;
+        long timeoutMs = 700; // the new code takes one (plus opening the big lineage); the old one at least five
         CountDownLatch never = new CountDownLatch(1);
         byte[] big = DictionaryBoundsTest.withId(DictionaryBoundsTest.grown(200 << 10), 300_001);
         long small = PatternDictionaries.estimatedNativeBytes(DictionaryManagerTest.DICT_B.length, true);
