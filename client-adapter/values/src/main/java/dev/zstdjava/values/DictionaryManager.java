@@ -67,7 +67,9 @@ import java.util.function.LongConsumer;
  * The manager owns the native digests of every dictionary it loads (one {@code ZSTD_DDict} each, and a
  * {@code ZSTD_CDict} for the dictionary that compresses). {@link #close()} releases all of them, and a compression
  * digest is released as soon as it is replaced: when the dictionary stops compressing (a newer one is adopted or
- * published) or is digested for another level. Releasing never frees tables under a call: a value being compressed
+ * published) or is digested for another level; a dictionary evicted to keep within {@link Builder#maxLoadedBytes}
+ * has both released, and the compressors' decompressors of it are freed too (an idle one's at once, one in use on
+ * its call's return), so it keeps nothing allocated. Releasing never frees tables under a call: a value being compressed
  * or decompressed finishes with them, and they are freed when the last compressor or decompressor using them is
  * closed (the codec counts those references). A call that picked a dictionary just before its digest was released
  * and only then builds its compressor looks the digest up again (it is digested anew). After {@link #close()} a
@@ -423,7 +425,10 @@ public final class DictionaryManager implements AutoCloseable {
         return c == null ? 0 : c.id;
     }
 
-    /** @return whether the dictionary {@code id} is loaded (values compressed with it can be read) */
+    /**
+     * @return whether the dictionary {@code id} is loaded now (values compressed with it read without a load; one
+     *         published but not loaded, beyond {@link Builder#maxLoadedBytes} or evicted, is loaded by a read)
+     */
     public boolean isLoaded(long id) {
         return find(id) != null;
     }

@@ -448,8 +448,8 @@ final class StoreSync {
         return "it is published in " + where(id) + " but not loaded now: this manager keeps its loaded dictionaries"
                 + " within the bound of " + maxLoadedBytes + " bytes (DictionaryManager.Builder.maxLoadedBytes,"
                 + " default " + DictionaryManager.DEFAULT_MAX_LOADED_BYTES + "; " + loadedBytes() + " loaded now),"
-                + " and loads one beyond it on demand, evicting the least recently used: loading it now on the"
-                + " manager's thread; retry the read";
+                + " and loads one beyond it on demand, evicting the least recently used: loading it on the manager's"
+                + " thread (each dictionary at most once a second); retry the read";
     }
 
     /** Ends the subscription; the io thread is stopped by the manager. Idempotent. */

@@ -94,7 +94,7 @@ class DictionaryBoundsTest {
             MissingDictionaryException e = assertThrows(MissingDictionaryException.class, () -> vc.decompress(oldest));
             assertTrue(e.getMessage().contains("DictionaryManager.Builder.maxLoadedBytes")
                     && e.getMessage().contains("bound of " + DictionaryManager.DEFAULT_MAX_LOADED_BYTES + " bytes")
-                    && e.getMessage().contains("loading it now") && e.getMessage().contains("retry the read")
+                    && e.getMessage().contains("loading it on the manager's thread") && e.getMessage().contains("retry the read")
                     && !e.getMessage().contains("does not help"), e.getMessage());
             assertArrayEquals(VALUES.get(5), readRetrying(vc, oldest), "a value beyond the bound reads when retried");
             assertTrue((long) m.dictionaryStats().size() * each <= DictionaryManager.DEFAULT_MAX_LOADED_BYTES,
@@ -207,6 +207,36 @@ class DictionaryBoundsTest {
             }
             assertTrue(evicted >= 4, evicted + " evicted");
             assertTrue(mostLoaded.get() >= 2);
+        }
+    }
+
+    @Test
+    void aDictionaryEvictedBetweenAReadsLookUpAndItsDecoderIsMissingAndRetriedNotAClosedManager() throws Exception {
+        byte[] big = grown(64 << 10);
+        long each = PatternDictionaries.estimatedNativeBytes(big.length, false);
+        InMemoryDictionaryStore store = new InMemoryDictionaryStore();
+        List<byte[]> published = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            byte[] d = withId(big, 600_000 + i);
+            store.putIfAbsent(id(d), d);
+            published.add(d);
+        }
+        try (DictionaryManager m = DictionaryManager.shared(store).maxLoadedBytes(2 * each + 1).build()) {
+            long first = id(published.get(1));
+            DictionaryManager.Entry found = m.find(first); // a read's look-up, just before the eviction
+            assertNotNull(found);
+            ValueCompressor vc = ValueCompressor.create(CompressionConfig.defaults(), m);
+            byte[] older = writtenWith(published.get(0), VALUES.get(8));
+            assertArrayEquals(VALUES.get(8), readRetrying(vc, older)); // evicts the one found
+            assertFalse(m.isLoaded(first));
+            assertTrue(found.digests.isClosed());
+            IllegalStateException refused = assertThrows(IllegalStateException.class,
+                    () -> dev.zstdjava.zstd.ZstdDecompressor.builder().dictionary(found.decompression).build());
+            RuntimeException e = m.lookup().released(first, refused); // what that read fails with
+            assertInstanceOf(MissingDictionaryException.class, e, String.valueOf(e));
+            assertTrue(e.getMessage().contains("retry the read"), e.getMessage());
+            byte[] w = writtenWith(published.get(1), VALUES.get(9));
+            assertArrayEquals(VALUES.get(9), readRetrying(vc, w), "and the retried read loads it again");
         }
     }
 
