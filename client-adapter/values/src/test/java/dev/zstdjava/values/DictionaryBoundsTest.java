@@ -38,6 +38,17 @@ class DictionaryBoundsTest {
         return d;
     }
 
+    /** @return {@code n} copies of {@code dictionary} with ids from {@code firstId} on, each published in {@code store} */
+    static List<byte[]> publish(InMemoryDictionaryStore store, byte[] dictionary, long firstId, int n) {
+        List<byte[]> published = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            byte[] d = withId(dictionary, firstId + i);
+            store.putIfAbsent(id(d), d);
+            published.add(d);
+        }
+        return published;
+    }
+
     /** A store in memory that counts the entries read from it. */
     static final class CountingStore extends AdaptivePatternDictionariesTest.Forwarding {
         final AtomicInteger gets = new AtomicInteger();
@@ -215,12 +226,7 @@ class DictionaryBoundsTest {
         byte[] big = grown(64 << 10);
         long each = PatternDictionaries.estimatedNativeBytes(big.length, false);
         InMemoryDictionaryStore store = new InMemoryDictionaryStore();
-        List<byte[]> published = new ArrayList<>();
-        for (int i = 0; i < 3; i++) {
-            byte[] d = withId(big, 600_000 + i);
-            store.putIfAbsent(id(d), d);
-            published.add(d);
-        }
+        List<byte[]> published = publish(store, big, 600_000, 3);
         try (DictionaryManager m = DictionaryManager.shared(store).maxLoadedBytes(2 * each + 1).build()) {
             long first = id(published.get(1));
             DictionaryManager.Entry found = m.find(first); // a read's look-up, just before the eviction
@@ -245,12 +251,7 @@ class DictionaryBoundsTest {
         byte[] big = grown(64 << 10);
         long each = PatternDictionaries.estimatedNativeBytes(big.length, false);
         InMemoryDictionaryStore inner = new InMemoryDictionaryStore();
-        List<byte[]> published = new ArrayList<>();
-        for (int i = 0; i < 4; i++) {
-            byte[] d = withId(big, 200_000 + i);
-            inner.putIfAbsent(id(d), d);
-            published.add(d);
-        }
+        List<byte[]> published = publish(inner, big, 200_000, 4);
         CountingStore store = new CountingStore(inner);
         try (DictionaryManager m = DictionaryManager.shared(store).maxLoadedBytes(2 * each + 1)
                 .refreshInterval(java.time.Duration.ofMillis(20)).build()) {
