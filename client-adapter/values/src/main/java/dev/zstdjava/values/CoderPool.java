@@ -1,5 +1,8 @@
 package dev.zstdjava.values;
 
+import java.util.Collections;
+import java.util.Set;
+import java.util.WeakHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
@@ -10,8 +13,16 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * that finds no free slot on return is closed, as is every coder once the pool is {@linkplain #close() closed}.
  * {@link #freeReleasedDictionaries()} frees the coders' decompressors of released dictionaries, an idle coder's at
  * once and a lent one's on its return (never under a call in flight).
+ *
+ * <p>Every pool that reads dictionaries is also listed, weakly, in {@link #READING}, so that a dictionary a
+ * {@link DictionaryManager} evicts to stay within {@link DictionaryManager.Builder#maxLoadedBytes} is freed in every
+ * coder that keeps a decompressor of it ({@link #freeReleasedEverywhere()}), whichever lookup reads through that
+ * manager (its own compressors', an adaptive compressor's reader over pattern lineages or given managers).
  */
 final class CoderPool {
+    /** The pools with a dictionary lookup, weakly held (a pool no longer used is not kept); guarded by itself. */
+    private static final Set<CoderPool> READING = Collections.newSetFromMap(new WeakHashMap<>());
+
     private final CompressionConfig config;
     private final DictionaryLookup dictionaries;
     private final AtomicReferenceArray<Coder> slots;
@@ -23,6 +34,26 @@ final class CoderPool {
         this.config = config;
         this.dictionaries = dictionaries;
         this.slots = new AtomicReferenceArray<>(Math.max(4, 2 * Runtime.getRuntime().availableProcessors()));
+        if (dictionaries != null) {
+            synchronized (READING) {
+                READING.add(this);
+            }
+        }
+    }
+
+    /**
+     * {@link #freeReleasedDictionaries()} in every pool that reads dictionaries: after a manager evicted dictionaries,
+     * so that no coder keeps their decompression tables allocated (an idle coder's are freed now, a lent one's when
+     * its call returns). On the evicting thread; rare (an eviction), never on a read path.
+     */
+    static void freeReleasedEverywhere() {
+        CoderPool[] pools;
+        synchronized (READING) {
+            pools = READING.toArray(new CoderPool[0]);
+        }
+        for (CoderPool p : pools) {
+            p.freeReleasedDictionaries();
+        }
     }
 
     Coder acquire() {

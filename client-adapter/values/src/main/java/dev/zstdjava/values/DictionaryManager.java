@@ -42,8 +42,8 @@ import java.util.function.LongConsumer;
  * <h2>Loading and reading</h2>
  * {@link Builder#build()} loads every published dictionary (with {@link Builder#loadTimeout a timeout}) before it
  * returns: newest first, as long as their estimated native memory stays within {@link Builder#maxLoadedBytes} (64 MiB
- * by default); a value compressed with a dictionary beyond it fails its read with {@link MissingDictionaryException}
- * naming that bound. Afterwards the manager checks the store's {@linkplain DictionaryStore#version() publication counter}
+ * by default); one beyond it is loaded when a read needs it, evicting the least recently used (see
+ * {@link Builder#maxLoadedBytes}). Afterwards the manager checks the store's {@linkplain DictionaryStore#version() publication counter}
  * every {@link Builder#refreshInterval refresh interval} on its own thread, and, when the store announces publications
  * ({@link DictionaryStore#subscribe}), as soon as one is announced. A value whose dictionary is not loaded
  * fails its read with {@link MissingDictionaryException} (never returned as stored bytes) and makes the manager fetch
@@ -67,7 +67,9 @@ import java.util.function.LongConsumer;
  * The manager owns the native digests of every dictionary it loads (one {@code ZSTD_DDict} each, and a
  * {@code ZSTD_CDict} for the dictionary that compresses). {@link #close()} releases all of them, and a compression
  * digest is released as soon as it is replaced: when the dictionary stops compressing (a newer one is adopted or
- * published) or is digested for another level. Releasing never frees tables under a call: a value being compressed
+ * published) or is digested for another level; a dictionary evicted to keep within {@link Builder#maxLoadedBytes}
+ * has both released, and the compressors' decompressors of it are freed too (an idle one's at once, one in use on
+ * its call's return), so it keeps nothing allocated. Releasing never frees tables under a call: a value being compressed
  * or decompressed finishes with them, and they are freed when the last compressor or decompressor using them is
  * closed (the codec counts those references). A call that picked a dictionary just before its digest was released
  * and only then builds its compressor looks the digest up again (it is digested anew). After {@link #close()} a
@@ -178,7 +180,8 @@ public final class DictionaryManager implements AutoCloseable {
 
         @Override
         public RuntimeException released(long id, IllegalStateException closed) {
-            return closedUse(closed);
+            // evicted to keep within maxLoadedBytes after find() gave it: missing, and loaded again for a retry
+            return registry.isClosed() ? closedUse(closed) : missing(id);
         }
     };
 
@@ -366,9 +369,13 @@ public final class DictionaryManager implements AutoCloseable {
                     + " published in (Builder.store)");
         }
         String absent = sync.absence(id);
+        String beyond = absent == null ? sync.beyondBound(id) : null;
         sync.requestFetch(id); // also when absent: a read after the entry is restored or published loads it
         if (absent != null) {
             return new MissingDictionaryException(id, absent);
+        }
+        if (beyond != null) {
+            return new MissingDictionaryException(id, beyond);
         }
         return new MissingDictionaryException(id, "not loaded yet: fetching it from " + sync.where(id) + " on the"
                 + " manager's thread; retry the read");
@@ -418,7 +425,10 @@ public final class DictionaryManager implements AutoCloseable {
         return c == null ? 0 : c.id;
     }
 
-    /** @return whether the dictionary {@code id} is loaded (values compressed with it can be read) */
+    /**
+     * @return whether the dictionary {@code id} is loaded now (values compressed with it read without a load; one
+     *         published but not loaded, beyond {@link Builder#maxLoadedBytes} or evicted, is loaded by a read)
+     */
     public boolean isLoaded(long id) {
         return find(id) != null;
     }
@@ -595,10 +605,15 @@ public final class DictionaryManager implements AutoCloseable {
          * bytes (default {@link DictionaryManager#DEFAULT_MAX_LOADED_BYTES}, 64 MiB; at least 1). Each loaded
          * dictionary counts as its size plus the decompression digest's tables
          * ({@link PatternDictionaries#DIGEST_OVERHEAD} bytes), the dictionaries given to the manager included (which
-         * are always loaded). The store's dictionaries are loaded newest first (by publication sequence); one that
-         * would take the total above the bound is not read from the store: a value compressed with it fails its read
-         * with {@link MissingDictionaryException} naming this bound, and a warning says so once. Loading, in time
-         * and memory, stays within the bound however many dictionaries the store lists.
+         * are always loaded). The store's dictionaries are loaded newest first (by publication sequence) while they
+         * fit; the ones beyond are loaded on demand: a read of a value compressed with one that is not loaded fails
+         * once with {@link MissingDictionaryException} saying it is being loaded (on the manager's thread, as any
+         * missing dictionary), and the retried read succeeds. To make room, the least recently used loaded
+         * dictionaries are evicted (never the one compressing, nor a given one); an evicted dictionary's native
+         * tables are freed once no call uses them, and a later read of its values costs a reload the same way. The
+         * newest published dictionary, which compresses, evicts others to fit when a new one is published. A warning
+         * names the dictionaries beyond the bound once. The bound is exceeded only when the dictionaries never
+         * evicted leave no room for one a read needs: it is loaded all the same, and evicted when another is loaded.
          */
         public Builder maxLoadedBytes(long bytes) {
             this.maxLoadedBytes = bytes;

@@ -48,6 +48,11 @@ final class DictionaryRegistry {
         return level;
     }
 
+    /** @return whether the newest published dictionary compresses (managed and shared mode; given mode: the given) */
+    boolean compressesPublished() {
+        return mode != DictionaryManager.Mode.GIVEN;
+    }
+
     Snapshot snapshot() {
         return snapshot;
     }
@@ -188,6 +193,33 @@ final class DictionaryRegistry {
                 tell(l, e.id);
             }
         }
+    }
+
+    /**
+     * Unloads {@code e} to keep within {@link DictionaryManager.Builder#maxLoadedBytes}, unless it compresses now or
+     * was given (those stay loaded): it is no longer findable, and its digests are released, so its native tables are
+     * freed once no call uses them (a call that found it just before finishes with them; the coders' decompressors of
+     * it are freed by {@link CoderPool#freeReleasedEverywhere()}). A read of its values misses it and loads it again.
+     *
+     * @return whether it was unloaded
+     */
+    synchronized boolean evict(DictionaryManager.Entry e) {
+        Snapshot s = snapshot;
+        if (closed || e.given || (s.current != null && s.current.digests == e.digests)) {
+            return false;
+        }
+        List<DictionaryManager.Entry> list = new ArrayList<>(s.entries.length);
+        for (DictionaryManager.Entry x : s.entries) {
+            if (x.digests != e.digests) {
+                list.add(x);
+            }
+        }
+        if (list.size() == s.entries.length) {
+            return false; // not loaded (any more)
+        }
+        snapshot = new Snapshot(list.toArray(new DictionaryManager.Entry[0]), s.current);
+        e.digests.close(); // after the snapshot that no longer holds it: a later find() does not give it
+        return true;
     }
 
     /**

@@ -23,6 +23,16 @@ abstract class LoadedDictionary {
     final LongAdder originalBytes;
     final LongAdder storedBytes;
     final LongAdder valuesRead;
+    /**
+     * When a read last decoded with this dictionary ({@link System#nanoTime()}, to {@link #TOUCH_NANOS}), or when it
+     * was loaded: which loaded dictionary {@code StoreSync} evicts first to stay within
+     * {@link DictionaryManager.Builder#maxLoadedBytes} (the least recently used). One volatile long; the read path
+     * writes it at most once per {@link #TOUCH_NANOS} and allocates nothing.
+     */
+    volatile long lastUsed = System.nanoTime();
+
+    /** The granularity of {@link #lastUsed}: a read writes it only when it is older than this, 1 ms. */
+    static final long TOUCH_NANOS = 1_000_000;
 
     LoadedDictionary(long id, long sequence, DictionaryDigests digests, boolean given) {
         this(id, sequence, digests, given, new LongAdder(), new LongAdder(), new LongAdder(), new LongAdder());
@@ -31,6 +41,7 @@ abstract class LoadedDictionary {
     /** The same dictionary and counters at its now known place in the order. */
     LoadedDictionary(LoadedDictionary e, long sequence) {
         this(e.id, sequence, e.digests, e.given, e.valuesWritten, e.originalBytes, e.storedBytes, e.valuesRead);
+        this.lastUsed = e.lastUsed;
     }
 
     private LoadedDictionary(long id, long sequence, DictionaryDigests digests, boolean given, LongAdder written,
@@ -54,6 +65,14 @@ abstract class LoadedDictionary {
      */
     ZstdCompressionDictionary compressionDictionary(int level) {
         return digests.forCompression(level);
+    }
+
+    /** Records a read decoded with this dictionary now ({@link #lastUsed}); allocates nothing. */
+    void touch() {
+        long now = System.nanoTime();
+        if (now - lastUsed > TOUCH_NANOS) {
+            lastUsed = now;
+        }
     }
 
     /** Counts a value offered while this dictionary was current: its size and its stored size. */

@@ -19,10 +19,12 @@ import java.util.concurrent.atomic.AtomicReference;
 /**
  * Keeps a {@link DictionaryRegistry} in step with a {@link DictionaryStore}: loads every published dictionary at
  * start, then whenever the store's publication counter moves (checked periodically) or a publication is announced,
- * and fetches a dictionary a value names that is not loaded; newest first, and only while the loaded dictionaries'
- * estimated native memory stays within {@link DictionaryManager.Builder#maxLoadedBytes} (one that would go beyond it
- * is not read from the store, and a read of its values says so). All store reads run on the manager's io thread (the
- * trainer's reload after an adoption excepted), never on a caller's thread.
+ * and fetches a dictionary a value names that is not loaded. The loaded dictionaries' estimated native memory is kept
+ * within {@link DictionaryManager.Builder#maxLoadedBytes}: the listed ones are loaded newest first while they fit
+ * (the newest, which compresses, evicting others if it must); one beyond is loaded when a read needs it, evicting the
+ * least recently used loaded ones ({@link LoadedDictionary#lastUsed}) that neither compress nor were given
+ * ({@link #makeRoom}). All store reads run on the manager's io thread (the trainer's reload after an adoption
+ * excepted), never on a caller's thread.
  *
  * <p><b>Thread safety:</b> loading ({@link #refresh}, the fetch of an unlisted dictionary) is serialised by
  * {@link #loading}, this object's own lock, which also guards writes of {@link #knownVersion}; the store is called
@@ -50,8 +52,12 @@ final class StoreSync {
      * says of it; removed once loaded
      */
     private final Map<Long, String> absent = new ConcurrentHashMap<>();
-    /** The ids not loaded because they would take the loaded dictionaries above {@link #maxLoadedBytes}. */
-    private final Set<Long> overBound = ConcurrentHashMap.newKeySet();
+    /**
+     * The ids published but not loaded (or evicted) because they would take the loaded dictionaries above
+     * {@link #maxLoadedBytes}, with their publication sequence (0 when not known): a read of one loads it on demand
+     * ({@link #requestFetch}); removed once loaded.
+     */
+    private final Map<Long, Long> overBound = new ConcurrentHashMap<>();
     private final long maxLoadedBytes;
     private final AtomicBoolean refreshQueued = new AtomicBoolean();
     /** Serialises loading from the store (held during store calls; never the registry's monitor). */
@@ -137,7 +143,12 @@ final class StoreSync {
         }
     }
 
-    /** Starts fetching the dictionary {@code id} a value names on the io thread (at most once a second per id). */
+    /**
+     * Starts fetching the dictionary {@code id} a value names on the io thread (at most once a second per id, so
+     * concurrent reads of one id share one load, and reads alternating between more dictionaries than the bound holds
+     * cost at most one reload per id a second; each load is one store call, bounded by the store's own timeout); one
+     * beyond {@link #maxLoadedBytes} evicts the least recently used to fit.
+     */
     void requestFetch(long id) {
         if (closed || pendingFetches.size() >= MAX_PENDING_FETCHES || !pendingFetches.add(id)) {
             return;
@@ -146,8 +157,8 @@ final class StoreSync {
             io.execute(() -> {
                 try {
                     refresh();
-                    if (registry.find(id) == null && registry.rejection(id) == null && !overBound.contains(id)) {
-                        fetchUnlisted(id);
+                    if (registry.find(id) == null && registry.rejection(id) == null) {
+                        fetchUnlisted(id); // also one beyond the bound: a read needs it (evicting others to fit)
                     }
                 } catch (RuntimeException e) {
                     LOG.log(System.Logger.Level.WARNING, "fetching zstd dictionary " + id + " failed: " + e);
@@ -192,7 +203,9 @@ final class StoreSync {
 
     /**
      * Loads every listed dictionary not loaded yet that fits within {@link #maxLoadedBytes} once the newer ones are
-     * loaded (which fit is decided newest first, by publication sequence; they are loaded in the store's order), under
+     * loaded (which fit is decided newest first, by publication sequence; they are loaded in the store's order; the
+     * newest of all, which compresses unless the manager's given dictionaries do, evicts the least recently used ones to
+     * fit when it must: {@link #makeRoom}), under
      * {@link #loading} (not the registry's monitor: see the class comment). Runs on the io thread, or the trainer's.
      */
     void refresh() {
@@ -215,8 +228,9 @@ final class StoreSync {
                         + " are not loaded (" + (newlyOver.size() > 5 ? "the first five: " + newlyOver.subList(0, 5)
                         : newlyOver) + "), as loading them would take the loaded dictionaries' estimated native"
                         + " memory above the " + maxLoadedBytes + "-byte bound (DictionaryManager.Builder"
-                        + ".maxLoadedBytes; the newest are loaded first): values compressed with them cannot be read"
-                        + " by this manager");
+                        + ".maxLoadedBytes; the newest are loaded first): beyond the bound, dictionaries are loaded on"
+                        + " demand and evicted least recently used, so a read of a value of one not loaded costs a"
+                        + " reload (it fails once with MissingDictionaryException, and succeeds when retried)");
             }
         }
     }
@@ -241,17 +255,23 @@ final class StoreSync {
         newestFirst.sort(Comparator.comparingLong(DictionaryInfo::sequence).reversed());
         long room = maxLoadedBytes - loadedBytes();
         Set<Long> beyond = new java.util.HashSet<>();
+        boolean newest = registry.compressesPublished();
         for (DictionaryInfo info : newestFirst) {
+            boolean first = newest;
+            newest = false;
             if (registry.find(info.id()) != null || registry.rejection(info.id()) != null
                     || info.size() > validator.maxDictionarySize() || info.size() < 8) {
                 continue; // loaded, or refused by load() without a read
             }
             long n = PatternDictionaries.estimatedNativeBytes(info.size(), false);
+            if (n > room && first && makeRoom(n, false)) { // the newest compresses: older ones make room for it
+                room = maxLoadedBytes - loadedBytes();
+            }
             if (n <= room) {
                 room -= n;
             } else {
                 beyond.add(info.id());
-                if (overBound.add(info.id())) {
+                if (overBound.putIfAbsent(info.id(), info.sequence()) == null) {
                     newlyOver.add(info.id());
                 }
             }
@@ -260,15 +280,54 @@ final class StoreSync {
     }
 
     /**
-     * @return whether loading dictionary {@code id} of {@code size} bytes would take the loaded dictionaries above
-     *         {@link #maxLoadedBytes}; if so it is recorded as not loaded for that reason
+     * Evicts the least recently used loaded dictionaries ({@link LoadedDictionary#lastUsed}) that neither compress
+     * nor were given, until {@code needed} more bytes fit within {@link #maxLoadedBytes}; an evicted one is recorded as
+     * beyond the bound (a read of its values loads it again). Then frees the coders' decompressors of the evicted
+     * ones ({@link CoderPool#freeReleasedEverywhere()}), so their native tables are freed once no call uses them.
+     * Under {@link #loading}.
+     *
+     * @param forRead whether a read needs the dictionary: it is loaded even when the dictionaries never evicted leave
+     *                too little room, so all others are evicted then; otherwise none is evicted in vain
+     * @return whether {@code needed} bytes fit now (false when the dictionaries never evicted leave too little room)
      */
-    private boolean overBound(long id, int size) {
-        if (loadedBytes() + PatternDictionaries.estimatedNativeBytes(size, false) <= maxLoadedBytes) {
-            return false;
+    private boolean makeRoom(long needed, boolean forRead) {
+        if (!forRead) {
+            long kept = 0;
+            DictionaryRegistry.Snapshot s = registry.snapshot();
+            for (DictionaryManager.Entry e : s.entries()) {
+                if (e.given || e == s.current()) {
+                    kept += PatternDictionaries.estimatedNativeBytes(e.size, false);
+                }
+            }
+            if (kept + needed > maxLoadedBytes) {
+                return false;
+            }
         }
-        overBound.add(id);
-        return true;
+        int evicted = 0;
+        try {
+            while (loadedBytes() + needed > maxLoadedBytes) {
+                DictionaryRegistry.Snapshot s = registry.snapshot();
+                DictionaryManager.Entry lru = null;
+                for (DictionaryManager.Entry e : s.entries()) {
+                    if (!e.given && e != s.current() && (lru == null || e.lastUsed - lru.lastUsed < 0)) {
+                        lru = e;
+                    }
+                }
+                if (lru == null || !registry.evict(lru)) {
+                    return false;
+                }
+                overBound.put(lru.id, lru.sequence);
+                evicted++;
+            }
+            return true;
+        } finally {
+            if (evicted > 0) {
+                int n = evicted;
+                LOG.log(System.Logger.Level.DEBUG, () -> n + " zstd dictionaries evicted to keep the loaded ones"
+                        + " within the " + maxLoadedBytes + "-byte bound (DictionaryManager.Builder.maxLoadedBytes)");
+                CoderPool.freeReleasedEverywhere();
+            }
+        }
     }
 
     /** @return false when reading the entry failed for now (retried on the next check) */
@@ -316,7 +375,10 @@ final class StoreSync {
         return true;
     }
 
-    /** A dictionary a frame names that the store's list does not show: loaded for reading only. */
+    /**
+     * A dictionary a frame names that is not loaded: one the store's list does not show (loaded for reading only), or
+     * one beyond {@link #maxLoadedBytes} (loaded at its place in the order, evicting the least recently used others).
+     */
     private void fetchUnlisted(long id) {
         synchronized (loading) {
             byte[] bytes;
@@ -326,9 +388,13 @@ final class StoreSync {
                 registry.reject(id, "the store refused the entry: " + e.getMessage());
                 return;
             }
-            if (bytes != null && overBound(id, bytes.length)) {
-                LOG.log(System.Logger.Level.WARNING, "zstd dictionary " + id + " is not loaded: " + absence(id));
-                return;
+            if (bytes != null && bytes.length <= validator.maxDictionarySize()
+                    && !makeRoom(PatternDictionaries.estimatedNativeBytes(bytes.length, false), true)) {
+                // a read needs it: loaded all the same (never lost), evicted when another is loaded
+                LOG.log(System.Logger.Level.WARNING, "zstd dictionary " + id + " is loaded for a read although it"
+                        + " takes the loaded dictionaries above the " + maxLoadedBytes + "-byte bound"
+                        + " (DictionaryManager.Builder.maxLoadedBytes): the dictionaries that are never evicted (given,"
+                        + " or compressing) leave too little room; raise the bound");
             }
             if (bytes == null) { // a listed id whose entry is gone keeps what refresh, just before, said of it
                 absent.putIfAbsent(id, "it is not published: " + where(id) + " holds no entry, and the store does not list"
@@ -337,7 +403,8 @@ final class StoreSync {
                         + " read's miss loads it)");
                 return;
             }
-            addLoaded(id, 0, bytes);
+            Long sequence = overBound.get(id); // listed, beyond the bound: loaded at its place in the order
+            addLoaded(id, sequence == null ? 0 : sequence, bytes);
         }
     }
 
@@ -366,15 +433,23 @@ final class StoreSync {
      *         read (retrying the read does not help until it is restored or published), or null
      */
     String absence(long id) {
-        if (overBound.contains(id)) {
-            return "it is published in " + where(id) + " but not loaded: this manager's loaded dictionaries hold an"
-                    + " estimated " + loadedBytes() + " native bytes, and loading it would take them above the bound"
-                    + " of " + maxLoadedBytes + " bytes (DictionaryManager.Builder.maxLoadedBytes, default "
-                    + DictionaryManager.DEFAULT_MAX_LOADED_BYTES + "; the store's newest dictionaries are loaded"
-                    + " first): values compressed with it cannot be read by this manager; retrying the read does not"
-                    + " help: raise the bound and build a new manager to read them";
-        }
         return absent.get(id);
+    }
+
+    /**
+     * @return what a read of a value of dictionary {@code id} says when it is published but not loaded (or was
+     *         evicted) to keep within {@link #maxLoadedBytes}: it is being loaded, and a retried read succeeds; null
+     *         when it is not such a dictionary
+     */
+    String beyondBound(long id) {
+        if (!overBound.containsKey(id)) {
+            return null;
+        }
+        return "it is published in " + where(id) + " but not loaded now: this manager keeps its loaded dictionaries"
+                + " within the bound of " + maxLoadedBytes + " bytes (DictionaryManager.Builder.maxLoadedBytes,"
+                + " default " + DictionaryManager.DEFAULT_MAX_LOADED_BYTES + "; " + loadedBytes() + " loaded now),"
+                + " and loads one beyond it on demand, evicting the least recently used: loading it on the manager's"
+                + " thread (each dictionary at most once a second); retry the read";
     }
 
     /** Ends the subscription; the io thread is stopped by the manager. Idempotent. */

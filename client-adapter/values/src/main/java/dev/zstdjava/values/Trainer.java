@@ -249,7 +249,10 @@ final class Trainer {
                 notLoaded = e.toString();
             }
         }
-        String overBound = notLoaded != null || registry.find(dict.id()) != null ? null : sync.absence(dict.id());
+        String overBound = notLoaded != null || registry.find(dict.id()) != null || sync.beyondBound(dict.id()) == null
+                ? null : "it does not fit within the bound of " + settings.maxLoadedBytes() + " bytes (DictionaryManager"
+                + ".Builder.maxLoadedBytes) beside the dictionaries never evicted (given, or compressing); the manager"
+                + " compresses on with the newest loaded one";
         log.record(TrainingEvent.Kind.ADOPTED, dict.id(), samples.size(), before, after,
                 String.format(Locale.ROOT, "published; held-out saved fraction %.1f%% against %.1f%%",
                         100 * after, 100 * before) + (overBound != null ? "; not loaded: " + overBound

@@ -174,6 +174,7 @@ final class ZstdBackend extends HeaderBackend {
                     + " does not decode with the loaded dictionary of that id: " + x.getMessage(), x);
         }
         e.valuesRead.increment();
+        e.touch();
         return out;
     }
 
@@ -253,10 +254,17 @@ final class ZstdBackend extends HeaderBackend {
     }
 
     /**
-     * Frees the decompressors bound to digests that were released (their manager closed): their slots are free for
+     * Frees the decompressors bound to digests that were released (their manager closed, or the dictionary evicted to
+     * keep within {@link DictionaryManager.Builder#maxLoadedBytes}), and the compressor of a dictionary evicted since it
+     * last compressed here: their slots are free for
      * the next dictionaries. For an idle coder only (its pool's {@link CoderPool#freeReleasedDictionaries()}).
      */
     void freeReleasedDictionaries() {
+        if (compressEntry != null && compressEntry.digests.isClosed()) { // evicted after it stopped compressing
+            dictCompressor.close();
+            dictCompressor = null;
+            compressEntry = null;
+        }
         for (int i = 0; i < DICT_DECOMPRESSORS; i++) {
             if (dictDigests[i] != null && dictDigests[i].isClosed()) {
                 dictDecompressors[i].close();

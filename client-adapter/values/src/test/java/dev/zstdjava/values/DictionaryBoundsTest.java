@@ -38,9 +38,21 @@ class DictionaryBoundsTest {
         return d;
     }
 
+    /** @return {@code n} copies of {@code dictionary} with ids from {@code firstId} on, each published in {@code store} */
+    static List<byte[]> publish(InMemoryDictionaryStore store, byte[] dictionary, long firstId, int n) {
+        List<byte[]> published = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            byte[] d = withId(dictionary, firstId + i);
+            store.putIfAbsent(id(d), d);
+            published.add(d);
+        }
+        return published;
+    }
+
     /** A store in memory that counts the entries read from it. */
     static final class CountingStore extends AdaptivePatternDictionariesTest.Forwarding {
         final AtomicInteger gets = new AtomicInteger();
+        final java.util.Map<Long, AtomicInteger> getsById = new java.util.concurrent.ConcurrentHashMap<>();
 
         CountingStore(InMemoryDictionaryStore inner) {
             super(inner);
@@ -49,6 +61,7 @@ class DictionaryBoundsTest {
         @Override
         public byte[] get(long id) {
             gets.incrementAndGet();
+            getsById.computeIfAbsent(id, x -> new AtomicInteger()).incrementAndGet();
             return super.get(id);
         }
     }
@@ -63,7 +76,7 @@ class DictionaryBoundsTest {
     }
 
     @Test
-    void byDefaultAStoreListingMoreThan64MiBOfDictionariesLoadsOnlyTheNewestWithinIt() {
+    void byDefaultAStoreListingMoreThan64MiBOfDictionariesLoadsOnlyTheNewestWithinIt() throws Exception {
         byte[] big = grown(256 << 10);
         long each = PatternDictionaries.estimatedNativeBytes(big.length, false);
         int listed = (int) (DictionaryManager.DEFAULT_MAX_LOADED_BYTES / each) + 8; // more than 64 MiB of them
@@ -92,43 +105,165 @@ class DictionaryBoundsTest {
             MissingDictionaryException e = assertThrows(MissingDictionaryException.class, () -> vc.decompress(oldest));
             assertTrue(e.getMessage().contains("DictionaryManager.Builder.maxLoadedBytes")
                     && e.getMessage().contains("bound of " + DictionaryManager.DEFAULT_MAX_LOADED_BYTES + " bytes")
-                    && e.getMessage().contains("retrying the read does not help"), e.getMessage());
+                    && e.getMessage().contains("loading it on the manager's thread") && e.getMessage().contains("retry the read")
+                    && !e.getMessage().contains("does not help"), e.getMessage());
+            assertArrayEquals(VALUES.get(5), readRetrying(vc, oldest), "a value beyond the bound reads when retried");
+            assertTrue((long) m.dictionaryStats().size() * each <= DictionaryManager.DEFAULT_MAX_LOADED_BYTES,
+                    "loading it evicted another: still within the bound");
+        }
+    }
+
+    /**
+     * @return {@code stored} read back, retried while the read fails with {@link MissingDictionaryException} saying
+     *         to retry (the manager is loading its dictionary), for at most 10 s
+     */
+    static byte[] readRetrying(ValueCompressor vc, byte[] stored) throws InterruptedException {
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+        while (true) {
+            try {
+                return vc.decompress(stored);
+            } catch (MissingDictionaryException e) {
+                if (!e.getMessage().contains("retry the read") || System.nanoTime() > deadline) {
+                    throw e;
+                }
+                Thread.sleep(5);
+            }
         }
     }
 
     @Test
-    void theBoundSetIsKeptAtBuildOnANewPublicationAndOnAReadOfAnOlderValue() throws Exception {
+    void withABoundOfTwoEveryValueOfSixPublishedDictionariesReadsBackAndEvictedOnesAreFreed() throws Exception {
         byte[] big = grown(64 << 10);
         long each = PatternDictionaries.estimatedNativeBytes(big.length, false);
         InMemoryDictionaryStore inner = new InMemoryDictionaryStore();
         List<byte[]> published = new ArrayList<>();
-        for (int i = 0; i < 4; i++) {
-            byte[] d = withId(big, 200_000 + i);
+        List<List<byte[]>> written = new ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            byte[] d = withId(big, 500_000 + i);
             inner.putIfAbsent(id(d), d);
             published.add(d);
+            List<byte[]> values = new ArrayList<>();
+            for (int v = 0; v < 3; v++) {
+                values.add(writtenWith(d, VALUES.get(10 * i + v)));
+            }
+            written.add(values);
         }
+        CountingStore store = new CountingStore(inner);
+        long bound = 2 * each + 1;
+        try (DictionaryManager m = DictionaryManager.shared(store).maxLoadedBytes(bound)
+                .refreshInterval(java.time.Duration.ofMillis(20)).build()) {
+            assertEquals(List.of(id(published.get(4)), id(published.get(5))),
+                    m.dictionaryStats().stream().map(DictionaryStats::id).toList(), "the two newest at build");
+            AtomicInteger mostLoaded = new AtomicInteger();
+            java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
+            Thread watch = new Thread(() -> { // the loaded set, sampled all along
+                while (!done.get()) {
+                    mostLoaded.accumulateAndGet(m.dictionaryStats().size(), Math::max);
+                    java.util.concurrent.locks.LockSupport.parkNanos(50_000);
+                }
+            });
+            watch.start();
+            ValueCompressor vc = ValueCompressor.create(CompressionConfig.defaults(), m);
+            java.util.Map<Long, dev.zstdjava.zstd.ZstdDecompressionDictionary> handles = new java.util.HashMap<>();
+            java.util.Map<Long, java.lang.ref.WeakReference<DictionaryDigests>> digests = new java.util.HashMap<>();
+            try {
+                // the first read of the oldest, by eight threads at once: they share one load
+                java.util.concurrent.ExecutorService readers = java.util.concurrent.Executors.newFixedThreadPool(8);
+                try {
+                    List<java.util.concurrent.Future<byte[]>> reads = new ArrayList<>();
+                    for (int t = 0; t < 8; t++) {
+                        reads.add(readers.submit(() -> readRetrying(vc, written.get(0).get(0))));
+                    }
+                    for (java.util.concurrent.Future<byte[]> f : reads) {
+                        assertArrayEquals(VALUES.get(0), f.get());
+                    }
+                } finally {
+                    readers.shutdown();
+                }
+                assertEquals(1, store.getsById.get(id(published.get(0))).get(), "eight concurrent reads, one load");
+                for (int round = 0; round < 2; round++) {
+                    for (int i = 0; i < 6; i++) {
+                        for (int v = 0; v < 3; v++) {
+                            assertArrayEquals(VALUES.get(10 * i + v), readRetrying(vc, written.get(i).get(v)),
+                                    "round " + round + ", dictionary " + i + ", value " + v);
+                            DictionaryManager.Entry e = m.find(id(published.get(i)));
+                            if (e != null) {
+                                handles.putIfAbsent(id(published.get(i)), e.decompression);
+                                digests.putIfAbsent(id(published.get(i)), new java.lang.ref.WeakReference<>(e.digests));
+                            }
+                            assertTrue((long) m.dictionaryStats().size() * each <= bound,
+                                    m.dictionaryStats().size() + " loaded");
+                        }
+                    }
+                }
+            } finally {
+                done.set(true);
+                watch.join();
+            }
+            assertTrue(mostLoaded.get() <= 2, mostLoaded.get() + " dictionaries loaded at once, above the bound's two");
+            assertEquals(id(published.get(5)), m.currentId(), "the newest compresses throughout");
+            int evicted = 0;
+            for (int i = 0; i < 5; i++) {
+                long id = id(published.get(i));
+                if (m.isLoaded(id)) {
+                    continue;
+                }
+                evicted++;
+                DictionaryNativeMemoryTest.assertReleased(handles.get(id)); // its handle closed: freed once unused
+                java.lang.ref.WeakReference<DictionaryDigests> ref = digests.get(id);
+                DictionaryManagerTest.await("evicted dictionary " + id + " unreachable (no coder keeps it)", () -> {
+                    System.gc();
+                    return ref.get() == null;
+                });
+            }
+            assertTrue(evicted >= 4, evicted + " evicted");
+            assertTrue(mostLoaded.get() >= 2);
+        }
+    }
+
+    @Test
+    void aDictionaryEvictedBetweenAReadsLookUpAndItsDecoderIsMissingAndRetriedNotAClosedManager() throws Exception {
+        byte[] big = grown(64 << 10);
+        long each = PatternDictionaries.estimatedNativeBytes(big.length, false);
+        InMemoryDictionaryStore store = new InMemoryDictionaryStore();
+        List<byte[]> published = publish(store, big, 600_000, 3);
+        try (DictionaryManager m = DictionaryManager.shared(store).maxLoadedBytes(2 * each + 1).build()) {
+            long first = id(published.get(1));
+            DictionaryManager.Entry found = m.find(first); // a read's look-up, just before the eviction
+            assertNotNull(found);
+            ValueCompressor vc = ValueCompressor.create(CompressionConfig.defaults(), m);
+            byte[] older = writtenWith(published.get(0), VALUES.get(8));
+            assertArrayEquals(VALUES.get(8), readRetrying(vc, older)); // evicts the one found
+            assertFalse(m.isLoaded(first));
+            assertTrue(found.digests.isClosed());
+            IllegalStateException refused = assertThrows(IllegalStateException.class,
+                    () -> dev.zstdjava.zstd.ZstdDecompressor.builder().dictionary(found.decompression).build());
+            RuntimeException e = m.lookup().released(first, refused); // what that read fails with
+            assertInstanceOf(MissingDictionaryException.class, e, String.valueOf(e));
+            assertTrue(e.getMessage().contains("retry the read"), e.getMessage());
+            byte[] w = writtenWith(published.get(1), VALUES.get(9));
+            assertArrayEquals(VALUES.get(9), readRetrying(vc, w), "and the retried read loads it again");
+        }
+    }
+
+    @Test
+    void aNewPublicationBeyondTheBoundIsLoadedEvictingTheLeastRecentlyUsedAndCompresses() throws Exception {
+        byte[] big = grown(64 << 10);
+        long each = PatternDictionaries.estimatedNativeBytes(big.length, false);
+        InMemoryDictionaryStore inner = new InMemoryDictionaryStore();
+        List<byte[]> published = publish(inner, big, 200_000, 4);
         CountingStore store = new CountingStore(inner);
         try (DictionaryManager m = DictionaryManager.shared(store).maxLoadedBytes(2 * each + 1)
                 .refreshInterval(java.time.Duration.ofMillis(20)).build()) {
             assertEquals(List.of(id(published.get(2)), id(published.get(3))),
                     m.dictionaryStats().stream().map(DictionaryStats::id).toList(), "the two newest");
-            assertEquals(2, store.gets.get());
-            ValueCompressor vc = ValueCompressor.create(CompressionConfig.defaults(), m);
-            byte[] old = writtenWith(published.get(0), VALUES.get(6));
-            for (int i = 0; i < 3; i++) { // the read's fetch does not load it either
-                MissingDictionaryException e = assertThrows(MissingDictionaryException.class,
-                        () -> vc.decompress(old));
-                assertTrue(e.getMessage().contains("bound of " + (2 * each + 1) + " bytes (DictionaryManager.Builder"
-                        + ".maxLoadedBytes"), e.getMessage());
-                Thread.sleep(1_100); // past the fetch's once-a-second limit
-            }
-            assertFalse(m.isLoaded(id(published.get(0))));
+            assertEquals(2, store.gets.get(), "an entry beyond the bound is not read at build");
             byte[] newer = withId(big, 200_010);
-            inner.putIfAbsent(id(newer), newer); // a publication beyond the bound is not loaded either
-            Thread.sleep(300);
-            assertEquals(2, m.dictionaryStats().size());
-            assertEquals(id(published.get(3)), m.currentId(), "compresses on with the newest loaded");
-            assertEquals(2, store.gets.get(), "nothing beyond the bound was read from the store");
+            inner.putIfAbsent(id(newer), newer);
+            DictionaryManagerTest.await("the new publication to compress", () -> m.currentId() == id(newer));
+            assertEquals(List.of(id(published.get(3)), id(newer)),
+                    m.dictionaryStats().stream().map(DictionaryStats::id).toList(),
+                    "the least recently used evicted for it; the one compressing before is kept");
         }
     }
 
@@ -162,7 +297,7 @@ class DictionaryBoundsTest {
     }
 
     @Test
-    void aDictionaryTheStoreDoesNotListIsFetchedForARead_OnlyWithinTheBound() throws Exception {
+    void aDictionaryTheStoreDoesNotListIsFetchedForARead_EvenWhenOnlyTheCompressingOneFits() throws Exception {
         byte[] big = grown(64 << 10);
         byte[] listed = withId(big, 400_001);
         byte[] hidden = withId(big, 400_002);
@@ -181,16 +316,10 @@ class DictionaryBoundsTest {
             ValueCompressor vc = ValueCompressor.create(CompressionConfig.defaults(), m);
             byte[] w = writtenWith(hidden, VALUES.get(7));
             assertThrows(MissingDictionaryException.class, () -> vc.decompress(w)); // starts the fetch
-            DictionaryManagerTest.await("the fetch to find it beyond the bound", () -> {
-                try {
-                    vc.decompress(w);
-                    return false;
-                } catch (MissingDictionaryException e) {
-                    return e.getMessage().contains("(DictionaryManager.Builder.maxLoadedBytes");
-                }
-            });
-            assertFalse(m.isLoaded(id(hidden)));
-            assertEquals(1, m.dictionaryStats().size());
+            // the one compressing is never evicted: the one a read needs is loaded all the same, never lost
+            assertArrayEquals(VALUES.get(7), readRetrying(vc, w));
+            assertTrue(m.isLoaded(id(hidden)));
+            assertEquals(id(listed), m.currentId());
         }
     }
 

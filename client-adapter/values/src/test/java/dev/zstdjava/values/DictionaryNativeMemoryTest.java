@@ -211,6 +211,50 @@ class DictionaryNativeMemoryTest {
         allCds.forEach(DictionaryNativeMemoryTest::assertReleased);
     }
 
+    /**
+     * A manager bounded to two loaded dictionaries reads the values of eight, each loaded on demand and the least
+     * recently used evicted: the evicted ones' digests are freed (in the registry and in every coder that decoded
+     * with them), so malloc in use stays at about two dictionaries' digests, not eight.
+     */
+    @Test
+    void dictionariesEvictedForTheLoadedBoundAreFreedOnceUnused() throws Exception {
+        InMemoryDictionaryStore store = new InMemoryDictionaryStore();
+        List<byte[]> written = new ArrayList<>();
+        for (int i = 0; i < 8; i++) {
+            byte[] d = big(0x600 + i, 60 + i);
+            store.putIfAbsent(0x600 + i, d);
+            written.add(DictionaryBoundsTest.writtenWith(d, VALUES.get(i)));
+        }
+        long bound = 2 * PatternDictionaries.estimatedNativeBytes(SIZE, false) + 1;
+        try (DictionaryManager m = DictionaryManager.shared(store).maxLoadedBytes(bound)
+                .refreshInterval(Duration.ofHours(1)).notifications(false).build()) {
+            // two compressors: a dictionary one of them decoded with is evicted by the other's read, so a coder that
+            // is not the one loading holds a decompressor of an evicted dictionary, unless the eviction frees it
+            ValueCompressor[] vcs = {ValueCompressor.create(CompressionConfig.defaults(), m),
+                    ValueCompressor.create(CompressionConfig.defaults(), m)};
+            for (ValueCompressor vc : vcs) { // their decompressor contexts made
+                assertArrayEquals(VALUES.get(7), vc.decompress(written.get(7)));
+                assertArrayEquals(VALUES.get(6), vc.decompress(written.get(6)));
+            }
+            settle();
+            long before = inUse();
+            for (int round = 0; round < 2; round++) {
+                for (int i = 0; i < 8; i++) {
+                    assertArrayEquals(VALUES.get(i), DictionaryBoundsTest.readRetrying(vcs[i % 2], written.get(i)));
+                    assertTrue(m.dictionaryStats().size() <= 2, m.dictionaryStats().size() + " loaded");
+                }
+            }
+            // the first decodes with 0 (evicting 6), the second with 1 (evicting 0): the first's coder decoded with 0
+            assertArrayEquals(VALUES.get(0), DictionaryBoundsTest.readRetrying(vcs[0], written.get(0)));
+            assertArrayEquals(VALUES.get(1), DictionaryBoundsTest.readRetrying(vcs[1], written.get(1)));
+            assertFalse(m.isLoaded(0x600));
+            settle();
+            long grown = inUse() - before;
+            assertTrue(grown < ddictBytes / 2, "eight dictionaries read through a manager keeping two loaded: malloc in"
+                    + " use grew by " + grown + " bytes; one more decompression digest holds " + ddictBytes);
+        }
+    }
+
     @Test
     void aCallInFlightKeepsItsDigestsUntilItEndsThenTheyAreFreed() throws InterruptedException {
         DictionaryManager m = DictionaryManager.given(big(0x200, 20)).build();
