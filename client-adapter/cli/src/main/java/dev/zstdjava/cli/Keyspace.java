@@ -100,8 +100,10 @@ final class Keyspace implements AutoCloseable {
             Partitions partitions = ClusterPartitionParser.parse(first.sync().clusterNodes());
             List<RedisClusterNode> primaries = new ArrayList<>();
             for (RedisClusterNode n : partitions) {
-                if (n.is(RedisClusterNode.NodeFlag.UPSTREAM) && !n.getSlots().isEmpty()
-                        && !n.is(RedisClusterNode.NodeFlag.FAIL)) {
+                if (n.is(RedisClusterNode.NodeFlag.UPSTREAM) && !n.getSlots().isEmpty()) {
+                    if (n.is(RedisClusterNode.NodeFlag.FAIL)) { // its keys are there, but cannot be scanned
+                        throw failedPrimary(uri, n);
+                    }
                     primaries.add(n);
                 }
             }
@@ -250,6 +252,22 @@ final class Keyspace implements AutoCloseable {
     private static ToolException.BadArguments badUri(String uriText, String why) {
         return new ToolException.BadArguments("bad server URI '" + uriText + "': " + why
                 + " (expected redis://[user:password@]host:port or rediss://... for TLS)");
+    }
+
+    /**
+     * @return the error of a run on a cluster whose primary {@code n}, which serves slots, is marked failed (down, and
+     *         no replica has taken its slots over): a scan of the others would say every key was seen while its keys
+     *         were not
+     */
+    private static ToolException failedPrimary(RedisURI uri, RedisClusterNode n) {
+        java.util.BitSet slots = new java.util.BitSet();
+        n.getSlots().forEach(slots::set);
+        String at = n.getUri() == null ? "an unknown address" : (n.getUri().getHost() == null
+                || n.getUri().getHost().isEmpty() ? uri.getHost() : n.getUri().getHost()) + ":" + n.getUri().getPort();
+        return new ToolException("primary " + n.getNodeId() + " at " + at + " serves slots " + ranges(slots) + " but"
+                + " the cluster marks it failed (down, and no replica has taken its slots over): its keys cannot be"
+                + " scanned, so a run would not see every key; run again once it is back or a replica serves its"
+                + " slots");
     }
 
     /**

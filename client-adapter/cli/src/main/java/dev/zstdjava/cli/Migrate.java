@@ -340,7 +340,8 @@ final class Migrate implements Callable<Integer> {
     /**
      * @return what this run's cursors carry and a resumed run must share: the options that decide which keys it
      *         rewrites and how, by their meaning ({@code --from} and {@code --legacy} as the forms they name,
-     *         {@code --to} as its form and level, {@code --match} as the glob's bytes)
+     *         {@code --to} as its form and level, {@code --match} as the glob's bytes, {@code --min-size} only with a
+     *         compressed {@code --to})
      */
     private CursorOptions cursorOptions(byte[] pattern) {
         Map<String, byte[]> o = new LinkedHashMap<>();
@@ -349,7 +350,10 @@ final class Migrate implements Callable<Integer> {
                 fromForms.stream().map(StoredForm::label).sorted().toList())));
         o.put("--to", CursorOptions.utf8(target == null ? StoredForm.PLAIN.label()
                 : StoredForm.of(target.config().backend()).label() + ":" + target.config().level()));
-        o.put("--min-size", CursorOptions.utf8(String.valueOf(minSize)));
+        // --min-size decides only what a compressed --to writes; --to plain writes every value plain whatever it is
+        // (taken as the default, so that a cursor of another --to is refused naming --from and --to alone)
+        o.put("--min-size", CursorOptions.utf8(String.valueOf(target == null
+                ? CompressionConfig.DEFAULT_MIN_COMPRESSION_SIZE : minSize)));
         o.put("--legacy", CursorOptions.utf8(common.legacyFormats().toString())); // an EnumSet: in a fixed order
         o.put("--dictionary-prefix", CursorOptions.utf8(common.dictionaryPrefix));
         o.put("--apply", CursorOptions.utf8(String.valueOf(apply)));

@@ -317,6 +317,50 @@ class ClusterTest {
     }
 
     /**
+     * A primary that serves slots but that the cluster marks failed (down, no replica taken over yet): its keys cannot
+     * be scanned, so a run refuses to start rather than scan the others and say every key was seen. Its own cluster:
+     * the one the other tests share keeps its three primaries.
+     */
+    @Test
+    void aFailedPrimaryServingSlotsFailsARunLoudly() throws Exception {
+        try (RedisCluster own = RedisCluster.start()) {
+            // the first node down: the dictionary store's slot is the third's, so the store is read as before
+            RedisServer seed = own.nodes().get(1), down = own.nodes().get(0);
+            String k = "{f}k"; // slot 3168: the first node's range
+            assertEquals(3168, SlotHash.getSlot(k));
+            assertTrue(SlotHash.getSlot(LettuceDictionaryStore.DEFAULT_PREFIX) > 10922);
+            assertTrue(down.command("SET " + k + " v").startsWith("+OK"));
+            Matcher id = Pattern.compile("[0-9a-f]{40}").matcher(down.command("CLUSTER MYID"));
+            assertTrue(id.find());
+            for (RedisServer n : own.nodes()) { // the others serve their slots while it is down
+                assertTrue(n.command("CONFIG SET cluster-require-full-coverage no").startsWith("+OK"));
+            }
+            down.close();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (!failed(seed, id.group())) { // the other primaries agree it is down (node timeout 3 s)
+                assertTrue(System.nanoTime() < deadline, seed.command("CLUSTER NODES"));
+                Thread.sleep(50);
+            }
+            Tool t = Tool.run("inspect", "redis://" + RedisServer.HOST + ":" + seed.port(), "--json", "--timeout", "2");
+            assertEquals(1, t.code(), t.toString());
+            assertTrue(t.err().contains("primary " + id.group() + " at " + RedisServer.HOST + ":" + down.port()
+                    + " serves slots 0-5460 but the cluster marks it failed"), t.err());
+            assertTrue(t.out().isEmpty(), t.out());
+        }
+    }
+
+    /** @return whether {@code n}'s {@code CLUSTER NODES} flags the node {@code id} {@code fail} */
+    private static boolean failed(RedisServer n, String id) throws IOException {
+        for (String line : n.command("CLUSTER NODES").split("\\r?\\n")) {
+            String[] f = line.split(" ");
+            if (f.length > 2 && f[0].equals(id) && List.of(f[2].split(",")).contains("fail")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
      * Moves {@code slot} with its keys from the primary {@code from} to {@code to} (node ids), as a resharding does:
      * importing and migrating, each key with {@code MIGRATE}, then the slot given to {@code to} on every node.
      */

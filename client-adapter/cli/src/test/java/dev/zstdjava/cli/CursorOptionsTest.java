@@ -41,13 +41,18 @@ class CursorOptionsTest extends StandaloneServer {
             c.set(utf8("a:" + i), utf8(json(600 + i)));
             c.set(utf8("b:" + i), utf8(json(600 + i)));
         }
+        return stoppedCursor(dryRun());
+    }
+
+    /** @return the cursor printed by the run of {@code args}, stopped at the 150th key it reads */
+    static String stoppedCursor(String... args) {
         AtomicInteger read = new AtomicInteger();
         Reader.afterType = key -> {
             if (read.incrementAndGet() == 150) {
                 throw new RedisCommandTimeoutException("Command timed out after 10 second(s)");
             }
         };
-        Tool stopped = Tool.run(dryRun());
+        Tool stopped = Tool.run(args);
         Reader.afterType = null;
         assertEquals(1, stopped.code(), stopped.toString());
         Matcher m = Pattern.compile("resume with --cursor (\\S+)\\)").matcher(stopped.err());
@@ -90,6 +95,31 @@ class CursorOptionsTest extends StandaloneServer {
         long resumed = MigrateTest.count(same.json(), "rewritten");
         assertTrue(resumed > 0 && resumed < 300, same.out());
         assertEquals("done", same.json().get("cursor").asText());
+    }
+
+    /**
+     * {@code --min-size} decides only what a compressed {@code --to} writes: with {@code --to plain} every value in the
+     * {@code --from} form is written plain whatever it is, so a cursor resumes under another {@code --min-size}.
+     */
+    @Test
+    void toPlainResumesUnderAnotherMinSize() {
+        RedisCommands<byte[], byte[]> c = raw.sync();
+        for (int i = 0; i < 300; i++) {
+            c.set(utf8("z:" + i), Writers.ZSTD.compress(utf8(json(600 + i))));
+        }
+        String[] toPlain = {"migrate", uri, "--from", "compressed", "--to", "plain", "--match", "z:*"};
+        String cursor = stoppedCursor(toPlain);
+        Tool resumed = Tool.run(BadArgumentsTest.concat(toPlain, "--min-size", "128", "--cursor", cursor, "--json"));
+        assertEquals(0, resumed.code(), resumed.toString());
+        long rest = MigrateTest.count(resumed.json(), "rewritten");
+        assertTrue(rest > 0 && rest < 300, resumed.out());
+        assertEquals("done", resumed.json().get("cursor").asText());
+
+        // with a compressed --to it decides which values are written compressed: another one is refused
+        Tool toZstd = Tool.run("migrate", uri, "--from", "plain", "--to", "glide-zstd", "--match", "a:*",
+                "--min-size", "128", "--cursor", stoppedCursor());
+        assertEquals(2, toZstd.code(), toZstd.toString());
+        assertTrue(toZstd.err().contains("was printed by a run with another --min-size"), toZstd.err());
     }
 
     /** A cursor without the options it was printed under (as earlier versions printed it) is refused, naming its form. */
