@@ -11,6 +11,7 @@ module dev.zstdjava.lettuce {
     requires transitive lettuce.core;
     requires transitive io.netty.buffer;
     requires io.netty.common;
+    requires io.netty.transport;
 
     exports dev.zstdjava.lettuce;
 }

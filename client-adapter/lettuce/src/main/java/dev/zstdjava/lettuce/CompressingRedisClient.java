@@ -69,7 +69,10 @@ import java.util.concurrent.TimeUnit;
  *       cannot be decoded, or exceeds {@code maxDecompressedSize}, fails its command with that exception, and the
  *       hooks see that failure ({@code CommandLatencyRecorder} records when the reply is read, before it is
  *       decoded);</li>
- *   <li>a large value needs the memory Lettuce needs for it, plus the copy of its compressed bytes.</li>
+ *   <li>a large value needs the memory Lettuce needs for it, plus the copy of its compressed bytes;</li>
+ *   <li>when only the {@code ClientResources} shut down under open connections, their commands fail as when the
+ *       event loop closes the channel, also where Netty 4.2's loop ends without closing it (Lettuce is then never told,
+ *       and a plain connection's commands stay pending): {@code StrandedChannels} tells Lettuce.</li>
  * </ul>
  * The system property {@code zstdjava.lettuce.replies} ({@code hybrid}, the default; {@code parallel}; {@code loop}:
  * every reply decoded on the event loop), read when a connection is made, selects the design for measurements:
@@ -87,6 +90,8 @@ import java.util.concurrent.TimeUnit;
 public class CompressingRedisClient extends RedisClient {
     /** decode the replies of this client's compressing connections (threads start when first needed) */
     private final ReplyDecoders decoders = new ReplyDecoders(getResources().computationThreadPoolSize());
+    /** fails the commands of a connection whose event loop ended without closing its channel (Netty 4.2) */
+    private final StrandedChannels stranded = new StrandedChannels(channels);
 
     /**
      * A client without a default URI: connect with {@code connect(codec, uri)}.
@@ -169,9 +174,10 @@ public class CompressingRedisClient extends RedisClient {
     @Override
     protected <K, V> StatefulRedisConnectionImpl<K, V> newStatefulRedisConnection(RedisChannelWriter channelWriter,
             PushHandler pushHandler, RedisCodec<K, V> codec, Duration timeout) {
+        // the JSON parser of the client's options, as Lettuce's own
         StatefulRedisConnectionImpl<K, V> gated = PolicyConnections.standalone(
                 OrderedReplies.writer(channelWriter, codec, getCommandListeners(), decoders), pushHandler, codec,
-                timeout, getOptions().getJsonParser()); // the parser of the client's options, as Lettuce's own
+                timeout, getOptions().getJsonParser(), stranded);
         return gated != null ? gated : super.newStatefulRedisConnection(channelWriter, pushHandler, codec, timeout);
     }
 
@@ -195,6 +201,7 @@ public class CompressingRedisClient extends RedisClient {
     @Override
     public CompletableFuture<Void> shutdownAsync(long quietPeriod, long timeout, TimeUnit timeUnit) {
         decoders.shutdown();
+        stranded.close();
         return super.shutdownAsync(quietPeriod, timeout, timeUnit);
     }
 }

@@ -44,6 +44,8 @@ import java.util.function.Supplier;
 public class CompressingRedisClusterClient extends RedisClusterClient {
     /** decode the replies of this client's compressing connections (threads start when first needed) */
     private final ReplyDecoders decoders = new ReplyDecoders(getResources().computationThreadPoolSize());
+    /** fails the commands of a connection whose event loop ended without closing its channel (Netty 4.2) */
+    private final StrandedChannels stranded = new StrandedChannels(channels);
 
     /**
      * @param resources shared client resources, or null for the client's own; @param uris seed nodes
@@ -109,7 +111,7 @@ public class CompressingRedisClusterClient extends RedisClusterClient {
             PushHandler pushHandler, RedisCodec<K, V> codec, Duration timeout, Supplier<JsonParser> parser) {
         StatefulRedisConnectionImpl<K, V> gated = PolicyConnections.standalone(
                 OrderedReplies.writer(channelWriter, codec, getCommandListeners(), decoders), pushHandler, codec,
-                timeout, parser);
+                timeout, parser, stranded);
         return gated != null ? gated
                 : super.newStatefulRedisConnection(channelWriter, pushHandler, codec, timeout, parser);
     }
@@ -127,6 +129,7 @@ public class CompressingRedisClusterClient extends RedisClusterClient {
     @Override
     public CompletableFuture<Void> shutdownAsync(long quietPeriod, long timeout, TimeUnit timeUnit) {
         decoders.shutdown();
+        stranded.close();
         return super.shutdownAsync(quietPeriod, timeout, timeUnit);
     }
 }

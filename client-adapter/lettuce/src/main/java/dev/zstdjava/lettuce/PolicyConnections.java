@@ -68,9 +68,9 @@ final class PolicyConnections {
      * @return the connection, or null for any other codec: Lettuce's own connection is made instead
      */
     static <K, V> StatefulRedisConnectionImpl<K, V> standalone(RedisChannelWriter writer, PushHandler pushHandler,
-            RedisCodec<K, V> codec, Duration timeout, Supplier<JsonParser> parser) {
+            RedisCodec<K, V> codec, Duration timeout, Supplier<JsonParser> parser, StrandedChannels stranded) {
         CommandPolicy policy = policyOf(codec);
-        return policy == null ? null : new Standalone<>(policy, writer, pushHandler, codec, timeout, parser);
+        return policy == null ? null : new Standalone<>(policy, writer, pushHandler, codec, timeout, parser, stranded);
     }
 
     /** Lettuce's own {@code dispatch} of one command (a connection's {@code super::dispatch}). */
@@ -111,11 +111,20 @@ final class PolicyConnections {
     /** A standalone connection (and a cluster's node connection) under the policy. */
     static final class Standalone<K, V> extends StatefulRedisConnectionImpl<K, V> {
         private final CommandGate<K, V> gate;
+        private final StrandedChannels stranded;
 
         Standalone(CommandPolicy policy, RedisChannelWriter writer, PushHandler pushHandler, RedisCodec<K, V> codec,
-                   Duration timeout, Supplier<JsonParser> parser) {
+                   Duration timeout, Supplier<JsonParser> parser, StrandedChannels stranded) {
             super(writer, pushHandler, codec, timeout, parser);
             this.gate = gate(policy, super::dispatch, super::dispatch, this::isMulti);
+            this.stranded = stranded;
+        }
+
+        // On the event loop, once the channel is active (and again after each reconnect)
+        @Override
+        public void activated() {
+            super.activated();
+            stranded.watchThisLoop();
         }
 
         @Override

@@ -23,6 +23,8 @@ import io.lettuce.core.protocol.RedisCommand;
 import io.lettuce.core.event.command.CommandFailedEvent;
 import io.lettuce.core.event.command.CommandListener;
 import io.lettuce.core.event.command.CommandSucceededEvent;
+import io.lettuce.core.resource.ClientResources;
+import io.lettuce.core.resource.DefaultClientResources;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
@@ -1400,36 +1402,100 @@ class LettuceContractTest {
         String value = TestValues.json(256 * 1024);
         RedisClient client = kind == Kind.PLAIN ? RedisClient.create(redis.uri())
                 : CompressingRedisClient.create(redis.uri());
-        client.setOptions(ClientOptions.builder().autoReconnect(false).build());
         try {
-            StatefulRedisConnection<String, String> c = kind == Kind.PLAIN ? client.connect(StringCodec.UTF8)
-                    : ((CompressingRedisClient) client).connect(StringCodec.UTF8,
-                    ValueCompressor.create(CompressionConfig.defaults()));
-            c.sync().set("shutdown-big", value);
-            List<RedisFuture<String>> gets = new ArrayList<>();
-            for (int i = 0; i < 300; i++) {
-                gets.add(c.async().get("shutdown-big"));
-            }
+            List<RedisFuture<String>> gets = bigGets(kind, client, value).gets;
             gets.get(shutDownAfter).await(30, TimeUnit.SECONDS);
             client.shutdownAsync(0, 2, TimeUnit.SECONDS).get(30, TimeUnit.SECONDS);
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            Map<String, Integer> outcomes = new java.util.TreeMap<>();
-            for (RedisFuture<String> f : gets) {
-                String o;
-                try {
-                    String v = f.get(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-                    o = value.equals(v) ? "value" : "another value";
-                } catch (ExecutionException e) {
-                    o = e.getCause().getClass().getSimpleName();
-                } catch (TimeoutException e) {
-                    o = "pending";
-                }
-                outcomes.merge(o, 1, Integer::sum);
-            }
-            return outcomes.toString();
+            return outcomes(gets, value, 30).toString();
         } finally {
             client.shutdownAsync(0, 2, TimeUnit.SECONDS).get(30, TimeUnit.SECONDS);
         }
+    }
+
+    /**
+     * Only the {@code ClientResources} shut down (not the client first) just after the first of many large compressed
+     * replies is in: every future of the compressing client completes, with its value or exceptionally, and the
+     * connection says it is closed, over {@value #RESOURCE_SHUTDOWNS} runs. On Netty 4.2 an event loop that sees the
+     * shutdown while it runs its tasks ends without closing its channels (Lettuce is never told the channel is
+     * inactive, and its commands stay pending); the compressing client tells Lettuce itself. Plain Lettuce meets that
+     * end too, rarely in this scenario: its count is printed, not asserted (Lettuce's own race; the compressing
+     * client must be no worse, and it leaves none).
+     */
+    @Test
+    void shuttingDownOnlyTheResourcesLeavesNoFuturePending() throws Exception {
+        String value = TestValues.json(256 * 1024);
+        for (Kind kind : Kind.values()) {
+            List<String> stranded = new ArrayList<>();
+            for (int run = 0; run < RESOURCE_SHUTDOWNS; run++) {
+                String outcome = shutDownResourcesWhileReading(kind, value);
+                if (outcome.contains("pending") || outcome.contains("open")) {
+                    stranded.add(outcome);
+                }
+            }
+            System.out.println("resources shut down under " + kind + ": " + stranded.size() + " of "
+                    + RESOURCE_SHUTDOWNS + " runs left futures pending " + stranded);
+            if (kind == Kind.COMPRESSING) {
+                assertEquals(List.of(), stranded, "runs that left futures pending or the connection open");
+            }
+        }
+    }
+
+    static final int RESOURCE_SHUTDOWNS = 12;
+
+    /** A connection of a client without auto-reconnect, and its 300 GETs of a large value, sent at once. */
+    record BigGets(StatefulRedisConnection<String, String> connection, List<RedisFuture<String>> gets) {
+    }
+
+    private static BigGets bigGets(Kind kind, RedisClient client, String value) {
+        client.setOptions(ClientOptions.builder().autoReconnect(false).build());
+        StatefulRedisConnection<String, String> c = kind == Kind.PLAIN ? client.connect(StringCodec.UTF8)
+                : ((CompressingRedisClient) client).connect(StringCodec.UTF8,
+                ValueCompressor.create(CompressionConfig.defaults()));
+        c.sync().set("shutdown-big", value);
+        List<RedisFuture<String>> gets = new ArrayList<>();
+        for (int i = 0; i < 300; i++) {
+            gets.add(c.async().get("shutdown-big"));
+        }
+        return new BigGets(c, gets);
+    }
+
+    // How many of the futures ended how: "value", the exception's class, or "pending" (given seconds together).
+    private static Map<String, Integer> outcomes(List<RedisFuture<String>> gets, String value, int seconds)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+        Map<String, Integer> outcomes = new java.util.TreeMap<>();
+        for (RedisFuture<String> f : gets) {
+            String o;
+            try {
+                String v = f.get(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                o = value.equals(v) ? "value" : "another value";
+            } catch (ExecutionException e) {
+                o = e.getCause().getClass().getSimpleName();
+            } catch (TimeoutException e) {
+                o = "pending";
+            }
+            outcomes.merge(o, 1, Integer::sum);
+        }
+        return outcomes;
+    }
+
+    // Sends 300 GETs of a large compressed value on a client of its own resources, shuts only the resources down once
+    // the first reply is in, and returns how many futures ended how (given 10 s together), and "open" if the
+    // connection still says so.
+    private static String shutDownResourcesWhileReading(Kind kind, String value) throws Exception {
+        ClientResources resources = DefaultClientResources.create();
+        RedisClient client = kind == Kind.PLAIN ? RedisClient.create(resources, redis.uri())
+                : CompressingRedisClient.create(resources, redis.uri());
+        BigGets big = bigGets(kind, client, value);
+        big.gets.get(0).await(30, TimeUnit.SECONDS);
+        resources.shutdown(0, 2, TimeUnit.SECONDS).get(30, TimeUnit.SECONDS);
+        String outcome = outcomes(big.gets, value, 10) + (big.connection.isOpen() ? " open" : "");
+        try {
+            client.shutdownAsync(0, 1, TimeUnit.SECONDS).get(5, TimeUnit.SECONDS);
+        } catch (TimeoutException e) {
+            outcome += ", the client's shutdown did not end in 5 s";
+        }
+        return outcome;
     }
 
     /**
