@@ -111,7 +111,13 @@ class DictionaryEvictionStressTest {
                 }, "publisher"));
             }
             threads.forEach(Thread::start);
-            Thread.sleep(RUN.toMillis());
+            // at least RUN, and on until enough reads, writes and reloads happened (a slow machine gets more time)
+            long start = System.nanoTime();
+            long most = start + Duration.ofSeconds(20).toNanos();
+            while (System.nanoTime() - start < RUN.toNanos() || (System.nanoTime() < most && failures.isEmpty()
+                    && (reads.get() < 6 || counting.gets.get() < 6 + 4 || writes.get() <= 10))) {
+                Thread.sleep(20);
+            }
             done.set(true);
             for (Thread t : threads) {
                 t.join(15_000);
