@@ -82,10 +82,11 @@ final class CursorOptions {
                 : String.join(", ", l.subList(0, l.size() - 1)) + " and " + l.get(l.size() - 1);
     }
 
-    /** @return the bytes hashed for one entry: its name, a NUL, its value's length in 4 bytes, its value */
+    /** @return the bytes hashed for one entry: its name, a NUL, its value's length (4 bytes, big-endian), its value */
     private static byte[] entry(String name, byte[] value) {
         byte[] n = utf8(name);
-        java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(n.length + 5 + value.length);
+        java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(n.length + 5 + value.length)
+                .order(java.nio.ByteOrder.BIG_ENDIAN);
         return b.put(n).put((byte) 0).putInt(value.length).put(value).array();
     }
 
