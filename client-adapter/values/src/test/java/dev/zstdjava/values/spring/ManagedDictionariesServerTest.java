@@ -75,7 +75,7 @@ class ManagedDictionariesServerTest {
 
     /**
      * Three clients write the same kind of values at once: one trains and publishes, the others use its dictionary
-     * and, their values not drifting, do not train in turn as each one's lease comes (five retrain intervals pass).
+     * and, their values not drifting, do not train in turn as each one's lease comes (two retrain intervals pass).
      * Every frame names a published dictionary, and a fresh client reads every value, side by side with the stored
      * bytes the plain client sees.
      */
@@ -88,9 +88,11 @@ class ManagedDictionariesServerTest {
         try {
             for (int c = 0; c < 3; c++) {
                 managers.add(DictionaryManager.managed(store(factories, prefix)).minSamples(300)
-                        .refreshInterval(Duration.ofMillis(100)).retrainInterval(Duration.ofSeconds(1)).build());
+                        .refreshInterval(Duration.ofMillis(100)).retrainInterval(Duration.ofSeconds(3)).build());
             }
-            long end = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+            // two intervals; the lease lasts one, three times the 1 s a loser waits before asking again, so that a
+            // loser does not take an expired lease while the winner's dictionary is still on its way (a slow machine)
+            long end = System.nanoTime() + Duration.ofSeconds(7).toNanos();
             List<Future<?>> writers = new ArrayList<>();
             for (int c = 0; c < 3; c++) {
                 int client = c;
