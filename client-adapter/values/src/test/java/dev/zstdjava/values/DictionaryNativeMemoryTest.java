@@ -247,7 +247,8 @@ class DictionaryNativeMemoryTest {
         try (DictionaryManager m = DictionaryManager.shared(store).maxLoadedBytes(bound)
                 .refreshInterval(Duration.ofHours(1)).notifications(false).build()) {
             // 7 compresses, so it stays loaded; each other read evicts the one before it, which another compressor's
-            // coder decoded with: that coder keeps a decompressor of an evicted dictionary, unless the eviction frees it
+            // coder decoded with: that coder keeps a decompressor of an evicted dictionary unless the eviction frees
+            // it
             List<ValueCompressor> vcs = new ArrayList<>();
             for (int i = 0; i < 8; i++) {
                 ValueCompressor vc = ValueCompressor.create(CompressionConfig.defaults(), m);
