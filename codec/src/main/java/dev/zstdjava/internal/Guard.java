@@ -216,7 +216,10 @@ public final class Guard {
         return (int) STATE.getVolatile(this) == CLOSED;
     }
 
-    /** @return true once the memory has been freed */
+    /**
+     * @return true once the memory has been freed (for a shared guard, once the compare-and-set decided which thread
+     *     frees it: that thread may still be running the free)
+     */
     boolean isFreed() {
         return thread != null ? free.done.get() : (int) STATE.getVolatile(this) == CLOSED;
     }
