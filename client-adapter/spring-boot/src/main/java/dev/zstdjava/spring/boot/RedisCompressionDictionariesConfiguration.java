@@ -55,6 +55,7 @@ class RedisCompressionDictionariesConfiguration {
     private static final String LOAD_TIMEOUT = "dictionaries.load-timeout";
     private static final String REFRESH_INTERVAL = "dictionaries.refresh-interval";
     private static final String NOTIFICATIONS = "dictionaries.notifications";
+    private static final String MAX_LOADED_BYTES = "dictionaries.max-loaded-bytes";
     private static final String RETRAIN_INTERVAL = "dictionaries.retrain-interval";
     private static final String DICTIONARY_SIZE = "dictionaries.dictionary-size";
     private static final String MIN_SAMPLES = "dictionaries.min-samples";
@@ -91,6 +92,7 @@ class RedisCompressionDictionariesConfiguration {
             Map.entry(LOAD_TIMEOUT, SERVER_MODES),
             Map.entry(REFRESH_INTERVAL, SERVER_MODES),
             Map.entry(NOTIFICATIONS, SERVER_MODES),
+            Map.entry(MAX_LOADED_BYTES, SERVER_MODES), // what a store lists; a given manager loads each it is given
             Map.entry("dictionaries.store", SERVER_MODES),
             // a shared manager never trains
             Map.entry(RETRAIN_INTERVAL, TRAINING_MODES),
@@ -388,6 +390,8 @@ class RedisCompressionDictionariesConfiguration {
         List<Setting> settings = new ArrayList<>();
         add(settings, d, LOAD_TIMEOUT, d.getLoadTimeout(), b -> b.loadTimeout(d.getLoadTimeout()));
         add(settings, d, REFRESH_INTERVAL, d.getRefreshInterval(), b -> b.refreshInterval(d.getRefreshInterval()));
+        add(settings, d, MAX_LOADED_BYTES, d.getMaxLoadedBytes(),
+                b -> b.maxLoadedBytes(d.getMaxLoadedBytes().toBytes()));
         add(settings, d, RETRAIN_INTERVAL, d.getRetrainInterval(), b -> b.retrainInterval(d.getRetrainInterval()));
         // held to the store's bound, dictionaries.store.max-dictionary-size (checked on its own before)
         add(settings, d, DICTIONARY_SIZE, d.getDictionarySize(), b -> b.maxDictionarySize(maxDictionarySize(properties))

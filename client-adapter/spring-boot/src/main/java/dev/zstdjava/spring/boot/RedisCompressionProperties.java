@@ -355,7 +355,8 @@ public class RedisCompressionProperties {
         /**
          * With dictionaries.mode=managed: the bound on the native memory of loaded dictionaries, all patterns
          * together. Beyond it the pattern used least recently gives its dictionaries up: it writes without one, and
-         * its values read once its dictionaries are loaded again.
+         * its values read once its dictionaries are loaded again. Each pattern's own dictionaries are bounded by
+         * dictionaries.max-loaded-bytes besides.
          */
         private DataSize dictionaryMemory = DataSize.ofBytes(PatternDictionaries.DEFAULT_MAX_NATIVE_BYTES);
 
@@ -598,6 +599,15 @@ public class RedisCompressionProperties {
          */
         private boolean notifications = true;
 
+        /**
+         * Managed and shared: the bound on the estimated native memory of the dictionaries the manager loads, each
+         * counted as its size plus 32 KiB of tables (at least 1B). The newest load first; beyond the bound the least
+         * recently read are evicted (never the one compressing) and loaded again when a value needs one: that read
+         * fails once with MissingDictionaryException and succeeds when retried. With adaptive.enabled=true it bounds
+         * each pattern's manager on its own; adaptive.dictionary-memory bounds all patterns together.
+         */
+        private DataSize maxLoadedBytes = DataSize.ofBytes(DictionaryManager.DEFAULT_MAX_LOADED_BYTES);
+
         /** Managed: the least time between two trainings across all clients of the store. */
         private Duration retrainInterval = DictionaryManager.DEFAULT_RETRAIN_INTERVAL;
 
@@ -654,6 +664,14 @@ public class RedisCompressionProperties {
 
         public void setNotifications(boolean notifications) {
             this.notifications = notifications;
+        }
+
+        public DataSize getMaxLoadedBytes() {
+            return maxLoadedBytes;
+        }
+
+        public void setMaxLoadedBytes(DataSize maxLoadedBytes) {
+            this.maxLoadedBytes = maxLoadedBytes;
         }
 
         public Duration getRetrainInterval() {

@@ -444,6 +444,11 @@ class AdaptiveCompressionTest {
                 P + "dictionaries.min-samples=1")
                 .run(c -> assertThat(c).getFailure().hasStackTraceContaining("RedisCompressionException: invalid value 1 of "
                         + P + "dictionaries.min-samples").hasStackTraceContaining("minSamples 1"));
+        // each pattern's manager holds to dictionaries.max-loaded-bytes: a wrong one fails startup, not a lineage later
+        runner().withPropertyValues(P + "adaptive.enabled=true", P + "dictionaries.mode=managed",
+                P + "dictionaries.max-loaded-bytes=0B")
+                .run(c -> assertThat(c).getFailure().hasStackTraceContaining("RedisCompressionException: invalid value"
+                        + " 0B of " + P + "dictionaries.max-loaded-bytes").hasStackTraceContaining("maxLoadedBytes 0"));
     }
 
     /**

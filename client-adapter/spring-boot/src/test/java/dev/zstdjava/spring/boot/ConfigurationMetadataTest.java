@@ -31,6 +31,7 @@ class ConfigurationMetadataTest {
             Map.entry("max-decompressed-size", DataSize.ofBytes(CompressionConfig.DEFAULT_MAX_DECOMPRESSED_SIZE)),
             Map.entry("dictionaries.load-timeout", DictionaryManager.DEFAULT_LOAD_TIMEOUT),
             Map.entry("dictionaries.refresh-interval", DictionaryManager.DEFAULT_REFRESH_INTERVAL),
+            Map.entry("dictionaries.max-loaded-bytes", DataSize.ofBytes(DictionaryManager.DEFAULT_MAX_LOADED_BYTES)),
             Map.entry("dictionaries.retrain-interval", DictionaryManager.DEFAULT_RETRAIN_INTERVAL),
             Map.entry("dictionaries.dictionary-size", DataSize.ofBytes(DictionaryManager.DEFAULT_DICTIONARY_SIZE)),
             Map.entry("dictionaries.min-samples", DictionaryManager.DEFAULT_MIN_SAMPLES),
@@ -71,7 +72,8 @@ class ConfigurationMetadataTest {
         assertThat(properties).containsKeys(p + "enabled", p + "backend", p + "level", p + "min-size",
                 p + "max-decompressed-size", p + "hash-values", p + "legacy-formats", p + "caches",
                 p + "string-template", p + "dictionaries.mode", p + "dictionaries.resources",
-                p + "dictionaries.store.key-prefix", p + "dictionaries.store.max-dictionary-size",
+                p + "dictionaries.max-loaded-bytes", p + "dictionaries.store.key-prefix",
+                p + "dictionaries.store.max-dictionary-size",
                 p + "adaptive.enabled", p + "adaptive.goal", p + "adaptive.cpu-budget", p + "adaptive.patterns",
                 p + "adaptive.capacity", p + "adaptive.idle-window", p + "adaptive.sampling.first-writes",
                 p + "adaptive.sampling.every", p + "adaptive.sampling.plain-every", p + "adaptive.window.samples",
@@ -107,6 +109,11 @@ class ConfigurationMetadataTest {
         LIBRARY_DEFAULTS.forEach((name, value) -> assertThat(parse(properties.get(p + name), value))
                 .as("the default of " + p + name + " in the metadata").isEqualTo(value));
         assertThat(properties.get(p + "adaptive.cpu-budget").get("description").asString()).contains("goal memory");
+        // the two bounds on loaded dictionaries say which bounds what
+        assertThat(properties.get(p + "dictionaries.max-loaded-bytes").get("description").asString())
+                .contains("each pattern's manager on its own").contains("adaptive.dictionary-memory");
+        assertThat(properties.get(p + "adaptive.dictionary-memory").get("description").asString())
+                .contains("all patterns together").contains("dictionaries.max-loaded-bytes");
         // a settled pattern backs off to one sampled write in 64 measured (the library's, and docs/spring-boot.md's)
         assertThat(properties.get(p + "adaptive.sampling.every").get("description").asString())
                 .contains("one of these in up to 64");

@@ -164,11 +164,12 @@ class InertPropertiesTest {
                 P + "dictionaries.resources[0]=file:" + dictionary, P + "dictionaries.load-timeout=3s",
                 P + "dictionaries.refresh-interval=5s", P + "dictionaries.notifications=false",
                 P + "dictionaries.store.key-prefix=x:{y}:", P + "dictionaries.retrain-interval=2h",
-                P + "min-size=64B").run(c -> {
+                P + "dictionaries.max-loaded-bytes=1MB", P + "min-size=64B").run(c -> {
             assertThat(c).hasNotFailed();
             assertThat(theWarning()).isEqualTo(warning(
                     P + "dictionaries.retrain-interval (" + P + "dictionaries.mode is given, not managed)",
-                    P + "dictionaries.load-timeout, " + P + "dictionaries.notifications, "
+                    P + "dictionaries.load-timeout, " + P + "dictionaries.max-loaded-bytes, "
+                            + P + "dictionaries.notifications, "
                             + P + "dictionaries.refresh-interval, " + P + "dictionaries.store.key-prefix ("
                             + P + "dictionaries.mode is given, not managed or shared)"));
         });
@@ -176,7 +177,8 @@ class InertPropertiesTest {
         runner.withPropertyValues(P + "enabled=true", P + "dictionaries.mode=shared",
                         P + "dictionaries.resources[0]=file:" + dictionary, P + "dictionaries.retrain-interval=2h",
                         P + "dictionaries.dictionary-size=8KB", P + "dictionaries.min-samples=50",
-                        P + "dictionaries.load-timeout=3s", P + "dictionaries.store.max-dictionary-size=64KB")
+                        P + "dictionaries.load-timeout=3s", P + "dictionaries.store.max-dictionary-size=64KB",
+                        P + "dictionaries.max-loaded-bytes=1MB")
                 .withBean(DictionaryStore.class, InMemoryDictionaryStore::new).run(c -> {
                     assertThat(c).hasNotFailed();
                     assertThat(theWarning()).isEqualTo(warning(
@@ -188,7 +190,8 @@ class InertPropertiesTest {
         warnings.clear();
         runner.withPropertyValues(P + "enabled=true", P + "dictionaries.mode=managed",
                         P + "dictionaries.resources[0]=file:" + dictionary, P + "dictionaries.retrain-interval=2h",
-                        P + "dictionaries.notifications=false", P + "dictionaries.store.max-dictionary-size=2MB")
+                        P + "dictionaries.notifications=false", P + "dictionaries.store.max-dictionary-size=2MB",
+                        P + "dictionaries.max-loaded-bytes=1MB")
                 .withBean(DictionaryStore.class, InMemoryDictionaryStore::new).run(c -> {
                     assertThat(c).hasNotFailed();
                     assertThat(theWarning()).isEqualTo(warning(
@@ -203,10 +206,11 @@ class InertPropertiesTest {
     @Test
     void aWrongServerSettingInTheGivenModeIsNamedNotRefused(@TempDir Path dir) throws IOException {
         runner.withPropertyValues(P + "enabled=true", P + "dictionaries.mode=given",
-                P + "dictionaries.resources[0]=file:" + dictionary(dir), P + "dictionaries.load-timeout=-1s").run(c -> {
+                P + "dictionaries.resources[0]=file:" + dictionary(dir), P + "dictionaries.load-timeout=-1s",
+                P + "dictionaries.max-loaded-bytes=0B").run(c -> {
             assertThat(c).hasNotFailed();
-            assertThat(theWarning()).isEqualTo(warning(
-                    P + "dictionaries.load-timeout (" + P + "dictionaries.mode is given, not managed or shared)"));
+            assertThat(theWarning()).isEqualTo(warning(P + "dictionaries.load-timeout, " + P
+                    + "dictionaries.max-loaded-bytes (" + P + "dictionaries.mode is given, not managed or shared)"));
         });
     }
 

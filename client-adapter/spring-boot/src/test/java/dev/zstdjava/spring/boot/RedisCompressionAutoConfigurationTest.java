@@ -1,17 +1,22 @@
 package dev.zstdjava.spring.boot;
 
+import dev.zstdjava.testkit.TestValues;
 import dev.zstdjava.values.CommandRefusedException;
 import dev.zstdjava.values.CompressionBackend;
 import dev.zstdjava.values.CompressionConfig;
 import dev.zstdjava.values.DictionaryManager;
+import dev.zstdjava.values.DictionaryStats;
 import dev.zstdjava.values.DictionaryStore;
 import dev.zstdjava.values.InMemoryDictionaryStore;
 import dev.zstdjava.values.LegacyFormat;
+import dev.zstdjava.values.MissingDictionaryException;
+import dev.zstdjava.values.PatternDictionaries;
 import dev.zstdjava.values.ValueCompressor;
 import dev.zstdjava.values.micrometer.CompressionMetrics;
 import dev.zstdjava.values.spring.CompressingRedisTemplate;
 import dev.zstdjava.values.spring.CompressingStringRedisTemplate;
 import dev.zstdjava.values.spring.SpringDictionaryStore;
+import dev.zstdjava.zstd.ZstdDictionary;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
@@ -35,9 +40,13 @@ import org.springframework.data.redis.core.RedisTemplate;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.serializer.RedisSerializationContext.SerializationPair;
 import org.springframework.data.redis.serializer.RedisSerializer;
+import org.springframework.util.unit.DataSize;
 
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -601,6 +610,86 @@ class RedisCompressionAutoConfigurationTest {
                         P + "dictionaries.store.max-dictionary-size=100MB")
                 .run(c -> assertThat(c).getFailure().rootCause().isInstanceOf(RedisCompressionException.class)
                         .hasMessageContaining(P + "dictionaries.store.max-dictionary-size"));
+    }
+
+    /**
+     * {@code dictionaries.max-loaded-bytes} reaches the manager, in both modes with a store: of five dictionaries
+     * published (some 48 KiB each as the bound counts them) a bound of 100KB loads the two newest, and a value of an
+     * older one reads once it is loaded on demand (the read before fails naming the bound); by default all five load.
+     */
+    @Test
+    void theMaxLoadedBytesBoundsTheDictionariesTheManagerLoads() throws Exception {
+        byte[] trained = ZstdDictionary.train(TestValues.jsonRecords(3000, 11), 16 << 10).toByteArray();
+        long each = PatternDictionaries.DIGEST_OVERHEAD + trained.length; // as the bound counts one not compressing
+        long bound = 100 << 10;
+        assertThat(bound / each).as("dictionaries within the bound").isEqualTo(2);
+        List<byte[]> published = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            byte[] d = trained.clone();
+            ByteBuffer.wrap(d).order(ByteOrder.LITTLE_ENDIAN).putInt(4, 70_000 + i); // the id in its header
+            published.add(d);
+        }
+        byte[] value = TestValues.json(200).getBytes(StandardCharsets.UTF_8);
+        byte[] ofTheOldest;
+        try (DictionaryManager given = DictionaryManager.given(published.get(0)).build()) {
+            ofTheOldest = ValueCompressor.create(CompressionConfig.defaults(), given).compress(value);
+        }
+        for (String mode : new String[] {"managed", "shared"}) {
+            InMemoryDictionaryStore store = new InMemoryDictionaryStore();
+            for (byte[] d : published) {
+                store.putIfAbsent(ZstdDictionary.of(d).id(), d);
+            }
+            runner.withPropertyValues(P + "enabled=true", P + "dictionaries.mode=" + mode,
+                            P + "dictionaries.notifications=false")
+                    .withBean(DictionaryStore.class, () -> store).run(c -> {
+                        assertThat(c).hasNotFailed();
+                        assertThat(c.getBean(DictionaryManager.class).dictionaryStats()).as(mode + ", by default")
+                                .hasSize(5);
+                    });
+            runner.withPropertyValues(P + "enabled=true", P + "dictionaries.mode=" + mode,
+                            P + "dictionaries.notifications=false", P + "dictionaries.max-loaded-bytes=100KB")
+                    .withBean(DictionaryStore.class, () -> store).run(c -> {
+                        assertThat(c).hasNotFailed();
+                        DictionaryManager m = c.getBean(DictionaryManager.class);
+                        assertThat(m.dictionaryStats()).as(mode + ", the two newest within the bound")
+                                .extracting(DictionaryStats::id).containsExactly(70_003L, 70_004L);
+                        ValueCompressor compressor = c.getBean(ValueCompressor.class);
+                        assertThatThrownBy(() -> compressor.decompress(ofTheOldest)).as(mode)
+                                .isInstanceOf(MissingDictionaryException.class)
+                                .hasMessageContaining("bound of " + bound + " bytes");
+                        long deadline = System.nanoTime() + 10_000_000_000L;
+                        byte[] read = null;
+                        while (read == null) {
+                            try {
+                                read = compressor.decompress(ofTheOldest);
+                            } catch (MissingDictionaryException e) {
+                                assertThat(System.nanoTime()).as(mode + ": loaded on demand within 10 s: " + e)
+                                        .isLessThan(deadline);
+                                Thread.sleep(5);
+                            }
+                        }
+                        assertThat(read).isEqualTo(value);
+                        assertThat(m.dictionaryStats()).as(mode + ", still within the bound").hasSize(2)
+                                .extracting(DictionaryStats::id).contains(70_000L, 70_004L);
+                    });
+        }
+    }
+
+    /** A {@code dictionaries.max-loaded-bytes} below 1B fails startup naming it, in both modes with a store. */
+    @Test
+    void aMaxLoadedBytesBelowOneByteFailsStartupNamingIt() {
+        for (String mode : new String[] {"managed", "shared"}) {
+            for (String value : new String[] {"0B", "-1MB"}) {
+                runner.withPropertyValues(P + "enabled=true", P + "dictionaries.mode=" + mode,
+                                P + "dictionaries.max-loaded-bytes=" + value)
+                        .withBean(DictionaryStore.class, InMemoryDictionaryStore::new)
+                        .run(c -> assertThat(c).getFailure().rootCause().as(mode + " " + value)
+                                .isInstanceOf(RedisCompressionException.class)
+                                .hasMessageContaining("invalid value " + DataSize.parse(value) + " of " + P
+                                        + "dictionaries.max-loaded-bytes; allowed: ")
+                                .hasMessageContaining("must be positive"));
+            }
+        }
     }
 
     @Test
