@@ -7,6 +7,7 @@ import org.springframework.boot.context.properties.source.ConfigurationPropertyN
 import org.springframework.boot.context.properties.source.ConfigurationPropertySource;
 import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
 import org.springframework.boot.context.properties.source.IterableConfigurationPropertySource;
+import org.springframework.boot.origin.Origin;
 import org.springframework.boot.origin.PropertySourceOrigin;
 import org.springframework.core.env.Environment;
 import org.springframework.core.env.SystemEnvironmentPropertySource;
@@ -93,8 +94,8 @@ final class InertProperties {
 
     /**
      * @return the properties set in {@code environment} without effect, by the reason (empty: none), the reasons in
-     *         the order of the rules; empty too when the properties do not bind (startup fails on them elsewhere,
-     *         naming them)
+     *         the order of the rules, but those that bind to nothing ({@link UnknownProperties} names them); empty
+     *         too when the properties do not bind (startup fails on them elsewhere, naming them)
      */
     static Map<String, Set<String>> find(Environment environment) {
         RedisCompressionProperties properties;
@@ -106,12 +107,14 @@ final class InertProperties {
         }
         List<ConfigurationPropertyName> roots = List.of(ConfigurationPropertyName.of(RedisCompressionProperties.PREFIX),
                 ConfigurationPropertyName.of(INFO));
+        Set<ConfigurationPropertyName> unknown = UnknownProperties.names(environment); // named as unknown instead
         Map<Integer, Map<String, Set<String>>> byRule = new TreeMap<>();
         for (ConfigurationPropertySource source : ConfigurationPropertySources.get(environment)) {
             if (!(source instanceof IterableConfigurationPropertySource iterable)) {
                 continue;
             }
-            iterable.filter(n -> roots.stream().anyMatch(r -> r.equals(n) || r.isAncestorOf(n))).stream()
+            iterable.filter(n -> !unknown.contains(n) && roots.stream().anyMatch(r -> r.equals(n) || r.isAncestorOf(n)))
+                    .stream()
                     .forEach(name -> {
                         for (int i = 0; i < RULES.size(); i++) {
                             String because = RULES.get(i).inert(name, properties);
@@ -135,9 +138,18 @@ final class InertProperties {
      */
     private static String asSet(IterableConfigurationPropertySource source, ConfigurationPropertyName name) {
         ConfigurationProperty property = source.getConfigurationProperty(name);
-        if (property != null && property.getOrigin() instanceof PropertySourceOrigin origin
-                && origin.getPropertySource() instanceof SystemEnvironmentPropertySource) {
-            return origin.getPropertyName();
+        return asSet(name, property == null ? null : property.getOrigin());
+    }
+
+    /** @return {@code property}'s name as the application set it, as the other {@code asSet} says */
+    static String asSet(ConfigurationProperty property) {
+        return asSet(property.getName(), property.getOrigin());
+    }
+
+    private static String asSet(ConfigurationPropertyName name, Origin origin) {
+        if (origin instanceof PropertySourceOrigin o
+                && o.getPropertySource() instanceof SystemEnvironmentPropertySource) {
+            return o.getPropertyName();
         }
         for (int i = 0; i < name.getNumberOfElements(); i++) {
             if (name.isNumericIndex(i)) {

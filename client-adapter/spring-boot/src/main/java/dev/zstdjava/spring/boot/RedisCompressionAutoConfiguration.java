@@ -56,10 +56,11 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 public final class RedisCompressionAutoConfiguration {
     /**
      * Made by Spring (the package is open to it); warns once about the properties set without effect
-     * ({@link InertProperties}).
+     * ({@link InertProperties}) and about those that bind to nothing ({@link UnknownProperties}).
      */
     RedisCompressionAutoConfiguration(Environment environment) {
         InertProperties.warn(environment);
+        UnknownProperties.warn(environment);
     }
 
     /** What every startup failure of the native library names: the one line that starts without compression. */

@@ -18,9 +18,13 @@ import org.springframework.core.type.AnnotatedTypeMetadata;
 @AutoConfiguration
 @Conditional(RedisCompressionOffAutoConfiguration.Off.class)
 final class RedisCompressionOffAutoConfiguration {
-    /** Made by Spring (the package is open to it); warns once about the properties set without effect. */
+    /**
+     * Made by Spring (the package is open to it); warns once about the properties set without effect, and about those
+     * that bind to nothing.
+     */
     RedisCompressionOffAutoConfiguration(Environment environment) {
         InertProperties.warn(environment);
+        UnknownProperties.warn(environment);
     }
 
     /** {@code enabled} is not true; a value that is no boolean does not match ({@link OnCompressionEnabled} fails). */

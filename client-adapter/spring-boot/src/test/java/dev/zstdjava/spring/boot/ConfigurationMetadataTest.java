@@ -14,8 +14,6 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
 
 import java.io.InputStream;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
@@ -126,21 +124,7 @@ class ConfigurationMetadataTest {
      */
     @Test
     void theDocumentedPropertyTableIsTheMetadata() throws Exception {
-        Path dir = Path.of("").toAbsolutePath();
-        while (dir != null && !Files.exists(dir.resolve("docs/spring-boot.md"))) {
-            dir = dir.getParent();
-        }
-        assertThat(dir).as("docs/spring-boot.md above " + Path.of("").toAbsolutePath()).isNotNull();
-        String doc = Files.readString(dir.resolve("docs/spring-boot.md"));
-        String table = doc.substring(doc.indexOf("| property | default | what it does |"));
-        table = table.substring(0, table.indexOf("\n\n"));
-        Map<String, String> documented = new java.util.LinkedHashMap<>();
-        java.util.regex.Matcher row = java.util.regex.Pattern.compile("(?m)^\\| `([a-z.-]+)` \\| ([^|]+) \\|")
-                .matcher(table);
-        while (row.find()) {
-            assertThat(documented.put(RedisCompressionProperties.PREFIX + "." + row.group(1), row.group(2).trim()))
-                    .as(row.group(1) + " documented once").isNull();
-        }
+        Map<String, String> documented = DocumentedProperties.read();
         JsonNode root;
         try (InputStream in = getClass().getResourceAsStream("/META-INF/spring-configuration-metadata.json")) {
             root = new ObjectMapper().readTree(in);

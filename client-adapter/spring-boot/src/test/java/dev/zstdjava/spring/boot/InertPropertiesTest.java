@@ -11,14 +11,19 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.env.PropertiesPropertySourceLoader;
 import org.springframework.core.env.SystemEnvironmentPropertySource;
+import org.springframework.core.io.ByteArrayResource;
 
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.Map;
-
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.logging.Handler;
 import java.util.logging.Level;
@@ -40,22 +45,30 @@ class InertPropertiesTest {
 
     private final Logger logger = Logger.getLogger(InertProperties.class.getName());
     private final List<LogRecord> warnings = new CopyOnWriteArrayList<>();
-    private final Handler handler = new Handler() {
-        @Override
-        public void publish(LogRecord r) {
-            if (r.getLevel().intValue() >= Level.WARNING.intValue()) {
-                warnings.add(r);
+    private final Handler handler = capturing(warnings);
+    private final Logger unknownLogger = Logger.getLogger("dev.zstdjava.spring.boot.UnknownProperties"); // documented
+    private final List<LogRecord> unknownWarnings = new CopyOnWriteArrayList<>();
+    private final Handler unknownHandler = capturing(unknownWarnings);
+
+    /** @return a handler adding each warning or worse to {@code records} */
+    private static Handler capturing(List<LogRecord> records) {
+        return new Handler() {
+            @Override
+            public void publish(LogRecord r) {
+                if (r.getLevel().intValue() >= Level.WARNING.intValue()) {
+                    records.add(r);
+                }
             }
-        }
 
-        @Override
-        public void flush() {
-        }
+            @Override
+            public void flush() {
+            }
 
-        @Override
-        public void close() {
-        }
-    };
+            @Override
+            public void close() {
+            }
+        };
+    }
 
     /** @return the one warning logged, checked to be the only one */
     private String theWarning() {
@@ -72,11 +85,13 @@ class InertPropertiesTest {
     @BeforeEach
     void capture() {
         logger.addHandler(handler);
+        unknownLogger.addHandler(unknownHandler);
     }
 
     @AfterEach
     void release() {
         logger.removeHandler(handler);
+        unknownLogger.removeHandler(unknownHandler);
     }
 
     @Test
@@ -237,5 +252,121 @@ class InertPropertiesTest {
                     "ZSTDJAVA_REDIS_COMPRESSION_ADAPTIVE_GOAL (" + P + "adaptive.enabled is not true)",
                     "ZSTDJAVA_REDIS_COMPRESSION_DICTIONARIES_RETRAININTERVAL (" + P + "dictionaries.mode is off)"));
         });
+    }
+
+    /** @return the whole warning naming the unknown {@code names}, in order */
+    private static String unknownWarning(String names) {
+        return "zstd-java: unknown properties, ignored: " + names + "; check their spelling against the documented"
+                + " properties, or remove them (a property of a newer version is ignored by this one)";
+    }
+
+    /**
+     * Misspelled properties, at the top level and nested, bind to nothing: they are named in one warning of their own
+     * (not as inert, though their group is off), and startup goes on with the valid ones.
+     */
+    @Test
+    void unknownPropertiesAreNamedInOneWarningAndStartupGoesOn() {
+        runner.withPropertyValues(P + "enabled=true", P + "levle=9", P + "dictionaries.mod=managed",
+                P + "adaptive.sampling.evrey=3", P + "min-size=128B").run(c -> {
+            assertThat(c).hasNotFailed().hasSingleBean(ValueCompressor.class);
+            assertThat(unknownWarnings).hasSize(1);
+            assertThat(unknownWarnings.get(0).getMessage()).isEqualTo(unknownWarning(P + "adaptive.sampling.evrey, "
+                    + P + "dictionaries.mod, " + P + "levle"));
+            assertThat(warnings).isEmpty();
+        });
+    }
+
+    /** With compression off a misspelled switch is named as unknown, and only there; the inert ones as inert. */
+    @Test
+    void aMisspelledSwitchWhileCompressionIsOffIsNamedAsUnknown() {
+        runner.withPropertyValues(P + "enabeld=true", P + "level=5").run(c -> {
+            assertThat(c).hasNotFailed().doesNotHaveBean(ValueCompressor.class);
+            assertThat(unknownWarnings).hasSize(1);
+            assertThat(unknownWarnings.get(0).getMessage()).isEqualTo(unknownWarning(P + "enabeld"));
+            assertThat(theWarning()).isEqualTo(warning(P + "level (" + P + "enabled is not true: nothing of this"
+                    + " library is configured)"));
+        });
+    }
+
+    /** A property read from a file is named with where it was set. */
+    @Test
+    void anUnknownPropertyFromAFileIsNamedWithItsOrigin() throws IOException {
+        byte[] file = (P + "enabled=true\n" + P + "adaptive.goall=speed\n").getBytes(StandardCharsets.ISO_8859_1);
+        var sources = new PropertiesPropertySourceLoader().load("application.properties",
+                new ByteArrayResource(file, "application.properties"));
+        runner.withInitializer(c -> sources.forEach(c.getEnvironment().getPropertySources()::addFirst)).run(c -> {
+            assertThat(c).hasNotFailed();
+            assertThat(unknownWarnings).hasSize(1);
+            assertThat(unknownWarnings.get(0).getMessage()).isEqualTo(unknownWarning(P + "adaptive.goall"
+                    + " (Byte array resource [application.properties] - 2:" + (P.length() + "adaptive.goall=".length()
+                    + 1) + ")"));
+        });
+    }
+
+    /** @return a valid value of every documented property, lists indexed, checked to be the documented ones */
+    private static Map<String, String> everyProperty() throws IOException {
+        Map<String, String> all = new LinkedHashMap<>();
+        for (String p : List.of("enabled=true", "backend=lz4", "level=5", "min-size=64B",
+                "max-decompressed-size=256MB", "hash-values=true", "legacy-formats=LETTUCE_GZIP,REDISSON_ZSTD",
+                "caches=true", "string-template=true", "dictionaries.mode=managed",
+                "dictionaries.resources[0]=classpath:values.dict", "dictionaries.resources[1]=file:other.dict",
+                "dictionaries.load-timeout=3s", "dictionaries.refresh-interval=5s", "dictionaries.notifications=false",
+                "dictionaries.max-loaded-bytes=1MB", "dictionaries.retrain-interval=2h",
+                "dictionaries.dictionary-size=8KB", "dictionaries.min-samples=50",
+                "dictionaries.store.key-prefix=zstd-java:dict:{zstd-java-dictionaries}:",
+                "dictionaries.store.max-dictionary-size=2MB", "adaptive.enabled=true", "adaptive.goal=memory",
+                "adaptive.cpu-budget=0.5", "adaptive.patterns[0]=user:*", "adaptive.patterns[1]=cart:*",
+                "adaptive.capacity=128", "adaptive.idle-window=5s", "adaptive.sampling.first-writes=16",
+                "adaptive.sampling.every=32", "adaptive.sampling.plain-every=128", "adaptive.window.samples=16",
+                "adaptive.window.min-samples=8", "adaptive.hysteresis.evaluations=3",
+                "adaptive.hysteresis.saving-margin=0.02", "adaptive.hysteresis.cpu-margin=0.3",
+                "adaptive.dictionary-memory=8MB", "adaptive.dictionary-patterns=8",
+                "adaptive.dictionary-reopen-delay=5s")) {
+            int eq = p.indexOf('=');
+            all.put(P + p.substring(0, eq), p.substring(eq + 1));
+        }
+        assertThat(all.keySet().stream().map(n -> n.replaceAll("\\[\\d+]$", "")).distinct())
+                .as("every documented property")
+                .containsExactlyInAnyOrderElementsOf(DocumentedProperties.read().keySet());
+        return all;
+    }
+
+    /** Every documented property, lists indexed and comma-separated, is known: no unknown-property warning. */
+    @Test
+    void everyDocumentedPropertyIsKnown() throws IOException {
+        Map<String, String> all = everyProperty();
+        runner.withPropertyValues(all.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue())
+                .toArray(String[]::new)).run(c -> {
+            assertThat(c).hasNotFailed();
+            assertThat(unknownWarnings).isEmpty();
+        });
+        runner.withPropertyValues(P + "enabled=true", P + "adaptive.patterns=user:*,cart:*",
+                P + "dictionaries.mode=given", P + "dictionaries.resources=classpath:a.dict,classpath:b.dict",
+                P + "legacy-formats[0]=LETTUCE_GZIP").run(c -> assertThat(unknownWarnings).isEmpty());
+    }
+
+    /**
+     * Every documented property set as an environment variable, in Spring's form (dashes dropped:
+     * {@code ZSTDJAVA_REDIS_COMPRESSION_ADAPTIVE_CPUBUDGET}) and in its legacy one (dashes as underscores:
+     * {@code ZSTD_JAVA_REDIS_COMPRESSION_ADAPTIVE_CPU_BUDGET}), lists indexed ({@code _0_}), is known; a misspelled
+     * variable is named as set.
+     */
+    @Test
+    void everyDocumentedPropertyAsAnEnvironmentVariableIsKnownAndAMisspelledOneIsNamed() throws IOException {
+        for (String dash : List.of("", "_")) {
+            Map<String, Object> variables = new HashMap<>();
+            everyProperty().forEach((name, value) -> variables.put(name.replace("-", dash)
+                    .replaceAll("\\[(\\d+)]", "_$1_").replace('.', '_').toUpperCase(Locale.ROOT), value));
+            variables.put("ZSTDJAVA_REDIS_COMPRESSION_LEVLE", "9");
+            variables.put("ZSTDJAVA_REDIS_COMPRESSION_DICTIONARIES_MOD", "managed");
+            unknownWarnings.clear();
+            runner.withInitializer(c -> c.getEnvironment().getPropertySources().addFirst(
+                    new SystemEnvironmentPropertySource("test-systemEnvironment", variables))).run(c -> {
+                assertThat(c).as("dashes as '" + dash + "'").hasNotFailed();
+                assertThat(unknownWarnings).as(variables.keySet().toString()).hasSize(1);
+                assertThat(unknownWarnings.get(0).getMessage()).isEqualTo(unknownWarning(
+                        "ZSTDJAVA_REDIS_COMPRESSION_DICTIONARIES_MOD, ZSTDJAVA_REDIS_COMPRESSION_LEVLE"));
+            });
+        }
     }
 }
