@@ -152,8 +152,11 @@ class PrivateFolderTest {
     @Test
     void leftoversOfEndedJvmsAreRemovedAndNothingElse(@TempDir Path base) throws IOException {
         UserPrincipal me = me(base);
-        FileTime now = FileTime.fromMillis(System.currentTimeMillis());
-        FileTime longAgo = FileTime.fromMillis(now.toMillis() - 3_600_000);
+        // the time stamps of folders made from now on are not before this: a file system stamps them with a coarse
+        // clock (the kernel's, a tick behind; FAT's two seconds), so a folder made a moment ago can read as made a
+        // few milliseconds before a currentTimeMillis() taken just before it; the hour-old ones are well before
+        FileTime unlockedBefore = FileTime.fromMillis(System.currentTimeMillis() - 3_000);
+        FileTime longAgo = FileTime.fromMillis(System.currentTimeMillis() - 3_600_000);
         Path ended = stale(base, "zstd-java-111-1a-1");
         PrivateFolder.lock(ended).close(); // a lock file nobody holds: its JVM has ended
         Path inUse = stale(base, "zstd-java-111-2b-2");
@@ -182,7 +185,7 @@ class PrivateFolderTest {
         }
 
         try (FileChannel held = PrivateFolder.lock(inUse)) {
-            assertEquals(3, PrivateFolder.removeStale(base, me, self, now));
+            assertEquals(3, PrivateFolder.removeStale(base, me, self, unlockedBefore));
             assertTrue(held.isOpen());
         }
 

@@ -511,8 +511,13 @@ class AdaptiveDictionaryReaderTest {
             MissingDictionaryException x = assertThrows(MissingDictionaryException.class, () -> ac.decompress(stored));
             assertTrue(x.getMessage().contains("looking up its claim"), x.getMessage());
             assertTrue(read.await(10, java.util.concurrent.TimeUnit.SECONDS), "its claim was never read");
-            Thread.sleep(100); // the look-up that found no claim is done, less than the retry delay ago
-            x = assertThrows(MissingDictionaryException.class, () -> ac.decompress(stored));
+            // the look-up that found no claim is done (its verdict recorded once the claim is read): a read soon after
+            // (well within the 1 s retry delay, polled every 5 ms) says so; one before it still says it is looked up
+            long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+            do {
+                Thread.sleep(5);
+                x = assertThrows(MissingDictionaryException.class, () -> ac.decompress(stored));
+            } while (x.getMessage().contains("looking up its claim") && System.nanoTime() < deadline);
             assertEquals(unclaimed, x.dictionaryId());
             assertFalse(x.getMessage().contains("looking up its claim"), x.getMessage());
             assertTrue(x.getMessage().contains("looked up less than 1 s ago")
@@ -561,7 +566,15 @@ class AdaptiveDictionaryReaderTest {
                     reads++;
                 }
             }
-            Thread.sleep(300); // the last look-up started finishes
+            // the look-ups asked for by the reads start on this object's thread, the last of them possibly after the
+            // reads: wait until each id's claim was read twice (one look-up, and another one retry delay later at
+            // least), then count; no read asks for another meanwhile, and the time waited counts for the most allowed
+            long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+            while ((claimReads.getOrDefault(unclaimed, new AtomicInteger()).get() < 2
+                    || claimReads.getOrDefault(unreadable, new AtomicInteger()).get() < 2)
+                    && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
             long most = (System.nanoTime() - start) / PatternDictionaries.CLAIM_LOOKUP_RETRY_NANOS + 1;
             for (long id : List.of(unclaimed, unreadable)) {
                 int n = claimReads.getOrDefault(id, new AtomicInteger()).get();

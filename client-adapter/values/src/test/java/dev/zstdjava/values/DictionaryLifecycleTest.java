@@ -197,12 +197,18 @@ class DictionaryLifecycleTest {
 
     @Test
     void releasingManyLineagesForTheMemoryBoundWaitsOneLoadTimeoutInAllNotOnePerLineage() throws Exception {
-        // ten lineages whose subscriptions never return, then one with a dictionary so large that most of the ten are
-        // released at once to keep the bound: each release waits for its manager's thread; one after another, each
-        // for a whole load timeout, they held the pattern dictionaries' thread that many times over
-        long timeoutMs = 700; // the new code takes one (plus opening the big lineage); the old one at least five
+        // twenty lineages whose subscriptions never return, then one with a dictionary so large that seventeen of
+        // the twenty are released at once to keep the bound: each release waits for its manager's thread; one after
+        // another, each for a whole load timeout, they held the pattern dictionaries' thread that many times over
+        // (17 x 500 ms = 8.5 s, where the bound below is one load timeout and 3 s to spare). Each lineage takes one
+        // load timeout to open (its manager is built without its subscription), 10 s for the twenty
+        int lineages = 20;
+        long timeoutMs = 500;
+        long boundMs = timeoutMs + 3_000;
         CountDownLatch never = new CountDownLatch(1);
-        byte[] big = DictionaryBoundsTest.withId(DictionaryBoundsTest.grown(200 << 10), 300_001);
+        // the largest dictionary a store yields by default (1 MiB), estimated at 32 KiB + 2 x 1,024 KiB + 832 KiB =
+        // 2,912 KiB, within the bound of twenty small lineages (176 KiB each, 3,520 KiB): seventeen make room for it
+        byte[] big = DictionaryBoundsTest.withId(DictionaryBoundsTest.grown(1 << 20), 300_001);
         long small = PatternDictionaries.estimatedNativeBytes(DictionaryManagerTest.DICT_B.length, true);
         ConcurrentHashMap<String, DictionaryStore> stores = new ConcurrentHashMap<>();
         PatternDictionaries pd = PatternDictionaries.builder(n -> stores.computeIfAbsent(n, x -> {
@@ -217,24 +223,24 @@ class DictionaryLifecycleTest {
             s.putIfAbsent(id(DictionaryManagerTest.DICT_B), DictionaryManagerTest.DICT_B);
             return new HangingSubscription(s, never);
         })).manager(b -> b.loadTimeout(Duration.ofMillis(timeoutMs)).retrainInterval(Duration.ofHours(1)))
-                .maxNativeBytes(10 * small + 1).reopenDelay(Duration.ofHours(1)).build();
+                .maxNativeBytes(lineages * small + 1).reopenDelay(Duration.ofHours(1)).build();
         try {
-            for (int i = 0; i < 10; i++) {
+            for (int i = 0; i < lineages; i++) {
                 pd.lineage("p" + i + ":*", CompressionConfig.defaults()).open(false);
             }
-            awaitTenOpen(pd);
-            assertEquals(10 * small, pd.nativeBytes(), "all ten within the bound");
+            awaitOpen(pd, lineages);
+            assertEquals(lineages * small, pd.nativeBytes(), "all within the bound");
             long start = System.nanoTime();
             pd.lineage("big:*", CompressionConfig.defaults()).open(false);
             DictionaryManagerTest.await("the big lineage open and the bound kept",
                     () -> pd.manager("big:*") != null && pd.nativeBytes() <= pd.maxNativeBytes());
             long took = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
             int released = 0;
-            for (int i = 0; i < 10; i++) {
+            for (int i = 0; i < lineages; i++) {
                 released += pd.manager("p" + i + ":*") == null ? 1 : 0;
             }
-            assertTrue(released >= 5, released + " lineages released");
-            assertTrue(took < 4 * timeoutMs, "releasing " + released + " lineages for the memory bound took " + took
+            assertTrue(released >= 17, released + " lineages released");
+            assertTrue(took < boundMs, "releasing " + released + " lineages for the memory bound took " + took
                     + " ms; the load timeout is " + timeoutMs + " ms");
         } finally {
             never.countDown();
@@ -244,14 +250,21 @@ class DictionaryLifecycleTest {
 
     /** Waits until the lineages of patterns {@code p0:*} to {@code p9:*} are open. */
     private static void awaitTenOpen(PatternDictionaries pd) throws InterruptedException {
-        DictionaryManagerTest.await("ten lineages to open", () -> {
-            for (int i = 0; i < 10; i++) {
-                if (pd.manager("p" + i + ":*") == null) {
-                    return false;
-                }
+        awaitOpen(pd, 10);
+    }
+
+    /**
+     * Waits until the lineages of patterns {@code p0:*} to {@code p<n-1>:*} are open, up to a minute (they open one
+     * after another, each a load timeout when its subscription hangs).
+     */
+    private static void awaitOpen(PatternDictionaries pd, int n) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
+        for (int i = 0; i < n; i++) {
+            while (pd.manager("p" + i + ":*") == null) {
+                assertTrue(System.nanoTime() < deadline, "timed out waiting for " + n + " lineages to open");
+                Thread.sleep(20);
             }
-            return true;
-        });
+        }
     }
 
     /** A store in memory whose subscribe call does not return, interrupted or not, until {@code until} opens. */
