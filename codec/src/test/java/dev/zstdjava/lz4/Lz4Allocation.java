@@ -1,20 +1,11 @@
 package dev.zstdjava.lz4;
 
-import java.lang.foreign.Arena;
-import java.lang.foreign.FunctionDescriptor;
-import java.lang.foreign.Linker;
-import java.lang.foreign.MemoryLayout;
-import java.lang.foreign.MemorySegment;
-import java.lang.foreign.SegmentAllocator;
-import java.lang.foreign.ValueLayout;
-import java.lang.invoke.MethodHandle;
 import java.lang.reflect.Method;
 
 /**
  * Heap bytes allocated by the current thread ({@code com.sun.management.ThreadMXBean}, reached reflectively because
- * the tests compile inside the codec module, which does not read {@code java.management}), and native bytes in use
- * by malloc (glibc's {@code mallinfo2}, summed over all arenas): exact measures, unlike the process RSS, which the
- * Java heap moves as well.
+ * the tests compile inside the codec module, which does not read {@code java.management}): an exact measure, unlike
+ * the process RSS. Native bytes in use by malloc are {@link dev.zstdjava.soak.NativeMemory}'s.
  */
 final class Lz4Allocation {
     private static final Object BEAN;
@@ -29,24 +20,7 @@ final class Lz4Allocation {
         }
     }
 
-    /** {@code struct mallinfo2}: ten {@code size_t}; in use = {@code uordblks} (7) + {@code hblkhd} (4). */
-    private static final MemoryLayout MALLINFO2 = MemoryLayout.sequenceLayout(10, ValueLayout.JAVA_LONG);
-    private static final MethodHandle MALLINFO = Linker.nativeLinker().downcallHandle(
-            Linker.nativeLinker().defaultLookup().find("mallinfo2").orElseThrow(
-                    () -> new IllegalStateException("mallinfo2 not found: these tests need glibc 2.33 or newer")),
-            FunctionDescriptor.of(MemoryLayout.structLayout(MALLINFO2)));
-
     private Lz4Allocation() {}
-
-    /** @return bytes currently allocated through malloc in this process (all threads, all arenas) */
-    static long mallocInUseBytes() {
-        try (Arena a = Arena.ofConfined()) {
-            MemorySegment m = (MemorySegment) MALLINFO.invokeExact((SegmentAllocator) a);
-            return m.getAtIndex(ValueLayout.JAVA_LONG, 7) + m.getAtIndex(ValueLayout.JAVA_LONG, 4);
-        } catch (Throwable t) {
-            throw new IllegalStateException(t);
-        }
-    }
 
     /**
      * @return heap bytes per run of {@code op}, measured after as many warm-up runs (so the JIT has compiled it): the

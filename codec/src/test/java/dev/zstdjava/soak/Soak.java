@@ -2,6 +2,7 @@ package dev.zstdjava.soak;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -10,8 +11,10 @@ import java.util.SplittableRandom;
 /**
  * A leak and soak run: calls randomly chosen operations (each checks its own result) for a number of operations,
  * sampling native memory ({@link NativeMemory}) and the heap along the way. The first quarter of the run is
- * warm-up (pools, caches, JIT); the growth that counts is from the sample after warm-up to the last sample, both
- * taken after garbage collection has run, so that Cleaner-freed contexts are freed.
+ * warm-up (pools, caches, JIT); the growth that counts is from the sample after warm-up to the last sample. Those two
+ * are each the least of samples over {@link #END_WINDOW} of collections (each measure's own least), so that
+ * Cleaner-freed contexts are freed and what is held only for a while (a JIT compilation's arenas, a dictionary
+ * training that runs in the background) does not count at either end, while memory that is kept is in every sample.
  */
 public final class Soak {
     /** One operation; {@code i} counts its own calls, so an operation can do rare things every n-th call. */
@@ -56,6 +59,13 @@ public final class Soak {
         }
     }
 
+    /**
+     * How long the samples at the end of warm-up and at the end are taken over: longer than the JVM keeps the arenas
+     * of finished JIT compilations in its chunk pool (it prunes the pool every 5 s; a run's samples show malloc in use
+     * falling by up to 17 MiB then), and than a dictionary manager's retraining interval in the adapter soak (2 s).
+     */
+    static final Duration END_WINDOW = Duration.ofSeconds(6);
+
     private Soak() {}
 
     /**
@@ -80,7 +90,7 @@ public final class Soak {
                 throw new AssertionError("operation " + names.get(k) + " failed at op " + n, e);
             }
             if (n + 1 == warmup || (n + 1 > warmup && (n + 1 - warmup) % every == 0) || n + 1 == totalOps) {
-                Sample s = sample(n + 1, start);
+                Sample s = n + 1 == warmup || n + 1 == totalOps ? leastSample(n + 1, start) : sample(n + 1, start);
                 taken.add(s);
                 if (afterWarmup == null) {
                     afterWarmup = s;
@@ -106,6 +116,23 @@ public final class Soak {
         long heap = Runtime.getRuntime().totalMemory() - Runtime.getRuntime().freeMemory();
         return new Sample(ops, (System.nanoTime() - start) / 1_000_000, NativeMemory.mallocInUse().orElse(-1L),
                 NativeMemory.rss(), heap);
+    }
+
+    /**
+     * Samples after a collection again and again for {@link #END_WINDOW}, keeping each measure's least (the time is
+     * the first sample's).
+     */
+    static Sample leastSample(long ops, long start) throws InterruptedException {
+        Sample least = sample(ops, start);
+        long end = System.nanoTime() + END_WINDOW.toNanos();
+        while (System.nanoTime() < end) {
+            System.gc();
+            Thread.sleep(100);
+            long heap = Runtime.getRuntime().totalMemory() - Runtime.getRuntime().freeMemory();
+            least = new Sample(ops, least.millis, Math.min(least.mallocInUse, NativeMemory.mallocInUse().orElse(-1L)),
+                    Math.min(least.rss, NativeMemory.rss()), Math.min(least.heapUsed, heap));
+        }
+        return least;
     }
 
     /** @return the operation count: {@code -Dzstdjava.soak.ops}, or {@code defaultOps} */

@@ -7,9 +7,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Leak and soak, short form: the codec's operations ({@link CodecOps}) for {@code -Dzstdjava.soak.ops} operations
- * (default 50,000); malloc in use and the heap after GC may grow by at most 16 MiB after warm-up. The long form
- * (10^7 operations and more, codec and adapter together) is {@code tools/soak.sh}. Samples go to
- * {@code target/soak/codec.csv}.
+ * (default 50,000); malloc in use and the heap after GC may grow by at most 16 MiB after warm-up (each end the least
+ * over a few seconds of collections, {@link Soak#leastSample}). The long form (10^7 operations and more, codec and
+ * adapter together) is {@code tools/soak.sh}. Samples go to {@code target/soak/codec.csv}.
  */
 class SoakTest {
     static final long MAX_GROWTH = 16L << 20;

@@ -16,8 +16,10 @@ import org.junit.jupiter.api.Test;
 /**
  * Leak and soak over every API, codec and adapter together: {@code -Dzstdjava.soak.ops} operations (default
  * 50,000; {@code tools/soak.sh} runs 10^7 and more), malloc in use and the heap after GC may grow by at most 16 MiB
- * after warm-up. Samples go to {@code target/soak/all.csv}. In this module because its adapter operations
- * ({@link AdapterOps}) include {@link CompressingCodec} encoding and decoding as Lettuce does.
+ * after warm-up (each end the least over a few seconds of collections, longer than the managed dictionary's
+ * retraining interval, so that a training in progress does not count). Samples go to {@code target/soak/all.csv}.
+ * In this module because its adapter operations ({@link AdapterOps}) include {@link CompressingCodec} encoding and
+ * decoding as Lettuce does.
  */
 class SoakTest {
     static final long MAX_GROWTH = 16L << 20;

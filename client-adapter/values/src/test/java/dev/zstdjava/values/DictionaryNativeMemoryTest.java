@@ -33,6 +33,8 @@ class DictionaryNativeMemoryTest {
     /** Dictionaries this large make their digests stand out of the JVM's own malloc traffic. */
     static final int SIZE = 768 << 10;
     static final int LEVEL = 3;
+    /** How long a floor of malloc in use is taken over: longer than the JVM keeps a compilation's arenas (5 s). */
+    static final Duration WINDOW = Duration.ofSeconds(6);
     static long cdictBytes;
     static long ddictBytes;
 
@@ -74,42 +76,26 @@ class DictionaryNativeMemoryTest {
     }
 
     static long inUse() {
-        return NativeMemory.mallocInUse().orElseThrow();
+        return NativeMemory.inUse();
     }
 
     /**
-     * Lets the Cleaner free what earlier tests left unreachable (their compressors' contexts), so that it does not
-     * count in this test's measures: collects until malloc in use holds still. Everything this test measures is
-     * strongly reachable, so no Cleaner frees it.
-     */
-    static void settle() throws InterruptedException {
-        long last = inUse();
-        for (int i = 0; i < 40; i++) {
-            System.gc();
-            Thread.sleep(50);
-            long now = inUse();
-            if (Math.abs(now - last) < (64 << 10)) {
-                return;
-            }
-            last = now;
-        }
-    }
-
-    /**
-     * The least malloc in use over 6 s of collections: what other threads hold for a while (a JIT compilation's
-     * arenas, which the JVM's chunk pool keeps up to 5 s; a background thread an earlier test left) does not count,
-     * before or after what a test measures. Memory the test holds counts in every sample, so it is in the least.
+     * The least malloc in use over 6 s of collections ({@link NativeMemory#floor}): what other threads hold for a
+     * while (a JIT compilation's arenas, which the JVM's chunk pool keeps up to 5 s; a background thread an earlier
+     * test left) does not count, before or after what a test measures. Memory the test holds counts in every sample,
+     * so it is in the least. Everything this test measures is strongly reachable, so no Cleaner frees it.
      */
     static long floor() throws InterruptedException {
-        settle();
-        long least = inUse();
-        long end = System.nanoTime() + 6_000_000_000L;
-        while (System.nanoTime() < end) {
-            System.gc();
-            Thread.sleep(100);
-            least = Math.min(least, inUse());
-        }
-        return least;
+        return NativeMemory.floor(WINDOW);
+    }
+
+    /**
+     * @return how far malloc in use has fallen below {@code from}, once it has fallen more than {@code bytes}, else
+     *         the most it fell in {@link #WINDOW} of collections ({@link NativeMemory#fallTo}): another thread's
+     *         transient memory is waited out, memory that is not freed never falls
+     */
+    static long fallen(long from, long bytes) throws InterruptedException {
+        return from - NativeMemory.fallTo(from - bytes - 1, WINDOW);
     }
 
     /** Compresses and decompresses one value with the entry's digests, closing the contexts. */
@@ -277,18 +263,20 @@ class DictionaryNativeMemoryTest {
         ZstdCompressionDictionary cd = e.compressionDictionary(LEVEL);
         ZstdCompressor c = ZstdCompressor.builder().dictionary(cd).build();
         ZstdDecompressor d = ZstdDecompressor.builder().dictionary(e.decompression).build();
-        settle();
-        long open = inUse();
+        long open = floor();
         m.close();
+        // the floor is at most what was held before the close, this measure at least what is held after it
         long closedInFlight = inUse();
         assertTrue(open - closedInFlight < SIZE / 2, "nothing freed under the calls in flight: "
                 + (open - closedInFlight) + " bytes went");
         assertArrayEquals(v, d.decompress(c.compress(v))); // the calls still work with them
         c.close();
         d.close();
-        long freed = closedInFlight - inUse();
+        long freed = fallen(open, 3L * SIZE / 2);
         assertTrue(freed > 3L * SIZE / 2, "closing the last contexts frees both digests (each with a copy of the "
                 + SIZE + "-byte dictionary): " + freed + " bytes freed");
+        java.lang.ref.Reference.reachabilityFence(c); // closed, not left to the Cleaner
+        java.lang.ref.Reference.reachabilityFence(d);
         assertReleased(e.decompression); // the manager let go of them
         assertReleased(cd);
     }
@@ -306,12 +294,12 @@ class DictionaryNativeMemoryTest {
             try (ZstdDecompressor d = ZstdDecompressor.builder().dictionary(e.decompression).build()) {
                 assertArrayEquals(v, d.decompress(inFlight.compress(v)));
             }
-            settle();
-            long before = inUse();
+            long before = floor();
             inFlight.close();
-            long freed = before - inUse();
+            long freed = fallen(before, 3L * SIZE / 4);
             assertTrue(freed > 3L * SIZE / 4, "the replaced level-3 digest goes with its last compressor: "
                     + freed + " bytes freed, a CDict holds a copy of the " + SIZE + "-byte dictionary");
+            java.lang.ref.Reference.reachabilityFence(inFlight); // closed, not left to the Cleaner
             assertSame(five, e.compressionDictionary(5));
         }
     }
@@ -340,12 +328,12 @@ class DictionaryNativeMemoryTest {
             try (ZstdDecompressor d = ZstdDecompressor.builder().dictionary(first.decompression).build()) {
                 assertArrayEquals(v, d.decompress(inFlight.compress(v)), "the writer still using A finishes");
             }
-            settle();
-            long before = inUse();
+            long before = floor();
             inFlight.close();
-            long freed = before - inUse();
+            long freed = fallen(before, 3L * SIZE / 4);
             assertTrue(freed > 3L * SIZE / 4, "A's compression digest goes with its last compressor: " + freed
                     + " bytes freed, a CDict holds a copy of the " + SIZE + "-byte dictionary");
+            java.lang.ref.Reference.reachabilityFence(inFlight); // closed, not left to the Cleaner
             use(m.find(0x400)); // A is still loaded: readable, and digested again on demand
         }
     }
