@@ -102,11 +102,11 @@ class LettuceClusterNodeRemovalTest {
     }
 
     /**
-     * A running node: node 1 pauses writes ({@code CLIENT PAUSE WRITE}), so a {@code SET} and the commands behind it on
-     * the same connection are sent and stay unanswered; with auto-flush off, more commands wait unsent in the node
-     * connection's buffer. Node 1 is then forgotten by the others and reset, node 0 takes its slots, and each client
-     * refreshes its topology: the sent commands fail as the connection closes, the unsent ones are written to node 0
-     * and, with a command sent after the refresh, answered there.
+     * A running node: node 1 pauses writes ({@code CLIENT PAUSE WRITE}) until the test ends the pause, so a
+     * {@code SET} and the commands behind it on the same connection are sent and stay unanswered; with auto-flush off,
+     * more commands wait unsent in the node connection's buffer. Node 1 is then forgotten by the others and reset,
+     * node 0 takes its slots, and each client refreshes its topology: the sent commands fail as the connection closes,
+     * the unsent ones are written to node 0 and, with a command sent after the refresh, answered there.
      */
     @Test
     @Order(1)
@@ -119,7 +119,9 @@ class LettuceClusterNodeRemovalTest {
         long decompressedBefore = values.stats().valuesDecompressed();
         List<Integer> slots = z.getPartitions().getPartitionByNodeId(id(removed)).getSlots();
 
-        ok(removed.command("CLIENT PAUSE 5000 WRITE"));
+        // held until the UNPAUSE below: far longer than the steps in between may take (the cluster alone is allowed
+        // 20 s to settle), so that no held SET is answered before the refresh closes its connection
+        ok(removed.command("CLIENT PAUSE 120000 WRITE"));
         try {
             send((a, key) -> List.of(named("held SET", a.set(key + "held", VALUE)),
                     named("held GET", a.get(key + "held")), named("held GET none", a.get(key + "none"))), tag);

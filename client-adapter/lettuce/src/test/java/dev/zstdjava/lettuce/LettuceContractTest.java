@@ -472,27 +472,47 @@ class LettuceContractTest {
     }
 
     /**
-     * A thread whose interrupt flag is set parks in join() until the reply: that thread uses little CPU meanwhile (the
-     * server is paused; a spinning thread would use about the whole wait). Measured on the waiting thread alone: the
-     * process's CPU also counts the JIT, the GC and the rest of the test JVM, which once passed a third of the wait on
-     * plain Lettuce in CI.
+     * A thread whose interrupt flag is set parks in join() until the reply: that thread uses little CPU meanwhile
+     * (the server holds the command; a spinning thread would use about the whole wait). Measured on the waiting thread
+     * alone: the process's CPU also counts the JIT, the GC and the rest of the test JVM, which once passed a third of
+     * the wait on plain Lettuce in CI. The command is a write ({@code GETDEL}), held by a pause of writes that another
+     * thread ends a second after the wait began, so the wait lasts at least that second however slow the machine.
      */
     @Test
     void anInterruptedJoinWaitsWithoutSpinning() throws Exception {
         sameOnBoth(s -> () -> {
             store(s, "k");
-            pause(1000);
-            CompletableFuture<String> f = s.async().get("k").toCompletableFuture();
-            long cpu = ThreadCpu.nanos();
-            long wall = System.nanoTime();
-            Thread.currentThread().interrupt();
-            String v = f.join();
-            boolean stillInterrupted = Thread.interrupted();
-            cpu = ThreadCpu.nanos() - cpu;
-            wall = System.nanoTime() - wall;
-            assertTrue(wall > TimeUnit.MILLISECONDS.toNanos(500), s.kind + ": the reply came before the pause ended");
-            return List.of(v.equals(BIG), stillInterrupted, cpu < wall / 3 ? "parked" : "spun: CPU " + cpu / 1_000_000
-                    + " ms in a wait of " + wall / 1_000_000 + " ms");
+            CountDownLatch waiting = new CountDownLatch(1);
+            Thread unpause = Thread.ofPlatform().name("contract-unpause").start(() -> {
+                try {
+                    waiting.await();
+                    Thread.sleep(1000);
+                    WorkThreadsTest.unpause(redis.server());
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            WorkThreadsTest.pauseWrites(redis.server());
+            try {
+                CompletableFuture<String> f = s.async().getdel("k").toCompletableFuture();
+                long cpu = ThreadCpu.nanos();
+                long wall = System.nanoTime();
+                waiting.countDown();
+                Thread.currentThread().interrupt();
+                String v = f.join();
+                boolean stillInterrupted = Thread.interrupted();
+                cpu = ThreadCpu.nanos() - cpu;
+                wall = System.nanoTime() - wall;
+                assertTrue(wall >= TimeUnit.SECONDS.toNanos(1), s.kind + ": the reply came before the unpause, in "
+                        + wall / 1_000_000 + " ms");
+                return List.of(BIG.equals(v), stillInterrupted, cpu < wall / 3 ? "parked"
+                        : "spun: CPU " + cpu / 1_000_000 + " ms in a wait of " + wall / 1_000_000 + " ms");
+            } finally {
+                Thread.interrupted(); // a failed join may leave the flag set
+                waiting.countDown();
+                unpause.join();
+                WorkThreadsTest.unpause(redis.server()); // also when the thread above failed
+            }
         }, List.of(true, true, "parked"));
     }
 
@@ -610,17 +630,25 @@ class LettuceContractTest {
                 s.c.sync().set("t", BIG);
                 out.add(s.c.sync().exec().wasDiscarded());
             }
-            // a timeout while the server is paused; the connection stays in step
+            // a timeout while the server holds the command (a write: GETDEL of a stored value); the GET behind it is
+            // held too, and gets its own reply once the server answers both: the connection stays in step
+            store(s, "late");
             s.c.setTimeout(Duration.ofMillis(200));
-            pause(600);
+            WorkThreadsTest.pauseWrites(redis.server());
+            RedisFuture<String> next;
             try {
-                s.c.sync().get("t");
-                out.add("no timeout");
-            } catch (RedisCommandTimeoutException e) {
-                out.add("timeout");
+                try {
+                    s.c.sync().getdel("late");
+                    out.add("no timeout");
+                } catch (RedisCommandTimeoutException e) {
+                    out.add("timeout");
+                }
+                s.c.setTimeout(Duration.ofSeconds(5));
+                next = s.async().get("t");
+            } finally {
+                WorkThreadsTest.unpause(redis.server());
             }
-            s.c.setTimeout(Duration.ofSeconds(5));
-            out.add(s.c.sync().get("t"));
+            out.add(next.get(5, TimeUnit.SECONDS));
             // close() with replies pending: every future completes, none stays pending
             store(s, "c");
             pause(300);

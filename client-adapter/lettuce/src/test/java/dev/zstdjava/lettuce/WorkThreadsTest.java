@@ -396,21 +396,45 @@ class WorkThreadsTest {
         }
     }
 
+    /**
+     * Holds every write on {@code server} ({@code CLIENT PAUSE ... WRITE}, Redis 6.2 or newer, any Valkey), and the
+     * commands behind a held write on its connection, until {@link #unpause}: for far longer than any test needs, so
+     * that the pause never ends on its own while a slow machine runs the test. Only writes: a pause of every command
+     * would hold the {@code CLIENT UNPAUSE} too.
+     */
+    static void pauseWrites(RedisServer server) throws java.io.IOException {
+        String reply = server.command("CLIENT PAUSE 120000 WRITE");
+        assertTrue(reply.startsWith("+OK"), "CLIENT PAUSE ... WRITE (Redis 6.2 or newer, any Valkey): " + reply);
+    }
+
+    /** Ends {@link #pauseWrites}: the held commands run. */
+    static void unpause(RedisServer server) throws java.io.IOException {
+        String reply = server.command("CLIENT UNPAUSE");
+        assertTrue(reply.startsWith("+OK"), "CLIENT UNPAUSE: " + reply);
+    }
+
     @Test
     void timeoutsAndCancellationLeaveTheConnectionInStep() throws Exception {
         redis.raw().sync().set("k".getBytes(StandardCharsets.UTF_8), codec.compressor().compress(
                 BIG.getBytes(StandardCharsets.UTF_8)));
         try (StatefulRedisConnection<String, String> c = redis.client().connect(codec)) {
             c.setTimeout(Duration.ofMillis(300));
-            // the server answers no client for two seconds from now
-            assertEquals("OK", redis.raw().sync().clientPause(2000));
-            // replies arrive after the caller gave up (sync) or cancelled (async); they are dropped, not mixed up
-            assertThrows(RedisCommandTimeoutException.class, () -> c.sync().get("k"));
-            assertThrows(RedisCommandTimeoutException.class, () -> c.sync().set("k2", big(2)));
-            c.setTimeout(Duration.ofSeconds(5));
-            RedisFuture<String> cancelled = c.async().get("k");
-            RedisFuture<String> kept = c.async().get("k");
-            assertTrue(cancelled.cancel(true));
+            // the server holds the SET below, and the commands behind it on this connection, until the UNPAUSE
+            pauseWrites(redis.server());
+            RedisFuture<String> cancelled;
+            RedisFuture<String> kept;
+            try {
+                // replies arrive after the caller gave up (sync) or cancelled (async); they are dropped, not mixed up
+                assertThrows(RedisCommandTimeoutException.class, () -> c.sync().set("k2", big(2)));
+                assertThrows(RedisCommandTimeoutException.class, () -> c.sync().get("k"));
+                c.setTimeout(Duration.ofSeconds(5));
+                cancelled = c.async().get("k");
+                kept = c.async().get("k");
+                assertTrue(cancelled.cancel(true));
+                assertFalse(kept.isDone(), "answered while the server held the connection");
+            } finally {
+                unpause(redis.server());
+            }
             assertEquals(BIG, kept.get(5, TimeUnit.SECONDS));
             assertTrue(cancelled.isCancelled());
             assertEquals(BIG, c.sync().get("k"));
