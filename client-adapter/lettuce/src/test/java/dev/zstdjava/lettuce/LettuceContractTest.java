@@ -483,6 +483,7 @@ class LettuceContractTest {
         sameOnBoth(s -> () -> {
             store(s, "k");
             CountDownLatch waiting = new CountDownLatch(1);
+            WorkThreadsTest.pauseWrites(redis.server()); // before the thread that ends it, which would wait forever
             Thread unpause = Thread.ofPlatform().name("contract-unpause").start(() -> {
                 try {
                     waiting.await();
@@ -492,7 +493,6 @@ class LettuceContractTest {
                     throw new IllegalStateException(e);
                 }
             });
-            WorkThreadsTest.pauseWrites(redis.server());
             try {
                 CompletableFuture<String> f = s.async().getdel("k").toCompletableFuture();
                 long cpu = ThreadCpu.nanos();

@@ -36,7 +36,7 @@ final class UnknownProperties {
      * @return the properties set in {@code environment} under the prefix that bind to nothing, each as the application
      *         set it (an environment variable as the variable, a list's elements as the list), with the place in a
      *         file where it was set when known, sorted (empty: none); empty too when the properties do not bind
-     *         (startup fails on them elsewhere, naming them)
+     *         (with compression enabled, startup fails on them elsewhere, naming them; with it off nothing reads them)
      */
     static Set<String> find(Environment environment) {
         Set<String> unknown = new TreeSet<>();
@@ -45,7 +45,7 @@ final class UnknownProperties {
             if (origin instanceof PropertySourceOrigin source) { // the source's name says nothing more
                 // the place in a file, if known; an environment variable is named as the variable already
                 origin = source.getPropertySource() instanceof SystemEnvironmentPropertySource ? null
-                        : source.getOrigin();
+                        : originIn(source);
             }
             String name = InertProperties.asSet(property);
             unknown.add(origin == null ? name : name + " (" + origin + ")");
@@ -63,17 +63,42 @@ final class UnknownProperties {
         return names;
     }
 
+    /**
+     * The names Spring's handler reports, less those set to an empty value (a property of ours set to {@code ""}, such
+     * as {@code level=${LEVEL:}} with the variable unset, converts to null and keeps its default: the handler counts
+     * it as unbound, but its name is right).
+     */
     private static Set<ConfigurationProperty> unbound(Environment environment) {
+        Set<ConfigurationProperty> unbound;
         try {
             Binder.get(environment).bind(RedisCompressionProperties.PREFIX,
                     Bindable.of(RedisCompressionProperties.class),
                     new NoUnboundElementsBindHandler(BindHandler.DEFAULT));
             return Set.of();
         } catch (BindException e) {
-            return e.getCause() instanceof UnboundConfigurationPropertiesException unbound
-                    ? unbound.getUnboundProperties() : Set.of();
+            if (!(e.getCause() instanceof UnboundConfigurationPropertiesException u)) {
+                return Set.of();
+            }
+            unbound = u.getUnboundProperties();
         } catch (RuntimeException e) {
             return Set.of();
+        }
+        Set<ConfigurationProperty> named = new HashSet<>();
+        for (ConfigurationProperty p : unbound) {
+            Object value = p.getValue();
+            if (!(value instanceof String v) || !environment.resolvePlaceholders(v).isEmpty()) {
+                named.add(p);
+            }
+        }
+        return named;
+    }
+
+    /** @return where in its source a property was set, or null where not known (or this Boot cannot say) */
+    private static Origin originIn(PropertySourceOrigin source) {
+        try {
+            return source.getOrigin();
+        } catch (LinkageError olderBoot) { // this auto-configuration also runs, switched off, on Boot lines before 3.5
+            return null;
         }
     }
 

@@ -346,6 +346,21 @@ class InertPropertiesTest {
     }
 
     /**
+     * A property of ours set to an empty value ({@code level=${LEVEL:}} with the variable unset, or a YAML key without a
+     * value) keeps its default: Spring's handler counts it as unbound, but it is no misspelling; a misspelled one beside
+     * it is still named.
+     */
+    @Test
+    void aPropertySetToAnEmptyValueIsNotNamedAsUnknown() {
+        runner.withPropertyValues(P + "enabled=true", P + "level=${ZSTDJAVA_TEST_UNSET_LEVEL:}", P + "backend=",
+                P + "dictionaries.max-loaded-bytes=", P + "adaptive.cpu-budget=", P + "levle=9").run(c -> {
+            assertThat(c).hasNotFailed();
+            assertThat(unknownWarnings).hasSize(1);
+            assertThat(unknownWarnings.get(0).getMessage()).isEqualTo(unknownWarning(P + "levle"));
+        });
+    }
+
+    /**
      * Every documented property set as an environment variable, in Spring's form (dashes dropped:
      * {@code ZSTDJAVA_REDIS_COMPRESSION_ADAPTIVE_CPUBUDGET}) and in its legacy one (dashes as underscores:
      * {@code ZSTD_JAVA_REDIS_COMPRESSION_ADAPTIVE_CPU_BUDGET}), lists indexed ({@code _0_}), is known; a misspelled
