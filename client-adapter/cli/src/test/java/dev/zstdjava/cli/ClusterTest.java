@@ -419,13 +419,13 @@ class ClusterTest {
 
     /**
      * The cluster dictionary store's client finds the topology through its seed (the keyspace's URI): a seed whose
-     * TCP connection is never made fails within {@code --timeout}, and the error line names the store and Netty's
+     * TCP connection is never made is given up after {@code --timeout}, and the error line names the store and Netty's
      * connect timeout (the tool's {@code --timeout}). Without that connect timeout Lettuce's own connection
      * initialization timer (the URI's timeout, also {@code --timeout}, started before the TCP connection) closes
      * the channel as well, but the line then says only {@code ClosedChannelException}.
      */
     @Test
-    void theClusterDictionaryStoreConnectsWithinTheTimeout() throws Exception {
+    void theClusterDictionaryStoreGivesUpConnectingAfterTheTimeout() throws Exception {
         try (Keyspace ks = Keyspace.connect(uri, Duration.ofSeconds(1), new RateLimiter(1000));
              UnreachablePort port = new UnreachablePort()) {
             assertTrue(ks.cluster());

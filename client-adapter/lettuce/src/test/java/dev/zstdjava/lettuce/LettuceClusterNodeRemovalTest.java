@@ -119,10 +119,10 @@ class LettuceClusterNodeRemovalTest {
         long decompressedBefore = values.stats().valuesDecompressed();
         List<Integer> slots = z.getPartitions().getPartitionByNodeId(id(removed)).getSlots();
 
-        // held until the UNPAUSE below: far longer than the steps in between may take (the cluster alone is allowed
-        // 20 s to settle), so that no held SET is answered before the refresh closes its connection
-        ok(removed.command("CLIENT PAUSE 120000 WRITE"));
         try {
+            // held until the UNPAUSE below: far longer than the steps in between may take (the cluster alone is
+            // allowed 20 s to settle), so that no held SET is answered before the refresh closes its connection
+            ok(removed.command("CLIENT PAUSE 120000 WRITE"));
             send((a, key) -> List.of(named("held SET", a.set(key + "held", VALUE)),
                     named("held GET", a.get(key + "held")), named("held GET none", a.get(key + "none"))), tag);
             awaitHeld(removed);
@@ -150,9 +150,12 @@ class LettuceClusterNodeRemovalTest {
             assertTrue(String.valueOf(zGot.get("unsent HGET")).contains("WRONGTYPE"), zGot.toString());
             assertEquals("(nil)", zGot.get("after GET held"), "the held SET never ran");
         } finally {
-            z.setAutoFlushCommands(true);
-            p.setAutoFlushCommands(true);
-            removed.command("CLIENT UNPAUSE");
+            try {
+                removed.command("CLIENT UNPAUSE"); // also when the PAUSE's reply, or a step after it, failed
+            } finally {
+                z.setAutoFlushCommands(true);
+                p.setAutoFlushCommands(true);
+            }
         }
         // the five unsent commands of each client were written again from the closed connection's endpoint
         assertSameListenerEvents(5);

@@ -483,17 +483,18 @@ class LettuceContractTest {
         sameOnBoth(s -> () -> {
             store(s, "k");
             CountDownLatch waiting = new CountDownLatch(1);
-            WorkThreadsTest.pauseWrites(redis.server()); // before the thread that ends it, which would wait forever
-            Thread unpause = Thread.ofPlatform().name("contract-unpause").start(() -> {
-                try {
-                    waiting.await();
-                    Thread.sleep(1000);
-                    WorkThreadsTest.unpause(redis.server());
-                } catch (Exception e) {
-                    throw new IllegalStateException(e);
-                }
-            });
+            Thread unpause = null;
             try {
+                WorkThreadsTest.pauseWrites(redis.server()); // before the thread that ends it, which would wait forever
+                unpause = Thread.ofPlatform().name("contract-unpause").start(() -> {
+                    try {
+                        waiting.await();
+                        Thread.sleep(1000);
+                        WorkThreadsTest.unpause(redis.server());
+                    } catch (Exception e) {
+                        throw new IllegalStateException(e);
+                    }
+                });
                 CompletableFuture<String> f = s.async().getdel("k").toCompletableFuture();
                 long cpu = ThreadCpu.nanos();
                 long wall = System.nanoTime();
@@ -510,8 +511,10 @@ class LettuceContractTest {
             } finally {
                 Thread.interrupted(); // a failed join may leave the flag set
                 waiting.countDown();
-                unpause.join();
-                WorkThreadsTest.unpause(redis.server()); // also when the thread above failed
+                if (unpause != null) {
+                    unpause.join();
+                }
+                WorkThreadsTest.unpause(redis.server()); // also when the thread above failed, or never started
             }
         }, List.of(true, true, "parked"));
     }
@@ -634,9 +637,9 @@ class LettuceContractTest {
             // held too, and gets its own reply once the server answers both: the connection stays in step
             store(s, "late");
             s.c.setTimeout(Duration.ofMillis(200));
-            WorkThreadsTest.pauseWrites(redis.server());
             RedisFuture<String> next;
             try {
+                WorkThreadsTest.pauseWrites(redis.server());
                 try {
                     s.c.sync().getdel("late");
                     out.add("no timeout");

@@ -400,7 +400,8 @@ class WorkThreadsTest {
      * Holds every write on {@code server} ({@code CLIENT PAUSE ... WRITE}, Redis 6.2 or newer, any Valkey), and the
      * commands behind a held write on its connection, until {@link #unpause}: for far longer than any test needs, so
      * that the pause never ends on its own while a slow machine runs the test. Only writes: a pause of every command
-     * would hold the {@code CLIENT UNPAUSE} too.
+     * would hold the {@code CLIENT UNPAUSE} too. Call it inside the {@code try} whose {@code finally} calls
+     * {@link #unpause}: a pause that was sent, whatever happens next, is ended there.
      */
     static void pauseWrites(RedisServer server) throws java.io.IOException {
         String reply = server.command("CLIENT PAUSE 120000 WRITE");
@@ -419,11 +420,11 @@ class WorkThreadsTest {
                 BIG.getBytes(StandardCharsets.UTF_8)));
         try (StatefulRedisConnection<String, String> c = redis.client().connect(codec)) {
             c.setTimeout(Duration.ofMillis(300));
-            // the server holds the SET below, and the commands behind it on this connection, until the UNPAUSE
-            pauseWrites(redis.server());
             RedisFuture<String> cancelled;
             RedisFuture<String> kept;
             try {
+                // the server holds the SET below, and the commands behind it on this connection, until the UNPAUSE
+                pauseWrites(redis.server());
                 // replies arrive after the caller gave up (sync) or cancelled (async); they are dropped, not mixed up
                 assertThrows(RedisCommandTimeoutException.class, () -> c.sync().set("k2", big(2)));
                 assertThrows(RedisCommandTimeoutException.class, () -> c.sync().get("k"));
