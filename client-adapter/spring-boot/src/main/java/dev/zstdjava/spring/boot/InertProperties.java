@@ -96,7 +96,7 @@ final class InertProperties {
      * @return the properties set in {@code environment} without effect, by the reason (empty: none), the reasons in
      *         the order of the rules, but those that bind to nothing ({@link UnknownProperties} names them); empty
      *         too when the properties do not bind (with compression enabled, startup fails on them elsewhere, naming
-     *         them; with it off nothing reads them)
+     *         them; with it off {@link UnboundValues} names them)
      */
     static Map<String, Set<String>> find(Environment environment) {
         RedisCompressionProperties properties;

@@ -36,7 +36,8 @@ final class UnknownProperties {
      * @return the properties set in {@code environment} under the prefix that bind to nothing, each as the application
      *         set it (an environment variable as the variable, a list's elements as the list), with the place in a
      *         file where it was set when known, sorted (empty: none); empty too when the properties do not bind
-     *         (with compression enabled, startup fails on them elsewhere, naming them; with it off nothing reads them)
+     *         (with compression enabled, startup fails on them elsewhere, naming them; with it off
+     *         {@link UnboundValues} names them)
      */
     static Set<String> find(Environment environment) {
         Set<String> unknown = new TreeSet<>();
