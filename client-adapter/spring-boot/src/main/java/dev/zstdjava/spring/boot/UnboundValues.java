@@ -1,8 +1,8 @@
 package dev.zstdjava.spring.boot;
 
+import org.springframework.boot.context.properties.bind.AbstractBindHandler;
 import org.springframework.boot.context.properties.bind.BindContext;
 import org.springframework.boot.context.properties.bind.BindException;
-import org.springframework.boot.context.properties.bind.BindHandler;
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.source.ConfigurationProperty;
@@ -11,8 +11,10 @@ import org.springframework.core.convert.ConversionException;
 import org.springframework.core.env.Environment;
 
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
 
@@ -36,29 +38,49 @@ final class UnboundValues {
     }
 
     /**
+     * A bind handler that records each property whose value does not bind and leaves it unbound (its default stays),
+     * so that binding goes on. For one binding; not thread-safe.
+     */
+    static final class Failures extends AbstractBindHandler {
+        private final Environment environment;
+        /** each failure as the application set it ({@link InertProperties#asSet}, with the value): why */
+        private final Map<String, String> reasons = new TreeMap<>();
+        private final Set<ConfigurationPropertyName> names = new HashSet<>();
+
+        Failures(Environment environment) {
+            this.environment = environment;
+        }
+
+        @Override
+        public Object onFailure(ConfigurationPropertyName name, Bindable<?> target, BindContext context,
+                                Exception error) {
+            ConfigurationProperty property = context.getConfigurationProperty();
+            String set = property == null ? name.toString() : InertProperties.asSet(property) + "="
+                    + environment.resolvePlaceholders(String.valueOf(property.getValue()));
+            reasons.put(set, reason(target, error));
+            names.add(name);
+            return null; // unbound: the default stays, and binding goes on
+        }
+
+        /** @return the names of the properties whose value did not bind (empty: none) */
+        Set<ConfigurationPropertyName> names() {
+            return names;
+        }
+    }
+
+    /**
      * @return each property set in {@code environment} under the prefix whose value does not bind, as the application
      *         set it ({@link InertProperties#asSet}) with its value, mapped to why it does not bind, sorted (empty:
      *         none)
      */
     static Map<String, String> find(Environment environment) {
-        Map<String, String> failures = new TreeMap<>();
-        BindHandler collecting = new BindHandler() {
-            @Override
-            public Object onFailure(ConfigurationPropertyName name, Bindable<?> target, BindContext context,
-                                    Exception error) {
-                ConfigurationProperty property = context.getConfigurationProperty();
-                String set = property == null ? name.toString() : InertProperties.asSet(property) + "="
-                        + environment.resolvePlaceholders(String.valueOf(property.getValue()));
-                failures.put(set, reason(target, error));
-                return null; // unbound: the default stays, and binding goes on
-            }
-        };
+        Failures failures = new Failures(environment);
         try {
             Binder.get(environment).bind(RedisCompressionProperties.PREFIX,
-                    Bindable.of(RedisCompressionProperties.class), collecting);
+                    Bindable.of(RedisCompressionProperties.class), failures);
         } catch (BindException e) { // a failure outside any one property's value: not this warning's to name
         }
-        return failures;
+        return failures.reasons;
     }
 
     /**

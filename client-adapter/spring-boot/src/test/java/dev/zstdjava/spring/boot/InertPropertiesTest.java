@@ -423,6 +423,25 @@ class InertPropertiesTest {
         });
     }
 
+    /**
+     * A value that does not bind leaves the other warnings whole: the properties set without effect and the unknown
+     * ones are still named, each in its own warning, and the property whose value does not bind in its own only.
+     */
+    @Test
+    void aValueThatDoesNotBindLeavesTheOtherWarningsWhole() {
+        runner.withPropertyValues(P + "level=abc", P + "levle=9", P + "adaptive.goal=speed", P + "backend=lz4")
+                .run(c -> {
+                    assertThat(c).hasNotFailed();
+                    assertThat(unboundWarnings).hasSize(1);
+                    assertThat(unboundWarnings.get(0).getMessage()).isEqualTo(unboundWarning(
+                            P + "level=abc (For input string: \"abc\")"));
+                    assertThat(unknownWarnings).hasSize(1);
+                    assertThat(unknownWarnings.get(0).getMessage()).isEqualTo(unknownWarning(P + "levle"));
+                    assertThat(theWarning()).isEqualTo(warning(P + "adaptive.goal, " + P + "backend (" + P
+                            + "enabled is not true: nothing of this library is configured)"));
+                });
+    }
+
     /** An environment variable whose value does not bind is named as the variable. */
     @Test
     void withCompressionOffAVariableThatDoesNotBindIsNamedAsSet() {
