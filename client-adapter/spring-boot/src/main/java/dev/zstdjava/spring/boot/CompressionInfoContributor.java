@@ -22,8 +22,11 @@ import java.util.Objects;
 
 /**
  * Adds {@code zstd-java} to Actuator's info endpoint: the backend, level and limits, the native library (name,
- * version, how it was found and the file loaded), the dictionaries when used, and the compressor's counters. With
- * adaptive compression, {@code adaptive}: the goal, and {@code decisions}, one entry per pattern of
+ * version, how it was found and the file loaded), the dictionaries when used (made by the auto-configuration in a mode
+ * with a store: with {@code maxLoadedBytes}, the bound on the dictionaries the manager loads), and the compressor's
+ * counters. With adaptive compression, {@code adaptive}: the goal, {@code dictionaries} when the auto-configuration
+ * made the pattern lineages ({@code maxLoadedBytes}, each pattern's manager's bound, and {@code dictionaryMemory},
+ * all patterns' together), and {@code decisions}, one entry per pattern of
  * {@link AdaptiveCompressor#snapshot()} ({@code pattern}, {@code option}, {@code savedFraction}, {@code valuesSeen},
  * {@code since}); the counters are then the reader's (reads), the writes being counted per option inside the adaptive
  * compressor.
@@ -32,19 +35,44 @@ import java.util.Objects;
  * compression a snapshot of the decisions and a map per pattern).
  */
 public final class CompressionInfoContributor implements InfoContributor {
+    /** The bound on the dictionaries a manager loads (with adaptive compression: each pattern's manager), in bytes. */
+    static final String MAX_LOADED_BYTES = "maxLoadedBytes";
+    /** With adaptive compression, the bound on the dictionaries all patterns load together, in bytes. */
+    static final String DICTIONARY_MEMORY = "dictionaryMemory";
+    /** The bounds the entry shows, in this order. */
+    private static final List<String> BOUNDS = List.of(MAX_LOADED_BYTES, DICTIONARY_MEMORY);
+
     private final ValueCompressor compressor;
     /** the adaptive compressor, or null */
     private final AdaptiveCompressor adaptive;
+    /**
+     * the bounds on loaded dictionaries the configuration set, in bytes, by their name in the entry (empty: none
+     * known): under {@code dictionaries} in the fixed mode, under {@code adaptive.dictionaries} with adaptive
+     * compression
+     */
+    private final Map<String, Long> bounds;
 
     public CompressionInfoContributor(ValueCompressor compressor) {
-        this.compressor = Objects.requireNonNull(compressor, "compressor");
-        this.adaptive = null;
+        this(compressor, Map.of());
     }
 
     /** With adaptive compression: the reader's configuration and counters, and {@code adaptive}'s decisions. */
     public CompressionInfoContributor(AdaptiveCompressor adaptive) {
+        this(adaptive, Map.of());
+    }
+
+    /** As the public one, with the {@code bounds} on loaded dictionaries that the configuration set (in bytes). */
+    CompressionInfoContributor(ValueCompressor compressor, Map<String, Long> bounds) {
+        this.compressor = Objects.requireNonNull(compressor, "compressor");
+        this.adaptive = null;
+        this.bounds = Map.copyOf(bounds);
+    }
+
+    /** As the public one, with the {@code bounds} on the pattern lineages' dictionaries (in bytes). */
+    CompressionInfoContributor(AdaptiveCompressor adaptive, Map<String, Long> bounds) {
         this.adaptive = Objects.requireNonNull(adaptive, "adaptive");
         this.compressor = adaptive.reader();
+        this.bounds = Map.copyOf(bounds);
     }
 
     @Override
@@ -75,6 +103,9 @@ public final class CompressionInfoContributor implements InfoContributor {
             dict.put("current", dictionaries.currentId());
             dict.put("loaded", dictionaries.dictionaryStats().size());
             dict.put("rejected", dictionaries.rejectedDictionaries().size());
+            if (adaptive == null) {
+                putBounds(dict);
+            }
             d.put("dictionaries", dict);
         }
         CompressionStats s = compressor.stats();
@@ -96,11 +127,26 @@ public final class CompressionInfoContributor implements InfoContributor {
         return d;
     }
 
-    private static Map<String, Object> adaptive(AdaptiveCompressor adaptive) {
+    /** Adds the bounds, in the order {@link #BOUNDS} names them. */
+    private void putBounds(Map<String, Object> to) {
+        for (String name : BOUNDS) {
+            Long value = bounds.get(name);
+            if (value != null) {
+                to.put(name, value);
+            }
+        }
+    }
+
+    private Map<String, Object> adaptive(AdaptiveCompressor adaptive) {
         Map<String, Object> a = new LinkedHashMap<>();
         a.put("goal", adaptive.goal().kind().name().toLowerCase(Locale.ROOT));
         if (Double.isFinite(adaptive.goal().cpuBudgetMicrosPerKiB())) {
             a.put("cpuBudget", adaptive.goal().cpuBudgetMicrosPerKiB());
+        }
+        if (!bounds.isEmpty()) {
+            Map<String, Object> dictionaries = new LinkedHashMap<>();
+            putBounds(dictionaries);
+            a.put("dictionaries", dictionaries);
         }
         List<Map<String, Object>> decisions = new ArrayList<>();
         for (PatternDecision p : adaptive.snapshot()) {

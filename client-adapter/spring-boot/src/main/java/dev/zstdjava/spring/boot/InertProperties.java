@@ -1,6 +1,7 @@
 package dev.zstdjava.spring.boot;
 
 import dev.zstdjava.spring.boot.RedisCompressionProperties.DictionaryMode;
+import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.source.ConfigurationProperty;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
@@ -94,15 +95,17 @@ final class InertProperties {
 
     /**
      * @return the properties set in {@code environment} without effect, by the reason (empty: none), the reasons in
-     *         the order of the rules, but those that bind to nothing ({@link UnknownProperties} names them); empty
-     *         too when the properties do not bind (with compression enabled, startup fails on them elsewhere, naming
-     *         them; with it off nothing reads them)
+     *         the order of the rules, but those that bind to nothing ({@link UnknownProperties} names them) and those
+     *         whose value does not bind, the others bound without them (with compression enabled, startup fails on
+     *         them elsewhere, naming them; with it off {@link UnboundValues} names them)
      */
     static Map<String, Set<String>> find(Environment environment) {
         RedisCompressionProperties properties;
+        UnboundValues.Failures failures = new UnboundValues.Failures(environment); // named there instead
         try {
-            properties = Binder.get(environment).bindOrCreate(RedisCompressionProperties.PREFIX,
-                    RedisCompressionProperties.class);
+            properties = Binder.get(environment).bind(RedisCompressionProperties.PREFIX,
+                    Bindable.of(RedisCompressionProperties.class), failures)
+                    .orElseGet(RedisCompressionProperties::new);
         } catch (RuntimeException e) {
             return Map.of();
         }
@@ -114,7 +117,7 @@ final class InertProperties {
             if (!(source instanceof IterableConfigurationPropertySource iterable)) {
                 continue;
             }
-            iterable.filter(n -> !unknown.contains(n) && roots.stream().anyMatch(r -> r.equals(n) || r.isAncestorOf(n)))
+            iterable.filter(n -> !unknown.contains(n) && !failures.names().contains(n) && roots.stream().anyMatch(r -> r.equals(n) || r.isAncestorOf(n)))
                     .stream()
                     .forEach(name -> {
                         for (int i = 0; i < RULES.size(); i++) {

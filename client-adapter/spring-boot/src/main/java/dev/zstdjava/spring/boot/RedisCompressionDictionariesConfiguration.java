@@ -8,10 +8,12 @@ import dev.zstdjava.values.DictionaryStore;
 import dev.zstdjava.values.InMemoryDictionaryStore;
 import dev.zstdjava.values.PatternDictionaries;
 import dev.zstdjava.values.ServerDictionaryLayout;
+import dev.zstdjava.values.ValueCompressor;
 import dev.zstdjava.values.spring.SpringDictionaryStore;
 import dev.zstdjava.zstd.ZstdDictionary;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.AnnotatedBeanDefinition;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.condition.ConditionOutcome;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -263,6 +265,40 @@ class RedisCompressionDictionariesConfiguration {
                 throw RedisCompressionProperties.invalid(property, value, e.getMessage());
             }
         }
+    }
+
+    /**
+     * @return the bounds on loaded dictionaries that the properties set on the dictionaries {@code compressor} (or
+     *         {@code adaptive}, when not null) uses, for the info entry ({@link CompressionInfoContributor}), in bytes:
+     *         {@code dictionaries.max-loaded-bytes} when the mode reads it and the manager (adaptive: the pattern
+     *         lineages) was made here, and with adaptive compression the lineages' own bound on them all,
+     *         {@code adaptive.dictionary-memory} as they hold it; empty when none applies (no dictionaries, or the
+     *         application's own)
+     */
+    static Map<String, Long> bounds(ValueCompressor compressor, AdaptiveCompressor adaptive,
+                                    RedisCompressionProperties properties, ConfigurableListableBeanFactory beans) {
+        if (properties == null || !reads(properties.getDictionaries().getMode(), MAX_LOADED_BYTES)) {
+            return Map.of();
+        }
+        DataSize set = properties.getDictionaries().getMaxLoadedBytes();
+        long maxLoaded = set == null ? DictionaryManager.DEFAULT_MAX_LOADED_BYTES : set.toBytes(); // unset: not applied
+        if (adaptive == null) {
+            return madeHere(beans, MANAGER) && beans.getBean(MANAGER) == compressor.dictionaries()
+                    ? Map.of(CompressionInfoContributor.MAX_LOADED_BYTES, maxLoaded) : Map.of();
+        }
+        // made here only for the adaptive compressor made here, which then writes with them
+        return madeHere(beans, PATTERNS) && beans.getBean(PATTERNS) instanceof PatternDictionaries lineages
+                ? Map.of(CompressionInfoContributor.MAX_LOADED_BYTES, maxLoaded,
+                CompressionInfoContributor.DICTIONARY_MEMORY, lineages.maxNativeBytes()) : Map.of();
+    }
+
+    /** @return whether the bean {@code name} is one this configuration made (not the application's, of that name) */
+    private static boolean madeHere(ConfigurableListableBeanFactory beans, String name) {
+        return beans.containsBeanDefinition(name)
+                && beans.getBeanDefinition(name) instanceof AnnotatedBeanDefinition d
+                && d.getFactoryMethodMetadata() != null
+                && d.getFactoryMethodMetadata().getDeclaringClassName().startsWith(
+                RedisCompressionDictionariesConfiguration.class.getName() + "$");
     }
 
     /** The names of the beans {@link Server.CloseBeforeFactory} closes: the dictionaries made here. */

@@ -3,6 +3,7 @@ package dev.zstdjava.spring.boot;
 import dev.zstdjava.values.AdaptiveCompressor;
 import dev.zstdjava.values.ValueCompressor;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.actuate.autoconfigure.info.ConditionalOnEnabledInfoContributor;
 import org.springframework.boot.actuate.info.InfoContributor;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -11,6 +12,8 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
+
+import java.util.Map;
 
 /**
  * The {@code zstd-java} entry of Actuator's info endpoint ({@link CompressionInfoContributor}) when Actuator is on the
@@ -37,8 +40,13 @@ public final class RedisCompressionInfoAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     CompressionInfoContributor zstdJavaInfoContributor(ValueCompressor compressor,
-                                                       ObjectProvider<AdaptiveCompressor> adaptive) {
+                                                       ObjectProvider<AdaptiveCompressor> adaptive,
+                                                       ObjectProvider<RedisCompressionProperties> properties,
+                                                       ConfigurableListableBeanFactory beans) {
         AdaptiveCompressor a = adaptive.getIfAvailable();
-        return a == null ? new CompressionInfoContributor(compressor) : new CompressionInfoContributor(a);
+        Map<String, Long> bounds = RedisCompressionDictionariesConfiguration.bounds(compressor, a,
+                properties.getIfAvailable(), beans);
+        return a == null ? new CompressionInfoContributor(compressor, bounds)
+                : new CompressionInfoContributor(a, bounds);
     }
 }

@@ -11,7 +11,8 @@ import org.springframework.core.type.AnnotatedTypeMetadata;
 /**
  * With {@code zstd-java.redis.compression.enabled} not true: no bean, and the native library not loaded; only one
  * warning naming the other properties of this library that are set, since none of them takes effect
- * ({@link InertProperties}). Uses only what Boot 3.0 already had, as {@link OnCompressionEnabled} does.
+ * ({@link InertProperties}), and one naming those whose value does not bind, since nothing reads them until
+ * compression is switched on ({@link UnboundValues}). Uses only what Boot 3.0 already had, as {@link OnCompressionEnabled} does.
  *
  * <p>Made and used by Spring at startup.
  */
@@ -20,9 +21,10 @@ import org.springframework.core.type.AnnotatedTypeMetadata;
 final class RedisCompressionOffAutoConfiguration {
     /**
      * Made by Spring (the package is open to it); warns once about the properties set without effect, and about those
-     * that bind to nothing.
+     * that bind to nothing, and about the values that do not bind.
      */
     RedisCompressionOffAutoConfiguration(Environment environment) {
+        UnboundValues.warn(environment);
         InertProperties.warn(environment);
         UnknownProperties.warn(environment);
     }

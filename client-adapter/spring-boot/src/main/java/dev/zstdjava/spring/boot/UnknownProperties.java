@@ -1,7 +1,6 @@
 package dev.zstdjava.spring.boot;
 
 import org.springframework.boot.context.properties.bind.BindException;
-import org.springframework.boot.context.properties.bind.BindHandler;
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.bind.UnboundConfigurationPropertiesException;
@@ -35,8 +34,9 @@ final class UnknownProperties {
     /**
      * @return the properties set in {@code environment} under the prefix that bind to nothing, each as the application
      *         set it (an environment variable as the variable, a list's elements as the list), with the place in a
-     *         file where it was set when known, sorted (empty: none); empty too when the properties do not bind
-     *         (with compression enabled, startup fails on them elsewhere, naming them; with it off nothing reads them)
+     *         file where it was set when known, sorted (empty: none); a known property whose value does not bind is
+     *         not one (with compression enabled, startup fails on it elsewhere, naming it; with it off
+     *         {@link UnboundValues} names it)
      */
     static Set<String> find(Environment environment) {
         Set<String> unknown = new TreeSet<>();
@@ -55,7 +55,7 @@ final class UnknownProperties {
 
     /**
      * @return the names of the properties set in {@code environment} under the prefix that bind to nothing (empty:
-     *         none, or the properties do not bind)
+     *         none)
      */
     static Set<ConfigurationPropertyName> names(Environment environment) {
         Set<ConfigurationPropertyName> names = new HashSet<>();
@@ -66,14 +66,15 @@ final class UnknownProperties {
     /**
      * The names Spring's handler reports, less those set to an empty value (a property of ours set to {@code ""}, such
      * as {@code level=${LEVEL:}} with the variable unset, converts to null and keeps its default: the handler counts
-     * it as unbound, but its name is right).
+     * it as unbound, but its name is right), and those whose value does not bind (the handler counts them unbound
+     * too; the rest are bound without them).
      */
     private static Set<ConfigurationProperty> unbound(Environment environment) {
         Set<ConfigurationProperty> unbound;
+        UnboundValues.Failures failures = new UnboundValues.Failures(environment); // named there instead
         try {
             Binder.get(environment).bind(RedisCompressionProperties.PREFIX,
-                    Bindable.of(RedisCompressionProperties.class),
-                    new NoUnboundElementsBindHandler(BindHandler.DEFAULT));
+                    Bindable.of(RedisCompressionProperties.class), new NoUnboundElementsBindHandler(failures));
             return Set.of();
         } catch (BindException e) {
             if (!(e.getCause() instanceof UnboundConfigurationPropertiesException u)) {
@@ -86,6 +87,9 @@ final class UnknownProperties {
         Set<ConfigurationProperty> named = new HashSet<>();
         for (ConfigurationProperty p : unbound) {
             Object value = p.getValue();
+            if (failures.names().contains(p.getName())) {
+                continue; // a known property whose value does not bind
+            }
             if (!(value instanceof String v) || !environment.resolvePlaceholders(v).isEmpty()) {
                 named.add(p);
             }

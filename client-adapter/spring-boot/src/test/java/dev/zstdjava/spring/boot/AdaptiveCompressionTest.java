@@ -8,14 +8,18 @@ import dev.zstdjava.values.CompressionConfig;
 import dev.zstdjava.values.CompressionGoal;
 import dev.zstdjava.values.CompressionOption;
 import dev.zstdjava.values.DictionaryManager;
+import dev.zstdjava.values.DictionaryStats;
 import dev.zstdjava.values.DictionaryStore;
 import dev.zstdjava.values.InMemoryDictionaryStore;
 import dev.zstdjava.values.PatternDictionaries;
 import dev.zstdjava.values.PatternDecision;
+import dev.zstdjava.values.ServerDictionaryLayout;
 import dev.zstdjava.values.ValueCompressor;
 import dev.zstdjava.values.micrometer.CompressionMetrics;
 import dev.zstdjava.values.spring.CompressingRedisTemplate;
 import dev.zstdjava.values.spring.CompressingStringRedisTemplate;
+import dev.zstdjava.values.spring.SpringDictionaryStore;
+import dev.zstdjava.zstd.ZstdDictionary;
 import dev.zstdjava.zstd.ZstdFrame;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.api.AfterAll;
@@ -34,6 +38,8 @@ import org.springframework.data.redis.core.RedisTemplate;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.serializer.RedisSerializer;
 
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -449,6 +455,73 @@ class AdaptiveCompressionTest {
                 P + "dictionaries.max-loaded-bytes=0B")
                 .run(c -> assertThat(c).getFailure().hasStackTraceContaining("RedisCompressionException: invalid value"
                         + " 0B of " + P + "dictionaries.max-loaded-bytes").hasStackTraceContaining("maxLoadedBytes 0"));
+    }
+
+    /**
+     * {@code dictionaries.max-loaded-bytes} reaches each pattern's manager: of five dictionaries published in the
+     * pattern's store in the server (some 48 KiB each as the bound counts them), a bound of 100KB loads the two newest
+     * when the pattern's lineage opens, and without it all five load (another pattern, another store). The info entry
+     * shows the bound and {@code adaptive.dictionary-memory}, the lineages' bound on all patterns, in bytes.
+     */
+    @Test
+    @SuppressWarnings("unchecked")
+    void theMaxLoadedBytesBoundsEachPatternsManager() throws Exception {
+        byte[] trained = ZstdDictionary.train(TestValues.jsonRecords(3000, 11), 16 << 10).toByteArray();
+        long each = PatternDictionaries.DIGEST_OVERHEAD + trained.length; // as the bound counts one not compressing
+        long bound = 100 << 10;
+        assertThat(bound / each).as("dictionaries within the bound").isEqualTo(2);
+        for (String pattern : new String[] {"bounded:*", "unbounded:*"}) {
+            boolean bounded = pattern.equals("bounded:*");
+            int firstId = bounded ? 71_000 : 72_000; // ids of their own: each lineage claims those it loads
+            ApplicationContextRunner r = runner().withPropertyValues(P + "adaptive.enabled=true",
+                    P + "adaptive.patterns=" + pattern, P + "dictionaries.mode=managed",
+                    P + "adaptive.dictionary-memory=8MB");
+            r = bounded ? r.withPropertyValues(P + "dictionaries.max-loaded-bytes=100KB") : r;
+            r.run(c -> {
+                        assertThat(c).hasNotFailed();
+                        PatternDictionaries dictionaries = c.getBean(PatternDictionaries.class);
+                        RedisConnectionFactory f = c.getBean(RedisConnectionFactory.class);
+                        DictionaryStore store = new SpringDictionaryStore(f, PatternDictionaries.prefix(
+                                PatternDictionaries.lineageName(pattern)),
+                                ServerDictionaryLayout.DEFAULT_MAX_DICTIONARY_SIZE);
+                        for (int i = 0; i < 5; i++) {
+                            byte[] d = trained.clone();
+                            ByteBuffer.wrap(d).order(ByteOrder.LITTLE_ENDIAN).putInt(4, firstId + i); // header id
+                            store.putIfAbsent(ZstdDictionary.of(d).id(), d);
+                        }
+                        // the lineage opens (its manager built, loading what is published) after sampled writes
+                        RedisTemplate<Object, Object> template = c.getBean("redisTemplate", RedisTemplate.class);
+                        long deadline = System.nanoTime() + 60_000_000_000L;
+                        for (int i = 0; !dictionaries.openPatterns().contains(pattern); i++) {
+                            assertThat(System.nanoTime()).as(pattern + "'s lineage opens within 60 s (%d writes)", i)
+                                    .isLessThan(deadline);
+                            template.opsForValue().set(pattern.replace("*", "") + i, json(i));
+                        }
+                        List<Long> loaded = dictionaries.manager(pattern).dictionaryStats().stream()
+                                .map(DictionaryStats::id).filter(id -> id >= firstId && id < firstId + 5).toList();
+                        Info.Builder info = new Info.Builder();
+                        c.getBean(CompressionInfoContributor.class).contribute(info);
+                        Map<String, Object> adaptive = (Map<String, Object>) ((Map<String, Object>) info.build()
+                                .getDetails().get("zstd-java")).get("adaptive");
+                        if (bounded) {
+                            assertThat(loaded).as("the two newest within the bound")
+                                    .containsExactlyInAnyOrder(firstId + 3L, firstId + 4L);
+                            assertThat(adaptive.get("dictionaries")).isEqualTo(Map.of("maxLoadedBytes", bound,
+                                    "dictionaryMemory", 8L << 20));
+                        } else {
+                            assertThat(loaded).as("all five by default").hasSize(5);
+                            assertThat(adaptive.get("dictionaries")).isEqualTo(Map.of("maxLoadedBytes",
+                                    DictionaryManager.DEFAULT_MAX_LOADED_BYTES, "dictionaryMemory", 8L << 20));
+                        }
+                    });
+        }
+        // without dictionaries the entry shows no bound on them
+        runner().withPropertyValues(P + "adaptive.enabled=true").run(c -> {
+            Info.Builder info = new Info.Builder();
+            c.getBean(CompressionInfoContributor.class).contribute(info);
+            assertThat((Map<String, Object>) ((Map<String, Object>) info.build().getDetails().get("zstd-java"))
+                    .get("adaptive")).containsKey("goal").doesNotContainKey("dictionaries");
+        });
     }
 
     /**

@@ -49,6 +49,9 @@ class InertPropertiesTest {
     private final Logger unknownLogger = Logger.getLogger("dev.zstdjava.spring.boot.UnknownProperties"); // documented
     private final List<LogRecord> unknownWarnings = new CopyOnWriteArrayList<>();
     private final Handler unknownHandler = capturing(unknownWarnings);
+    private final Logger unboundLogger = Logger.getLogger("dev.zstdjava.spring.boot.UnboundValues"); // documented
+    private final List<LogRecord> unboundWarnings = new CopyOnWriteArrayList<>();
+    private final Handler unboundHandler = capturing(unboundWarnings);
 
     /** @return a handler adding each warning or worse to {@code records} */
     private static Handler capturing(List<LogRecord> records) {
@@ -86,12 +89,14 @@ class InertPropertiesTest {
     void capture() {
         logger.addHandler(handler);
         unknownLogger.addHandler(unknownHandler);
+        unboundLogger.addHandler(unboundHandler);
     }
 
     @AfterEach
     void release() {
         logger.removeHandler(handler);
         unknownLogger.removeHandler(unknownHandler);
+        unboundLogger.removeHandler(unboundHandler);
     }
 
     @Test
@@ -383,5 +388,81 @@ class InertPropertiesTest {
                         "ZSTDJAVA_REDIS_COMPRESSION_DICTIONARIES_MOD, ZSTDJAVA_REDIS_COMPRESSION_LEVLE"));
             });
         }
+    }
+
+    /** @return the whole warning naming {@code failures}, each "name=value (why)", in order */
+    private static String unboundWarning(String failures) {
+        return "zstd-java: properties whose value does not bind, unread while " + P + "enabled is not true: "
+                + failures + "; correct them: with compression enabled, startup fails on them";
+    }
+
+    /**
+     * With compression off, a value that does not bind is read by nothing: each such property is named in one warning,
+     * with its value and why, and startup goes on; the values that bind draw none.
+     */
+    @Test
+    void withCompressionOffValuesThatDoNotBindAreNamedInOneWarning() throws IOException {
+        runner.withPropertyValues(P + "adaptive.goal=fast", P + "level=abc", P + "dictionaries.max-loaded-bytes=lots",
+                P + "min-size=64B", P + "adaptive.capacity=12").run(c -> {
+            assertThat(c).hasNotFailed();
+            assertThat(c).doesNotHaveBean(ValueCompressor.class);
+            assertThat(unboundWarnings).hasSize(1);
+            assertThat(unboundWarnings.get(0).getMessage()).isEqualTo(unboundWarning(
+                    P + "adaptive.goal=fast (not one of memory, balanced, speed), "
+                    + P + "dictionaries.max-loaded-bytes=lots ('lots' is not a valid data size), "
+                    + P + "level=abc (For input string: \"abc\")"));
+        });
+        // a valid value of every documented property binds: none is named
+        unboundWarnings.clear();
+        Map<String, String> all = everyProperty();
+        all.put(P + "enabled", "false");
+        runner.withPropertyValues(all.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue())
+                .toArray(String[]::new)).run(c -> {
+            assertThat(c).hasNotFailed();
+            assertThat(unboundWarnings).isEmpty();
+        });
+    }
+
+    /**
+     * A value that does not bind leaves the other warnings whole: the properties set without effect and the unknown
+     * ones are still named, each in its own warning, and the property whose value does not bind in its own only.
+     */
+    @Test
+    void aValueThatDoesNotBindLeavesTheOtherWarningsWhole() {
+        runner.withPropertyValues(P + "level=abc", P + "levle=9", P + "adaptive.goal=speed", P + "backend=lz4")
+                .run(c -> {
+                    assertThat(c).hasNotFailed();
+                    assertThat(unboundWarnings).hasSize(1);
+                    assertThat(unboundWarnings.get(0).getMessage()).isEqualTo(unboundWarning(
+                            P + "level=abc (For input string: \"abc\")"));
+                    assertThat(unknownWarnings).hasSize(1);
+                    assertThat(unknownWarnings.get(0).getMessage()).isEqualTo(unknownWarning(P + "levle"));
+                    assertThat(theWarning()).isEqualTo(warning(P + "adaptive.goal, " + P + "backend (" + P
+                            + "enabled is not true: nothing of this library is configured)"));
+                });
+    }
+
+    /** An environment variable whose value does not bind is named as the variable. */
+    @Test
+    void withCompressionOffAVariableThatDoesNotBindIsNamedAsSet() {
+        runner.withInitializer(c -> c.getEnvironment().getPropertySources().addFirst(
+                new SystemEnvironmentPropertySource("test-systemEnvironment",
+                        Map.of("ZSTDJAVA_REDIS_COMPRESSION_DICTIONARIES_LOADTIMEOUT", "soon")))).run(c -> {
+            assertThat(c).hasNotFailed();
+            assertThat(unboundWarnings).hasSize(1);
+            assertThat(unboundWarnings.get(0).getMessage()).startsWith("zstd-java: properties whose value does not"
+                    + " bind, unread while " + P + "enabled is not true: ZSTDJAVA_REDIS_COMPRESSION_DICTIONARIES_LOADTIMEOUT"
+                    + "=soon (");
+        });
+    }
+
+    /** With compression on, a value that does not bind still fails startup naming it; the off warning is not given. */
+    @Test
+    void withCompressionOnAValueThatDoesNotBindStillFailsStartup() {
+        runner.withPropertyValues(P + "enabled=true", P + "level=abc").run(c -> {
+            assertThat(c).hasFailed();
+            assertThat(c.getStartupFailure()).hasStackTraceContaining(P + "level");
+            assertThat(unboundWarnings).isEmpty();
+        });
     }
 }

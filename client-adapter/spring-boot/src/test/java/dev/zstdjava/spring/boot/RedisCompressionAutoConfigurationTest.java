@@ -20,6 +20,7 @@ import dev.zstdjava.zstd.ZstdDictionary;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.actuate.info.Info;
 import org.springframework.boot.actuate.info.InfoContributor;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -42,9 +43,12 @@ import org.springframework.data.redis.serializer.RedisSerializationContext.Seria
 import org.springframework.data.redis.serializer.RedisSerializer;
 import org.springframework.util.unit.DataSize;
 
+import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -690,6 +694,56 @@ class RedisCompressionAutoConfigurationTest {
                                 .hasMessageContaining("must be positive"));
             }
         }
+    }
+
+    /** @return the info entry's {@code dictionaries} map of the context's contributor, or null when it has none */
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> dictionariesInfo(org.springframework.context.ApplicationContext c) {
+        Info.Builder info = new Info.Builder();
+        c.getBean(CompressionInfoContributor.class).contribute(info);
+        return (Map<String, Object>) ((Map<String, Object>) info.build().getDetails().get("zstd-java"))
+                .get("dictionaries");
+    }
+
+    /**
+     * The info entry shows {@code dictionaries.max-loaded-bytes}, in bytes, where it applies: in both modes with a
+     * store (unset: the manager's default), not in the given mode (no store) nor for the application's own manager,
+     * which the property does not reach.
+     */
+    @Test
+    void theInfoEntryShowsTheBoundOnLoadedDictionariesWhereItApplies(@TempDir Path dir) throws IOException {
+        for (String mode : new String[] {"managed", "shared"}) {
+            runner.withPropertyValues(P + "enabled=true", P + "dictionaries.mode=" + mode,
+                            P + "dictionaries.notifications=false", P + "dictionaries.max-loaded-bytes=100KB")
+                    .withBean(DictionaryStore.class, InMemoryDictionaryStore::new).run(c -> {
+                        assertThat(c).hasNotFailed();
+                        assertThat(dictionariesInfo(c)).as(mode).containsEntry("maxLoadedBytes", 100L << 10)
+                                .containsKeys("current", "loaded", "rejected");
+                    });
+            runner.withPropertyValues(P + "enabled=true", P + "dictionaries.mode=" + mode,
+                            P + "dictionaries.notifications=false")
+                    .withBean(DictionaryStore.class, InMemoryDictionaryStore::new)
+                    .run(c -> assertThat(dictionariesInfo(c)).as(mode + ", unset")
+                            .containsEntry("maxLoadedBytes", DictionaryManager.DEFAULT_MAX_LOADED_BYTES));
+        }
+        Path dictionary = dir.resolve("a.dict");
+        Files.write(dictionary, ZstdDictionary.train(TestValues.jsonRecords(3000, 11), 16 << 10).toByteArray());
+        runner.withPropertyValues(P + "enabled=true", P + "dictionaries.mode=given",
+                        P + "dictionaries.resources=" + dictionary.toUri())
+                .run(c -> {
+                    assertThat(c).hasNotFailed();
+                    assertThat(dictionariesInfo(c)).as("given").containsKey("current")
+                            .doesNotContainKey("maxLoadedBytes");
+                });
+        runner.withPropertyValues(P + "enabled=true", P + "dictionaries.mode=managed",
+                        P + "dictionaries.notifications=false", P + "dictionaries.max-loaded-bytes=100KB")
+                .withBean("appDictionaryManager", DictionaryManager.class, () -> DictionaryManager.managed(
+                        new InMemoryDictionaryStore()).notifications(false).build())
+                .run(c -> {
+                    assertThat(c).hasNotFailed();
+                    assertThat(dictionariesInfo(c)).as("the application's manager").containsKey("current")
+                            .doesNotContainKey("maxLoadedBytes");
+                });
     }
 
     @Test
