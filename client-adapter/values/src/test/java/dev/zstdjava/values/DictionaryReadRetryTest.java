@@ -28,6 +28,21 @@ import static org.junit.jupiter.api.Assertions.*;
  * that missed retry. Deterministic: the manager's io thread loads in the order of the misses.
  */
 class DictionaryReadRetryTest {
+    static final byte[] BIG = grown(64 << 10);
+    static final long EACH = PatternDictionaries.estimatedNativeBytes(BIG.length, false);
+    /** A bound that holds three dictionaries: the compressing one and two others. */
+    static final long BOUND = 3 * EACH + 1;
+
+    /**
+     * @return a gated store publishing {@code n} dictionaries with ids from {@code firstId} on (added to
+     *         {@code dictionaries}), then {@code newer} with ids from {@code newerId} on, the last of which compresses
+     */
+    static GatedStore store(List<byte[]> dictionaries, long firstId, int n, long newerId, int newer) {
+        InMemoryDictionaryStore inner = new InMemoryDictionaryStore();
+        dictionaries.addAll(publish(inner, BIG, firstId, n));
+        publish(inner, BIG, newerId, newer);
+        return new GatedStore(inner);
+    }
     /** A store in memory whose entry reads wait while its gate is shut, and are counted once they pass it. */
     static final class GatedStore extends AdaptivePatternDictionariesTest.Forwarding {
         private final Map<Long, AtomicInteger> getsById = new java.util.concurrent.ConcurrentHashMap<>();
@@ -123,13 +138,9 @@ class DictionaryReadRetryTest {
      */
     @Test
     void readersUsingMoreDictionariesAtOnceThanTheBoundHoldsEachFindTheirsOnTheirRetry() throws Exception {
-        byte[] big = grown(64 << 10);
-        long each = PatternDictionaries.estimatedNativeBytes(big.length, false);
-        InMemoryDictionaryStore inner = new InMemoryDictionaryStore();
-        List<byte[]> dictionaries = publish(inner, big, 800_000, 6);
-        publish(inner, big, 800_100, 1); // the newest: it compresses, and is never evicted
-        GatedStore store = new GatedStore(inner);
-        long bound = 3 * each + 1;
+        List<byte[]> dictionaries = new ArrayList<>();
+        GatedStore store = store(dictionaries, 800_000, 6, 800_100, 1); // the newest compresses: never evicted
+        long bound = BOUND;
         try (DictionaryManager m = DictionaryManager.shared(store).maxLoadedBytes(bound).notifications(false)
                 .refreshInterval(Duration.ofHours(1)).build()) {
             assertEquals(List.of(id(dictionaries.get(4)), id(dictionaries.get(5)), 800_100L),
@@ -170,13 +181,9 @@ class DictionaryReadRetryTest {
      */
     @Test
     void dictionariesKeptForRetriesTakeTheLoadedOnesAboveTheBoundByAtMostTheBound() throws Exception {
-        byte[] big = grown(64 << 10);
-        long each = PatternDictionaries.estimatedNativeBytes(big.length, false);
-        InMemoryDictionaryStore inner = new InMemoryDictionaryStore();
-        List<byte[]> dictionaries = publish(inner, big, 900_000, 8);
-        publish(inner, big, 900_100, 3); // two loaded at build beside the newest, which compresses
-        GatedStore store = new GatedStore(inner);
-        long bound = 3 * each + 1;
+        List<byte[]> dictionaries = new ArrayList<>();
+        GatedStore store = store(dictionaries, 900_000, 8, 900_100, 3); // two loaded at build beside the newest
+        long bound = BOUND;
         try (DictionaryManager m = DictionaryManager.shared(store).maxLoadedBytes(bound).notifications(false)
                 .refreshInterval(Duration.ofMillis(20)).build()) {
             ValueCompressor vc = ValueCompressor.create(CompressionConfig.defaults(), m);
