@@ -92,7 +92,7 @@ abstract class LoadedDictionary {
     }
 
     /** @return whether this dictionary is kept for a read's retry at {@code now} ({@link #heldForRead}) */
-    boolean heldForRead(long now) {
+    boolean isHeldForRead(long now) {
         long until = heldForRead;
         return until != 0 && now - until < 0;
     }

@@ -398,7 +398,7 @@ final class StoreSync {
         DictionaryRegistry.Snapshot s = registry.snapshot();
         DictionaryManager.Entry lru = null;
         for (DictionaryManager.Entry e : s.entries()) {
-            if (!e.given && e != s.current() && e.heldForRead(now) == held
+            if (!e.given && e != s.current() && e.isHeldForRead(now) == held
                     && (lru == null || e.lastUsed - lru.lastUsed < 0)) {
                 lru = e;
             }
@@ -430,7 +430,7 @@ final class StoreSync {
         long held = 0;
         DictionaryRegistry.Snapshot s = registry.snapshot();
         for (DictionaryManager.Entry e : s.entries()) {
-            if (!e.given && e != s.current() && e.heldForRead(now)) {
+            if (!e.given && e != s.current() && e.isHeldForRead(now)) {
                 held += PatternDictionaries.estimatedNativeBytes(e.size, false);
             }
         }
