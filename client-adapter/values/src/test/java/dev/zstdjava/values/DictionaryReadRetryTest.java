@@ -177,13 +177,32 @@ class DictionaryReadRetryTest {
      * Eight readers miss eight dictionaries at once under a bound that holds three (the compressing one and two
      * others): the dictionaries kept for their retries take the loaded ones above the bound by at most the bound
      * (sampled all along), the oldest of them giving way beyond it; every value still reads when retried, and once
-     * read, the periodic check evicts down to the bound.
+     * read, the periodic check evicts down to the bound. One warning (at most one a minute) tells to raise the bound.
      */
     @Test
     void dictionariesKeptForRetriesTakeTheLoadedOnesAboveTheBoundByAtMostTheBound() throws Exception {
         List<byte[]> dictionaries = new ArrayList<>();
         GatedStore store = store(dictionaries, 900_000, 8, 900_100, 3); // two loaded at build beside the newest
         long bound = BOUND;
+        List<String> warnings = new java.util.concurrent.CopyOnWriteArrayList<>();
+        java.util.logging.Logger log = java.util.logging.Logger.getLogger(DictionaryManager.class.getName());
+        java.util.logging.Handler handler = new java.util.logging.Handler() {
+            @Override
+            public void publish(java.util.logging.LogRecord r) {
+                if (r.getMessage() != null && r.getMessage().contains("is loaded for a read above the " + bound)) {
+                    warnings.add(r.getMessage());
+                }
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        log.addHandler(handler);
         try (DictionaryManager m = DictionaryManager.shared(store).maxLoadedBytes(bound).notifications(false)
                 .refreshInterval(Duration.ofMillis(20)).build()) {
             ValueCompressor vc = ValueCompressor.create(CompressionConfig.defaults(), m);
@@ -222,6 +241,11 @@ class DictionaryReadRetryTest {
             DictionaryManagerTest.await("the periodic check to evict down to the bound once the values are read",
                     () -> loadedBytes(m) <= bound);
             assertTrue(m.isLoaded(900_102L));
+            assertEquals(1, warnings.size(), "one warning a minute at most: " + warnings);
+            assertTrue(warnings.get(0).contains("(DictionaryManager.Builder.maxLoadedBytes)")
+                    && warnings.get(0).contains("raise the bound to at least that"), warnings.get(0));
+        } finally {
+            log.removeHandler(handler);
         }
     }
 }
