@@ -72,7 +72,8 @@ import java.util.function.LongConsumer;
  * its call's return), so it keeps nothing allocated. Releasing never frees tables under a call: a value being compressed
  * or decompressed finishes with them, and they are freed when the last compressor or decompressor using them is
  * closed (the codec counts those references). A call that picked a dictionary just before its digest was released
- * and only then builds its compressor looks the digest up again (it is digested anew). After {@link #close()} a
+ * and only then builds its compressor looks the digest up again (it is digested anew); if the dictionary was evicted
+ * meanwhile, the one compressing now compresses the value. After {@link #close()} a
  * compressor using this manager uses none of its dictionaries: a read of a value written with one fails with
  * {@link IllegalStateException} naming this manager (its mode and store), a write stores the value as it is (a
  * compression failure, logged once with that exception), and {@link ValueCompressor#create(CompressionConfig,
