@@ -42,8 +42,8 @@ import java.util.function.LongConsumer;
  * <h2>Loading and reading</h2>
  * {@link Builder#build()} loads every published dictionary (with {@link Builder#loadTimeout a timeout}) before it
  * returns: newest first, as long as their estimated native memory stays within {@link Builder#maxLoadedBytes} (64 MiB
- * by default); one beyond it is loaded when a read needs it, evicting the least recently used (see
- * {@link Builder#maxLoadedBytes}). Afterwards the manager checks the store's {@linkplain DictionaryStore#version() publication counter}
+ * by default); one beyond it is loaded when a read needs it, evicting the least recently used, and kept for that
+ * read's retry (see {@link Builder#maxLoadedBytes}). Afterwards the manager checks the store's {@linkplain DictionaryStore#version() publication counter}
  * every {@link Builder#refreshInterval refresh interval} on its own thread, and, when the store announces publications
  * ({@link DictionaryStore#subscribe}), as soon as one is announced. A value whose dictionary is not loaded
  * fails its read with {@link MissingDictionaryException} (never returned as stored bytes) and makes the manager fetch
@@ -72,7 +72,8 @@ import java.util.function.LongConsumer;
  * its call's return), so it keeps nothing allocated. Releasing never frees tables under a call: a value being compressed
  * or decompressed finishes with them, and they are freed when the last compressor or decompressor using them is
  * closed (the codec counts those references). A call that picked a dictionary just before its digest was released
- * and only then builds its compressor looks the digest up again (it is digested anew). After {@link #close()} a
+ * and only then builds its compressor looks the digest up again (it is digested anew); if the dictionary was evicted
+ * meanwhile, the one compressing now compresses the value. After {@link #close()} a
  * compressor using this manager uses none of its dictionaries: a read of a value written with one fails with
  * {@link IllegalStateException} naming this manager (its mode and store), a write stores the value as it is (a
  * compression failure, logged once with that exception), and {@link ValueCompressor#create(CompressionConfig,
@@ -89,7 +90,9 @@ import java.util.function.LongConsumer;
  *   <li><b>Readers never lock.</b> What a compress or decompress call (or an inspection) reads is immutable and published by one
  *       volatile write: the registry's snapshot (loaded entries and the current one), an entry's compression digest
  *       (replaced by compare-and-set), the training events (replaced by compare-and-set). Counters are
- *       {@link LongAdder}s any thread adds to.</li>
+ *       {@link LongAdder}s any thread adds to; a read also writes its dictionary's last-read stamp (at most once a
+ *       millisecond) and ends its wait for a read's retry, two volatile longs the loading thread reads to choose
+ *       what to evict.</li>
  *   <li><b>Two locks for changes, the store outside the registry's.</b> The {@code DictionaryRegistry}'s monitor
  *       serialises every change of the loaded set (adding, with the admission hooks) and listener registration
  *       ({@link #onLoaded}); it is never held during a store call. Loading from the store ({@code StoreSync}: reading
@@ -138,6 +141,13 @@ public final class DictionaryManager implements AutoCloseable {
      */
     public static final long DEFAULT_MAX_LOADED_BYTES = 64L << 20;
 
+    /**
+     * How long a dictionary loaded because a read missed it is kept loaded for that read's retry, at most: 5 seconds.
+     * Its first read ends the wait sooner; until then it is not evicted to keep within {@link Builder#maxLoadedBytes}
+     * (see there), so a read retried within this time finds it.
+     */
+    public static final Duration READ_RETRY_GRACE = Duration.ofSeconds(5);
+
     /** Default of {@link Builder#loadTimeout}: how long {@link Builder#build()} may take to load, 10 seconds. */
     public static final Duration DEFAULT_LOAD_TIMEOUT = Duration.ofSeconds(10);
 
@@ -180,7 +190,7 @@ public final class DictionaryManager implements AutoCloseable {
 
         @Override
         public RuntimeException released(long id, IllegalStateException closed) {
-            // evicted to keep within maxLoadedBytes after find() gave it: missing, and loaded again for a retry
+            // evicted to keep within maxLoadedBytes after find() gave it: missing, and loaded again (kept) for a retry
             return registry.isClosed() ? closedUse(closed) : missing(id);
         }
     };
@@ -612,8 +622,19 @@ public final class DictionaryManager implements AutoCloseable {
          * dictionaries are evicted (never the one compressing, nor a given one); an evicted dictionary's native
          * tables are freed once no call uses them, and a later read of its values costs a reload the same way. The
          * newest published dictionary, which compresses, evicts others to fit when a new one is published. A warning
-         * names the dictionaries beyond the bound once. The bound is exceeded only when the dictionaries never
-         * evicted leave no room for one a read needs: it is loaded all the same, and evicted when another is loaded.
+         * names the dictionaries beyond the bound once.
+         * <p>
+         * A dictionary loaded because a read missed it is kept for that read's retry: it is not evicted before it is
+         * read once or {@link DictionaryManager#READ_RETRY_GRACE} (5 s) has passed, whichever comes first, so a read
+         * retried within that time finds it even when reads use more dictionaries at once than the bound holds (they
+         * would otherwise evict each other's before the retries, and fail again and again). Only such dictionaries
+         * take the loaded ones above the bound, by at most the bound (or by the one a read needs, if it alone is
+         * larger): beyond that, the oldest of them is evicted for a new one (its read fails once more, and its retry
+         * loads it again). A warning, at most once a minute, says when reads take the loaded dictionaries above the
+         * bound and how far: raise the bound to that. Once they are read (or their time is over), the next load or
+         * the next {@linkplain #refreshInterval periodic check} evicts the least recently used down to the bound. The
+         * bound is exceeded otherwise only when the dictionaries never evicted leave no room for one a read needs: it
+         * is loaded all the same (kept for its retry as above), and evicted later the same way.
          */
         public Builder maxLoadedBytes(long bytes) {
             this.maxLoadedBytes = bytes;

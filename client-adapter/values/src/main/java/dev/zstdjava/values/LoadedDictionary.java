@@ -34,6 +34,15 @@ abstract class LoadedDictionary {
     /** The granularity of {@link #lastUsed}: a read writes it only when it is older than this, 1 ms. */
     static final long TOUCH_NANOS = 1_000_000;
 
+    /**
+     * Until when ({@link System#nanoTime()}) this dictionary is kept for the retry of the read whose miss loaded it,
+     * or 0: {@code StoreSync} loads it so, and does not evict it to keep within
+     * {@link DictionaryManager.Builder#maxLoadedBytes} before then unless such dictionaries alone take more than the
+     * bound; the first read decoding with it ends the wait ({@link #touch}). Written by the loading thread before the
+     * entry is findable, cleared by readers; one volatile long.
+     */
+    volatile long heldForRead;
+
     LoadedDictionary(long id, long sequence, DictionaryDigests digests, boolean given) {
         this(id, sequence, digests, given, new LongAdder(), new LongAdder(), new LongAdder(), new LongAdder());
     }
@@ -42,6 +51,7 @@ abstract class LoadedDictionary {
     LoadedDictionary(LoadedDictionary e, long sequence) {
         this(e.id, sequence, e.digests, e.given, e.valuesWritten, e.originalBytes, e.storedBytes, e.valuesRead);
         this.lastUsed = e.lastUsed;
+        this.heldForRead = e.heldForRead;
     }
 
     private LoadedDictionary(long id, long sequence, DictionaryDigests digests, boolean given, LongAdder written,
@@ -67,12 +77,24 @@ abstract class LoadedDictionary {
         return digests.forCompression(level);
     }
 
-    /** Records a read decoded with this dictionary now ({@link #lastUsed}); allocates nothing. */
+    /**
+     * Records a read decoded with this dictionary now ({@link #lastUsed}) and ends its wait for a read
+     * ({@link #heldForRead}); allocates nothing.
+     */
     void touch() {
         long now = System.nanoTime();
         if (now - lastUsed > TOUCH_NANOS) {
             lastUsed = now;
         }
+        if (heldForRead != 0) {
+            heldForRead = 0;
+        }
+    }
+
+    /** @return whether this dictionary is kept for a read's retry at {@code now} ({@link #heldForRead}) */
+    boolean isHeldForRead(long now) {
+        long until = heldForRead;
+        return until != 0 && now - until < 0;
     }
 
     /** Counts a value offered while this dictionary was current: its size and its stored size. */

@@ -82,9 +82,10 @@ final class PatternManagers implements DictionaryLookup {
     }
 
     /**
-     * Asks every manager with a store to fetch {@code id} (each at most once a second per id, on its own thread), as
-     * a manager does for its own compressor's reads: a dictionary another process published in a pattern's store is
-     * loaded by that pattern's manager, and a retried read finds it. The message names where it is fetched from (the
+     * Asks every manager with a store to fetch {@code id} (each on its own thread, one fetch per id at a time, and
+     * again after one that found nothing at most once a second), as a manager does for its own compressor's reads: a
+     * dictionary another process published in a pattern's store is loaded by that pattern's manager (and kept for the
+     * retry), and a retried read finds it. The message names where it is fetched from (the
      * stores' keys, {@link DictionaryStore#entryLocation}: the first {@value Locations#MAX_LOCATIONS}, each bounded in
      * length) and what to do when retrying does not help. A closed manager fetches nothing: when every manager is
      * closed the message says so, and that retrying does not help.

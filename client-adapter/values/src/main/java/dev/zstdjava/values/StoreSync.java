@@ -22,9 +22,13 @@ import java.util.concurrent.atomic.AtomicReference;
  * and fetches a dictionary a value names that is not loaded. The loaded dictionaries' estimated native memory is kept
  * within {@link DictionaryManager.Builder#maxLoadedBytes}: the listed ones are loaded newest first while they fit
  * (the newest, which compresses, evicting others if it must); one beyond is loaded when a read needs it, evicting the
- * least recently used loaded ones ({@link LoadedDictionary#lastUsed}) that neither compress nor were given
- * ({@link #makeRoom}). All store reads run on the manager's io thread (the trainer's reload after an adoption
- * excepted), never on a caller's thread.
+ * least recently used loaded ones ({@link LoadedDictionary#lastUsed}) that neither compress nor were given nor are
+ * kept for a read's retry ({@link #makeRoom}). A dictionary a read's miss loads is kept for that read's retry
+ * ({@link LoadedDictionary#heldForRead}: until read, for {@link DictionaryManager#READ_RETRY_GRACE} at most), so that
+ * reads using more dictionaries at once than the bound holds do not evict each other's before their retries; such
+ * dictionaries may take the loaded ones above the bound, by the bound at most (the oldest of them is evicted for a
+ * new one beyond that), and the periodic check evicts down to the bound once they are read. All store reads run on
+ * the manager's io thread (the trainer's reload after an adoption excepted), never on a caller's thread.
  *
  * <p><b>Thread safety:</b> loading ({@link #refresh}, the fetch of an unlisted dictionary) is serialised by
  * {@link #loading}, this object's own lock, which also guards writes of {@link #knownVersion}; the store is called
@@ -41,6 +45,9 @@ final class StoreSync {
     private static final System.Logger LOG = System.getLogger(DictionaryManager.class.getName());
     private static final int MAX_PENDING_FETCHES = 64;
     private static final long FETCH_RETRY_NANOS = TimeUnit.SECONDS.toNanos(1);
+    private static final long READ_GRACE_NANOS = DictionaryManager.READ_RETRY_GRACE.toNanos();
+    /** The least time between two warnings that reads take the loaded dictionaries above the bound, 1 minute. */
+    private static final long OVER_BOUND_WARNING_NANOS = TimeUnit.MINUTES.toNanos(1);
 
     private final DictionaryStore store;
     private final DictionaryRegistry registry;
@@ -66,6 +73,13 @@ final class StoreSync {
     private volatile long knownVersion = Long.MIN_VALUE;
     private volatile boolean closed;
     private final AtomicReference<AutoCloseable> subscriptionRef = new AtomicReference<>();
+    /**
+     * When the last warning that reads take the loaded dictionaries above the bound was logged (0: none yet), and how
+     * many loads above it and evictions of dictionaries kept for a read happened since; under {@link #loading}.
+     */
+    private long overBoundWarned;
+    private int loadsOverBound;
+    private int heldEvicted;
 
     StoreSync(DictionaryStore store, DictionaryRegistry registry, EntryValidator validator,
               ScheduledExecutorService io, long maxLoadedBytes) {
@@ -88,7 +102,7 @@ final class StoreSync {
     void start(Duration loadTimeout, Duration refreshInterval, boolean notifications) {
         long start = System.nanoTime();
         long timeout = loadTimeout.toNanos();
-        Future<?> f = io.submit(this::refresh);
+        Future<?> f = io.submit((Runnable) this::refresh);
         try {
             f.get(timeout, TimeUnit.NANOSECONDS);
         } catch (TimeoutException e) {
@@ -144,10 +158,12 @@ final class StoreSync {
     }
 
     /**
-     * Starts fetching the dictionary {@code id} a value names on the io thread (at most once a second per id, so
-     * concurrent reads of one id share one load, and reads alternating between more dictionaries than the bound holds
-     * cost at most one reload per id a second; each load is one store call, bounded by the store's own timeout); one
-     * beyond {@link #maxLoadedBytes} evicts the least recently used to fit.
+     * Starts fetching the dictionary {@code id} a value names on the io thread (one fetch per id at a time, so
+     * concurrent reads of one id share one load; each load is one store call, bounded by the store's own timeout).
+     * Once loaded, the dictionary is kept for the read's retry ({@link LoadedDictionary#heldForRead}), and a later miss
+     * of it (evicted since) fetches it again at once; a fetch that did not load it (the store failed, or has no such
+     * entry) is not repeated for a second, so misses of an absent dictionary cost at most one store read per id a
+     * second. One beyond {@link #maxLoadedBytes} evicts the least recently used to fit ({@link #makeRoom}).
      */
     void requestFetch(long id) {
         if (closed || pendingFetches.size() >= MAX_PENDING_FETCHES || !pendingFetches.add(id)) {
@@ -155,15 +171,23 @@ final class StoreSync {
         }
         try {
             io.execute(() -> {
+                boolean loaded = false;
                 try {
-                    refresh();
-                    if (registry.find(id) == null && registry.rejection(id) == null) {
-                        fetchUnlisted(id); // also one beyond the bound: a read needs it (evicting others to fit)
+                    synchronized (loading) {
+                        refresh(id);
+                        if (registry.find(id) == null && registry.rejection(id) == null) {
+                            fetchUnlisted(id); // also one beyond the bound: a read needs it (evicting others to fit)
+                        }
                     }
+                    loaded = registry.find(id) != null;
                 } catch (RuntimeException e) {
                     LOG.log(System.Logger.Level.WARNING, "fetching zstd dictionary " + id + " failed: " + e);
                 } finally {
-                    io.schedule(() -> pendingFetches.remove(id), FETCH_RETRY_NANOS, TimeUnit.NANOSECONDS);
+                    if (loaded) {
+                        pendingFetches.remove(id); // a miss after an eviction loads it again at once
+                    } else {
+                        io.schedule(() -> pendingFetches.remove(id), FETCH_RETRY_NANOS, TimeUnit.NANOSECONDS);
+                    }
                 }
             });
         } catch (RejectedExecutionException e) {
@@ -199,6 +223,21 @@ final class StoreSync {
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.WARNING, "checking the dictionary store for new dictionaries failed: " + e);
         }
+        trim();
+    }
+
+    /**
+     * Evicts the least recently used loaded dictionaries that are not kept (compressing, given, or for a read's retry)
+     * while the loaded ones take more than {@link #maxLoadedBytes}: those loaded above it for reads, once read (or
+     * their grace over). On the periodic check.
+     */
+    void trim() {
+        synchronized (loading) {
+            int evicted = evictLeastRecentlyUsed(0, System.nanoTime());
+            if (evicted > 0) {
+                evicted(evicted);
+            }
+        }
     }
 
     /**
@@ -209,6 +248,11 @@ final class StoreSync {
      * {@link #loading} (not the registry's monitor: see the class comment). Runs on the io thread, or the trainer's.
      */
     void refresh() {
+        refresh(0);
+    }
+
+    /** As {@link #refresh()}; the dictionary {@code forRead} (0: none), if it loads it, is kept for a read's retry. */
+    private void refresh(long forRead) {
         synchronized (loading) {
             long version = store.version();
             List<DictionaryInfo> listed = store.list();
@@ -217,7 +261,7 @@ final class StoreSync {
             boolean complete = true;
             for (DictionaryInfo info : listed) { // in the store's order (oldest first), as before the bound
                 if (!beyond.contains(info.id())) {
-                    complete &= load(info);
+                    complete &= load(info, info.id() == forRead);
                 }
             }
             if (complete) {
@@ -281,57 +325,120 @@ final class StoreSync {
 
     /**
      * Evicts the least recently used loaded dictionaries ({@link LoadedDictionary#lastUsed}) that neither compress
-     * nor were given, until {@code needed} more bytes fit within {@link #maxLoadedBytes}; an evicted one is recorded as
-     * beyond the bound (a read of its values loads it again). Then frees the coders' decompressors of the evicted
-     * ones ({@link CoderPool#freeReleasedEverywhere()}), so their native tables are freed once no call uses them.
-     * Under {@link #loading}.
+     * nor were given nor are {@linkplain LoadedDictionary#heldForRead kept for a read's retry}, until {@code needed}
+     * more bytes fit within {@link #maxLoadedBytes}. If they are not enough, the dictionaries kept for reads decide:
+     * for a publication ({@code forRead} false) they are evicted too, oldest first, until it fits; for a read, the
+     * dictionary is loaded above the bound, and the oldest kept ones are evicted only while they and it would take
+     * more than {@link #maxLoadedBytes} (so the loaded dictionaries exceed the bound by at most the bound, or by the
+     * one a read needs if it alone is larger). An evicted one is recorded as beyond the bound (a read of its values
+     * loads it again). Then frees the coders' decompressors of the evicted ones
+     * ({@link CoderPool#freeReleasedEverywhere()}), so their native tables are freed once no call uses them. Under
+     * {@link #loading}.
      *
-     * @param forRead whether a read needs the dictionary: it is loaded even when the dictionaries never evicted leave
-     *                too little room, so all others are evicted then; otherwise none is evicted in vain
-     * @return whether {@code needed} bytes fit now (false when the dictionaries never evicted leave too little room)
+     * @param forRead whether a read needs the dictionary: it is loaded even when the dictionaries never evicted (or
+     *                kept for reads) leave too little room; otherwise none is evicted in vain
+     * @return whether {@code needed} bytes fit within the bound now
      */
     private boolean makeRoom(long needed, boolean forRead) {
-        if (!forRead) {
-            long kept = 0;
-            DictionaryRegistry.Snapshot s = registry.snapshot();
-            for (DictionaryManager.Entry e : s.entries()) {
-                if (e.given || e == s.current()) {
-                    kept += PatternDictionaries.estimatedNativeBytes(e.size, false);
-                }
-            }
-            if (kept + needed > maxLoadedBytes) {
-                return false;
-            }
+        if (!forRead && keptBytes() + needed > maxLoadedBytes) {
+            return false;
         }
+        long now = System.nanoTime();
         int evicted = 0;
         try {
-            while (loadedBytes() + needed > maxLoadedBytes) {
-                DictionaryRegistry.Snapshot s = registry.snapshot();
-                DictionaryManager.Entry lru = null;
-                for (DictionaryManager.Entry e : s.entries()) {
-                    if (!e.given && e != s.current() && (lru == null || e.lastUsed - lru.lastUsed < 0)) {
-                        lru = e;
-                    }
-                }
-                if (lru == null || !registry.evict(lru)) {
-                    return false;
-                }
-                overBound.put(lru.id, lru.sequence);
-                evicted++;
+            evicted += evictLeastRecentlyUsed(needed, now);
+            if (loadedBytes() + needed <= maxLoadedBytes) {
+                return true;
             }
-            return true;
+            // only the kept ones are left: a publication takes the room of those kept for reads; a read goes above
+            // the bound, beside at most the bound's worth of them
+            while (forRead ? heldBytes(now) + needed > maxLoadedBytes : loadedBytes() + needed > maxLoadedBytes) {
+                DictionaryManager.Entry oldest = victim(now, true);
+                if (oldest == null || !registry.evict(oldest)) {
+                    break;
+                }
+                overBound.put(oldest.id, oldest.sequence);
+                evicted++;
+                heldEvicted++;
+            }
+            return loadedBytes() + needed <= maxLoadedBytes;
         } finally {
             if (evicted > 0) {
-                int n = evicted;
-                LOG.log(System.Logger.Level.DEBUG, () -> n + " zstd dictionaries evicted to keep the loaded ones"
-                        + " within the " + maxLoadedBytes + "-byte bound (DictionaryManager.Builder.maxLoadedBytes)");
-                CoderPool.freeReleasedEverywhere();
+                evicted(evicted);
             }
         }
     }
 
+    /**
+     * Evicts the least recently used loaded dictionaries that are not kept (compressing, given, or for a read's retry)
+     * until {@code needed} more bytes fit within {@link #maxLoadedBytes}, or none is left; each recorded as beyond the
+     * bound. Under {@link #loading}.
+     *
+     * @return how many it evicted
+     */
+    private int evictLeastRecentlyUsed(long needed, long now) {
+        int evicted = 0;
+        while (loadedBytes() + needed > maxLoadedBytes) {
+            DictionaryManager.Entry lru = victim(now, false);
+            if (lru == null || !registry.evict(lru)) {
+                break;
+            }
+            overBound.put(lru.id, lru.sequence);
+            evicted++;
+        }
+        return evicted;
+    }
+
+    /**
+     * @param held whether to pick among the dictionaries kept for a read's retry (then the one loaded first), or among
+     *             those not kept
+     * @return the least recently used loaded dictionary that neither compresses nor was given, of that kind; or null
+     */
+    private DictionaryManager.Entry victim(long now, boolean held) {
+        DictionaryRegistry.Snapshot s = registry.snapshot();
+        DictionaryManager.Entry lru = null;
+        for (DictionaryManager.Entry e : s.entries()) {
+            if (!e.given && e != s.current() && e.isHeldForRead(now) == held
+                    && (lru == null || e.lastUsed - lru.lastUsed < 0)) {
+                lru = e;
+            }
+        }
+        return lru;
+    }
+
+    /** Logs and frees what {@code n} evictions released; under {@link #loading}. */
+    private void evicted(int n) {
+        LOG.log(System.Logger.Level.DEBUG, () -> n + " zstd dictionaries evicted to keep the loaded ones within the "
+                + maxLoadedBytes + "-byte bound (DictionaryManager.Builder.maxLoadedBytes)");
+        CoderPool.freeReleasedEverywhere();
+    }
+
+    /** @return the estimated native bytes of the loaded dictionaries never evicted: given, or compressing */
+    private long keptBytes() {
+        long kept = 0;
+        DictionaryRegistry.Snapshot s = registry.snapshot();
+        for (DictionaryManager.Entry e : s.entries()) {
+            if (e.given || e == s.current()) {
+                kept += PatternDictionaries.estimatedNativeBytes(e.size, false);
+            }
+        }
+        return kept;
+    }
+
+    /** @return the estimated native bytes of the loaded dictionaries kept for a read's retry at {@code now} */
+    private long heldBytes(long now) {
+        long held = 0;
+        DictionaryRegistry.Snapshot s = registry.snapshot();
+        for (DictionaryManager.Entry e : s.entries()) {
+            if (!e.given && e != s.current() && e.isHeldForRead(now)) {
+                held += PatternDictionaries.estimatedNativeBytes(e.size, false);
+            }
+        }
+        return held;
+    }
+
     /** @return false when reading the entry failed for now (retried on the next check) */
-    private boolean load(DictionaryInfo info) {
+    private boolean load(DictionaryInfo info, boolean forRead) {
         DictionaryManager.Entry known = registry.find(info.id());
         if (known != null && (known.given || known.sequence == info.sequence())
                 || registry.rejection(info.id()) != null) {
@@ -371,7 +478,7 @@ final class StoreSync {
                     + " retrying the read does not help before then (once restored, the next read's miss loads it)");
             return true;
         }
-        addLoaded(info.id(), info.sequence(), bytes);
+        addLoaded(info.id(), info.sequence(), bytes, forRead);
         return true;
     }
 
@@ -388,13 +495,10 @@ final class StoreSync {
                 registry.reject(id, "the store refused the entry: " + e.getMessage());
                 return;
             }
-            if (bytes != null && bytes.length <= validator.maxDictionarySize()
-                    && !makeRoom(PatternDictionaries.estimatedNativeBytes(bytes.length, false), true)) {
-                // a read needs it: loaded all the same (never lost), evicted when another is loaded
-                LOG.log(System.Logger.Level.WARNING, "zstd dictionary " + id + " is loaded for a read although it"
-                        + " takes the loaded dictionaries above the " + maxLoadedBytes + "-byte bound"
-                        + " (DictionaryManager.Builder.maxLoadedBytes): the dictionaries that are never evicted (given,"
-                        + " or compressing) leave too little room; raise the bound");
+            long needed = bytes == null ? 0 : PatternDictionaries.estimatedNativeBytes(bytes.length, false);
+            if (bytes != null && bytes.length <= validator.maxDictionarySize() && !makeRoom(needed, true)) {
+                // a read needs it: loaded all the same (never lost), kept for its retry, evicted later
+                warnOverBound(id, needed);
             }
             if (bytes == null) { // a listed id whose entry is gone keeps what refresh, just before, said of it
                 absent.putIfAbsent(id, "it is not published: " + where(id) + " holds no entry, and the store does not list"
@@ -404,11 +508,46 @@ final class StoreSync {
                 return;
             }
             Long sequence = overBound.get(id); // listed, beyond the bound: loaded at its place in the order
-            addLoaded(id, sequence == null ? 0 : sequence, bytes);
+            addLoaded(id, sequence == null ? 0 : sequence, bytes, true);
         }
     }
 
-    private void addLoaded(long id, long sequence, byte[] bytes) {
+    /**
+     * Says that the dictionary {@code id} a read needs ({@code needed} bytes) is loaded above {@link #maxLoadedBytes}:
+     * each time when the dictionaries never evicted leave too little room; when the ones kept for other reads' retries
+     * do (reads use more dictionaries at once than the bound holds), at most once a minute, with how often since.
+     * Under {@link #loading}.
+     */
+    private void warnOverBound(long id, long needed) {
+        if (keptBytes() + needed > maxLoadedBytes) {
+            LOG.log(System.Logger.Level.WARNING, "zstd dictionary " + id + " is loaded for a read although it"
+                    + " takes the loaded dictionaries above the " + maxLoadedBytes + "-byte bound"
+                    + " (DictionaryManager.Builder.maxLoadedBytes): the dictionaries that are never evicted (given,"
+                    + " or compressing) leave too little room; raise the bound");
+            return;
+        }
+        loadsOverBound++;
+        long now = System.nanoTime();
+        if (overBoundWarned != 0 && now - overBoundWarned < OVER_BOUND_WARNING_NANOS) {
+            return;
+        }
+        long loaded = loadedBytes() + needed;
+        LOG.log(System.Logger.Level.WARNING, "zstd dictionary " + id + " is loaded for a read above the "
+                + maxLoadedBytes + "-byte bound (DictionaryManager.Builder.maxLoadedBytes): the room is taken by"
+                + " dictionaries loaded for other reads and not read yet, each kept for its read's retry (until read,"
+                + " for " + DictionaryManager.READ_RETRY_GRACE.toMillis() + " ms at most): reads are using more"
+                + " dictionaries at once than the bound holds, and each miss costs a store read and a digest. The"
+                + " loaded dictionaries take an estimated " + loaded + " bytes now (such reads may take them to twice"
+                + " the bound); raise the bound to at least that. Since the last such warning: " + loadsOverBound
+                + " loads above the bound, " + heldEvicted + " dictionaries evicted before the read they were kept"
+                + " for (their reads miss again); said at most once a minute");
+        overBoundWarned = now == 0 ? 1 : now;
+        loadsOverBound = 0;
+        heldEvicted = 0;
+    }
+
+    /** Adds the dictionary {@code bytes} a read's miss loaded ({@code forRead}: kept for its retry) or a refresh did. */
+    private void addLoaded(long id, long sequence, byte[] bytes, boolean forRead) {
         if (bytes == null) {
             return;
         }
@@ -416,6 +555,10 @@ final class StoreSync {
         overBound.remove(id);
         DictionaryManager.Entry e = validator.load(id, sequence, bytes, false);
         if (e != null) {
+            if (forRead) { // before it is findable: its first read ends the wait
+                long until = System.nanoTime() + READ_GRACE_NANOS;
+                e.heldForRead = until == 0 ? 1 : until;
+            }
             registry.add(e);
         }
     }
@@ -449,7 +592,8 @@ final class StoreSync {
                 + " within the bound of " + maxLoadedBytes + " bytes (DictionaryManager.Builder.maxLoadedBytes,"
                 + " default " + DictionaryManager.DEFAULT_MAX_LOADED_BYTES + "; " + loadedBytes() + " loaded now),"
                 + " and loads one beyond it on demand, evicting the least recently used: loading it on the manager's"
-                + " thread (each dictionary at most once a second); retry the read";
+                + " thread, where it stays loaded for your retry (until read, for "
+                + DictionaryManager.READ_RETRY_GRACE.toMillis() + " ms at most); retry the read";
     }
 
     /** Ends the subscription; the io thread is stopped by the manager. Idempotent. */

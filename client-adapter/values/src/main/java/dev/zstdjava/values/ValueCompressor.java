@@ -382,7 +382,18 @@ public final class ValueCompressor {
         try { // the stored form must be strictly smaller than the value
             stored = encode(writer, value, dst, array, arrayDst, n, dict);
         } catch (IllegalStateException e) {
-            if (dict == null || !dictionaries.isClosed()) {
+            DictionaryManager.Entry now;
+            if (dict != null && !dictionaries.isClosed() && dict.digests.isClosed()
+                    && (now = dictionaries.current()) != dict) {
+                // it stopped compressing and was evicted (maxLoadedBytes) between the pick and the encoding: the one
+                // compressing now encodes the value, which is not stored as is for that race
+                dict = now;
+                try {
+                    stored = encode(writer, value, dst, array, arrayDst, n, now);
+                } catch (RuntimeException | LinkageError | OutOfMemoryError again) {
+                    compressionFailed(again);
+                }
+            } else if (dict == null || !dictionaries.isClosed()) {
                 compressionFailed(e); // store as is: always correct data
             } else if (sampling) {
                 compressionFailed(dictionaries.closedUse(e), DictionaryManager.class); // closed during the call

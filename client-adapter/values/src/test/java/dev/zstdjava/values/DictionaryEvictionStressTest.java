@@ -24,7 +24,7 @@ import static org.junit.jupiter.api.Assertions.*;
  * threads reading values of all six, two compressing, and in the second test newer dictionaries published meanwhile,
  * so the one compressing is replaced and then evicted under the compressors): every read returns the original bytes,
  * nothing but the contract's retried {@link MissingDictionaryException} is thrown, no value is stored uncompressed for
- * a failure, and the loaded dictionaries end within the bound.
+ * a failure, and the loaded dictionaries end within twice the bound, and then within the bound.
  */
 class DictionaryEvictionStressTest {
     static final Duration RUN = Duration.ofMillis(1500);
@@ -130,14 +130,18 @@ class DictionaryEvictionStressTest {
                 throw e;
             }
             // with room for the compressing dictionary and one other, five alternate: each read of one evicted costs a
-            // reload, and a dictionary is reloaded at most once a second (StoreSync.requestFetch), so reads are few
+            // reload, one at a time on the manager's thread, so reads are few
             assertTrue(reads.get() >= 6, reads.get() + " reads");
             assertTrue(counting.gets.get() >= 6 + 4, counting.gets.get() + " entries read: too few evictions");
             assertTrue(writes.get() > 10, writes.get() + " writes");
             assertEquals(0, vc.stats().compressionFailures(), "values stored as they are for a failure");
             assertEquals(0, vc.stats().decompressionFailures());
+            // those loaded for the last reads' retries may take them above the bound, by the bound at most, until
+            // read or their grace is over; then the periodic check evicts down to the bound
             int loaded = m.dictionaryStats().size();
-            assertTrue(loaded * each <= bound, loaded + " dictionaries loaded at the end, above the bound of two");
+            assertTrue(loaded * each <= 2 * bound, loaded + " dictionaries loaded at the end, above twice the bound");
+            DictionaryManagerTest.await("the loaded dictionaries within the bound of two",
+                    () -> m.dictionaryStats().size() * each <= bound);
         }
     }
 }

@@ -603,7 +603,8 @@ public class RedisCompressionProperties {
          * Managed and shared: the bound on the estimated native memory of the dictionaries the manager loads, each
          * counted as its size plus 32 KiB of tables (at least 1B). The newest load first; beyond the bound the least
          * recently read are evicted (never the one compressing) and loaded again when a value needs one: that read
-         * fails once with MissingDictionaryException and succeeds when retried. With adaptive.enabled=true it bounds
+         * fails once with MissingDictionaryException and succeeds when retried within 5 s (a dictionary a read loads
+         * is kept for its retry: above the bound by at most the bound again). With adaptive.enabled=true it bounds
          * each pattern's manager on its own; adaptive.dictionary-memory bounds all patterns together.
          */
         private DataSize maxLoadedBytes = DataSize.ofBytes(DictionaryManager.DEFAULT_MAX_LOADED_BYTES);
