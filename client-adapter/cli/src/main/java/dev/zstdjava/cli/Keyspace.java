@@ -53,6 +53,12 @@ final class Keyspace implements AutoCloseable {
      */
     static volatile DnsServerAddressStreamProvider nameServers = DnsServerAddressStreamProviders.platformDefault();
 
+    /**
+     * The search domains a host name is also looked up under, null for those of the platform ({@code /etc/resolv.conf}
+     * and {@code RES_OPTIONS}, as Netty reads them); a test sets none, so that exactly the name is asked for.
+     */
+    static volatile List<String> searchDomains;
+
     private final ClientResources resources;
     private final RedisClient client;
     private final RedisURI uri;
@@ -148,11 +154,16 @@ final class Keyspace implements AutoCloseable {
      *         nor Netty's connect timeout bounds the look-up); otherwise the resolver Lettuce uses by default
      */
     static ClientResources resources(Duration timeout) {
-        return DefaultClientResources.builder().addressResolverGroup(new DnsAddressResolverGroup(
-                new DnsNameResolverBuilder().datagramChannelType(Transports.datagramChannelClass())
-                        .socketChannelType(Transports.socketChannelClass().asSubclass(SocketChannel.class))
-                        .nameServerProvider(nameServers).queryTimeoutMillis(timeout.toMillis())
-                        .cnameCache(new DefaultDnsCnameCache()).resolveCache(new DefaultDnsCache()))).build();
+        DnsNameResolverBuilder resolver = new DnsNameResolverBuilder()
+                .datagramChannelType(Transports.datagramChannelClass())
+                .socketChannelType(Transports.socketChannelClass().asSubclass(SocketChannel.class))
+                .nameServerProvider(nameServers).queryTimeoutMillis(timeout.toMillis())
+                .cnameCache(new DefaultDnsCnameCache()).resolveCache(new DefaultDnsCache());
+        List<String> domains = searchDomains;
+        if (domains != null) {
+            resolver.searchDomains(domains);
+        }
+        return DefaultClientResources.builder().addressResolverGroup(new DnsAddressResolverGroup(resolver)).build();
     }
 
     /**

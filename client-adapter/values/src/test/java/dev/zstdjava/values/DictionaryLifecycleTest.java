@@ -143,7 +143,8 @@ class DictionaryLifecycleTest {
 
     /**
      * close() returns while a store function call hangs (it is let go only afterwards), and the store that call then
-     * returns opens nothing. How long close() waits (about the load timeout) is bounded by the next test.
+     * returns opens nothing. close() is given 5 s here (the load timeout is 300 ms): this shows it does not wait for
+     * the call, not how long it waits.
      */
     @Test
     void closingThePatternDictionariesDoesNotWaitForAHangingStoreFunctionCall() throws Exception {

@@ -981,8 +981,8 @@ class DictionaryManagerTest {
     }
 
     /**
-     * A store over {@code inner} that counts its managers' periodic checks (each asks for the version first), and
-     * passes the subscriptions on.
+     * A store over {@code inner} that counts the calls of {@code version()}: its managers' periodic checks (each asks
+     * for the version first) and their refreshes, which ask for it too; it passes the subscriptions on.
      */
     static final class CountingChecks extends AdaptivePatternDictionariesTest.Forwarding {
         final AtomicInteger checks = new AtomicInteger();
@@ -1003,12 +1003,13 @@ class DictionaryManagerTest {
         }
 
         /**
-         * Waits until {@code n} more checks began: the manager's one io thread runs them in turn, so every check
-         * before the last of them, and what it found, is over.
+         * Waits until {@code n} more checks or refreshes began: the manager's one io thread runs its checks and
+         * refreshes in turn, so every check before the last of them, and what it found, is over (a refresh may also
+         * run on the trainer's thread).
          */
         void awaitMore(int n) throws InterruptedException {
             int target = checks.get() + n;
-            await(n + " more checks of the store", () -> checks.get() >= target);
+            await(n + " more checks or refreshes of the store", () -> checks.get() >= target);
         }
     }
 

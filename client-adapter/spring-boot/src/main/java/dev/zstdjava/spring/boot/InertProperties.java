@@ -117,7 +117,8 @@ final class InertProperties {
             if (!(source instanceof IterableConfigurationPropertySource iterable)) {
                 continue;
             }
-            iterable.filter(n -> !unknown.contains(n) && !failures.names().contains(n) && roots.stream().anyMatch(r -> r.equals(n) || r.isAncestorOf(n)))
+            iterable.filter(n -> !unknown.contains(n) && !failures.names().contains(n)
+                            && roots.stream().anyMatch(r -> r.equals(n) || r.isAncestorOf(n)))
                     .stream()
                     .forEach(name -> {
                         for (int i = 0; i < RULES.size(); i++) {

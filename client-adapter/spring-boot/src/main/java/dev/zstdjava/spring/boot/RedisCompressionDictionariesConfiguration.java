@@ -272,8 +272,9 @@ class RedisCompressionDictionariesConfiguration {
      *         {@code adaptive}, when not null) uses, for the info entry ({@link CompressionInfoContributor}), in bytes:
      *         {@code dictionaries.max-loaded-bytes} when the mode reads it and the manager (adaptive: the pattern
      *         lineages) was made here, and with adaptive compression the lineages' own bound on them all,
-     *         {@code adaptive.dictionary-memory} as they hold it; empty when none applies (no dictionaries, or the
-     *         application's own)
+     *         {@code adaptive.dictionary-memory} as they hold it; empty when none applies (no dictionaries, the
+     *         application's own, a manager not made yet, which this does not make, or definitions generated ahead
+     *         of time)
      */
     static Map<String, Long> bounds(ValueCompressor compressor, AdaptiveCompressor adaptive,
                                     RedisCompressionProperties properties, ConfigurableListableBeanFactory beans) {
@@ -283,16 +284,28 @@ class RedisCompressionDictionariesConfiguration {
         DataSize set = properties.getDictionaries().getMaxLoadedBytes();
         long maxLoaded = set == null ? DictionaryManager.DEFAULT_MAX_LOADED_BYTES : set.toBytes(); // unset: not applied
         if (adaptive == null) {
-            return madeHere(beans, MANAGER) && beans.getBean(MANAGER) == compressor.dictionaries()
+            return compressor.dictionaries() != null && existing(beans, MANAGER) == compressor.dictionaries()
+                    && madeHere(beans, MANAGER)
                     ? Map.of(CompressionInfoContributor.MAX_LOADED_BYTES, maxLoaded) : Map.of();
         }
         // made here only for the adaptive compressor made here, which then writes with them
-        return madeHere(beans, PATTERNS) && beans.getBean(PATTERNS) instanceof PatternDictionaries lineages
+        return existing(beans, PATTERNS) instanceof PatternDictionaries lineages && madeHere(beans, PATTERNS)
                 ? Map.of(CompressionInfoContributor.MAX_LOADED_BYTES, maxLoaded,
                 CompressionInfoContributor.DICTIONARY_MEMORY, lineages.maxNativeBytes()) : Map.of();
     }
 
-    /** @return whether the bean {@code name} is one this configuration made (not the application's, of that name) */
+    /**
+     * @return the singleton {@code name} if it was already made, else null: never made here (a lazy manager nobody
+     *         uses is not started to be reported on)
+     */
+    private static Object existing(ConfigurableListableBeanFactory beans, String name) {
+        return beans.containsSingleton(name) ? beans.getSingleton(name) : null;
+    }
+
+    /**
+     * @return whether the bean {@code name} is one this configuration made (not the application's, of that name), as
+     *         its annotated definition says (an ahead-of-time generated definition is not one: false)
+     */
     private static boolean madeHere(ConfigurableListableBeanFactory beans, String name) {
         return beans.containsBeanDefinition(name)
                 && beans.getBeanDefinition(name) instanceof AnnotatedBeanDefinition d

@@ -7,10 +7,12 @@ import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.source.ConfigurationProperty;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
+import org.springframework.core.ResolvableType;
 import org.springframework.core.convert.ConversionException;
 import org.springframework.core.env.Environment;
 
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.HashSet;
 import java.util.Locale;
 import java.util.Map;
@@ -22,9 +24,11 @@ import java.util.stream.Collectors;
  * The properties an application sets under {@link RedisCompressionProperties#PREFIX} whose value does not bind
  * ({@code level=abc}, {@code adaptive.goal=fast}, {@code dictionaries.max-loaded-bytes=lots}), warned about in one line
  * at startup while compression is off ({@link RedisCompressionOffAutoConfiguration}): nothing reads them then, so
- * they would stay unseen until compression is switched on, when startup fails naming them. Startup does not fail.
+ * they would stay unseen until compression is switched on, when startup may fail naming them. Startup does not fail.
  * Which values do not bind, and why, is Spring's own statement: the properties are bound with a handler that records
- * each failure and goes on.
+ * each failure and goes on. They are bound with Spring's default conversions only: an application's
+ * {@code @ConfigurationPropertiesBinding} converters and its {@code conversionService} bean, which Boot's own binding
+ * uses, are not applied here, so a value one of those converts is named too, and may bind with compression enabled.
  *
  * <p>Stateless.
  */
@@ -84,14 +88,21 @@ final class UnboundValues {
     }
 
     /**
-     * @return why a value does not bind: for an enum, its constants; else the message of the first cause that is not
+     * @return why a value does not bind: for an enum or a collection or array of one, its constants as a property
+     *         writes them (lower case, {@code -} for {@code _}); else the message of the first cause that is not
      *         Spring's generic wrapper ("Failed to convert from type ..."), cut to {@link #MAX_REASON} characters
      */
     private static String reason(Bindable<?> target, Exception error) {
-        Class<?> type = target.getType().resolve();
-        if (type != null && type.isEnum()) {
-            return "not one of " + Arrays.stream(type.getEnumConstants())
-                    .map(c -> ((Enum<?>) c).name().toLowerCase(Locale.ROOT)).collect(Collectors.joining(", "));
+        ResolvableType type = target.getType();
+        Class<?> resolved = type.resolve();
+        if (resolved != null && (resolved.isArray() || Collection.class.isAssignableFrom(resolved))) {
+            type = resolved.isArray() ? type.getComponentType() : type.asCollection().getGeneric(0);
+            resolved = type.resolve(); // a collection's elements: each is one of the constants
+        }
+        if (resolved != null && resolved.isEnum()) {
+            return "not one of " + Arrays.stream(resolved.getEnumConstants())
+                    .map(c -> ((Enum<?>) c).name().toLowerCase(Locale.ROOT).replace('_', '-'))
+                    .collect(Collectors.joining(", "));
         }
         Throwable t = error;
         while ((t instanceof ConversionException || t instanceof BindException) && t.getCause() != null) {
@@ -112,6 +123,6 @@ final class UnboundValues {
         LOG.log(System.Logger.Level.WARNING, "zstd-java: properties whose value does not bind, unread while "
                 + OnCompressionEnabled.ENABLED + " is not true: " + failures.entrySet().stream()
                 .map(e -> e.getKey() + " (" + e.getValue() + ")").collect(Collectors.joining(", "))
-                + "; correct them: with compression enabled, startup fails on them");
+                + "; correct them: with compression enabled, startup may fail on them");
     }
 }

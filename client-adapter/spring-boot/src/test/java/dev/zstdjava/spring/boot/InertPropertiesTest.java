@@ -393,7 +393,7 @@ class InertPropertiesTest {
     /** @return the whole warning naming {@code failures}, each "name=value (why)", in order */
     private static String unboundWarning(String failures) {
         return "zstd-java: properties whose value does not bind, unread while " + P + "enabled is not true: "
-                + failures + "; correct them: with compression enabled, startup fails on them";
+                + failures + "; correct them: with compression enabled, startup may fail on them";
     }
 
     /**
@@ -453,6 +453,31 @@ class InertPropertiesTest {
             assertThat(unboundWarnings.get(0).getMessage()).startsWith("zstd-java: properties whose value does not"
                     + " bind, unread while " + P + "enabled is not true: ZSTDJAVA_REDIS_COMPRESSION_DICTIONARIES_LOADTIMEOUT"
                     + "=soon (");
+            // named there only: neither as set without effect nor as unknown
+            assertThat(warnings).noneMatch(r -> r.getMessage().contains("LOADTIMEOUT"));
+            assertThat(unknownWarnings).noneMatch(r -> r.getMessage().contains("LOADTIMEOUT"));
+        });
+    }
+
+    /**
+     * A collection of enum constants with one that is not a constant is named with the constants allowed, as a
+     * property writes them, whether set as a list in one value or one index at a time (then with the element's value).
+     */
+    @Test
+    void withCompressionOffAnUnknownLegacyFormatIsNamedWithTheFormatsAllowed() {
+        String allowed = "not one of lettuce-gzip, lettuce-deflate, redisson-zstd, redisson-lz4";
+        runner.withPropertyValues(P + "legacy-formats=lettuce-gzip,bogus").run(c -> {
+            assertThat(c).hasNotFailed();
+            assertThat(unboundWarnings).hasSize(1);
+            assertThat(unboundWarnings.get(0).getMessage()).isEqualTo(unboundWarning(
+                    P + "legacy-formats=lettuce-gzip,bogus (" + allowed + ")"));
+        });
+        unboundWarnings.clear();
+        runner.withPropertyValues(P + "legacy-formats[0]=lettuce-gzip", P + "legacy-formats[1]=bogus").run(c -> {
+            assertThat(c).hasNotFailed();
+            assertThat(unboundWarnings).hasSize(1);
+            assertThat(unboundWarnings.get(0).getMessage()).isEqualTo(unboundWarning(
+                    P + "legacy-formats=bogus (" + allowed + ")")); // named as a list, as in the other warnings
         });
     }
 

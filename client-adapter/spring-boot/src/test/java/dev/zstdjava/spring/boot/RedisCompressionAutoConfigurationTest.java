@@ -746,6 +746,28 @@ class RedisCompressionAutoConfigurationTest {
                 });
     }
 
+    /**
+     * With lazy initialization and the application's own compressor, which uses no dictionaries, reading the info
+     * entry does not make the dictionary manager nobody uses; the entry shows no bound.
+     */
+    @Test
+    void theInfoEntryDoesNotMakeALazyDictionaryManager() {
+        ValueCompressor own = ValueCompressor.create(CompressionConfig.builder().level(7).build());
+        runner.withPropertyValues(P + "enabled=true", P + "dictionaries.mode=managed",
+                        P + "dictionaries.notifications=false", P + "dictionaries.max-loaded-bytes=100KB")
+                .withInitializer(c -> c.addBeanFactoryPostProcessor(
+                        new org.springframework.boot.LazyInitializationBeanFactoryPostProcessor()))
+                .withBean(DictionaryStore.class, InMemoryDictionaryStore::new)
+                .withBean(ValueCompressor.class, () -> own).run(c -> {
+                    assertThat(c).hasNotFailed();
+                    assertThat(c.getBeanFactory().containsBeanDefinition(
+                            RedisCompressionDictionariesConfiguration.MANAGER)).isTrue();
+                    assertThat(dictionariesInfo(c)).isNull();
+                    assertThat(c.getBeanFactory().containsSingleton(RedisCompressionDictionariesConfiguration.MANAGER))
+                            .as("the manager was made for the info entry").isFalse();
+                });
+    }
+
     @Test
     void managedDictionariesUseTheSpringStoreOverBootsFactory() {
         // shared mode would load published dictionaries at startup: a context with a factory but no server fails
