@@ -59,7 +59,7 @@ final class StoreSync {
      * over); at most {@link #MAX_PENDING_FETCHES}.
      */
     private final Map<Long, Boolean> fetches = new ConcurrentHashMap<>();
-    /** When ({@link System#nanoTime()}) each id in {@link #fetches} was last fetched; removed with it. */
+    /** When ({@link System#nanoTime()}) the last fetch of each id in {@link #fetches} ended; removed with it. */
     private final Map<Long, Long> lastFetched = new ConcurrentHashMap<>();
     /**
      * The ids a read missed, or the store lists, whose entry the store did not have when last read, with what a read
@@ -168,8 +168,8 @@ final class StoreSync {
     }
 
     /**
-     * Starts fetching the dictionary {@code id} a value names on the io thread: at once, or, when {@code id} was
-     * fetched less than a second ago, once that second is over (so concurrent reads of one id share one load, and
+     * Starts fetching the dictionary {@code id} a value names on the io thread: at once, or, when a fetch of {@code id}
+     * ended less than a second ago, once that second is over (so concurrent reads of one id share one load, and
      * each id costs the store at most one fetch a second however often its reads miss; each fetch is bounded by the
      * store's own timeout). A miss that arrives while its id waits, or is being fetched, is not dropped: the fetch
      * runs again when its second is over if the dictionary is not loaded then. Once loaded, the dictionary is kept
@@ -209,12 +209,10 @@ final class StoreSync {
     }
 
     /**
-     * Fetches {@code id} for a read on the io thread ({@link #requestFetch}), then, a second after it started, ends
+     * Fetches {@code id} for a read on the io thread ({@link #requestFetch}), then, a second after it ended, ends
      * its wait: fetching it again then if a read missed it since and it is still not loaded.
      */
     private void fetch(long id) {
-        long started = System.nanoTime();
-        lastFetched.put(id, started);
         try {
             synchronized (loading) {
                 refresh(id);
@@ -224,19 +222,20 @@ final class StoreSync {
             }
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.WARNING, "fetching zstd dictionary " + id + " failed: " + e);
-        } finally {
+        } finally { // counted from its end, so its store reads and the next fetch's are a second apart at least
+            long ended = System.nanoTime();
+            lastFetched.put(id, ended);
             try {
-                io.schedule(() -> secondOver(id, started),
-                        Math.max(0, FETCH_RETRY_NANOS - (System.nanoTime() - started)), TimeUnit.NANOSECONDS);
+                io.schedule(() -> secondOver(id, ended), FETCH_RETRY_NANOS, TimeUnit.NANOSECONDS);
             } catch (RejectedExecutionException e) {
                 fetches.remove(id);
-                lastFetched.remove(id, started);
+                lastFetched.remove(id, ended);
             }
         }
     }
 
-    /** A second since {@code id}'s fetch started: fetches it again if a read missed it since, else ends its wait. */
-    private void secondOver(long id, long started) {
+    /** A second since {@code id}'s fetch ended: fetches it again if a read missed it since, else ends its wait. */
+    private void secondOver(long id, long ended) {
         boolean[] again = {false};
         fetches.computeIfPresent(id, (k, missedAgain) -> {
             if (missedAgain && !closed && registry.find(id) == null && registry.rejection(id) == null) {
@@ -248,7 +247,7 @@ final class StoreSync {
         if (again[0]) {
             fetch(id);
         } else {
-            lastFetched.remove(id, started); // a second old: a later miss fetches at once
+            lastFetched.remove(id, ended); // a second old: a later miss fetches at once
         }
     }
 
