@@ -628,10 +628,13 @@ public final class DictionaryManager implements AutoCloseable {
          * read once or {@link DictionaryManager#READ_RETRY_GRACE} (5 s) has passed, whichever comes first, so a read
          * retried within that time finds it even when reads use more dictionaries at once than the bound holds (they
          * would otherwise evict each other's before the retries, and fail again and again). Only such dictionaries
-         * take the loaded ones above the bound, by at most the bound (or by the one a read needs, if it alone is
-         * larger): beyond that, the oldest of them is evicted for a new one (its read fails once more, and its retry
-         * loads it again). A warning, at most once a minute, says when reads take the loaded dictionaries above the
-         * bound and how far: raise the bound to that. Once they are read (or their time is over), the next load or
+         * take the loaded ones above the bound, and those kept take at most the bound themselves (or the one a read
+         * needs, if it alone is larger): beyond that, the oldest of them is evicted for a new one (its read fails once
+         * more, and its retry loads it again); the guarantee holds while the dictionaries kept for retries fit the
+         * bound. A store read for a miss happens at most once a second per dictionary: a miss within that second is
+         * fetched once it is over, so a retry may wait up to a second. A warning, at most once a minute (at once, then
+         * once per minute that saw more, with its counts), says when reads take the loaded dictionaries above the
+         * bound and the peak demand they had: raise the bound to that. Once they are read (or their time is over), the next load or
          * the next {@linkplain #refreshInterval periodic check} evicts the least recently used down to the bound. The
          * bound is exceeded otherwise only when the dictionaries never evicted leave no room for one a read needs: it
          * is loaded all the same (kept for its retry as above), and evicted later the same way.

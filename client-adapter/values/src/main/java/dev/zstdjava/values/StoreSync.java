@@ -37,7 +37,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * thread (a thread writing through an adaptive compressor adds the application's manager's admission hook the first
  * time a pattern asks for it). Only {@link #loading} ever adds from the store, so an id is loaded once; each addition
  * takes the registry's monitor for the change alone ({@link DictionaryRegistry#add}). The de-duplication of
- * requests ({@link #pendingFetches}, {@link #refreshQueued}) and {@link #absent} are lock-free; the subscription
+ * requests ({@link #fetches}, {@link #lastFetched}, {@link #refreshQueued}) and {@link #absent} are lock-free; the subscription
  * is held in an {@link AtomicReference} (ended once, by whichever of {@link #close} and the subscribing task comes
  * second) and {@link #closed} is volatile.
  */
@@ -53,7 +53,14 @@ final class StoreSync {
     private final DictionaryRegistry registry;
     private final EntryValidator validator;
     private final ScheduledExecutorService io;
-    private final Set<Long> pendingFetches = ConcurrentHashMap.newKeySet();
+    /**
+     * The ids a read's miss asked for that are waiting to be fetched, being fetched, or were fetched less than a second
+     * ago ({@link #requestFetch}), each with whether a read missed it again meanwhile (fetched again once its second is
+     * over); at most {@link #MAX_PENDING_FETCHES}.
+     */
+    private final Map<Long, Boolean> fetches = new ConcurrentHashMap<>();
+    /** When ({@link System#nanoTime()}) the last fetch of each id in {@link #fetches} ended; removed with it. */
+    private final Map<Long, Long> lastFetched = new ConcurrentHashMap<>();
     /**
      * The ids a read missed, or the store lists, whose entry the store did not have when last read, with what a read
      * says of it; removed once loaded
@@ -73,13 +80,16 @@ final class StoreSync {
     private volatile long knownVersion = Long.MIN_VALUE;
     private volatile boolean closed;
     private final AtomicReference<AutoCloseable> subscriptionRef = new AtomicReference<>();
+    /** The warning that the dictionaries never evicted leave a read's dictionary no room within the bound. */
+    private final OverBoundWarning keptLeaveNoRoom = new OverBoundWarning(true);
+    /** The warning that the dictionaries kept for other reads' retries take the room of a read's dictionary. */
+    private final OverBoundWarning heldForReads = new OverBoundWarning(false);
     /**
-     * When the last warning that reads take the loaded dictionaries above the bound was logged (0: none yet), and how
-     * many loads above it and evictions of dictionaries kept for a read happened since; under {@link #loading}.
+     * How many dictionaries kept for a read's retry the last {@link #makeRoom} evicted, and their estimated bytes;
+     * under {@link #loading}.
      */
-    private long overBoundWarned;
-    private int loadsOverBound;
-    private int heldEvicted;
+    private int lastHeldEvicted;
+    private long lastHeldEvictedBytes;
 
     StoreSync(DictionaryStore store, DictionaryRegistry registry, EntryValidator validator,
               ScheduledExecutorService io, long maxLoadedBytes) {
@@ -158,40 +168,86 @@ final class StoreSync {
     }
 
     /**
-     * Starts fetching the dictionary {@code id} a value names on the io thread (one fetch per id at a time, so
-     * concurrent reads of one id share one load; each load is one store call, bounded by the store's own timeout).
-     * Once loaded, the dictionary is kept for the read's retry ({@link LoadedDictionary#heldForRead}), and a later miss
-     * of it (evicted since) fetches it again at once; a fetch that did not load it (the store failed, or has no such
-     * entry) is not repeated for a second, so misses of an absent dictionary cost at most one store read per id a
-     * second. One beyond {@link #maxLoadedBytes} evicts the least recently used to fit ({@link #makeRoom}).
+     * Starts fetching the dictionary {@code id} a value names on the io thread: at once, or, when a fetch of {@code id}
+     * ended less than a second ago, once that second is over (so concurrent reads of one id share one load, and
+     * each id costs the store at most one fetch a second however often its reads miss; each fetch is bounded by the
+     * store's own timeout). A miss that arrives while its id waits, or is being fetched, is not dropped: the fetch
+     * runs again when its second is over if the dictionary is not loaded then. Once loaded, the dictionary is kept
+     * for the read's retry ({@link LoadedDictionary#heldForRead}). One beyond {@link #maxLoadedBytes} evicts the least
+     * recently used to fit ({@link #makeRoom}). At most {@value #MAX_PENDING_FETCHES} ids wait at once; a miss beyond
+     * is dropped (its read's retry asks again).
      */
     void requestFetch(long id) {
-        if (closed || pendingFetches.size() >= MAX_PENDING_FETCHES || !pendingFetches.add(id)) {
+        if (closed) {
             return;
         }
+        boolean[] start = {false};
+        fetches.compute(id, (k, missedAgain) -> {
+            if (missedAgain != null) {
+                return Boolean.TRUE; // waiting for its second, or being fetched: fetched again when it is over
+            }
+            if (fetches.size() >= MAX_PENDING_FETCHES) {
+                return null;
+            }
+            start[0] = true;
+            return Boolean.FALSE;
+        });
+        if (!start[0]) {
+            return;
+        }
+        Long last = lastFetched.get(id);
+        long wait = last == null ? 0 : FETCH_RETRY_NANOS - (System.nanoTime() - last);
         try {
-            io.execute(() -> {
-                boolean loaded = false;
-                try {
-                    synchronized (loading) {
-                        refresh(id);
-                        if (registry.find(id) == null && registry.rejection(id) == null) {
-                            fetchUnlisted(id); // also one beyond the bound: a read needs it (evicting others to fit)
-                        }
-                    }
-                    loaded = registry.find(id) != null;
-                } catch (RuntimeException e) {
-                    LOG.log(System.Logger.Level.WARNING, "fetching zstd dictionary " + id + " failed: " + e);
-                } finally {
-                    if (loaded) {
-                        pendingFetches.remove(id); // a miss after an eviction loads it again at once
-                    } else {
-                        io.schedule(() -> pendingFetches.remove(id), FETCH_RETRY_NANOS, TimeUnit.NANOSECONDS);
-                    }
-                }
-            });
+            if (wait > 0) {
+                io.schedule(() -> fetch(id), wait, TimeUnit.NANOSECONDS);
+            } else {
+                io.execute(() -> fetch(id));
+            }
         } catch (RejectedExecutionException e) {
-            pendingFetches.remove(id);
+            fetches.remove(id);
+        }
+    }
+
+    /**
+     * Fetches {@code id} for a read on the io thread ({@link #requestFetch}), then, a second after it ended, ends
+     * its wait: fetching it again then if a read missed it since and it is still not loaded.
+     */
+    private void fetch(long id) {
+        try {
+            synchronized (loading) {
+                refresh(id);
+                if (registry.find(id) == null && registry.rejection(id) == null) {
+                    fetchUnlisted(id); // also one beyond the bound: a read needs it (evicting others to fit)
+                }
+            }
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "fetching zstd dictionary " + id + " failed: " + e);
+        } finally { // counted from its end, so its store reads and the next fetch's are a second apart at least
+            long ended = System.nanoTime();
+            lastFetched.put(id, ended);
+            try {
+                io.schedule(() -> secondOver(id, ended), FETCH_RETRY_NANOS, TimeUnit.NANOSECONDS);
+            } catch (RejectedExecutionException e) {
+                fetches.remove(id);
+                lastFetched.remove(id, ended);
+            }
+        }
+    }
+
+    /** A second since {@code id}'s fetch ended: fetches it again if a read missed it since, else ends its wait. */
+    private void secondOver(long id, long ended) {
+        boolean[] again = {false};
+        fetches.computeIfPresent(id, (k, missedAgain) -> {
+            if (missedAgain && !closed && registry.find(id) == null && registry.rejection(id) == null) {
+                again[0] = true;
+                return Boolean.FALSE;
+            }
+            return null;
+        });
+        if (again[0]) {
+            fetch(id);
+        } else {
+            lastFetched.remove(id, ended); // a second old: a later miss fetches at once
         }
     }
 
@@ -233,10 +289,13 @@ final class StoreSync {
      */
     void trim() {
         synchronized (loading) {
-            int evicted = evictLeastRecentlyUsed(0, System.nanoTime());
+            long now = System.nanoTime();
+            int evicted = evictLeastRecentlyUsed(0, now);
             if (evicted > 0) {
                 evicted(evicted);
             }
+            keptLeaveNoRoom.endWindow(now);
+            heldForReads.endWindow(now);
         }
     }
 
@@ -345,6 +404,8 @@ final class StoreSync {
         }
         long now = System.nanoTime();
         int evicted = 0;
+        lastHeldEvicted = 0;
+        lastHeldEvictedBytes = 0;
         try {
             evicted += evictLeastRecentlyUsed(needed, now);
             if (loadedBytes() + needed <= maxLoadedBytes) {
@@ -359,7 +420,8 @@ final class StoreSync {
                 }
                 overBound.put(oldest.id, oldest.sequence);
                 evicted++;
-                heldEvicted++;
+                lastHeldEvicted++;
+                lastHeldEvictedBytes += PatternDictionaries.estimatedNativeBytes(oldest.size, false);
             }
             return loadedBytes() + needed <= maxLoadedBytes;
         } finally {
@@ -513,37 +575,90 @@ final class StoreSync {
     }
 
     /**
-     * Says that the dictionary {@code id} a read needs ({@code needed} bytes) is loaded above {@link #maxLoadedBytes}:
-     * each time when the dictionaries never evicted leave too little room; when the ones kept for other reads' retries
-     * do (reads use more dictionaries at once than the bound holds), at most once a minute, with how often since.
-     * Under {@link #loading}.
+     * Says that the dictionary {@code id} a read needs ({@code needed} bytes) is loaded above {@link #maxLoadedBytes}
+     * (after {@link #makeRoom}): that the dictionaries never evicted (given, or compressing) leave too little room, or
+     * that the ones kept for other reads' retries do (reads use more dictionaries at once than the bound holds); each
+     * at most once a minute ({@link OverBoundWarning}). Under {@link #loading}.
      */
     private void warnOverBound(long id, long needed) {
-        if (keptBytes() + needed > maxLoadedBytes) {
-            LOG.log(System.Logger.Level.WARNING, "zstd dictionary " + id + " is loaded for a read although it"
-                    + " takes the loaded dictionaries above the " + maxLoadedBytes + "-byte bound"
-                    + " (DictionaryManager.Builder.maxLoadedBytes): the dictionaries that are never evicted (given,"
-                    + " or compressing) leave too little room; raise the bound");
-            return;
-        }
-        loadsOverBound++;
         long now = System.nanoTime();
-        if (overBoundWarned != 0 && now - overBoundWarned < OVER_BOUND_WARNING_NANOS) {
-            return;
+        long kept = keptBytes() + needed;
+        if (kept > maxLoadedBytes) {
+            keptLeaveNoRoom.record(id, kept, 0, now);
+        } else { // what the reads needed at once: those loaded, this one, and those kept for reads evicted for it
+            heldForReads.record(id, loadedBytes() + needed + lastHeldEvictedBytes, lastHeldEvicted, now);
         }
-        long loaded = loadedBytes() + needed;
-        LOG.log(System.Logger.Level.WARNING, "zstd dictionary " + id + " is loaded for a read above the "
-                + maxLoadedBytes + "-byte bound (DictionaryManager.Builder.maxLoadedBytes): the room is taken by"
-                + " dictionaries loaded for other reads and not read yet, each kept for its read's retry (until read,"
-                + " for " + DictionaryManager.READ_RETRY_GRACE.toMillis() + " ms at most): reads are using more"
-                + " dictionaries at once than the bound holds, and each miss costs a store read and a digest. The"
-                + " loaded dictionaries take an estimated " + loaded + " bytes now (such reads may take them to twice"
-                + " the bound); raise the bound to at least that. Since the last such warning: " + loadsOverBound
-                + " loads above the bound, " + heldEvicted + " dictionaries evicted before the read they were kept"
-                + " for (their reads miss again); said at most once a minute");
-        overBoundWarned = now == 0 ? 1 : now;
-        loadsOverBound = 0;
-        heldEvicted = 0;
+    }
+
+    /**
+     * A warning that reads take the loaded dictionaries above {@link #maxLoadedBytes}, logged at most once a minute:
+     * at once when it was not logged in the minute before, else once that minute (its window) is over, with how many
+     * loads above the bound and evictions of dictionaries kept for a read's retry the window saw, and the peak demand
+     * over it (the estimated bytes the reads needed loaded at once). Under {@link #loading}; checked for a window to
+     * end on every load above the bound and every periodic check ({@link #trim}).
+     */
+    private final class OverBoundWarning {
+        /** Whether it says that the dictionaries never evicted leave too little room (else: those kept for reads). */
+        private final boolean kept;
+        /** When its window began (the last time it was logged), or 0: none open. */
+        private long windowStart;
+        private int loads;
+        private int heldEvicted;
+        private long peak;
+        private long lastId;
+
+        OverBoundWarning(boolean kept) {
+            this.kept = kept;
+        }
+
+        /** A load of {@code id} above the bound, the reads needing {@code demand} bytes at once. */
+        void record(long id, long demand, int evictedHeld, long now) {
+            endWindow(now);
+            if (windowStart == 0) {
+                log("zstd dictionary " + id + " is loaded", 1, evictedHeld, demand, "now");
+                windowStart = now == 0 ? 1 : now;
+                return;
+            }
+            loads++;
+            heldEvicted += evictedHeld;
+            peak = Math.max(peak, demand);
+            lastId = id;
+        }
+
+        /** Logs what the window saw once it is over, opening the next one; closes it if it saw nothing. */
+        void endWindow(long now) {
+            if (windowStart == 0 || now - windowStart < OVER_BOUND_WARNING_NANOS) {
+                return;
+            }
+            if (loads == 0) {
+                windowStart = 0;
+                return;
+            }
+            log(loads + " zstd dictionaries (the last " + lastId + ") were loaded", loads, heldEvicted, peak,
+                    "in the minute since the last such warning at its peak");
+            windowStart = now == 0 ? 1 : now;
+            loads = 0;
+            heldEvicted = 0;
+            peak = 0;
+        }
+
+        private void log(String what, int n, int evictedHeld, long demand, String when) {
+            String bound = " above the " + maxLoadedBytes + "-byte bound (DictionaryManager.Builder.maxLoadedBytes)";
+            LOG.log(System.Logger.Level.WARNING, kept
+                    ? what + " for a read" + bound + ": the dictionaries that are never evicted (given, or compressing)"
+                            + " leave too little room; with them, the reads need an estimated " + demand + " bytes "
+                            + when + ": raise the bound to at least that (said at most once a minute)"
+                    : what + " for a read" + bound + ": the room is taken by dictionaries loaded for other reads and"
+                            + " not read yet, each kept for its read's retry (until read, for "
+                            + DictionaryManager.READ_RETRY_GRACE.toMillis() + " ms at most) while those kept take no"
+                            + " more than the bound: reads are using more dictionaries at once than the bound holds,"
+                            + " and each miss costs a store read (at most one per dictionary a second) and a digest."
+                            + " The reads need an estimated " + demand + " bytes loaded at once " + when + " (those"
+                            + " loaded, the one needed, and those kept for reads that were evicted for it);"
+                            + " raise the bound to at least that. Kept dictionaries evicted before their read for "
+                            + (n == 1 ? "this load" : "these " + n + " loads") + ": " + evictedHeld + " (their reads"
+                            + " miss again). Said at most once a minute");
+        }
     }
 
     /** Adds the dictionary {@code bytes} a read's miss loaded ({@code forRead}: kept for its retry) or a refresh did. */

@@ -390,6 +390,12 @@ public final class ValueCompressor {
                 dict = now;
                 try {
                     stored = encode(writer, value, dst, array, arrayDst, n, now);
+                } catch (IllegalStateException again) {
+                    if (dictionaries.isClosed()) { // closed meanwhile: said as for any use after close
+                        compressionFailed(dictionaries.closedUse(again), DictionaryManager.class);
+                    } else {
+                        compressionFailed(again);
+                    }
                 } catch (RuntimeException | LinkageError | OutOfMemoryError again) {
                     compressionFailed(again);
                 }

@@ -136,10 +136,12 @@ class DictionaryEvictionStressTest {
             assertTrue(writes.get() > 10, writes.get() + " writes");
             assertEquals(0, vc.stats().compressionFailures(), "values stored as they are for a failure");
             assertEquals(0, vc.stats().decompressionFailures());
-            // those loaded for the last reads' retries may take them above the bound, by the bound at most, until
-            // read or their grace is over; then the periodic check evicts down to the bound
+            // those loaded for the last reads' retries may take them above the bound, until read or their grace is
+            // over: beside the compressing one, those kept take the bound at most; then the periodic check evicts
+            // down to the bound
             int loaded = m.dictionaryStats().size();
-            assertTrue(loaded * each <= 2 * bound, loaded + " dictionaries loaded at the end, above twice the bound");
+            assertTrue(loaded * each <= bound + each, loaded + " dictionaries loaded at the end, above the bound and"
+                    + " the compressing one");
             DictionaryManagerTest.await("the loaded dictionaries within the bound of two",
                     () -> m.dictionaryStats().size() * each <= bound);
         }

@@ -243,7 +243,8 @@ class DictionaryReadRetryTest {
             assertTrue(m.isLoaded(900_102L));
             assertEquals(1, warnings.size(), "one warning a minute at most: " + warnings);
             assertTrue(warnings.get(0).contains("(DictionaryManager.Builder.maxLoadedBytes)")
-                    && warnings.get(0).contains("raise the bound to at least that"), warnings.get(0));
+                    && warnings.get(0).contains("raise the bound to at least that")
+                    && warnings.get(0).contains("bytes loaded at once now"), warnings.get(0));
         } finally {
             log.removeHandler(handler);
         }
