@@ -391,6 +391,17 @@ public final class DictionaryManager implements AutoCloseable {
                 + " manager's thread; retry the read");
     }
 
+    /**
+     * Sets the clock ({@link System#nanoTime()} by default) of the once-a-minute windows of the warnings that reads
+     * take the loaded dictionaries above {@link Builder#maxLoadedBytes}, for a test that ends a window without
+     * waiting a minute; without a store, does nothing.
+     */
+    void overBoundWarningClock(java.util.function.LongSupplier nanos) {
+        if (sync != null) {
+            sync.overBoundClock(nanos);
+        }
+    }
+
     // ------------------------------------------------------------------------------------------------ inspection
 
     /**

@@ -15,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.LongSupplier;
 
 /**
  * Keeps a {@link DictionaryRegistry} in step with a {@link DictionaryStore}: loads every published dictionary at
@@ -84,6 +85,11 @@ final class StoreSync {
     private final OverBoundWarning keptLeaveNoRoom = new OverBoundWarning(true);
     /** The warning that the dictionaries kept for other reads' retries take the room of a read's dictionary. */
     private final OverBoundWarning heldForReads = new OverBoundWarning(false);
+    /**
+     * The clock of the {@link OverBoundWarning}s' windows, in nanoseconds: {@link System#nanoTime()}, or a test's own
+     * ({@link #overBoundClock}); used for nothing else.
+     */
+    private volatile LongSupplier overBoundClock = System::nanoTime;
     /**
      * How many dictionaries kept for a read's retry the last {@link #makeRoom} evicted, and their estimated bytes;
      * under {@link #loading}.
@@ -294,8 +300,9 @@ final class StoreSync {
             if (evicted > 0) {
                 evicted(evicted);
             }
-            keptLeaveNoRoom.endWindow(now);
-            heldForReads.endWindow(now);
+            long warningNow = overBoundClock.getAsLong();
+            keptLeaveNoRoom.endWindow(warningNow);
+            heldForReads.endWindow(warningNow);
         }
     }
 
@@ -581,7 +588,7 @@ final class StoreSync {
      * at most once a minute ({@link OverBoundWarning}). Under {@link #loading}.
      */
     private void warnOverBound(long id, long needed) {
-        long now = System.nanoTime();
+        long now = overBoundClock.getAsLong();
         long kept = keptBytes() + needed;
         if (kept > maxLoadedBytes) {
             keptLeaveNoRoom.record(id, kept, 0, now);
@@ -709,6 +716,14 @@ final class StoreSync {
                 + " and loads one beyond it on demand, evicting the least recently used: loading it on the manager's"
                 + " thread, where it stays loaded for your retry (until read, for "
                 + DictionaryManager.READ_RETRY_GRACE.toMillis() + " ms at most); retry the read";
+    }
+
+    /**
+     * Sets the clock of the over-bound warnings' once-a-minute windows (nanoseconds, as {@link System#nanoTime()},
+     * the default), so that a test can end a window without waiting a minute; nothing else uses it.
+     */
+    void overBoundClock(LongSupplier nanos) {
+        this.overBoundClock = java.util.Objects.requireNonNull(nanos, "nanos");
     }
 
     /** Ends the subscription; the io thread is stopped by the manager. Idempotent. */
