@@ -246,6 +246,86 @@ class DictionaryBoundsTest {
         }
     }
 
+    /**
+     * A dictionary's counters are the manager's for its life: one that compressed, then was evicted to keep within the
+     * bound and loaded again for a read, counts on from where it was (values written, bytes, reads). Its listeners
+     * are told of each load, the reload included.
+     */
+    @Test
+    void anEvictedDictionaryLoadedAgainCountsOnFromWhereItsCountersWere() throws Exception {
+        byte[] big = grown(64 << 10);
+        long each = PatternDictionaries.estimatedNativeBytes(big.length, false);
+        InMemoryDictionaryStore store = new InMemoryDictionaryStore();
+        List<byte[]> published = publish(store, big, 700_000, 2);
+        long older = id(published.get(0));
+        long compressing = id(published.get(1));
+        try (DictionaryManager m = DictionaryManager.shared(store).maxLoadedBytes(2 * each + 1).notifications(false)
+                .refreshInterval(java.time.Duration.ofMillis(20)).build()) {
+            List<Long> told = new CopyOnWriteArrayList<>();
+            m.onLoaded(told::add);
+            assertEquals(List.of(older, compressing), told);
+            ValueCompressor vc = ValueCompressor.create(CompressionConfig.defaults(), m);
+            List<byte[]> written = new ArrayList<>();
+            for (int v = 0; v < 3; v++) {
+                written.add(vc.compress(VALUES.get(40 + v)));
+                assertEquals(compressing, frameDictId(written.get(v)));
+            }
+            for (int v = 0; v < 3; v++) {
+                assertArrayEquals(VALUES.get(40 + v), vc.decompress(written.get(v)));
+            }
+            DictionaryStats before = m.dictionaryStats(compressing);
+            assertEquals(3, before.valuesWritten());
+            assertEquals(3, before.valuesRead());
+            assertTrue(before.bytesSaved() > 0 && before.originalBytes() > 0, before.toString());
+
+            byte[] newer = withId(big, 700_010); // compresses from now on; the older one is evicted for it
+            store.putIfAbsent(id(newer), newer);
+            DictionaryManagerTest.await("the new publication to compress", () -> m.currentId() == id(newer));
+            assertFalse(m.isLoaded(older));
+            byte[] ofOlder = writtenWith(published.get(0), VALUES.get(43));
+            assertArrayEquals(VALUES.get(43), readRetrying(vc, ofOlder)); // loaded again, evicting the one that was
+            assertFalse(m.isLoaded(compressing), "evicted for the older one's read");
+            assertNull(m.dictionaryStats(compressing));
+
+            assertArrayEquals(VALUES.get(40), readRetrying(vc, written.get(0))); // loaded again for this read
+            DictionaryStats after = m.dictionaryStats(compressing);
+            assertEquals(new DictionaryStats(compressing, before.sequence(), before.size(), false,
+                    3, before.originalBytes(), before.bytesSaved(), 4), after,
+                    "its counters went on from where they were before its eviction");
+            assertEquals(List.of(older, compressing, id(newer), older, compressing), told,
+                    "each load told, reloads included");
+        }
+    }
+
+    /**
+     * The counters of evicted dictionaries are kept for {@link DictionaryRegistry#MAX_EVICTED_COUNTERS} ids at most:
+     * past that, the least recently evicted are dropped, and such a dictionary loaded again counts from zero.
+     */
+    @Test
+    void theCountersOfAtMost1024EvictedDictionariesAreKeptTheLeastRecentlyEvictedDropped() {
+        DictionaryRegistry registry = new DictionaryRegistry(DictionaryManager.Mode.SHARED, 3);
+        int evicted = DictionaryRegistry.MAX_EVICTED_COUNTERS + 2;
+        for (int i = 1; i <= evicted; i++) { // sequence 0: none compresses, so each can be evicted
+            DictionaryManager.Entry e = entry(registry, i);
+            e.valuesRead.add(i);
+            assertTrue(registry.evict(e), "evicting " + i);
+        }
+        for (long id : new long[] {1, 2, 3, evicted}) {
+            entry(registry, id);
+        }
+        assertEquals(List.of(0L, 0L, 3L, (long) evicted),
+                registry.stats().stream().map(DictionaryStats::valuesRead).toList(),
+                "the two least recently evicted count from zero; the others on from where they were");
+        registry.close();
+    }
+
+    /** @return an entry of {@code id} (a small dictionary of its own digests), added to {@code registry} */
+    private static DictionaryManager.Entry entry(DictionaryRegistry registry, long id) {
+        dev.zstdjava.zstd.ZstdDictionary d = dev.zstdjava.zstd.ZstdDictionary.of(withId(DICT_B, id));
+        registry.add(new DictionaryManager.Entry(id, 0, new DictionaryDigests(d, d.forDecompression()), false));
+        return registry.find(id);
+    }
+
     @Test
     void aNewPublicationBeyondTheBoundIsLoadedEvictingTheLeastRecentlyUsedAndCompresses() throws Exception {
         byte[] big = grown(64 << 10);
