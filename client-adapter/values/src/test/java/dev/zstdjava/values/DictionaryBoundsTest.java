@@ -326,6 +326,98 @@ class DictionaryBoundsTest {
         return registry.find(id);
     }
 
+    /** A store that counts every call, and whose entries can be replaced for reads ({@link #replace}). */
+    static final class CallCountingStore extends AdaptivePatternDictionariesTest.Forwarding {
+        final AtomicInteger lists = new AtomicInteger();
+        final AtomicInteger versions = new AtomicInteger();
+        final AtomicInteger gets = new AtomicInteger();
+        final java.util.Map<Long, byte[]> replaced = new java.util.concurrent.ConcurrentHashMap<>();
+
+        CallCountingStore(InMemoryDictionaryStore inner) {
+            super(inner);
+        }
+
+        @Override
+        public List<DictionaryInfo> list() {
+            lists.incrementAndGet();
+            return super.list();
+        }
+
+        @Override
+        public long version() {
+            versions.incrementAndGet();
+            return super.version();
+        }
+
+        @Override
+        public byte[] get(long id) {
+            gets.incrementAndGet();
+            byte[] r = replaced.get(id);
+            return r != null ? r.clone() : super.get(id);
+        }
+
+        /** Reads of entry {@code id} give {@code bytes} from now on (an entry overwritten in the store). */
+        void replace(long id, byte[] bytes) {
+            replaced.put(id, bytes);
+        }
+
+        /** @return the calls so far: lists, version reads, entry reads */
+        List<Integer> calls() {
+            return List.of(lists.get(), versions.get(), gets.get());
+        }
+    }
+
+    /**
+     * A read's miss of a dictionary the manager knows (listed beyond the bound, or evicted) costs one store call, the
+     * read of its entry (two server commands, {@code STRLEN} and {@code GET}, for the server stores): not the listing
+     * and publication counter a new id needs. Its entry is still checked against the length it is listed with: an
+     * entry overwritten with another length meanwhile is rejected, as the listing's check rejects it.
+     */
+    @Test
+    void aMissOfAKnownDictionaryReadsOnlyItsEntryAndStillChecksItsListedLength() throws Exception {
+        byte[] big = grown(64 << 10);
+        long each = PatternDictionaries.estimatedNativeBytes(big.length, false);
+        InMemoryDictionaryStore inner = new InMemoryDictionaryStore();
+        List<byte[]> published = publish(inner, big, 710_000, 4);
+        CallCountingStore store = new CallCountingStore(inner);
+        try (DictionaryManager m = DictionaryManager.shared(store).maxLoadedBytes(2 * each + 1).notifications(false)
+                .refreshInterval(java.time.Duration.ofHours(1)).build()) {
+            assertEquals(List.of(id(published.get(2)), id(published.get(3))),
+                    m.dictionaryStats().stream().map(DictionaryStats::id).toList(), "the two newest at build");
+            ValueCompressor vc = ValueCompressor.create(CompressionConfig.defaults(), m);
+            List<Integer> before = store.calls();
+            byte[] ofFirst = writtenWith(published.get(0), VALUES.get(50));
+            assertArrayEquals(VALUES.get(50), readRetrying(vc, ofFirst)); // listed beyond the bound
+            assertEquals(List.of(before.get(0), before.get(1), before.get(2) + 1), store.calls(),
+                    "a miss of one listed beyond the bound: its entry read, nothing else");
+            assertFalse(m.isLoaded(id(published.get(2))), "evicted for it");
+
+            before = store.calls();
+            byte[] ofThird = writtenWith(published.get(2), VALUES.get(51));
+            assertArrayEquals(VALUES.get(51), readRetrying(vc, ofThird)); // evicted: loaded again
+            assertEquals(List.of(before.get(0), before.get(1), before.get(2) + 1), store.calls(),
+                    "a miss of an evicted one: its entry read, nothing else");
+            assertFalse(m.isLoaded(id(published.get(0))), "evicted for it");
+
+            store.replace(id(published.get(0)), java.util.Arrays.copyOf(published.get(0), big.length - 1));
+            MissingDictionaryException first = assertThrows(MissingDictionaryException.class,
+                    () -> vc.decompress(ofFirst));
+            assertTrue(first.getMessage().contains("retry the read"), first.getMessage());
+            DictionaryManagerTest.await("the entry cut short to be rejected",
+                    () -> m.rejectedDictionaries().containsKey(id(published.get(0))));
+            String why = m.rejectedDictionaries().get(id(published.get(0)));
+            assertTrue(why.contains("lists it with " + big.length + " bytes but its entry holds " + (big.length - 1)),
+                    why);
+            assertThrows(MissingDictionaryException.class, () -> vc.decompress(ofFirst), "never read with it");
+
+            byte[] newer = withId(big, 710_010); // a new id a value names: the listing says its place and length
+            inner.putIfAbsent(id(newer), newer);
+            before = store.calls();
+            assertArrayEquals(VALUES.get(52), readRetrying(vc, writtenWith(newer, VALUES.get(52))));
+            assertEquals(before.get(0) + 1, store.lists.get(), "a new id's miss reads the listing");
+        }
+    }
+
     @Test
     void aNewPublicationBeyondTheBoundIsLoadedEvictingTheLeastRecentlyUsedAndCompresses() throws Exception {
         byte[] big = grown(64 << 10);
