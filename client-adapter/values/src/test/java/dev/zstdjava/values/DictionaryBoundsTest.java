@@ -49,10 +49,16 @@ class DictionaryBoundsTest {
         return published;
     }
 
-    /** A store in memory that counts the entries read from it. */
+    /**
+     * A store in memory that counts the entries read from it, and its listings and version reads; its entries can be
+     * replaced for reads ({@link #replace}).
+     */
     static final class CountingStore extends AdaptivePatternDictionariesTest.Forwarding {
         final AtomicInteger gets = new AtomicInteger();
+        final AtomicInteger lists = new AtomicInteger();
+        final AtomicInteger versions = new AtomicInteger();
         final java.util.Map<Long, AtomicInteger> getsById = new java.util.concurrent.ConcurrentHashMap<>();
+        private final java.util.Map<Long, byte[]> replaced = new java.util.concurrent.ConcurrentHashMap<>();
 
         CountingStore(InMemoryDictionaryStore inner) {
             super(inner);
@@ -62,7 +68,30 @@ class DictionaryBoundsTest {
         public byte[] get(long id) {
             gets.incrementAndGet();
             getsById.computeIfAbsent(id, x -> new AtomicInteger()).incrementAndGet();
-            return super.get(id);
+            byte[] r = replaced.get(id);
+            return r != null ? r.clone() : super.get(id);
+        }
+
+        @Override
+        public List<DictionaryInfo> list() {
+            lists.incrementAndGet();
+            return super.list();
+        }
+
+        @Override
+        public long version() {
+            versions.incrementAndGet();
+            return super.version();
+        }
+
+        /** Reads of entry {@code id} give {@code bytes} from now on (an entry overwritten in the store). */
+        void replace(long id, byte[] bytes) {
+            replaced.put(id, bytes);
+        }
+
+        /** @return the calls so far: lists, version reads, entry reads */
+        List<Integer> calls() {
+            return List.of(lists.get(), versions.get(), gets.get());
         }
     }
 
@@ -326,47 +355,6 @@ class DictionaryBoundsTest {
         return registry.find(id);
     }
 
-    /** A store that counts every call, and whose entries can be replaced for reads ({@link #replace}). */
-    static final class CallCountingStore extends AdaptivePatternDictionariesTest.Forwarding {
-        final AtomicInteger lists = new AtomicInteger();
-        final AtomicInteger versions = new AtomicInteger();
-        final AtomicInteger gets = new AtomicInteger();
-        final java.util.Map<Long, byte[]> replaced = new java.util.concurrent.ConcurrentHashMap<>();
-
-        CallCountingStore(InMemoryDictionaryStore inner) {
-            super(inner);
-        }
-
-        @Override
-        public List<DictionaryInfo> list() {
-            lists.incrementAndGet();
-            return super.list();
-        }
-
-        @Override
-        public long version() {
-            versions.incrementAndGet();
-            return super.version();
-        }
-
-        @Override
-        public byte[] get(long id) {
-            gets.incrementAndGet();
-            byte[] r = replaced.get(id);
-            return r != null ? r.clone() : super.get(id);
-        }
-
-        /** Reads of entry {@code id} give {@code bytes} from now on (an entry overwritten in the store). */
-        void replace(long id, byte[] bytes) {
-            replaced.put(id, bytes);
-        }
-
-        /** @return the calls so far: lists, version reads, entry reads */
-        List<Integer> calls() {
-            return List.of(lists.get(), versions.get(), gets.get());
-        }
-    }
-
     /**
      * A read's miss of a dictionary the manager knows (listed beyond the bound, or evicted) costs one store call, the
      * read of its entry (two server commands, {@code STRLEN} and {@code GET}, for the server stores): not the listing
@@ -379,7 +367,7 @@ class DictionaryBoundsTest {
         long each = PatternDictionaries.estimatedNativeBytes(big.length, false);
         InMemoryDictionaryStore inner = new InMemoryDictionaryStore();
         List<byte[]> published = publish(inner, big, 710_000, 4);
-        CallCountingStore store = new CallCountingStore(inner);
+        CountingStore store = new CountingStore(inner);
         try (DictionaryManager m = DictionaryManager.shared(store).maxLoadedBytes(2 * each + 1).notifications(false)
                 .refreshInterval(java.time.Duration.ofHours(1)).build()) {
             assertEquals(List.of(id(published.get(2)), id(published.get(3))),

@@ -87,6 +87,35 @@ class DictionaryReadRetryTest {
         }
     }
 
+    /** The manager's logger (System.Logger: here, JUL). */
+    private static final java.util.logging.Logger LOG =
+            java.util.logging.Logger.getLogger(DictionaryManager.class.getName());
+
+    /**
+     * @return a handler, added to the manager's logger ({@link #LOG}; the caller removes it), that adds to
+     *         {@code into} every message logged containing {@code text}
+     */
+    static java.util.logging.Handler capture(List<String> into, String text) {
+        java.util.logging.Handler handler = new java.util.logging.Handler() {
+            @Override
+            public void publish(java.util.logging.LogRecord r) {
+                if (r.getMessage() != null && r.getMessage().contains(text)) {
+                    into.add(r.getMessage());
+                }
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        LOG.addHandler(handler);
+        return handler;
+    }
+
     /** @return the estimated native bytes of the dictionaries {@code m} has loaded now */
     static long loadedBytes(DictionaryManager m) {
         long n = 0;
@@ -185,24 +214,7 @@ class DictionaryReadRetryTest {
         GatedStore store = store(dictionaries, 900_000, 8, 900_100, 3); // two loaded at build beside the newest
         long bound = BOUND;
         List<String> warnings = new java.util.concurrent.CopyOnWriteArrayList<>();
-        java.util.logging.Logger log = java.util.logging.Logger.getLogger(DictionaryManager.class.getName());
-        java.util.logging.Handler handler = new java.util.logging.Handler() {
-            @Override
-            public void publish(java.util.logging.LogRecord r) {
-                if (r.getMessage() != null && r.getMessage().contains("is loaded for a read above the " + bound)) {
-                    warnings.add(r.getMessage());
-                }
-            }
-
-            @Override
-            public void flush() {
-            }
-
-            @Override
-            public void close() {
-            }
-        };
-        log.addHandler(handler);
+        java.util.logging.Handler handler = capture(warnings, "is loaded for a read above the " + bound);
         try (DictionaryManager m = DictionaryManager.shared(store).maxLoadedBytes(bound).notifications(false)
                 .refreshInterval(Duration.ofMillis(20)).build()) {
             ValueCompressor vc = ValueCompressor.create(CompressionConfig.defaults(), m);
@@ -246,7 +258,7 @@ class DictionaryReadRetryTest {
                     && warnings.get(0).contains("raise the bound to at least that")
                     && warnings.get(0).contains("bytes loaded at once now"), warnings.get(0));
         } finally {
-            log.removeHandler(handler);
+            LOG.removeHandler(handler);
         }
     }
 
@@ -262,24 +274,7 @@ class DictionaryReadRetryTest {
         GatedStore store = store(dictionaries, 950_000, 8, 950_100, 3); // two loaded at build beside the newest
         long bound = BOUND;
         List<String> warnings = new java.util.concurrent.CopyOnWriteArrayList<>();
-        java.util.logging.Logger log = java.util.logging.Logger.getLogger(DictionaryManager.class.getName());
-        java.util.logging.Handler handler = new java.util.logging.Handler() {
-            @Override
-            public void publish(java.util.logging.LogRecord r) {
-                if (r.getMessage() != null && r.getMessage().contains("loaded for a read above the " + bound)) {
-                    warnings.add(r.getMessage());
-                }
-            }
-
-            @Override
-            public void flush() {
-            }
-
-            @Override
-            public void close() {
-            }
-        };
-        log.addHandler(handler);
+        java.util.logging.Handler handler = capture(warnings, "loaded for a read above the " + bound);
         AtomicLong skipped = new AtomicLong(); // the warning's clock runs this far ahead of System.nanoTime()
         try (DictionaryManager m = DictionaryManager.shared(store).maxLoadedBytes(bound).notifications(false)
                 .refreshInterval(Duration.ofMillis(20)).build()) {
@@ -317,7 +312,7 @@ class DictionaryReadRetryTest {
             assertTrue(summary.contains("Kept dictionaries evicted before their read for these 6 loads: 5 (their"
                     + " reads miss again)"), summary);
         } finally {
-            log.removeHandler(handler);
+            LOG.removeHandler(handler);
         }
     }
 }
