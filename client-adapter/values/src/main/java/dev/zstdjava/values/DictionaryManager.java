@@ -391,11 +391,24 @@ public final class DictionaryManager implements AutoCloseable {
                 + " manager's thread; retry the read");
     }
 
+    /**
+     * Sets the clock ({@link System#nanoTime()} by default) of the once-a-minute windows of the warnings that reads
+     * take the loaded dictionaries above {@link Builder#maxLoadedBytes}, for a test that ends a window without
+     * waiting a minute; without a store, does nothing.
+     */
+    void overBoundWarningClock(java.util.function.LongSupplier nanos) {
+        if (sync != null) {
+            sync.overBoundClock(nanos);
+        }
+    }
+
     // ------------------------------------------------------------------------------------------------ inspection
 
     /**
      * Calls {@code listener} with the ID of every dictionary loaded so far, then of each one loaded later (on the
-     * thread that loads it; keep it short, it must not call back into this manager's loading). An exception the
+     * thread that loads it; keep it short, it must not call back into this manager's loading). Every load is told: a
+     * dictionary evicted to keep within {@link Builder#maxLoadedBytes} and loaded again is told again (its
+     * {@linkplain #dictionaryStats(long) counters} go on from where they were). An exception the
      * listener throws is logged, for a dictionary loaded before this call as for one loaded after; it reaches neither
      * this call's caller nor the loading thread, and the other listeners and ids are called all the same. Used by
      * metrics binders that give each dictionary its own series.
@@ -453,7 +466,10 @@ public final class DictionaryManager implements AutoCloseable {
         return registry.stats();
     }
 
-    /** @return the counters of loaded dictionary {@code id}, or null when it is not loaded */
+    /**
+     * @return the counters of loaded dictionary {@code id}, or null when it is not loaded (an evicted one's come back,
+     *         as they were, when it is loaded again: {@link DictionaryStats})
+     */
     public DictionaryStats dictionaryStats(long id) {
         for (DictionaryStats st : dictionaryStats()) {
             if (st.id() == id) {
@@ -550,6 +566,11 @@ public final class DictionaryManager implements AutoCloseable {
         /** The same dictionary and counters at its now known place in the order. */
         Entry(Entry e, long sequence) {
             super(e, sequence);
+        }
+
+        /** The dictionary {@code e}, just loaded again after an eviction, counting on with its earlier counters. */
+        Entry(Entry e, Counters kept) {
+            super(e, kept);
         }
     }
 
@@ -753,7 +774,8 @@ public final class DictionaryManager implements AutoCloseable {
          * A hook called with each dictionary of a new id this manager loads (null, the default: none), those loaded by
          * {@link #build()} included: on the loading thread, under the manager's lock, <em>before</em> the dictionary
          * is findable or current, so before any value is written with it (the {@linkplain DictionaryManager#onLoaded
-         * listeners} run after); never for an entry that replaces a loaded one of its id. Keep it short; it must not
+         * listeners} run after); never for an entry that replaces a loaded one of its id, but again for a dictionary
+     * evicted to keep within {@link #maxLoadedBytes} and loaded again. Keep it short; it must not
          * call back into this manager's loading. For {@link PatternDictionaries}, whose reader must know a lineage's
          * dictionary before the lineage writes with it.
          */

@@ -18,7 +18,9 @@ import java.util.function.LongConsumer;
  * this object's monitor ({@link #add}, {@link #onLoaded}), and so does the {@linkplain #admit admission hook}, which
  * sees each new id before the snapshot that holds it is published. The monitor is never held during a store call:
  * the store loading that calls {@link #add} is serialised by {@code StoreSync}'s own lock, taken before this one. {@link #close} takes no lock (it must not wait for a slow store read): it and {@link #add} each check
- * the other's volatile write, so a dictionary added while the manager closes is closed by one of them.
+ * the other's volatile write, so a dictionary added while the manager closes is closed by one of them. An evicted
+ * dictionary's counters are kept, under the monitor, for when it is added again (at most
+ * {@link #MAX_EVICTED_COUNTERS} ids).
  */
 final class DictionaryRegistry {
     private static final System.Logger LOG = System.getLogger(DictionaryManager.class.getName());
@@ -37,6 +39,21 @@ final class DictionaryRegistry {
     private final Map<Long, String> rejected = new ConcurrentHashMap<>();
     /** Called with each new id's entry before it is findable ({@link #admit}). Written and used under the lock. */
     private final List<Consumer<DictionaryManager.Entry>> admits = new ArrayList<>();
+    /**
+     * The counters of the dictionaries evicted ({@link #evict}) and not loaded again, by id, least recently evicted
+     * first: a dictionary loaded again counts on from them ({@link #add}), so its counters never go back for as long
+     * as they are kept. At most {@link #MAX_EVICTED_COUNTERS}; beyond, the least recently evicted are dropped (such a
+     * dictionary, loaded again, counts from zero). Under the lock.
+     */
+    private final java.util.LinkedHashMap<Long, LoadedDictionary.Counters> evictedCounters =
+            new java.util.LinkedHashMap<>();
+
+    /**
+     * How many evicted dictionaries' counters are kept for when they are loaded again, at most: 1024 (four
+     * {@link java.util.concurrent.atomic.LongAdder}s each). A store lists every dictionary ever published in it, so
+     * the ids a manager can evict are not bounded otherwise.
+     */
+    static final int MAX_EVICTED_COUNTERS = 1024;
 
     DictionaryRegistry(DictionaryManager.Mode mode, int level) {
         this.mode = mode;
@@ -140,7 +157,8 @@ final class DictionaryRegistry {
      * newest given one in given mode, otherwise the one with the highest publication sequence. Digests the new
      * compressing dictionary here, not on a writing thread, and releases the compression digests of the others.
      * An entry of a new id is first handed to the {@linkplain #admit admission hook}, then published (findable, and
-     * current if it compresses), then handed to the {@linkplain #onLoaded listeners}.
+     * current if it compresses), then handed to the {@linkplain #onLoaded listeners}. An id evicted before counts on
+     * with the counters kept at its eviction ({@link #evictedCounters}).
      */
     synchronized void add(DictionaryManager.Entry e) {
         if (closed) {
@@ -148,6 +166,10 @@ final class DictionaryRegistry {
             return;
         }
         Snapshot s = snapshot;
+        LoadedDictionary.Counters kept = evictedCounters.remove(e.id);
+        if (kept != null) { // not loaded now (an entry of its id is kept only while none is): loaded again
+            e = new DictionaryManager.Entry(e, kept);
+        }
         List<DictionaryManager.Entry> list = new ArrayList<>(s.entries.length + 1);
         DictionaryDigests replaced = null;
         for (DictionaryManager.Entry x : s.entries) {
@@ -219,6 +241,10 @@ final class DictionaryRegistry {
         }
         snapshot = new Snapshot(list.toArray(new DictionaryManager.Entry[0]), s.current);
         e.digests.close(); // after the snapshot that no longer holds it: a later find() does not give it
+        evictedCounters.put(e.id, e.counters()); // for when it is loaded again
+        while (evictedCounters.size() > MAX_EVICTED_COUNTERS) {
+            evictedCounters.pollFirstEntry();
+        }
         return true;
     }
 

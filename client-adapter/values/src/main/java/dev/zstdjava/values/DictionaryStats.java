@@ -1,7 +1,10 @@
 package dev.zstdjava.values;
 
 /**
- * Counters of one dictionary a {@link DictionaryManager} holds, since it was loaded. Immutable snapshot.
+ * Counters of one dictionary a {@link DictionaryManager} holds, since the manager first loaded it: a dictionary evicted
+ * to keep within {@link DictionaryManager.Builder#maxLoadedBytes} and loaded again counts on from where it was (the
+ * manager keeps the counters of the 1024 dictionaries evicted most
+ * recently; one evicted before those, loaded again, counts from zero). Immutable snapshot.
  *
  * @param id            the dictionary id
  * @param sequence      its place in the publication order (a given dictionary: its position in the given list)

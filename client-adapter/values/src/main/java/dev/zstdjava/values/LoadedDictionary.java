@@ -8,8 +8,10 @@ import java.util.concurrent.atomic.LongAdder;
 
 /**
  * One loaded dictionary at its place in the publication order: its native digests (shared with every other entry
- * for the same dictionary) and its counters. The compressor's hot path reads the fields directly (through
- * {@link DictionaryManager.Entry}). Thread-safe; immutable apart from the counters.
+ * for the same dictionary) and its counters, shared with every earlier entry of its id (at another place in the order,
+ * or evicted and loaded again: {@code DictionaryRegistry} keeps an evicted one's counters). The compressor's hot path
+ * reads the fields directly (through {@link DictionaryManager.Entry}). Thread-safe; immutable apart from the
+ * counters.
  */
 abstract class LoadedDictionary {
     final long id;
@@ -52,6 +54,26 @@ abstract class LoadedDictionary {
         this(e.id, sequence, e.digests, e.given, e.valuesWritten, e.originalBytes, e.storedBytes, e.valuesRead);
         this.lastUsed = e.lastUsed;
         this.heldForRead = e.heldForRead;
+    }
+
+    /**
+     * The dictionary {@code e}, just loaded, counting on with {@code kept}: the counters of an earlier entry of its
+     * id, evicted to keep within {@link DictionaryManager.Builder#maxLoadedBytes} (the same counter objects, so a
+     * call that found the evicted entry just before and counts on it afterwards is not lost).
+     */
+    LoadedDictionary(LoadedDictionary e, Counters kept) {
+        this(e.id, e.sequence, e.digests, e.given, kept.written, kept.original, kept.stored, kept.read);
+        this.lastUsed = e.lastUsed;
+        this.heldForRead = e.heldForRead;
+    }
+
+    /** The counters of an evicted dictionary, kept for when its id is loaded again; see {@link #counters()}. */
+    record Counters(LongAdder written, LongAdder original, LongAdder stored, LongAdder read) {
+    }
+
+    /** @return this dictionary's counters (the objects themselves, not a copy), to keep when it is evicted */
+    Counters counters() {
+        return new Counters(valuesWritten, originalBytes, storedBytes, valuesRead);
     }
 
     private LoadedDictionary(long id, long sequence, DictionaryDigests digests, boolean given, LongAdder written,

@@ -15,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.LongSupplier;
 
 /**
  * Keeps a {@link DictionaryRegistry} in step with a {@link DictionaryStore}: loads every published dictionary at
@@ -68,10 +69,19 @@ final class StoreSync {
     private final Map<Long, String> absent = new ConcurrentHashMap<>();
     /**
      * The ids published but not loaded (or evicted) because they would take the loaded dictionaries above
-     * {@link #maxLoadedBytes}, with their publication sequence (0 when not known): a read of one loads it on demand
-     * ({@link #requestFetch}); removed once loaded.
+     * {@link #maxLoadedBytes}, with their place and length as listed ({@link Known}): a read of one loads it on demand
+     * ({@link #requestFetch}), reading its entry directly; removed once loaded.
      */
-    private final Map<Long, Long> overBound = new ConcurrentHashMap<>();
+    private final Map<Long, Known> overBound = new ConcurrentHashMap<>();
+
+    /**
+     * What the store's listing said of a dictionary beyond the bound, or what its entry was when it was evicted.
+     *
+     * @param sequence its publication sequence (0 when not known: fetched unlisted)
+     * @param size     its length in bytes, which its entry must still have when read again
+     */
+    private record Known(long sequence, int size) {
+    }
     private final long maxLoadedBytes;
     private final AtomicBoolean refreshQueued = new AtomicBoolean();
     /** Serialises loading from the store (held during store calls; never the registry's monitor). */
@@ -84,6 +94,11 @@ final class StoreSync {
     private final OverBoundWarning keptLeaveNoRoom = new OverBoundWarning(true);
     /** The warning that the dictionaries kept for other reads' retries take the room of a read's dictionary. */
     private final OverBoundWarning heldForReads = new OverBoundWarning(false);
+    /**
+     * The clock of the {@link OverBoundWarning}s' windows, in nanoseconds: {@link System#nanoTime()}, or a test's own
+     * ({@link #overBoundClock}); used for nothing else.
+     */
+    private volatile LongSupplier overBoundClock = System::nanoTime;
     /**
      * How many dictionaries kept for a read's retry the last {@link #makeRoom} evicted, and their estimated bytes;
      * under {@link #loading}.
@@ -210,12 +225,17 @@ final class StoreSync {
 
     /**
      * Fetches {@code id} for a read on the io thread ({@link #requestFetch}), then, a second after it ended, ends
-     * its wait: fetching it again then if a read missed it since and it is still not loaded.
+     * its wait: fetching it again then if a read missed it since and it is still not loaded. A new id first reads the
+     * store's listing and publication counter ({@link #refresh}: its place in the order and length); one known beyond
+     * the bound (listed so, or evicted) reads its entry alone, checked against the length it was listed with
+     * ({@link #fetchUnlisted}), the validator's checks and the admission hooks applying as on every load.
      */
     private void fetch(long id) {
         try {
             synchronized (loading) {
-                refresh(id);
+                if (!overBound.containsKey(id)) { // a new id: the listing says its place in the order and length
+                    refresh(id);
+                } // else listed (beyond the bound) or evicted: its place and length are known, its entry is read
                 if (registry.find(id) == null && registry.rejection(id) == null) {
                     fetchUnlisted(id); // also one beyond the bound: a read needs it (evicting others to fit)
                 }
@@ -294,8 +314,9 @@ final class StoreSync {
             if (evicted > 0) {
                 evicted(evicted);
             }
-            keptLeaveNoRoom.endWindow(now);
-            heldForReads.endWindow(now);
+            long warningNow = overBoundClock.getAsLong();
+            keptLeaveNoRoom.endWindow(warningNow);
+            heldForReads.endWindow(warningNow);
         }
     }
 
@@ -374,7 +395,7 @@ final class StoreSync {
                 room -= n;
             } else {
                 beyond.add(info.id());
-                if (overBound.putIfAbsent(info.id(), info.sequence()) == null) {
+                if (overBound.putIfAbsent(info.id(), new Known(info.sequence(), info.size())) == null) {
                     newlyOver.add(info.id());
                 }
             }
@@ -418,7 +439,7 @@ final class StoreSync {
                 if (oldest == null || !registry.evict(oldest)) {
                     break;
                 }
-                overBound.put(oldest.id, oldest.sequence);
+                overBound.put(oldest.id, new Known(oldest.sequence, oldest.size));
                 evicted++;
                 lastHeldEvicted++;
                 lastHeldEvictedBytes += PatternDictionaries.estimatedNativeBytes(oldest.size, false);
@@ -445,7 +466,7 @@ final class StoreSync {
             if (lru == null || !registry.evict(lru)) {
                 break;
             }
-            overBound.put(lru.id, lru.sequence);
+            overBound.put(lru.id, new Known(lru.sequence, lru.size));
             evicted++;
         }
         return evicted;
@@ -529,19 +550,28 @@ final class StoreSync {
         if (bytes != null && bytes.length != info.size()) {
             // the entry is written once with the length its index line records: another length is an entry cut short
             // or overwritten, which may digest and probe well and still decode the values of the real one wrongly
-            registry.reject(info.id(), "the store (" + store + ") lists it with " + info.size() + " bytes but its"
-                    + " entry holds " + bytes.length + " (cut short or overwritten): values compressed with the"
-                    + " published dictionary would decode to wrong bytes with it");
+            registry.reject(info.id(), cutShort(info.size(), bytes.length));
             return true;
         }
         if (bytes == null) { // listed, its entry gone: no retry brings it back, restoring it does
-            absent.put(info.id(), "the store lists it, but its entry, " + where(info.id()) + ", is gone (deleted or"
-                    + " expired): values compressed with it cannot be read until the entry's bytes are restored there;"
-                    + " retrying the read does not help before then (once restored, the next read's miss loads it)");
+            absent.put(info.id(), gone(info.id()));
             return true;
         }
         addLoaded(info.id(), info.sequence(), bytes, forRead);
         return true;
+    }
+
+    /** @return why an entry the store lists with {@code listed} bytes, that holds {@code held}, is rejected */
+    private String cutShort(int listed, int held) {
+        return "the store (" + store + ") lists it with " + listed + " bytes but its entry holds " + held + " (cut short"
+                + " or overwritten): values compressed with the published dictionary would decode to wrong bytes with it";
+    }
+
+    /** @return what a read says of dictionary {@code id}, listed, whose entry is gone */
+    private String gone(long id) {
+        return "the store lists it, but its entry, " + where(id) + ", is gone (deleted or expired): values compressed"
+                + " with it cannot be read until the entry's bytes are restored there; retrying the read does not help"
+                + " before then (once restored, the next read's miss loads it)";
     }
 
     /**
@@ -550,6 +580,7 @@ final class StoreSync {
      */
     private void fetchUnlisted(long id) {
         synchronized (loading) {
+            Known known = overBound.get(id); // listed, beyond the bound (or evicted): its length is known
             byte[] bytes;
             try {
                 bytes = store.get(id);
@@ -557,10 +588,18 @@ final class StoreSync {
                 registry.reject(id, "the store refused the entry: " + e.getMessage());
                 return;
             }
+            if (bytes != null && known != null && bytes.length != known.size) {
+                registry.reject(id, cutShort(known.size, bytes.length));
+                return;
+            }
             long needed = bytes == null ? 0 : PatternDictionaries.estimatedNativeBytes(bytes.length, false);
             if (bytes != null && bytes.length <= validator.maxDictionarySize() && !makeRoom(needed, true)) {
                 // a read needs it: loaded all the same (never lost), kept for its retry, evicted later
                 warnOverBound(id, needed);
+            }
+            if (bytes == null && known != null) { // listed when last seen
+                absent.put(id, gone(id));
+                return;
             }
             if (bytes == null) { // a listed id whose entry is gone keeps what refresh, just before, said of it
                 absent.putIfAbsent(id, "it is not published: " + where(id) + " holds no entry, and the store does not list"
@@ -569,8 +608,7 @@ final class StoreSync {
                         + " read's miss loads it)");
                 return;
             }
-            Long sequence = overBound.get(id); // listed, beyond the bound: loaded at its place in the order
-            addLoaded(id, sequence == null ? 0 : sequence, bytes, true);
+            addLoaded(id, known == null ? 0 : known.sequence, bytes, true); // at its place in the order, if known
         }
     }
 
@@ -581,7 +619,7 @@ final class StoreSync {
      * at most once a minute ({@link OverBoundWarning}). Under {@link #loading}.
      */
     private void warnOverBound(long id, long needed) {
-        long now = System.nanoTime();
+        long now = overBoundClock.getAsLong();
         long kept = keptBytes() + needed;
         if (kept > maxLoadedBytes) {
             keptLeaveNoRoom.record(id, kept, 0, now);
@@ -709,6 +747,14 @@ final class StoreSync {
                 + " and loads one beyond it on demand, evicting the least recently used: loading it on the manager's"
                 + " thread, where it stays loaded for your retry (until read, for "
                 + DictionaryManager.READ_RETRY_GRACE.toMillis() + " ms at most); retry the read";
+    }
+
+    /**
+     * Sets the clock of the over-bound warnings' once-a-minute windows (nanoseconds, as {@link System#nanoTime()},
+     * the default), so that a test can end a window without waiting a minute; nothing else uses it.
+     */
+    void overBoundClock(LongSupplier nanos) {
+        this.overBoundClock = java.util.Objects.requireNonNull(nanos, "nanos");
     }
 
     /** Ends the subscription; the io thread is stopped by the manager. Idempotent. */

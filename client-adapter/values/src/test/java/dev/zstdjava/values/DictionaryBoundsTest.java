@@ -49,10 +49,16 @@ class DictionaryBoundsTest {
         return published;
     }
 
-    /** A store in memory that counts the entries read from it. */
+    /**
+     * A store in memory that counts the entries read from it, and its listings and version reads; its entries can be
+     * replaced for reads ({@link #replace}).
+     */
     static final class CountingStore extends AdaptivePatternDictionariesTest.Forwarding {
         final AtomicInteger gets = new AtomicInteger();
+        final AtomicInteger lists = new AtomicInteger();
+        final AtomicInteger versions = new AtomicInteger();
         final java.util.Map<Long, AtomicInteger> getsById = new java.util.concurrent.ConcurrentHashMap<>();
+        private final java.util.Map<Long, byte[]> replaced = new java.util.concurrent.ConcurrentHashMap<>();
 
         CountingStore(InMemoryDictionaryStore inner) {
             super(inner);
@@ -62,7 +68,30 @@ class DictionaryBoundsTest {
         public byte[] get(long id) {
             gets.incrementAndGet();
             getsById.computeIfAbsent(id, x -> new AtomicInteger()).incrementAndGet();
-            return super.get(id);
+            byte[] r = replaced.get(id);
+            return r != null ? r.clone() : super.get(id);
+        }
+
+        @Override
+        public List<DictionaryInfo> list() {
+            lists.incrementAndGet();
+            return super.list();
+        }
+
+        @Override
+        public long version() {
+            versions.incrementAndGet();
+            return super.version();
+        }
+
+        /** Reads of entry {@code id} give {@code bytes} from now on (an entry overwritten in the store). */
+        void replace(long id, byte[] bytes) {
+            replaced.put(id, bytes);
+        }
+
+        /** @return the calls so far: lists, version reads, entry reads */
+        List<Integer> calls() {
+            return List.of(lists.get(), versions.get(), gets.get());
         }
     }
 
@@ -243,6 +272,137 @@ class DictionaryBoundsTest {
             assertTrue(e.getMessage().contains("retry the read"), e.getMessage());
             byte[] w = writtenWith(published.get(1), VALUES.get(9));
             assertArrayEquals(VALUES.get(9), readRetrying(vc, w), "and the retried read loads it again");
+        }
+    }
+
+    /**
+     * A dictionary's counters are the manager's for its life: one that compressed, then was evicted to keep within the
+     * bound and loaded again for a read, counts on from where it was (values written, bytes, reads). Its listeners
+     * are told of each load, the reload included.
+     */
+    @Test
+    void anEvictedDictionaryLoadedAgainCountsOnFromWhereItsCountersWere() throws Exception {
+        byte[] big = grown(64 << 10);
+        long each = PatternDictionaries.estimatedNativeBytes(big.length, false);
+        InMemoryDictionaryStore store = new InMemoryDictionaryStore();
+        List<byte[]> published = publish(store, big, 700_000, 2);
+        long older = id(published.get(0));
+        long compressing = id(published.get(1));
+        try (DictionaryManager m = DictionaryManager.shared(store).maxLoadedBytes(2 * each + 1).notifications(false)
+                .refreshInterval(java.time.Duration.ofMillis(20)).build()) {
+            List<Long> told = new CopyOnWriteArrayList<>();
+            m.onLoaded(told::add);
+            assertEquals(List.of(older, compressing), told);
+            ValueCompressor vc = ValueCompressor.create(CompressionConfig.defaults(), m);
+            List<byte[]> written = new ArrayList<>();
+            for (int v = 0; v < 3; v++) {
+                written.add(vc.compress(VALUES.get(40 + v)));
+                assertEquals(compressing, frameDictId(written.get(v)));
+            }
+            for (int v = 0; v < 3; v++) {
+                assertArrayEquals(VALUES.get(40 + v), vc.decompress(written.get(v)));
+            }
+            DictionaryStats before = m.dictionaryStats(compressing);
+            assertEquals(3, before.valuesWritten());
+            assertEquals(3, before.valuesRead());
+            assertTrue(before.bytesSaved() > 0 && before.originalBytes() > 0, before.toString());
+
+            byte[] newer = withId(big, 700_010); // compresses from now on; the older one is evicted for it
+            store.putIfAbsent(id(newer), newer);
+            DictionaryManagerTest.await("the new publication to compress", () -> m.currentId() == id(newer));
+            assertFalse(m.isLoaded(older));
+            byte[] ofOlder = writtenWith(published.get(0), VALUES.get(43));
+            assertArrayEquals(VALUES.get(43), readRetrying(vc, ofOlder)); // loaded again, evicting the one that was
+            assertFalse(m.isLoaded(compressing), "evicted for the older one's read");
+            assertNull(m.dictionaryStats(compressing));
+
+            assertArrayEquals(VALUES.get(40), readRetrying(vc, written.get(0))); // loaded again for this read
+            DictionaryStats after = m.dictionaryStats(compressing);
+            assertEquals(new DictionaryStats(compressing, before.sequence(), before.size(), false,
+                    3, before.originalBytes(), before.bytesSaved(), 4), after,
+                    "its counters went on from where they were before its eviction");
+            assertEquals(List.of(older, compressing, id(newer), older, compressing), told,
+                    "each load told, reloads included");
+        }
+    }
+
+    /**
+     * The counters of evicted dictionaries are kept for {@link DictionaryRegistry#MAX_EVICTED_COUNTERS} ids at most:
+     * past that, the least recently evicted are dropped, and such a dictionary loaded again counts from zero.
+     */
+    @Test
+    void theCountersOfAtMost1024EvictedDictionariesAreKeptTheLeastRecentlyEvictedDropped() {
+        DictionaryRegistry registry = new DictionaryRegistry(DictionaryManager.Mode.SHARED, 3);
+        int evicted = DictionaryRegistry.MAX_EVICTED_COUNTERS + 2;
+        for (int i = 1; i <= evicted; i++) { // sequence 0: none compresses, so each can be evicted
+            DictionaryManager.Entry e = entry(registry, i);
+            e.valuesRead.add(i);
+            assertTrue(registry.evict(e), "evicting " + i);
+        }
+        for (long id : new long[] {1, 2, 3, evicted}) {
+            entry(registry, id);
+        }
+        assertEquals(List.of(0L, 0L, 3L, (long) evicted),
+                registry.stats().stream().map(DictionaryStats::valuesRead).toList(),
+                "the two least recently evicted count from zero; the others on from where they were");
+        registry.close();
+    }
+
+    /** @return an entry of {@code id} (a small dictionary of its own digests), added to {@code registry} */
+    private static DictionaryManager.Entry entry(DictionaryRegistry registry, long id) {
+        dev.zstdjava.zstd.ZstdDictionary d = dev.zstdjava.zstd.ZstdDictionary.of(withId(DICT_B, id));
+        registry.add(new DictionaryManager.Entry(id, 0, new DictionaryDigests(d, d.forDecompression()), false));
+        return registry.find(id);
+    }
+
+    /**
+     * A read's miss of a dictionary the manager knows (listed beyond the bound, or evicted) costs one store call, the
+     * read of its entry (two server commands, {@code STRLEN} and {@code GET}, for the server stores): not the listing
+     * and publication counter a new id needs. Its entry is still checked against the length it is listed with: an
+     * entry overwritten with another length meanwhile is rejected, as the listing's check rejects it.
+     */
+    @Test
+    void aMissOfAKnownDictionaryReadsOnlyItsEntryAndStillChecksItsListedLength() throws Exception {
+        byte[] big = grown(64 << 10);
+        long each = PatternDictionaries.estimatedNativeBytes(big.length, false);
+        InMemoryDictionaryStore inner = new InMemoryDictionaryStore();
+        List<byte[]> published = publish(inner, big, 710_000, 4);
+        CountingStore store = new CountingStore(inner);
+        try (DictionaryManager m = DictionaryManager.shared(store).maxLoadedBytes(2 * each + 1).notifications(false)
+                .refreshInterval(java.time.Duration.ofHours(1)).build()) {
+            assertEquals(List.of(id(published.get(2)), id(published.get(3))),
+                    m.dictionaryStats().stream().map(DictionaryStats::id).toList(), "the two newest at build");
+            ValueCompressor vc = ValueCompressor.create(CompressionConfig.defaults(), m);
+            List<Integer> before = store.calls();
+            byte[] ofFirst = writtenWith(published.get(0), VALUES.get(50));
+            assertArrayEquals(VALUES.get(50), readRetrying(vc, ofFirst)); // listed beyond the bound
+            assertEquals(List.of(before.get(0), before.get(1), before.get(2) + 1), store.calls(),
+                    "a miss of one listed beyond the bound: its entry read, nothing else");
+            assertFalse(m.isLoaded(id(published.get(2))), "evicted for it");
+
+            before = store.calls();
+            byte[] ofThird = writtenWith(published.get(2), VALUES.get(51));
+            assertArrayEquals(VALUES.get(51), readRetrying(vc, ofThird)); // evicted: loaded again
+            assertEquals(List.of(before.get(0), before.get(1), before.get(2) + 1), store.calls(),
+                    "a miss of an evicted one: its entry read, nothing else");
+            assertFalse(m.isLoaded(id(published.get(0))), "evicted for it");
+
+            store.replace(id(published.get(0)), java.util.Arrays.copyOf(published.get(0), big.length - 1));
+            MissingDictionaryException first = assertThrows(MissingDictionaryException.class,
+                    () -> vc.decompress(ofFirst));
+            assertTrue(first.getMessage().contains("retry the read"), first.getMessage());
+            DictionaryManagerTest.await("the entry cut short to be rejected",
+                    () -> m.rejectedDictionaries().containsKey(id(published.get(0))));
+            String why = m.rejectedDictionaries().get(id(published.get(0)));
+            assertTrue(why.contains("lists it with " + big.length + " bytes but its entry holds " + (big.length - 1)),
+                    why);
+            assertThrows(MissingDictionaryException.class, () -> vc.decompress(ofFirst), "never read with it");
+
+            byte[] newer = withId(big, 710_010); // a new id a value names: the listing says its place and length
+            inner.putIfAbsent(id(newer), newer);
+            before = store.calls();
+            assertArrayEquals(VALUES.get(52), readRetrying(vc, writtenWith(newer, VALUES.get(52))));
+            assertEquals(before.get(0) + 1, store.lists.get(), "a new id's miss reads the listing");
         }
     }
 

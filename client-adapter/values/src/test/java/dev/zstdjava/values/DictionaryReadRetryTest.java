@@ -87,6 +87,35 @@ class DictionaryReadRetryTest {
         }
     }
 
+    /** The manager's logger (System.Logger: here, JUL). */
+    private static final java.util.logging.Logger LOG =
+            java.util.logging.Logger.getLogger(DictionaryManager.class.getName());
+
+    /**
+     * @return a handler, added to the manager's logger ({@link #LOG}; the caller removes it), that adds to
+     *         {@code into} every message logged containing {@code text}
+     */
+    static java.util.logging.Handler capture(List<String> into, String text) {
+        java.util.logging.Handler handler = new java.util.logging.Handler() {
+            @Override
+            public void publish(java.util.logging.LogRecord r) {
+                if (r.getMessage() != null && r.getMessage().contains(text)) {
+                    into.add(r.getMessage());
+                }
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        LOG.addHandler(handler);
+        return handler;
+    }
+
     /** @return the estimated native bytes of the dictionaries {@code m} has loaded now */
     static long loadedBytes(DictionaryManager m) {
         long n = 0;
@@ -185,24 +214,7 @@ class DictionaryReadRetryTest {
         GatedStore store = store(dictionaries, 900_000, 8, 900_100, 3); // two loaded at build beside the newest
         long bound = BOUND;
         List<String> warnings = new java.util.concurrent.CopyOnWriteArrayList<>();
-        java.util.logging.Logger log = java.util.logging.Logger.getLogger(DictionaryManager.class.getName());
-        java.util.logging.Handler handler = new java.util.logging.Handler() {
-            @Override
-            public void publish(java.util.logging.LogRecord r) {
-                if (r.getMessage() != null && r.getMessage().contains("is loaded for a read above the " + bound)) {
-                    warnings.add(r.getMessage());
-                }
-            }
-
-            @Override
-            public void flush() {
-            }
-
-            @Override
-            public void close() {
-            }
-        };
-        log.addHandler(handler);
+        java.util.logging.Handler handler = capture(warnings, "is loaded for a read above the " + bound);
         try (DictionaryManager m = DictionaryManager.shared(store).maxLoadedBytes(bound).notifications(false)
                 .refreshInterval(Duration.ofMillis(20)).build()) {
             ValueCompressor vc = ValueCompressor.create(CompressionConfig.defaults(), m);
@@ -246,7 +258,61 @@ class DictionaryReadRetryTest {
                     && warnings.get(0).contains("raise the bound to at least that")
                     && warnings.get(0).contains("bytes loaded at once now"), warnings.get(0));
         } finally {
-            log.removeHandler(handler);
+            LOG.removeHandler(handler);
+        }
+    }
+
+    /**
+     * The over-bound warning's end-of-minute summary: the first load above the bound is said at once; the loads in
+     * the minute after it are counted, and once the minute is over (the warning's clock, set here, moved past it) the
+     * next periodic check says how many there were, how many dictionaries kept for reads they evicted, the last id,
+     * and the peak demand of the minute, which is not that of its last load.
+     */
+    @Test
+    void theOverBoundWarningsSummarySaysTheMinutesLoadsEvictionsAndPeakDemand() throws Exception {
+        List<byte[]> dictionaries = new ArrayList<>();
+        GatedStore store = store(dictionaries, 950_000, 8, 950_100, 3); // two loaded at build beside the newest
+        long bound = BOUND;
+        List<String> warnings = new java.util.concurrent.CopyOnWriteArrayList<>();
+        java.util.logging.Handler handler = capture(warnings, "loaded for a read above the " + bound);
+        AtomicLong skipped = new AtomicLong(); // the warning's clock runs this far ahead of System.nanoTime()
+        try (DictionaryManager m = DictionaryManager.shared(store).maxLoadedBytes(bound).notifications(false)
+                .refreshInterval(Duration.ofMillis(20)).build()) {
+            m.overBoundWarningClock(() -> System.nanoTime() + skipped.get());
+            ValueCompressor vc = ValueCompressor.create(CompressionConfig.defaults(), m);
+            List<byte[]> originals = new ArrayList<>();
+            List<byte[]> stored = new ArrayList<>();
+            for (int d = 0; d < 8; d++) {
+                originals.add(VALUES.get(30 + d));
+                stored.add(writtenWith(dictionaries.get(d), originals.get(d)));
+            }
+            // eight misses at once: the first two loads evict the two loaded at build; the third goes above the bound
+            // (said at once: the compressing one, the two kept, and it, 4 each); each of the five after it evicts the
+            // oldest kept one (5 each: the compressing one, two kept, the evicted one, and it)
+            assertEquals(8, pass(m, vc, store, stored, originals).size());
+            assertEquals(1, warnings.size(), warnings.toString());
+            assertTrue(warnings.get(0).startsWith("zstd dictionary 950002 is loaded for a read above the " + bound
+                    + "-byte bound") && warnings.get(0).contains("an estimated " + 4 * EACH + " bytes loaded at"
+                    + " once now") && warnings.get(0).contains("for this load: 0 "), warnings.get(0));
+            for (int d = 5; d < 8; d++) { // the three kept for their reads are read: evicted first from now on
+                assertArrayEquals(originals.get(d), vc.decompress(stored.get(d)), "dictionary " + d);
+            }
+            // three misses at once: two loads evict the three read; the third goes above the bound, with 4 at once
+            assertEquals(List.of(0, 1, 2), pass(m, vc, store, stored.subList(0, 3), originals.subList(0, 3)));
+            Thread.sleep(200); // periodic checks within the minute: none says anything
+            assertEquals(1, warnings.size(), warnings.toString());
+            skipped.set(TimeUnit.SECONDS.toNanos(61));
+            DictionaryManagerTest.await("the periodic check to say what the minute saw", () -> warnings.size() > 1);
+            assertEquals(2, warnings.size(), warnings.toString());
+            String summary = warnings.get(1);
+            assertTrue(summary.startsWith("6 zstd dictionaries (the last 950002) were loaded for a read above the "
+                    + bound + "-byte bound"), summary);
+            assertTrue(summary.contains("The reads need an estimated " + 5 * EACH + " bytes loaded at once in the"
+                    + " minute since the last such warning at its peak"), summary);
+            assertTrue(summary.contains("Kept dictionaries evicted before their read for these 6 loads: 5 (their"
+                    + " reads miss again)"), summary);
+        } finally {
+            LOG.removeHandler(handler);
         }
     }
 }

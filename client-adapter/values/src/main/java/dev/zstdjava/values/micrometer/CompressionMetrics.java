@@ -19,6 +19,7 @@ import io.micrometer.core.instrument.binder.MeterBinder;
 
 import java.util.Locale;
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.ToLongFunction;
 
 /**
@@ -224,11 +225,17 @@ public final class CompressionMetrics implements MeterBinder {
         });
     }
 
+    /**
+     * Registers one counter of dictionary {@code id} (once: a reload of an evicted dictionary registers nothing new).
+     * While the dictionary is evicted ({@link DictionaryManager#dictionaryStats(long)} gives null) it reads what it
+     * read last, so it never goes back; the manager's counters go on from there when the dictionary is loaded again.
+     */
     private void perDictionary(MeterRegistry registry, DictionaryManager dictionaries, long id, String name,
             String unit, String description, ToLongFunction<DictionaryStats> read) {
+        AtomicLong last = new AtomicLong();
         FunctionCounter.builder(PREFIX + name, dictionaries, d -> {
                     DictionaryStats st = d.dictionaryStats(id);
-                    return st == null ? 0 : read.applyAsLong(st);
+                    return st == null ? last.get() : last.accumulateAndGet(read.applyAsLong(st), Math::max);
                 })
                 .description(description)
                 .baseUnit(unit)

@@ -226,6 +226,71 @@ class CompressionMetricsTest {
         assertNull(none.find("zstdjava.values.dictionaries").gauge(), "no dictionary meters without dictionaries");
     }
 
+    /**
+     * A dictionary evicted to keep within the manager's bound keeps its series: while evicted it reads what it read
+     * last (not zero, which a registry would take for a reset), and once loaded again it counts on from there.
+     */
+    @Test
+    void aDictionaryCounterNeverGoesBackWhenItsDictionaryIsEvictedAndLoadedAgain() throws Exception {
+        List<byte[]> records = new java.util.ArrayList<>();
+        for (int i = 0; i < 3000; i++) {
+            records.add(("{\"order\":" + i + ",\"item\":\"sku-" + (i * 31 % 500) + "\",\"qty\":" + (i % 7)
+                    + ",\"state\":\"" + (i % 4 == 0 ? "open" : "paid") + "\"}").getBytes(StandardCharsets.UTF_8));
+        }
+        List<byte[]> dictionaries = new java.util.ArrayList<>();
+        for (int d = 0; d < 3; d++) {
+            dictionaries.add(dev.zstdjava.zstd.ZstdDictionary.train(records.subList(1000 * d, 1000 * d + 800),
+                    8 << 10).toByteArray());
+        }
+        long each = dictionaries.get(0).length + dev.zstdjava.values.PatternDictionaries.DIGEST_OVERHEAD;
+        for (byte[] d : dictionaries) {
+            assertEquals(dictionaries.get(0).length, d.length, "the three are as large");
+        }
+        long older = dev.zstdjava.zstd.ZstdDictionary.of(dictionaries.get(0)).id();
+        long newer = dev.zstdjava.zstd.ZstdDictionary.of(dictionaries.get(2)).id();
+        byte[] value = String.join(",", records.subList(900, 906).stream()
+                .map(r -> new String(r, StandardCharsets.UTF_8)).toList()).getBytes(StandardCharsets.UTF_8);
+        byte[] ofOlder;
+        try (dev.zstdjava.values.DictionaryManager given =
+                     dev.zstdjava.values.DictionaryManager.given(dictionaries.get(0)).build()) {
+            ofOlder = ValueCompressor.create(CompressionConfig.defaults(), given).compress(value);
+        }
+        dev.zstdjava.values.InMemoryDictionaryStore store = new dev.zstdjava.values.InMemoryDictionaryStore();
+        store.putIfAbsent(older, dictionaries.get(0));
+        store.putIfAbsent(dev.zstdjava.zstd.ZstdDictionary.of(dictionaries.get(1)).id(), dictionaries.get(1));
+        try (dev.zstdjava.values.DictionaryManager dicts = dev.zstdjava.values.DictionaryManager.shared(store)
+                .maxLoadedBytes(2 * each).notifications(false).refreshInterval(java.time.Duration.ofMillis(20))
+                .build()) { // holds two: the newest, which compresses, and one other
+            assertTrue(dicts.isLoaded(older));
+            ValueCompressor vc = ValueCompressor.create(CompressionConfig.defaults(), dicts);
+            SimpleMeterRegistry registry = new SimpleMeterRegistry();
+            new CompressionMetrics(vc).bindTo(registry);
+            FunctionCounter reads = registry.get("zstdjava.values.dictionary.values.read")
+                    .tag("dictionary", Long.toString(older)).functionCounter();
+            assertArrayEquals(value, vc.decompress(ofOlder));
+            assertEquals(1, reads.count());
+            store.putIfAbsent(newer, dictionaries.get(2)); // compresses from now on: the older one is evicted for it
+            long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+            while (dicts.currentId() != newer && System.nanoTime() < deadline) {
+                Thread.sleep(5);
+            }
+            assertEquals(newer, dicts.currentId());
+            assertFalse(dicts.isLoaded(older));
+            assertEquals(1, reads.count(), "while its dictionary is evicted");
+            byte[] back = null;
+            while (back == null) { // the first read misses and loads it again; the retry reads
+                try {
+                    back = vc.decompress(ofOlder);
+                } catch (dev.zstdjava.values.MissingDictionaryException e) {
+                    assertTrue(System.nanoTime() < deadline, e.getMessage());
+                    Thread.sleep(5);
+                }
+            }
+            assertArrayEquals(value, back);
+            assertEquals(2, reads.count(), "loaded again, it counts on");
+        }
+    }
+
     @Test
     void namesUnitsAndTagsFollowMicrometersConventions() {
         ValueCompressor lz4 = ValueCompressor.create(CompressionConfig.builder().backend(CompressionBackend.LZ4).build());
