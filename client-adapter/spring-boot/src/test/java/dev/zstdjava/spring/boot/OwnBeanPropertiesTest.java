@@ -152,6 +152,17 @@ class OwnBeanPropertiesTest {
                     assertThat(records).anyMatch(r -> r.getMessage().contains(P + "backend (" + P
                             + "adaptive.enabled is true"));
                 });
+        records.clear();
+        // named as inert while dictionaries.mode is off, not again here
+        runner.withPropertyValues(P + "enabled=true", P + "adaptive.enabled=true", P + "adaptive.goal=speed",
+                        P + "dictionaries.retrain-interval=2h")
+                .withBean("myAdaptive", AdaptiveCompressor.class,
+                        () -> AdaptiveCompressor.builder(CompressionConfig.defaults()).build()).run(c -> {
+                    assertThat(c).hasNotFailed();
+                    assertThat(theWarning()).startsWith(START + P + "adaptive.goal (the application's 'myAdaptive'");
+                    assertThat(records).anyMatch(r -> r.getMessage().contains(P + "dictionaries.retrain-interval ("
+                            + P + "dictionaries.mode is off)"));
+                });
     }
 
     @Configuration(proxyBeanMethods = false)
