@@ -22,7 +22,6 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.logging.Handler;
-import java.util.logging.Level;
 import java.util.logging.LogRecord;
 import java.util.logging.Logger;
 
@@ -46,22 +45,7 @@ class OwnBeanPropertiesTest {
 
     private final Logger logger = Logger.getLogger("dev.zstdjava.spring.boot.InertProperties"); // documented
     private final List<LogRecord> records = new CopyOnWriteArrayList<>();
-    private final Handler handler = new Handler() {
-        @Override
-        public void publish(LogRecord r) {
-            if (r.getLevel().intValue() >= Level.WARNING.intValue()) {
-                records.add(r);
-            }
-        }
-
-        @Override
-        public void flush() {
-        }
-
-        @Override
-        public void close() {
-        }
-    };
+    private final Handler handler = InertPropertiesTest.capturing(records);
 
     @BeforeEach
     void capture() {
