@@ -100,6 +100,41 @@ final class InertProperties {
      *         them elsewhere, naming them; with it off {@link UnboundValues} names them)
      */
     static Map<String, Set<String>> find(Environment environment) {
+        Bound bound = bind(environment);
+        if (bound == null) {
+            return Map.of();
+        }
+        Map<Integer, Map<String, Set<String>>> byRule = new TreeMap<>();
+        for (SetProperty set : bound.set()) {
+            for (int i = 0; i < RULES.size(); i++) {
+                String because = RULES.get(i).inert(set.name(), bound.properties());
+                if (because != null) {
+                    byRule.computeIfAbsent(i, r -> new TreeMap<>())
+                            .computeIfAbsent(because, b -> new TreeSet<>()).add(set.asSet());
+                    break;
+                }
+            }
+        }
+        Map<String, Set<String>> inert = new LinkedHashMap<>();
+        byRule.values().forEach(inert::putAll);
+        return inert;
+    }
+
+    /** A property set in some source: its name, and the name as the application set it ({@link #asSet}). */
+    record SetProperty(ConfigurationPropertyName name, String asSet) {
+    }
+
+    /**
+     * The properties bound from an environment, and those set there under the prefix (and the info entry's switch),
+     * each as often as sources set it, but those that bind to nothing ({@link UnknownProperties} names them) and those
+     * whose value does not bind, the others bound without them (with compression enabled, startup fails on them
+     * elsewhere, naming them; with it off {@link UnboundValues} names them).
+     */
+    record Bound(RedisCompressionProperties properties, List<SetProperty> set) {
+    }
+
+    /** @return what {@code environment} sets and binds; null when the properties do not bind at all */
+    static Bound bind(Environment environment) {
         RedisCompressionProperties properties;
         UnboundValues.Failures failures = new UnboundValues.Failures(environment); // named there instead
         try {
@@ -107,12 +142,12 @@ final class InertProperties {
                     Bindable.of(RedisCompressionProperties.class), failures)
                     .orElseGet(RedisCompressionProperties::new);
         } catch (RuntimeException e) {
-            return Map.of();
+            return null;
         }
         List<ConfigurationPropertyName> roots = List.of(ConfigurationPropertyName.of(RedisCompressionProperties.PREFIX),
                 ConfigurationPropertyName.of(INFO));
-        Set<ConfigurationPropertyName> unknown = UnknownProperties.names(environment); // named as unknown instead
-        Map<Integer, Map<String, Set<String>>> byRule = new TreeMap<>();
+        Set<ConfigurationPropertyName> unknown = UnknownProperties.names(environment); // named as unknown
+        List<SetProperty> set = new ArrayList<>();
         for (ConfigurationPropertySource source : ConfigurationPropertySources.get(environment)) {
             if (!(source instanceof IterableConfigurationPropertySource iterable)) {
                 continue;
@@ -120,20 +155,9 @@ final class InertProperties {
             iterable.filter(n -> !unknown.contains(n) && !failures.names().contains(n)
                             && roots.stream().anyMatch(r -> r.equals(n) || r.isAncestorOf(n)))
                     .stream()
-                    .forEach(name -> {
-                        for (int i = 0; i < RULES.size(); i++) {
-                            String because = RULES.get(i).inert(name, properties);
-                            if (because != null) {
-                                byRule.computeIfAbsent(i, r -> new TreeMap<>())
-                                        .computeIfAbsent(because, b -> new TreeSet<>()).add(asSet(iterable, name));
-                                return;
-                            }
-                        }
-                    });
+                    .forEach(name -> set.add(new SetProperty(name, asSet(iterable, name))));
         }
-        Map<String, Set<String>> inert = new LinkedHashMap<>();
-        byRule.values().forEach(inert::putAll);
-        return inert;
+        return new Bound(properties, set);
     }
 
     /**

@@ -10,6 +10,8 @@ import dev.zstdjava.values.spring.CompressingRedisTemplate;
 import dev.zstdjava.values.spring.CompressingStringRedisTemplate;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.SmartInitializingSingleton;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.AnyNestedCondition;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -61,6 +63,16 @@ public final class RedisCompressionAutoConfiguration {
     RedisCompressionAutoConfiguration(Environment environment) {
         InertProperties.warn(environment);
         UnknownProperties.warn(environment);
+    }
+
+    /**
+     * Warns once, when every singleton is made, about the properties set without effect because the application
+     * defines its own bean in place of one made here that reads them ({@link OwnBeanProperties}).
+     */
+    @Bean
+    static SmartInitializingSingleton zstdJavaOwnBeanPropertiesWarning(Environment environment,
+                                                                      ConfigurableListableBeanFactory beans) {
+        return () -> OwnBeanProperties.warn(environment, beans);
     }
 
     /** What every startup failure of the native library names: the one line that starts without compression. */

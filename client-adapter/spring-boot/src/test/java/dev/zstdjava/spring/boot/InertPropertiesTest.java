@@ -54,7 +54,7 @@ class InertPropertiesTest {
     private final Handler unboundHandler = capturing(unboundWarnings);
 
     /** @return a handler adding each warning or worse to {@code records} */
-    private static Handler capturing(List<LogRecord> records) {
+    static Handler capturing(List<LogRecord> records) {
         return new Handler() {
             @Override
             public void publish(LogRecord r) {

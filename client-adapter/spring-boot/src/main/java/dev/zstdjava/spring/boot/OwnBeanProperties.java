@@ -1,0 +1,218 @@
+package dev.zstdjava.spring.boot;
+
+import dev.zstdjava.values.AdaptiveCompressor;
+import dev.zstdjava.values.DictionaryManager;
+import dev.zstdjava.values.DictionaryStore;
+import dev.zstdjava.values.PatternDictionaries;
+import dev.zstdjava.values.ValueCompressor;
+import org.springframework.beans.factory.annotation.AnnotatedBeanDefinition;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+import org.springframework.boot.autoconfigure.condition.ConditionEvaluationReport;
+import org.springframework.boot.autoconfigure.condition.ConditionEvaluationReport.ConditionAndOutcome;
+import org.springframework.boot.autoconfigure.condition.ConditionEvaluationReport.ConditionAndOutcomes;
+import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
+import org.springframework.cache.CacheManager;
+import org.springframework.core.env.Environment;
+import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.util.ClassUtils;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+
+/**
+ * The properties an application sets (in any property source, not their defaults) that have no effect because the
+ * application defines a bean of its own in place of the one of this auto-configuration that reads them, warned about
+ * in one line at startup, naming each such bean and its type. Startup does not fail: the application's bean is what it
+ * chose. Which bean reads which properties is stated here, once ({@link #BEANS}); whether a bean backed off for one of
+ * the application's is Boot's own record of the bean's {@code @ConditionalOnMissingBean}
+ * ({@link ConditionEvaluationReport}), so a bean left out for another reason (a switch, a dictionary mode: those
+ * {@link InertProperties} names) draws nothing here. An application's bean that depends on the properties bean or on
+ * a bean this auto-configuration made may read the settings through them, and is not named. Not given for bean
+ * definitions generated ahead of time, for which Boot records no condition.
+ *
+ * <p>Stateless.
+ */
+final class OwnBeanProperties {
+    private static final System.Logger LOG = System.getLogger(InertProperties.class.getName()); // the same warnings
+
+    private static final String CONFIG = RedisCompressionAutoConfiguration.class.getName() + "#";
+    private static final String GIVEN = RedisCompressionDictionariesConfiguration.Given.class.getName() + "#";
+    private static final String SERVER = RedisCompressionDictionariesConfiguration.Server.class.getName() + "#";
+
+    /** The compression configuration's properties ({@link RedisCompressionProperties#toConfig()}), but the level. */
+    private static final List<String> CONFIG_BUT_LEVEL = List.of("min-size", "max-decompressed-size", "hash-values",
+            "legacy-formats");
+
+    /** The settings of a dictionary manager made here (the store's aside), as {@code settings} applies them. */
+    private static final List<String> MANAGER_SETTINGS = List.of("dictionaries.resources",
+            "dictionaries.load-timeout", "dictionaries.refresh-interval", "dictionaries.notifications",
+            "dictionaries.max-loaded-bytes", "dictionaries.retrain-interval", "dictionaries.dictionary-size",
+            "dictionaries.min-samples");
+
+    /**
+     * A bean of this module that backs off when the application defines one of {@code types}: the condition's source
+     * in Boot's report ({@code class#method}, or a class), what it is, and the properties (relative to the prefix;
+     * one names those under it) only it reads, but {@code except}.
+     */
+    private record Bean(String source, List<Class<?>> types, String what, List<String> reads, List<String> except) {
+        boolean reads(ConfigurationPropertyName name) {
+            return covers(reads, name) && !covers(except, name);
+        }
+
+        private static boolean covers(List<String> properties, ConfigurationPropertyName name) {
+            return properties.stream().map(p -> ConfigurationPropertyName.of(RedisCompressionProperties.PREFIX + "."
+                    + p)).anyMatch(p -> p.equals(name) || p.isAncestorOf(name));
+        }
+    }
+
+    private static List<String> concat(List<String> a, List<String> b) {
+        List<String> all = new ArrayList<>(a);
+        all.addAll(b);
+        return List.copyOf(all);
+    }
+
+    /**
+     * The one statement of which of this module's beans reads which properties, by the beans' conditions; in order: a
+     * property several beans read is named under the first whose place the application's bean took.
+     */
+    static final List<Bean> BEANS = List.of(
+            // adaptive.enabled=true: the ValueCompressor bean is the application's compressor's reader, and no
+            // dictionary bean is made here (the pattern lineages back off too); backend and level are named as
+            // inert under adaptive compression already
+            new Bean(CONFIG + "zstdJavaAdaptiveCompressor", List.of(AdaptiveCompressor.class),
+                    "the auto-configuration's AdaptiveCompressor, which the templates and caches would write through",
+                    concat(CONFIG_BUT_LEVEL, List.of("adaptive", "dictionaries")),
+                    List.of("adaptive.enabled")),
+            new Bean(SERVER + "zstdJavaPatternDictionaries", List.of(PatternDictionaries.class,
+                    AdaptiveCompressor.class), "the auto-configuration's pattern dictionary lineages",
+                    List.of("adaptive.dictionary-memory", "adaptive.dictionary-patterns",
+                            "adaptive.dictionary-reopen-delay", "dictionaries"), List.of("dictionaries.mode")),
+            new Bean(CONFIG + "zstdJavaValueCompressor", List.of(ValueCompressor.class),
+                    "the auto-configuration's ValueCompressor, which the templates and caches would write through",
+                    concat(List.of("backend", "level"), CONFIG_BUT_LEVEL), List.of()),
+            // the store made here stays, and may serve the application's manager
+            new Bean(GIVEN + "zstdJavaDictionaryManager", List.of(DictionaryManager.class),
+                    "the auto-configuration's DictionaryManager", MANAGER_SETTINGS, List.of()),
+            new Bean(SERVER + "zstdJavaDictionaryManager", List.of(DictionaryManager.class),
+                    "the auto-configuration's DictionaryManager", MANAGER_SETTINGS, List.of()),
+            // max-dictionary-size bounds the manager made here too
+            new Bean(SERVER + "zstdJavaDictionaryStore", List.of(DictionaryStore.class),
+                    "the auto-configuration's DictionaryStore", List.of("dictionaries.store.key-prefix"), List.of()),
+            new Bean(CONFIG + "stringRedisTemplate", List.of(StringRedisTemplate.class),
+                    "the auto-configuration's compressing stringRedisTemplate", List.of("string-template"), List.of()),
+            new Bean(RedisCompressionCacheAutoConfiguration.class.getName(), List.of(CacheManager.class),
+                    "Boot's RedisCacheManager, whose caches the auto-configuration compresses", List.of("caches"),
+                    List.of()));
+
+    private OwnBeanProperties() {
+    }
+
+    /**
+     * @return the properties set in {@code environment} that have no effect because of the application's own beans,
+     *         each group (sorted names) mapped to why, in the order of {@link #BEANS} (empty: none); a property
+     *         {@link InertProperties} names is not named here
+     */
+    static Map<Set<String>, String> find(Environment environment, ConfigurableListableBeanFactory beans) {
+        ConditionEvaluationReport report = ConditionEvaluationReport.find(beans);
+        InertProperties.Bound bound = InertProperties.bind(environment);
+        if (report == null || bound == null) {
+            return Map.of();
+        }
+        Set<String> named = new HashSet<>();
+        InertProperties.find(environment).values().forEach(named::addAll); // named as inert by a switch instead
+        Map<String, ConditionAndOutcomes> outcomes = report.getConditionAndOutcomesBySource();
+        Map<Set<String>, String> inert = new java.util.LinkedHashMap<>();
+        for (Bean bean : BEANS) {
+            if (!backedOffForABean(outcomes.get(bean.source()))) {
+                continue;
+            }
+            Set<String> set = new TreeSet<>();
+            for (InertProperties.SetProperty p : bound.set()) {
+                if (bean.reads(p.name()) && !named.contains(p.asSet())) {
+                    set.add(p.asSet());
+                }
+            }
+            List<String> own = applications(bean, beans);
+            if (set.isEmpty() || own.isEmpty()) {
+                continue;
+            }
+            named.addAll(set);
+            inert.put(set, "the application's " + String.join(", ", own) + " in place of " + bean.what());
+        }
+        return inert;
+    }
+
+    /** @return whether Boot recorded that the bean's {@code @ConditionalOnMissingBean} found a bean */
+    private static boolean backedOffForABean(ConditionAndOutcomes outcomes) {
+        if (outcomes == null) {
+            return false;
+        }
+        for (ConditionAndOutcome o : outcomes) {
+            if (!o.getOutcome().isMatch() && o.getOutcome().getMessage() != null
+                    && o.getOutcome().getMessage().startsWith("@ConditionalOnMissingBean")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * @return the application's beans of {@code bean}'s types, each as {@code 'name' (Type)}: not made here, and not
+     *         depending on the properties bean or a bean made here (they may read the settings through those)
+     */
+    private static List<String> applications(Bean bean, ConfigurableListableBeanFactory beans) {
+        Set<String> names = new LinkedHashSet<>();
+        bean.types().forEach(t -> names.addAll(Arrays.asList(beans.getBeanNamesForType(t, true, false))));
+        Set<String> properties = Set.of(beans.getBeanNamesForType(RedisCompressionProperties.class, true, false));
+        List<String> own = new ArrayList<>();
+        for (String name : names) {
+            if (madeHere(beans, name) || Arrays.stream(beans.getDependenciesForBean(name))
+                    .anyMatch(d -> properties.contains(d) || madeHere(beans, d))) {
+                continue;
+            }
+            Class<?> type = beans.getType(name, false);
+            own.add("'" + name + "'" + (type == null ? "" : " (" + ClassUtils.getUserClass(type).getName() + ")"));
+        }
+        return own;
+    }
+
+    /** The configurations of this module that define beans, by name (some need optional classes). */
+    private static final List<String> CONFIGURATIONS = List.of(RedisCompressionAutoConfiguration.class.getName(),
+            RedisCompressionDictionariesConfiguration.class.getName(),
+            "dev.zstdjava.spring.boot.RedisCompressionMetricsAutoConfiguration",
+            "dev.zstdjava.spring.boot.RedisCompressionInfoAutoConfiguration", "dev.zstdjava.spring.boot.Boot4Caches",
+            "dev.zstdjava.spring.boot.Boot3Caches");
+
+    /**
+     * @return whether the bean {@code name} was defined by this module's configurations (by its factory method's
+     *         class, or the class it is nested in)
+     */
+    private static boolean madeHere(ConfigurableListableBeanFactory beans, String name) {
+        if (!beans.containsBeanDefinition(name)
+                || !(beans.getBeanDefinition(name) instanceof AnnotatedBeanDefinition d)
+                || d.getFactoryMethodMetadata() == null) {
+            return false;
+        }
+        String declaring = d.getFactoryMethodMetadata().getDeclaringClassName();
+        return CONFIGURATIONS.stream().anyMatch(c -> declaring.equals(c) || declaring.startsWith(c + "$"));
+    }
+
+    /** Logs one warning naming every property {@link #find} finds, if any. */
+    static void warn(Environment environment, ConfigurableListableBeanFactory beans) {
+        Map<Set<String>, String> inert = find(environment, beans);
+        if (inert.isEmpty()) {
+            return;
+        }
+        LOG.log(System.Logger.Level.WARNING, "zstd-java: properties set without effect, for the application's own"
+                + " beans: " + inert.entrySet().stream().map(e -> String.join(", ", e.getKey()) + " ("
+                + e.getValue() + ")").collect(Collectors.joining("; "))
+                + "; configure those beans accordingly, or remove them to have the properties applied");
+    }
+}
