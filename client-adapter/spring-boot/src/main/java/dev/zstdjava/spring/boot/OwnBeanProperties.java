@@ -5,17 +5,23 @@ import dev.zstdjava.values.DictionaryManager;
 import dev.zstdjava.values.DictionaryStore;
 import dev.zstdjava.values.PatternDictionaries;
 import dev.zstdjava.values.ValueCompressor;
+import org.springframework.beans.factory.ObjectFactory;
 import org.springframework.beans.factory.annotation.AnnotatedBeanDefinition;
+import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+import org.springframework.beans.factory.support.RootBeanDefinition;
 import org.springframework.boot.autoconfigure.condition.ConditionEvaluationReport;
 import org.springframework.boot.autoconfigure.condition.ConditionEvaluationReport.ConditionAndOutcome;
 import org.springframework.boot.autoconfigure.condition.ConditionEvaluationReport.ConditionAndOutcomes;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
 import org.springframework.cache.CacheManager;
+import org.springframework.core.ResolvableType;
 import org.springframework.core.env.Environment;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.util.ClassUtils;
 
+import java.lang.reflect.Method;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
@@ -163,9 +169,12 @@ final class OwnBeanProperties {
         return false;
     }
 
+    /** How many beans {@link #mayRead} looks at from one of the application's before it calls the answer unknown. */
+    private static final int MAX_DEPENDENCIES = 256;
+
     /**
-     * @return the application's beans of {@code bean}'s types, each as {@code 'name' (Type)}: not made here, and not
-     *         depending on the properties bean or a bean made here (they may read the settings through those)
+     * @return the application's beans of {@code bean}'s types, each as {@code 'name' (Type)}: not made here, created,
+     *         and not reaching the properties bean through their dependencies ({@link #mayRead})
      */
     private static List<String> applications(Bean bean, ConfigurableListableBeanFactory beans) {
         Set<String> names = new LinkedHashSet<>();
@@ -173,14 +182,71 @@ final class OwnBeanProperties {
         Set<String> properties = Set.of(beans.getBeanNamesForType(RedisCompressionProperties.class, true, false));
         List<String> own = new ArrayList<>();
         for (String name : names) {
-            if (madeHere(beans, name) || Arrays.stream(beans.getDependenciesForBean(name))
-                    .anyMatch(d -> properties.contains(d) || madeHere(beans, d))) {
+            if (madeHere(beans, name) || mayRead(beans, name, properties)) {
                 continue;
             }
             Class<?> type = beans.getType(name, false);
             own.add("'" + name + "'" + (type == null ? "" : " (" + ClassUtils.getUserClass(type).getName() + ")"));
         }
         return own;
+    }
+
+    /**
+     * @return false only when the bean {@code name} is known not to reach the properties bean: it and every bean it
+     *         depends on, transitively (those Spring recorded, and the bean whose method made each), were created as
+     *         singletons, none is the properties bean, and none was made by a method taking it; beans made here end
+     *         the walk. True (unknown) for a bean not created yet (lazy, another scope) or past
+     *         {@link #MAX_DEPENDENCIES}
+     */
+    private static boolean mayRead(ConfigurableListableBeanFactory beans, String name, Set<String> properties) {
+        Set<String> visited = new HashSet<>();
+        ArrayDeque<String> next = new ArrayDeque<>(List.of(name));
+        while (!next.isEmpty()) {
+            String n = next.poll();
+            if (!visited.add(n)) {
+                continue;
+            }
+            if (properties.contains(n)) {
+                return true;
+            }
+            if (!n.equals(name) && madeHere(beans, n)) {
+                continue;
+            }
+            if (visited.size() > MAX_DEPENDENCIES || !beans.containsSingleton(n)) {
+                return true;
+            }
+            next.addAll(Arrays.asList(beans.getDependenciesForBean(n)));
+            if (beans.containsBeanDefinition(n)) {
+                BeanDefinition d = beans.getMergedBeanDefinition(n);
+                if (d.getFactoryBeanName() != null) {
+                    next.add(d.getFactoryBeanName());
+                }
+                if (d instanceof RootBeanDefinition r && takes(r.getResolvedFactoryMethod())) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /**
+     * @return whether {@code method} takes the properties, or a provider of them (Spring records no dependency on
+     *         what a provider gives)
+     */
+    private static boolean takes(Method method) {
+        if (method == null) {
+            return false;
+        }
+        for (int i = 0; i < method.getParameterCount(); i++) {
+            ResolvableType t = ResolvableType.forMethodParameter(method, i);
+            if (RedisCompressionProperties.class.isAssignableFrom(t.toClass())
+                    || ObjectFactory.class.isAssignableFrom(t.toClass())
+                    && RedisCompressionProperties.class.isAssignableFrom(t.as(ObjectFactory.class).getGeneric(0)
+                    .toClass())) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The configurations of this module that define beans, by name (some need optional classes). */

@@ -10,12 +10,14 @@ import dev.zstdjava.values.spring.CompressingRedisTemplate;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.cache.CacheManager;
 import org.springframework.cache.concurrent.ConcurrentMapCacheManager;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Lazy;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
@@ -217,6 +219,70 @@ class OwnBeanPropertiesTest {
                 .withUserConfiguration(FromProperties.class).run(c -> {
                     assertThat(c).hasNotFailed();
                     assertThat(c.getBean(ValueCompressor.class).config().level()).isEqualTo(9);
+                    assertThat(records).extracting(LogRecord::getMessage).isEmpty();
+                });
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class ConstructedWithProperties {
+        private final RedisCompressionProperties properties;
+
+        ConstructedWithProperties(RedisCompressionProperties properties) {
+            this.properties = properties;
+        }
+
+        @Bean
+        ValueCompressor myCompressor() {
+            return ValueCompressor.create(properties.toConfig());
+        }
+    }
+
+    /** Made by a configuration built with the properties: the bean depends only on its configuration. */
+    @Test
+    void aBeanOfAConfigurationConstructedWithThePropertiesIsNotNamed() {
+        runner.withPropertyValues(P + "enabled=true", P + "level=9", P + "min-size=128B")
+                .withUserConfiguration(ConstructedWithProperties.class).run(c -> {
+                    assertThat(c).hasNotFailed();
+                    assertThat(c.getBean(ValueCompressor.class).config().level()).isEqualTo(9);
+                    assertThat(records).extracting(LogRecord::getMessage).isEmpty();
+                });
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class FromProvidedProperties {
+        @Bean
+        ValueCompressor myCompressor(ObjectProvider<RedisCompressionProperties> properties) {
+            return ValueCompressor.create(properties.getObject().toConfig());
+        }
+    }
+
+    /** A provider of the properties leaves no dependency recorded: the method's parameter is what tells. */
+    @Test
+    void aBeanOfTheApplicationsMadeFromAProviderOfThePropertiesIsNotNamed() {
+        runner.withPropertyValues(P + "enabled=true", P + "level=9", P + "min-size=128B")
+                .withUserConfiguration(FromProvidedProperties.class).run(c -> {
+                    assertThat(c).hasNotFailed();
+                    assertThat(c.getBean(ValueCompressor.class).config().level()).isEqualTo(9);
+                    assertThat(records).extracting(LogRecord::getMessage).isEmpty();
+                });
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class LazyStrings {
+        @Bean
+        @Lazy
+        StringRedisTemplate myStrings(RedisConnectionFactory factory) {
+            return new StringRedisTemplate(factory);
+        }
+    }
+
+    /** A bean not created yet has no dependencies recorded: what it reads is unknown, and it is not named. */
+    @Test
+    void aBeanNotCreatedYetIsNotNamed() {
+        runner.withPropertyValues(P + "enabled=true", P + "string-template=true")
+                .withUserConfiguration(LazyStrings.class).run(c -> {
+                    assertThat(c).hasNotFailed();
+                    assertThat(c.getBeanFactory().containsSingleton("myStrings")).isFalse();
                     assertThat(records).extracting(LogRecord::getMessage).isEmpty();
                 });
     }
