@@ -39,9 +39,15 @@ import java.util.stream.Collectors;
  * chose. Which bean reads which properties is stated here, once ({@link #BEANS}); whether a bean backed off for one of
  * the application's is Boot's own record of the bean's {@code @ConditionalOnMissingBean}
  * ({@link ConditionEvaluationReport}), so a bean left out for another reason (a switch, a dictionary mode: those
- * {@link InertProperties} names) draws nothing here. An application's bean that depends on the properties bean or on
- * a bean this auto-configuration made may read the settings through them, and is not named. Not given for bean
- * definitions generated ahead of time, for which Boot records no condition.
+ * {@link InertProperties} names) draws nothing here.
+ *
+ * <p>A read through {@code @Value} or the {@link Environment} leaves no trace in the bean factory, so this names only
+ * what it can show to be inert, and stays silent otherwise: an application's bean is not named when it, or a bean it
+ * depends on (transitively: the dependencies Spring recorded, and the bean whose method made each), is the properties
+ * bean or was made by a method taking the properties or an {@code ObjectProvider} of them; nor when one of those beans
+ * is not created yet (lazy, or of another scope: nothing is recorded for it) or the walk goes past
+ * {@value #MAX_DEPENDENCIES} beans. Beans made here end the walk. Not given for bean definitions generated ahead of
+ * time, for which Boot records no condition.
  *
  * <p>Stateless.
  */
