@@ -71,9 +71,11 @@ final class OwnBeanProperties {
     /**
      * A bean of this module that backs off when the application defines one of {@code types}: the condition's source
      * in Boot's report ({@code class#method}, or a class), what it is, and the properties (relative to the prefix;
-     * one names those under it) only it reads, but {@code except}.
+     * one names those under it) only it reads, but {@code except}, and the types of the beans that carry those
+     * properties (the properties bean; otherwise beans made here), through which an application's bean may read them.
      */
-    private record Bean(String source, List<Class<?>> types, String what, List<String> reads, List<String> except) {
+    record Bean(String source, List<Class<?>> types, String what, List<String> reads, List<String> except,
+                List<Class<?>> carriers) {
         boolean reads(ConfigurationPropertyName name) {
             return covers(reads, name) && !covers(except, name);
         }
@@ -90,6 +92,9 @@ final class OwnBeanProperties {
         return List.copyOf(all);
     }
 
+    /** The carriers of the settings a bean made here reads from the properties bean. */
+    private static final List<Class<?>> VIA_PROPERTIES = List.of(RedisCompressionProperties.class);
+
     /**
      * The one statement of which of this module's beans reads which properties, by the beans' conditions; in order: a
      * property several beans read is named under the first whose place the application's bean took.
@@ -101,27 +106,31 @@ final class OwnBeanProperties {
             new Bean(CONFIG + "zstdJavaAdaptiveCompressor", List.of(AdaptiveCompressor.class),
                     "the auto-configuration's AdaptiveCompressor, which the templates and caches would write through",
                     concat(CONFIG_BUT_LEVEL, List.of("adaptive", "dictionaries")),
-                    List.of("adaptive.enabled")),
+                    List.of("adaptive.enabled"), VIA_PROPERTIES),
             new Bean(SERVER + "zstdJavaPatternDictionaries", List.of(PatternDictionaries.class,
                     AdaptiveCompressor.class), "the auto-configuration's pattern dictionary lineages",
                     List.of("adaptive.dictionary-memory", "adaptive.dictionary-patterns",
-                            "adaptive.dictionary-reopen-delay", "dictionaries"), List.of("dictionaries.mode")),
+                            "adaptive.dictionary-reopen-delay", "dictionaries"), List.of("dictionaries.mode"), VIA_PROPERTIES),
             new Bean(CONFIG + "zstdJavaValueCompressor", List.of(ValueCompressor.class),
                     "the auto-configuration's ValueCompressor, which the templates and caches would write through",
-                    concat(List.of("backend", "level"), CONFIG_BUT_LEVEL), List.of()),
+                    concat(List.of("backend", "level"), CONFIG_BUT_LEVEL), List.of(), VIA_PROPERTIES),
             // the store made here stays, and may serve the application's manager
             new Bean(GIVEN + "zstdJavaDictionaryManager", List.of(DictionaryManager.class),
-                    "the auto-configuration's DictionaryManager", MANAGER_SETTINGS, List.of()),
+                    "the auto-configuration's DictionaryManager", MANAGER_SETTINGS, List.of(),
+                    VIA_PROPERTIES),
             new Bean(SERVER + "zstdJavaDictionaryManager", List.of(DictionaryManager.class),
-                    "the auto-configuration's DictionaryManager", MANAGER_SETTINGS, List.of()),
+                    "the auto-configuration's DictionaryManager", MANAGER_SETTINGS, List.of(),
+                    VIA_PROPERTIES),
             // max-dictionary-size bounds the manager made here too
             new Bean(SERVER + "zstdJavaDictionaryStore", List.of(DictionaryStore.class),
-                    "the auto-configuration's DictionaryStore", List.of("dictionaries.store.key-prefix"), List.of()),
+                    "the auto-configuration's DictionaryStore", List.of("dictionaries.store.key-prefix"), List.of(),
+                    VIA_PROPERTIES),
             new Bean(CONFIG + "stringRedisTemplate", List.of(StringRedisTemplate.class),
-                    "the auto-configuration's compressing stringRedisTemplate", List.of("string-template"), List.of()),
+                    "the auto-configuration's compressing stringRedisTemplate", List.of("string-template"), List.of(),
+                    List.of()),
             new Bean(RedisCompressionCacheAutoConfiguration.class.getName(), List.of(CacheManager.class),
                     "Boot's RedisCacheManager, whose caches the auto-configuration compresses", List.of("caches"),
-                    List.of()));
+                    List.of(), List.of()));
 
     private OwnBeanProperties() {
     }
@@ -180,15 +189,19 @@ final class OwnBeanProperties {
 
     /**
      * @return the application's beans of {@code bean}'s types, each as {@code 'name' (Type)}: not made here, created,
-     *         and not reaching the properties bean through their dependencies ({@link #mayRead})
+     *         and not reaching a carrier of {@code bean}'s properties through their dependencies ({@link #mayRead})
      */
     private static List<String> applications(Bean bean, ConfigurableListableBeanFactory beans) {
         Set<String> names = new LinkedHashSet<>();
         bean.types().forEach(t -> names.addAll(Arrays.asList(beans.getBeanNamesForType(t, true, false))));
-        Set<String> properties = Set.of(beans.getBeanNamesForType(RedisCompressionProperties.class, true, false));
+        Set<String> carriers = new HashSet<>();
+        for (Class<?> c : bean.carriers()) {
+            Arrays.stream(beans.getBeanNamesForType(c, true, false))
+                    .filter(n -> c == RedisCompressionProperties.class || madeHere(beans, n)).forEach(carriers::add);
+        }
         List<String> own = new ArrayList<>();
         for (String name : names) {
-            if (madeHere(beans, name) || mayRead(beans, name, properties)) {
+            if (madeHere(beans, name) || mayRead(beans, name, carriers, bean.carriers())) {
                 continue;
             }
             Class<?> type = beans.getType(name, false);
@@ -198,13 +211,14 @@ final class OwnBeanProperties {
     }
 
     /**
-     * @return false only when the bean {@code name} is known not to reach the properties bean: it and every bean it
-     *         depends on, transitively (those Spring recorded, and the bean whose method made each), were created as
-     *         singletons, none is the properties bean, and none was made by a method taking it; beans made here end
-     *         the walk. True (unknown) for a bean not created yet (lazy, another scope) or past
+     * @return false only when the bean {@code name} is known not to reach a carrier (the beans {@code carriers}, of
+     *         the {@code types}): it and every bean it depends on, transitively (those Spring recorded, and the bean
+     *         whose method made each), were created as singletons, none is a carrier, and none was made by a method
+     *         taking one; beans made here end the walk. True (unknown) for a bean not created yet (lazy, another scope) or past
      *         {@link #MAX_DEPENDENCIES}
      */
-    private static boolean mayRead(ConfigurableListableBeanFactory beans, String name, Set<String> properties) {
+    private static boolean mayRead(ConfigurableListableBeanFactory beans, String name, Set<String> carriers,
+                                   List<Class<?>> types) {
         Set<String> visited = new HashSet<>();
         ArrayDeque<String> next = new ArrayDeque<>(List.of(name));
         while (!next.isEmpty()) {
@@ -212,7 +226,7 @@ final class OwnBeanProperties {
             if (!visited.add(n)) {
                 continue;
             }
-            if (properties.contains(n)) {
+            if (carriers.contains(n)) {
                 return true;
             }
             if (!n.equals(name) && madeHere(beans, n)) {
@@ -227,7 +241,7 @@ final class OwnBeanProperties {
                 if (d.getFactoryBeanName() != null) {
                     next.add(d.getFactoryBeanName());
                 }
-                if (d instanceof RootBeanDefinition r && takes(r.getResolvedFactoryMethod())) {
+                if (d instanceof RootBeanDefinition r && takes(r.getResolvedFactoryMethod(), types)) {
                     return true;
                 }
             }
@@ -236,19 +250,18 @@ final class OwnBeanProperties {
     }
 
     /**
-     * @return whether {@code method} takes the properties, or a provider of them (Spring records no dependency on
-     *         what a provider gives)
+     * @return whether {@code method} takes a bean of one of {@code types}, or a provider of one (Spring records no
+     *         dependency on what a provider gives)
      */
-    private static boolean takes(Method method) {
+    private static boolean takes(Method method, List<Class<?>> types) {
         if (method == null) {
             return false;
         }
         for (int i = 0; i < method.getParameterCount(); i++) {
             ResolvableType t = ResolvableType.forMethodParameter(method, i);
-            if (RedisCompressionProperties.class.isAssignableFrom(t.toClass())
-                    || ObjectFactory.class.isAssignableFrom(t.toClass())
-                    && RedisCompressionProperties.class.isAssignableFrom(t.as(ObjectFactory.class).getGeneric(0)
-                    .toClass())) {
+            Class<?> taken = ObjectFactory.class.isAssignableFrom(t.toClass())
+                    ? t.as(ObjectFactory.class).getGeneric(0).toClass() : t.toClass();
+            if (types.stream().anyMatch(c -> c.isAssignableFrom(taken))) {
                 return true;
             }
         }

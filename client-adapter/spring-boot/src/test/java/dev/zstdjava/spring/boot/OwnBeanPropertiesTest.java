@@ -286,4 +286,26 @@ class OwnBeanPropertiesTest {
                     assertThat(records).extracting(LogRecord::getMessage).isEmpty();
                 });
     }
+
+    @Configuration(proxyBeanMethods = false)
+    static class StringsOverTheCompressor {
+        @Bean
+        StringRedisTemplate myStrings(RedisConnectionFactory factory, ValueCompressor compressor) {
+            return new StringRedisTemplate(factory);
+        }
+    }
+
+    /** string-template is a switch only the auto-configuration reads: a bean made here carries nothing of it. */
+    @Test
+    void aTemplateOfTheApplicationsOverTheCompressorMadeHereIsStillNamed() {
+        runner.withPropertyValues(P + "enabled=true", P + "string-template=true")
+                .withUserConfiguration(StringsOverTheCompressor.class).run(c -> {
+                    assertThat(c).hasNotFailed();
+                    assertThat(c.getBeanFactory().getDependenciesForBean("myStrings"))
+                            .contains(RedisCompressionAutoConfiguration.VALUE_COMPRESSOR);
+                    assertThat(theWarning()).isEqualTo(warning(P + "string-template (the application's 'myStrings' ("
+                            + StringRedisTemplate.class.getName() + ") in place of the auto-configuration's"
+                            + " compressing stringRedisTemplate)"));
+                });
+    }
 }
