@@ -103,29 +103,30 @@ final class OwnBeanProperties {
             // adaptive.enabled=true: the ValueCompressor bean is the application's compressor's reader, and no
             // dictionary bean is made here (the pattern lineages back off too); backend and level are named as
             // inert under adaptive compression already
-            new Bean(CONFIG + "zstdJavaAdaptiveCompressor", List.of(AdaptiveCompressor.class),
+            new Bean(CONFIG + RedisCompressionAutoConfiguration.ADAPTIVE_COMPRESSOR, List.of(AdaptiveCompressor.class),
                     "the auto-configuration's AdaptiveCompressor, which the templates and caches would write through",
                     concat(CONFIG_BUT_LEVEL, List.of("adaptive", "dictionaries")),
                     List.of("adaptive.enabled"), VIA_PROPERTIES),
-            new Bean(SERVER + "zstdJavaPatternDictionaries", List.of(PatternDictionaries.class,
+            new Bean(SERVER + RedisCompressionDictionariesConfiguration.PATTERNS, List.of(PatternDictionaries.class,
                     AdaptiveCompressor.class), "the auto-configuration's pattern dictionary lineages",
                     List.of("adaptive.dictionary-memory", "adaptive.dictionary-patterns",
-                            "adaptive.dictionary-reopen-delay", "dictionaries"), List.of("dictionaries.mode"), VIA_PROPERTIES),
-            new Bean(CONFIG + "zstdJavaValueCompressor", List.of(ValueCompressor.class),
+                            "adaptive.dictionary-reopen-delay", "dictionaries"), List.of("dictionaries.mode"),
+                    VIA_PROPERTIES),
+            new Bean(CONFIG + RedisCompressionAutoConfiguration.VALUE_COMPRESSOR, List.of(ValueCompressor.class),
                     "the auto-configuration's ValueCompressor, which the templates and caches would write through",
                     concat(List.of("backend", "level"), CONFIG_BUT_LEVEL), List.of(), VIA_PROPERTIES),
             // the store made here stays, and may serve the application's manager
-            new Bean(GIVEN + "zstdJavaDictionaryManager", List.of(DictionaryManager.class),
+            new Bean(GIVEN + RedisCompressionDictionariesConfiguration.MANAGER, List.of(DictionaryManager.class),
                     "the auto-configuration's DictionaryManager", MANAGER_SETTINGS, List.of(),
                     VIA_PROPERTIES),
-            new Bean(SERVER + "zstdJavaDictionaryManager", List.of(DictionaryManager.class),
+            new Bean(SERVER + RedisCompressionDictionariesConfiguration.MANAGER, List.of(DictionaryManager.class),
                     "the auto-configuration's DictionaryManager", MANAGER_SETTINGS, List.of(),
                     VIA_PROPERTIES),
             // max-dictionary-size bounds the manager made here too
-            new Bean(SERVER + "zstdJavaDictionaryStore", List.of(DictionaryStore.class),
+            new Bean(SERVER + RedisCompressionDictionariesConfiguration.STORE, List.of(DictionaryStore.class),
                     "the auto-configuration's DictionaryStore", List.of("dictionaries.store.key-prefix"), List.of(),
                     VIA_PROPERTIES),
-            new Bean(CONFIG + "stringRedisTemplate", List.of(StringRedisTemplate.class),
+            new Bean(CONFIG + RedisCompressionAutoConfiguration.STRING_TEMPLATE, List.of(StringRedisTemplate.class),
                     "the auto-configuration's compressing stringRedisTemplate", List.of("string-template"), List.of(),
                     List.of()),
             new Bean(RedisCompressionCacheAutoConfiguration.class.getName(), List.of(CacheManager.class),
@@ -214,8 +215,8 @@ final class OwnBeanProperties {
      * @return false only when the bean {@code name} is known not to reach a carrier (the beans {@code carriers}, of
      *         the {@code types}): it and every bean it depends on, transitively (those Spring recorded, and the bean
      *         whose method made each), were created as singletons, none is a carrier, and none was made by a method
-     *         taking one; beans made here end the walk. True (unknown) for a bean not created yet (lazy, another scope) or past
-     *         {@link #MAX_DEPENDENCIES}
+     *         taking one; beans made here end the walk. True (unknown) for a bean not created yet (lazy, another
+     *         scope) or past {@link #MAX_DEPENDENCIES}
      */
     private static boolean mayRead(ConfigurableListableBeanFactory beans, String name, Set<String> carriers,
                                    List<Class<?>> types) {

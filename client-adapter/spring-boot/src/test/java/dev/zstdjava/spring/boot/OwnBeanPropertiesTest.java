@@ -12,6 +12,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.cache.CacheManager;
 import org.springframework.cache.concurrent.ConcurrentMapCacheManager;
@@ -21,6 +22,8 @@ import org.springframework.context.annotation.Lazy;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
+import java.lang.reflect.AnnotatedElement;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.logging.Handler;
@@ -307,5 +310,25 @@ class OwnBeanPropertiesTest {
                             + StringRedisTemplate.class.getName() + ") in place of the auto-configuration's"
                             + " compressing stringRedisTemplate)"));
                 });
+    }
+
+    /**
+     * Each row's source in Boot's report is a method or a class carrying {@code @ConditionalOnMissingBean}: a renamed
+     * or moved bean fails here instead of turning its row off.
+     */
+    @Test
+    void everyRowsSourceIsAConditionOnAMissingBean() throws ClassNotFoundException {
+        assertThat(OwnBeanProperties.BEANS).isNotEmpty();
+        for (OwnBeanProperties.Bean bean : OwnBeanProperties.BEANS) {
+            String[] source = bean.source().split("#", -1);
+            Class<?> type = Class.forName(source[0]);
+            AnnotatedElement element = type;
+            if (source.length == 2) {
+                element = Arrays.stream(type.getDeclaredMethods()).filter(m -> m.getName().equals(source[1]))
+                        .findFirst().orElse(null);
+            }
+            assertThat(element).as(bean.source()).isNotNull();
+            assertThat(element.isAnnotationPresent(ConditionalOnMissingBean.class)).as(bean.source()).isTrue();
+        }
     }
 }
