@@ -142,9 +142,12 @@ final class OwnBeanProperties {
      *         {@link InertProperties} names is not named here
      */
     static Map<Set<String>, String> find(Environment environment, ConfigurableListableBeanFactory beans) {
-        ConditionEvaluationReport report = ConditionEvaluationReport.find(beans);
         InertProperties.Bound bound = InertProperties.bind(environment);
-        if (report == null || bound == null) {
+        if (bound == null || bound.set().stream().noneMatch(p -> BEANS.stream().anyMatch(b -> b.reads(p.name())))) {
+            return Map.of(); // nothing this could name: the report is not looked at
+        }
+        ConditionEvaluationReport report = ConditionEvaluationReport.find(beans);
+        if (report == null) {
             return Map.of();
         }
         Set<String> named = new HashSet<>();
@@ -290,9 +293,19 @@ final class OwnBeanProperties {
         return CONFIGURATIONS.stream().anyMatch(c -> declaring.equals(c) || declaring.startsWith(c + "$"));
     }
 
-    /** Logs one warning naming every property {@link #find} finds, if any. */
+    /**
+     * Logs one warning naming every property {@link #find} finds, if any. Never fails the context: a failure to find
+     * them is logged at {@code DEBUG} instead.
+     */
     static void warn(Environment environment, ConfigurableListableBeanFactory beans) {
-        Map<Set<String>, String> inert = find(environment, beans);
+        Map<Set<String>, String> inert;
+        try {
+            inert = find(environment, beans);
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.DEBUG, "zstd-java: could not tell which properties the application's own"
+                    + " beans leave without effect", e);
+            return;
+        }
         if (inert.isEmpty()) {
             return;
         }

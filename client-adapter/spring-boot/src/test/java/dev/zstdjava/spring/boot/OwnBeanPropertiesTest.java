@@ -11,6 +11,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.support.DefaultListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -20,17 +21,23 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Lazy;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.core.env.MapPropertySource;
+import org.springframework.core.env.StandardEnvironment;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 import java.lang.reflect.AnnotatedElement;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.logging.Handler;
 import java.util.logging.LogRecord;
 import java.util.logging.Logger;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Properties set without effect because the application defines its own bean in place of one of the
@@ -330,5 +337,41 @@ class OwnBeanPropertiesTest {
             assertThat(element).as(bean.source()).isNotNull();
             assertThat(element.isAnnotationPresent(ConditionalOnMissingBean.class)).as(bean.source()).isTrue();
         }
+    }
+
+    private static StandardEnvironment environment(String... properties) {
+        StandardEnvironment environment = new StandardEnvironment();
+        Map<String, Object> map = new HashMap<>();
+        for (String p : properties) {
+            map.put(p.substring(0, p.indexOf('=')), p.substring(p.indexOf('=') + 1));
+        }
+        environment.getPropertySources().addFirst(new MapPropertySource("test", map));
+        return environment;
+    }
+
+    /** With no set property any row covers, Boot's report is not looked at (looking makes it, if missing). */
+    @Test
+    void theReportIsNotLookedAtWhenNoSetPropertyCouldBeNamed() {
+        DefaultListableBeanFactory beans = new DefaultListableBeanFactory();
+        assertThat(OwnBeanProperties.find(environment(P + "enabled=true"), beans)).isEmpty();
+        assertThat(beans.getSingletonNames()).isEmpty();
+        // one it could name: the report is looked at (and made here, for want of one)
+        assertThat(OwnBeanProperties.find(environment(P + "enabled=true", P + "level=9"), beans)).isEmpty();
+        assertThat(beans.getSingletonNames()).isNotEmpty();
+    }
+
+    /** A failure to find the properties never fails the started context: the warning is left out. */
+    @Test
+    void aFailureToFindThemFailsNothing() {
+        DefaultListableBeanFactory beans = new DefaultListableBeanFactory() {
+            @Override
+            public boolean containsSingleton(String name) {
+                throw new IllegalStateException("broken for the test");
+            }
+        };
+        StandardEnvironment environment = environment(P + "enabled=true", P + "level=9");
+        assertThatThrownBy(() -> OwnBeanProperties.find(environment, beans)).hasMessage("broken for the test");
+        assertThatCode(() -> OwnBeanProperties.warn(environment, beans)).doesNotThrowAnyException();
+        assertThat(ownBeanWarnings()).isEmpty();
     }
 }
