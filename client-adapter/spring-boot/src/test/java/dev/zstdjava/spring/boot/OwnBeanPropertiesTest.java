@@ -155,7 +155,9 @@ class OwnBeanPropertiesTest {
                 .withBean("myAdaptive", AdaptiveCompressor.class,
                         () -> AdaptiveCompressor.builder(CompressionConfig.defaults()).build()).run(c -> {
                     assertThat(c).hasNotFailed();
-                    assertThat(theWarning()).startsWith(START + P + "adaptive.goal (the application's 'myAdaptive'");
+                    assertThat(theWarning()).isEqualTo(warning(P + "adaptive.goal (the application's 'myAdaptive' ("
+                            + AdaptiveCompressor.class.getName() + ") in place of the auto-configuration's"
+                            + " AdaptiveCompressor, which the templates and caches would write through)"));
                     assertThat(records).anyMatch(r -> r.getMessage().contains(P + "dictionaries.retrain-interval ("
                             + P + "dictionaries.mode is off)"));
                 });
@@ -204,7 +206,11 @@ class OwnBeanPropertiesTest {
                 .run(c -> {
                     assertThat(c).hasNotFailed();
                     // the application's store only: the rest take effect
-                    assertThat(theWarning()).startsWith(START + P + "dictionaries.store.key-prefix (");
+                    assertThat(c).hasSingleBean(DictionaryStore.class);
+                    assertThat(theWarning()).isEqualTo(warning(P + "dictionaries.store.key-prefix (the application's '"
+                            + c.getBeanNamesForType(DictionaryStore.class)[0] + "' ("
+                            + InMemoryDictionaryStore.class.getName() + ") in place of the auto-configuration's"
+                            + " DictionaryStore)"));
                 });
         records.clear();
         runner.withPropertyValues(P + "enabled=true", P + "string-template=true", P + "caches=true", P + "level=9",
