@@ -43,11 +43,12 @@ import java.util.stream.Collectors;
  *
  * <p>A read through {@code @Value} or the {@link Environment} leaves no trace in the bean factory, so this names only
  * what it can show to be inert, and stays silent otherwise: an application's bean is not named when it, or a bean it
- * depends on (transitively: the dependencies Spring recorded, and the bean whose method made each), is the properties
- * bean or was made by a method taking the properties or an {@code ObjectProvider} of them; nor when one of those beans
- * is not created yet (lazy, or of another scope: nothing is recorded for it) or the walk goes past
- * {@value #MAX_DEPENDENCIES} beans. Beans made here end the walk. Not given for bean definitions generated ahead of
- * time, for which Boot records no condition.
+ * depends on (transitively: the dependencies Spring recorded, and the bean whose method made each), is a bean that
+ * carries the row's properties ({@link Bean#carriers}: the properties bean, or none for the {@code string-template}
+ * and {@code caches} switches) or was made by a method taking one or an {@code ObjectProvider} of one; nor when one of
+ * those beans is not created yet (lazy, or of another scope: nothing is recorded for it) or the walk goes past
+ * {@value #MAX_DEPENDENCIES} beans. Beans made here end the walk, exempting nothing. Not given for bean definitions
+ * generated ahead of time, for which Boot records no condition. Failures are logged at {@code DEBUG}, never thrown.
  *
  * <p>Stateless.
  */
