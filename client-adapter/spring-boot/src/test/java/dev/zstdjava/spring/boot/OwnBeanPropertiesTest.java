@@ -220,6 +220,16 @@ class OwnBeanPropertiesTest {
                 });
     }
 
+    /** {@code configuration}'s ValueCompressor, made from the properties (level=9 set), is not named. */
+    private void assertCompressorFromThePropertiesIsNotNamed(Class<?> configuration) {
+        runner.withPropertyValues(P + "enabled=true", P + "level=9", P + "min-size=128B")
+                .withUserConfiguration(configuration).run(c -> {
+                    assertThat(c).hasNotFailed();
+                    assertThat(c.getBean(ValueCompressor.class).config().level()).isEqualTo(9);
+                    assertThat(records).extracting(LogRecord::getMessage).isEmpty();
+                });
+    }
+
     @Configuration(proxyBeanMethods = false)
     static class FromProperties {
         @Bean
@@ -231,12 +241,7 @@ class OwnBeanPropertiesTest {
     /** An application's bean made from the properties bean may apply them: it is not named. */
     @Test
     void aBeanOfTheApplicationsMadeFromThePropertiesIsNotNamed() {
-        runner.withPropertyValues(P + "enabled=true", P + "level=9", P + "min-size=128B")
-                .withUserConfiguration(FromProperties.class).run(c -> {
-                    assertThat(c).hasNotFailed();
-                    assertThat(c.getBean(ValueCompressor.class).config().level()).isEqualTo(9);
-                    assertThat(records).extracting(LogRecord::getMessage).isEmpty();
-                });
+        assertCompressorFromThePropertiesIsNotNamed(FromProperties.class);
     }
 
     @Configuration(proxyBeanMethods = false)
@@ -256,12 +261,7 @@ class OwnBeanPropertiesTest {
     /** Made by a configuration built with the properties: the bean depends only on its configuration. */
     @Test
     void aBeanOfAConfigurationConstructedWithThePropertiesIsNotNamed() {
-        runner.withPropertyValues(P + "enabled=true", P + "level=9", P + "min-size=128B")
-                .withUserConfiguration(ConstructedWithProperties.class).run(c -> {
-                    assertThat(c).hasNotFailed();
-                    assertThat(c.getBean(ValueCompressor.class).config().level()).isEqualTo(9);
-                    assertThat(records).extracting(LogRecord::getMessage).isEmpty();
-                });
+        assertCompressorFromThePropertiesIsNotNamed(ConstructedWithProperties.class);
     }
 
     @Configuration(proxyBeanMethods = false)
@@ -275,12 +275,7 @@ class OwnBeanPropertiesTest {
     /** A provider of the properties leaves no dependency recorded: the method's parameter is what tells. */
     @Test
     void aBeanOfTheApplicationsMadeFromAProviderOfThePropertiesIsNotNamed() {
-        runner.withPropertyValues(P + "enabled=true", P + "level=9", P + "min-size=128B")
-                .withUserConfiguration(FromProvidedProperties.class).run(c -> {
-                    assertThat(c).hasNotFailed();
-                    assertThat(c.getBean(ValueCompressor.class).config().level()).isEqualTo(9);
-                    assertThat(records).extracting(LogRecord::getMessage).isEmpty();
-                });
+        assertCompressorFromThePropertiesIsNotNamed(FromProvidedProperties.class);
     }
 
     @Configuration(proxyBeanMethods = false)
