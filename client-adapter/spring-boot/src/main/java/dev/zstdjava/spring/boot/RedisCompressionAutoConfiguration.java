@@ -83,6 +83,10 @@ public final class RedisCompressionAutoConfiguration {
     /** The name of the {@link ValueCompressor} bean made here (the method's). */
     static final String VALUE_COMPRESSOR = "zstdJavaValueCompressor";
 
+    /** The names of the {@link AdaptiveCompressor} and compressing {@code stringRedisTemplate} beans made here. */
+    static final String ADAPTIVE_COMPRESSOR = "zstdJavaAdaptiveCompressor";
+    static final String STRING_TEMPLATE = "stringRedisTemplate";
+
     /**
      * The adaptive compressor, when {@code adaptive.enabled=true}.
      *

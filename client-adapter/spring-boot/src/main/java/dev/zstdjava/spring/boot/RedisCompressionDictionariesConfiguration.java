@@ -318,6 +318,9 @@ class RedisCompressionDictionariesConfiguration {
     static final String MANAGER = "zstdJavaDictionaryManager";
     static final String PATTERNS = "zstdJavaPatternDictionaries";
 
+    /** The name of the {@link DictionaryStore} bean made here (the method's). */
+    static final String STORE = "zstdJavaDictionaryStore";
+
     /**
      * Closes the dictionary beans made here, when created, as the context stops ({@link Server#zstdJavaDictionariesLifecycle}).
      * Closing is idempotent: their destruction closes them again. Not thread-safe beyond Spring's lifecycle calls.
