@@ -227,8 +227,8 @@ final class StoreSync {
      * Fetches {@code id} for a read on the io thread ({@link #requestFetch}), then, a second after it ended, ends
      * its wait: fetching it again then if a read missed it since and it is still not loaded. A new id first reads the
      * store's listing and publication counter ({@link #refresh}: its place in the order and length); one known beyond
-     * the bound (listed so, or evicted) reads its entry alone, checked against the length it was listed with
-     * ({@link #fetchUnlisted}), the validator's checks and the admission hooks applying as on every load.
+     * the bound (listed so, or evicted) reads its entry alone, checked against the length it was listed with (on a
+     * mismatch the listing is read again: {@link #fetchUnlisted}), the validator's checks and the admission hooks applying as on every load.
      */
     private void fetch(long id) {
         try {
@@ -395,7 +395,8 @@ final class StoreSync {
                 room -= n;
             } else {
                 beyond.add(info.id());
-                if (overBound.putIfAbsent(info.id(), new Known(info.sequence(), info.size())) == null) {
+                // put, not putIfAbsent: an id deleted and published again is known by its latest place and length
+                if (overBound.put(info.id(), new Known(info.sequence(), info.size())) == null) {
                     newlyOver.add(info.id());
                 }
             }
@@ -577,6 +578,9 @@ final class StoreSync {
     /**
      * A dictionary a frame names that is not loaded: one the store's list does not show (loaded for reading only), or
      * one beyond {@link #maxLoadedBytes} (loaded at its place in the order, evicting the least recently used others).
+     * The entry of one known beyond the bound must have the length it was known with; if it has another, the listing
+     * is read again ({@link #listedAgain}: it may have been published again) and the entry is rejected only if the
+     * listing disagrees too.
      */
     private void fetchUnlisted(long id) {
         synchronized (loading) {
@@ -589,8 +593,11 @@ final class StoreSync {
                 return;
             }
             if (bytes != null && known != null && bytes.length != known.size) {
-                registry.reject(id, cutShort(known.size, bytes.length));
-                return;
+                known = listedAgain(id, known); // published again with another length since it was listed?
+                if (known != null && bytes.length != known.size) {
+                    registry.reject(id, cutShort(known.size, bytes.length));
+                    return;
+                }
             }
             long needed = bytes == null ? 0 : PatternDictionaries.estimatedNativeBytes(bytes.length, false);
             if (bytes != null && bytes.length <= validator.maxDictionarySize() && !makeRoom(needed, true)) {
@@ -610,6 +617,26 @@ final class StoreSync {
             }
             addLoaded(id, known == null ? 0 : known.sequence, bytes, true); // at its place in the order, if known
         }
+    }
+
+    /**
+     * Reads the store's listing again for dictionary {@code id}, whose entry's length differs from the one it was
+     * known with ({@code known}): it may have been deleted and published again with another length since. Under
+     * {@link #loading}.
+     *
+     * @return what the listing says of it now (and known from now on), or null if it no longer lists it (then read as
+     *         one not listed)
+     */
+    private Known listedAgain(long id, Known known) {
+        for (DictionaryInfo info : store.list()) {
+            if (info.id() == id) {
+                Known now = new Known(info.sequence(), info.size());
+                overBound.put(id, now);
+                return now;
+            }
+        }
+        overBound.remove(id, known);
+        return null;
     }
 
     /**

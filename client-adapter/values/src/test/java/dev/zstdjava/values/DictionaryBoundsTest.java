@@ -406,6 +406,60 @@ class DictionaryBoundsTest {
         }
     }
 
+    /**
+     * A dictionary known beyond the bound that was deleted and published again under its id with another length
+     * (here by {@link InMemoryDictionaryStore#putUnchecked}, the store having no delete) is loaded by a read's miss:
+     * the length mismatch reads the listing once more, which lists it with its new length.
+     */
+    @Test
+    void aKnownDictionaryPublishedAgainWithAnotherLengthIsLoadedAfterTheListingIsReadAgain() throws Exception {
+        byte[] big = grown(64 << 10);
+        long each = PatternDictionaries.estimatedNativeBytes(big.length, false);
+        InMemoryDictionaryStore inner = new InMemoryDictionaryStore();
+        List<byte[]> published = publish(inner, big, 720_000, 4);
+        CountingStore store = new CountingStore(inner);
+        try (DictionaryManager m = DictionaryManager.shared(store).maxLoadedBytes(2 * each + 1).notifications(false)
+                .refreshInterval(java.time.Duration.ofHours(1)).build()) {
+            long first = id(published.get(0));
+            assertFalse(m.isLoaded(first), "listed beyond the bound");
+            byte[] again = withId(grown((64 << 10) - 100), first); // the same id, another length
+            inner.putUnchecked(first, again);
+            ValueCompressor vc = ValueCompressor.create(CompressionConfig.defaults(), m);
+            int lists = store.lists.get();
+            assertArrayEquals(VALUES.get(53), readRetrying(vc, writtenWith(again, VALUES.get(53))));
+            assertNull(m.rejectedDictionaries().get(first), "not rejected");
+            assertEquals(lists + 1, store.lists.get(), "the mismatch read the listing once");
+        }
+    }
+
+    /**
+     * A refresh that lists a dictionary beyond the bound again, published again with another length, knows it by its
+     * new length from then on: a read's miss of it reads its entry alone, without reading the listing again.
+     */
+    @Test
+    void aRefreshKnowsADictionaryPublishedAgainBeyondTheBoundByItsNewLength() throws Exception {
+        byte[] big = grown(64 << 10);
+        long each = PatternDictionaries.estimatedNativeBytes(big.length, false);
+        InMemoryDictionaryStore inner = new InMemoryDictionaryStore();
+        List<byte[]> published = publish(inner, big, 730_000, 4);
+        CountingStore store = new CountingStore(inner);
+        try (DictionaryManager m = DictionaryManager.shared(store).maxLoadedBytes(2 * each + 1).notifications(false)
+                .refreshInterval(java.time.Duration.ofMillis(20)).build()) {
+            long first = id(published.get(0));
+            byte[] again = withId(grown((64 << 10) - 100), first); // the same id, another length
+            synchronized (inner) { // its monitor: no refresh sees the store between these publications
+                inner.putUnchecked(first, again);
+                publish(inner, big, 730_010, 2); // newer: the one published again stays beyond the bound
+            }
+            DictionaryManagerTest.await("the newest to compress", () -> m.currentId() == 730_011);
+            assertFalse(m.isLoaded(first), "beyond the bound");
+            ValueCompressor vc = ValueCompressor.create(CompressionConfig.defaults(), m);
+            int lists = store.lists.get();
+            assertArrayEquals(VALUES.get(54), readRetrying(vc, writtenWith(again, VALUES.get(54))));
+            assertEquals(lists, store.lists.get(), "known by its new length: the listing is not read again");
+        }
+    }
+
     @Test
     void aNewPublicationBeyondTheBoundIsLoadedEvictingTheLeastRecentlyUsedAndCompresses() throws Exception {
         byte[] big = grown(64 << 10);
