@@ -568,9 +568,24 @@ final class StoreSync {
                 + " or overwritten): values compressed with the published dictionary would decode to wrong bytes with it";
     }
 
-    /** @return what a read says of dictionary {@code id}, listed, whose entry is gone */
+    /** @return what a read says of dictionary {@code id}, listed in the listing just read, whose entry is gone */
     private String gone(long id) {
-        return "the store lists it, but its entry, " + where(id) + ", is gone (deleted or expired): values compressed"
+        return gone("the store lists it, but its entry, " + where(id) + ", is gone");
+    }
+
+    /**
+     * @return what a read says of dictionary {@code id}, known beyond the bound ({@code known}) without a listing read
+     *         now, whose entry is gone: listed when the listing was last read, or loaded before without being listed
+     */
+    private String gone(long id, Known known) {
+        return gone(known.sequence == 0
+                ? "it was loaded from its entry, " + where(id) + ", before (the store did not list it), and that entry"
+                        + " is gone"
+                : "the store listed it when its listing was last read, but its entry, " + where(id) + ", is gone");
+    }
+
+    private static String gone(String what) {
+        return what + " (deleted or expired): values compressed"
                 + " with it cannot be read until the entry's bytes are restored there; retrying the read does not help"
                 + " before then (once restored, the next read's miss loads it)";
     }
@@ -604,8 +619,8 @@ final class StoreSync {
                 // a read needs it: loaded all the same (never lost), kept for its retry, evicted later
                 warnOverBound(id, needed);
             }
-            if (bytes == null && known != null) { // listed when last seen
-                absent.put(id, gone(id));
+            if (bytes == null && known != null) { // listed when last seen (or loaded unlisted before)
+                absent.put(id, gone(id, known));
                 return;
             }
             if (bytes == null) { // a listed id whose entry is gone keeps what refresh, just before, said of it

@@ -460,6 +460,62 @@ class DictionaryBoundsTest {
         }
     }
 
+    /**
+     * A read of a dictionary known beyond the bound whose entry is gone says what is known of it without claiming that
+     * the store lists it now: one evicted after it was listed was listed when the listing was last read; one loaded
+     * without being listed was never listed.
+     */
+    @Test
+    void aGoneEntryOfAKnownDictionarySaysWhetherItWasListed() throws Exception {
+        byte[] big = grown(64 << 10);
+        long each = PatternDictionaries.estimatedNativeBytes(big.length, false);
+        InMemoryDictionaryStore inner = new InMemoryDictionaryStore();
+        List<byte[]> published = publish(inner, big, 740_000, 3);
+        byte[] unlisted = withId(big, 740_020);
+        inner.putIfAbsent(id(unlisted), unlisted);
+        java.util.Set<Long> deleted = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        DictionaryStore store = new AdaptivePatternDictionariesTest.Forwarding(inner) {
+            @Override
+            public List<DictionaryInfo> list() {
+                return inner.list().stream().filter(i -> i.id() != id(unlisted)).toList();
+            }
+
+            @Override
+            public byte[] get(long id) {
+                return deleted.contains(id) ? null : inner.get(id);
+            }
+        };
+        try (DictionaryManager m = DictionaryManager.shared(store).maxLoadedBytes(2 * each + 1).notifications(false)
+                .refreshInterval(java.time.Duration.ofHours(1)).build()) {
+            ValueCompressor vc = ValueCompressor.create(CompressionConfig.defaults(), m);
+            byte[] ofUnlisted = writtenWith(unlisted, VALUES.get(55));
+            byte[] ofSecond = writtenWith(published.get(1), VALUES.get(56));
+            assertArrayEquals(VALUES.get(55), readRetrying(vc, ofUnlisted)); // loaded unlisted, evicting the second
+            assertFalse(m.isLoaded(id(published.get(1))), "evicted for the unlisted one");
+            assertArrayEquals(VALUES.get(57), readRetrying(vc, writtenWith(published.get(0), VALUES.get(57))));
+            assertFalse(m.isLoaded(id(unlisted)), "evicted for the first");
+            deleted.add(id(unlisted));
+            deleted.add(id(published.get(1)));
+            String unlistedGone = goneMessage(vc, ofUnlisted);
+            assertTrue(unlistedGone.contains("was loaded from its entry") && unlistedGone.contains("did not list it"),
+                    unlistedGone);
+            String listedGone = goneMessage(vc, ofSecond);
+            assertTrue(listedGone.contains("listed it when its listing was last read"), listedGone);
+        }
+    }
+
+    /** @return the message of the read of {@code stored} once it says its dictionary's entry is gone */
+    private static String goneMessage(ValueCompressor vc, byte[] stored) throws InterruptedException {
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+        while (true) {
+            String message = assertThrows(MissingDictionaryException.class, () -> vc.decompress(stored)).getMessage();
+            if (message.contains("(deleted or expired)") || System.nanoTime() > deadline) {
+                return message;
+            }
+            Thread.sleep(5);
+        }
+    }
+
     @Test
     void aNewPublicationBeyondTheBoundIsLoadedEvictingTheLeastRecentlyUsedAndCompresses() throws Exception {
         byte[] big = grown(64 << 10);
