@@ -413,23 +413,7 @@ class DictionaryBoundsTest {
      */
     @Test
     void aKnownDictionaryPublishedAgainWithAnotherLengthIsLoadedAfterTheListingIsReadAgain() throws Exception {
-        byte[] big = grown(64 << 10);
-        long each = PatternDictionaries.estimatedNativeBytes(big.length, false);
-        InMemoryDictionaryStore inner = new InMemoryDictionaryStore();
-        List<byte[]> published = publish(inner, big, 720_000, 4);
-        CountingStore store = new CountingStore(inner);
-        try (DictionaryManager m = DictionaryManager.shared(store).maxLoadedBytes(2 * each + 1).notifications(false)
-                .refreshInterval(java.time.Duration.ofHours(1)).build()) {
-            long first = id(published.get(0));
-            assertFalse(m.isLoaded(first), "listed beyond the bound");
-            byte[] again = withId(grown((64 << 10) - 100), first); // the same id, another length
-            inner.putUnchecked(first, again);
-            ValueCompressor vc = ValueCompressor.create(CompressionConfig.defaults(), m);
-            int lists = store.lists.get();
-            assertArrayEquals(VALUES.get(53), readRetrying(vc, writtenWith(again, VALUES.get(53))));
-            assertNull(m.rejectedDictionaries().get(first), "not rejected");
-            assertEquals(lists + 1, store.lists.get(), "the mismatch read the listing once");
-        }
+        readPublishedAgainBeyondTheBound(720_000, false);
     }
 
     /**
@@ -438,25 +422,41 @@ class DictionaryBoundsTest {
      */
     @Test
     void aRefreshKnowsADictionaryPublishedAgainBeyondTheBoundByItsNewLength() throws Exception {
+        readPublishedAgainBeyondTheBound(730_000, true);
+    }
+
+    /**
+     * Publishes four dictionaries from {@code firstId} on (two loaded at a time), publishes the first again with
+     * another length, and reads a value of it: after a refresh saw that ({@code refreshFirst}, two newer ones keeping
+     * it beyond the bound) the read reads no listing; without one it reads the listing once.
+     */
+    private static void readPublishedAgainBeyondTheBound(long firstId, boolean refreshFirst) throws Exception {
         byte[] big = grown(64 << 10);
         long each = PatternDictionaries.estimatedNativeBytes(big.length, false);
         InMemoryDictionaryStore inner = new InMemoryDictionaryStore();
-        List<byte[]> published = publish(inner, big, 730_000, 4);
+        List<byte[]> published = publish(inner, big, firstId, 4);
         CountingStore store = new CountingStore(inner);
         try (DictionaryManager m = DictionaryManager.shared(store).maxLoadedBytes(2 * each + 1).notifications(false)
-                .refreshInterval(java.time.Duration.ofMillis(20)).build()) {
+                .refreshInterval(refreshFirst ? java.time.Duration.ofMillis(20) : java.time.Duration.ofHours(1))
+                .build()) {
             long first = id(published.get(0));
             byte[] again = withId(grown((64 << 10) - 100), first); // the same id, another length
             synchronized (inner) { // its monitor: no refresh sees the store between these publications
                 inner.putUnchecked(first, again);
-                publish(inner, big, 730_010, 2); // newer: the one published again stays beyond the bound
+                if (refreshFirst) {
+                    publish(inner, big, firstId + 10, 2); // newer: the one published again stays beyond the bound
+                }
             }
-            DictionaryManagerTest.await("the newest to compress", () -> m.currentId() == 730_011);
+            if (refreshFirst) {
+                DictionaryManagerTest.await("the newest to compress", () -> m.currentId() == firstId + 11);
+            }
             assertFalse(m.isLoaded(first), "beyond the bound");
             ValueCompressor vc = ValueCompressor.create(CompressionConfig.defaults(), m);
             int lists = store.lists.get();
-            assertArrayEquals(VALUES.get(54), readRetrying(vc, writtenWith(again, VALUES.get(54))));
-            assertEquals(lists, store.lists.get(), "known by its new length: the listing is not read again");
+            assertArrayEquals(VALUES.get(53), readRetrying(vc, writtenWith(again, VALUES.get(53))));
+            assertNull(m.rejectedDictionaries().get(first), "not rejected");
+            assertEquals(refreshFirst ? lists : lists + 1, store.lists.get(), refreshFirst
+                    ? "known by its new length: the listing is not read again" : "the mismatch read the listing once");
         }
     }
 
