@@ -775,8 +775,8 @@ public final class DictionaryManager implements AutoCloseable {
          * {@link #build()} included: on the loading thread, under the manager's lock, <em>before</em> the dictionary
          * is findable or current, so before any value is written with it (the {@linkplain DictionaryManager#onLoaded
          * listeners} run after); never for an entry that replaces a loaded one of its id, but again for a dictionary
-     * evicted to keep within {@link #maxLoadedBytes} and loaded again. Keep it short; it must not
-         * call back into this manager's loading. For {@link PatternDictionaries}, whose reader must know a lineage's
+         * evicted to keep within {@link #maxLoadedBytes} and loaded again. Keep it short; it must not call back into
+         * this manager's loading. For {@link PatternDictionaries}, whose reader must know a lineage's
          * dictionary before the lineage writes with it.
          */
         Builder admit(java.util.function.Consumer<Entry> hook) {

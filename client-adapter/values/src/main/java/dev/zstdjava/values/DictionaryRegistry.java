@@ -49,9 +49,14 @@ final class DictionaryRegistry {
             new java.util.LinkedHashMap<>();
 
     /**
-     * How many evicted dictionaries' counters are kept for when they are loaded again, at most: 1024 (four
-     * {@link java.util.concurrent.atomic.LongAdder}s each). A store lists every dictionary ever published in it, so
-     * the ids a manager can evict are not bounded otherwise.
+     * How many evicted dictionaries' counters are kept for when they are loaded again, at most:
+     * {@value #MAX_EVICTED_COUNTERS}. A store lists every dictionary ever published in it, so the ids a manager can
+     * evict are not bounded otherwise. Each kept set is four {@link java.util.concurrent.atomic.LongAdder}s as they were at the
+     * eviction: a dictionary counted on by many threads at once grows its adders up to about one cell per CPU, and an
+     * adder never shrinks, so the worst case is about {@value #MAX_EVICTED_COUNTERS} × 4 × CPUs × 128 to 256 bytes
+     * (some 8 to 16 MiB with 16 CPUs); a dictionary counted on by one thread at a time keeps a few dozen bytes. They
+     * are kept as they are, not summed into plain numbers, because a call that found the dictionary before its
+     * eviction may still count on them after it.
      */
     static final int MAX_EVICTED_COUNTERS = 1024;
 

@@ -227,8 +227,8 @@ final class StoreSync {
      * Fetches {@code id} for a read on the io thread ({@link #requestFetch}), then, a second after it ended, ends
      * its wait: fetching it again then if a read missed it since and it is still not loaded. A new id first reads the
      * store's listing and publication counter ({@link #refresh}: its place in the order and length); one known beyond
-     * the bound (listed so, or evicted) reads its entry alone, checked against the length it was listed with
-     * ({@link #fetchUnlisted}), the validator's checks and the admission hooks applying as on every load.
+     * the bound (listed so, or evicted) reads its entry alone, checked against the length it was listed with (on a
+     * mismatch the listing is read again: {@link #fetchUnlisted}), the validator's checks and the admission hooks applying as on every load.
      */
     private void fetch(long id) {
         try {
@@ -395,7 +395,8 @@ final class StoreSync {
                 room -= n;
             } else {
                 beyond.add(info.id());
-                if (overBound.putIfAbsent(info.id(), new Known(info.sequence(), info.size())) == null) {
+                // put, not putIfAbsent: an id deleted and published again is known by its latest place and length
+                if (overBound.put(info.id(), new Known(info.sequence(), info.size())) == null) {
                     newlyOver.add(info.id());
                 }
             }
@@ -567,9 +568,24 @@ final class StoreSync {
                 + " or overwritten): values compressed with the published dictionary would decode to wrong bytes with it";
     }
 
-    /** @return what a read says of dictionary {@code id}, listed, whose entry is gone */
+    /** @return what a read says of dictionary {@code id}, listed in the listing just read, whose entry is gone */
     private String gone(long id) {
-        return "the store lists it, but its entry, " + where(id) + ", is gone (deleted or expired): values compressed"
+        return gone("the store lists it, but its entry, " + where(id) + ", is gone");
+    }
+
+    /**
+     * @return what a read says of dictionary {@code id}, known beyond the bound ({@code known}) without a listing read
+     *         now, whose entry is gone: listed when the listing was last read, or loaded before without being listed
+     */
+    private String gone(long id, Known known) {
+        return gone(known.sequence == 0
+                ? "it was loaded from its entry, " + where(id) + ", before (the store did not list it), and that entry"
+                        + " is gone"
+                : "the store listed it when its listing was last read, but its entry, " + where(id) + ", is gone");
+    }
+
+    private static String gone(String what) {
+        return what + " (deleted or expired): values compressed"
                 + " with it cannot be read until the entry's bytes are restored there; retrying the read does not help"
                 + " before then (once restored, the next read's miss loads it)";
     }
@@ -577,6 +593,9 @@ final class StoreSync {
     /**
      * A dictionary a frame names that is not loaded: one the store's list does not show (loaded for reading only), or
      * one beyond {@link #maxLoadedBytes} (loaded at its place in the order, evicting the least recently used others).
+     * The entry of one known beyond the bound must have the length it was known with; if it has another, the listing
+     * is read again ({@link #listedAgain}: it may have been published again) and the entry is rejected only if the
+     * listing disagrees too.
      */
     private void fetchUnlisted(long id) {
         synchronized (loading) {
@@ -589,16 +608,19 @@ final class StoreSync {
                 return;
             }
             if (bytes != null && known != null && bytes.length != known.size) {
-                registry.reject(id, cutShort(known.size, bytes.length));
-                return;
+                known = listedAgain(id, known); // published again with another length since it was listed?
+                if (known != null && bytes.length != known.size) {
+                    registry.reject(id, cutShort(known.size, bytes.length));
+                    return;
+                }
             }
             long needed = bytes == null ? 0 : PatternDictionaries.estimatedNativeBytes(bytes.length, false);
             if (bytes != null && bytes.length <= validator.maxDictionarySize() && !makeRoom(needed, true)) {
                 // a read needs it: loaded all the same (never lost), kept for its retry, evicted later
                 warnOverBound(id, needed);
             }
-            if (bytes == null && known != null) { // listed when last seen
-                absent.put(id, gone(id));
+            if (bytes == null && known != null) { // listed when last seen (or loaded unlisted before)
+                absent.put(id, gone(id, known));
                 return;
             }
             if (bytes == null) { // a listed id whose entry is gone keeps what refresh, just before, said of it
@@ -610,6 +632,26 @@ final class StoreSync {
             }
             addLoaded(id, known == null ? 0 : known.sequence, bytes, true); // at its place in the order, if known
         }
+    }
+
+    /**
+     * Reads the store's listing again for dictionary {@code id}, whose entry's length differs from the one it was
+     * known with ({@code known}): it may have been deleted and published again with another length since. Under
+     * {@link #loading}.
+     *
+     * @return what the listing says of it now (and known from now on), or null if it no longer lists it (then read as
+     *         one not listed)
+     */
+    private Known listedAgain(long id, Known known) {
+        for (DictionaryInfo info : store.list()) {
+            if (info.id() == id) {
+                Known now = new Known(info.sequence(), info.size());
+                overBound.put(id, now);
+                return now;
+            }
+        }
+        overBound.remove(id, known);
+        return null;
     }
 
     /**

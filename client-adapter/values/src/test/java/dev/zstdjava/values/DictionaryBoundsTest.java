@@ -406,6 +406,116 @@ class DictionaryBoundsTest {
         }
     }
 
+    /**
+     * A dictionary known beyond the bound that was deleted and published again under its id with another length
+     * (here by {@link InMemoryDictionaryStore#putUnchecked}, the store having no delete) is loaded by a read's miss:
+     * the length mismatch reads the listing once more, which lists it with its new length.
+     */
+    @Test
+    void aKnownDictionaryPublishedAgainWithAnotherLengthIsLoadedAfterTheListingIsReadAgain() throws Exception {
+        readPublishedAgainBeyondTheBound(720_000, false);
+    }
+
+    /**
+     * A refresh that lists a dictionary beyond the bound again, published again with another length, knows it by its
+     * new length from then on: a read's miss of it reads its entry alone, without reading the listing again.
+     */
+    @Test
+    void aRefreshKnowsADictionaryPublishedAgainBeyondTheBoundByItsNewLength() throws Exception {
+        readPublishedAgainBeyondTheBound(730_000, true);
+    }
+
+    /**
+     * Publishes four dictionaries from {@code firstId} on (two loaded at a time), publishes the first again with
+     * another length, and reads a value of it: after a refresh saw that ({@code refreshFirst}, two newer ones keeping
+     * it beyond the bound) the read reads no listing; without one it reads the listing once.
+     */
+    private static void readPublishedAgainBeyondTheBound(long firstId, boolean refreshFirst) throws Exception {
+        byte[] big = grown(64 << 10);
+        long each = PatternDictionaries.estimatedNativeBytes(big.length, false);
+        InMemoryDictionaryStore inner = new InMemoryDictionaryStore();
+        List<byte[]> published = publish(inner, big, firstId, 4);
+        CountingStore store = new CountingStore(inner);
+        try (DictionaryManager m = DictionaryManager.shared(store).maxLoadedBytes(2 * each + 1).notifications(false)
+                .refreshInterval(refreshFirst ? java.time.Duration.ofMillis(20) : java.time.Duration.ofHours(1))
+                .build()) {
+            long first = id(published.get(0));
+            byte[] again = withId(grown((64 << 10) - 100), first); // the same id, another length
+            synchronized (inner) { // its monitor: no refresh sees the store between these publications
+                inner.putUnchecked(first, again);
+                if (refreshFirst) {
+                    publish(inner, big, firstId + 10, 2); // newer: the one published again stays beyond the bound
+                }
+            }
+            if (refreshFirst) {
+                DictionaryManagerTest.await("the newest to compress", () -> m.currentId() == firstId + 11);
+            }
+            assertFalse(m.isLoaded(first), "beyond the bound");
+            ValueCompressor vc = ValueCompressor.create(CompressionConfig.defaults(), m);
+            int lists = store.lists.get();
+            assertArrayEquals(VALUES.get(53), readRetrying(vc, writtenWith(again, VALUES.get(53))));
+            assertNull(m.rejectedDictionaries().get(first), "not rejected");
+            assertEquals(refreshFirst ? lists : lists + 1, store.lists.get(), refreshFirst
+                    ? "known by its new length: the listing is not read again" : "the mismatch read the listing once");
+        }
+    }
+
+    /**
+     * A read of a dictionary known beyond the bound whose entry is gone says what is known of it without claiming that
+     * the store lists it now: one evicted after it was listed was listed when the listing was last read; one loaded
+     * without being listed was never listed.
+     */
+    @Test
+    void aGoneEntryOfAKnownDictionarySaysWhetherItWasListed() throws Exception {
+        byte[] big = grown(64 << 10);
+        long each = PatternDictionaries.estimatedNativeBytes(big.length, false);
+        InMemoryDictionaryStore inner = new InMemoryDictionaryStore();
+        List<byte[]> published = publish(inner, big, 740_000, 3);
+        byte[] unlisted = withId(big, 740_020);
+        inner.putIfAbsent(id(unlisted), unlisted);
+        java.util.Set<Long> deleted = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        DictionaryStore store = new AdaptivePatternDictionariesTest.Forwarding(inner) {
+            @Override
+            public List<DictionaryInfo> list() {
+                return inner.list().stream().filter(i -> i.id() != id(unlisted)).toList();
+            }
+
+            @Override
+            public byte[] get(long id) {
+                return deleted.contains(id) ? null : inner.get(id);
+            }
+        };
+        try (DictionaryManager m = DictionaryManager.shared(store).maxLoadedBytes(2 * each + 1).notifications(false)
+                .refreshInterval(java.time.Duration.ofHours(1)).build()) {
+            ValueCompressor vc = ValueCompressor.create(CompressionConfig.defaults(), m);
+            byte[] ofUnlisted = writtenWith(unlisted, VALUES.get(55));
+            byte[] ofSecond = writtenWith(published.get(1), VALUES.get(56));
+            assertArrayEquals(VALUES.get(55), readRetrying(vc, ofUnlisted)); // loaded unlisted, evicting the second
+            assertFalse(m.isLoaded(id(published.get(1))), "evicted for the unlisted one");
+            assertArrayEquals(VALUES.get(57), readRetrying(vc, writtenWith(published.get(0), VALUES.get(57))));
+            assertFalse(m.isLoaded(id(unlisted)), "evicted for the first");
+            deleted.add(id(unlisted));
+            deleted.add(id(published.get(1)));
+            String unlistedGone = goneMessage(vc, ofUnlisted);
+            assertTrue(unlistedGone.contains("was loaded from its entry") && unlistedGone.contains("did not list it"),
+                    unlistedGone);
+            String listedGone = goneMessage(vc, ofSecond);
+            assertTrue(listedGone.contains("listed it when its listing was last read"), listedGone);
+        }
+    }
+
+    /** @return the message of the read of {@code stored} once it says its dictionary's entry is gone */
+    private static String goneMessage(ValueCompressor vc, byte[] stored) throws InterruptedException {
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+        while (true) {
+            String message = assertThrows(MissingDictionaryException.class, () -> vc.decompress(stored)).getMessage();
+            if (message.contains("(deleted or expired)") || System.nanoTime() > deadline) {
+                return message;
+            }
+            Thread.sleep(5);
+        }
+    }
+
     @Test
     void aNewPublicationBeyondTheBoundIsLoadedEvictingTheLeastRecentlyUsedAndCompresses() throws Exception {
         byte[] big = grown(64 << 10);

@@ -19,7 +19,6 @@ import io.micrometer.core.instrument.binder.MeterBinder;
 
 import java.util.Locale;
 import java.util.Objects;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.ToLongFunction;
 
 /**
@@ -228,19 +227,48 @@ public final class CompressionMetrics implements MeterBinder {
     /**
      * Registers one counter of dictionary {@code id} (once: a reload of an evicted dictionary registers nothing new).
      * While the dictionary is evicted ({@link DictionaryManager#dictionaryStats(long)} gives null) it reads what it
-     * read last, so it never goes back; the manager's counters go on from there when the dictionary is loaded again.
+     * read last, so it never goes back; once the dictionary is loaded again it counts on from there (see
+     * {@link KeptCount}).
      */
     private void perDictionary(MeterRegistry registry, DictionaryManager dictionaries, long id, String name,
             String unit, String description, ToLongFunction<DictionaryStats> read) {
-        AtomicLong last = new AtomicLong();
+        KeptCount count = new KeptCount();
         FunctionCounter.builder(PREFIX + name, dictionaries, d -> {
                     DictionaryStats st = d.dictionaryStats(id);
-                    return st == null ? last.get() : last.accumulateAndGet(read.applyAsLong(st), Math::max);
+                    return st == null ? count.evicted() : count.loaded(read.applyAsLong(st));
                 })
                 .description(description)
                 .baseUnit(unit)
                 .tags(tags.and("dictionary", Long.toString(id)))
                 .register(registry);
+    }
+
+    /**
+     * The value of one per-dictionary counter across evictions. The manager keeps an evicted dictionary's counters
+     * for when it is loaded again, but only for a bounded number of ids; a dictionary whose counters were dropped
+     * counts from zero once loaded again. A raw count below the last one read is taken for such a restart: what was
+     * counted before is kept as a base and the new counts are added to it, so the series neither goes back nor
+     * loses the new counts. (A restart is seen only when a read finds the count below the last one read: a restarted
+     * count that has passed it by the first read after the reload is taken for a kept one.) Thread-safe: meter reads may come from several threads at
+     * once, so each method holds this object's lock.
+     */
+    static final class KeptCount {
+        private long base;
+        private long lastRaw;
+
+        /** @return the value to report while the dictionary is loaded and its counter reads {@code raw} */
+        synchronized long loaded(long raw) {
+            if (raw < lastRaw) { // counting from zero again: its counters were not kept
+                base += lastRaw;
+            }
+            lastRaw = raw;
+            return base + raw;
+        }
+
+        /** @return the value to report while the dictionary is evicted: what was reported last */
+        synchronized long evicted() {
+            return base + lastRaw;
+        }
     }
 
     private static double currentSaved(DictionaryManager dictionaries) {

@@ -291,6 +291,22 @@ class CompressionMetricsTest {
         }
     }
 
+    /**
+     * A dictionary whose counters the manager no longer kept (more evicted ids than it keeps) counts from zero once
+     * loaded again; its series goes on from what it read before plus the new counts, and holds while evicted.
+     */
+    @Test
+    void aDictionaryCounterRestartedFromZeroGoesOnFromItsLastValue() {
+        CompressionMetrics.KeptCount count = new CompressionMetrics.KeptCount();
+        assertEquals(5, count.loaded(5));
+        assertEquals(5, count.evicted(), "while evicted it holds");
+        assertEquals(7, count.loaded(2), "loaded again with its counters dropped: 5 before, 2 since");
+        assertEquals(8, count.loaded(3));
+        assertEquals(8, count.evicted());
+        assertEquals(9, count.loaded(1), "dropped again: 8 before, 1 since");
+        assertEquals(12, count.loaded(4), "kept counters go on as they are");
+    }
+
     @Test
     void namesUnitsAndTagsFollowMicrometersConventions() {
         ValueCompressor lz4 = ValueCompressor.create(CompressionConfig.builder().backend(CompressionBackend.LZ4).build());
