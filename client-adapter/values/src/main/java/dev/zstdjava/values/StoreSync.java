@@ -574,14 +574,11 @@ final class StoreSync {
     }
 
     /**
-     * @return what a read says of dictionary {@code id}, known beyond the bound ({@code known}) without a listing read
-     *         now, whose entry is gone: listed when the listing was last read, or loaded before without being listed
+     * @return what a read says of dictionary {@code id}, known beyond the bound or evicted (without a listing read
+     *         now), whose entry is gone: that it was known, not whether the store still lists it
      */
     private String gone(long id, Known known) {
-        return gone(known.sequence == 0
-                ? "it was loaded from its entry, " + where(id) + ", before (the store did not list it), and that entry"
-                        + " is gone"
-                : "the store listed it when its listing was last read, but its entry, " + where(id) + ", is gone");
+        return gone("it was listed or loaded before, but its entry, " + where(id) + ", is gone");
     }
 
     private static String gone(String what) {

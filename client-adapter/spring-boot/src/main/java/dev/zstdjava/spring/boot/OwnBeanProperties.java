@@ -41,8 +41,11 @@ import java.util.stream.Collectors;
  * ({@link ConditionEvaluationReport}), so a bean left out for another reason (a switch, a dictionary mode: those
  * {@link InertProperties} names) draws nothing here.
  *
- * <p>A read through {@code @Value} or the {@link Environment} leaves no trace in the bean factory, so this names only
- * what it can show to be inert, and stays silent otherwise: an application's bean is not named when it, or a bean it
+ * <p>A read through {@code @Value}, the {@link Environment}, a {@code Binder}, the application's own
+ * {@code @ConfigurationProperties} on the prefix, or an {@code ObjectProvider} injected into a constructor or a field
+ * leaves no trace in the bean factory, so a bean reading the properties only those ways is named although it reads
+ * them (a warning too many; startup is never affected). Where a path to the properties is visible, this stays silent:
+ * an application's bean is not named when it, or a bean it
  * depends on (transitively: the dependencies Spring recorded, and the bean whose method made each), is a bean that
  * carries the row's properties ({@link Bean#carriers}: the properties bean, or none for the {@code string-template}
  * and {@code caches} switches) or was made by a method taking one or an {@code ObjectProvider} of one; nor when one of

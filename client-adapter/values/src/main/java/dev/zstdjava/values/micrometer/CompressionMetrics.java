@@ -227,8 +227,8 @@ public final class CompressionMetrics implements MeterBinder {
     /**
      * Registers one counter of dictionary {@code id} (once: a reload of an evicted dictionary registers nothing new).
      * While the dictionary is evicted ({@link DictionaryManager#dictionaryStats(long)} gives null) it reads what it
-     * read last, so it never goes back; once the dictionary is loaded again it counts on from there (see
-     * {@link KeptCount}).
+     * read last, so it never goes back; once the dictionary is loaded again it counts on from there, or, if its
+     * counters were not kept, from where its new count passes that (see {@link KeptCount}).
      */
     private void perDictionary(MeterRegistry registry, DictionaryManager dictionaries, long id, String name,
             String unit, String description, ToLongFunction<DictionaryStats> read) {
@@ -244,30 +244,27 @@ public final class CompressionMetrics implements MeterBinder {
     }
 
     /**
-     * The value of one per-dictionary counter across evictions. The manager keeps an evicted dictionary's counters
-     * for when it is loaded again, but only for a bounded number of ids; a dictionary whose counters were dropped
-     * counts from zero once loaded again. A raw count below the last one read is taken for such a restart: what was
-     * counted before is kept as a base and the new counts are added to it, so the series neither goes back nor
-     * loses the new counts. (A restart is seen only when a read finds the count below the last one read: a restarted
-     * count that has passed it by the first read after the reload is taken for a kept one.) Thread-safe: meter reads may come from several threads at
-     * once, so each method holds this object's lock.
+     * The value of one per-dictionary counter across evictions: the largest count read so far. The manager keeps an
+     * evicted dictionary's counters for when it is loaded again, but only for a bounded number of ids; a dictionary
+     * whose counters were dropped counts from zero once loaded again, and its series holds its last value until the
+     * new count passes it (those counts are not added: a count read below the last one cannot be told from a read
+     * that raced a write, since {@code bytesSaved} is a difference of two sums read without a lock and sums read by
+     * two threads at once may come in either order, and adding on such a read would count the whole total twice).
+     * So the series never goes back and never counts twice. Thread-safe: meter reads may come from several threads
+     * at once, so each method holds this object's lock.
      */
     static final class KeptCount {
-        private long base;
-        private long lastRaw;
+        private long last;
 
         /** @return the value to report while the dictionary is loaded and its counter reads {@code raw} */
         synchronized long loaded(long raw) {
-            if (raw < lastRaw) { // counting from zero again: its counters were not kept
-                base += lastRaw;
-            }
-            lastRaw = raw;
-            return base + raw;
+            last = Math.max(last, raw);
+            return last;
         }
 
         /** @return the value to report while the dictionary is evicted: what was reported last */
         synchronized long evicted() {
-            return base + lastRaw;
+            return last;
         }
     }
 
