@@ -79,6 +79,10 @@ wine_provision() {
     # the first start makes the prefix (a minute on a busy machine); no Mono/Gecko (nothing here needs them)
     WINEPREFIX="$wine_root/prefix" WINEDEBUG=-all WINEDLLOVERRIDES="mscoree,mshtml=" "$WINE" wineboot -i \
       >"$wine_root/wineboot.log" 2>&1 || { tail -5 "$wine_root/wineboot.log" >&2; wine_die "wineboot failed"; }
+    # wineboot returns while the new prefix's services still set it up (seconds); a JVM started meanwhile could not
+    # create its files in C:\users\<user>\Temp ("Invalid function"), so wait for them to end
+    WINEPREFIX="$wine_root/prefix" timeout 300 "$(dirname "$WINE")/wineserver" -w \
+      || echo "wine-env: the new prefix's services still ran after 300 s; going on" >&2
     touch "$wine_root/prefix/.done"
   fi
   local v
