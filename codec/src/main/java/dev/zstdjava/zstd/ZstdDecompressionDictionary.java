@@ -9,12 +9,22 @@ import dev.zstdjava.internal.Direction;
  * decompressors. {@link #close()} frees the native tables once no decompressor or stream references them any more;
  * unclosed instances are freed by a {@link java.lang.ref.Cleaner}.
  *
- * <p><b>Allocation:</b> native tables of about the dictionary's size, allocated once at construction.
+ * <p><b>Allocation:</b> native tables of about the dictionary's size, allocated once at construction; keeps a
+ * reference to the {@link ZstdDictionary} it was made from, whose bytes a decompressor copies next to its output
+ * (see {@link ZstdDecompressor}).
  */
 public final class ZstdDecompressionDictionary extends DigestedDictionary {
+    private final ZstdDictionary source;
+
     ZstdDecompressionDictionary(ZstdDictionary dict) {
         super(dict, Direction.DECOMPRESS, content -> ZstdNative.createDDict(content, dict.size(), dict.content()),
                 "decompression");
+        this.source = dict;
+    }
+
+    /** @return the dictionary this was digested from */
+    ZstdDictionary source() {
+        return source;
     }
 
     @Override

@@ -53,10 +53,15 @@ public final class ZstdDecompressor implements Decompressor {
         final Scratch scratch = new Scratch(ZstdNative.LIBC);
         final OneShotCalls calls = new OneShotCalls(dctx, scratch, ZstdNative.HEAP_CRITICAL_LIMIT);
         SharedDict dict;
+        /** The dictionary's copy with the output area after it; null without a dictionary (or a large one). */
+        DictionaryPrefix prefix;
 
         @Override
         public void run() {
             ZstdNative.freeDCtx(dctx);
+            if (prefix != null) {
+                prefix.free();
+            }
             ZstdNative.LIBC.free(positions);
             scratch.free();
             SharedDict.release(dict);
@@ -137,7 +142,9 @@ public final class ZstdDecompressor implements Decompressor {
 
     /**
      * The bytes of native memory the context holds now ({@code ZSTD_sizeof_DCtx}): the context itself and any
-     * buffers it keeps between calls. Not counted: this object's staging buffer (at most 1 MiB kept between calls).
+     * buffers it keeps between calls, and, once a dictionary's output has been decoded next to it, the dictionary's
+     * copy, its tables and that output area (see {@link ZstdDecompressionParameters#dictionary()}). Not counted: this object's staging
+     * buffer (at most 1 MiB kept between calls).
      *
      * @throws IllegalStateException if closed, or used by another thread at the same time
      */
@@ -164,13 +171,25 @@ public final class ZstdDecompressor implements Decompressor {
             this.maxDecompressedSize = p.maxDecompressedSize();
             this.windowLogMax = p.windowLogMax();
             this.dictionary = p.dictionary();
-            guard.setUp(() -> state.dict = p.applyTo(state.dctx));
+            guard.setUp(() -> {
+                state.dict = p.applyTo(state.dctx);
+                state.prefix = DictionaryPrefix.of(p.dictionary());
+            });
+        }
+
+        /**
+         * @return where to decode an output of at most {@code cap} bytes with the dictionary right before it
+         *         ({@link DictionaryPrefix}), or null to decode in place: no dictionary, or a larger output
+         */
+        private MemorySegment nextToDictionary(long cap) {
+            DictionaryPrefix prefix = state.prefix;
+            return prefix == null ? null : prefix.area(state.dctx, cap);
         }
 
         long contextSize() {
             guard.enter();
             try {
-                return ZstdNative.sizeofDCtx(state.dctx);
+                return ZstdNative.sizeofDCtx(state.dctx) + (state.prefix == null ? 0 : state.prefix.size());
             } finally {
                 guard.exit();
             }
@@ -185,7 +204,19 @@ public final class ZstdDecompressor implements Decompressor {
         /** The one decompression call: in place when possible, staged through native memory for large heap arrays. */
         @Override
         protected long segments(MemorySegment src, long srcLen, MemorySegment dst, long dstCap) {
-            return state.calls.segments(Direction.DECOMPRESS, src, srcLen, dst, dstCap);
+            MemorySegment area = nextToDictionary(dstCap);
+            if (area == null) {
+                return state.calls.segments(Direction.DECOMPRESS, src, srcLen, dst, dstCap);
+            }
+            try {
+                MemorySegment in = state.scratch.stageInput(src, srcLen);
+                long r = ZstdNative.decompressDCtx(state.dctx, area, dstCap, in, srcLen,
+                        dstCap < ZstdNative.CRITICAL_LIMIT ? CallKind.CRITICAL : CallKind.REGULAR);
+                Scratch.unstage(area, dst, r);
+                return r;
+            } finally {
+                state.scratch.trim();
+            }
         }
 
         /**
@@ -195,7 +226,14 @@ public final class ZstdDecompressor implements Decompressor {
          */
         @Override
         protected long arrays(byte[] src, int srcOff, int srcLen, byte[] dst, int dstOff, long dstCap) {
-            return state.calls.arrays(Direction.DECOMPRESS, src, srcOff, srcLen, dst, dstOff, dstCap);
+            MemorySegment area = nextToDictionary(dstCap);
+            if (area == null) {
+                return state.calls.arrays(Direction.DECOMPRESS, src, srcOff, srcLen, dst, dstOff, dstCap);
+            }
+            long r = ZstdNative.staged(Direction.DECOMPRESS, state.dctx, area, dstCap,
+                    state.scratch.stage(src, srcOff, srcLen), srcLen);
+            Scratch.unstage(area, dst, dstOff, r);
+            return r;
         }
 
         /** The {@code new byte[]} form, refusing output over {@code limit}: see {@link ZstdDecompressor}'s. */
@@ -214,6 +252,14 @@ public final class ZstdDecompressor implements Decompressor {
                         : ZstdNative.findDecompressedSize(src, off, len);
                 if (declaredSize(size, len, limit) == ZstdNative.CONTENTSIZE_UNKNOWN) {
                     return decompressUnknownSize(in != null ? in : MemorySegment.ofArray(src).asSlice(off, len), len, limit);
+                }
+                MemorySegment area = in != null ? nextToDictionary(size) : null;
+                if (area != null) { // staged, decoded next to the dictionary, then copied into the new array
+                    long r = ZstdNative.staged(Direction.DECOMPRESS, state.dctx, area, size, in, len);
+                    checkDecoded(r, size, src, off, len);
+                    byte[] out = new byte[(int) size];
+                    MemorySegment.copy(area, ValueLayout.JAVA_BYTE, 0, out, 0, out.length);
+                    return out;
                 }
                 if (in != null && (Bounds.small(len, size) || size > ZstdNative.HEAP_CRITICAL_LIMIT)) {
                     // staged: decode into the output buffer, then one copy into the new array (allocates only that)

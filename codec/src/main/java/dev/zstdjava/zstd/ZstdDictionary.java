@@ -75,6 +75,11 @@ public final class ZstdDictionary {
         return type;
     }
 
+    /** @return the dictionary bytes themselves, not a copy: for this package's native copies, never to be written */
+    byte[] bytes() {
+        return content;
+    }
+
     /** @return a copy of the dictionary bytes (for example to save it next to the data) */
     public byte[] toByteArray() {
         return content.clone();

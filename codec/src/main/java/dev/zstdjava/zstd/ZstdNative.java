@@ -94,6 +94,8 @@ final class ZstdNative {
 
     // ZSTD_dictLoadMethod_e, ZSTD_dictContentType_e
     private static final int DLM_BY_COPY = 0;
+    private static final int DLM_BY_REF = 1;
+    private static final int DCT_AUTO = 0;
     private static final int DCT_RAW_CONTENT = 1;
 
     /** {@code ZSTD_compressionParameters}: seven 32-bit fields, passed by value. */
@@ -135,6 +137,7 @@ final class ZstdNative {
             FN_CREATE_DCTX = Fn.of("ZSTD_createDCtx", PTR),
             FN_FREE_DCTX = Fn.of("ZSTD_freeDCtx", SIZE_T, PTR),
             FN_SIZEOF_DCTX = Fn.of("ZSTD_sizeof_DCtx", SIZE_T, IN),
+            FN_SIZEOF_DDICT = Fn.of("ZSTD_sizeof_DDict", SIZE_T, IN),
             FN_CCTX_SET_PARAMETER = Fn.of("ZSTD_CCtx_setParameter", SIZE_T, PTR, INT, INT),
             FN_CCTX_RESET = Fn.of("ZSTD_CCtx_reset", SIZE_T, PTR, INT),
             FN_DCTX_SET_PARAMETER = Fn.of("ZSTD_DCtx_setParameter", SIZE_T, PTR, INT, INT),
@@ -189,7 +192,7 @@ final class ZstdNative {
     // ---- the handles: regular (transition, native memory) or critical (heap memory, short calls); ..._CRITICAL = critical --
     static final MethodHandle CREATE_CCTX = B.regular(FN_CREATE_CCTX), FREE_CCTX = B.regular(FN_FREE_CCTX),
             CREATE_DCTX = B.regular(FN_CREATE_DCTX), FREE_DCTX = B.regular(FN_FREE_DCTX),
-            SIZEOF_DCTX = B.critical(FN_SIZEOF_DCTX);
+            SIZEOF_DCTX = B.critical(FN_SIZEOF_DCTX), SIZEOF_DDICT = B.critical(FN_SIZEOF_DDICT);
     static final MethodHandle CCTX_SET_PARAMETER = B.critical(FN_CCTX_SET_PARAMETER),
             CCTX_RESET = B.critical(FN_CCTX_RESET), DCTX_SET_PARAMETER = B.critical(FN_DCTX_SET_PARAMETER),
             DCTX_RESET = B.critical(FN_DCTX_RESET);
@@ -301,6 +304,15 @@ final class ZstdNative {
     static long sizeofDCtx(MemorySegment dctx) {
         try {
             return (long) SIZEOF_DCTX.invokeExact(dctx);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** @return {@code ZSTD_sizeof_DDict}: the bytes of its tables, and of its content when it holds a copy */
+    static long sizeofDDict(MemorySegment ddict) {
+        try {
+            return (long) SIZEOF_DDICT.invokeExact(ddict);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -606,6 +618,22 @@ final class ZstdNative {
                 return (MemorySegment) CREATE_DDICT_ADVANCED.invokeExact(dict, size, DLM_BY_COPY, DCT_RAW_CONTENT,
                         mem);
             }
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /**
+     * ZSTD_createDDict_advanced by reference: the tables are digested from {@code dict}, whose content the
+     * {@code ZSTD_DDict} then reads in place; {@code dict} must outlive it. NULL when zstd cannot allocate it.
+     *
+     * @throws UnsupportedOperationException if the loaded library lacks the function
+     */
+    static MemorySegment createDDictByReference(MemorySegment dict, long size, DictionaryContent content) {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment mem = a.allocate(CUSTOM_MEM);
+            return (MemorySegment) CREATE_DDICT_ADVANCED.invokeExact(dict, size, DLM_BY_REF,
+                    content == DictionaryContent.RAW ? DCT_RAW_CONTENT : DCT_AUTO, mem);
         } catch (Throwable t) {
             throw rethrow(t);
         }

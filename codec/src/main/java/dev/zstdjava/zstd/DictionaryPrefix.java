@@ -1,0 +1,109 @@
+package dev.zstdjava.zstd;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+
+/**
+ * A decompressor's output placed right after its dictionary: a native copy of the dictionary followed by an output
+ * area, and a {@code ZSTD_DDict} that references that copy instead of copying it. libzstd treats history that ends
+ * where the output starts as one block of memory, so the matches a frame makes into the dictionary are copied as
+ * matches within the output are; decoded anywhere else, each such match takes libzstd's separate-dictionary path (a
+ * {@code memmove} per match), which made 10-50 KiB HTML values read about 10% slower with their dictionary than without
+ * one. The decoded bytes are then copied to the caller's destination (in {@code ZstdDecompressor}).
+ *
+ * <p>Only for outputs of at most {@link #MAX_AREA} bytes and dictionaries of at most {@link #MAX_DICTIONARY} bytes:
+ * the copy and the area are native memory of each decompressor. The area grows in powers of two, from 4 KiB, as
+ * larger outputs come; each growth digests the dictionary's tables again (about its size in time, once per doubling).
+ *
+ * <p><b>Thread safety:</b> none; one per decompressor, used under its guard and freed with its context.
+ */
+final class DictionaryPrefix {
+    /** The largest output decoded through the area: zstd's largest block (a frame's first block sees the whole dictionary). */
+    static final long MAX_AREA = 128 << 10;
+    /** The largest dictionary copied next to the area (trained dictionaries are 16-112 KiB). */
+    static final int MAX_DICTIONARY = 256 << 10;
+    private static final long MIN_AREA = 4 << 10;
+
+    private final ZstdDictionary dictionary;
+    /** The dictionary's copy and the area after it, or null before the first use. */
+    private MemorySegment buffer;
+    private MemorySegment ddict;
+    private MemorySegment area;
+    /** Set when the loaded library lacks {@code ZSTD_createDDict_advanced}: outputs are decoded in place then. */
+    private boolean unavailable;
+
+    private DictionaryPrefix(ZstdDictionary dictionary) {
+        this.dictionary = dictionary;
+    }
+
+    /** @return a prefix for {@code dictionary}, or null when there is none or it is larger than {@link #MAX_DICTIONARY} */
+    static DictionaryPrefix of(ZstdDecompressionDictionary dictionary) {
+        return dictionary == null || dictionary.source().size() > MAX_DICTIONARY ? null
+                : new DictionaryPrefix(dictionary.source());
+    }
+
+    /**
+     * @return where to decode an output of at most {@code cap} bytes: the area (at least {@code cap} bytes), with
+     *         {@code dctx} referencing the dictionary's copy right before it (its other outputs then use that copy
+     *         too: the same tables); null when {@code cap} is over {@link #MAX_AREA} or the library cannot do it
+     */
+    MemorySegment area(MemorySegment dctx, long cap) {
+        if (cap > MAX_AREA || unavailable) {
+            return null;
+        }
+        if (area == null || area.byteSize() < cap) {
+            try {
+                grow(dctx, cap);
+            } catch (UnsupportedOperationException absent) {
+                unavailable = true;
+                return null;
+            }
+        }
+        return area;
+    }
+
+    private void grow(MemorySegment dctx, long cap) {
+        long size = Math.min(MAX_AREA, Math.max(MIN_AREA, Long.highestOneBit(Math.max(cap - 1, 1)) << 1));
+        int dictSize = dictionary.size();
+        MemorySegment b = ZstdNative.LIBC.malloc(dictSize + size);
+        MemorySegment d;
+        try {
+            MemorySegment.copy(dictionary.bytes(), 0, b, ValueLayout.JAVA_BYTE, 0, dictSize);
+            d = ZstdNative.createDDictByReference(b, dictSize, dictionary.content());
+            if (d.address() == 0) {
+                throw new OutOfMemoryError("zstd could not digest " + dictionary + " for decompression next to its"
+                        + " output (ZSTD_createDDict_advanced returned NULL)");
+            }
+        } catch (Throwable t) {
+            ZstdNative.LIBC.free(b);
+            throw t;
+        }
+        long r = ZstdNative.dctxRefDDict(dctx, d);
+        if (ZstdNative.isError(r)) {
+            ZstdNative.freeDDict(d);
+            ZstdNative.LIBC.free(b);
+            throw new ZstdException("zstd decompress", ZstdNative.errorCode(r), "the context refused the dictionary's"
+                    + " copy", dictionary.toString());
+        }
+        free();
+        buffer = b;
+        ddict = d;
+        area = b.asSlice(dictSize, size);
+    }
+
+    /** Frees the copy, its tables and the area; the context must no longer reference them (it is freed first). */
+    void free() {
+        if (ddict != null) {
+            ZstdNative.freeDDict(ddict);
+            ZstdNative.LIBC.free(buffer);
+            ddict = null;
+            buffer = null;
+            area = null;
+        }
+    }
+
+    /** @return the bytes of native memory held (the copy, its tables and the area), 0 before the first use */
+    long size() {
+        return buffer == null ? 0 : buffer.byteSize() + ZstdNative.sizeofDDict(ddict);
+    }
+}

@@ -1,0 +1,216 @@
+package dev.zstdjava.zstd;
+
+import dev.zstdjava.JsonRecords;
+
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.io.ByteArrayOutputStream;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * A decompressor with a dictionary decodes outputs of at most {@link DictionaryPrefix#MAX_AREA} bytes right after its
+ * own copy of the dictionary and copies them out: every form reads every size back as written, around the area's
+ * limits and as it grows, fails as the in-place decoding fails, and holds the copy and the area only when it uses them.
+ */
+class ZstdDictionaryPrefixTest {
+    /** Output sizes around the smallest area, its doublings and its largest, then past it, up and down again. */
+    static final int[] SIZES = {1, 100, 4095, 4096, 4097, 9000, 70_000, 131_071, 131_072, 131_073, 300_000,
+            131_072, 5000, 1};
+
+    static ZstdDictionary dictionary;
+    static byte[] records;
+
+    @BeforeAll
+    static void train() {
+        List<byte[]> products = JsonRecords.products(2500, 7);
+        dictionary = ZstdDictionary.train(products.subList(0, 700), 16 << 10);
+        ByteArrayOutputStream all = new ByteArrayOutputStream();
+        products.subList(700, products.size()).forEach(all::writeBytes);
+        records = all.toByteArray();
+        assertTrue(records.length > 300_000, "enough values for the largest size: " + records.length);
+    }
+
+    static byte[] value(int size) {
+        return Arrays.copyOf(records, size);
+    }
+
+    @Test
+    void everyFormReadsEverySizeBackAroundTheAreaAndAsItGrows() {
+        try (ZstdCompressionDictionary cd = dictionary.forCompression(3);
+             ZstdDecompressionDictionary dd = dictionary.forDecompression();
+             ZstdCompressor c = ZstdCompressor.builder().dictionary(cd).build();
+             ZstdDecompressor d = ZstdDecompressor.builder().dictionary(dd).build();
+             Arena arena = Arena.ofConfined()) {
+            for (int size : SIZES) {
+                byte[] value = value(size);
+                byte[] frame = c.compress(value);
+                String at = size + " bytes";
+                assertArrayEquals(value, d.decompress(frame), at);
+                assertArrayEquals(value, d.decompress(MemorySegment.ofArray(frame)), at);
+                MemorySegment nativeFrame = arena.allocate(frame.length);
+                MemorySegment.copy(frame, 0, nativeFrame, ValueLayout.JAVA_BYTE, 0, frame.length);
+                assertArrayEquals(value, d.decompress(nativeFrame), at);
+                assertArrayEquals(value, d.decompress(nativeFrame.asReadOnly()), at);
+
+                byte[] exact = new byte[size];
+                assertEquals(size, d.decompress(frame, 0, frame.length, exact, 0, size), at);
+                assertArrayEquals(value, exact, at);
+                byte[] framed = new byte[frame.length + 7];
+                System.arraycopy(frame, 0, framed, 5, frame.length);
+                byte[] roomy = new byte[size + 20];
+                Arrays.fill(roomy, (byte) 0x5A);
+                assertEquals(size, d.decompress(framed, 5, frame.length, roomy, 3, size + 10), at);
+                assertArrayEquals(value, Arrays.copyOfRange(roomy, 3, 3 + size), at);
+                for (int i : new int[] {0, 1, 2, size + 3, size + 19}) {
+                    assertEquals((byte) 0x5A, roomy[i], at + ": byte " + i + " outside the output is untouched");
+                }
+
+                MemorySegment nativeOut = arena.allocate(size + 1);
+                assertEquals(size, d.decompress(nativeFrame, nativeOut), at);
+                assertArrayEquals(value, nativeOut.asSlice(0, size).toArray(ValueLayout.JAVA_BYTE), at);
+                byte[] heapOut = new byte[size];
+                assertEquals(size, d.decompress(MemorySegment.ofArray(frame), MemorySegment.ofArray(heapOut)), at);
+                assertArrayEquals(value, heapOut, at);
+
+                ByteBuffer direct = ByteBuffer.allocateDirect(size);
+                ByteBuffer directIn = ByteBuffer.allocateDirect(frame.length).put(frame).flip();
+                assertEquals(size, d.decompress(directIn, direct), at);
+                assertArrayEquals(value, bytes(direct.flip()), at);
+                ByteBuffer heap = ByteBuffer.allocate(size);
+                assertEquals(size, d.decompress(ByteBuffer.wrap(frame), heap), at);
+                assertArrayEquals(value, heap.array(), at);
+            }
+        }
+    }
+
+    static byte[] bytes(ByteBuffer b) {
+        byte[] a = new byte[b.remaining()];
+        b.get(a);
+        return a;
+    }
+
+    @Test
+    void concatenatedFramesAndRawContentReadBack() {
+        byte[] first = value(20_000);
+        byte[] second = Arrays.copyOfRange(records, 50_000, 61_000);
+        byte[] both = new byte[first.length + second.length];
+        System.arraycopy(first, 0, both, 0, first.length);
+        System.arraycopy(second, 0, both, first.length, second.length);
+        ZstdDictionary raw = ZstdDictionary.rawContent(Arrays.copyOfRange(records, 200_000, 232_000));
+        for (ZstdDictionary dict : List.of(dictionary, raw)) {
+            try (ZstdCompressionDictionary cd = dict.forCompression(3);
+                 ZstdDecompressionDictionary dd = dict.forDecompression();
+                 ZstdCompressor c = ZstdCompressor.builder().dictionary(cd).build();
+                 ZstdDecompressor d = ZstdDecompressor.builder().dictionary(dd).build()) {
+                byte[] a = c.compress(first);
+                byte[] b = c.compress(second);
+                byte[] frames = new byte[a.length + b.length];
+                System.arraycopy(a, 0, frames, 0, a.length);
+                System.arraycopy(b, 0, frames, a.length, b.length);
+                assertArrayEquals(both, d.decompress(frames), dict.toString());
+                byte[] out = new byte[both.length];
+                assertEquals(both.length, d.decompress(frames, 0, frames.length, out, 0, out.length));
+                assertArrayEquals(both, out, dict.toString());
+            }
+        }
+    }
+
+    @Test
+    void errorsAreThoseOfTheInPlaceDecoding() {
+        byte[] value = value(30_000);
+        try (ZstdCompressionDictionary cd = dictionary.forCompression(3);
+             ZstdDecompressionDictionary dd = dictionary.forDecompression();
+             ZstdCompressor c = ZstdCompressor.builder().dictionary(cd).checksum(true).build();
+             ZstdDecompressor d = ZstdDecompressor.builder().dictionary(dd).build()) {
+            byte[] frame = c.compress(value);
+            byte[] small = new byte[value.length - 1];
+            ZstdException tooSmall = assertThrows(ZstdException.class,
+                    () -> d.decompress(frame, 0, frame.length, small, 0, small.length));
+            assertEquals(ZstdException.DST_SIZE_TOO_SMALL, tooSmall.errorCode(), tooSmall.getMessage());
+            ZstdException tooSmallSegment = assertThrows(ZstdException.class,
+                    () -> d.decompress(MemorySegment.ofArray(frame), MemorySegment.ofArray(small)));
+            assertEquals(ZstdException.DST_SIZE_TOO_SMALL, tooSmallSegment.errorCode());
+
+            byte[] corrupt = frame.clone();
+            corrupt[corrupt.length - 2] ^= 0x40; // in the checksum
+            byte[] out = new byte[value.length];
+            ZstdException wrong = assertThrows(ZstdException.class,
+                    () -> d.decompress(corrupt, 0, corrupt.length, out, 0, out.length));
+            assertEquals(ZstdException.CHECKSUM_WRONG, wrong.errorCode(), wrong.getMessage());
+            assertThrows(ZstdException.class, () -> d.decompress(corrupt));
+            // and the decompressor goes on reading good frames
+            assertArrayEquals(value, d.decompress(frame));
+        }
+    }
+
+    @Test
+    void theCopyAndTheAreaAreHeldOnlyOnceUsedAndGrowOnlyToTheLargestFittingOutput() {
+        try (ZstdCompressionDictionary cd = dictionary.forCompression(3);
+             ZstdDecompressionDictionary dd = dictionary.forDecompression();
+             ZstdCompressor c = ZstdCompressor.builder().dictionary(cd).build();
+             ZstdDecompressor d = ZstdDecompressor.builder().dictionary(dd).build();
+             ZstdDecompressor plain = ZstdDecompressor.create()) {
+            long before = d.contextSize();
+            assertEquals(plain.contextSize(), before, "nothing held before the first call");
+            d.decompress(c.compress(value(10_000)));
+            long withSmallArea = d.contextSize() - before;
+            assertHolds(withSmallArea, 16 << 10);
+            d.decompress(c.compress(value(3000)));
+            assertEquals(withSmallArea, d.contextSize() - before, "a smaller output reuses the area");
+            d.decompress(c.compress(value(100_000)));
+            long withLargestArea = d.contextSize() - before;
+            assertHolds(withLargestArea, 128 << 10);
+            d.decompress(c.compress(value(300_000)));
+            assertEquals(withLargestArea, d.contextSize() - before, "a larger output is decoded in place");
+        }
+    }
+
+    /** Asserts that {@code held} bytes are the dictionary's copy, its tables and an area of {@code area} bytes. */
+    private static void assertHolds(long held, long area) {
+        long least = dictionary.size() + area;
+        assertTrue(held > least && held < least + (64 << 10),
+                held + " bytes held: the dictionary (" + dictionary.size() + "), its tables and " + area);
+    }
+
+    @Test
+    void aDictionaryOverTheLimitIsNotCopied() {
+        ZstdDictionary large = ZstdDictionary.rawContent(Arrays.copyOf(records, DictionaryPrefix.MAX_DICTIONARY + 1));
+        byte[] value = Arrays.copyOfRange(records, 1000, 9000);
+        try (ZstdCompressionDictionary cd = large.forCompression(3);
+             ZstdDecompressionDictionary dd = large.forDecompression();
+             ZstdCompressor c = ZstdCompressor.builder().dictionary(cd).build();
+             ZstdDecompressor d = ZstdDecompressor.builder().dictionary(dd).build()) {
+            long before = d.contextSize();
+            byte[] frame = c.compress(value);
+            assertTrue(frame.length < 100, "the value is found in the dictionary: " + frame.length);
+            assertArrayEquals(value, d.decompress(frame));
+            assertEquals(before, d.contextSize());
+        }
+    }
+
+    @Test
+    void aClosedDictionaryStillDecodesThroughTheCopyMadeAfterItsClose() {
+        byte[] value = value(12_000);
+        byte[] frame;
+        try (ZstdCompressionDictionary cd = dictionary.forCompression(3);
+             ZstdCompressor c = ZstdCompressor.builder().dictionary(cd).build()) {
+            frame = c.compress(value);
+        }
+        ZstdDecompressionDictionary dd = dictionary.forDecompression();
+        try (ZstdDecompressor d = ZstdDecompressor.builder().dictionary(dd).build()) {
+            dd.close();
+            assertArrayEquals(value, d.decompress(frame));
+        }
+    }
+}
