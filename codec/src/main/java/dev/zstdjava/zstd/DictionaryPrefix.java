@@ -12,13 +12,13 @@ import java.lang.foreign.ValueLayout;
  * one. The decoded bytes are then copied to the caller's destination (in {@code ZstdDecompressor}).
  *
  * <p>Only for outputs of at most {@link #MAX_AREA} bytes and dictionaries of at most {@link #MAX_DICTIONARY} bytes:
- * the copy and the area are native memory of each decompressor. The area grows in powers of two, from 4 KiB, as
- * larger outputs come; each growth digests the dictionary's tables again (about its size in time, once per doubling).
+ * the copy and the area are native memory of each decompressor, made at its second such call. The area grows in
+ * powers of two, from 4 KiB, as larger outputs come; each growth digests the dictionary's tables again.
  *
  * <p><b>Thread safety:</b> none; one per decompressor, used under its guard and freed with its context.
  */
 final class DictionaryPrefix {
-    /** The largest output decoded through the area: zstd's largest block (a frame's first block sees the whole dictionary). */
+    /** The largest output decoded in the area: zstd's largest block (a frame's first block sees the whole dictionary). */
     static final long MAX_AREA = 128 << 10;
     /** The largest dictionary copied next to the area (trained dictionaries are 16-112 KiB). */
     static final int MAX_DICTIONARY = 256 << 10;
@@ -31,6 +31,8 @@ final class DictionaryPrefix {
     private MemorySegment area;
     /** Set when the loaded library lacks {@code ZSTD_createDDict_advanced}: outputs are decoded in place then. */
     private boolean unavailable;
+    /** Set by the first call that could use the area (which decodes in place). */
+    private boolean calledBefore;
 
     private DictionaryPrefix(ZstdDictionary dictionary) {
         this.dictionary = dictionary;
@@ -45,45 +47,56 @@ final class DictionaryPrefix {
     /**
      * @return where to decode an output of at most {@code cap} bytes: the area (at least {@code cap} bytes), with
      *         {@code dctx} referencing the dictionary's copy right before it (its other outputs then use that copy
-     *         too: the same tables); null when {@code cap} is over {@link #MAX_AREA} or the library cannot do it
+     *         too: the same tables); null to decode in place: {@code cap} over {@link #MAX_AREA}, the first such call
+     *         (a decompressor used once, as one replaced at every read, does not pay for the copy), or the copy could
+     *         not be made (no memory, or the library lacks {@code ZSTD_createDDict_advanced})
      */
     MemorySegment area(MemorySegment dctx, long cap) {
+        if (area != null && area.byteSize() >= cap) {
+            return area;
+        }
         if (cap > MAX_AREA || unavailable) {
             return null;
         }
-        if (area == null || area.byteSize() < cap) {
-            try {
-                grow(dctx, cap);
-            } catch (UnsupportedOperationException absent) {
-                unavailable = true;
-                return null;
-            }
+        if (!calledBefore) {
+            calledBefore = true;
+            return null;
         }
-        return area;
+        try {
+            grow(dctx, cap);
+            return area;
+        } catch (UnsupportedOperationException absent) {
+            unavailable = true;
+            return null;
+        } catch (RuntimeException | OutOfMemoryError failed) {
+            return null; // the context still references the copy it had (or the shared tables): decoded in place
+        }
     }
 
     private void grow(MemorySegment dctx, long cap) {
         long size = Math.min(MAX_AREA, Math.max(MIN_AREA, Long.highestOneBit(Math.max(cap - 1, 1)) << 1));
         int dictSize = dictionary.size();
         MemorySegment b = ZstdNative.LIBC.malloc(dictSize + size);
-        MemorySegment d;
+        MemorySegment d = MemorySegment.NULL;
         try {
             MemorySegment.copy(dictionary.bytes(), 0, b, ValueLayout.JAVA_BYTE, 0, dictSize);
             d = ZstdNative.createDDictByReference(b, dictSize, dictionary.content());
             if (d.address() == 0) {
-                throw new OutOfMemoryError("zstd could not digest " + dictionary + " for decompression next to its"
-                        + " output (ZSTD_createDDict_advanced returned NULL)");
+                throw new OutOfMemoryError("ZSTD_createDDict_advanced returned NULL for " + dictionary);
+            }
+            // a stream the context was in the middle of (an error thrown through it) would make it refuse the copy
+            ZstdNative.dctxReset(dctx, ZstdNative.ResetDirective.SESSION_ONLY);
+            long r = ZstdNative.dctxRefDDict(dctx, d);
+            if (ZstdNative.isError(r)) {
+                throw new ZstdException("zstd decompress", ZstdNative.errorCode(r), "the context refused the"
+                        + " dictionary's copy", dictionary.toString());
             }
         } catch (Throwable t) {
+            if (d.address() != 0) {
+                ZstdNative.freeDDict(d);
+            }
             ZstdNative.LIBC.free(b);
             throw t;
-        }
-        long r = ZstdNative.dctxRefDDict(dctx, d);
-        if (ZstdNative.isError(r)) {
-            ZstdNative.freeDDict(d);
-            ZstdNative.LIBC.free(b);
-            throw new ZstdException("zstd decompress", ZstdNative.errorCode(r), "the context refused the dictionary's"
-                    + " copy", dictionary.toString());
         }
         free();
         buffer = b;
@@ -100,6 +113,16 @@ final class DictionaryPrefix {
             buffer = null;
             area = null;
         }
+    }
+
+    /** @return the dictionary's copy and the area after it, for tests; null before the first use */
+    MemorySegment buffer() {
+        return buffer;
+    }
+
+    /** @return the tables over the copy, for tests; null before the first use */
+    MemorySegment ddict() {
+        return ddict;
     }
 
     /** @return the bytes of native memory held (the copy, its tables and the area), 0 before the first use */

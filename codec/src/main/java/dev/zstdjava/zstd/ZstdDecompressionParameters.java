@@ -31,14 +31,15 @@ import java.lang.foreign.MemorySegment;
  *                            with a value, it streams them so that a larger window is refused.
  * @param dictionary          a digested dictionary to decompress with; the decompressor keeps it alive until it is
  *                            closed. A frame that names another dictionary id fails with a message naming both ids.
- *                            Null (default): none. A {@link ZstdDecompressor} decodes outputs of at most 128 KiB
- *                            (the destination's size, or the declared size of a new array) right after its own
- *                            native copy of a dictionary of at most 256 KiB, and then copies them out: libzstd copies
- *                            matches into a dictionary that ends where the output starts as it copies matches within
- *                            the output, and 10-50 KiB of HTML read in about 0.85x the time so; this costs the decompressor
- *                            the dictionary's size, its tables (about 27 KiB) and an area of 4-128 KiB (the largest
- *                            such output so far), made on first use and counted by {@code contextSize()}. Direct
- *                            {@code ByteBuffer}s and frames of unknown size are decoded in place.
+ *                            Null (default): none. From its second call, a {@link ZstdDecompressor} decodes
+ *                            outputs of at most 128 KiB (the destination's size, or the declared size of a new
+ *                            array) right after its own native copy of a dictionary of at most 256 KiB, and copies
+ *                            them out: libzstd copies matches into a dictionary that ends where the output starts as
+ *                            it copies matches within the output, and 10-50 KiB of HTML read in about 0.85x the
+ *                            time so. This costs the decompressor the dictionary's size, its tables (about 27 KiB)
+ *                            and an area of 4-128 KiB (the largest such output so far), counted by
+ *                            {@code contextSize()}. A pair of direct {@code ByteBuffer}s and a new array from frames
+ *                            of unknown size are decoded as without a dictionary.
  */
 public record ZstdDecompressionParameters(long maxDecompressedSize, int windowLogMax,
                                           ZstdDecompressionDictionary dictionary) {

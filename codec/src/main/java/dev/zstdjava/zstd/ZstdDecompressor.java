@@ -35,7 +35,9 @@ import java.util.Objects;
  * call, where escape analysis removes them (a call staged through buffers
  * larger than the 1 MiB kept between calls allocates their two segment objects, 160 bytes). Heap arrays are used in place
  * up to {@code zstdjava.criticalHeapLimit} bytes of output (default 1 MiB) and staged through a native buffer above
- * it (see {@link ZstdCompressor}). {@link #decompress(byte[])} allocates exactly the returned array when the frames
+ * it (see {@link ZstdCompressor}), except that a decompressor with a dictionary decodes outputs of up to 128 KiB next
+ * to its copy of the dictionary and copies them out (see {@link ZstdDecompressionParameters#dictionary()}).
+ * {@link #decompress(byte[])} allocates exactly the returned array when the frames
  * declare their size; otherwise it decodes into a growing native scratch buffer and copies the result out once.
  */
 public final class ZstdDecompressor implements Decompressor {
@@ -118,7 +120,8 @@ public final class ZstdDecompressor implements Decompressor {
     /**
      * Decompresses all of {@code src} (one frame or several concatenated) into a new array, as
      * {@link #decompress(byte[])} does for an array: frames that declare their size are decoded straight into the
-     * returned array, the others through a growing buffer bounded by {@link #maxDecompressedSize()}. The frame headers
+     * returned array (next to the dictionary and copied, for up to 128 KiB with one), the others through a growing
+     * buffer bounded by {@link #maxDecompressedSize()}. The frame headers
      * are read once for the size and the output is checked against it; the caller need not ask
      * {@link ZstdFrame#decompressedSize} first. {@code src} may be native or on the heap; it is read in place when
      * native (a read-only heap segment is first copied into native memory).
@@ -253,9 +256,10 @@ public final class ZstdDecompressor implements Decompressor {
                 if (declaredSize(size, len, limit) == ZstdNative.CONTENTSIZE_UNKNOWN) {
                     return decompressUnknownSize(in != null ? in : MemorySegment.ofArray(src).asSlice(off, len), len, limit);
                 }
-                MemorySegment area = in != null ? nextToDictionary(size) : null;
+                MemorySegment area = nextToDictionary(size);
                 if (area != null) { // staged, decoded next to the dictionary, then copied into the new array
-                    long r = ZstdNative.staged(Direction.DECOMPRESS, state.dctx, area, size, in, len);
+                    long r = ZstdNative.staged(Direction.DECOMPRESS, state.dctx, area, size,
+                            in != null ? in : state.scratch.stage(src, off, len), len);
                     checkDecoded(r, size, src, off, len);
                     byte[] out = new byte[(int) size];
                     MemorySegment.copy(area, ValueLayout.JAVA_BYTE, 0, out, 0, out.length);
@@ -268,7 +272,7 @@ public final class ZstdDecompressor implements Decompressor {
                     return state.scratch.copyOut((int) size);
                 }
                 byte[] out = new byte[(int) size];
-                long r = arrays(src, off, len, out, 0, size);
+                long r = state.calls.arrays(Direction.DECOMPRESS, src, off, len, out, 0, size);
                 checkDecoded(r, size, src, off, len);
                 return out;
             } finally {
@@ -332,7 +336,9 @@ public final class ZstdDecompressor implements Decompressor {
                 byte[] out = new byte[(int) size];
                 long r = segments(in, len, MemorySegment.ofArray(out), size);
                 if (ZstdNative.isError(r)) {
-                    throw decodeError(r, Bounds.sizes(len, size), in, len);
+                    // a staged copy of a heap src may have been freed by the call (trimmed): name the frame's
+                    // dictionary from a new copy
+                    throw decodeError(r, Bounds.sizes(len, size), state.scratch.stageInput(src, len), len);
                 }
                 checkSize(r, size);
                 return out;

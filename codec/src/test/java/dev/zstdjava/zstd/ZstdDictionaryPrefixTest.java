@@ -1,6 +1,7 @@
 package dev.zstdjava.zstd;
 
 import dev.zstdjava.JsonRecords;
+import dev.zstdjava.soak.NativeMemory;
 
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -10,6 +11,7 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 
@@ -90,6 +92,9 @@ class ZstdDictionaryPrefixTest {
                 ByteBuffer heap = ByteBuffer.allocate(size);
                 assertEquals(size, d.decompress(ByteBuffer.wrap(frame), heap), at);
                 assertArrayEquals(value, heap.array(), at);
+                ByteBuffer mixed = ByteBuffer.allocateDirect(size);
+                assertEquals(size, d.decompress(ByteBuffer.wrap(frame), mixed), at);
+                assertArrayEquals(value, bytes(mixed.flip()), at);
             }
         }
     }
@@ -127,6 +132,39 @@ class ZstdDictionaryPrefixTest {
     }
 
     @Test
+    void streamedFramesAndSkippableFramesReadBackOnceTheCopyIsUsed() throws Exception {
+        byte[] value = value(40_000);
+        try (ZstdCompressionDictionary cd = dictionary.forCompression(3);
+             ZstdDecompressionDictionary dd = dictionary.forDecompression();
+             ZstdCompressor c = ZstdCompressor.builder().dictionary(cd).build();
+             ZstdDecompressor d = ZstdDecompressor.builder().dictionary(dd).windowLogMax(24).build()) {
+            byte[] frame = c.compress(value);
+            assertArrayEquals(value, d.decompress(frame));
+            assertArrayEquals(value, d.decompress(frame)); // the copy is made and referenced
+            ByteArrayOutputStream streamed = new ByteArrayOutputStream();
+            try (ZstdOutputStream out = new ZstdOutputStream(streamed, ZstdCompressStream.builder().dictionary(cd))) {
+                out.write(value);
+            }
+            byte[] unknownSize = streamed.toByteArray();
+            assertEquals(ZstdFrame.UNKNOWN_SIZE, ZstdFrame.contentSize(unknownSize, 0, unknownSize.length));
+            assertArrayEquals(value, d.decompress(unknownSize), "streamed, as windowLogMax asks");
+            byte[] skippable = new byte[8 + 300 + frame.length];
+            skippable[0] = 0x50;
+            skippable[1] = 0x2A;
+            skippable[2] = 0x4D;
+            skippable[3] = 0x18;
+            skippable[4] = (byte) 300;
+            skippable[5] = (byte) (300 >> 8);
+            System.arraycopy(frame, 0, skippable, 308, frame.length);
+            assertArrayEquals(value, d.decompress(skippable));
+            byte[] out = new byte[value.length];
+            assertEquals(value.length, d.decompress(skippable, 0, skippable.length, out, 0, out.length));
+            assertArrayEquals(value, out);
+            assertArrayEquals(value, d.decompress(frame), "and frames of known size after them");
+        }
+    }
+
+    @Test
     void errorsAreThoseOfTheInPlaceDecoding() {
         byte[] value = value(30_000);
         try (ZstdCompressionDictionary cd = dictionary.forCompression(3);
@@ -155,15 +193,19 @@ class ZstdDictionaryPrefixTest {
     }
 
     @Test
-    void theCopyAndTheAreaAreHeldOnlyOnceUsedAndGrowOnlyToTheLargestFittingOutput() {
+    void theCopyAndTheAreaAreMadeAtTheSecondCallAndGrowOnlyToTheLargestFittingOutput() {
         try (ZstdCompressionDictionary cd = dictionary.forCompression(3);
              ZstdDecompressionDictionary dd = dictionary.forDecompression();
              ZstdCompressor c = ZstdCompressor.builder().dictionary(cd).build();
              ZstdDecompressor d = ZstdDecompressor.builder().dictionary(dd).build();
              ZstdDecompressor plain = ZstdDecompressor.create()) {
+            assertEquals(plain.contextSize(), d.contextSize(), "nothing held before the first call");
+            byte[] frame = c.compress(value(10_000));
+            d.decompress(frame);
+            plain.decompress(Zstd.compress(value(10_000))); // libzstd's own buffers, made at a first call
             long before = d.contextSize();
-            assertEquals(plain.contextSize(), before, "nothing held before the first call");
-            d.decompress(c.compress(value(10_000)));
+            assertEquals(plain.contextSize(), before, "a decompressor used once makes no copy");
+            d.decompress(frame);
             long withSmallArea = d.contextSize() - before;
             assertHolds(withSmallArea, 16 << 10);
             d.decompress(c.compress(value(3000)));
@@ -176,11 +218,89 @@ class ZstdDictionaryPrefixTest {
         }
     }
 
-    /** Asserts that {@code held} bytes are the dictionary's copy, its tables and an area of {@code area} bytes. */
+    /**
+     * Asserts that {@code held} bytes are the dictionary's copy, an area of {@code area} bytes and the tables of a
+     * {@code ZSTD_DDict} that does not hold a copy of its own (about 27 KiB; one by copy would add the dictionary).
+     */
     private static void assertHolds(long held, long area) {
-        long least = dictionary.size() + area;
-        assertTrue(held > least && held < least + (64 << 10),
-                held + " bytes held: the dictionary (" + dictionary.size() + "), its tables and " + area);
+        long tables = held - dictionary.size() - area;
+        assertTrue(tables > (20 << 10) && tables < (34 << 10),
+                held + " bytes held: the dictionary (" + dictionary.size() + "), " + area + " and tables of " + tables);
+    }
+
+    @Test
+    void theAreaStartsWhereTheCopyTheTablesReferenceEnds() {
+        try (ZstdDecompressionDictionary dd = dictionary.forDecompression()) {
+            DictionaryPrefix prefix = DictionaryPrefix.of(dd);
+            MemorySegment dctx = ZstdNative.createDCtx();
+            try {
+                assertEquals(null, prefix.area(dctx, 5000), "the first call decodes in place");
+                MemorySegment area = prefix.area(dctx, 5000);
+                assertEquals(8 << 10, area.byteSize());
+                assertEquals(prefix.buffer().address() + dictionary.size(), area.address());
+                byte[] copy = prefix.buffer().asSlice(0, dictionary.size()).toArray(ValueLayout.JAVA_BYTE);
+                assertArrayEquals(dictionary.toByteArray(), copy);
+                // by reference: the shared digest, which holds its own copy, is larger by exactly the dictionary
+                assertEquals(ZstdNative.sizeofDDict(dd.shared().acquire()) - dictionary.size(),
+                        ZstdNative.sizeofDDict(prefix.ddict()));
+                dd.shared().release();
+                assertEquals(null, prefix.area(dctx, DictionaryPrefix.MAX_AREA + 1));
+                assertEquals(DictionaryPrefix.MAX_AREA, prefix.area(dctx, DictionaryPrefix.MAX_AREA).byteSize());
+                assertEquals(prefix.buffer().address() + dictionary.size(), prefix.area(dctx, 1).address());
+            } finally {
+                ZstdNative.freeDCtx(dctx);
+                prefix.free();
+            }
+        }
+    }
+
+    @Test
+    void closingDecompressorsFreesTheirCopies() throws InterruptedException {
+        byte[] frame;
+        try (ZstdCompressionDictionary cd = dictionary.forCompression(3);
+             ZstdCompressor c = ZstdCompressor.builder().dictionary(cd).build()) {
+            frame = c.compress(value(12_000));
+        }
+        try (ZstdDecompressionDictionary dd = dictionary.forDecompression()) {
+            NativeMemory.settle();
+            long before = NativeMemory.inUse();
+            long held = 0;
+            for (int i = 0; i < 300; i++) {
+                try (ZstdDecompressor d = ZstdDecompressor.builder().dictionary(dd).build()) {
+                    long context = d.contextSize();
+                    d.decompress(frame);
+                    d.decompress(frame);
+                    held = d.contextSize() - context;
+                }
+            }
+            assertHolds(held, 16 << 10);
+            long margin = 4L << 20; // 300 copies left behind would be 300 x ~59 KiB, about 17 MiB
+            long after = NativeMemory.fallTo(before + margin - 1, Duration.ofSeconds(10));
+            assertTrue(after < before + margin, "malloc in use grew from " + before + " to " + after);
+        }
+    }
+
+    @Test
+    void aFailedDecodingOfALargeReadOnlyHeapInputNamesTheFramesDictionary() {
+        byte[] noise = new byte[(3 << 20) / 2];
+        new java.util.Random(5).nextBytes(noise);
+        ZstdDictionary other = ZstdDictionary.train(JsonRecords.statuses(100, 3), 8 << 10);
+        byte[] frame;
+        try (ZstdCompressionDictionary cd = other.forCompression(3);
+             ZstdCompressor c = ZstdCompressor.builder().dictionary(cd).build()) {
+            frame = c.compress(noise);
+        }
+        assertTrue(frame.length > (1 << 20), "a staged input over 1 MiB: " + frame.length);
+        try (ZstdDecompressionDictionary dd = dictionary.forDecompression();
+             ZstdDecompressor d = ZstdDecompressor.builder().dictionary(dd).build()) {
+            for (int i = 0; i < 3; i++) {
+                MemorySegment readOnly = MemorySegment.ofArray(frame).asReadOnly();
+                ZstdException e = assertThrows(ZstdException.class, () -> d.decompress(readOnly));
+                assertEquals(ZstdException.DICTIONARY_WRONG, e.errorCode(), e.getMessage());
+                assertTrue(e.getMessage().contains("dictionary id " + other.id())
+                        && e.getMessage().contains("dictionary id " + dictionary.id()), e.getMessage());
+            }
+        }
     }
 
     @Test
