@@ -29,7 +29,7 @@ final class DictionaryPrefix {
     private MemorySegment buffer;
     private MemorySegment ddict;
     private MemorySegment area;
-    /** Set when the loaded library lacks {@code ZSTD_createDDict_advanced}: outputs are decoded in place then. */
+    /** Set when a copy could not be made (or the library lacks {@code ZSTD_createDDict_advanced}): in place then. */
     private boolean unavailable;
     /** Set by the first call that could use the area (which decodes in place). */
     private boolean calledBefore;
@@ -49,7 +49,7 @@ final class DictionaryPrefix {
      *         {@code dctx} referencing the dictionary's copy right before it (its other outputs then use that copy
      *         too: the same tables); null to decode in place: {@code cap} over {@link #MAX_AREA}, the first such call
      *         (a decompressor used once, as one replaced at every read, does not pay for the copy), or the copy could
-     *         not be made (no memory, or the library lacks {@code ZSTD_createDDict_advanced})
+     *         not be made, now or before (no memory, or the library lacks {@code ZSTD_createDDict_advanced})
      */
     MemorySegment area(MemorySegment dctx, long cap) {
         if (area != null && area.byteSize() >= cap) {
@@ -65,19 +65,29 @@ final class DictionaryPrefix {
         try {
             grow(dctx, cap);
             return area;
-        } catch (UnsupportedOperationException absent) {
-            unavailable = true;
+        } catch (RuntimeException | OutOfMemoryError failed) { // UnsupportedOperationException: the library lacks it
+            unavailable = true; // not tried again: the context keeps the copy it had (or the shared tables)
             return null;
-        } catch (RuntimeException | OutOfMemoryError failed) {
-            return null; // the context still references the copy it had (or the shared tables): decoded in place
         }
     }
+
+    /** For tests: thrown by the next {@code grow}, as a failed allocation would be; null for none. */
+    static volatile Throwable nextGrowFailure;
 
     private void grow(MemorySegment dctx, long cap) {
         long size = Math.min(MAX_AREA, Math.max(MIN_AREA, Long.highestOneBit(Math.max(cap - 1, 1)) << 1));
         int dictSize = dictionary.size();
+        Throwable injected = nextGrowFailure;
+        if (injected != null) {
+            nextGrowFailure = null;
+            if (injected instanceof Error e) {
+                throw e;
+            }
+            throw (RuntimeException) injected;
+        }
         MemorySegment b = ZstdNative.LIBC.malloc(dictSize + size);
         MemorySegment d = MemorySegment.NULL;
+        boolean referenced = false;
         try {
             MemorySegment.copy(dictionary.bytes(), 0, b, ValueLayout.JAVA_BYTE, 0, dictSize);
             d = ZstdNative.createDDictByReference(b, dictSize, dictionary.content());
@@ -87,15 +97,18 @@ final class DictionaryPrefix {
             // a stream the context was in the middle of (an error thrown through it) would make it refuse the copy
             ZstdNative.dctxReset(dctx, ZstdNative.ResetDirective.SESSION_ONLY);
             long r = ZstdNative.dctxRefDDict(dctx, d);
-            if (ZstdNative.isError(r)) {
+            referenced = !ZstdNative.isError(r);
+            if (!referenced) {
                 throw new ZstdException("zstd decompress", ZstdNative.errorCode(r), "the context refused the"
                         + " dictionary's copy", dictionary.toString());
             }
         } catch (Throwable t) {
-            if (d.address() != 0) {
-                ZstdNative.freeDDict(d);
+            if (!referenced) { // once the context references them, they are kept (and freed with the prefix)
+                if (d.address() != 0) {
+                    ZstdNative.freeDDict(d);
+                }
+                ZstdNative.LIBC.free(b);
             }
-            ZstdNative.LIBC.free(b);
             throw t;
         }
         free();

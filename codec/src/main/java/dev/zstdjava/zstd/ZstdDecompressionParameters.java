@@ -39,7 +39,7 @@ import java.lang.foreign.MemorySegment;
  *                            time so. This costs the decompressor the dictionary's size, its tables (about 27 KiB)
  *                            and an area of 4-128 KiB (the largest such output so far), counted by
  *                            {@code contextSize()}. A pair of direct {@code ByteBuffer}s and a new array from frames
- *                            of unknown size are decoded as without a dictionary.
+ *                            of unknown size are decoded in place (with the dictionary, not next to it).
  */
 public record ZstdDecompressionParameters(long maxDecompressedSize, int windowLogMax,
                                           ZstdDecompressionDictionary dictionary) {

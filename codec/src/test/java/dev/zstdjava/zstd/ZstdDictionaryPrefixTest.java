@@ -123,6 +123,7 @@ class ZstdDictionaryPrefixTest {
                 byte[] frames = new byte[a.length + b.length];
                 System.arraycopy(a, 0, frames, 0, a.length);
                 System.arraycopy(b, 0, frames, a.length, b.length);
+                assertArrayEquals(first, d.decompress(a)); // the next call is the first made next to the copy
                 assertArrayEquals(both, d.decompress(frames), dict.toString());
                 byte[] out = new byte[both.length];
                 assertEquals(both.length, d.decompress(frames, 0, frames.length, out, 0, out.length));
@@ -172,6 +173,7 @@ class ZstdDictionaryPrefixTest {
              ZstdCompressor c = ZstdCompressor.builder().dictionary(cd).checksum(true).build();
              ZstdDecompressor d = ZstdDecompressor.builder().dictionary(dd).build()) {
             byte[] frame = c.compress(value);
+            assertArrayEquals(value, d.decompress(frame)); // the next call is the first made next to the copy
             byte[] small = new byte[value.length - 1];
             ZstdException tooSmall = assertThrows(ZstdException.class,
                     () -> d.decompress(frame, 0, frame.length, small, 0, small.length));
@@ -291,14 +293,31 @@ class ZstdDictionaryPrefixTest {
             frame = c.compress(noise);
         }
         assertTrue(frame.length > (1 << 20), "a staged input over 1 MiB: " + frame.length);
+        // and with an output the area takes: the same frame of a smaller value after a skippable frame of 1.2 MiB
+        byte[] smallFrame;
+        try (ZstdCompressionDictionary cd = other.forCompression(3);
+             ZstdCompressor c = ZstdCompressor.builder().dictionary(cd).build()) {
+            smallFrame = c.compress(Arrays.copyOf(noise, 50_000));
+        }
+        int skip = 1200 << 10;
+        byte[] skippedFrame = new byte[8 + skip + smallFrame.length];
+        skippedFrame[0] = 0x50;
+        skippedFrame[1] = 0x2A;
+        skippedFrame[2] = 0x4D;
+        skippedFrame[3] = 0x18;
+        for (int k = 0; k < 4; k++) {
+            skippedFrame[4 + k] = (byte) (skip >> (8 * k));
+        }
+        System.arraycopy(smallFrame, 0, skippedFrame, 8 + skip, smallFrame.length);
         try (ZstdDecompressionDictionary dd = dictionary.forDecompression();
              ZstdDecompressor d = ZstdDecompressor.builder().dictionary(dd).build()) {
-            for (int i = 0; i < 3; i++) {
-                MemorySegment readOnly = MemorySegment.ofArray(frame).asReadOnly();
+            for (byte[] input : List.of(frame, frame, skippedFrame, skippedFrame, frame)) {
+                MemorySegment readOnly = MemorySegment.ofArray(input).asReadOnly();
                 ZstdException e = assertThrows(ZstdException.class, () -> d.decompress(readOnly));
                 assertEquals(ZstdException.DICTIONARY_WRONG, e.errorCode(), e.getMessage());
-                assertTrue(e.getMessage().contains("dictionary id " + other.id())
-                        && e.getMessage().contains("dictionary id " + dictionary.id()), e.getMessage());
+                assertTrue(e.getMessage().contains("id " + dictionary.id()), e.getMessage());
+                // the frame's own id is read from the first frame's header: a skippable frame names none
+                assertEquals(input == frame, e.getMessage().contains("dictionary id " + other.id()), e.getMessage());
             }
         }
     }
@@ -311,9 +330,10 @@ class ZstdDictionaryPrefixTest {
              ZstdDecompressionDictionary dd = large.forDecompression();
              ZstdCompressor c = ZstdCompressor.builder().dictionary(cd).build();
              ZstdDecompressor d = ZstdDecompressor.builder().dictionary(dd).build()) {
-            long before = d.contextSize();
             byte[] frame = c.compress(value);
             assertTrue(frame.length < 100, "the value is found in the dictionary: " + frame.length);
+            assertArrayEquals(value, d.decompress(frame));
+            long before = d.contextSize();
             assertArrayEquals(value, d.decompress(frame));
             assertEquals(before, d.contextSize());
         }
@@ -331,6 +351,50 @@ class ZstdDictionaryPrefixTest {
         try (ZstdDecompressor d = ZstdDecompressor.builder().dictionary(dd).build()) {
             dd.close();
             assertArrayEquals(value, d.decompress(frame));
+            long before = d.contextSize();
+            assertArrayEquals(value, d.decompress(frame));
+            assertHolds(d.contextSize() - before, 16 << 10);
+        }
+    }
+
+    @Test
+    void aCopyThatCannotBeMadeLeavesTheDecompressorDecodingInPlace() {
+        for (Throwable failure : List.of(new OutOfMemoryError("injected"), new IllegalStateException("injected"))) {
+            try (ZstdCompressionDictionary cd = dictionary.forCompression(3);
+                 ZstdDecompressionDictionary dd = dictionary.forDecompression();
+                 ZstdCompressor c = ZstdCompressor.builder().dictionary(cd).build();
+                 ZstdDecompressor d = ZstdDecompressor.builder().dictionary(dd).build()) {
+                byte[] small = value(6000);
+                byte[] frame = c.compress(small);
+                assertArrayEquals(small, d.decompress(frame));
+                long before = d.contextSize();
+                DictionaryPrefix.nextGrowFailure = failure;
+                assertArrayEquals(small, d.decompress(frame), failure.toString());
+                assertEquals(null, DictionaryPrefix.nextGrowFailure, "the copy was tried");
+                byte[] out = new byte[small.length];
+                assertEquals(small.length, d.decompress(frame, 0, frame.length, out, 0, out.length));
+                assertArrayEquals(small, out);
+                assertEquals(before, d.contextSize(), "no copy, and none tried again");
+            } finally {
+                DictionaryPrefix.nextGrowFailure = null;
+            }
+        }
+        // a copy made before a later, larger one fails is kept, with its area
+        try (ZstdCompressionDictionary cd = dictionary.forCompression(3);
+             ZstdDecompressionDictionary dd = dictionary.forDecompression();
+             ZstdCompressor c = ZstdCompressor.builder().dictionary(cd).build();
+             ZstdDecompressor d = ZstdDecompressor.builder().dictionary(dd).build()) {
+            byte[] small = value(3000);
+            byte[] large = value(100_000);
+            d.decompress(c.compress(small));
+            d.decompress(c.compress(small));
+            long held = d.contextSize();
+            DictionaryPrefix.nextGrowFailure = new OutOfMemoryError("injected");
+            assertArrayEquals(large, d.decompress(c.compress(large)));
+            assertArrayEquals(small, d.decompress(c.compress(small)));
+            assertEquals(held, d.contextSize());
+        } finally {
+            DictionaryPrefix.nextGrowFailure = null;
         }
     }
 }
