@@ -46,7 +46,7 @@ import static org.junit.jupiter.api.Assertions.*;
 /**
  * The policy decides from a command's name and its argument words, however the command was written: custom
  * keywords, conditions added as characters or values, {@code SORT ... BY} patterns that read stored values, the
- * string commands Lettuce 7.7 sends under names the server may not know (sent here under their names, as every
+ * string commands Lettuce 7.9 sends under names the server may not know (sent here under their names, as every
  * supported line can send them), and what scripts see.
  */
 @DisabledIfSystemProperty(named = "zstdjava.skipServerTests", matches = "true", disabledReason = "left out with -Dzstdjava.skipServerTests=true")

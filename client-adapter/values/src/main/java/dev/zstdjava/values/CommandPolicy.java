@@ -43,7 +43,7 @@ import java.util.TreeMap;
  * members, script and function arguments, pub/sub messages, and every command the policy does not know (custom and
  * module commands): anything the server compares, orders, searches or hands to code goes out exactly as the
  * application's codec encoded it. {@link #knownCommands()} lists every command of Valkey 9.1, of Redis 8.x as far
- * as Lettuce 7.7 sends it, and the older names those clients still send ({@code STRALGO}), with its group; module
+ * as Lettuce 7.9 sends it, and the older names those clients still send ({@code STRALGO}), with its group; module
  * commands ({@code JSON.*}, {@code FT.*}, {@code BF.*}, ...) are {@link CommandGroup#MODULES}, by prefix.
  *
  * <p><b>Scripts and functions</b> ({@code EVAL}, {@code FCALL}) are sent plain, but code that reads a stored value

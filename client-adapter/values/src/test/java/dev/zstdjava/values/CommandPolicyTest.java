@@ -30,7 +30,7 @@ class CommandPolicyTest {
 
     /**
      * Commands the policy classifies that the test server (Valkey 9.1) does not have: those of Redis 8.x that
-     * Lettuce 7.7 sends ({@code DELEX}, {@code DIGEST} 8.4; {@code INCREX}, arrays, {@code HIMPORT} 8.8; vector sets
+     * Lettuce 7.9 sends ({@code DELEX}, {@code DIGEST} 8.4; {@code INCREX}, arrays, {@code HIMPORT} 8.8; vector sets
      * 8.0; ...), Sentinel's, and the older name Lettuce still sends ({@code STRALGO}, Redis 6).
      */
     static final Set<String> NOT_ON_TEST_SERVER = Set.of("DELEX", "DIGEST", "INCREX", "STRALGO", "HOTKEYS",

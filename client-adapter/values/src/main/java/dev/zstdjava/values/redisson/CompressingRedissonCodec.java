@@ -83,8 +83,8 @@ import java.util.Objects;
  * <p><b>Which thread.</b> Redisson calls a codec's encoders on the thread that calls the object's method (the value
  * is encoded before the command is queued), so values are compressed on the calling thread. It calls the decoders
  * in its {@code CommandDecoder}, on its Netty threads ({@code redisson-netty-*}), so values are decompressed there,
- * for every connection those threads serve; Redisson 3.52.0 has no setting to decode elsewhere. To decompress on the
- * calling thread instead, give the object Redisson's {@code ByteArrayCodec} and call
+ * for every connection those threads serve; Redisson (to 3.52.0 and 4.7.0) has no setting to decode elsewhere. To
+ * decompress on the calling thread instead, give the object Redisson's {@code ByteArrayCodec} and call
  * {@link ValueCompressor#decompress} (and the wrapped codec's decoder, if any) on the bytes it returns.
  *
  * <p><b>Counters.</b> A value is counted in the compressor's statistics when it is encoded, on the calling thread

@@ -1,6 +1,6 @@
 /**
  * Redisson integration: {@link dev.zstdjava.values.redisson.CompressingRedissonCodec} compresses any Redisson codec's
  * values and map values in the shared stored format, leaving map keys alone. Needs {@code org.redisson:redisson}
- * (3.52 or newer), which {@code zstd-java-values} declares optional.
+ * (3.20.0 or newer, 3.x and 4.x), which {@code zstd-java-values} declares optional.
  */
 package dev.zstdjava.values.redisson;

@@ -35,7 +35,7 @@ import static dev.zstdjava.testkit.TestValues.random;
 import static dev.zstdjava.testkit.TestValues.text;
 import static org.junit.jupiter.api.Assertions.*;
 
-/** Redisson 3.52 on a real server with the compressing codec; Jedis looks at the stored bytes. */
+/** Redisson (the build's line) on a real server with the compressing codec; Jedis looks at the stored bytes. */
 @DisabledIfSystemProperty(named = "zstdjava.skipServerTests", matches = "true", disabledReason = "left out with -Dzstdjava.skipServerTests=true")
 class CompressingRedissonCodecTest {
     @RegisterExtension
