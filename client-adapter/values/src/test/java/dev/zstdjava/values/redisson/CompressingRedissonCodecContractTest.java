@@ -60,12 +60,18 @@ class CompressingRedissonCodecContractTest {
         }
     }
 
-    /** Runs {@code op} with the plain codec on keys under {@code p:} and the compressing one under {@code c:}. */
-    /**
-     * A stream's entries, first to last ({@code RStream.range} over every ID). The ID's class moved from
-     * {@code org.redisson.api} (3.x) to {@code org.redisson.api.stream} (4.x), so it is looked up by name and the same
-     * test runs on both lines.
+    /*
+     * Streams on both Redisson lines: 4.0 moved StreamMessageId from org.redisson.api to org.redisson.api.stream, and
+     * RStream.add and RStream.range name it in their signatures, so this test (compiled against one line, run on
+     * every supported one) calls them by reflection.
      */
+
+    /** {@code stream.add(args)}. */
+    static void add(RStream<?, ?> stream, StreamAddArgs<?, ?> args) {
+        invoke(stream, RStream.class, "add", new Class<?>[] {StreamAddArgs.class}, args);
+    }
+
+    /** A stream's entries, first to last ({@code RStream.range} over every ID). */
     @SuppressWarnings("unchecked")
     static <K, V> List<Map<K, V>> entries(RStream<K, V> stream) {
         Class<?> id;
@@ -78,10 +84,21 @@ class CompressingRedissonCodecContractTest {
                 throw new AssertionError("Redisson has no StreamMessageId in either package", e2);
             }
         }
+        Object min;
+        Object max;
         try {
-            Object range = RStream.class.getMethod("range", id, id)
-                    .invoke(stream, id.getField("MIN").get(null), id.getField("MAX").get(null));
-            return new ArrayList<>(((Map<?, Map<K, V>>) range).values());
+            min = id.getField("MIN").get(null);
+            max = id.getField("MAX").get(null);
+        } catch (ReflectiveOperationException e) {
+            throw new AssertionError(e);
+        }
+        Object range = invoke(stream, RStream.class, "range", new Class<?>[] {id, id}, min, max);
+        return new ArrayList<>(((Map<?, Map<K, V>>) range).values());
+    }
+
+    private static Object invoke(Object target, Class<?> type, String name, Class<?>[] parameters, Object... args) {
+        try {
+            return type.getMethod(name, parameters).invoke(target, args);
         } catch (InvocationTargetException e) {
             if (e.getCause() instanceof RuntimeException r) {
                 throw r;
@@ -92,6 +109,7 @@ class CompressingRedissonCodecContractTest {
         }
     }
 
+    /** Runs {@code op} with the plain codec on keys under {@code p:} and the compressing one under {@code c:}. */
     static <T> void same(String what, Codec plain, Codec wrapped, BiFunction<Codec, String, T> op) {
         Object expected;
         try {
@@ -286,7 +304,7 @@ class CompressingRedissonCodecContractTest {
             });
             same("a stream", plain, wrapped, (c, k) -> {
                 RStream<String, String> st = redisson.getStream(k + "st", c);
-                st.add(StreamAddArgs.entry("f", big));
+                add(st, StreamAddArgs.entry("f", big));
                 return entries(st).get(0).get("f").equals(big);
             });
             same("the reactive API", plain, wrapped, (c, k) -> {
