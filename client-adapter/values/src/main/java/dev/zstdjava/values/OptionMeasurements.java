@@ -22,7 +22,7 @@ import java.util.function.UnaryOperator;
  * costs up to several times what the option costs in use (lz4 at 1 KiB, on a 2-core x86-64 VM, some 5 to 20 µs against
  * 1.5), so timing it would favour whichever option is in use. Two measurements of the
  * same values decide alike whenever the goal's choice does not turn on CPU (for example {@code MEMORY} without a budget
- * where no two options are within a quarter point of saving, or a pattern that nothing saves 5% on).
+ * where no two options are within half a point of saving, or a pattern that nothing saves 5% on).
  *
  * <p><b>Thread safety:</b> not thread-safe: one thread at a time (a pattern's sampling holds its lock).
  * <b>Allocation:</b> made once with its window; measuring a value allocates each option's stored form twice; the figures

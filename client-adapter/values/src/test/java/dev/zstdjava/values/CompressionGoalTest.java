@@ -128,8 +128,17 @@ class CompressionGoalTest {
         assertEquals(ZSTD_3, typical().decide(CompressionGoal.memory(3)));
         assertEquals(LZ4, typical().decide(CompressionGoal.memory(0.6)));
         assertEquals(PLAIN, typical().decide(CompressionGoal.memory(0.1)), "nothing within the budget");
-        // near-equal savings (a quarter of a point): the cheaper one
+        // near-equal savings (within half a point): the cheaper one
         assertEquals(ZSTD_6, typical().set(ZSTD_9, 0.632, 12).decide(CompressionGoal.memory(100)));
+        assertEquals(ZSTD_3, typical().set(ZSTD_6, 0.624, 6).set(ZSTD_9, 0.625, 12)
+                .decide(CompressionGoal.memory(100)), "half a point below the best still counts");
+        assertEquals(ZSTD_6, typical().set(ZSTD_3, 0.6199, 2.5).set(ZSTD_6, 0.624, 6).set(ZSTD_9, 0.625, 12)
+                .decide(CompressionGoal.memory(100)), "more than half a point below does not");
+        // highly compressible data: a third of a point is not bought with six times the CPU
+        M tiles = new M().set(LZ4, 0.897, 0.22).set(ZSTD_FAST_1, 0.904, 0.42).set(ZSTD_1, 0.904, 0.41)
+                .set(ZSTD_3, 0.904, 0.56).set(ZSTD_6, 0.907, 2.58).set(ZSTD_9, 0.908, 3.19)
+                .unusable(ZSTD_3_DICTIONARY);
+        assertEquals(ZSTD_1, tiles.decide(CompressionGoal.memory(8)));
         // MEMORY compresses for a saving of 1%, where BALANCED does not
         M small = new M().set(LZ4, 0.02, 0.5).set(ZSTD_1, 0.03, 1).unusable(ZSTD_FAST_1).unusable(ZSTD_3)
                 .unusable(ZSTD_6).unusable(ZSTD_9);
