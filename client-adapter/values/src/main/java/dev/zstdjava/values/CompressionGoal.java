@@ -14,8 +14,12 @@ import java.util.Objects;
  *       {@value #MIN_SAVING_PERCENT}%;</li>
  *   <li>{@link Kind#SPEED}: lz4 when it saves {@value #MIN_SAVING_PERCENT}%, else plain.</li>
  * </ul>
- * Equal CPU is broken by cost order (the option declared first). Savings are fractions of the stored bytes before
- * (for a value written now: its length), so the value's 5-byte header and values stored as they are count.
+ * "The least CPU" is read to the precision of timing: of the options it chooses among, those whose CPU is within
+ * {@value #CPU_TIE_PERCENT}% of the least count as equally cheap, and of those the one with the largest saving is taken
+ * (then the option declared first, in cost order). So two options that save alike and cost alike to within the noise of
+ * two measurements (zstd -1 and zstd 1 on highly compressible data) are not a coin toss between measurements. Savings
+ * are fractions of the stored bytes before (for a value written now: its length), so the value's 5-byte header and
+ * values stored as they are count.
  *
  * <p><b>Thread safety:</b> immutable. <b>Allocation:</b> {@link #decide} allocates nothing.
  *
@@ -36,11 +40,18 @@ public record CompressionGoal(Kind kind, double cpuBudgetMicrosPerKiB) {
      * zstd 1 saves 90.4% at 0.4 us/KiB and zstd 6 90.7% at 2.6, takes zstd 1).
      */
     public static final double MEMORY_TIE_POINTS = 0.5;
+    /**
+     * How far above the least CPU, in percent of it, an option's CPU may be and still count as equally cheap: two
+     * timings of the same code on a busy machine differ by that much, so among options this close the larger saving
+     * decides.
+     */
+    public static final int CPU_TIE_PERCENT = 10;
 
     private static final double MIN_SAVING = MIN_SAVING_PERCENT / 100.0;
     private static final double MEMORY_MIN_SAVING = MEMORY_MIN_SAVING_PERCENT / 100.0;
     private static final double BALANCED_TIE = BALANCED_TIE_POINTS / 100.0;
     private static final double MEMORY_TIE = MEMORY_TIE_POINTS / 100.0;
+    private static final double CPU_TIE = 1 + CPU_TIE_PERCENT / 100.0;
     // rounding: a saving exactly at a bound counts as at it
     private static final double EPSILON = 1e-9;
     private static final int OPTIONS = CompressionOption.ALL.length;
@@ -143,19 +154,34 @@ public record CompressionGoal(Kind kind, double cpuBudgetMicrosPerKiB) {
             return CompressionOption.PLAIN;
         }
         double floor = best - (kind == Kind.MEMORY ? MEMORY_TIE : BALANCED_TIE) - EPSILON;
-        int pick = 0;
-        double pickCpu = Double.POSITIVE_INFINITY;
+        double cheapest = Double.POSITIVE_INFINITY;
         for (int i = 1; i < OPTIONS; i++) {
-            if (usable(savedFraction, cpuMicrosPerKiB, usable, i) && cpuMicrosPerKiB[i] <= cpuBudgetMicrosPerKiB
-                    && saved(savedFraction, i, fav, savingMargin) >= floor) {
-                double c = cpu(cpuMicrosPerKiB, i, fav, cpuMargin);
-                if (pick == 0 || c < pickCpu) {
+            if (tied(savedFraction, cpuMicrosPerKiB, usable, i, fav, savingMargin, floor)) {
+                cheapest = Math.min(cheapest, cpu(cpuMicrosPerKiB, i, fav, cpuMargin));
+            }
+        }
+        // as cheap as the cheapest to within timing: of those, the largest saving, then the option declared first
+        double ceiling = cheapest * CPU_TIE + EPSILON;
+        int pick = 0;
+        double pickSaved = Double.NEGATIVE_INFINITY;
+        for (int i = 1; i < OPTIONS; i++) {
+            if (tied(savedFraction, cpuMicrosPerKiB, usable, i, fav, savingMargin, floor)
+                    && cpu(cpuMicrosPerKiB, i, fav, cpuMargin) <= ceiling) {
+                double s = saved(savedFraction, i, fav, savingMargin);
+                if (pick == 0 || s > pickSaved + EPSILON) {
                     pick = i;
-                    pickCpu = c;
+                    pickSaved = s;
                 }
             }
         }
         return CompressionOption.ALL[pick];
+    }
+
+    // usable, within the budget, and within the tie of the best saving
+    private boolean tied(double[] saved, double[] cpu, boolean[] usable, int i, int favoured, double margin,
+                         double floor) {
+        return usable(saved, cpu, usable, i) && cpu[i] <= cpuBudgetMicrosPerKiB
+                && saved(saved, i, favoured, margin) >= floor;
     }
 
     private static boolean usable(double[] saved, double[] cpu, boolean[] usable, int i) {
