@@ -14,12 +14,11 @@ import java.util.Objects;
  *       {@value #MIN_SAVING_PERCENT}%;</li>
  *   <li>{@link Kind#SPEED}: lz4 when it saves {@value #MIN_SAVING_PERCENT}%, else plain.</li>
  * </ul>
- * "The least CPU" is read to the precision of timing: of the options it chooses among, those whose CPU is within
- * {@value #CPU_TIE_PERCENT}% of the least count as equally cheap, and of those the one with the largest saving is taken
- * (then the option declared first, in cost order). So two options that save alike and cost alike to within the noise of
- * two measurements (zstd -1 and zstd 1 on highly compressible data) are not a coin toss between measurements. Savings
- * are fractions of the stored bytes before (for a value written now: its length), so the value's 5-byte header and
- * values stored as they are count.
+ * "The least CPU" is read to the precision of timing: of the options a goal chooses among, those whose CPU is within
+ * {@value #CPU_TIE_PERCENT}% of the least count as equally cheap, and of those the one declared first (cost order) is
+ * taken. So two options that cost alike to within the noise of two measurements (zstd -1 and zstd 1 on highly
+ * compressible data) are not a coin toss between measurements. Savings are fractions of the stored bytes before (for a
+ * value written now: its length), so the value's 5-byte header and values stored as they are count.
  *
  * <p><b>Thread safety:</b> immutable. <b>Allocation:</b> {@link #decide} allocates nothing.
  *
@@ -42,7 +41,7 @@ public record CompressionGoal(Kind kind, double cpuBudgetMicrosPerKiB) {
     public static final double MEMORY_TIE_POINTS = 0.5;
     /**
      * How far above the least CPU, in percent of it, an option's CPU may be and still count as equally cheap: two
-     * timings of the same code on a busy machine differ by that much, so among options this close the larger saving
+     * timings of the same code on a busy machine differ by that much, so among options this close the cost order
      * decides.
      */
     public static final int CPU_TIE_PERCENT = 10;
@@ -160,19 +159,12 @@ public record CompressionGoal(Kind kind, double cpuBudgetMicrosPerKiB) {
                 cheapest = Math.min(cheapest, cpu(cpuMicrosPerKiB, i, fav, cpuMargin));
             }
         }
-        // as cheap as the cheapest to within timing: of those, the largest saving, then the option declared first
-        double ceiling = cheapest * CPU_TIE + EPSILON;
-        int pick = 0;
-        double pickSaved = Double.NEGATIVE_INFINITY;
-        for (int i = 1; i < OPTIONS; i++) {
-            if (tied(savedFraction, cpuMicrosPerKiB, usable, i, fav, savingMargin, floor)
-                    && cpu(cpuMicrosPerKiB, i, fav, cpuMargin) <= ceiling) {
-                double s = saved(savedFraction, i, fav, savingMargin);
-                if (pick == 0 || s > pickSaved + EPSILON) {
-                    pick = i;
-                    pickSaved = s;
-                }
-            }
+        // as cheap as the cheapest to within timing: of those, the one declared first
+        double ceiling = Math.max(cheapest, cheapest * CPU_TIE) + EPSILON; // max: a negative figure given
+        int pick = 1;
+        while (!tied(savedFraction, cpuMicrosPerKiB, usable, pick, fav, savingMargin, floor)
+                || cpu(cpuMicrosPerKiB, pick, fav, cpuMargin) > ceiling) {
+            pick++;
         }
         return CompressionOption.ALL[pick];
     }

@@ -139,7 +139,7 @@ class CompressionGoalTest {
                 .set(ZSTD_3, 0.904, 0.56).set(ZSTD_6, 0.907, 2.58).set(ZSTD_9, 0.908, 3.19)
                 .unusable(ZSTD_3_DICTIONARY);
         assertEquals(ZSTD_FAST_1, tiles.decide(CompressionGoal.memory(8)),
-                "not zstd 6; of zstd -1 and 1, equal in saving and within 10% in CPU, the one declared first");
+                "not zstd 6; of zstd -1 and 1, within 10% in CPU, the one declared first");
         // MEMORY compresses for a saving of 1%, where BALANCED does not
         M small = new M().set(LZ4, 0.02, 0.5).set(ZSTD_1, 0.03, 1).unusable(ZSTD_FAST_1).unusable(ZSTD_3)
                 .unusable(ZSTD_6).unusable(ZSTD_9);
@@ -148,26 +148,32 @@ class CompressionGoalTest {
     }
 
     @Test
-    void cpuWithinTenPercentIsEquallyCheapAndTheLargerSavingDecides() {
-        // zstd -1 and zstd 1 on highly compressible data: which is cheaper is timing noise, the saving is not
+    void cpuWithinTenPercentIsEquallyCheapAndTheOptionDeclaredFirstIsTaken() {
+        // zstd -1 and zstd 1 on highly compressible data: which is cheaper, and which saves a hundredth of a point more,
+        // is the noise of one measurement
         M tiles = new M().set(LZ4, 0.897, 0.22).set(ZSTD_FAST_1, 0.9041, 0.40).set(ZSTD_1, 0.9043, 0.42)
                 .set(ZSTD_3, 0.9043, 0.56).set(ZSTD_6, 0.907, 2.58).set(ZSTD_9, 0.908, 3.19);
-        assertEquals(ZSTD_1, tiles.decide(CompressionGoal.memory(8)));
-        assertEquals(ZSTD_1, tiles.set(ZSTD_FAST_1, 0.9041, 0.42).set(ZSTD_1, 0.9043, 0.40)
+        assertEquals(ZSTD_FAST_1, tiles.decide(CompressionGoal.memory(8)));
+        assertEquals(ZSTD_FAST_1, tiles.set(ZSTD_FAST_1, 0.9043, 0.42).set(ZSTD_1, 0.9041, 0.40)
                 .decide(CompressionGoal.memory(8)), "the same option whichever measured a little cheaper");
-        assertEquals(LZ4, tiles.decide(CompressionGoal.balanced()), "lz4, within 2 points and half the CPU");
-        assertEquals(ZSTD_FAST_1, tiles.set(ZSTD_FAST_1, 0.9043, 0.42).decide(CompressionGoal.memory(8)),
-                "equal savings: the option declared first");
+        CompressionGoal memory = CompressionGoal.memory(8);
+        assertEquals(ZSTD_1, memory.decide(tiles.saved, tiles.cpu, tiles.usable, ZSTD_1, 0, 0.2),
+                "in use, zstd 1 is kept by the CPU margin");
+        assertEquals(ZSTD_FAST_1, memory.decide(tiles.saved, tiles.cpu, tiles.usable, ZSTD_3, 0, 0.2),
+                "zstd 3 in use, 0.56 us/KiB less 20%, is still more than 10% above 0.40");
         // the edge: 10% above the least CPU is as cheap, more is not
-        M m = typical().set(ZSTD_1, 0.62, 2.0).set(ZSTD_3, 0.63, 2.2);
-        assertEquals(ZSTD_3, m.decide(CompressionGoal.balanced()));
-        assertEquals(ZSTD_1, m.set(ZSTD_3, 0.63, 2.21).decide(CompressionGoal.balanced()));
+        M m = typical().set(ZSTD_1, 0.62, 2.2).set(ZSTD_3, 0.63, 2.0);
+        assertEquals(ZSTD_1, m.decide(CompressionGoal.balanced()));
+        assertEquals(ZSTD_3, m.set(ZSTD_1, 0.62, 2.21).decide(CompressionGoal.balanced()));
         // the band never reaches past the tie on saving or the budget
-        assertEquals(ZSTD_1, typical().set(ZSTD_1, 0.615, 2.0).set(ZSTD_3, 0.63, 2.1).set(ZSTD_6, 0.64, 2.1)
-                .set(ZSTD_9, 0.65, 12).decide(CompressionGoal.memory(2.05)), "zstd 3 and 6 are over the budget");
-        assertEquals(ZSTD_6, typical().set(ZSTD_1, 0.615, 2.0).set(ZSTD_3, 0.63, 2.1).set(ZSTD_6, 0.64, 2.1)
+        assertEquals(ZSTD_6, typical().set(ZSTD_1, 0.615, 2.1).set(ZSTD_3, 0.63, 2.0).set(ZSTD_6, 0.64, 2.0)
+                .set(ZSTD_9, 0.65, 12).decide(CompressionGoal.memory(2.15)),
+                "zstd 1 and 3, as cheap and declared first, save more than half a point less than zstd 6");
+        assertEquals(ZSTD_6, typical().set(ZSTD_1, 0.615, 2.1).set(ZSTD_3, 0.63, 2.2).set(ZSTD_6, 0.64, 2.0)
+                .set(ZSTD_9, 0.65, 12).decide(CompressionGoal.memory(2.05)), "zstd 1 and 3 are over the budget");
+        assertEquals(ZSTD_3, typical().set(ZSTD_1, 0.615, 2.0).set(ZSTD_3, 0.63, 2.1).set(ZSTD_6, 0.64, 2.1)
                 .set(ZSTD_9, 0.65, 12).decide(CompressionGoal.balanced()),
-                "zstd 1 is more than 2 points below the best; of zstd 3 and 6, as cheap, the larger saving");
+                "zstd 1 is more than 2 points below the best; of zstd 3 and 6, as cheap, the one declared first");
     }
 
     @Test
@@ -180,10 +186,10 @@ class CompressionGoalTest {
     @Test
     void theOptionInUseIsFavouredByTheMargins() {
         CompressionGoal g = CompressionGoal.balanced();
-        M m = new M().set(LZ4, 0.40, 0.5).set(ZSTD_FAST_1, 0.50, 0.8).set(ZSTD_1, 0.61, 2.4).set(ZSTD_3, 0.62, 3)
+        M m = new M().set(LZ4, 0.40, 0.5).set(ZSTD_FAST_1, 0.50, 0.8).set(ZSTD_1, 0.61, 2.4).set(ZSTD_3, 0.62, 2.6)
                 .set(ZSTD_6, 0.625, 6).set(ZSTD_9, 0.63, 12);
         assertEquals(ZSTD_1, m.decide(g));
-        assertEquals(ZSTD_3, g.decide(m.saved, m.cpu, m.usable, ZSTD_3, 0.01, 0.2), "20% cheaper is not enough");
+        assertEquals(ZSTD_3, g.decide(m.saved, m.cpu, m.usable, ZSTD_3, 0.01, 0.2), "8% cheaper is not enough");
         assertEquals(ZSTD_1, g.decide(m.saved, m.cpu, m.usable, ZSTD_3, 0.01, 0.01));
         M low = new M().set(LZ4, 0.055, 1).set(ZSTD_1, 0.055, 1.5).unusable(ZSTD_FAST_1).unusable(ZSTD_3)
                 .unusable(ZSTD_6).unusable(ZSTD_9);
