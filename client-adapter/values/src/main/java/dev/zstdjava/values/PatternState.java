@@ -15,9 +15,12 @@ import java.util.function.LongSupplier;
  * rule ({@link CompressionGoal#decide}) runs on the window with the option in use favoured by the margins, and the
  * pattern switches only when another option wins {@code switchAfter} evaluations in a row (hysteresis), to the latest
  * winner. Until {@code minSamples} samples it keeps its default; the default is not a decision, so the first evaluation
- * takes the rule's pick at once, without margins or hysteresis. A settled pattern measures fewer of its sampled
- * writes ({@link #BACK_OFF}), and measures again at {@code sampleEvery} as soon as its writes {@linkplain #DRIFT drift}. A plain pattern's sampled write (its re-probe) is
- * first compressed with {@link #PROBE} alone, and measured only if that saves anything. A pattern whose dictionary is gone leaves the
+ * takes the rule's pick at once, without margins or hysteresis; so does the first evaluation on a full window
+ * ({@code window} samples), when the first was made on fewer: a decision on {@code minSamples} samples is
+ * provisional, and the margins would keep it even where the full window favours another option. A settled pattern
+ * measures fewer of its sampled writes ({@link #BACK_OFF}), and measures again at {@code sampleEvery} as soon as its
+ * writes {@linkplain #DRIFT drift}. A plain pattern's sampled write (its re-probe) is first compressed with
+ * {@link #PROBE} alone, and measured only if that saves anything. A pattern whose dictionary is gone leaves the
  * dictionary option at its next sampled write, without hysteresis, and does not take it again (on the samples its
  * window still holds of it) until it is ready again. A switch is logged (logger
  * {@code dev.zstdjava.values.AdaptiveCompressor}, level INFO).
@@ -47,6 +50,7 @@ final class PatternState {
     private int against; // evaluations in a row that took another option
     private boolean measuredDictionary; // whether the latest measurement had the pattern's dictionary ready
     private boolean decided; // whether the rule has decided once (the default option is not a decision)
+    private boolean confirmed; // whether it has decided on a full window (a decision on fewer is provisional)
     // written under the lock, read by any thread: the decision, replaced whole, so a reader never pairs one
     // decision's option with another's saving or time
     private volatile Current current;
@@ -288,14 +292,18 @@ final class PatternState {
         if (!dictionary) {
             measurements.exclude(CompressionOption.ZSTD_3_DICTIONARY); // measured while it was there
         }
-        if (!decided) {
-            // the first decision: the default option was never chosen, so it gets no margin and no hysteresis
+        if (!decided || !confirmed && measurements.values() >= settings.window()) {
+            // the first decision: the default option was never chosen, so it gets no margin and no hysteresis; nor
+            // does the first on a full window, which confirms or replaces the one made on fewer samples
+            String which = decided ? "its decision on a full window" : "its first decision";
             decided = true;
+            confirmed = measurements.values() >= settings.window();
             CompressionOption first = measurements.decide(settings.goal(), null, 0, 0);
             if (first != now) {
-                switchTo(now, first, settings.goal().kind() + ", its first decision; over the first "
+                switchTo(now, first, settings.goal().kind() + ", " + which + "; over the first "
                         + measurements.values() + " sampled writes: " + measured(first) + "; " + measured(now));
             }
+            against = 0; // a decision without margins: the evaluations before it that took another option are moot
             return;
         }
         CompressionOption pick = measurements.decide(settings.goal(), now, settings.savingMargin(),
