@@ -199,14 +199,15 @@ final class AdaptiveReport {
                 + "client's values are in the server at once. In each round every client writes the %d keys of the "
                 + "mixed set (SET phase: pipelines of %d, %d in flight, at least %.1f s and every key once) and sums "
                 + "`MEMORY USAGE` over every key written (and the dictionary keys the client keeps in the server); "
-                + "then, kind by kind, the GET phases of the clients that read: each client for half the time "
-                + "(at least %.1f s, every value checked) in the round's order, then for the other half in the reverse "
-                + "order, its two halves counted as one phase (p50 is the round trip of one request, a pipeline of %d "
+                + "then, kind by kind, the GET phases of the clients that read: each client in %d slices of the "
+                + "time (at least %.2f s each, every value checked), in the round's order, then in the reverse order, "
+                + "and so on, its slices counted as one phase (p50 is the round trip of one request, a pipeline of %d "
                 + "GETs). %d round(s); the order of the clients rotates from round to round. Per client each figure "
                 + "is the median of its rounds, and each \"vs lettuce-zstd\" the median of the two clients' ratios "
                 + "round by round; memory is the latest round's. Client CPU per SET is the benchmark JVM's process CPU "
                 + "time over the SET phase divided by its SETs: the server, a process of its own, is not in it.",
-                data.size(), batch, inflight, o.seconds, o.seconds / 2, batch, o.rounds));
+                data.size(), batch, inflight, o.seconds, AdaptiveRun.GET_SLICES,
+                o.seconds / AdaptiveRun.GET_SLICES, batch, o.rounds));
         line("");
         line(mismatches == 0 ? "**0 mismatches**: every GET returned what was written."
                 : "**" + mismatches + " mismatches**; first: " + firstMismatch);

@@ -44,9 +44,9 @@ import java.util.concurrent.TimeUnit;
  * CPU per SET: the JVM's process CPU time over the phase, which leaves out the server, a process of its own, divided
  * by the SETs) and {@code MEMORY USAGE} summed over every key written (and over the dictionary keys the client keeps in
  * the server); then, kind by kind, the GET phases of the clients that read (throughput, p50 of the request round trip,
- * every value checked): each client for half the phase's time in the round's order, then for the other half in the
- * reverse order, so that the GETs compared are interleaved, come after the same SET phases, and a drift of the
- * machine's speed during the round weighs on each client alike.
+ * every value checked): each client in {@link #GET_SLICES} slices of the phase's time, in the round's order, then in
+ * the reverse order, and so on, so that the GETs compared are interleaved, come after the same SET phases, and a drift
+ * of the machine's speed during the round weighs on each client alike.
  */
 final class AdaptiveRun {
     static final Path FULL_OUT = dev.zstdjava.bench.report.Generated.DOCS_REPORTS.resolve("adaptive.md");
@@ -278,32 +278,37 @@ final class AdaptiveRun {
     }
 
     /**
-     * The round's GET phases of kind {@code k}: each reader for half of {@code seconds} in the round's order, then for
-     * the other half in the reverse order (every value checked in each half), so that a drift of the machine's speed
-     * during the round weighs on every reader alike; each reader's two halves counted as one phase.
+     * How many slices each reader's GET phase of a kind is cut into, the readers in the round's order in the first,
+     * in the reverse order in the second, and so on: each reader's figure is then the sum of this many short phases
+     * spread over the kind's time, so that neither a drift of the machine's speed nor one slice that the scheduler
+     * treats badly (on 2 CPUs shared with the server) weighs on one reader alone.
+     */
+    static final int GET_SLICES = 4;
+
+    /**
+     * The round's GET phases of kind {@code k}: each reader for {@code seconds} in all, in {@link #GET_SLICES} slices,
+     * in the round's order then in the reverse order, and so on (every value checked in each slice; a slice's cell
+     * is the kind's name and the slice's number, from 1, as {@code --profile} names its files); each reader's slices
+     * counted as one phase.
      */
     private static Map<Client, Results.Phase> gets(Bench bench, List<Client> readers, Map<Client, Clients.Kv> kvs,
                                                    Map<Client, MixedValues.Set> sets, MixedValues.Set data,
                                                    MixedValues.Kind k, int inflight, int batch, double seconds,
                                                    int round) throws Exception {
         Map<Client, Histogram> latency = new EnumMap<>(Client.class);
-        Map<Client, Results.Phase> first = new EnumMap<>(Client.class);
         Map<Client, Results.Phase> both = new EnumMap<>(Client.class);
-        for (int half = 0; half < 2; half++) {
+        for (int slice = 0; slice < GET_SLICES; slice++) {
+            boolean reversed = slice % 2 == 1;
             for (int i = 0; i < readers.size(); i++) {
-                Client c = readers.get(half == 0 ? i : readers.size() - 1 - i);
+                Client c = readers.get(reversed ? readers.size() - 1 - i : i);
                 byte[][] keys = sets.get(c).keysOf(k);
                 Histogram h = latency.computeIfAbsent(c, x -> new Histogram(3));
-                Results.Phase p = bench.phase(kvs.get(c), new Results.Cell(half == 0 ? k.id : k.id + "-reversed",
-                        inflight, batch), keys, keys.length, data.valuesOf(k), false, seconds / 2, h,
+                Results.Phase p = bench.phase(kvs.get(c), new Results.Cell(k.id + "-" + (slice + 1),
+                        inflight, batch), keys, keys.length, data.valuesOf(k), false, seconds / GET_SLICES, h,
                         Clients.Kind.LETTUCE, c.id, round);
-                if (half == 0) {
-                    first.put(c, p);
-                } else {
-                    Results.Phase a = first.get(c);
-                    both.put(c, new Results.Phase(a.ops() + p.ops(), a.nanos() + p.nanos(), h,
-                            a.cpuNanos() + p.cpuNanos(), a.netIn() + p.netIn(), a.netOut() + p.netOut()));
-                }
+                Results.Phase a = both.get(c);
+                both.put(c, a == null ? p : new Results.Phase(a.ops() + p.ops(), a.nanos() + p.nanos(), h,
+                        a.cpuNanos() + p.cpuNanos(), a.netIn() + p.netIn(), a.netOut() + p.netOut()));
             }
         }
         return both;

@@ -92,16 +92,16 @@ class AdaptiveRunTest {
                     + "[0-9.]+-[0-9.]+x, [0-9.]+-[0-9.]+x\\) \\|.*"), k.id + ":\n" + md);
             assertTrue(logText.contains("e2e: round 1/1 GET " + k.id + "; "), k.id + ":\n" + logText);
         }
-        // --profile: one profile per client of its SET phase and of each half of each kind's GET phase (the
+        // --profile: one profile per client of its SET phase and of each slice of each kind's GET phase (the
         // oracles: SET only)
         String profiles = Files.readString(dir.resolve("profiles").resolve("profiles.md"));
         for (AdaptiveRun.Client c : AdaptiveRun.Client.values()) {
             assertTrue(Files.size(dir.resolve("profiles").resolve("mixed-4-5-" + c.id + "-r1-set.collapsed")) > 0, c.id);
             assertTrue(profiles.contains("| mixed if4 b5 | SET | " + c.id + " | 1 | "), c.id + ":\n" + profiles);
             boolean reads = c != AdaptiveRun.Client.ORACLE && c != AdaptiveRun.Client.ORACLE_NO_DICTIONARY;
-            for (String half : new String[] {"html", "html-reversed"}) {
-                assertEquals(reads, Files.exists(dir.resolve("profiles").resolve(half + "-4-5-" + c.id
-                        + "-r1-get.collapsed")), c.id + " " + half);
+            for (int slice = 1; slice <= AdaptiveRun.GET_SLICES; slice++) {
+                assertEquals(reads, Files.exists(dir.resolve("profiles").resolve("html-" + slice + "-4-5-" + c.id
+                        + "-r1-get.collapsed")), c.id + " html, slice " + slice);
             }
         }
         // the tokens and the gzip blobs are left plain by advise's rule, as they do not compress
